@@ -1,0 +1,77 @@
+// Command fakeserver runs the chatconform reference fake server.
+//
+//	go run ./cmd/fakeserver                 # 127.0.0.1:9991, embedded default fixture
+//	go run ./cmd/fakeserver -addr :8080 -fixture my-realm.yaml
+//
+// It prints its URL and the credentials of the fixture's users, then serves until interrupted.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:9991", "address to listen on")
+	fixturePath := flag.String("fixture", "", "realm fixture file (YAML); default: the embedded default fixture")
+	quiet := flag.Bool("quiet", false, "do not print the fixture's credentials")
+	flag.Parse()
+	if err := run(*addr, *fixturePath, *quiet); err != nil {
+		fmt.Fprintln(os.Stderr, "fakeserver:", err)
+		os.Exit(1)
+	}
+}
+
+func run(addr, fixturePath string, quiet bool) error {
+	fixture := fixtures.Default()
+	if fixturePath != "" {
+		f, err := fixtures.LoadFile(fixturePath)
+		if err != nil {
+			return err
+		}
+		fixture = f
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String()
+	fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/)\n", url, url, url)
+	if !quiet {
+		printCredentials(fixture)
+	}
+	srv := &http.Server{Handler: fakeserver.New(fakeserver.WithFixture(fixture)), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func printCredentials(f *fixtures.Fixture) {
+	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ROLE\tEMAIL\tAPI KEY\tPASSWORD")
+	for _, u := range f.Users {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.Role, u.Email, u.APIKey, u.Password)
+	}
+	_ = tw.Flush()
+}

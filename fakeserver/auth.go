@@ -1,0 +1,41 @@
+package fakeserver
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// authenticate checks HTTP Basic credentials with the real server's messages; on the Basic
+// path every failure is 401 UNAUTHORIZED.
+func (s *Server) authenticate(r *http.Request) (realm.User, *apierr.Error) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return realm.User{}, apierr.Unauthorized("Not logged in: API authentication or user session required")
+	}
+	scheme, payload, _ := strings.Cut(header, " ")
+	if !strings.EqualFold(scheme, "Basic") {
+		return realm.User{}, apierr.BadRequest("This endpoint requires HTTP basic authentication.")
+	}
+	decoded, err := base64.StdEncoding.DecodeString(strings.TrimSpace(payload))
+	email, key, found := strings.Cut(string(decoded), ":")
+	if err != nil || !found {
+		return realm.User{}, apierr.Unauthorized("Invalid authorization header for basic auth")
+	}
+	return s.realm().Authenticate(email, key)
+}
+
+// requireAuth lets only authenticated requests through to the routes it guards.
+func (s *Server) requireAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u, err := s.authenticate(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		next.ServeHTTP(w, withUser(r, u))
+	})
+}

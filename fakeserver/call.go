@@ -1,0 +1,88 @@
+package fakeserver
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// call is one API request as a handler sees it: the authenticated user (zero for public
+// endpoints) and the decoded parameters.
+type call struct {
+	r    *http.Request
+	p    *params.Params
+	user realm.User
+}
+
+// operation is a handler: it reads parameters, calls the domain and returns the fields of
+// the success response or an error. It never writes to the response itself.
+type operation func(c *call) (fields, error)
+
+type userKey struct{}
+
+// serve adapts an operation to HTTP: parameters are decoded first, and the operation's
+// result goes through the one success writer or the one error writer.
+func serve(op operation) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, perr := params.Parse(r)
+		if perr != nil {
+			writeError(w, perr)
+			return
+		}
+		c := &call{r: r, p: p}
+		if u, ok := r.Context().Value(userKey{}).(realm.User); ok {
+			c.user = u
+		}
+		f, err := op(c)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeSuccess(w, p, f)
+	}
+}
+
+// withUser stores the authenticated user in the request context.
+func withUser(r *http.Request, u realm.User) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), userKey{}, u))
+}
+
+// adminOnly enforces the administrator role before any parameter is read, as the real
+// server's decorator does.
+func adminOnly(op operation) operation {
+	return func(c *call) (fields, error) {
+		if !c.user.IsAdmin() {
+			return nil, apierr.MustBeAdmin
+		}
+		return op(c)
+	}
+}
+
+// humansOnly refuses bots before any parameter is read.
+func humansOnly(op operation) operation {
+	return func(c *call) (fields, error) {
+		if c.user.IsBot {
+			return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
+		}
+		return op(c)
+	}
+}
+
+// pathID reads an integer path parameter. The route pattern already guarantees digits, so
+// the only failure left is a number too large, which names nothing that exists.
+func (c *call) pathID(name string, notFound *apierr.Error) (int, error) {
+	id, err := strconv.Atoi(chi.URLParam(c.r, name))
+	if err != nil || id < 0 {
+		return 0, notFound
+	}
+	return id, nil
+}
+
+// done returns the parameter error if any, so handlers can end with one check.
+func (c *call) done() error { return c.p.Err() }

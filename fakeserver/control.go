@@ -1,0 +1,101 @@
+package fakeserver
+
+import (
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// Capabilities the control API offers; the suite reads them from /_fake/health and runs the
+// specs that need them (DESIGN decision 2).
+var Capabilities = []string{"clock", "config", "reset", "fixture", "journal"}
+
+// controlRoutes is the control API under /_fake/: what no public API can do.
+func (s *Server) controlRoutes(r chi.Router) {
+	r.Get("/health", serve(s.health))
+	r.Post("/reset", serve(s.reset))
+	r.Post("/fixture", serve(s.loadFixture))
+	r.Get("/clock", serve(s.getClock))
+	r.Post("/clock", serve(s.moveClock))
+	r.Get("/config", serve(s.getConfig))
+	r.Patch("/config", serve(s.patchConfig))
+	r.Get("/journal", serve(s.getJournal))
+	r.Delete("/journal", serve(s.clearJournal))
+}
+
+func (s *Server) health(*call) (fields, error) {
+	return fields{"capabilities": Capabilities}, nil
+}
+
+func (s *Server) reset(*call) (fields, error) {
+	s.Reset()
+	return fields{}, nil
+}
+
+// loadFixture takes the fixture as the `fixture` parameter (YAML or JSON text).
+func (s *Server) loadFixture(c *call) (fields, error) {
+	text := c.p.RequiredString("fixture")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	f, err := fixtures.Parse([]byte(text))
+	if err != nil {
+		return nil, apierr.BadRequest("%v", err)
+	}
+	s.LoadFixture(f)
+	return fields{}, nil
+}
+
+func (s *Server) getClock(*call) (fields, error) {
+	return fields{"now": s.clock.Unix()}, nil
+}
+
+// moveClock sets the clock (`now`, UNIX seconds) or moves it forward (`advance`, seconds).
+func (s *Server) moveClock(c *call) (fields, error) {
+	now, hasNow := c.p.Int("now")
+	advance, hasAdvance := c.p.Int("advance")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	switch {
+	case hasNow && hasAdvance:
+		return nil, apierr.BadRequest("Send either now or advance, not both")
+	case hasNow:
+		s.clock.Set(time.Unix(now, 0))
+	case hasAdvance:
+		if advance < 0 {
+			return nil, apierr.BadRequest("advance must not be negative; use now to go back")
+		}
+		s.clock.Advance(time.Duration(advance) * time.Second)
+	default:
+		return nil, apierr.Missing("advance")
+	}
+	return fields{"now": s.clock.Unix()}, nil
+}
+
+func (s *Server) getConfig(*call) (fields, error) {
+	return fields{"config": s.Config()}, nil
+}
+
+// patchConfig changes the named configuration settings, all or none.
+func (s *Server) patchConfig(c *call) (fields, error) {
+	cfg := s.Config()
+	cfg.PushConfigured = c.p.Bool("push_configured", cfg.PushConfigured)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	s.SetConfig(cfg)
+	return fields{"config": cfg}, nil
+}
+
+func (s *Server) getJournal(*call) (fields, error) {
+	return fields{"requests": s.journal.entries()}, nil
+}
+
+func (s *Server) clearJournal(*call) (fields, error) {
+	s.journal.clear()
+	return fields{}, nil
+}

@@ -1,0 +1,314 @@
+// Package params decodes request parameters the way the real server does: from the query
+// string on every method and from form or multipart bodies on POST, PATCH and DELETE (the
+// body wins when a name is in both), with JSON-encoded integers, booleans, arrays and
+// objects checked strictly and errors worded as the real server words them.
+//
+// A handler reads what it needs; the first failure is kept and reported by Err, so a
+// handler checks once after reading all of its parameters. What the handler never read is
+// what the request carried but the endpoint does not support (ignored_parameters_unsupported).
+package params
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// MaxBodyBytes bounds a request body; larger bodies are refused with a JSON error.
+const MaxBodyBytes = 25 << 20
+
+// Params holds one request's parameters and what the handler has read of them.
+type Params struct {
+	values url.Values
+	files  map[string][]*multipart.FileHeader
+	used   map[string]bool
+	err    *apierr.Error
+}
+
+// Parse collects the parameters of r. It fails only on a body that cannot be read.
+func Parse(r *http.Request) (*Params, *apierr.Error) {
+	p := &Params{values: url.Values{}, used: map[string]bool{}}
+	if r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodDelete || r.Method == http.MethodPut {
+		if err := p.readBody(r); err != nil {
+			return nil, err
+		}
+	}
+	query, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, apierr.BadRequest("Malformed query string: %v", err)
+	}
+	for name, vs := range query {
+		if _, inBody := p.values[name]; !inBody {
+			p.values[name] = vs
+		}
+	}
+	return p, nil
+}
+
+func (p *Params) readBody(r *http.Request) *apierr.Error {
+	if r.Body == nil {
+		return nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if err != nil {
+		return apierr.BadRequest("Could not read the request body")
+	}
+	if len(body) > MaxBodyBytes {
+		return apierr.New(http.StatusRequestEntityTooLarge, "BAD_REQUEST", "Request body is larger than %d bytes", MaxBodyBytes)
+	}
+	if len(body) == 0 {
+		return nil
+	}
+	mediaType, mparams, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch mediaType {
+	case "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			return apierr.BadRequest("Malformed form body: %v", err)
+		}
+		p.values = form
+	case "multipart/form-data":
+		form, err := multipart.NewReader(bytes.NewReader(body), mparams["boundary"]).ReadForm(MaxBodyBytes)
+		if err != nil {
+			return apierr.BadRequest("Malformed multipart body: %v", err)
+		}
+		p.values = url.Values(form.Value)
+		p.files = form.File
+	}
+	// Other bodies are ignored, as the real server ignores them; the parameters they were
+	// meant to carry are then reported missing by name.
+	return nil
+}
+
+// Err returns the first parameter error, or nil.
+func (p *Params) Err() error {
+	if p.err == nil {
+		return nil
+	}
+	return p.err
+}
+
+func (p *Params) fail(e *apierr.Error) {
+	if p.err == nil {
+		p.err = e
+	}
+}
+
+// Has reports whether the request carried the parameter (and marks it supported).
+func (p *Params) Has(name string) bool {
+	p.used[name] = true
+	_, ok := p.values[name]
+	return ok
+}
+
+// raw returns the first value of name and marks it as read.
+func (p *Params) raw(name string) (string, bool) {
+	p.used[name] = true
+	vs, ok := p.values[name]
+	if !ok || len(vs) == 0 {
+		return "", false
+	}
+	return vs[0], true
+}
+
+// Names returns the parameter names the request carried, sorted.
+func (p *Params) Names() []string {
+	names := make([]string, 0, len(p.values))
+	for n := range p.values {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Unsupported returns, sorted, the names the request carried that the handler never read.
+func (p *Params) Unsupported() []string {
+	var out []string
+	for _, n := range p.Names() {
+		if !p.used[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Files returns the uploaded files of a multipart request.
+func (p *Params) Files() map[string][]*multipart.FileHeader { return p.files }
+
+// String returns an optional string parameter, taken verbatim.
+func (p *Params) String(name string) (string, bool) {
+	v, ok := p.raw(name)
+	if ok && !utf8.ValidString(v) {
+		p.fail(apierr.BadRequest("%s is not valid UTF-8", name))
+		return "", false
+	}
+	return v, ok
+}
+
+// RequiredString returns a required string parameter.
+func (p *Params) RequiredString(name string) string {
+	v, ok := p.String(name)
+	if !ok {
+		p.fail(apierr.Missing(name))
+	}
+	return v
+}
+
+// Enum returns a string parameter restricted to allowed values ("Invalid <name>" otherwise).
+func (p *Params) Enum(name, def string, allowed ...string) string {
+	v, ok := p.String(name)
+	if !ok {
+		return def
+	}
+	if !slices.Contains(allowed, v) {
+		p.fail(apierr.BadRequest("Invalid %s", name))
+		return def
+	}
+	return v
+}
+
+// RequiredEnum is Enum for a required parameter.
+func (p *Params) RequiredEnum(name string, allowed ...string) string {
+	if _, ok := p.values[name]; !ok {
+		p.used[name] = true
+		p.fail(apierr.Missing(name))
+		return ""
+	}
+	return p.Enum(name, "", allowed...)
+}
+
+// decodeJSON parses one JSON value strictly (numbers kept exact, no trailing data).
+func decodeJSON(s string) (any, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, false
+	}
+	return v, true
+}
+
+// jsonParam reads name as a JSON value; ok is false when absent or invalid (recorded).
+func (p *Params) jsonParam(name string) (any, bool) {
+	s, ok := p.raw(name)
+	if !ok {
+		return nil, false
+	}
+	v, valid := decodeJSON(s)
+	if !valid {
+		p.fail(apierr.BadRequest("%s is not valid JSON", name))
+		return nil, false
+	}
+	return v, true
+}
+
+// asInt checks that a decoded JSON value is an integer; path names it in errors.
+func asInt(v any, path string) (int64, *apierr.Error) {
+	n, ok := v.(json.Number)
+	if !ok || strings.ContainsAny(string(n), ".eE") {
+		return 0, apierr.BadRequest("%s is not an integer", path)
+	}
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	if err != nil {
+		if strings.HasPrefix(string(n), "-") {
+			return 0, apierr.BadRequest("%s is too small", path)
+		}
+		return 0, apierr.BadRequest("%s is too large", path)
+	}
+	return i, nil
+}
+
+// Int returns an optional JSON-encoded integer parameter.
+func (p *Params) Int(name string) (int64, bool) {
+	v, ok := p.jsonParam(name)
+	if !ok {
+		return 0, false
+	}
+	i, err := asInt(v, name)
+	if err != nil {
+		p.fail(err)
+		return 0, false
+	}
+	return i, true
+}
+
+// RequiredInt returns a required JSON-encoded integer parameter.
+func (p *Params) RequiredInt(name string) int64 {
+	if _, ok := p.values[name]; !ok {
+		p.used[name] = true
+		p.fail(apierr.Missing(name))
+		return 0
+	}
+	i, _ := p.Int(name)
+	return i
+}
+
+// Bool returns a JSON-encoded boolean parameter, def when absent.
+func (p *Params) Bool(name string, def bool) bool {
+	v, ok := p.jsonParam(name)
+	if !ok {
+		return def
+	}
+	b, isBool := v.(bool)
+	if !isBool {
+		p.fail(apierr.BadRequest("%s is not a boolean", name))
+		return def
+	}
+	return b
+}
+
+// IntList returns an optional JSON-encoded list of integers.
+func (p *Params) IntList(name string) ([]int64, bool) {
+	v, ok := p.jsonParam(name)
+	if !ok {
+		return nil, false
+	}
+	list, isList := v.([]any)
+	if !isList {
+		p.fail(apierr.BadRequest("%s is not a list", name))
+		return nil, false
+	}
+	out := make([]int64, len(list))
+	for i, item := range list {
+		n, err := asInt(item, fmt.Sprintf("%s[%d]", name, i))
+		if err != nil {
+			p.fail(err)
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
+// RequiredIntList is IntList for a required parameter.
+func (p *Params) RequiredIntList(name string) []int64 {
+	if _, ok := p.values[name]; !ok {
+		p.used[name] = true
+		p.fail(apierr.Missing(name))
+		return nil
+	}
+	list, _ := p.IntList(name)
+	return list
+}
+
+// JSON decodes a JSON-encoded parameter into a plain Go value (maps, slices, json.Number,
+// strings, booleans, nil) for handlers that validate structured input themselves.
+func (p *Params) JSON(name string) (any, bool) { return p.jsonParam(name) }
+
+// Fail records a handler's own validation error for a parameter.
+func (p *Params) Fail(e *apierr.Error) { p.fail(e) }

@@ -1,0 +1,240 @@
+package realm
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// Channel is a channel (stream) of the realm.
+type Channel struct {
+	ID                         int
+	Name                       string
+	Description                string
+	InviteOnly                 bool
+	HistoryPublicToSubscribers bool
+	RecipientID                int
+	DateCreated                int64
+	Subscribers                map[int]*Subscription // by user ID
+}
+
+// Subscription is one user's membership of a channel and its per-user settings.
+type Subscription struct {
+	UserID int
+	Color  string
+	// FirstMessageID is the first message the subscriber may see in a channel whose
+	// history is protected: messages sent before the subscription stay hidden.
+	FirstMessageID int
+}
+
+// maxChannelNameLength is the real server's limit for channel names.
+const maxChannelNameLength = 60
+
+var subscriptionColors = []string{"#76ce90", "#fae589", "#a6c7e5", "#e79ab5", "#bfd56f", "#f4ae55"}
+
+func (s *State) addChannel(name, description string, inviteOnly, historyPublic bool) *Channel {
+	ch := &Channel{
+		ID: nextID(&s.next.channel), Name: name, Description: description, InviteOnly: inviteOnly,
+		HistoryPublicToSubscribers: historyPublic, DateCreated: s.Now(), Subscribers: map[int]*Subscription{},
+	}
+	ch.RecipientID = s.recipientID("channel:" + strconv.Itoa(ch.ID))
+	s.channels[ch.ID] = ch
+	s.channelsByName[strings.ToLower(name)] = ch
+	return ch
+}
+
+// recipientID returns the stable ID of a set of recipients, creating it on first use.
+func (s *State) recipientID(key string) int {
+	if id, ok := s.recipients[key]; ok {
+		return id
+	}
+	id := nextID(&s.next.recipient)
+	s.recipients[key] = id
+	return id
+}
+
+func (s *State) subscribe(ch *Channel, u *User) bool {
+	if _, ok := ch.Subscribers[u.ID]; ok {
+		return false
+	}
+	ch.Subscribers[u.ID] = &Subscription{
+		UserID: u.ID, Color: subscriptionColors[(ch.ID-1)%len(subscriptionColors)], FirstMessageID: s.next.message + 1,
+	}
+	return true
+}
+
+func (ch *Channel) subscribed(u *User) bool {
+	_, ok := ch.Subscribers[u.ID]
+	return ok
+}
+
+// canAccess is whether u may see the channel and its content: public channels are open
+// to everyone but guests; private channels and guests need a subscription.
+func (ch *Channel) canAccess(u *User) bool {
+	if ch.InviteOnly || u.IsGuest() {
+		return ch.subscribed(u)
+	}
+	return true
+}
+
+// accessibleChannel finds a channel by ID that u may access; otherwise the one error the
+// real server gives for missing and inaccessible channels alike.
+func (s *State) accessibleChannel(u *User, id int) (*Channel, *apierr.Error) {
+	ch := s.channels[id]
+	if ch == nil || !ch.canAccess(u) {
+		return nil, apierr.InvalidChannel
+	}
+	return ch, nil
+}
+
+// ChannelIDByName implements GET /get_stream_id.
+func (s *State) ChannelIDByName(userID int, name string) (int, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ch := s.channelsByName[strings.ToLower(strings.TrimSpace(name))]
+	if ch == nil || !ch.canAccess(s.users[userID]) {
+		return 0, apierr.BadRequest("Invalid channel name '%s'", name)
+	}
+	return ch.ID, nil
+}
+
+// ChannelSpec is one channel named in a subscribe request.
+type ChannelSpec struct {
+	Name        string
+	Description string
+}
+
+// SubscribeOptions are the creation settings and principals of POST /users/me/subscriptions.
+type SubscribeOptions struct {
+	InviteOnly    bool
+	HistoryPublic *bool // nil: the real server's default (shared for public, protected for private)
+	Principals    []int // user IDs; empty means the requester
+}
+
+// SubscribeResult lists, per user ID, the channel names newly and already subscribed.
+type SubscribeResult struct {
+	Subscribed        map[string][]string `json:"subscribed"`
+	AlreadySubscribed map[string][]string `json:"already_subscribed"`
+}
+
+// Subscribe creates missing channels and subscribes the principals, all or nothing.
+func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, *apierr.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	principals := []*User{req}
+	if len(opts.Principals) > 0 {
+		principals = principals[:0]
+		for _, id := range opts.Principals {
+			u := s.users[id]
+			if u == nil || !u.IsActive {
+				return SubscribeResult{}, apierr.BadRequest("No such user")
+			}
+			principals = append(principals, u)
+		}
+		if req.IsGuest() && (len(principals) > 1 || principals[0].ID != req.ID) {
+			return SubscribeResult{}, apierr.BadRequest("Not allowed for guest users")
+		}
+	}
+	// Validate everything before changing anything.
+	var toCreate []ChannelSpec
+	for i, sp := range specs {
+		name := strings.TrimSpace(sp.Name)
+		specs[i].Name = name
+		switch {
+		case name == "":
+			return SubscribeResult{}, apierr.BadRequest("Channel name can't be empty.")
+		case utf8.RuneCountInString(name) > maxChannelNameLength:
+			return SubscribeResult{}, apierr.BadRequest("Channel name too long (limit: %d characters).", maxChannelNameLength)
+		case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+			return SubscribeResult{}, apierr.BadRequest("Invalid character in channel name.")
+		case utf8.RuneCountInString(sp.Description) > 1024:
+			return SubscribeResult{}, apierr.BadRequest("Channel description too long (limit: 1024 characters).")
+		}
+		ch := s.channelsByName[strings.ToLower(name)]
+		if ch == nil {
+			if req.IsGuest() {
+				return SubscribeResult{}, apierr.BadRequest("Not allowed for guest users")
+			}
+			if slices.ContainsFunc(toCreate, func(c ChannelSpec) bool { return strings.EqualFold(c.Name, name) }) {
+				continue
+			}
+			toCreate = append(toCreate, specs[i])
+			continue
+		}
+		if !ch.canAccess(req) {
+			return SubscribeResult{}, apierr.BadRequest("Unable to access channel (%s).", name)
+		}
+	}
+	historyPublic := !opts.InviteOnly
+	if opts.HistoryPublic != nil {
+		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
+	}
+	for _, sp := range toCreate {
+		s.addChannel(sp.Name, sp.Description, opts.InviteOnly, historyPublic)
+	}
+	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
+	for _, sp := range specs {
+		ch := s.channelsByName[strings.ToLower(sp.Name)]
+		for _, u := range principals {
+			key := strconv.Itoa(u.ID)
+			if s.subscribe(ch, u) {
+				res.Subscribed[key] = appendOnce(res.Subscribed[key], ch.Name)
+			} else {
+				res.AlreadySubscribed[key] = appendOnce(res.AlreadySubscribed[key], ch.Name)
+			}
+		}
+	}
+	return res, nil
+}
+
+func appendOnce(list []string, v string) []string {
+	if slices.Contains(list, v) {
+		return list
+	}
+	return append(list, v)
+}
+
+// Topic is an entry of GET /users/me/{stream_id}/topics.
+type Topic struct {
+	Name  string `json:"name"`
+	MaxID int    `json:"max_id"`
+}
+
+// Topics lists a channel's topics that u can see, most recent first. Topic names are grouped
+// case-insensitively and shown with the spelling of their latest message, as the real server does.
+func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	ch, err := s.accessibleChannel(u, channelID)
+	if err != nil {
+		return nil, err
+	}
+	latest := map[string]Topic{}
+	for _, m := range s.messages {
+		if m.ChannelID != ch.ID || !s.canRead(u, m) {
+			continue
+		}
+		key := strings.ToLower(m.Topic)
+		if t, ok := latest[key]; !ok || m.ID > t.MaxID {
+			latest[key] = Topic{Name: m.Topic, MaxID: m.ID}
+		}
+	}
+	topics := make([]Topic, 0, len(latest))
+	for _, t := range latest {
+		if t.Name == "" && !allowEmptyName {
+			t.Name = s.settings.EmptyTopicDisplayName
+		}
+		topics = append(topics, t)
+	}
+	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
+	return topics, nil
+}
+
+// String names a channel for logs and errors.
+func (ch *Channel) String() string { return fmt.Sprintf("#%s (%d)", ch.Name, ch.ID) }

@@ -1,0 +1,162 @@
+package realm
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// Linkifier turns text matching a pattern into a link built from an RFC 6570 template.
+type Linkifier struct {
+	ID                      int      `json:"id"`
+	Pattern                 string   `json:"pattern"`
+	URLTemplate             string   `json:"url_template"`
+	ExampleInput            *string  `json:"example_input"`
+	ReverseTemplate         *string  `json:"reverse_template"`
+	AlternativeURLTemplates []string `json:"alternative_url_templates"`
+
+	re   *regexp.Regexp
+	tmpl *uritemplate.Template
+}
+
+// LinkifierInput is what an administrator sends to add a linkifier.
+type LinkifierInput struct {
+	Pattern                 string
+	URLTemplate             string
+	ExampleInput            *string
+	ReverseTemplate         *string
+	AlternativeURLTemplates []string
+}
+
+// parseTemplate validates an RFC 6570 template with a real URI-template parser.
+func parseTemplate(raw string) (*uritemplate.Template, *apierr.Error) {
+	t, err := uritemplate.New(raw)
+	if err != nil || raw == "" {
+		return nil, apierr.BadRequest("Invalid URL template.")
+	}
+	return t, nil
+}
+
+func validateLinkifier(in LinkifierInput) (*Linkifier, *apierr.Error) {
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil || in.Pattern == "" {
+		detail := "empty pattern"
+		if err != nil {
+			detail = err.Error()
+		}
+		return nil, apierr.BadRequest("Bad regular expression: %s", detail)
+	}
+	tmpl, aerr := parseTemplate(in.URLTemplate)
+	if aerr != nil {
+		return nil, aerr
+	}
+	groups := slices.DeleteFunc(slices.Clone(re.SubexpNames()), func(n string) bool { return n == "" })
+	vars := tmpl.Varnames()
+	for _, v := range vars {
+		if !slices.Contains(groups, v) {
+			return nil, apierr.BadRequest("Group '%s' in URL template is not present in linkifier pattern.", v)
+		}
+	}
+	for _, g := range groups {
+		if !slices.Contains(vars, g) {
+			return nil, apierr.BadRequest("Group '%s' in linkifier pattern is not present in URL template.", g)
+		}
+	}
+	for _, alt := range in.AlternativeURLTemplates {
+		if _, aerr := parseTemplate(alt); aerr != nil {
+			return nil, aerr
+		}
+	}
+	if in.ExampleInput != nil && !re.MatchString(*in.ExampleInput) {
+		return nil, apierr.BadRequest("Example input does not match the linkifier pattern.")
+	}
+	if in.ReverseTemplate != nil && in.ExampleInput == nil {
+		return nil, apierr.BadRequest("Reverse template requires an example input.")
+	}
+	alts := in.AlternativeURLTemplates
+	if alts == nil {
+		alts = []string{}
+	}
+	return &Linkifier{
+		Pattern: in.Pattern, URLTemplate: in.URLTemplate, ExampleInput: in.ExampleInput,
+		ReverseTemplate: in.ReverseTemplate, AlternativeURLTemplates: alts, re: re, tmpl: tmpl,
+	}, nil
+}
+
+// AddLinkifier appends a linkifier (POST /realm/filters); the caller is an administrator.
+func (s *State) AddLinkifier(in LinkifierInput) (int, *apierr.Error) {
+	in.Pattern, in.URLTemplate = strings.TrimSpace(in.Pattern), strings.TrimSpace(in.URLTemplate)
+	l, err := validateLinkifier(in)
+	if err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if slices.ContainsFunc(s.linkifiers, func(o *Linkifier) bool { return o.Pattern == l.Pattern }) {
+		return 0, apierr.BadRequest("Linkifier with this Pattern and Realm already exists.")
+	}
+	l.ID = nextID(&s.next.linkifier)
+	s.linkifiers = append(s.linkifiers, l)
+	return l.ID, nil
+}
+
+// RemoveLinkifier deletes a linkifier (DELETE /realm/filters/{id}).
+func (s *State) RemoveLinkifier(id int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.linkifiers, func(l *Linkifier) bool { return l.ID == id })
+	if i < 0 {
+		return apierr.BadRequest("Linkifier not found.")
+	}
+	s.linkifiers = slices.Delete(s.linkifiers, i, i+1)
+	return nil
+}
+
+// Linkifiers returns the linkifiers in the order clients must apply them.
+func (s *State) Linkifiers() []Linkifier {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]Linkifier, len(s.linkifiers))
+	for i, l := range s.linkifiers {
+		out[i] = *l
+	}
+	return out
+}
+
+// topicLinks applies the linkifiers, in order, to a topic; the first linkifier to claim a
+// stretch of text wins it.
+func (s *State) topicLinks(topic string) []TopicLink {
+	type span struct {
+		start, end int
+		link       TopicLink
+	}
+	var spans []span
+	for _, l := range s.linkifiers {
+		for _, loc := range l.re.FindAllStringSubmatchIndex(topic, -1) {
+			if slices.ContainsFunc(spans, func(o span) bool { return loc[0] < o.end && o.start < loc[1] }) {
+				continue
+			}
+			vals := uritemplate.Values{}
+			for i, name := range l.re.SubexpNames() {
+				if name != "" && loc[2*i] >= 0 {
+					vals.Set(name, uritemplate.String(topic[loc[2*i]:loc[2*i+1]]))
+				}
+			}
+			url, err := l.tmpl.Expand(vals)
+			if err != nil {
+				continue
+			}
+			spans = append(spans, span{loc[0], loc[1], TopicLink{Text: topic[loc[0]:loc[1]], URL: url}})
+		}
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	links := make([]TopicLink, len(spans))
+	for i, sp := range spans {
+		links[i] = sp.link
+	}
+	return links
+}

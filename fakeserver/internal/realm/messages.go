@@ -1,0 +1,307 @@
+package realm
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+)
+
+// Message is a channel or direct message.
+type Message struct {
+	ID          int
+	IsDirect    bool
+	ChannelID   int    // channel messages only
+	Topic       string // "" is the empty topic ("general chat"); always "" for direct messages
+	Content     string // raw Markdown
+	Rendered    string // HTML
+	SenderID    int
+	Timestamp   int64
+	Client      string
+	RecipientID int
+	// Participants of a direct message, sorted; includes the sender.
+	Participants []int
+	// Flags holds the per-user message rows: a user has a row for each message they
+	// received, and only they have flags such as read.
+	Flags map[int][]string
+}
+
+// ResolvedTopicPrefix marks a resolved topic.
+const ResolvedTopicPrefix = "✔ "
+
+// Draft is a message to send (POST /messages).
+type Draft struct {
+	Direct     bool
+	ChannelID  int    // channel messages: by ID …
+	Channel    string // … or by name
+	Topic      string
+	TopicGiven bool
+	Recipients []int // direct messages: user IDs
+	Content    string
+	Client     string
+}
+
+// normalizeTopic applies the real server's topic rules: trimmed, the display name of the
+// empty topic read as "", control characters refused, long topics truncated.
+func (s *State) normalizeTopic(topic string) (string, *apierr.Error) {
+	topic = strings.TrimSpace(topic)
+	if topic == s.settings.EmptyTopicDisplayName {
+		topic = ""
+	}
+	for i, r := range []rune(topic) {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return "", apierr.BadRequest("Invalid character in topic, at position %d!", i+1)
+		}
+	}
+	if max := s.settings.MaxTopicLength; utf8.RuneCountInString(topic) > max {
+		topic = string([]rune(topic)[:max-3]) + "..."
+	}
+	return topic, nil
+}
+
+// normalizeContent trims content, refuses empty content and truncates long content.
+func (s *State) normalizeContent(content string) (string, *apierr.Error) {
+	content = strings.TrimRightFunc(content, unicode.IsSpace)
+	if strings.TrimSpace(content) == "" {
+		return "", apierr.BadRequest("Message must not be empty")
+	}
+	const marker = "\n[message truncated]"
+	if max := s.settings.MaxMessageLength; utf8.RuneCountInString(content) > max {
+		content = string([]rune(content)[:max-utf8.RuneCountInString(marker)]) + marker
+	}
+	return content, nil
+}
+
+// Send stores a new message and returns its ID.
+func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sender := s.users[senderID]
+	content, err := s.normalizeContent(d.Content)
+	if err != nil {
+		return 0, err
+	}
+	m := &Message{
+		IsDirect: d.Direct, Content: content, Rendered: markdown.Render(content), SenderID: senderID,
+		Timestamp: s.Now(), Client: d.Client, Flags: map[int][]string{},
+	}
+	var receivers []int
+	if d.Direct {
+		receivers, err = s.directRecipients(sender, d.Recipients)
+		if err != nil {
+			return 0, err
+		}
+		m.Participants = receivers
+		m.RecipientID = s.recipientID("direct:" + joinInts(receivers))
+	} else {
+		ch, err := s.sendableChannel(sender, d)
+		if err != nil {
+			return 0, err
+		}
+		topic, err := s.normalizeTopic(d.Topic)
+		if err != nil {
+			return 0, err
+		}
+		m.ChannelID, m.Topic, m.RecipientID = ch.ID, topic, ch.RecipientID
+		for id := range ch.Subscribers {
+			receivers = append(receivers, id)
+		}
+	}
+	m.ID = nextID(&s.next.message)
+	for _, id := range receivers {
+		m.Flags[id] = []string{}
+	}
+	m.Flags[senderID] = []string{"read"}
+	s.messages[m.ID] = m
+	return m.ID, nil
+}
+
+func (s *State) sendableChannel(sender *User, d Draft) (*Channel, *apierr.Error) {
+	ch := s.channels[d.ChannelID]
+	if d.Channel != "" {
+		ch = s.channelsByName[strings.ToLower(d.Channel)]
+	}
+	if ch == nil {
+		if d.Channel != "" {
+			return nil, apierr.BadRequest("Channel '%s' does not exist", d.Channel).With("stream", d.Channel)
+		}
+		return nil, apierr.BadRequest("Channel with ID '%d' does not exist", d.ChannelID)
+	}
+	if !ch.canAccess(sender) {
+		return nil, apierr.BadRequest("Not authorized to send to channel '%s'", ch.Name)
+	}
+	return ch, nil
+}
+
+// directRecipients resolves the recipients of a direct message into a sorted, de-duplicated
+// list of participants that includes the sender.
+func (s *State) directRecipients(sender *User, ids []int) ([]int, *apierr.Error) {
+	if len(ids) == 0 {
+		return nil, apierr.BadRequest("Message must have recipients")
+	}
+	set := []int{sender.ID}
+	for _, id := range ids {
+		u := s.users[id]
+		if u == nil {
+			return nil, apierr.BadRequest("Invalid user ID %d", id)
+		}
+		if !u.IsActive {
+			return nil, apierr.BadRequest("'%s' is no longer using this organization.", s.apiEmail(u))
+		}
+		if !slices.Contains(set, id) {
+			set = append(set, id)
+		}
+	}
+	slices.Sort(set)
+	return set, nil
+}
+
+// UserIDByEmail resolves an email as the API accepts it: the real address or the dummy one.
+func (s *State) UserIDByEmail(email string) (int, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	email = strings.ToLower(strings.TrimSpace(email))
+	if u, ok := s.usersByEmail[email]; ok {
+		return u.ID, true
+	}
+	var id int
+	if _, err := fmt.Sscanf(email, "user%d@", &id); err == nil && strings.HasSuffix(email, "@"+strings.ToLower(s.settings.Host)) {
+		if u := s.users[id]; u != nil && s.apiEmail(u) == email {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+// canRead is the real server's message access rule: direct messages need a row; channel
+// messages need channel access, and protected history also needs the message to be one the
+// user received.
+func (s *State) canRead(u *User, m *Message) bool {
+	_, hasRow := m.Flags[u.ID]
+	if m.IsDirect {
+		return hasRow
+	}
+	ch := s.channels[m.ChannelID]
+	if ch == nil || !ch.canAccess(u) {
+		return false
+	}
+	if ch.InviteOnly && !ch.HistoryPublicToSubscribers {
+		return hasRow
+	}
+	return true
+}
+
+// accessibleMessage finds a message u may read, or the one error for missing and invisible alike.
+func (s *State) accessibleMessage(u *User, id int) (*Message, *apierr.Error) {
+	m := s.messages[id]
+	if m == nil || !s.canRead(u, m) {
+		return nil, apierr.InvalidMessage
+	}
+	return m, nil
+}
+
+// Recipient is an entry of display_recipient for direct messages.
+type Recipient struct {
+	ID            int    `json:"id"`
+	Email         string `json:"email"`
+	FullName      string `json:"full_name"`
+	IsMirrorDummy bool   `json:"is_mirror_dummy"`
+}
+
+// TopicLink is a link a linkifier generated from the topic.
+type TopicLink struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+// MessageView is the Message resource as one user sees it.
+type MessageView struct {
+	ID               int         `json:"id"`
+	Type             string      `json:"type"`
+	StreamID         int         `json:"stream_id,omitempty"`
+	Subject          string      `json:"subject"`
+	TopicLinks       []TopicLink `json:"topic_links"`
+	Content          string      `json:"content"`
+	ContentType      string      `json:"content_type"`
+	Timestamp        int64       `json:"timestamp"`
+	SenderID         int         `json:"sender_id"`
+	SenderEmail      string      `json:"sender_email"`
+	SenderFullName   string      `json:"sender_full_name"`
+	SenderRealmStr   string      `json:"sender_realm_str"`
+	AvatarURL        any         `json:"avatar_url"`
+	Client           string      `json:"client"`
+	DisplayRecipient any         `json:"display_recipient"`
+	RecipientID      int         `json:"recipient_id"`
+	IsMeMessage      bool        `json:"is_me_message"`
+	Flags            []string    `json:"flags"`
+	Reactions        []any       `json:"reactions"`
+	Submessages      []any       `json:"submessages"`
+}
+
+// ViewOptions are the client's choices for how a message is shown.
+type ViewOptions struct {
+	ApplyMarkdown       bool
+	AllowEmptyTopicName bool
+}
+
+// GetMessage implements fetching a single message: the view and the raw content.
+func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView, string, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	m, err := s.accessibleMessage(u, messageID)
+	if err != nil {
+		return MessageView{}, "", err
+	}
+	return s.messageView(u, m, opts), m.Content, nil
+}
+
+func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageView {
+	sender := s.users[m.SenderID]
+	v := MessageView{
+		ID: m.ID, Type: "stream", StreamID: m.ChannelID, Subject: m.Topic, Content: m.Rendered,
+		ContentType: "text/html", Timestamp: m.Timestamp, SenderID: sender.ID, SenderEmail: s.apiEmail(sender),
+		SenderFullName: sender.FullName, SenderRealmStr: s.settings.StringID, AvatarURL: avatarURL(sender),
+		Client: m.Client, RecipientID: m.RecipientID, IsMeMessage: strings.HasPrefix(m.Content, "/me "),
+		Reactions: []any{}, Submessages: []any{},
+	}
+	if !opts.ApplyMarkdown {
+		v.Content, v.ContentType = m.Content, "text/x-markdown"
+	}
+	if m.IsDirect {
+		v.Type, v.StreamID = "private", 0
+		recipients := make([]Recipient, 0, len(m.Participants))
+		for _, id := range m.Participants {
+			p := s.users[id]
+			recipients = append(recipients, Recipient{ID: p.ID, Email: s.apiEmail(p), FullName: p.FullName})
+		}
+		v.DisplayRecipient = recipients
+	} else {
+		v.DisplayRecipient = s.channels[m.ChannelID].Name
+		if m.Topic == "" && !opts.AllowEmptyTopicName {
+			v.Subject = s.settings.EmptyTopicDisplayName
+		}
+	}
+	v.TopicLinks = s.topicLinks(v.Subject)
+	if flags, ok := m.Flags[viewer.ID]; ok {
+		v.Flags = slices.Clone(flags)
+	} else {
+		// A message the user can read but never received (public history) is shown as
+		// read and historical, as on the real server.
+		v.Flags = []string{"read", "historical"}
+	}
+	return v
+}
+
+func joinInts(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.Itoa(id)
+	}
+	return strings.Join(parts, ",")
+}

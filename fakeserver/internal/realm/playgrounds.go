@@ -1,0 +1,76 @@
+package realm
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// Playground is a code playground: a place to open a code block of a given language.
+type Playground struct {
+	ID               int    `json:"id"`
+	Name             string `json:"name"`
+	PygmentsLanguage string `json:"pygments_language"`
+	URLTemplate      string `json:"url_template"`
+}
+
+var pygmentsLanguagePattern = regexp.MustCompile(`^[ a-zA-Z0-9_+\-./#]*$`)
+
+// AddPlayground validates and stores a playground (POST /realm/playgrounds); the caller is
+// an administrator. The template must be RFC 6570 with exactly one variable, named code.
+func (s *State) AddPlayground(name, language, template string) (int, *apierr.Error) {
+	name, language, template = strings.TrimSpace(name), strings.TrimSpace(language), strings.TrimSpace(template)
+	switch {
+	case name == "" || language == "":
+		return 0, apierr.BadRequest("This field cannot be blank.")
+	case utf8.RuneCountInString(language) > 40:
+		return 0, apierr.BadRequest("pygments_language is too long (limit: 40 characters)")
+	case !pygmentsLanguagePattern.MatchString(language):
+		return 0, apierr.BadRequest("Invalid characters in pygments language")
+	}
+	tmpl, err := parseTemplate(template)
+	if err != nil {
+		return 0, err
+	}
+	vars := tmpl.Varnames()
+	if !slices.Contains(vars, "code") {
+		return 0, apierr.BadRequest(`Missing the required variable "code" in the URL template`)
+	}
+	if len(vars) != 1 {
+		return 0, apierr.BadRequest(`"code" should be the only variable present in the URL template`)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if slices.ContainsFunc(s.playgrounds, func(p *Playground) bool { return p.Name == name && p.PygmentsLanguage == language }) {
+		return 0, apierr.BadRequest("Realm playground with this Realm, Pygments language and Name already exists.")
+	}
+	p := &Playground{ID: nextID(&s.next.playground), Name: name, PygmentsLanguage: language, URLTemplate: template}
+	s.playgrounds = append(s.playgrounds, p)
+	return p.ID, nil
+}
+
+// RemovePlayground deletes a playground (DELETE /realm/playgrounds/{id}).
+func (s *State) RemovePlayground(id int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.playgrounds, func(p *Playground) bool { return p.ID == id })
+	if i < 0 {
+		return apierr.BadRequest("Invalid playground")
+	}
+	s.playgrounds = slices.Delete(s.playgrounds, i, i+1)
+	return nil
+}
+
+// Playgrounds returns the realm's playgrounds in creation order.
+func (s *State) Playgrounds() []Playground {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]Playground, len(s.playgrounds))
+	for i, p := range s.playgrounds {
+		out[i] = *p
+	}
+	return out
+}

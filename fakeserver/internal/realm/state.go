@@ -1,0 +1,111 @@
+// Package realm is the fake server's domain layer: the in-memory state of one realm and
+// the operations on it, with the real server's rules and errors. It knows nothing of HTTP;
+// handlers translate requests into calls here and results back into responses.
+//
+// All state sits behind one lock: the fake favours obviously-correct concurrency over
+// throughput, and every operation is atomic, so a failed request never leaves half a change.
+package realm
+
+import (
+	"sync"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// Settings are the realm-wide settings and constants clients read from the server.
+type Settings struct {
+	Name                  string
+	Host                  string
+	StringID              string
+	FeatureLevel          int
+	Version               string
+	EmptyTopicDisplayName string
+	MaxTopicLength        int
+	MaxMessageLength      int
+}
+
+// State is one realm. Its zero value is not usable; call New.
+type State struct {
+	mu    sync.RWMutex
+	clock *clock.Clock
+
+	settings Settings
+
+	users        map[int]*User
+	usersByEmail map[string]*User // lower-cased delivery email
+	usersByKey   map[string]*User
+
+	channels       map[int]*Channel
+	channelsByName map[string]*Channel // lower-cased name
+
+	messages    map[int]*Message
+	recipients  map[string]int // recipient key -> recipient id
+	playgrounds []*Playground
+	linkifiers  []*Linkifier
+
+	next counters
+}
+
+// counters hand out IDs in order, so ids are reproducible from one run to the next.
+type counters struct {
+	user, channel, message, recipient, playground, linkifier int
+}
+
+// New builds a realm from a fixture, on the given clock.
+func New(f *fixtures.Fixture, clk *clock.Clock) *State {
+	s := &State{clock: clk}
+	s.load(f)
+	return s
+}
+
+// Load replaces the whole state with the fixture's, atomically.
+func (s *State) Load(f *fixtures.Fixture) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.load(f)
+}
+
+func (s *State) load(f *fixtures.Fixture) {
+	r := f.Realm
+	s.settings = Settings{
+		Name: r.Name, Host: r.Host, StringID: r.StringID, FeatureLevel: r.FeatureLevel, Version: r.Version,
+		EmptyTopicDisplayName: r.EmptyTopicDisplayName, MaxTopicLength: r.MaxTopicLength, MaxMessageLength: r.MaxMessageLength,
+	}
+	s.users, s.usersByEmail, s.usersByKey = map[int]*User{}, map[string]*User{}, map[string]*User{}
+	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}
+	s.messages, s.recipients = map[int]*Message{}, map[string]int{}
+	s.playgrounds, s.linkifiers = nil, nil
+	s.next = counters{}
+	joined := time.Unix(r.StartTime, 0).UTC()
+	for _, fu := range f.Users {
+		s.addUser(userFromFixture(fu, joined))
+	}
+	for _, fc := range f.Channels {
+		shared := true
+		if fc.HistoryPublicToSubscribers != nil {
+			shared = *fc.HistoryPublicToSubscribers
+		}
+		ch := s.addChannel(fc.Name, fc.Description, fc.InviteOnly, shared || !fc.InviteOnly)
+		for _, id := range fc.Subscribers {
+			s.subscribe(ch, s.users[id])
+		}
+	}
+}
+
+// Settings returns the realm settings.
+func (s *State) Settings() Settings {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.settings
+}
+
+// Now is the realm's virtual time in UNIX seconds.
+func (s *State) Now() int64 { return s.clock.Unix() }
+
+// nextID increments one counter and returns the new value.
+func nextID(c *int) int {
+	*c++
+	return *c
+}

@@ -1,0 +1,131 @@
+package fakeserver
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// getMessage: GET /messages/{message_id} (operation 6).
+func (s *Server) getMessage(c *call) (fields, error) {
+	id, err := c.pathID("message_id", apierr.InvalidMessage)
+	if err != nil {
+		return nil, err
+	}
+	opts := realm.ViewOptions{
+		ApplyMarkdown:       c.p.Bool("apply_markdown", true),
+		AllowEmptyTopicName: c.p.Bool("allow_empty_topic_name", false),
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	msg, raw, aerr := s.realm().GetMessage(c.user.ID, id, opts)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"message": msg, "raw_content": raw}, nil
+}
+
+// sendMessage: POST /messages, channel and direct.
+func (s *Server) sendMessage(c *call) (fields, error) {
+	kind := c.p.RequiredEnum("type", "direct", "private", "stream", "channel")
+	to := c.p.RequiredString("to")
+	topic, topicGiven := s.topicParam(c)
+	content := c.p.RequiredString("content")
+	// Accepted for compatibility with real clients; they change nothing in the fake.
+	c.p.Has("local_id")
+	c.p.Has("queue_id")
+	c.p.Bool("read_by_sender", true)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	d := realm.Draft{Direct: kind == "direct" || kind == "private", Topic: topic, TopicGiven: topicGiven, Content: content, Client: clientName(c)}
+	if d.Direct {
+		ids, err := s.directRecipientIDs(to)
+		if err != nil {
+			return nil, err
+		}
+		d.Recipients = ids
+	} else {
+		d.ChannelID, d.Channel = channelTarget(to)
+	}
+	id, aerr := s.realm().Send(c.user.ID, d)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"id": id}, nil
+}
+
+// topicParam reads topic or its deprecated alias subject; both at once is confusing.
+func (s *Server) topicParam(c *call) (string, bool) {
+	topic, hasTopic := c.p.String("topic")
+	subject, hasSubject := c.p.String("subject")
+	if hasTopic && hasSubject {
+		c.p.Fail(apierr.New(400, "REQUEST_CONFUSING_VAR", "Can't decide between 'topic' and 'subject' arguments"))
+	}
+	if hasSubject {
+		return subject, true
+	}
+	return topic, hasTopic
+}
+
+// channelTarget reads `to` of a channel message: an ID, a name, or a JSON list of one name.
+func channelTarget(to string) (int, string) {
+	if id, err := strconv.Atoi(strings.TrimSpace(to)); err == nil {
+		return id, ""
+	}
+	var names []string
+	if json.Unmarshal([]byte(to), &names) == nil && len(names) == 1 {
+		return 0, names[0]
+	}
+	var name string
+	if json.Unmarshal([]byte(to), &name) == nil {
+		return 0, name
+	}
+	return 0, to
+}
+
+// directRecipientIDs reads `to` of a direct message: a JSON list of user IDs or emails, or
+// the legacy comma-separated list of emails.
+func (s *Server) directRecipientIDs(to string) ([]int, error) {
+	var raw []any
+	if err := json.Unmarshal([]byte(to), &raw); err != nil {
+		for _, e := range strings.Split(to, ",") {
+			raw = append(raw, strings.TrimSpace(e))
+		}
+	}
+	ids := make([]int, 0, len(raw))
+	for _, item := range raw {
+		switch v := item.(type) {
+		case float64:
+			if v != float64(int(v)) {
+				return nil, apierr.BadRequest("Invalid user ID %v", v)
+			}
+			ids = append(ids, int(v))
+		case string:
+			id, ok := s.realm().UserIDByEmail(v)
+			if !ok {
+				return nil, apierr.BadRequest("Invalid email '%s'", v)
+			}
+			ids = append(ids, id)
+		default:
+			return nil, apierr.BadRequest("Invalid recipient %v", item)
+		}
+	}
+	return ids, nil
+}
+
+// clientName derives the client name from the User-Agent as the real server does: the
+// product token before the first slash, or "API" when there is none.
+func clientName(c *call) string {
+	ua := strings.TrimSpace(c.r.UserAgent())
+	name, _, _ := strings.Cut(ua, "/")
+	name, _, _ = strings.Cut(name, " ")
+	if name == "" {
+		return "API"
+	}
+	return name
+}

@@ -1,0 +1,186 @@
+package fakeserver
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// Realm defaults of the real server that the fake reports and does not yet let clients change.
+const (
+	contentEditLimitSeconds = 600
+	moveWithinLimitSeconds  = 604800
+	moveBetweenLimitSeconds = 604800
+)
+
+// serverSettings: GET /server_settings, without credentials.
+func (s *Server) serverSettings(c *call) (fields, error) {
+	st := s.realm().Settings()
+	url := baseURL(c)
+	return fields{
+		"authentication_methods":          map[string]bool{"password": true, "dev": false, "email": true, "ldap": false, "remoteuser": false, "github": false, "gitlab": false, "google": false, "apple": false, "saml": false, "openid connect": false},
+		"external_authentication_methods": []any{},
+		"zulip_version":                   st.Version,
+		"zulip_merge_base":                st.Version,
+		"zulip_feature_level":             st.FeatureLevel,
+		"push_notifications_enabled":      s.Config().PushConfigured,
+		"is_incompatible":                 false,
+		"email_auth_enabled":              true,
+		"require_email_format_usernames":  true,
+		"realm_url":                       url,
+		"realm_uri":                       url,
+		"realm_name":                      st.Name,
+		"realm_icon":                      url + "/static/images/logo/zulip-icon-128x128.png",
+		"realm_description":               "<p>" + st.Name + "</p>",
+		"realm_web_public_access_enabled": false,
+	}, nil
+}
+
+// baseURL is the URL the client reached the fake at.
+func baseURL(c *call) string {
+	scheme := "http"
+	if c.r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + c.r.Host
+}
+
+// registerGroups maps the event types a client may name to the state they fetch.
+var registerGroups = []string{"realm", "realm_linkifiers", "realm_playgrounds"}
+
+// register: POST /register — the initial state a client needs. Event queues arrive with
+// the event stream; until then the response carries state only.
+func (s *Server) register(c *call) (fields, error) {
+	wanted := stringList(c, "fetch_event_types")
+	if wanted == nil {
+		wanted = stringList(c, "event_types")
+	} else {
+		stringList(c, "event_types")
+	}
+	for _, name := range []string{"apply_markdown", "client_gravatar", "slim_presence", "all_public_streams", "include_subscribers"} {
+		c.p.Bool(name, false)
+	}
+	c.p.JSON("narrow")
+	c.p.JSON("client_capabilities")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	fetch := func(group string) bool { return wanted == nil || slices.Contains(wanted, group) }
+	st := s.realm().Settings()
+	f := fields{
+		"zulip_version": st.Version, "zulip_feature_level": st.FeatureLevel, "zulip_merge_base": st.Version,
+		"user_id": c.user.ID, "email": c.user.Email, "full_name": c.user.FullName,
+	}
+	if fetch("realm") {
+		f["max_topic_length"] = st.MaxTopicLength
+		f["max_message_length"] = st.MaxMessageLength
+		f["max_stream_name_length"] = 60
+		f["max_stream_description_length"] = 1024
+		f["realm_empty_topic_display_name"] = st.EmptyTopicDisplayName
+		f["realm_name"] = st.Name
+		f["realm_allow_message_editing"] = true
+		f["realm_message_content_edit_limit_seconds"] = contentEditLimitSeconds
+		f["realm_move_messages_within_stream_limit_seconds"] = moveWithinLimitSeconds
+		f["realm_move_messages_between_streams_limit_seconds"] = moveBetweenLimitSeconds
+	}
+	if fetch("realm_linkifiers") {
+		f["realm_linkifiers"] = s.realm().Linkifiers()
+	}
+	if fetch("realm_playgrounds") {
+		f["realm_playgrounds"] = s.realm().Playgrounds()
+	}
+	return f, nil
+}
+
+// stringList reads an optional JSON list of strings; nil when absent.
+func stringList(c *call, name string) []string {
+	v, ok := c.p.JSON(name)
+	if !ok {
+		return nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		c.p.Fail(apierr.BadRequest("%s is not a list", name))
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for i, item := range list {
+		str, isStr := item.(string)
+		if !isStr {
+			c.p.Fail(apierr.BadRequest("%s[%d] is not a string", name, i))
+			return nil
+		}
+		out = append(out, str)
+	}
+	return out
+}
+
+// getLinkifiers: GET /realm/linkifiers (operation 17).
+func (s *Server) getLinkifiers(c *call) (fields, error) {
+	return fields{"linkifiers": s.realm().Linkifiers()}, nil
+}
+
+// addLinkifier: POST /realm/filters.
+func (s *Server) addLinkifier(c *call) (fields, error) {
+	in := realm.LinkifierInput{
+		Pattern:     c.p.RequiredString("pattern"),
+		URLTemplate: c.p.RequiredString("url_template"),
+	}
+	if v, ok := c.p.String("example_input"); ok {
+		in.ExampleInput = &v
+	}
+	if v, ok := c.p.String("reverse_template"); ok {
+		in.ReverseTemplate = &v
+	}
+	in.AlternativeURLTemplates = stringList(c, "alternative_url_templates")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, aerr := s.realm().AddLinkifier(in)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"id": id}, nil
+}
+
+// removeLinkifier: DELETE /realm/filters/{filter_id}.
+func (s *Server) removeLinkifier(c *call) (fields, error) {
+	notFound := apierr.BadRequest("Linkifier not found.")
+	id, err := c.pathID("filter_id", notFound)
+	if err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().RemoveLinkifier(id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// addPlayground: POST /realm/playgrounds (operation 14).
+func (s *Server) addPlayground(c *call) (fields, error) {
+	name := c.p.RequiredString("name")
+	language := c.p.RequiredString("pygments_language")
+	template := c.p.RequiredString("url_template")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, aerr := s.realm().AddPlayground(name, language, strings.TrimSpace(template))
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"id": id}, nil
+}
+
+// removePlayground: DELETE /realm/playgrounds/{playground_id}.
+func (s *Server) removePlayground(c *call) (fields, error) {
+	id, err := c.pathID("playground_id", apierr.BadRequest("Invalid playground"))
+	if err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().RemovePlayground(id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -1,0 +1,60 @@
+package fakeserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
+)
+
+// fields are the operation-specific top-level fields of a success response.
+type fields map[string]any
+
+// writeSuccess is the one success writer: the envelope, the operation's fields and, when the
+// request carried parameters the endpoint does not take, ignored_parameters_unsupported.
+func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
+	body := map[string]any{}
+	for k, v := range f {
+		body[k] = v
+	}
+	body["result"], body["msg"] = "success", ""
+	if p != nil {
+		if unsupported := p.Unsupported(); len(unsupported) > 0 {
+			body["ignored_parameters_unsupported"] = unsupported
+		}
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// writeError is the one error writer: every failure, whatever its origin, leaves here.
+func writeError(w http.ResponseWriter, err error) {
+	e := apierr.From(err)
+	body := map[string]any{}
+	for k, v := range e.Extra {
+		body[k] = v
+	}
+	body["result"], body["msg"], body["code"] = "error", e.Msg, e.Code
+	if e.Status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
+	}
+	writeJSON(w, e.Status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	// HTML escaping is off: message content is HTML, and clients read it better unescaped.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(body)
+	data := bytes.TrimRight(buf.Bytes(), "\n")
+	if err != nil {
+		status, data = http.StatusInternalServerError, []byte(`{"result":"error","msg":"Internal server error","code":"INTERNAL_SERVER_ERROR"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}

@@ -1,0 +1,113 @@
+package fakeserver
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// Path patterns of integer IDs: a non-numeric ID matches no route, as on the real server.
+const (
+	messageID   = "{message_id:[0-9]+}"
+	streamID    = "{stream_id:[0-9]+}"
+	userID      = "{user_id:[0-9]+}"
+	filterID    = "{filter_id:[0-9]+}"
+	playgroundI = "{playground_id:[0-9]+}"
+)
+
+// publicPaths answer without credentials.
+var publicPaths = map[string]bool{
+	"/api/v1/server_settings": true,
+	"/api/v1/fetch_api_key":   true,
+}
+
+// routes is the fake's table of contents: the documented operations in the order of the
+// API document, then the supporting operations of the real server that clients and the
+// suite's provisioning need, then the control API.
+func (s *Server) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(recoverer, s.journal.record)
+	r.NotFound(s.unknownRoute)
+	r.MethodNotAllowed(s.wrongMethod)
+
+	r.Route("/api/v1", func(r chi.Router) {
+		r.Get("/server_settings", serve(s.serverSettings))
+		r.Post("/fetch_api_key", serve(s.fetchAPIKey))
+
+		r.Group(func(r chi.Router) {
+			r.Use(s.requireAuth)
+
+			// Documented operations.
+			r.Get("/messages/"+messageID, serve(s.getMessage))              // 6
+			r.Get("/users/me/"+streamID+"/topics", serve(s.getTopics))      // 12
+			r.Post("/realm/playgrounds", serve(adminOnly(s.addPlayground))) // 14
+			r.Get("/realm/linkifiers", serve(s.getLinkifiers))              // 17
+			r.Post("/users", serve(adminOnly(s.createUser)))                // 11
+
+			// Supporting operations of the real server.
+			r.Post("/register", serve(s.register))
+			r.Post("/messages", serve(s.sendMessage))
+			r.Post("/users/me/subscriptions", serve(s.subscribe))
+			r.Get("/get_stream_id", serve(s.getStreamID))
+			r.Get("/users", serve(s.getUsers))
+			r.Get("/users/me", serve(s.getOwnUser))
+			r.Get("/users/"+userID, serve(s.getUser))
+			r.Patch("/users/"+userID, serve(s.updateUser))
+			r.Post("/bots", serve(humansOnly(s.createBot)))
+			r.Patch("/settings", serve(s.updateSettings))
+			r.Post("/realm/filters", serve(adminOnly(s.addLinkifier)))
+			r.Delete("/realm/filters/"+filterID, serve(adminOnly(s.removeLinkifier)))
+			r.Delete("/realm/playgrounds/"+playgroundI, serve(adminOnly(s.removePlayground)))
+		})
+	})
+
+	r.Route("/_fake", s.controlRoutes)
+	return r
+}
+
+// unknownRoute answers 404 in the JSON envelope. Under /api/v1 credentials are checked
+// first, so that an unauthenticated client learns nothing about which routes exist.
+func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
+	if s.refuseUnauthenticated(w, r) {
+		return
+	}
+	writeError(w, apierr.NotFound())
+}
+
+// wrongMethod answers 405 with the Allow header chi computed and the envelope.
+func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
+	if s.refuseUnauthenticated(w, r) {
+		return
+	}
+	writeError(w, apierr.New(http.StatusMethodNotAllowed, "BAD_REQUEST", "Method Not Allowed"))
+}
+
+func (s *Server) refuseUnauthenticated(w http.ResponseWriter, r *http.Request) bool {
+	if !strings.HasPrefix(r.URL.Path, "/api/v1/") || publicPaths[r.URL.Path] {
+		return false
+	}
+	if _, err := s.authenticate(r); err != nil {
+		writeError(w, err)
+		return true
+	}
+	return false
+}
+
+// recoverer turns a panic into the real server's 500 envelope. The suite proves no input
+// reaches it; it exists so that a bug shows as a clear error rather than a dropped connection.
+func recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				writeError(w, nil)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,129 @@
+// Package fakeserver is the reference fake of the team chat API: an in-memory, deterministic
+// implementation that passes the whole chatconform suite and serves as a test double.
+//
+// In-process use mirrors net/http/httptest:
+//
+//	ts := fakeserver.NewTestServer()
+//	defer ts.Close()
+//	// ts.URL is the base URL; the API lives under ts.URL + "/api/v1".
+//
+// New returns the bare http.Handler for embedding in a server of your own. The control API
+// under /_fake/ resets state, loads fixtures, moves the virtual clock, changes server
+// configuration and shows a journal of the requests received.
+package fakeserver
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// Server is the fake chat server. It is an http.Handler and safe for concurrent use.
+type Server struct {
+	handler http.Handler
+	clock   *clock.Clock
+	state   *realm.State
+	journal *journal
+
+	mu      sync.Mutex
+	fixture *fixtures.Fixture
+	config  Config
+}
+
+// Config is the server configuration that no public API can change, switched through the
+// control API so that specs can see both sides of a configuration-dependent rule.
+type Config struct {
+	// PushConfigured is whether a mobile push notification service is configured.
+	PushConfigured bool `json:"push_configured"`
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithFixture starts the server on the given fixture instead of the embedded default.
+func WithFixture(f *fixtures.Fixture) Option { return func(s *Server) { s.fixture = f } }
+
+// WithConfig sets the initial server configuration.
+func WithConfig(c Config) Option { return func(s *Server) { s.config = c } }
+
+// New returns a fake server on the default fixture unless an option says otherwise.
+func New(opts ...Option) *Server {
+	s := &Server{fixture: fixtures.Default(), journal: newJournal(1000)}
+	for _, o := range opts {
+		o(s)
+	}
+	s.clock = clock.New(time.Unix(s.fixture.Realm.StartTime, 0))
+	s.state = realm.New(s.fixture, s.clock)
+	s.handler = s.routes()
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Fixture returns the fixture the server was last loaded with.
+func (s *Server) Fixture() *fixtures.Fixture {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fixture
+}
+
+// Reset restores the state, clock and configuration of the current fixture.
+func (s *Server) Reset() { s.LoadFixture(s.Fixture()) }
+
+// LoadFixture replaces the whole state with a fixture's and resets clock and configuration.
+func (s *Server) LoadFixture(f *fixtures.Fixture) {
+	s.mu.Lock()
+	s.fixture, s.config = f, Config{}
+	s.mu.Unlock()
+	s.clock.Set(time.Unix(f.Realm.StartTime, 0))
+	s.state.Load(f)
+	s.journal.clear()
+}
+
+// Clock returns the virtual time.
+func (s *Server) Clock() time.Time { return s.clock.Now() }
+
+// AdvanceClock moves the virtual time forward.
+func (s *Server) AdvanceClock(d time.Duration) time.Time { return s.clock.Advance(d) }
+
+// Config returns the current server configuration.
+func (s *Server) Config() Config {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.config
+}
+
+// SetConfig replaces the server configuration.
+func (s *Server) SetConfig(c Config) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.config = c
+}
+
+func (s *Server) realm() *realm.State { return s.state }
+
+// TestServer is a fake server listening on a loopback port, in the style of httptest.Server.
+type TestServer struct {
+	// URL is the base URL, e.g. http://127.0.0.1:50123; the API is under URL + "/api/v1".
+	URL string
+	// Server is the fake itself, for direct use of its Go control methods.
+	Server *Server
+
+	ts *httptest.Server
+}
+
+// NewTestServer starts a fake server on 127.0.0.1 at a free port.
+func NewTestServer(opts ...Option) *TestServer {
+	srv := New(opts...)
+	ts := httptest.NewServer(srv)
+	return &TestServer{URL: ts.URL, Server: srv, ts: ts}
+}
+
+// Close shuts the server down and waits for requests in flight.
+func (ts *TestServer) Close() { ts.ts.Close() }

@@ -1,0 +1,140 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// getUsers: GET /users.
+func (s *Server) getUsers(c *call) (fields, error) {
+	c.p.Bool("client_gravatar", true)
+	c.p.Bool("include_custom_profile_fields", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{"members": s.realm().Users(c.user.ID)}, nil
+}
+
+// getUser: GET /users/{user_id}.
+func (s *Server) getUser(c *call) (fields, error) {
+	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	c.p.Bool("client_gravatar", true)
+	c.p.Bool("include_custom_profile_fields", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	v, aerr := s.realm().UserView(c.user.ID, id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"user": v}, nil
+}
+
+// getOwnUser: GET /users/me — the requester's own user object, its fields at top level.
+func (s *Server) getOwnUser(c *call) (fields, error) {
+	v, aerr := s.realm().UserView(c.user.ID, c.user.ID)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{
+		"user_id": v.UserID, "delivery_email": v.DeliveryEmail, "email": v.Email, "full_name": v.FullName,
+		"date_joined": v.DateJoined, "is_active": v.IsActive, "is_owner": v.IsOwner, "is_admin": v.IsAdmin,
+		"is_guest": v.IsGuest, "is_bot": v.IsBot, "role": v.Role, "timezone": v.Timezone,
+		"avatar_url": v.AvatarURL, "avatar_version": v.AvatarVersion,
+	}, nil
+}
+
+// updateUser: PATCH /users/{user_id} — full name and role.
+func (s *Server) updateUser(c *call) (fields, error) {
+	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	var up realm.UserUpdate
+	if name, ok := c.p.String("full_name"); ok {
+		up.FullName = &name
+	}
+	if role, ok := c.p.Int("role"); ok {
+		r := int(role)
+		up.Role = &r
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().UpdateUser(c.user.ID, id, up); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// createUser: POST /users (operation 11); administrators with can_create_users.
+func (s *Server) createUser(c *call) (fields, error) {
+	email := c.p.RequiredString("email")
+	password := c.p.RequiredString("password")
+	fullName := c.p.RequiredString("full_name")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, aerr := s.realm().CreateUser(c.user.ID, email, password, fullName)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"user_id": id}, nil
+}
+
+// createBot: POST /bots — a bot owned by the requester, with its API key.
+func (s *Server) createBot(c *call) (fields, error) {
+	if c.user.IsGuest() {
+		return nil, apierr.BadRequest("Not allowed for guest users")
+	}
+	fullName := c.p.RequiredString("full_name")
+	shortName := c.p.RequiredString("short_name")
+	botType := int64(1)
+	if t, ok := c.p.Int("bot_type"); ok {
+		botType = t
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	bot, aerr := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType))
+	if aerr != nil {
+		return nil, aerr
+	}
+	v, _ := s.realm().UserView(c.user.ID, bot.ID)
+	return fields{
+		"user_id": bot.ID, "api_key": bot.APIKey, "avatar_url": v.AvatarURL, "default_sending_stream": nil,
+		"default_events_register_stream": nil, "default_all_public_streams": false,
+	}, nil
+}
+
+// fetchAPIKey: POST /fetch_api_key — password login, without credentials.
+func (s *Server) fetchAPIKey(c *call) (fields, error) {
+	username := c.p.RequiredString("username")
+	password := c.p.RequiredString("password")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	u, aerr := s.realm().PasswordLogin(username, password)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"api_key": u.APIKey, "email": u.Email, "user_id": u.ID}, nil
+}
+
+// updateSettings: PATCH /settings — the requester's own settings; the fake supports
+// email_address_visibility, the one setting the documented rules depend on.
+func (s *Server) updateSettings(c *call) (fields, error) {
+	visibility, ok := c.p.Int("email_address_visibility")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if ok {
+		if aerr := s.realm().SetEmailVisibility(c.user.ID, int(visibility)); aerr != nil {
+			return nil, aerr
+		}
+	}
+	return fields{}, nil
+}

@@ -1,0 +1,146 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Credentials authenticate one account: HTTP Basic with the account's
+// (delivery) email as username and its API key as password.
+type Credentials struct {
+	Email  string `json:"email" yaml:"email"`
+	APIKey string `json:"api_key" yaml:"api_key"`
+}
+
+// Config says which server the suite runs against and how. Build it with
+// ResolveConfig (or LoadConfig); the Settings table documents every field.
+type Config struct {
+	// URL is the target's base URL, without /api/v1. Empty means the suite
+	// bootstrap starts the in-process fake and fills in URL and Owner.
+	URL string
+	// Owner is an organization owner of the target's realm.
+	Owner Credentials
+	// Users gives existing accounts per role so that a shared server need
+	// not create users; roles missing here are provisioned by Connect.
+	Users map[Role]Credentials
+	// FeatureLevel overrides the level the server reports; 0 = ask it.
+	FeatureLevel int
+	// Features the target claims (see KnownFeatures).
+	Features []string
+	// Capabilities of the target's control API. nil means "discover from
+	// GET /_fake/health"; a non-nil empty slice means "none".
+	Capabilities []string
+	// ReportDir receives the conformance reports.
+	ReportDir string
+	// RequestTimeout bounds every HTTP request the harness sends.
+	RequestTimeout time.Duration
+	// ConfigFile is the YAML file the configuration was read from, if any.
+	ConfigFile string
+}
+
+// KnownFeatures are the optional features a target may claim; specs of a
+// feature the target does not claim are reported as not applicable.
+var KnownFeatures = []string{"push", "vcall", "jwt"}
+
+// UsesFake reports whether no target URL was given, i.e. the bootstrap must
+// start the in-process fake and set URL and Owner before calling Connect.
+func (c Config) UsesFake() bool { return c.URL == "" }
+
+// CapabilitiesGiven reports whether capabilities were configured (possibly
+// as "none") rather than left to discovery.
+func (c Config) CapabilitiesGiven() bool { return c.Capabilities != nil }
+
+// Redacted returns a copy safe to print or store in a report: every API key
+// is replaced by "****" and its last four characters.
+func (c Config) Redacted() Config {
+	out := c
+	out.Owner.APIKey = RedactSecret(c.Owner.APIKey)
+	if c.Users != nil {
+		out.Users = make(map[Role]Credentials, len(c.Users))
+		for r, cr := range c.Users {
+			cr.APIKey = RedactSecret(cr.APIKey)
+			out.Users[r] = cr
+		}
+	}
+	out.Features = append([]string(nil), c.Features...)
+	if c.Capabilities != nil {
+		out.Capabilities = append([]string{}, c.Capabilities...)
+	}
+	return out
+}
+
+// RedactSecret hides a secret but keeps its last four characters, enough to
+// tell two keys apart in a report without making either usable.
+func RedactSecret(s string) string {
+	if s == "" {
+		return ""
+	}
+	if len(s) <= 8 {
+		// Too short to reveal any part of it safely.
+		return "****"
+	}
+	return "****" + s[len(s)-4:]
+}
+
+// configJSON is Config's wire form: the timeout as a readable duration
+// string, which is what a reader of a report expects.
+type configJSON struct {
+	URL            string               `json:"url"`
+	Owner          Credentials          `json:"owner"`
+	Users          map[Role]Credentials `json:"users,omitempty"`
+	FeatureLevel   int                  `json:"feature_level"`
+	Features       []string             `json:"features"`
+	Capabilities   []string             `json:"capabilities"`
+	ReportDir      string               `json:"report_dir"`
+	RequestTimeout string               `json:"request_timeout"`
+	ConfigFile     string               `json:"config_file,omitempty"`
+}
+
+// MarshalJSON encodes the config with the timeout as a duration string.
+func (c Config) MarshalJSON() ([]byte, error) {
+	return json.Marshal(configJSON{
+		URL: c.URL, Owner: c.Owner, Users: c.Users, FeatureLevel: c.FeatureLevel,
+		Features: c.Features, Capabilities: c.Capabilities, ReportDir: c.ReportDir,
+		RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
+	})
+}
+
+// UnmarshalJSON decodes what MarshalJSON wrote.
+func (c *Config) UnmarshalJSON(b []byte) error {
+	var j configJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	d, err := time.ParseDuration(j.RequestTimeout)
+	if err != nil {
+		return fmt.Errorf("config request_timeout %q: %w", j.RequestTimeout, err)
+	}
+	*c = Config{
+		URL: j.URL, Owner: j.Owner, Users: j.Users, FeatureLevel: j.FeatureLevel,
+		Features: j.Features, Capabilities: j.Capabilities, ReportDir: j.ReportDir,
+		RequestTimeout: d, ConfigFile: j.ConfigFile,
+	}
+	return nil
+}
+
+// validate checks what no single setting can: settings that need each other.
+func (c Config) validate() error {
+	if c.URL != "" {
+		if c.Owner.Email == "" {
+			return fmt.Errorf("%s is required when %s is set", settingFlag("owner-email"), settingFlag("url"))
+		}
+		if c.Owner.APIKey == "" {
+			return fmt.Errorf("%s is required when %s is set", settingFlag("owner-api-key"), settingFlag("url"))
+		}
+	}
+	for r, cr := range c.Users {
+		if cr.Email == "" || cr.APIKey == "" {
+			return fmt.Errorf("users.%s in the config file needs both email and api_key", r)
+		}
+		if !looksLikeEmail(cr.Email) {
+			return fmt.Errorf("users.%s.email %q is not an email address", r, cr.Email)
+		}
+	}
+	return nil
+}

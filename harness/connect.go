@@ -1,0 +1,181 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+)
+
+// Documented defaults of the real server (reference sheet, section 4), used
+// only when the target's registration response lacks a value; Realm.Defaulted
+// records each use.
+const (
+	defaultMaxTopicLength        = 60
+	defaultMaxMessageLength      = 10000
+	defaultEmptyTopicDisplayName = "general chat"
+)
+
+// Connect reaches the target, learns its feature level, realm limits and
+// capabilities, checks the owner, and provisions the cast (one user of each
+// role, see provision.go). Run it once per suite run (process 1 of a parallel
+// run) and share the result with Encode / DecodeTarget.
+func Connect(cfg Config) (*Target, error) {
+	if cfg.UsesFake() {
+		return nil, fmt.Errorf("harness: Connect needs a target URL: without %s the suite bootstrap must start the in-process fake and set Config.URL and Config.Owner first", settingFlag("url"))
+	}
+	if cfg.Owner.Email == "" || cfg.Owner.APIKey == "" {
+		return nil, fmt.Errorf("harness: Connect needs the owner's credentials (%s, %s)", settingFlag("owner-email"), settingFlag("owner-api-key"))
+	}
+	t := &Target{
+		URL:          cfg.URL,
+		Config:       cfg,
+		RunID:        newRunID(),
+		Features:     map[string]bool{},
+		Capabilities: map[string]bool{},
+		Users:        map[Role]User{},
+	}
+	for _, f := range cfg.Features {
+		t.Features[f] = true
+	}
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"reading GET /server_settings", t.readServerSettings},
+		{"discovering capabilities", t.discoverCapabilities},
+		{"checking the owner", t.checkOwner},
+		{"reading realm limits from POST /register", t.readRealmState},
+		{"provisioning users", t.provisionCast},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			return nil, fmt.Errorf("harness: connecting to %s: %s: %w", cfg.URL, s.what, err)
+		}
+	}
+	return t, nil
+}
+
+// readServerSettings reads the feature level and realm URL; the endpoint
+// needs no credentials, so it also proves the URL points at a chat server.
+func (t *Target) readServerSettings() error {
+	obj, err := t.api("GET", "/server_settings", nil, nil)
+	if err != nil {
+		return err
+	}
+	t.ServerFeatureLevel, _ = obj.int("zulip_feature_level")
+	t.ServerVersion, _ = obj.string("zulip_version")
+	t.FeatureLevel = t.ServerFeatureLevel
+	if t.Config.FeatureLevel > 0 {
+		t.FeatureLevel = t.Config.FeatureLevel
+	}
+	if t.FeatureLevel == 0 {
+		return fmt.Errorf("the server reports no zulip_feature_level; set %s", settingFlag("feature-level"))
+	}
+
+	// realm_url is the newer name of realm_uri.
+	realmURL, ok := obj.string("realm_url")
+	if !ok {
+		realmURL, ok = obj.string("realm_uri")
+	}
+	if u, err := url.Parse(realmURL); ok && err == nil && u.Hostname() != "" {
+		t.Realm.URL, t.Realm.Host = realmURL, u.Hostname()
+	} else {
+		// A multi-realm server omits it; the owner's email domain is the
+		// best stand-in for the realm's host.
+		t.Realm.Host = emailDomain(t.Config.Owner.Email)
+		t.Realm.Defaulted = append(t.Realm.Defaulted, "realm_url")
+	}
+	return nil
+}
+
+// discoverCapabilities takes the configured capabilities, or asks the
+// control API; a target without one (any non-success answer) has none.
+func (t *Target) discoverCapabilities() error {
+	if t.Config.CapabilitiesGiven() {
+		for _, c := range t.Config.Capabilities {
+			t.Capabilities[c] = true
+		}
+		t.CapabilitySource = "config"
+		return nil
+	}
+	t.CapabilitySource = "none"
+	obj, err := t.call("GET", t.URL+"/_fake/health", nil, nil)
+	if err != nil {
+		return nil // not a fake: no capabilities, not an error
+	}
+	list, _ := obj["capabilities"].([]any)
+	for _, c := range list {
+		if s, ok := c.(string); ok && s != "" {
+			t.Capabilities[s] = true
+		}
+	}
+	t.CapabilitySource = "discovered"
+	return nil
+}
+
+// checkOwner makes sure the owner credentials work and are an owner's: the
+// provisioning and many specs depend on owner rights.
+func (t *Target) checkOwner() error {
+	u, err := t.whoAmI(Owner, t.Config.Owner)
+	if err != nil {
+		return err
+	}
+	t.Users[Owner] = u
+	return nil
+}
+
+// whoAmI reads GET /users/me as the given credentials and checks the role.
+func (t *Target) whoAmI(role Role, cr Credentials) (User, error) {
+	u := User{Role: role, Email: cr.Email, APIKey: cr.APIKey}
+	obj, err := t.api("GET", "/users/me", &u, nil)
+	if err != nil {
+		return User{}, err
+	}
+	id, ok := obj.int("user_id")
+	if !ok {
+		return User{}, errors.New("GET /users/me: no integer user_id")
+	}
+	u.ID = id
+	u.FullName, _ = obj.string("full_name")
+
+	if role == Bot {
+		if isBot, _ := obj["is_bot"].(bool); !isBot {
+			return User{}, fmt.Errorf("%s is configured as the bot but is_bot is not true", cr.Email)
+		}
+		return u, nil
+	}
+	got, ok := obj.int("role")
+	if !ok {
+		return User{}, fmt.Errorf("GET /users/me as %s: no integer role", cr.Email)
+	}
+	if want := roleCodes[role]; got != want {
+		return User{}, fmt.Errorf("%s has role %d, but the %s must have role %d", cr.Email, got, role, want)
+	}
+	return u, nil
+}
+
+// readRealmState reads the limits specs need from the registration
+// response, where the API document says clients find them.
+func (t *Target) readRealmState() error {
+	owner := t.Users[Owner]
+	obj, err := t.api("POST", "/register", &owner, nil)
+	if err != nil {
+		return err
+	}
+	var ok bool
+	if t.Realm.MaxTopicLength, ok = obj.int("max_topic_length"); !ok {
+		t.Realm.MaxTopicLength = defaultMaxTopicLength
+		t.Realm.Defaulted = append(t.Realm.Defaulted, "max_topic_length")
+	}
+	if t.Realm.MaxMessageLength, ok = obj.int("max_message_length"); !ok {
+		t.Realm.MaxMessageLength = defaultMaxMessageLength
+		t.Realm.Defaulted = append(t.Realm.Defaulted, "max_message_length")
+	}
+	if t.Realm.EmptyTopicDisplayName, ok = obj.string("realm_empty_topic_display_name"); !ok {
+		t.Realm.EmptyTopicDisplayName = defaultEmptyTopicDisplayName
+		t.Realm.Defaulted = append(t.Realm.Defaulted, "realm_empty_topic_display_name")
+	}
+	slices.Sort(t.Realm.Defaulted)
+	return nil
+}

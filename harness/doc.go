@@ -1,0 +1,13 @@
+// Package harness connects the chatconform specs to a target server.
+//
+// It loads the target's configuration (flags, environment, YAML file),
+// connects to the server and provisions a cast of users of every role,
+// builds httpexpect clients that authenticate as those users, offers the
+// envelope matchers every spec uses, gates specs on capabilities, features
+// and feature levels, and (in package report) turns a Ginkgo run into a
+// per-requirement conformance report.
+//
+// Specs reach the target only through its public HTTP API (DESIGN decision
+// 1); the fake's control API under /_fake/ is offered separately by
+// Target.Fake for specs that declared the capability they need.
+package harness

@@ -1,0 +1,236 @@
+package harness
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+)
+
+// boundFlags remembers the flag set BindFlags registered on, so that
+// ResolveConfig can read it without the caller passing it again.
+var (
+	boundMu    sync.Mutex
+	boundFlags *flag.FlagSet
+)
+
+// BindFlags registers one flag per setting (-chatconform.url, …) on fs.
+// Call it once per flag set, before fs is parsed; flag.CommandLine is the
+// usual choice, next to the flags of go test and Ginkgo.
+func BindFlags(fs *flag.FlagSet) {
+	for _, s := range Settings {
+		if s.Flag == "" {
+			continue
+		}
+		usage := s.Meaning
+		if s.Env != "" {
+			usage += " (env " + s.Env + ")"
+		}
+		// String flags for every setting: parsing and validation happen in
+		// one place (the setting's setter), with errors naming the setting,
+		// and fs.Visit tells which flags were actually given.
+		fs.String(s.Flag, s.Default, usage)
+	}
+	boundMu.Lock()
+	boundFlags = fs
+	boundMu.Unlock()
+}
+
+// ResolveConfig builds the configuration from the flags bound by BindFlags
+// (if any), the process environment, the YAML file named by -chatconform.config
+// or CHATCONFORM_CONFIG, and the defaults, in that order of precedence.
+func ResolveConfig() (Config, error) {
+	boundMu.Lock()
+	fs := boundFlags
+	boundMu.Unlock()
+	if fs != nil && !fs.Parsed() {
+		return Config{}, errors.New("harness: ResolveConfig called before the flags were parsed")
+	}
+	return LoadConfig(fs, os.LookupEnv)
+}
+
+// LoadConfig is ResolveConfig with explicit inputs: fs may be nil (no flags)
+// and lookupEnv replaces os.LookupEnv, which makes precedence testable.
+func LoadConfig(fs *flag.FlagSet, lookupEnv func(string) (string, bool)) (Config, error) {
+	cfg := defaultConfig()
+	flags := givenFlags(fs)
+
+	// The file's path itself comes from a flag or the environment only.
+	cs := setting("config")
+	path, ok := flags[cs.Flag]
+	if !ok {
+		path, _ = lookupEnv(cs.Env)
+	}
+	if path = strings.TrimSpace(path); path != "" {
+		if err := applyFile(&cfg, path); err != nil {
+			return Config{}, err
+		}
+		cfg.ConfigFile = path
+	}
+
+	for _, s := range Settings {
+		if s.set == nil || s.Env == "" || s.Name == "config" {
+			continue
+		}
+		if v, ok := lookupEnv(s.Env); ok {
+			if err := s.set(&cfg, v); err != nil {
+				return Config{}, settingError(s, s.Env, v, err)
+			}
+		}
+	}
+	for _, s := range Settings {
+		if s.set == nil || s.Flag == "" || s.Name == "config" {
+			continue
+		}
+		if v, ok := flags[s.Flag]; ok {
+			if err := s.set(&cfg, v); err != nil {
+				return Config{}, settingError(s, "-"+s.Flag, v, err)
+			}
+		}
+	}
+	if err := cfg.validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+// givenFlags returns the values of the harness flags that were set on fs.
+func givenFlags(fs *flag.FlagSet) map[string]string {
+	out := map[string]string{}
+	if fs == nil {
+		return out
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Name, FlagPrefix) {
+			out[f.Name] = f.Value.String()
+		}
+	})
+	return out
+}
+
+// settingError names the setting and where it came from; secret values are
+// never repeated.
+func settingError(s Setting, source, value string, err error) error {
+	if s.Secret {
+		return fmt.Errorf("invalid %s: %v", source, err)
+	}
+	return fmt.Errorf("invalid %s %q: %v", source, value, err)
+}
+
+// stringList accepts a YAML sequence or a comma-separated scalar.
+type stringList []string
+
+func (l *stringList) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*l = stringList{n.Value}
+		return nil
+	case yaml.SequenceNode:
+		var items []string
+		if err := n.Decode(&items); err != nil {
+			return err
+		}
+		*l = items
+		return nil
+	}
+	return fmt.Errorf("line %d: expected a list or a comma-separated string", n.Line)
+}
+
+// fileConfig is the YAML file's shape. Scalars are read as text and go
+// through the same setters as flags and environment variables.
+type fileConfig struct {
+	URL          *string                `yaml:"url"`
+	Owner        *Credentials           `yaml:"owner"`
+	Users        map[string]Credentials `yaml:"users"`
+	FeatureLevel *string                `yaml:"feature_level"`
+	Features     *stringList            `yaml:"features"`
+	Capabilities *stringList            `yaml:"capabilities"`
+	ReportDir    *string                `yaml:"report_dir"`
+	Timeout      *string                `yaml:"timeout"`
+}
+
+// values returns the file's settings keyed by their YAML key in Settings.
+func (f fileConfig) values() map[string]string {
+	out := map[string]string{}
+	put := func(key string, v *string) {
+		if v != nil {
+			out[key] = *v
+		}
+	}
+	putList := func(key string, v *stringList) {
+		if v != nil {
+			out[key] = strings.Join(*v, ",")
+		}
+	}
+	put("url", f.URL)
+	if f.Owner != nil {
+		if f.Owner.Email != "" {
+			out["owner.email"] = f.Owner.Email
+		}
+		if f.Owner.APIKey != "" {
+			out["owner.api_key"] = f.Owner.APIKey
+		}
+	}
+	put("feature_level", f.FeatureLevel)
+	putList("features", f.Features)
+	putList("capabilities", f.Capabilities)
+	put("report_dir", f.ReportDir)
+	put("timeout", f.Timeout)
+	return out
+}
+
+// applyFile reads the YAML file at path into cfg; unknown keys are errors,
+// so a typo never silently falls back to a default.
+func applyFile(cfg *Config, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("config file (%s): %w", settingFlag("config"), err)
+	}
+	defer f.Close()
+	dec := yaml.NewDecoder(f)
+	dec.KnownFields(true)
+	var fc fileConfig
+	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("config file %s: %w", path, err)
+	}
+	vals := fc.values()
+	for _, s := range Settings {
+		v, ok := vals[s.YAML]
+		if !ok || s.set == nil {
+			continue
+		}
+		if err := s.set(cfg, v); err != nil {
+			return settingError(s, fmt.Sprintf("%s in %s", s.YAML, path), v, err)
+		}
+	}
+	if len(fc.Users) > 0 {
+		cfg.Users = map[Role]Credentials{}
+		for name, cr := range fc.Users {
+			r := Role(name)
+			if !r.valid() || r == Owner {
+				return fmt.Errorf("config file %s: users.%s: unknown role (use %s)", path, name, strings.Join(configurableRoles(), ", "))
+			}
+			cr.Email, cr.APIKey = strings.TrimSpace(cr.Email), strings.TrimSpace(cr.APIKey)
+			cfg.Users[r] = cr
+		}
+	}
+	return nil
+}
+
+// configurableRoles are the roles the users: section may give; the owner
+// has settings of its own.
+func configurableRoles() []string {
+	var out []string
+	for _, r := range Roles {
+		if r != Owner {
+			out = append(out, string(r))
+		}
+	}
+	return slices.Clip(out)
+}

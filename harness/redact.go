@@ -1,0 +1,72 @@
+package harness
+
+import (
+	"encoding/base64"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// secretParams are parameter and field names whose values are credentials:
+// API keys, passwords, JWTs and the fake's JWT signing key.
+var secretParams = []string{"api_key", "password", "token", "jwt_key"}
+
+var (
+	// "api_key": "…" in JSON bodies and in formatted failure messages.
+	jsonSecret = regexp.MustCompile(`"(` + strings.Join(secretParams, "|") + `)"(\s*:\s*)"((?:[^"\\]|\\.)*)"`)
+	// api_key=… in form bodies and query strings.
+	formSecret = regexp.MustCompile(`(^|[?&\s])(` + strings.Join(secretParams, "|") + `)=([^&\s]*)`)
+)
+
+// RedactText hides credentials in free text (bodies, query strings,
+// failure messages): the values of api_key, password, token and jwt_key,
+// whether JSON-encoded or form-encoded.
+func RedactText(s string) string {
+	s = jsonSecret.ReplaceAllStringFunc(s, func(m string) string {
+		p := jsonSecret.FindStringSubmatch(m)
+		return `"` + p[1] + `"` + p[2] + `"` + RedactSecret(p[3]) + `"`
+	})
+	return formSecret.ReplaceAllStringFunc(s, func(m string) string {
+		p := formSecret.FindStringSubmatch(m)
+		return p[1] + p[2] + "=" + RedactSecret(p[3])
+	})
+}
+
+// isSecretParam reports whether a form or query parameter holds a credential.
+func isSecretParam(name string) bool {
+	for _, s := range secretParams {
+		if name == s {
+			return true
+		}
+	}
+	return false
+}
+
+// redactAuthorization keeps the Basic username (useful to see who sent a
+// request) and hides the key.
+func redactAuthorization(v string) string {
+	scheme, cred, ok := strings.Cut(v, " ")
+	if !ok || !strings.EqualFold(scheme, "basic") {
+		return "****"
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(cred))
+	if err != nil {
+		return scheme + " ****"
+	}
+	user, pass, ok := strings.Cut(string(raw), ":")
+	if !ok {
+		return scheme + " ****"
+	}
+	return scheme + " " + user + ":" + RedactSecret(pass)
+}
+
+// redactHeader returns the header value as it may be shown.
+func redactHeader(name, value string) string {
+	switch http.CanonicalHeaderKey(name) {
+	case "Authorization", "Proxy-Authorization":
+		return redactAuthorization(value)
+	case "Cookie", "Set-Cookie":
+		return "****"
+	}
+	return value
+}

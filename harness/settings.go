@@ -1,0 +1,222 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// FlagPrefix prefixes every command-line flag of the harness, so the flags
+// can live next to Ginkgo's and go test's own.
+const FlagPrefix = "chatconform."
+
+// Setting is one configuration setting: where it can be given and what it
+// means. The README's configuration table is generated from Settings, so the
+// documentation and the code cannot drift.
+type Setting struct {
+	Name    string // short name, e.g. "url"
+	Flag    string // command-line flag without the dash, "" if none
+	Env     string // environment variable, "" if none
+	YAML    string // key in the YAML file, dotted for nested keys
+	Default string // default value as text ("" = empty)
+	Meaning string // one line for the documentation
+	Secret  bool   // never echo the value in errors
+
+	set func(c *Config, v string) error // parses and stores one value
+}
+
+// Settings lists every setting. Precedence: flags > environment > YAML file
+// > defaults.
+var Settings = []Setting{
+	{Name: "url", Flag: FlagPrefix + "url", Env: "CHATCONFORM_URL", YAML: "url",
+		Meaning: "Base URL of the target server (without /api/v1). Empty: run against the in-process fake.",
+		set:     setURL},
+	{Name: "owner-email", Flag: FlagPrefix + "owner-email", Env: "CHATCONFORM_OWNER_EMAIL", YAML: "owner.email",
+		Meaning: "Email of an organization owner of the target realm (HTTP Basic username).",
+		set:     setOwnerEmail},
+	{Name: "owner-api-key", Flag: FlagPrefix + "owner-api-key", Env: "CHATCONFORM_OWNER_API_KEY", YAML: "owner.api_key",
+		Meaning: "API key of that owner. The owner needs can_create_users unless users are given.",
+		Secret:  true, set: setOwnerAPIKey},
+	{Name: "users", YAML: "users",
+		Meaning: "YAML only: existing accounts per role (administrator, moderator, member, guest, bot), each with email and api_key; roles not given are created.",
+	},
+	{Name: "feature-level", Flag: FlagPrefix + "feature-level", Env: "CHATCONFORM_FEATURE_LEVEL", YAML: "feature_level",
+		Default: "0",
+		Meaning: "Feature level to test against; 0 reads zulip_feature_level from GET /server_settings.",
+		set:     setFeatureLevel},
+	{Name: "features", Flag: FlagPrefix + "features", Env: "CHATCONFORM_FEATURES", YAML: "features",
+		Meaning: "Comma list of optional features the target claims: push, vcall, jwt. Others are reported not applicable.",
+		set:     setFeatures},
+	{Name: "capabilities", Flag: FlagPrefix + "capabilities", Env: "CHATCONFORM_CAPABILITIES", YAML: "capabilities",
+		Meaning: "Comma list of control-API capabilities (clock, config, reset, fixture, journal, batch); \"none\" for none. Unset: discovered from GET /_fake/health.",
+		set:     setCapabilities},
+	{Name: "report-dir", Flag: FlagPrefix + "report-dir", Env: "CHATCONFORM_REPORT_DIR", YAML: "report_dir",
+		Default: "reports",
+		Meaning: "Directory that receives conformance.json and conformance.html.",
+		set:     setReportDir},
+	{Name: "timeout", Flag: FlagPrefix + "timeout", Env: "CHATCONFORM_TIMEOUT", YAML: "timeout",
+		Default: "10s",
+		Meaning: "Timeout of each HTTP request (Go duration, e.g. 10s).",
+		set:     setTimeout},
+	{Name: "config", Flag: FlagPrefix + "config", Env: "CHATCONFORM_CONFIG",
+		Meaning: "Path of a YAML file holding any of the settings above.",
+		set:     func(c *Config, v string) error { c.ConfigFile = v; return nil }},
+}
+
+// setting returns the named entry of Settings; names are fixed, so a miss is
+// a programming error.
+func setting(name string) Setting {
+	for _, s := range Settings {
+		if s.Name == name {
+			return s
+		}
+	}
+	panic("harness: unknown setting " + name)
+}
+
+// settingFlag names a setting the way a user most often gives it.
+func settingFlag(name string) string { return "-" + setting(name).Flag }
+
+// defaultConfig applies every setting's default.
+func defaultConfig() Config {
+	var c Config
+	for _, s := range Settings {
+		if s.set != nil && s.Default != "" {
+			if err := s.set(&c, s.Default); err != nil {
+				panic(fmt.Sprintf("harness: default of %s: %v", s.Name, err))
+			}
+		}
+	}
+	return c
+}
+
+func setURL(c *Config, v string) error {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		c.URL = ""
+		return nil
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("must be an http or https URL")
+	}
+	if u.Host == "" {
+		return errors.New("has no host")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("must not have a query or fragment")
+	}
+	// The harness appends /api/v1 itself (Versioning rule 1); a URL that
+	// already has it would produce /api/v1/api/v1.
+	if strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/api/v1") {
+		return errors.New("give the server's base URL, without /api/v1")
+	}
+	c.URL = strings.TrimRight(u.String(), "/")
+	return nil
+}
+
+func setOwnerEmail(c *Config, v string) error {
+	v = strings.TrimSpace(v)
+	if v != "" && !looksLikeEmail(v) {
+		return errors.New("is not an email address")
+	}
+	c.Owner.Email = v
+	return nil
+}
+
+func setOwnerAPIKey(c *Config, v string) error {
+	v = strings.TrimSpace(v)
+	if strings.ContainsAny(v, " \t\r\n") {
+		return errors.New("contains white space")
+	}
+	c.Owner.APIKey = v
+	return nil
+}
+
+func setFeatureLevel(c *Config, v string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return errors.New("is not an integer")
+	}
+	if n < 0 {
+		return errors.New("must be 0 (ask the server) or positive")
+	}
+	c.FeatureLevel = n
+	return nil
+}
+
+func setFeatures(c *Config, v string) error {
+	list := splitList(v)
+	for _, f := range list {
+		if !slices.Contains(KnownFeatures, f) {
+			return fmt.Errorf("unknown feature %q (known: %s)", f, strings.Join(KnownFeatures, ", "))
+		}
+	}
+	c.Features = list
+	return nil
+}
+
+var capabilityName = regexp.MustCompile(`^[a-z0-9_-]+$`)
+
+func setCapabilities(c *Config, v string) error {
+	list := splitList(v)
+	if len(list) == 1 && list[0] == "none" {
+		list = nil
+	}
+	for _, cp := range list {
+		if !capabilityName.MatchString(cp) {
+			return fmt.Errorf("capability %q is not a name of [a-z0-9_-]", cp)
+		}
+	}
+	// Non-nil even when empty: the user chose "none", which turns
+	// discovery off.
+	c.Capabilities = append([]string{}, list...)
+	return nil
+}
+
+func setReportDir(c *Config, v string) error {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return errors.New("must not be empty")
+	}
+	c.ReportDir = v
+	return nil
+}
+
+func setTimeout(c *Config, v string) error {
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil {
+		return errors.New("is not a duration such as 10s or 1m")
+	}
+	if d <= 0 {
+		return errors.New("must be positive")
+	}
+	c.RequestTimeout = d
+	return nil
+}
+
+// splitList splits a comma list, trimming, lower-casing and dropping empty
+// and repeated items.
+func splitList(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		item = strings.ToLower(strings.TrimSpace(item))
+		if item != "" && !slices.Contains(out, item) {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+func looksLikeEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && at < len(s)-1 && !strings.ContainsAny(s, " \t\r\n")
+}
