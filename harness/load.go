@@ -65,7 +65,7 @@ func LoadConfig(fs *flag.FlagSet, lookupEnv func(string) (string, bool)) (Config
 	cs := setting("config")
 	path, ok := flags[cs.Flag]
 	if !ok {
-		path, _ = lookupEnv(cs.Env)
+		path, _ = lookupEnv(cs.Env) // empty = no file, like any empty variable
 	}
 	if path = strings.TrimSpace(path); path != "" {
 		if err := applyFile(&cfg, path); err != nil {
@@ -78,7 +78,9 @@ func LoadConfig(fs *flag.FlagSet, lookupEnv func(string) (string, bool)) (Config
 		if s.set == nil || s.Env == "" || s.Name == "config" {
 			continue
 		}
-		if v, ok := lookupEnv(s.Env); ok {
+		// An empty variable counts as unset: CI systems often define
+		// variables they have no value for. ("none" turns capabilities off.)
+		if v, ok := lookupEnv(s.Env); ok && strings.TrimSpace(v) != "" {
 			if err := s.set(&cfg, v); err != nil {
 				return Config{}, settingError(s, s.Env, v, err)
 			}
@@ -126,6 +128,7 @@ func settingError(s Setting, source, value string, err error) error {
 // stringList accepts a YAML sequence or a comma-separated scalar.
 type stringList []string
 
+// UnmarshalYAML implements yaml.Unmarshaler.
 func (l *stringList) UnmarshalYAML(n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.ScalarNode:

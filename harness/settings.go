@@ -31,7 +31,8 @@ type Setting struct {
 }
 
 // Settings lists every setting. Precedence: flags > environment > YAML file
-// > defaults.
+// > defaults. An empty environment variable counts as unset; an empty flag
+// is a value (for example "no capabilities").
 var Settings = []Setting{
 	{Name: "url", Flag: FlagPrefix + "url", Env: "CHATCONFORM_URL", YAML: "url",
 		Meaning: "Base URL of the target server (without /api/v1). Empty: run against the in-process fake.",
@@ -219,4 +220,29 @@ func splitList(v string) []string {
 func looksLikeEmail(s string) bool {
 	at := strings.LastIndexByte(s, '@')
 	return at > 0 && at < len(s)-1 && !strings.ContainsAny(s, " \t\r\n")
+}
+
+// SettingsMarkdown renders Settings as the Markdown table the README
+// reproduces (setting, flag, environment variable, YAML key, default,
+// meaning).
+func SettingsMarkdown() string {
+	cell := func(s string) string {
+		if s == "" {
+			return "—"
+		}
+		return "`" + s + "`"
+	}
+	var b strings.Builder
+	b.WriteString("| Setting | Flag | Environment | YAML key | Default | Meaning |\n")
+	b.WriteString("|---|---|---|---|---|---|\n")
+	for _, s := range Settings {
+		flagName := s.Flag
+		if flagName != "" {
+			flagName = "-" + flagName
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n",
+			s.Name, cell(flagName), cell(s.Env), cell(s.YAML), cell(s.Default),
+			strings.ReplaceAll(s.Meaning, "|", `\|`))
+	}
+	return b.String()
 }

@@ -28,7 +28,10 @@ type User struct {
 
 // Realm holds what the specs need to know about the target's realm.
 type Realm struct {
-	URL                   string `json:"url"`
+	// URL is realm_url (or the older realm_uri) of GET /server_settings.
+	URL string `json:"url"`
+	// Host is URL's host name, or the owner's email domain when the
+	// server reports no realm URL (then "realm_url" is in Defaulted).
 	Host                  string `json:"host"`
 	EmptyTopicDisplayName string `json:"empty_topic_display_name"`
 	MaxTopicLength        int    `json:"max_topic_length"`

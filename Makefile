@@ -1,0 +1,42 @@
+# chatconform — see README.md. The two commands a fresh machine needs:
+#   make conformance   the main job: the fake on its default fixture, and the suite against it
+#   make test          every test: unit tests, catalog check, the suite in parallel and random
+#                      order in-process, and the suite against the fake as a binary
+
+GO      ?= go
+GINKGO  := $(GO) tool ginkgo
+# Ginkgo flags for the suite runs. --procs=4 is `ginkgo -p` with a fixed process count: plain
+# -p starts one process per core less one, which on a two-core machine is no parallelism at all.
+SUITE_FLAGS ?= --procs=4 --randomize-all --keep-going --junit-report=junit.xml --output-dir=reports
+
+.PHONY: conformance test unit suite suite-binary fakeserver vet build bench
+
+conformance:
+	$(GO) run ./cmd/chatconform
+
+test: vet unit suite suite-binary
+
+vet:
+	$(GO) vet ./...
+
+build:
+	$(GO) build ./...
+
+# Everything but the conformance suite itself; includes the catalog coverage check.
+unit:
+	$(GO) test $$($(GO) list ./... | grep -v '/specs$$')
+
+# The suite against an in-process fake, in parallel and in random order.
+suite:
+	CHATCONFORM_URL= $(GINKGO) $(SUITE_FLAGS) ./specs
+
+# The suite against the fake started as its own binary.
+suite-binary:
+	bash .ci/suite-against-binary
+
+# Run the fake alone on 127.0.0.1:9991.
+fakeserver:
+	$(GO) run ./cmd/fakeserver
+
+bench:
+	$(GO) test -run=NONE -bench=. -benchmem ./fakeserver/...

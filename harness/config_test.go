@@ -1,0 +1,328 @@
+package harness
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// env returns a lookupEnv backed by a map.
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+// flags returns a parsed flag set with the harness flags.
+func flags(t *testing.T, args ...string) *flag.FlagSet {
+	t.Helper()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	BindFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("parsing %v: %v", args, err)
+	}
+	return fs
+}
+
+// writeFile writes a config file in a temporary directory.
+func writeFile(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "chatconform.yaml")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const ownerKey = "abcdefghijklmnopqrstuvwxyz012345"
+
+func TestConfigDefaults(t *testing.T) {
+	cfg, err := LoadConfig(nil, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.URL != "" || !cfg.UsesFake() {
+		t.Errorf("URL = %q, want empty (fake)", cfg.URL)
+	}
+	if cfg.ReportDir != "reports" || cfg.RequestTimeout != 10*time.Second || cfg.FeatureLevel != 0 {
+		t.Errorf("defaults = %+v", cfg)
+	}
+	if cfg.CapabilitiesGiven() {
+		t.Errorf("capabilities given by default: %v", cfg.Capabilities)
+	}
+}
+
+func TestConfigPrecedence(t *testing.T) {
+	file := writeFile(t, `
+url: http://file.test
+owner:
+  email: file@example.test
+  api_key: filekeyfilekeyfilekey
+feature_level: 300
+features: [push]
+capabilities: clock, config
+report_dir: file-reports
+timeout: 3s
+users:
+  member: {email: m@example.test, api_key: memberkeymemberkey}
+`)
+	tests := []struct {
+		name  string
+		args  []string
+		env   map[string]string
+		check func(t *testing.T, c Config)
+	}{
+		{"file only", []string{"-chatconform.config", file}, nil, func(t *testing.T, c Config) {
+			want := Config{
+				URL: "http://file.test", Owner: Credentials{"file@example.test", "filekeyfilekeyfilekey"},
+				Users:        map[Role]Credentials{Member: {"m@example.test", "memberkeymemberkey"}},
+				FeatureLevel: 300, Features: []string{"push"}, Capabilities: []string{"clock", "config"},
+				ReportDir: "file-reports", RequestTimeout: 3 * time.Second, ConfigFile: file,
+			}
+			if !reflect.DeepEqual(c, want) {
+				t.Errorf("got  %+v\nwant %+v", c, want)
+			}
+		}},
+		{"file named by env", nil, map[string]string{"CHATCONFORM_CONFIG": file}, func(t *testing.T, c Config) {
+			if c.URL != "http://file.test" || c.ConfigFile != file {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{"env over file", []string{"-chatconform.config", file}, map[string]string{
+			"CHATCONFORM_URL": "https://env.test/", "CHATCONFORM_FEATURE_LEVEL": "400",
+			"CHATCONFORM_FEATURES": "vcall, jwt", "CHATCONFORM_TIMEOUT": "5s",
+		}, func(t *testing.T, c Config) {
+			if c.URL != "https://env.test" || c.FeatureLevel != 400 || c.RequestTimeout != 5*time.Second {
+				t.Errorf("got %+v", c)
+			}
+			if !reflect.DeepEqual(c.Features, []string{"vcall", "jwt"}) {
+				t.Errorf("features = %v", c.Features)
+			}
+			if c.ReportDir != "file-reports" || c.Owner.Email != "file@example.test" {
+				t.Errorf("file values lost: %+v", c)
+			}
+		}},
+		{"flags over env over file", []string{
+			"-chatconform.config", file, "-chatconform.url", "http://flag.test:8080",
+			"-chatconform.report-dir", "flag-reports", "-chatconform.capabilities", "none",
+		}, map[string]string{"CHATCONFORM_URL": "https://env.test", "CHATCONFORM_REPORT_DIR": "env-reports"},
+			func(t *testing.T, c Config) {
+				if c.URL != "http://flag.test:8080" || c.ReportDir != "flag-reports" {
+					t.Errorf("got %+v", c)
+				}
+				if c.Capabilities == nil || len(c.Capabilities) != 0 {
+					t.Errorf("capabilities = %#v, want empty and given", c.Capabilities)
+				}
+			}},
+		{"flag file over env file", []string{"-chatconform.config", file},
+			map[string]string{"CHATCONFORM_CONFIG": "/does/not/exist.yaml"}, func(t *testing.T, c Config) {
+				if c.ConfigFile != file {
+					t.Errorf("config file = %q", c.ConfigFile)
+				}
+			}},
+		{"env none means no capabilities", nil, map[string]string{"CHATCONFORM_CAPABILITIES": "none"},
+			func(t *testing.T, c Config) {
+				if !c.CapabilitiesGiven() || len(c.Capabilities) != 0 {
+					t.Errorf("capabilities = %#v", c.Capabilities)
+				}
+			}},
+		{"empty env counts as unset", []string{"-chatconform.config", file}, map[string]string{
+			"CHATCONFORM_CAPABILITIES": "", "CHATCONFORM_URL": " ", "CHATCONFORM_FEATURE_LEVEL": "",
+		}, func(t *testing.T, c Config) {
+			if c.URL != "http://file.test" || c.FeatureLevel != 300 || len(c.Capabilities) != 2 {
+				t.Errorf("empty variables overrode the file: %+v", c)
+			}
+		}},
+		{"empty flag is a value", []string{"-chatconform.config", file, "-chatconform.capabilities", "", "-chatconform.features", ""},
+			nil, func(t *testing.T, c Config) {
+				if !c.CapabilitiesGiven() || len(c.Capabilities) != 0 || len(c.Features) != 0 {
+					t.Errorf("capabilities %#v, features %#v: want both empty", c.Capabilities, c.Features)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := LoadConfig(flags(t, tt.args...), env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestConfigInvalid(t *testing.T) {
+	owner := map[string]string{"CHATCONFORM_OWNER_EMAIL": "o@example.test", "CHATCONFORM_OWNER_API_KEY": ownerKey}
+	with := func(extra map[string]string) map[string]string {
+		m := map[string]string{}
+		for k, v := range owner {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		file    string
+		wantErr []string // substrings of the error
+	}{
+		{"url scheme", []string{"-chatconform.url", "ftp://x"}, owner, "", []string{"-chatconform.url", "http or https"}},
+		{"url with api prefix", nil, with(map[string]string{"CHATCONFORM_URL": "http://x/api/v1/"}), "", []string{"CHATCONFORM_URL", "without /api/v1"}},
+		{"url without host", []string{"-chatconform.url", "http://"}, owner, "", []string{"-chatconform.url", "no host"}},
+		{"feature level text", nil, map[string]string{"CHATCONFORM_FEATURE_LEVEL": "high"}, "", []string{"CHATCONFORM_FEATURE_LEVEL", `"high"`, "not an integer"}},
+		{"feature level negative", []string{"-chatconform.feature-level", "-1"}, nil, "", []string{"-chatconform.feature-level"}},
+		{"unknown feature", nil, map[string]string{"CHATCONFORM_FEATURES": "push,teleport"}, "", []string{"CHATCONFORM_FEATURES", "teleport", "push, vcall, jwt"}},
+		{"bad capability", []string{"-chatconform.capabilities", "clock,Time Travel"}, nil, "", []string{"-chatconform.capabilities", "Time Travel"}},
+		{"timeout", nil, map[string]string{"CHATCONFORM_TIMEOUT": "10"}, "", []string{"CHATCONFORM_TIMEOUT", "duration"}},
+		{"timeout zero", []string{"-chatconform.timeout", "0s"}, nil, "", []string{"-chatconform.timeout", "positive"}},
+		{"empty report dir", []string{"-chatconform.report-dir", " "}, nil, "", []string{"-chatconform.report-dir"}},
+		{"owner email", nil, map[string]string{"CHATCONFORM_OWNER_EMAIL": "nobody"}, "", []string{"CHATCONFORM_OWNER_EMAIL"}},
+		{"secret not echoed", nil, map[string]string{"CHATCONFORM_OWNER_API_KEY": "sec ret"}, "", []string{"CHATCONFORM_OWNER_API_KEY", "white space"}},
+		{"url without owner", []string{"-chatconform.url", "http://x"}, nil, "", []string{"-chatconform.owner-email", "required"}},
+		{"url without key", []string{"-chatconform.url", "http://x"}, map[string]string{"CHATCONFORM_OWNER_EMAIL": "o@x.test"}, "", []string{"-chatconform.owner-api-key"}},
+		{"missing file", []string{"-chatconform.config", "/no/such/file.yaml"}, nil, "", []string{"config file", "no such file"}},
+		{"unknown yaml key", nil, nil, "url: http://x\nurll: http://y\n", []string{"urll", "not found"}},
+		{"yaml bad value", nil, nil, "timeout: soon\n", []string{"timeout in", "duration"}},
+		{"yaml unknown role", nil, nil, "users:\n  janitor: {email: j@x.test, api_key: k}\n", []string{"users.janitor", "unknown role"}},
+		{"yaml owner in users", nil, nil, "users:\n  owner: {email: j@x.test, api_key: k}\n", []string{"users.owner"}},
+		{"yaml user without key", nil, nil, "users:\n  guest: {email: g@x.test}\n", []string{"users.guest", "api_key"}},
+		{"yaml unknown user field", nil, nil, "users:\n  guest: {email: g@x.test, apikey: k}\n", []string{"apikey"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := tt.args
+			if tt.file != "" {
+				args = append(args, "-chatconform.config", writeFile(t, tt.file))
+			}
+			_, err := LoadConfig(flags(t, args...), env(tt.env))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, want := range tt.wantErr {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not mention %q", err, want)
+				}
+			}
+			if strings.Contains(err.Error(), "sec ret") {
+				t.Errorf("error %q echoes a secret", err)
+			}
+		})
+	}
+}
+
+func TestResolveConfigNeedsParsedFlags(t *testing.T) {
+	fs := flag.NewFlagSet("unparsed", flag.ContinueOnError)
+	BindFlags(fs)
+	t.Cleanup(func() { boundMu.Lock(); boundFlags = nil; boundMu.Unlock() })
+	if _, err := ResolveConfig(); err == nil || !strings.Contains(err.Error(), "parsed") {
+		t.Errorf("err = %v, want a complaint about unparsed flags", err)
+	}
+	if err := fs.Parse([]string{"-chatconform.report-dir", "out"}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ResolveConfig()
+	if err != nil || cfg.ReportDir != "out" {
+		t.Errorf("ResolveConfig = %+v, %v", cfg, err)
+	}
+}
+
+// TestSettingsTable keeps the documented table and the loaders in step.
+func TestSettingsTable(t *testing.T) {
+	fc := fileConfig{}
+	s := "x"
+	l := stringList{"x"}
+	fc.URL, fc.FeatureLevel, fc.ReportDir, fc.Timeout = &s, &s, &s, &s
+	fc.Features, fc.Capabilities = &l, &l
+	fc.Owner = &Credentials{"x", "x"}
+	fromFile := fc.values()
+
+	seen := map[string]bool{}
+	for _, st := range Settings {
+		if st.Name == "" || st.Meaning == "" {
+			t.Errorf("setting %+v lacks a name or meaning", st)
+		}
+		if seen[st.Name] {
+			t.Errorf("setting %s listed twice", st.Name)
+		}
+		seen[st.Name] = true
+		if st.Flag != "" && st.Flag != FlagPrefix+st.Name {
+			t.Errorf("setting %s: flag %q, want %q", st.Name, st.Flag, FlagPrefix+st.Name)
+		}
+		if st.Flag != "" && !strings.HasPrefix(st.Env, "CHATCONFORM_") {
+			t.Errorf("setting %s: flag without a CHATCONFORM_ env var", st.Name)
+		}
+		if st.set == nil && st.Name != "users" {
+			t.Errorf("setting %s has no setter", st.Name)
+		}
+		if st.YAML != "" && st.Name != "users" {
+			if _, ok := fromFile[st.YAML]; !ok {
+				t.Errorf("setting %s: YAML key %q is not read from the file", st.Name, st.YAML)
+			}
+		}
+	}
+	for key := range fromFile {
+		found := false
+		for _, st := range Settings {
+			found = found || st.YAML == key
+		}
+		if !found {
+			t.Errorf("file key %q has no setting", key)
+		}
+	}
+}
+
+func TestRedacted(t *testing.T) {
+	c := Config{
+		Owner: Credentials{"o@x.test", ownerKey},
+		Users: map[Role]Credentials{Guest: {"g@x.test", "guestkeyguestkeyguestkey9876"}},
+	}
+	r := c.Redacted()
+	if r.Owner.APIKey != "****2345" || r.Users[Guest].APIKey != "****9876" {
+		t.Errorf("redacted = %+v", r)
+	}
+	if c.Owner.APIKey != ownerKey || c.Users[Guest].APIKey != "guestkeyguestkeyguestkey9876" {
+		t.Error("Redacted changed the original")
+	}
+	b, _ := json.Marshal(r)
+	if strings.Contains(string(b), ownerKey) {
+		t.Errorf("redacted JSON holds the key: %s", b)
+	}
+}
+
+func TestConfigJSONRoundTrip(t *testing.T) {
+	c := Config{URL: "http://x", Owner: Credentials{"o@x", "k"}, RequestTimeout: 2500 * time.Millisecond,
+		Capabilities: []string{}, Features: []string{"push"}, ReportDir: "r"}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"request_timeout":"2.5s"`) {
+		t.Errorf("JSON = %s", b)
+	}
+	var back Config
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, c) {
+		t.Errorf("round trip: %+v != %+v", back, c)
+	}
+}
+
+func TestSettingsMarkdown(t *testing.T) {
+	md := SettingsMarkdown()
+	if got, want := strings.Count(md, "\n"), len(Settings)+2; got != want {
+		t.Errorf("%d lines, want %d:\n%s", got, want, md)
+	}
+	for _, w := range []string{"| url | `-chatconform.url` | `CHATCONFORM_URL` | `url` | — |", "| `10s` |", "| users | — | — | `users` |"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("table lacks %q:\n%s", w, md)
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package harness
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+)
+
+// g fails the running spec; it does not depend on the bootstrap having
+// called RegisterFailHandler.
+var g = gomega.NewGomega(ginkgo.Fail)
+
+// humanRoles are provisioned with POST /users; the owner comes from the
+// configuration and the bot from POST /bots.
+var humanRoles = []Role{Admin, Moderator, Member, Guest}
+
+// provisionCast gives the target one user of every role: the configured
+// account where there is one, else a new one made through the public API
+// (DESIGN decision 1), so the same path works on the fake and a real server.
+func (t *Target) provisionCast() error {
+	for _, r := range append(humanRoles[:len(humanRoles):len(humanRoles)], Bot) {
+		var (
+			u   User
+			err error
+		)
+		if cr, ok := t.Config.Users[r]; ok {
+			u, err = t.whoAmI(r, cr)
+		} else if r == Bot {
+			u, err = t.createBot()
+		} else {
+			u, err = t.createHuman(r)
+		}
+		if err != nil {
+			return fmt.Errorf("the %s: %w", r, err)
+		}
+		t.Users[r] = u
+	}
+	return nil
+}
+
+// createHuman creates a user, fetches its API key with its password and
+// gives it the role (new users are members).
+func (t *Target) createHuman(r Role) (User, error) {
+	owner := t.Users[Owner]
+	name := uniqueName(t.RunID, string(r))
+	password := randomPassword()
+	u := User{
+		Role:        r,
+		Email:       name + "@" + emailDomain(owner.Email),
+		FullName:    "Chatconform " + name,
+		Provisioned: true,
+	}
+
+	obj, err := t.api("POST", "/users", &owner, url.Values{
+		"email": {u.Email}, "password": {password}, "full_name": {u.FullName},
+	})
+	if err != nil {
+		return User{}, fmt.Errorf("%w (the owner needs can_create_users, or give users.%s in the config file)", err, r)
+	}
+	var ok bool
+	if u.ID, ok = obj.int("user_id"); !ok {
+		return User{}, fmt.Errorf("POST /users: no integer user_id")
+	}
+
+	obj, err = t.api("POST", "/fetch_api_key", nil, url.Values{"username": {u.Email}, "password": {password}})
+	if err != nil {
+		return User{}, err
+	}
+	if u.APIKey, ok = obj.string("api_key"); !ok || u.APIKey == "" {
+		return User{}, fmt.Errorf("POST /fetch_api_key: no api_key")
+	}
+
+	if r != Member {
+		_, err = t.api("PATCH", "/users/"+strconv.Itoa(u.ID), &owner, url.Values{"role": {strconv.Itoa(roleCodes[r])}})
+		if err != nil {
+			return User{}, err
+		}
+	}
+	return u, nil
+}
+
+// createBot creates a generic bot owned by the owner and reads back the
+// email it authenticates with.
+func (t *Target) createBot() (User, error) {
+	owner := t.Users[Owner]
+	short := uniqueName(t.RunID, "bot")
+	u := User{Role: Bot, FullName: "Chatconform " + short, Provisioned: true}
+	obj, err := t.api("POST", "/bots", &owner, url.Values{"full_name": {u.FullName}, "short_name": {short}})
+	if err != nil {
+		return User{}, err
+	}
+	var ok bool
+	if u.ID, ok = obj.int("user_id"); !ok {
+		return User{}, fmt.Errorf("POST /bots: no integer user_id")
+	}
+	if u.APIKey, ok = obj.string("api_key"); !ok || u.APIKey == "" {
+		return User{}, fmt.Errorf("POST /bots: no api_key")
+	}
+
+	obj, err = t.api("GET", "/users/"+strconv.Itoa(u.ID), &owner, nil)
+	if err != nil {
+		return User{}, err
+	}
+	user, _ := obj["user"].(map[string]any)
+	// The Basic username is the real (delivery) email; `email` may be a
+	// dummy address when email visibility is restricted.
+	for _, key := range []string{"delivery_email", "email"} {
+		if s, _ := user[key].(string); s != "" {
+			u.Email = s
+			break
+		}
+	}
+	if u.Email == "" {
+		return User{}, fmt.Errorf("GET /users/%d: no user.delivery_email or user.email", u.ID)
+	}
+	return u, nil
+}
+
+// ChannelKind is a channel's access policy.
+type ChannelKind int
+
+// Channel kinds: public; private with history shared with new subscribers;
+// private with protected history (subscribers see only messages sent after
+// they joined).
+const (
+	Public ChannelKind = iota
+	PrivateShared
+	PrivateProtected
+)
+
+// String names the kind.
+func (k ChannelKind) String() string {
+	switch k {
+	case Public:
+		return "public"
+	case PrivateShared:
+		return "private-shared"
+	case PrivateProtected:
+		return "private-protected"
+	}
+	return "channel-kind-" + strconv.Itoa(int(k))
+}
+
+// inviteOnly and historyPublic are the POST /users/me/subscriptions
+// parameters that make each kind.
+func (k ChannelKind) inviteOnly() bool    { return k != Public }
+func (k ChannelKind) historyPublic() bool { return k != PrivateProtected }
+
+// Channel is a channel a spec created.
+type Channel struct {
+	ID   int
+	Name string
+	Kind ChannelKind
+}
+
+// NewChannel creates a channel with a unique name as the owner, subscribing
+// the owner and the given roles, and returns it. Failure fails the spec.
+func (t *Target) NewChannel(kind ChannelKind, subscribers ...Role) Channel {
+	ginkgo.GinkgoHelper()
+	name := UniqueName(kind.String())
+	ids := t.userIDs(append([]Role{Owner}, subscribers...))
+	owner := t.user(Owner)
+	_, err := t.api("POST", "/users/me/subscriptions", &owner, url.Values{
+		"subscriptions":                 {jsonParam([]map[string]string{{"name": name}})},
+		"invite_only":                   {strconv.FormatBool(kind.inviteOnly())},
+		"history_public_to_subscribers": {strconv.FormatBool(kind.historyPublic())},
+		"principals":                    {jsonParam(ids)},
+	})
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating %s channel %q", kind, name)
+
+	obj, err := t.api("GET", "/get_stream_id", &owner, url.Values{"stream": {name}})
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: looking up the id of channel %q", name)
+	id, ok := obj.int("stream_id")
+	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /get_stream_id?stream=%s returned no integer stream_id", name)
+	return Channel{ID: id, Name: name, Kind: kind}
+}
+
+// Subscribe subscribes users of the given roles to ch, as the owner.
+// Failure fails the spec.
+func (t *Target) Subscribe(ch Channel, roles ...Role) {
+	ginkgo.GinkgoHelper()
+	owner := t.user(Owner)
+	_, err := t.api("POST", "/users/me/subscriptions", &owner, url.Values{
+		"subscriptions": {jsonParam([]map[string]string{{"name": ch.Name}})},
+		"principals":    {jsonParam(t.userIDs(roles))},
+	})
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: subscribing %v to channel %q", roles, ch.Name)
+}
+
+// SendToChannel sends a channel message as the user of role as and returns
+// its id. Failure fails the spec.
+func (t *Target) SendToChannel(as Role, ch Channel, topic, content string) int {
+	ginkgo.GinkgoHelper()
+	return t.send(as, url.Values{
+		"type": {"stream"}, "to": {strconv.Itoa(ch.ID)}, "topic": {topic}, "content": {content},
+	}, fmt.Sprintf("to channel %q topic %q", ch.Name, topic))
+}
+
+// SendDirect sends a direct message from the user of role as to the users
+// of the roles in to and returns its id. Failure fails the spec.
+func (t *Target) SendDirect(as Role, to []Role, content string) int {
+	ginkgo.GinkgoHelper()
+	return t.send(as, url.Values{
+		"type": {"direct"}, "to": {jsonParam(t.userIDs(to))}, "content": {content},
+	}, fmt.Sprintf("directly to %v", to))
+}
+
+// send posts a message and returns its id.
+func (t *Target) send(as Role, params url.Values, what string) int {
+	ginkgo.GinkgoHelper()
+	sender := t.user(as)
+	obj, err := t.api("POST", "/messages", &sender, params)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: sending a message as the %s %s", as, what)
+	id, ok := obj.int("id")
+	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /messages returned no integer id")
+	return id
+}
+
+// user returns the cast member of role r, failing the spec if there is none.
+func (t *Target) user(r Role) User {
+	ginkgo.GinkgoHelper()
+	u, ok := t.Users[r]
+	if !ok {
+		ginkgo.Fail(fmt.Sprintf("harness: the target has no %s (known roles: %v)", r, Roles))
+	}
+	return u
+}
+
+// userIDs maps roles to user ids, without repeats.
+func (t *Target) userIDs(roles []Role) []int {
+	ginkgo.GinkgoHelper()
+	ids := []int{}
+	seen := map[int]bool{}
+	for _, r := range roles {
+		id := t.user(r).ID
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// emailDomain returns what follows the last @.
+func emailDomain(email string) string {
+	return email[strings.LastIndexByte(email, '@')+1:]
+}
+
+// randomPassword returns 24 random letters and digits: strong enough for
+// any password policy that counts length, and safe in a form body.
+func randomPassword() string {
+	const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789"
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		panic("harness: no randomness for a password: " + err.Error())
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}

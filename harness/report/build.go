@@ -1,0 +1,194 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/catalog"
+)
+
+// Build makes the conformance report of a run: one entry per catalog
+// requirement, in catalog order, whose status aggregates the specs naming
+// it — failed if any failed; passed if any passed and none failed;
+// not-applicable when every spec was skipped as not applicable; skipped
+// otherwise (a capability missing, specs filtered out or never written);
+// pending when the catalog marks it pending. The target may be nil when the
+// suite's setup failed; the report then shows that failure.
+func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance {
+	c := &Conformance{
+		APIVersion:  Version,
+		Kind:        Kind,
+		GeneratedAt: time.Now().UTC(),
+		Suite: Suite{
+			Description:    r.SuiteDescription,
+			Succeeded:      r.SuiteSucceeded,
+			StartTime:      r.StartTime,
+			EndTime:        r.EndTime,
+			RunTime:        r.RunTime.Round(time.Millisecond).String(),
+			HarnessVersion: harness.Version,
+			FailureReasons: r.SpecialSuiteFailureReasons,
+		},
+		Target: TargetFrom(t),
+	}
+
+	byReq := map[string][]types.SpecReport{}
+	for _, s := range r.SpecReports {
+		if s.LeafNodeType != types.NodeTypeIt {
+			// Suite nodes (BeforeSuite, …) have no requirement; their
+			// failure explains every skipped spec, so it must be shown.
+			if s.Failed() {
+				c.OtherFailures = append(c.OtherFailures, failureOf(s))
+			}
+			continue
+		}
+		countSpec(&c.Counts.Specs, s)
+		known := false
+		for _, id := range harness.ReqIDs(s.Labels()) {
+			if cat.Has(id) {
+				byReq[id] = append(byReq[id], s)
+				known = true
+			}
+		}
+		if !known && s.Failed() {
+			c.OtherFailures = append(c.OtherFailures, failureOf(s))
+		}
+	}
+
+	for _, req := range cat.Requirements {
+		out := aggregate(req, byReq[req.ID])
+		c.Requirements = append(c.Requirements, out)
+		countRequirement(&c.Counts, out)
+	}
+	return c
+}
+
+// aggregate decides one requirement's status from its specs.
+func aggregate(req catalog.Requirement, specs []types.SpecReport) Requirement {
+	out := Requirement{
+		ID: req.ID, Section: req.Section, Text: req.Text, Feature: req.Feature,
+		MinLevel: req.MinLevel, Specs: []string{},
+	}
+	var passed, failed, notApplicable, skipped int
+	var skipReasons []string
+	for _, s := range specs {
+		out.Specs = append(out.Specs, s.FullText())
+		switch kind, reason := classify(s); kind {
+		case Passed:
+			passed++
+		case Failed:
+			failed++
+			out.Failures = append(out.Failures, failureOf(s))
+		case NotApplicable:
+			notApplicable++
+			skipReasons = appendOnce(skipReasons, reason)
+		default:
+			skipped++
+			skipReasons = appendOnce(skipReasons, reason)
+		}
+	}
+
+	switch {
+	case req.Pending != "":
+		out.Status = Pending
+		out.Reason = "spec not written yet (" + req.Pending + ")"
+	case len(specs) == 0:
+		out.Status = Skipped
+		out.Reason = "no spec of this run names the requirement"
+	case failed > 0:
+		out.Status = Failed
+		out.Reason = fmt.Sprintf("%d of %d specs failed", failed, len(specs))
+	case passed > 0:
+		out.Status = Passed
+	case skipped == 0:
+		out.Status = NotApplicable
+		out.Reason = strings.Join(skipReasons, "; ")
+	default:
+		// Some spec was skipped for a reason other than "not applicable":
+		// the requirement applies but was not checked.
+		out.Status = Skipped
+		out.Reason = strings.Join(skipReasons, "; ")
+	}
+	return out
+}
+
+// classify maps a spec's state to a requirement status, with the reason of
+// a skip.
+func classify(s types.SpecReport) (Status, string) {
+	switch {
+	case s.State == types.SpecStatePassed:
+		return Passed, ""
+	case s.State.Is(types.SpecStateFailureStates):
+		return Failed, ""
+	case s.State == types.SpecStatePending:
+		return Skipped, "spec is marked pending"
+	}
+	msg := strings.TrimSpace(s.Failure.Message)
+	switch {
+	case strings.HasPrefix(msg, harness.NotApplicablePrefix):
+		return NotApplicable, msg
+	case msg == "":
+		return Skipped, "not run (filtered out, or the suite stopped early)"
+	}
+	return Skipped, msg
+}
+
+// failureOf extracts what a reader needs to understand a failure.
+func failureOf(s types.SpecReport) Failure {
+	name := s.FullText()
+	if name == "" {
+		name = s.LeafNodeType.String()
+	}
+	f := Failure{
+		Spec:     name,
+		State:    s.State.String(),
+		Message:  harness.RedactText(s.Failure.Message),
+		Exchange: harness.RedactText(s.CapturedGinkgoWriterOutput),
+	}
+	if s.Failure.ForwardedPanic != "" {
+		f.Message = strings.TrimSpace(f.Message + "\npanic: " + harness.RedactText(s.Failure.ForwardedPanic))
+	}
+	if s.Failure.Location.FileName != "" {
+		f.Location = s.Failure.Location.String()
+	}
+	for _, e := range s.ReportEntries {
+		f.Notes = append(f.Notes, harness.RedactText(e.Name+": "+e.StringRepresentation()))
+	}
+	return f
+}
+
+func countSpec(c *SpecCounts, s types.SpecReport) {
+	c.Total++
+	switch {
+	case s.State == types.SpecStatePassed:
+		c.Passed++
+	case s.State.Is(types.SpecStateFailureStates):
+		c.Failed++
+	case s.State == types.SpecStatePending:
+		c.Pending++
+	default:
+		c.Skipped++
+	}
+}
+
+func countRequirement(c *Counts, r Requirement) {
+	c.Requirements++
+	if len(r.Specs) > 0 {
+		c.Covered++
+	}
+	switch r.Status {
+	case Passed:
+		c.Passed++
+	case Failed:
+		c.Failed++
+	case Skipped:
+		c.Skipped++
+	case NotApplicable:
+		c.NotApplicable++
+	case Pending:
+		c.Pending++
+	}
+}

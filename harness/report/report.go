@@ -1,0 +1,140 @@
+// Package report turns a Ginkgo run of the conformance suite into a
+// per-requirement conformance report (JSON and HTML) and checks that the
+// suite's specs and the requirements catalog match.
+package report
+
+import (
+	"time"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// Version identifies the report's schema; it changes when a field changes
+// meaning or goes away (adding fields keeps it).
+const Version = "chatconform.dev/conformance/v1"
+
+// Kind names the document type in Conformance.Kind.
+const Kind = "ConformanceReport"
+
+// Status is a requirement's outcome.
+type Status string
+
+// Requirement outcomes. Skipped means it was not checked (a capability is
+// missing, or no spec ran); not applicable means it does not apply to the
+// target (feature not claimed, feature level); pending means the catalog
+// marks its spec as not written yet.
+const (
+	Passed        Status = "passed"
+	Failed        Status = "failed"
+	Skipped       Status = "skipped"
+	NotApplicable Status = "not-applicable"
+	Pending       Status = "pending"
+)
+
+// Conformance is the machine-readable conformance report.
+type Conformance struct {
+	APIVersion   string        `json:"apiVersion"`
+	Kind         string        `json:"kind"`
+	GeneratedAt  time.Time     `json:"generated_at"`
+	Suite        Suite         `json:"suite"`
+	Target       Target        `json:"target"`
+	Counts       Counts        `json:"counts"`
+	Requirements []Requirement `json:"requirements"`
+	// OtherFailures are failures no requirement accounts for: suite setup
+	// and teardown nodes, and failed specs that name no known requirement.
+	OtherFailures []Failure `json:"other_failures,omitempty"`
+}
+
+// Suite describes the run.
+type Suite struct {
+	Description    string    `json:"description"`
+	Succeeded      bool      `json:"succeeded"`
+	StartTime      time.Time `json:"start_time"`
+	EndTime        time.Time `json:"end_time"`
+	RunTime        string    `json:"run_time"`
+	HarnessVersion string    `json:"harness_version"`
+	// FailureReasons are Ginkgo's suite-level reasons (interrupted, …).
+	FailureReasons []string `json:"failure_reasons,omitempty"`
+}
+
+// Target describes the server under test, credentials redacted.
+type Target struct {
+	URL                string         `json:"url"`
+	Config             harness.Config `json:"config"`
+	FeatureLevel       int            `json:"feature_level"`
+	ServerFeatureLevel int            `json:"server_feature_level"`
+	ServerVersion      string         `json:"server_version,omitempty"`
+	Features           []string       `json:"features"`
+	Capabilities       []string       `json:"capabilities"`
+	CapabilitySource   string         `json:"capability_source"`
+	Realm              harness.Realm  `json:"realm"`
+}
+
+// TargetFrom describes a connected target; the configuration is redacted.
+// A nil target (the suite's setup failed) gives an empty description.
+func TargetFrom(t *harness.Target) Target {
+	if t == nil {
+		return Target{Features: []string{}, Capabilities: []string{}}
+	}
+	return Target{
+		URL:                t.URL,
+		Config:             t.Config.Redacted(),
+		FeatureLevel:       t.FeatureLevel,
+		ServerFeatureLevel: t.ServerFeatureLevel,
+		ServerVersion:      t.ServerVersion,
+		Features:           t.FeatureList(),
+		Capabilities:       t.CapabilityList(),
+		CapabilitySource:   t.CapabilitySource,
+		Realm:              t.Realm,
+	}
+}
+
+// Counts sums the requirements by status, and the specs by state.
+type Counts struct {
+	Requirements  int `json:"requirements"`
+	Passed        int `json:"passed"`
+	Failed        int `json:"failed"`
+	Skipped       int `json:"skipped"`
+	NotApplicable int `json:"not_applicable"`
+	Pending       int `json:"pending"`
+	// Covered counts requirements that at least one spec of the run names.
+	Covered int        `json:"covered"`
+	Specs   SpecCounts `json:"specs"`
+}
+
+// SpecCounts sums the specs by Ginkgo state.
+type SpecCounts struct {
+	Total   int `json:"total"`
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped"`
+	Pending int `json:"pending"`
+}
+
+// Requirement is one catalog entry and its outcome.
+type Requirement struct {
+	ID       string `json:"id"`
+	Section  string `json:"section"`
+	Text     string `json:"text"`
+	Feature  string `json:"feature,omitempty"`
+	MinLevel int    `json:"min_level,omitempty"`
+	Status   Status `json:"status"`
+	// Reason explains any status but passed.
+	Reason string `json:"reason,omitempty"`
+	// Specs are the full texts of the specs that name the requirement.
+	Specs    []string  `json:"specs"`
+	Failures []Failure `json:"failures,omitempty"`
+}
+
+// Failure is one failed spec (or suite node).
+type Failure struct {
+	Spec     string `json:"spec"`
+	State    string `json:"state"`
+	Message  string `json:"message"`
+	Location string `json:"location,omitempty"`
+	// Exchange is the spec's captured output: every HTTP exchange it made,
+	// credentials already redacted by the harness.
+	Exchange string `json:"exchange,omitempty"`
+	// Notes are the spec's report entries, such as the HTTP status seen.
+	Notes []string `json:"notes,omitempty"`
+}

@@ -1,0 +1,306 @@
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/catalog"
+)
+
+const key = "abcdefghijklmnopqrstuvwxyz012345"
+
+// testCatalog is a small catalog built as a literal.
+func testCatalog() *catalog.Catalog {
+	return &catalog.Catalog{Requirements: []catalog.Requirement{
+		{ID: "CONV-01", Section: "Conventions", Text: "success envelope", Feature: "core"},
+		{ID: "OP06-01", Section: "Endpoints / 6", Text: "fetch a message", Feature: "messages"},
+		{ID: "OP07-01", Section: "Endpoints / 7", Text: "push registration", Feature: "push", MinLevel: 468},
+		{ID: "OP21-01", Section: "Endpoints / 21", Text: "video call", Feature: "vcall", Pending: "issue-5"},
+	}}
+}
+
+// spec builds a synthetic spec report.
+func spec(text string, state types.SpecState, msg string, ids ...string) types.SpecReport {
+	var labels []string
+	if len(ids) > 0 {
+		labels = harness.Req(ids...)
+	}
+	return types.SpecReport{
+		ContainerHierarchyTexts:  []string{"suite"},
+		ContainerHierarchyLabels: [][]string{{"area"}},
+		LeafNodeText:             text,
+		LeafNodeType:             types.NodeTypeIt,
+		LeafNodeLabels:           labels,
+		State:                    state,
+		Failure:                  types.Failure{Message: msg},
+	}
+}
+
+func TestCheckCoverage(t *testing.T) {
+	passed := types.SpecStatePassed
+	tests := []struct {
+		name  string
+		specs types.SpecReports
+		want  []string // substrings of the error; nil = no error
+	}{
+		{"complete", types.SpecReports{
+			spec("a", passed, "", "CONV-01", "OP06-01"), spec("b", passed, "", "OP07-01"),
+		}, nil},
+		{"unknown ID", types.SpecReports{
+			spec("a", passed, "", "CONV-01", "OP06-01", "OP07-01"), spec("b", passed, "", "ERR-99"),
+		}, []string{"unknown requirement ERR-99 named by: suite b"}},
+		{"uncovered", types.SpecReports{spec("a", passed, "", "CONV-01")},
+			[]string{"requirement OP06-01 has no spec", "requirement OP07-01 has no spec"}},
+		{"pending with a spec", types.SpecReports{
+			spec("a", passed, "", "CONV-01", "OP06-01", "OP07-01"), spec("v", passed, "", "OP21-01"),
+		}, []string{"OP21-01 is marked pending", "suite v"}},
+		{"PIt does not cover", types.SpecReports{
+			spec("a", passed, "", "CONV-01", "OP06-01"), spec("p", types.SpecStatePending, "", "OP07-01", "OP21-01"),
+		}, []string{"requirement OP07-01 has no spec"}},
+		{"filtered-out specs still cover", types.SpecReports{
+			spec("a", types.SpecStateSkipped, "", "CONV-01", "OP06-01", "OP07-01"),
+		}, nil},
+		{"suite nodes ignored", types.SpecReports{
+			spec("a", passed, "", "CONV-01", "OP06-01", "OP07-01"),
+			{LeafNodeType: types.NodeTypeBeforeSuite, LeafNodeLabels: []string{"req:ERR-98"}},
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckCoverage(testCatalog(), tt.specs)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if _, ok := err.(*CoverageError); !ok {
+				t.Errorf("error is a %T, want *CoverageError", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error does not mention %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+func TestAggregate(t *testing.T) {
+	pass := spec("p", types.SpecStatePassed, "")
+	fail := spec("f", types.SpecStateFailed, "boom")
+	panicked := spec("x", types.SpecStatePanicked, "panic")
+	needs := spec("c", types.SpecStateSkipped, "needs capability clock")
+	na := spec("n", types.SpecStateSkipped, "not applicable: target does not claim feature push")
+	na2 := spec("n2", types.SpecStateSkipped, "not applicable: needs feature level 468, target has 400")
+	filtered := spec("s", types.SpecStateSkipped, "")
+	pit := spec("pit", types.SpecStatePending, "")
+	custom := spec("k", types.SpecStateSkipped, "flaky on CI")
+
+	tests := []struct {
+		name    string
+		pending string
+		specs   []types.SpecReport
+		status  Status
+		reason  string
+	}{
+		{"no spec", "", nil, Skipped, "no spec of this run names the requirement"},
+		{"passed", "", []types.SpecReport{pass, pass}, Passed, ""},
+		{"one failed", "", []types.SpecReport{pass, fail}, Failed, "1 of 2 specs failed"},
+		{"panic is a failure", "", []types.SpecReport{panicked}, Failed, "1 of 1 specs failed"},
+		{"failed beats skipped", "", []types.SpecReport{needs, fail}, Failed, "1 of 2 specs failed"},
+		{"passed with a skip", "", []types.SpecReport{pass, needs}, Passed, ""},
+		{"passed with n/a", "", []types.SpecReport{na, pass}, Passed, ""},
+		{"all not applicable", "", []types.SpecReport{na, na2, na},
+			NotApplicable, "not applicable: target does not claim feature push; not applicable: needs feature level 468, target has 400"},
+		{"capability missing", "", []types.SpecReport{needs}, Skipped, "needs capability clock"},
+		{"n/a and capability", "", []types.SpecReport{na, needs}, Skipped, "not applicable: target does not claim feature push; needs capability clock"},
+		{"filtered out", "", []types.SpecReport{filtered}, Skipped, "not run (filtered out, or the suite stopped early)"},
+		{"PIt", "", []types.SpecReport{pit}, Skipped, "spec is marked pending"},
+		{"custom skip", "", []types.SpecReport{custom}, Skipped, "flaky on CI"},
+		{"pending in catalog", "issue-4", nil, Pending, "spec not written yet (issue-4)"},
+		{"pending wins over specs", "issue-4", []types.SpecReport{fail}, Pending, "spec not written yet (issue-4)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := aggregate(catalog.Requirement{ID: "CONV-01", Pending: tt.pending}, tt.specs)
+			if got.Status != tt.status || got.Reason != tt.reason {
+				t.Errorf("status %s %q, want %s %q", got.Status, got.Reason, tt.status, tt.reason)
+			}
+			if len(got.Specs) != len(tt.specs) {
+				t.Errorf("specs = %v", got.Specs)
+			}
+		})
+	}
+}
+
+// sampleReport is a run with every kind of outcome.
+func sampleReport() types.Report {
+	failed := spec("fetches", types.SpecStateFailed, `expected "success", body {"api_key": "`+key+`"}`, "OP06-01", "CONV-01")
+	failed.CapturedGinkgoWriterOutput = "--> GET http://x/api/v1/messages/1\n    {\"api_key\":\"" + key + "\"}\n"
+	failed.Failure.Location = types.CodeLocation{FileName: "specs/op06.go", LineNumber: 42}
+	failed.ReportEntries = types.ReportEntries{{Name: "http status", Value: types.WrapEntryValue("GET /api/v1/messages/1: HTTP 200")}}
+	return types.Report{
+		SuiteDescription: "chatconform",
+		RunTime:          1500 * time.Millisecond,
+		SpecReports: types.SpecReports{
+			spec("envelope", types.SpecStatePassed, "", "CONV-01"),
+			failed,
+			spec("push", types.SpecStateSkipped, "not applicable: target does not claim feature push", "OP07-01"),
+			spec("untagged failure", types.SpecStateFailed, "oops"),
+			spec("untagged pass", types.SpecStatePassed, ""),
+			{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStateFailed, Failure: types.Failure{Message: "setup broke"}},
+			{LeafNodeType: types.NodeTypeAfterSuite, State: types.SpecStatePassed},
+		},
+	}
+}
+
+func sampleTarget() *harness.Target {
+	return &harness.Target{
+		URL: "http://x", FeatureLevel: 500, ServerFeatureLevel: 500,
+		Features: map[string]bool{"jwt": true}, Capabilities: map[string]bool{"reset": true, "clock": true},
+		CapabilitySource: "discovered",
+		Config: harness.Config{URL: "http://x", Owner: harness.Credentials{Email: "o@x", APIKey: key},
+			RequestTimeout: time.Second, ReportDir: "r"},
+	}
+}
+
+func TestBuild(t *testing.T) {
+	c := Build(testCatalog(), sampleReport(), sampleTarget())
+
+	if c.APIVersion != Version || c.Kind != Kind || c.Suite.RunTime != "1.5s" {
+		t.Errorf("header = %s %s %s", c.APIVersion, c.Kind, c.Suite.RunTime)
+	}
+	want := Counts{Requirements: 4, Failed: 2, NotApplicable: 1, Pending: 1, Covered: 3,
+		Specs: SpecCounts{Total: 5, Passed: 2, Failed: 2, Skipped: 1}}
+	if c.Counts != want {
+		t.Errorf("counts = %+v\nwant     %+v", c.Counts, want)
+	}
+	var ids []string
+	for _, r := range c.Requirements {
+		ids = append(ids, r.ID+"="+string(r.Status))
+	}
+	if got := strings.Join(ids, " "); got != "CONV-01=failed OP06-01=failed OP07-01=not-applicable OP21-01=pending" {
+		t.Errorf("statuses = %s", got)
+	}
+	f := c.Requirements[1].Failures
+	if len(f) != 1 || f[0].Spec != "suite fetches" || f[0].Location != "specs/op06.go:42" ||
+		!strings.Contains(f[0].Exchange, "--> GET http://x/api/v1/messages/1") ||
+		!reflect.DeepEqual(f[0].Notes, []string{"http status: GET /api/v1/messages/1: HTTP 200"}) {
+		t.Errorf("failure = %+v", f)
+	}
+	if len(c.OtherFailures) != 2 || c.OtherFailures[0].Message != "oops" || c.OtherFailures[1].Message != "setup broke" {
+		t.Errorf("other failures = %+v", c.OtherFailures)
+	}
+	if c.Target.Config.Owner.APIKey != "****2345" || !reflect.DeepEqual(c.Target.Capabilities, []string{"clock", "reset"}) {
+		t.Errorf("target = %+v", c.Target)
+	}
+	b, _ := json.Marshal(c)
+	if strings.Contains(string(b), key) {
+		t.Errorf("report holds the key")
+	}
+}
+
+func TestWrite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nested", "reports")
+	c := Build(testCatalog(), sampleReport(), sampleTarget())
+
+	if err := Write(c, dir); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Conformance
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Counts != c.Counts || len(back.Requirements) != 4 || back.Target.Config.RequestTimeout != time.Second {
+		t.Errorf("JSON round trip lost data: %+v", back.Counts)
+	}
+
+	html, _ := os.ReadFile(filepath.Join(dir, HTMLFile))
+	page := string(html)
+	for _, w := range []string{"<!DOCTYPE html>", "http://x", "setup broke", "HTTP exchange", "****2345", "not applicable"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	if strings.Contains(page, key) {
+		t.Error("page holds the key")
+	}
+	if strings.Contains(page, `body {"api_key"`) {
+		t.Error("page does not escape HTML-special text")
+	}
+	// Failures first, passes (none here) and pending last.
+	if iFail, iPending := strings.Index(page, `id="OP06-01"`), strings.Index(page, `id="OP21-01"`); iFail > iPending {
+		t.Error("failed requirement listed after pending one")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("report dir holds %d files, want 2 (no temporaries)", len(entries))
+	}
+}
+
+func TestSummary(t *testing.T) {
+	s := Summary(Build(testCatalog(), sampleReport(), sampleTarget()))
+	for _, w := range []string{
+		"4 requirements: 0 passed, 2 failed, 0 skipped, 1 not applicable, 1 pending",
+		"3 requirements covered by specs, 1 pending",
+		"specs: 5: 2 passed, 2 failed, 1 skipped, 0 pending",
+		"failures outside any requirement: 2",
+	} {
+		if !strings.Contains(s, w) {
+			t.Errorf("summary lacks %q:\n%s", w, s)
+		}
+	}
+	if n := strings.Count(s, "\n"); n > 5 {
+		t.Errorf("summary has %d lines", n)
+	}
+}
+
+// TestCatalogIDsAreReqIDs keeps harness.Req's ID check in step with the
+// catalog's: every catalog ID must be usable as a label.
+func TestCatalogIDsAreReqIDs(t *testing.T) {
+	cat, err := catalog.Load()
+	if err != nil {
+		t.Fatalf("loading the catalog: %v", err)
+	}
+	for _, id := range cat.IDs() {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("catalog ID %s rejected by harness.Req: %v", id, r)
+				}
+			}()
+			harness.Req(id)
+		}()
+	}
+}
+
+func TestBuildWithoutTarget(t *testing.T) {
+	r := types.Report{SpecReports: types.SpecReports{
+		{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStateFailed,
+			Failure: types.Failure{Message: "connecting to the target: refused"}},
+		spec("envelope", types.SpecStateSkipped, "", "CONV-01"),
+	}}
+	c := Build(testCatalog(), r, nil)
+	if c.Target.URL != "" || len(c.OtherFailures) != 1 || c.Requirements[0].Status != Skipped {
+		t.Errorf("report = %+v", c)
+	}
+	if err := Write(c, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,22 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Summary returns a few lines for the end of a run's output: requirement
+// counts by status, coverage, and spec counts.
+func Summary(c *Conformance) string {
+	n := c.Counts
+	var b strings.Builder
+	fmt.Fprintf(&b, "chatconform: %d requirements: %d passed, %d failed, %d skipped, %d not applicable, %d pending\n",
+		n.Requirements, n.Passed, n.Failed, n.Skipped, n.NotApplicable, n.Pending)
+	fmt.Fprintf(&b, "coverage: %d requirements covered by specs, %d pending in the catalog\n", n.Covered, n.Pending)
+	fmt.Fprintf(&b, "specs: %d: %d passed, %d failed, %d skipped, %d pending\n",
+		n.Specs.Total, n.Specs.Passed, n.Specs.Failed, n.Specs.Skipped, n.Specs.Pending)
+	if len(c.OtherFailures) > 0 {
+		fmt.Fprintf(&b, "failures outside any requirement: %d\n", len(c.OtherFailures))
+	}
+	return b.String()
+}

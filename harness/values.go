@@ -1,0 +1,89 @@
+package harness
+
+import (
+	"time"
+
+	"github.com/gavv/httpexpect/v2"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+)
+
+// UnusedID is an id no message, channel, user or other object of a target
+// has, for "does not exist" specs. It fits in 32 bits, so a server that
+// stores ids as int32 still parses it.
+const UnusedID = 999_999_999
+
+// WrongAPIKey is well-formed (32 letters and digits) but belongs to nobody,
+// so authentication fails on the key itself rather than on its format.
+const WrongAPIKey = "chatconformWrongApiKey0000000000"
+
+// timestampSlack is how far a "now" timestamp may be from the clock it is
+// compared with: clock skew between the suite's machine and the target.
+const timestampSlack = 5 * time.Minute
+
+// ExpectTimestampNow asserts that v is an integer UNIX-seconds timestamp
+// close to the target's current time. The target's time is its virtual
+// clock when it has the clock capability (the fake's clock stands still),
+// else the suite's wall clock, with a few minutes' slack for skew.
+func ExpectTimestampNow(v *httpexpect.Value) {
+	ginkgo.GinkgoHelper()
+	now := Current().Now()
+	v.Number().IsInt().InRange(
+		float64(now.Add(-timestampSlack).Unix()),
+		float64(now.Add(timestampSlack).Unix()))
+}
+
+// Now returns the target's current time: GET /_fake/clock when the target
+// has the clock capability, else the wall clock.
+func (t *Target) Now() time.Time {
+	ginkgo.GinkgoHelper()
+	if !t.Capabilities["clock"] {
+		return time.Now()
+	}
+	obj, err := t.call("GET", t.URL+"/_fake/clock", nil, nil)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading the target's clock")
+	sec, ok := obj.int("now")
+	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /_fake/clock returned no integer now")
+	return time.Unix(int64(sec), 0)
+}
+
+// ExpectStringOrNull asserts that v is a string or null, the type the
+// document gives as "string or null".
+func ExpectStringOrNull(v *httpexpect.Value) {
+	ginkgo.GinkgoHelper()
+	if v.Raw() != nil {
+		v.String()
+	}
+}
+
+// IntsOf returns field key of every object in arr as integers, asserting
+// each element is an object with an integer there.
+func IntsOf(arr *httpexpect.Array, key string) []int {
+	ginkgo.GinkgoHelper()
+	var out []int
+	for _, v := range arr.Iter() {
+		out = append(out, int(v.Object().Value(key).Number().IsInt().Raw()))
+	}
+	return out
+}
+
+// StringsOf returns field key of every object in arr, asserting each
+// element is an object with a string there.
+func StringsOf(arr *httpexpect.Array, key string) []string {
+	ginkgo.GinkgoHelper()
+	var out []string
+	for _, v := range arr.Iter() {
+		out = append(out, v.Object().Value(key).String().Raw())
+	}
+	return out
+}
+
+// OptionalInt returns obj[key] when it is present and an integer, without
+// asserting anything (for cleanup code that must not fail a spec).
+func OptionalInt(obj *httpexpect.Object, key string) (int, bool) {
+	f, ok := obj.Raw()[key].(float64)
+	if !ok || f != float64(int(f)) {
+		return 0, false
+	}
+	return int(f), true
+}

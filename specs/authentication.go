@@ -1,0 +1,125 @@
+package specs
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// authenticatedOperation is one of the 20 documented operations that require credentials,
+// with a path that names real objects where it can, so only the credentials are wrong.
+type authenticatedOperation struct {
+	number int
+	method string
+	path   func(ids fixtureIDs) string
+}
+
+// fixtureIDs are real objects for the operations' path parameters.
+type fixtureIDs struct{ message, channel, user int }
+
+var authenticatedOperations = []authenticatedOperation{
+	{1, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }},
+	{2, "PATCH", func(fixtureIDs) string { return "/users/" + harness.Current().Users[harness.Member].Email }},
+	{3, "PATCH", func(fixtureIDs) string { return "/users/me/subscriptions/muted_topics" }},
+	{4, "POST", func(fixtureIDs) string { return "/users/me/presence" }},
+	{5, "GET", func(fixtureIDs) string { return "/messages/matches_narrow" }},
+	{6, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }},
+	{7, "POST", func(fixtureIDs) string { return "/mobile_push/register" }},
+	{8, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/streams/%d/delete_topic", f.channel) }},
+	{10, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/users/me/subscriptions/%d", f.channel) }},
+	{11, "POST", func(fixtureIDs) string { return "/users" }},
+	{12, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/users/me/%d/topics", f.channel) }},
+	{13, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d/typing", f.message) }},
+	{14, "POST", func(fixtureIDs) string { return "/realm/playgrounds" }},
+	{15, "POST", func(fixtureIDs) string { return "/reminders" }},
+	{16, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/user_groups/%d/members/%d", 1, f.user) }},
+	{17, "GET", func(fixtureIDs) string { return "/realm/linkifiers" }},
+	{18, "DELETE", func(fixtureIDs) string { return "/attachments/1" }},
+	{19, "POST", func(fixtureIDs) string { return "/mark_all_as_read" }},
+	{20, "DELETE", func(fixtureIDs) string { return "/bot_storage" }},
+	{21, "POST", func(fixtureIDs) string { return "/calls/vcall/create" }},
+}
+
+// badCredentials are the three ways a request can fail to authenticate.
+var badCredentials = []struct {
+	name   string
+	client func(t *harness.Target) *harness.Client
+}{
+	{"no credentials", func(t *harness.Target) *harness.Client { return t.Anonymous() }},
+	{"a known email with a wrong API key", func(t *harness.Target) *harness.Client {
+		return t.WithBasicAuth(t.Users[harness.Member].Email, harness.WrongAPIKey)
+	}},
+	{"an unknown email", func(t *harness.Target) *harness.Client {
+		return t.WithBasicAuth(harness.UniqueName("nobody")+"@unknown.example.test", t.Users[harness.Member].APIKey)
+	}},
+}
+
+var _ = Describe("Authentication", func() {
+	var t *harness.Target
+	BeforeEach(func() { t = harness.Current() })
+
+	DescribeTable("accepts HTTP Basic authentication with an email and API key",
+		func(role harness.Role) {
+			me := harness.Success(t.As(role).GET("/users/me").Expect())
+			me.Value("user_id").Number().IsEqual(t.Users[role].ID)
+		},
+		Entry("of a user", harness.Req("AUTH-01"), harness.Member),
+		Entry("of a bot", harness.Req("AUTH-02"), harness.Bot),
+	)
+
+	Describe("refuses every authenticated operation without valid credentials with UNAUTHORIZED", func() {
+		var ids fixtureIDs
+		BeforeEach(func() {
+			ch := t.NewChannel(harness.Public, harness.Member)
+			ids = fixtureIDs{
+				message: t.SendToChannel(harness.Owner, ch, harness.UniqueName("auth"), "authenticated only"),
+				channel: ch.ID,
+				user:    t.Users[harness.Member].ID,
+			}
+		})
+		for _, op := range authenticatedOperations {
+			for _, cred := range badCredentials {
+				It(fmt.Sprintf("operation %d (%s) with %s", op.number, op.method, cred.name),
+					harness.Req("AUTH-05", "AUTH-06", "AUTH-07", "AUTH-08", "CONV-08", "ERR-12"), func() {
+						resp := cred.client(t).Request(op.method, op.path(ids)).Expect()
+						harness.FailsWith(resp, "UNAUTHORIZED").Value("msg").String().NotEmpty()
+					})
+			}
+		}
+	})
+
+	Describe("shows another user's real email only as that user's email_address_visibility allows", func() {
+		const everyone, adminsOnly = 1, 3
+		var subject harness.User
+		BeforeEach(func() { subject = t.NewUser(harness.Member) })
+
+		setVisibility := func(v int) {
+			harness.Success(t.AsUser(subject).PATCH("/settings").WithFormField("email_address_visibility", v).Expect())
+		}
+		userAs := func(viewer harness.Role) *httpexpect.Object {
+			return harness.Success(t.As(viewer).GET("/users/{id}", subject.ID).Expect()).Value("user").Object()
+		}
+
+		It("shows the real address to everyone when visibility is everyone", harness.Req("AUTH-18"), func() {
+			setVisibility(everyone)
+			for _, viewer := range []harness.Role{harness.Member, harness.Admin} {
+				userAs(viewer).Value("email").String().IsEqualFold(subject.Email)
+			}
+		})
+
+		It("shows the dummy address user<id>@<realm host> to those the setting excludes", harness.Req("AUTH-18", "AUTH-19"), func() {
+			setVisibility(adminsOnly)
+			dummy := fmt.Sprintf("user%d@", subject.ID)
+			member := userAs(harness.Member)
+			member.Value("email").String().HasPrefix(dummy)
+			Expect(member.Value("email").String().Raw()).NotTo(BeEquivalentTo(subject.Email))
+			member.Value("delivery_email").IsNull()
+			userAs(harness.Admin).Value("delivery_email").String().IsEqualFold(subject.Email)
+		})
+	})
+})

@@ -1,0 +1,127 @@
+package specs
+
+import (
+	"encoding/json"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() {
+	var t *harness.Target
+	BeforeEach(func() { t = harness.Current() })
+
+	It("serves the operations under {base_url}/api/v1", harness.Req("CONV-01", "VER-01"), func() {
+		// The client's base URL already ends in /api/v1; this request goes to exactly that path.
+		resp := t.As(harness.Member).GET("/realm/linkifiers").Expect()
+		Expect(resp.Raw().Request.URL.Path).To(HaveSuffix("/api/v1/realm/linkifiers"))
+		harness.Success(resp)
+	})
+
+	It("takes GET parameters from the query string", harness.Req("CONV-02"), func() {
+		ch := t.NewChannel(harness.Public, harness.Member)
+		id := t.SendToChannel(harness.Owner, ch, harness.UniqueName("topic"), "query *string*")
+		m := harness.Success(fetchMessage(harness.Member, id, "apply_markdown", false)).Value("message").Object()
+		m.Value("content").String().IsEqual("query *string*")
+	})
+
+	It("takes POST parameters form-encoded in the body", harness.Req("CONV-03"), func() {
+		ch := t.NewChannel(harness.Public, harness.Member)
+		topic := harness.UniqueName("form")
+		id := harness.Success(t.As(harness.Member).POST("/messages").
+			WithFormField("type", "stream").WithFormField("to", ch.ID).
+			WithFormField("topic", topic).WithFormField("content", "sent form-encoded").Expect()).
+			Value("id").Number().IsInt().Raw()
+		m := harness.Success(fetchMessage(harness.Member, int(id), "apply_markdown", false)).Value("message").Object()
+		m.Value("subject").String().IsEqual(topic)
+		m.Value("content").String().IsEqual("sent form-encoded")
+	})
+
+	It("takes array and object parameters as JSON-encoded strings", harness.Req("CONV-04"), func() {
+		name := harness.UniqueName("json-param")
+		subscriptions, _ := json.Marshal([]map[string]string{{"name": name}})
+		principals, _ := json.Marshal([]int{t.Users[harness.Owner].ID, t.Users[harness.Member].ID})
+		harness.Success(t.As(harness.Owner).POST("/users/me/subscriptions").
+			WithFormField("subscriptions", string(subscriptions)).
+			WithFormField("principals", string(principals)).Expect())
+		// The member was subscribed through the JSON list: the new channel is theirs to read.
+		ch := t.ChannelByName(harness.Member, name)
+		harness.Success(topicsOf(harness.Member, ch.ID))
+	})
+
+	DescribeTable("wraps a success in result=success and msg=\"\" with the operation's fields",
+		func(call func() *httpexpect.Response, field string) {
+			harness.Success(call()).ContainsKey(field)
+		},
+		Entry("get linkifiers", harness.Req("CONV-05", "CONV-06"), func() *httpexpect.Response {
+			return harness.Current().As(harness.Member).GET("/realm/linkifiers").Expect()
+		}, "linkifiers"),
+		Entry("get topics", harness.Req("CONV-05", "CONV-06"), func() *httpexpect.Response {
+			ch := harness.Current().NewChannel(harness.Public, harness.Member)
+			return topicsOf(harness.Member, ch.ID)
+		}, "topics"),
+		Entry("fetch a message", harness.Req("CONV-05", "CONV-06"), func() *httpexpect.Response {
+			ch := harness.Current().NewChannel(harness.Public, harness.Member)
+			return fetchMessage(harness.Member, harness.Current().SendToChannel(harness.Owner, ch, "envelope", "x"))
+		}, "message"),
+	)
+
+	DescribeTable("wraps an error in result=error with a code string and a msg string",
+		func(call func() *httpexpect.Response) {
+			harness.Fails(call())
+		},
+		Entry("a message that does not exist", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
+			return fetchMessage(harness.Member, harness.UnusedID)
+		}),
+		Entry("a channel that does not exist", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
+			return topicsOf(harness.Member, harness.UnusedID)
+		}),
+		Entry("a request without credentials", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
+			return harness.Current().Anonymous().GET("/realm/linkifiers").Expect()
+		}),
+	)
+
+	It("lists a parameter the endpoint does not support in ignored_parameters_unsupported",
+		harness.Req("CONV-09", "CONV-10", "VER-04"), func() {
+			t.NeedLevel(167)
+			body := harness.Success(t.As(harness.Member).GET("/realm/linkifiers").
+				WithQuery("chatconform_unsupported", "1").Expect())
+			body.Value("ignored_parameters_unsupported").Array().ContainsAll("chatconform_unsupported")
+
+			supported := harness.Success(fetchMessage(harness.Member,
+				t.SendToChannel(harness.Owner, t.NewChannel(harness.Public, harness.Member), "supported", "x"),
+				"apply_markdown", false))
+			if supported.Raw()["ignored_parameters_unsupported"] != nil {
+				supported.Value("ignored_parameters_unsupported").Array().NotContainsAll("apply_markdown")
+			}
+		})
+})
+
+var _ = Describe("Versioning and limits the server publishes", func() {
+	var t *harness.Target
+	BeforeEach(func() { t = harness.Current() })
+
+	It("numbers its feature level with an integer and its release with major.minor", harness.Req("VER-02", "VER-03"), func() {
+		// The document does not say how to read them; the real server family publishes both in
+		// GET /server_settings, so a target that does not is not applicable rather than failed.
+		settings := harness.Success(t.Anonymous().GET("/server_settings").Expect())
+		raw := settings.Raw()
+		if raw["zulip_feature_level"] == nil || raw["zulip_version"] == nil {
+			Skip(harness.NotApplicablePrefix + " the target does not publish its feature level and version in /server_settings")
+		}
+		settings.Value("zulip_feature_level").Number().IsInt().Ge(1)
+		Expect(settings.Value("zulip_version").String().Raw()).To(MatchRegexp(`^\d+\.\d+`))
+	})
+
+	It("gives clients max_topic_length and max_message_length in the registration response",
+		harness.Req("LIMIT-01", "LIMIT-03"), func() {
+			state := t.RealmState(harness.Member, "realm")
+			state.Value("max_topic_length").Number().IsInt().Gt(0)
+			state.Value("max_message_length").Number().IsInt().Gt(0)
+		})
+})
+

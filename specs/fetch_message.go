@@ -1,0 +1,137 @@
+package specs
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// fetchMessage gets GET /messages/{id} as role with the given query parameters.
+func fetchMessage(role harness.Role, id int, query ...any) *httpexpect.Response {
+	req := harness.Current().As(role).GET("/messages/{id}", id)
+	for i := 0; i+1 < len(query); i += 2 {
+		req = req.WithQuery(query[i].(string), query[i+1])
+	}
+	return req.Expect()
+}
+
+var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id})", func() {
+	const source = "Fetch **bold** check"
+	var (
+		t       *harness.Target
+		channel harness.Channel
+		topic   string
+		id      int
+	)
+
+	BeforeEach(func() {
+		t = harness.Current()
+		channel = t.NewChannel(harness.Public, harness.Member)
+		topic = harness.UniqueName("topic")
+		id = t.SendToChannel(harness.Owner, channel, topic, source)
+	})
+
+	It("returns the requested message in `message` and its Markdown in `raw_content`",
+		harness.Req("OP06-06", "OP06-07", "OP06-08", "MSG-38", "MSG-39", "VER-11"), func() {
+			body := harness.Success(fetchMessage(harness.Member, id))
+			body.Value("message").Object().HasValue("id", id)
+			body.Value("raw_content").String().IsEqual(source)
+		})
+
+	It("renders HTML by default and raw Markdown with apply_markdown=false",
+		harness.Req("OP06-01", "OP06-02", "MSG-09", "MSG-10"), func() {
+			html := harness.Success(fetchMessage(harness.Member, id)).Value("message").Object()
+			html.Value("content_type").String().IsEqual("text/html")
+			html.Value("content").String().Contains("<strong>bold</strong>")
+
+			raw := harness.Success(fetchMessage(harness.Member, id, "apply_markdown", false)).Value("message").Object()
+			raw.Value("content_type").String().IsEqual("text/x-markdown")
+			raw.Value("content").String().IsEqual(source)
+		})
+
+	It("describes a channel message with the documented fields and types",
+		harness.Req("MSG-01", "MSG-02", "MSG-03", "MSG-04", "MSG-07", "MSG-11", "MSG-12", "MSG-13", "MSG-14",
+			"MSG-16", "MSG-17", "MSG-19", "MSG-20", "MSG-22", "MSG-27", "MSG-29", "VER-10"), func() {
+			other := t.SendToChannel(harness.Owner, channel, topic, "another message")
+			Expect(other).NotTo(Equal(id), "two messages got the same id")
+
+			m := harness.Success(fetchMessage(harness.Member, id)).Value("message").Object()
+			m.Value("id").Number().IsInt().IsEqual(id)
+			m.Value("type").String().IsEqual("stream")
+			m.Value("stream_id").Number().IsEqual(channel.ID)
+			m.Value("subject").String().IsEqual(topic)
+			m.Value("topic_links").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
+			m.NotContainsKey("subject_links")
+			harness.ExpectTimestampNow(m.Value("timestamp"))
+			owner := t.Users[harness.Owner]
+			m.Value("sender_id").Number().IsEqual(owner.ID)
+			m.Value("sender_full_name").String().IsEqual(owner.FullName)
+			m.Value("sender_email").String().IsEqual(t.APIEmail(harness.Member, owner.ID))
+			m.Value("sender_realm_str").String().NotEmpty()
+			harness.ExpectStringOrNull(m.Value("avatar_url"))
+			m.Value("client").String()
+			m.Value("display_recipient").String().IsEqual(channel.Name)
+			m.Value("recipient_id").Number().IsInt()
+			m.Value("is_me_message").Boolean().IsFalse()
+			m.Value("flags").Array().Every(func(_ int, v *httpexpect.Value) { v.String() })
+			m.Value("reactions").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
+			m.Value("submessages").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
+		})
+
+	It("omits edit_history, last_edit_timestamp and last_moved_timestamp for a message never edited or moved",
+		harness.Req("MSG-30", "MSG-33", "MSG-35"), func() {
+			m := harness.Success(fetchMessage(harness.Member, id)).Value("message").Object()
+			m.NotContainsKey("edit_history")
+			m.NotContainsKey("last_edit_timestamp")
+			m.NotContainsKey("last_moved_timestamp")
+		})
+
+	It("describes a direct message: type private, no stream_id, empty subject, recipients as objects",
+		harness.Req("MSG-02", "MSG-03", "MSG-05", "MSG-18"), func() {
+			dm := t.SendDirect(harness.Owner, []harness.Role{harness.Member}, "a direct message")
+			m := harness.Success(fetchMessage(harness.Member, dm)).Value("message").Object()
+			m.Value("type").String().IsEqual("private")
+			m.NotContainsKey("stream_id")
+			m.Value("subject").String().IsEmpty()
+			recipients := m.Value("display_recipient").Array()
+			recipients.Every(func(_ int, v *httpexpect.Value) {
+				r := v.Object()
+				r.Value("id").Number().IsInt()
+				r.Value("email").String()
+				r.Value("full_name").String()
+				r.Value("is_mirror_dummy").Boolean()
+			})
+			ids := harness.IntsOf(recipients, "id")
+			Expect(ids).To(ConsistOf(t.Users[harness.Owner].ID, t.Users[harness.Member].ID))
+		})
+
+	It("reports the empty topic as realm_empty_topic_display_name unless allow_empty_topic_name is true",
+		harness.Req("OP06-03", "OP06-05", "MSG-06"), func() {
+			t.NeedLevel(334)
+			empty := t.SendToEmptyTopic(harness.Owner, channel)
+			shown := harness.Success(fetchMessage(harness.Member, empty)).Value("message").Object()
+			shown.Value("subject").String().IsEqual(t.Realm.EmptyTopicDisplayName)
+			allowed := harness.Success(fetchMessage(harness.Member, empty, "allow_empty_topic_name", true)).Value("message").Object()
+			allowed.Value("subject").String().IsEmpty()
+		})
+
+	It("answers BAD_REQUEST for a message that does not exist", harness.Req("OP06-09", "ERR-04"), func() {
+		harness.FailsWith(fetchMessage(harness.Member, harness.UnusedID), "BAD_REQUEST")
+	})
+
+	DescribeTable("answers BAD_REQUEST for a message the requester cannot see", harness.Req("OP06-10", "ERR-04"),
+		func(send func() int) {
+			harness.FailsWith(fetchMessage(harness.Member, send()), "BAD_REQUEST")
+		},
+		Entry("a direct message between two other users", func() int {
+			return t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "not for the member")
+		}),
+		Entry("a message in a private channel the requester is not subscribed to", func() int {
+			private := t.NewChannel(harness.PrivateShared)
+			return t.SendToChannel(harness.Owner, private, harness.UniqueName("topic"), "not for the member")
+		}),
+	)
+})

@@ -1,0 +1,64 @@
+package specs
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// playgroundTemplate is a valid RFC 6570 template with the one variable, code.
+const playgroundTemplate = "https://play.example.test/?code={code}"
+
+// addPlayground sends POST /realm/playgrounds as an administrator with the given fields;
+// a field whose value is "" is left out. A playground that was created is removed after the spec.
+func addPlayground(name, language, template string) *httpexpect.Response {
+	req := harness.Current().As(harness.Admin).POST("/realm/playgrounds")
+	for k, v := range map[string]string{"name": name, "pygments_language": language, "url_template": template} {
+		if v != "" {
+			req = req.WithFormField(k, v)
+		}
+	}
+	resp := req.Expect()
+	if body, ok := resp.Raw(), true; ok && body != nil && resp.Raw().StatusCode < 300 {
+		if id, found := harness.OptionalInt(resp.JSON().Object(), "id"); found {
+			DeferCleanup(func() { harness.Current().As(harness.Admin).DELETE("/realm/playgrounds/{id}", id).Expect() })
+		}
+	}
+	return resp
+}
+
+var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)", func() {
+	It("creates a playground with an id, and the realm lists it with its name, language and template",
+		harness.Req("OP14-02", "OP14-05", "RES-27", "RES-28", "RES-29"), func() {
+			name := harness.UniqueName("playground")
+			id := harness.Success(addPlayground(name, "Python", playgroundTemplate)).Value("id").Number().IsInt().Raw()
+
+			listed := harness.Current().RealmState(harness.Member, "realm_playgrounds").Value("realm_playgrounds").Array().
+				Find(func(_ int, v *httpexpect.Value) bool { return v.Object().Value("id").Raw() == id })
+			p := listed.Object()
+			p.Value("name").String().IsEqual(name)
+			p.Value("pygments_language").String().IsEqual("Python")
+			p.Value("url_template").String().IsEqual(playgroundTemplate)
+		})
+
+	DescribeTable("requires name, pygments_language and url_template",
+		func(name, language, template string) {
+			harness.Fails(addPlayground(name, language, template))
+		},
+		Entry("without name", harness.Req("OP14-01"), "", "Python", playgroundTemplate),
+		Entry("without pygments_language", harness.Req("OP14-01"), "missing-language", "", playgroundTemplate),
+		Entry("without url_template", harness.Req("OP14-01"), "missing-template", "Python", ""),
+	)
+
+	DescribeTable("refuses a url_template that does not have exactly one variable, named code",
+		func(template string) {
+			harness.Fails(addPlayground(harness.UniqueName("bad-template"), "Python", template))
+		},
+		Entry("no variable at all", harness.Req("OP14-03"), "https://play.example.test/"),
+		Entry("one variable with another name", harness.Req("OP14-03"), "https://play.example.test/?src={source}"),
+		Entry("code and a second variable", harness.Req("OP14-04"), "https://play.example.test/{lang}?code={code}"),
+		Entry("code twice in one expression with another", harness.Req("OP14-04"), "https://play.example.test/{?code,lang}"),
+	)
+})

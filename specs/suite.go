@@ -1,0 +1,80 @@
+// Package specs is the chatconform conformance suite: Ginkgo specs that turn every rule of
+// the chat API document into an executable check against a target server.
+//
+// The specs live in ordinary (non-test) files so the suite is a library: `go test ./specs`
+// and `go tool ginkgo -p ./specs` run it, and cmd/chatconform runs it as a single binary.
+// Each spec names the requirement IDs it checks (harness.Req); specs/catalog holds them.
+//
+// The target is configured through harness settings (flags, environment, YAML file). With
+// no URL, the suite starts the reference fake in-process on its default fixture.
+package specs
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/harness/report"
+	"github.com/chatconform/chatconform/specs/catalog"
+)
+
+func init() { harness.BindFlags(flag.CommandLine) }
+
+// SuiteName names the suite in Ginkgo's output and reports.
+const SuiteName = "chatconform conformance"
+
+// Run runs the suite; t is the *testing.T of a Go test, or any GinkgoTestingT for a binary.
+func Run(t GinkgoTestingT) bool {
+	RegisterFailHandler(Fail)
+	return RunSpecs(t, SuiteName)
+}
+
+// inProcess is the fake started when no target URL is configured (process 1 only).
+var inProcess *fakeserver.TestServer
+
+var _ = SynchronizedBeforeSuite(func() []byte {
+	cfg, err := harness.ResolveConfig()
+	Expect(err).NotTo(HaveOccurred(), "configuration")
+	if cfg.UsesFake() {
+		inProcess = fakeserver.NewTestServer()
+		owner, _ := inProcess.Server.Fixture().UserByRole(fixtures.RoleOwner)
+		cfg.URL = inProcess.URL
+		cfg.Owner = harness.Credentials{Email: owner.Email, APIKey: owner.APIKey}
+	}
+	target, err := harness.Connect(cfg)
+	Expect(err).NotTo(HaveOccurred(), "connecting to the target %s", cfg.URL)
+	return target.Encode()
+}, func(encoded []byte) {
+	target, err := harness.DecodeTarget(encoded)
+	Expect(err).NotTo(HaveOccurred())
+	harness.SetCurrent(target)
+})
+
+var _ = SynchronizedAfterSuite(func() {}, func() {
+	if inProcess != nil {
+		inProcess.Close()
+	}
+})
+
+// The conformance report: per requirement, from the specs that name it. It also enforces the
+// catalog: an unknown ID, or a requirement that is neither covered nor pending, fails the run.
+var _ = ReportAfterSuite("conformance report", func(r Report) {
+	cat, err := catalog.Load()
+	Expect(err).NotTo(HaveOccurred())
+	// The target is missing when setup failed; the report then records that failure.
+	target, _ := harness.TryCurrent()
+	conf := report.Build(cat, r, target)
+	dir := "reports"
+	if target != nil {
+		dir = target.ReportDir()
+	}
+	Expect(report.Write(conf, dir)).To(Succeed())
+	fmt.Fprintln(os.Stdout, report.Summary(conf))
+	Expect(report.CheckCoverage(cat, r.SpecReports)).To(Succeed())
+})

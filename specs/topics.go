@@ -1,0 +1,83 @@
+package specs
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// topicsOf gets GET /users/me/{stream_id}/topics as role.
+func topicsOf(role harness.Role, channelID int, query ...any) *httpexpect.Response {
+	req := harness.Current().As(role).GET("/users/me/{id}/topics", channelID)
+	for i := 0; i+1 < len(query); i += 2 {
+		req = req.WithQuery(query[i].(string), query[i+1])
+	}
+	return req.Expect()
+}
+
+// topicNames lists the names of a successful topics response, in order.
+func topicNames(resp *httpexpect.Response) []string {
+	topics := harness.Success(resp).Value("topics").Array()
+	return harness.StringsOf(topics, "name")
+}
+
+var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_id}/topics)", func() {
+	var t *harness.Target
+	BeforeEach(func() { t = harness.Current() })
+
+	It("lists the channel's topics, each with its name and the id of its last message, most recent first",
+		harness.Req("OP12-03", "OP12-04", "RES-16", "RES-17"), func() {
+			ch := t.NewChannel(harness.Public, harness.Member)
+			older, newer := harness.UniqueName("older"), harness.UniqueName("newer")
+			t.SendToChannel(harness.Owner, ch, older, "first")
+			newest := t.SendToChannel(harness.Owner, ch, newer, "second")
+			lastOfOlder := t.SendToChannel(harness.Member, ch, older, "third")
+
+			topics := harness.Success(topicsOf(harness.Member, ch.ID)).Value("topics").Array()
+			topics.Length().IsEqual(2)
+			first, second := topics.Value(0).Object(), topics.Value(1).Object()
+			first.Value("name").String().IsEqual(older)
+			first.Value("max_id").Number().IsInt().IsEqual(lastOfOlder)
+			second.Value("name").String().IsEqual(newer)
+			second.Value("max_id").Number().IsInt().IsEqual(newest)
+		})
+
+	It("reports the empty topic as realm_empty_topic_display_name unless allow_empty_topic_name is true",
+		harness.Req("OP12-01", "OP12-02"), func() {
+			t.NeedLevel(334)
+			ch := t.NewChannel(harness.Public, harness.Member)
+			t.SendToEmptyTopic(harness.Owner, ch)
+			Expect(topicNames(topicsOf(harness.Member, ch.ID))).To(Equal([]string{t.Realm.EmptyTopicDisplayName}))
+			Expect(topicNames(topicsOf(harness.Member, ch.ID, "allow_empty_topic_name", true))).To(Equal([]string{""}))
+		})
+
+	DescribeTable("in a private channel with protected history lists only topics of messages sent after the subscription",
+		func(role harness.Role) {
+			ch := t.NewChannel(harness.PrivateProtected)
+			before, after := harness.UniqueName("before"), harness.UniqueName("after")
+			t.SendToChannel(harness.Owner, ch, before, "sent before the subscription")
+			t.Subscribe(ch, role)
+			t.SendToChannel(harness.Owner, ch, after, "sent after the subscription")
+
+			Expect(topicNames(topicsOf(role, ch.ID))).To(Equal([]string{after}))
+			Expect(topicNames(topicsOf(harness.Owner, ch.ID))).To(Equal([]string{after, before}))
+		},
+		Entry("for a user", harness.Req("OP12-05"), harness.Member),
+		Entry("for a bot", harness.Req("OP12-06"), harness.Bot),
+	)
+
+	DescribeTable("answers BAD_REQUEST for a channel the requester cannot use",
+		func(channelID func() int) {
+			harness.FailsWith(topicsOf(harness.Member, channelID()), "BAD_REQUEST")
+		},
+		Entry("a channel that does not exist", harness.Req("OP12-07", "ERR-04"), func() int { return harness.UnusedID }),
+		Entry("a private channel the requester is not subscribed to", harness.Req("OP12-08", "ERR-04"), func() int {
+			ch := t.NewChannel(harness.PrivateShared)
+			t.SendToChannel(harness.Owner, ch, harness.UniqueName("secret"), "hidden")
+			return ch.ID
+		}),
+	)
+})
