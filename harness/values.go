@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/gavv/httpexpect/v2"
@@ -78,12 +79,16 @@ func StringsOf(arr *httpexpect.Array, key string) []string {
 	return out
 }
 
-// OptionalInt returns obj[key] when it is present and an integer, without
-// asserting anything (for cleanup code that must not fail a spec).
-func OptionalInt(obj *httpexpect.Object, key string) (int, bool) {
-	f, ok := obj.Raw()[key].(float64)
-	if !ok || f != float64(int(f)) {
+// CreatedID returns the integer id of a success response without asserting anything, so a
+// spec can schedule the clean-up of whatever a request created, whether or not it expected
+// the request to succeed.
+func CreatedID(r *httpexpect.Response) (int, bool) {
+	var body struct {
+		Result string   `json:"result"`
+		ID     *float64 `json:"id"`
+	}
+	if json.Unmarshal([]byte(r.Body().Raw()), &body) != nil || body.Result != "success" || body.ID == nil {
 		return 0, false
 	}
-	return int(f), true
+	return int(*body.ID), *body.ID == float64(int(*body.ID))
 }

@@ -1,7 +1,10 @@
 package harness
 
 import (
+	"io"
+	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gavv/httpexpect/v2"
@@ -40,16 +43,6 @@ func TestValueHelpers(t *testing.T) {
 			t.Errorf("ExpectStringOrNull(%v) failed = %v, want %v", tt.v, got, tt.fail)
 		}
 	}
-
-	obj := httpexpect.NewObject(rec, map[string]any{"id": 7.0, "half": 7.5, "text": "7"})
-	for key, want := range map[string]bool{"id": true, "half": false, "text": false, "missing": false} {
-		if n, ok := OptionalInt(obj, key); ok != want || (ok && n != 7) {
-			t.Errorf("OptionalInt(%s) = %d, %v", key, n, ok)
-		}
-	}
-	if f := rec.take(); len(f) > 0 {
-		t.Errorf("OptionalInt asserted something: %v", f)
-	}
 }
 
 func TestConstants(t *testing.T) {
@@ -58,5 +51,33 @@ func TestConstants(t *testing.T) {
 	}
 	if UnusedID > 1<<31-1 {
 		t.Errorf("UnusedID %d does not fit in int32", UnusedID)
+	}
+}
+
+func TestCreatedID(t *testing.T) {
+	tests := []struct {
+		body string
+		id   int
+		ok   bool
+	}{
+		{`{"result":"success","msg":"","id":7}`, 7, true},
+		{`{"result":"success","msg":"","id":7.5}`, 0, false},
+		{`{"result":"success","msg":""}`, 0, false},
+		{`{"result":"error","msg":"no","code":"BAD_REQUEST","id":7}`, 0, false},
+		{`not json`, 0, false},
+	}
+	for _, tt := range tests {
+		rec := &recorder{}
+		resp := httpexpect.NewResponse(rec, &http.Response{
+			StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(tt.body)),
+		})
+		id, ok := CreatedID(resp)
+		if ok != tt.ok || (ok && id != tt.id) {
+			t.Errorf("CreatedID(%s) = %d, %v; want %d, %v", tt.body, id, ok, tt.id, tt.ok)
+		}
+		if f := rec.take(); len(f) > 0 {
+			t.Errorf("CreatedID(%s) asserted something: %v", tt.body, f)
+		}
 	}
 }

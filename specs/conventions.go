@@ -124,4 +124,3 @@ var _ = Describe("Versioning and limits the server publishes", func() {
 			state.Value("max_message_length").Number().IsInt().Gt(0)
 		})
 })
-

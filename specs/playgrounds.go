@@ -21,10 +21,8 @@ func addPlayground(name, language, template string) *httpexpect.Response {
 		}
 	}
 	resp := req.Expect()
-	if body, ok := resp.Raw(), true; ok && body != nil && resp.Raw().StatusCode < 300 {
-		if id, found := harness.OptionalInt(resp.JSON().Object(), "id"); found {
-			DeferCleanup(func() { harness.Current().As(harness.Admin).DELETE("/realm/playgrounds/{id}", id).Expect() })
-		}
+	if id, created := harness.CreatedID(resp); created {
+		DeferCleanup(func() { harness.Current().As(harness.Admin).DELETE("/realm/playgrounds/{id}", id).Expect() })
 	}
 	return resp
 }
