@@ -51,13 +51,8 @@ func channelSpecs(c *call) []realm.ChannelSpec {
 		c.p.Fail(apierr.Missing("subscriptions"))
 		return nil
 	}
-	v, ok := c.p.JSON("subscriptions")
+	list, ok := jsonOfKind[[]any](c, "subscriptions", "a list")
 	if !ok {
-		return nil
-	}
-	list, isList := v.([]any)
-	if !isList {
-		c.p.Fail(apierr.BadRequest("subscriptions is not a list"))
 		return nil
 	}
 	specs := make([]realm.ChannelSpec, 0, len(list))
@@ -68,7 +63,11 @@ func channelSpecs(c *call) []realm.ChannelSpec {
 			c.p.Fail(apierr.BadRequest(`subscriptions[%d]["name"] is not a string`, i))
 			return nil
 		}
-		desc, _ := obj["description"].(string)
+		desc, isString := obj["description"].(string)
+		if _, given := obj["description"]; given && !isString {
+			c.p.Fail(apierr.BadRequest(`subscriptions[%d]["description"] is not a string`, i))
+			return nil
+		}
 		specs = append(specs, realm.ChannelSpec{Name: name, Description: desc})
 	}
 	if len(specs) == 0 {
@@ -79,13 +78,8 @@ func channelSpecs(c *call) []realm.ChannelSpec {
 
 // principals reads the optional JSON list of user IDs or emails to subscribe.
 func (s *Server) principals(c *call) []int {
-	v, ok := c.p.JSON("principals")
+	list, ok := jsonOfKind[[]any](c, "principals", "a list")
 	if !ok {
-		return nil
-	}
-	list, isList := v.([]any)
-	if !isList {
-		c.p.Fail(apierr.BadRequest("principals is not a list"))
 		return nil
 	}
 	ids := make([]int, 0, len(list))

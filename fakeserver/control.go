@@ -13,6 +13,12 @@ import (
 // specs that need them (DESIGN decision 2).
 var Capabilities = []string{"clock", "config", "reset", "fixture", "journal"}
 
+// Bounds of the virtual clock: year 9999, and one step well inside time.Duration's range.
+const (
+	maxClockSeconds   = 253402300799
+	maxAdvanceSeconds = 100 * 365 * 24 * 3600
+)
+
 // controlRoutes is the control API under /_fake/: what no public API can do.
 func (s *Server) controlRoutes(r chi.Router) {
 	r.Get("/health", serve(s.health))
@@ -64,10 +70,16 @@ func (s *Server) moveClock(c *call) (fields, error) {
 	case hasNow && hasAdvance:
 		return nil, apierr.BadRequest("Send either now or advance, not both")
 	case hasNow:
+		if now < 0 || now > maxClockSeconds {
+			return nil, apierr.BadRequest("now must be between 0 and %d", maxClockSeconds)
+		}
 		s.clock.Set(time.Unix(now, 0))
 	case hasAdvance:
 		if advance < 0 {
 			return nil, apierr.BadRequest("advance must not be negative; use now to go back")
+		}
+		if advance > maxAdvanceSeconds || s.clock.Unix()+advance > maxClockSeconds {
+			return nil, apierr.BadRequest("advance would move the clock past %d", maxClockSeconds)
 		}
 		s.clock.Advance(time.Duration(advance) * time.Second)
 	default:

@@ -62,8 +62,8 @@ func (s *Server) register(c *call) (fields, error) {
 	for _, name := range []string{"apply_markdown", "client_gravatar", "slim_presence", "all_public_streams", "include_subscribers"} {
 		c.p.Bool(name, false)
 	}
-	c.p.JSON("narrow")
-	c.p.JSON("client_capabilities")
+	jsonOfKind[[]any](c, "narrow", "a list")
+	jsonOfKind[map[string]any](c, "client_capabilities", "a dict")
 	if err := c.done(); err != nil {
 		return nil, err
 	}
@@ -94,15 +94,25 @@ func (s *Server) register(c *call) (fields, error) {
 	return f, nil
 }
 
-// stringList reads an optional JSON list of strings; nil when absent.
-func stringList(c *call, name string) []string {
+// jsonOfKind reads an optional JSON parameter that must decode to T ("<name> is not <kind>").
+func jsonOfKind[T any](c *call, name, kind string) (T, bool) {
+	var zero T
 	v, ok := c.p.JSON(name)
 	if !ok {
-		return nil
+		return zero, false
 	}
-	list, isList := v.([]any)
-	if !isList {
-		c.p.Fail(apierr.BadRequest("%s is not a list", name))
+	typed, isT := v.(T)
+	if !isT {
+		c.p.Fail(apierr.BadRequest("%s is not %s", name, kind))
+		return zero, false
+	}
+	return typed, true
+}
+
+// stringList reads an optional JSON list of strings; nil when absent.
+func stringList(c *call, name string) []string {
+	list, ok := jsonOfKind[[]any](c, name, "a list")
+	if !ok {
 		return nil
 	}
 	out := make([]string, 0, len(list))

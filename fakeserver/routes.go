@@ -27,7 +27,7 @@ var publicPaths = map[string]bool{
 // routes is the fake's table of contents: the documented operations in the order of the
 // API document, then the supporting operations of the real server that clients and the
 // suite's provisioning need, then the control API.
-func (s *Server) routes() http.Handler {
+func (s *Server) routes() *chi.Mux {
 	r := chi.NewRouter()
 	r.Use(recoverer, s.journal.record)
 	r.NotFound(s.unknownRoute)
@@ -77,12 +77,21 @@ func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
 	writeError(w, apierr.NotFound())
 }
 
-// wrongMethod answers 405 with the Allow header chi computed and the envelope.
+// wrongMethod answers 405 in the envelope, with the methods the path does take in the Allow
+// header and in allowed_methods, as the real server does. (chi tells only its own default
+// handler which methods matched, so the router is asked again here.)
 func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
 	if s.refuseUnauthenticated(w, r) {
 		return
 	}
-	writeError(w, apierr.New(http.StatusMethodNotAllowed, "BAD_REQUEST", "Method Not Allowed"))
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if s.handler.Match(chi.NewRouteContext(), m, r.URL.Path) {
+			allowed = append(allowed, m)
+		}
+	}
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	writeError(w, apierr.New(http.StatusMethodNotAllowed, "BAD_REQUEST", "Method Not Allowed").With("allowed_methods", allowed))
 }
 
 func (s *Server) refuseUnauthenticated(w http.ResponseWriter, r *http.Request) bool {

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
@@ -25,7 +27,7 @@ import (
 
 // Server is the fake chat server. It is an http.Handler and safe for concurrent use.
 type Server struct {
-	handler http.Handler
+	handler *chi.Mux
 	clock   *clock.Clock
 	state   *realm.State
 	journal *journal

@@ -113,14 +113,15 @@ func (p *Params) Has(name string) bool {
 	return ok
 }
 
-// raw returns the first value of name and marks it as read.
+// raw returns the value of name and marks it as read. A name sent more than once is read
+// as its last value, as Django's QueryDict on the real server reads it.
 func (p *Params) raw(name string) (string, bool) {
 	p.used[name] = true
 	vs, ok := p.values[name]
 	if !ok || len(vs) == 0 {
 		return "", false
 	}
-	return vs[0], true
+	return vs[len(vs)-1], true
 }
 
 // Names returns the parameter names the request carried, sorted.

@@ -58,9 +58,7 @@ func (s *State) normalizeTopic(topic string) (string, *apierr.Error) {
 			return "", apierr.BadRequest("Invalid character in topic, at position %d!", i+1)
 		}
 	}
-	if max := s.settings.MaxTopicLength; utf8.RuneCountInString(topic) > max {
-		topic = string([]rune(topic)[:max-3]) + "..."
-	}
+	topic = truncate(topic, s.settings.MaxTopicLength, "...")
 	return topic, nil
 }
 
@@ -70,11 +68,21 @@ func (s *State) normalizeContent(content string) (string, *apierr.Error) {
 	if strings.TrimSpace(content) == "" {
 		return "", apierr.BadRequest("Message must not be empty")
 	}
-	const marker = "\n[message truncated]"
-	if max := s.settings.MaxMessageLength; utf8.RuneCountInString(content) > max {
-		content = string([]rune(content)[:max-utf8.RuneCountInString(marker)]) + marker
+	return truncate(content, s.settings.MaxMessageLength, "\n[message truncated]"), nil
+}
+
+// truncate shortens text longer than max characters to max, ending with marker as the real
+// server does; where max is too small to hold the marker, the text is cut without it.
+func truncate(text string, max int, marker string) string {
+	runes := []rune(text)
+	if len(runes) <= max {
+		return text
 	}
-	return content, nil
+	keep := max - utf8.RuneCountInString(marker)
+	if keep <= 0 {
+		return string(runes[:max])
+	}
+	return string(runes[:keep]) + marker
 }
 
 // Send stores a new message and returns its ID.
@@ -103,6 +111,9 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 		if err != nil {
 			return 0, err
 		}
+		if !d.TopicGiven {
+			return 0, apierr.BadRequest("Missing topic")
+		}
 		topic, err := s.normalizeTopic(d.Topic)
 		if err != nil {
 			return 0, err
@@ -128,9 +139,9 @@ func (s *State) sendableChannel(sender *User, d Draft) (*Channel, *apierr.Error)
 	}
 	if ch == nil {
 		if d.Channel != "" {
-			return nil, apierr.BadRequest("Channel '%s' does not exist", d.Channel).With("stream", d.Channel)
+			return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel '%s' does not exist", d.Channel).With("stream", d.Channel)
 		}
-		return nil, apierr.BadRequest("Channel with ID '%d' does not exist", d.ChannelID)
+		return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel with ID '%d' does not exist", d.ChannelID)
 	}
 	if !ch.canAccess(sender) {
 		return nil, apierr.BadRequest("Not authorized to send to channel '%s'", ch.Name)

@@ -281,6 +281,9 @@ func (s *State) CreateBot(ownerID int, fullName, shortName string, botType int) 
 		return User{}, apierr.BadRequest("Invalid bot_type")
 	}
 	email := fmt.Sprintf("%s-bot@%s", shortName, s.settings.Host)
+	if !validEmail(email) {
+		return User{}, apierr.BadRequest("Bad name or username")
+	}
 	if _, taken := s.usersByEmail[email]; taken {
 		return User{}, apierr.BadRequest("Username already in use")
 	}
@@ -371,7 +374,8 @@ func checkFullName(name string) *apierr.Error {
 
 var emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 
-func validEmail(e string) bool { return emailPattern.MatchString(e) }
+// validEmail accepts what fits the address syntax and the 254-character limit of RFC 5321.
+func validEmail(e string) bool { return len(e) <= 254 && emailPattern.MatchString(e) }
 
 const keyAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
