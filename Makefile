@@ -28,7 +28,7 @@ unit:
 
 # The suite against an in-process fake, in parallel and in random order.
 suite:
-	CHATCONFORM_URL= $(GINKGO) $(SUITE_FLAGS) ./specs
+	CHATCONFORM_URL= CHATCONFORM_REPORT_DIR=$(CURDIR)/reports $(GINKGO) $(SUITE_FLAGS) ./specs
 
 # The suite against the fake started as its own binary.
 suite-binary:

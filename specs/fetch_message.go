@@ -9,13 +9,9 @@ import (
 	"github.com/chatconform/chatconform/harness"
 )
 
-// fetchMessage gets GET /messages/{id} as role with the given query parameters.
+// fetchMessage sends GET /messages/{id} as role; query holds name, value pairs.
 func fetchMessage(role harness.Role, id int, query ...any) *httpexpect.Response {
-	req := harness.Current().As(role).GET("/messages/{id}", id)
-	for i := 0; i+1 < len(query); i += 2 {
-		req = req.WithQuery(query[i].(string), query[i+1])
-	}
-	return req.Expect()
+	return getAs(role, "/messages/{id}", id, query...)
 }
 
 var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id})", func() {

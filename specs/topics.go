@@ -9,13 +9,9 @@ import (
 	"github.com/chatconform/chatconform/harness"
 )
 
-// topicsOf gets GET /users/me/{stream_id}/topics as role.
+// topicsOf sends GET /users/me/{stream_id}/topics as role; query holds name, value pairs.
 func topicsOf(role harness.Role, channelID int, query ...any) *httpexpect.Response {
-	req := harness.Current().As(role).GET("/users/me/{id}/topics", channelID)
-	for i := 0; i+1 < len(query); i += 2 {
-		req = req.WithQuery(query[i].(string), query[i+1])
-	}
-	return req.Expect()
+	return getAs(role, "/users/me/{id}/topics", channelID, query...)
 }
 
 // topicNames lists the names of a successful topics response, in order.
