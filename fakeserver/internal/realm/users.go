@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -223,11 +225,10 @@ func (s *State) Users(viewerID int) []UserView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer := s.users[viewerID]
-	out := make([]UserView, 0, len(s.users))
-	for id := 1; id <= s.next.user; id++ {
-		if u := s.users[id]; u != nil {
-			out = append(out, s.userView(viewer, u))
-		}
+	ids := slices.Sorted(maps.Keys(s.users))
+	out := make([]UserView, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, s.userView(viewer, s.users[id]))
 	}
 	return out
 }
@@ -284,7 +285,7 @@ func (s *State) CreateBot(ownerID int, fullName, shortName string, botType int) 
 	if !validEmail(email) {
 		return User{}, apierr.BadRequest("Bad name or username")
 	}
-	if _, taken := s.usersByEmail[email]; taken {
+	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
 		return User{}, apierr.BadRequest("Username already in use")
 	}
 	u := &User{
