@@ -37,16 +37,17 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 			body.Value("raw_content").String().IsEqual(source)
 		})
 
-	It("renders HTML by default and raw Markdown with apply_markdown=false",
-		harness.Req("OP06-01", "OP06-02", "MSG-09", "MSG-10"), func() {
-			html := harness.Success(fetchMessage(harness.Member, id)).Value("message").Object()
-			html.Value("content_type").String().IsEqual("text/html")
-			html.Value("content").String().Contains("<strong>bold</strong>")
+	It("renders the content as HTML by default", harness.Req("OP06-01", "MSG-09", "MSG-10"), func() {
+		html := harness.Success(fetchMessage(harness.Member, id)).Value("message").Object()
+		html.Value("content_type").String().IsEqual("text/html")
+		html.Value("content").String().Contains("<strong>bold</strong>")
+	})
 
-			raw := harness.Success(fetchMessage(harness.Member, id, "apply_markdown", false)).Value("message").Object()
-			raw.Value("content_type").String().IsEqual("text/x-markdown")
-			raw.Value("content").String().IsEqual(source)
-		})
+	It("returns the raw Markdown with apply_markdown=false", harness.Req("OP06-02", "MSG-09", "MSG-10"), func() {
+		raw := harness.Success(fetchMessage(harness.Member, id, "apply_markdown", false)).Value("message").Object()
+		raw.Value("content_type").String().IsEqual("text/x-markdown")
+		raw.Value("content").String().IsEqual(source)
+	})
 
 	It("describes a channel message with the documented fields and types",
 		harness.Req("MSG-01", "MSG-02", "MSG-03", "MSG-04", "MSG-07", "MSG-11", "MSG-12", "MSG-13", "MSG-14",
