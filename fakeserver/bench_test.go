@@ -40,12 +40,7 @@ func BenchmarkSendMessage(b *testing.B) {
 
 // BenchmarkFetchMessage measures GET /messages/{id} on a realm holding 10,000 messages.
 func BenchmarkFetchMessage(b *testing.B) {
-	srv := fakeserver.New()
-	form := url.Values{"type": {"stream"}, "to": {"general"}, "content": {"message"}}
-	for i := range 10000 {
-		form.Set("topic", fmt.Sprintf("topic %d", i%50))
-		benchRequest(b, srv, "POST", "/api/v1/messages", form)
-	}
+	srv := realmWithMessages(b, 10000, 50)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -57,14 +52,21 @@ func BenchmarkFetchMessage(b *testing.B) {
 // BenchmarkTopics measures GET /users/me/{stream_id}/topics over 10,000 messages in 50 topics:
 // the one operation whose cost grows with the realm, because topics are derived from messages.
 func BenchmarkTopics(b *testing.B) {
-	srv := fakeserver.New()
-	form := url.Values{"type": {"stream"}, "to": {"general"}, "content": {"message"}}
-	for i := range 10000 {
-		form.Set("topic", fmt.Sprintf("topic %d", i%50))
-		benchRequest(b, srv, "POST", "/api/v1/messages", form)
-	}
+	srv := realmWithMessages(b, 10000, 50)
 	b.ReportAllocs()
 	for b.Loop() {
 		benchRequest(b, srv, "GET", "/api/v1/users/me/1/topics", nil)
 	}
+}
+
+// realmWithMessages returns a fake holding n channel messages spread over the given number of topics.
+func realmWithMessages(b *testing.B, n, topics int) http.Handler {
+	b.Helper()
+	srv := fakeserver.New()
+	form := url.Values{"type": {"stream"}, "to": {"general"}, "content": {"message"}}
+	for i := range n {
+		form.Set("topic", fmt.Sprintf("topic %d", i%topics))
+		benchRequest(b, srv, "POST", "/api/v1/messages", form)
+	}
+	return srv
 }

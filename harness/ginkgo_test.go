@@ -62,14 +62,7 @@ var _ = Describe("provisioning", func() {
 		fake *testFake
 		tgt  *Target
 	)
-	BeforeEach(func() {
-		fake = newTestFake()
-		var err error
-		tgt, err = Connect(connectCfg(fake.start(GinkgoT()).URL))
-		Expect(err).NotTo(HaveOccurred())
-		SetCurrent(tgt)
-		DeferCleanup(func() { SetCurrent(nil) })
-	})
+	BeforeEach(func() { fake, tgt = connectToTestFake() })
 
 	It("creates channels of each kind with their subscribers", func() {
 		for _, tc := range []struct {
@@ -149,14 +142,7 @@ var _ = Describe("spec helpers", func() {
 		fake *testFake
 		tgt  *Target
 	)
-	BeforeEach(func() {
-		fake = newTestFake()
-		var err error
-		tgt, err = Connect(connectCfg(fake.start(GinkgoT()).URL))
-		Expect(err).NotTo(HaveOccurred())
-		SetCurrent(tgt)
-		DeferCleanup(func() { SetCurrent(nil) })
-	})
+	BeforeEach(func() { fake, tgt = connectToTestFake() })
 
 	It("creates fresh users of any role", func() {
 		for _, r := range []Role{Member, Guest, Admin, Bot} {
@@ -250,3 +236,15 @@ var _ = Describe("gates", func() {
 		Expect(NotApplicablePrefix).To(HaveSuffix(":"))
 	})
 })
+
+// connectToTestFake starts a test fake, connects a target to it and makes that target the
+// current one for the spec.
+func connectToTestFake() (*testFake, *Target) {
+	GinkgoHelper()
+	fake := newTestFake()
+	tgt, err := Connect(connectCfg(fake.start(GinkgoT()).URL))
+	Expect(err).NotTo(HaveOccurred())
+	SetCurrent(tgt)
+	DeferCleanup(func() { SetCurrent(nil) })
+	return fake, tgt
+}
