@@ -29,6 +29,14 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		m.Value("content").String().IsEqual("query *string*")
 	})
 
+	It("takes PATCH parameters form-encoded in the body", harness.Req("CONV-03"), func() {
+		subject := t.NewUser(harness.Member)
+		name := "Renamed " + harness.UniqueName("n")
+		harness.Success(t.As(harness.Admin).PATCH("/users/{id}", subject.ID).WithFormField("full_name", name).Expect())
+		harness.Success(t.As(harness.Member).GET("/users/{id}", subject.ID).Expect()).
+			Value("user").Object().Value("full_name").String().IsEqual(name)
+	})
+
 	It("takes POST parameters form-encoded in the body", harness.Req("CONV-03"), func() {
 		ch := t.NewChannel(harness.Public, harness.Member)
 		topic := harness.UniqueName("form")
