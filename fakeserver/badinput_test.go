@@ -468,6 +468,66 @@ func routeTable() []routeSpec {
 	}
 	add(users)
 
+	presence := routeSpec{method: "POST", pattern: "/api/v1/users/me/presence", path: "/api/v1/users/me/presence", role: fixtures.RoleMember,
+		params: []param{
+			{name: "status", required: true, oversizeFails: true},
+			{name: "ping_only", kind: kBool}, {name: "new_user_input", kind: kBool}, {name: "slim_presence", kind: kBool},
+			{name: "last_update_id", kind: kInt}, {name: "history_limit_days", kind: kInt},
+		},
+		valid: []string{"status", "active"}}
+	presence.extra = []badCase{
+		{"unknown status", presence.with("status", "away"), badRequest("Invalid status: away")},
+		{"negative history_limit_days", presence.with("history_limit_days", "-1"), badRequest("history_limit_days is too small")},
+		{"bot", presence.as(botAuth), badRequest("This endpoint does not accept bot requests.")},
+	}
+	add(presence)
+
+	deleteTopic := routeSpec{method: "POST", pattern: "/api/v1/streams/{stream_id:[0-9]+}/delete_topic", path: "/api/v1/streams/{id}/delete_topic", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleOwner,
+		params: []param{{name: "topic_name", required: true}},
+		valid:  []string{"topic_name", "a topic without messages"}}
+	deleteTopic.extra = []badCase{
+		{"member", deleteTopic.as(memberAuth), principalAdmin},
+		{"moderator, no parameters (role checked first)", request{method: "POST", path: "/api/v1/streams/1/delete_topic", auth: modAuth}, principalAdmin},
+	}
+	add(deleteTopic)
+
+	subProp := routeSpec{method: "PATCH", pattern: "/api/v1/users/me/subscriptions/{stream_id:[0-9]+}", path: "/api/v1/users/me/subscriptions/{id}", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleOwner,
+		params: []param{{name: "property", required: true, oversizeFails: true}, {name: "value", required: true, oversizeFails: true}},
+		valid:  []string{"property", "pin_to_top", "value", "true"}}
+	subProp.extra = []badCase{
+		{"unknown property", subProp.with("property", "bogus"), badRequest("Unknown subscription property: bogus")},
+		{"boolean property with a string", subProp.with("value", "maybe"), badRequest("pin_to_top is not a boolean")},
+		{"color that is not hex", subProp.as(ownerAuth, "property", "color", "value", "red"), badRequest("color is not a valid hex color")},
+		{"color given a boolean", subProp.as(ownerAuth, "property", "color", "value", "true"), badRequest("color is not a valid hex color")},
+	}
+	add(subProp)
+
+	add(routeSpec{method: "GET", pattern: "/api/v1/users/me/subscriptions", path: "/api/v1/users/me/subscriptions", role: fixtures.RoleMember,
+		params: []param{{name: "include_subscribers", kind: kBool}}})
+
+	delMsg := routeSpec{method: "DELETE", pattern: "/api/v1/messages/{message_id:[0-9]+}", path: "/api/v1/messages/{id}", id: "1",
+		notFound: "Invalid message(s)", role: fixtures.RoleOwner}
+	delMsg.extra = []badCase{
+		{"member deleting another user's message", delMsg.as(memberAuth), badRequest("You don't have permission to delete this message")},
+	}
+	add(delMsg)
+
+	realmPatch := routeSpec{method: "PATCH", pattern: "/api/v1/realm", path: "/api/v1/realm", role: fixtures.RoleOwner,
+		params: []param{
+			{name: "allow_message_editing", kind: kBool}, {name: "message_content_edit_limit_seconds", kind: kInt},
+			{name: "move_messages_within_stream_limit_seconds", kind: kInt}, {name: "move_messages_between_streams_limit_seconds", kind: kInt},
+		},
+		valid: []string{"allow_message_editing", "true"}}
+	realmPatch.extra = []badCase{
+		{"member", realmPatch.as(memberAuth), principalAdmin},
+		{"zero limit", realmPatch.with("message_content_edit_limit_seconds", "0"), badRequest("message_content_edit_limit_seconds is too small")},
+		{"limit beyond 32 bits", realmPatch.with("message_content_edit_limit_seconds", "2147483648"), badRequest("message_content_edit_limit_seconds is too large")},
+		{"limit as another word", realmPatch.with("move_messages_within_stream_limit_seconds", `"forever"`), badRequest("move_messages_within_stream_limit_seconds is not an integer")},
+	}
+	add(realmPatch)
+
 	// --- supporting operations ---
 	reg := routeSpec{method: "POST", pattern: "/api/v1/register", path: "/api/v1/register", role: fixtures.RoleMember,
 		params: []param{
@@ -483,6 +543,48 @@ func routeTable() []routeSpec {
 		},
 		valid: []string{"fetch_event_types", `["realm"]`}}
 	add(reg)
+
+	// The event routes need a queue of the route's user. Queue ids are "<generation>:<n>",
+	// numbered from 1 after every reset, and the first stateOf after setUp registers the
+	// owner's first queue, so this one exists whenever a case runs.
+	ownerQueue := fmt.Sprintf("%d:1", defaultFixture.Realm.StartTime)
+	badQueue := func(id string) want { return bad(400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+id) }
+	evs := routeSpec{method: "GET", pattern: "/api/v1/events", path: "/api/v1/events", role: fixtures.RoleOwner,
+		params: []param{
+			// Neither is required as such: without queue_id, dont_block=true makes a new queue.
+			{name: "queue_id", oversizeFails: true},
+			{name: "last_event_id", kind: kInt},
+			{name: "dont_block", kind: kBool},
+			{name: "event_types", kind: kStrList},
+		},
+		valid: []string{"queue_id", ownerQueue, "last_event_id", "-1", "dont_block", "true"}}
+	evs.extra = []badCase{
+		{"no parameters", evs.build(url.Values{}), badRequest("Missing 'queue_id' argument")},
+		{"no queue_id, blocking", evs.build(url.Values{"last_event_id": {"-1"}}), badRequest("Missing 'queue_id' argument")},
+		{"no queue_id, dont_block false", evs.build(url.Values{"dont_block": {"false"}}), badRequest("Missing 'queue_id' argument")},
+		{"no last_event_id", evs.without("last_event_id"), badRequest("Missing 'last_event_id' argument")},
+		{"no last_event_id, blocking", evs.build(url.Values{"queue_id": {ownerQueue}}), badRequest("Missing 'last_event_id' argument")},
+		{"unknown queue", evs.with("queue_id", "1:999999"), badQueue("1:999999")},
+		{"empty queue_id", evs.with("queue_id", ""), badQueue("")},
+		{"unknown queue, blocking", evs.as(ownerAuth, "queue_id", "bogus", "dont_block", "false"), badQueue("bogus")},
+		{"another user's queue", evs.as(memberAuth), badQueue(ownerQueue)},
+		{"another user's queue, blocking", evs.as(guestAuth, "dont_block", "false"), badQueue(ownerQueue)},
+		{"last_event_id ahead of the queue", evs.with("last_event_id", "5"), badRequest("Event 5 was not in this queue")},
+		{"last_event_id behind -1", evs.with("last_event_id", "-2"), badRequest("An event newer than -2 has already been pruned!")},
+		{"queue_id in the body of a GET", request{method: "GET", path: evs.path, auth: ownerAuth, body: formBody("queue_id", ownerQueue, "last_event_id", "-1"), contentType: formType}, badRequest("Missing 'queue_id' argument")},
+	}
+	add(evs)
+
+	delEvs := routeSpec{method: "DELETE", pattern: "/api/v1/events", path: "/api/v1/events", role: fixtures.RoleOwner,
+		params: []param{{name: "queue_id", required: true, oversizeFails: true}},
+		valid:  []string{"queue_id", ownerQueue}}
+	delEvs.extra = []badCase{
+		{"unknown queue", delEvs.with("queue_id", "1:999999"), badQueue("1:999999")},
+		{"empty queue_id", delEvs.with("queue_id", ""), badQueue("")},
+		{"another user's queue", delEvs.as(memberAuth), badQueue(ownerQueue)},
+		{"bot deleting its owner's queue", delEvs.as(botAuth), badQueue(ownerQueue)},
+	}
+	add(delEvs)
 
 	send := routeSpec{method: "POST", pattern: "/api/v1/messages", path: "/api/v1/messages", role: fixtures.RoleOwner,
 		params: []param{
@@ -714,12 +816,33 @@ func routeTable() []routeSpec {
 
 	add(routeSpec{method: "GET", pattern: "/_fake/config", path: "/_fake/config"})
 	cfg := routeSpec{method: "PATCH", pattern: "/_fake/config", path: "/_fake/config",
-		params: []param{{name: "push_configured", kind: kBool}},
-		valid:  []string{"push_configured", "true"}}
+		params: []param{
+			{name: "push_configured", kind: kBool},
+			{name: "event_poll_timeout_seconds", kind: kInt},
+			{name: "event_queue_idle_seconds", kind: kInt},
+		},
+		valid: []string{"push_configured", "true"}}
+	cfg.extra = []badCase{
+		{"poll timeout zero", cfg.with("event_poll_timeout_seconds", "0"), badRequest("event_poll_timeout_seconds must be between 1 and 300")},
+		{"poll timeout over 300", cfg.with("event_poll_timeout_seconds", "301"), badRequest("event_poll_timeout_seconds must be between 1 and 300")},
+		{"idle time zero", cfg.with("event_queue_idle_seconds", "0"), badRequest("event_queue_idle_seconds must be between 1 and 3153600000")},
+		{"idle time negative", cfg.with("event_queue_idle_seconds", "-600"), badRequest("event_queue_idle_seconds must be between 1 and 3153600000")},
+		{"idle time beyond the clock's range", cfg.with("event_queue_idle_seconds", "9223372036854775807"), badRequest("event_queue_idle_seconds must be between 1 and 3153600000")},
+		{"good setting, bad setting (all or nothing)", cfg.as("", "event_poll_timeout_seconds", "5", "event_queue_idle_seconds", "0"), badRequest("event_queue_idle_seconds must be between 1 and 3153600000")},
+	}
 	add(cfg)
 
 	add(routeSpec{method: "GET", pattern: "/_fake/journal", path: "/_fake/journal"})
 	add(routeSpec{method: "DELETE", pattern: "/_fake/journal", path: "/_fake/journal"})
+
+	vcall := routeSpec{method: "POST", pattern: "/_fake/vcall_token", path: "/_fake/vcall_token",
+		params: []param{{name: "user_id", kind: kInt, required: true}, {name: "has_token", kind: kBool}},
+		valid:  []string{"user_id", "4", "has_token", "true"}}
+	vcall.extra = []badCase{
+		{"unknown user", vcall.with("user_id", "999"), badRequest("No such user")},
+		{"user id zero", vcall.with("user_id", "0"), badRequest("No such user")},
+	}
+	add(vcall)
 	return table
 }
 

@@ -11,7 +11,7 @@ import (
 
 // Capabilities the control API offers; the suite reads them from /_fake/health and runs the
 // specs that need them (DESIGN decision 2).
-var Capabilities = []string{"clock", "config", "reset", "fixture", "journal"}
+var Capabilities = []string{"clock", "config", "reset", "fixture", "journal", "vcall-token"}
 
 // Bounds of the virtual clock: year 9999, and one step well inside time.Duration's range.
 const (
@@ -30,6 +30,24 @@ func (s *Server) controlRoutes(r chi.Router) {
 	r.Patch("/config", serve(s.patchConfig))
 	r.Get("/journal", serve(s.getJournal))
 	r.Delete("/journal", serve(s.clearJournal))
+	r.Post("/vcall_token", serve(s.setVCallToken))
+}
+
+// setVCallToken gives (has_token=true) or takes a user's video-call integration token, which a
+// real user obtains from the provider outside the chat API.
+func (s *Server) setVCallToken(c *call) (fields, error) {
+	userID := c.p.RequiredInt("user_id")
+	has := c.p.Bool("has_token", true)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if userID < 1 || userID > 1<<31-1 {
+		return nil, apierr.NoSuchUser
+	}
+	if aerr := s.realm().SetVCallToken(int(userID), has); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
 }
 
 func (s *Server) health(*call) (fields, error) {
@@ -96,11 +114,30 @@ func (s *Server) getConfig(*call) (fields, error) {
 func (s *Server) patchConfig(c *call) (fields, error) {
 	cfg := s.Config()
 	cfg.PushConfigured = c.p.Bool("push_configured", cfg.PushConfigured)
+	cfg.EventPollTimeoutSeconds = intSetting(c, "event_poll_timeout_seconds", 1, maxPollTimeoutSeconds, cfg.EventPollTimeoutSeconds)
+	cfg.EventQueueIdleSeconds = intSetting(c, "event_queue_idle_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleSeconds)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
 	s.SetConfig(cfg)
-	return fields{"config": cfg}, nil
+	return fields{"config": s.Config()}, nil
+}
+
+// maxPollTimeoutSeconds bounds event_poll_timeout_seconds: long enough to imitate the real
+// server's 50 seconds, short enough that no client gives up first.
+const maxPollTimeoutSeconds = 300
+
+// intSetting reads an optional JSON integer setting that must lie in [lo, hi]; cur when absent.
+func intSetting(c *call, name string, lo, hi int64, cur int) int {
+	v, ok := c.p.Int(name)
+	if !ok {
+		return cur
+	}
+	if v < lo || v > hi {
+		c.p.Fail(apierr.BadRequest("%s must be between %d and %d", name, lo, hi))
+		return cur
+	}
+	return int(v)
 }
 
 func (s *Server) getJournal(*call) (fields, error) {

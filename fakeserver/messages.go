@@ -129,3 +129,32 @@ func clientName(c *call) string {
 	}
 	return name
 }
+
+// deleteMessage: DELETE /messages/{message_id}.
+func (s *Server) deleteMessage(c *call) (fields, error) {
+	id, err := c.pathID("message_id", apierr.InvalidMessage)
+	if err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().DeleteMessage(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// deleteTopic: POST /streams/{stream_id}/delete_topic (operation 8); administrators only.
+func (s *Server) deleteTopic(c *call) (fields, error) {
+	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+	if err != nil {
+		return nil, err
+	}
+	topic := c.p.RequiredString("topic_name")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	complete, aerr := s.realm().DeleteTopic(c.user.ID, id, topic, realm.TopicBatching{})
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"complete": complete}, nil
+}

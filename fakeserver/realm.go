@@ -1,18 +1,13 @@
 package fakeserver
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
-)
-
-// Realm defaults of the real server that the fake reports and does not yet let clients change.
-const (
-	contentEditLimitSeconds = 600
-	moveWithinLimitSeconds  = 604800
-	moveBetweenLimitSeconds = 604800
 )
 
 // serverSettings: GET /server_settings, without credentials.
@@ -50,14 +45,17 @@ func baseURL(c *call) string {
 // registerGroups maps the event types a client may name to the state they fetch.
 var registerGroups = []string{"realm", "realm_linkifiers", "realm_playgrounds"}
 
-// register: POST /register — the initial state a client needs. Event queues arrive with
-// the event stream; until then the response carries state only.
+// register: POST /register — an event queue and the initial state a client needs.
+//
+// event_types chooses the events the queue receives (all when absent); fetch_event_types
+// chooses the state returned and defaults to event_types. The queue is made before the
+// state is read, so a change between the two is at worst seen twice, never lost.
 func (s *Server) register(c *call) (fields, error) {
-	wanted := stringList(c, "fetch_event_types")
+	fetchTypes := stringList(c, "fetch_event_types")
+	eventTypes := stringList(c, "event_types")
+	wanted := fetchTypes
 	if wanted == nil {
-		wanted = stringList(c, "event_types")
-	} else {
-		stringList(c, "event_types")
+		wanted = eventTypes
 	}
 	for _, name := range []string{"apply_markdown", "client_gravatar", "slim_presence", "all_public_streams", "include_subscribers"} {
 		c.p.Bool(name, false)
@@ -67,11 +65,14 @@ func (s *Server) register(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
+	queueID, lastEventID := s.hub.Register(events.QueueSpec{UserID: c.user.ID, EventTypes: eventTypes})
 	fetch := func(group string) bool { return wanted == nil || slices.Contains(wanted, group) }
 	st := s.realm().Settings()
 	f := fields{
 		"zulip_version": st.Version, "zulip_feature_level": st.FeatureLevel, "zulip_merge_base": st.Version,
 		"user_id": c.user.ID, "email": c.user.Email, "full_name": c.user.FullName,
+		"has_vcall_token": c.user.HasVCallToken,
+		"queue_id":        queueID, "last_event_id": lastEventID,
 	}
 	if fetch("realm") {
 		f["max_topic_length"] = st.MaxTopicLength
@@ -80,10 +81,7 @@ func (s *Server) register(c *call) (fields, error) {
 		f["max_stream_description_length"] = 1024
 		f["realm_empty_topic_display_name"] = st.EmptyTopicDisplayName
 		f["realm_name"] = st.Name
-		f["realm_allow_message_editing"] = true
-		f["realm_message_content_edit_limit_seconds"] = contentEditLimitSeconds
-		f["realm_move_messages_within_stream_limit_seconds"] = moveWithinLimitSeconds
-		f["realm_move_messages_between_streams_limit_seconds"] = moveBetweenLimitSeconds
+		maps.Copy(f, s.realm().Editing().State())
 	}
 	if fetch("realm_linkifiers") {
 		f["realm_linkifiers"] = s.realm().Linkifiers()

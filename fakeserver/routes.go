@@ -40,17 +40,25 @@ func (s *Server) routes() *chi.Mux {
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireAuth)
 
-			// Documented operations.
-			r.Get("/messages/"+messageID, serve(s.getMessage))              // 6
-			r.Get("/users/me/"+streamID+"/topics", serve(s.getTopics))      // 12
-			r.Post("/realm/playgrounds", serve(adminOnly(s.addPlayground))) // 14
-			r.Get("/realm/linkifiers", serve(s.getLinkifiers))              // 17
-			r.Post("/users", serve(adminOnly(s.createUser)))                // 11
+			// Documented operations, by their number in the API document.
+			r.Post("/users/me/presence", serve(humansOnly(s.updatePresence)))             // 4
+			r.Get("/messages/"+messageID, serve(s.getMessage))                            // 6
+			r.Post("/streams/"+streamID+"/delete_topic", serve(adminOnly(s.deleteTopic))) // 8
+			r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription))     // 10
+			r.Post("/users", serve(adminOnly(s.createUser)))                              // 11
+			r.Get("/users/me/"+streamID+"/topics", serve(s.getTopics))                    // 12
+			r.Post("/realm/playgrounds", serve(adminOnly(s.addPlayground)))               // 14
+			r.Get("/realm/linkifiers", serve(s.getLinkifiers))                            // 17
 
 			// Supporting operations of the real server.
 			r.Post("/register", serve(s.register))
+			r.Get("/events", serve(s.getEvents))
+			r.Delete("/events", serve(s.deleteEvents))
 			r.Post("/messages", serve(s.sendMessage))
 			r.Post("/users/me/subscriptions", serve(s.subscribe))
+			r.Get("/users/me/subscriptions", serve(s.getSubscriptions))
+			r.Delete("/messages/"+messageID, serve(s.deleteMessage))
+			r.Patch("/realm", serve(adminOnly(s.updateRealm)))
 			r.Get("/get_stream_id", serve(s.getStreamID))
 			r.Get("/users", serve(s.getUsers))
 			r.Get("/users/me", serve(s.getOwnUser))

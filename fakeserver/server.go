@@ -21,6 +21,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
@@ -30,6 +31,7 @@ type Server struct {
 	handler *chi.Mux
 	clock   *clock.Clock
 	state   *realm.State
+	hub     *events.Hub
 	journal *journal
 
 	mu      sync.Mutex
@@ -42,6 +44,23 @@ type Server struct {
 type Config struct {
 	// PushConfigured is whether a mobile push notification service is configured.
 	PushConfigured bool `json:"push_configured"`
+	// EventPollTimeoutSeconds is how long, in real seconds, a blocking GET /events waits
+	// before it answers with a heartbeat (the real server: about 50). Zero means the default.
+	EventPollTimeoutSeconds int `json:"event_poll_timeout_seconds"`
+	// EventQueueIdleSeconds is how long, in virtual seconds, an event queue nobody polls
+	// lives (the real server: 600). Zero means the default.
+	EventQueueIdleSeconds int `json:"event_queue_idle_seconds"`
+}
+
+// withDefaults fills the settings left zero with their defaults.
+func (c Config) withDefaults() Config {
+	if c.EventPollTimeoutSeconds <= 0 {
+		c.EventPollTimeoutSeconds = int(events.DefaultPollTimeout / time.Second)
+	}
+	if c.EventQueueIdleSeconds <= 0 {
+		c.EventQueueIdleSeconds = int(events.DefaultIdleTimeout / time.Second)
+	}
+	return c
 }
 
 // Option configures a Server.
@@ -60,7 +79,9 @@ func New(opts ...Option) *Server {
 		o(s)
 	}
 	s.clock = clock.New(time.Unix(s.fixture.Realm.StartTime, 0))
-	s.state = realm.New(s.fixture, s.clock)
+	s.hub = events.NewHub(s.clock, events.Options{})
+	s.SetConfig(s.config)
+	s.state = realm.New(s.fixture, s.clock, s.hub)
 	s.handler = s.routes()
 	return s
 }
@@ -81,10 +102,12 @@ func (s *Server) Reset() { s.LoadFixture(s.Fixture()) }
 // LoadFixture replaces the whole state with a fixture's and resets clock and configuration.
 func (s *Server) LoadFixture(f *fixtures.Fixture) {
 	s.mu.Lock()
-	s.fixture, s.config = f, Config{}
+	s.fixture = f
 	s.mu.Unlock()
+	s.SetConfig(Config{})
 	s.clock.Set(time.Unix(f.Realm.StartTime, 0))
 	s.state.Load(f)
+	s.hub.Reset()
 	s.journal.clear()
 }
 
@@ -101,11 +124,14 @@ func (s *Server) Config() Config {
 	return s.config
 }
 
-// SetConfig replaces the server configuration.
+// SetConfig replaces the server configuration; settings left zero take their defaults.
 func (s *Server) SetConfig(c Config) {
+	c = c.withDefaults()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.config = c
+	s.hub.SetPollTimeout(time.Duration(c.EventPollTimeoutSeconds) * time.Second)
+	s.hub.SetIdleTimeout(time.Duration(c.EventQueueIdleSeconds) * time.Second)
 }
 
 func (s *Server) realm() *realm.State { return s.state }
@@ -127,5 +153,9 @@ func NewTestServer(opts ...Option) *TestServer {
 	return &TestServer{URL: ts.URL, Server: srv, ts: ts}
 }
 
-// Close shuts the server down and waits for requests in flight.
-func (ts *TestServer) Close() { ts.ts.Close() }
+// Close shuts the server down and waits for requests in flight; long polls of GET /events
+// are answered at once rather than at their timeout.
+func (ts *TestServer) Close() {
+	ts.Server.hub.Close()
+	ts.ts.Close()
+}

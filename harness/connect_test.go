@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -30,6 +31,9 @@ type testFake struct {
 
 	linkifiers map[int]string
 	clockNow   int // GET /_fake/clock
+
+	// Event queues (events_test.go).
+	queues fakeQueues
 
 	// What the fake saw.
 	fetchEventTypes         []string
@@ -67,6 +71,7 @@ func newTestFake() *testFake {
 			"realm_empty_topic_display_name": "general chat", "queue_id": "q1"},
 	}
 	f.addUser(fakeOwnerEmail, ownerKey, "owner-password", 100, false)
+	f.queues.init(&f.mu)
 	return f
 }
 
@@ -113,7 +118,10 @@ func (f *testFake) start(t tb) *httptest.Server {
 	}))
 	mux.HandleFunc("POST /api/v1/register", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
 		f.fetchEventTypes = append(f.fetchEventTypes, r.FormValue("fetch_event_types"))
-		success(w, f.register)
+		body := map[string]any{}
+		maps.Copy(body, f.register)
+		maps.Copy(body, f.registerQueue(r, me))
+		success(w, body)
 	}))
 	mux.HandleFunc("GET /_fake/clock", func(w http.ResponseWriter, r *http.Request) {
 		success(w, map[string]any{"now": f.clockNow})
@@ -196,8 +204,11 @@ func (f *testFake) start(t tb) *httptest.Server {
 			m[k] = r.FormValue(k)
 		}
 		f.messages = append(f.messages, m)
+		f.messageEvents(me, m, 1000+len(f.messages))
 		success(w, map[string]any{"id": 1000 + len(f.messages)})
 	}))
+
+	f.routeEvents(mux)
 
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()

@@ -259,6 +259,24 @@ func (p *Params) RequiredInt(name string) int64 {
 	return i
 }
 
+// IntOrWord returns an optional parameter that is a JSON integer or the JSON string word
+// (such as "unlimited" for a time limit); isWord tells which. Anything else is "not an integer".
+func (p *Params) IntOrWord(name, word string) (n int64, isWord, ok bool) {
+	v, present := p.jsonParam(name)
+	if !present {
+		return 0, false, false
+	}
+	if v == word {
+		return 0, true, true
+	}
+	i, err := asInt(v, name)
+	if err != nil {
+		p.fail(err)
+		return 0, false, false
+	}
+	return i, false, true
+}
+
 // Bool returns a JSON-encoded boolean parameter, def when absent.
 func (p *Params) Bool(name string, def bool) bool {
 	v, ok := p.jsonParam(name)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
 // Channel is a channel (stream) of the realm.
@@ -19,13 +20,22 @@ type Channel struct {
 	HistoryPublicToSubscribers bool
 	RecipientID                int
 	DateCreated                int64
+	FirstMessageID             int                   // 0 while the channel has no message
 	Subscribers                map[int]*Subscription // by user ID
 }
 
 // Subscription is one user's membership of a channel and its per-user settings.
 type Subscription struct {
-	UserID int
-	Color  string
+	UserID   int
+	Color    string
+	IsMuted  bool
+	PinToTop bool
+	// Notification settings: nil follows the user's global setting (shown as null).
+	DesktopNotifications   *bool
+	AudibleNotifications   *bool
+	PushNotifications      *bool
+	EmailNotifications     *bool
+	WildcardMentionsNotify *bool
 	// FirstMessageID is the first message the subscriber may see in a channel whose
 	// history is protected: messages sent before the subscription stay hidden.
 	FirstMessageID int
@@ -178,18 +188,49 @@ func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOp
 		s.addChannel(sp.Name, sp.Description, opts.InviteOnly, historyPublic)
 	}
 	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
+	added := map[*Channel][]int{}
 	for _, sp := range specs {
 		ch := s.channelsByName[strings.ToLower(sp.Name)]
 		for _, u := range principals {
 			key := strconv.Itoa(u.ID)
 			if s.subscribe(ch, u) {
 				res.Subscribed[key] = appendOnce(res.Subscribed[key], ch.Name)
+				added[ch] = append(added[ch], u.ID)
 			} else {
 				res.AlreadySubscribed[key] = appendOnce(res.AlreadySubscribed[key], ch.Name)
 			}
 		}
 	}
+	// Events in the real server's order: the channel exists before anyone is subscribed to it.
+	// A private channel's audience is its subscribers, so the state above comes first.
+	for _, sp := range toCreate {
+		ch := s.channelsByName[strings.ToLower(sp.Name)]
+		s.publish(events.Event{"type": "stream", "op": "create", "streams": []any{channelInfo(ch)}}, s.channelAudience(ch)...)
+	}
+	for _, sp := range specs {
+		ch := s.channelsByName[strings.ToLower(sp.Name)]
+		s.publishSubscriptionsAdded(ch, added[ch])
+		delete(added, ch) // a channel named twice is announced once
+	}
 	return res, nil
+}
+
+// publishSubscriptionsAdded tells each new subscriber of their subscription, and the other
+// users who can see the channel who joined it.
+func (s *State) publishSubscriptionsAdded(ch *Channel, userIDs []int) {
+	if len(userIDs) == 0 {
+		return
+	}
+	for _, id := range userIDs {
+		s.publish(events.Event{"type": "subscription", "op": "add", "subscriptions": []SubscriptionView{subscriptionView(ch, ch.Subscribers[id])}}, id)
+	}
+	var peers []int
+	for _, id := range s.channelAudience(ch) {
+		if !slices.Contains(userIDs, id) {
+			peers = append(peers, id)
+		}
+	}
+	s.publish(events.Event{"type": "subscription", "op": "peer_add", "stream_ids": []int{ch.ID}, "user_ids": userIDs}, peers...)
 }
 
 func appendOnce(list []string, v string) []string {
@@ -234,6 +275,19 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 	}
 	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
 	return topics, nil
+}
+
+// channelInfo is a channel as stream events describe it.
+func channelInfo(ch *Channel) map[string]any {
+	var first any
+	if ch.FirstMessageID != 0 {
+		first = ch.FirstMessageID
+	}
+	return map[string]any{
+		"stream_id": ch.ID, "name": ch.Name, "description": ch.Description, "invite_only": ch.InviteOnly,
+		"history_public_to_subscribers": ch.HistoryPublicToSubscribers, "date_created": ch.DateCreated,
+		"first_message_id": first,
+	}
 }
 
 // String names a channel for logs and errors.

@@ -101,6 +101,7 @@ func (s *State) AddLinkifier(in LinkifierInput) (int, *apierr.Error) {
 	}
 	l.ID = nextID(&s.next.linkifier)
 	s.linkifiers = append(s.linkifiers, l)
+	s.publishRealmList("realm_linkifiers", s.linkifierList())
 	return l.ID, nil
 }
 
@@ -113,6 +114,7 @@ func (s *State) RemoveLinkifier(id int) *apierr.Error {
 		return apierr.BadRequest("Linkifier not found.")
 	}
 	s.linkifiers = slices.Delete(s.linkifiers, i, i+1)
+	s.publishRealmList("realm_linkifiers", s.linkifierList())
 	return nil
 }
 
@@ -120,6 +122,10 @@ func (s *State) RemoveLinkifier(id int) *apierr.Error {
 func (s *State) Linkifiers() []Linkifier {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.linkifierList()
+}
+
+func (s *State) linkifierList() []Linkifier {
 	out := make([]Linkifier, len(s.linkifiers))
 	for i, l := range s.linkifiers {
 		out[i] = *l

@@ -2,6 +2,7 @@ package realm
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
 )
 
@@ -129,7 +131,21 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	}
 	m.Flags[senderID] = []string{"read"}
 	s.messages[m.ID] = m
+	s.publishNewMessage(m)
+	// The real server records a channel's first message silently: only deletions that move
+	// it are announced (see refreshFirstMessageID).
+	if ch := s.channels[m.ChannelID]; ch != nil && ch.FirstMessageID == 0 {
+		ch.FirstMessageID = m.ID
+	}
 	return m.ID, nil
+}
+
+// publishNewMessage sends each recipient the message as they see it, with their flags.
+func (s *State) publishNewMessage(m *Message) {
+	for _, id := range slices.Sorted(maps.Keys(m.Flags)) {
+		view := s.messageView(s.users[id], m, ViewOptions{ApplyMarkdown: true})
+		s.publish(events.Event{"type": "message", "message": view, "flags": view.Flags}, id)
+	}
 }
 
 func (s *State) sendableChannel(sender *User, d Draft) (*Channel, *apierr.Error) {

@@ -49,6 +49,7 @@ func (s *State) AddPlayground(name, language, template string) (int, *apierr.Err
 	}
 	p := &Playground{ID: nextID(&s.next.playground), Name: name, PygmentsLanguage: language, URLTemplate: template}
 	s.playgrounds = append(s.playgrounds, p)
+	s.publishRealmList("realm_playgrounds", s.playgroundList())
 	return p.ID, nil
 }
 
@@ -61,6 +62,7 @@ func (s *State) RemovePlayground(id int) *apierr.Error {
 		return apierr.BadRequest("Invalid playground")
 	}
 	s.playgrounds = slices.Delete(s.playgrounds, i, i+1)
+	s.publishRealmList("realm_playgrounds", s.playgroundList())
 	return nil
 }
 
@@ -68,6 +70,10 @@ func (s *State) RemovePlayground(id int) *apierr.Error {
 func (s *State) Playgrounds() []Playground {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.playgroundList()
+}
+
+func (s *State) playgroundList() []Playground {
 	out := make([]Playground, len(s.playgrounds))
 	for i, p := range s.playgrounds {
 		out[i] = *p

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -28,10 +29,12 @@ type Settings struct {
 
 // State is one realm. Its zero value is not usable; call New.
 type State struct {
-	mu    sync.RWMutex
-	clock *clock.Clock
+	mu     sync.RWMutex
+	clock  *clock.Clock
+	events events.Publisher // every state change is published here, under the lock
 
 	settings Settings
+	editing  EditingSettings
 
 	users        map[int]*User
 	usersByEmail map[string]*User // lower-cased delivery email
@@ -44,18 +47,19 @@ type State struct {
 	recipients  map[string]int // recipient key -> recipient id
 	playgrounds []*Playground
 	linkifiers  []*Linkifier
+	presence    map[int]*presence // by user ID
 
 	next counters
 }
 
 // counters hand out IDs in order, so ids are reproducible from one run to the next.
 type counters struct {
-	user, channel, message, recipient, playground, linkifier int
+	user, channel, message, recipient, playground, linkifier, presence int
 }
 
-// New builds a realm from a fixture, on the given clock.
-func New(f *fixtures.Fixture, clk *clock.Clock) *State {
-	s := &State{clock: clk}
+// New builds a realm from a fixture, on the given clock, publishing its events to pub.
+func New(f *fixtures.Fixture, clk *clock.Clock, pub events.Publisher) *State {
+	s := &State{clock: clk, events: pub}
 	s.load(f)
 	return s
 }
@@ -77,6 +81,8 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}
 	s.messages, s.recipients = map[int]*Message{}, map[string]int{}
 	s.playgrounds, s.linkifiers = nil, nil
+	s.editing = defaultEditing()
+	s.presence = map[int]*presence{}
 	s.next = counters{}
 	joined := time.Unix(r.StartTime, 0).UTC()
 	for _, fu := range f.Users {

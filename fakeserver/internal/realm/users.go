@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -52,6 +53,9 @@ type User struct {
 	EmailAddressVisibility int
 	CanCreateUsers         bool
 	CanChangeUserEmails    bool
+	// HasVCallToken is whether the user holds a token of the external video-call integration,
+	// which the user obtains from the provider, outside this API.
+	HasVCallToken bool
 }
 
 var fixtureRoles = map[string]int{
@@ -265,6 +269,7 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
 	}
 	s.addUser(u)
+	s.publishUserAdded(u)
 	return u.ID, nil
 }
 
@@ -294,6 +299,7 @@ func (s *State) CreateBot(ownerID int, fullName, shortName string, botType int) 
 		DateJoined: s.clock.Now(), Timezone: "UTC", AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
 	}
 	s.addUser(u)
+	s.publishUserAdded(u)
 	return *u, nil
 }
 
@@ -335,7 +341,14 @@ func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Err
 			return apierr.BadRequest("The owner permission cannot be removed from the only organization owner.")
 		}
 	}
-	target.FullName, target.Role = name, role
+	if name != target.FullName {
+		target.FullName = name
+		s.publishUserUpdate(target, map[string]any{"full_name": name})
+	}
+	if role != target.Role {
+		target.Role = role
+		s.publishUserUpdate(target, map[string]any{"role": role})
+	}
 	return nil
 }
 
@@ -346,7 +359,13 @@ func (s *State) SetEmailVisibility(userID, visibility int) *apierr.Error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.users[userID].EmailAddressVisibility = visibility
+	u := s.users[userID]
+	oldEmail := s.apiEmail(u)
+	u.EmailAddressVisibility = visibility
+	s.publish(events.Event{"type": "user_settings", "op": "update", "property": "email_address_visibility", "value": visibility}, u.ID)
+	if email := s.apiEmail(u); email != oldEmail {
+		s.publishUserUpdate(u, map[string]any{"new_email": email})
+	}
 	return nil
 }
 
@@ -389,4 +408,18 @@ func newAPIKey() string {
 		b[i] = keyAlphabet[int(b[i])%len(keyAlphabet)]
 	}
 	return string(b)
+}
+
+// SetVCallToken records whether the user holds a video-call token and tells the user's
+// clients with a has_vcall_token event.
+func (s *State) SetVCallToken(userID int, has bool) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[userID]
+	if u == nil {
+		return apierr.NoSuchUser
+	}
+	u.HasVCallToken = has
+	s.publish(events.Event{"type": "has_vcall_token", "value": has}, u.ID)
+	return nil
 }

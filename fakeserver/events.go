@@ -1,0 +1,50 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// getEvents: GET /events — long-polls an event queue registered with POST /register.
+//
+// As on the real server, queue_id may be left out only with dont_block=true, which makes a
+// new queue (of the given event_types) and returns its id; with a queue_id, last_event_id is
+// required, and acknowledges (drops) the events up to it. A blocking fetch waits for an
+// event, for the client to go away (the request's context) or for the poll timeout, which
+// answers with a heartbeat event.
+func (s *Server) getEvents(c *call) (fields, error) {
+	queueID, hasQueue := c.p.String("queue_id")
+	lastEventID, hasLast := c.p.Int("last_event_id")
+	dontBlock := c.p.Bool("dont_block", false)
+	eventTypes := stringList(c, "event_types")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if !hasQueue {
+		if !dontBlock {
+			return nil, apierr.BadRequest("Missing 'queue_id' argument")
+		}
+		id, _ := s.hub.Register(events.QueueSpec{UserID: c.user.ID, EventTypes: eventTypes})
+		return fields{"events": []events.Event{}, "queue_id": id}, nil
+	}
+	if !hasLast {
+		return nil, apierr.BadRequest("Missing 'last_event_id' argument")
+	}
+	evs, aerr := s.hub.Get(c.r.Context(), c.user.ID, queueID, int(lastEventID), dontBlock)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"events": evs, "queue_id": queueID}, nil
+}
+
+// deleteEvents: DELETE /events — deletes an event queue.
+func (s *Server) deleteEvents(c *call) (fields, error) {
+	queueID := c.p.RequiredString("queue_id")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.hub.Delete(c.user.ID, queueID); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

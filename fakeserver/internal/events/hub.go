@@ -1,0 +1,408 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+)
+
+// Defaults of the hub's timing, used where Options leaves a field zero.
+const (
+	// DefaultPollTimeout is how long a blocking fetch waits before it is answered with a
+	// heartbeat. The real server waits 45 to 55 seconds; the fake is quicker so that a test
+	// that long-polls an idle queue does not stall for a minute.
+	DefaultPollTimeout = 10 * time.Second
+	// DefaultIdleTimeout is how long a queue lives, in virtual time, after its client last
+	// touched it: the real server's DEFAULT_EVENT_QUEUE_TIMEOUT_SECS.
+	DefaultIdleTimeout = 10 * time.Minute
+	// DefaultMaxQueuesPerUser bounds the queues one user can hold. The real server has no
+	// such bound because its queues expire in real time; the fake's clock stands still
+	// unless a test moves it, so without a bound abandoned queues would pile up forever.
+	DefaultMaxQueuesPerUser = 1000
+)
+
+// Options configures a Hub. Zero fields take the defaults above.
+type Options struct {
+	// PollTimeout is the real time a blocking fetch waits before a heartbeat.
+	PollTimeout time.Duration
+	// IdleTimeout is the virtual time after which a queue nobody polls is dropped.
+	IdleTimeout time.Duration
+	// MaxQueuesPerUser is how many queues one user may hold; registering one more drops
+	// the user's least recently used queue that no fetch is waiting on.
+	MaxQueuesPerUser int
+}
+
+// QueueSpec describes the queue a client registers.
+type QueueSpec struct {
+	UserID int
+	// EventTypes are the event types the queue receives; nil means all. Heartbeats are
+	// delivered whatever the list says, as on the real server.
+	EventTypes []string
+}
+
+// Hub is the fake's event system: every client's event queue, fed by Publish and read by
+// Get. It implements Publisher and is safe for concurrent use. Its queue ids follow the real
+// server's older "<server generation>:<counter>" form and restart with Reset, so a test
+// run gives the same ids every time.
+type Hub struct {
+	clock *clock.Clock
+	gen   int64 // the "server generation": virtual time when the hub was made
+
+	mu       sync.Mutex
+	opts     Options
+	queues   map[string]*queue
+	byUser   map[int][]*queue // in registration order
+	next     int              // last queue number handed out
+	gcAt     time.Time        // virtual time of the last garbage collection
+	gcNeeded bool             // the idle timeout changed since then
+	closed   bool             // Close was called: fetches no longer block
+}
+
+// queue is one client's event queue.
+type queue struct {
+	id         string
+	userID     int
+	types      map[string]bool // nil: all types
+	events     []Event         // unacknowledged events, ids ascending
+	nextID     int             // id of the next event
+	pruned     int             // id of the newest acknowledged event, -1 when none
+	lastAccess time.Time       // virtual time the client last registered or fetched
+	waiter     *waiter         // the fetch blocked on this queue, if any
+}
+
+// waiter is one blocked fetch; done is closed when it must answer (an event arrived,
+// another fetch took over the queue, or the queue went away).
+type waiter struct{ done chan struct{} }
+
+// NewHub returns an empty hub on the given virtual clock.
+func NewHub(clk *clock.Clock, opts Options) *Hub {
+	return &Hub{
+		clock:  clk,
+		gen:    clk.Unix(),
+		opts:   withDefaults(opts),
+		queues: map[string]*queue{},
+		byUser: map[int][]*queue{},
+		gcAt:   clk.Now(),
+	}
+}
+
+func withDefaults(o Options) Options {
+	if o.PollTimeout <= 0 {
+		o.PollTimeout = DefaultPollTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxQueuesPerUser <= 0 {
+		o.MaxQueuesPerUser = DefaultMaxQueuesPerUser
+	}
+	return o
+}
+
+// Options returns the hub's current settings, defaults filled in.
+func (h *Hub) Options() Options {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.opts
+}
+
+// SetPollTimeout changes the heartbeat delay of fetches that start from now on; zero or
+// less restores the default.
+func (h *Hub) SetPollTimeout(d time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.opts.PollTimeout = withDefaults(Options{PollTimeout: d}).PollTimeout
+}
+
+// SetIdleTimeout changes the idle lifetime of every queue; zero or less restores the default.
+func (h *Hub) SetIdleTimeout(d time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.opts.IdleTimeout = withDefaults(Options{IdleTimeout: d}).IdleTimeout
+	h.gcNeeded = true
+}
+
+// BadQueue is the real server's error for a queue id that names no live queue of the user.
+func BadQueue(queueID string) *apierr.Error {
+	return apierr.New(http.StatusBadRequest, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: %s", queueID).With("queue_id", queueID)
+}
+
+// Register creates a queue and returns its id and the last event id a client starts from.
+func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := h.clock.Now()
+	h.collect(now)
+	h.evictFor(spec.UserID)
+	h.next++
+	q := &queue{
+		id:         fmt.Sprintf("%d:%d", h.gen, h.next),
+		userID:     spec.UserID,
+		pruned:     -1,
+		lastAccess: now,
+	}
+	if spec.EventTypes != nil {
+		q.types = make(map[string]bool, len(spec.EventTypes))
+		for _, t := range spec.EventTypes {
+			q.types[t] = true
+		}
+	}
+	h.queues[q.id] = q
+	h.byUser[q.userID] = append(h.byUser[q.userID], q)
+	return q.id, -1
+}
+
+// Publish implements Publisher: ev goes, as its own copy with the queue's next id, to every
+// live queue of the users whose event types include ev["type"], and wakes their fetches.
+// The hub owns ev's values from now on: a publisher must not change them afterwards.
+func (h *Hub) Publish(ev Event, userIDs ...int) {
+	typ, _ := ev["type"].(string)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.collect(h.clock.Now())
+	seen := make(map[int]bool, len(userIDs))
+	for _, uid := range userIDs {
+		if seen[uid] {
+			continue
+		}
+		seen[uid] = true
+		for _, q := range h.byUser[uid] {
+			if q.types == nil || q.types[typ] {
+				q.push(ev)
+			}
+		}
+	}
+}
+
+// push appends a copy of ev numbered in this queue and answers the waiting fetch.
+func (q *queue) push(ev Event) {
+	c := copyMap(ev)
+	c["id"] = q.nextID
+	q.nextID++
+	q.events = append(q.events, c)
+	q.release()
+}
+
+// release answers the waiting fetch, if any.
+func (q *queue) release() {
+	if q.waiter != nil {
+		close(q.waiter.done)
+		q.waiter = nil
+	}
+}
+
+// contents returns the queue's unacknowledged events as a new slice (never nil). The events
+// themselves are shared and never changed after they are queued.
+func (q *queue) contents() []Event {
+	return append(make([]Event, 0, len(q.events)), q.events...)
+}
+
+// Get is GET /events on a queue: it acknowledges (drops) the events up to lastEventID and
+// returns the rest. When there are none it returns at once if dontBlock, and otherwise waits
+// for an event, for ctx to end (the client went away: what the queue holds is returned), or
+// for the poll timeout, which queues and returns a heartbeat event as the real server does.
+func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID int, dontBlock bool) ([]Event, *apierr.Error) {
+	h.mu.Lock()
+	now := h.clock.Now()
+	h.collect(now)
+	q, err := h.access(userID, queueID)
+	if err != nil {
+		h.mu.Unlock()
+		return nil, err
+	}
+	if err := q.acknowledge(lastEventID); err != nil {
+		h.mu.Unlock()
+		return nil, err
+	}
+	q.lastAccess = now
+	// A new fetch takes the queue over: an earlier one still waiting answers now.
+	q.release()
+	if len(q.events) > 0 || dontBlock || h.closed {
+		defer h.mu.Unlock()
+		return q.contents(), nil
+	}
+	w := &waiter{done: make(chan struct{})}
+	q.waiter = w
+	timeout := h.opts.PollTimeout
+	h.mu.Unlock()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	heartbeat := false
+	select {
+	case <-w.done:
+	case <-ctx.Done():
+	case <-timer.C:
+		heartbeat = true
+	}
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if q.waiter == w { // still this fetch's queue: nothing else answered it
+		q.waiter = nil
+		if heartbeat && h.queues[q.id] == q {
+			q.push(Event{"type": "heartbeat"})
+		}
+	}
+	q.lastAccess = h.clock.Now()
+	return q.contents(), nil
+}
+
+// acknowledge drops the events up to lastEventID, with the real server's checks: the client
+// may not go back behind what it already acknowledged, and may only name an event the queue
+// handed out (or -1 on a queue that has acknowledged nothing yet). On error nothing changes.
+func (q *queue) acknowledge(lastEventID int) *apierr.Error {
+	if lastEventID < q.pruned {
+		return apierr.BadRequest("An event newer than %d has already been pruned!", lastEventID)
+	}
+	newest, n := q.pruned, 0
+	for n < len(q.events) && q.events[n]["id"].(int) <= lastEventID {
+		newest = q.events[n]["id"].(int)
+		n++
+	}
+	if newest != lastEventID {
+		return apierr.BadRequest("Event %d was not in this queue", lastEventID)
+	}
+	q.pruned = newest
+	q.events = slices.Delete(q.events, 0, n)
+	return nil
+}
+
+// Delete is DELETE /events: the queue goes away and a fetch waiting on it answers.
+func (h *Hub) Delete(userID int, queueID string) *apierr.Error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.collect(h.clock.Now())
+	q, err := h.access(userID, queueID)
+	if err != nil {
+		return err
+	}
+	h.drop(q)
+	return nil
+}
+
+// Reset drops every queue, as a fixture load does, and restarts the queue numbering.
+func (h *Hub) Reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, q := range h.queues {
+		q.release()
+	}
+	h.queues, h.byUser, h.next = map[string]*queue{}, map[int][]*queue{}, 0
+	h.gcAt, h.gcNeeded = h.clock.Now(), false
+}
+
+// Close answers every waiting fetch and makes later fetches answer at once, so that a
+// server shutting down does not wait for long polls. Queues and events are kept.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	for _, q := range h.queues {
+		q.release()
+	}
+}
+
+// Len returns the number of live queues (expired ones are collected first).
+func (h *Hub) Len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.collect(h.clock.Now())
+	return len(h.queues)
+}
+
+// access returns the user's queue of that id; another user's queue is as unknown as one
+// that never existed.
+func (h *Hub) access(userID int, queueID string) (*queue, *apierr.Error) {
+	q, ok := h.queues[queueID]
+	if !ok || q.userID != userID {
+		return nil, BadQueue(queueID)
+	}
+	return q, nil
+}
+
+// drop removes a queue and answers its waiting fetch. The caller holds h.mu.
+func (h *Hub) drop(q *queue) {
+	q.release()
+	delete(h.queues, q.id)
+	list := slices.DeleteFunc(h.byUser[q.userID], func(other *queue) bool { return other == q })
+	if len(list) == 0 {
+		delete(h.byUser, q.userID)
+	} else {
+		h.byUser[q.userID] = list
+	}
+}
+
+// collect drops the queues idle for the idle timeout or longer, as the real server's
+// periodic garbage collection does; a queue with a fetch waiting on it is never idle. It
+// scans only when the virtual clock or the timeout has changed since the last scan, since
+// a queue's last access is never later than the clock. The caller holds h.mu.
+func (h *Hub) collect(now time.Time) {
+	if now.Equal(h.gcAt) && !h.gcNeeded {
+		return
+	}
+	h.gcAt, h.gcNeeded = now, false
+	for _, q := range h.queues {
+		if q.waiter == nil && now.Sub(q.lastAccess) >= h.opts.IdleTimeout {
+			h.drop(q)
+		}
+	}
+}
+
+// evictFor makes room for one more queue of the user by dropping the least recently used
+// queue without a waiting fetch. The caller holds h.mu.
+func (h *Hub) evictFor(userID int) {
+	list := h.byUser[userID]
+	if len(list) < h.opts.MaxQueuesPerUser {
+		return
+	}
+	var oldest *queue
+	for _, q := range list {
+		if q.waiter == nil && (oldest == nil || q.lastAccess.Before(oldest.lastAccess)) {
+			oldest = q
+		}
+	}
+	if oldest != nil {
+		h.drop(oldest)
+	}
+}
+
+// copyMap copies an event so that no two queues share a mutable map: maps and lists of the
+// generic JSON shapes are copied all the way down; other values are shared, which is safe
+// because publishers hand them over for good.
+func copyMap(m map[string]any) Event {
+	c := make(Event, len(m)+1)
+	for k, v := range m {
+		c[k] = copyValue(v)
+	}
+	return c
+}
+
+func copyValue(v any) any {
+	switch v := v.(type) {
+	case Event:
+		return copyMap(v)
+	case map[string]any:
+		return map[string]any(copyMap(v))
+	case []any:
+		c := make([]any, len(v))
+		for i, item := range v {
+			c[i] = copyValue(item)
+		}
+		return c
+	case []map[string]any:
+		c := make([]map[string]any, len(v))
+		for i, item := range v {
+			c[i] = copyMap(item)
+		}
+		return c
+	default:
+		return v
+	}
+}

@@ -1,0 +1,133 @@
+package realm
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// messageDeleteLimitSeconds is the real server's default time a sender may delete their own message.
+const messageDeleteLimitSeconds = 600
+
+// DeleteMessage removes one message (DELETE /messages/{id}): administrators delete any message
+// they can read, senders their own within the delete time limit.
+func (s *State) DeleteMessage(requesterID, messageID int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[requesterID]
+	m, err := s.accessibleMessage(u, messageID)
+	if err != nil {
+		return err
+	}
+	own := m.SenderID == u.ID && s.Now()-m.Timestamp <= messageDeleteLimitSeconds
+	if !u.IsAdmin() && !own {
+		return apierr.BadRequest("You don't have permission to delete this message")
+	}
+	s.deleteMessages([]*Message{m})
+	return nil
+}
+
+// TopicBatching bounds the work of one delete-topic request, as the real server's time budget
+// does: MaxBatches batches of BatchSize messages, 0 meaning no bound.
+type TopicBatching struct {
+	BatchSize  int
+	MaxBatches int
+}
+
+// DeleteTopic deletes the messages of a topic that the requester can access, newest first in
+// batches (POST /streams/{id}/delete_topic). complete is false when the bound stopped it early;
+// the client repeats the request to finish.
+func (s *State) DeleteTopic(requesterID, channelID int, topic string, b TopicBatching) (complete bool, _ *apierr.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[requesterID]
+	ch, err := s.accessibleChannel(u, channelID)
+	if err != nil {
+		return false, err
+	}
+	topic = strings.TrimSpace(topic)
+	if topic == s.settings.EmptyTopicDisplayName {
+		topic = ""
+	}
+	var doomed []*Message
+	for _, m := range s.messages {
+		if m.ChannelID == ch.ID && strings.EqualFold(m.Topic, topic) && s.canRead(u, m) {
+			doomed = append(doomed, m)
+		}
+	}
+	slices.SortFunc(doomed, func(a, b *Message) int { return b.ID - a.ID })
+	size := b.BatchSize
+	if size <= 0 {
+		size = len(doomed) + 1
+	}
+	for batch := 0; len(doomed) > 0; batch++ {
+		if b.MaxBatches > 0 && batch == b.MaxBatches {
+			return false, nil
+		}
+		n := min(size, len(doomed))
+		s.deleteMessages(doomed[:n])
+		doomed = doomed[n:]
+	}
+	return true, nil
+}
+
+// deleteMessages removes messages, tells everyone who had them, and moves the first_message_id
+// of every channel whose oldest message went.
+func (s *State) deleteMessages(ms []*Message) {
+	type group struct {
+		channelID int
+		topic     string
+	}
+	byGroup := map[group][]*Message{}
+	for _, m := range ms {
+		delete(s.messages, m.ID)
+		g := group{m.ChannelID, m.Topic}
+		byGroup[g] = append(byGroup[g], m)
+	}
+	for g, list := range byGroup {
+		audience := map[int]bool{}
+		ids := make([]int, 0, len(list))
+		for _, m := range list {
+			ids = append(ids, m.ID)
+			for id := range m.Flags {
+				audience[id] = true
+			}
+		}
+		slices.Sort(ids)
+		ev := events.Event{"type": "delete_message", "message_ids": ids, "message_type": "private"}
+		if ch := s.channels[g.channelID]; ch != nil {
+			ev["message_type"], ev["stream_id"], ev["topic"] = "stream", ch.ID, g.topic
+			for id := range ch.Subscribers {
+				audience[id] = true
+			}
+		}
+		s.publish(ev, slices.Sorted(maps.Keys(audience))...)
+	}
+	for g := range byGroup {
+		if ch := s.channels[g.channelID]; ch != nil {
+			s.refreshFirstMessageID(ch)
+		}
+	}
+}
+
+// refreshFirstMessageID recomputes a channel's oldest message and announces a change.
+func (s *State) refreshFirstMessageID(ch *Channel) {
+	first := 0
+	for _, m := range s.messages {
+		if m.ChannelID == ch.ID && (first == 0 || m.ID < first) {
+			first = m.ID
+		}
+	}
+	if first == ch.FirstMessageID {
+		return
+	}
+	ch.FirstMessageID = first
+	var value any = first
+	if first == 0 {
+		value = nil
+	}
+	s.channelUpdate(ch, "first_message_id", value)
+}

@@ -1,0 +1,116 @@
+package realm
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// offlineThresholdSeconds is how long after their last report the real server still shows a
+// user as online.
+const offlineThresholdSeconds = 140
+
+// presence is what the realm knows of one user's presence.
+type presence struct {
+	client       string
+	activeTS     int64 // last time the user was active
+	idleTS       int64 // last time any client of the user reported (active or idle)
+	lastUpdateID int
+}
+
+func (p *presence) status(now int64) string {
+	if now-p.activeTS <= offlineThresholdSeconds {
+		return "active"
+	}
+	return "idle"
+}
+
+func (p *presence) online(now int64) bool { return now-p.idleTS <= offlineThresholdSeconds }
+
+// PresenceQuery is what a client asks for with its presence update.
+type PresenceQuery struct {
+	LastUpdateID     *int // nil when not passed
+	HistoryLimitDays int
+	Modern           bool
+}
+
+// PresenceResult is the presence data returned with an update.
+type PresenceResult struct {
+	LastUpdateID int
+	Presences    map[string]any
+}
+
+// UpdatePresence records the user's status from a client. A user who comes online, or whose
+// status changes, is announced to everyone at once (the presence event of the document).
+func (s *State) UpdatePresence(userID int, status, client string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.Now()
+	p := s.presence[userID]
+	wasOnline, oldStatus := false, ""
+	if p == nil {
+		p = &presence{}
+		s.presence[userID] = p
+	} else {
+		wasOnline, oldStatus = p.online(now), p.status(now)
+	}
+	p.client, p.idleTS = client, now
+	if status == "active" {
+		p.activeTS = now
+	}
+	p.lastUpdateID = nextID(&s.next.presence)
+	if !wasOnline || oldStatus != p.status(now) {
+		u := s.users[userID]
+		s.publish(events.Event{
+			"type": "presence", "user_id": u.ID, "email": s.apiEmail(u), "server_timestamp": float64(now),
+			"presence": map[string]any{client: s.legacyClientEntry(p, now, true)},
+		}, s.activeUserIDs()...)
+	}
+}
+
+// Presences returns presence data in the modern or legacy format: with a positive
+// LastUpdateID only what changed since, otherwise what was reported within the history limit.
+func (s *State) Presences(q PresenceQuery) PresenceResult {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	now := s.Now()
+	res := PresenceResult{LastUpdateID: -1, Presences: map[string]any{}}
+	if q.LastUpdateID != nil {
+		res.LastUpdateID = *q.LastUpdateID
+	}
+	since := now - int64(q.HistoryLimitDays)*86400
+	for _, id := range slices.Sorted(maps.Keys(s.presence)) {
+		p, u := s.presence[id], s.users[id]
+		if !u.IsActive || u.IsBot {
+			continue
+		}
+		if q.LastUpdateID != nil && *q.LastUpdateID > 0 {
+			if p.lastUpdateID <= *q.LastUpdateID {
+				continue
+			}
+		} else if p.idleTS < since {
+			continue
+		}
+		res.LastUpdateID = max(res.LastUpdateID, p.lastUpdateID)
+		if q.Modern {
+			res.Presences[strconv.Itoa(id)] = map[string]any{"active_timestamp": p.activeTS, "idle_timestamp": p.idleTS}
+		} else {
+			res.Presences[s.apiEmail(u)] = map[string]any{
+				"aggregated": s.legacyClientEntry(p, now, false),
+				p.client:     s.legacyClientEntry(p, now, true),
+			}
+		}
+	}
+	return res
+}
+
+// legacyClientEntry is a presence entry of the legacy format; per-client entries carry pushable.
+func (s *State) legacyClientEntry(p *presence, now int64, perClient bool) map[string]any {
+	e := map[string]any{"client": p.client, "status": p.status(now), "timestamp": max(p.activeTS, p.idleTS)}
+	if perClient {
+		e["pushable"] = false
+	}
+	return e
+}

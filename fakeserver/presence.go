@@ -1,0 +1,45 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// defaultHistoryLimitDays is the document's default for history_limit_days.
+const defaultHistoryLimitDays = 14
+
+// updatePresence: POST /users/me/presence (operation 4); humans only.
+func (s *Server) updatePresence(c *call) (fields, error) {
+	status := c.p.RequiredString("status")
+	pingOnly := c.p.Bool("ping_only", false)
+	c.p.Bool("new_user_input", false)
+	slim := c.p.Bool("slim_presence", false)
+	q := realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays}
+	if id, ok := c.p.Int("last_update_id"); ok {
+		last := int(id)
+		q.LastUpdateID = &last
+	}
+	if days, ok := c.p.Int("history_limit_days"); ok {
+		if days < 0 {
+			c.p.Fail(apierr.BadRequest("history_limit_days is too small"))
+		}
+		q.HistoryLimitDays = int(min(days, 36500))
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if status != "active" && status != "idle" {
+		return nil, apierr.BadRequest("Invalid status: %s", status)
+	}
+	s.realm().UpdatePresence(c.user.ID, status, clientName(c))
+	if pingOnly {
+		return fields{}, nil
+	}
+	q.Modern = q.LastUpdateID != nil || slim
+	res := s.realm().Presences(q)
+	return fields{
+		"presence_last_update_id": res.LastUpdateID,
+		"server_timestamp":        float64(s.realm().Now()),
+		"presences":               res.Presences,
+	}, nil
+}

@@ -1,0 +1,735 @@
+package harness
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega/types"
+)
+
+// Listener is an event queue of the target, registered as one user, that a
+// spec opens before it acts and asserts on afterwards (GET /events,
+// reference sheet section 3). It proves "nothing else is pending" without
+// sleeping by fencing the queue: the listener's user sends itself a direct
+// message with a unique marker, and the events that precede that message in
+// the queue are the ones observed. A Listener belongs to one spec and one
+// goroutine.
+type Listener struct {
+	t    *Target
+	user User
+	// types are the event types the spec asked for; none means all.
+	types []string
+	// wantsMessages is false when the spec asked for types without
+	// "message": the queue gets message events only for the fence, and the
+	// listener drops them all.
+	wantsMessages bool
+
+	queueID string
+	lastID  int // highest event id seen (-1 before any)
+
+	// fencePrefix starts every fence marker of this listener; fences counts
+	// the fences sent.
+	fencePrefix string
+	fences      int
+
+	// buf holds events received (heartbeats excluded) that no Expect call
+	// has consumed yet, in queue order: those that arrived after the last
+	// fence, or while waiting for the next one.
+	buf []map[string]any
+
+	// broken is set after a failure that leaves the queue unusable (no
+	// queue, a poll error), so later calls do not pile up failures.
+	broken bool
+}
+
+// heartbeat is the type of the keep-alive events servers send to a
+// long-polling client; they never count.
+const heartbeat = "heartbeat"
+
+// Listen registers an event queue as the user of role as (POST /register,
+// with event_types as a JSON list when given — plus "message", for the
+// fence — and all types when none) and deletes it (DELETE /events) when
+// the spec ends. Failure fails the spec.
+func (t *Target) Listen(as Role, eventTypes ...string) *Listener {
+	ginkgo.GinkgoHelper()
+	return t.ListenAs(t.user(as), eventTypes...)
+}
+
+// ListenAs is Listen for any user, for example one the spec created.
+func (t *Target) ListenAs(u User, eventTypes ...string) *Listener {
+	ginkgo.GinkgoHelper()
+	l := &Listener{
+		t:             t,
+		user:          u,
+		types:         slices.Clone(eventTypes),
+		wantsMessages: len(eventTypes) == 0 || slices.Contains(eventTypes, "message"),
+		lastID:        -1,
+		fencePrefix:   "chatconformfence" + randomToken(10),
+	}
+	params := url.Values{}
+	if len(eventTypes) > 0 {
+		registered := slices.Clone(eventTypes)
+		if !l.wantsMessages {
+			registered = append(registered, "message")
+		}
+		params.Set("event_types", jsonParam(registered))
+	}
+	obj, err := t.api("POST", "/register", &u, params)
+	if err != nil {
+		l.broken = true
+		l.fail(fmt.Sprintf("harness: registering an event queue as %s for %s: %v", l.who(), l.typesText(), err))
+		return l
+	}
+	var ok bool
+	if l.queueID, ok = obj.string("queue_id"); !ok || l.queueID == "" {
+		l.broken = true
+		l.fail(fmt.Sprintf("harness: POST /register as %s returned no queue_id string", l.who()))
+		return l
+	}
+	if id, ok := obj.int("last_event_id"); ok {
+		l.lastID = id
+	}
+	queueID := l.queueID
+	ginkgo.DeferCleanup(func() {
+		// Best effort: the server may have expired the queue already.
+		_, _ = t.api("DELETE", "/events", &u, url.Values{"queue_id": {queueID}})
+	})
+	return l
+}
+
+// QueueID returns the id of the listener's queue ("" if registration
+// failed).
+func (l *Listener) QueueID() string { return l.queueID }
+
+// ExpectEvents waits until the queue has delivered len(want) events
+// (heartbeats, fence messages and — when "message" was not asked for —
+// message events never count) or within passes, then fences the queue and
+// asserts that the events received before the fence are exactly want, in
+// order: want[i] matches the i-th event. The fence gets its own within to
+// arrive, so a failing call may take up to twice within. Events that
+// arrive after the fence are kept for the next call. It returns the events
+// received before the fence, unmodified (with their "id"), for further
+// checks.
+func (l *Listener) ExpectEvents(within time.Duration, want ...types.GomegaMatcher) []map[string]any {
+	ginkgo.GinkgoHelper()
+	return l.expect(within, want)
+}
+
+// ExpectNoEvents fences the queue and asserts that nothing but the fence
+// (and heartbeats, and message events when "message" was not asked for)
+// arrived before it; within bounds the wait for the fence.
+func (l *Listener) ExpectNoEvents(within time.Duration) {
+	ginkgo.GinkgoHelper()
+	l.expect(within, nil)
+}
+
+func (l *Listener) expect(within time.Duration, want []types.GomegaMatcher) []map[string]any {
+	ginkgo.GinkgoHelper()
+	if l.broken {
+		return nil
+	}
+	start := time.Now()
+	deadline := start.Add(within)
+	for len(want) > 0 && l.countObservable(l.buf) < len(want) && time.Now().Before(deadline) {
+		if !l.poll(deadline) {
+			return l.observable(l.buf)
+		}
+	}
+
+	marker, ok := l.sendFence()
+	if !ok {
+		return l.observable(l.buf)
+	}
+	fenceDeadline := time.Now().Add(within)
+	at := l.fenceIndex(marker)
+	for at < 0 && time.Now().Before(fenceDeadline) {
+		if !l.poll(fenceDeadline) {
+			return l.observable(l.buf)
+		}
+		at = l.fenceIndex(marker)
+	}
+	if at < 0 {
+		got := l.observable(l.buf)
+		l.fail(fmt.Sprintf("harness: event queue %s of %s: the fence (a direct message from the user to itself, content %q) did not arrive within %s of being sent%s\n%s",
+			l.queueID, l.who(), marker, within, l.wantText(want), receivedText(got, "received so far")))
+		// The events stay buffered: the fence may still come.
+		return got
+	}
+	got := l.observable(l.buf[:at])
+	l.buf = slices.Clone(l.buf[at+1:])
+
+	if problems := compare(want, got); len(problems) > 0 {
+		l.fail(fmt.Sprintf("harness: event queue %s of %s (%s), fenced after %s:%s\n%s\n  mismatches:\n%s",
+			l.queueID, l.who(), l.typesText(), time.Since(start).Round(time.Millisecond), l.wantText(want),
+			receivedText(got, "received before the fence"), indent(strings.Join(problems, "\n"), "    ")))
+	}
+	return got
+}
+
+// compare lists how got differs from want, position by position.
+func compare(want []types.GomegaMatcher, got []map[string]any) []string {
+	var problems []string
+	for i := 0; i < max(len(want), len(got)); i++ {
+		switch {
+		case i >= len(got):
+			problems = append(problems, fmt.Sprintf("%d. missing: %s", i+1, describeMatcher(want[i])))
+		case i >= len(want):
+			problems = append(problems, fmt.Sprintf("%d. unexpected: %s", i+1, describeEvent(got[i])))
+		default:
+			ok, err := want[i].Match(got[i])
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%d. matcher error: %v", i+1, err))
+			} else if !ok {
+				problems = append(problems, fmt.Sprintf("%d. does not match: %s", i+1, clip(mismatchText(want[i], got[i]), 1500)))
+			}
+		}
+	}
+	return problems
+}
+
+// mismatchText is the matcher's own explanation, short for Event matchers.
+func mismatchText(m types.GomegaMatcher, ev map[string]any) string {
+	if em, ok := m.(*eventMatcher); ok {
+		return fmt.Sprintf("want %s: %s", describeMatcher(em), strings.Join(em.mismatches(ev), "; "))
+	}
+	return m.FailureMessage(ev)
+}
+
+// poll makes one GET /events request bounded by deadline and buffers what
+// it returns. It returns false after failing the spec on an error; a
+// request still in flight at the deadline is abandoned, which is not an
+// error.
+func (l *Listener) poll(deadline time.Time) bool {
+	ginkgo.GinkgoHelper()
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	params := url.Values{
+		"queue_id":      {l.queueID},
+		"last_event_id": {strconv.Itoa(l.lastID)},
+		"dont_block":    {"false"},
+	}
+	obj, raw, err := l.t.longPoll(ctx, "/events", &l.user, params)
+	if errors.Is(err, errDeadline) {
+		return true
+	}
+	if err != nil {
+		return l.pollFailed(err.Error(), raw)
+	}
+	list, ok := obj["events"].([]any)
+	if !ok {
+		return l.pollFailed("GET /api/v1/events: the response has no events list", raw)
+	}
+	for _, item := range list {
+		ev, ok := item.(map[string]any)
+		if !ok {
+			return l.pollFailed(fmt.Sprintf("GET /api/v1/events: event %s is not an object", clip(compactJSON(item), 200)), raw)
+		}
+		id, ok := object(ev).int("id")
+		if !ok {
+			return l.pollFailed(fmt.Sprintf("GET /api/v1/events: event without an integer id: %s", describeEvent(ev)), raw)
+		}
+		l.lastID = max(l.lastID, id)
+		if ev["type"] == heartbeat {
+			continue
+		}
+		l.buf = append(l.buf, ev)
+	}
+	return true
+}
+
+func (l *Listener) pollFailed(what string, raw []byte) bool {
+	ginkgo.GinkgoHelper()
+	l.broken = true
+	msg := fmt.Sprintf("harness: polling event queue %s of %s (last_event_id %d): %s", l.queueID, l.who(), l.lastID, what)
+	if len(raw) > 0 {
+		msg += "\n  response: " + clip(strings.TrimSpace(string(raw)), 1000)
+	}
+	l.fail(msg + "\n" + receivedText(l.observable(l.buf), "received so far"))
+	return false
+}
+
+// sendFence sends the listener's user a direct message to itself with a
+// new marker of letters and digits only, which Markdown leaves intact.
+func (l *Listener) sendFence() (string, bool) {
+	ginkgo.GinkgoHelper()
+	l.fences++
+	marker := l.fencePrefix + "n" + strconv.Itoa(l.fences) + "z"
+	_, err := l.t.api("POST", "/messages", &l.user, url.Values{
+		"type":    {"direct"},
+		"to":      {jsonParam([]int{l.user.ID})},
+		"content": {"chatconform event fence " + marker},
+	})
+	if err != nil {
+		l.broken = true
+		l.fail(fmt.Sprintf("harness: fencing event queue %s: sending a direct message from %s to itself: %v", l.queueID, l.who(), err))
+		return "", false
+	}
+	return marker, true
+}
+
+// fenceIndex is the position in buf of the fence with marker, or -1.
+func (l *Listener) fenceIndex(marker string) int {
+	return slices.IndexFunc(l.buf, func(ev map[string]any) bool { return isFence(ev, marker) })
+}
+
+// isFence reports whether ev is a message event whose content holds
+// marker (in plain or rendered content).
+func isFence(ev map[string]any, marker string) bool {
+	if ev["type"] != "message" {
+		return false
+	}
+	msg, _ := ev["message"].(map[string]any)
+	content, _ := msg["content"].(string)
+	return strings.Contains(content, marker)
+}
+
+// observable drops the events a spec never sees: fences of this listener
+// (including late ones of earlier calls) and, when the spec did not ask
+// for "message", every message event.
+func (l *Listener) observable(evs []map[string]any) []map[string]any {
+	out := []map[string]any{}
+	for _, ev := range evs {
+		if isFence(ev, l.fencePrefix) || (!l.wantsMessages && ev["type"] == "message") {
+			continue
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+func (l *Listener) countObservable(evs []map[string]any) int { return len(l.observable(evs)) }
+
+// who names the listener's user for failure messages.
+func (l *Listener) who() string {
+	s := l.user.Email
+	if s == "" {
+		s = "<no email>"
+	}
+	s += fmt.Sprintf(" (user %d", l.user.ID)
+	if l.user.Role != "" {
+		s += ", the " + string(l.user.Role)
+	}
+	return s + ")"
+}
+
+func (l *Listener) typesText() string {
+	if len(l.types) == 0 {
+		return "all event types"
+	}
+	return "event types " + strings.Join(l.types, ", ")
+}
+
+func (l *Listener) wantText(want []types.GomegaMatcher) string {
+	if len(want) == 0 {
+		return "\n  expected no events"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n  expected %d event(s):", len(want))
+	for i, m := range want {
+		fmt.Fprintf(&b, "\n    %d. %s", i+1, describeMatcher(m))
+	}
+	return b.String()
+}
+
+// fail reports a failure to the target's Reporter (tests of the harness)
+// or fails the spec, credentials redacted.
+func (l *Listener) fail(msg string) {
+	ginkgo.GinkgoHelper()
+	msg = RedactText(msg)
+	if l.t.Reporter != nil {
+		l.t.Reporter.Errorf("%s", msg)
+		return
+	}
+	ginkgo.Fail(msg)
+}
+
+func receivedText(evs []map[string]any, what string) string {
+	if len(evs) == 0 {
+		return "  " + what + ": none"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s (%d):", what, len(evs))
+	for i, ev := range evs {
+		fmt.Fprintf(&b, "\n    %d. %s", i+1, describeEvent(ev))
+	}
+	return b.String()
+}
+
+// describeEvent renders an event on one line: id, type and op first, then
+// the other fields by name, long values shortened.
+func describeEvent(ev map[string]any) string {
+	return clip(describeFields(ev, []string{"id", "type", "op"}), 400)
+}
+
+// describeMatcher renders an expected event.
+func describeMatcher(m types.GomegaMatcher) string {
+	if em, ok := m.(*eventMatcher); ok {
+		return "Event{" + describeFields(em.fields, []string{"type", "op"}) + "}"
+	}
+	return clip(fmt.Sprintf("%T %+v", m, m), 300)
+}
+
+func describeFields(fields map[string]any, first []string) string {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		if !slices.Contains(first, k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range append(slices.Clone(first), keys...) {
+		v, ok := fields[k]
+		if !ok {
+			continue
+		}
+		parts = append(parts, k+"="+clip(compactValue(v), 120))
+	}
+	return strings.Join(parts, " ")
+}
+
+// compactValue renders a value: plain words bare, the rest as JSON
+// (matchers by their type).
+func compactValue(v any) string {
+	if m, ok := v.(types.GomegaMatcher); ok {
+		return fmt.Sprintf("<%T>", m)
+	}
+	if s, ok := v.(string); ok && isWord(s) {
+		return s
+	}
+	return compactJSON(v)
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+func isWord(s string) bool {
+	if s == "" || s == "null" || s == "true" || s == "false" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err != nil // "5" would read as the number 5
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// randomToken returns n random lower-case letters and digits.
+func randomToken(n int) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic("harness: no randomness for a token: " + err.Error())
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// errDeadline marks a long poll abandoned at its deadline.
+var errDeadline = errors.New("deadline passed with the request in flight")
+
+// longPoll is call for GET requests that may legitimately take longer than
+// the configured request timeout (servers hold GET /events for up to about
+// 50 s): ctx bounds it instead, and a request still in flight when ctx ends
+// returns errDeadline. It returns the raw body too, for failure messages,
+// and logs the exchange like every harness request.
+func (t *Target) longPoll(ctx context.Context, path string, u *User, params url.Values) (object, []byte, error) {
+	rawURL := t.URL + "/api/v1" + path
+	fail := &APIError{Method: http.MethodGet, Path: "/api/v1" + path, As: u.Email}
+	if encoded := params.Encode(); encoded != "" {
+		rawURL += "?" + encoded
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		fail.Detail = err.Error()
+		return nil, nil, fail
+	}
+	req.Header.Set("User-Agent", userAgent())
+	req.Header.Set(SpecHeader, specName())
+	req.SetBasicAuth(u.Email, u.APIKey)
+
+	log := t.logWriter()
+	logRequest(log, req.Method, req.URL, req.Header, nil)
+	start := time.Now()
+	// The target's client shares its transport but not its timeout.
+	client := &http.Client{Transport: t.httpClient().Transport}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			io.WriteString(log, fmt.Sprintf("<-- (no response: abandoned at the deadline after %s)\n\n", time.Since(start).Round(time.Millisecond)))
+			return nil, nil, errDeadline
+		}
+		fail.Detail = err.Error()
+		return nil, nil, fail
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	logResponse(log, resp.Status, resp.Header, raw, time.Since(start))
+	fail.Status = resp.StatusCode
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, errDeadline
+		}
+		fail.Detail = "reading the body: " + err.Error()
+		return nil, raw, fail
+	}
+	var obj object
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		fail.Detail = "body is not a JSON object"
+		return nil, raw, fail
+	}
+	if result, _ := obj.string("result"); result != "success" {
+		fail.Code, _ = obj.string("code")
+		fail.Msg, _ = obj.string("msg")
+		if result != "error" {
+			fail.Detail = fmt.Sprintf("result is %q, want success", result)
+		}
+		return nil, raw, fail
+	}
+	return obj, raw, nil
+}
+
+// Event matches an event (a JSON-decoded map[string]any) whose fields
+// include all of fields; extra fields are allowed. Values compare loosely
+// the JSON way: numbers by value (int 5 matches JSON 5.0), strings and
+// bools by value (named string types too), nil only an explicit null,
+// nested maps by the same rule (their fields included, extra allowed),
+// slices element by element with equal length. A Gomega matcher as a value
+// is applied to the field, e.g. Event(map[string]any{"message_ids":
+// ContainElement(7)}).
+func Event(fields map[string]any) types.GomegaMatcher {
+	return &eventMatcher{fields: fields}
+}
+
+type eventMatcher struct {
+	fields map[string]any
+}
+
+// Match implements types.GomegaMatcher.
+func (m *eventMatcher) Match(actual any) (bool, error) {
+	if _, ok := asStringMap(actual); !ok {
+		return false, fmt.Errorf("Event matcher expects an event object (map[string]any), got %T", actual)
+	}
+	return len(m.mismatches(actual)) == 0, nil
+}
+
+// FailureMessage implements types.GomegaMatcher.
+func (m *eventMatcher) FailureMessage(actual any) string {
+	return fmt.Sprintf("Expected event\n    %s\nto include the fields of\n    %s\nbut %s",
+		describeActual(actual), describeMatcher(m), strings.Join(m.mismatches(actual), "; "))
+}
+
+// NegatedFailureMessage implements types.GomegaMatcher.
+func (m *eventMatcher) NegatedFailureMessage(actual any) string {
+	return fmt.Sprintf("Expected event\n    %s\nnot to include the fields of\n    %s", describeActual(actual), describeMatcher(m))
+}
+
+func describeActual(actual any) string {
+	if ev, ok := actual.(map[string]any); ok {
+		return describeEvent(ev)
+	}
+	return clip(compactJSON(actual), 400)
+}
+
+// mismatches lists, field by field in name order, how actual differs.
+func (m *eventMatcher) mismatches(actual any) []string {
+	return subsetMismatches("", reflect.ValueOf(m.fields), actual)
+}
+
+// subsetMismatches checks that actual, a map with string keys, holds every
+// key of want (a map with string keys) with a matching value.
+func subsetMismatches(path string, want reflect.Value, actual any) []string {
+	got, ok := asStringMap(actual)
+	if !ok {
+		return []string{fmt.Sprintf("%s is %s, want an object", fieldName(path), describeKind(actual))}
+	}
+	keys := make([]string, 0, want.Len())
+	for _, k := range want.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		sub := k
+		if path != "" {
+			sub = path + "." + k
+		}
+		w := want.MapIndex(reflect.ValueOf(k).Convert(want.Type().Key())).Interface()
+		v, present := got[k]
+		if !present {
+			out = append(out, fmt.Sprintf("%s is missing (want %s)", fieldName(sub), clip(compactValue(w), 120)))
+			continue
+		}
+		out = append(out, valueMismatches(sub, w, v)...)
+	}
+	return out
+}
+
+// valueMismatches compares one value of Event's fields with the event's.
+func valueMismatches(path string, want, got any) []string {
+	if m, ok := want.(types.GomegaMatcher); ok {
+		ok, err := m.Match(got)
+		if err != nil {
+			return []string{fmt.Sprintf("%s: %v", fieldName(path), err)}
+		}
+		if !ok {
+			return []string{fmt.Sprintf("%s: %s", fieldName(path), clip(m.FailureMessage(got), 500))}
+		}
+		return nil
+	}
+	wrong := func() []string {
+		return []string{fmt.Sprintf("%s is %s, want %s", fieldName(path), clip(compactValue(got), 120), clip(compactValue(want), 120))}
+	}
+	if want == nil {
+		if got != nil {
+			return wrong()
+		}
+		return nil
+	}
+	wv := reflect.ValueOf(want)
+	if wn, ok := number(wv); ok {
+		gn, ok := numberOf(got)
+		if !ok || gn != wn {
+			return wrong()
+		}
+		return nil
+	}
+	switch wv.Kind() {
+	case reflect.String, reflect.Bool:
+		gv := reflect.ValueOf(got)
+		if got == nil || gv.Kind() != wv.Kind() {
+			return wrong()
+		}
+		if (wv.Kind() == reflect.String && gv.String() != wv.String()) || (wv.Kind() == reflect.Bool && gv.Bool() != wv.Bool()) {
+			return wrong()
+		}
+		return nil
+	case reflect.Map:
+		if wv.Type().Key().Kind() != reflect.String {
+			break
+		}
+		return subsetMismatches(path, wv, got)
+	case reflect.Slice, reflect.Array:
+		if wv.Kind() == reflect.Slice && wv.IsNil() {
+			break // a nil slice compares by DeepEqual below
+		}
+		gv := reflect.ValueOf(got)
+		if got == nil || (gv.Kind() != reflect.Slice && gv.Kind() != reflect.Array) {
+			return []string{fmt.Sprintf("%s is %s, want a list %s", fieldName(path), describeKind(got), clip(compactValue(want), 120))}
+		}
+		if gv.Len() != wv.Len() {
+			return []string{fmt.Sprintf("%s has %d elements %s, want %d %s", fieldName(path), gv.Len(), clip(compactValue(got), 120), wv.Len(), clip(compactValue(want), 120))}
+		}
+		var out []string
+		for i := 0; i < wv.Len(); i++ {
+			out = append(out, valueMismatches(fmt.Sprintf("%s[%d]", path, i), wv.Index(i).Interface(), gv.Index(i).Interface())...)
+		}
+		return out
+	}
+	if !reflect.DeepEqual(want, got) {
+		return wrong()
+	}
+	return nil
+}
+
+// number returns the value of a numeric reflect.Value.
+func number(v reflect.Value) (float64, bool) {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(v.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return v.Float(), true
+	}
+	return 0, false
+}
+
+// numberOf reads a number from an event: any numeric type or json.Number.
+func numberOf(v any) (float64, bool) {
+	if n, ok := v.(json.Number); ok {
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	if v == nil {
+		return 0, false
+	}
+	return number(reflect.ValueOf(v))
+}
+
+// asStringMap returns v as a map with string keys.
+func asStringMap(v any) (map[string]any, bool) {
+	if m, ok := v.(map[string]any); ok {
+		return m, m != nil
+	}
+	rv := reflect.ValueOf(v)
+	if v == nil || rv.Kind() != reflect.Map || rv.Type().Key().Kind() != reflect.String || rv.IsNil() {
+		return nil, false
+	}
+	out := make(map[string]any, rv.Len())
+	for _, k := range rv.MapKeys() {
+		out[k.String()] = rv.MapIndex(k).Interface()
+	}
+	return out, true
+}
+
+func fieldName(path string) string {
+	if path == "" {
+		return "the event"
+	}
+	return "field " + strconv.Quote(path)
+}
+
+// describeKind names the JSON kind of v, with the value when short.
+func describeKind(v any) string {
+	if v == nil {
+		return "null"
+	}
+	if _, ok := numberOf(v); ok {
+		return "the number " + compactJSON(v)
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.String:
+		return "the string " + clip(compactJSON(v), 80)
+	case reflect.Bool:
+		return compactJSON(v)
+	case reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	}
+	return fmt.Sprintf("a %T", v)
+}

@@ -1,0 +1,123 @@
+package specs
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/types"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// eventWait bounds how long a spec waits for an event; events normally arrive at once.
+const eventWait = 10 * time.Second
+
+// anEvent matches any event of a type, for waiting on events whose order the document leaves open.
+func anEvent(eventType string) types.GomegaMatcher { return harness.Event(map[string]any{"type": eventType}) }
+
+// The event specs run serially: a queue must see exactly the events a spec causes, and specs
+// running beside them create channels and subscriptions that every user hears about.
+var _ = Describe("Events: what clients learn through the event stream", Serial, func() {
+	var t *harness.Target
+	BeforeEach(func() { t = harness.Current() })
+
+	DescribeTable("updating is_muted or in_home_view sends two subscription update events, one per property",
+		func(mutedBefore bool, property string, value, mutedAfter bool) {
+			ch := t.NewChannel(harness.Public, harness.Member)
+			member := t.As(harness.Member)
+			if mutedBefore {
+				harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
+					WithFormField("property", "is_muted").WithFormField("value", true).Expect())
+			}
+			events := t.Listen(harness.Member, "subscription")
+			harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
+				WithFormField("property", property).WithFormField("value", value).Expect())
+
+			got := events.ExpectEvents(eventWait, anEvent("subscription"), anEvent("subscription"))
+			Expect(got).To(ConsistOf(
+				harness.Event(map[string]any{"type": "subscription", "op": "update", "stream_id": ch.ID, "property": "is_muted", "value": mutedAfter}),
+				harness.Event(map[string]any{"type": "subscription", "op": "update", "stream_id": ch.ID, "property": "in_home_view", "value": !mutedAfter}),
+			))
+		},
+		Entry("muting with is_muted=true", harness.Req("EVENT-01", "STATE-11"), false, "is_muted", true, true),
+		Entry("muting with in_home_view=false", harness.Req("EVENT-01", "STATE-11"), false, "in_home_view", false, true),
+		Entry("unmuting with is_muted=false", harness.Req("EVENT-01"), true, "is_muted", false, false),
+		Entry("unmuting with in_home_view=true", harness.Req("EVENT-01"), true, "in_home_view", true, false),
+	)
+
+	Describe("a channel update carrying the new first_message_id when the channel's oldest message changes", func() {
+		var (
+			ch     harness.Channel
+			oldest int
+			topic  string
+		)
+		BeforeEach(func() {
+			ch = t.NewChannel(harness.Public, harness.Member)
+			topic = harness.UniqueName("oldest")
+			oldest = t.SendToChannel(harness.Owner, ch, topic, "the oldest message")
+		})
+		firstMessageIDUpdate := func(value int) types.GomegaMatcher {
+			return harness.Event(map[string]any{
+				"type": "stream", "op": "update", "stream_id": ch.ID, "property": "first_message_id", "value": value,
+			})
+		}
+
+		It("is sent when the oldest message is deleted", harness.Req("EVENT-02"), func() {
+			next := t.SendToChannel(harness.Owner, ch, topic, "the next message")
+			events := t.Listen(harness.Member, "stream")
+			harness.Success(t.As(harness.Admin).DELETE("/messages/{id}", oldest).Expect())
+			events.ExpectEvents(eventWait, firstMessageIDUpdate(next))
+		})
+
+		It("is sent when deleting a topic removes the oldest message", harness.Req("EVENT-03", "EVENT-02"), func() {
+			t.SendToChannel(harness.Owner, ch, topic, "also in the deleted topic")
+			survivor := t.SendToChannel(harness.Owner, ch, harness.UniqueName("survivor"), "in another topic")
+			events := t.Listen(harness.Member, "stream")
+			harness.Success(t.As(harness.Admin).POST("/streams/{id}/delete_topic", ch.ID).
+				WithFormField("topic_name", topic).Expect())
+			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))
+		})
+	})
+
+	DescribeTable("a realm update_dict event carries changes of the message editing and moving settings",
+		func(setting string, value any) {
+			events := t.Listen(harness.Member, "realm")
+			t.ChangeRealmSetting(setting, value)
+			events.ExpectEvents(eventWait, harness.Event(map[string]any{
+				"type": "realm", "op": "update_dict", "data": map[string]any{setting: value},
+			}))
+		},
+		Entry("allow_message_editing", harness.Req("EVENT-04"), "allow_message_editing", false),
+		Entry("message_content_edit_limit_seconds", harness.Req("EVENT-04"), "message_content_edit_limit_seconds", 4321),
+		Entry("move_messages_within_stream_limit_seconds", harness.Req("EVENT-04"), "move_messages_within_stream_limit_seconds", 4322),
+		Entry("move_messages_between_streams_limit_seconds", harness.Req("EVENT-04"), "move_messages_between_streams_limit_seconds", 4323),
+	)
+
+	It("tells clients at once when a user comes online", harness.Req("EVENT-05"), func() {
+		newcomer := t.NewUser(harness.Member)
+		events := t.Listen(harness.Member, "presence")
+		harness.Success(t.AsUser(newcomer).POST("/users/me/presence").WithFormField("status", "active").Expect())
+		got := events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "presence", "user_id": newcomer.ID}))
+		Expect(got[0]).To(HaveKey("presence"), "a presence event describes the user's presence")
+	})
+
+	It("tells the client with has_vcall_token whether the user holds a video-call token", harness.Req("EVENT-06"), func() {
+		t.NeedCapability("vcall-token")
+		user := t.NewUser(harness.Member)
+		events := t.ListenAs(user, "has_vcall_token")
+		t.SetVCallToken(user, true)
+		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": true}))
+		t.SetVCallToken(user, false)
+		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": false}))
+	})
+
+	It("never gives one user's queue another user's private events", harness.Req("EVENT-07"), func() {
+		ch := t.NewChannel(harness.Public, harness.Member, harness.Admin)
+		events := t.Listen(harness.Member)
+		t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "a direct message the member must not see")
+		harness.Success(t.As(harness.Admin).PATCH("/users/me/subscriptions/{id}", ch.ID).
+			WithFormField("property", "pin_to_top").WithFormField("value", true).Expect())
+		events.ExpectNoEvents(eventWait)
+	})
+})
