@@ -156,6 +156,10 @@ func NewTestServer(opts ...Option) *TestServer {
 // Close shuts the server down and waits for requests in flight; long polls of GET /events
 // are answered at once rather than at their timeout.
 func (ts *TestServer) Close() {
-	ts.Server.hub.Close()
+	ts.Server.Close()
 	ts.ts.Close()
 }
+
+// Close answers every waiting long poll at once, so an http.Server serving the fake can shut
+// down without waiting out the poll timeout (register it with http.Server.RegisterOnShutdown).
+func (s *Server) Close() { s.hub.Close() }

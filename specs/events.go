@@ -14,7 +14,9 @@ import (
 const eventWait = 10 * time.Second
 
 // anEvent matches any event of a type, for waiting on events whose order the document leaves open.
-func anEvent(eventType string) types.GomegaMatcher { return harness.Event(map[string]any{"type": eventType}) }
+func anEvent(eventType string) types.GomegaMatcher {
+	return harness.Event(map[string]any{"type": eventType})
+}
 
 // The event specs run serially: a queue must see exactly the events a spec causes, and specs
 // running beside them create channels and subscriptions that every user hears about.

@@ -52,7 +52,9 @@ func run(addr, fixturePath string, quiet bool) error {
 	if !quiet {
 		printCredentials(fixture)
 	}
-	srv := &http.Server{Handler: fakeserver.New(fakeserver.WithFixture(fixture)), ReadHeaderTimeout: 10 * time.Second}
+	fake := fakeserver.New(fakeserver.WithFixture(fixture))
+	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 10 * time.Second}
+	srv.RegisterOnShutdown(fake.Close)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
