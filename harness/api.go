@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -114,6 +115,14 @@ func (t *Target) api(method, path string, u *User, params url.Values) (object, e
 // envelope. Setup code uses it instead of httpexpect because it must return
 // errors rather than fail a spec; it logs the exchange the same way.
 func (t *Target) call(method, rawURL string, u *User, params url.Values) (object, error) {
+	obj, _, err := t.exchange(context.Background(), t.httpClient(), method, rawURL, u, params)
+	return obj, err
+}
+
+// exchange is call with a context and a client of the caller's choosing (a long poll needs
+// both: a deadline of its own and no client timeout). It also returns the raw body. A request
+// cut short by ctx returns errDeadline.
+func (t *Target) exchange(ctx context.Context, client *http.Client, method, rawURL string, u *User, params url.Values) (object, []byte, error) {
 	path := strings.TrimPrefix(rawURL, t.URL)
 	fail := &APIError{Method: method, Path: path}
 	if u != nil {
@@ -130,10 +139,10 @@ func (t *Target) call(method, rawURL string, u *User, params url.Values) (object
 	} else {
 		body = strings.NewReader(encoded)
 	}
-	req, err := http.NewRequest(method, rawURL, body)
+	req, err := http.NewRequestWithContext(ctx, method, rawURL, body)
 	if err != nil {
 		fail.Detail = err.Error()
-		return nil, fail
+		return nil, nil, fail
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -147,24 +156,31 @@ func (t *Target) call(method, rawURL string, u *User, params url.Values) (object
 	log := t.logWriter()
 	logRequest(log, method, req.URL, req.Header, []byte(encoded))
 	start := time.Now()
-	resp, err := t.httpClient().Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(log, "<-- (no response: abandoned at the deadline after %s)\n\n", time.Since(start).Round(time.Millisecond))
+			return nil, nil, errDeadline
+		}
 		fail.Detail = err.Error()
-		return nil, fail
+		return nil, nil, fail
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	logResponse(log, resp.Status, resp.Header, raw, time.Since(start))
 	fail.Status = resp.StatusCode
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, errDeadline
+		}
 		fail.Detail = "reading the body: " + err.Error()
-		return nil, fail
+		return nil, raw, fail
 	}
 
 	var obj object
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		fail.Detail = fmt.Sprintf("body is not a JSON object: %.200q", RedactText(string(raw)))
-		return nil, fail
+		return nil, raw, fail
 	}
 	if result, _ := obj.string("result"); result != "success" {
 		fail.Code, _ = obj.string("code")
@@ -172,9 +188,9 @@ func (t *Target) call(method, rawURL string, u *User, params url.Values) (object
 		if result != "error" {
 			fail.Detail = fmt.Sprintf("result is %q, want success", result)
 		}
-		return nil, fail
+		return nil, raw, fail
 	}
-	return obj, nil
+	return obj, raw, nil
 }
 
 // jsonParam encodes an array or object parameter: the API sends those as

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -461,65 +460,12 @@ func randomToken(n int) string {
 // errDeadline marks a long poll abandoned at its deadline.
 var errDeadline = errors.New("deadline passed with the request in flight")
 
-// longPoll is call for GET requests that may legitimately take longer than
-// the configured request timeout (servers hold GET /events for up to about
-// 50 s): ctx bounds it instead, and a request still in flight when ctx ends
-// returns errDeadline. It returns the raw body too, for failure messages,
-// and logs the exchange like every harness request.
+// longPoll sends GET path (under /api/v1) as u, bounded by ctx instead of the client
+// timeout, because a server holds an event poll open for up to ~50 s.
 func (t *Target) longPoll(ctx context.Context, path string, u *User, params url.Values) (object, []byte, error) {
-	rawURL := t.URL + "/api/v1" + path
-	fail := &APIError{Method: http.MethodGet, Path: "/api/v1" + path, As: u.Email}
-	if encoded := params.Encode(); encoded != "" {
-		rawURL += "?" + encoded
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
-	if err != nil {
-		fail.Detail = err.Error()
-		return nil, nil, fail
-	}
-	req.Header.Set("User-Agent", userAgent())
-	req.Header.Set(SpecHeader, specName())
-	req.SetBasicAuth(u.Email, u.APIKey)
-
-	log := t.logWriter()
-	logRequest(log, req.Method, req.URL, req.Header, nil)
-	start := time.Now()
 	// The target's client shares its transport but not its timeout.
 	client := &http.Client{Transport: t.httpClient().Transport}
-	resp, err := client.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			io.WriteString(log, fmt.Sprintf("<-- (no response: abandoned at the deadline after %s)\n\n", time.Since(start).Round(time.Millisecond)))
-			return nil, nil, errDeadline
-		}
-		fail.Detail = err.Error()
-		return nil, nil, fail
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	logResponse(log, resp.Status, resp.Header, raw, time.Since(start))
-	fail.Status = resp.StatusCode
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, errDeadline
-		}
-		fail.Detail = "reading the body: " + err.Error()
-		return nil, raw, fail
-	}
-	var obj object
-	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		fail.Detail = "body is not a JSON object"
-		return nil, raw, fail
-	}
-	if result, _ := obj.string("result"); result != "success" {
-		fail.Code, _ = obj.string("code")
-		fail.Msg, _ = obj.string("msg")
-		if result != "error" {
-			fail.Detail = fmt.Sprintf("result is %q, want success", result)
-		}
-		return nil, raw, fail
-	}
-	return obj, raw, nil
+	return t.exchange(ctx, client, http.MethodGet, t.URL+"/api/v1"+path, u, params)
 }
 
 // Event matches an event (a JSON-decoded map[string]any) whose fields
