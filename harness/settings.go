@@ -54,7 +54,7 @@ var Settings = []Setting{
 		Meaning: "Comma list of optional features the target claims: push, vcall, jwt. Others are reported not applicable.",
 		set:     setFeatures},
 	{Name: "capabilities", Flag: FlagPrefix + "capabilities", Env: "CHATCONFORM_CAPABILITIES", YAML: "capabilities",
-		Meaning: "Comma list of control-API capabilities (clock, config, reset, fixture, journal, vcall-token; batch later); \"none\" for none. Unset: discovered from GET /_fake/health.",
+		Meaning: "Comma list of control-API capabilities (clock, config, reset, fixture, journal, vcall-token); \"none\" for none. Unset: discovered from GET /_fake/health.",
 		set:     setCapabilities},
 	{Name: "report-dir", Flag: FlagPrefix + "report-dir", Env: "CHATCONFORM_REPORT_DIR", YAML: "report_dir",
 		Default: "reports",
