@@ -843,6 +843,11 @@ func routeTable() []routeSpec {
 		{"user id zero", vcall.with("user_id", "0"), badRequest("No such user")},
 	}
 	add(vcall)
+
+	// Each area of the API keeps its route cases in its own file.
+	messagingRouteCases(add)
+	accountRouteCases(add)
+	integrationRouteCases(add)
 	return table
 }
 

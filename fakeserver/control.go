@@ -11,7 +11,7 @@ import (
 
 // Capabilities the control API offers; the suite reads them from /_fake/health and runs the
 // specs that need them (DESIGN decision 2).
-var Capabilities = []string{"clock", "config", "reset", "fixture", "journal", "vcall-token"}
+var Capabilities = []string{"clock", "config", "reset", "fixture", "journal", "vcall-token", "batch"}
 
 // Bounds of the virtual clock: year 9999, and one step well inside time.Duration's range.
 const (
@@ -116,6 +116,14 @@ func (s *Server) patchConfig(c *call) (fields, error) {
 	cfg.PushConfigured = c.p.Bool("push_configured", cfg.PushConfigured)
 	cfg.EventPollTimeoutSeconds = intSetting(c, "event_poll_timeout_seconds", 1, maxPollTimeoutSeconds, cfg.EventPollTimeoutSeconds)
 	cfg.EventQueueIdleSeconds = intSetting(c, "event_queue_idle_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleSeconds)
+	cfg.DeleteBatchSize = intSetting(c, "delete_batch_size", 1, 1_000_000, cfg.DeleteBatchSize)
+	cfg.MaxBatchesPerRequest = intSetting(c, "max_batches_per_request", 0, 1_000_000, cfg.MaxBatchesPerRequest)
+	if key, ok := c.p.String("jwt_key"); ok {
+		cfg.JWTKey = key
+	}
+	cfg.JWTAlgorithm = c.p.Enum("jwt_algorithm", cfg.JWTAlgorithm, "HS256", "HS384", "HS512")
+	cfg.VideoCallsConfigured = c.p.Bool("video_calls_configured", cfg.VideoCallsConfigured)
+	cfg.UnusedAttachmentSeconds = intSetting(c, "unused_attachment_seconds", 1, maxAdvanceSeconds, cfg.UnusedAttachmentSeconds)
 	if err := c.done(); err != nil {
 		return nil, err
 	}

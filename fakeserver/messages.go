@@ -152,7 +152,7 @@ func (s *Server) deleteTopic(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	complete, aerr := s.realm().DeleteTopic(c.user.ID, id, topic, realm.TopicBatching{})
+	complete, aerr := s.realm().DeleteTopic(c.user.ID, id, topic, s.batching())
 	if aerr != nil {
 		return nil, aerr
 	}

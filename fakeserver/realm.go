@@ -89,6 +89,10 @@ func (s *Server) register(c *call) (fields, error) {
 	if fetch("realm_playgrounds") {
 		f["realm_playgrounds"] = s.realm().Playgrounds()
 	}
+	// Each area of the API adds the state it owns.
+	s.messagingRegisterState(c, fetch, f)
+	s.accountRegisterState(c, fetch, f)
+	s.integrationRegisterState(c, fetch, f)
 	return f, nil
 }
 

@@ -20,8 +20,9 @@ const (
 
 // publicPaths answer without credentials.
 var publicPaths = map[string]bool{
-	"/api/v1/server_settings": true,
-	"/api/v1/fetch_api_key":   true,
+	"/api/v1/server_settings":   true,
+	"/api/v1/fetch_api_key":     true,
+	"/api/v1/jwt/fetch_api_key": true,
 }
 
 // routes is the fake's table of contents: the documented operations in the order of the
@@ -36,6 +37,7 @@ func (s *Server) routes() *chi.Mux {
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Get("/server_settings", serve(s.serverSettings))
 		r.Post("/fetch_api_key", serve(s.fetchAPIKey))
+		s.publicAccountRoutes(r)
 
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireAuth)
@@ -69,6 +71,11 @@ func (s *Server) routes() *chi.Mux {
 			r.Post("/realm/filters", serve(adminOnly(s.addLinkifier)))
 			r.Delete("/realm/filters/"+filterID, serve(adminOnly(s.removeLinkifier)))
 			r.Delete("/realm/playgrounds/"+playgroundI, serve(adminOnly(s.removePlayground)))
+
+			// Each area of the API adds its routes in its own file.
+			s.messagingRoutes(r)
+			s.accountRoutes(r)
+			s.integrationRoutes(r)
 		})
 	})
 

@@ -50,7 +50,32 @@ type Config struct {
 	// EventQueueIdleSeconds is how long, in virtual seconds, an event queue nobody polls
 	// lives (the real server: 600). Zero means the default.
 	EventQueueIdleSeconds int `json:"event_queue_idle_seconds"`
+
+	// DeleteBatchSize is how many messages delete-topic and mark-all-as-read handle per batch.
+	// Zero means the default.
+	DeleteBatchSize int `json:"delete_batch_size"`
+	// MaxBatchesPerRequest stands in for the real server's time budget (about 50 s): a
+	// request that would need more batches stops and answers complete=false. 0 is no bound.
+	MaxBatchesPerRequest int `json:"max_batches_per_request"`
+
+	// JWTKey is the realm's key for JSON Web Tokens; empty means JWT authentication is off.
+	JWTKey string `json:"jwt_key"`
+	// JWTAlgorithm is the signing algorithm JWTs must use (HS256, HS384 or HS512).
+	JWTAlgorithm string `json:"jwt_algorithm"`
+
+	// VideoCallsConfigured is whether the external video-call integration is configured.
+	VideoCallsConfigured bool `json:"video_calls_configured"`
+	// UnusedAttachmentSeconds is how long, in virtual seconds, an upload no message references
+	// lives ("a few weeks" in the document). Zero means the default.
+	UnusedAttachmentSeconds int `json:"unused_attachment_seconds"`
 }
+
+// Defaults of the settings whose zero value means "default".
+const (
+	DefaultDeleteBatchSize         = 1000
+	DefaultJWTAlgorithm            = "HS256"
+	DefaultUnusedAttachmentSeconds = 21 * 24 * 3600
+)
 
 // withDefaults fills the settings left zero with their defaults.
 func (c Config) withDefaults() Config {
@@ -59,6 +84,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.EventQueueIdleSeconds <= 0 {
 		c.EventQueueIdleSeconds = int(events.DefaultIdleTimeout / time.Second)
+	}
+	if c.DeleteBatchSize <= 0 {
+		c.DeleteBatchSize = DefaultDeleteBatchSize
+	}
+	if c.JWTAlgorithm == "" {
+		c.JWTAlgorithm = DefaultJWTAlgorithm
+	}
+	if c.UnusedAttachmentSeconds <= 0 {
+		c.UnusedAttachmentSeconds = DefaultUnusedAttachmentSeconds
 	}
 	return c
 }
@@ -135,6 +169,12 @@ func (s *Server) SetConfig(c Config) {
 }
 
 func (s *Server) realm() *realm.State { return s.state }
+
+// batching is how batched operations (delete topic, mark all as read) split their work.
+func (s *Server) batching() realm.TopicBatching {
+	c := s.Config()
+	return realm.TopicBatching{BatchSize: c.DeleteBatchSize, MaxBatches: c.MaxBatchesPerRequest}
+}
 
 // TestServer is a fake server listening on a loopback port, in the style of httptest.Server.
 type TestServer struct {

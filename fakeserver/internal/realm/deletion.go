@@ -111,6 +111,7 @@ func (s *State) deleteMessages(ms []*Message) {
 			s.refreshFirstMessageID(ch)
 		}
 	}
+	s.afterMessagesDeleted(ms)
 }
 
 // refreshFirstMessageID recomputes a channel's oldest message and announces a change.

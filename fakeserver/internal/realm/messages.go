@@ -131,6 +131,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	}
 	m.Flags[senderID] = []string{"read"}
 	s.messages[m.ID] = m
+	s.afterMessageStored(m)
 	s.publishNewMessage(m)
 	// The real server records a channel's first message silently: only deletions that move
 	// it are announced (see refreshFirstMessageID).

@@ -48,13 +48,22 @@ type State struct {
 	playgrounds []*Playground
 	linkifiers  []*Linkifier
 	presence    map[int]*presence // by user ID
+	groups      map[int]*UserGroup
+
+	// The state of each area of the API lives in its own struct and file, so that work on one
+	// area does not touch another's: messaging.go (editing, moving, topics, flags),
+	// accounts.go (users, groups, authentication), integrations.go (uploads, reminders, bot
+	// storage, push devices, video calls).
+	messaging    messagingState
+	accounts     accountState
+	integrations integrationState
 
 	next counters
 }
 
 // counters hand out IDs in order, so ids are reproducible from one run to the next.
 type counters struct {
-	user, channel, message, recipient, playground, linkifier, presence int
+	user, channel, message, recipient, playground, linkifier, presence, group int
 }
 
 // New builds a realm from a fixture, on the given clock, publishing its events to pub.
@@ -83,6 +92,9 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.playgrounds, s.linkifiers = nil, nil
 	s.editing = defaultEditing()
 	s.presence = map[int]*presence{}
+	s.groups = map[int]*UserGroup{}
+	s.addSystemGroups()
+	s.messaging, s.accounts, s.integrations = newMessagingState(f), newAccountState(f), newIntegrationState(f)
 	s.next = counters{}
 	joined := time.Unix(r.StartTime, 0).UTC()
 	for _, fu := range f.Users {
