@@ -6,5 +6,6 @@ import "github.com/chatconform/chatconform/fixtures"
 // users, custom profile fields, authentication settings (issue 5's area).
 type accountState struct{}
 
-// newAccountState returns the account state of a realm loaded from f.
-func newAccountState(*fixtures.Fixture) accountState { return accountState{} }
+// loadAccounts sets up the account state of a realm being loaded from f (under the lock,
+// after users and channels exist).
+func (s *State) loadAccounts(*fixtures.Fixture) { s.accounts = accountState{} }

@@ -6,8 +6,9 @@ import "github.com/chatconform/chatconform/fixtures"
 // devices and video calls (issue 6's area).
 type integrationState struct{}
 
-// newIntegrationState returns the integration state of a realm loaded from f.
-func newIntegrationState(*fixtures.Fixture) integrationState { return integrationState{} }
+// loadIntegrations sets up the integration state of a realm being loaded from f (under the lock,
+// after users and channels exist).
+func (s *State) loadIntegrations(*fixtures.Fixture) { s.integrations = integrationState{} }
 
 // DetachedUpload is a file whose last reference an edit removed (the edit response's
 // detached_uploads).
@@ -33,3 +34,7 @@ func (s *State) afterMessagesDeleted([]*Message) {}
 func (s *State) afterContentEdited(m *Message, oldContent string) []DetachedUpload {
 	return []DetachedUpload{}
 }
+
+// Tick runs what falls due when virtual time moves (the control API's clock): reminder
+// delivery and the expiry of unused uploads.
+func (s *State) Tick() {}

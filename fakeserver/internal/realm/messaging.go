@@ -6,5 +6,6 @@ import "github.com/chatconform/chatconform/fixtures"
 // message flags (issue 4's area).
 type messagingState struct{}
 
-// newMessagingState returns the messaging state of a realm loaded from f.
-func newMessagingState(*fixtures.Fixture) messagingState { return messagingState{} }
+// loadMessaging sets up the messaging state of a realm being loaded from f (under the lock,
+// after users and channels exist).
+func (s *State) loadMessaging(*fixtures.Fixture) { s.messaging = messagingState{} }

@@ -94,7 +94,9 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.presence = map[int]*presence{}
 	s.groups = map[int]*UserGroup{}
 	s.addSystemGroups()
-	s.messaging, s.accounts, s.integrations = newMessagingState(f), newAccountState(f), newIntegrationState(f)
+	s.loadMessaging(f)
+	s.loadAccounts(f)
+	s.loadIntegrations(f)
 	s.next = counters{}
 	joined := time.Unix(r.StartTime, 0).UTC()
 	for _, fu := range f.Users {
