@@ -149,7 +149,11 @@ func (s *Server) LoadFixture(f *fixtures.Fixture) {
 func (s *Server) Clock() time.Time { return s.clock.Now() }
 
 // AdvanceClock moves the virtual time forward.
-func (s *Server) AdvanceClock(d time.Duration) time.Time { return s.clock.Advance(d) }
+func (s *Server) AdvanceClock(d time.Duration) time.Time {
+	now := s.clock.Advance(d)
+	s.state.Tick()
+	return now
+}
 
 // Config returns the current server configuration.
 func (s *Server) Config() Config {
