@@ -1,7 +1,8 @@
 # chatconform — see README.md. The two commands a fresh machine needs:
 #   make conformance   the main job: the fake on its default fixture, and the suite against it
 #   make test          every test: unit tests, catalog check, the suite in parallel and random
-#                      order in-process, and the suite against the fake as a binary
+#                      order in-process, against the fake as a binary, and against its
+#                      container image (a Docker engine is installed and started if missing)
 
 GO      ?= go
 GINKGO  := $(GO) tool ginkgo
@@ -9,12 +10,12 @@ GINKGO  := $(GO) tool ginkgo
 # -p starts one process per core less one, which on a two-core machine is no parallelism at all.
 SUITE_FLAGS ?= --procs=4 --randomize-all --keep-going --junit-report=junit.xml --output-dir=reports
 
-.PHONY: conformance test unit suite suite-binary fakeserver vet build bench
+.PHONY: conformance test unit suite suite-binary docker-engine image fakeserver vet build bench
 
 conformance:
 	$(GO) run ./cmd/chatconform
 
-test: vet unit suite suite-binary
+test: vet docker-engine unit suite suite-binary
 
 vet:
 	$(GO) vet ./...
@@ -33,6 +34,15 @@ suite:
 # The suite against the fake started as its own binary.
 suite-binary:
 	bash .ci/suite-against-binary
+
+# A running Docker engine, for the container test among the unit tests.
+docker-engine:
+	bash .ci/ensure-docker-engine
+
+# The fake's container image, chatconform/fakeserver (FROM scratch: no registry needed).
+image:
+	CGO_ENABLED=0 $(GO) build -o bin/fakeserver ./cmd/fakeserver
+	docker build -t chatconform/fakeserver .
 
 # Run the fake alone on 127.0.0.1:9991.
 fakeserver:

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
+)
+
+// TestContainerImagePassesTheSuite builds the fake's container image from the Dockerfile,
+// starts it with testcontainers-go, and runs the whole conformance suite against it: the
+// image a client developer pulls is the fake that passes. It needs a Docker engine; .ci/run
+// installs and starts one.
+func TestContainerImagePassesTheSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs a Docker engine and a minute; skipped with -short")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", filepath.Join(root, "bin", "fakeserver"), "./cmd/fakeserver")
+	build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the static binary: %v\n%s", err, out)
+	}
+
+	// Ryuk, testcontainers' reaper, is an image from a registry this machine cannot reach;
+	// the container is terminated by the test's cleanup instead.
+	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	// Under a sandboxed kernel testcontainers takes itself for a container and dials the
+	// bridge gateway; a local engine publishes ports on the loopback address.
+	if os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" && os.Getenv("DOCKER_HOST") == "" {
+		t.Setenv("TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	fake, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{
+		ContainerRequest: testcontainers.ContainerRequest{
+			FromDockerfile: testcontainers.FromDockerfile{Context: root, Dockerfile: "Dockerfile"},
+			ExposedPorts:   []string{"9991/tcp"},
+			WaitingFor:     wait.ForHTTP("/_fake/health").WithPort("9991/tcp").WithStartupTimeout(time.Minute),
+		},
+		Started: true,
+	})
+	if err != nil {
+		t.Fatalf("starting the fake's container (needs a Docker engine): %v", err)
+	}
+	t.Cleanup(func() { _ = fake.Terminate(context.Background()) })
+	url, err := fake.PortEndpoint(ctx, "9991/tcp", "http")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	suite := exec.CommandContext(ctx, "go", "tool", "ginkgo", "--procs=4", "--randomize-all", "./specs")
+	suite.Dir = root
+	suite.Env = append(os.Environ(),
+		"CHATCONFORM_URL="+url,
+		"CHATCONFORM_OWNER_EMAIL=owner@chat.example.test",
+		"CHATCONFORM_OWNER_API_KEY=OwnerKey000000000000000000000001",
+		"CHATCONFORM_REPORT_DIR="+filepath.Join(root, "reports", "container"),
+	)
+	out, err := suite.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the suite failed against the container at %s: %v\n%s", url, err, out)
+	}
+	t.Logf("the suite passed against the container at %s", url)
+}
