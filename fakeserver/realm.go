@@ -3,11 +3,9 @@ package fakeserver
 import (
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
-	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // serverSettings: GET /server_settings, without credentials.
@@ -127,72 +125,4 @@ func stringList(c *call, name string) []string {
 		out = append(out, str)
 	}
 	return out
-}
-
-// getLinkifiers: GET /realm/linkifiers (operation 17).
-func (s *Server) getLinkifiers(c *call) (fields, error) {
-	return fields{"linkifiers": s.realm().Linkifiers()}, nil
-}
-
-// addLinkifier: POST /realm/filters.
-func (s *Server) addLinkifier(c *call) (fields, error) {
-	in := realm.LinkifierInput{
-		Pattern:     c.p.RequiredString("pattern"),
-		URLTemplate: c.p.RequiredString("url_template"),
-	}
-	if v, ok := c.p.String("example_input"); ok {
-		in.ExampleInput = &v
-	}
-	if v, ok := c.p.String("reverse_template"); ok {
-		in.ReverseTemplate = &v
-	}
-	in.AlternativeURLTemplates = stringList(c, "alternative_url_templates")
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	id, aerr := s.realm().AddLinkifier(in)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"id": id}, nil
-}
-
-// removeLinkifier: DELETE /realm/filters/{filter_id}.
-func (s *Server) removeLinkifier(c *call) (fields, error) {
-	notFound := apierr.BadRequest("Linkifier not found.")
-	id, err := c.pathID("filter_id", notFound)
-	if err != nil {
-		return nil, err
-	}
-	if aerr := s.realm().RemoveLinkifier(id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
-}
-
-// addPlayground: POST /realm/playgrounds (operation 14).
-func (s *Server) addPlayground(c *call) (fields, error) {
-	name := c.p.RequiredString("name")
-	language := c.p.RequiredString("pygments_language")
-	template := c.p.RequiredString("url_template")
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	id, aerr := s.realm().AddPlayground(name, language, strings.TrimSpace(template))
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"id": id}, nil
-}
-
-// removePlayground: DELETE /realm/playgrounds/{playground_id}.
-func (s *Server) removePlayground(c *call) (fields, error) {
-	id, err := c.pathID("playground_id", apierr.BadRequest("Invalid playground"))
-	if err != nil {
-		return nil, err
-	}
-	if aerr := s.realm().RemovePlayground(id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
 }

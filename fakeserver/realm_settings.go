@@ -1,6 +1,9 @@
 package fakeserver
 
 import (
+	"encoding/json"
+	"slices"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
@@ -8,7 +11,7 @@ import (
 // updateRealm: PATCH /realm — the settings that govern editing and moving messages; the
 // response echoes what changed, as the real server does.
 func (s *Server) updateRealm(c *call) (fields, error) {
-	change := realm.EditingChange{Limits: map[string]*int{}}
+	change := realm.EditingChange{Limits: map[string]*int{}, Groups: map[string]realm.GroupSettingChange{}}
 	if c.p.Has("allow_message_editing") {
 		v := c.p.Bool("allow_message_editing", true)
 		change.AllowMessageEditing = &v
@@ -18,10 +21,29 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 			change.Limits[name] = limit
 		}
 	}
+	change.EditHistoryVisibility = jsonEnum(c, "message_edit_history_visibility_policy", "all", "moves", "none")
+	if c.p.Has("allow_edit_history") {
+		policy := map[bool]string{true: "all", false: "none"}[c.p.Bool("allow_edit_history", true)]
+		change.EditHistoryVisibility = &policy
+	}
+	change.TopicsPolicy = jsonEnum(c, "topics_policy", "allow_empty_topic", "disable_empty_topic")
+	if c.p.Has("mandatory_topics") {
+		policy := map[bool]string{true: "disable_empty_topic", false: "allow_empty_topic"}[c.p.Bool("mandatory_topics", false)]
+		change.TopicsPolicy = &policy
+	}
+	for _, name := range realm.GroupSettingNames {
+		if g, given := groupSettingParam(c, name); given {
+			change.Groups[name] = g
+		}
+	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return fields(s.realm().UpdateEditing(change)), nil
+	changed, aerr := s.realm().UpdateEditing(change)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields(changed), nil
 }
 
 // limitParam reads a time limit: a JSON positive integer of seconds, or "unlimited" (nil).
@@ -41,4 +63,104 @@ func limitParam(c *call, name string) (*int, bool) {
 	}
 	limit := int(n)
 	return &limit, true
+}
+
+// jsonEnum reads an optional JSON string restricted to allowed values (nil when absent).
+func jsonEnum(c *call, name string, allowed ...string) *string {
+	v, ok := c.p.JSON(name)
+	if !ok {
+		return nil
+	}
+	str, isString := v.(string)
+	if !isString || !slices.Contains(allowed, str) {
+		c.p.Fail(apierr.BadRequest("Invalid %s", name))
+		return nil
+	}
+	return &str
+}
+
+// groupSettingParam reads a permission group setting as the real server takes it, a JSON
+// object {"new": value, "old": value}, where a value is a group ID or an anonymous group
+// {"direct_members": [...], "direct_subgroups": [...]}. A bare value is taken as "new" too,
+// for clients that set a group directly.
+func groupSettingParam(c *call, name string) (realm.GroupSettingChange, bool) {
+	v, ok := c.p.JSON(name)
+	if !ok {
+		return realm.GroupSettingChange{}, false
+	}
+	var change realm.GroupSettingChange
+	obj, isObj := v.(map[string]any)
+	if _, hasNew := obj["new"]; !isObj || !hasNew {
+		g, err := groupValue(v, name)
+		if err != nil {
+			c.p.Fail(err)
+			return change, false
+		}
+		change.New = g
+		return change, true
+	}
+	for key := range obj {
+		if key != "new" && key != "old" {
+			c.p.Fail(apierr.BadRequest(`Argument "%s" at %s is unexpected`, key, name))
+			return change, false
+		}
+	}
+	g, err := groupValue(obj["new"], name+`["new"]`)
+	if err != nil {
+		c.p.Fail(err)
+		return change, false
+	}
+	change.New = g
+	if old, given := obj["old"]; given {
+		g, err := groupValue(old, name+`["old"]`)
+		if err != nil {
+			c.p.Fail(err)
+			return change, false
+		}
+		change.Old = &g
+	}
+	return change, true
+}
+
+// groupValue decodes a group ID or an anonymous group object.
+func groupValue(v any, path string) (realm.GroupSetting, *apierr.Error) {
+	if n, ok := v.(json.Number); ok {
+		id, err := n.Int64()
+		if err != nil || id <= 0 || id > 1<<31-1 {
+			return realm.GroupSetting{}, apierr.BadRequest("Invalid user group")
+		}
+		return realm.GroupSetting{GroupID: int(id)}, nil
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return realm.GroupSetting{}, apierr.BadRequest("%s is not an integer or a dict", path)
+	}
+	var g realm.GroupSetting
+	for key, list := range obj {
+		var dst *[]int
+		switch key {
+		case "direct_members":
+			dst = &g.Members
+		case "direct_subgroups":
+			dst = &g.Subgroups
+		default:
+			return g, apierr.BadRequest(`Argument "%s" at %s is unexpected`, key, path)
+		}
+		items, isList := list.([]any)
+		if !isList {
+			return g, apierr.BadRequest(`%s["%s"] is not a list`, path, key)
+		}
+		ids := []int{}
+		for i, item := range items {
+			n, isNum := item.(json.Number)
+			id, err := n.Int64()
+			if !isNum || err != nil || id <= 0 || id > 1<<31-1 {
+				return g, apierr.BadRequest(`%s["%s"][%d] is not an integer`, path, key, i)
+			}
+			ids = append(ids, int(id))
+		}
+		slices.Sort(ids)
+		*dst = slices.Compact(ids)
+	}
+	return g, nil
 }

@@ -2,12 +2,48 @@ package fakeserver
 
 import "github.com/go-chi/chi/v5"
 
+// Path patterns of this area's integer IDs.
+const (
+	userGroupID    = "{user_group_id:[0-9]+}"
+	profileFieldID = "{field_id:[0-9]+}"
+	// userEmail is an email address in a path: a segment with an @, so that numeric user IDs
+	// and words such as "me" keep their own routes.
+	userEmail = "{email:[^/]*(?:@|%40)[^/]*}"
+)
+
 // accountRoutes adds the authenticated routes of users, roles, groups, JWT authentication, custom profile fields (issue 5).
-func (s *Server) accountRoutes(r chi.Router) {}
+func (s *Server) accountRoutes(r chi.Router) {
+	// Documented operations.
+	r.Patch("/users/"+userEmail, serve(s.updateUserByEmail))                                   // 2
+	r.Get("/user_groups/"+userGroupID+"/members/"+userID, serve(membersOnly(s.isGroupMember))) // 16
+
+	// Supporting operations of the real server: users by email, deactivation, user groups
+	// and custom profile fields.
+	r.Get("/users/"+userEmail, serve(s.getUserByEmail))
+	r.Delete("/users/"+userID, serve(adminOnly(s.deactivateUser)))
+	r.Get("/user_groups", serve(membersOnly(s.getGroups)))
+	r.Post("/user_groups/create", serve(s.createGroup))
+	r.Get("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.getGroupMembers)))
+	r.Post("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.updateGroupMembers)))
+	r.Post("/user_groups/"+userGroupID+"/subgroups", serve(membersOnly(s.updateGroupSubgroups)))
+	r.Post("/user_groups/"+userGroupID+"/deactivate", serve(s.deactivateGroup))
+	r.Get("/realm/profile_fields", serve(s.getProfileFields))
+	r.Post("/realm/profile_fields", serve(adminOnly(s.addProfileField)))
+	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))
+}
 
 // accountRegisterState adds this area's state to a POST /register response; fetch tells
 // whether the client asked for an event type's state.
-func (s *Server) accountRegisterState(c *call, fetch func(eventType string) bool, f fields) {}
+func (s *Server) accountRegisterState(c *call, fetch func(eventType string) bool, f fields) {
+	if fetch("custom_profile_fields") {
+		f["custom_profile_fields"] = s.realm().ProfileFields()
+	}
+	if fetch("realm_user_groups") {
+		f["realm_user_groups"] = s.realm().Groups(true)
+	}
+}
 
 // publicAccountRoutes adds the account routes that take no credentials (JWT login).
-func (s *Server) publicAccountRoutes(r chi.Router) {}
+func (s *Server) publicAccountRoutes(r chi.Router) {
+	r.Post("/jwt/fetch_api_key", serve(s.jwtFetchAPIKey)) // 9
+}

@@ -2,9 +2,48 @@ package fakeserver
 
 import "github.com/go-chi/chi/v5"
 
-// integrationRoutes adds the authenticated routes of uploads and attachments, reminders, bot storage, push devices, video calls (issue 6).
-func (s *Server) integrationRoutes(r chi.Router) {}
+// Path patterns of this area's integer IDs.
+const (
+	attachmentID = "{attachment_id:[0-9]+}"
+	reminderID   = "{reminder_id:[0-9]+}"
+)
+
+// integrationRoutes adds the authenticated routes of uploads and attachments, reminders, bot
+// storage, push devices, video calls and linkifier editing (issue 6).
+func (s *Server) integrationRoutes(r chi.Router) {
+	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
+	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
+
+	// Documented operations, by their number in the API document.
+	r.Post("/mobile_push/register", serve(humansOnly(s.registerPushDevice))) // 7
+	r.Post("/reminders", serve(s.createReminder))                            // 15
+	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment))        // 18
+	r.Delete("/bot_storage", serve(botsOnly(s.removeBotStorage)))            // 20
+	r.Post("/calls/vcall/create", serve(s.createVideoCall))                  // 21
+
+	// Supporting operations of the real server.
+	r.Post("/user_uploads", serve(s.uploadFile))
+	r.Get("/attachments", serve(s.getAttachments))
+	r.Get("/reminders", serve(s.getReminders))
+	r.Delete("/reminders/"+reminderID, serve(s.deleteReminder))
+	r.Get("/bot_storage", serve(botsOnly(s.getBotStorage)))
+	r.Put("/bot_storage", serve(botsOnly(s.putBotStorage)))
+	r.Post("/register_client_device", serve(s.registerClientDevice))
+	r.Post("/users/me/apns_device_token", serve(humansOnly(s.addAPNsToken)))
+	r.Delete("/users/me/apns_device_token", serve(humansOnly(s.removeAPNsToken)))
+	r.Post("/users/me/android_gcm_reg_id", serve(humansOnly(s.addFCMToken)))
+	r.Delete("/users/me/android_gcm_reg_id", serve(humansOnly(s.removeFCMToken)))
+	r.Patch("/realm/linkifiers", serve(adminOnly(s.reorderLinkifiers)))
+	r.Patch("/realm/filters/"+filterID, serve(adminOnly(s.updateLinkifier)))
+}
 
 // integrationRegisterState adds this area's state to a POST /register response; fetch tells
 // whether the client asked for an event type's state.
-func (s *Server) integrationRegisterState(c *call, fetch func(eventType string) bool, f fields) {}
+func (s *Server) integrationRegisterState(c *call, fetch func(eventType string) bool, f fields) {
+	if fetch("reminders") {
+		f["reminders"] = s.realm().Reminders(c.user.ID)
+	}
+	if fetch("device") {
+		f["devices"] = s.realm().Devices(c.user.ID)
+	}
+}

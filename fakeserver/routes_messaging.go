@@ -2,9 +2,30 @@ package fakeserver
 
 import "github.com/go-chi/chi/v5"
 
-// messagingRoutes adds the authenticated routes of message editing and moving, topic muting, narrows, read marking, typing, reactions (issue 4).
-func (s *Server) messagingRoutes(r chi.Router) {}
+// messagingRoutes adds the authenticated routes of message editing and moving, topic muting,
+// narrows, read marking, typing and reactions (issue 4).
+func (s *Server) messagingRoutes(r chi.Router) {
+	// Documented operations, by their number in the API document.
+	r.Patch("/messages/"+messageID, serve(s.updateMessage))             // 1
+	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic)) // 3
+	r.Get("/messages/matches_narrow", serve(s.matchesNarrow))           // 5
+	r.Post("/messages/"+messageID+"/typing", serve(s.editTyping))       // 13
+	r.Post("/mark_all_as_read", serve(s.markAllAsRead))                 // 19
+
+	// Supporting operations of the real server.
+	r.Get("/messages", serve(s.getMessages))
+	r.Post("/messages/flags", serve(s.updateFlags))
+	r.Post("/messages/"+messageID+"/reactions", serve(s.addReaction))
+	r.Post("/submessage", serve(s.addSubmessage))
+}
 
 // messagingRegisterState adds this area's state to a POST /register response; fetch tells
 // whether the client asked for an event type's state.
-func (s *Server) messagingRegisterState(c *call, fetch func(eventType string) bool, f fields) {}
+func (s *Server) messagingRegisterState(c *call, fetch func(eventType string) bool, f fields) {
+	if fetch("user_topic") {
+		f["user_topics"] = s.realm().UserTopics(c.user.ID)
+	}
+	if fetch("muted_topics") {
+		f["muted_topics"] = s.realm().MutedTopics(c.user.ID)
+	}
+}

@@ -1,6 +1,11 @@
 package fakeserver
 
 import (
+	"net/url"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
@@ -8,11 +13,11 @@ import (
 // getUsers: GET /users.
 func (s *Server) getUsers(c *call) (fields, error) {
 	c.p.Bool("client_gravatar", true)
-	c.p.Bool("include_custom_profile_fields", false)
+	withProfile := c.p.Bool("include_custom_profile_fields", false)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return fields{"members": s.realm().Users(c.user.ID)}, nil
+	return fields{"members": s.realm().UsersWith(c.user.ID, withProfile)}, nil
 }
 
 // getUser: GET /users/{user_id}.
@@ -22,15 +27,42 @@ func (s *Server) getUser(c *call) (fields, error) {
 		return nil, err
 	}
 	c.p.Bool("client_gravatar", true)
-	c.p.Bool("include_custom_profile_fields", false)
+	withProfile := c.p.Bool("include_custom_profile_fields", false)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	v, aerr := s.realm().UserView(c.user.ID, id)
+	v, aerr := s.realm().UserViewWith(c.user.ID, id, withProfile)
 	if aerr != nil {
 		return nil, aerr
 	}
 	return fields{"user": v}, nil
+}
+
+// getUserByEmail: GET /users/{email} — the user a real or dummy address names.
+func (s *Server) getUserByEmail(c *call) (fields, error) {
+	email, err := pathEmail(c)
+	if err != nil {
+		return nil, err
+	}
+	c.p.Bool("client_gravatar", true)
+	withProfile := c.p.Bool("include_custom_profile_fields", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	v, aerr := s.realm().UserViewByEmail(c.user.ID, email, withProfile)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"user": v}, nil
+}
+
+// pathEmail reads the {email} path segment, percent-decoded.
+func pathEmail(c *call) (string, error) {
+	email, err := url.PathUnescape(chi.URLParam(c.r, "email"))
+	if err != nil || !utf8.ValidString(email) {
+		return "", apierr.NoSuchUser
+	}
+	return email, nil
 }
 
 // getOwnUser: GET /users/me — the requester's own user object, its fields at top level.
@@ -47,24 +79,69 @@ func (s *Server) getOwnUser(c *call) (fields, error) {
 	}, nil
 }
 
-// updateUser: PATCH /users/{user_id} — full name and role.
+// updateUser: PATCH /users/{user_id} — full name, role, custom profile fields, email.
 func (s *Server) updateUser(c *call) (fields, error) {
 	id, err := c.pathID("user_id", apierr.NoSuchUser)
 	if err != nil {
 		return nil, err
 	}
+	up := userUpdate(c)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().UpdateUser(c.user.ID, id, up); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// updateUserByEmail: PATCH /users/{email} (operation 2) — as PATCH /users/{user_id}, the
+// user named by a real address the requester may see or by the dummy user<id>@<realm host>.
+func (s *Server) updateUserByEmail(c *call) (fields, error) {
+	email, err := pathEmail(c)
+	if err != nil {
+		return nil, err
+	}
+	up := userUpdate(c)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().UpdateUserByEmail(c.user.ID, email, up); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// userUpdate reads the parameters both user updates share, in the real server's order.
+func userUpdate(c *call) realm.UserUpdate {
 	var up realm.UserUpdate
 	if name, ok := c.p.String("full_name"); ok {
 		up.FullName = &name
 	}
 	if role, ok := c.p.Int("role"); ok {
-		r := int(role)
+		r := int(max(min(role, 1<<31-1), -1)) // out-of-range values stay invalid roles
 		up.Role = &r
+	}
+	up.ProfileData = profileData(c)
+	if email, ok := c.p.String("new_email"); ok {
+		up.NewEmail = &email
+	}
+	return up
+}
+
+// deactivateUser: DELETE /users/{user_id}; administrators only.
+func (s *Server) deactivateUser(c *call) (fields, error) {
+	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	if comment, ok := c.p.String("deactivation_notification_comment"); ok && utf8.RuneCountInString(comment) > 2000 {
+		c.p.Fail(apierr.BadRequest("deactivation_notification_comment is too long (limit: 2000 characters)"))
 	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateUser(c.user.ID, id, up); aerr != nil {
+	if aerr := s.realm().DeactivateUser(c.user.ID, id); aerr != nil {
 		return nil, aerr
 	}
 	return fields{}, nil
@@ -125,16 +202,20 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 }
 
 // updateSettings: PATCH /settings — the requester's own settings; the fake supports
-// email_address_visibility, the one setting the documented rules depend on.
+// email_address_visibility and presence_enabled, the settings the documented rules depend on.
 func (s *Server) updateSettings(c *call) (fields, error) {
-	visibility, ok := c.p.Int("email_address_visibility")
+	visibility, hasVisibility := c.p.Int("email_address_visibility")
+	presenceEnabled, hasPresence := c.p.Bool("presence_enabled", true), c.p.Has("presence_enabled")
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if ok {
+	if hasVisibility {
 		if aerr := s.realm().SetEmailVisibility(c.user.ID, int(visibility)); aerr != nil {
 			return nil, aerr
 		}
+	}
+	if hasPresence {
+		s.realm().SetPresenceEnabled(c.user.ID, presenceEnabled)
 	}
 	return fields{}, nil
 }

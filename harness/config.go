@@ -31,6 +31,10 @@ type Config struct {
 	// Capabilities of the target's control API. nil means "discover from
 	// GET /_fake/health"; a non-nil empty slice means "none".
 	Capabilities []string
+	// JWTKey is the key the target verifies JSON Web Tokens with; empty when not given.
+	JWTKey string
+	// JWTAlgorithm is the algorithm of those tokens (HS256, HS384 or HS512).
+	JWTAlgorithm string
 	// ReportDir receives the conformance reports.
 	ReportDir string
 	// RequestTimeout bounds every HTTP request the harness sends.
@@ -56,6 +60,7 @@ func (c Config) CapabilitiesGiven() bool { return c.Capabilities != nil }
 func (c Config) Redacted() Config {
 	out := c
 	out.Owner.APIKey = RedactSecret(c.Owner.APIKey)
+	out.JWTKey = RedactSecret(c.JWTKey)
 	if c.Users != nil {
 		out.Users = make(map[Role]Credentials, len(c.Users))
 		for r, cr := range c.Users {
@@ -92,6 +97,8 @@ type configJSON struct {
 	FeatureLevel   int                  `json:"feature_level"`
 	Features       []string             `json:"features"`
 	Capabilities   []string             `json:"capabilities"`
+	JWTKey         string               `json:"jwt_key,omitempty"`
+	JWTAlgorithm   string               `json:"jwt_algorithm,omitempty"`
 	ReportDir      string               `json:"report_dir"`
 	RequestTimeout string               `json:"request_timeout"`
 	ConfigFile     string               `json:"config_file,omitempty"`
@@ -101,8 +108,8 @@ type configJSON struct {
 func (c Config) MarshalJSON() ([]byte, error) {
 	return json.Marshal(configJSON{
 		URL: c.URL, Owner: c.Owner, Users: c.Users, FeatureLevel: c.FeatureLevel,
-		Features: c.Features, Capabilities: c.Capabilities, ReportDir: c.ReportDir,
-		RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
+		Features: c.Features, Capabilities: c.Capabilities, JWTKey: c.JWTKey, JWTAlgorithm: c.JWTAlgorithm,
+		ReportDir: c.ReportDir, RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
 	})
 }
 
@@ -118,8 +125,8 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	}
 	*c = Config{
 		URL: j.URL, Owner: j.Owner, Users: j.Users, FeatureLevel: j.FeatureLevel,
-		Features: j.Features, Capabilities: j.Capabilities, ReportDir: j.ReportDir,
-		RequestTimeout: d, ConfigFile: j.ConfigFile,
+		Features: j.Features, Capabilities: j.Capabilities, JWTKey: j.JWTKey, JWTAlgorithm: j.JWTAlgorithm,
+		ReportDir: j.ReportDir, RequestTimeout: d, ConfigFile: j.ConfigFile,
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ var Settings = []Setting{
 		Meaning: "Email of an organization owner of the target realm (HTTP Basic username).",
 		set:     setOwnerEmail},
 	{Name: "owner-api-key", Flag: FlagPrefix + "owner-api-key", Env: "CHATCONFORM_OWNER_API_KEY", YAML: "owner.api_key",
-		Meaning: "API key of that owner. The owner needs can_create_users unless users are given.",
+		Meaning: "API key of that owner. The owner needs can_create_users unless users are given, and can_change_user_emails for the new_email specs.",
 		Secret:  true, set: setOwnerAPIKey},
 	{Name: "users", YAML: "users",
 		Meaning: "YAML only: existing accounts per role (administrator, moderator, member, guest, bot), each with email and api_key; roles not given are created.",
@@ -56,6 +56,12 @@ var Settings = []Setting{
 	{Name: "capabilities", Flag: FlagPrefix + "capabilities", Env: "CHATCONFORM_CAPABILITIES", YAML: "capabilities",
 		Meaning: "Comma list of control-API capabilities (clock, config, reset, fixture, journal, vcall-token); \"none\" for none. Unset: discovered from GET /_fake/health.",
 		set:     setCapabilities},
+	{Name: "jwt-key", Flag: FlagPrefix + "jwt-key", Env: "CHATCONFORM_JWT_KEY",
+		Meaning: "Key a target claiming feature jwt verifies JSON Web Tokens with (operation 9); the suite signs its tokens with it. Unset: the JWT specs run only against a fake whose configuration the suite can set.",
+		Secret:  true, set: setJWTKey},
+	{Name: "jwt-algorithm", Flag: FlagPrefix + "jwt-algorithm", Env: "CHATCONFORM_JWT_ALGORITHM",
+		Meaning: "Algorithm of those tokens: HS256 (when unset), HS384 or HS512.",
+		set:     setJWTAlgorithm},
 	{Name: "report-dir", Flag: FlagPrefix + "report-dir", Env: "CHATCONFORM_REPORT_DIR", YAML: "report_dir",
 		Default: "reports",
 		Meaning: "Directory that receives conformance.json and conformance.html.",
@@ -65,7 +71,7 @@ var Settings = []Setting{
 		Meaning: "Timeout of each HTTP request (Go duration, e.g. 10s).",
 		set:     setTimeout},
 	{Name: "config", Flag: FlagPrefix + "config", Env: "CHATCONFORM_CONFIG",
-		Meaning: "Path of a YAML file holding any of the settings above.",
+		Meaning: "Path of a YAML file holding any of the settings above that have a YAML key.",
 		set:     func(c *Config, v string) error { c.ConfigFile = v; return nil }},
 }
 
@@ -180,6 +186,23 @@ func setCapabilities(c *Config, v string) error {
 	// Non-nil even when empty: the user chose "none", which turns
 	// discovery off.
 	c.Capabilities = append([]string{}, list...)
+	return nil
+}
+
+func setJWTKey(c *Config, v string) error {
+	c.JWTKey = strings.TrimSpace(v)
+	return nil
+}
+
+// JWTAlgorithms are the signing algorithms the suite can mint tokens with.
+var JWTAlgorithms = []string{"HS256", "HS384", "HS512"}
+
+func setJWTAlgorithm(c *Config, v string) error {
+	v = strings.ToUpper(strings.TrimSpace(v))
+	if !slices.Contains(JWTAlgorithms, v) {
+		return fmt.Errorf("must be one of %s", strings.Join(JWTAlgorithms, ", "))
+	}
+	c.JWTAlgorithm = v
 	return nil
 }
 

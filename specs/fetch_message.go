@@ -1,6 +1,9 @@
 package specs
 
 import (
+	"slices"
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -131,4 +134,107 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 			return t.SendToChannel(harness.Owner, private, harness.UniqueName("topic"), "not for the member")
 		}),
 	)
+})
+
+var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifiers and editing add to a fetched message", func() {
+	var (
+		t      *harness.Target
+		member harness.User
+		ch     harness.Channel
+		topic  string
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		member = t.Users[harness.Member]
+		ch = t.NewChannel(harness.Public, harness.Member)
+		topic = harness.UniqueName("fetched")
+	})
+
+	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
+		id := t.SendToChannel(harness.Owner, ch, topic, "news for the member")
+		Expect(msgs.flagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
+		harness.Success(msgs.form(member, "POST", "/messages/flags", nil, "messages", "["+msgIDText(id)+"]", "op", "add", "flag", "read"))
+		Expect(msgs.flagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
+	})
+
+	DescribeTable("sets the wildcard mention flags, and wildcard_mentioned as their OR",
+		func(content string, participate bool, want []string) {
+			if participate {
+				t.SendToChannel(harness.Member, ch, topic, "the member takes part in the topic")
+			}
+			id := t.SendToChannel(harness.Owner, ch, topic, content)
+			flags := msgs.flagsOf(member, id)
+			for _, flag := range []string{"stream_wildcard_mentioned", "topic_wildcard_mentioned", "wildcard_mentioned"} {
+				if slices.Contains(want, flag) {
+					Expect(flags).To(ContainElement(flag), "flags of %q", content)
+				} else {
+					Expect(flags).NotTo(ContainElement(flag), "flags of %q", content)
+				}
+			}
+		},
+		Entry("a channel wildcard mention", harness.Req("MSG-24", "MSG-26", "VER-12"),
+			"@**all** please read", false, []string{"stream_wildcard_mentioned", "wildcard_mentioned"}),
+		Entry("a topic wildcard mention to a participant", harness.Req("MSG-25", "MSG-26", "VER-12"),
+			"@**topic** please read", true, []string{"topic_wildcard_mentioned", "wildcard_mentioned"}),
+		Entry("no wildcard mention", harness.Req("MSG-24", "MSG-25", "MSG-26"),
+			"nothing for everyone", true, []string{}),
+	)
+
+	It("marks a /me status message with is_me_message", harness.Req("MSG-21"), func() {
+		me := t.SendToChannel(harness.Owner, ch, topic, "/me waves")
+		plain := t.SendToChannel(harness.Owner, ch, topic, "waves")
+		msgs.fetch(member, me).Value("is_me_message").Boolean().IsTrue()
+		msgs.fetch(member, plain).Value("is_me_message").Boolean().IsFalse()
+	})
+
+	It("lists in topic_links the links linkifiers make of the topic", harness.Req("MSG-08"), func() {
+		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tk"), "-", ""))
+		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
+		id := t.SendToChannel(harness.Owner, ch, "about "+prefix+"-4242", "linked")
+		links := msgs.fetch(member, id).Value("topic_links").Array()
+		links.NotEmpty()
+		links.Every(func(_ int, v *httpexpect.Value) { v.Object() })
+		Expect(msgs.fetch(member, t.SendToChannel(harness.Owner, ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
+	})
+
+	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
+		harness.Req("MSG-15"), func() {
+			private := t.NewUser(harness.Member)
+			harness.Success(t.AsUser(private).PATCH("/settings").WithFormField("email_address_visibility", 3).Expect())
+			id := t.SendToChannelAs(private, ch, topic, "from a user whose email only administrators see")
+			narrow := `[{"operator":"id","operand":` + msgIDText(id) + `}]`
+			for _, gravatar := range []bool{false, true} {
+				list := harness.Success(t.As(harness.Member).GET("/messages").WithQuery("anchor", id).
+					WithQuery("num_before", 0).WithQuery("num_after", 0).WithQuery("narrow", narrow).
+					WithQuery("client_gravatar", gravatar).Expect()).Value("messages").Array()
+				list.Length().IsEqual(1)
+				list.Value(0).Object().Value("avatar_url").String()
+			}
+			list := harness.Success(t.As(harness.Member).GET("/messages").WithQuery("anchor", id).
+				WithQuery("num_before", 0).WithQuery("num_after", 0).WithQuery("narrow", narrow).
+				WithQuery("client_gravatar", false).Expect()).Value("messages").Array()
+			list.Value(0).Object().Value("avatar_url").NotNull()
+		})
+
+	It("describes submessages with integer id, message_id and sender_id and string msg_type and content", harness.Req("MSG-47"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "/todo")
+		harness.Success(msgs.form(member, "POST", "/submessage", nil, "message_id", id, "msg_type", "widget",
+			"content", `{"widget_type": "todo", "extra_data": {"task_list_title": "chores", "tasks": []}}`))
+		subs := msgs.fetch(member, id).Value("submessages").Array()
+		subs.Length().IsEqual(1)
+		sm := subs.Value(0).Object()
+		sm.Value("id").Number().IsInt()
+		sm.Value("message_id").Number().IsInt().IsEqual(id)
+		sm.Value("sender_id").Number().IsInt().IsEqual(member.ID)
+		sm.Value("msg_type").String().IsEqual("widget")
+		sm.Value("content").String().NotEmpty()
+	})
+
+	It("omits edit_history when viewing edit history is not allowed in the organization", Serial, harness.Req("MSG-32"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "original")
+		harness.Success(msgs.edit(member, id, "content", "edited"))
+		msgs.fetch(member, id).ContainsKey("edit_history")
+		msgs.hideEditHistory(t)
+		msgs.fetch(member, id).NotContainsKey("edit_history")
+	})
 })

@@ -58,5 +58,7 @@ var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)"
 		Entry("one variable with another name", harness.Req("OP14-03"), "https://play.example.test/?src={source}"),
 		Entry("code and a second variable", harness.Req("OP14-04"), "https://play.example.test/{lang}?code={code}"),
 		Entry("code twice in one expression with another", harness.Req("OP14-04"), "https://play.example.test/{?code,lang}"),
+		Entry("a template that is not RFC 6570", harness.Req("RES-29"), "https://play.example.test/?code={code"),
+		Entry("an expression with a reserved operator character", harness.Req("RES-29"), "https://play.example.test/{=code}"),
 	)
 })

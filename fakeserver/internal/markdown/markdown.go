@@ -1,25 +1,70 @@
 // Package markdown renders message content to HTML with goldmark, a CommonMark-compliant
 // library, so the fake's HTML is real Markdown output rather than a hand-written imitation.
 // Raw HTML in messages is escaped, as the real server escapes it.
+//
+// On top of CommonMark it knows the chat syntax the API's rules depend on: user mentions
+// (@**Full Name**, @**Full Name|id**, silent @_**Full Name**) and wildcard mentions
+// (@**all**, @**everyone**, @**channel**, @**stream** for the whole channel, @**topic** for
+// the topic's participants), rendered with the real server's markup and reported in Result
+// so that the domain can set the mention flags.
 package markdown
 
 import (
 	"bytes"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
 )
 
-var renderer = goldmark.New(goldmark.WithExtensions(extension.Strikethrough, extension.Linkify, extension.Table))
+var mdRenderer = goldmark.New(
+	goldmark.WithExtensions(extension.Strikethrough, extension.Linkify, extension.Table),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mentionParser{}, 50))),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(mentionRenderer{}, 50))),
+)
 
-// Render returns the HTML of Markdown source, without a trailing newline.
-func Render(source string) string {
+// Users resolves the names of user mentions to active users of the realm.
+type Users interface {
+	// MentionUser finds the user a mention names: by ID when id > 0 (the name must then
+	// match too, case-insensitively), else by full name. It returns the user's ID and name.
+	MentionUser(name string, id int) (userID int, fullName string, ok bool)
+}
+
+// Result is rendered content and the mentions it holds. Silent mentions are rendered but
+// not reported: they notify nobody.
+type Result struct {
+	HTML string
+	// MentionedUserIDs are the users mentioned by name, sorted, without repeats.
+	MentionedUserIDs []int
+	// StreamWildcard is set by @**all**, @**everyone**, @**channel** or @**stream**.
+	StreamWildcard bool
+	// TopicWildcard is set by @**topic**.
+	TopicWildcard bool
+}
+
+// Render returns the HTML of Markdown source, without a trailing newline. User mentions are
+// left as text (there is no one to resolve them against); wildcard mentions are rendered.
+func Render(source string) string { return RenderMessage(source, nil).HTML }
+
+// RenderMessage renders message content, resolving user mentions with users (nil: none).
+func RenderMessage(source string, users Users) Result {
+	found := &mentions{users: users}
+	ctx := parser.NewContext()
+	ctx.Set(mentionsKey, found)
 	var buf bytes.Buffer
-	if err := renderer.Convert([]byte(source), &buf); err != nil {
+	if err := mdRenderer.Convert([]byte(source), &buf, parser.WithContext(ctx)); err != nil {
 		// goldmark fails only on writer errors, which a bytes.Buffer never returns.
-		return "<p>" + html.EscapeString(strings.TrimSpace(source)) + "</p>"
+		return Result{HTML: "<p>" + html.EscapeString(strings.TrimSpace(source)) + "</p>"}
 	}
-	return strings.TrimRight(buf.String(), "\n")
+	ids := slices.Clone(found.userIDs)
+	slices.Sort(ids)
+	return Result{
+		HTML: strings.TrimRight(buf.String(), "\n"), MentionedUserIDs: slices.Compact(ids),
+		StreamWildcard: found.stream, TopicWildcard: found.topic,
+	}
 }

@@ -71,6 +71,8 @@ func (s *State) DeleteTopic(requesterID, channelID int, topic string, b TopicBat
 		s.deleteMessages(doomed[:n])
 		doomed = doomed[n:]
 	}
+	// The real server forgets the topic's visibility settings with the topic.
+	s.clearTopicVisibility(ch, topic)
 	return true, nil
 }
 

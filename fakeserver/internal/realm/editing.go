@@ -1,6 +1,10 @@
 package realm
 
 import (
+	"maps"
+	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
@@ -11,9 +15,84 @@ type EditingSettings struct {
 	MessageContentEditLimitSeconds  *int
 	MoveMessagesWithinStreamLimit   *int
 	MoveMessagesBetweenStreamsLimit *int
+	// EditHistoryVisibility is who sees edit history: "all", "moves" (moves only) or "none".
+	EditHistoryVisibility string
+	// TopicsPolicy is "allow_empty_topic" or "disable_empty_topic" (topics required).
+	TopicsPolicy string
+
+	// The permission group settings.
+	CanResolveTopicsGroup               GroupSetting
+	CanMoveMessagesBetweenChannelsGroup GroupSetting
+	CanMoveMessagesBetweenTopicsGroup   GroupSetting
+	CanMentionManyUsersGroup            GroupSetting
 }
 
-// defaultEditing returns the real server's defaults.
+// GroupSetting is the value of a permission group setting: a named user group (GroupID), or
+// an anonymous group of direct members and subgroups, as the real server allows.
+type GroupSetting struct {
+	GroupID   int
+	Members   []int
+	Subgroups []int
+}
+
+// apiValue is the setting as the API shows it: the group ID, or the anonymous group object.
+func (g GroupSetting) apiValue() any {
+	if g.GroupID != 0 {
+		return g.GroupID
+	}
+	return map[string]any{"direct_members": groupIDsOrEmpty(g.Members), "direct_subgroups": groupIDsOrEmpty(g.Subgroups)}
+}
+
+func groupIDsOrEmpty(ids []int) []int {
+	if ids == nil {
+		return []int{}
+	}
+	return ids
+}
+
+func (g GroupSetting) equal(o GroupSetting) bool {
+	return g.GroupID == o.GroupID && slices.Equal(g.Members, o.Members) && slices.Equal(g.Subgroups, o.Subgroups)
+}
+
+// inGroupSetting reports whether the user belongs to the setting's group.
+func (s *State) inGroupSetting(userID int, g GroupSetting) bool {
+	if g.GroupID != 0 {
+		return s.inGroup(userID, g.GroupID, false)
+	}
+	if u := s.users[userID]; u == nil || !u.IsActive {
+		return false
+	}
+	return slices.Contains(g.Members, userID) || slices.ContainsFunc(g.Subgroups, func(id int) bool { return s.inGroup(userID, id, false) })
+}
+
+// groupSettingRule is one permission group setting: its API name, where it lives, the real
+// server's default group, and whether it may be "role:everyone".
+type groupSettingRule struct {
+	name          string
+	field         func(*EditingSettings) *GroupSetting
+	defaultGroup  string
+	allowEveryone bool
+}
+
+// GroupSettingNames are the permission group settings PATCH /realm takes, by API name.
+var GroupSettingNames = []string{
+	"can_resolve_topics_group", "can_move_messages_between_channels_group",
+	"can_move_messages_between_topics_group", "can_mention_many_users_group",
+}
+
+var groupSettingRules = map[string]groupSettingRule{
+	"can_resolve_topics_group": {"can_resolve_topics_group",
+		func(e *EditingSettings) *GroupSetting { return &e.CanResolveTopicsGroup }, "role:everyone", true},
+	"can_move_messages_between_channels_group": {"can_move_messages_between_channels_group",
+		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenChannelsGroup }, "role:members", false},
+	"can_move_messages_between_topics_group": {"can_move_messages_between_topics_group",
+		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenTopicsGroup }, "role:everyone", true},
+	"can_mention_many_users_group": {"can_mention_many_users_group",
+		func(e *EditingSettings) *GroupSetting { return &e.CanMentionManyUsersGroup }, "role:administrators", true},
+}
+
+// defaultEditing returns the real server's defaults; the group settings are filled in once
+// the system groups exist (setDefaultGroupSettings).
 func defaultEditing() EditingSettings {
 	limit := func(n int) *int { return &n }
 	return EditingSettings{
@@ -21,14 +100,33 @@ func defaultEditing() EditingSettings {
 		MessageContentEditLimitSeconds:  limit(600),
 		MoveMessagesWithinStreamLimit:   limit(604800),
 		MoveMessagesBetweenStreamsLimit: limit(604800),
+		EditHistoryVisibility:           "all",
+		TopicsPolicy:                    "allow_empty_topic",
 	}
+}
+
+// setDefaultGroupSettings points the group settings at the real server's default system groups.
+func (s *State) setDefaultGroupSettings() {
+	for _, rule := range groupSettingRules {
+		*rule.field(&s.editing) = GroupSetting{GroupID: s.systemGroupID(rule.defaultGroup)}
+	}
+}
+
+// GroupSettingChange is a requested new value of a group setting, with the value the client
+// expects it to have now (Old, optional), as PATCH /realm takes them.
+type GroupSettingChange struct {
+	New GroupSetting
+	Old *GroupSetting
 }
 
 // EditingChange is a PATCH /realm request for the editing settings: nil fields and limits
 // not named stay as they are.
 type EditingChange struct {
-	AllowMessageEditing *bool
-	Limits              map[string]*int // setting name → new limit (nil: unlimited)
+	AllowMessageEditing   *bool
+	Limits                map[string]*int // setting name → new limit (nil: unlimited)
+	EditHistoryVisibility *string
+	TopicsPolicy          *string
+	Groups                map[string]GroupSettingChange
 }
 
 // Editing returns the current editing settings.
@@ -54,14 +152,39 @@ func (e *EditingSettings) limit(name string) **int {
 	}
 }
 
-// UpdateEditing applies a change (the caller is an administrator) and returns the settings
-// that actually changed, which are also published to every user as one realm update_dict event.
-func (s *State) UpdateEditing(c EditingChange) map[string]any {
+// checkGroupSetting validates a new group setting value the way the real server does.
+func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) *apierr.Error {
+	ids := g.Subgroups
+	if g.GroupID != 0 {
+		ids = []int{g.GroupID}
+	}
+	for _, id := range ids {
+		grp := s.groups[id]
+		if grp == nil || grp.Deactivated {
+			return apierr.BadRequest("Invalid user group")
+		}
+		if !rule.allowEveryone && grp.IsSystem && grp.Name == "role:everyone" {
+			return apierr.BadRequest("'%s' setting cannot be set to 'role:everyone' group.", rule.name)
+		}
+	}
+	for _, id := range g.Members {
+		if u := s.users[id]; u == nil {
+			return apierr.BadRequest("Invalid user ID: %d", id)
+		}
+	}
+	return nil
+}
+
+// UpdateEditing applies a change (the caller is an administrator), all or nothing, and
+// returns the settings that actually changed, which are also published to every user as
+// one realm update_dict event.
+func (s *State) UpdateEditing(c EditingChange) (map[string]any, *apierr.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	next := s.editing
 	changed := map[string]any{}
-	if c.AllowMessageEditing != nil && *c.AllowMessageEditing != s.editing.AllowMessageEditing {
-		s.editing.AllowMessageEditing = *c.AllowMessageEditing
+	if c.AllowMessageEditing != nil && *c.AllowMessageEditing != next.AllowMessageEditing {
+		next.AllowMessageEditing = *c.AllowMessageEditing
 		changed["allow_message_editing"] = *c.AllowMessageEditing
 	}
 	for _, name := range EditingSettingNames {
@@ -69,17 +192,43 @@ func (s *State) UpdateEditing(c EditingChange) map[string]any {
 		if !given {
 			continue
 		}
-		cur := s.editing.limit(name)
+		cur := next.limit(name)
 		if (*cur == nil) == (v == nil) && (v == nil || **cur == *v) {
 			continue
 		}
 		*cur = v
 		changed[name] = limitValue(v)
 	}
+	if c.EditHistoryVisibility != nil && *c.EditHistoryVisibility != next.EditHistoryVisibility {
+		next.EditHistoryVisibility = *c.EditHistoryVisibility
+		changed["message_edit_history_visibility_policy"] = next.EditHistoryVisibility
+	}
+	if c.TopicsPolicy != nil && *c.TopicsPolicy != next.TopicsPolicy {
+		next.TopicsPolicy = *c.TopicsPolicy
+		changed["topics_policy"] = next.TopicsPolicy
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Groups)) {
+		rule, known := groupSettingRules[name]
+		if !known {
+			continue
+		}
+		change, cur := c.Groups[name], rule.field(&next)
+		if change.Old != nil && !change.Old.equal(*cur) {
+			return nil, apierr.New(400, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
+		}
+		if err := s.checkGroupSetting(rule, change.New); err != nil {
+			return nil, err
+		}
+		if !change.New.equal(*cur) {
+			*cur = change.New
+			changed[name] = cur.apiValue()
+		}
+	}
+	s.editing = next
 	if len(changed) > 0 {
 		s.publish(events.Event{"type": "realm", "op": "update_dict", "property": "default", "data": changed}, s.activeUserIDs()...)
 	}
-	return changed
+	return changed, nil
 }
 
 // limitValue is a limit as the API shows it: seconds, or null for unlimited.
@@ -90,12 +239,20 @@ func limitValue(v *int) any {
 	return *v
 }
 
-// EditingState is the editing settings as POST /register reports them.
+// State is the editing settings as POST /register reports them.
 func (e EditingSettings) State() map[string]any {
-	return map[string]any{
+	st := map[string]any{
 		"realm_allow_message_editing":                       e.AllowMessageEditing,
 		"realm_message_content_edit_limit_seconds":          limitValue(e.MessageContentEditLimitSeconds),
 		"realm_move_messages_within_stream_limit_seconds":   limitValue(e.MoveMessagesWithinStreamLimit),
 		"realm_move_messages_between_streams_limit_seconds": limitValue(e.MoveMessagesBetweenStreamsLimit),
+		"realm_message_edit_history_visibility_policy":      e.EditHistoryVisibility,
+		"realm_allow_edit_history":                          e.EditHistoryVisibility != "none",
+		"realm_topics_policy":                               e.TopicsPolicy,
+		"realm_mandatory_topics":                            e.TopicsPolicy == "disable_empty_topic",
 	}
+	for name, rule := range groupSettingRules {
+		st["realm_"+name] = rule.field(&e).apiValue()
+	}
+	return st
 }

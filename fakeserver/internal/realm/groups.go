@@ -14,6 +14,8 @@ type UserGroup struct {
 	Subgroups   []int // direct subgroups
 	IsSystem    bool
 	Deactivated bool
+	CreatorID   int   // 0 for system groups
+	DateCreated int64 // UNIX seconds; 0 for system groups
 	// role is the role whose users are the direct members of a system group (0: none).
 	role int
 }

@@ -3,15 +3,53 @@ package realm
 import "github.com/chatconform/chatconform/fixtures"
 
 // integrationState is the state of uploads and attachments, reminders, bot storage, push
-// devices and video calls (issue 6's area).
-type integrationState struct{}
+// devices and video calls (issue 6's area). Its IDs count up from 1 after every load, so they
+// are reproducible from one run to the next.
+type integrationState struct {
+	// unusedUploadSeconds reports the server configuration's lifetime of an upload no message
+	// references. It outlives loads: it belongs to the server, not to the realm's data.
+	unusedUploadSeconds func() int64
 
-// loadIntegrations sets up the integration state of a realm being loaded from f (under the lock,
-// after users and channels exist).
-func (s *State) loadIntegrations(*fixtures.Fixture) { s.integrations = integrationState{} }
+	attachments map[int]*Attachment
+	byPath      map[string]*Attachment // by path_id
+
+	reminders map[int]*Reminder
+
+	botStorage map[int]map[string]string // bot user ID → key → value
+
+	devices      map[int]*Device
+	legacyTokens []legacyToken
+
+	// notificationBotID is the system bot that posts reminders (0 until first needed).
+	notificationBotID int
+
+	next struct{ attachment, reminder, device, meeting int }
+}
+
+// loadIntegrations sets up the integration state of a realm being loaded from f (under the lock).
+// The fixture format has no uploads, reminders or devices: a realm starts without them.
+func (s *State) loadIntegrations(*fixtures.Fixture) {
+	s.integrations = integrationState{
+		unusedUploadSeconds: s.integrations.unusedUploadSeconds,
+		attachments:         map[int]*Attachment{},
+		byPath:              map[string]*Attachment{},
+		reminders:           map[int]*Reminder{},
+		botStorage:          map[int]map[string]string{},
+		devices:             map[int]*Device{},
+	}
+}
+
+// SetUnusedUploadLifetime installs the function that reports, in seconds, how long an upload
+// that no message references lives (the server configuration's unused_attachment_seconds).
+// It is read on every Tick, so a configuration change applies from the next one.
+func (s *State) SetUnusedUploadLifetime(seconds func() int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.integrations.unusedUploadSeconds = seconds
+}
 
 // DetachedUpload is a file whose last reference an edit removed (the edit response's
-// detached_uploads).
+// detached_uploads); it has the shape of the attachment objects of GET /attachments.
 type DetachedUpload struct {
 	ID         int    `json:"id"`
 	Name       string `json:"name"`
@@ -21,20 +59,73 @@ type DetachedUpload struct {
 	MessageIDs []int  `json:"message_ids"`
 }
 
-// afterMessageStored runs, under the lock, once a new message is stored: the place where
-// uploads its content links become referenced.
-func (s *State) afterMessageStored(*Message) {}
+// afterMessageStored runs, under the lock, once a new message is stored: the uploads its
+// content links, and which its sender may share, become referenced by it.
+func (s *State) afterMessageStored(m *Message) {
+	for _, a := range s.linkedAttachments(m.Content) {
+		s.claimAttachment(a, m)
+	}
+}
 
-// afterMessagesDeleted runs, under the lock, once messages are removed: the place where
-// attachments they alone referenced are deleted.
-func (s *State) afterMessagesDeleted([]*Message) {}
+// afterMessagesDeleted runs, under the lock, once messages are removed: an attachment whose
+// last referencing message went is deleted automatically.
+func (s *State) afterMessagesDeleted(ms []*Message) {
+	gone := map[int]bool{}
+	for _, m := range ms {
+		gone[m.ID] = true
+	}
+	for _, a := range s.attachmentList() {
+		if !a.referencedByAny(gone) {
+			continue
+		}
+		a.dropMessages(gone)
+		if len(a.MessageIDs) == 0 {
+			s.deleteAttachment(a)
+		} else {
+			s.publishAttachment("update", a)
+		}
+	}
+}
 
-// afterContentEdited runs, under the lock, once an edit replaced a message's content; it
-// returns the uploads that lost their last reference (always a non-nil list).
+// afterContentEdited runs, under the lock, once an edit replaced a message's content: links
+// the new content dropped release their attachments, links it added claim theirs. It returns,
+// sorted by ID, the sender's uploads that no message references any more (always non-nil).
 func (s *State) afterContentEdited(m *Message, oldContent string) []DetachedUpload {
-	return []DetachedUpload{}
+	linked := map[int]bool{}
+	for _, a := range s.linkedAttachments(m.Content) {
+		linked[a.ID] = true
+	}
+	detached := []DetachedUpload{}
+	for _, a := range s.attachmentList() {
+		switch {
+		case a.references(m.ID) && !linked[a.ID]:
+			a.dropMessages(map[int]bool{m.ID: true})
+			s.publishAttachment("update", a)
+			if len(a.MessageIDs) == 0 && a.OwnerID == m.SenderID {
+				detached = append(detached, a.view())
+			}
+		case !a.references(m.ID) && linked[a.ID]:
+			s.claimAttachment(a, m)
+		}
+	}
+	return detached
 }
 
 // Tick runs what falls due when virtual time moves (the control API's clock): reminder
 // delivery and the expiry of unused uploads.
-func (s *State) Tick() {}
+func (s *State) Tick() {
+	// The lifetime comes from the server's configuration, which has a lock of its own: read
+	// it before taking the realm's, so that the two are never held together.
+	s.mu.RLock()
+	lifetime := s.integrations.unusedUploadSeconds
+	s.mu.RUnlock()
+	seconds := int64(defaultUnusedUploadSeconds)
+	if lifetime != nil {
+		seconds = lifetime()
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.deliverDueReminders()
+	s.expireUnusedUploads(seconds)
+}

@@ -118,6 +118,61 @@ func (s *State) RemoveLinkifier(id int) *apierr.Error {
 	return nil
 }
 
+// UpdateLinkifier replaces a linkifier's definition in place, keeping its ID and position
+// (PATCH /realm/filters/{id}); the caller is an administrator.
+func (s *State) UpdateLinkifier(id int, in LinkifierInput) *apierr.Error {
+	in.Pattern, in.URLTemplate = strings.TrimSpace(in.Pattern), strings.TrimSpace(in.URLTemplate)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.linkifiers, func(l *Linkifier) bool { return l.ID == id })
+	if i < 0 {
+		return apierr.BadRequest("Linkifier not found.")
+	}
+	l, err := validateLinkifier(in)
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(s.linkifiers, func(o *Linkifier) bool { return o.ID != id && o.Pattern == l.Pattern }) {
+		return apierr.BadRequest("Linkifier with this Pattern and Realm already exists.")
+	}
+	l.ID = id
+	s.linkifiers[i] = l
+	s.publishRealmList("realm_linkifiers", s.linkifierList())
+	return nil
+}
+
+// ReorderLinkifiers sets the order clients apply the linkifiers in (PATCH /realm/linkifiers):
+// ids must name every linkifier exactly once.
+func (s *State) ReorderLinkifiers(ids []int64) *apierr.Error {
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			return apierr.BadRequest("The ordered list must not contain duplicated linkifiers")
+		}
+		seen[id] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	byID := map[int64]*Linkifier{}
+	for _, l := range s.linkifiers {
+		byID[int64(l.ID)] = l
+	}
+	if len(ids) != len(byID) {
+		return apierr.BadRequest("The ordered list must enumerate all existing linkifiers exactly once")
+	}
+	ordered := make([]*Linkifier, 0, len(ids))
+	for _, id := range ids {
+		l := byID[id]
+		if l == nil {
+			return apierr.BadRequest("The ordered list must enumerate all existing linkifiers exactly once")
+		}
+		ordered = append(ordered, l)
+	}
+	s.linkifiers = ordered
+	s.publishRealmList("realm_linkifiers", s.linkifierList())
+	return nil
+}
+
 // Linkifiers returns the linkifiers in the order clients must apply them.
 func (s *State) Linkifiers() []Linkifier {
 	s.mu.RLock()

@@ -11,7 +11,6 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
-	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
 )
 
 // Message is a channel or direct message.
@@ -31,6 +30,20 @@ type Message struct {
 	// Flags holds the per-user message rows: a user has a row for each message they
 	// received, and only they have flags such as read.
 	Flags map[int][]string
+
+	// Mentions are the users the content mentions by name and its wildcard mentions.
+	Mentions mentionSet
+	// EditHistory lists the edits and moves, oldest first (the API shows newest first).
+	EditHistory []EditEntry
+	// LastEditTime is when the content was last edited (0: never).
+	LastEditTime int64
+	// LastMoveTime is when the message was last moved other than by resolving or
+	// unresolving its topic (0: never).
+	LastMoveTime int64
+	Reactions    []Reaction
+	Submessages  []Submessage
+	// ResolveNotice marks the notification bot's "marked this topic as resolved" notices.
+	ResolveNotice bool
 }
 
 // ResolvedTopicPrefix marks a resolved topic.
@@ -96,9 +109,10 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	if err != nil {
 		return 0, err
 	}
+	rendered := s.render(content)
 	m := &Message{
-		IsDirect: d.Direct, Content: content, Rendered: markdown.Render(content), SenderID: senderID,
-		Timestamp: s.Now(), Client: d.Client, Flags: map[int][]string{},
+		IsDirect: d.Direct, Content: content, Rendered: rendered.HTML, SenderID: senderID,
+		Timestamp: s.Now(), Client: d.Client, Flags: map[int][]string{}, Mentions: mentionsOf(rendered),
 	}
 	var receivers []int
 	if d.Direct {
@@ -121,6 +135,9 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 			return 0, err
 		}
 		m.ChannelID, m.Topic, m.RecipientID = ch.ID, topic, ch.RecipientID
+		if err := s.checkWildcardMentions(sender, ch, topic, m.Mentions); err != nil {
+			return 0, err
+		}
 		for id := range ch.Subscribers {
 			receivers = append(receivers, id)
 		}
@@ -131,6 +148,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	}
 	m.Flags[senderID] = []string{"read"}
 	s.messages[m.ID] = m
+	s.applyMentionFlags(m)
 	s.afterMessageStored(m)
 	s.publishNewMessage(m)
 	// The real server records a channel's first message silently: only deletions that move
@@ -249,32 +267,40 @@ type TopicLink struct {
 
 // MessageView is the Message resource as one user sees it.
 type MessageView struct {
-	ID               int         `json:"id"`
-	Type             string      `json:"type"`
-	StreamID         int         `json:"stream_id,omitempty"`
-	Subject          string      `json:"subject"`
-	TopicLinks       []TopicLink `json:"topic_links"`
-	Content          string      `json:"content"`
-	ContentType      string      `json:"content_type"`
-	Timestamp        int64       `json:"timestamp"`
-	SenderID         int         `json:"sender_id"`
-	SenderEmail      string      `json:"sender_email"`
-	SenderFullName   string      `json:"sender_full_name"`
-	SenderRealmStr   string      `json:"sender_realm_str"`
-	AvatarURL        any         `json:"avatar_url"`
-	Client           string      `json:"client"`
-	DisplayRecipient any         `json:"display_recipient"`
-	RecipientID      int         `json:"recipient_id"`
-	IsMeMessage      bool        `json:"is_me_message"`
-	Flags            []string    `json:"flags"`
-	Reactions        []any       `json:"reactions"`
-	Submessages      []any       `json:"submessages"`
+	ID               int              `json:"id"`
+	Type             string           `json:"type"`
+	StreamID         int              `json:"stream_id,omitempty"`
+	Subject          string           `json:"subject"`
+	TopicLinks       []TopicLink      `json:"topic_links"`
+	Content          string           `json:"content"`
+	ContentType      string           `json:"content_type"`
+	Timestamp        int64            `json:"timestamp"`
+	SenderID         int              `json:"sender_id"`
+	SenderEmail      string           `json:"sender_email"`
+	SenderFullName   string           `json:"sender_full_name"`
+	SenderRealmStr   string           `json:"sender_realm_str"`
+	AvatarURL        any              `json:"avatar_url"`
+	Client           string           `json:"client"`
+	DisplayRecipient any              `json:"display_recipient"`
+	RecipientID      int              `json:"recipient_id"`
+	IsMeMessage      bool             `json:"is_me_message"`
+	Flags            []string         `json:"flags"`
+	Reactions        []ReactionView   `json:"reactions"`
+	Submessages      []SubmessageView `json:"submessages"`
+	// EditHistory is absent when never edited or moved, or when the realm hides it.
+	EditHistory []EditEntryView `json:"edit_history,omitempty"`
+	// LastEditTimestamp is absent when the content was never edited.
+	LastEditTimestamp int64 `json:"last_edit_timestamp,omitempty"`
+	// LastMovedTimestamp is absent when never moved other than by resolving.
+	LastMovedTimestamp int64 `json:"last_moved_timestamp,omitempty"`
 }
 
 // ViewOptions are the client's choices for how a message is shown.
 type ViewOptions struct {
 	ApplyMarkdown       bool
 	AllowEmptyTopicName bool
+	// ClientGravatar: the client computes gravatar URLs, so avatar_url is null where it can.
+	ClientGravatar bool
 }
 
 // GetMessage implements fetching a single message: the view and the raw content.
@@ -290,13 +316,17 @@ func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView
 }
 
 func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageView {
-	sender := s.users[m.SenderID]
+	sender := s.userOrBot(m.SenderID)
 	v := MessageView{
 		ID: m.ID, Type: "stream", StreamID: m.ChannelID, Subject: m.Topic, Content: m.Rendered,
 		ContentType: "text/html", Timestamp: m.Timestamp, SenderID: sender.ID, SenderEmail: s.apiEmail(sender),
 		SenderFullName: sender.FullName, SenderRealmStr: s.settings.StringID, AvatarURL: avatarURL(sender),
 		Client: m.Client, RecipientID: m.RecipientID, IsMeMessage: strings.HasPrefix(m.Content, "/me "),
-		Reactions: []any{}, Submessages: []any{},
+		Reactions: s.reactionViews(m), Submessages: submessageViews(m),
+	}
+	if opts.ClientGravatar && canSeeRealEmail(viewer, sender) {
+		// The client computes gravatar URLs itself; every avatar here is a gravatar.
+		v.AvatarURL = nil
 	}
 	if !opts.ApplyMarkdown {
 		v.Content, v.ContentType = m.Content, "text/x-markdown"
@@ -316,13 +346,8 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 		}
 	}
 	v.TopicLinks = s.topicLinks(v.Subject)
-	if flags, ok := m.Flags[viewer.ID]; ok {
-		v.Flags = slices.Clone(flags)
-	} else {
-		// A message the user can read but never received (public history) is shown as
-		// read and historical, as on the real server.
-		v.Flags = []string{"read", "historical"}
-	}
+	v.Flags = viewFlags(m, viewer.ID)
+	s.addEditFields(&v, m, opts)
 	return v
 }
 

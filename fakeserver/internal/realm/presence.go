@@ -12,16 +12,21 @@ import (
 // user as online.
 const offlineThresholdSeconds = 140
 
+// updateMinFreqSeconds is how much newer a report must be than the stored timestamps for the
+// real server to store it (PRESENCE_UPDATE_MIN_FREQ_SECONDS): clients ping every minute from
+// every window, and a report that changes nothing is no update, so it takes no new update ID.
+const updateMinFreqSeconds = 55
+
 // presence is what the realm knows of one user's presence.
 type presence struct {
 	client       string
-	activeTS     int64 // last time the user was active
+	activeTS     int64 // last time the user was active (0: never)
 	idleTS       int64 // last time any client of the user reported (active or idle)
 	lastUpdateID int
 }
 
 func (p *presence) status(now int64) string {
-	if now-p.activeTS <= offlineThresholdSeconds {
+	if p.activeTS != 0 && now-p.activeTS <= offlineThresholdSeconds {
 		return "active"
 	}
 	return "idle"
@@ -42,27 +47,38 @@ type PresenceResult struct {
 	Presences    map[string]any
 }
 
-// UpdatePresence records the user's status from a client. A user who comes online, or whose
+// UpdatePresence records the user's status from a client, as the real server does: a new
+// timestamp is stored only when it is more than updateMinFreqSeconds newer than the stored
+// one, and only a stored change takes a new update ID. A user who comes online, or whose
 // status changes, is announced to everyone at once (the presence event of the document).
 func (s *State) UpdatePresence(userID int, status, client string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.Now()
 	p := s.presence[userID]
-	wasOnline, oldStatus := false, ""
+	changed, wasOnline, oldStatus := false, false, ""
 	if p == nil {
-		p = &presence{}
+		p = &presence{idleTS: now}
+		if status == "active" {
+			p.activeTS = now
+		}
 		s.presence[userID] = p
+		changed = true
 	} else {
 		wasOnline, oldStatus = p.online(now), p.status(now)
+		if now-p.idleTS > updateMinFreqSeconds {
+			p.idleTS, changed = now, true
+		}
+		if status == "active" && now-p.activeTS > updateMinFreqSeconds {
+			p.activeTS, p.idleTS, changed = now, max(p.idleTS, now), true
+		}
 	}
-	p.client, p.idleTS = client, now
-	if status == "active" {
-		p.activeTS = now
+	p.client = client
+	if changed {
+		p.lastUpdateID = nextID(&s.next.presence)
 	}
-	p.lastUpdateID = nextID(&s.next.presence)
-	if !wasOnline || oldStatus != p.status(now) {
-		u := s.users[userID]
+	u := s.users[userID]
+	if u.PresenceEnabled && (!wasOnline || oldStatus != p.status(now)) {
 		s.publish(events.Event{
 			"type": "presence", "user_id": u.ID, "email": s.apiEmail(u), "server_timestamp": float64(now),
 			"presence": map[string]any{client: s.legacyClientEntry(p, now, true)},
@@ -83,7 +99,7 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 	since := now - int64(q.HistoryLimitDays)*86400
 	for _, id := range slices.Sorted(maps.Keys(s.presence)) {
 		p, u := s.presence[id], s.users[id]
-		if !u.IsActive || u.IsBot {
+		if !u.IsActive || u.IsBot || !u.PresenceEnabled {
 			continue
 		}
 		if q.LastUpdateID != nil && *q.LastUpdateID > 0 {

@@ -93,11 +93,8 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.editing = defaultEditing()
 	s.presence = map[int]*presence{}
 	s.groups = map[int]*UserGroup{}
-	s.addSystemGroups()
-	s.loadMessaging(f)
-	s.loadAccounts(f)
-	s.loadIntegrations(f)
 	s.next = counters{}
+	s.addSystemGroups()
 	joined := time.Unix(r.StartTime, 0).UTC()
 	for _, fu := range f.Users {
 		s.addUser(userFromFixture(fu, joined))
@@ -112,6 +109,10 @@ func (s *State) load(f *fixtures.Fixture) {
 			s.subscribe(ch, s.users[id])
 		}
 	}
+	// Each area sets up its own state last, when users, channels and groups exist.
+	s.loadMessaging(f)
+	s.loadAccounts(f)
+	s.loadIntegrations(f)
 }
 
 // Settings returns the realm settings.

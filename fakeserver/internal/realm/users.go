@@ -8,6 +8,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -53,6 +54,9 @@ type User struct {
 	EmailAddressVisibility int
 	CanCreateUsers         bool
 	CanChangeUserEmails    bool
+	// PresenceEnabled is the user's presence_enabled setting: when false the user's presence
+	// is shown to nobody.
+	PresenceEnabled bool
 	// HasVCallToken is whether the user holds a token of the external video-call integration,
 	// which the user obtains from the provider, outside this API.
 	HasVCallToken bool
@@ -68,7 +72,7 @@ func userFromFixture(f fixtures.User, joined time.Time) *User {
 		ID: f.ID, Email: f.Email, FullName: f.FullName, Role: fixtureRoles[f.Role], APIKey: f.APIKey,
 		Password: f.Password, IsBot: f.Role == fixtures.RoleBot, IsActive: !f.Deactivated, DateJoined: joined,
 		Timezone: f.Timezone, AvatarVersion: 1, EmailAddressVisibility: f.EmailAddressVisibility,
-		CanCreateUsers: f.CanCreateUsers, CanChangeUserEmails: f.CanChangeUserEmails,
+		CanCreateUsers: f.CanCreateUsers, CanChangeUserEmails: f.CanChangeUserEmails, PresenceEnabled: true,
 	}
 	if u.IsBot {
 		u.BotType, u.BotOwnerID = f.BotType, f.BotOwnerID
@@ -195,6 +199,9 @@ type UserView struct {
 	AvatarURL      any    `json:"avatar_url"`
 	AvatarVersion  int    `json:"avatar_version"`
 	IsImportedStub bool   `json:"is_imported_stub"`
+	// ProfileData holds the custom profile field values (a map, empty when none), only when
+	// the client asked for them.
+	ProfileData any `json:"profile_data,omitempty"`
 }
 
 func (s *State) userView(viewer, u *User) UserView {
@@ -215,24 +222,42 @@ func (s *State) userView(viewer, u *User) UserView {
 
 // UserView returns target as viewer sees it.
 func (s *State) UserView(viewerID, targetID int) (UserView, *apierr.Error) {
+	return s.UserViewWith(viewerID, targetID, false)
+}
+
+// UserViewWith returns target as viewer sees it, with its custom profile field values
+// when withProfile is true.
+func (s *State) UserViewWith(viewerID, targetID int, withProfile bool) (UserView, *apierr.Error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer, target := s.users[viewerID], s.users[targetID]
 	if target == nil {
 		return UserView{}, apierr.NoSuchUser
 	}
-	return s.userView(viewer, target), nil
+	v := s.userView(viewer, target)
+	if withProfile {
+		v.ProfileData = s.profileData(target)
+	}
+	return v, nil
 }
 
 // Users returns every user as viewer sees them, in ID order.
-func (s *State) Users(viewerID int) []UserView {
+func (s *State) Users(viewerID int) []UserView { return s.UsersWith(viewerID, false) }
+
+// UsersWith returns every user as viewer sees them, in ID order, with their custom profile
+// field values when withProfile is true.
+func (s *State) UsersWith(viewerID int, withProfile bool) []UserView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer := s.users[viewerID]
 	ids := slices.Sorted(maps.Keys(s.users))
 	out := make([]UserView, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, s.userView(viewer, s.users[id]))
+		v := s.userView(viewer, s.users[id])
+		if withProfile {
+			v.ProfileData = s.profileData(s.users[id])
+		}
+		out = append(out, v)
 	}
 	return out
 }
@@ -266,7 +291,7 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 	u := &User{
 		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
 		APIKey: newAPIKey(), Password: password, IsActive: true, DateJoined: s.clock.Now(), Timezone: "UTC",
-		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
+		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone, PresenceEnabled: true,
 	}
 	s.addUser(u)
 	s.publishUserAdded(u)
@@ -297,20 +322,23 @@ func (s *State) CreateBot(ownerID int, fullName, shortName string, botType int) 
 		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
 		APIKey: newAPIKey(), IsBot: true, BotType: botType, BotOwnerID: ownerID, IsActive: true,
 		DateJoined: s.clock.Now(), Timezone: "UTC", AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
+		PresenceEnabled: true,
 	}
 	s.addUser(u)
 	s.publishUserAdded(u)
 	return *u, nil
 }
 
-// UserUpdate is a change to another user's account (PATCH /users/{id}); nil fields stay.
+// UserUpdate is a change to another user's account (PATCH /users/{id} and /users/{email});
+// nil fields stay.
 type UserUpdate struct {
-	FullName *string
-	Role     *int
+	FullName    *string
+	Role        *int
+	ProfileData []ProfileDataItem
+	NewEmail    *string
 }
 
-// UpdateUser applies an administrator's change with the real server's permission rules,
-// all checks first, so a refused change leaves the account untouched.
+// UpdateUser applies an administrator's change to the user with ID targetID.
 func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -318,6 +346,54 @@ func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Err
 	if target == nil {
 		return apierr.NoSuchUser
 	}
+	return s.updateUser(req, target, up)
+}
+
+// UpdateUserByEmail applies an administrator's change to the user an email names: the
+// dummy address user<id>@<realm host>, or the real address if the requester may see it.
+func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	target := s.userByEmail(req, email)
+	if target == nil {
+		return apierr.NoSuchUser
+	}
+	return s.updateUser(req, target, up)
+}
+
+// UserViewByEmail returns the user an email names (GET /users/{email}), as viewer sees it.
+func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (UserView, *apierr.Error) {
+	s.mu.RLock()
+	target := s.userByEmail(s.users[viewerID], email)
+	s.mu.RUnlock()
+	if target == nil {
+		return UserView{}, apierr.NoSuchUser
+	}
+	return s.UserViewWith(viewerID, target.ID, withProfile)
+}
+
+var dummyEmailPattern = regexp.MustCompile(`^(?i)user([0-9]{1,10})@(.+)$`)
+
+// userByEmail finds a user by the address a viewer knows: a dummy address of this realm
+// names the user by ID; a real address counts only if the viewer may see it.
+func (s *State) userByEmail(viewer *User, email string) *User {
+	email = strings.TrimSpace(email)
+	if m := dummyEmailPattern.FindStringSubmatch(email); m != nil && strings.EqualFold(m[2], s.settings.Host) {
+		id, err := strconv.Atoi(m[1])
+		if err == nil && s.users[id] != nil {
+			return s.users[id]
+		}
+	}
+	if u := s.usersByEmail[strings.ToLower(email)]; u != nil && canSeeRealEmail(viewer, u) {
+		return u
+	}
+	return nil
+}
+
+// updateUser applies a change with the real server's and the document's rules, all checks
+// first, so a refused change leaves the account untouched.
+func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 	if !req.IsAdmin() {
 		return apierr.BadRequest("Insufficient permission")
 	}
@@ -331,14 +407,18 @@ func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Err
 	role := target.Role
 	if up.Role != nil {
 		role = *up.Role
-		if !roleValues[role] {
-			return apierr.BadRequest("Invalid role")
+		if err := s.checkRoleChange(req, target, role); err != nil {
+			return err
 		}
-		if (role == RoleOwner || target.Role == RoleOwner) && role != target.Role && req.Role != RoleOwner {
-			return apierr.MustBeOwner
-		}
-		if target.Role == RoleOwner && role != RoleOwner && s.activeHumanOwners() == 1 {
-			return apierr.BadRequest("The owner permission cannot be removed from the only organization owner.")
+	}
+	if err := s.checkProfileData(up.ProfileData); err != nil {
+		return err
+	}
+	newEmail := target.Email
+	if up.NewEmail != nil && !strings.EqualFold(strings.TrimSpace(*up.NewEmail), target.Email) {
+		var err *apierr.Error
+		if newEmail, err = s.checkNewEmail(req, *up.NewEmail); err != nil {
+			return err
 		}
 	}
 	if name != target.FullName {
@@ -349,7 +429,98 @@ func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Err
 		target.Role = role
 		s.publishUserUpdate(target, map[string]any{"role": role})
 	}
+	s.applyProfileData(target, up.ProfileData)
+	if newEmail != target.Email {
+		s.changeEmail(target, newEmail)
+	}
 	return nil
+}
+
+// checkRoleChange: valid role values; owners only add or remove the owner role; the only
+// owner keeps it; and, as the API document says, a guest does not become an administrator.
+func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
+	switch {
+	case !roleValues[role]:
+		return apierr.BadRequest("Invalid role")
+	case role == target.Role:
+		return nil
+	case (role == RoleOwner || target.Role == RoleOwner) && req.Role != RoleOwner:
+		return apierr.MustBeOwner
+	case target.Role == RoleOwner && s.activeHumanOwners() == 1 && target.IsActive && !target.IsBot:
+		return apierr.BadRequest("The owner permission cannot be removed from the only organization owner.")
+	case target.IsGuest() && role <= RoleAdmin:
+		return apierr.BadRequest("Guests cannot be organization administrators")
+	}
+	return nil
+}
+
+// checkNewEmail: an owner holding can_change_user_emails may give a user a new, unused
+// address. It returns the trimmed address.
+func (s *State) checkNewEmail(req *User, email string) (string, *apierr.Error) {
+	if req.Role != RoleOwner {
+		return "", apierr.MustBeOwner
+	}
+	if !req.CanChangeUserEmails {
+		return "", apierr.BadRequest("User not authorized to change user emails")
+	}
+	email = strings.TrimSpace(email)
+	if !validEmail(email) {
+		return "", apierr.BadRequest("Invalid email '%s'", email)
+	}
+	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
+		return "", apierr.BadRequest("Email '%s' already in use", email)
+	}
+	return email, nil
+}
+
+// changeEmail gives the user a new real address: the login name changes with it; those
+// who may see real addresses learn of it, and everyone learns a changed API email.
+func (s *State) changeEmail(u *User, email string) {
+	oldAPI := s.apiEmail(u)
+	delete(s.usersByEmail, strings.ToLower(u.Email))
+	u.Email = email
+	s.usersByEmail[strings.ToLower(email)] = u
+	for _, id := range s.activeUserIDs() {
+		if canSeeRealEmail(s.users[id], u) {
+			s.publish(events.Event{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": u.ID, "delivery_email": email}}, id)
+		}
+	}
+	if api := s.apiEmail(u); api != oldAPI {
+		s.publishUserUpdate(u, map[string]any{"new_email": api})
+	}
+}
+
+// DeactivateUser deactivates a human account (DELETE /users/{id}); the role decorator ran
+// before. The account keeps its data but can no longer authenticate.
+func (s *State) DeactivateUser(requesterID, targetID int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req, target := s.users[requesterID], s.users[targetID]
+	switch {
+	case target == nil || target.IsBot:
+		return apierr.NoSuchUser
+	case !target.IsActive:
+		return apierr.BadRequest("User is deactivated")
+	case target.Role == RoleOwner && req.Role != RoleOwner:
+		return apierr.MustBeOwner
+	case target.Role == RoleOwner && s.activeHumanOwners() == 1:
+		return apierr.BadRequest("Cannot deactivate the only organization owner")
+	}
+	target.IsActive = false
+	s.publishUserUpdate(target, map[string]any{"is_active": false})
+	return nil
+}
+
+// SetPresenceEnabled changes whether others see the user's presence (PATCH /settings).
+func (s *State) SetPresenceEnabled(userID int, enabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[userID]
+	if u.PresenceEnabled == enabled {
+		return
+	}
+	u.PresenceEnabled = enabled
+	s.publish(events.Event{"type": "user_settings", "op": "update", "property": "presence_enabled", "value": enabled}, u.ID)
 }
 
 // SetEmailVisibility changes who may see the user's real email address (PATCH /settings).

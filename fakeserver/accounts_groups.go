@@ -1,0 +1,164 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// invalidGroup is the answer for a group ID that names no group.
+var invalidGroup = apierr.BadRequest("Invalid user group")
+
+// membersOnly refuses guests and bots before any parameter is read, as the real server's
+// require_member_or_admin decorator does.
+func membersOnly(op operation) operation {
+	return func(c *call) (fields, error) {
+		switch {
+		case c.user.IsGuest():
+			return nil, apierr.BadRequest("Not allowed for guest users")
+		case c.user.IsBot:
+			return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
+		}
+		return op(c)
+	}
+}
+
+// isGroupMember: GET /user_groups/{user_group_id}/members/{user_id} (operation 16).
+func (s *Server) isGroupMember(c *call) (fields, error) {
+	groupID, err := c.pathID("user_group_id", invalidGroup)
+	if err != nil {
+		return nil, err
+	}
+	userID, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	directOnly := c.p.Bool("direct_member_only", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	member, aerr := s.realm().IsGroupMember(groupID, userID, directOnly)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"is_user_group_member": member}, nil
+}
+
+// getGroups: GET /user_groups.
+func (s *Server) getGroups(c *call) (fields, error) {
+	all := c.p.Bool("include_deactivated_groups", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	groups := s.realm().Groups(all)
+	if groups == nil {
+		groups = []realm.GroupView{}
+	}
+	return fields{"user_groups": groups}, nil
+}
+
+// getGroupMembers: GET /user_groups/{user_group_id}/members.
+func (s *Server) getGroupMembers(c *call) (fields, error) {
+	groupID, err := c.pathID("user_group_id", invalidGroup)
+	if err != nil {
+		return nil, err
+	}
+	directOnly := c.p.Bool("direct_member_only", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	members, aerr := s.realm().GroupMembers(groupID, directOnly)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"members": members}, nil
+}
+
+// createGroup: POST /user_groups/create — a group with direct members and subgroups.
+func (s *Server) createGroup(c *call) (fields, error) {
+	name := c.p.RequiredString("name")
+	description := c.p.RequiredString("description")
+	members := intList(c, "members", true)
+	subgroups := intList(c, "subgroups", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, aerr := s.realm().CreateGroup(c.user.ID, name, description, members, subgroups)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"group_id": id}, nil
+}
+
+// updateGroupMembers: POST /user_groups/{user_group_id}/members — members and subgroups.
+func (s *Server) updateGroupMembers(c *call) (fields, error) {
+	groupID, err := c.pathID("user_group_id", invalidGroup)
+	if err != nil {
+		return nil, err
+	}
+	ch := realm.GroupChange{
+		Add: intList(c, "add", false), Delete: intList(c, "delete", false),
+		AddSubgroups: intList(c, "add_subgroups", false), DeleteSubgroups: intList(c, "delete_subgroups", false),
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if len(ch.Add)+len(ch.Delete)+len(ch.AddSubgroups)+len(ch.DeleteSubgroups) == 0 {
+		return nil, apierr.BadRequest(`Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".`)
+	}
+	return fields{}, s.changeGroup(c, groupID, ch)
+}
+
+// updateGroupSubgroups: POST /user_groups/{user_group_id}/subgroups.
+func (s *Server) updateGroupSubgroups(c *call) (fields, error) {
+	groupID, err := c.pathID("user_group_id", invalidGroup)
+	if err != nil {
+		return nil, err
+	}
+	ch := realm.GroupChange{AddSubgroups: intList(c, "add", false), DeleteSubgroups: intList(c, "delete", false)}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if len(ch.AddSubgroups)+len(ch.DeleteSubgroups) == 0 {
+		return nil, apierr.BadRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
+	}
+	return fields{}, s.changeGroup(c, groupID, ch)
+}
+
+// changeGroup applies a group change, returning a nil error (not a nil *apierr.Error) on success.
+func (s *Server) changeGroup(c *call, groupID int, ch realm.GroupChange) error {
+	if aerr := s.realm().ChangeGroup(c.user.ID, groupID, ch); aerr != nil {
+		return aerr
+	}
+	return nil
+}
+
+// deactivateGroup: POST /user_groups/{user_group_id}/deactivate.
+func (s *Server) deactivateGroup(c *call) (fields, error) {
+	groupID, err := c.pathID("user_group_id", invalidGroup)
+	if err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().DeactivateGroup(c.user.ID, groupID); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// intList reads a JSON list of integer IDs; IDs beyond 32 bits name nothing and are kept
+// as such, so the domain reports them as unknown.
+func intList(c *call, name string, required bool) []int {
+	var list []int64
+	if required {
+		list = c.p.RequiredIntList(name)
+	} else {
+		list, _ = c.p.IntList(name)
+	}
+	out := make([]int, 0, len(list))
+	for _, id := range list {
+		if id < 0 || id > 1<<31-1 {
+			id = 0 // no user or group has ID 0
+		}
+		out = append(out, int(id))
+	}
+	return out
+}

@@ -1,0 +1,29 @@
+package fakeserver
+
+import "github.com/chatconform/chatconform/fakeserver/internal/realm"
+
+// jwtFetchAPIKey: POST /jwt/fetch_api_key (operation 9), without credentials. The token is
+// verified with the key and algorithm of the server configuration (PATCH /_fake/config).
+func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
+	// As on the real server, a missing token is an empty one ("No JSON web token passed").
+	token, _ := c.p.String("token")
+	includeProfile := c.p.Bool("include_profile", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	cfg := s.Config()
+	u, aerr := s.realm().JWTLogin(token, realm.JWTConfig{Key: cfg.JWTKey, Algorithm: cfg.JWTAlgorithm})
+	if aerr != nil {
+		return nil, aerr
+	}
+	f := fields{"api_key": u.APIKey, "email": u.Email}
+	if includeProfile {
+		// The user as they see themselves, as the real server returns it.
+		v, aerr := s.realm().UserView(u.ID, u.ID)
+		if aerr != nil {
+			return nil, aerr
+		}
+		f["user"] = v
+	}
+	return f, nil
+}

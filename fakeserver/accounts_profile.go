@@ -1,0 +1,130 @@
+package fakeserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// getProfileFields: GET /realm/profile_fields.
+func (s *Server) getProfileFields(*call) (fields, error) {
+	return fields{"custom_fields": s.realm().ProfileFields()}, nil
+}
+
+// addProfileField: POST /realm/profile_fields; administrators only.
+func (s *Server) addProfileField(c *call) (fields, error) {
+	name := c.p.RequiredString("name")
+	hint, _ := c.p.String("hint")
+	fieldType := c.p.RequiredInt("field_type")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if fieldType < 0 || fieldType > 100 {
+		return nil, apierr.BadRequest("Invalid field type.")
+	}
+	id, aerr := s.realm().AddProfileField(name, hint, int(fieldType))
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"id": id}, nil
+}
+
+// removeProfileField: DELETE /realm/profile_fields/{field_id}; administrators only.
+func (s *Server) removeProfileField(c *call) (fields, error) {
+	id, err := c.pathID("field_id", apierr.BadRequest("Field id %s not found.", chi.URLParam(c.r, "field_id")))
+	if err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().RemoveProfileField(id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// profileData reads profile_data: a JSON list of {"id": integer, "value": string, list of
+// integers or null}, with the real server's messages for each way an item can be wrong.
+func profileData(c *call) []realm.ProfileDataItem {
+	v, ok := c.p.JSON("profile_data")
+	if !ok {
+		return nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		c.p.Fail(apierr.BadRequest("profile_data is not a list"))
+		return nil
+	}
+	items := make([]realm.ProfileDataItem, 0, len(list))
+	for i, raw := range list {
+		item, err := profileDataItem(raw, fmt.Sprintf("profile_data[%d]", i))
+		if err != nil {
+			c.p.Fail(err)
+			return nil
+		}
+		items = append(items, item)
+	}
+	return items
+}
+
+func profileDataItem(raw any, path string) (realm.ProfileDataItem, *apierr.Error) {
+	obj, isObj := raw.(map[string]any)
+	if !isObj {
+		return realm.ProfileDataItem{}, apierr.BadRequest("%s is not a dict", path)
+	}
+	for key := range obj {
+		if key != "id" && key != "value" {
+			return realm.ProfileDataItem{}, apierr.BadRequest(`Argument "%s" at %s is unexpected`, key, path)
+		}
+	}
+	rawID, hasID := obj["id"]
+	rawValue, hasValue := obj["value"]
+	switch {
+	case !hasID:
+		return realm.ProfileDataItem{}, apierr.BadRequest(`%s["id"] is missing`, path)
+	case !hasValue:
+		return realm.ProfileDataItem{}, apierr.BadRequest(`%s["value"] is missing`, path)
+	}
+	id, ok := jsonInt(rawID)
+	if !ok {
+		return realm.ProfileDataItem{}, apierr.BadRequest(`%s["id"] is not an integer`, path)
+	}
+	if id < 0 || id > 1<<31-1 {
+		return realm.ProfileDataItem{}, apierr.BadRequest("Field id %d not found.", id)
+	}
+	item := realm.ProfileDataItem{ID: int(id)}
+	switch value := rawValue.(type) {
+	case nil:
+	case string:
+		item.Value = value
+	case []any:
+		ids := make([]int, 0, len(value))
+		for j, e := range value {
+			n, ok := jsonInt(e)
+			if !ok {
+				return realm.ProfileDataItem{}, apierr.BadRequest(`%s["value"][%d] is not an integer`, path, j)
+			}
+			if n < 0 || n > 1<<31-1 {
+				n = 0 // names no user
+			}
+			ids = append(ids, int(n))
+		}
+		item.Value = ids
+	default:
+		return realm.ProfileDataItem{}, apierr.BadRequest(`%s["value"] is not a string, a list of integers or null`, path)
+	}
+	return item, nil
+}
+
+// jsonInt reads a decoded JSON number (params decodes with UseNumber) as an integer.
+func jsonInt(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	return i, err == nil
+}

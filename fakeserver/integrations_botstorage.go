@@ -1,0 +1,68 @@
+package fakeserver
+
+import (
+	"net/http"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// botsOnly refuses human callers before any parameter is read: bot storage is for bots only
+// (since feature level 494; the API document gives the code).
+func botsOnly(op operation) operation {
+	return func(c *call) (fields, error) {
+		if !c.user.IsBot {
+			return nil, apierr.New(http.StatusForbidden, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
+		}
+		return op(c)
+	}
+}
+
+// getBotStorage: GET /bot_storage — the named entries, or all of them.
+func (s *Server) getBotStorage(c *call) (fields, error) {
+	keys := stringList(c, "keys")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	storage, aerr := s.realm().BotStorage(c.user.ID, keys)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"storage": storage}, nil
+}
+
+// putBotStorage: PUT /bot_storage — storage is a JSON object of string values.
+func (s *Server) putBotStorage(c *call) (fields, error) {
+	var entries map[string]string
+	if !c.p.Has("storage") {
+		c.p.Fail(apierr.Missing("storage"))
+	} else if raw, ok := jsonOfKind[map[string]any](c, "storage", "a dict"); ok {
+		entries = map[string]string{}
+		for k, v := range raw {
+			str, isStr := v.(string)
+			if !isStr {
+				c.p.Fail(apierr.BadRequest("storage[%q] is not a string", k))
+				break
+			}
+			entries[k] = str
+		}
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().PutBotStorage(c.user.ID, entries); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// removeBotStorage: DELETE /bot_storage (operation 20) — the named entries, or all of them.
+func (s *Server) removeBotStorage(c *call) (fields, error) {
+	keys := stringList(c, "keys")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().RemoveBotStorage(c.user.ID, keys); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -1,0 +1,112 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// getLinkifiers: GET /realm/linkifiers (operation 17), in the order clients apply them.
+func (s *Server) getLinkifiers(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{"linkifiers": s.realm().Linkifiers()}, nil
+}
+
+// addLinkifier: POST /realm/filters — appended last.
+func (s *Server) addLinkifier(c *call) (fields, error) {
+	in := linkifierInput(c)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, aerr := s.realm().AddLinkifier(in)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"id": id}, nil
+}
+
+// removeLinkifier: DELETE /realm/filters/{filter_id}.
+func (s *Server) removeLinkifier(c *call) (fields, error) {
+	id, err := c.pathID("filter_id", apierr.BadRequest("Linkifier not found."))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().RemoveLinkifier(id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// addPlayground: POST /realm/playgrounds (operation 14).
+func (s *Server) addPlayground(c *call) (fields, error) {
+	name := c.p.RequiredString("name")
+	language := c.p.RequiredString("pygments_language")
+	template := c.p.RequiredString("url_template")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, aerr := s.realm().AddPlayground(name, language, template)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"id": id}, nil
+}
+
+// removePlayground: DELETE /realm/playgrounds/{playground_id}.
+func (s *Server) removePlayground(c *call) (fields, error) {
+	id, err := c.pathID("playground_id", apierr.BadRequest("Invalid playground"))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().RemovePlayground(id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// linkifierInput reads the fields of POST /realm/filters and PATCH /realm/filters/{id}.
+func linkifierInput(c *call) realm.LinkifierInput {
+	in := realm.LinkifierInput{
+		Pattern:     c.p.RequiredString("pattern"),
+		URLTemplate: c.p.RequiredString("url_template"),
+	}
+	in.ExampleInput = optionalString(c, "example_input")
+	in.ReverseTemplate = optionalString(c, "reverse_template")
+	in.AlternativeURLTemplates = stringList(c, "alternative_url_templates")
+	return in
+}
+
+// updateLinkifier: PATCH /realm/filters/{filter_id} — a new definition, same ID and place.
+func (s *Server) updateLinkifier(c *call) (fields, error) {
+	id, err := c.pathID("filter_id", apierr.BadRequest("Linkifier not found."))
+	if err != nil {
+		return nil, err
+	}
+	in := linkifierInput(c)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().UpdateLinkifier(id, in); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// reorderLinkifiers: PATCH /realm/linkifiers — the order clients apply linkifiers in.
+func (s *Server) reorderLinkifiers(c *call) (fields, error) {
+	ids := c.p.RequiredIntList("ordered_linkifier_ids")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().ReorderLinkifiers(ids); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -1,0 +1,106 @@
+package fakeserver
+
+import (
+	"net/http"
+	"regexp"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// registerClientDevice: POST /register_client_device — a new device ID for the requester.
+func (s *Server) registerClientDevice(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{"device_id": s.realm().RegisterClientDevice(c.user.ID)}, nil
+}
+
+// registerPushDevice: POST /mobile_push/register (operation 7). Parameters are read first, so a
+// missing device_id is reported even when no push service is configured, as on the real server.
+func (s *Server) registerPushDevice(c *call) (fields, error) {
+	r := realm.PushRegistration{DeviceID: c.p.RequiredInt("device_id")}
+	if c.p.Has("token_kind") {
+		kind := c.p.Enum("token_kind", "", "fcm", "apns")
+		r.TokenKind = &kind
+	}
+	r.PushKey = optionalString(c, "push_key")
+	if id, ok := c.p.Int("push_key_id"); ok {
+		if id < 0 || id > 1<<32-1 {
+			c.p.Fail(apierr.BadRequest("Invalid push_key_id: Not a valid unsigned 32-bit integer"))
+		}
+		r.PushKeyID = &id
+	}
+	r.BouncerPublicKey = optionalString(c, "bouncer_public_key")
+	r.EncryptedPushRegistration = optionalString(c, "encrypted_push_registration")
+	r.TokenID = optionalString(c, "token_id")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if !s.Config().PushConfigured {
+		return nil, apierr.New(http.StatusBadRequest, "PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.")
+	}
+	if aerr := s.realm().RegisterPushDevice(c.user.ID, r); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// optionalString reads an optional string parameter; nil when it was not sent.
+func optionalString(c *call, name string) *string {
+	v, ok := c.p.String(name)
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+// apnsAppID is the real server's pattern for iOS app IDs.
+var apnsAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
+
+// addAPNsToken: POST /users/me/apns_device_token — a legacy (unencrypted) iOS registration.
+func (s *Server) addAPNsToken(c *call) (fields, error) {
+	appID := c.p.RequiredString("appid")
+	token := c.p.RequiredString("token")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if !apnsAppID.MatchString(appID) {
+		return nil, apierr.BadRequest("appid has invalid format")
+	}
+	return legacyResult(s.realm().AddLegacyToken(c.user.ID, "apns", token, appID))
+}
+
+// removeAPNsToken: DELETE /users/me/apns_device_token.
+func (s *Server) removeAPNsToken(c *call) (fields, error) {
+	token := c.p.RequiredString("token")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return legacyResult(s.realm().RemoveLegacyToken(c.user.ID, "apns", token))
+}
+
+// addFCMToken: POST /users/me/android_gcm_reg_id — a legacy (unencrypted) Android registration.
+func (s *Server) addFCMToken(c *call) (fields, error) {
+	token := c.p.RequiredString("token")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return legacyResult(s.realm().AddLegacyToken(c.user.ID, "fcm", token, ""))
+}
+
+// removeFCMToken: DELETE /users/me/android_gcm_reg_id.
+func (s *Server) removeFCMToken(c *call) (fields, error) {
+	token := c.p.RequiredString("token")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return legacyResult(s.realm().RemoveLegacyToken(c.user.ID, "fcm", token))
+}
+
+func legacyResult(aerr *apierr.Error) (fields, error) {
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -1,0 +1,47 @@
+package fakeserver
+
+import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
+
+// maxInt32 bounds IDs read from JSON integers: larger ones name nothing.
+const maxInt32 = 1<<31 - 1
+
+// createReminder: POST /reminders (operation 15).
+func (s *Server) createReminder(c *call) (fields, error) {
+	messageID := c.p.RequiredInt("message_id")
+	deliverAt := c.p.RequiredInt("scheduled_delivery_timestamp")
+	note, _ := c.p.String("note")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if messageID < 0 || messageID > maxInt32 {
+		messageID = 0 // names no message: the domain answers "Invalid message(s)" in its turn
+	}
+	id, aerr := s.realm().CreateReminder(c.user.ID, int(messageID), deliverAt, note)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"reminder_id": id}, nil
+}
+
+// getReminders: GET /reminders — the requester's undelivered reminders.
+func (s *Server) getReminders(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{"reminders": s.realm().Reminders(c.user.ID)}, nil
+}
+
+// deleteReminder: DELETE /reminders/{reminder_id}.
+func (s *Server) deleteReminder(c *call) (fields, error) {
+	id, err := c.pathID("reminder_id", apierr.BadRequest("Reminder does not exist"))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().DeleteReminder(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -1,0 +1,82 @@
+package markdown
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// fakeUsers knows Max Member (4 and, with the same name, 7) and Ada (9).
+type fakeUsers struct{}
+
+func (fakeUsers) MentionUser(name string, id int) (int, string, bool) {
+	users := map[int]string{4: "Max Member", 7: "Max Member", 9: "Ada <Lovelace>"}
+	if id > 0 {
+		full, ok := users[id]
+		return id, full, ok && strings.EqualFold(full, name)
+	}
+	for _, uid := range []int{4, 9} {
+		if strings.EqualFold(users[uid], name) {
+			return uid, users[uid], true
+		}
+	}
+	return 0, "", false
+}
+
+func TestRenderMessage(t *testing.T) {
+	for _, tc := range []struct {
+		name, source string
+		html         []string // substrings the HTML must hold
+		notHTML      []string
+		ids          []int
+		stream       bool
+		topic        bool
+	}{
+		{name: "plain Markdown", source: "**bold**", html: []string{"<p><strong>bold</strong></p>"}},
+		{name: "user mention", source: "hi @**Max Member**", html: []string{`<span class="user-mention" data-user-id="4">@Max Member</span>`}, ids: []int{4}},
+		{name: "mention by name and id", source: "@**Max Member|7**", html: []string{`data-user-id="7"`}, ids: []int{7}},
+		{name: "case-insensitive name", source: "@**max member**", html: []string{`>@Max Member<`}, ids: []int{4}},
+		{name: "silent mention notifies nobody", source: "@_**Max Member**", html: []string{`<span class="user-mention silent" data-user-id="4">Max Member</span>`}},
+		{name: "unknown user stays text", source: "@**Nobody Here**", notHTML: []string{"user-mention"}},
+		{name: "bad id stays text", source: "@**Max Member|x**", notHTML: []string{"user-mention"}},
+		{name: "name is escaped", source: "@**Ada <Lovelace>**", html: []string{"@Ada &lt;Lovelace&gt;</span>"}, ids: []int{9}},
+		{name: "all", source: "@**all** look", html: []string{`<span class="user-mention channel-wildcard-mention" data-user-id="*">@all</span>`}, stream: true},
+		{name: "everyone", source: "@**everyone**", stream: true},
+		{name: "channel", source: "@**channel**", stream: true},
+		{name: "stream", source: "@**stream**", stream: true},
+		{name: "topic", source: "@**topic**", html: []string{`<span class="topic-mention">@topic</span>`}, topic: true},
+		{name: "silent wildcard", source: "@_**all**", html: []string{"channel-wildcard-mention silent"}},
+		{name: "in code span it is text", source: "`@**all**`", html: []string{"<code>@**all**</code>"}},
+		{name: "in a code block it is text", source: "```\n@**topic**\n```", notHTML: []string{"topic-mention"}},
+		{name: "two mentions, one repeated", source: "@**Max Member** and @**Max Member** and @**topic**", ids: []int{4}, topic: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := RenderMessage(tc.source, fakeUsers{})
+			for _, want := range tc.html {
+				if !strings.Contains(got.HTML, want) {
+					t.Errorf("HTML %q lacks %q", got.HTML, want)
+				}
+			}
+			for _, bad := range tc.notHTML {
+				if strings.Contains(got.HTML, bad) {
+					t.Errorf("HTML %q holds %q", got.HTML, bad)
+				}
+			}
+			if !slices.Equal(got.MentionedUserIDs, tc.ids) && (len(got.MentionedUserIDs) > 0 || len(tc.ids) > 0) {
+				t.Errorf("mentioned %v, want %v", got.MentionedUserIDs, tc.ids)
+			}
+			if got.StreamWildcard != tc.stream || got.TopicWildcard != tc.topic {
+				t.Errorf("wildcards stream=%v topic=%v, want %v %v", got.StreamWildcard, got.TopicWildcard, tc.stream, tc.topic)
+			}
+		})
+	}
+}
+
+func TestRenderWithoutUsers(t *testing.T) {
+	if got := Render("@**Max Member** @**all**"); strings.Contains(got, `data-user-id="4"`) || !strings.Contains(got, "channel-wildcard-mention") {
+		t.Errorf("Render without users: %q", got)
+	}
+	if got := Render("a\n\n"); got != "<p>a</p>" {
+		t.Errorf("trailing newline kept: %q", got)
+	}
+}

@@ -1,0 +1,239 @@
+package realm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// Uploads and attachments: a file uploaded with POST /user_uploads is an attachment of its
+// owner. A message whose content links the file's URL (/user_uploads/<path_id>) references it;
+// the attachment goes when its owner deletes it, when the last message referencing it is
+// deleted, or when nobody has referenced it for the unused-upload lifetime.
+
+// MaxUploadBytes is the largest file the fake accepts (the real server's setting is in MiB).
+const MaxUploadBytes = 10 << 20
+
+// defaultUnusedUploadSeconds is "a few weeks": three, when no lifetime was installed.
+const defaultUnusedUploadSeconds = 21 * 24 * 3600
+
+// UploadPathPrefix starts the URL of every uploaded file, relative to the server's URL.
+const UploadPathPrefix = "/user_uploads/"
+
+// Attachment is an uploaded file.
+type Attachment struct {
+	ID          int
+	OwnerID     int
+	Name        string // the file name as uploaded
+	PathID      string
+	ContentType string
+	Content     []byte
+	CreateTime  int64
+	// MessageIDs are the messages that reference the file, sorted, of any sender.
+	MessageIDs []int
+}
+
+// Upload is a stored file as POST /user_uploads reports it.
+type Upload struct {
+	URL      string
+	Filename string
+}
+
+// UploadFile stores a file for its owner and announces it with an attachment add event.
+func (s *State) UploadFile(ownerID int, name, contentType string, content []byte) (Upload, *apierr.Error) {
+	if len(content) > MaxUploadBytes {
+		return Upload{}, apierr.BadRequest("File is larger than this server's configured maximum upload size (%d MiB).", MaxUploadBytes>>20)
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || !utf8.ValidString(name) {
+		name = "uploaded-file"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := nextID(&s.integrations.next.attachment)
+	a := &Attachment{
+		ID: id, OwnerID: ownerID, Name: name, ContentType: contentType, Content: content,
+		CreateTime: s.Now(), MessageIDs: []int{}, PathID: s.uploadPath(id, name),
+	}
+	s.integrations.attachments[id] = a
+	s.integrations.byPath[a.PathID] = a
+	s.publishAttachment("add", a)
+	return Upload{URL: UploadPathPrefix + a.PathID, Filename: name}, nil
+}
+
+// uploadPath makes a path_id like the real server's: "<realm>/<random>/<file name>". The
+// middle part is derived from the realm and the ID rather than drawn at random, so that runs
+// are reproducible; it still differs between attachments.
+func (s *State) uploadPath(id int, name string) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d", s.settings.StringID, id))
+	return fmt.Sprintf("1/%s/%s", hex.EncodeToString(sum[:])[:24], sanitizeFileName(name))
+}
+
+var (
+	unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	repeatedDashes  = regexp.MustCompile(`-{2,}`)
+)
+
+// sanitizeFileName keeps a file name URL-safe, as the real server's sanitize_name does.
+func sanitizeFileName(name string) string {
+	name = repeatedDashes.ReplaceAllString(unsafeFileChars.ReplaceAllString(name, "-"), "-")
+	name = strings.Trim(name, ".-")
+	if name == "" {
+		return "uploaded-file"
+	}
+	return name
+}
+
+// AttachmentView is an attachment object of GET /attachments and of attachment events.
+type AttachmentView = DetachedUpload
+
+func (a *Attachment) view() DetachedUpload {
+	return DetachedUpload{
+		ID: a.ID, Name: a.Name, PathID: a.PathID, Size: len(a.Content), CreateTime: a.CreateTime,
+		MessageIDs: slices.Clone(a.MessageIDs),
+	}
+}
+
+// Attachments lists the user's attachments (GET /attachments) and the realm's upload space used.
+func (s *State) Attachments(userID int) ([]AttachmentView, int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := []AttachmentView{}
+	for _, a := range s.attachmentList() {
+		if a.OwnerID == userID {
+			out = append(out, a.view())
+		}
+	}
+	return out, s.uploadSpaceUsed()
+}
+
+// RemoveAttachment deletes one of the user's attachments (DELETE /attachments/{id}); someone
+// else's and missing ones get the same error.
+func (s *State) RemoveAttachment(userID, id int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.integrations.attachments[id]
+	if a == nil || a.OwnerID != userID {
+		return apierr.BadRequest("Invalid attachment")
+	}
+	s.deleteAttachment(a)
+	return nil
+}
+
+// attachmentList returns the attachments in ID order.
+func (s *State) attachmentList() []*Attachment {
+	ids := slices.Sorted(maps.Keys(s.integrations.attachments))
+	out := make([]*Attachment, len(ids))
+	for i, id := range ids {
+		out[i] = s.integrations.attachments[id]
+	}
+	return out
+}
+
+func (s *State) uploadSpaceUsed() int {
+	n := 0
+	for _, a := range s.integrations.attachments {
+		n += len(a.Content)
+	}
+	return n
+}
+
+// deleteAttachment removes an attachment and tells its owner, as the real server does.
+func (s *State) deleteAttachment(a *Attachment) {
+	delete(s.integrations.attachments, a.ID)
+	delete(s.integrations.byPath, a.PathID)
+	s.publish(events.Event{
+		"type": "attachment", "op": "remove", "attachment": map[string]any{"id": a.ID},
+		"upload_space_used": s.uploadSpaceUsed(),
+	}, a.OwnerID)
+}
+
+// publishAttachment tells the owner of an attachment's new state (op add or update).
+func (s *State) publishAttachment(op string, a *Attachment) {
+	s.publish(events.Event{
+		"type": "attachment", "op": op, "attachment": a.view(), "upload_space_used": s.uploadSpaceUsed(),
+	}, a.OwnerID)
+}
+
+// uploadLink finds upload URLs (relative or absolute) in content.
+var uploadLink = regexp.MustCompile(`/user_uploads/([A-Za-z0-9._~%/-]+)`)
+
+// linkedAttachments returns the existing attachments that content links, in ID order. A link
+// may run into trailing punctuation ("see /user_uploads/…/a.txt."), which is trimmed off.
+func (s *State) linkedAttachments(content string) []*Attachment {
+	found := map[int]*Attachment{}
+	for _, match := range uploadLink.FindAllStringSubmatch(content, -1) {
+		path := match[1]
+		for path != "" {
+			if a := s.integrations.byPath[path]; a != nil {
+				found[a.ID] = a
+				break
+			}
+			last := path[len(path)-1]
+			if !strings.ContainsRune(".,;:!?-~%/", rune(last)) {
+				break
+			}
+			path = path[:len(path)-1]
+		}
+	}
+	out := make([]*Attachment, 0, len(found))
+	for _, id := range slices.Sorted(maps.Keys(found)) {
+		out = append(out, found[id])
+	}
+	return out
+}
+
+// claimAttachment records that m references a, if its sender may share the file (the real
+// server ignores links to files the sender cannot see), and tells the owner.
+func (s *State) claimAttachment(a *Attachment, m *Message) {
+	sender := s.users[m.SenderID]
+	if sender == nil || !s.mayShare(sender, a) || a.references(m.ID) {
+		return
+	}
+	a.MessageIDs = append(a.MessageIDs, m.ID)
+	slices.Sort(a.MessageIDs)
+	s.publishAttachment("update", a)
+}
+
+// mayShare is the real server's attachment access rule: the owner, or a user who can read a
+// message that references the file.
+func (s *State) mayShare(u *User, a *Attachment) bool {
+	if a.OwnerID == u.ID {
+		return true
+	}
+	for _, id := range a.MessageIDs {
+		if m := s.messages[id]; m != nil && s.canRead(u, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *Attachment) references(messageID int) bool { return slices.Contains(a.MessageIDs, messageID) }
+
+func (a *Attachment) referencedByAny(ids map[int]bool) bool {
+	return slices.ContainsFunc(a.MessageIDs, func(id int) bool { return ids[id] })
+}
+
+func (a *Attachment) dropMessages(ids map[int]bool) {
+	a.MessageIDs = slices.DeleteFunc(a.MessageIDs, func(id int) bool { return ids[id] })
+}
+
+// expireUnusedUploads deletes the attachments no message references that are older than the
+// unused-upload lifetime.
+func (s *State) expireUnusedUploads(lifetime int64) {
+	now := s.Now()
+	for _, a := range s.attachmentList() {
+		if len(a.MessageIDs) == 0 && now-a.CreateTime >= lifetime {
+			s.deleteAttachment(a)
+		}
+	}
+}

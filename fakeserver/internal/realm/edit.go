@@ -1,0 +1,285 @@
+package realm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// editGraceSeconds is the real server's allowance past the edit and move time limits, for
+// clients that offer an edit at the last moment.
+const editGraceSeconds = 20
+
+// Propagate modes of a topic or channel change.
+const (
+	ChangeOne   = "change_one"
+	ChangeLater = "change_later"
+	ChangeAll   = "change_all"
+)
+
+// EditRequest is a PATCH /messages/{id} request; nil fields were not sent.
+type EditRequest struct {
+	Content           *string
+	Topic             *string
+	StreamID          *int
+	PropagateMode     string
+	NotifyOldThread   bool
+	NotifyNewThread   bool
+	PrevContentSHA256 *string
+}
+
+// editPlan is a checked edit, ready to apply: nothing is changed until every check passed.
+type editPlan struct {
+	req         EditRequest
+	editor      *User
+	target      *Message
+	content     *string // normalized new content
+	rendered    renderedContent
+	topic       *string // new topic (differs from the current one)
+	toChannel   *Channel
+	fromChannel *Channel
+	resolved    bool // the topic change only adds the resolved prefix
+	unresolved  bool // the topic change only removes it
+	contentEdit bool
+	moved       bool
+	streamGiven bool // stream_id was sent, even if it names the current channel
+}
+
+type renderedContent struct {
+	html     string
+	mentions mentionSet
+}
+
+// UpdateMessage edits a message's content and/or moves it to another topic or channel, with
+// the real server's checks in its order. It returns the uploads the edit detached (never nil).
+func (s *State) UpdateMessage(editorID, messageID int, req EditRequest) ([]DetachedUpload, *apierr.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, err := s.planEdit(editorID, messageID, req)
+	if err != nil {
+		return nil, err
+	}
+	return s.applyEdit(p), nil
+}
+
+// planEdit runs every check of an edit and returns what to change.
+func (s *State) planEdit(editorID, messageID int, req EditRequest) (*editPlan, *apierr.Error) {
+	u := s.users[editorID]
+	m, err := s.accessibleMessage(u, messageID)
+	if err != nil {
+		return nil, err
+	}
+	p := &editPlan{req: req, editor: u, target: m, streamGiven: req.StreamID != nil}
+	if req.PropagateMode == "" {
+		p.req.PropagateMode = ChangeOne
+	}
+	if req.Content != nil {
+		if err := s.checkCanEditContent(u, m, editGraceSeconds); err != nil {
+			return nil, err
+		}
+	}
+	// A topic or channel equal to the current one changes nothing, as on the real server.
+	if req.Topic != nil {
+		topic := strings.TrimSpace(*req.Topic)
+		if topic == s.settings.EmptyTopicDisplayName {
+			topic = ""
+		}
+		if topic != m.Topic {
+			p.topic = &topic
+		}
+	}
+	if req.StreamID != nil && !m.IsDirect && *req.StreamID == m.ChannelID {
+		p.req.StreamID = nil
+	}
+	if p.req.StreamID != nil && !m.IsDirect {
+		ch := s.channels[*req.StreamID]
+		if ch == nil || !ch.canAccess(u) {
+			// Checked again, with the real server's message, once the request is validated.
+			ch = &Channel{ID: *req.StreamID}
+		}
+		p.toChannel = ch
+	}
+	if err := s.validateEditPayload(p); err != nil {
+		return nil, err
+	}
+	if err := s.buildEdit(p); err != nil {
+		return nil, err
+	}
+	if err := s.checkMovePermissions(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkCanEditContent: editing must be on, the editor the sender, and the message younger
+// than the content edit limit plus grace.
+func (s *State) checkCanEditContent(u *User, m *Message, grace int64) *apierr.Error {
+	if !s.editing.AllowMessageEditing {
+		return apierr.BadRequest("Your organization has turned off message editing")
+	}
+	if m.SenderID != u.ID {
+		return apierr.BadRequest("You don't have permission to edit this message")
+	}
+	if limit := s.editing.MessageContentEditLimitSeconds; limit != nil && s.Now()-m.Timestamp > int64(*limit)+grace {
+		return apierr.BadRequest("The time limit for editing this message has passed")
+	}
+	return nil
+}
+
+// validateEditPayload checks that the request is well-formed (not permissions).
+func (s *State) validateEditPayload(p *editPlan) *apierr.Error {
+	req, m := p.req, p.target
+	if p.topic == nil && req.Content == nil && req.StreamID == nil {
+		return apierr.BadRequest("Nothing to change")
+	}
+	if m.IsDirect {
+		if req.StreamID != nil {
+			return apierr.BadRequest("Direct messages cannot be moved to channels.")
+		}
+		if p.topic != nil {
+			return apierr.BadRequest("Direct messages cannot have topics.")
+		}
+	}
+	if p.req.PropagateMode != ChangeOne && p.topic == nil && req.StreamID == nil {
+		return apierr.BadRequest("Invalid propagate_mode without topic edit")
+	}
+	if p.topic != nil {
+		resolvedEmpty := strings.TrimSpace(ResolvedTopicPrefix)
+		if *p.topic == resolvedEmpty || *p.topic == ResolvedTopicPrefix+s.settings.EmptyTopicDisplayName {
+			return apierr.BadRequest("General chat cannot be marked as resolved")
+		}
+		if err := checkTopicCharacters(*p.topic); err != nil {
+			return err
+		}
+	}
+	// Rule 1 of the document: content and stream_id together are refused, even when
+	// stream_id names the message's own channel.
+	if p.streamGiven && req.Content != nil {
+		return apierr.BadRequest("Cannot change message content while changing channel")
+	}
+	if req.Content != nil && len(m.Submessages) > 0 {
+		return apierr.BadRequest("Widgets cannot be edited.")
+	}
+	if req.PrevContentSHA256 != nil {
+		sum := sha256.Sum256([]byte(m.Content))
+		if !strings.EqualFold(*req.PrevContentSHA256, hex.EncodeToString(sum[:])) {
+			return apierr.New(400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.")
+		}
+	}
+	return nil
+}
+
+// checkTopicCharacters refuses control characters, as the real server does.
+func checkTopicCharacters(topic string) *apierr.Error {
+	for i, r := range []rune(topic) {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
+			return apierr.BadRequest("Invalid character in topic, at position %d!", i+1)
+		}
+	}
+	return nil
+}
+
+// buildEdit normalizes the new content and topic and resolves the target channel.
+func (s *State) buildEdit(p *editPlan) *apierr.Error {
+	m := p.target
+	if p.req.Content != nil {
+		content := strings.TrimRightFunc(*p.req.Content, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+		if strings.TrimSpace(content) == "" {
+			content = "(deleted)"
+		}
+		content = truncate(content, s.settings.MaxMessageLength, "\n[message truncated]")
+		p.content, p.contentEdit = &content, true
+	}
+	if m.IsDirect {
+		return nil
+	}
+	p.fromChannel = s.channels[m.ChannelID]
+	if p.topic != nil {
+		requested := *p.topic
+		topic := truncate(requested, s.settings.MaxTopicLength, "...")
+		p.topic = &topic
+		old := m.Topic
+		p.resolved = strings.HasPrefix(topic, ResolvedTopicPrefix) && !strings.HasPrefix(old, ResolvedTopicPrefix) &&
+			strings.TrimPrefix(requested, ResolvedTopicPrefix) == old
+		p.unresolved = strings.HasPrefix(old, ResolvedTopicPrefix) && !strings.HasPrefix(topic, ResolvedTopicPrefix) &&
+			strings.TrimLeft(old, ResolvedTopicPrefix) == topic
+	}
+	if p.toChannel != nil {
+		ch := s.channels[p.toChannel.ID]
+		if ch == nil || !ch.canAccess(p.editor) {
+			return apierr.InvalidChannel
+		}
+		p.toChannel = ch
+	}
+	p.moved = p.topic != nil || p.toChannel != nil
+	target := p.targetTopic()
+	if (p.topic != nil || p.toChannel != nil) && s.editing.TopicsPolicy == "disable_empty_topic" && (target == "" || target == "(no topic)") {
+		return apierr.BadRequest("Sending messages to %s is not allowed in this channel.", s.settings.EmptyTopicDisplayName)
+	}
+	return nil
+}
+
+// targetTopic is the topic the message ends in.
+func (p *editPlan) targetTopic() string {
+	if p.topic != nil {
+		return *p.topic
+	}
+	return p.target.Topic
+}
+
+// targetChannel is the channel the message ends in.
+func (p *editPlan) targetChannel() *Channel {
+	if p.toChannel != nil {
+		return p.toChannel
+	}
+	return p.fromChannel
+}
+
+// checkMovePermissions applies the group settings and time limits to topic and channel
+// changes, the wildcard mention rules to new content, and the whole-topic time limit.
+func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
+	u, m := p.editor, p.target
+	now := s.Now()
+	if p.topic != nil {
+		if p.resolved || p.unresolved {
+			if !s.inGroupSetting(u.ID, s.editing.CanResolveTopicsGroup) {
+				return apierr.BadRequest("You don't have permission to resolve topics in this channel.")
+			}
+		} else {
+			if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenTopicsGroup) {
+				return apierr.BadRequest("You don't have permission to edit this message")
+			}
+			if limit := s.editing.MoveMessagesWithinStreamLimit; limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
+				return apierr.BadRequest("The time limit for editing this message's topic has passed.")
+			}
+		}
+	}
+	if p.contentEdit {
+		rendered := s.render(*p.content)
+		p.rendered = renderedContent{html: rendered.HTML, mentions: mentionsOf(rendered)}
+		if !m.IsDirect {
+			sender := s.userOrBot(m.SenderID)
+			if err := s.checkWildcardMentions(sender, p.fromChannel, m.Topic, p.rendered.mentions); err != nil {
+				return err
+			}
+		}
+	}
+	if m.IsDirect {
+		return nil
+	}
+	if p.toChannel != nil {
+		if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenChannelsGroup) {
+			return apierr.BadRequest("You don't have permission to move this message")
+		}
+		if limit := s.editing.MoveMessagesBetweenStreamsLimit; limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
+			return apierr.BadRequest("The time limit for editing this message's channel has passed")
+		}
+	}
+	if p.req.PropagateMode == ChangeAll && !u.IsModerator() && p.moved && !p.resolved && !p.unresolved {
+		return s.checkWholeTopicTimeLimit(p)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package realm
+
+import "slices"
+
+// EditEntry is one edit or move of a message. A field is set only for the kind of change
+// that happened: content (PrevContent, PrevRendered), channel (PrevStream, Stream) or topic
+// (PrevTopic, Topic).
+type EditEntry struct {
+	UserID       int
+	Timestamp    int64
+	PrevContent  *string
+	PrevRendered *string
+	PrevStream   int // 0: the channel did not change
+	Stream       int
+	PrevTopic    *string
+	Topic        *string
+}
+
+// EditEntryView is an edit history entry as the API shows it.
+type EditEntryView struct {
+	UserID              *int    `json:"user_id"`
+	Timestamp           int64   `json:"timestamp"`
+	PrevContent         *string `json:"prev_content,omitempty"`
+	PrevRenderedContent *string `json:"prev_rendered_content,omitempty"`
+	PrevStream          int     `json:"prev_stream,omitempty"`
+	Stream              int     `json:"stream,omitempty"`
+	PrevTopic           *string `json:"prev_topic,omitempty"`
+	Topic               *string `json:"topic,omitempty"`
+}
+
+// isMove reports whether the entry moved the message.
+func (e EditEntry) isMove() bool { return e.PrevStream != 0 || e.PrevTopic != nil }
+
+// addEditFields adds edit_history, last_edit_timestamp and last_moved_timestamp to a view,
+// honouring the realm's edit history visibility: "none" hides the history, "moves" shows
+// only what moved the message.
+func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
+	v.LastEditTimestamp, v.LastMovedTimestamp = m.LastEditTime, m.LastMoveTime
+	policy := s.editing.EditHistoryVisibility
+	if policy == "none" {
+		return
+	}
+	var views []EditEntryView
+	for _, e := range slices.Backward(m.EditHistory) {
+		if policy == "moves" && !e.isMove() {
+			continue
+		}
+		view := EditEntryView{UserID: &e.UserID, Timestamp: e.Timestamp, PrevStream: e.PrevStream, Stream: e.Stream}
+		if policy == "all" {
+			view.PrevContent, view.PrevRenderedContent = e.PrevContent, e.PrevRendered
+		}
+		if e.PrevTopic != nil {
+			prev, cur := s.shownTopic(*e.PrevTopic, opts), s.shownTopic(*e.Topic, opts)
+			view.PrevTopic, view.Topic = &prev, &cur
+		}
+		views = append(views, view)
+	}
+	v.EditHistory = views
+}
+
+// shownTopic is a channel topic as a client sees it: the empty topic is shown as
+// realm_empty_topic_display_name unless the client allows empty topic names.
+func (s *State) shownTopic(topic string, opts ViewOptions) string {
+	if topic == "" && !opts.AllowEmptyTopicName {
+		return s.settings.EmptyTopicDisplayName
+	}
+	return topic
+}

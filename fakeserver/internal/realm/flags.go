@@ -1,0 +1,130 @@
+package realm
+
+import (
+	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// flagOrder is the order flags appear in, the real server's bit order. wildcard_mentioned is
+// derived: the OR of the two newer wildcard flags.
+var flagOrder = []string{
+	"read", "starred", "collapsed", "mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned",
+	"wildcard_mentioned", "has_alert_word", "historical",
+}
+
+// EditableFlags are the flags a user may set or clear with POST /messages/flags.
+var EditableFlags = []string{"read", "starred", "collapsed"}
+
+func hasFlag(m *Message, userID int, flag string) bool {
+	return slices.Contains(m.Flags[userID], flag)
+}
+
+// setFlag sets or clears one flag of the user's row, keeping the canonical order.
+func setFlag(m *Message, userID int, flag string, on bool) {
+	row, ok := m.Flags[userID]
+	if !ok || slices.Contains(row, flag) == on {
+		return
+	}
+	if !on {
+		m.Flags[userID] = slices.DeleteFunc(slices.Clone(row), func(f string) bool { return f == flag })
+		return
+	}
+	row = append(slices.Clone(row), flag)
+	slices.SortStableFunc(row, func(a, b string) int { return slices.Index(flagOrder, a) - slices.Index(flagOrder, b) })
+	m.Flags[userID] = row
+}
+
+// viewFlags is the user's flags for a message: their row, or for a message they can read but
+// never received (public history), read and historical, as on the real server.
+func viewFlags(m *Message, userID int) []string {
+	if row, ok := m.Flags[userID]; ok {
+		return slices.Clone(row)
+	}
+	return []string{"read", "historical"}
+}
+
+// UpdateFlags adds or removes a flag on messages the user can read (POST /messages/flags) and
+// returns the IDs it was asked to change. A message read through public history gains a row.
+func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) ([]int, *apierr.Error) {
+	if !slices.Contains(EditableFlags, flag) {
+		if slices.Contains(flagOrder, flag) {
+			return nil, apierr.BadRequest("Flag not editable: '%s'", flag)
+		}
+		return nil, apierr.BadRequest("Invalid flag: '%s'", flag)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[userID]
+	var ms []*Message
+	for _, id := range ids {
+		m, err := s.accessibleMessage(u, id)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	changed := []int{}
+	for _, m := range ms {
+		if _, ok := m.Flags[userID]; !ok {
+			if !add {
+				continue
+			}
+			m.Flags[userID] = []string{"read", "historical"}
+		}
+		if hasFlag(m, userID, flag) != add {
+			setFlag(m, userID, flag, add)
+			changed = append(changed, m.ID)
+		}
+	}
+	slices.Sort(changed)
+	if len(changed) > 0 {
+		s.publishFlagChange(userID, add, flag, changed)
+	}
+	return ids, nil
+}
+
+func (s *State) publishFlagChange(userID int, add bool, flag string, ids []int) {
+	op := "remove"
+	if add {
+		op = "add"
+	}
+	s.publish(events.Event{
+		"type": "update_message_flags", "op": op, "operation": op, "flag": flag, "messages": ids, "all": false,
+	}, userID)
+}
+
+// MarkAllAsRead marks the user's unread messages read, newest first in batches
+// (POST /mark_all_as_read). complete is false when the bound stopped it early; the client
+// repeats the request to finish.
+func (s *State) MarkAllAsRead(userID int, b TopicBatching) (complete bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var unread []*Message
+	for _, m := range s.messages {
+		if _, ok := m.Flags[userID]; ok && !hasFlag(m, userID, "read") {
+			unread = append(unread, m)
+		}
+	}
+	slices.SortFunc(unread, func(a, b *Message) int { return b.ID - a.ID })
+	size := b.BatchSize
+	if size <= 0 {
+		size = len(unread) + 1
+	}
+	for batch := 0; len(unread) > 0; batch++ {
+		if b.MaxBatches > 0 && batch == b.MaxBatches {
+			return false
+		}
+		n := min(size, len(unread))
+		ids := make([]int, 0, n)
+		for _, m := range unread[:n] {
+			setFlag(m, userID, "read", true)
+			ids = append(ids, m.ID)
+		}
+		slices.Sort(ids)
+		s.publishFlagChange(userID, true, "read", ids)
+		unread = unread[n:]
+	}
+	return true
+}

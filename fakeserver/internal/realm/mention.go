@@ -1,0 +1,113 @@
+package realm
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+)
+
+// wildcardMentionThreshold is the real server's "many": channel wildcard mentions in channels
+// with more subscribers, and topic wildcard mentions in topics with more participants, are
+// for members of can_mention_many_users_group only.
+const wildcardMentionThreshold = 15
+
+// mentionSet is what a message's content mentions.
+type mentionSet struct {
+	UserIDs        []int
+	StreamWildcard bool
+	TopicWildcard  bool
+}
+
+func mentionsOf(r markdown.Result) mentionSet {
+	return mentionSet{UserIDs: r.MentionedUserIDs, StreamWildcard: r.StreamWildcard, TopicWildcard: r.TopicWildcard}
+}
+
+// mentionUsers resolves mention names against the realm's active users (under the lock).
+type mentionUsers struct{ s *State }
+
+// MentionUser implements markdown.Users: by ID (the name must match) or by full name; a name
+// two active users share mentions nobody, as the real server asks for the ID then.
+func (m mentionUsers) MentionUser(name string, id int) (int, string, bool) {
+	if id > 0 {
+		u := m.s.users[id]
+		if u == nil || !u.IsActive || !strings.EqualFold(u.FullName, strings.TrimSpace(name)) {
+			return 0, "", false
+		}
+		return u.ID, u.FullName, true
+	}
+	var found *User
+	for _, u := range m.s.users {
+		if u.IsActive && strings.EqualFold(u.FullName, strings.TrimSpace(name)) {
+			if found != nil {
+				return 0, "", false
+			}
+			found = u
+		}
+	}
+	if found == nil {
+		return 0, "", false
+	}
+	return found.ID, found.FullName, true
+}
+
+// render renders message content with the realm's users for mentions.
+func (s *State) render(content string) markdown.Result {
+	return markdown.RenderMessage(content, mentionUsers{s})
+}
+
+// topicParticipants are the users who sent a message to, or reacted to a message in, a
+// channel's topic (case-insensitive, as topics are).
+func (s *State) topicParticipants(channelID int, topic string) map[int]bool {
+	ids := map[int]bool{}
+	for _, m := range s.messages {
+		if m.IsDirect || m.ChannelID != channelID || !strings.EqualFold(m.Topic, topic) {
+			continue
+		}
+		ids[m.SenderID] = true
+		for _, r := range m.Reactions {
+			ids[r.UserID] = true
+		}
+	}
+	return ids
+}
+
+// checkWildcardMentions applies can_mention_many_users_group to a message by sender in the
+// channel's topic: wildcards are free in small channels and topics only.
+func (s *State) checkWildcardMentions(sender *User, ch *Channel, topic string, ms mentionSet) *apierr.Error {
+	if !ms.StreamWildcard && !ms.TopicWildcard {
+		return nil
+	}
+	allowed := s.inGroupSetting(sender.ID, s.editing.CanMentionManyUsersGroup)
+	if ms.StreamWildcard && !allowed && len(ch.Subscribers) > wildcardMentionThreshold {
+		return apierr.New(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.")
+	}
+	if ms.TopicWildcard && !allowed {
+		participants := s.topicParticipants(ch.ID, topic)
+		participants[sender.ID] = true
+		if len(participants) > wildcardMentionThreshold {
+			return apierr.New(400, "TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.")
+		}
+	}
+	return nil
+}
+
+// applyMentionFlags sets each row's mention flags from the content: mentioned for users
+// named, stream_wildcard_mentioned for everyone on a channel wildcard, topic_wildcard_mentioned
+// for the topic's participants on a topic wildcard, and the older wildcard_mentioned as the
+// OR of the two.
+func (s *State) applyMentionFlags(m *Message) {
+	var participants map[int]bool
+	if m.Mentions.TopicWildcard && !m.IsDirect {
+		participants = s.topicParticipants(m.ChannelID, m.Topic)
+	}
+	for id := range m.Flags {
+		stream := m.Mentions.StreamWildcard
+		topic := m.Mentions.TopicWildcard && !m.IsDirect && participants[id]
+		setFlag(m, id, "mentioned", slices.Contains(m.Mentions.UserIDs, id))
+		setFlag(m, id, "stream_wildcard_mentioned", stream)
+		setFlag(m, id, "topic_wildcard_mentioned", topic)
+		setFlag(m, id, "wildcard_mentioned", stream || topic)
+	}
+}

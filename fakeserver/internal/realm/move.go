@@ -1,0 +1,342 @@
+package realm
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// resolveUndoSeconds is how soon after a resolve notice an unresolve (or the reverse) deletes
+// that notice instead of posting another, as the real server's grace period does.
+const resolveUndoSeconds = 60
+
+// topicMessages are the messages of a channel's topic (case-insensitive) that u can read,
+// oldest first.
+func (s *State) topicMessages(u *User, channelID int, topic string) []*Message {
+	var out []*Message
+	for _, m := range s.messages {
+		if !m.IsDirect && m.ChannelID == channelID && strings.EqualFold(m.Topic, topic) && s.canRead(u, m) {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Message) int { return a.ID - b.ID })
+	return out
+}
+
+// checkWholeTopicTimeLimit is the real server's rule for change_all by a user who is not a
+// moderator: when part of the topic (as far as the user can see it) is older than the
+// applicable move limit, the move is refused with how much the user may move instead.
+func (s *State) checkWholeTopicTimeLimit(p *editPlan) *apierr.Error {
+	var deadline *int64
+	consider := func(limit *int) {
+		if limit == nil {
+			return
+		}
+		d := int64(*limit) + editGraceSeconds
+		if deadline == nil || d < *deadline {
+			deadline = &d
+		}
+	}
+	if p.topic != nil {
+		consider(s.editing.MoveMessagesWithinStreamLimit)
+	}
+	if p.toChannel != nil {
+		consider(s.editing.MoveMessagesBetweenStreamsLimit)
+	}
+	if deadline == nil {
+		return nil
+	}
+	all := s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic)
+	oldest := s.Now() - *deadline
+	var allowed []*Message
+	for _, m := range all {
+		if m.Timestamp > oldest {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) == len(all) {
+		return nil
+	}
+	slices.SortStableFunc(allowed, func(a, b *Message) int { return int(a.Timestamp - b.Timestamp) })
+	var first any
+	if len(allowed) > 0 {
+		first = allowed[0].ID
+	}
+	return apierr.New(400, "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
+		"You only have permission to move the %d/%d most recent messages in this topic.", len(allowed), len(all)).
+		With("first_message_id_allowed_to_move", first).
+		With("total_messages_allowed_to_move", len(allowed)).
+		With("total_messages_in_topic", len(all))
+}
+
+// messagesToMove selects the messages a move changes: the target alone (change_one), the
+// target and every later message of its topic (change_later) or the whole topic
+// (change_all), as far as the editor can read them.
+func (s *State) messagesToMove(p *editPlan) []*Message {
+	if p.req.PropagateMode == ChangeOne {
+		return []*Message{p.target}
+	}
+	var out []*Message
+	for _, m := range s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic) {
+		if p.req.PropagateMode == ChangeAll || m.ID >= p.target.ID || m == p.target {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// applyEdit carries out a checked edit: content, topic and channel, edit history, rows,
+// events, topic visibility settings and the notification bot's notices.
+func (s *State) applyEdit(p *editPlan) []DetachedUpload {
+	now, m, editor := s.Now(), p.target, p.editor
+	entry := EditEntry{UserID: editor.ID, Timestamp: now}
+	detached := []DetachedUpload{}
+	var orig struct{ content, rendered string }
+	if p.contentEdit {
+		orig.content, orig.rendered = m.Content, m.Rendered
+		entry.PrevContent, entry.PrevRendered = &orig.content, &orig.rendered
+		m.Content, m.Rendered, m.Mentions, m.LastEditTime = *p.content, p.rendered.html, p.rendered.mentions, now
+		s.applyMentionFlags(m)
+		detached = s.afterContentEdited(m, orig.content)
+	}
+	ev := events.Event{
+		"type": "update_message", "user_id": editor.ID, "edit_timestamp": now, "message_id": m.ID, "rendering_only": false,
+	}
+	if p.contentEdit {
+		ev["orig_content"], ev["orig_rendered_content"] = orig.content, orig.rendered
+		ev["content"], ev["rendered_content"] = m.Content, m.Rendered
+		ev["is_me_message"] = strings.HasPrefix(m.Content, "/me ")
+	}
+	if m.IsDirect {
+		m.EditHistory = append(m.EditHistory, entry)
+		ev["message_ids"] = []int{m.ID}
+		s.publishUpdate(ev, m, s.messageAudience(m))
+		return detached
+	}
+
+	from, to := p.fromChannel, p.targetChannel()
+	oldTopic, newTopic := m.Topic, p.targetTopic()
+	audience := s.messageAudience(m)
+	ev["stream_id"], ev["stream_name"] = from.ID, from.Name
+	moved := []*Message{m}
+	if p.moved {
+		ev["propagate_mode"] = p.req.PropagateMode
+		moved = s.messagesToMove(p)
+		if !slices.Contains(moved, m) {
+			moved = append(moved, m)
+		}
+	}
+	if p.toChannel != nil {
+		ev["new_stream_id"] = to.ID
+	}
+	if p.topic != nil {
+		ev["orig_subject"], ev["subject"], ev["topic_links"] = oldTopic, newTopic, s.topicLinks(newTopic)
+	}
+	ids := make([]int, 0, len(moved))
+	for _, mm := range moved {
+		e := EditEntry{UserID: editor.ID, Timestamp: now}
+		if mm == m {
+			e = entry
+		}
+		if p.toChannel != nil {
+			e.PrevStream, e.Stream = from.ID, to.ID
+			mm.ChannelID, mm.RecipientID = to.ID, to.RecipientID
+		}
+		if p.topic != nil {
+			prev, next := mm.Topic, newTopic
+			e.PrevTopic, e.Topic = &prev, &next
+			mm.Topic = newTopic
+		}
+		mm.EditHistory = append(mm.EditHistory, e)
+		if p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved) {
+			mm.LastMoveTime = now
+		}
+		ids = append(ids, mm.ID)
+	}
+	slices.Sort(ids)
+	ev["message_ids"] = ids
+	losing := []int{}
+	if p.toChannel != nil {
+		losing = s.moveRows(moved, from, to)
+		audience = slices.DeleteFunc(audience, func(id int) bool { return slices.Contains(losing, id) })
+		for _, id := range s.messageAudience(m) {
+			if !slices.Contains(audience, id) {
+				audience = append(audience, id)
+			}
+		}
+		if len(losing) > 0 {
+			s.publish(events.Event{
+				"type": "delete_message", "message_ids": ids, "message_type": "stream", "stream_id": from.ID, "topic": oldTopic,
+			}, losing...)
+		}
+		s.refreshFirstMessageID(from)
+		s.refreshFirstMessageID(to)
+	}
+	slices.Sort(audience)
+	s.publishUpdate(ev, m, audience)
+	if !p.moved {
+		return detached
+	}
+	movedAll := p.req.PropagateMode == ChangeAll || len(s.topicMessages(editor, from.ID, oldTopic)) == 0
+	if movedAll {
+		s.moveTopicVisibility(from, oldTopic, to, newTopic, losing)
+	}
+	s.sendMoveNotices(p, moved, movedAll, from, oldTopic, to, newTopic)
+	return detached
+}
+
+// publishUpdate sends an update_message event to each user with their flags for the message.
+func (s *State) publishUpdate(ev events.Event, m *Message, userIDs []int) {
+	for _, id := range userIDs {
+		each := maps.Clone(ev)
+		each["flags"] = viewFlags(m, id)
+		s.publish(each, id)
+	}
+}
+
+// moveRows updates the per-user rows of messages moved from one channel to another, as the
+// real server does: subscribers of the old channel who are not subscribed to the new one
+// lose their rows, and a new channel with protected history gives its subscribers rows
+// (read). It returns the users who lost access to the messages.
+func (s *State) moveRows(moved []*Message, from, to *Channel) []int {
+	var losingRows, losingAccess []int
+	for id := range from.Subscribers {
+		if to.subscribed(s.users[id]) {
+			continue
+		}
+		losingRows = append(losingRows, id)
+		if to.InviteOnly || s.users[id].IsGuest() {
+			losingAccess = append(losingAccess, id)
+		}
+	}
+	for _, mm := range moved {
+		for _, id := range losingRows {
+			if id != mm.SenderID || to.InviteOnly {
+				delete(mm.Flags, id)
+			}
+		}
+		if !to.HistoryPublicToSubscribers {
+			for id := range to.Subscribers {
+				if _, ok := mm.Flags[id]; !ok {
+					mm.Flags[id] = []string{"read"}
+				}
+			}
+		}
+	}
+	slices.Sort(losingAccess)
+	return losingAccess
+}
+
+// moveTopicVisibility carries users' visibility settings of a topic that moved entirely
+// over to its new place; users who lost access lose the setting.
+func (s *State) moveTopicVisibility(from *Channel, oldTopic string, to *Channel, newTopic string, losing []int) {
+	if from == to && strings.EqualFold(oldTopic, newTopic) {
+		return
+	}
+	for userID, list := range s.messaging.userTopics {
+		for _, t := range list {
+			if t.ChannelID != from.ID || !strings.EqualFold(t.Topic, oldTopic) {
+				continue
+			}
+			policy := t.Policy
+			s.setTopicVisibility(userID, from, t.Topic, VisibilityInherit)
+			if !slices.Contains(losing, userID) {
+				s.setTopicVisibility(userID, to, newTopic, policy)
+			}
+			break
+		}
+	}
+}
+
+// sendMoveNotices posts the notification bot's notices: "marked as resolved" for a resolve,
+// else the moved-here notice in the new thread (unless turned off) and the moved-away notice
+// in the old one (when asked for), worded as the real server words them.
+func (s *State) sendMoveNotices(p *editPlan, moved []*Message, movedAll bool, from *Channel, oldTopic string, to *Channel, newTopic string) {
+	editor := p.editor
+	who := fmt.Sprintf("@_**%s|%d**", editor.FullName, editor.ID)
+	var resolveNotice *Message
+	if p.topic != nil && !p.contentEdit && p.toChannel == nil && (p.resolved || p.unresolved) {
+		resolveNotice = s.sendResolveNotice(p, to, newTopic, who)
+	}
+	n := len(moved)
+	newLoc, oldLoc := topicLinkSyntax(to, newTopic), topicLinkSyntax(from, oldTopic)
+	if p.req.NotifyNewThread && (p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved)) {
+		preexisting := 0
+		for _, mm := range s.topicMessages(editor, to.ID, newTopic) {
+			if !slices.Contains(moved, mm) && mm != resolveNotice {
+				preexisting++
+			}
+		}
+		var text string
+		switch {
+		case preexisting == 0 && movedAll:
+			text = fmt.Sprintf("This topic was moved here from %s by %s.", oldLoc, who)
+		case n == 1:
+			text = fmt.Sprintf("[A message](%s) was moved here from %s by %s.", messageLink(to, newTopic, p.target.ID), oldLoc, who)
+		default:
+			text = fmt.Sprintf("%d messages were moved here from %s by %s.", n, oldLoc, who)
+		}
+		s.sendNotification(to, newTopic, text, editor.ID)
+	}
+	if p.req.NotifyOldThread {
+		var text string
+		switch {
+		case movedAll:
+			text = fmt.Sprintf("This topic was moved to %s by %s.", newLoc, who)
+		case n == 1:
+			text = fmt.Sprintf("A message was moved from this topic to %s by %s.", newLoc, who)
+		default:
+			text = fmt.Sprintf("%d messages were moved from this topic to %s by %s.", n, newLoc, who)
+		}
+		s.sendNotification(from, oldTopic, text, editor.ID)
+	}
+}
+
+// sendResolveNotice posts "marked this topic as resolved/unresolved", or, when the topic's
+// last message is such a notice posted moments ago, deletes it instead: undoing a resolve by
+// mistake leaves no trace. Resolve notices are read for everyone but the topic's followers.
+func (s *State) sendResolveNotice(p *editPlan, ch *Channel, topic, who string) *Message {
+	msgs := s.topicMessages(s.botUser(), ch.ID, topic)
+	if len(msgs) > 0 {
+		last := msgs[len(msgs)-1]
+		if last.ResolveNotice && s.Now()-last.Timestamp <= resolveUndoSeconds {
+			s.deleteMessages([]*Message{last})
+			return nil
+		}
+	}
+	text := who + " has marked this topic as resolved."
+	if p.unresolved {
+		text = who + " has marked this topic as unresolved."
+	}
+	var readers []int
+	for id := range ch.Subscribers {
+		if !s.followsTopic(id, ch.ID, topic) {
+			readers = append(readers, id)
+		}
+	}
+	notice := s.sendNotification(ch, topic, text, readers...)
+	notice.ResolveNotice = true
+	return notice
+}
+
+// followsTopic reports whether the user follows the topic.
+func (s *State) followsTopic(userID, channelID int, topic string) bool {
+	return slices.ContainsFunc(s.messaging.userTopics[userID], func(t *userTopic) bool {
+		return t.ChannelID == channelID && strings.EqualFold(t.Topic, topic) && t.Policy == VisibilityFollowed
+	})
+}
+
+// topicLinkSyntax is the Markdown the real server uses to link to a channel's topic.
+func topicLinkSyntax(ch *Channel, topic string) string {
+	return fmt.Sprintf("#**%s>%s**", ch.Name, topic)
+}
+
+// messageLink is the relative link of a message in its topic.
+func messageLink(ch *Channel, topic string, id int) string {
+	return fmt.Sprintf("#narrow/channel/%d-%s/topic/%s/near/%d", ch.ID, url.PathEscape(ch.Name), url.PathEscape(topic), id)
+}

@@ -1,0 +1,490 @@
+package realm
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// NarrowTerm is one term of a narrow: operator, operand and whether it is negated.
+type NarrowTerm struct {
+	Operator string
+	Operand  any // string, json.Number or []any, as decoded
+	Negated  bool
+}
+
+// narrowOperators are the operators the fake knows, with their aliases.
+var narrowOperators = map[string]string{
+	"channel": "channel", "stream": "channel", "channels": "channels", "streams": "channels",
+	"topic": "topic", "subject": "topic", "sender": "sender", "search": "search", "is": "is", "has": "has",
+	"dm": "dm", "pm-with": "dm", "dm-including": "dm-including", "group-pm-with": "dm-including",
+	"id": "id", "near": "near", "with": "with",
+}
+
+// badNarrow is the real server's error for a narrow it cannot apply.
+func badNarrow(format string, args ...any) *apierr.Error {
+	return apierr.New(400, "BAD_NARROW", "Invalid narrow operator: "+format, args...)
+}
+
+// ParseNarrow decodes a narrow (a decoded JSON list): each term an object with operator,
+// operand and optional negated, or the legacy [operator, operand] pair.
+func ParseNarrow(raw []any) ([]NarrowTerm, *apierr.Error) {
+	terms := make([]NarrowTerm, 0, len(raw))
+	for i, item := range raw {
+		var t NarrowTerm
+		switch v := item.(type) {
+		case map[string]any:
+			op, ok := v["operator"].(string)
+			if !ok {
+				return nil, apierr.BadRequest(`narrow[%d]["operator"] is not a string`, i)
+			}
+			operand, given := v["operand"]
+			if !given {
+				return nil, apierr.BadRequest(`narrow[%d]["operand"] is missing`, i)
+			}
+			t = NarrowTerm{Operator: op, Operand: operand}
+			if neg, given := v["negated"]; given {
+				b, ok := neg.(bool)
+				if !ok {
+					return nil, apierr.BadRequest(`narrow[%d]["negated"] is not a boolean`, i)
+				}
+				t.Negated = b
+			}
+		case []any:
+			if len(v) != 2 {
+				return nil, apierr.BadRequest("narrow[%d] is not a valid narrow term", i)
+			}
+			op, ok := v[0].(string)
+			if !ok {
+				return nil, apierr.BadRequest("narrow[%d][0] is not a string", i)
+			}
+			t = NarrowTerm{Operator: op, Operand: v[1]}
+		default:
+			return nil, apierr.BadRequest("narrow[%d] is not a dict", i)
+		}
+		canonical, known := narrowOperators[strings.ToLower(t.Operator)]
+		if !known {
+			return nil, badNarrow("unknown operator")
+		}
+		t.Operator = canonical
+		switch t.Operand.(type) {
+		case string, json.Number:
+		case []any:
+			if t.Operator != "dm" {
+				return nil, apierr.BadRequest(`narrow[%d]["operand"] is not a string`, i)
+			}
+		default:
+			return nil, apierr.BadRequest(`narrow[%d]["operand"] is not a string`, i)
+		}
+		terms = append(terms, t)
+	}
+	return terms, nil
+}
+
+// narrowFilter is a narrow resolved against the realm for one user.
+type narrowFilter struct {
+	s       *State
+	viewer  *User
+	checks  []func(*Message) bool
+	search  []string // lower-cased search words
+	inChans bool     // a positive channel term: history beyond the user's rows counts
+}
+
+func operandString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	}
+	return ""
+}
+
+// compileNarrow resolves a narrow's names and IDs (under the lock).
+func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, *apierr.Error) {
+	f := &narrowFilter{s: s, viewer: viewer}
+	for _, t := range terms {
+		check, err := s.narrowCheck(f, viewer, t)
+		if err != nil {
+			return nil, err
+		}
+		if check == nil {
+			continue
+		}
+		if t.Negated {
+			positive := check
+			check = func(m *Message) bool { return !positive(m) }
+		}
+		f.checks = append(f.checks, check)
+	}
+	return f, nil
+}
+
+func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*Message) bool, *apierr.Error) {
+	operand := strings.TrimSpace(operandString(t.Operand))
+	switch t.Operator {
+	case "channel":
+		ch := s.channelsByName[strings.ToLower(operand)]
+		if id, err := strconv.Atoi(operand); err == nil {
+			ch = s.channels[id]
+		}
+		if ch == nil || !ch.canAccess(viewer) {
+			return nil, badNarrow("unknown channel %s", operand)
+		}
+		if !t.Negated {
+			f.inChans = true
+		}
+		return func(m *Message) bool { return !m.IsDirect && m.ChannelID == ch.ID }, nil
+	case "channels":
+		if operand != "public" && operand != "web-public" {
+			return nil, badNarrow("unknown 'channels' operand %s", operand)
+		}
+		return func(m *Message) bool {
+			ch := s.channels[m.ChannelID]
+			return !m.IsDirect && ch != nil && !ch.InviteOnly
+		}, nil
+	case "topic":
+		topic := operand
+		if topic == s.settings.EmptyTopicDisplayName {
+			topic = ""
+		}
+		return func(m *Message) bool { return !m.IsDirect && strings.EqualFold(m.Topic, topic) }, nil
+	case "sender":
+		id, ok := s.userRef(operand)
+		if !ok {
+			return nil, badNarrow("unknown user %s", operand)
+		}
+		return func(m *Message) bool { return m.SenderID == id }, nil
+	case "search":
+		f.search = append(f.search, searchWords(operand)...)
+		words := searchWords(operand)
+		return func(m *Message) bool { return matchesWords(m, words) }, nil
+	case "is":
+		return s.isCheck(viewer, operand)
+	case "has":
+		return hasCheck(operand)
+	case "dm":
+		ids, err := s.userRefs(t.Operand)
+		if err != nil {
+			return nil, err
+		}
+		want := append(ids, viewer.ID)
+		slices.Sort(want)
+		want = slices.Compact(want)
+		return func(m *Message) bool { return m.IsDirect && slices.Equal(m.Participants, want) }, nil
+	case "dm-including":
+		id, ok := s.userRef(operand)
+		if !ok {
+			return nil, badNarrow("unknown user %s", operand)
+		}
+		return func(m *Message) bool { return m.IsDirect && slices.Contains(m.Participants, id) }, nil
+	case "id":
+		id, err := strconv.Atoi(operand)
+		if err != nil {
+			return nil, badNarrow("invalid message ID %s", operand)
+		}
+		return func(m *Message) bool { return m.ID == id }, nil
+	}
+	// near and with choose where a view starts, not what matches.
+	return nil, nil
+}
+
+// userRef resolves a user by ID or email.
+func (s *State) userRef(operand string) (int, bool) {
+	if id, err := strconv.Atoi(operand); err == nil {
+		u := s.users[id]
+		return id, u != nil
+	}
+	email := strings.ToLower(operand)
+	if u, ok := s.usersByEmail[email]; ok {
+		return u.ID, true
+	}
+	for _, u := range s.users {
+		if s.apiEmail(u) == email {
+			return u.ID, true
+		}
+	}
+	return 0, false
+}
+
+// userRefs resolves a dm operand: a list of IDs, or emails separated by commas.
+func (s *State) userRefs(operand any) ([]int, *apierr.Error) {
+	var refs []string
+	switch v := operand.(type) {
+	case []any:
+		for _, item := range v {
+			refs = append(refs, operandString(item))
+		}
+	default:
+		for _, part := range strings.Split(operandString(v), ",") {
+			refs = append(refs, strings.TrimSpace(part))
+		}
+	}
+	ids := []int{}
+	for _, ref := range refs {
+		id, ok := s.userRef(ref)
+		if !ok {
+			return nil, badNarrow("unknown user in %v", operand)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, *apierr.Error) {
+	flag := func(name string) func(*Message) bool {
+		return func(m *Message) bool { return slices.Contains(viewFlags(m, viewer.ID), name) }
+	}
+	switch operand {
+	case "dm", "private":
+		return func(m *Message) bool { return m.IsDirect }, nil
+	case "starred":
+		return flag("starred"), nil
+	case "mentioned":
+		return func(m *Message) bool {
+			fl := viewFlags(m, viewer.ID)
+			return slices.Contains(fl, "mentioned") || slices.Contains(fl, "wildcard_mentioned")
+		}, nil
+	case "alerted":
+		return flag("has_alert_word"), nil
+	case "unread":
+		return func(m *Message) bool { return !slices.Contains(viewFlags(m, viewer.ID), "read") }, nil
+	case "resolved":
+		return func(m *Message) bool { return !m.IsDirect && strings.HasPrefix(m.Topic, ResolvedTopicPrefix) }, nil
+	case "followed", "muted":
+		policy := map[string]int{"followed": VisibilityFollowed, "muted": VisibilityMuted}[operand]
+		return func(m *Message) bool {
+			return !m.IsDirect && slices.ContainsFunc(s.messaging.userTopics[viewer.ID], func(t *userTopic) bool {
+				return t.ChannelID == m.ChannelID && strings.EqualFold(t.Topic, m.Topic) && t.Policy == policy
+			})
+		}, nil
+	}
+	return nil, badNarrow("unknown 'is' operand %s", operand)
+}
+
+var (
+	linkInHTML  = regexp.MustCompile(`<a [^>]*href=`)
+	imageInHTML = regexp.MustCompile(`<img `)
+)
+
+func hasCheck(operand string) (func(*Message) bool, *apierr.Error) {
+	switch operand {
+	case "link":
+		return func(m *Message) bool { return linkInHTML.MatchString(m.Rendered) }, nil
+	case "image":
+		return func(m *Message) bool { return imageInHTML.MatchString(m.Rendered) }, nil
+	case "attachment":
+		return func(m *Message) bool { return strings.Contains(m.Content, "/user_uploads/") }, nil
+	case "reaction":
+		return func(m *Message) bool { return len(m.Reactions) > 0 }, nil
+	}
+	return nil, badNarrow("unknown 'has' operand %s", operand)
+}
+
+// searchWords splits a search into lower-cased words.
+func searchWords(q string) []string {
+	return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// matchesWords is full-text search in miniature: every word begins a word of the content or
+// the topic (so "edit" finds "edits" and "editing", as stemming would).
+func matchesWords(m *Message, words []string) bool {
+	text := searchWords(html.UnescapeString(tagPattern.ReplaceAllString(m.Rendered, " ")) + " " + m.Topic)
+	for _, w := range words {
+		if !slices.ContainsFunc(text, func(t string) bool { return strings.HasPrefix(t, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *narrowFilter) matches(m *Message) bool {
+	for _, c := range f.checks {
+		if !c(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// candidate reports whether a message is one the narrow looks at for the viewer: messages
+// the viewer received, and, in a channel narrow, the channel's history the viewer can read.
+func (f *narrowFilter) candidate(m *Message) bool {
+	if !f.s.canRead(f.viewer, m) {
+		return false
+	}
+	_, hasRow := m.Flags[f.viewer.ID]
+	return hasRow || f.inChans
+}
+
+var tagPattern = regexp.MustCompile(`<[^>]*>`)
+
+// highlight wraps every word of text that begins with a search word in
+// <span class="highlight">, leaving HTML tags alone (text is HTML).
+func highlight(text string, words []string) string {
+	if len(words) == 0 {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for _, loc := range tagPattern.FindAllStringIndex(text, -1) {
+		b.WriteString(highlightText(text[last:loc[0]], words))
+		b.WriteString(text[loc[0]:loc[1]])
+		last = loc[1]
+	}
+	b.WriteString(highlightText(text[last:], words))
+	return b.String()
+}
+
+// wordPattern finds words in escaped HTML text (entities are not words).
+var wordPattern = regexp.MustCompile(`&[#a-zA-Z0-9]+;|[\p{L}\p{N}]+`)
+
+func highlightText(text string, words []string) string {
+	return wordPattern.ReplaceAllStringFunc(text, func(w string) string {
+		if strings.HasPrefix(w, "&") {
+			return w
+		}
+		lower := strings.ToLower(w)
+		for _, s := range words {
+			if strings.HasPrefix(lower, s) {
+				return `<span class="highlight">` + w + `</span>`
+			}
+		}
+		return w
+	})
+}
+
+// NarrowMatch is an entry of matches_narrow: the content and topic as HTML, with search
+// matches highlighted.
+type NarrowMatch struct {
+	MatchContent string `json:"match_content"`
+	MatchSubject string `json:"match_subject"`
+}
+
+// MatchesNarrow reports which of the given messages match the narrow
+// (GET /messages/matches_narrow); only messages the user received are considered.
+func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[string]NarrowMatch, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	f, err := s.compileNarrow(u, terms)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]NarrowMatch{}
+	for _, id := range ids {
+		m := s.messages[id]
+		if m == nil || !s.canRead(u, m) {
+			continue
+		}
+		if _, hasRow := m.Flags[u.ID]; !hasRow || !f.matches(m) {
+			continue
+		}
+		out[strconv.Itoa(id)] = NarrowMatch{
+			MatchContent: highlight(m.Rendered, f.search),
+			MatchSubject: highlight(html.EscapeString(m.Topic), f.search),
+		}
+	}
+	return out, nil
+}
+
+// Anchors of GET /messages besides a message ID.
+const (
+	AnchorNewest      = -1
+	AnchorOldest      = -2
+	AnchorFirstUnread = -3
+)
+
+// MessageQuery is a GET /messages request.
+type MessageQuery struct {
+	Anchor        int // a message ID or one of the Anchor constants
+	NumBefore     int
+	NumAfter      int
+	IncludeAnchor bool
+	Narrow        []NarrowTerm
+	View          ViewOptions
+}
+
+// MessageWindow is the GET /messages response.
+type MessageWindow struct {
+	Messages       []MessageView `json:"messages"`
+	Anchor         int           `json:"anchor"`
+	FoundAnchor    bool          `json:"found_anchor"`
+	FoundOldest    bool          `json:"found_oldest"`
+	FoundNewest    bool          `json:"found_newest"`
+	HistoryLimited bool          `json:"history_limited"`
+}
+
+// Messages returns a window of the messages of a narrow around an anchor (GET /messages).
+func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	f, err := s.compileNarrow(u, q.Narrow)
+	if err != nil {
+		return MessageWindow{}, err
+	}
+	var all []*Message
+	for _, m := range s.messages {
+		if f.candidate(m) && f.matches(m) {
+			all = append(all, m)
+		}
+	}
+	slices.SortFunc(all, func(a, b *Message) int { return a.ID - b.ID })
+	anchor := q.Anchor
+	switch anchor {
+	case AnchorNewest:
+		anchor = 1<<31 - 1
+	case AnchorOldest:
+		anchor = 0
+	case AnchorFirstUnread:
+		anchor = 1<<31 - 1
+		if i := slices.IndexFunc(all, func(m *Message) bool { return !slices.Contains(viewFlags(m, u.ID), "read") }); i >= 0 {
+			anchor = all[i].ID
+		}
+	}
+	w := MessageWindow{Anchor: anchor, Messages: []MessageView{}}
+	split, _ := slices.BinarySearchFunc(all, anchor, func(m *Message, id int) int { return m.ID - id })
+	before := all[:split]
+	rest := all[split:]
+	var at *Message
+	if len(rest) > 0 && rest[0].ID == anchor {
+		at, rest = rest[0], rest[1:]
+		w.FoundAnchor = true
+	}
+	if len(before) > q.NumBefore {
+		before = before[len(before)-q.NumBefore:]
+	} else {
+		w.FoundOldest = true
+	}
+	if len(rest) > q.NumAfter {
+		rest = rest[:q.NumAfter]
+	} else {
+		w.FoundNewest = true
+	}
+	window := slices.Clone(before)
+	if at != nil && q.IncludeAnchor {
+		window = append(window, at)
+	}
+	window = append(window, rest...)
+	for _, m := range window {
+		w.Messages = append(w.Messages, s.messageView(u, m, q.View))
+	}
+	return w, nil
+}
+
+// String describes a term for logs.
+func (t NarrowTerm) String() string {
+	neg := ""
+	if t.Negated {
+		neg = "-"
+	}
+	return fmt.Sprintf("%s%s:%v", neg, t.Operator, t.Operand)
+}

@@ -1,0 +1,260 @@
+package realm
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// Push devices: a client registers its device (POST /register_client_device) and then the
+// device's end-to-end encrypted push registration (POST /mobile_push/register): a push key the
+// server encrypts notifications with, and a provider token that only the push bouncer can
+// read. The fake has no bouncer; a registration completes at once. Legacy registrations (a
+// plain provider token, POST /users/me/android_gcm_reg_id or apns_device_token) are kept so
+// that the E2EE registration can replace the one with the same token.
+
+// Cryptosystems of push keys: the first byte of the key names one.
+const (
+	// pushKeySecretBox is libsodium's secret box, with a 32-byte key.
+	pushKeySecretBox    = 0x31
+	secretBoxKeyLength  = 32
+	tokenIDLength       = 8 // bytes of the token's SHA-256 hash that identify it
+	maxLegacyTokenBytes = 4096
+)
+
+// Device is a client device of a user and its push registration, if any.
+type Device struct {
+	ID     int
+	UserID int
+	// PushKeyID is set once the device registered for E2EE push notifications.
+	PushKeyID *int64
+	PushKey   []byte
+	TokenKind string
+	// TokenID is the Base64 identifier of the provider token (first bytes of its SHA-256).
+	TokenID      string
+	TokenUpdated int64
+}
+
+// DeviceInfo is a device as the registration response's devices map and device events show it.
+type DeviceInfo struct {
+	PushKeyID                     *int64  `json:"push_key_id"`
+	PushTokenID                   *string `json:"push_token_id"`
+	PendingPushTokenID            *string `json:"pending_push_token_id"`
+	PushTokenLastUpdatedTimestamp *int64  `json:"push_token_last_updated_timestamp"`
+	PushRegistrationErrorCode     *string `json:"push_registration_error_code"`
+}
+
+func (d *Device) info() DeviceInfo {
+	info := DeviceInfo{PushKeyID: d.PushKeyID}
+	if d.TokenID != "" {
+		token, updated := d.TokenID, d.TokenUpdated
+		info.PushTokenID, info.PushTokenLastUpdatedTimestamp = &token, &updated
+	}
+	return info
+}
+
+// legacyToken is a push registration of the older, unencrypted kind.
+type legacyToken struct {
+	UserID int
+	Kind   string // "fcm" or "apns"
+	Token  string
+	AppID  string
+}
+
+// RegisterClientDevice records a new device of the user and returns its ID.
+func (s *State) RegisterClientDevice(userID int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := &Device{ID: nextID(&s.integrations.next.device), UserID: userID}
+	s.integrations.devices[d.ID] = d
+	return d.ID
+}
+
+// Devices returns the user's devices by ID (as strings, the registration response's keys).
+func (s *State) Devices(userID int) map[string]DeviceInfo {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := map[string]DeviceInfo{}
+	for id, d := range s.integrations.devices {
+		if d.UserID == userID {
+			out[strconv.Itoa(id)] = d.info()
+		}
+	}
+	return out
+}
+
+// PushRegistration is a POST /mobile_push/register request; nil fields were not sent.
+type PushRegistration struct {
+	DeviceID                  int64
+	PushKey                   *string
+	PushKeyID                 *int64
+	TokenKind                 *string
+	TokenID                   *string
+	BouncerPublicKey          *string
+	EncryptedPushRegistration *string
+}
+
+// RegisterPushDevice registers a device for E2EE push notifications or rotates its push key
+// or token, with the real server's checks in its order (the caller checked the push service
+// is configured). A registration that sets a token removes the user's legacy registration
+// with the same token.
+func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var d *Device
+	if r.DeviceID > 0 && r.DeviceID <= 1<<31-1 {
+		d = s.integrations.devices[int(r.DeviceID)]
+	}
+	if d == nil || d.UserID != userID {
+		return apierr.BadRequest("Invalid `device_id`")
+	}
+	keyFields := r.PushKey != nil && r.PushKeyID != nil
+	tokenFields := r.TokenKind != nil && r.TokenID != nil && r.BouncerPublicKey != nil && r.EncryptedPushRegistration != nil
+	switch {
+	case !keyFields && !tokenFields:
+		return apierr.BadRequest("Missing parameters: must provide either all push key fields, all token fields, or both.")
+	case !tokenFields && d.PushKeyID == nil:
+		return apierr.BadRequest("No push registration exists to rotate key for.")
+	}
+	var key []byte
+	if keyFields {
+		var err *apierr.Error
+		if key, err = checkPushKey(*r.PushKey); err != nil {
+			return err
+		}
+	}
+	if tokenFields {
+		if err := checkTokenFields(r); err != nil {
+			return err
+		}
+		if !keyFields && d.PushKeyID == nil {
+			return apierr.BadRequest("No push registration exists to rotate token for.")
+		}
+	}
+	changed := false
+	if keyFields && (d.PushKeyID == nil || *d.PushKeyID != *r.PushKeyID || !bytes.Equal(d.PushKey, key)) {
+		id := *r.PushKeyID
+		d.PushKeyID, d.PushKey, changed = &id, key, true
+	}
+	if tokenFields && (d.TokenKind != *r.TokenKind || d.TokenID != *r.TokenID) {
+		d.TokenKind, d.TokenID, d.TokenUpdated, changed = *r.TokenKind, *r.TokenID, s.Now(), true
+	}
+	if changed {
+		info := d.info()
+		s.publish(events.Event{
+			"type": "device", "op": "update", "device_id": d.ID, "push_key_id": info.PushKeyID,
+			"push_token_id": info.PushTokenID, "pending_push_token_id": info.PendingPushTokenID,
+			"push_token_last_updated_timestamp": info.PushTokenLastUpdatedTimestamp,
+			"push_registration_error_code":      info.PushRegistrationErrorCode,
+		}, userID)
+	}
+	if tokenFields {
+		s.removeLegacyTokens(userID, d.TokenKind, d.TokenID)
+	}
+	return nil
+}
+
+// checkPushKey decodes a push key: standard Base64 of the cryptosystem byte and the key.
+func checkPushKey(encoded string) ([]byte, *apierr.Error) {
+	key, ok := decodeBase64(encoded)
+	if !ok || len(key) != 1+secretBoxKeyLength || key[0] != pushKeySecretBox {
+		return nil, apierr.BadRequest("Invalid `push_key`")
+	}
+	return key, nil
+}
+
+// checkTokenFields checks the Base64 fields of a token registration.
+func checkTokenFields(r PushRegistration) *apierr.Error {
+	id, ok := decodeBase64(*r.TokenID)
+	if !ok {
+		return apierr.BadRequest("`token_id` is not Base64 encoded")
+	}
+	if len(id) != tokenIDLength {
+		return apierr.BadRequest("Invalid `token_id`")
+	}
+	for name, v := range map[string]string{"bouncer_public_key": *r.BouncerPublicKey, "encrypted_push_registration": *r.EncryptedPushRegistration} {
+		if b, ok := decodeBase64(v); !ok {
+			return apierr.BadRequest("`%s` is not Base64 encoded", name)
+		} else if len(b) == 0 {
+			return apierr.BadRequest("Invalid `%s`", name)
+		}
+	}
+	return nil
+}
+
+// decodeBase64 decodes standard Base64 (RFC 4648, with padding) strictly: no line breaks or
+// other characters outside the alphabet, as the real server's b64decode(validate=True).
+func decodeBase64(s string) ([]byte, bool) {
+	if strings.ContainsAny(s, "\r\n") {
+		return nil, false
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	return b, err == nil
+}
+
+// LegacyTokenID is the token_id a client sends for a provider token: standard Base64 of the
+// first 8 bytes of the token's SHA-256 hash.
+func LegacyTokenID(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return base64.StdEncoding.EncodeToString(sum[:tokenIDLength])
+}
+
+// checkLegacyToken applies the real server's token checks.
+func checkLegacyToken(kind, token string) *apierr.Error {
+	if token == "" || len(token) > maxLegacyTokenBytes {
+		return apierr.BadRequest("Empty or invalid length token")
+	}
+	if _, ok := decodeBase64(token); kind == "apns" && !ok {
+		return apierr.BadRequest("Invalid APNS token")
+	}
+	return nil
+}
+
+// AddLegacyToken records a legacy push registration (kind "fcm" or "apns"); adding one again
+// only updates its app ID.
+func (s *State) AddLegacyToken(userID int, kind, token, appID string) *apierr.Error {
+	if err := checkLegacyToken(kind, token); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, t := range s.integrations.legacyTokens {
+		if t.UserID == userID && t.Kind == kind && t.Token == token {
+			s.integrations.legacyTokens[i].AppID = appID
+			return nil
+		}
+	}
+	s.integrations.legacyTokens = append(s.integrations.legacyTokens, legacyToken{UserID: userID, Kind: kind, Token: token, AppID: appID})
+	return nil
+}
+
+// RemoveLegacyToken removes a legacy push registration of the user.
+func (s *State) RemoveLegacyToken(userID int, kind, token string) *apierr.Error {
+	if err := checkLegacyToken(kind, token); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.integrations.legacyTokens)
+	s.integrations.legacyTokens = slices.DeleteFunc(s.integrations.legacyTokens, func(t legacyToken) bool {
+		return t.UserID == userID && t.Kind == kind && t.Token == token
+	})
+	if len(s.integrations.legacyTokens) == n {
+		return apierr.New(400, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
+	}
+	return nil
+}
+
+// removeLegacyTokens drops the user's legacy registrations of the provider token a token_id
+// identifies.
+func (s *State) removeLegacyTokens(userID int, kind, tokenID string) {
+	s.integrations.legacyTokens = slices.DeleteFunc(s.integrations.legacyTokens, func(t legacyToken) bool {
+		return t.UserID == userID && t.Kind == kind && LegacyTokenID(t.Token) == tokenID
+	})
+}

@@ -1,0 +1,226 @@
+package realm
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// Reaction is one user's emoji reaction to a message.
+type Reaction struct {
+	UserID       int
+	EmojiName    string
+	EmojiCode    string
+	ReactionType string
+}
+
+// ReactionView is a reaction as the API shows it.
+type ReactionView struct {
+	EmojiName    string         `json:"emoji_name"`
+	EmojiCode    string         `json:"emoji_code"`
+	ReactionType string         `json:"reaction_type"`
+	UserID       int            `json:"user_id"`
+	User         map[string]any `json:"user"`
+}
+
+// Reaction types.
+const (
+	UnicodeEmoji    = "unicode_emoji"
+	RealmEmoji      = "realm_emoji"
+	ZulipExtraEmoji = "zulip_extra_emoji"
+)
+
+// unicodeEmoji maps the emoji names the fake knows to their codes (dash-separated hex of the
+// codepoints), with the real server's names. It is a small subset of the real server's set:
+// enough for clients and specs to react with common emoji.
+var unicodeEmoji = map[string]string{
+	"+1": "1f44d", "thumbs_up": "1f44d", "-1": "1f44e", "thumbs_down": "1f44e", "heart": "2764",
+	"octopus": "1f419", "tada": "1f389", "smile": "1f642", "smiley": "1f603", "grinning": "1f600",
+	"laughing": "1f606", "joy": "1f602", "thinking": "1f914", "eyes": "1f440", "fire": "1f525",
+	"rocket": "1f680", "check": "2705", "cross_mark": "274c", "star": "2b50", "wave": "1f44b",
+	"clap": "1f44f", "pray": "1f64f", "100": "1f4af", "cake": "1f370", "coffee": "2615",
+	"sunny": "2600", "umbrella": "2602", "zzz": "1f4a4", "working_on_it": "1f6e0", "bulb": "1f4a1",
+	"flag_germany": "1f1e9-1f1ea", "family_man_woman_girl": "1f468-200d-1f469-200d-1f467",
+}
+
+// zulipExtraEmoji are the extra emoji of the zulip_extra_emoji namespace (code = name).
+var zulipExtraEmoji = map[string]bool{"zulip": true}
+
+var emojiCodeSyntax = regexp.MustCompile(`^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$`)
+
+// ReactionRequest names an emoji to add or remove.
+type ReactionRequest struct {
+	EmojiName    string
+	EmojiCode    string // "" to look it up by name
+	ReactionType string // "" means unicode_emoji
+}
+
+// resolveEmoji checks an emoji request and fills in its code, as the real server does.
+func resolveEmoji(r ReactionRequest) (ReactionRequest, *apierr.Error) {
+	if r.ReactionType == "" {
+		r.ReactionType = UnicodeEmoji
+	}
+	switch r.ReactionType {
+	case UnicodeEmoji:
+		code, known := unicodeEmoji[r.EmojiName]
+		if r.EmojiCode == "" {
+			if !known {
+				return r, apierr.BadRequest("Emoji '%s' does not exist", r.EmojiName)
+			}
+			r.EmojiCode = code
+		}
+		if !emojiCodeSyntax.MatchString(r.EmojiCode) {
+			return r, apierr.BadRequest("Invalid emoji code.")
+		}
+		if known && code != r.EmojiCode {
+			return r, apierr.BadRequest("Invalid emoji name.")
+		}
+	case ZulipExtraEmoji:
+		if r.EmojiCode == "" {
+			r.EmojiCode = r.EmojiName
+		}
+		if !zulipExtraEmoji[r.EmojiCode] {
+			return r, apierr.BadRequest("Invalid emoji code.")
+		}
+		if r.EmojiName != r.EmojiCode {
+			return r, apierr.BadRequest("Invalid emoji name.")
+		}
+	case RealmEmoji:
+		// The fake has no custom emoji.
+		return r, apierr.BadRequest("Emoji '%s' does not exist", r.EmojiName)
+	default:
+		return r, apierr.BadRequest("Invalid reaction_type")
+	}
+	return r, nil
+}
+
+// AddReaction adds the user's reaction to a message (POST /messages/{id}/reactions).
+func (s *State) AddReaction(userID, messageID int, req ReactionRequest) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[userID]
+	m, err := s.accessibleMessage(u, messageID)
+	if err != nil {
+		return err
+	}
+	r, err := resolveEmoji(req)
+	if err != nil {
+		return err
+	}
+	if slices.IndexFunc(m.Reactions, sameReaction(userID, r)) >= 0 {
+		return apierr.BadRequest("Reaction already exists.")
+	}
+	if _, ok := m.Flags[userID]; !ok {
+		// Reacting to a message read through public history gives the user a row.
+		m.Flags[userID] = []string{"read", "historical"}
+	}
+	m.Reactions = append(m.Reactions, Reaction{UserID: userID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType})
+	s.publishReaction(m, "add", m.Reactions[len(m.Reactions)-1])
+	return nil
+}
+
+// sameReaction matches a user's reaction with the same emoji (by code within its type).
+func sameReaction(userID int, r ReactionRequest) func(Reaction) bool {
+	return func(x Reaction) bool {
+		return x.UserID == userID && x.ReactionType == r.ReactionType && x.EmojiCode == r.EmojiCode
+	}
+}
+
+func (s *State) reactionUser(id int) map[string]any {
+	u := s.userOrBot(id)
+	return map[string]any{"id": u.ID, "user_id": u.ID, "email": s.apiEmail(u), "full_name": u.FullName, "is_mirror_dummy": false}
+}
+
+// reactionViews lists a message's reactions oldest first.
+func (s *State) reactionViews(m *Message) []ReactionView {
+	out := make([]ReactionView, 0, len(m.Reactions))
+	for _, r := range m.Reactions {
+		out = append(out, ReactionView{
+			EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID,
+			User: s.reactionUser(r.UserID),
+		})
+	}
+	return out
+}
+
+func (s *State) publishReaction(m *Message, op string, r Reaction) {
+	s.publish(events.Event{
+		"type": "reaction", "op": op, "message_id": m.ID, "user_id": r.UserID, "user": s.reactionUser(r.UserID),
+		"emoji_name": r.EmojiName, "emoji_code": r.EmojiCode, "reaction_type": r.ReactionType,
+	}, s.messageAudience(m)...)
+}
+
+// messageAudience are the users told of changes to a message: those with a row, and the
+// subscribers of a channel whose history they can read.
+func (s *State) messageAudience(m *Message) []int {
+	set := map[int]bool{}
+	for id := range m.Flags {
+		set[id] = true
+	}
+	if ch := s.channels[m.ChannelID]; ch != nil && !m.IsDirect && ch.HistoryPublicToSubscribers {
+		for id := range ch.Subscribers {
+			set[id] = true
+		}
+	}
+	ids := make([]int, 0, len(set))
+	for id := range set {
+		if u := s.users[id]; u != nil && u.IsActive {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Submessage is data an experimental integration (a widget) attaches to a message.
+type Submessage struct {
+	ID       int
+	SenderID int
+	MsgType  string
+	Content  string
+}
+
+// SubmessageView is a submessage as the API shows it.
+type SubmessageView struct {
+	ID        int    `json:"id"`
+	MessageID int    `json:"message_id"`
+	SenderID  int    `json:"sender_id"`
+	MsgType   string `json:"msg_type"`
+	Content   string `json:"content"`
+}
+
+func submessageViews(m *Message) []SubmessageView {
+	out := make([]SubmessageView, 0, len(m.Submessages))
+	for _, sm := range m.Submessages {
+		out = append(out, SubmessageView{ID: sm.ID, MessageID: m.ID, SenderID: sm.SenderID, MsgType: sm.MsgType, Content: sm.Content})
+	}
+	return out
+}
+
+// AddSubmessage attaches a submessage (POST /submessage). Only the message's sender may add
+// the first one; content must be JSON, as the real server requires.
+func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (int, *apierr.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[userID]
+	m, err := s.accessibleMessage(u, messageID)
+	if err != nil {
+		return 0, err
+	}
+	if len(m.Submessages) == 0 && m.SenderID != userID {
+		return 0, apierr.BadRequest("You cannot attach a submessage to this message.")
+	}
+	if !json.Valid([]byte(content)) {
+		return 0, apierr.BadRequest("Invalid json for submessage")
+	}
+	s.messaging.lastSubmessage++
+	sm := Submessage{ID: s.messaging.lastSubmessage, SenderID: userID, MsgType: msgType, Content: content}
+	m.Submessages = append(m.Submessages, sm)
+	s.publish(events.Event{
+		"type": "submessage", "msg_type": msgType, "message_id": m.ID, "submessage_id": sm.ID, "sender_id": userID, "content": content,
+	}, s.messageAudience(m)...)
+	return sm.ID, nil
+}

@@ -1,0 +1,217 @@
+package realm
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+)
+
+// Message reminders: at the scheduled time the notification bot sends the requester a direct
+// message that links the referenced message and quotes it, with the requester's note.
+
+// MaxReminderNoteLength is the real server's limit on a reminder's note, in characters.
+const MaxReminderNoteLength = 1000
+
+// Reminder is a scheduled reminder of a message.
+type Reminder struct {
+	ID        int
+	UserID    int
+	MessageID int
+	// DeliverAt is the scheduled delivery time, UNIX seconds.
+	DeliverAt int64
+	Note      string
+	// Failed is set when the reminder fell due but could not be delivered (the message was
+	// deleted or the requester lost access to it); it stays listed, as on the real server.
+	Failed bool
+}
+
+// ReminderView is a reminder as GET /reminders lists it: the real server's fields and the
+// Reminder resource of the API document (message_id, note).
+type ReminderView struct {
+	ReminderID                 int    `json:"reminder_id"`
+	MessageID                  int    `json:"message_id"`
+	ScheduledDeliveryTimestamp int64  `json:"scheduled_delivery_timestamp"`
+	Note                       string `json:"note"`
+	Type                       string `json:"type"`
+	To                         []int  `json:"to"`
+	Content                    string `json:"content"`
+	RenderedContent            string `json:"rendered_content"`
+	Failed                     bool   `json:"failed"`
+	ReminderTargetMessageID    int    `json:"reminder_target_message_id"`
+}
+
+// CreateReminder schedules a reminder of a message the user can read (POST /reminders), with
+// the real server's checks in its order: the time first, then the message, then the note.
+func (s *State) CreateReminder(userID, messageID int, deliverAt int64, note string) (int, *apierr.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if deliverAt <= s.Now() {
+		return 0, apierr.BadRequest("Scheduled delivery time must be in the future.")
+	}
+	u := s.users[userID]
+	if _, err := s.accessibleMessage(u, messageID); err != nil {
+		return 0, err
+	}
+	note = strings.TrimLeft(strings.TrimRight(note, " \t\r\n\f\v"), "\n")
+	if utf8.RuneCountInString(note) > MaxReminderNoteLength {
+		return 0, apierr.BadRequest("Maximum reminder note length: %d characters", MaxReminderNoteLength)
+	}
+	r := &Reminder{
+		ID: nextID(&s.integrations.next.reminder), UserID: userID, MessageID: messageID, DeliverAt: deliverAt, Note: note,
+	}
+	s.integrations.reminders[r.ID] = r
+	s.publish(events.Event{"type": "reminders", "op": "add", "reminders": []ReminderView{s.reminderView(r)}}, userID)
+	return r.ID, nil
+}
+
+// Reminders lists the user's undelivered reminders in ID order (GET /reminders).
+func (s *State) Reminders(userID int) []ReminderView {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := []ReminderView{}
+	for _, id := range slices.Sorted(maps.Keys(s.integrations.reminders)) {
+		if r := s.integrations.reminders[id]; r.UserID == userID {
+			out = append(out, s.reminderView(r))
+		}
+	}
+	return out
+}
+
+// DeleteReminder cancels one of the user's reminders (DELETE /reminders/{id}).
+func (s *State) DeleteReminder(userID, id int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.integrations.reminders[id]
+	if r == nil || r.UserID != userID {
+		return apierr.BadRequest("Reminder does not exist")
+	}
+	s.removeReminder(r)
+	return nil
+}
+
+func (s *State) removeReminder(r *Reminder) {
+	delete(s.integrations.reminders, r.ID)
+	s.publish(events.Event{"type": "reminders", "op": "remove", "reminder_id": r.ID}, r.UserID)
+}
+
+func (s *State) reminderView(r *Reminder) ReminderView {
+	content := ""
+	if m := s.messages[r.MessageID]; m != nil {
+		content = s.reminderContent(m, r.Note)
+	}
+	return ReminderView{
+		ReminderID: r.ID, MessageID: r.MessageID, ScheduledDeliveryTimestamp: r.DeliverAt, Note: r.Note,
+		Type: "private", To: []int{r.UserID}, Content: content, RenderedContent: renderPlain(content),
+		Failed: r.Failed, ReminderTargetMessageID: r.MessageID,
+	}
+}
+
+// deliverDueReminders sends every reminder whose time has come, in time order (under the lock).
+func (s *State) deliverDueReminders() {
+	var due []*Reminder
+	for _, r := range s.integrations.reminders {
+		if !r.Failed && r.DeliverAt <= s.Now() {
+			due = append(due, r)
+		}
+	}
+	slices.SortFunc(due, func(a, b *Reminder) int {
+		if a.DeliverAt != b.DeliverAt {
+			return int(a.DeliverAt - b.DeliverAt)
+		}
+		return a.ID - b.ID
+	})
+	for _, r := range due {
+		u := s.users[r.UserID]
+		m := s.messages[r.MessageID]
+		if u == nil || !u.IsActive || m == nil || !s.canRead(u, m) {
+			r.Failed = true
+			continue
+		}
+		s.sendAsNotificationBot(u, s.reminderContent(m, r.Note))
+		s.removeReminder(r)
+	}
+}
+
+// reminderContent is the reminder message in the real server's words: a link to the message,
+// the note, and the message quoted under a link to it.
+func (s *State) reminderContent(m *Message, note string) string {
+	link := s.messageLink(m)
+	var b strings.Builder
+	if m.IsDirect {
+		b.WriteString("You requested a reminder for the following direct message.")
+	} else {
+		ch := s.channels[m.ChannelID]
+		fmt.Fprintf(&b, "You requested a reminder for [#%s > %s @ 💬](%s).", ch.Name, s.topicDisplay(m.Topic), link)
+	}
+	if note != "" {
+		fmt.Fprintf(&b, " Note:\n > %s", note)
+	}
+	sender := s.users[m.SenderID]
+	name, id := "unknown", m.SenderID
+	if sender != nil {
+		name = sender.FullName
+	}
+	fence := "```"
+	for strings.Contains(m.Content, fence) {
+		fence += "`"
+	}
+	fmt.Fprintf(&b, "\n\n@_**%s|%d** [said](%s):\n%squote\n%s\n%s", name, id, link, fence, m.Content, fence)
+	return b.String()
+}
+
+// topicDisplay shows the empty topic by its display name.
+func (s *State) topicDisplay(topic string) string {
+	if topic == "" {
+		return s.settings.EmptyTopicDisplayName
+	}
+	return topic
+}
+
+// messageLink is a permanent link to a message, in the real server's narrow URL form.
+func (s *State) messageLink(m *Message) string {
+	if m.IsDirect {
+		return fmt.Sprintf("/#narrow/dm/%s/near/%d", joinInts(m.Participants), m.ID)
+	}
+	ch := s.channels[m.ChannelID]
+	return fmt.Sprintf("/#narrow/channel/%d-%s/topic/%s/near/%d",
+		ch.ID, narrowSlug(ch.Name), narrowSlug(s.topicDisplay(m.Topic)), m.ID)
+}
+
+// narrowSlug encodes a channel or topic name for a narrow URL, as the real server's
+// hash-encoding does: URL escaping with "." in place of "%".
+func narrowSlug(name string) string {
+	return strings.ReplaceAll(url.PathEscape(strings.ReplaceAll(name, " ", "-")), "%", ".")
+}
+
+// renderPlain renders bot-written Markdown; mentions in it are silent and stay text.
+func renderPlain(content string) string {
+	if content == "" {
+		return ""
+	}
+	return markdown.Render(content)
+}
+
+// sendAsNotificationBot sends the notification bot's direct message to u (under the lock),
+// unread. The bot is no member of the realm (a system bot), so only u has a message row and
+// only u is listed among the participants, whose views look their users up in the realm;
+// the conversation itself is the pair's.
+func (s *State) sendAsNotificationBot(u *User, content string) *Message {
+	bot := s.botUser()
+	pair := []int{bot.ID, u.ID}
+	slices.Sort(pair)
+	m := &Message{
+		ID: nextID(&s.next.message), IsDirect: true, Content: content, Rendered: renderPlain(content),
+		SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal", Participants: []int{u.ID},
+		RecipientID: s.recipientID("direct:" + joinInts(pair)), Flags: map[int][]string{u.ID: {}},
+	}
+	s.messages[m.ID] = m
+	s.publishNewMessage(m)
+	return m
+}

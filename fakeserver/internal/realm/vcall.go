@@ -1,0 +1,25 @@
+package realm
+
+import (
+	"fmt"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// Video calls: the fake imitates the real server's Zoom integration, the pattern its newer
+// providers copy. The server needs the integration's credentials (the fake's configuration)
+// and the user a token from the provider (User.HasVCallToken, set through the control API).
+
+// CreateVideoCall returns the URL of a new meeting (POST /calls/vcall/create).
+func (s *State) CreateVideoCall(userID int, configured bool) (string, *apierr.Error) {
+	if !configured {
+		return "", apierr.BadRequest("Video call credentials have not been configured")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.users[userID]; u == nil || !u.HasVCallToken {
+		return "", apierr.New(400, "INVALID_VIDEO_CALL_PROVIDER_TOKEN", "Invalid video call access token")
+	}
+	n := nextID(&s.integrations.next.meeting)
+	return fmt.Sprintf("https://vcall.%s/j/%d", s.settings.Host, 81_000_000_000+n), nil
+}

@@ -1,0 +1,72 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// updateMessage: PATCH /messages/{message_id} (operation 1) — edit content, move to another
+// topic or channel.
+func (s *Server) updateMessage(c *call) (fields, error) {
+	id, err := c.pathID("message_id", apierr.InvalidMessage)
+	if err != nil {
+		return nil, err
+	}
+	req := realm.EditRequest{
+		PropagateMode: c.p.Enum("propagate_mode", realm.ChangeOne, realm.ChangeOne, realm.ChangeLater, realm.ChangeAll),
+	}
+	if topic, given := s.topicParam(c); given {
+		req.Topic = &topic
+	}
+	req.NotifyOldThread = c.p.Bool("send_notification_to_old_thread", false)
+	req.NotifyNewThread = c.p.Bool("send_notification_to_new_thread", true)
+	if content, given := c.p.String("content"); given {
+		req.Content = &content
+	}
+	if sum, given := c.p.String("prev_content_sha256"); given {
+		req.PrevContentSHA256 = &sum
+	}
+	if streamID, given := nonNegativeInt(c, "stream_id"); given {
+		req.StreamID = &streamID
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	detached, aerr := s.realm().UpdateMessage(c.user.ID, id, req)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"detached_uploads": detached}, nil
+}
+
+// nonNegativeInt reads an optional JSON integer that must be at least 0 and fit in 32 bits.
+func nonNegativeInt(c *call, name string) (int, bool) {
+	n, given := c.p.Int(name)
+	switch {
+	case !given:
+		return 0, false
+	case n < 0:
+		c.p.Fail(apierr.BadRequest("%s is too small", name))
+		return 0, false
+	case n > 1<<31-1:
+		c.p.Fail(apierr.BadRequest("%s is too large", name))
+		return 0, false
+	}
+	return int(n), true
+}
+
+// editTyping: POST /messages/{message_id}/typing (operation 13).
+func (s *Server) editTyping(c *call) (fields, error) {
+	id, err := c.pathID("message_id", apierr.InvalidMessage)
+	if err != nil {
+		return nil, err
+	}
+	op := c.p.RequiredEnum("op", "start", "stop")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().SetEditTyping(c.user.ID, id, op == "start"); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

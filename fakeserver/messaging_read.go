@@ -1,0 +1,138 @@
+package fakeserver
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// maxMessagesPerFetch is the real server's bound on num_before + num_after.
+const maxMessagesPerFetch = 5000
+
+// getMessages: GET /messages — a window of the messages of a narrow around an anchor.
+func (s *Server) getMessages(c *call) (fields, error) {
+	q := realm.MessageQuery{Anchor: anchorParam(c)}
+	q.NumBefore = requiredCount(c, "num_before")
+	q.NumAfter = requiredCount(c, "num_after")
+	q.IncludeAnchor = c.p.Bool("include_anchor", true)
+	q.Narrow = narrowParam(c, false)
+	q.View = realm.ViewOptions{
+		ApplyMarkdown:       c.p.Bool("apply_markdown", true),
+		ClientGravatar:      c.p.Bool("client_gravatar", true),
+		AllowEmptyTopicName: c.p.Bool("allow_empty_topic_name", false),
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if q.NumBefore+q.NumAfter > maxMessagesPerFetch {
+		return nil, apierr.BadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
+	}
+	w, aerr := s.realm().Messages(c.user.ID, q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{
+		"messages": w.Messages, "anchor": w.Anchor, "found_anchor": w.FoundAnchor, "found_oldest": w.FoundOldest,
+		"found_newest": w.FoundNewest, "history_limited": w.HistoryLimited,
+	}, nil
+}
+
+// anchorParam reads anchor: a message ID, or newest, oldest or first_unread.
+func anchorParam(c *call) int {
+	raw, given := c.p.String("anchor")
+	if !given {
+		c.p.Fail(apierr.Missing("anchor"))
+		return 0
+	}
+	switch raw = strings.Trim(strings.TrimSpace(raw), `"`); raw {
+	case "newest":
+		return realm.AnchorNewest
+	case "oldest":
+		return realm.AnchorOldest
+	case "first_unread":
+		return realm.AnchorFirstUnread
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 0 {
+		c.p.Fail(apierr.BadRequest("Invalid anchor"))
+		return 0
+	}
+	return n
+}
+
+// requiredCount reads a required non-negative JSON integer count.
+func requiredCount(c *call, name string) int {
+	if !c.p.Has(name) {
+		c.p.Fail(apierr.Missing(name))
+		return 0
+	}
+	n, _ := nonNegativeInt(c, name)
+	return n
+}
+
+// narrowParam reads narrow: a JSON list of narrow terms.
+func narrowParam(c *call, required bool) []realm.NarrowTerm {
+	if required && !c.p.Has("narrow") {
+		c.p.Fail(apierr.Missing("narrow"))
+		return nil
+	}
+	list, ok := jsonOfKind[[]any](c, "narrow", "a list")
+	if !ok {
+		return nil
+	}
+	terms, err := realm.ParseNarrow(list)
+	if err != nil {
+		c.p.Fail(err)
+		return nil
+	}
+	return terms
+}
+
+// matchesNarrow: GET /messages/matches_narrow (operation 5).
+func (s *Server) matchesNarrow(c *call) (fields, error) {
+	ids := c.p.RequiredIntList("msg_ids")
+	terms := narrowParam(c, true)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	msgIDs := make([]int, 0, len(ids))
+	for _, id := range ids {
+		if id > 0 && id <= 1<<31-1 {
+			msgIDs = append(msgIDs, int(id))
+		}
+	}
+	matches, aerr := s.realm().MatchesNarrow(c.user.ID, msgIDs, terms)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"messages": matches}, nil
+}
+
+// updateFlags: POST /messages/flags — add or remove a personal flag on messages.
+func (s *Server) updateFlags(c *call) (fields, error) {
+	ids := c.p.RequiredIntList("messages")
+	op := c.p.RequiredEnum("op", "add", "remove")
+	flag := c.p.RequiredString("flag")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	msgIDs := make([]int, 0, len(ids))
+	for _, id := range ids {
+		if id <= 0 || id > 1<<31-1 {
+			return nil, apierr.InvalidMessage
+		}
+		msgIDs = append(msgIDs, int(id))
+	}
+	changed, aerr := s.realm().UpdateFlags(c.user.ID, msgIDs, op == "add", flag)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"messages": changed}, nil
+}
+
+// markAllAsRead: POST /mark_all_as_read (operation 19), batched like topic deletion.
+func (s *Server) markAllAsRead(c *call) (fields, error) {
+	return fields{"complete": s.realm().MarkAllAsRead(c.user.ID, s.batching())}, nil
+}

@@ -1,0 +1,35 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// muteTopic: PATCH /users/me/subscriptions/muted_topics (operation 3, deprecated).
+func (s *Server) muteTopic(c *call) (fields, error) {
+	streamID, hasID := c.p.Int("stream_id")
+	name, hasName := c.p.String("stream")
+	topic := c.p.RequiredString("topic")
+	op := c.p.RequiredEnum("op", "add", "remove")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	ref := realm.ChannelRef{Name: name}
+	switch {
+	case hasID && hasName:
+		return nil, apierr.BadRequest("Unsupported parameter combination: stream_id, stream")
+	case !hasID && !hasName:
+		return nil, apierr.BadRequest("Missing 'stream_id' argument")
+	case hasID:
+		if streamID <= 0 || streamID > 1<<31-1 {
+			return nil, apierr.InvalidChannel
+		}
+		ref.ID = int(streamID)
+	case name == "":
+		return nil, apierr.BadRequest("Invalid channel name ''")
+	}
+	if aerr := s.realm().MuteTopic(c.user.ID, ref, topic, op == "add"); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

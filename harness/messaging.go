@@ -1,0 +1,127 @@
+package harness
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+)
+
+// Helpers of the message editing, moving, muting, narrow and read-marking specs (issue 4).
+
+// SystemGroupID returns the ID of one of the target's system user groups by its name
+// ("role:administrators", "role:members", "role:everyone", …), as GET /user_groups lists them.
+func (t *Target) SystemGroupID(name string) int {
+	ginkgo.GinkgoHelper()
+	owner := t.user(Owner)
+	obj, err := t.api(http.MethodGet, "/user_groups", &owner, nil)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: listing the user groups")
+	groups, _ := obj["user_groups"].([]any)
+	for _, item := range groups {
+		group, _ := item.(map[string]any)
+		if group["name"] == name {
+			if id, ok := object(group).int("id"); ok {
+				return id
+			}
+		}
+	}
+	ginkgo.Fail(fmt.Sprintf("harness: the target has no user group named %q", name))
+	return 0
+}
+
+// ChangeRealmGroupSetting points a realm permission group setting (can_resolve_topics_group,
+// can_mention_many_users_group, …) at the group with the given ID for the rest of the spec
+// and restores its value when the spec ends. It sends the real server's {"new": …} form.
+// Such specs must be marked Serial (DESIGN decision 6).
+func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
+	ginkgo.GinkgoHelper()
+	state := t.RealmState(Admin, "realm").Raw()
+	previous, known := state["realm_"+name]
+	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)
+	admin := t.user(Admin)
+	patch := func(v any) error {
+		_, err := t.api(http.MethodPatch, "/realm", &admin, url.Values{name: {jsonParam(map[string]any{"new": v})}})
+		return err
+	}
+	g.Expect(patch(groupID)).To(gomega.Succeed(), "harness: setting realm %s to group %d", name, groupID)
+	ginkgo.DeferCleanup(func() {
+		g.Expect(patch(previous)).To(gomega.Succeed(), "harness: restoring realm %s to %v", name, previous)
+	})
+}
+
+// crowds caches, per target URL, the members made by Crowd: creating users is slow on a
+// real server and they pile up, so the specs of one process share them.
+var crowds = struct {
+	sync.Mutex
+	users map[string][]User
+}{users: map[string][]User{}}
+
+// Crowd returns n member accounts for specs that need many users (a channel with many
+// subscribers, a topic with many participants). They are created on first use and shared
+// by the specs of the process; specs must not change their settings.
+func (t *Target) Crowd(n int) []User {
+	ginkgo.GinkgoHelper()
+	crowds.Lock()
+	defer crowds.Unlock()
+	have := crowds.users[t.URL]
+	for len(have) < n {
+		u, err := t.createHuman(Member)
+		g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating member %d of a crowd", len(have)+1)
+		have = append(have, u)
+	}
+	crowds.users[t.URL] = have
+	return have[:n]
+}
+
+// SubscribeUsers subscribes the given users to ch, as the owner.
+func (t *Target) SubscribeUsers(ch Channel, users ...User) {
+	ginkgo.GinkgoHelper()
+	owner := t.user(Owner)
+	ids := make([]int, 0, len(users))
+	for _, u := range users {
+		ids = append(ids, u.ID)
+	}
+	_, err := t.api(http.MethodPost, "/users/me/subscriptions", &owner, url.Values{
+		"subscriptions": {jsonParam([]map[string]string{{"name": ch.Name}})},
+		"principals":    {jsonParam(ids)},
+	})
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: subscribing %d users to channel %q", len(users), ch.Name)
+}
+
+// SendToChannelAs sends a channel message as u (any user, not only the cast) and returns its id.
+func (t *Target) SendToChannelAs(u User, ch Channel, topic, content string) int {
+	ginkgo.GinkgoHelper()
+	obj, err := t.api(http.MethodPost, "/messages", &u, url.Values{
+		"type": {"stream"}, "to": {strconv.Itoa(ch.ID)}, "topic": {topic}, "content": {content},
+	})
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: sending a message as %s to channel %q topic %q", u.Email, ch.Name, topic)
+	id, ok := obj.int("id")
+	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /messages returned no integer id")
+	return id
+}
+
+// SendDirectTo sends a direct message from the user of role as to the users given, and
+// returns its id.
+func (t *Target) SendDirectTo(as Role, to []User, content string) int {
+	ginkgo.GinkgoHelper()
+	ids := make([]int, 0, len(to))
+	for _, u := range to {
+		ids = append(ids, u.ID)
+	}
+	return t.send(as, url.Values{"type": {"direct"}, "to": {jsonParam(ids)}, "content": {content}}, fmt.Sprintf("directly to %v", ids))
+}
+
+// LimitBatches makes the fake's batched operations (delete topic, mark all as read) handle
+// at most maxBatches batches of size messages per request, for the rest of the spec, so that
+// a spec can see a request end early (complete = false). It needs the batch capability: the
+// document leaves batch sizes and time budgets to the server. Such specs are Serial.
+func (t *Target) LimitBatches(size, maxBatches int) {
+	ginkgo.GinkgoHelper()
+	t.NeedCapability("batch", "config")
+	t.SetFakeConfig("delete_batch_size", size)
+	t.SetFakeConfig("max_batches_per_request", maxBatches)
+}

@@ -1,0 +1,152 @@
+package specs
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// acctOps gathers the requests and checks the specs of users, roles, groups, JWT, presence
+// and subscriptions share. They are methods of one value (acct) so that their names cannot
+// clash with other spec files' helpers.
+type acctOps struct{}
+
+var acct acctOps
+
+// form sends method path (one {arg} path argument) as u with form fields given as name,
+// value pairs.
+func (acctOps) form(u harness.User, method, path string, arg any, kv ...any) *httpexpect.Response {
+	req := harness.Current().AsUser(u).Request(method, path, arg)
+	for i := 0; i+1 < len(kv); i += 2 {
+		req = req.WithFormField(kv[i].(string), kv[i+1])
+	}
+	return req.Expect()
+}
+
+// updateByEmail sends PATCH /users/{email} (operation 2) as u.
+func (o acctOps) updateByEmail(u harness.User, email string, kv ...any) *httpexpect.Response {
+	return o.form(u, "PATCH", "/users/{email}", email, kv...)
+}
+
+// userAs returns the user object of GET /users/{id} as viewer sees it.
+func (acctOps) userAs(viewer harness.User, id int, query ...any) *httpexpect.Object {
+	GinkgoHelper()
+	req := harness.Current().AsUser(viewer).GET("/users/{id}", id)
+	for i := 0; i+1 < len(query); i += 2 {
+		req = req.WithQuery(query[i].(string), query[i+1])
+	}
+	return harness.Success(req.Expect()).Value("user").Object()
+}
+
+// profileValue returns the value of custom profile field field in the user's profile_data
+// as an administrator reads it, and whether there is one (absent and null both mean none).
+func (o acctOps) profileValue(id, field int) (any, bool) {
+	GinkgoHelper()
+	admin := harness.Current().Users[harness.Admin]
+	data := o.userAs(admin, id, "include_custom_profile_fields", true).Value("profile_data").Object().Raw()
+	entry, ok := data[fmt.Sprint(field)].(map[string]any)
+	if !ok || entry["value"] == nil {
+		return nil, false
+	}
+	return entry["value"], true
+}
+
+// userIDsValue decodes the value of a users-type field: a list of user IDs, which servers
+// show as a JSON list or as the JSON text of one.
+func (acctOps) userIDsValue(v any) []int {
+	GinkgoHelper()
+	if text, ok := v.(string); ok {
+		var list []any
+		Expect(json.Unmarshal([]byte(text), &list)).To(Succeed(), "a users field value %q is not a JSON list", text)
+		v = list
+	}
+	list, ok := v.([]any)
+	Expect(ok).To(BeTrue(), "a users field value %v is not a list", v)
+	var ids []int
+	for _, e := range list {
+		n, isNumber := e.(float64)
+		Expect(isNumber).To(BeTrue(), "a users field value %v holds a non-number", v)
+		ids = append(ids, int(n))
+	}
+	return ids
+}
+
+// canSeeRealEmail is which roles may see the real email of a user whose
+// email_address_visibility is v, as the setting's values mean it: everyone, members (not
+// guests), administrators, nobody, moderators. Bots see what members see.
+func (acctOps) canSeeRealEmail(viewer harness.Role, visibility int) bool {
+	admins := viewer == harness.Owner || viewer == harness.Admin
+	switch visibility {
+	case harness.VisibleToEveryone:
+		return true
+	case harness.VisibleToMembers:
+		return viewer != harness.Guest
+	case harness.VisibleToAdmins:
+		return admins
+	case harness.VisibleToModerators:
+		return admins || viewer == harness.Moderator
+	}
+	return false
+}
+
+// expectDummyEmail asserts that an email shown for u is not u's real address but the dummy
+// form user<id>@<host>.
+func (acctOps) expectDummyEmail(email string, u harness.User) {
+	GinkgoHelper()
+	Expect(strings.EqualFold(email, u.Email)).To(BeFalse(), "the real address %s is shown", u.Email)
+	Expect(email).To(HavePrefix(fmt.Sprintf("user%d@", u.ID)), "a dummy address is user<id>@<realm host>")
+}
+
+// expectUserObject checks the fields and field rules of a User object of the document for
+// a user of role (Bot for a bot): types, is_owner implying is_admin, the role code, bot_type
+// and bot_owner_id, is_deleted only when true.
+func (acctOps) expectUserObject(u *httpexpect.Object, role harness.Role) {
+	GinkgoHelper()
+	u.Value("user_id").Number().IsInt()
+	harness.ExpectStringOrNull(u.Value("delivery_email"))
+	for _, key := range []string{"email", "full_name", "date_joined", "timezone"} {
+		u.Value(key).String()
+	}
+	u.Value("avatar_version").Number().IsInt()
+	for _, key := range []string{"is_active", "is_owner", "is_admin", "is_guest", "is_bot", "is_imported_stub"} {
+		u.Value(key).Boolean()
+	}
+	if raw := u.Raw(); raw["avatar_url"] != nil {
+		u.Value("avatar_url").String()
+	}
+	if u.Value("is_owner").Boolean().Raw() {
+		u.Value("is_admin").Boolean().IsTrue()
+	}
+	if d, present := u.Raw()["is_deleted"]; present {
+		Expect(d).To(BeTrue(), "is_deleted is present only when true")
+	}
+	roleCode := int(u.Value("role").Number().IsInt().Raw())
+	Expect([]int{100, 200, 300, 400, 600}).To(ContainElement(roleCode), "role is one of the documented values")
+	if role == harness.Bot {
+		u.Value("is_bot").Boolean().IsTrue()
+		Expect([]int{1, 2, 3, 4}).To(ContainElement(int(u.Value("bot_type").Number().IsInt().Raw())), "bot_type of a bot")
+		if owner := u.Raw()["bot_owner_id"]; owner != nil {
+			u.Value("bot_owner_id").Number().IsInt()
+		}
+		return
+	}
+	u.Value("is_bot").Boolean().IsFalse()
+	u.Value("bot_type").IsNull()
+	Expect(roleCode).To(Equal(harness.RoleCode(role)), "role matches the user's role")
+	u.Value("is_owner").Boolean().IsEqual(role == harness.Owner)
+	u.Value("is_admin").Boolean().IsEqual(role == harness.Owner || role == harness.Admin)
+	u.Value("is_guest").Boolean().IsEqual(role == harness.Guest)
+}
+
+// humans are the roles of the cast that are people, most privileged first.
+func (acctOps) humans() []harness.Role {
+	return slices.DeleteFunc(slices.Clone(harness.Roles), func(r harness.Role) bool { return r == harness.Bot })
+}

@@ -1,0 +1,224 @@
+package specs
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// Attachments: files uploaded with POST /user_uploads and listed by GET /attachments, the
+// real server's supporting operations. A message references a file by linking its URL.
+
+// uploadContent is the content of the files the attachment specs upload.
+const uploadContent = "chatconform attachment content\n"
+
+// attachmentOf returns the attachment object with the file's path_id from u's GET
+// /attachments, and whether it is listed.
+func attachmentOf(u harness.User, f harness.UploadedFile) (map[string]any, bool) {
+	GinkgoHelper()
+	list := harness.Success(harness.Current().AsUser(u).GET("/attachments").Expect()).Value("attachments").Array()
+	for _, v := range list.Iter() {
+		if a, _ := v.Raw().(map[string]any); a != nil && a["path_id"] == f.PathID {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// attachmentID returns the ID GET /attachments lists for the file; the file must be listed.
+func attachmentID(u harness.User, f harness.UploadedFile) int {
+	GinkgoHelper()
+	a, listed := attachmentOf(u, f)
+	Expect(listed).To(BeTrue(), "GET /attachments does not list %s", f.PathID)
+	id, isNumber := a["id"].(float64)
+	Expect(isNumber).To(BeTrue(), "the attachment's id is not a number: %v", a["id"])
+	return int(id)
+}
+
+// expectListed asserts whether GET /attachments of u lists the file.
+func expectListed(u harness.User, f harness.UploadedFile, listed bool) {
+	GinkgoHelper()
+	_, found := attachmentOf(u, f)
+	Expect(found).To(Equal(listed), "GET /attachments listing %s", f.PathID)
+}
+
+// sendAs sends a channel message as u and returns its id.
+func sendAs(u harness.User, ch harness.Channel, topic, content string) int {
+	GinkgoHelper()
+	return int(harness.Success(harness.Current().AsUser(u).POST("/messages").
+		WithFormField("type", "stream").WithFormField("to", ch.ID).
+		WithFormField("topic", topic).WithFormField("content", content).Expect()).
+		Value("id").Number().IsInt().Raw())
+}
+
+// editContent replaces a message's content as u and returns the edit's detached_uploads.
+func editContent(u harness.User, messageID int, content string) *httpexpect.Array {
+	GinkgoHelper()
+	return harness.Success(harness.Current().AsUser(u).PATCH("/messages/{id}", messageID).
+		WithFormField("content", content).Expect()).Value("detached_uploads").Array()
+}
+
+var _ = Describe("Attachments: files that messages reference", func() {
+	var (
+		t      *harness.Target
+		member harness.User
+		ch     harness.Channel
+		topic  string
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		member = t.Users[harness.Member]
+		ch = t.NewChannel(harness.Public, harness.Member)
+		topic = harness.UniqueName("files")
+	})
+
+	Describe("detached uploads of an edit (operation 1)", func() {
+		It("returns a file whose only reference the edit removed, with its id, name, path_id and size",
+			harness.Req("STATE-23", "RES-01", "RES-02"), func() {
+				f := t.Upload(member, uploadContent)
+				id := sendAs(member, ch, topic, "the file: "+f.Link())
+				attachment := attachmentID(member, f)
+
+				detached := editContent(member, id, "the file is gone")
+				detached.Length().IsEqual(1)
+				d := detached.Value(0).Object()
+				d.Value("id").Number().IsInt().IsEqual(attachment)
+				d.Value("name").String().IsEqual(f.Name)
+				d.Value("size").Number().IsInt().IsEqual(len(uploadContent))
+				// The upload's URL is {server_url}/user_uploads/<path_id>.
+				d.Value("path_id").String().IsEqual(f.PathID)
+				Expect(f.URL).To(Equal("/user_uploads/"+d.Value("path_id").String().Raw()), "the upload's URL")
+			})
+
+		It("gives create_time in UNIX seconds", harness.Req("RES-03", "VER-25"), func() {
+			t.NeedLevel(443)
+			f := t.Upload(member, uploadContent)
+			id := sendAs(member, ch, topic, f.Link())
+			d := editContent(member, id, "no file any more").Value(0).Object()
+			harness.ExpectTimestampNow(d.Value("create_time"))
+		})
+
+		It("gives message_ids as an integer array, which counts other users' messages too",
+			harness.Req("RES-04", "VER-26", "STATE-23"), func() {
+				t.NeedLevel(472)
+				f := t.Upload(member, uploadContent)
+				mine := sendAs(member, ch, topic, "mine: "+f.Link())
+				theirs := t.SendToChannel(harness.Owner, ch, topic, "theirs: "+f.Link())
+
+				a, _ := attachmentOf(member, f)
+				Expect(a).To(HaveKeyWithValue("message_ids", ConsistOf(float64(mine), float64(theirs))),
+					"the attachment is referenced by both messages")
+				// Another user's message still references the file: the edit does not detach it.
+				editContent(member, mine, "not mine any more").IsEmpty()
+
+				harness.Success(t.As(harness.Owner).PATCH("/messages/{id}", theirs).WithFormField("content", "not theirs either").Expect())
+				a, _ = attachmentOf(member, f)
+				Expect(a).To(HaveKeyWithValue("message_ids", BeEmpty()))
+
+				again := sendAs(member, ch, topic, "again: "+f.Link())
+				d := editContent(member, again, "and gone").Value(0).Object()
+				d.Value("message_ids").Array().IsEmpty()
+			})
+
+		It("is an empty list when the edit removed no file", harness.Req("STATE-23"), func() {
+			f := t.Upload(member, uploadContent)
+			id := sendAs(member, ch, topic, "keeps the file: "+f.Link())
+			editContent(member, id, "still keeps the file: "+f.Link()).IsEmpty()
+			expectListed(member, f, true)
+		})
+	})
+
+	Describe("an attachment referenced by messages", func() {
+		DescribeTable("is deleted automatically when the last message referencing it is deleted",
+			func(deleteAll func(f harness.UploadedFile, first, second int)) {
+				f := t.Upload(member, uploadContent)
+				first := sendAs(member, ch, topic, "first: "+f.Link())
+				second := sendAs(member, ch, topic, "second: "+f.Link())
+				expectListed(member, f, true)
+				deleteAll(f, first, second)
+				expectListed(member, f, false)
+			},
+			Entry("directly, one message at a time", harness.Req("STATE-16"), func(f harness.UploadedFile, first, second int) {
+				admin := t.As(harness.Admin)
+				harness.Success(admin.DELETE("/messages/{id}", first).Expect())
+				expectListed(member, f, true)
+				harness.Success(admin.DELETE("/messages/{id}", second).Expect())
+			}),
+			Entry("by deleting their topic", harness.Req("STATE-16"), func(harness.UploadedFile, int, int) {
+				harness.Success(t.As(harness.Admin).POST("/streams/{id}/delete_topic", ch.ID).
+					WithFormField("topic_name", topic).Expect())
+			}),
+		)
+
+	})
+})
+
+var _ = Describe("Operation 18: delete an attachment (DELETE /attachments/{attachment_id})", func() {
+	var t *harness.Target
+	BeforeEach(func() { t = harness.Current() })
+
+	It("deletes the attachment, answers with no extra fields, and GET /attachments no longer lists it",
+		harness.Req("OP18-01", "OP18-03", "STATE-18"), func() {
+			member := t.Users[harness.Member]
+			f := t.Upload(member, uploadContent)
+			id := attachmentID(member, f)
+			harness.BareSuccess(t.AsUser(member).DELETE("/attachments/{id}", id).Expect())
+			expectListed(member, f, false)
+		})
+
+	It("deletes an attachment that messages still reference", harness.Req("OP18-01", "STATE-18"), func() {
+		member := t.Users[harness.Member]
+		ch := t.NewChannel(harness.Public, harness.Member)
+		f := t.Upload(member, uploadContent)
+		sendAs(member, ch, harness.UniqueName("files"), f.Link())
+		harness.BareSuccess(t.AsUser(member).DELETE("/attachments/{id}", attachmentID(member, f)).Expect())
+		expectListed(member, f, false)
+	})
+
+	DescribeTable("answers BAD_REQUEST for an invalid attachment ID",
+		func(id func() int) {
+			harness.FailsWith(t.As(harness.Member).DELETE("/attachments/{id}", id()).Expect(), "BAD_REQUEST")
+		},
+		Entry("an ID no attachment has", harness.Req("OP18-02", "ERR-04"), func() int { return harness.UnusedID }),
+		Entry("an attachment deleted already", harness.Req("OP18-02", "ERR-04"), func() int {
+			member := t.Users[harness.Member]
+			id := attachmentID(member, t.Upload(member, uploadContent))
+			harness.Success(t.AsUser(member).DELETE("/attachments/{id}", id).Expect())
+			return id
+		}),
+	)
+
+	It("answers BAD_REQUEST for another user's attachment, which stays", harness.Req("OP18-02", "ERR-04"), func() {
+		owner := t.Users[harness.Owner]
+		f := t.Upload(owner, uploadContent)
+		harness.FailsWith(t.As(harness.Member).DELETE("/attachments/{id}", attachmentID(owner, f)).Expect(), "BAD_REQUEST")
+		expectListed(owner, f, true)
+	})
+})
+
+// Unused uploads expire on the fake's clock; the lifetime is shortened for the spec through
+// the fake's configuration, so the spec does not depend on what "a few weeks" is.
+var _ = Describe("Attachments: an upload no message references", Serial, func() {
+	It("is deleted automatically once its lifetime after upload has passed", harness.Req("STATE-17", "LIMIT-12"), func() {
+		t := harness.Current()
+		t.NeedCapability("clock", "config")
+		const lifetime = time.Hour
+		t.SetFakeConfig("unused_attachment_seconds", int(lifetime/time.Second))
+		member := t.Users[harness.Member]
+		ch := t.NewChannel(harness.Public, harness.Member)
+		unused := t.Upload(member, uploadContent)
+		used := t.Upload(member, uploadContent)
+		sendAs(member, ch, harness.UniqueName("files"), used.Link())
+
+		t.PassTime(lifetime - time.Minute)
+		expectListed(member, unused, true)
+		t.PassTime(time.Minute)
+		expectListed(member, unused, false)
+		expectListed(member, used, true)
+	})
+})

@@ -1,0 +1,119 @@
+package specs
+
+import (
+	"slices"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// newAccount is the form of a user that does not exist yet: a unique address in the realm's
+// email domain, a strong password and a name.
+type newAccount struct{ email, password, fullName string }
+
+func (acctOps) freshAccount() newAccount {
+	t := harness.Current()
+	name := harness.UniqueName("created")
+	domain := t.Users[harness.Owner].Email[strings.LastIndexByte(t.Users[harness.Owner].Email, '@')+1:]
+	return newAccount{email: name + "@" + domain, password: "Pw-" + harness.UniqueName("secret"), fullName: "Created " + name}
+}
+
+// createUser sends POST /users (operation 11) as u with the account's fields, leaving out
+// the ones named in omit.
+func (acctOps) createUser(u harness.User, a newAccount, omit ...string) *httpexpect.Response {
+	req := harness.Current().AsUser(u).POST("/users")
+	for name, value := range map[string]string{"email": a.email, "password": a.password, "full_name": a.fullName} {
+		if !slices.Contains(omit, name) {
+			req = req.WithFormField(name, value)
+		}
+	}
+	return req.Expect()
+}
+
+var _ = Describe("Operation 11: create a user (POST /users)", func() {
+	var t *harness.Target
+	BeforeEach(func() { t = harness.Current() })
+
+	It("creates the account for an administrator holding can_create_users and returns its user_id; the user authenticates once it has an API key",
+		harness.Req("OP11-04", "AUTH-11"), func() {
+			a := acct.freshAccount()
+			owner := t.Users[harness.Owner]
+			id := int(harness.Success(acct.createUser(owner, a)).Value("user_id").Number().IsInt().Raw())
+
+			created := acct.userAs(owner, id)
+			created.Value("delivery_email").String().IsEqualFold(a.email)
+			created.Value("full_name").String().IsEqual(a.fullName)
+
+			// The API key comes from the password login of the real server.
+			key := harness.Success(t.Anonymous().POST("/fetch_api_key").
+				WithFormField("username", a.email).WithFormField("password", a.password).Expect()).
+				Value("api_key").String().NotEmpty().Raw()
+			harness.Success(t.WithBasicAuth(a.email, key).GET("/users/me").Expect()).Value("user_id").Number().IsEqual(id)
+		})
+
+	It("answers BAD_REQUEST when the email is already used in the realm", harness.Req("OP11-05"), func() {
+		a := acct.freshAccount()
+		a.email = t.Users[harness.Member].Email
+		harness.FailsWith(acct.createUser(t.Users[harness.Owner], a), "BAD_REQUEST")
+	})
+
+	DescribeTable("refuses a request without a required field",
+		func(field string) {
+			a := acct.freshAccount()
+			harness.Fails(acct.createUser(t.Users[harness.Owner], a, field))
+			acct.expectNoAccount(a.email)
+		},
+		Entry("email", harness.Req("OP11-03"), "email"),
+		Entry("password", harness.Req("OP11-03"), "password"),
+		Entry("full_name", harness.Req("OP11-03"), "full_name"),
+	)
+
+	DescribeTable("refuses invalid fields",
+		func(change func(a *newAccount)) {
+			a := acct.freshAccount()
+			change(&a)
+			harness.Fails(acct.createUser(t.Users[harness.Owner], a))
+		},
+		Entry("an email that is not an address", harness.Req("OP11-03"), func(a *newAccount) { a.email = "not-an-email-" + harness.UniqueName("x") }),
+		Entry("a blank full name", harness.Req("OP11-03"), func(a *newAccount) { a.fullName = "   " }),
+	)
+
+	DescribeTable("refuses a requester who is not an administrator",
+		func(role harness.Role) {
+			a := acct.freshAccount()
+			harness.Fails(acct.createUser(t.Users[role], a))
+			acct.expectNoAccount(a.email)
+		},
+		Entry("a moderator", harness.Req("OP11-01", "AUTH-11"), harness.Moderator),
+		Entry("a member", harness.Req("OP11-01", "AUTH-11"), harness.Member),
+		Entry("a guest", harness.Req("OP11-01", "AUTH-11"), harness.Guest),
+		Entry("a bot", harness.Req("OP11-01", "AUTH-11"), harness.Bot),
+	)
+
+	It("refuses an administrator without can_create_users", harness.Req("OP11-02", "AUTH-11"), func() {
+		// A new administrator holds no special permission.
+		admin := t.NewUser(harness.Admin)
+		a := acct.freshAccount()
+		harness.Fails(acct.createUser(admin, a))
+		acct.expectNoAccount(a.email)
+	})
+})
+
+// expectNoAccount asserts that no user has the email (as the owner sees the users).
+func (acctOps) expectNoAccount(email string) {
+	GinkgoHelper()
+	members := harness.Success(harness.Current().As(harness.Owner).GET("/users").Expect()).Value("members").Array()
+	for _, m := range members.Iter() {
+		u := m.Object().Raw()
+		for _, key := range []string{"delivery_email", "email"} {
+			if s, ok := u[key].(string); ok {
+				Expect(strings.EqualFold(s, email)).To(BeFalse(), "a user with the email %s exists", email)
+			}
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package specs
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// deleteTopic sends POST /streams/{id}/delete_topic as u; no topic_name when topic is nil.
+func (o msgOps) deleteTopic(u harness.User, ch harness.Channel, topic *string) *httpexpect.Response {
+	if topic == nil {
+		return o.form(u, "POST", "/streams/{id}/delete_topic", ch.ID)
+	}
+	return o.form(u, "POST", "/streams/{id}/delete_topic", ch.ID, "topic_name", *topic)
+}
+
+// gone reports whether u can no longer fetch the message.
+func (msgOps) gone(u harness.User, id int) bool {
+	GinkgoHelper()
+	return !msgs.succeeded(harness.Current().AsUser(u).GET("/messages/{id}", id).Expect())
+}
+
+var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_topic)", func() {
+	var (
+		t     *harness.Target
+		admin harness.User
+		ch    harness.Channel
+		topic string
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		admin = t.Users[harness.Admin]
+		ch = t.NewChannel(harness.Public, harness.Member, harness.Admin)
+		topic = harness.UniqueName("doomed")
+	})
+
+	It("deletes the topic's messages in the channel, and with them the topic; complete is true",
+		harness.Req("OP08-01", "OP08-04", "STATE-14", "RES-18"), func() {
+			doomed := []int{t.SendToChannel(harness.Member, ch, topic, "one"), t.SendToChannel(harness.Owner, ch, topic, "two")}
+			survivor := harness.UniqueName("survivor")
+			kept := t.SendToChannel(harness.Member, ch, survivor, "stays")
+			body := harness.Success(msgs.deleteTopic(admin, ch, &topic))
+			body.Value("complete").Boolean().IsTrue()
+			for _, id := range doomed {
+				Expect(msgs.gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
+			}
+			Expect(msgs.gone(admin, kept)).To(BeFalse(), "a message of another topic")
+			Expect(msgs.topicNamesOf(admin, ch)).To(Equal([]string{survivor}))
+		})
+
+	It("requires topic_name", harness.Req("OP08-02"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "stays")
+		harness.Fails(msgs.deleteTopic(admin, ch, nil))
+		Expect(msgs.gone(admin, id)).To(BeFalse())
+	})
+
+	It("reads topic_name = realm_empty_topic_display_name as the empty topic", harness.Req("OP08-03"), func() {
+		t.NeedLevel(334)
+		id := t.SendToEmptyTopic(harness.Member, ch)
+		display := t.Realm.EmptyTopicDisplayName
+		harness.Success(msgs.deleteTopic(admin, ch, &display)).Value("complete").Boolean().IsTrue()
+		Expect(msgs.gone(admin, id)).To(BeTrue())
+	})
+
+	It("matches no topic with a topic_name longer than max_topic_length", harness.Req("LIMIT-02"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "stays")
+		long := topic + strings.Repeat("x", t.Realm.MaxTopicLength)
+		resp := msgs.deleteTopic(admin, ch, &long)
+		if !msgs.succeeded(resp) {
+			harness.Fails(resp)
+		}
+		Expect(msgs.gone(admin, id)).To(BeFalse())
+	})
+
+	DescribeTable("answers UNAUTHORIZED_PRINCIPAL to a requester who is not an administrator",
+		func(role harness.Role) {
+			id := t.SendToChannel(harness.Member, ch, topic, "stays")
+			harness.FailsWith(msgs.deleteTopic(t.Users[role], ch, &topic), "UNAUTHORIZED_PRINCIPAL")
+			Expect(msgs.gone(admin, id)).To(BeFalse())
+		},
+		Entry("a moderator", harness.Req("OP08-06", "ERR-11"), harness.Moderator),
+		Entry("a member", harness.Req("OP08-06", "ERR-11"), harness.Member),
+	)
+
+	It("deletes in batches, newest first; complete = false when it stopped early, and repeating finishes",
+		Serial, harness.Req("OP08-05", "STATE-15", "ERR-02"), func() {
+			t.NeedLevel(211)
+			var ids []int
+			for i := range 5 {
+				ids = append(ids, t.SendToChannel(harness.Member, ch, topic, "message "+msgIDText(i)))
+			}
+			t.LimitBatches(2, 1)
+			harness.Success(msgs.deleteTopic(admin, ch, &topic)).Value("complete").Boolean().IsFalse()
+			for i, id := range ids {
+				Expect(msgs.gone(admin, id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
+			}
+			for range len(ids) {
+				if harness.Success(msgs.deleteTopic(admin, ch, &topic)).Value("complete").Boolean().Raw() {
+					break
+				}
+			}
+			for _, id := range ids {
+				Expect(msgs.gone(admin, id)).To(BeTrue())
+			}
+			Expect(msgs.topicNamesOf(admin, ch)).To(BeEmpty())
+		})
+})

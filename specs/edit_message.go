@@ -1,0 +1,144 @@
+package specs
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{message_id})", func() {
+	var (
+		t      *harness.Target
+		member harness.User
+		ch     harness.Channel
+		topic  string
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		member = t.Users[harness.Member]
+		ch = t.NewChannel(harness.Public, harness.Member)
+		topic = harness.UniqueName("edits")
+	})
+
+	It("replaces the content of the message named by the path and answers detached_uploads as an array",
+		harness.Req("OP01-13", "OP01-26", "STATE-21"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "before the edit")
+			other := t.SendToChannel(harness.Member, ch, topic, "not edited")
+			body := harness.Success(msgs.edit(member, id, "content", "after **the** edit"))
+			body.Value("detached_uploads").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
+			Expect(msgs.raw(member, id)).To(Equal("after **the** edit"))
+			msgs.fetch(member, id).Value("content").String().Contains("<strong>the</strong>")
+			Expect(msgs.raw(member, other)).To(Equal("not edited"), "another message of the topic")
+		})
+
+	It("keeps the old content in the edit history, most recent edit first, and sets last_edit_timestamp",
+		harness.Req("STATE-22", "MSG-31", "MSG-34", "MSG-40", "MSG-41", "VER-09"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "first *version*")
+			harness.Success(msgs.edit(member, id, "content", "second version"))
+			harness.Success(msgs.edit(member, id, "content", "third version"))
+
+			m := msgs.fetch(member, id)
+			harness.ExpectTimestampNow(m.Value("last_edit_timestamp"))
+			history := m.Value("edit_history").Array()
+			history.Length().IsEqual(2)
+			newest, oldest := history.Value(0).Object(), history.Value(1).Object()
+			newest.Value("prev_content").String().IsEqual("second version")
+			oldest.Value("prev_content").String().IsEqual("first *version*")
+			oldest.Value("prev_rendered_content").String().Contains("<em>version</em>")
+			Expect(newest.Value("timestamp").Number().Raw()).To(BeNumerically(">=", oldest.Value("timestamp").Number().Raw()))
+			for _, e := range []*httpexpect.Object{newest, oldest} {
+				e.Value("user_id").Number().IsInt().IsEqual(member.ID)
+				harness.ExpectTimestampNow(e.Value("timestamp"))
+				for _, key := range []string{"prev_topic", "topic", "prev_stream", "stream", "prev_subject"} {
+					e.NotContainsKey(key)
+				}
+			}
+		})
+
+	It("does not store content beyond max_message_length", harness.Req("OP01-14", "LIMIT-04"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "short")
+		long := strings.Repeat("x", t.Realm.MaxMessageLength+50)
+		resp := msgs.edit(member, id, "content", long)
+		stored := msgs.raw(member, id)
+		if msgs.succeeded(resp) {
+			harness.Success(resp)
+			Expect(utf8.RuneCountInString(stored)).To(BeNumerically("<=", t.Realm.MaxMessageLength))
+		} else {
+			harness.Fails(resp)
+			Expect(stored).To(Equal("short"))
+		}
+	})
+
+	Describe("prev_content_sha256", func() {
+		BeforeEach(func() { t.NeedLevel(379) })
+
+		It("refuses the edit when it does not match the stored content", harness.Req("OP01-15", "VER-16"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "original")
+			harness.Fails(msgs.edit(member, id, "content", "conflicting edit", "prev_content_sha256", msgs.sha256Hex("something else")))
+			Expect(msgs.raw(member, id)).To(Equal("original"))
+		})
+
+		It("lets the edit through when it matches the stored content", harness.Req("OP01-16", "VER-16"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "original")
+			harness.Success(msgs.edit(member, id, "content", "checked edit", "prev_content_sha256", msgs.sha256Hex("original")))
+			Expect(msgs.raw(member, id)).To(Equal("checked edit"))
+		})
+	})
+
+	It("refuses content and stream_id together (rule 1)", harness.Req("OP01-18"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "original")
+		other := t.NewChannel(harness.Public, harness.Member)
+		harness.Fails(msgs.edit(member, id, "content", "new", "stream_id", other.ID))
+		Expect(msgs.raw(member, id)).To(Equal("original"))
+		channelID, _ := msgs.where(member, id)
+		Expect(channelID).To(Equal(ch.ID))
+	})
+
+	It("answers BAD_REQUEST to a requester without permission to edit (rule 2)", harness.Req("OP01-19", "ERR-04"), func() {
+		id := t.SendToChannel(harness.Owner, ch, topic, "the owner's words")
+		harness.FailsWith(msgs.edit(member, id, "content", "the member's words"), "BAD_REQUEST")
+		Expect(msgs.raw(member, id)).To(Equal("the owner's words"))
+	})
+
+	It("accepts only change_one as propagate_mode of a content-only edit", harness.Req("OP01-10"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "original")
+		for _, mode := range []string{"change_later", "change_all"} {
+			harness.Fails(msgs.edit(member, id, "content", "new", "propagate_mode", mode))
+		}
+		Expect(msgs.raw(member, id)).To(Equal("original"))
+		harness.Success(msgs.edit(member, id, "content", "new", "propagate_mode", "change_one"))
+	})
+
+	It("refuses a propagate_mode other than change_one, change_later and change_all", harness.Req("OP01-09"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "original")
+		harness.Fails(msgs.edit(member, id, "topic", harness.UniqueName("t"), "propagate_mode", "change_some"))
+		_, got := msgs.where(member, id)
+		Expect(got).To(Equal(topic))
+	})
+
+	Describe("realm settings", Serial, func() {
+		It("refuses content edits while the realm does not allow message editing", harness.Req("STATE-21", "ERR-04"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "original")
+			t.ChangeRealmSetting("allow_message_editing", false)
+			harness.FailsWith(msgs.edit(member, id, "content", "new"), "BAD_REQUEST")
+			Expect(msgs.raw(member, id)).To(Equal("original"))
+		})
+
+		It("refuses content edits older than message_content_edit_limit_seconds", harness.Req("LIMIT-05"), func() {
+			t.NeedCapability("clock")
+			t.ChangeRealmSetting("message_content_edit_limit_seconds", 100)
+			fresh := t.SendToChannel(harness.Member, ch, topic, "fresh")
+			harness.Success(msgs.edit(member, fresh, "content", "edited in time"))
+			t.PassTime(10 * time.Minute)
+			harness.Fails(msgs.edit(member, fresh, "content", "edited too late"))
+			Expect(msgs.raw(member, fresh)).To(Equal("edited in time"))
+		})
+	})
+})

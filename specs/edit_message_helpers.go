@@ -1,0 +1,148 @@
+package specs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"strconv"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// msgOps gathers the requests the message editing, moving, muting, narrow and read-marking
+// specs share. They are methods of one value (msgs) so their names cannot clash with the
+// helpers of other spec files.
+type msgOps struct{}
+
+var msgs msgOps
+
+// form sends method path as u with form fields given as name, value pairs; id fills the
+// path's {id} (nil for a path without one).
+func (msgOps) form(u harness.User, method, path string, id any, kv ...any) *httpexpect.Response {
+	var args []any
+	if id != nil {
+		args = append(args, id)
+	}
+	req := harness.Current().AsUser(u).Request(method, path, args...)
+	for i := 0; i+1 < len(kv); i += 2 {
+		req = req.WithFormField(kv[i].(string), kv[i+1])
+	}
+	return req.Expect()
+}
+
+// edit sends PATCH /messages/{id} as u with the given parameters.
+func (o msgOps) edit(u harness.User, id int, kv ...any) *httpexpect.Response {
+	return o.form(u, "PATCH", "/messages/{id}", id, kv...)
+}
+
+// fetch returns the message object of GET /messages/{id} as u.
+func (msgOps) fetch(u harness.User, id int, query ...any) *httpexpect.Object {
+	GinkgoHelper()
+	req := harness.Current().AsUser(u).GET("/messages/{id}", id)
+	for i := 0; i+1 < len(query); i += 2 {
+		req = req.WithQuery(query[i].(string), query[i+1])
+	}
+	return harness.Success(req.Expect()).Value("message").Object()
+}
+
+// raw is the stored Markdown of a message as u reads it.
+func (msgOps) raw(u harness.User, id int) string {
+	GinkgoHelper()
+	return harness.Success(harness.Current().AsUser(u).GET("/messages/{id}", id).Expect()).Value("raw_content").String().Raw()
+}
+
+// flagsOf returns u's flags for a message.
+func (o msgOps) flagsOf(u harness.User, id int) []string {
+	GinkgoHelper()
+	var flags []string
+	for _, v := range o.fetch(u, id).Value("flags").Array().Iter() {
+		flags = append(flags, v.String().Raw())
+	}
+	return flags
+}
+
+// where returns the channel ID and topic (as sent, empty topic allowed) of a message.
+func (o msgOps) where(u harness.User, id int) (int, string) {
+	GinkgoHelper()
+	m := o.fetch(u, id, "allow_empty_topic_name", true)
+	return int(m.Value("stream_id").Number().Raw()), m.Value("subject").String().Raw()
+}
+
+// topicIDs lists the IDs of the messages u can see in a channel's topic, oldest first, with
+// GET /messages and a channel + topic narrow.
+func (msgOps) topicIDs(u harness.User, ch harness.Channel, topic string) []int {
+	GinkgoHelper()
+	narrow, _ := json.Marshal([]map[string]any{
+		{"operator": "channel", "operand": ch.ID}, {"operator": "topic", "operand": topic},
+	})
+	obj := harness.Success(harness.Current().AsUser(u).GET("/messages").
+		WithQuery("anchor", "newest").WithQuery("num_before", 1000).WithQuery("num_after", 0).
+		WithQuery("narrow", string(narrow)).WithQuery("allow_empty_topic_name", true).Expect())
+	ids := harness.IntsOf(obj.Value("messages").Array(), "id")
+	slices.Sort(ids)
+	return ids
+}
+
+// topicNamesOf lists the names of a channel's topics as u sees them (empty topic allowed).
+func (msgOps) topicNamesOf(u harness.User, ch harness.Channel) []string {
+	GinkgoHelper()
+	resp := harness.Current().AsUser(u).GET("/users/me/{id}/topics", ch.ID).WithQuery("allow_empty_topic_name", true).Expect()
+	return topicNames(resp)
+}
+
+// sha256Hex is the SHA-256 of text as lower-case hex, the form of prev_content_sha256.
+func (msgOps) sha256Hex(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// requireTopics makes topics required in the realm for the rest of the spec: topics_policy
+// where the target has it, else the older mandatory_topics. The spec must be Serial.
+func (msgOps) requireTopics(t *harness.Target) {
+	GinkgoHelper()
+	state := t.RealmState(harness.Admin, "realm").Raw()
+	if _, ok := state["realm_topics_policy"]; ok {
+		t.ChangeRealmSetting("topics_policy", "disable_empty_topic")
+		return
+	}
+	t.ChangeRealmSetting("mandatory_topics", true)
+}
+
+// hideEditHistory turns off viewing edit history in the realm for the rest of the spec:
+// message_edit_history_visibility_policy where the target has it, else allow_edit_history.
+func (msgOps) hideEditHistory(t *harness.Target) {
+	GinkgoHelper()
+	state := t.RealmState(harness.Admin, "realm").Raw()
+	if _, ok := state["realm_message_edit_history_visibility_policy"]; ok {
+		t.ChangeRealmSetting("message_edit_history_visibility_policy", "none")
+		return
+	}
+	t.ChangeRealmSetting("allow_edit_history", false)
+}
+
+// expectTopicOf asserts the topic of each message as u sees it.
+func (o msgOps) expectTopicOf(u harness.User, topic string, ids ...int) {
+	GinkgoHelper()
+	for _, id := range ids {
+		_, got := o.where(u, id)
+		Expect(got).To(Equal(topic), "topic of message %d", id)
+	}
+}
+
+// succeeded tells whether a response is a success envelope, for rules the document lets a
+// server meet either by refusing or by accepting within bounds.
+func (msgOps) succeeded(r *httpexpect.Response) bool {
+	var body struct {
+		Result string `json:"result"`
+	}
+	return json.Unmarshal([]byte(r.Body().Raw()), &body) == nil && body.Result == "success"
+}
+
+// msgIDText formats a message ID for JSON-encoded parameters.
+func msgIDText(n int) string { return strconv.Itoa(n) }

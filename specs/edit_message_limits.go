@@ -1,0 +1,188 @@
+package specs
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// crowdSize is how many extra users make a channel's subscribers or a topic's participants
+// "many" for wildcard mentions: the real server's threshold is 15.
+const crowdSize = 16
+
+// The specs below change realm settings or move the clock, so they run alone.
+var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /messages/{message_id})", Serial, func() {
+	var (
+		t         *harness.Target
+		member    harness.User
+		moderator harness.User
+		ch        harness.Channel
+		topic     string
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		member, moderator = t.Users[harness.Member], t.Users[harness.Moderator]
+		ch = t.NewChannel(harness.Public, harness.Member, harness.Moderator)
+		topic = harness.UniqueName("limits")
+	})
+
+	Describe("move time limits", func() {
+		const limit = 100 // seconds
+		BeforeEach(func() {
+			t.NeedCapability("clock")
+			members := t.SystemGroupID("role:members")
+			t.ChangeRealmGroupSetting("can_move_messages_between_topics_group", members)
+			t.ChangeRealmGroupSetting("can_move_messages_between_channels_group", members)
+			t.ChangeRealmSetting("move_messages_within_stream_limit_seconds", limit)
+			t.ChangeRealmSetting("move_messages_between_streams_limit_seconds", limit)
+		})
+
+		It("keeps non-moderators from moving messages older than move_messages_within_stream_limit_seconds to another topic",
+			harness.Req("LIMIT-06"), func() {
+				id := t.SendToChannel(harness.Member, ch, topic, "getting old")
+				t.PassTime(10 * limit * time.Second)
+				harness.Fails(msgs.edit(member, id, "topic", harness.UniqueName("late")))
+				msgs.expectTopicOf(member, topic, id)
+				moved := harness.UniqueName("by-moderator")
+				harness.Success(msgs.edit(moderator, id, "topic", moved))
+				msgs.expectTopicOf(member, moved, id)
+			})
+
+		It("keeps non-moderators from moving messages older than move_messages_between_streams_limit_seconds to another channel",
+			harness.Req("LIMIT-07"), func() {
+				other := t.NewChannel(harness.Public, harness.Member, harness.Moderator)
+				id := t.SendToChannel(harness.Member, ch, topic, "getting old")
+				t.PassTime(10 * limit * time.Second)
+				harness.Fails(msgs.edit(member, id, "stream_id", other.ID))
+				channelID, _ := msgs.where(member, id)
+				Expect(channelID).To(Equal(ch.ID))
+				harness.Success(msgs.edit(moderator, id, "stream_id", other.ID))
+				channelID, _ = msgs.where(member, id)
+				Expect(channelID).To(Equal(other.ID))
+			})
+
+		Describe("a whole-topic move (change_all) when part of the topic is older than the limit", func() {
+			var old, recent []int
+			BeforeEach(func() {
+				t.NeedLevel(172)
+				old = []int{t.SendToChannel(harness.Member, ch, topic, "old one"), t.SendToChannel(harness.Member, ch, topic, "old two")}
+				t.PassTime(10 * limit * time.Second)
+				recent = []int{t.SendToChannel(harness.Member, ch, topic, "recent one"), t.SendToChannel(harness.Member, ch, topic, "recent two")}
+			})
+
+			It("answers MOVE_MESSAGES_TIME_LIMIT_EXCEEDED to a non-moderator, with what may be moved; change_later from first_message_id_allowed_to_move then succeeds",
+				harness.Req("OP01-20", "OP01-22", "ERR-05", "ERR-06", "ERR-07", "VER-15"), func() {
+					renamed := harness.UniqueName("recent-only")
+					refused := harness.FailsWith(msgs.edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"),
+						"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED")
+					refused.Value("first_message_id_allowed_to_move").Number().IsInt().IsEqual(recent[0])
+					refused.Value("total_messages_allowed_to_move").Number().IsInt().IsEqual(len(recent))
+					refused.Value("total_messages_in_topic").Number().IsInt().IsEqual(len(old) + len(recent))
+					msgs.expectTopicOf(member, topic, append(old, recent...)...)
+
+					first := int(refused.Value("first_message_id_allowed_to_move").Number().Raw())
+					harness.Success(msgs.edit(member, first, "topic", renamed, "propagate_mode", "change_later"))
+					msgs.expectTopicOf(member, renamed, recent...)
+					msgs.expectTopicOf(member, topic, old...)
+				})
+
+			DescribeTable("lets moderators and administrators move the whole topic",
+				func(role harness.Role) {
+					renamed := harness.UniqueName("whole")
+					harness.Success(msgs.edit(t.Users[role], recent[1], "topic", renamed, "propagate_mode", "change_all"))
+					msgs.expectTopicOf(member, renamed, append(old, recent...)...)
+				},
+				Entry("a moderator", harness.Req("OP01-21"), harness.Moderator),
+				Entry("an administrator", harness.Req("OP01-21"), harness.Admin),
+			)
+		})
+
+		It("in a private channel with protected history counts and moves only the messages the requester can access (rule 4)",
+			harness.Req("OP01-23"), func() {
+				private := t.NewChannel(harness.PrivateProtected)
+				hidden := t.SendToChannel(harness.Owner, private, topic, "sent before the member joined")
+				t.PassTime(10 * limit * time.Second)
+				t.Subscribe(private, harness.Member)
+				recent := []int{
+					t.SendToChannel(harness.Owner, private, topic, "sent after the member joined"),
+					t.SendToChannel(harness.Member, private, topic, "the member's own"),
+				}
+				renamed := harness.UniqueName("accessible")
+				harness.Success(msgs.edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"))
+				msgs.expectTopicOf(t.Users[harness.Owner], renamed, recent...)
+				msgs.expectTopicOf(t.Users[harness.Owner], topic, hidden)
+			})
+	})
+
+	Describe("wildcard mentions and can_mention_many_users_group", func() {
+		var (
+			admin harness.User
+			crowd []harness.User
+		)
+		BeforeEach(func() {
+			admin = t.Users[harness.Admin]
+			crowd = t.Crowd(crowdSize)
+			t.ChangeRealmGroupSetting("can_mention_many_users_group", t.SystemGroupID("role:administrators"))
+		})
+
+		// crowdedChannel is a channel with many subscribers.
+		crowdedChannel := func() harness.Channel {
+			crowded := t.NewChannel(harness.Public, harness.Member, harness.Admin)
+			t.SubscribeUsers(crowded, crowd...)
+			return crowded
+		}
+		// crowdedTopic fills a topic with many participants.
+		crowdedTopic := func(in harness.Channel) string {
+			busy := harness.UniqueName("busy")
+			for _, u := range crowd {
+				t.SendToChannelAs(u, in, busy, "here")
+			}
+			return busy
+		}
+
+		It("keeps channel wildcard mentions in channels with many subscribers to members of the group, on send",
+			harness.Req("LIMIT-14", "ERR-08"), func() {
+				crowded := crowdedChannel()
+				send := func(u harness.User, in harness.Channel) bool {
+					return msgs.succeeded(msgs.form(u, "POST", "/messages", nil, "type", "stream", "to", in.ID,
+						"topic", topic, "content", "@**all** please read"))
+				}
+				harness.FailsWith(msgs.form(member, "POST", "/messages", nil, "type", "stream", "to", crowded.ID,
+					"topic", topic, "content", "@**all** please read"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+				Expect(send(admin, crowded)).To(BeTrue(), "an administrator (in the group) mentions the channel")
+				Expect(send(member, ch)).To(BeTrue(), "a member mentions a channel with few subscribers")
+			})
+
+		It("keeps topic wildcard mentions in topics with many participants to members of the group, on send",
+			harness.Req("LIMIT-14", "ERR-09"), func() {
+				busy := crowdedTopic(ch)
+				harness.FailsWith(msgs.form(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+					"topic", busy, "content", "@**topic** please read"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
+				harness.Success(msgs.form(admin, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+					"topic", busy, "content", "@**topic** please read"))
+			})
+
+		It("answers STREAM_WILDCARD_MENTION_NOT_ALLOWED to an edit adding a channel wildcard mention in a channel with many subscribers (rule 5)",
+			harness.Req("OP01-24", "ERR-08", "LIMIT-13"), func() {
+				crowded := crowdedChannel()
+				id := t.SendToChannel(harness.Member, crowded, topic, "hello")
+				harness.FailsWith(msgs.edit(member, id, "content", "hello @**all**"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+				Expect(msgs.raw(member, id)).To(Equal("hello"))
+				mine := t.SendToChannel(harness.Admin, crowded, topic, "hello")
+				harness.Success(msgs.edit(admin, mine, "content", "hello @**all**"))
+			})
+
+		It("answers TOPIC_WILDCARD_MENTION_NOT_ALLOWED to an edit adding a topic wildcard mention in a topic with many participants (rule 5)",
+			harness.Req("OP01-25", "ERR-09", "LIMIT-13"), func() {
+				busy := crowdedTopic(ch)
+				id := t.SendToChannel(harness.Member, ch, busy, "hello")
+				harness.FailsWith(msgs.edit(member, id, "content", "hello @**topic**"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
+				Expect(msgs.raw(member, id)).To(Equal("hello"))
+				mine := t.SendToChannel(harness.Admin, ch, busy, "hello")
+				harness.Success(msgs.edit(admin, mine, "content", "hello @**topic**"))
+			})
+	})
+})

@@ -1,0 +1,231 @@
+package specs
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+var _ = Describe("Operation 1: move messages to another topic or channel (PATCH /messages/{message_id})", func() {
+	var (
+		t      *harness.Target
+		member harness.User
+		ch     harness.Channel
+		topic  string
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		member = t.Users[harness.Member]
+		ch = t.NewChannel(harness.Public, harness.Member)
+		topic = harness.UniqueName("moves")
+	})
+
+	// sendThree sends three messages to the topic and returns their IDs, oldest first.
+	sendThree := func() []int {
+		return []int{
+			t.SendToChannel(harness.Member, ch, topic, "one"),
+			t.SendToChannel(harness.Member, ch, topic, "two"),
+			t.SendToChannel(harness.Member, ch, topic, "three"),
+		}
+	}
+
+	It("sets a new topic with topic", harness.Req("OP01-01"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "to be moved")
+		renamed := harness.UniqueName("renamed")
+		harness.Success(msgs.edit(member, id, "topic", renamed))
+		msgs.expectTopicOf(member, renamed, id)
+	})
+
+	It("accepts subject as the deprecated alias of topic", harness.Req("OP01-02", "VER-08"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "to be moved")
+		renamed := harness.UniqueName("subject")
+		harness.Success(msgs.edit(member, id, "subject", renamed))
+		msgs.expectTopicOf(member, renamed, id)
+	})
+
+	DescribeTable("propagate_mode chooses which messages of the topic move with the message edited",
+		func(mode string, movedIdx []int) {
+			ids := sendThree()
+			renamed := harness.UniqueName("moved")
+			params := []any{"topic", renamed}
+			if mode != "" {
+				params = append(params, "propagate_mode", mode)
+			}
+			harness.Success(msgs.edit(member, ids[1], params...))
+			for i, id := range ids {
+				want := topic
+				for _, j := range movedIdx {
+					if i == j {
+						want = renamed
+					}
+				}
+				msgs.expectTopicOf(member, want, id)
+			}
+		},
+		Entry("no propagate_mode: only the message (change_one is the default)", harness.Req("OP01-06"), "", []int{1}),
+		Entry("change_one: only the message", harness.Req("OP01-06"), "change_one", []int{1}),
+		Entry("change_later: the message and the later ones", harness.Req("OP01-07"), "change_later", []int{1, 2}),
+		Entry("change_all: the whole topic", harness.Req("OP01-08"), "change_all", []int{0, 1, 2}),
+	)
+
+	It("moves a message to another channel with stream_id, recording prev_stream and stream in the edit history",
+		harness.Req("OP01-17", "MSG-31", "MSG-42", "MSG-40"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "to another channel")
+			other := t.NewChannel(harness.Public, harness.Member)
+			harness.Success(msgs.edit(member, id, "stream_id", other.ID))
+			m := msgs.fetch(member, id)
+			m.Value("stream_id").Number().IsEqual(other.ID)
+			m.Value("display_recipient").String().IsEqual(other.Name)
+			entry := m.Value("edit_history").Array().Value(0).Object()
+			entry.Value("prev_stream").Number().IsEqual(ch.ID)
+			entry.Value("stream").Number().IsEqual(other.ID)
+			entry.Value("user_id").Number().IsEqual(member.ID)
+			for _, key := range []string{"prev_topic", "topic", "prev_content", "prev_rendered_content"} {
+				entry.NotContainsKey(key)
+			}
+		})
+
+	It("records prev_topic and topic, and only those, for a topic change",
+		harness.Req("MSG-43", "MSG-41", "VER-09"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "renamed")
+			renamed := harness.UniqueName("renamed")
+			harness.Success(msgs.edit(member, id, "topic", renamed))
+			m := msgs.fetch(member, id)
+			m.NotContainsKey("last_edit_timestamp")
+			entry := m.Value("edit_history").Array().Value(0).Object()
+			entry.Value("prev_topic").String().IsEqual(topic)
+			entry.Value("topic").String().IsEqual(renamed)
+			for _, key := range []string{"prev_stream", "stream", "prev_content", "prev_rendered_content", "prev_subject"} {
+				entry.NotContainsKey(key)
+			}
+		})
+
+	It("sets last_moved_timestamp when a message is moved", harness.Req("MSG-36", "VER-17"), func() {
+		t.NeedLevel(365)
+		id := t.SendToChannel(harness.Member, ch, topic, "moved")
+		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("elsewhere")))
+		harness.ExpectTimestampNow(msgs.fetch(member, id).Value("last_moved_timestamp"))
+	})
+
+	It("stores a topic longer than max_topic_length no longer than the bound", harness.Req("LIMIT-02"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "long topic")
+		long := harness.UniqueName("long") + strings.Repeat("t", t.Realm.MaxTopicLength)
+		resp := msgs.edit(member, id, "topic", long)
+		_, stored := msgs.where(member, id)
+		if msgs.succeeded(resp) {
+			Expect(utf8.RuneCountInString(stored)).To(BeNumerically("<=", t.Realm.MaxTopicLength))
+		} else {
+			harness.Fails(resp)
+			Expect(stored).To(Equal(topic))
+		}
+	})
+
+	Describe("the empty topic", func() {
+		BeforeEach(func() { t.NeedLevel(334) })
+
+		It("reads topic = realm_empty_topic_display_name as the empty topic", harness.Req("OP01-03", "VER-14"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "to the empty topic")
+			harness.Success(msgs.edit(member, id, "topic", t.Realm.EmptyTopicDisplayName))
+			msgs.expectTopicOf(member, "", id)
+		})
+
+		It("shows the empty topic as realm_empty_topic_display_name in edit history unless allow_empty_topic_name is true",
+			harness.Req("OP06-04"), func() {
+				id := t.SendToEmptyTopic(harness.Member, ch)
+				harness.Success(msgs.edit(member, id, "topic", topic))
+				shown := msgs.fetch(member, id).Value("edit_history").Array().Value(0).Object()
+				shown.Value("prev_topic").String().IsEqual(t.Realm.EmptyTopicDisplayName)
+				allowed := msgs.fetch(member, id, "allow_empty_topic_name", true).Value("edit_history").Array().Value(0).Object()
+				allowed.Value("prev_topic").String().IsEmpty()
+			})
+
+		It("cannot be resolved", harness.Req("OP01-05"), func() {
+			id := t.SendToEmptyTopic(harness.Member, ch)
+			harness.Fails(msgs.edit(member, id, "topic", "✔ ", "propagate_mode", "change_all"))
+			harness.Fails(msgs.edit(member, id, "topic", "✔ "+t.Realm.EmptyTopicDisplayName, "propagate_mode", "change_all"))
+			msgs.expectTopicOf(member, "", id)
+		})
+
+		It("cannot be the target when topics are required", Serial, harness.Req("OP01-04"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "stays in its topic")
+			msgs.requireTopics(t)
+			for _, empty := range []string{"(no topic)", "", t.Realm.EmptyTopicDisplayName} {
+				harness.Fails(msgs.edit(member, id, "topic", empty))
+			}
+			msgs.expectTopicOf(member, topic, id)
+		})
+	})
+
+	Describe("notifications", func() {
+		It("posts nothing to the old thread unless send_notification_to_old_thread is true", harness.Req("OP01-11"), func() {
+			quiet, loud := harness.UniqueName("quiet"), harness.UniqueName("loud")
+			a := t.SendToChannel(harness.Member, ch, quiet, "moved quietly")
+			b := t.SendToChannel(harness.Member, ch, loud, "moved with a notice")
+			harness.Success(msgs.edit(member, a, "topic", harness.UniqueName("new"), "propagate_mode", "change_all"))
+			harness.Success(msgs.edit(member, b, "topic", harness.UniqueName("new"), "propagate_mode", "change_all",
+				"send_notification_to_old_thread", true))
+			Expect(msgs.topicIDs(member, ch, quiet)).To(BeEmpty(), "the old thread of a move with the default")
+			Expect(msgs.topicIDs(member, ch, loud)).NotTo(BeEmpty(), "the old thread of a move with send_notification_to_old_thread")
+		})
+
+		It("posts a notice to the new thread unless send_notification_to_new_thread is false", harness.Req("OP01-12"), func() {
+			a := t.SendToChannel(harness.Member, ch, topic, "moved with a notice")
+			b := t.SendToChannel(harness.Member, ch, topic, "moved quietly")
+			noticed, quiet := harness.UniqueName("noticed"), harness.UniqueName("quiet")
+			harness.Success(msgs.edit(member, a, "topic", noticed))
+			harness.Success(msgs.edit(member, b, "topic", quiet, "send_notification_to_new_thread", false))
+			Expect(msgs.topicIDs(member, ch, quiet)).To(Equal([]int{b}))
+			Expect(len(msgs.topicIDs(member, ch, noticed))).To(BeNumerically(">", 1), "the new thread holds the moved message and a notice")
+		})
+	})
+
+	Describe("resolving topics", func() {
+		BeforeEach(func() { t.NeedLevel(367) })
+
+		It("resolves a topic with the ✔ prefix and change_all, and unresolves it with the original name",
+			harness.Req("STATE-01", "STATE-03"), func() {
+				ids := sendThree()
+				resolved := "✔ " + topic
+				harness.Success(msgs.edit(member, ids[2], "topic", resolved, "propagate_mode", "change_all"))
+				msgs.expectTopicOf(member, resolved, ids...)
+				harness.Success(msgs.edit(member, ids[2], "topic", topic, "propagate_mode", "change_all"))
+				msgs.expectTopicOf(member, topic, ids...)
+			})
+
+		It("leaves last_moved_timestamp absent when the only moves were resolving and unresolving",
+			harness.Req("MSG-37", "VER-17"), func() {
+				t.NeedLevel(365)
+				id := t.SendToChannel(harness.Member, ch, topic, "resolved and unresolved")
+				harness.Success(msgs.edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
+				harness.Success(msgs.edit(member, id, "topic", topic, "propagate_mode", "change_all"))
+				m := msgs.fetch(member, id)
+				m.NotContainsKey("last_moved_timestamp")
+				m.Value("edit_history").Array().Length().IsEqual(2)
+			})
+
+		It("only moves: send_notification_to_new_thread adds no notice to a resolved topic", harness.Req("STATE-02"), func() {
+			withNotice, without := harness.UniqueName("a"), harness.UniqueName("b")
+			a := t.SendToChannel(harness.Member, ch, withNotice, "resolve me")
+			b := t.SendToChannel(harness.Member, ch, without, "resolve me too")
+			harness.Success(msgs.edit(member, a, "topic", "✔ "+withNotice, "propagate_mode", "change_all",
+				"send_notification_to_new_thread", true))
+			harness.Success(msgs.edit(member, b, "topic", "✔ "+without, "propagate_mode", "change_all",
+				"send_notification_to_new_thread", false))
+			Expect(len(msgs.topicIDs(member, ch, "✔ "+withNotice))).To(Equal(len(msgs.topicIDs(member, ch, "✔ "+without))),
+				"a resolved topic holds as many messages whether or not send_notification_to_new_thread was set")
+		})
+
+		It("is for members of can_resolve_topics_group only", Serial, harness.Req("VER-18"), func() {
+			id := t.SendToChannel(harness.Member, ch, topic, "resolve me")
+			t.ChangeRealmGroupSetting("can_resolve_topics_group", t.SystemGroupID("role:administrators"))
+			harness.Fails(msgs.edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			msgs.expectTopicOf(member, topic, id)
+			harness.Success(msgs.edit(t.Users[harness.Admin], id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			msgs.expectTopicOf(member, "✔ "+topic, id)
+		})
+	})
+})

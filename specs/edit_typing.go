@@ -1,0 +1,44 @@
+package specs
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// editTyping sends POST /messages/{id}/typing as u with the given parameters.
+func (o msgOps) editTyping(u harness.User, id int, kv ...any) *httpexpect.Response {
+	return o.form(u, "POST", "/messages/{id}/typing", id, kv...)
+}
+
+var _ = Describe("Operation 13: set typing status for message editing (POST /messages/{message_id}/typing)", func() {
+	var (
+		t      *harness.Target
+		member harness.User
+		id     int
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		member = t.Users[harness.Member]
+		ch := t.NewChannel(harness.Public, harness.Member)
+		id = t.SendToChannel(harness.Member, ch, harness.UniqueName("typing"), "being edited")
+	})
+
+	DescribeTable("accepts op start and stop with no extra fields",
+		func(op string) { harness.BareSuccess(msgs.editTyping(member, id, "op", op)) },
+		Entry("start", harness.Req("OP13-01", "OP13-02"), "start"),
+		Entry("stop", harness.Req("OP13-01", "OP13-02"), "stop"),
+	)
+
+	DescribeTable("refuses a missing or unknown op",
+		func(kv ...any) { harness.Fails(msgs.editTyping(member, id, kv...)) },
+		Entry("missing", harness.Req("OP13-01")),
+		Entry("unknown", harness.Req("OP13-01"), "op", "pause"),
+	)
+
+	It("refuses a message the requester cannot edit", harness.Req("OP13-01"), func() {
+		harness.Fails(msgs.editTyping(t.Users[harness.Owner], id, "op", "start"))
+	})
+})

@@ -1,0 +1,110 @@
+package specs
+
+import (
+	"fmt"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// emailsSeen is every email of one user that one viewer is shown: the user object's email
+// and delivery_email (GET /users/{id} and the GET /users list), the user's address as a
+// message sender and as a direct-message recipient, and the keys of the legacy presence
+// format (humans only: bots have no presence).
+type emailsSeen struct {
+	email, listEmail, senderEmail, recipientEmail string
+	delivery, listDelivery                        any
+	presenceKeys                                  []string
+}
+
+func (acctOps) emailsSeenBy(viewer harness.User, subject harness.User, channelMessage, directMessage int) emailsSeen {
+	GinkgoHelper()
+	t := harness.Current()
+	var seen emailsSeen
+	u := acct.userAs(viewer, subject.ID).Raw()
+	seen.email, _ = u["email"].(string)
+	seen.delivery = u["delivery_email"]
+	for _, m := range harness.Success(t.AsUser(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
+		if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
+			seen.listEmail, _ = entry["email"].(string)
+			seen.listDelivery = entry["delivery_email"]
+		}
+	}
+	message := func(id int) *httpexpect.Object {
+		return harness.Success(t.AsUser(viewer).GET("/messages/{id}", id).Expect()).Value("message").Object()
+	}
+	seen.senderEmail = message(channelMessage).Value("sender_email").String().Raw()
+	for _, r := range message(directMessage).Value("display_recipient").Array().Iter() {
+		if o := r.Object().Raw(); o["id"] == float64(subject.ID) {
+			seen.recipientEmail, _ = o["email"].(string)
+		}
+	}
+	if viewer.Role != harness.Bot {
+		presences := harness.Success(acct.updatePresence(viewer, "status", "active")).Value("presences").Object().Raw()
+		for key := range presences {
+			seen.presenceKeys = append(seen.presenceKeys, key)
+		}
+	}
+	return seen
+}
+
+var _ = Describe("Email visibility: the email each role sees for another user", func() {
+	DescribeTable("under each email_address_visibility value, in users, user lists and messages",
+		func(visibility int) {
+			t := harness.Current()
+			subject := t.NewUser(harness.Member)
+			t.SetEmailVisibility(subject, visibility)
+			ch := t.NewChannel(harness.Public, harness.Admin, harness.Moderator, harness.Member, harness.Guest, harness.Bot)
+			t.SubscribeUsers(ch, subject)
+			channelMessage := t.SendToChannelAs(subject, ch, harness.UniqueName("visibility"), "who am I?")
+			// A group direct message from the owner to the subject and every other role.
+			var everyone []harness.User
+			for _, r := range harness.Roles[1:] {
+				everyone = append(everyone, t.Users[r])
+			}
+			directMessage := t.SendDirectTo(harness.Owner, append(everyone, subject), "to all of us")
+			harness.Success(acct.updatePresence(subject, "status", "active"))
+
+			for _, viewerRole := range harness.Roles {
+				viewer := t.Users[viewerRole]
+				seen := acct.emailsSeenBy(viewer, subject, channelMessage, directMessage)
+				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
+				// One API email everywhere.
+				Expect([]string{seen.listEmail, seen.senderEmail, seen.recipientEmail}).To(HaveEach(seen.email), what)
+				if viewerRole != harness.Bot {
+					Expect(seen.presenceKeys).To(ContainElement(seen.email), "%s: the legacy presence format is keyed by the API email", what)
+				}
+				if acct.canSeeRealEmail(viewerRole, visibility) {
+					Expect(seen.delivery).To(BeAssignableToTypeOf(""), what)
+					Expect(strings.EqualFold(seen.delivery.(string), subject.Email)).To(BeTrue(), "%s: delivery_email is the real email", what)
+					Expect(seen.listDelivery).To(Equal(seen.delivery), what)
+					continue
+				}
+				Expect(seen.delivery).To(BeNil(), "%s: delivery_email is null", what)
+				Expect(seen.listDelivery).To(BeNil(), "%s: delivery_email is null in the list", what)
+				acct.expectDummyEmail(seen.email, subject)
+				for _, key := range seen.presenceKeys {
+					Expect(strings.EqualFold(key, subject.Email)).To(BeFalse(), "%s: presence shows the real email", what)
+				}
+			}
+		},
+		Entry("everyone", harness.Req("AUTH-18", "RES-06", "RES-08"), harness.VisibleToEveryone),
+		Entry("members", harness.Req("AUTH-18", "AUTH-19", "RES-06", "RES-08"), harness.VisibleToMembers),
+		Entry("administrators", harness.Req("AUTH-18", "AUTH-19", "RES-06", "RES-08"), harness.VisibleToAdmins),
+		Entry("moderators", harness.Req("AUTH-18", "AUTH-19", "RES-06", "RES-08"), harness.VisibleToModerators),
+		Entry("nobody", harness.Req("AUTH-19", "RES-06", "RES-08"), harness.VisibleToNobody),
+	)
+
+	It("always shows a bot's real email as its delivery_email", harness.Req("RES-07"), func() {
+		t := harness.Current()
+		bot := t.Users[harness.Bot]
+		for _, viewer := range harness.Roles {
+			acct.userAs(t.Users[viewer], bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
+		}
+	})
+})

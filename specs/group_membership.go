@@ -1,0 +1,91 @@
+package specs
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// groupMembership sends GET /user_groups/{user_group_id}/members/{user_id} (operation 16) as
+// the member; query holds name, value pairs.
+func (acctOps) groupMembership(group, user int, query ...any) *httpexpect.Response {
+	req := harness.Current().As(harness.Member).GET("/user_groups/{group}/members/{user}", group, user)
+	for i := 0; i+1 < len(query); i += 2 {
+		req = req.WithQuery(query[i].(string), query[i+1])
+	}
+	return req.Expect()
+}
+
+// isMember is the is_user_group_member answer of a successful request.
+func (o acctOps) isMember(group, user int, query ...any) bool {
+	GinkgoHelper()
+	return harness.Success(o.groupMembership(group, user, query...)).Value("is_user_group_member").Boolean().Raw()
+}
+
+var _ = Describe("Operation 16: get user group membership status (GET /user_groups/{user_group_id}/members/{user_id})", func() {
+	var (
+		t                      *harness.Target
+		direct, nested, nobody harness.User
+		inner, middle, outer   int
+	)
+	// outer ⊃ middle ⊃ inner: direct is a direct member of inner, nested of middle.
+	BeforeEach(func() {
+		t = harness.Current()
+		direct, nested, nobody = t.NewUser(harness.Member), t.NewUser(harness.Member), t.NewUser(harness.Member)
+		inner = t.NewGroup([]int{direct.ID})
+		middle = t.NewGroup([]int{nested.ID}, inner)
+		outer = t.NewGroup(nil)
+		t.AddSubgroups(outer, middle)
+	})
+
+	It("reports a direct member, with or without direct_member_only", harness.Req("OP16-01", "OP16-02", "OP16-03"), func() {
+		harness.Success(acct.groupMembership(inner, direct.ID)).Value("is_user_group_member").Boolean()
+		Expect(acct.isMember(inner, direct.ID)).To(BeTrue())
+		Expect(acct.isMember(inner, direct.ID, "direct_member_only", true)).To(BeTrue())
+		Expect(acct.isMember(middle, nested.ID, "direct_member_only", true)).To(BeTrue())
+	})
+
+	It("counts membership through nested subgroups by default", harness.Req("OP16-01", "OP16-03"), func() {
+		Expect(acct.isMember(middle, direct.ID)).To(BeTrue(), "through one subgroup")
+		Expect(acct.isMember(outer, direct.ID)).To(BeTrue(), "through two levels of subgroups")
+		Expect(acct.isMember(outer, nested.ID)).To(BeTrue())
+		Expect(acct.isMember(outer, direct.ID, "direct_member_only", false)).To(BeTrue())
+	})
+
+	It("ignores membership through subgroups with direct_member_only true", harness.Req("OP16-02"), func() {
+		Expect(acct.isMember(middle, direct.ID, "direct_member_only", true)).To(BeFalse())
+		Expect(acct.isMember(outer, direct.ID, "direct_member_only", true)).To(BeFalse())
+		Expect(acct.isMember(outer, nested.ID, "direct_member_only", true)).To(BeFalse())
+	})
+
+	It("reports a user in no group of the tree as no member", harness.Req("OP16-03"), func() {
+		for _, g := range []int{inner, middle, outer} {
+			Expect(acct.isMember(g, nobody.ID)).To(BeFalse())
+		}
+		Expect(acct.isMember(inner, nested.ID)).To(BeFalse(), "membership does not flow up to subgroups")
+	})
+
+	DescribeTable("never reports a deactivated user as a member",
+		func(group func() int, query ...any) {
+			t.DeactivateUser(direct)
+			resp := acct.groupMembership(group(), direct.ID, query...)
+			// The document does not say whether the answer is false or an error; either
+			// way the user is not reported as a member.
+			if body := resp.JSON().Object().Raw(); body["result"] == "success" {
+				harness.Success(resp).Value("is_user_group_member").Boolean().IsFalse()
+			} else {
+				harness.Fails(resp)
+			}
+		},
+		Entry("of the group they were a direct member of", harness.Req("OP16-04"), func() int { return inner }),
+		Entry("with direct_member_only", harness.Req("OP16-04"), func() int { return inner }, "direct_member_only", true),
+		Entry("of a group they were in through subgroups", harness.Req("OP16-04"), func() int { return outer }),
+	)
+
+	It("refuses a group that does not exist", harness.Req("OP16-03"), func() {
+		harness.Fails(acct.groupMembership(harness.UnusedID, direct.ID))
+	})
+})

@@ -1,0 +1,120 @@
+package specs
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// jwtFetch sends POST /jwt/fetch_api_key (operation 9) without credentials; kv are form
+// fields as name, value pairs.
+func (acctOps) jwtFetch(kv ...any) *httpexpect.Response {
+	req := harness.Current().Anonymous().POST("/jwt/fetch_api_key")
+	for i := 0; i+1 < len(kv); i += 2 {
+		req = req.WithFormField(kv[i].(string), kv[i+1])
+	}
+	return req.Expect()
+}
+
+// The JWT specs are Serial: against the fake each one sets the server's JWT key.
+var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_key)", Serial, func() {
+	var (
+		t      *harness.Target
+		signer harness.JWTSigner
+		user   harness.User
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		signer = t.NeedJWT()
+		user = t.NewUser(harness.Member)
+	})
+
+	It("exchanges a token with the user's email claim, sent without credentials, for api_key and email; the key authenticates",
+		harness.Req("OP09-01", "OP09-02", "OP09-03", "AUTH-03", "AUTH-04"), func() {
+			resp := harness.Success(acct.jwtFetch("token", signer.TokenFor(user.Email)))
+			resp.Value("email").String()
+			key := resp.Value("api_key").String().NotEmpty().Raw()
+			harness.Success(t.WithBasicAuth(user.Email, key).GET("/users/me").Expect()).
+				Value("user_id").Number().IsEqual(user.ID)
+		})
+
+	DescribeTable("answers without a user object unless include_profile is true",
+		func(extra ...any) {
+			resp := harness.Success(acct.jwtFetch(append([]any{"token", signer.TokenFor(user.Email)}, extra...)...))
+			resp.NotContainsKey("user")
+		},
+		Entry("include_profile left out", harness.Req("OP09-04")),
+		Entry("include_profile false", harness.Req("OP09-04"), "include_profile", false),
+	)
+
+	DescribeTable("with include_profile true adds the user object, as the user sees themselves",
+		func(role harness.Role) {
+			subject := user
+			switch role {
+			case harness.Owner:
+				subject = t.NewOwner() // an owner that stops being one when the spec ends
+			case harness.Member:
+			default:
+				subject = t.NewUser(role)
+			}
+			resp := harness.Success(acct.jwtFetch("token", signer.TokenFor(subject.Email), "include_profile", true))
+			profile := resp.Value("user").Object()
+			acct.expectUserObject(profile, role)
+			profile.Value("user_id").Number().IsEqual(subject.ID)
+			profile.Value("delivery_email").String().IsEqualFold(subject.Email)
+		},
+		Entry("an owner", harness.Req("OP09-05", "RES-05", "RES-10", "RES-11", "RES-13", "RES-15"), harness.Owner),
+		Entry("an administrator", harness.Req("OP09-05", "RES-05", "RES-10", "RES-11", "RES-13", "RES-15"), harness.Admin),
+		Entry("a moderator", harness.Req("OP09-05", "RES-05", "RES-11", "RES-13", "RES-15"), harness.Moderator),
+		Entry("a member", harness.Req("OP09-05", "RES-05", "RES-11", "RES-13", "RES-15"), harness.Member),
+		Entry("a guest", harness.Req("OP09-05", "RES-05", "RES-11", "RES-13", "RES-15"), harness.Guest),
+	)
+
+	It("shows the user their own real email in the profile whatever their email visibility", harness.Req("OP09-05", "RES-06", "RES-08"), func() {
+		t.SetEmailVisibility(user, harness.VisibleToNobody)
+		profile := harness.Success(acct.jwtFetch("token", signer.TokenFor(user.Email), "include_profile", true)).Value("user").Object()
+		profile.Value("delivery_email").String().IsEqualFold(user.Email)
+		profile.Value("email").String().NotEmpty()
+	})
+
+	DescribeTable("refuses a request without a valid token for an active user",
+		func(token func() *string) {
+			var resp *httpexpect.Response
+			if tok := token(); tok == nil {
+				resp = acct.jwtFetch()
+			} else {
+				resp = acct.jwtFetch("token", *tok)
+			}
+			harness.Fails(resp).NotContainsKey("api_key")
+		},
+		Entry("no token", harness.Req("OP09-02"), func() *string { return nil }),
+		Entry("a malformed token", harness.Req("OP09-02", "AUTH-04"), func() *string { s := "not.a.jwt"; return &s }),
+		Entry("a token signed with another key", harness.Req("OP09-02", "AUTH-04"), func() *string {
+			s := signer.WithKey("not-the-" + harness.UniqueName("key")).TokenFor(user.Email)
+			return &s
+		}),
+		Entry("an expired token", harness.Req("OP09-02", "AUTH-04"), func() *string { s := signer.ExpiredTokenFor(user.Email); return &s }),
+		Entry("a token without the email claim", harness.Req("OP09-02"), func() *string {
+			s := signer.Token(map[string]any{"sub": user.Email})
+			return &s
+		}),
+		Entry("a token for an unknown user", harness.Req("OP09-02", "AUTH-04"), func() *string {
+			s := signer.TokenFor(harness.UniqueName("nobody") + "@unknown.example.test")
+			return &s
+		}),
+		Entry("a token for a deactivated user", harness.Req("OP09-02", "AUTH-04"), func() *string {
+			t.DeactivateUser(user)
+			s := signer.TokenFor(user.Email)
+			return &s
+		}),
+	)
+
+	It("does not need credentials: it succeeds for a client that sends none", harness.Req("AUTH-03", "OP09-01"), func() {
+		resp := t.Anonymous().POST("/jwt/fetch_api_key").WithFormField("token", signer.TokenFor(user.Email)).Expect()
+		Expect(resp.Raw().Request.Header.Get("Authorization")).To(BeEmpty())
+		harness.Success(resp)
+	})
+})

@@ -1,0 +1,60 @@
+package specs
+
+import (
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_read)", func() {
+	var (
+		t      *harness.Target
+		reader harness.User
+		ids    []int
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		t.NeedLevel(211)
+		reader = t.NewUser(harness.Member)
+		ids = nil
+		for i := range 5 {
+			ids = append(ids, t.SendDirectTo(harness.Owner, []harness.User{reader}, "unread "+msgIDText(i)))
+		}
+	})
+
+	read := func(id int) bool {
+		GinkgoHelper()
+		return slices.Contains(msgs.flagsOf(reader, id), "read")
+	}
+
+	It("marks every message of the requester as read and answers complete = true",
+		harness.Req("OP19-01", "OP19-02", "STATE-12", "VER-06"), func() {
+			for _, id := range ids {
+				Expect(read(id)).To(BeFalse(), "message %d before", id)
+			}
+			harness.Success(msgs.form(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsTrue()
+			for _, id := range ids {
+				Expect(read(id)).To(BeTrue(), "message %d after", id)
+			}
+		})
+
+	It("works in batches, newest first; complete = false when it stopped early, and repeating finishes",
+		Serial, harness.Req("OP19-03", "STATE-13", "ERR-03"), func() {
+			t.LimitBatches(2, 1)
+			harness.Success(msgs.form(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsFalse()
+			for i, id := range ids {
+				Expect(read(id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
+			}
+			for range len(ids) {
+				if harness.Success(msgs.form(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().Raw() {
+					break
+				}
+			}
+			for _, id := range ids {
+				Expect(read(id)).To(BeTrue(), "message %d after repeating", id)
+			}
+		})
+})

@@ -1,0 +1,208 @@
+package specs
+
+import (
+	"strconv"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// updatePresence sends POST /users/me/presence (operation 4) as u; kv are form fields as
+// name, value pairs.
+func (o acctOps) updatePresence(u harness.User, kv ...any) *httpexpect.Response {
+	return o.form(u, "POST", "/users/me/presence", nil, kv...)
+}
+
+// presences returns the presences map and presence_last_update_id of a successful update.
+func (o acctOps) presences(u harness.User, kv ...any) (map[string]any, int) {
+	GinkgoHelper()
+	resp := harness.Success(o.updatePresence(u, kv...))
+	last := int(resp.Value("presence_last_update_id").Number().IsInt().Raw())
+	return resp.Value("presences").Object().Raw(), last
+}
+
+var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", func() {
+	var (
+		t *harness.Target
+		u harness.User
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		u = t.NewUser(harness.Member)
+	})
+
+	DescribeTable("takes status active or idle and becomes that status",
+		func(status string) {
+			// The legacy format shows the status; u has no earlier presence to mix in.
+			resp := harness.Success(acct.updatePresence(u, "status", status))
+			email := acct.userAs(u, u.ID).Value("email").String().Raw()
+			resp.Value("presences").Object().Value(email).Object().Value("aggregated").Object().
+				Value("status").String().IsEqual(status)
+		},
+		Entry("active", harness.Req("OP04-01", "STATE-09"), "active"),
+		Entry("idle", harness.Req("OP04-01", "STATE-09"), "idle"),
+	)
+
+	DescribeTable("refuses a missing or unknown status",
+		func(kv ...any) { harness.Fails(acct.updatePresence(u, kv...)) },
+		Entry("no status", harness.Req("OP04-01")),
+		Entry("status away", harness.Req("OP04-01"), "status", "away"),
+		Entry("status ACTIVE", harness.Req("OP04-01"), "status", "ACTIVE"),
+	)
+
+	It("answers server_timestamp and presences in the legacy format, keyed by email with aggregated and per-client entries",
+		harness.Req("OP04-08", "OP04-12", "RES-20", "RES-21", "RES-22"), func() {
+			resp := harness.Success(acct.updatePresence(u, "status", "active"))
+			resp.Value("server_timestamp").Number()
+			email := acct.userAs(u, u.ID).Value("email").String().Raw()
+			entry := resp.Value("presences").Object().Value(email).Object()
+			entry.ContainsKey("aggregated")
+			Expect(len(entry.Keys().Raw())).To(BeNumerically(">=", 2), "aggregated and one entry per client")
+			for _, key := range entry.Keys().Iter() {
+				e := entry.Value(key.String().Raw()).Object()
+				e.Value("client").String()
+				e.Value("status").String().InList("active", "idle")
+				e.Value("timestamp").Number().IsInt()
+				if key.String().Raw() != "aggregated" {
+					e.Value("pushable").Boolean()
+				}
+			}
+		})
+
+	It("answers presences in the modern format, keyed by user ID, when slim_presence is true",
+		harness.Req("OP04-07", "VER-07", "RES-19", "OP04-12"), func() {
+			presences, _ := acct.presences(u, "status", "active", "slim_presence", true)
+			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
+			for key, value := range presences {
+				_, err := strconv.Atoi(key)
+				Expect(err).NotTo(HaveOccurred(), "key %q is a user ID", key)
+				entry := httpexpect.NewValue(GinkgoT(), value).Object()
+				entry.Value("active_timestamp").Number().IsInt()
+				entry.Value("idle_timestamp").Number().IsInt()
+			}
+		})
+
+	It("with last_update_id -1 returns all presence data in the modern format",
+		harness.Req("OP04-02", "OP04-03", "VER-24", "RES-19"), func() {
+			t.NeedLevel(263)
+			other := t.NewUser(harness.Member)
+			harness.Success(acct.updatePresence(other, "status", "idle"))
+			presences, _ := acct.presences(u, "status", "active", "last_update_id", -1)
+			Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
+			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
+		})
+
+	It("answers a presence_last_update_id never below the last_update_id passed", harness.Req("OP04-09"), func() {
+		t.NeedLevel(263)
+		_, first := acct.presences(u, "status", "active", "last_update_id", -1)
+		Expect(first).To(BeNumerically(">=", -1))
+		_, second := acct.presences(u, "status", "active", "last_update_id", first)
+		Expect(second).To(BeNumerically(">=", first))
+		ahead := second + 1000
+		_, third := acct.presences(u, "status", "active", "last_update_id", ahead)
+		Expect(third).To(BeNumerically(">=", ahead))
+	})
+
+	DescribeTable("with ping_only true answers neither server_timestamp nor presences",
+		func(kv ...any) {
+			resp := harness.Success(acct.updatePresence(u, append([]any{"status", "active", "ping_only", true}, kv...)...))
+			resp.NotContainsKey("server_timestamp")
+			resp.NotContainsKey("presences")
+		},
+		Entry("legacy", harness.Req("OP04-05")),
+		Entry("with last_update_id", harness.Req("OP04-05"), "last_update_id", -1),
+	)
+
+	It("defaults ping_only to false", harness.Req("OP04-05", "OP04-12"), func() {
+		resp := harness.Success(acct.updatePresence(u, "status", "idle"))
+		resp.Value("server_timestamp").Number()
+		resp.Value("presences").Object()
+	})
+
+	DescribeTable("accepts new_user_input as a boolean",
+		func(value bool) { harness.Success(acct.updatePresence(u, "status", "active", "new_user_input", value)) },
+		Entry("true", harness.Req("OP04-06"), true),
+		Entry("false", harness.Req("OP04-06"), false),
+	)
+
+	It("accepts history_limit_days as an integer", harness.Req("OP04-04"), func() {
+		presences, _ := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
+		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
+	})
+})
+
+// These specs need a realm where no one else updates presence meanwhile, or move the shared
+// clock: they run alone.
+var _ = Describe("Operation 4: update your presence, over time", Serial, func() {
+	var (
+		t *harness.Target
+		u harness.User
+	)
+	const day = 24 * time.Hour
+	BeforeEach(func() {
+		t = harness.Current()
+		u = t.NewUser(harness.Member)
+	})
+
+	It("answers presence_last_update_id equal to the one passed exactly when there are no updates", harness.Req("OP04-10"), func() {
+		t.NeedLevel(263)
+		_, first := acct.presences(u, "status", "active", "last_update_id", -1)
+		presences, second := acct.presences(u, "status", "active", "last_update_id", first)
+		Expect(second).To(BeNumerically(">=", first))
+		if second == first {
+			Expect(presences).To(BeEmpty(), "an unchanged presence_last_update_id means no updates")
+		} else {
+			Expect(presences).NotTo(BeEmpty(), "a new presence_last_update_id comes with updates")
+		}
+
+		other := t.NewUser(harness.Member)
+		harness.Success(acct.updatePresence(other, "status", "active"))
+		presences, third := acct.presences(u, "status", "active", "last_update_id", second)
+		Expect(third).To(BeNumerically(">", second), "another user's new presence is an update")
+		Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
+	})
+
+	It("answers presence_last_update_id -1 when none was passed and no data was returned", harness.Req("OP04-11"), func() {
+		t.NeedCapability("clock")
+		// Presence disabled hides u's own; a day-long history after two quiet days holds no one else.
+		harness.Success(t.AsUser(u).PATCH("/settings").WithFormField("presence_enabled", false).Expect())
+		t.PassTime(2 * day)
+		presences, last := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 1)
+		Expect(presences).To(BeEmpty())
+		Expect(last).To(Equal(-1))
+	})
+
+	It("keeps history_limit_days at 14 days by default", harness.Req("OP04-04", "LIMIT-08"), func() {
+		t.NeedCapability("clock")
+		t.NeedLevel(263)
+		old := t.NewUser(harness.Member)
+		harness.Success(acct.updatePresence(old, "status", "active"))
+		t.PassTime(13 * day)
+		presences, _ := acct.presences(u, "status", "active", "last_update_id", -1)
+		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "13 days old is within the default history")
+		t.PassTime(2 * day)
+		presences, _ = acct.presences(u, "status", "active", "last_update_id", -1)
+		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "15 days old is beyond the default history")
+		presences, _ = acct.presences(u, "status", "active", "last_update_id", -1, "history_limit_days", 30)
+		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "a longer history_limit_days reaches it")
+	})
+
+	It("ignores history_limit_days when last_update_id is greater than 0", harness.Req("LIMIT-09"), func() {
+		t.NeedCapability("clock")
+		t.NeedLevel(263)
+		_, since := acct.presences(u, "status", "active", "last_update_id", -1)
+		Expect(since).To(BeNumerically(">", 0))
+		old := t.NewUser(harness.Member)
+		harness.Success(acct.updatePresence(old, "status", "active"))
+		t.PassTime(2 * day)
+		presences, _ := acct.presences(u, "status", "active", "last_update_id", since, "history_limit_days", 1)
+		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "the update since last_update_id, however old")
+		presences, _ = acct.presences(u, "status", "active", "last_update_id", -1, "history_limit_days", 1)
+		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "without a positive last_update_id the limit applies")
+	})
+})

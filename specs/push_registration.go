@@ -1,0 +1,227 @@
+package specs
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"maps"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// pushFields are parameters of POST /mobile_push/register.
+type pushFields map[string]any
+
+// randomBase64 is standard Base64 of n random bytes.
+func randomBase64(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// secretBoxKey is a push key for cryptosystem 0x31: the byte 0x31 and a 32-byte key.
+func secretBoxKey() string {
+	b := make([]byte, 33)
+	_, _ = rand.Read(b)
+	b[0] = 0x31
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// keyFields are the push key fields, with a fresh key and key ID.
+func keyFields() pushFields {
+	var id [4]byte
+	_, _ = rand.Read(id[:])
+	return pushFields{"push_key": secretBoxKey(), "push_key_id": binary.BigEndian.Uint32(id[:])}
+}
+
+// tokenIDOf is the token_id of a provider token: standard Base64 of the first 8 bytes of
+// its SHA-256 hash.
+func tokenIDOf(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return base64.StdEncoding.EncodeToString(sum[:8])
+}
+
+// tokenFields are the token fields for a provider token of the given kind. The registration
+// is encrypted for the bouncer, which the server cannot read: any ciphertext will do.
+func tokenFields(kind, token string) pushFields {
+	return pushFields{
+		"token_kind": kind, "token_id": tokenIDOf(token),
+		"bouncer_public_key": randomBase64(32), "encrypted_push_registration": randomBase64(96),
+	}
+}
+
+// with returns a copy of f with the changes applied; a nil value removes the field.
+func (f pushFields) with(changes pushFields) pushFields {
+	out := maps.Clone(f)
+	for k, v := range changes {
+		if v == nil {
+			delete(out, k)
+		} else {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// newDevice registers a client device of u (POST /register_client_device) and returns its ID.
+func newDevice(u harness.User) int {
+	GinkgoHelper()
+	return int(harness.Success(harness.Current().AsUser(u).POST("/register_client_device").Expect()).
+		Value("device_id").Number().IsInt().Raw())
+}
+
+// registerPush sends POST /mobile_push/register as u for the device with the fields given.
+func registerPush(u harness.User, device int, fields ...pushFields) *httpexpect.Response {
+	req := harness.Current().AsUser(u).POST("/mobile_push/register")
+	if device != 0 {
+		req = req.WithFormField("device_id", device)
+	}
+	for _, f := range fields {
+		for k, v := range f {
+			req = req.WithFormField(k, v)
+		}
+	}
+	return req.Expect()
+}
+
+// The push service is server configuration, switched per spec on the fake: these specs run alone.
+var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/register)", Serial, func() {
+	var t *harness.Target
+	BeforeEach(func() {
+		t = harness.Current()
+		t.NeedLevel(468)
+	})
+
+	It("answers PUSH_SERVICE_NOT_CONFIGURED when the server has no push notification service",
+		harness.Req("OP07-11", "ERR-10"), func() {
+			t.WithoutPushService()
+			user := t.NewUser(harness.Member)
+			harness.FailsWith(registerPush(user, newDevice(user), keyFields(), tokenFields("fcm", harness.UniqueName("token"))),
+				"PUSH_SERVICE_NOT_CONFIGURED")
+		})
+
+	Describe("with a push notification service", func() {
+		var (
+			user   harness.User
+			device int
+			token  string
+		)
+		BeforeEach(func() {
+			t.UsePushService()
+			user = t.NewUser(harness.Member)
+			device = newDevice(user)
+			token = harness.UniqueName("fcm-token")
+		})
+
+		DescribeTable("accepts an initial registration with the push key fields and the token fields, with no extra fields in the answer",
+			func(kind string) {
+				harness.BareSuccess(registerPush(user, device, keyFields(), tokenFields(kind, token)))
+			},
+			Entry("of an FCM token", harness.Req("OP07-07", "OP07-12", "OP07-03", "OP07-04", "OP07-05", "LIMIT-11", "VER-19", "VER-20", "VER-22"), "fcm"),
+			Entry("of an APNs token", harness.Req("OP07-07", "OP07-12", "OP07-04"), "apns"),
+		)
+
+		DescribeTable("refuses an initial registration without both the push key fields and the token fields",
+			func(fields func() pushFields) {
+				harness.Fails(registerPush(user, device, fields()))
+			},
+			Entry("only the push key fields", harness.Req("OP07-06"), func() pushFields { return keyFields() }),
+			Entry("only the token fields", harness.Req("OP07-06"), func() pushFields { return tokenFields("fcm", token) }),
+			Entry("the token fields and push_key without push_key_id", harness.Req("OP07-06"), func() pushFields {
+				return tokenFields("fcm", token).with(pushFields{"push_key": secretBoxKey()})
+			}),
+			Entry("the push key fields and the token fields but token_id", harness.Req("OP07-06"), func() pushFields {
+				return keyFields().with(tokenFields("fcm", token)).with(pushFields{"token_id": nil})
+			}),
+		)
+
+		It("requires device_id", harness.Req("OP07-01"), func() {
+			harness.Fails(registerPush(user, 0, keyFields(), tokenFields("fcm", token)))
+		})
+
+		It("rotates the push key with only the push key fields", harness.Req("OP07-08"), func() {
+			harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", token)))
+			harness.BareSuccess(registerPush(user, device, keyFields()))
+		})
+
+		It("rotates the token with only the token fields", harness.Req("OP07-09"), func() {
+			harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", token)))
+			harness.BareSuccess(registerPush(user, device, tokenFields("fcm", harness.UniqueName("new-token"))))
+		})
+
+		DescribeTable("takes push_key_id as an unsigned 32-bit integer",
+			func(id any, ok bool) {
+				resp := registerPush(user, device, keyFields().with(pushFields{"push_key_id": id}), tokenFields("fcm", token))
+				if ok {
+					harness.Success(resp)
+				} else {
+					harness.Fails(resp)
+				}
+			},
+			Entry("0", harness.Req("OP07-02", "LIMIT-10"), 0, true),
+			Entry("4294967295, the largest", harness.Req("OP07-02", "LIMIT-10"), int64(4294967295), true),
+			Entry("-1", harness.Req("OP07-02", "LIMIT-10"), -1, false),
+			Entry("4294967296", harness.Req("OP07-02", "LIMIT-10"), int64(4294967296), false),
+			Entry("1.5", harness.Req("OP07-02", "LIMIT-10"), "1.5", false),
+		)
+
+		DescribeTable("refuses a push_key that is not standard Base64 of 0x31 and a 32-byte key",
+			func(key func() string) {
+				harness.Fails(registerPush(user, device, keyFields().with(pushFields{"push_key": key()}), tokenFields("fcm", token)))
+			},
+			Entry("not Base64", harness.Req("OP07-03"), func() string { return "not base64!" }),
+			Entry("URL-safe Base64", harness.Req("OP07-03"), func() string {
+				b := make([]byte, 33)
+				b[0], b[1], b[2] = 0x31, 0xfb, 0xff // encodes to characters outside the standard alphabet
+				return base64.URLEncoding.EncodeToString(b)
+			}),
+			Entry("another cryptosystem", harness.Req("OP07-03"), func() string {
+				b := make([]byte, 33)
+				b[0] = 0x32
+				return base64.StdEncoding.EncodeToString(b)
+			}),
+			Entry("a 31-byte key", harness.Req("OP07-03", "LIMIT-11"), func() string {
+				return base64.StdEncoding.EncodeToString(append([]byte{0x31}, make([]byte, 31)...))
+			}),
+			Entry("a 33-byte key", harness.Req("OP07-03", "LIMIT-11"), func() string {
+				return base64.StdEncoding.EncodeToString(append([]byte{0x31}, make([]byte, 33)...))
+			}),
+		)
+
+		It("refuses a token_kind other than fcm or apns", harness.Req("OP07-04"), func() {
+			harness.Fails(registerPush(user, device, keyFields(), tokenFields("gcm", token)))
+		})
+
+		DescribeTable("refuses token fields that are not standard Base64",
+			func(field string) {
+				harness.Fails(registerPush(user, device, keyFields(), tokenFields("fcm", token).with(pushFields{field: "not*base64"})))
+			},
+			Entry("token_id", harness.Req("OP07-05"), "token_id"),
+			Entry("bouncer_public_key", harness.Req("OP07-05"), "bouncer_public_key"),
+			Entry("encrypted_push_registration", harness.Req("OP07-05"), "encrypted_push_registration"),
+		)
+
+		Describe("and a legacy push registration", func() {
+			BeforeEach(func() {
+				t.NeedLevel(483)
+				harness.Success(t.AsUser(user).POST("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
+			})
+
+			It("removes the user's legacy registration with the same token on success", harness.Req("OP07-10", "VER-21"), func() {
+				harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", token)))
+				// The legacy registration is gone: removing it again finds nothing.
+				harness.Fails(t.AsUser(user).DELETE("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
+			})
+
+			It("keeps a legacy registration of another token", harness.Req("OP07-10"), func() {
+				harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", harness.UniqueName("other-token"))))
+				harness.Success(t.AsUser(user).DELETE("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
+			})
+		})
+	})
+})

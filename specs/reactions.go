@@ -1,0 +1,60 @@
+package specs
+
+import (
+	"regexp"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// unicodeEmojiCode is the documented form of a unicode_emoji code: dash-separated hex of the
+// codepoints.
+var unicodeEmojiCode = regexp.MustCompile(`^[0-9a-f]+(-[0-9a-f]+)*$`)
+
+var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/reactions, GET /messages/{message_id})", func() {
+	var (
+		t  *harness.Target
+		ch harness.Channel
+		id int
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		ch = t.NewChannel(harness.Public, harness.Member, harness.Admin)
+		id = t.SendToChannel(harness.Owner, ch, harness.UniqueName("reactions"), "react to me")
+	})
+
+	react := func(role harness.Role, emoji string) {
+		GinkgoHelper()
+		harness.Success(msgs.form(t.Users[role], "POST", "/messages/{id}/reactions", id, "emoji_name", emoji))
+	}
+
+	It("lists reactions oldest to newest", harness.Req("MSG-28"), func() {
+		react(harness.Member, "octopus")
+		react(harness.Owner, "heart")
+		react(harness.Admin, "octopus")
+		reactions := msgs.fetch(t.Users[harness.Member], id).Value("reactions").Array()
+		Expect(harness.IntsOf(reactions, "user_id")).To(Equal([]int{
+			t.Users[harness.Member].ID, t.Users[harness.Owner].ID, t.Users[harness.Admin].ID,
+		}))
+		Expect(harness.StringsOf(reactions, "emoji_name")).To(Equal([]string{"octopus", "heart", "octopus"}))
+	})
+
+	It("describes a reaction with emoji_name, emoji_code, reaction_type and the reacting user's user_id",
+		harness.Req("MSG-44", "MSG-45", "MSG-46"), func() {
+			react(harness.Member, "tada")
+			reactions := msgs.fetch(t.Users[harness.Owner], id).Value("reactions").Array()
+			reactions.Length().IsEqual(1)
+			reactions.Every(func(_ int, v *httpexpect.Value) {
+				r := v.Object()
+				r.Value("emoji_name").String().IsEqual("tada")
+				r.Value("user_id").Number().IsInt().IsEqual(t.Users[harness.Member].ID)
+				r.Value("reaction_type").String().IsEqual("unicode_emoji")
+				Expect(r.Value("reaction_type").String().Raw()).To(BeElementOf("unicode_emoji", "realm_emoji", "zulip_extra_emoji"))
+				Expect(r.Value("emoji_code").String().Raw()).To(MatchRegexp(unicodeEmojiCode.String()))
+			})
+		})
+})

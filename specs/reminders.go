@@ -1,0 +1,146 @@
+package specs
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// Reminders are created by users of their own (NewUser): a reminder falls due whenever any
+// later spec moves the clock, and its message must reach nobody else's event queue.
+
+// reminderLead is how far ahead the reminder specs schedule a reminder.
+const reminderLead = time.Hour
+
+// deliveryLead is how far ahead the delivery specs schedule one: less than the time an event
+// queue nobody polls lives (ten minutes on the real server), so the listener outlives the jump.
+const deliveryLead = 5 * time.Minute
+
+// createReminder sends POST /reminders as u; a note of "" is left out. A reminder that was
+// created is cancelled when the spec ends (DELETE /reminders/{id}, best effort).
+func createReminder(u harness.User, messageID int, at time.Time, note string) *httpexpect.Response {
+	t := harness.Current()
+	req := t.AsUser(u).POST("/reminders").
+		WithFormField("message_id", messageID).WithFormField("scheduled_delivery_timestamp", at.Unix())
+	if note != "" {
+		req = req.WithFormField("note", note)
+	}
+	resp := req.Expect()
+	if id, ok := reminderIDOf(resp); ok {
+		DeferCleanup(func() { t.AsUser(u).DELETE("/reminders/{id}", id).Expect() })
+	}
+	return resp
+}
+
+// reminderIDOf returns the reminder_id of a successful response without asserting anything.
+func reminderIDOf(resp *httpexpect.Response) (int, bool) {
+	body, _ := resp.JSON().Raw().(map[string]any)
+	id, ok := body["reminder_id"].(float64)
+	return int(id), ok && body["result"] == "success"
+}
+
+// linksMessage matches HTML with a link whose URL names the message ID.
+func linksMessage(id int) *regexp.Regexp {
+	return regexp.MustCompile(fmt.Sprintf(`href="[^"]*[^0-9"]%d(?:[^0-9"][^"]*)?"`, id))
+}
+
+var _ = Describe("Operation 15: create a message reminder (POST /reminders)", func() {
+	var (
+		t     *harness.Target
+		user  harness.User
+		ch    harness.Channel
+		topic string
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		user = t.NewUser(harness.Member)
+		ch = t.NewChannel(harness.Public)
+		topic = harness.UniqueName("remind")
+	})
+
+	DescribeTable("schedules a reminder of a message and answers with an integer reminder_id",
+		func(note string) {
+			id := t.SendToChannel(harness.Owner, ch, topic, "remember this")
+			resp := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), note))
+			resp.Value("reminder_id").Number().IsInt()
+		},
+		Entry("with a note", harness.Req("OP15-04", "OP15-03", "STATE-19", "OP15-01"), "a note for later"),
+		Entry("without a note, which is optional", harness.Req("OP15-04", "OP15-03", "STATE-19"), ""),
+	)
+
+	It("gives each reminder its own reminder_id", harness.Req("OP15-04", "RES-30"), func() {
+		id := t.SendToChannel(harness.Owner, ch, topic, "remember this twice")
+		first := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "")).Value("reminder_id").Number().IsInt().Raw()
+		second := harness.Success(createReminder(user, id, t.Now().Add(2*reminderLead), "")).Value("reminder_id").Number().IsInt().Raw()
+		Expect(second).NotTo(Equal(first))
+	})
+
+	DescribeTable("answers BAD_REQUEST for a message that is invalid or invisible to the requester",
+		func(message func() int) {
+			harness.FailsWith(createReminder(user, message(), t.Now().Add(reminderLead), ""), "BAD_REQUEST")
+		},
+		Entry("a message that does not exist", harness.Req("OP15-01", "ERR-04"), func() int { return harness.UnusedID }),
+		Entry("a direct message between two other users", harness.Req("OP15-01", "ERR-04"), func() int {
+			return t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "not for the requester")
+		}),
+		Entry("a message in a private channel the requester is not subscribed to", harness.Req("OP15-01", "ERR-04"), func() int {
+			private := t.NewChannel(harness.PrivateShared)
+			return t.SendToChannel(harness.Owner, private, harness.UniqueName("secret"), "not for the requester")
+		}),
+	)
+})
+
+// Delivery moves the clock and watches the requester's events, so it runs alone.
+var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
+	var t *harness.Target
+	BeforeEach(func() {
+		t = harness.Current()
+		t.NeedCapability("clock")
+	})
+
+	DescribeTable("sends the requester the notification bot's message with the note and a link to the message, not before",
+		func(send func(user harness.User) int) {
+			user := t.NewUser(harness.Member)
+			target := send(user)
+			note := harness.UniqueName("note")
+			at := t.Now().Add(deliveryLead)
+			harness.Success(createReminder(user, target, at, note))
+
+			events := t.ListenAs(user, "message")
+			t.PassTime(deliveryLead - time.Second)
+			events.ExpectNoEvents(eventWait)
+
+			t.PassTime(time.Second)
+			got := events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "message"}))
+			message, _ := got[0]["message"].(map[string]any)
+			Expect(message).To(HaveKey("id"))
+			id := int(message["id"].(float64))
+
+			reminder := harness.Success(t.AsUser(user).GET("/messages/{id}", id).Expect()).Value("message").Object()
+			sender := int(reminder.Value("sender_id").Number().IsInt().Raw())
+			Expect(sender).NotTo(Equal(user.ID), "the reminder comes from the notification bot, not the requester")
+			Expect(sender).NotTo(Equal(t.Users[harness.Owner].ID), "the reminder comes from the notification bot, not the message's sender")
+			reminder.Value("type").String().IsEqual("private")
+			reminder.Value("timestamp").Number().IsInt().Ge(at.Unix())
+			content := reminder.Value("content").String()
+			content.Contains(note)
+			content.Match(linksMessage(target).String())
+		},
+		Entry("of a channel message", harness.Req("STATE-20", "RES-31", "RES-30", "OP15-02", "OP15-01"), func(harness.User) int {
+			ch := t.NewChannel(harness.Public)
+			return t.SendToChannel(harness.Owner, ch, harness.UniqueName("remind"), "the channel message")
+		}),
+		Entry("of a direct message", harness.Req("STATE-20", "RES-31"), func(user harness.User) int {
+			return int(harness.Success(t.As(harness.Owner).POST("/messages").WithFormField("type", "direct").
+				WithFormField("to", fmt.Sprintf("[%d]", user.ID)).WithFormField("content", "the direct message").Expect()).
+				Value("id").Number().IsInt().Raw())
+		}),
+	)
+})

@@ -1,0 +1,263 @@
+package specs
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// The role matrix: every role-restricted operation of the document (Authentication rule 4)
+// against every role of the cast, each cell asserting exactly the documented outcome — the
+// operation succeeds and takes effect, or it is refused (with the documented code where the
+// document gives one) and changes nothing. Adding an operation is adding a restrictedOp.
+
+// restrictedOp is one role-restricted operation.
+type restrictedOp struct {
+	name string
+	reqs []string
+	// allowed are the roles the document lets through (for the realm setting of setup).
+	allowed []harness.Role
+	// refusal is the documented error code for the others; "" where the document shows none.
+	refusal string
+	// serial marks operations whose setup changes a realm-wide setting.
+	serial bool
+	// setup runs before the attempt (realm settings, feature levels); nil for none.
+	setup func(t *harness.Target)
+	// actor is who attempts the operation for a role; nil means the cast member of the role.
+	actor func(t *harness.Target, role harness.Role) harness.User
+	// attempt sends the request as u and returns the response and a check of whether the
+	// operation took effect (nil when there is nothing to look at for this actor).
+	attempt func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool)
+}
+
+var (
+	matrixAdmins     = []harness.Role{harness.Owner, harness.Admin}
+	matrixModerators = []harness.Role{harness.Owner, harness.Admin, harness.Moderator}
+	matrixOthers     = []harness.Role{harness.Admin, harness.Moderator, harness.Member, harness.Guest, harness.Bot}
+)
+
+// matrixChannel makes a public channel every role is subscribed to, with one message of the
+// owner's in a fresh topic, and returns the channel, the topic and the message.
+func (acctOps) matrixChannel(t *harness.Target) (harness.Channel, string, int) {
+	GinkgoHelper()
+	ch := t.NewChannel(harness.Public, matrixOthers...)
+	topic := harness.UniqueName("matrix")
+	return ch, topic, t.SendToChannel(harness.Owner, ch, topic, "role matrix")
+}
+
+// messagePlace returns a message's channel and topic as the owner sees it.
+func (acctOps) messagePlace(id int) (int, string) {
+	GinkgoHelper()
+	m := harness.Success(harness.Current().As(harness.Owner).GET("/messages/{id}", id).
+		WithQuery("allow_empty_topic_name", true).Expect()).Value("message").Object()
+	return int(m.Value("stream_id").Number().Raw()), m.Value("subject").String().Raw()
+}
+
+// matrixGroupSetting points a realm permission group setting at the moderators (and those
+// above) for the spec, so the cast splits into members and non-members of the group.
+func matrixGroupSetting(name string) func(t *harness.Target) {
+	return func(t *harness.Target) {
+		t.ChangeRealmGroupSetting(name, t.SystemGroupID("role:moderators"))
+	}
+}
+
+var restrictedOps = []restrictedOp{
+	{
+		name: "delete topic (operation 8)", reqs: []string{"AUTH-09"}, allowed: matrixAdmins, refusal: "UNAUTHORIZED_PRINCIPAL",
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			ch, topic, _ := acct.matrixChannel(t)
+			resp := t.AsUser(u).POST("/streams/{id}/delete_topic", ch.ID).WithFormField("topic_name", topic).Expect()
+			return resp, func() bool { return !slices.Contains(topicNames(topicsOf(harness.Owner, ch.ID)), topic) }
+		},
+	},
+	{
+		name: "update a user by email (operation 2)", reqs: []string{"AUTH-10", "OP02-01"}, allowed: matrixAdmins,
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			subject, name := t.NewUser(harness.Member), "Matrix "+harness.UniqueName("n")
+			resp := acct.updateByEmail(u, subject.Email, "full_name", name)
+			return resp, func() bool {
+				return acct.userAs(t.Users[harness.Owner], subject.ID).Value("full_name").String().Raw() == name
+			}
+		},
+	},
+	{
+		// The owner holds can_create_users (a setting of the suite); any other administrator
+		// is a new one, which holds no special permission.
+		name: "create a user (operation 11)", reqs: []string{"AUTH-11", "OP11-01", "OP11-02"}, allowed: []harness.Role{harness.Owner},
+		actor: func(t *harness.Target, role harness.Role) harness.User {
+			if role == harness.Admin {
+				return t.NewUser(harness.Admin)
+			}
+			return t.Users[role]
+		},
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			a := acct.freshAccount()
+			resp := acct.createUser(u, a)
+			return resp, func() bool { return acct.accountExists(a.email) }
+		},
+	},
+	{
+		name: "add the owner role (operation 2)", reqs: []string{"AUTH-12", "OP02-06"}, allowed: []harness.Role{harness.Owner},
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			subject := t.NewUser(harness.Member)
+			resp := acct.updateByEmail(u, subject.Email, "role", 100)
+			isOwner := func() bool { return acct.roleCodeOf(subject) == 100 }
+			DeferCleanup(func() {
+				if isOwner() {
+					harness.Success(acct.updateByEmail(t.Users[harness.Owner], subject.Email, "role", 400))
+				}
+			})
+			return resp, isOwner
+		},
+	},
+	{
+		name: "remove the owner role (operation 2)", reqs: []string{"AUTH-12", "OP02-06"}, allowed: []harness.Role{harness.Owner},
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			subject := t.NewOwner()
+			resp := acct.updateByEmail(u, subject.Email, "role", 200)
+			return resp, func() bool { return acct.roleCodeOf(subject) != 100 }
+		},
+	},
+	{
+		// The owner holds can_change_user_emails (a setting of the suite).
+		name: "new_email (operation 2)", reqs: []string{"AUTH-13", "OP02-12"}, allowed: []harness.Role{harness.Owner},
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			subject, moved := t.NewUser(harness.Member), acct.freshAccount().email
+			resp := acct.updateByEmail(u, subject.Email, "new_email", moved)
+			return resp, func() bool {
+				email, _ := acct.userAs(t.Users[harness.Owner], subject.ID).Value("delivery_email").Raw().(string)
+				return email == moved
+			}
+		},
+	},
+	{
+		name: "remove a bot's stored data (operation 20)", reqs: []string{"AUTH-14"}, allowed: []harness.Role{harness.Bot}, refusal: "PERMISSION_DENIED",
+		setup: func(t *harness.Target) { t.NeedLevel(494) },
+		// A bot of its own, so that no other spec's storage is touched.
+		actor: func(t *harness.Target, role harness.Role) harness.User {
+			if role == harness.Bot {
+				return t.NewUser(harness.Bot)
+			}
+			return t.Users[role]
+		},
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			if u.Role != harness.Bot {
+				return t.AsUser(u).DELETE("/bot_storage").Expect(), nil
+			}
+			stored, _ := json.Marshal(map[string]string{"matrix": "value"})
+			harness.Success(t.AsUser(u).PUT("/bot_storage").WithFormField("storage", string(stored)).Expect())
+			resp := t.AsUser(u).DELETE("/bot_storage").Expect()
+			return resp, func() bool {
+				return len(harness.Success(t.AsUser(u).GET("/bot_storage").Expect()).Value("storage").Object().Raw()) == 0
+			}
+		},
+	},
+	{
+		name: "resolve a topic (operation 1) with can_resolve_topics_group = moderators", reqs: []string{"AUTH-15"},
+		allowed: matrixModerators, serial: true,
+		setup: func(t *harness.Target) { t.NeedLevel(367); matrixGroupSetting("can_resolve_topics_group")(t) },
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			_, topic, id := acct.matrixChannel(t)
+			resp := acct.form(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
+			return resp, func() bool { _, now := acct.messagePlace(id); return now == "✔ "+topic }
+		},
+	},
+	{
+		name: "move messages between topics (operation 1) with can_move_messages_between_topics_group = moderators", reqs: []string{"AUTH-16"},
+		allowed: matrixModerators, serial: true,
+		setup: matrixGroupSetting("can_move_messages_between_topics_group"),
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			_, _, id := acct.matrixChannel(t)
+			moved := harness.UniqueName("moved")
+			resp := acct.form(u, "PATCH", "/messages/{id}", id, "topic", moved)
+			return resp, func() bool { _, now := acct.messagePlace(id); return now == moved }
+		},
+	},
+	{
+		name: "move messages between channels (operation 1) with can_move_messages_between_channels_group = moderators", reqs: []string{"AUTH-17"},
+		allowed: matrixModerators, serial: true,
+		setup: matrixGroupSetting("can_move_messages_between_channels_group"),
+		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
+			_, _, id := acct.matrixChannel(t)
+			target := t.NewChannel(harness.Public, matrixOthers...)
+			resp := acct.form(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
+			return resp, func() bool { now, _ := acct.messagePlace(id); return now == target.ID }
+		},
+	},
+}
+
+// roleCodeOf returns the user's role code as the owner sees it.
+func (acctOps) roleCodeOf(u harness.User) int {
+	GinkgoHelper()
+	return int(acct.userAs(harness.Current().Users[harness.Owner], u.ID).Value("role").Number().Raw())
+}
+
+// accountExists reports whether a user has the email, as the owner sees the users.
+func (acctOps) accountExists(email string) bool {
+	GinkgoHelper()
+	for _, m := range harness.Success(harness.Current().As(harness.Owner).GET("/users").Expect()).Value("members").Array().Iter() {
+		if d, ok := m.Object().Raw()["delivery_email"].(string); ok && d == email {
+			return true
+		}
+	}
+	return false
+}
+
+var _ = Describe("Role matrix: every role-restricted operation against every role", func() {
+	for _, op := range restrictedOps {
+		var decorators []any
+		if op.serial {
+			decorators = append(decorators, Serial)
+		}
+		var entries []TableEntry
+		for _, role := range harness.Roles {
+			outcome := "is refused"
+			if slices.Contains(op.allowed, role) {
+				outcome = "succeeds"
+			}
+			entries = append(entries, Entry(fmt.Sprintf("%s %s", role, outcome), harness.Req(op.reqs...), role))
+		}
+		args := append(append(decorators, func(role harness.Role) {
+			t := harness.Current()
+			if op.setup != nil {
+				op.setup(t)
+			}
+			actor := t.Users[role]
+			if op.actor != nil {
+				actor = op.actor(t, role)
+			}
+			resp, tookEffect := op.attempt(t, actor)
+			if slices.Contains(op.allowed, role) {
+				harness.Success(resp)
+				if tookEffect != nil {
+					Expect(tookEffect()).To(BeTrue(), "the %s's request succeeded but took no effect", role)
+				}
+				return
+			}
+			if op.refusal != "" {
+				harness.FailsWith(resp, op.refusal)
+			} else {
+				harness.Fails(resp)
+			}
+			if tookEffect != nil {
+				Expect(tookEffect()).To(BeFalse(), "the %s's refused request took effect", role)
+			}
+		}), matrixArgs(entries)...)
+		DescribeTable(op.name, args...)
+	}
+})
+
+func matrixArgs(entries []TableEntry) []any {
+	out := make([]any, len(entries))
+	for i, e := range entries {
+		out[i] = e
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package specs
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// setSubscription sends PATCH /users/me/subscriptions/{stream_id} (operation 10) as u; kv
+// are form fields as name, value pairs.
+func (o acctOps) setSubscription(u harness.User, channelID int, kv ...any) *httpexpect.Response {
+	return o.form(u, "PATCH", "/users/me/subscriptions/{id}", channelID, kv...)
+}
+
+// subscription returns u's entry for the channel in the real server's subscription listing
+// (GET /users/me/subscriptions).
+func (acctOps) subscription(u harness.User, channelID int) *httpexpect.Object {
+	GinkgoHelper()
+	subs := harness.Success(harness.Current().AsUser(u).GET("/users/me/subscriptions").Expect()).Value("subscriptions").Array()
+	for _, s := range subs.Iter() {
+		if s.Object().Value("stream_id").Number().Raw() == float64(channelID) {
+			return s.Object()
+		}
+	}
+	Fail("the subscription listing has no entry for the channel")
+	return nil
+}
+
+var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/subscriptions/{stream_id})", func() {
+	var (
+		t      *harness.Target
+		member harness.User
+		ch     harness.Channel
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		member = t.Users[harness.Member]
+		ch = t.NewChannel(harness.Public, harness.Member)
+	})
+
+	DescribeTable("sets each boolean property, as the subscription listing shows",
+		func(property string) {
+			for _, value := range []bool{true, false} {
+				harness.BareSuccess(acct.setSubscription(member, ch.ID, "property", property, "value", value))
+				acct.subscription(member, ch.ID).Value(property).Boolean().IsEqual(value)
+			}
+		},
+		Entry("is_muted", harness.Req("OP10-04", "OP10-05", "OP10-06", "RES-33"), "is_muted"),
+		Entry("pin_to_top", harness.Req("OP10-04", "OP10-05", "OP10-06", "RES-35"), "pin_to_top"),
+		Entry("desktop_notifications", harness.Req("OP10-04", "OP10-05", "OP10-06", "RES-35"), "desktop_notifications"),
+		Entry("audible_notifications", harness.Req("OP10-04", "OP10-05", "OP10-06", "RES-35"), "audible_notifications"),
+		Entry("push_notifications", harness.Req("OP10-04", "OP10-05", "OP10-06", "RES-35"), "push_notifications"),
+		Entry("email_notifications", harness.Req("OP10-04", "OP10-05", "OP10-06", "RES-35"), "email_notifications"),
+		Entry("wildcard_mentions_notify", harness.Req("OP10-04", "OP10-05", "OP10-06", "RES-35"), "wildcard_mentions_notify"),
+	)
+
+	DescribeTable("keeps is_muted and in_home_view inverses of each other",
+		func(property string, value, muted bool) {
+			harness.BareSuccess(acct.setSubscription(member, ch.ID, "property", property, "value", value))
+			sub := acct.subscription(member, ch.ID)
+			sub.Value("is_muted").Boolean().IsEqual(muted)
+			sub.Value("in_home_view").Boolean().IsEqual(!muted)
+		},
+		Entry("in_home_view false mutes", harness.Req("OP10-05", "RES-34", "VER-13", "STATE-10"), "in_home_view", false, true),
+		Entry("in_home_view true unmutes", harness.Req("OP10-05", "RES-34", "VER-13"), "in_home_view", true, false),
+		Entry("is_muted true mutes", harness.Req("OP10-05", "RES-33", "RES-34", "STATE-10"), "is_muted", true, true),
+		Entry("is_muted false unmutes", harness.Req("OP10-05", "RES-33", "RES-34"), "is_muted", false, false),
+	)
+
+	It("sets color from a hex color string", harness.Req("OP10-03", "OP10-05", "OP10-06", "RES-32"), func() {
+		harness.BareSuccess(acct.setSubscription(member, ch.ID, "property", "color", "value", "#1a2b3c"))
+		color := acct.subscription(member, ch.ID).Value("color").String().Raw()
+		Expect(strings.ToLower(color)).To(Equal("#1a2b3c"))
+	})
+
+	DescribeTable("refuses a value of the wrong type and changes nothing",
+		func(property string, value any) {
+			before := acct.subscription(member, ch.ID).Value(property).Raw()
+			harness.Fails(acct.setSubscription(member, ch.ID, "property", property, "value", value))
+			Expect(acct.subscription(member, ch.ID).Value(property).Raw()).To(Equal(before))
+		},
+		Entry("color that is not hex", harness.Req("OP10-03"), "color", "blue"),
+		Entry("color given a boolean", harness.Req("OP10-03"), "color", true),
+		Entry("a boolean property given a color", harness.Req("OP10-04"), "pin_to_top", "#1a2b3c"),
+		Entry("a boolean property given a word", harness.Req("OP10-04"), "is_muted", "sometimes"),
+	)
+
+	DescribeTable("refuses a request without a valid property or value",
+		func(kv ...any) { harness.Fails(acct.setSubscription(member, ch.ID, kv...)) },
+		Entry("an unknown property", harness.Req("OP10-01"), "property", "volume", "value", true),
+		Entry("no property", harness.Req("OP10-01"), "value", true),
+		Entry("no value", harness.Req("OP10-02"), "property", "pin_to_top"),
+	)
+
+	It("refuses a channel the requester is not subscribed to", harness.Req("OP10-05"), func() {
+		other := t.NewChannel(harness.Public)
+		harness.Fails(acct.setSubscription(member, other.ID, "property", "pin_to_top", "value", true))
+	})
+
+	It("refuses a channel that does not exist with BAD_REQUEST", harness.Req("OP10-05", "ERR-04"), func() {
+		harness.FailsWith(acct.setSubscription(member, harness.UnusedID, "property", "pin_to_top", "value", true), "BAD_REQUEST")
+	})
+})

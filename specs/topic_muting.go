@@ -1,0 +1,132 @@
+package specs
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/gavv/httpexpect/v2"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// muteTopic sends the topic muting request as u with the given parameters.
+func (o msgOps) muteTopic(u harness.User, kv ...any) *httpexpect.Response {
+	return o.form(u, "PATCH", "/users/me/subscriptions/muted_topics", nil, kv...)
+}
+
+// mutedTopics lists the topics u has muted in a channel, from the registration state:
+// user_topics (visibility_policy 1 is muted), or the older muted_topics pairs.
+func (msgOps) mutedTopics(u harness.User, ch harness.Channel) []string {
+	GinkgoHelper()
+	state := harness.Success(harness.Current().AsUser(u).POST("/register").
+		WithFormField("fetch_event_types", `["user_topic","muted_topics"]`).Expect()).Raw()
+	muted := []string{}
+	if list, ok := state["user_topics"].([]any); ok {
+		for _, item := range list {
+			ut, _ := item.(map[string]any)
+			if ut["stream_id"] == float64(ch.ID) && ut["visibility_policy"] == float64(1) {
+				muted = append(muted, ut["topic_name"].(string))
+			}
+		}
+		return muted
+	}
+	list, _ := state["muted_topics"].([]any)
+	for _, item := range list {
+		pair, _ := item.([]any)
+		if len(pair) >= 2 && pair[0] == ch.Name {
+			muted = append(muted, pair[1].(string))
+		}
+	}
+	return muted
+}
+
+var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted_topics)", func() {
+	var (
+		t      *harness.Target
+		member harness.User
+		ch     harness.Channel
+		topic  string
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		member = t.Users[harness.Member]
+		ch = t.NewChannel(harness.Public, harness.Member)
+		topic = harness.UniqueName("noise")
+		t.SendToChannel(harness.Owner, ch, topic, "chatter")
+	})
+
+	It("mutes the topic for the subscribed requester with op=add, and answers no extra fields",
+		harness.Req("OP03-06", "OP03-08", "STATE-04", "VER-05"), func() {
+			harness.BareSuccess(msgs.muteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+			Expect(msgs.mutedTopics(member, ch)).To(ConsistOf(topic))
+			Expect(msgs.mutedTopics(t.Users[harness.Owner], ch)).To(BeEmpty(), "another user's muted topics")
+		})
+
+	It("unmutes the topic with op=remove", harness.Req("OP03-07", "OP03-08", "STATE-07"), func() {
+		harness.BareSuccess(msgs.muteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		harness.BareSuccess(msgs.muteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
+		Expect(msgs.mutedTopics(member, ch)).To(BeEmpty())
+	})
+
+	It("accepts the channel name in stream in place of stream_id", harness.Req("OP03-02"), func() {
+		harness.BareSuccess(msgs.muteTopic(member, "stream", ch.Name, "topic", topic, "op", "add"))
+		Expect(msgs.mutedTopics(member, ch)).To(ConsistOf(topic))
+	})
+
+	It("succeeds when the topic is already muted", harness.Req("STATE-05"), func() {
+		harness.BareSuccess(msgs.muteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		harness.BareSuccess(msgs.muteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		Expect(msgs.mutedTopics(member, ch)).To(ConsistOf(topic))
+	})
+
+	It("succeeds in muting a topic that has no messages", harness.Req("STATE-06"), func() {
+		empty := harness.UniqueName("silent")
+		harness.BareSuccess(msgs.muteTopic(member, "stream_id", ch.ID, "topic", empty, "op", "add"))
+		Expect(msgs.mutedTopics(member, ch)).To(ConsistOf(empty))
+	})
+
+	It("succeeds in unmuting a topic that is not muted", harness.Req("STATE-08"), func() {
+		harness.BareSuccess(msgs.muteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
+		Expect(msgs.mutedTopics(member, ch)).To(BeEmpty())
+	})
+
+	DescribeTable("refuses a request without exactly one of stream_id and stream",
+		func(kv ...any) {
+			harness.Fails(msgs.muteTopic(member, append(kv, "topic", topic, "op", "add")...))
+			Expect(msgs.mutedTopics(member, ch)).To(BeEmpty())
+		},
+		Entry("neither", harness.Req("OP03-01")),
+		Entry("both", harness.Req("OP03-01"), "stream_id", 0, "stream", ""),
+	)
+
+	It("refuses both stream_id and stream even when they name the same channel", harness.Req("OP03-01"), func() {
+		harness.Fails(msgs.muteTopic(member, "stream_id", ch.ID, "stream", ch.Name, "topic", topic, "op", "add"))
+		Expect(msgs.mutedTopics(member, ch)).To(BeEmpty())
+	})
+
+	It("requires topic", harness.Req("OP03-03"), func() {
+		harness.Fails(msgs.muteTopic(member, "stream_id", ch.ID, "op", "add"))
+	})
+
+	It("refuses a topic longer than max_topic_length", harness.Req("OP03-04", "LIMIT-02"), func() {
+		long := strings.Repeat("m", t.Realm.MaxTopicLength+1)
+		harness.Fails(msgs.muteTopic(member, "stream_id", ch.ID, "topic", long, "op", "add"))
+		Expect(msgs.mutedTopics(member, ch)).To(BeEmpty())
+	})
+
+	DescribeTable("requires op, add or remove",
+		func(kv ...any) {
+			harness.Fails(msgs.muteTopic(member, append([]any{"stream_id", ch.ID, "topic", topic}, kv...)...))
+			Expect(msgs.mutedTopics(member, ch)).To(BeEmpty())
+		},
+		Entry("missing", harness.Req("OP03-05")),
+		Entry("another value", harness.Req("OP03-05"), "op", "mute"),
+	)
+
+	It("needs a subscription to a private channel", harness.Req("STATE-04"), func() {
+		private := t.NewChannel(harness.PrivateShared)
+		harness.Fails(msgs.muteTopic(member, "stream_id", private.ID, "topic", topic, "op", "add"))
+	})
+})

@@ -1,0 +1,229 @@
+package specs
+
+import (
+	"encoding/json"
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// profileData encodes profile_data items: field ID, value pairs.
+func (acctOps) profileData(kv ...any) string {
+	var items []map[string]any
+	for i := 0; i+1 < len(kv); i += 2 {
+		items = append(items, map[string]any{"id": kv[i], "value": kv[i+1]})
+	}
+	b, _ := json.Marshal(items)
+	return string(b)
+}
+
+var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", func() {
+	var (
+		t       *harness.Target
+		subject harness.User
+	)
+	BeforeEach(func() {
+		t = harness.Current()
+		subject = t.NewUser(harness.Member)
+	})
+	owner := func() harness.User { return t.Users[harness.Owner] }
+	admin := func() harness.User { return t.Users[harness.Admin] }
+	roleOf := func(u harness.User) int {
+		return int(acct.userAs(owner(), u.ID).Value("role").Number().Raw())
+	}
+
+	It("changes full_name and answers with no extra fields", harness.Req("OP02-04", "OP02-13"), func() {
+		name := "Renamed " + harness.UniqueName("n")
+		harness.BareSuccess(acct.updateByEmail(admin(), subject.Email, "full_name", name))
+		acct.userAs(t.Users[harness.Member], subject.ID).Value("full_name").String().IsEqual(name)
+	})
+
+	DescribeTable("is for administrators only",
+		func(role harness.Role, allowed bool) {
+			name := "By " + string(role) + " " + harness.UniqueName("n")
+			resp := acct.updateByEmail(t.Users[role], subject.Email, "full_name", name)
+			if allowed {
+				harness.Success(resp)
+				acct.userAs(owner(), subject.ID).Value("full_name").String().IsEqual(name)
+				return
+			}
+			harness.Fails(resp)
+			acct.userAs(owner(), subject.ID).Value("full_name").String().NotEqual(name)
+		},
+		Entry("an owner may", harness.Req("OP02-01", "AUTH-10"), harness.Owner, true),
+		Entry("an administrator may", harness.Req("OP02-01", "AUTH-10"), harness.Admin, true),
+		Entry("a moderator may not", harness.Req("OP02-01", "AUTH-10"), harness.Moderator, false),
+		Entry("a member may not", harness.Req("OP02-01", "AUTH-10"), harness.Member, false),
+		Entry("a guest may not", harness.Req("OP02-01", "AUTH-10"), harness.Guest, false),
+		Entry("a bot may not", harness.Req("OP02-01", "AUTH-10"), harness.Bot, false),
+	)
+
+	DescribeTable("names the user by the real email when the requester may see it",
+		func(visibility int) {
+			t.SetEmailVisibility(subject, visibility)
+			name := "Real " + harness.UniqueName("n")
+			harness.Success(acct.updateByEmail(admin(), subject.Email, "full_name", name))
+			acct.userAs(owner(), subject.ID).Value("full_name").String().IsEqual(name)
+		},
+		Entry("visible to everyone", harness.Req("OP02-02"), harness.VisibleToEveryone),
+		Entry("visible to administrators", harness.Req("OP02-02"), harness.VisibleToAdmins),
+	)
+
+	It("names the user by the dummy address user<id>@<realm host> when the requester may not see the real email",
+		harness.Req("OP02-03"), func() {
+			t.SetEmailVisibility(subject, harness.VisibleToNobody)
+			dummy := acct.userAs(admin(), subject.ID).Value("email").String().Raw()
+			acct.expectDummyEmail(dummy, subject)
+			name := "Dummy " + harness.UniqueName("n")
+			harness.Success(acct.updateByEmail(admin(), dummy, "full_name", name))
+			acct.userAs(owner(), subject.ID).Value("full_name").String().IsEqual(name)
+		})
+
+	DescribeTable("sets role to each documented value",
+		func(code int) {
+			if code == 100 {
+				// Owners pile up on a shared server: take the role away at the end.
+				DeferCleanup(func() { harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 400)) })
+			}
+			harness.Success(acct.updateByEmail(owner(), subject.Email, "role", code))
+			Expect(roleOf(subject)).To(Equal(code))
+		},
+		Entry("100 owner", harness.Req("OP02-05"), 100),
+		Entry("200 administrator", harness.Req("OP02-05"), 200),
+		Entry("300 moderator", harness.Req("OP02-05"), 300),
+		Entry("400 member", harness.Req("OP02-05"), 400),
+		Entry("600 guest", harness.Req("OP02-05"), 600),
+	)
+
+	DescribeTable("refuses any other role value with BAD_REQUEST",
+		func(code any) {
+			harness.FailsWith(acct.updateByEmail(owner(), subject.Email, "role", code), "BAD_REQUEST")
+			Expect(roleOf(subject)).To(Equal(400))
+		},
+		Entry("0", harness.Req("OP02-05"), 0),
+		Entry("250", harness.Req("OP02-05"), 250),
+		Entry("500", harness.Req("OP02-05"), 500),
+		Entry("700", harness.Req("OP02-05"), 700),
+	)
+
+	Describe("the owner role", func() {
+		It("may be added by an owner but not by an administrator", harness.Req("OP02-06", "AUTH-12"), func() {
+			harness.Fails(acct.updateByEmail(admin(), subject.Email, "role", 100))
+			Expect(roleOf(subject)).To(Equal(400))
+			DeferCleanup(func() { harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 400)) })
+			harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 100))
+			Expect(roleOf(subject)).To(Equal(100))
+		})
+
+		It("may be removed by an owner but not by an administrator", harness.Req("OP02-06", "AUTH-12"), func() {
+			other := t.NewOwner()
+			harness.Fails(acct.updateByEmail(admin(), other.Email, "role", 200))
+			Expect(roleOf(other)).To(Equal(100))
+			harness.Success(acct.updateByEmail(owner(), other.Email, "role", 200))
+			Expect(roleOf(other)).To(Equal(200))
+		})
+	})
+
+	It("refuses with BAD_REQUEST to make a guest an administrator", harness.Req("OP02-14"), func() {
+		guest := t.NewUser(harness.Guest)
+		harness.FailsWith(acct.updateByEmail(owner(), guest.Email, "role", 200), "BAD_REQUEST")
+		Expect(roleOf(guest)).To(Equal(600))
+	})
+
+	Describe("profile_data", func() {
+		var text, link, users int
+		BeforeEach(func() {
+			text = t.ProfileField(harness.ProfileFieldShortText)
+			link = t.ProfileField(harness.ProfileFieldURL)
+			users = t.ProfileField(harness.ProfileFieldUsers)
+		})
+
+		It("sets fields of each type from an array of {id, value} objects", harness.Req("OP02-08", "OP02-10", "OP02-11"), func() {
+			member := t.Users[harness.Member]
+			harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data",
+				acct.profileData(text, "+1 555 0100", link, "https://example.com/profile", users, []int{member.ID})))
+			v, ok := acct.profileValue(subject.ID, text)
+			Expect(ok).To(BeTrue())
+			Expect(v).To(Equal("+1 555 0100"))
+			v, ok = acct.profileValue(subject.ID, link)
+			Expect(ok).To(BeTrue())
+			Expect(v).To(Equal("https://example.com/profile"))
+			v, ok = acct.profileValue(subject.ID, users)
+			Expect(ok).To(BeTrue())
+			Expect(acct.userIDsValue(v)).To(Equal([]int{member.ID}))
+		})
+
+		It("removes a field's value when the value is null", harness.Req("OP02-09"), func() {
+			harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(text, "to be removed")))
+			_, ok := acct.profileValue(subject.ID, text)
+			Expect(ok).To(BeTrue())
+			harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(text, nil)))
+			_, ok = acct.profileValue(subject.ID, text)
+			Expect(ok).To(BeFalse(), "the value was removed")
+		})
+
+		DescribeTable("refuses a value of the wrong type and changes nothing",
+			func(field func() int, value any) {
+				harness.Fails(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(field(), value)))
+				_, ok := acct.profileValue(subject.ID, field())
+				Expect(ok).To(BeFalse())
+			},
+			Entry("a link field given text that is not a URL", harness.Req("OP02-10"), func() int { return link }, "not a link"),
+			Entry("a users field given a string", harness.Req("OP02-11"), func() int { return users }, "someone"),
+			Entry("a text field given user IDs", harness.Req("OP02-10"), func() int { return text }, []int{1}),
+		)
+
+		DescribeTable("refuses malformed profile_data",
+			func(data func() string) {
+				harness.Fails(acct.updateByEmail(admin(), subject.Email, "profile_data", data()))
+			},
+			Entry("not an array", harness.Req("OP02-08"), func() string { return fmt.Sprintf(`{"id":%d,"value":"x"}`, text) }),
+			Entry("an item without id", harness.Req("OP02-08"), func() string { return `[{"value":"x"}]` }),
+			Entry("an item without value", harness.Req("OP02-08"), func() string { return fmt.Sprintf(`[{"id":%d}]`, text) }),
+		)
+	})
+
+	Describe("new_email", func() {
+		It("changes the user's email when the requester is an owner holding can_change_user_emails", harness.Req("OP02-12", "AUTH-13"), func() {
+			moved := acct.freshAccount().email
+			harness.Success(acct.updateByEmail(owner(), subject.Email, "new_email", moved))
+			acct.userAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(moved)
+			// The real email is the login name: the user authenticates with the new one.
+			harness.Success(t.WithBasicAuth(moved, subject.APIKey).GET("/users/me").Expect()).
+				Value("user_id").Number().IsEqual(subject.ID)
+		})
+
+		DescribeTable("is refused to others and changes nothing",
+			func(requester func() harness.User) {
+				harness.Fails(acct.updateByEmail(requester(), subject.Email, "new_email", acct.freshAccount().email))
+				acct.userAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(subject.Email)
+			},
+			Entry("an administrator", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.Users[harness.Admin] }),
+			Entry("an owner without can_change_user_emails", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.NewOwner() }),
+		)
+	})
+})
+
+// The only-owner rule needs a realm with exactly one owner, which parallel specs that make
+// owners would break: it runs alone.
+var _ = Describe("Operation 2: update a user by email, the only owner", Serial, func() {
+	It("keeps the owner role on the only owner (BAD_REQUEST)", harness.Req("OP02-07"), func() {
+		t := harness.Current()
+		owner := t.Users[harness.Owner]
+		owners := 0
+		for _, m := range harness.Success(t.As(harness.Owner).GET("/users").Expect()).Value("members").Array().Iter() {
+			u := m.Object().Raw()
+			if u["role"] == 100.0 && u["is_active"] == true && u["is_bot"] == false {
+				owners++
+			}
+		}
+		if owners != 1 {
+			Skip(fmt.Sprintf("%s the realm has %d owners; the rule needs exactly one", harness.NotApplicablePrefix, owners))
+		}
+		harness.FailsWith(acct.updateByEmail(owner, owner.Email, "role", 200), "BAD_REQUEST")
+		acct.userAs(owner, owner.ID).Value("role").Number().IsEqual(100)
+	})
+})
