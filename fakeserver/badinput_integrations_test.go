@@ -102,7 +102,7 @@ func integMultipart(vals url.Values, fileField, name string, content []byte) ([]
 // reminders, bot storage, push devices, video calls and linkifier editing (issue 6). The
 // valid requests need integrationSetUp's objects.
 func integrationRouteCases(add func(routeSpec)) {
-	upload := routeSpec{method: "POST", pattern: "/api/v1/user_uploads", path: "/api/v1/user_uploads", role: fixtures.RoleMember}
+	upload := routeSpec{method: "POST", pattern: "/api/v1/user_uploads", path: "/api/v1/user_uploads", role: fixtures.RoleMember, upload: "file"}
 	twoFiles := func() request {
 		var buf bytes.Buffer
 		mw := multipart.NewWriter(&buf)

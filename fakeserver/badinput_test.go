@@ -65,6 +65,9 @@ type routeSpec struct {
 	params   []param  // in the order the handler reads them
 	valid    []string // name/value pairs of a request that succeeds
 	extra    []badCase
+	// upload is the file field of a route that takes one uploaded file (POST /user_uploads):
+	// its requests are multipart/form-data carrying the values and one file in that field.
+	upload string
 }
 
 // want is what a bad request must get besides a well-formed error envelope.
@@ -131,9 +134,12 @@ func (rs routeSpec) build(vals url.Values) request {
 		req.auth = authOf(rs.role)
 	}
 	enc := vals.Encode()
-	if rs.method == http.MethodGet {
+	switch {
+	case rs.method == http.MethodGet:
 		req.query = enc
-	} else {
+	case rs.upload != "":
+		req.body, req.contentType = integMultipart(vals, rs.upload, "badinput.txt", []byte("a file of the bad-input test\n"))
+	default:
 		req.body, req.contentType = []byte(enc), formType
 	}
 	return req
@@ -315,7 +321,9 @@ func cases(rs routeSpec, methods map[string][]string) []badCase {
 	if rs.method != http.MethodGet {
 		r := rs.build(valid)
 		r.body = append(r.body, "&x=%zz"...)
-		add("form body with bad escape", r, want{status: 400, code: "BAD_REQUEST"})
+		if rs.upload == "" { // a multipart body ends at its last boundary; what follows is ignored
+			add("form body with bad escape", r, want{status: 400, code: "BAD_REQUEST"})
+		}
 		r = rs.build(valid)
 		r.body, r.contentType = []byte("garbage"), "multipart/form-data"
 		add("multipart without boundary", r, want{status: 400, code: "BAD_REQUEST"})
@@ -922,6 +930,7 @@ func stateOf(t testing.TB, base string) string {
 	}
 	field("clock", get(t, base, "", "/_fake/clock", ""), "now")
 	field("config", get(t, base, "", "/_fake/config", ""), "config")
+	integrationStateOf(t, base, state)
 	return canonical(state)
 }
 
@@ -935,6 +944,7 @@ func setUp(t testing.TB, base string) {
 		"pattern", "SETUP-(?P<id>[0-9]+)", "url_template", "https://setup.example/{id}"))
 	requireSuccess(t, "setup playground", post(t, base, ownerAuth, "/api/v1/realm/playgrounds",
 		"name", "Setup Playground", "pygments_language", "Python", "url_template", "https://setup.example/?code={code}"))
+	integrationSetUp(t, base)
 }
 
 // freshState resets the fake to its fixture plus the setup objects and returns that state.
@@ -1018,12 +1028,20 @@ func TestWrongMethodAllowHeader(t *testing.T) {
 	var problems []string
 	for pattern, methods := range walkRoutes(t) {
 		path := regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(pattern, "1")
-		res := do(t, ts.URL, request{method: http.MethodPut, path: path, auth: ownerAuth})
+		// PUT, unless the path takes it (PUT /bot_storage): then another method it does not take.
+		wrong := http.MethodPut
+		for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodPost, http.MethodGet} {
+			if !slices.Contains(methods, m) {
+				wrong = m
+				break
+			}
+		}
+		res := do(t, ts.URL, request{method: wrong, path: path, auth: ownerAuth})
 		checkBad(t, badCase{want: want{status: 405}}, res)
 		allow := strings.Join(res.header.Values("Allow"), ", ")
 		for _, m := range methods {
 			if !strings.Contains(allow, m) {
-				problems = append(problems, fmt.Sprintf("PUT %s: Allow %q lacks %s", path, allow, m))
+				problems = append(problems, fmt.Sprintf("%s %s: Allow %q lacks %s", wrong, path, allow, m))
 			}
 		}
 	}

@@ -11,9 +11,6 @@ const (
 // integrationRoutes adds the authenticated routes of uploads and attachments, reminders, bot
 // storage, push devices, video calls and linkifier editing (issue 6).
 func (s *Server) integrationRoutes(r chi.Router) {
-	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
-	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
-
 	// Documented operations, by their number in the API document.
 	r.Post("/mobile_push/register", serve(humansOnly(s.registerPushDevice))) // 7
 	r.Post("/reminders", serve(s.createReminder))                            // 15

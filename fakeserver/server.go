@@ -116,6 +116,8 @@ func New(opts ...Option) *Server {
 	s.hub = events.NewHub(s.clock, events.Options{})
 	s.SetConfig(s.config)
 	s.state = realm.New(s.fixture, s.clock, s.hub)
+	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
+	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
 	s.handler = s.routes()
 	return s
 }

@@ -191,8 +191,8 @@ func TestEmbeddedCatalog(t *testing.T) {
 			t.Errorf("area %s has no requirement", area)
 		}
 	}
-	if len(c.Covered()) == 0 || len(c.Pending()) == 0 {
-		t.Errorf("covered %d, pending %d: want both non-empty", len(c.Covered()), len(c.Pending()))
+	if len(c.Covered()) == 0 {
+		t.Error("no requirement is covered")
 	}
 	// IDs are numbered in document order within an area and new ones are appended,
 	// so numbers must ascend in file order (gaps are allowed for retired IDs).

@@ -24,7 +24,7 @@ type accountState struct {
 }
 
 // loadAccounts sets up the account state of a realm being loaded from f (under the lock,
-// after the system groups exist and before the users are added).
+// after users, channels and the system groups exist).
 func (s *State) loadAccounts(f *fixtures.Fixture) {
 	s.accounts = accountState{profileValues: map[int]map[int]any{}}
 	for id := range maps.Keys(s.groups) {
