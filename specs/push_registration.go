@@ -197,14 +197,13 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 			harness.Fails(registerPush(user, device, keyFields(), tokenFields("gcm", token)))
 		})
 
-		DescribeTable("refuses token fields that are not standard Base64",
-			func(field string) {
-				harness.Fails(registerPush(user, device, keyFields(), tokenFields("fcm", token).with(pushFields{field: "not*base64"})))
-			},
-			Entry("token_id", harness.Req("OP07-05"), "token_id"),
-			Entry("bouncer_public_key", harness.Req("OP07-05"), "bouncer_public_key"),
-			Entry("encrypted_push_registration", harness.Req("OP07-05"), "encrypted_push_registration"),
-		)
+		// Only token_id is refused: the document gives bouncer_public_key and
+		// encrypted_push_registration a format but no rule that the server rejects others, and a
+		// server may leave them to the bouncer (the real server does), so demanding it here could
+		// fail a conformant server. The fake refuses them too; its own tests check that.
+		It("refuses a token_id that is not standard Base64", harness.Req("OP07-05"), func() {
+			harness.Fails(registerPush(user, device, keyFields(), tokenFields("fcm", token).with(pushFields{"token_id": "not*base64"})))
+		})
 
 		Describe("and a legacy push registration", func() {
 			BeforeEach(func() {
