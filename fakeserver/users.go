@@ -26,16 +26,9 @@ func (s *Server) getUser(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.p.Bool("client_gravatar", true)
-	withProfile := c.p.Bool("include_custom_profile_fields", false)
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	v, aerr := s.realm().UserViewWith(c.user.ID, id, withProfile)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"user": v}, nil
+	return userResponse(c, func(withProfile bool) (realm.UserView, *apierr.Error) {
+		return s.realm().UserViewWith(c.user.ID, id, withProfile)
+	})
 }
 
 // getUserByEmail: GET /users/{email} — the user a real or dummy address names.
@@ -44,12 +37,20 @@ func (s *Server) getUserByEmail(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
+	return userResponse(c, func(withProfile bool) (realm.UserView, *apierr.Error) {
+		return s.realm().UserViewByEmail(c.user.ID, email, withProfile)
+	})
+}
+
+// userResponse reads the parameters of a single-user fetch and answers with the user that
+// view finds, so the by-ID and by-email routes cannot drift apart.
+func userResponse(c *call, view func(withProfile bool) (realm.UserView, *apierr.Error)) (fields, error) {
 	c.p.Bool("client_gravatar", true)
 	withProfile := c.p.Bool("include_custom_profile_fields", false)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	v, aerr := s.realm().UserViewByEmail(c.user.ID, email, withProfile)
+	v, aerr := view(withProfile)
 	if aerr != nil {
 		return nil, aerr
 	}

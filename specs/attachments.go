@@ -70,12 +70,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() {
-		t = harness.Current()
-		member = t.Users[harness.Member]
-		ch = t.NewChannel(harness.Public, harness.Member)
-		topic = harness.UniqueName("files")
-	})
+	BeforeEach(func() { t, member, ch, topic = memberChannel("files") })
 
 	Describe("detached uploads of an edit (operation 1)", func() {
 		It("returns a file whose only reference the edit removed, with its id, name, path_id and size",

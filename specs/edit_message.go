@@ -20,12 +20,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() {
-		t = harness.Current()
-		member = t.Users[harness.Member]
-		ch = t.NewChannel(harness.Public, harness.Member)
-		topic = harness.UniqueName("edits")
-	})
+	BeforeEach(func() { t, member, ch, topic = memberChannel("edits") })
 
 	It("replaces the content of the message named by the path and answers detached_uploads as an array",
 		harness.Req("OP01-13", "OP01-26", "STATE-21"), func() {

@@ -17,12 +17,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() {
-		t = harness.Current()
-		member = t.Users[harness.Member]
-		ch = t.NewChannel(harness.Public, harness.Member)
-		topic = harness.UniqueName("moves")
-	})
+	BeforeEach(func() { t, member, ch, topic = memberChannel("moves") })
 
 	// sendThree sends three messages to the topic and returns their IDs, oldest first.
 	sendThree := func() []int {

@@ -143,12 +143,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() {
-		t = harness.Current()
-		member = t.Users[harness.Member]
-		ch = t.NewChannel(harness.Public, harness.Member)
-		topic = harness.UniqueName("fetched")
-	})
+	BeforeEach(func() { t, member, ch, topic = memberChannel("fetched") })
 
 	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
 		id := t.SendToChannel(harness.Owner, ch, topic, "news for the member")

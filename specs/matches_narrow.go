@@ -38,10 +38,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 		keyOf  = func(id int) string { return msgIDText(id) }
 	)
 	BeforeEach(func() {
-		t = harness.Current()
-		member = t.Users[harness.Member]
-		ch = t.NewChannel(harness.Public, harness.Member)
-		topic = harness.UniqueName("narrow")
+		t, member, ch, topic = memberChannel("narrow")
 		mine = t.SendToChannel(harness.Member, ch, topic, "the quick brown fox")
 		theirs = t.SendToChannel(harness.Owner, ch, topic, "a lazy dog sleeps")
 		elsewh = t.SendToChannel(harness.Owner, ch, harness.UniqueName("other"), "the quick grey wolf")

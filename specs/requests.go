@@ -15,3 +15,10 @@ func getAs(role harness.Role, path string, id int, query ...any) *httpexpect.Res
 	}
 	return req.Expect()
 }
+
+// memberChannel is the setup many specs share: the target, its member, a fresh public channel
+// the member is subscribed to, and a fresh topic name with the given prefix.
+func memberChannel(topicPrefix string) (*harness.Target, harness.User, harness.Channel, string) {
+	t := harness.Current()
+	return t, t.Users[harness.Member], t.NewChannel(harness.Public, harness.Member), harness.UniqueName(topicPrefix)
+}

@@ -50,10 +50,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 		topic  string
 	)
 	BeforeEach(func() {
-		t = harness.Current()
-		member = t.Users[harness.Member]
-		ch = t.NewChannel(harness.Public, harness.Member)
-		topic = harness.UniqueName("noise")
+		t, member, ch, topic = memberChannel("noise")
 		t.SendToChannel(harness.Owner, ch, topic, "chatter")
 	})
 

@@ -161,12 +161,9 @@ type GroupChange struct {
 func (s *State) ChangeGroup(requesterID, groupID int, ch GroupChange) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.groups[groupID]
-	if g == nil {
-		return apierr.BadRequest("Invalid user group")
-	}
-	if !canManageGroup(s.users[requesterID], g) {
-		return apierr.BadRequest("Insufficient permission")
+	g, err := s.managedGroup(requesterID, groupID)
+	if err != nil {
+		return err
 	}
 	add, err := s.checkNewMembers(ch.Add)
 	if err != nil {
@@ -242,12 +239,9 @@ func (s *State) applyGroupChange(g *UserGroup, add, del, addSub, delSub []int) {
 func (s *State) DeactivateGroup(requesterID, groupID int) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.groups[groupID]
-	if g == nil {
-		return apierr.BadRequest("Invalid user group")
-	}
-	if !canManageGroup(s.users[requesterID], g) {
-		return apierr.BadRequest("Insufficient permission")
+	g, err := s.managedGroup(requesterID, groupID)
+	if err != nil {
+		return err
 	}
 	if g.Deactivated {
 		return apierr.BadRequest("User group is already deactivated.")
@@ -290,4 +284,17 @@ func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, *apierr.Error
 		}
 	}
 	return out, nil
+}
+
+// managedGroup finds a group the requester may change, or the real server's error for a
+// missing group or one they may not manage.
+func (s *State) managedGroup(requesterID, groupID int) (*UserGroup, *apierr.Error) {
+	g := s.groups[groupID]
+	if g == nil {
+		return nil, apierr.BadRequest("Invalid user group")
+	}
+	if !canManageGroup(s.users[requesterID], g) {
+		return nil, apierr.BadRequest("Insufficient permission")
+	}
+	return g, nil
 }
