@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -41,7 +42,7 @@ func jwtFetch(t *testing.T, base string, kv ...string) response {
 }
 
 // TestJWTKeyFromConfiguration: the server configuration's key and algorithm replace the
-// fixture's, and clearing the key brings the fixture's back.
+// fixture's, clearing the key turns JWT login off, and a reset brings the fixture's back.
 func TestJWTKeyFromConfiguration(t *testing.T) {
 	ts := newServer(t)
 	claims := map[string]any{"email": "member@chat.example.test"}
@@ -63,7 +64,12 @@ func TestJWTKeyFromConfiguration(t *testing.T) {
 		}
 	}
 	patch("jwt_key", "")
-	requireSuccess(t, "fixture key again", jwtFetch(t, ts.URL, "token", jwtFor("member@chat.example.test")))
+	off := jwtFetch(t, ts.URL, "token", jwtFor("member@chat.example.test"))
+	if problem := envelopeProblem(off); problem != "" || !strings.Contains(off.String(), "JWT authentication is not enabled") {
+		t.Errorf("with the key cleared: want the JWT-disabled error, got %s %s", problem, off)
+	}
+	requireSuccess(t, "reset", do(t, ts.URL, request{method: http.MethodPost, path: "/_fake/reset"}))
+	requireSuccess(t, "fixture key after reset", jwtFetch(t, ts.URL, "token", jwtFor("member@chat.example.test")))
 }
 
 // TestJWTLogin: the key works for the API, the profile is the user as they see themselves,

@@ -60,15 +60,24 @@ func (s *Server) register(c *call) (fields, error) {
 	}
 	jsonOfKind[[]any](c, "narrow", "a list")
 	jsonOfKind[map[string]any](c, "client_capabilities", "a dict")
+	// Checked, but the queue does not act on them yet: message events always carry HTML,
+	// every avatar URL is given, and the queue is not narrowed.
+	c.p.Unhonoured("apply_markdown", "client_gravatar", "slim_presence", "all_public_streams",
+		"include_subscribers", "narrow", "client_capabilities")
 	if err := c.done(); err != nil {
 		return nil, err
 	}
 	queueID, lastEventID := s.hub.Register(events.QueueSpec{UserID: c.user.ID, EventTypes: eventTypes})
+	// The API email, as everyone sees it, and the real one, which the user may always see.
+	me, aerr := s.realm().UserView(c.user.ID, c.user.ID)
+	if aerr != nil {
+		return nil, aerr
+	}
 	fetch := func(group string) bool { return wanted == nil || slices.Contains(wanted, group) }
 	st := s.realm().Settings()
 	f := fields{
 		"zulip_version": st.Version, "zulip_feature_level": st.FeatureLevel, "zulip_merge_base": st.Version,
-		"user_id": c.user.ID, "email": c.user.Email, "full_name": c.user.FullName,
+		"user_id": c.user.ID, "email": me.Email, "delivery_email": me.DeliveryEmail, "full_name": c.user.FullName,
 		"has_vcall_token": c.user.HasVCallToken,
 		"queue_id":        queueID, "last_event_id": lastEventID,
 	}

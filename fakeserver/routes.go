@@ -30,7 +30,8 @@ var publicPaths = map[string]bool{
 // suite's provisioning need, then the control API.
 func (s *Server) routes() *chi.Mux {
 	r := chi.NewRouter()
-	r.Use(recoverer, s.journal.record)
+	// The journal is outermost so that even a request that panics is recorded.
+	r.Use(s.journal.record, recoverer, s.sameGeneration)
 	r.NotFound(s.unknownRoute)
 	r.MethodNotAllowed(s.wrongMethod)
 
@@ -132,6 +133,21 @@ func recoverer(next http.Handler) http.Handler {
 				writeError(w, nil)
 			}
 		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sameGeneration keeps an API request and a reset from interleaving (see Server.generation).
+// Long polls of the event queue are left out: they may wait for seconds, and a reset answers
+// them itself. The control API is left out: its reset takes the lock for writing.
+func (s *Server) sameGeneration(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/v1/") || r.URL.Path == "/api/v1/events" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		s.generation.RLock()
+		defer s.generation.RUnlock()
 		next.ServeHTTP(w, r)
 	})
 }

@@ -34,6 +34,10 @@ type Server struct {
 	hub     *events.Hub
 	journal *journal
 
+	// generation is held for reading by every API request (long polls excepted) and for
+	// writing by a reset or fixture load, so that a reload never happens mid-request.
+	generation sync.RWMutex
+
 	mu      sync.Mutex
 	fixture *fixtures.Fixture
 	config  Config
@@ -58,7 +62,8 @@ type Config struct {
 	// request that would need more batches stops and answers complete=false. 0 is no bound.
 	MaxBatchesPerRequest int `json:"max_batches_per_request"`
 
-	// JWTKey is the realm's key for JSON Web Tokens; empty means JWT authentication is off.
+	// JWTKey is the realm's key for JSON Web Tokens, the fixture's after a load; setting it
+	// empty turns JWT authentication off.
 	JWTKey string `json:"jwt_key"`
 	// JWTAlgorithm is the signing algorithm JWTs must use (HS256, HS384 or HS512).
 	JWTAlgorithm string `json:"jwt_algorithm"`
@@ -74,7 +79,7 @@ type Config struct {
 const (
 	DefaultDeleteBatchSize         = 1000
 	DefaultJWTAlgorithm            = "HS256"
-	DefaultUnusedAttachmentSeconds = 21 * 24 * 3600
+	DefaultUnusedAttachmentSeconds = realm.DefaultUnusedUploadSeconds
 )
 
 // withDefaults fills the settings left zero with their defaults.
@@ -97,6 +102,15 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// fixtureConfig completes a configuration with what the fixture sets: the realm's JWT key and
+// algorithm, unless the configuration names a key of its own.
+func fixtureConfig(f *fixtures.Fixture, c Config) Config {
+	if c.JWTKey == "" {
+		c.JWTKey, c.JWTAlgorithm = f.Realm.JWTKey, f.Realm.JWTAlgorithm
+	}
+	return c
+}
+
 // Option configures a Server.
 type Option func(*Server)
 
@@ -114,7 +128,7 @@ func New(opts ...Option) *Server {
 	}
 	s.clock = clock.New(time.Unix(s.fixture.Realm.StartTime, 0))
 	s.hub = events.NewHub(s.clock, events.Options{})
-	s.SetConfig(s.config)
+	s.SetConfig(fixtureConfig(s.fixture, s.config))
 	s.state = realm.New(s.fixture, s.clock, s.hub)
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
@@ -137,10 +151,14 @@ func (s *Server) Reset() { s.LoadFixture(s.Fixture()) }
 
 // LoadFixture replaces the whole state with a fixture's and resets clock and configuration.
 func (s *Server) LoadFixture(f *fixtures.Fixture) {
+	// No API request may straddle a reload: one that authenticated against the old realm would
+	// find its user gone in the new one.
+	s.generation.Lock()
+	defer s.generation.Unlock()
 	s.mu.Lock()
 	s.fixture = f
 	s.mu.Unlock()
-	s.SetConfig(Config{})
+	s.SetConfig(fixtureConfig(f, Config{}))
 	s.clock.Set(time.Unix(f.Realm.StartTime, 0))
 	s.state.Load(f)
 	s.hub.Reset()

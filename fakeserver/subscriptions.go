@@ -33,6 +33,7 @@ func (s *Server) updateSubscription(c *call) (fields, error) {
 // getSubscriptions: GET /users/me/subscriptions — the requester's subscriptions and settings.
 func (s *Server) getSubscriptions(c *call) (fields, error) {
 	c.p.Bool("include_subscribers", false)
+	c.p.Unhonoured("include_subscribers") // checked, not acted on: no subscriber lists yet
 	if err := c.done(); err != nil {
 		return nil, err
 	}

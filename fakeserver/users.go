@@ -13,6 +13,7 @@ import (
 // getUsers: GET /users.
 func (s *Server) getUsers(c *call) (fields, error) {
 	c.p.Bool("client_gravatar", true)
+	c.p.Unhonoured("client_gravatar") // checked, not acted on: every avatar URL is given
 	withProfile := c.p.Bool("include_custom_profile_fields", false)
 	if err := c.done(); err != nil {
 		return nil, err
@@ -46,6 +47,7 @@ func (s *Server) getUserByEmail(c *call) (fields, error) {
 // view finds, so the by-ID and by-email routes cannot drift apart.
 func userResponse(c *call, view func(withProfile bool) (realm.UserView, *apierr.Error)) (fields, error) {
 	c.p.Bool("client_gravatar", true)
+	c.p.Unhonoured("client_gravatar") // checked, not acted on: every avatar URL is given
 	withProfile := c.p.Bool("include_custom_profile_fields", false)
 	if err := c.done(); err != nil {
 		return nil, err

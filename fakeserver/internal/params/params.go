@@ -145,6 +145,14 @@ func (p *Params) Unsupported() []string {
 	return out
 }
 
+// Unhonoured marks parameters the handler validated but does not act on, so that they are
+// still reported in ignored_parameters_unsupported: a client learns the fake ignored them.
+func (p *Params) Unhonoured(names ...string) {
+	for _, n := range names {
+		p.used[n] = false
+	}
+}
+
 // Files returns the uploaded files of a multipart request.
 func (p *Params) Files() map[string][]*multipart.FileHeader { return p.files }
 

@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -11,25 +10,18 @@ import (
 // accountState is the state of accounts beyond the user records: user groups created by
 // users, custom profile fields, authentication settings (issue 5's area).
 type accountState struct {
-	// nextGroup hands out the IDs of user-created groups after the system groups'.
-	nextGroup int
 	// profileFields are the realm's custom profile fields, in display order.
 	profileFields []*ProfileField
 	nextField     int
 	// profileValues holds each user's custom profile field values: user ID -> field ID ->
 	// a string, or a list of user IDs for a users field.
 	profileValues map[int]map[int]any
-	// jwt is the realm's own JWT configuration, from the fixture.
-	jwt JWTConfig
 }
 
 // loadAccounts sets up the account state of a realm being loaded from f (under the lock,
 // after users, channels and the system groups exist).
 func (s *State) loadAccounts(f *fixtures.Fixture) {
 	s.accounts = accountState{profileValues: map[int]map[int]any{}}
-	for id := range maps.Keys(s.groups) {
-		s.accounts.nextGroup = max(s.accounts.nextGroup, id)
-	}
 	for _, pf := range f.CustomProfileFields {
 		s.accounts.profileFields = append(s.accounts.profileFields, &ProfileField{
 			ID: pf.ID, Name: pf.Name, Hint: pf.Hint, Type: profileFieldTypes[pf.Type],
@@ -39,7 +31,7 @@ func (s *State) loadAccounts(f *fixtures.Fixture) {
 	byName := map[string]int{}
 	for _, fg := range f.UserGroups {
 		g := &UserGroup{
-			ID: nextID(&s.accounts.nextGroup), Name: fg.Name, Description: fg.Description,
+			ID: nextID(&s.next.group), Name: fg.Name, Description: fg.Description,
 			Members: slices.Compact(slices.Sorted(slices.Values(fg.Members))), DateCreated: f.Realm.StartTime,
 		}
 		for _, sub := range fg.Subgroups {
@@ -48,5 +40,4 @@ func (s *State) loadAccounts(f *fixtures.Fixture) {
 		byName[strings.ToLower(fg.Name)] = g.ID
 		s.groups[g.ID] = g
 	}
-	s.accounts.jwt = JWTConfig{Key: f.Realm.JWTKey, Algorithm: f.Realm.JWTAlgorithm}
 }

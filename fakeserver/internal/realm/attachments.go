@@ -22,8 +22,8 @@ import (
 // MaxUploadBytes is the largest file the fake accepts (the real server's setting is in MiB).
 const MaxUploadBytes = 10 << 20
 
-// defaultUnusedUploadSeconds is "a few weeks": three, when no lifetime was installed.
-const defaultUnusedUploadSeconds = 21 * 24 * 3600
+// DefaultUnusedUploadSeconds is "a few weeks" (three) for an upload no message references.
+const DefaultUnusedUploadSeconds = 21 * 24 * 3600
 
 // UploadPathPrefix starts the URL of every uploaded file, relative to the server's URL.
 const UploadPathPrefix = "/user_uploads/"

@@ -36,9 +36,6 @@ type Subscription struct {
 	PushNotifications      *bool
 	EmailNotifications     *bool
 	WildcardMentionsNotify *bool
-	// FirstMessageID is the first message the subscriber may see in a channel whose
-	// history is protected: messages sent before the subscription stay hidden.
-	FirstMessageID int
 }
 
 // maxChannelNameLength is the real server's limit for channel names.
@@ -72,7 +69,7 @@ func (s *State) subscribe(ch *Channel, u *User) bool {
 		return false
 	}
 	ch.Subscribers[u.ID] = &Subscription{
-		UserID: u.ID, Color: subscriptionColors[(ch.ID-1)%len(subscriptionColors)], FirstMessageID: s.next.message + 1,
+		UserID: u.ID, Color: subscriptionColors[(ch.ID-1)%len(subscriptionColors)],
 	}
 	return true
 }

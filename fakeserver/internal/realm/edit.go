@@ -205,7 +205,7 @@ func (s *State) buildEdit(p *editPlan) *apierr.Error {
 		p.resolved = strings.HasPrefix(topic, ResolvedTopicPrefix) && !strings.HasPrefix(old, ResolvedTopicPrefix) &&
 			strings.TrimPrefix(requested, ResolvedTopicPrefix) == old
 		p.unresolved = strings.HasPrefix(old, ResolvedTopicPrefix) && !strings.HasPrefix(topic, ResolvedTopicPrefix) &&
-			strings.TrimLeft(old, ResolvedTopicPrefix) == topic
+			strings.TrimPrefix(old, ResolvedTopicPrefix) == topic
 	}
 	if p.toChannel != nil {
 		ch := s.channels[p.toChannel.ID]

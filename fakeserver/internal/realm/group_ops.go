@@ -31,7 +31,7 @@ type GroupView struct {
 
 func (s *State) groupView(g *UserGroup) GroupView {
 	v := GroupView{
-		ID: g.ID, Name: g.Name, Description: g.Description, Members: nonNil(s.directMembers(g)),
+		ID: g.ID, Name: g.Name, Description: g.Description, Members: nonNil(slices.Clone(s.directMembers(g))),
 		DirectSubgroupIDs: nonNil(slices.Clone(g.Subgroups)), IsSystemGroup: g.IsSystem, Deactivated: g.Deactivated,
 	}
 	if !g.IsSystem {
@@ -106,7 +106,7 @@ func (s *State) CreateGroup(requesterID int, name, description string, members, 
 		return 0, err
 	}
 	g := &UserGroup{
-		ID: nextID(&s.accounts.nextGroup), Name: name, Description: description, Members: members,
+		ID: nextID(&s.next.group), Name: name, Description: description, Members: members,
 		Subgroups: subgroups, CreatorID: req.ID, DateCreated: s.Now(),
 	}
 	s.groups[g.ID] = g
@@ -225,9 +225,10 @@ func (s *State) applyGroupChange(g *UserGroup, add, del, addSub, delSub []int) {
 			s.publish(events.Event{"type": "user_group", "op": op, "group_id": g.ID, key: ids}, audience...)
 		}
 	}
-	g.Members = slices.DeleteFunc(append(g.Members, add...), func(id int) bool { return slices.Contains(del, id) })
+	// New slices, never changed in place: views and queued events may still hold the old ones.
+	g.Members = slices.DeleteFunc(slices.Concat(g.Members, add), func(id int) bool { return slices.Contains(del, id) })
 	slices.Sort(g.Members)
-	g.Subgroups = slices.DeleteFunc(append(g.Subgroups, addSub...), func(id int) bool { return slices.Contains(delSub, id) })
+	g.Subgroups = slices.DeleteFunc(slices.Concat(g.Subgroups, addSub), func(id int) bool { return slices.Contains(delSub, id) })
 	update("add_members", "user_ids", add)
 	update("remove_members", "user_ids", del)
 	update("add_subgroups", "direct_subgroup_ids", addSub)

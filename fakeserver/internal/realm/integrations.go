@@ -20,9 +20,6 @@ type integrationState struct {
 	devices      map[int]*Device
 	legacyTokens []legacyToken
 
-	// notificationBotID is the system bot that posts reminders (0 until first needed).
-	notificationBotID int
-
 	next struct{ attachment, reminder, device, meeting int }
 }
 
@@ -119,7 +116,7 @@ func (s *State) Tick() {
 	s.mu.RLock()
 	lifetime := s.integrations.unusedUploadSeconds
 	s.mu.RUnlock()
-	seconds := int64(defaultUnusedUploadSeconds)
+	seconds := int64(DefaultUnusedUploadSeconds)
 	if lifetime != nil {
 		seconds = lifetime()
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -98,7 +99,10 @@ func (u *User) IsModerator() bool { return u.Role <= RoleModerator }
 // IsGuest reports whether the user is a guest.
 func (u *User) IsGuest() bool { return u.Role == RoleGuest }
 
-var apiKeyPattern = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
+var (
+	apiKeyPattern       = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
+	botShortNamePattern = regexp.MustCompile(`^[a-z0-9._-]+$`)
+)
 
 // Authenticate checks Basic credentials in the real server's order and with its messages.
 // It returns a copy of the user so that callers never read shared state unlocked.
@@ -182,23 +186,24 @@ func avatarURL(u *User) string {
 
 // UserView is the API's User object as one viewer sees it.
 type UserView struct {
-	UserID         int    `json:"user_id"`
-	DeliveryEmail  any    `json:"delivery_email"`
-	Email          string `json:"email"`
-	FullName       string `json:"full_name"`
-	DateJoined     string `json:"date_joined"`
-	IsActive       bool   `json:"is_active"`
-	IsOwner        bool   `json:"is_owner"`
-	IsAdmin        bool   `json:"is_admin"`
-	IsGuest        bool   `json:"is_guest"`
-	IsBot          bool   `json:"is_bot"`
-	BotType        any    `json:"bot_type"`
-	BotOwnerID     any    `json:"bot_owner_id,omitempty"`
-	Role           int    `json:"role"`
-	Timezone       string `json:"timezone"`
-	AvatarURL      any    `json:"avatar_url"`
-	AvatarVersion  int    `json:"avatar_version"`
-	IsImportedStub bool   `json:"is_imported_stub"`
+	UserID        int    `json:"user_id"`
+	DeliveryEmail any    `json:"delivery_email"`
+	Email         string `json:"email"`
+	FullName      string `json:"full_name"`
+	DateJoined    string `json:"date_joined"`
+	IsActive      bool   `json:"is_active"`
+	IsOwner       bool   `json:"is_owner"`
+	IsAdmin       bool   `json:"is_admin"`
+	IsGuest       bool   `json:"is_guest"`
+	IsBot         bool   `json:"is_bot"`
+	BotType       any    `json:"bot_type"`
+	// BotOwnerID is present for bots only: the owner's ID, or null for a bot without one.
+	BotOwnerID     json.RawMessage `json:"bot_owner_id,omitempty"`
+	Role           int             `json:"role"`
+	Timezone       string          `json:"timezone"`
+	AvatarURL      any             `json:"avatar_url"`
+	AvatarVersion  int             `json:"avatar_version"`
+	IsImportedStub bool            `json:"is_imported_stub"`
 	// ProfileData holds the custom profile field values (a map, empty when none), only when
 	// the client asked for them.
 	ProfileData any `json:"profile_data,omitempty"`
@@ -212,9 +217,9 @@ func (s *State) userView(viewer, u *User) UserView {
 		AvatarURL: avatarURL(u), AvatarVersion: u.AvatarVersion,
 	}
 	if u.IsBot {
-		v.BotType, v.BotOwnerID = u.BotType, u.BotOwnerID
-		if u.BotOwnerID == 0 {
-			v.BotOwnerID = nil
+		v.BotType, v.BotOwnerID = u.BotType, json.RawMessage("null")
+		if u.BotOwnerID != 0 {
+			v.BotOwnerID = json.RawMessage(strconv.Itoa(u.BotOwnerID))
 		}
 	}
 	return v
@@ -305,7 +310,7 @@ func (s *State) CreateBot(ownerID int, fullName, shortName string, botType int) 
 	if err := checkFullName(fullName); err != nil {
 		return User{}, err
 	}
-	if !regexp.MustCompile(`^[a-z0-9._-]+$`).MatchString(shortName) {
+	if !botShortNamePattern.MatchString(shortName) {
 		return User{}, apierr.BadRequest("Bad name or username")
 	}
 	if botType < 1 || botType > 4 {
