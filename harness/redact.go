@@ -8,14 +8,20 @@ import (
 )
 
 // secretParams are parameter and field names whose values are credentials:
-// API keys, passwords, JWTs and the fake's JWT signing key.
-var secretParams = []string{"api_key", "password", "token", "jwt_key"}
+// API keys, passwords, JWTs, the fake's JWT signing key and push encryption keys.
+var secretParams = []string{"api_key", "password", "token", "jwt_key", "push_key"}
+
+// secretFields are the Go struct fields holding credentials, as Gomega prints structs.
+var secretFields = []string{"APIKey", "Password", "JWTKey"}
 
 var (
-	// "api_key": "…" in JSON bodies and in formatted failure messages.
-	jsonSecret = regexp.MustCompile(`"(` + strings.Join(secretParams, "|") + `)"(\s*:\s*)"((?:[^"\\]|\\.)*)"`)
-	// api_key=… in form bodies and query strings.
-	formSecret = regexp.MustCompile(`(^|[?&\s])(` + strings.Join(secretParams, "|") + `)=([^&\s]*)`)
+	// "api_key": "…" in JSON bodies and in formatted failure messages, where Gomega puts a
+	// type before the value ("api_key": <string>"…").
+	jsonSecret = regexp.MustCompile(`"(` + strings.Join(secretParams, "|") + `)"(\s*:\s*(?:<[^>]+>\s*)?)"((?:[^"\\]|\\.)*)"`)
+	// APIKey: "…" in printed Go structs.
+	fieldSecret = regexp.MustCompile(`\b(` + strings.Join(secretFields, "|") + `)(:\s*(?:<[^>]+>\s*)?)"((?:[^"\\]|\\.)*)"`)
+	// api_key=… in form bodies and query strings, also quoted or in parentheses.
+	formSecret = regexp.MustCompile(`(^|[?&\s("'])(` + strings.Join(secretParams, "|") + `)=([^&\s"')]*)`)
 )
 
 // RedactText hides credentials in free text (bodies, query strings,
@@ -25,6 +31,10 @@ func RedactText(s string) string {
 	s = jsonSecret.ReplaceAllStringFunc(s, func(m string) string {
 		p := jsonSecret.FindStringSubmatch(m)
 		return `"` + p[1] + `"` + p[2] + `"` + RedactSecret(p[3]) + `"`
+	})
+	s = fieldSecret.ReplaceAllStringFunc(s, func(m string) string {
+		p := fieldSecret.FindStringSubmatch(m)
+		return p[1] + p[2] + `"` + RedactSecret(p[3]) + `"`
 	})
 	return formSecret.ReplaceAllStringFunc(s, func(m string) string {
 		p := formSecret.FindStringSubmatch(m)

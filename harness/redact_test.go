@@ -37,6 +37,12 @@ func TestRedactText(t *testing.T) {
 		{"jwt key", "jwt_key=supersecretvalue", "jwt_key=****alue"},
 		{"other fields kept", `{"key":"value","api_keys":"x"}`, `{"key":"value","api_keys":"x"}`},
 		{"not a prefix match", "my_password=abc", "my_password=abc"},
+		{"gomega map", `"api_key": <string>"` + ownerKey + `",`, `"api_key": <string>"****2345",`},
+		{"go struct", `{Role: "owner", APIKey: "` + ownerKey + `"}`, `{Role: "owner", APIKey: "****2345"}`},
+		{"go struct with type", `Password: <string>"hunter2hunter2"`, `Password: <string>"****ter2"`},
+		{"form in parentheses", "(api_key=" + ownerKey + ")", "(api_key=****2345)"},
+		{"form in quotes", `"token=abcdefghijkl"`, `"token=****ijkl"`},
+		{"push key", "push_key=MTIzNDU2Nzg5MDEy", "push_key=****MDEy"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,7 +7,8 @@
 // Every chatconform setting is also an environment variable (see the README), and every
 // Ginkgo flag works with its -ginkgo. prefix (for example -ginkgo.label-filter). Reports go to
 // the report directory: conformance.json, conformance.html and junit.xml.
-// The exit status is 0 when the target conforms and 1 otherwise.
+// The exit status is 0 when the target conforms, 1 when it does not, and 2 when the settings
+// are invalid.
 package main
 
 import (
@@ -33,7 +34,9 @@ func main() {
 			fmt.Fprintln(os.Stderr, "chatconform:", err)
 			os.Exit(2)
 		}
-		if err := os.MkdirAll(cfg.ReportDir, 0o755); err == nil {
+		if err := os.MkdirAll(cfg.ReportDir, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "chatconform: no JUnit report:", err)
+		} else {
 			_ = flag.Set("ginkgo.junit-report", filepath.Join(cfg.ReportDir, "junit.xml"))
 		}
 	}

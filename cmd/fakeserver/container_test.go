@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,7 +64,7 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 
 	suite := exec.CommandContext(ctx, "go", "tool", "ginkgo", "--procs=4", "--randomize-all", "./specs")
 	suite.Dir = root
-	suite.Env = append(os.Environ(),
+	suite.Env = append(withoutSettings(os.Environ()),
 		"CHATCONFORM_URL="+url,
 		"CHATCONFORM_OWNER_EMAIL=owner@chat.example.test",
 		"CHATCONFORM_OWNER_API_KEY=OwnerKey000000000000000000000001",
@@ -87,4 +88,16 @@ func dockerEngineAnswers() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return provider.Health(ctx)
+}
+
+// withoutSettings drops chatconform settings from an environment, so that only the ones the
+// test sets decide what the suite runs against.
+func withoutSettings(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "CHATCONFORM_") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
