@@ -29,6 +29,18 @@ const (
 	ProfileFieldUsers     = 6
 )
 
+// NeedsSetupPrefix starts the reason of a spec skipped because the target lacks setup that
+// no API of the suite can do (an account permission such as can_change_user_emails, a
+// login method): reported as skipped, with what to set up.
+const NeedsSetupPrefix = "needs setup:"
+
+// SkipNeedsSetup skips the spec as needing setup; reason says what is missing and how to
+// provide it.
+func SkipNeedsSetup(reason string) {
+	ginkgo.GinkgoHelper()
+	ginkgo.Skip(NeedsSetupPrefix + " " + reason)
+}
+
 // RoleCode returns the integer `role` of the API for a human role (100 owner … 600 guest),
 // and 0 for Bot, which has no role code of its own.
 func RoleCode(r Role) int { return roleCodes[r] }
@@ -104,30 +116,21 @@ func (t *Target) AddSubgroups(group int, subgroups ...int) {
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: adding subgroups %v to group %d", subgroups, group)
 }
 
-// ProfileField returns the ID of a custom profile field of the given type: the realm's
-// first one of that type, else a new one (POST /realm/profile_fields) that is removed when
-// the spec ends. Failure fails the spec.
+// ProfileField creates a custom profile field of the given type with a unique name
+// (POST /realm/profile_fields, as an administrator) and returns its ID; the field is
+// deleted when the spec ends. Each spec gets a field of its own, so specs running side by
+// side never change or delete one another's. Failure fails the spec.
 func (t *Target) ProfileField(fieldType int) int {
 	ginkgo.GinkgoHelper()
 	admin := t.user(Admin)
-	obj, err := t.api("GET", "/realm/profile_fields", &admin, nil)
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: listing the custom profile fields")
-	fields, _ := obj["custom_fields"].([]any)
-	for _, f := range fields {
-		field := object(asMap(f))
-		if typ, _ := field.int("type"); typ == fieldType {
-			id, ok := field.int("id")
-			g.Expect(ok).To(gomega.BeTrue(), "harness: a custom profile field without an integer id")
-			return id
-		}
-	}
-	obj, err = t.api("POST", "/realm/profile_fields", &admin, url.Values{
+	obj, err := t.api("POST", "/realm/profile_fields", &admin, url.Values{
 		"name": {UniqueName("f")}, "field_type": {strconv.Itoa(fieldType)},
 	})
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating a custom profile field of type %d", fieldType)
 	id, ok := obj.int("id")
 	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /realm/profile_fields returned no integer id")
 	ginkgo.DeferCleanup(func() {
+		// Best effort: the field is the spec's own, nothing else depends on it.
 		_, _ = t.api("DELETE", "/realm/profile_fields/"+strconv.Itoa(id), &admin, nil)
 	})
 	return id

@@ -35,6 +35,9 @@ type Config struct {
 	JWTKey string
 	// JWTAlgorithm is the algorithm of those tokens (HS256, HS384 or HS512).
 	JWTAlgorithm string
+	// WildcardMentionThreshold is the largest number of channel subscribers (or topic
+	// participants) the target does not count as "many" for wildcard mentions; 0 = unknown.
+	WildcardMentionThreshold int
 	// ReportDir receives the conformance reports.
 	ReportDir string
 	// RequestTimeout bounds every HTTP request the harness sends.
@@ -91,17 +94,18 @@ func RedactSecret(s string) string {
 // configJSON is Config's wire form: the timeout as a readable duration
 // string, which is what a reader of a report expects.
 type configJSON struct {
-	URL            string               `json:"url"`
-	Owner          Credentials          `json:"owner"`
-	Users          map[Role]Credentials `json:"users,omitempty"`
-	FeatureLevel   int                  `json:"feature_level"`
-	Features       []string             `json:"features"`
-	Capabilities   []string             `json:"capabilities"`
-	JWTKey         string               `json:"jwt_key,omitempty"`
-	JWTAlgorithm   string               `json:"jwt_algorithm,omitempty"`
-	ReportDir      string               `json:"report_dir"`
-	RequestTimeout string               `json:"request_timeout"`
-	ConfigFile     string               `json:"config_file,omitempty"`
+	URL                      string               `json:"url"`
+	Owner                    Credentials          `json:"owner"`
+	Users                    map[Role]Credentials `json:"users,omitempty"`
+	FeatureLevel             int                  `json:"feature_level"`
+	Features                 []string             `json:"features"`
+	Capabilities             []string             `json:"capabilities"`
+	JWTKey                   string               `json:"jwt_key,omitempty"`
+	JWTAlgorithm             string               `json:"jwt_algorithm,omitempty"`
+	WildcardMentionThreshold int                  `json:"wildcard_mention_threshold,omitempty"`
+	ReportDir                string               `json:"report_dir"`
+	RequestTimeout           string               `json:"request_timeout"`
+	ConfigFile               string               `json:"config_file,omitempty"`
 }
 
 // MarshalJSON encodes the config with the timeout as a duration string.
@@ -110,6 +114,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		URL: c.URL, Owner: c.Owner, Users: c.Users, FeatureLevel: c.FeatureLevel,
 		Features: c.Features, Capabilities: c.Capabilities, JWTKey: c.JWTKey, JWTAlgorithm: c.JWTAlgorithm,
 		ReportDir: c.ReportDir, RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
+		WildcardMentionThreshold: c.WildcardMentionThreshold,
 	})
 }
 
@@ -127,6 +132,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		URL: j.URL, Owner: j.Owner, Users: j.Users, FeatureLevel: j.FeatureLevel,
 		Features: j.Features, Capabilities: j.Capabilities, JWTKey: j.JWTKey, JWTAlgorithm: j.JWTAlgorithm,
 		ReportDir: j.ReportDir, RequestTimeout: d, ConfigFile: j.ConfigFile,
+		WildcardMentionThreshold: j.WildcardMentionThreshold,
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ func TestConfigDefaults(t *testing.T) {
 	if cfg.URL != "" || !cfg.UsesFake() {
 		t.Errorf("URL = %q, want empty (fake)", cfg.URL)
 	}
-	if cfg.ReportDir != "reports" || cfg.RequestTimeout != 10*time.Second || cfg.FeatureLevel != 0 {
+	if cfg.ReportDir != "reports" || cfg.RequestTimeout != 10*time.Second || cfg.FeatureLevel != 0 || cfg.WildcardMentionThreshold != 0 {
 		t.Errorf("defaults = %+v", cfg)
 	}
 	if cfg.CapabilitiesGiven() {
@@ -66,6 +66,7 @@ features: [push]
 capabilities: clock, config
 report_dir: file-reports
 timeout: 3s
+wildcard_mention_threshold: 20
 users:
   member: {email: m@example.test, api_key: memberkeymemberkey}
 `)
@@ -81,6 +82,7 @@ users:
 				Users:        map[Role]Credentials{Member: {"m@example.test", "memberkeymemberkey"}},
 				FeatureLevel: 300, Features: []string{"push"}, Capabilities: []string{"clock", "config"},
 				ReportDir: "file-reports", RequestTimeout: 3 * time.Second, ConfigFile: file,
+				WildcardMentionThreshold: 20,
 			}
 			if !reflect.DeepEqual(c, want) {
 				t.Errorf("got  %+v\nwant %+v", c, want)
@@ -93,9 +95,9 @@ users:
 		}},
 		{"env over file", []string{"-chatconform.config", file}, map[string]string{
 			"CHATCONFORM_URL": "https://env.test/", "CHATCONFORM_FEATURE_LEVEL": "400",
-			"CHATCONFORM_FEATURES": "vcall, jwt", "CHATCONFORM_TIMEOUT": "5s",
+			"CHATCONFORM_FEATURES": "vcall, jwt", "CHATCONFORM_TIMEOUT": "5s", "CHATCONFORM_WILDCARD_MENTION_THRESHOLD": "30",
 		}, func(t *testing.T, c Config) {
-			if c.URL != "https://env.test" || c.FeatureLevel != 400 || c.RequestTimeout != 5*time.Second {
+			if c.URL != "https://env.test" || c.FeatureLevel != 400 || c.RequestTimeout != 5*time.Second || c.WildcardMentionThreshold != 30 {
 				t.Errorf("got %+v", c)
 			}
 			if !reflect.DeepEqual(c.Features, []string{"vcall", "jwt"}) {
@@ -108,9 +110,11 @@ users:
 		{"flags over env over file", []string{
 			"-chatconform.config", file, "-chatconform.url", "http://flag.test:8080",
 			"-chatconform.report-dir", "flag-reports", "-chatconform.capabilities", "none",
-		}, map[string]string{"CHATCONFORM_URL": "https://env.test", "CHATCONFORM_REPORT_DIR": "env-reports"},
+			"-chatconform.wildcard-mention-threshold", "15",
+		}, map[string]string{"CHATCONFORM_URL": "https://env.test", "CHATCONFORM_REPORT_DIR": "env-reports",
+			"CHATCONFORM_WILDCARD_MENTION_THRESHOLD": "30"},
 			func(t *testing.T, c Config) {
-				if c.URL != "http://flag.test:8080" || c.ReportDir != "flag-reports" {
+				if c.URL != "http://flag.test:8080" || c.ReportDir != "flag-reports" || c.WildcardMentionThreshold != 15 {
 					t.Errorf("got %+v", c)
 				}
 				if c.Capabilities == nil || len(c.Capabilities) != 0 {
@@ -181,6 +185,8 @@ func TestConfigInvalid(t *testing.T) {
 		{"unknown feature", nil, map[string]string{"CHATCONFORM_FEATURES": "push,teleport"}, "", []string{"CHATCONFORM_FEATURES", "teleport", "push, vcall, jwt"}},
 		{"bad capability", []string{"-chatconform.capabilities", "clock,Time Travel"}, nil, "", []string{"-chatconform.capabilities", "Time Travel"}},
 		{"timeout", nil, map[string]string{"CHATCONFORM_TIMEOUT": "10"}, "", []string{"CHATCONFORM_TIMEOUT", "duration"}},
+		{"threshold text", nil, map[string]string{"CHATCONFORM_WILDCARD_MENTION_THRESHOLD": "many"}, "", []string{"CHATCONFORM_WILDCARD_MENTION_THRESHOLD", "not an integer"}},
+		{"threshold negative", []string{"-chatconform.wildcard-mention-threshold", "-3"}, nil, "", []string{"-chatconform.wildcard-mention-threshold", "positive"}},
 		{"timeout zero", []string{"-chatconform.timeout", "0s"}, nil, "", []string{"-chatconform.timeout", "positive"}},
 		{"empty report dir", []string{"-chatconform.report-dir", " "}, nil, "", []string{"-chatconform.report-dir"}},
 		{"owner email", nil, map[string]string{"CHATCONFORM_OWNER_EMAIL": "nobody"}, "", []string{"CHATCONFORM_OWNER_EMAIL"}},
@@ -238,7 +244,7 @@ func TestSettingsTable(t *testing.T) {
 	fc := fileConfig{}
 	s := "x"
 	l := stringList{"x"}
-	fc.URL, fc.FeatureLevel, fc.ReportDir, fc.Timeout = &s, &s, &s, &s
+	fc.URL, fc.FeatureLevel, fc.ReportDir, fc.Timeout, fc.WildcardMentionThreshold = &s, &s, &s, &s, &s
 	fc.Features, fc.Capabilities = &l, &l
 	fc.Owner = &Credentials{"x", "x"}
 	fromFile := fc.values()
@@ -298,7 +304,7 @@ func TestRedacted(t *testing.T) {
 
 func TestConfigJSONRoundTrip(t *testing.T) {
 	c := Config{URL: "http://x", Owner: Credentials{"o@x", "k"}, RequestTimeout: 2500 * time.Millisecond,
-		Capabilities: []string{}, Features: []string{"push"}, ReportDir: "r"}
+		Capabilities: []string{}, Features: []string{"push"}, ReportDir: "r", WildcardMentionThreshold: 15}
 	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)

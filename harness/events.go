@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gavv/httpexpect/v2"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega/types"
 )
@@ -109,6 +110,24 @@ func (t *Target) ListenAs(u User, eventTypes ...string) *Listener {
 	return l
 }
 
+// StateOf returns the success body of POST /register as u, with the state of the given
+// fetch_event_types (all state when none is given), and deletes the queue the
+// registration made at once (DELETE /events): for specs that read a user's state, not
+// events, without leaving queues behind on the server.
+func (t *Target) StateOf(u User, fetchEventTypes ...string) *httpexpect.Object {
+	ginkgo.GinkgoHelper()
+	req := t.AsUser(u).POST("/register")
+	if len(fetchEventTypes) > 0 {
+		req = req.WithFormField("fetch_event_types", jsonParam(fetchEventTypes))
+	}
+	state := Success(req.Expect())
+	if queueID, ok := state.Raw()["queue_id"].(string); ok && queueID != "" {
+		// Best effort: the state is read; a queue the server already dropped is no matter.
+		_, _ = t.api("DELETE", "/events", &u, url.Values{"queue_id": {queueID}})
+	}
+	return state
+}
+
 // QueueID returns the id of the listener's queue ("" if registration
 // failed).
 func (l *Listener) QueueID() string { return l.queueID }
@@ -135,6 +154,21 @@ func (l *Listener) ExpectNoEvents(within time.Duration) {
 	l.expect(within, nil)
 }
 
+// Collect fences the queue and returns the events received before the fence
+// (heartbeats, fence messages and — when "message" was not asked for —
+// message events left out), asserting nothing about them; within bounds the
+// wait for the fence. It is for specs that check what must not be among the
+// events of a queue that may also receive unrelated ones. Events that arrive
+// after the fence are kept for the next call.
+func (l *Listener) Collect(within time.Duration) []map[string]any {
+	ginkgo.GinkgoHelper()
+	if l.broken {
+		return nil
+	}
+	got, _ := l.fence(within, "\n  collecting the events before it")
+	return got
+}
+
 func (l *Listener) expect(within time.Duration, want []types.GomegaMatcher) []map[string]any {
 	ginkgo.GinkgoHelper()
 	if l.broken {
@@ -148,34 +182,46 @@ func (l *Listener) expect(within time.Duration, want []types.GomegaMatcher) []ma
 		}
 	}
 
-	marker, ok := l.sendFence()
+	got, ok := l.fence(within, l.wantText(want))
 	if !ok {
-		return l.observable(l.buf)
-	}
-	fenceDeadline := time.Now().Add(within)
-	at := l.fenceIndex(marker)
-	for at < 0 && time.Now().Before(fenceDeadline) {
-		if !l.poll(fenceDeadline) {
-			return l.observable(l.buf)
-		}
-		at = l.fenceIndex(marker)
-	}
-	if at < 0 {
-		got := l.observable(l.buf)
-		l.fail(fmt.Sprintf("harness: event queue %s of %s: the fence (a direct message from the user to itself, content %q) did not arrive within %s of being sent%s\n%s",
-			l.queueID, l.who(), marker, within, l.wantText(want), receivedText(got, "received so far")))
-		// The events stay buffered: the fence may still come.
 		return got
 	}
-	got := l.observable(l.buf[:at])
-	l.buf = slices.Clone(l.buf[at+1:])
-
 	if problems := compare(want, got); len(problems) > 0 {
 		l.fail(fmt.Sprintf("harness: event queue %s of %s (%s), fenced after %s:%s\n%s\n  mismatches:\n%s",
 			l.queueID, l.who(), l.typesText(), time.Since(start).Round(time.Millisecond), l.wantText(want),
 			receivedText(got, "received before the fence"), indent(strings.Join(problems, "\n"), "    ")))
 	}
 	return got
+}
+
+// fence sends a fence and waits up to within for it; it returns the events
+// received before it, consuming them, and true; or, when the fence did not
+// arrive (a failure, reported with purpose, what the caller wanted) or could
+// not be sent, what was received so far and false.
+func (l *Listener) fence(within time.Duration, purpose string) ([]map[string]any, bool) {
+	ginkgo.GinkgoHelper()
+	marker, ok := l.sendFence()
+	if !ok {
+		return l.observable(l.buf), false
+	}
+	deadline := time.Now().Add(within)
+	at := l.fenceIndex(marker)
+	for at < 0 && time.Now().Before(deadline) {
+		if !l.poll(deadline) {
+			return l.observable(l.buf), false
+		}
+		at = l.fenceIndex(marker)
+	}
+	if at < 0 {
+		got := l.observable(l.buf)
+		l.fail(fmt.Sprintf("harness: event queue %s of %s: the fence (a direct message from the user to itself, content %q) did not arrive within %s of being sent%s\n%s",
+			l.queueID, l.who(), marker, within, purpose, receivedText(got, "received so far")))
+		// The events stay buffered: the fence may still come.
+		return got, false
+	}
+	got := l.observable(l.buf[:at])
+	l.buf = slices.Clone(l.buf[at+1:])
+	return got, true
 }
 
 // compare lists how got differs from want, position by position.
@@ -463,8 +509,8 @@ var errDeadline = errors.New("deadline passed with the request in flight")
 // longPoll sends GET path (under /api/v1) as u, bounded by ctx instead of the client
 // timeout, because a server holds an event poll open for up to ~50 s.
 func (t *Target) longPoll(ctx context.Context, path string, u *User, params url.Values) (object, []byte, error) {
-	// The target's client shares its transport but not its timeout.
-	client := &http.Client{Transport: t.httpClient().Transport}
+	// The same pool and rate-limit handling as the target's client, without its timeout.
+	client := &http.Client{Transport: newRetryTransport(nil, 0, t.logWriter)}
 	return t.exchange(ctx, client, http.MethodGet, t.URL+"/api/v1"+path, u, params)
 }
 

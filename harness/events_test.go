@@ -394,6 +394,25 @@ var _ = Describe("event listener", func() {
 		Expect(lastFence()["content"]).To(HaveSuffix("n2z"), "one fence per call")
 	})
 
+	It("collects whatever arrived before the fence without asserting on it", func() {
+		l := tgt.Listen(Member, "subscription")
+		Expect(l.Collect(2 * time.Second)).To(BeEmpty())
+		fake.emit(sub("update", "pin_to_top", true), member)
+		fake.emit(sub("remove", "", nil), member)
+		got := l.Collect(2 * time.Second)
+		Expect(rec.take()).To(BeEmpty(), "Collect asserts nothing")
+		Expect(got).To(HaveLen(2))
+		Expect(got[0]).To(HaveKeyWithValue("property", "pin_to_top"))
+		Expect(got[1]).To(HaveKeyWithValue("op", "remove"))
+		Expect(lastFence()["content"]).To(HaveSuffix("n2z"), "one fence per call")
+		l.ExpectNoEvents(2 * time.Second)
+		Expect(rec.take()).To(BeEmpty(), "the collected events were consumed")
+
+		fake.queues.dropMessages = true
+		l.Collect(300 * time.Millisecond)
+		Expect(oneFailure()).To(ContainSubstring("did not arrive within 300ms"))
+	})
+
 	It("keeps events that arrive after the fence for the next call", func() {
 		l := tgt.Listen(Member, "subscription")
 		fake.queues.onMessage = func(url_values) {

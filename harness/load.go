@@ -148,14 +148,15 @@ func (l *stringList) UnmarshalYAML(n *yaml.Node) error {
 // fileConfig is the YAML file's shape. Scalars are read as text and go
 // through the same setters as flags and environment variables.
 type fileConfig struct {
-	URL          *string                `yaml:"url"`
-	Owner        *Credentials           `yaml:"owner"`
-	Users        map[string]Credentials `yaml:"users"`
-	FeatureLevel *string                `yaml:"feature_level"`
-	Features     *stringList            `yaml:"features"`
-	Capabilities *stringList            `yaml:"capabilities"`
-	ReportDir    *string                `yaml:"report_dir"`
-	Timeout      *string                `yaml:"timeout"`
+	URL                      *string                `yaml:"url"`
+	Owner                    *Credentials           `yaml:"owner"`
+	Users                    map[string]Credentials `yaml:"users"`
+	FeatureLevel             *string                `yaml:"feature_level"`
+	Features                 *stringList            `yaml:"features"`
+	Capabilities             *stringList            `yaml:"capabilities"`
+	WildcardMentionThreshold *string                `yaml:"wildcard_mention_threshold"`
+	ReportDir                *string                `yaml:"report_dir"`
+	Timeout                  *string                `yaml:"timeout"`
 }
 
 // values returns the file's settings keyed by their YAML key in Settings.
@@ -183,6 +184,7 @@ func (f fileConfig) values() map[string]string {
 	put("feature_level", f.FeatureLevel)
 	putList("features", f.Features)
 	putList("capabilities", f.Capabilities)
+	put("wildcard_mention_threshold", f.WildcardMentionThreshold)
 	put("report_dir", f.ReportDir)
 	put("timeout", f.Timeout)
 	return out

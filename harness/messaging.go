@@ -39,7 +39,7 @@ func (t *Target) SystemGroupID(name string) int {
 // Such specs must be marked Serial (DESIGN decision 6).
 func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
 	ginkgo.GinkgoHelper()
-	state := t.RealmState(Admin, "realm").Raw()
+	state := t.StateOf(t.user(Admin), "realm").Raw()
 	previous, known := state["realm_"+name]
 	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)
 	admin := t.user(Admin)
@@ -51,6 +51,29 @@ func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
 	ginkgo.DeferCleanup(func() {
 		g.Expect(patch(previous)).To(gomega.Succeed(), "harness: restoring realm %s to %v", name, previous)
 	})
+}
+
+// fakeWildcardMentionThreshold is the fake's (and the real server's) many-recipients
+// threshold for wildcard mentions: more than 15 subscribers or participants are many.
+const fakeWildcardMentionThreshold = 15
+
+// WildcardMentionCrowdSize returns how many users make a channel's subscribers or a
+// topic's participants "many" for wildcard mentions (Limits: wildcard mentions): one more
+// than the threshold of the setting wildcard-mention-threshold, or, when that is not set,
+// than the fake's when the target is the fake (its control API answers and offers config).
+// The document gives no threshold, so against any other target the spec is not applicable.
+func (t *Target) WildcardMentionCrowdSize() int {
+	ginkgo.GinkgoHelper()
+	if n := t.Config.WildcardMentionThreshold; n > 0 {
+		return n + 1
+	}
+	if t.Capabilities["config"] {
+		if _, err := t.call(http.MethodGet, t.URL+"/_fake/health", nil, nil); err == nil {
+			return fakeWildcardMentionThreshold + 1
+		}
+	}
+	ginkgo.Skip(NotApplicablePrefix + " the document does not give the many-subscribers threshold; set " + settingFlag("wildcard-mention-threshold"))
+	return 0
 }
 
 // crowds caches, per target URL, the members made by Crowd: creating users is slow on a

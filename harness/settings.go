@@ -62,13 +62,17 @@ var Settings = []Setting{
 	{Name: "jwt-algorithm", Flag: FlagPrefix + "jwt-algorithm", Env: "CHATCONFORM_JWT_ALGORITHM",
 		Meaning: "Algorithm of those tokens: HS256 (when unset), HS384 or HS512.",
 		set:     setJWTAlgorithm},
+	{Name: "wildcard-mention-threshold", Flag: FlagPrefix + "wildcard-mention-threshold", Env: "CHATCONFORM_WILDCARD_MENTION_THRESHOLD", YAML: "wildcard_mention_threshold",
+		Default: "0",
+		Meaning: "How many subscribers of a channel (or participants of a topic) the target still counts as few for wildcard mentions; the specs use one more. 0: unknown, the wildcard-limit specs run only against the fake.",
+		set:     setWildcardMentionThreshold},
 	{Name: "report-dir", Flag: FlagPrefix + "report-dir", Env: "CHATCONFORM_REPORT_DIR", YAML: "report_dir",
 		Default: "reports",
 		Meaning: "Directory that receives conformance.json and conformance.html.",
 		set:     setReportDir},
 	{Name: "timeout", Flag: FlagPrefix + "timeout", Env: "CHATCONFORM_TIMEOUT", YAML: "timeout",
 		Default: "10s",
-		Meaning: "Timeout of each HTTP request (Go duration, e.g. 10s).",
+		Meaning: "Timeout of each HTTP request (Go duration, e.g. 10s); time spent waiting out a rate limit (HTTP 429, Retry-After) does not count.",
 		set:     setTimeout},
 	{Name: "config", Flag: FlagPrefix + "config", Env: "CHATCONFORM_CONFIG",
 		Meaning: "Path of a YAML file holding any of the settings above that have a YAML key.",
@@ -203,6 +207,18 @@ func setJWTAlgorithm(c *Config, v string) error {
 		return fmt.Errorf("must be one of %s", strings.Join(JWTAlgorithms, ", "))
 	}
 	c.JWTAlgorithm = v
+	return nil
+}
+
+func setWildcardMentionThreshold(c *Config, v string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return errors.New("is not an integer")
+	}
+	if n < 0 {
+		return errors.New("must be 0 (unknown) or positive")
+	}
+	c.WildcardMentionThreshold = n
 	return nil
 }
 

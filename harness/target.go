@@ -109,14 +109,15 @@ func (t *Target) FeatureList() []string { return sortedKeys(t.Features) }
 func (t *Target) CapabilityList() []string { return sortedKeys(t.Capabilities) }
 
 // httpClient is shared by all clients of the target: one connection pool,
-// the configured timeout, and no cookie jar, so every request stands alone.
+// the configured timeout per attempt, rate limits waited out (ratelimit.go),
+// and no cookie jar, so every request stands alone.
 func (t *Target) httpClient() *http.Client {
 	t.clientOnce.Do(func() {
 		timeout := t.Config.RequestTimeout
 		if timeout <= 0 {
 			timeout = 10 * time.Second
 		}
-		t.client = &http.Client{Timeout: timeout}
+		t.client = &http.Client{Transport: newRetryTransport(nil, timeout, t.logWriter)}
 	})
 	return t.client
 }

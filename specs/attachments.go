@@ -40,20 +40,18 @@ func attachmentID(u harness.User, f harness.UploadedFile) int {
 	return int(id)
 }
 
+// How long an attachment may take to go once its last reference is gone: the document says
+// only "deleted automatically", so a server may do it in the background.
+const (
+	unreferencedDeadline = 10 * time.Second
+	unreferencedPolling  = 200 * time.Millisecond
+)
+
 // expectListed asserts whether GET /attachments of u lists the file.
 func expectListed(u harness.User, f harness.UploadedFile, listed bool) {
 	GinkgoHelper()
 	_, found := attachmentOf(u, f)
 	Expect(found).To(Equal(listed), "GET /attachments listing %s", f.PathID)
-}
-
-// sendAs sends a channel message as u and returns its id.
-func sendAs(u harness.User, ch harness.Channel, topic, content string) int {
-	GinkgoHelper()
-	return int(harness.Success(harness.Current().AsUser(u).POST("/messages").
-		WithFormField("type", "stream").WithFormField("to", ch.ID).
-		WithFormField("topic", topic).WithFormField("content", content).Expect()).
-		Value("id").Number().IsInt().Raw())
 }
 
 // editContent replaces a message's content as u and returns the edit's detached_uploads.
@@ -76,7 +74,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		It("returns a file whose only reference the edit removed, with its id, name, path_id and size",
 			harness.Req("STATE-23", "RES-01", "RES-02"), func() {
 				f := t.Upload(member, uploadContent)
-				id := sendAs(member, ch, topic, "the file: "+f.Link())
+				id := t.SendToChannelAs(member, ch, topic, "the file: "+f.Link())
 				attachment := attachmentID(member, f)
 
 				detached := editContent(member, id, "the file is gone")
@@ -93,7 +91,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		It("gives create_time in UNIX seconds", harness.Req("RES-03", "VER-25"), func() {
 			t.NeedLevel(443)
 			f := t.Upload(member, uploadContent)
-			id := sendAs(member, ch, topic, f.Link())
+			id := t.SendToChannelAs(member, ch, topic, f.Link())
 			d := editContent(member, id, "no file any more").Value(0).Object()
 			harness.ExpectTimestampNow(d.Value("create_time"))
 		})
@@ -102,7 +100,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 			harness.Req("RES-04", "VER-26", "STATE-23"), func() {
 				t.NeedLevel(472)
 				f := t.Upload(member, uploadContent)
-				mine := sendAs(member, ch, topic, "mine: "+f.Link())
+				mine := t.SendToChannelAs(member, ch, topic, "mine: "+f.Link())
 				theirs := t.SendToChannel(harness.Owner, ch, topic, "theirs: "+f.Link())
 
 				a, _ := attachmentOf(member, f)
@@ -115,14 +113,14 @@ var _ = Describe("Attachments: files that messages reference", func() {
 				a, _ = attachmentOf(member, f)
 				Expect(a).To(HaveKeyWithValue("message_ids", BeEmpty()))
 
-				again := sendAs(member, ch, topic, "again: "+f.Link())
+				again := t.SendToChannelAs(member, ch, topic, "again: "+f.Link())
 				d := editContent(member, again, "and gone").Value(0).Object()
 				d.Value("message_ids").Array().IsEmpty()
 			})
 
 		It("is an empty list when the edit removed no file", harness.Req("STATE-23"), func() {
 			f := t.Upload(member, uploadContent)
-			id := sendAs(member, ch, topic, "keeps the file: "+f.Link())
+			id := t.SendToChannelAs(member, ch, topic, "keeps the file: "+f.Link())
 			editContent(member, id, "still keeps the file: "+f.Link()).IsEmpty()
 			expectListed(member, f, true)
 		})
@@ -132,11 +130,13 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		DescribeTable("is deleted automatically when the last message referencing it is deleted",
 			func(deleteAll func(f harness.UploadedFile, first, second int)) {
 				f := t.Upload(member, uploadContent)
-				first := sendAs(member, ch, topic, "first: "+f.Link())
-				second := sendAs(member, ch, topic, "second: "+f.Link())
+				first := t.SendToChannelAs(member, ch, topic, "first: "+f.Link())
+				second := t.SendToChannelAs(member, ch, topic, "second: "+f.Link())
 				expectListed(member, f, true)
 				deleteAll(f, first, second)
-				expectListed(member, f, false)
+				Eventually(func() bool { _, listed := attachmentOf(member, f); return listed }).
+					WithTimeout(unreferencedDeadline).WithPolling(unreferencedPolling).
+					Should(BeFalse(), "GET /attachments still lists %s after its last reference was deleted", f.PathID)
 			},
 			Entry("directly, one message at a time", harness.Req("STATE-16"), func(f harness.UploadedFile, first, second int) {
 				admin := t.As(harness.Admin)
@@ -170,7 +170,7 @@ var _ = Describe("Operation 18: delete an attachment (DELETE /attachments/{attac
 		member := t.Users[harness.Member]
 		ch := t.NewChannel(harness.Public, harness.Member)
 		f := t.Upload(member, uploadContent)
-		sendAs(member, ch, harness.UniqueName("files"), f.Link())
+		t.SendToChannelAs(member, ch, harness.UniqueName("files"), f.Link())
 		harness.BareSuccess(t.AsUser(member).DELETE("/attachments/{id}", attachmentID(member, f)).Expect())
 		expectListed(member, f, false)
 	})
@@ -208,7 +208,7 @@ var _ = Describe("Attachments: an upload no message references", Serial, func() 
 		ch := t.NewChannel(harness.Public, harness.Member)
 		unused := t.Upload(member, uploadContent)
 		used := t.Upload(member, uploadContent)
-		sendAs(member, ch, harness.UniqueName("files"), used.Link())
+		t.SendToChannelAs(member, ch, harness.UniqueName("files"), used.Link())
 
 		t.PassTime(lifetime - time.Minute)
 		expectListed(member, unused, true)

@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -41,18 +42,25 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 
 	It("creates the account for an administrator holding can_create_users and returns its user_id; the user authenticates once it has an API key",
 		harness.Req("OP11-04", "AUTH-11"), func() {
+			acct.ownerPermissionNeeded("can_create_users")
 			a := acct.freshAccount()
 			owner := t.Users[harness.Owner]
-			id := int(harness.Success(acct.createUser(owner, a)).Value("user_id").Number().IsInt().Raw())
+			resp := acct.createUser(owner, a)
+			acct.ownerRefused(resp, "can_create_users")
+			id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
 
 			created := acct.userAs(owner, id)
 			created.Value("delivery_email").String().IsEqualFold(a.email)
 			created.Value("full_name").String().IsEqual(a.fullName)
 
-			// The API key comes from the password login of the real server.
-			key := harness.Success(t.Anonymous().POST("/fetch_api_key").
-				WithFormField("username", a.email).WithFormField("password", a.password).Expect()).
-				Value("api_key").String().NotEmpty().Raw()
+			// The API key comes from the password login of the real server, which a server
+			// may turn off; the document leaves how a key is obtained open.
+			login := t.Anonymous().POST("/fetch_api_key").
+				WithFormField("username", a.email).WithFormField("password", a.password).Expect()
+			if ok, code, msg := envelope(login); !ok {
+				harness.SkipNeedsSetup(fmt.Sprintf("POST /fetch_api_key refused the new user's password (%s %q): enable password login to check that the user authenticates", code, msg))
+			}
+			key := harness.Success(login).Value("api_key").String().NotEmpty().Raw()
 			harness.Success(t.WithBasicAuth(a.email, key).GET("/users/me").Expect()).Value("user_id").Number().IsEqual(id)
 		})
 
@@ -66,28 +74,18 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 		func(field string) {
 			a := acct.freshAccount()
 			harness.Fails(acct.createUser(t.Users[harness.Owner], a, field))
-			acct.expectNoAccount(a.email)
+			Expect(acct.accountExists(a.email)).To(BeFalse(), "an account was created")
 		},
 		Entry("email", harness.Req("OP11-03"), "email"),
 		Entry("password", harness.Req("OP11-03"), "password"),
 		Entry("full_name", harness.Req("OP11-03"), "full_name"),
 	)
 
-	DescribeTable("refuses invalid fields",
-		func(change func(a *newAccount)) {
-			a := acct.freshAccount()
-			change(&a)
-			harness.Fails(acct.createUser(t.Users[harness.Owner], a))
-		},
-		Entry("an email that is not an address", harness.Req("OP11-03"), func(a *newAccount) { a.email = "not-an-email-" + harness.UniqueName("x") }),
-		Entry("a blank full name", harness.Req("OP11-03"), func(a *newAccount) { a.fullName = "   " }),
-	)
-
 	DescribeTable("refuses a requester who is not an administrator",
 		func(role harness.Role) {
 			a := acct.freshAccount()
 			harness.Fails(acct.createUser(t.Users[role], a))
-			acct.expectNoAccount(a.email)
+			Expect(acct.accountExists(a.email)).To(BeFalse(), "an account was created")
 		},
 		Entry("a moderator", harness.Req("OP11-01", "AUTH-11"), harness.Moderator),
 		Entry("a member", harness.Req("OP11-01", "AUTH-11"), harness.Member),
@@ -100,20 +98,6 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 		admin := t.NewUser(harness.Admin)
 		a := acct.freshAccount()
 		harness.Fails(acct.createUser(admin, a))
-		acct.expectNoAccount(a.email)
+		Expect(acct.accountExists(a.email)).To(BeFalse(), "an account was created")
 	})
 })
-
-// expectNoAccount asserts that no user has the email (as the owner sees the users).
-func (acctOps) expectNoAccount(email string) {
-	GinkgoHelper()
-	members := harness.Success(harness.Current().As(harness.Owner).GET("/users").Expect()).Value("members").Array()
-	for _, m := range members.Iter() {
-		u := m.Object().Raw()
-		for _, key := range []string{"delivery_email", "email"} {
-			if s, ok := u[key].(string); ok {
-				Expect(strings.EqualFold(s, email)).To(BeFalse(), "a user with the email %s exists", email)
-			}
-		}
-	}
-}

@@ -29,11 +29,7 @@ func (msgOps) form(u harness.User, method, path string, id any, kv ...any) *http
 	if id != nil {
 		args = append(args, id)
 	}
-	req := harness.Current().AsUser(u).Request(method, path, args...)
-	for i := 0; i+1 < len(kv); i += 2 {
-		req = req.WithFormField(kv[i].(string), kv[i+1])
-	}
-	return req.Expect()
+	return withForm(harness.Current().AsUser(u).Request(method, path, args...), kv...).Expect()
 }
 
 // edit sends PATCH /messages/{id} as u with the given parameters.
@@ -44,10 +40,7 @@ func (o msgOps) edit(u harness.User, id int, kv ...any) *httpexpect.Response {
 // fetch returns the message object of GET /messages/{id} as u.
 func (msgOps) fetch(u harness.User, id int, query ...any) *httpexpect.Object {
 	GinkgoHelper()
-	req := harness.Current().AsUser(u).GET("/messages/{id}", id)
-	for i := 0; i+1 < len(query); i += 2 {
-		req = req.WithQuery(query[i].(string), query[i+1])
-	}
+	req := withQuery(harness.Current().AsUser(u).GET("/messages/{id}", id), query...)
 	return harness.Success(req.Expect()).Value("message").Object()
 }
 
@@ -106,7 +99,7 @@ func (msgOps) sha256Hex(text string) string {
 // where the target has it, else the older mandatory_topics. The spec must be Serial.
 func (msgOps) requireTopics(t *harness.Target) {
 	GinkgoHelper()
-	state := t.RealmState(harness.Admin, "realm").Raw()
+	state := t.StateOf(t.Users[harness.Admin], "realm").Raw()
 	if _, ok := state["realm_topics_policy"]; ok {
 		t.ChangeRealmSetting("topics_policy", "disable_empty_topic")
 		return
@@ -118,7 +111,7 @@ func (msgOps) requireTopics(t *harness.Target) {
 // message_edit_history_visibility_policy where the target has it, else allow_edit_history.
 func (msgOps) hideEditHistory(t *harness.Target) {
 	GinkgoHelper()
-	state := t.RealmState(harness.Admin, "realm").Raw()
+	state := t.StateOf(t.Users[harness.Admin], "realm").Raw()
 	if _, ok := state["realm_message_edit_history_visibility_policy"]; ok {
 		t.ChangeRealmSetting("message_edit_history_visibility_policy", "none")
 		return
@@ -138,10 +131,8 @@ func (o msgOps) expectTopicOf(u harness.User, topic string, ids ...int) {
 // succeeded tells whether a response is a success envelope, for rules the document lets a
 // server meet either by refusing or by accepting within bounds.
 func (msgOps) succeeded(r *httpexpect.Response) bool {
-	var body struct {
-		Result string `json:"result"`
-	}
-	return json.Unmarshal([]byte(r.Body().Raw()), &body) == nil && body.Result == "success"
+	ok, _, _ := envelope(r)
+	return ok
 }
 
 // msgIDText formats a message ID for JSON-encoded parameters.

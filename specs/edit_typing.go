@@ -37,8 +37,4 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 		Entry("missing", harness.Req("OP13-01")),
 		Entry("unknown", harness.Req("OP13-01"), "op", "pause"),
 	)
-
-	It("refuses a message the requester cannot edit", harness.Req("OP13-01"), func() {
-		harness.Fails(msgs.editTyping(t.Users[harness.Owner], id, "op", "start"))
-	})
 })

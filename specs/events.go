@@ -96,12 +96,26 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		Entry("move_messages_between_streams_limit_seconds", harness.Req("EVENT-04"), "move_messages_between_streams_limit_seconds", 4323),
 	)
 
+	// Note: the real server of this family stops sending presence events in realms of more
+	// than 100 users (clients poll presence there instead), so against a large shared realm
+	// this spec fails although the server is otherwise conformant; run it on a small realm.
 	It("tells clients at once when a user comes online", harness.Req("EVENT-05"), func() {
 		newcomer := t.NewUser(harness.Member)
 		events := t.Listen(harness.Member, "presence")
 		harness.Success(t.AsUser(newcomer).POST("/users/me/presence").WithFormField("status", "active").Expect())
-		got := events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "presence", "user_id": newcomer.ID}))
-		Expect(got[0]).To(HaveKey("presence"), "a presence event describes the user's presence")
+		// Other users of a shared realm may come online meanwhile: look for the newcomer's event
+		// among whatever arrives.
+		cameOnline := harness.Event(map[string]any{"type": "presence", "user_id": newcomer.ID})
+		var got []map[string]any
+		Eventually(func() []map[string]any {
+			got = append(got, events.Collect(eventWait)...)
+			return got
+		}).WithTimeout(eventWait).Should(ContainElement(cameOnline))
+		for _, ev := range got {
+			if ok, _ := cameOnline.Match(ev); ok {
+				Expect(ev).To(HaveKey("presence"), "a presence event describes the user's presence")
+			}
+		}
 	})
 
 	It("tells the client with has_vcall_token whether the user holds a video-call token", harness.Req("EVENT-06"), func() {
@@ -114,12 +128,24 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": false}))
 	})
 
+	// Other events may reach the queue (the realm is shared); only the two private ones must not.
 	It("never gives one user's queue another user's private events", harness.Req("EVENT-07"), func() {
-		ch := t.NewChannel(harness.Public, harness.Member, harness.Admin)
-		events := t.Listen(harness.Member)
-		t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "a direct message the member must not see")
+		ch := t.NewChannel(harness.Public, harness.Admin)
+		outsider := t.NewUser(harness.Member)
+		t.SubscribeUsers(ch, outsider) // a channel both share; the administrator's settings of it are theirs
+		events := t.ListenAs(outsider, "message", "subscription")
+
+		secret := harness.UniqueName("secret")
+		t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
 		harness.Success(t.As(harness.Admin).PATCH("/users/me/subscriptions/{id}", ch.ID).
 			WithFormField("property", "pin_to_top").WithFormField("value", true).Expect())
-		events.ExpectNoEvents(eventWait)
+
+		for _, ev := range events.Collect(eventWait) {
+			Expect(jsonText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
+			if ev["type"] == "subscription" {
+				Expect(ev).NotTo(And(HaveKeyWithValue("stream_id", BeNumerically("==", ch.ID)), HaveKeyWithValue("property", "pin_to_top")),
+					"the administrator's subscription setting reached the queue")
+			}
+		}
 	})
 })

@@ -97,7 +97,7 @@ var _ = Describe("Linkifier objects", func() {
 			l.Value("alternative_url_templates").Array().IsEqual([]string{alternative})
 		})
 
-	It("give null example_input and reverse_template and an array of alternative templates when none were set",
+	It("give example_input and reverse_template as a string or null and alternative_url_templates as an array of strings when none were set",
 		harness.Req("RES-24", "RES-25", "RES-26"), func() {
 			id := harness.Current().AddLinkifier(harness.UniqueName("plain")+`-(?P<id>[0-9]+)`, "https://tracker.example.test/{id}")
 			l := linkifierByID(listedLinkifiers(), id)
@@ -108,13 +108,18 @@ var _ = Describe("Linkifier objects", func() {
 })
 
 var _ = Describe("Operation 17: the order of linkifiers", func() {
-	It("lists linkifiers in the realm's order, a new one after the older ones", harness.Req("OP17-03"), func() {
+	// Where a new linkifier goes the document does not say; the order set with PATCH is the
+	// reordering spec's. Here: the list has one order, whichever read shows it. Only this
+	// spec's linkifiers are compared, as specs beside it add and delete their own.
+	It("lists linkifiers in the realm's order: two reads agree", harness.Req("OP17-03"), func() {
 		t := harness.Current()
 		var mine []int
 		for i := range 3 {
 			mine = append(mine, t.AddLinkifier(fmt.Sprintf("%s%d-(?P<id>[0-9]+)", harness.UniqueName("order"), i), "https://tracker.example.test/{id}"))
 		}
-		Expect(idsAmong(listedLinkifiers(), mine...)).To(Equal(mine))
+		first := idsAmong(listedLinkifiers(), mine...)
+		Expect(first).To(ConsistOf(mine), "the list holds every linkifier added")
+		Expect(idsAmong(listedLinkifiers(), mine...)).To(Equal(first))
 	})
 })
 

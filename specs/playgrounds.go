@@ -30,10 +30,11 @@ func addPlayground(name, language, template string) *httpexpect.Response {
 var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)", func() {
 	It("creates a playground with an id, and the realm lists it with its name, language and template",
 		harness.Req("OP14-02", "OP14-05", "RES-27", "RES-28", "RES-29"), func() {
+			t := harness.Current()
 			name := harness.UniqueName("playground")
 			id := harness.Success(addPlayground(name, "Python", playgroundTemplate)).Value("id").Number().IsInt().Raw()
 
-			listed := harness.Current().RealmState(harness.Member, "realm_playgrounds").Value("realm_playgrounds").Array().
+			listed := t.StateOf(t.Users[harness.Member], "realm_playgrounds").Value("realm_playgrounds").Array().
 				Find(func(_ int, v *httpexpect.Value) bool { return v.Object().Value("id").Raw() == id })
 			p := listed.Object()
 			p.Value("name").String().IsEqual(name)

@@ -28,7 +28,12 @@ type restrictedOp struct {
 	refusal string
 	// serial marks operations whose setup changes a realm-wide setting.
 	serial bool
-	// setup runs before the attempt (realm settings, feature levels); nil for none.
+	// ownerPermission is a special permission the document requires of the owner beyond
+	// the role (the owner is the suite's setting); an owner without it makes the owner's
+	// cell need setup rather than fail. "" for none.
+	ownerPermission string
+	// setup runs before the attempt (realm settings); nil for none. Feature levels come
+	// from the catalog entries of reqs (needCatalogLevels).
 	setup func(t *harness.Target)
 	// actor is who attempts the operation for a role; nil means the cast member of the role.
 	actor func(t *harness.Target, role harness.Role) harness.User
@@ -50,14 +55,6 @@ func (acctOps) matrixChannel(t *harness.Target) (harness.Channel, string, int) {
 	ch := t.NewChannel(harness.Public, matrixOthers...)
 	topic := harness.UniqueName("matrix")
 	return ch, topic, t.SendToChannel(harness.Owner, ch, topic, "role matrix")
-}
-
-// messagePlace returns a message's channel and topic as the owner sees it.
-func (acctOps) messagePlace(id int) (int, string) {
-	GinkgoHelper()
-	m := harness.Success(harness.Current().As(harness.Owner).GET("/messages/{id}", id).
-		WithQuery("allow_empty_topic_name", true).Expect()).Value("message").Object()
-	return int(m.Value("stream_id").Number().Raw()), m.Value("subject").String().Raw()
 }
 
 // matrixGroupSetting points a realm permission group setting at the moderators (and those
@@ -88,9 +85,10 @@ var restrictedOps = []restrictedOp{
 		},
 	},
 	{
-		// The owner holds can_create_users (a setting of the suite); any other administrator
-		// is a new one, which holds no special permission.
+		// Any administrator other than the owner is a new one, which holds no special
+		// permission.
 		name: "create a user (operation 11)", reqs: []string{"AUTH-11", "OP11-01", "OP11-02"}, allowed: []harness.Role{harness.Owner},
+		ownerPermission: "can_create_users",
 		actor: func(t *harness.Target, role harness.Role) harness.User {
 			if role == harness.Admin {
 				return t.NewUser(harness.Admin)
@@ -126,8 +124,8 @@ var restrictedOps = []restrictedOp{
 		},
 	},
 	{
-		// The owner holds can_change_user_emails (a setting of the suite).
 		name: "new_email (operation 2)", reqs: []string{"AUTH-13", "OP02-12"}, allowed: []harness.Role{harness.Owner},
+		ownerPermission: "can_change_user_emails",
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			subject, moved := t.NewUser(harness.Member), acct.freshAccount().email
 			resp := acct.updateByEmail(u, subject.Email, "new_email", moved)
@@ -139,7 +137,6 @@ var restrictedOps = []restrictedOp{
 	},
 	{
 		name: "remove a bot's stored data (operation 20)", reqs: []string{"AUTH-14"}, allowed: []harness.Role{harness.Bot}, refusal: "PERMISSION_DENIED",
-		setup: func(t *harness.Target) { t.NeedLevel(494) },
 		// A bot of its own, so that no other spec's storage is touched.
 		actor: func(t *harness.Target, role harness.Role) harness.User {
 			if role == harness.Bot {
@@ -162,11 +159,11 @@ var restrictedOps = []restrictedOp{
 	{
 		name: "resolve a topic (operation 1) with can_resolve_topics_group = moderators", reqs: []string{"AUTH-15"},
 		allowed: matrixModerators, serial: true,
-		setup: func(t *harness.Target) { t.NeedLevel(367); matrixGroupSetting("can_resolve_topics_group")(t) },
+		setup: matrixGroupSetting("can_resolve_topics_group"),
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			_, topic, id := acct.matrixChannel(t)
 			resp := acct.form(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
-			return resp, func() bool { _, now := acct.messagePlace(id); return now == "✔ "+topic }
+			return resp, func() bool { _, now := msgs.where(t.Users[harness.Owner], id); return now == "✔ "+topic }
 		},
 	},
 	{
@@ -177,7 +174,7 @@ var restrictedOps = []restrictedOp{
 			_, _, id := acct.matrixChannel(t)
 			moved := harness.UniqueName("moved")
 			resp := acct.form(u, "PATCH", "/messages/{id}", id, "topic", moved)
-			return resp, func() bool { _, now := acct.messagePlace(id); return now == moved }
+			return resp, func() bool { _, now := msgs.where(t.Users[harness.Owner], id); return now == moved }
 		},
 	},
 	{
@@ -188,26 +185,9 @@ var restrictedOps = []restrictedOp{
 			_, _, id := acct.matrixChannel(t)
 			target := t.NewChannel(harness.Public, matrixOthers...)
 			resp := acct.form(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
-			return resp, func() bool { now, _ := acct.messagePlace(id); return now == target.ID }
+			return resp, func() bool { now, _ := msgs.where(t.Users[harness.Owner], id); return now == target.ID }
 		},
 	},
-}
-
-// roleCodeOf returns the user's role code as the owner sees it.
-func (acctOps) roleCodeOf(u harness.User) int {
-	GinkgoHelper()
-	return int(acct.userAs(harness.Current().Users[harness.Owner], u.ID).Value("role").Number().Raw())
-}
-
-// accountExists reports whether a user has the email, as the owner sees the users.
-func (acctOps) accountExists(email string) bool {
-	GinkgoHelper()
-	for _, m := range harness.Success(harness.Current().As(harness.Owner).GET("/users").Expect()).Value("members").Array().Iter() {
-		if d, ok := m.Object().Raw()["delivery_email"].(string); ok && d == email {
-			return true
-		}
-	}
-	return false
 }
 
 var _ = Describe("Role matrix: every role-restricted operation against every role", func() {
@@ -226,6 +206,7 @@ var _ = Describe("Role matrix: every role-restricted operation against every rol
 		}
 		args := append(append(decorators, func(role harness.Role) {
 			t := harness.Current()
+			needCatalogLevels(t)
 			if op.setup != nil {
 				op.setup(t)
 			}
@@ -233,8 +214,15 @@ var _ = Describe("Role matrix: every role-restricted operation against every rol
 			if op.actor != nil {
 				actor = op.actor(t, role)
 			}
+			ownerNeedsPermission := role == harness.Owner && op.ownerPermission != ""
+			if ownerNeedsPermission {
+				acct.ownerPermissionNeeded(op.ownerPermission)
+			}
 			resp, tookEffect := op.attempt(t, actor)
 			if slices.Contains(op.allowed, role) {
+				if ownerNeedsPermission {
+					acct.ownerRefused(resp, op.ownerPermission)
+				}
 				harness.Success(resp)
 				if tookEffect != nil {
 					Expect(tookEffect()).To(BeTrue(), "the %s's request succeeded but took no effect", role)

@@ -31,9 +31,6 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	})
 	owner := func() harness.User { return t.Users[harness.Owner] }
 	admin := func() harness.User { return t.Users[harness.Admin] }
-	roleOf := func(u harness.User) int {
-		return int(acct.userAs(owner(), u.ID).Value("role").Number().Raw())
-	}
 
 	It("changes full_name and answers with no extra fields", harness.Req("OP02-04", "OP02-13"), func() {
 		name := "Renamed " + harness.UniqueName("n")
@@ -89,7 +86,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 				DeferCleanup(func() { harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 400)) })
 			}
 			harness.Success(acct.updateByEmail(owner(), subject.Email, "role", code))
-			Expect(roleOf(subject)).To(Equal(code))
+			Expect(acct.roleCodeOf(subject)).To(Equal(code))
 		},
 		Entry("100 owner", harness.Req("OP02-05"), 100),
 		Entry("200 administrator", harness.Req("OP02-05"), 200),
@@ -101,7 +98,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	DescribeTable("refuses any other role value with BAD_REQUEST",
 		func(code any) {
 			harness.FailsWith(acct.updateByEmail(owner(), subject.Email, "role", code), "BAD_REQUEST")
-			Expect(roleOf(subject)).To(Equal(400))
+			Expect(acct.roleCodeOf(subject)).To(Equal(400))
 		},
 		Entry("0", harness.Req("OP02-05"), 0),
 		Entry("250", harness.Req("OP02-05"), 250),
@@ -112,25 +109,25 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	Describe("the owner role", func() {
 		It("may be added by an owner but not by an administrator", harness.Req("OP02-06", "AUTH-12"), func() {
 			harness.Fails(acct.updateByEmail(admin(), subject.Email, "role", 100))
-			Expect(roleOf(subject)).To(Equal(400))
+			Expect(acct.roleCodeOf(subject)).To(Equal(400))
 			DeferCleanup(func() { harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 400)) })
 			harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 100))
-			Expect(roleOf(subject)).To(Equal(100))
+			Expect(acct.roleCodeOf(subject)).To(Equal(100))
 		})
 
 		It("may be removed by an owner but not by an administrator", harness.Req("OP02-06", "AUTH-12"), func() {
 			other := t.NewOwner()
 			harness.Fails(acct.updateByEmail(admin(), other.Email, "role", 200))
-			Expect(roleOf(other)).To(Equal(100))
+			Expect(acct.roleCodeOf(other)).To(Equal(100))
 			harness.Success(acct.updateByEmail(owner(), other.Email, "role", 200))
-			Expect(roleOf(other)).To(Equal(200))
+			Expect(acct.roleCodeOf(other)).To(Equal(200))
 		})
 	})
 
 	It("refuses with BAD_REQUEST to make a guest an administrator", harness.Req("OP02-14"), func() {
 		guest := t.NewUser(harness.Guest)
 		harness.FailsWith(acct.updateByEmail(owner(), guest.Email, "role", 200), "BAD_REQUEST")
-		Expect(roleOf(guest)).To(Equal(600))
+		Expect(acct.roleCodeOf(guest)).To(Equal(600))
 	})
 
 	Describe("profile_data", func() {
@@ -188,8 +185,11 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 	Describe("new_email", func() {
 		It("changes the user's email when the requester is an owner holding can_change_user_emails", harness.Req("OP02-12", "AUTH-13"), func() {
+			acct.ownerPermissionNeeded("can_change_user_emails")
 			moved := acct.freshAccount().email
-			harness.Success(acct.updateByEmail(owner(), subject.Email, "new_email", moved))
+			resp := acct.updateByEmail(owner(), subject.Email, "new_email", moved)
+			acct.ownerRefused(resp, "can_change_user_emails")
+			harness.Success(resp)
 			acct.userAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(moved)
 			// The real email is the login name: the user authenticates with the new one.
 			harness.Success(t.WithBasicAuth(moved, subject.APIKey).GET("/users/me").Expect()).

@@ -3,6 +3,7 @@
 package coverage
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/onsi/ginkgo/v2"
@@ -13,12 +14,15 @@ import (
 	"github.com/chatconform/chatconform/specs/catalog"
 )
 
+// preview is the suite's spec tree, built once for every test of the package.
+var preview = sync.OnceValue(func() ginkgo.Report { return ginkgo.PreviewSpecs(specs.SuiteName) })
+
 func TestCatalogCoverage(t *testing.T) {
 	cat, err := catalog.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	preview := ginkgo.PreviewSpecs(specs.SuiteName)
+	preview := preview()
 	if len(preview.SpecReports) == 0 {
 		t.Fatal("the suite has no specs")
 	}
