@@ -171,6 +171,7 @@ func (t *Target) NeedJWT() JWTSigner {
 	}
 	if t.Capabilities["config"] {
 		if prev, ok := t.fakeJWTConfig(); ok {
+			requireSerial("setting the fake's JWT key")
 			signer := JWTSigner{Key: randomKey(), Algorithm: alg, now: t.Now}
 			g.Expect(t.setFakeJWTConfig(signer.Key, signer.Algorithm)).To(gomega.Succeed(), "harness: setting the fake's JWT key")
 			ginkgo.DeferCleanup(func() {

@@ -105,3 +105,13 @@ func (t *Target) NeedLevelBelow(n int) {
 		ginkgo.Skip(fmt.Sprintf("%s needs feature level below %d, target has %d", NotApplicablePrefix, n, t.FeatureLevel))
 	}
 }
+
+// requireSerial fails a spec that changes what every spec shares (realm settings, the fake's
+// configuration or clock) unless it is marked Serial: run beside other specs, the change
+// would leak into them.
+func requireSerial(what string) {
+	ginkgo.GinkgoHelper()
+	if !ginkgo.CurrentSpecReport().IsSerial {
+		ginkgo.Fail("harness: " + what + " changes what every spec shares; mark the spec Serial")
+	}
+}

@@ -62,6 +62,7 @@ func (t *Target) Upload(u User, content string) UploadedFile {
 // capability first, and their specs are Serial: the configuration is server-wide.
 func (t *Target) SetFakeConfig(name string, value any) {
 	ginkgo.GinkgoHelper()
+	requireSerial("changing the fake's configuration")
 	obj, err := t.call(http.MethodGet, t.URL+"/_fake/config", nil, nil)
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading the fake's configuration")
 	config, _ := obj["config"].(map[string]any)
@@ -139,6 +140,7 @@ func (t *Target) WithoutVideoCalls() {
 // their specs are Serial, because every spec shares the clock.
 func (t *Target) PassTime(d time.Duration) {
 	ginkgo.GinkgoHelper()
+	requireSerial("moving the fake's clock")
 	seconds := int64(d / time.Second)
 	_, err := t.call(http.MethodPost, t.URL+"/_fake/clock", nil, url.Values{"advance": {strconv.FormatInt(seconds, 10)}})
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: moving the clock forward by %s", d)

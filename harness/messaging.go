@@ -39,6 +39,7 @@ func (t *Target) SystemGroupID(name string) int {
 // Such specs must be marked Serial (DESIGN decision 6).
 func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
 	ginkgo.GinkgoHelper()
+	requireSerial("changing a realm group setting")
 	state := t.StateOf(t.user(Admin), "realm").Raw()
 	previous, known := state["realm_"+name]
 	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)

@@ -89,15 +89,10 @@ func (t *Target) AddLinkifier(pattern, urlTemplate string) int {
 	return id
 }
 
-// RealmState registers an event queue as the user of role as and returns
-// the success body of POST /register with the state of the given
-// fetch_event_types (all state when none is given): where the document
-// says clients read realm limits and settings.
+// RealmState returns, as the user of role as, the success body of POST /register with the
+// state of the given fetch_event_types (all state when none is given): where the document
+// says clients read realm limits and settings. The queue the registration makes is deleted.
 func (t *Target) RealmState(as Role, fetchEventTypes ...string) *httpexpect.Object {
 	ginkgo.GinkgoHelper()
-	req := t.As(as).POST("/register")
-	if len(fetchEventTypes) > 0 {
-		req = req.WithFormField("fetch_event_types", jsonParam(fetchEventTypes))
-	}
-	return Success(req.Expect())
+	return t.StateOf(t.user(as), fetchEventTypes...)
 }

@@ -2,9 +2,12 @@ package harness
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
+
+	"github.com/onsi/ginkgo/v2"
 )
 
 // secretParams are parameter and field names whose values are credentials:
@@ -79,4 +82,24 @@ func redactHeader(name, value string) string {
 		return "****"
 	}
 	return value
+}
+
+// RedactingFail is ginkgo.Fail with credentials redacted from the message: register it as the Gomega
+// fail handler, so that no failure printed to the console, JUnit or the reports shows a key.
+func RedactingFail(message string, callerSkip ...int) {
+	skip := 1
+	if len(callerSkip) > 0 {
+		skip += callerSkip[0]
+	}
+	ginkgo.Fail(RedactText(message), skip)
+}
+
+// GomegaString prints a user in failure messages with the API key redacted.
+func (u User) GomegaString() string {
+	return fmt.Sprintf("{Role: %q, ID: %d, Email: %q, FullName: %q, APIKey: %q}", u.Role, u.ID, u.Email, u.FullName, RedactSecret(u.APIKey))
+}
+
+// GomegaString prints credentials in failure messages with the API key redacted.
+func (c Credentials) GomegaString() string {
+	return fmt.Sprintf("{Email: %q, APIKey: %q}", c.Email, RedactSecret(c.APIKey))
 }

@@ -105,3 +105,13 @@ func TestHeaderSafe(t *testing.T) {
 		t.Errorf("len = %d, want 400", len(got))
 	}
 }
+
+func TestGomegaStringsRedactKeys(t *testing.T) {
+	u := User{Role: Member, ID: 4, Email: "m@x.test", APIKey: ownerKey}
+	c := Credentials{Email: "o@x.test", APIKey: ownerKey}
+	for _, s := range []string{u.GomegaString(), c.GomegaString()} {
+		if strings.Contains(s, ownerKey) || !strings.Contains(s, "****2345") {
+			t.Errorf("key not redacted: %s", s)
+		}
+	}
+}

@@ -54,7 +54,7 @@ var Settings = []Setting{
 		Meaning: "Comma list of optional features the target claims: push, vcall, jwt. Others are reported not applicable.",
 		set:     setFeatures},
 	{Name: "capabilities", Flag: FlagPrefix + "capabilities", Env: "CHATCONFORM_CAPABILITIES", YAML: "capabilities",
-		Meaning: "Comma list of control-API capabilities (clock, config, reset, fixture, journal, vcall-token); \"none\" for none. Unset: discovered from GET /_fake/health.",
+		Meaning: "Comma list of control-API capabilities (clock, config, reset, fixture, journal, vcall-token, batch); \"none\" for none. Unset: discovered from GET /_fake/health.",
 		set:     setCapabilities},
 	{Name: "jwt-key", Flag: FlagPrefix + "jwt-key", Env: "CHATCONFORM_JWT_KEY",
 		Meaning: "Key a target claiming feature jwt verifies JSON Web Tokens with (operation 9); the suite signs its tokens with it. Unset: the JWT specs run only against a fake whose configuration the suite can set.",

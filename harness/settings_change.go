@@ -14,6 +14,7 @@ import (
 // A null value in the registration state is an unlimited time limit, restored as "unlimited".
 func (t *Target) ChangeRealmSetting(name string, value any) {
 	ginkgo.GinkgoHelper()
+	requireSerial("changing a realm setting")
 	state := t.RealmState(Admin, "realm").Raw()
 	previous, known := state["realm_"+name]
 	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)

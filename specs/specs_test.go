@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/specs"
 )
 
@@ -14,6 +15,6 @@ import (
 // specs.Run) because the ginkgo CLI recognises a suite by its test files importing Ginkgo; a
 // package it does not recognise runs as a plain go test, without -p or any Ginkgo flag.
 func TestConformance(t *testing.T) {
-	RegisterFailHandler(Fail)
+	RegisterFailHandler(harness.RedactingFail) // ginkgo.Fail, with credentials redacted
 	RunSpecs(t, specs.SuiteName)
 }

@@ -31,7 +31,7 @@ const SuiteName = "chatconform conformance"
 
 // Run runs the suite; t is the *testing.T of a Go test, or any GinkgoTestingT for a binary.
 func Run(t GinkgoTestingT) bool {
-	RegisterFailHandler(Fail)
+	RegisterFailHandler(harness.RedactingFail) // ginkgo.Fail, with credentials redacted
 	return RunSpecs(t, SuiteName)
 }
 
@@ -70,11 +70,20 @@ var _ = ReportAfterSuite("conformance report", func(r Report) {
 	// The target is missing when setup failed; the report then records that failure.
 	target, _ := harness.TryCurrent()
 	conf := report.Build(cat, r, target)
-	dir := "reports"
-	if target != nil {
-		dir = target.ReportDir()
-	}
+	dir := reportDir(target)
 	Expect(report.Write(conf, dir)).To(Succeed())
 	fmt.Fprintln(os.Stdout, report.Summary(conf))
 	Expect(report.CheckCoverage(cat, r.SpecReports)).To(Succeed())
 })
+
+// reportDir is where the reports go: the target's setting, or, when setup failed before a
+// target existed, the configured one, so a failed run still reports where it was asked to.
+func reportDir(target *harness.Target) string {
+	if target != nil {
+		return target.ReportDir()
+	}
+	if cfg, err := harness.ResolveConfig(); err == nil && cfg.ReportDir != "" {
+		return cfg.ReportDir
+	}
+	return "reports"
+}
