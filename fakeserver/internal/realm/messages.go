@@ -150,6 +150,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	s.messages[m.ID] = m
 	s.applyMentionFlags(m)
 	s.afterMessageStored(m)
+	s.attachWidget(m)
 	s.publishNewMessage(m)
 	// The real server records a channel's first message silently: only deletions that move
 	// it are announced (see refreshFirstMessageID).
