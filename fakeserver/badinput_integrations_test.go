@@ -327,13 +327,7 @@ func integrationRouteCases(add func(routeSpec)) {
 
 	editLf := routeSpec{method: "PATCH", pattern: "/api/v1/realm/filters/{filter_id:[0-9]+}", path: "/api/v1/realm/filters/{id}",
 		id: integLinkifierID, notFound: "Linkifier not found.", role: fixtures.RoleOwner,
-		params: []param{
-			{name: "pattern", required: true, oversizeFails: true},
-			{name: "url_template", required: true, oversizeFails: true},
-			{name: "example_input", oversizeFails: true},
-			{name: "reverse_template", oversizeFails: true},
-			{name: "alternative_url_templates", kind: kStrList},
-		},
+		params: linkifierParams,
 		valid: []string{"pattern", "SETUP-(?P<id>[0-9]+)", "url_template", "https://changed.example/{id}"}}
 	editLf.extra = []badCase{
 		{"member", editLf.as(memberAuth), principalAdmin},

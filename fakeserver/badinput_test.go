@@ -395,6 +395,15 @@ func flatten(v url.Values) map[string]string {
 	return out
 }
 
+// linkifierParams are the parameters of adding and of editing a linkifier.
+var linkifierParams = []param{
+	{name: "pattern", required: true, oversizeFails: true},
+	{name: "url_template", required: true, oversizeFails: true},
+	{name: "example_input", oversizeFails: true},
+	{name: "reverse_template", oversizeFails: true},
+	{name: "alternative_url_templates", kind: kStrList},
+}
+
 // routeTable is every route of the fake; TestRouteTableCoversRouter keeps it complete.
 func routeTable() []routeSpec {
 	var table []routeSpec
@@ -744,13 +753,7 @@ func routeTable() []routeSpec {
 	add(settings)
 
 	lf := routeSpec{method: "POST", pattern: "/api/v1/realm/filters", path: "/api/v1/realm/filters", role: fixtures.RoleOwner,
-		params: []param{
-			{name: "pattern", required: true, oversizeFails: true},
-			{name: "url_template", required: true, oversizeFails: true},
-			{name: "example_input", oversizeFails: true},
-			{name: "reverse_template", oversizeFails: true},
-			{name: "alternative_url_templates", kind: kStrList},
-		},
+		params: linkifierParams,
 		valid: []string{"pattern", "BI-(?P<id>[0-9]+)", "url_template", "https://bi.example/{id}"}}
 	lf.extra = []badCase{
 		{"member", lf.as(memberAuth), principalAdmin},

@@ -195,9 +195,9 @@ func (s *Server) SetConfig(c Config) {
 func (s *Server) realm() *realm.State { return s.state }
 
 // batching is how batched operations (delete topic, mark all as read) split their work.
-func (s *Server) batching() realm.TopicBatching {
+func (s *Server) batching() realm.Batching {
 	c := s.Config()
-	return realm.TopicBatching{BatchSize: c.DeleteBatchSize, MaxBatches: c.MaxBatchesPerRequest}
+	return realm.Batching{BatchSize: c.DeleteBatchSize, MaxBatches: c.MaxBatchesPerRequest}
 }
 
 // TestServer is a fake server listening on a loopback port, in the style of httptest.Server.

@@ -30,17 +30,36 @@ func (s *State) DeleteMessage(requesterID, messageID int) *apierr.Error {
 	return nil
 }
 
-// TopicBatching bounds the work of one delete-topic request, as the real server's time budget
-// does: MaxBatches batches of BatchSize messages, 0 meaning no bound.
-type TopicBatching struct {
+// Batching bounds the work of one delete-topic or mark-all-as-read request, as the real
+// server's time budget does: MaxBatches batches of BatchSize messages, 0 meaning no bound.
+type Batching struct {
 	BatchSize  int
 	MaxBatches int
+}
+
+// run works through messages newest first, a batch at a time, and reports whether it
+// finished before the bound stopped it (the request then answers complete=false).
+func (b Batching) run(ms []*Message, do func(batch []*Message)) (complete bool) {
+	slices.SortFunc(ms, func(x, y *Message) int { return y.ID - x.ID })
+	size := b.BatchSize
+	if size <= 0 {
+		size = len(ms) + 1
+	}
+	for batch := 0; len(ms) > 0; batch++ {
+		if b.MaxBatches > 0 && batch == b.MaxBatches {
+			return false
+		}
+		n := min(size, len(ms))
+		do(ms[:n])
+		ms = ms[n:]
+	}
+	return true
 }
 
 // DeleteTopic deletes the messages of a topic that the requester can access, newest first in
 // batches (POST /streams/{id}/delete_topic). complete is false when the bound stopped it early;
 // the client repeats the request to finish.
-func (s *State) DeleteTopic(requesterID, channelID int, topic string, b TopicBatching) (complete bool, _ *apierr.Error) {
+func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching) (complete bool, _ *apierr.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[requesterID]
@@ -58,18 +77,8 @@ func (s *State) DeleteTopic(requesterID, channelID int, topic string, b TopicBat
 			doomed = append(doomed, m)
 		}
 	}
-	slices.SortFunc(doomed, func(a, b *Message) int { return b.ID - a.ID })
-	size := b.BatchSize
-	if size <= 0 {
-		size = len(doomed) + 1
-	}
-	for batch := 0; len(doomed) > 0; batch++ {
-		if b.MaxBatches > 0 && batch == b.MaxBatches {
-			return false, nil
-		}
-		n := min(size, len(doomed))
-		s.deleteMessages(doomed[:n])
-		doomed = doomed[n:]
+	if !b.run(doomed, s.deleteMessages) {
+		return false, nil
 	}
 	// The real server forgets the topic's visibility settings with the topic.
 	s.clearTopicVisibility(ch, topic)

@@ -98,7 +98,7 @@ func (s *State) publishFlagChange(userID int, add bool, flag string, ids []int) 
 // MarkAllAsRead marks the user's unread messages read, newest first in batches
 // (POST /mark_all_as_read). complete is false when the bound stopped it early; the client
 // repeats the request to finish.
-func (s *State) MarkAllAsRead(userID int, b TopicBatching) (complete bool) {
+func (s *State) MarkAllAsRead(userID int, b Batching) (complete bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var unread []*Message
@@ -107,24 +107,13 @@ func (s *State) MarkAllAsRead(userID int, b TopicBatching) (complete bool) {
 			unread = append(unread, m)
 		}
 	}
-	slices.SortFunc(unread, func(a, b *Message) int { return b.ID - a.ID })
-	size := b.BatchSize
-	if size <= 0 {
-		size = len(unread) + 1
-	}
-	for batch := 0; len(unread) > 0; batch++ {
-		if b.MaxBatches > 0 && batch == b.MaxBatches {
-			return false
-		}
-		n := min(size, len(unread))
-		ids := make([]int, 0, n)
-		for _, m := range unread[:n] {
+	return b.run(unread, func(batch []*Message) {
+		ids := make([]int, 0, len(batch))
+		for _, m := range batch {
 			setFlag(m, userID, "read", true)
 			ids = append(ids, m.ID)
 		}
 		slices.Sort(ids)
 		s.publishFlagChange(userID, true, "read", ids)
-		unread = unread[n:]
-	}
-	return true
+	})
 }
