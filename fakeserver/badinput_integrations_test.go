@@ -328,7 +328,7 @@ func integrationRouteCases(add func(routeSpec)) {
 	editLf := routeSpec{method: "PATCH", pattern: "/api/v1/realm/filters/{filter_id:[0-9]+}", path: "/api/v1/realm/filters/{id}",
 		id: integLinkifierID, notFound: "Linkifier not found.", role: fixtures.RoleOwner,
 		params: linkifierParams,
-		valid: []string{"pattern", "SETUP-(?P<id>[0-9]+)", "url_template", "https://changed.example/{id}"}}
+		valid:  []string{"pattern", "SETUP-(?P<id>[0-9]+)", "url_template", "https://changed.example/{id}"}}
 	editLf.extra = []badCase{
 		{"member", editLf.as(memberAuth), principalAdmin},
 		{"pattern not a regex", editLf.with("pattern", "SETUP-(?P<id>[0-9]+"), want{status: 400, code: "BAD_REQUEST"}},

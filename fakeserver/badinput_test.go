@@ -754,7 +754,7 @@ func routeTable() []routeSpec {
 
 	lf := routeSpec{method: "POST", pattern: "/api/v1/realm/filters", path: "/api/v1/realm/filters", role: fixtures.RoleOwner,
 		params: linkifierParams,
-		valid: []string{"pattern", "BI-(?P<id>[0-9]+)", "url_template", "https://bi.example/{id}"}}
+		valid:  []string{"pattern", "BI-(?P<id>[0-9]+)", "url_template", "https://bi.example/{id}"}}
 	lf.extra = []badCase{
 		{"member", lf.as(memberAuth), principalAdmin},
 		{"moderator, no parameters (role checked first)", request{method: "POST", path: lf.path, auth: modAuth}, principalAdmin},
