@@ -21,15 +21,9 @@ type acctOps struct{}
 
 var acct acctOps
 
-// form sends method path (one {arg} path argument) as u with form fields given as name,
-// value pairs.
-func (acctOps) form(u harness.User, method, path string, arg any, kv ...any) *httpexpect.Response {
-	return withForm(harness.Current().AsUser(u).Request(method, path, arg), kv...).Expect()
-}
-
 // updateByEmail sends PATCH /users/{email} (operation 2) as u.
 func (o acctOps) updateByEmail(u harness.User, email string, kv ...any) *httpexpect.Response {
-	return o.form(u, "PATCH", "/users/{email}", email, kv...)
+	return sendForm(u, "PATCH", "/users/{email}", email, kv...)
 }
 
 // userAs returns the user object of GET /users/{id} as viewer sees it.

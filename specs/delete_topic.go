@@ -14,9 +14,9 @@ import (
 // deleteTopic sends POST /streams/{id}/delete_topic as u; no topic_name when topic is nil.
 func (o msgOps) deleteTopic(u harness.User, ch harness.Channel, topic *string) *httpexpect.Response {
 	if topic == nil {
-		return o.form(u, "POST", "/streams/{id}/delete_topic", ch.ID)
+		return sendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID)
 	}
-	return o.form(u, "POST", "/streams/{id}/delete_topic", ch.ID, "topic_name", *topic)
+	return sendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID, "topic_name", *topic)
 }
 
 // gone reports whether u can no longer fetch the message.

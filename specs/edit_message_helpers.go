@@ -22,19 +22,9 @@ type msgOps struct{}
 
 var msgs msgOps
 
-// form sends method path as u with form fields given as name, value pairs; id fills the
-// path's {id} (nil for a path without one).
-func (msgOps) form(u harness.User, method, path string, id any, kv ...any) *httpexpect.Response {
-	var args []any
-	if id != nil {
-		args = append(args, id)
-	}
-	return withForm(harness.Current().AsUser(u).Request(method, path, args...), kv...).Expect()
-}
-
 // edit sends PATCH /messages/{id} as u with the given parameters.
 func (o msgOps) edit(u harness.User, id int, kv ...any) *httpexpect.Response {
-	return o.form(u, "PATCH", "/messages/{id}", id, kv...)
+	return sendForm(u, "PATCH", "/messages/{id}", id, kv...)
 }
 
 // fetch returns the message object of GET /messages/{id} as u.

@@ -145,10 +145,10 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			harness.Req("LIMIT-14", "ERR-08"), func() {
 				crowded := crowdedChannel()
 				send := func(u harness.User, in harness.Channel) bool {
-					return msgs.succeeded(msgs.form(u, "POST", "/messages", nil, "type", "stream", "to", in.ID,
+					return msgs.succeeded(sendForm(u, "POST", "/messages", nil, "type", "stream", "to", in.ID,
 						"topic", topic, "content", "@**all** please read"))
 				}
-				harness.FailsWith(msgs.form(member, "POST", "/messages", nil, "type", "stream", "to", crowded.ID,
+				harness.FailsWith(sendForm(member, "POST", "/messages", nil, "type", "stream", "to", crowded.ID,
 					"topic", topic, "content", "@**all** please read"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
 				Expect(send(admin, crowded)).To(BeTrue(), "an administrator (in the group) mentions the channel")
 				Expect(send(member, ch)).To(BeTrue(), "a member mentions a channel with few subscribers")
@@ -157,9 +157,9 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		It("keeps topic wildcard mentions in topics with many participants to members of the group, on send",
 			harness.Req("LIMIT-14", "ERR-09"), func() {
 				busy := crowdedTopic(ch)
-				harness.FailsWith(msgs.form(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				harness.FailsWith(sendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
 					"topic", busy, "content", "@**topic** please read"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
-				harness.Success(msgs.form(admin, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				harness.Success(sendForm(admin, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
 					"topic", busy, "content", "@**topic** please read"))
 			})
 

@@ -10,7 +10,7 @@ import (
 
 // editTyping sends POST /messages/{id}/typing as u with the given parameters.
 func (o msgOps) editTyping(u harness.User, id int, kv ...any) *httpexpect.Response {
-	return o.form(u, "POST", "/messages/{id}/typing", id, kv...)
+	return sendForm(u, "POST", "/messages/{id}/typing", id, kv...)
 }
 
 var _ = Describe("Operation 13: set typing status for message editing (POST /messages/{message_id}/typing)", func() {

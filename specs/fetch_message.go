@@ -160,7 +160,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
 		id := t.SendToChannel(harness.Owner, ch, topic, "news for the member")
 		Expect(msgs.flagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
-		harness.Success(msgs.form(member, "POST", "/messages/flags", nil, "messages", "["+msgIDText(id)+"]", "op", "add", "flag", "read"))
+		harness.Success(sendForm(member, "POST", "/messages/flags", nil, "messages", "["+msgIDText(id)+"]", "op", "add", "flag", "read"))
 		Expect(msgs.flagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
 	})
 

@@ -35,7 +35,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 			for _, id := range ids {
 				Expect(read(id)).To(BeFalse(), "message %d before", id)
 			}
-			harness.Success(msgs.form(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsTrue()
+			harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsTrue()
 			for _, id := range ids {
 				Expect(read(id)).To(BeTrue(), "message %d after", id)
 			}
@@ -44,12 +44,12 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 	It("works in batches, newest first; complete = false when it stopped early, and repeating finishes",
 		Serial, harness.Req("OP19-03", "STATE-13", "ERR-03"), func() {
 			t.LimitBatches(2, 1)
-			harness.Success(msgs.form(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsFalse()
+			harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsFalse()
 			for i, id := range ids {
 				Expect(read(id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
 			}
 			for range len(ids) {
-				if harness.Success(msgs.form(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().Raw() {
+				if harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().Raw() {
 					break
 				}
 			}

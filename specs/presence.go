@@ -19,7 +19,7 @@ import (
 // updatePresence sends POST /users/me/presence (operation 4) as u; kv are form fields as
 // name, value pairs.
 func (o acctOps) updatePresence(u harness.User, kv ...any) *httpexpect.Response {
-	return o.form(u, "POST", "/users/me/presence", nil, kv...)
+	return sendForm(u, "POST", "/users/me/presence", nil, kv...)
 }
 
 // presences returns the presences map and presence_last_update_id of a successful update.

@@ -29,7 +29,7 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 
 	react := func(role harness.Role, emoji string) {
 		GinkgoHelper()
-		harness.Success(msgs.form(t.Users[role], "POST", "/messages/{id}/reactions", id, "emoji_name", emoji))
+		harness.Success(sendForm(t.Users[role], "POST", "/messages/{id}/reactions", id, "emoji_name", emoji))
 	}
 
 	It("lists reactions oldest to newest", harness.Req("MSG-28"), func() {

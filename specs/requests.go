@@ -62,3 +62,13 @@ func memberChannel(topicPrefix string) (*harness.Target, harness.User, harness.C
 	t := harness.Current()
 	return t, t.Users[harness.Member], t.NewChannel(harness.Public, harness.Member), harness.UniqueName(topicPrefix)
 }
+
+// sendForm sends method path as u with form fields given as name, value pairs; id fills the
+// path's {id} (nil for a path without one).
+func sendForm(u harness.User, method, path string, id any, kv ...any) *httpexpect.Response {
+	var args []any
+	if id != nil {
+		args = append(args, id)
+	}
+	return withForm(harness.Current().AsUser(u).Request(method, path, args...), kv...).Expect()
+}

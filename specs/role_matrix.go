@@ -162,7 +162,7 @@ var restrictedOps = []restrictedOp{
 		setup: matrixGroupSetting("can_resolve_topics_group"),
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			_, topic, id := acct.matrixChannel(t)
-			resp := acct.form(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
+			resp := sendForm(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
 			return resp, func() bool { _, now := msgs.where(t.Users[harness.Owner], id); return now == "✔ "+topic }
 		},
 	},
@@ -173,7 +173,7 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			_, _, id := acct.matrixChannel(t)
 			moved := harness.UniqueName("moved")
-			resp := acct.form(u, "PATCH", "/messages/{id}", id, "topic", moved)
+			resp := sendForm(u, "PATCH", "/messages/{id}", id, "topic", moved)
 			return resp, func() bool { _, now := msgs.where(t.Users[harness.Owner], id); return now == moved }
 		},
 	},
@@ -184,7 +184,7 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			_, _, id := acct.matrixChannel(t)
 			target := t.NewChannel(harness.Public, matrixOthers...)
-			resp := acct.form(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
+			resp := sendForm(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
 			return resp, func() bool { now, _ := msgs.where(t.Users[harness.Owner], id); return now == target.ID }
 		},
 	},

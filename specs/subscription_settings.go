@@ -14,7 +14,7 @@ import (
 // setSubscription sends PATCH /users/me/subscriptions/{stream_id} (operation 10) as u; kv
 // are form fields as name, value pairs.
 func (o acctOps) setSubscription(u harness.User, channelID int, kv ...any) *httpexpect.Response {
-	return o.form(u, "PATCH", "/users/me/subscriptions/{id}", channelID, kv...)
+	return sendForm(u, "PATCH", "/users/me/subscriptions/{id}", channelID, kv...)
 }
 
 // subscription returns u's entry for the channel in the real server's subscription listing

@@ -14,7 +14,7 @@ import (
 
 // muteTopic sends the topic muting request as u with the given parameters.
 func (o msgOps) muteTopic(u harness.User, kv ...any) *httpexpect.Response {
-	return o.form(u, "PATCH", "/users/me/subscriptions/muted_topics", nil, kv...)
+	return sendForm(u, "PATCH", "/users/me/subscriptions/muted_topics", nil, kv...)
 }
 
 // mutedTopics lists the topics u has muted in a channel, from the registration state:
