@@ -57,15 +57,7 @@ func integrationSetUp(t testing.TB, base string) {
 // integrationStateOf adds, to a bad-input test's state, what this area's requests could change.
 func integrationStateOf(t testing.TB, base string, state map[string]any) {
 	t.Helper()
-	read := func(key string, res response, name string) {
-		if res.env == nil {
-			state[key] = fmt.Sprintf("HTTP %d %s", res.status, res.body)
-		} else if v, ok := res.env[name]; ok {
-			state[key] = v
-		} else {
-			state[key] = res.env["msg"]
-		}
-	}
+	read := func(key string, res response, name string) { recordField(state, key, res, name) }
 	read("attachments", get(t, base, ownerAuth, "/api/v1/attachments", ""), "attachments")
 	read("member attachments", get(t, base, memberAuth, "/api/v1/attachments", ""), "attachments")
 	read("reminders", get(t, base, ownerAuth, "/api/v1/reminders", ""), "reminders")

@@ -905,21 +905,24 @@ func TestRouteTableCoversRouter(t *testing.T) {
 	t.Logf("%d routes walked", len(routes))
 }
 
+// recordField puts one field of a response into a state snapshot: the field's value, the
+// error msg when the response lacks it, or the status and body when it is no envelope.
+func recordField(state map[string]any, key string, res response, name string) {
+	switch v, ok := res.env[name]; {
+	case res.env == nil:
+		state[key] = fmt.Sprintf("HTTP %d %s", res.status, res.body)
+	case ok:
+		state[key] = v
+	default:
+		state[key] = res.env["msg"]
+	}
+}
+
 // stateOf reads, through the API, everything a bad request could have changed.
 func stateOf(t testing.TB, base string) string {
 	t.Helper()
 	state := map[string]any{}
-	field := func(key string, res response, name string) {
-		if res.env == nil {
-			state[key] = fmt.Sprintf("HTTP %d %s", res.status, res.body)
-			return
-		}
-		if v, ok := res.env[name]; ok {
-			state[key] = v
-		} else {
-			state[key] = res.env["msg"]
-		}
-	}
+	field := func(key string, res response, name string) { recordField(state, key, res, name) }
 	field("users", get(t, base, ownerAuth, "/api/v1/users", ""), "members")
 	field("own user", get(t, base, ownerAuth, "/api/v1/users/me", ""), "full_name")
 	field("linkifiers", get(t, base, ownerAuth, "/api/v1/realm/linkifiers", ""), "linkifiers")
