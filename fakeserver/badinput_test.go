@@ -509,6 +509,16 @@ func routeTable() []routeSpec {
 	}
 	add(deleteTopic)
 
+	archive := routeSpec{method: "DELETE", pattern: "/api/v1/streams/{stream_id:[0-9]+}", path: "/api/v1/streams/{id}", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleOwner}
+	archive.extra = []badCase{
+		{"member of the channel", archive.as(memberAuth), badRequest("You do not have permission to administer this channel.")},
+		{"moderator", archive.as(modAuth), badRequest("You do not have permission to administer this channel.")},
+		{"guest of the channel", archive.as(guestAuth), badRequest("You do not have permission to administer this channel.")},
+		{"bot", archive.as(botAuth), badRequest("You do not have permission to administer this channel.")},
+	}
+	add(archive)
+
 	subProp := routeSpec{method: "PATCH", pattern: "/api/v1/users/me/subscriptions/{stream_id:[0-9]+}", path: "/api/v1/users/me/subscriptions/{id}", id: "1",
 		notFound: "Invalid channel ID", role: fixtures.RoleOwner,
 		params: []param{{name: "property", required: true, oversizeFails: true}, {name: "value", required: true, oversizeFails: true}},
@@ -931,7 +941,8 @@ func stateOf(t testing.TB, base string) string {
 	for id := 1; id <= 3; id++ {
 		field(fmt.Sprintf("message %d", id), get(t, base, ownerAuth, fmt.Sprintf("/api/v1/messages/%d", id), ""), "message")
 	}
-	for _, name := range probes {
+	// The setup channel too: a wrongful archive hides it from lookups by name.
+	for _, name := range append([]string{setupChan}, probes...) {
 		field("channel "+name, get(t, base, ownerAuth, "/api/v1/get_stream_id", url.Values{"stream": {name}}.Encode()), "stream_id")
 	}
 	field("clock", get(t, base, "", "/_fake/clock", ""), "now")

@@ -119,3 +119,19 @@ func (s *Server) getStreamID(c *call) (fields, error) {
 	}
 	return fields{"stream_id": id}, nil
 }
+
+// archiveChannel: DELETE /streams/{stream_id} — archives the channel, as the real server's
+// "delete" does: its messages and subscriptions stay, it takes no new messages.
+func (s *Server) archiveChannel(c *call) (fields, error) {
+	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().ArchiveChannel(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -63,6 +63,7 @@ func (s *Server) routes() *chi.Mux {
 			r.Delete("/messages/"+messageID, serve(s.deleteMessage))
 			r.Patch("/realm", serve(adminOnly(s.updateRealm)))
 			r.Get("/get_stream_id", serve(s.getStreamID))
+			r.Delete("/streams/"+streamID, serve(s.archiveChannel))
 			r.Get("/users", serve(s.getUsers))
 			r.Get("/users/me", serve(s.getOwnUser))
 			r.Get("/users/"+userID, serve(s.getUser))

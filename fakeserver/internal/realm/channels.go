@@ -2,6 +2,7 @@ package realm
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,8 +21,11 @@ type Channel struct {
 	HistoryPublicToSubscribers bool
 	RecipientID                int
 	DateCreated                int64
-	FirstMessageID             int                   // 0 while the channel has no message
-	Subscribers                map[int]*Subscription // by user ID
+	FirstMessageID             int // 0 while the channel has no message
+	// Archived channels keep their messages and subscribers, as on the real server, but take
+	// no new messages and are not found by name.
+	Archived    bool
+	Subscribers map[int]*Subscription // by user ID
 }
 
 // Subscription is one user's membership of a channel and its per-user settings.
@@ -103,10 +107,46 @@ func (s *State) ChannelIDByName(userID int, name string) (int, *apierr.Error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ch := s.channelsByName[strings.ToLower(strings.TrimSpace(name))]
-	if ch == nil || !ch.canAccess(s.users[userID]) {
+	if ch == nil || ch.Archived || !ch.canAccess(s.users[userID]) {
 		return 0, apierr.BadRequest("Invalid channel name '%s'", name)
 	}
 	return ch.ID, nil
+}
+
+// archiveTopic is the topic of the notice the real server posts in a channel it archives.
+const archiveTopic = "channel events"
+
+// ArchiveChannel implements DELETE /streams/{stream_id}. Organization administrators may archive
+// any channel; another user who can see the channel's content is told it may not administer
+// it, and anyone else that the channel does not exist, as the real server answers.
+func (s *State) ArchiveChannel(requesterID, channelID int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[requesterID]
+	ch := s.channels[channelID]
+	switch {
+	case ch == nil:
+		return apierr.InvalidChannel
+	case !u.IsAdmin() && ch.canAccess(u):
+		return apierr.BadRequest("You do not have permission to administer this channel.")
+	case !u.IsAdmin():
+		return apierr.InvalidChannel
+	case ch.Archived:
+		return apierr.BadRequest("Channel is already deactivated")
+	}
+	// The audience is those who could see the channel before it was archived.
+	audience := s.channelAudience(ch)
+	ch.Archived = true
+	s.publish(events.Event{
+		"type": "stream", "op": "update", "stream_id": ch.ID, "name": ch.Name, "property": "is_archived", "value": true,
+	}, audience...)
+	s.publish(events.Event{
+		"type": "stream", "op": "delete", "streams": []any{map[string]any{"stream_id": ch.ID}},
+		"stream_ids": []int{ch.ID}, "for_archiving": true,
+	}, audience...)
+	// The notice is read for everyone: archiving leaves nobody an unread message.
+	s.sendNotification(ch, archiveTopic, fmt.Sprintf("Channel %s has been archived.", ch.Name), slices.Collect(maps.Keys(ch.Subscribers))...)
+	return nil
 }
 
 // ChannelSpec is one channel named in a subscribe request.

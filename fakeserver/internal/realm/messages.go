@@ -179,7 +179,7 @@ func (s *State) sendableChannel(sender *User, d Draft) (*Channel, *apierr.Error)
 		}
 		return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel with ID '%d' does not exist", d.ChannelID)
 	}
-	if !ch.canAccess(sender) {
+	if ch.Archived || !ch.canAccess(sender) {
 		return nil, apierr.BadRequest("Not authorized to send to channel '%s'", ch.Name)
 	}
 	return ch, nil
