@@ -5,6 +5,7 @@ package fakeserver_test
 // presence, and the routes' events.
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -207,5 +208,25 @@ func TestAccountRegisterState(t *testing.T) {
 	}
 	if _, ok := requireSuccess(t, "register", post(t, ts.URL, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))["realm_user_groups"]; ok {
 		t.Error("realm_user_groups sent without being asked for")
+	}
+}
+
+// DELETE /bots/{bot_id}: the bot's owner (here a member) deactivates it; it can no longer
+// authenticate, and a second deactivation is refused.
+func TestDeactivateBotByItsOwner(t *testing.T) {
+	ts := newServer(t)
+	env := requireSuccess(t, "create bot", post(t, ts.URL, memberAuth, "/api/v1/bots", "full_name", "Own Bot", "short_name", "own"))
+	id, key := int(env["user_id"].(float64)), env["api_key"].(string)
+	botAuth := basicHeader("own-bot@chat.example.test", key)
+	requireSuccess(t, "the bot before", get(t, ts.URL, botAuth, "/api/v1/users/me", ""))
+
+	path := fmt.Sprintf("/api/v1/bots/%d", id)
+	requireSuccess(t, "deactivate", do(t, ts.URL, request{method: http.MethodDelete, path: path, auth: memberAuth}))
+	if res := get(t, ts.URL, botAuth, "/api/v1/users/me", ""); res.status != http.StatusUnauthorized {
+		t.Errorf("the deactivated bot authenticates: HTTP %d %s", res.status, res)
+	}
+	res := do(t, ts.URL, request{method: http.MethodDelete, path: path, auth: memberAuth})
+	if res.status != http.StatusBadRequest || res.env["msg"] != "User is deactivated" {
+		t.Errorf("second deactivation: HTTP %d %s, want 400 User is deactivated", res.status, res)
 	}
 }

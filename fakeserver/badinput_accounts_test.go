@@ -201,6 +201,15 @@ func accountRouteCases(add func(routeSpec)) {
 	}
 	add(deactivateUser)
 
+	deactivateBot := routeSpec{method: "DELETE", pattern: "/api/v1/bots/{bot_id:[0-9]+}", path: "/api/v1/bots/{id}", id: "6",
+		notFound: "No such bot", role: fixtures.RoleAdmin}
+	deactivateBot.extra = []badCase{
+		{"member who does not own it", deactivateBot.as(memberAuth), badRequest("Insufficient permission")},
+		{"moderator who does not own it", deactivateBot.as(modAuth), badRequest("Insufficient permission")},
+		{"a human", request{method: "DELETE", path: "/api/v1/bots/4", auth: adminAuth}, badRequest("No such bot")},
+	}
+	add(deactivateBot)
+
 	add(routeSpec{method: "GET", pattern: "/api/v1/realm/profile_fields", path: "/api/v1/realm/profile_fields", role: fixtures.RoleGuest})
 
 	addField := routeSpec{method: "POST", pattern: "/api/v1/realm/profile_fields", path: "/api/v1/realm/profile_fields", role: fixtures.RoleAdmin,

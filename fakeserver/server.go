@@ -227,3 +227,9 @@ func (ts *TestServer) Close() {
 // Close answers every waiting long poll at once, so an http.Server serving the fake can shut
 // down without waiting out the poll timeout (register it with http.Server.RegisterOnShutdown).
 func (s *Server) Close() { s.hub.Close() }
+
+// Footprint is what a realm holds: users, channels, messages, subscriptions per user.
+type Footprint = realm.Footprint
+
+// Footprint counts what the realm holds now, for measuring what a client run leaves behind.
+func (s *Server) Footprint() Footprint { return s.state.Footprint() }

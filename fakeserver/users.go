@@ -222,3 +222,18 @@ func (s *Server) updateSettings(c *call) (fields, error) {
 	}
 	return fields{}, nil
 }
+
+// deactivateBot: DELETE /bots/{bot_id}; the bot's owner or an administrator.
+func (s *Server) deactivateBot(c *call) (fields, error) {
+	id, err := c.pathID("bot_id", apierr.BadRequest("No such bot"))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().DeactivateBot(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -516,6 +516,25 @@ func (s *State) DeactivateUser(requesterID, targetID int) *apierr.Error {
 	return nil
 }
 
+// DeactivateBot deactivates a bot (DELETE /bots/{bot_id}): its owner and organization
+// administrators may, as on the real server.
+func (s *State) DeactivateBot(requesterID, botID int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req, bot := s.users[requesterID], s.users[botID]
+	switch {
+	case bot == nil || !bot.IsBot:
+		return apierr.BadRequest("No such bot")
+	case !req.IsAdmin() && bot.BotOwnerID != req.ID:
+		return apierr.BadRequest("Insufficient permission")
+	case !bot.IsActive:
+		return apierr.BadRequest("User is deactivated")
+	}
+	bot.IsActive = false
+	s.publishUserUpdate(bot, map[string]any{"is_active": false})
+	return nil
+}
+
 // SetPresenceEnabled changes whether others see the user's presence (PATCH /settings).
 func (s *State) SetPresenceEnabled(userID int, enabled bool) {
 	s.mu.Lock()
