@@ -18,7 +18,7 @@ const (
 
 // Connect reaches the target, learns its feature level, realm limits and
 // capabilities, checks the owner, and provisions the cast (one user of each
-// role, see provision.go). Run it once per suite run (process 1 of a parallel
+// role, see provision.go, and the staff administrators, see cast.go). Run it once per suite run (process 1 of a parallel
 // run) and share the result with Encode / DecodeTarget.
 func Connect(cfg Config) (*Target, error) {
 	if cfg.UsesFake() {
@@ -47,6 +47,7 @@ func Connect(cfg Config) (*Target, error) {
 		{"checking the owner", t.checkOwner},
 		{"reading realm limits from POST /register", t.readRealmState},
 		{"provisioning users", t.provisionCast},
+		{"provisioning the staff administrators", t.provisionStaff},
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {

@@ -48,12 +48,14 @@ type fakeUser struct {
 	Email, Key, Password, Name string
 	Role                       int
 	Bot                        bool
+	Deactivated                bool
 }
 
 type fakeChannel struct {
 	ID                        int
 	InviteOnly, HistoryPublic string
 	Subscribers               map[int]bool
+	Archived                  bool
 }
 
 const fakeOwnerEmail = "owner@chat.example.test"
@@ -152,7 +154,7 @@ func (f *testFake) start(t tb) *httptest.Server {
 	mux.HandleFunc("PATCH /api/v1/users/{id}", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
 		u := f.user(r.PathValue("id"))
 		role, err := strconv.Atoi(r.FormValue("role"))
-		if u == nil || err != nil || me.Role != 100 {
+		if u == nil || err != nil || me.Role > 200 || (role == 100 && me.Role != 100) {
 			fail(w, 400, "BAD_REQUEST", "No such user")
 			return
 		}
@@ -166,6 +168,28 @@ func (f *testFake) start(t tb) *httptest.Server {
 			return
 		}
 		success(w, map[string]any{"user": map[string]any{"user_id": u.ID, "email": fmt.Sprintf("user%d@chat.example.test", u.ID), "delivery_email": u.Email}})
+	}))
+	// Deactivation: DELETE /users/{id} for humans, DELETE /bots/{id} for bots, by administrators.
+	for _, kind := range []string{"users", "bots"} {
+		mux.HandleFunc("DELETE /api/v1/"+kind+"/{id}", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
+			u := f.user(r.PathValue("id"))
+			if u == nil || me.Role > 200 || u.Bot != (kind == "bots") || u.Deactivated {
+				fail(w, 400, "BAD_REQUEST", "No such user")
+				return
+			}
+			u.Deactivated = true
+			success(w, nil)
+		}))
+	}
+	mux.HandleFunc("DELETE /api/v1/streams/{id}", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
+		for _, ch := range f.channels {
+			if strconv.Itoa(ch.ID) == r.PathValue("id") && me.Role <= 200 && !ch.Archived {
+				ch.Archived = true
+				success(w, nil)
+				return
+			}
+		}
+		fail(w, 400, "BAD_REQUEST", "Invalid channel ID")
 	}))
 	mux.HandleFunc("POST /api/v1/bots", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
 		u := f.addUser(r.FormValue("short_name")+"-bot@chat.example.test", f.newKey(), "", 400, true)
@@ -315,8 +339,11 @@ func TestConnectProvisions(t *testing.T) {
 			t.Errorf("%s has role %d, want %d", r, fu.Role, roleCodes[r])
 		}
 		if r != Owner {
-			if !u.Provisioned || !strings.HasPrefix(u.Email, sanitizeName(string(r))+"-"+tgt.RunID+"-") {
-				t.Errorf("%s = %+v, want a provisioned user named after the role and run", r, u)
+			if r == Bot && (!u.Provisioned || !strings.HasPrefix(u.Email, "bot-"+tgt.RunID+"-")) {
+				t.Errorf("bot = %+v, want a provisioned bot named after the run", u)
+			}
+			if r != Bot && (!u.Provisioned || u.Email != tgt.castEmail(string(r))) {
+				t.Errorf("%s = %+v, want the persistent cast member %s", r, u, tgt.castEmail(string(r)))
 			}
 		}
 	}
@@ -373,8 +400,8 @@ func TestConnectUsesConfiguredUsers(t *testing.T) {
 			t.Errorf("unexpected request %s", p)
 		}
 	}
-	if n := len(f.users); n != 3+3 { // owner, guest, bot + admin, moderator, member
-		t.Errorf("fake has %d users, want 6", n)
+	if n := len(f.users); n != 3+3+staffSize { // owner, guest, bot + admin, moderator, member + staff
+		t.Errorf("fake has %d users, want %d", n, 6+staffSize)
 	}
 }
 
@@ -480,5 +507,39 @@ func TestDecodeTargetRejectsGarbage(t *testing.T) {
 		if _, err := DecodeTarget([]byte(in)); err == nil {
 			t.Errorf("DecodeTarget(%q) accepted it", in)
 		}
+	}
+}
+
+// A second run finds the persistent cast and staff of the first by their stable names and
+// creates no one but the run's bot.
+func TestConnectReusesThePersistentCast(t *testing.T) {
+	f := newTestFake()
+	srv := f.start(t)
+	first, err := Connect(connectCfg(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(f.users)
+	second, err := Connect(connectCfg(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.users) - before; n != 1 {
+		t.Errorf("the second run created %d users, want 1 (its bot)", n)
+	}
+	for _, r := range []Role{Admin, Moderator, Member, Guest} {
+		if a, b := first.Users[r], second.Users[r]; a.ID != b.ID || a.APIKey != b.APIKey {
+			t.Errorf("%s: first run %+v, second %+v", r, a, b)
+		}
+	}
+	if len(second.Staff) != staffSize || second.Staff[0].ID != first.Staff[0].ID {
+		t.Errorf("staff: first run %v, second %v", first.Staff, second.Staff)
+	}
+	// The run's bot goes when the run ends.
+	if err := second.Teardown(); err != nil {
+		t.Fatal(err)
+	}
+	if bot := f.byEmail(second.Users[Bot].Email); bot == nil || !bot.Deactivated {
+		t.Errorf("bot after Teardown = %+v, want deactivated", bot)
 	}
 }

@@ -77,23 +77,24 @@ func (t *Target) WildcardMentionCrowdSize() int {
 	return 0
 }
 
-// crowds caches, per target URL, the members made by Crowd: creating users is slow on a
-// real server and they pile up, so the specs of one process share them.
+// crowds caches, per target URL, the members found or made by Crowd, so the specs of one
+// process look them up once.
 var crowds = struct {
 	sync.Mutex
 	users map[string][]User
 }{users: map[string][]User{}}
 
 // Crowd returns n member accounts for specs that need many users (a channel with many
-// subscribers, a topic with many participants). They are created on first use and shared
-// by the specs of the process; specs must not change their settings.
+// subscribers, a topic with many participants): persistent members (crowd-1, crowd-2, …; see
+// cast.go), found or created on first use and shared by every spec and run; specs must not
+// change their settings.
 func (t *Target) Crowd(n int) []User {
 	ginkgo.GinkgoHelper()
 	crowds.Lock()
 	defer crowds.Unlock()
 	have := crowds.users[t.URL]
 	for len(have) < n {
-		u, err := t.createHuman(Member)
+		u, err := t.persistentHuman(fmt.Sprintf("crowd-%d", len(have)+1), Member)
 		g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating member %d of a crowd", len(have)+1)
 		have = append(have, u)
 	}

@@ -20,8 +20,10 @@ var g = gomega.NewGomega(ginkgo.Fail)
 var humanRoles = []Role{Admin, Moderator, Member, Guest}
 
 // provisionCast gives the target one user of every role: the configured
-// account where there is one, else a new one made through the public API
-// (DESIGN decision 1), so the same path works on the fake and a real server.
+// account where there is one, else the persistent cast member of that role
+// (cast.go), found or made through the public API (DESIGN decision 1), so the
+// same path works on the fake and a real server. The bot is made for the run
+// and deactivated by Teardown.
 func (t *Target) provisionCast() error {
 	for _, r := range append(humanRoles[:len(humanRoles):len(humanRoles)], Bot) {
 		var (
@@ -33,7 +35,8 @@ func (t *Target) provisionCast() error {
 		} else if r == Bot {
 			u, err = t.createBot()
 		} else {
-			u, err = t.createHuman(r)
+			u, err = t.persistentHuman(string(r), r)
+			u.Provisioned = true
 		}
 		if err != nil {
 			return fmt.Errorf("the %s: %w", r, err)
@@ -76,7 +79,8 @@ func (t *Target) createHuman(r Role) (User, error) {
 	}
 
 	if r != Member {
-		_, err = t.api("PATCH", "/users/"+strconv.Itoa(u.ID), &owner, url.Values{"role": {strconv.Itoa(roleCodes[r])}})
+		admin := t.staffer()
+		_, err = t.api("PATCH", "/users/"+strconv.Itoa(u.ID), &admin, url.Values{"role": {strconv.Itoa(roleCodes[r])}})
 		if err != nil {
 			return User{}, err
 		}
@@ -158,14 +162,16 @@ type Channel struct {
 	Kind ChannelKind
 }
 
-// NewChannel creates a channel with a unique name as the owner, subscribing
-// the owner and the given roles, and returns it. Failure fails the spec.
+// NewChannel creates a channel with a unique name, subscribing the owner and the given
+// roles, and returns it; the channel is unsubscribed and archived when the spec ends
+// (ArchiveAtEnd). A staff administrator creates it, so the owner's requests are left to the
+// specs. Failure fails the spec.
 func (t *Target) NewChannel(kind ChannelKind, subscribers ...Role) Channel {
 	ginkgo.GinkgoHelper()
 	name := UniqueName(kind.String())
 	ids := t.userIDs(append([]Role{Owner}, subscribers...))
-	owner := t.user(Owner)
-	_, err := t.api("POST", "/users/me/subscriptions", &owner, url.Values{
+	creator := t.staffer()
+	_, err := t.api("POST", "/users/me/subscriptions", &creator, url.Values{
 		"subscriptions":                 {jsonParam([]map[string]string{{"name": name}})},
 		"invite_only":                   {strconv.FormatBool(kind.inviteOnly())},
 		"history_public_to_subscribers": {strconv.FormatBool(kind.historyPublic())},
@@ -173,11 +179,24 @@ func (t *Target) NewChannel(kind ChannelKind, subscribers ...Role) Channel {
 	})
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating %s channel %q", kind, name)
 
-	obj, err := t.api("GET", "/get_stream_id", &owner, url.Values{"stream": {name}})
+	// Anyone may look a public channel up; a private one only its subscribers.
+	finder := creator
+	if kind.inviteOnly() {
+		finder = t.user(Owner)
+		for _, r := range subscribers {
+			if r != Owner {
+				finder = t.user(r)
+				break
+			}
+		}
+	}
+	obj, err := t.api("GET", "/get_stream_id", &finder, url.Values{"stream": {name}})
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: looking up the id of channel %q", name)
 	id, ok := obj.int("stream_id")
 	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /get_stream_id?stream=%s returned no integer stream_id", name)
-	return Channel{ID: id, Name: name, Kind: kind}
+	ch := Channel{ID: id, Name: name, Kind: kind}
+	t.ArchiveAtEnd(ch)
+	return ch
 }
 
 // Subscribe subscribes users of the given roles to ch, as the owner.

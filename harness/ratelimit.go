@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -40,8 +41,11 @@ type retryTransport struct {
 	// timeout bounds one attempt, reading the response body included; 0 means none (a
 	// long poll is bounded by its request's context instead).
 	timeout time.Duration
-	// log receives a line per wait; nil for none.
+	// log receives a line per wait in the spec's output; nil for none.
 	log func() io.Writer
+	// console receives the same line as the wait begins, so that whoever watches a run sees
+	// it slow down and why (standard error; in a parallel Ginkgo run it is shown with the spec).
+	console io.Writer
 	// sleep waits d or until ctx is done; nil means a real timer (tests replace it).
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -51,7 +55,7 @@ func newRetryTransport(base http.RoundTripper, timeout time.Duration, log func()
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &retryTransport{base: base, timeout: timeout, log: log}
+	return &retryTransport{base: base, timeout: timeout, log: log, console: os.Stderr}
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -83,9 +87,13 @@ func (rt *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, errorBodyLimit))
 		resp.Body.Close()
 
+		line := fmt.Sprintf("%s %s%s was rate limited (HTTP %d): waiting %s before retry %d of %d",
+			req.Method, req.URL.Redacted(), asWhom(req), resp.StatusCode, wait, retry+1, rateLimitRetries)
+		if rt.console != nil {
+			fmt.Fprintf(rt.console, "chatconform: %s [%s]\n", line, req.Header.Get(SpecHeader))
+		}
 		if rt.log != nil {
-			fmt.Fprintf(rt.log(), "<-- %s %s was rate limited (HTTP %d): waiting %s before retry %d of %d\n\n",
-				req.Method, req.URL.Redacted(), resp.StatusCode, wait, retry+1, rateLimitRetries)
+			fmt.Fprintf(rt.log(), "<-- %s\n\n", line)
 		}
 		if err := rt.wait(req.Context(), wait); err != nil {
 			return nil, err
@@ -101,6 +109,15 @@ func (rt *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req = next
 	}
+}
+
+// asWhom names the user a request authenticates as (" as <email>"), "" for none: the real
+// server's limit is per user.
+func asWhom(req *http.Request) string {
+	if user, _, ok := req.BasicAuth(); ok {
+		return " as " + user
+	}
+	return ""
 }
 
 // attempt sends the request once, under the transport's timeout; the timeout's context

@@ -58,6 +58,7 @@ func tooMany(retryAfter string) func(w http.ResponseWriter) {
 func recordingTransport(log io.Writer) (*retryTransport, *[]time.Duration) {
 	var waits []time.Duration
 	rt := newRetryTransport(nil, 5*time.Second, func() io.Writer { return log })
+	rt.console = nil
 	rt.sleep = func(_ context.Context, d time.Duration) error {
 		waits = append(waits, d)
 		return nil
@@ -233,5 +234,31 @@ func TestTargetClientsRetry(t *testing.T) {
 	}
 	if got := strings.Count(log.String(), "was rate limited"); got != 2 {
 		t.Errorf("log has %d wait lines, want 2:\n%s", got, log.String())
+	}
+}
+
+// Each wait is printed on the console as it begins, naming the request, the user and the spec.
+func TestRetryTransportPrintsEachWait(t *testing.T) {
+	srv := &limitedServer{limited: 2, answer: tooMany("2")}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	rt, _ := recordingTransport(io.Discard)
+	var console bytes.Buffer
+	rt.console = &console
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/api/v1/users/me", nil)
+	req.SetBasicAuth("member@chat.example.test", "MemberKey00000000000000000000004")
+	req.Header.Set(SpecHeader, "some spec")
+	resp, err := (&http.Client{Transport: rt}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	lines := strings.Split(strings.TrimSpace(console.String()), "\n")
+	want := "chatconform: GET " + ts.URL + "/api/v1/users/me as member@chat.example.test was rate limited (HTTP 429): waiting 2s before retry %d of 5 [some spec]"
+	if len(lines) != 2 || lines[0] != fmt.Sprintf(want, 1) || lines[1] != fmt.Sprintf(want, 2) {
+		t.Errorf("console:\n%s\nwant two lines like %q", console.String(), fmt.Sprintf(want, 1))
+	}
+	if strings.Contains(console.String(), "MemberKey") {
+		t.Errorf("the console shows the API key: %s", console.String())
 	}
 }

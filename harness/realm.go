@@ -18,9 +18,9 @@ func (t *Target) ReportDir() string {
 	return t.Config.ReportDir
 }
 
-// NewUser creates a fresh user of role r (a bot for Bot) the way Connect
-// provisions the cast, for specs that change a user's own settings and so
-// must not share the cast's. Failure fails the spec.
+// NewUser creates a fresh user of role r (a bot for Bot), for specs that change a user's own
+// settings and so must not share the cast's. The user is deactivated when the spec ends
+// (DeactivateAtEnd). Failure fails the spec.
 func (t *Target) NewUser(r Role) User {
 	ginkgo.GinkgoHelper()
 	g.Expect(r.valid()).To(gomega.BeTrue(), "harness: NewUser(%q): unknown role", r)
@@ -34,6 +34,7 @@ func (t *Target) NewUser(r Role) User {
 		u, err = t.createHuman(r)
 	}
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating a %s", r)
+	t.DeactivateAtEnd(u)
 	return u
 }
 

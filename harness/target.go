@@ -60,6 +60,9 @@ type Target struct {
 	CapabilitySource string        `json:"capability_source"`
 	Realm            Realm         `json:"realm"`
 	Users            map[Role]User `json:"users"`
+	// Staff are the persistent administrators that share the harness's housekeeping
+	// (cast.go); empty when the owner may not create them.
+	Staff []User `json:"staff,omitempty"`
 	// RunID is random per run and shared by all processes; UniqueName
 	// uses it so names never collide across runs on a shared server.
 	RunID string `json:"run_id"`

@@ -56,6 +56,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			WithFormField("principals", string(principals)).Expect())
 		// The member was subscribed through the JSON list: the new channel is theirs to read.
 		ch := t.ChannelByName(harness.Member, name)
+		t.ArchiveAtEnd(ch)
 		harness.Success(topicsOf(harness.Member, ch.ID))
 	})
 

@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,7 +34,21 @@ func (acctOps) createUser(u harness.User, a newAccount, omit ...string) *httpexp
 			req = req.WithFormField(name, value)
 		}
 	}
-	return req.Expect()
+	resp := req.Expect()
+	acct.deactivateCreatedAtEnd(resp, a.email)
+	return resp
+}
+
+// deactivateCreatedAtEnd deactivates the account a POST /users answer says it created, when
+// the spec ends, so that no run leaves users behind (README, "Footprint of a run").
+func (acctOps) deactivateCreatedAtEnd(resp *httpexpect.Response, email string) {
+	var body struct {
+		Result string `json:"result"`
+		UserID int    `json:"user_id"`
+	}
+	if json.Unmarshal([]byte(resp.Body().Raw()), &body) == nil && body.Result == "success" && body.UserID > 0 {
+		harness.Current().DeactivateAtEnd(harness.User{ID: body.UserID, Email: email, Role: harness.Member})
+	}
 }
 
 var _ = Describe("Operation 11: create a user (POST /users)", func() {

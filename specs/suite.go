@@ -57,6 +57,11 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 })
 
 var _ = SynchronizedAfterSuite(func() {}, func() {
+	// What the run made for itself alone goes when every process is done (README, "Footprint
+	// of a run").
+	if target, ok := harness.TryCurrent(); ok {
+		Expect(target.Teardown()).To(Succeed(), "deactivating the run's bot")
+	}
 	if inProcess != nil {
 		inProcess.Close()
 	}

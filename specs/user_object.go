@@ -31,6 +31,7 @@ var _ = Describe("The User object", func() {
 		resp := t.As(harness.Owner).POST("/bots").WithFormField("full_name", "Webhook "+harness.UniqueName("b")).
 			WithFormField("short_name", harness.UniqueName("hook")).WithFormField("bot_type", 2).Expect()
 		id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
+		t.DeactivateAtEnd(harness.User{ID: id, Role: harness.Bot})
 		bot := acct.userAs(t.Users[harness.Member], id)
 		bot.Value("bot_type").Number().IsEqual(2)
 		bot.Value("bot_owner_id").Number().IsEqual(owner.ID)

@@ -1,0 +1,137 @@
+package harness
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/onsi/ginkgo/v2"
+)
+
+// The persistent cast (README, "Footprint of a run"): the users every run needs are found by
+// stable names and reused, so that runs do not pile users up on a shared server. A run only
+// creates what it cannot reuse: the bot (no API hands a bot's key back; it is deactivated
+// when the run ends) and the fresh users of specs that change a user's own settings (each
+// deactivated when its spec ends).
+
+// staffSize is how many persistent administrators share the harness's own housekeeping
+// (creating and archiving channels, changing roles, deactivating users), so that no account
+// needs more requests per run than the real server's rate limit allows.
+const staffSize = 8
+
+// castTag tells this owner's persistent cast apart from another owner's on the same server:
+// six hex digits of a hash of the owner's credentials. A new owner API key starts a new cast.
+func castTag(owner Credentials) string {
+	sum := sha256.Sum256([]byte(owner.Email + "\x00" + owner.APIKey))
+	return hex.EncodeToString(sum[:3])
+}
+
+// castEmail is the stable address of the persistent cast member called name.
+func (t *Target) castEmail(name string) string {
+	return "chatconform-" + name + "-" + castTag(t.Config.Owner) + "@" + emailDomain(t.Config.Owner.Email)
+}
+
+// castPassword is the persistent cast member's password: derived from the owner's API key,
+// so a later run can log in again without storing anything, and no one without the key can.
+func castPassword(owner Credentials, email string) string {
+	const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789"
+	mac := hmac.New(sha256.New, []byte(owner.APIKey))
+	mac.Write([]byte(strings.ToLower(email)))
+	sum := mac.Sum(nil)
+	b := make([]byte, 24)
+	for i := range b {
+		b[i] = alphabet[int(sum[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// persistentHuman finds the cast member called name (logging in with its derived password)
+// or creates it, and makes sure it has role r.
+func (t *Target) persistentHuman(name string, r Role) (User, error) {
+	email := t.castEmail(name)
+	password := castPassword(t.Config.Owner, email)
+	u := User{Role: r, Email: email, FullName: "Chatconform " + name}
+	key, err := t.fetchAPIKey(email, password)
+	if err != nil {
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.Code != "AUTHENTICATION_FAILED" {
+			return User{}, err
+		}
+		// Not there yet (or another process is creating it right now).
+		owner := t.Users[Owner]
+		_, createErr := t.api("POST", "/users", &owner, url.Values{
+			"email": {email}, "password": {password}, "full_name": {u.FullName},
+		})
+		if createErr != nil && !strings.Contains(createErr.Error(), "already in use") {
+			return User{}, fmt.Errorf("%w (the owner needs can_create_users, or give users.%s in the config file)", createErr, r)
+		}
+		if key, err = t.fetchAPIKey(email, password); err != nil {
+			return User{}, fmt.Errorf("%w (the persistent %s %s exists but its password does not match: deactivate it, or give users.%s in the config file)", err, r, email, r)
+		}
+	}
+	u.APIKey = key
+	me, err := t.api("GET", "/users/me", &u, nil)
+	if err != nil {
+		return User{}, err
+	}
+	var ok bool
+	if u.ID, ok = me.int("user_id"); !ok {
+		return User{}, errors.New("GET /users/me: no integer user_id")
+	}
+	if role, _ := me.int("role"); role != roleCodes[r] {
+		owner := t.Users[Owner]
+		if _, err := t.api("PATCH", "/users/"+strconv.Itoa(u.ID), &owner, url.Values{"role": {strconv.Itoa(roleCodes[r])}}); err != nil {
+			return User{}, err
+		}
+	}
+	return u, nil
+}
+
+// fetchAPIKey logs in with a password (POST /fetch_api_key).
+func (t *Target) fetchAPIKey(email, password string) (string, error) {
+	obj, err := t.api("POST", "/fetch_api_key", nil, url.Values{"username": {email}, "password": {password}})
+	if err != nil {
+		return "", err
+	}
+	key, ok := obj.string("api_key")
+	if !ok || key == "" {
+		return "", errors.New("POST /fetch_api_key: no api_key")
+	}
+	return key, nil
+}
+
+// provisionStaff finds or creates the persistent administrators of the housekeeping. Without
+// them (an owner who may not create users) the owner does the housekeeping alone.
+func (t *Target) provisionStaff() error {
+	for i := 1; i <= staffSize; i++ {
+		u, err := t.persistentHuman(fmt.Sprintf("staff-%d", i), Admin)
+		if err != nil {
+			if _, given := t.Config.Users[Admin]; given {
+				t.Staff = nil
+				return nil
+			}
+			return fmt.Errorf("staff administrator %d: %w", i, err)
+		}
+		t.Staff = append(t.Staff, u)
+	}
+	return nil
+}
+
+// housekeeping counts the chores handed out by staffer.
+var housekeeping atomic.Uint64
+
+// staffer returns the administrator for the next chore: the staff in turn (each parallel
+// process starting at another one), or the owner when there is no staff.
+func (t *Target) staffer() User {
+	if len(t.Staff) == 0 {
+		return t.Users[Owner]
+	}
+	n := housekeeping.Add(1) + uint64(ginkgo.GinkgoParallelProcess())
+	return t.Staff[n%uint64(len(t.Staff))]
+}
