@@ -20,6 +20,12 @@ import (
 // when the run ends) and the fresh users of specs that change a user's own settings (each
 // deactivated when its spec ends).
 
+// castSlots is how many persistent accounts each non-owner role of the cast has. Specs take
+// them in turn (NextCast), so that the requests the specs send as "the member" or "the
+// administrator" spread over several accounts and none needs more than the real server's
+// rate limit allows in a run.
+const castSlots = 4
+
 // staffSize is how many persistent administrators share the harness's own housekeeping
 // (creating and archiving channels, changing roles, deactivating users), so that no account
 // needs more requests per run than the real server's rate limit allows.
@@ -91,6 +97,30 @@ func (t *Target) persistentHuman(name string, r Role) (User, error) {
 		}
 	}
 	return u, nil
+}
+
+// castSlotName names slot i (from 0) of a role's persistent accounts: the role itself, then
+// role-2, role-3, ….
+func castSlotName(r Role, i int) string {
+	if i == 0 {
+		return string(r)
+	}
+	return fmt.Sprintf("%s-%d", r, i+1)
+}
+
+// castTurn counts the specs of this process, for NextCast.
+var castTurn atomic.Uint64
+
+// NextCast gives the next spec the next accounts of each pooled role (the suite calls it
+// before every spec): each parallel process starts at another slot. A spec sees one cast
+// member per role from its first node to its last cleanup.
+func (t *Target) NextCast() {
+	n := castTurn.Add(1) + uint64(ginkgo.GinkgoParallelProcess())
+	for r, pool := range t.Pool {
+		if len(pool) > 0 {
+			t.Users[r] = pool[n%uint64(len(pool))]
+		}
+	}
 }
 
 // fetchAPIKey logs in with a password (POST /fetch_api_key).

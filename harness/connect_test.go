@@ -400,8 +400,12 @@ func TestConnectUsesConfiguredUsers(t *testing.T) {
 			t.Errorf("unexpected request %s", p)
 		}
 	}
-	if n := len(f.users); n != 3+3+staffSize { // owner, guest, bot + admin, moderator, member + staff
-		t.Errorf("fake has %d users, want %d", n, 6+staffSize)
+	// owner, guest, bot + the pools of administrators, moderators, members + staff
+	if n, want := len(f.users), 3+3*castSlots+staffSize; n != want {
+		t.Errorf("fake has %d users, want %d", n, want)
+	}
+	if _, pooled := tgt.Pool[Guest]; pooled || len(tgt.Pool[Member]) != castSlots {
+		t.Errorf("pool = %v, want no guest (configured) and %d members", tgt.Pool, castSlots)
 	}
 }
 
@@ -534,6 +538,13 @@ func TestConnectReusesThePersistentCast(t *testing.T) {
 	}
 	if len(second.Staff) != staffSize || second.Staff[0].ID != first.Staff[0].ID {
 		t.Errorf("staff: first run %v, second %v", first.Staff, second.Staff)
+	}
+	for r, pool := range first.Pool {
+		for i, u := range pool {
+			if b := second.Pool[r]; len(b) != len(pool) || b[i].ID != u.ID {
+				t.Errorf("%s pool: first run %v, second %v", r, pool, b)
+			}
+		}
 	}
 	// The run's bot goes when the run ends.
 	if err := second.Teardown(); err != nil {

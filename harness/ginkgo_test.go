@@ -249,3 +249,17 @@ func connectToTestFake() (*testFake, *Target) {
 	DeferCleanup(func() { SetCurrent(nil) })
 	return fake, tgt
 }
+
+var _ = Describe("the persistent cast", func() {
+	It("gives each spec the next account of every pooled role, all of them in turn", func() {
+		_, tgt := connectToTestFake()
+		seen := map[int]bool{}
+		for range castSlots {
+			tgt.NextCast()
+			Expect(tgt.Users[Member].Role).To(Equal(Member))
+			seen[tgt.Users[Member].ID] = true
+			Expect(tgt.Users[Owner].Email).To(Equal(fakeOwnerEmail), "the owner is never pooled")
+		}
+		Expect(seen).To(HaveLen(castSlots))
+	})
+})

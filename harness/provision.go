@@ -35,8 +35,7 @@ func (t *Target) provisionCast() error {
 		} else if r == Bot {
 			u, err = t.createBot()
 		} else {
-			u, err = t.persistentHuman(string(r), r)
-			u.Provisioned = true
+			u, err = t.provisionPool(r)
 		}
 		if err != nil {
 			return fmt.Errorf("the %s: %w", r, err)
@@ -44,6 +43,23 @@ func (t *Target) provisionCast() error {
 		t.Users[r] = u
 	}
 	return nil
+}
+
+// provisionPool finds or creates the castSlots persistent accounts of role r and returns the
+// first.
+func (t *Target) provisionPool(r Role) (User, error) {
+	if t.Pool == nil {
+		t.Pool = map[Role][]User{}
+	}
+	for i := range castSlots {
+		u, err := t.persistentHuman(castSlotName(r, i), r)
+		if err != nil {
+			return User{}, err
+		}
+		u.Provisioned = true
+		t.Pool[r] = append(t.Pool[r], u)
+	}
+	return t.Pool[r][0], nil
 }
 
 // createHuman creates a user, fetches its API key with its password and

@@ -60,6 +60,9 @@ type Target struct {
 	CapabilitySource string        `json:"capability_source"`
 	Realm            Realm         `json:"realm"`
 	Users            map[Role]User `json:"users"`
+	// Pool holds, per non-owner human role not given in the configuration, the persistent
+	// accounts the specs take in turn (NextCast); Users holds the current spec's.
+	Pool map[Role][]User `json:"pool,omitempty"`
 	// Staff are the persistent administrators that share the harness's housekeeping
 	// (cast.go); empty when the owner may not create them.
 	Staff []User `json:"staff,omitempty"`

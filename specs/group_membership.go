@@ -27,10 +27,13 @@ var _ = Describe("Operation 16: get user group membership status (GET /user_grou
 		direct, nested, nobody harness.User
 		inner, middle, outer   int
 	)
-	// outer ⊃ middle ⊃ inner: direct is a direct member of inner, nested of middle.
+	// outer ⊃ middle ⊃ inner: direct is a direct member of inner, nested of middle. The groups
+	// are the spec's own, so shared members of the persistent crowd serve as nested and nobody;
+	// direct is fresh, as some specs deactivate it.
 	BeforeEach(func() {
 		t = harness.Current()
-		direct, nested, nobody = t.NewUser(harness.Member), t.NewUser(harness.Member), t.NewUser(harness.Member)
+		crowd := t.Crowd(2)
+		direct, nested, nobody = t.NewUser(harness.Member), crowd[0], crowd[1]
 		inner = t.NewGroup([]int{direct.ID})
 		middle = t.NewGroup([]int{nested.ID}, inner)
 		outer = t.NewGroup(nil)

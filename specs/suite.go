@@ -56,6 +56,10 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	harness.SetCurrent(target)
 })
 
+// Every spec takes the next accounts of the persistent cast, so that no account needs more
+// requests in a run than the real server's rate limit allows (README, "Footprint of a run").
+var _ = BeforeEach(func() { harness.Current().NextCast() })
+
 var _ = SynchronizedAfterSuite(func() {}, func() {
 	// What the run made for itself alone goes when every process is done (README, "Footprint
 	// of a run").
