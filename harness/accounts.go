@@ -80,13 +80,13 @@ func (t *Target) NewOwner() User {
 	return u
 }
 
-// NewGroup creates a user group with a unique name (POST /user_groups/create, as the owner)
-// with these direct members (user IDs) and direct subgroups (group IDs), and returns its ID.
-// The group is deactivated when the spec ends, as groups cannot be deleted. Failure fails
-// the spec.
+// NewGroup creates a user group with a unique name (POST /user_groups/create, as a staff
+// administrator) with these direct members (user IDs) and direct subgroups (group IDs), and
+// returns its ID. The group is deactivated when the spec ends, as groups cannot be deleted.
+// Failure fails the spec.
 func (t *Target) NewGroup(members []int, subgroups ...int) int {
 	ginkgo.GinkgoHelper()
-	owner := t.user(Owner)
+	owner := t.staffer()
 	if members == nil {
 		members = []int{}
 	}
@@ -107,11 +107,11 @@ func (t *Target) NewGroup(members []int, subgroups ...int) int {
 	return id
 }
 
-// AddSubgroups adds direct subgroups to a group (POST /user_groups/{id}/subgroups, as the
-// owner). Failure fails the spec.
+// AddSubgroups adds direct subgroups to a group (POST /user_groups/{id}/subgroups, as a staff
+// administrator). Failure fails the spec.
 func (t *Target) AddSubgroups(group int, subgroups ...int) {
 	ginkgo.GinkgoHelper()
-	owner := t.user(Owner)
+	owner := t.staffer()
 	_, err := t.api("POST", "/user_groups/"+strconv.Itoa(group)+"/subgroups", &owner, url.Values{"add": {jsonParam(subgroups)}})
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: adding subgroups %v to group %d", subgroups, group)
 }

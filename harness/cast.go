@@ -24,12 +24,12 @@ import (
 // them in turn (NextCast), so that the requests the specs send as "the member" or "the
 // administrator" spread over several accounts and none needs more than the real server's
 // rate limit allows in a run.
-const castSlots = 4
+const castSlots = 5
 
 // staffSize is how many persistent administrators share the harness's own housekeeping
 // (creating and archiving channels, changing roles, deactivating users), so that no account
 // needs more requests per run than the real server's rate limit allows.
-const staffSize = 8
+const staffSize = 10
 
 // castTag tells this owner's persistent cast apart from another owner's on the same server:
 // six hex digits of a hash of the owner's credentials. A new owner API key starts a new cast.
@@ -149,6 +149,24 @@ func (t *Target) provisionStaff() error {
 			return fmt.Errorf("staff administrator %d: %w", i, err)
 		}
 		t.Staff = append(t.Staff, u)
+	}
+	return nil
+}
+
+// provisionCrowd finds or creates the persistent crowd once for the whole run (Crowd), so the
+// parallel processes do not each log its members in: as many members as the wildcard-mention
+// specs need.
+func (t *Target) provisionCrowd() error {
+	size := fakeWildcardMentionThreshold + 1
+	if n := t.Config.WildcardMentionThreshold; n > 0 {
+		size = n + 1
+	}
+	for i := 1; i <= size; i++ {
+		u, err := t.persistentHuman(fmt.Sprintf("crowd-%d", i), Member)
+		if err != nil {
+			return fmt.Errorf("crowd member %d: %w", i, err)
+		}
+		t.CrowdUsers = append(t.CrowdUsers, u)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,8 +12,8 @@ import (
 	"github.com/onsi/gomega"
 )
 
-// What a spec creates is taken away when it ends (DESIGN of the footprint, README "Footprint
-// of a run"): users are deactivated, channels unsubscribed and archived. The chores go to the
+// What a spec creates is taken away when it ends (README, "Footprint of a run"): users are
+// deactivated, channels unsubscribed and archived. The chores go to the
 // staff administrators in turn, so the owner's request budget is left to the specs.
 
 // DeactivateAtEnd deactivates u (a human, or a bot when u.Role is Bot) when the running spec
@@ -72,8 +73,8 @@ func (t *Target) archive(ch Channel) error {
 	return err
 }
 
-// castIDs lists the IDs of the cast and of this process's crowd: everyone the harness
-// subscribes to channels.
+// castIDs lists the IDs of the spec's cast and of the crowd: everyone the harness subscribes
+// to channels.
 func (t *Target) castIDs() []int {
 	ids := []int{}
 	for _, r := range Roles {
@@ -82,10 +83,13 @@ func (t *Target) castIDs() []int {
 		}
 	}
 	crowds.Lock()
-	for _, u := range crowds.users[t.URL] {
-		ids = append(ids, u.ID)
-	}
+	crowd := append(slices.Clone(t.CrowdUsers), crowds.users[t.URL]...)
 	crowds.Unlock()
+	for _, u := range crowd {
+		if !slices.Contains(ids, u.ID) {
+			ids = append(ids, u.ID)
+		}
+	}
 	return ids
 }
 

@@ -48,6 +48,7 @@ func Connect(cfg Config) (*Target, error) {
 		{"reading realm limits from POST /register", t.readRealmState},
 		{"provisioning users", t.provisionCast},
 		{"provisioning the staff administrators", t.provisionStaff},
+		{"provisioning the crowd", t.provisionCrowd},
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -17,7 +18,7 @@ import (
 // ("role:administrators", "role:members", "role:everyone", …), as GET /user_groups lists them.
 func (t *Target) SystemGroupID(name string) int {
 	ginkgo.GinkgoHelper()
-	owner := t.user(Owner)
+	owner := t.staffer() // any administrator reads the groups
 	obj, err := t.api(http.MethodGet, "/user_groups", &owner, nil)
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: listing the user groups")
 	groups, _ := obj["user_groups"].([]any)
@@ -86,13 +87,16 @@ var crowds = struct {
 
 // Crowd returns n member accounts for specs that need many users (a channel with many
 // subscribers, a topic with many participants): persistent members (crowd-1, crowd-2, …; see
-// cast.go), found or created on first use and shared by every spec and run; specs must not
-// change their settings.
+// cast.go), found by Connect (or, beyond those, on first use) and shared by every spec and
+// run; specs must not change their settings.
 func (t *Target) Crowd(n int) []User {
 	ginkgo.GinkgoHelper()
 	crowds.Lock()
 	defer crowds.Unlock()
 	have := crowds.users[t.URL]
+	if len(have) < len(t.CrowdUsers) {
+		have = slices.Clone(t.CrowdUsers)
+	}
 	for len(have) < n {
 		u, err := t.persistentHuman(fmt.Sprintf("crowd-%d", len(have)+1), Member)
 		g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating member %d of a crowd", len(have)+1)

@@ -21,7 +21,7 @@ var humanRoles = []Role{Admin, Moderator, Member, Guest}
 
 // provisionCast gives the target one user of every role: the configured
 // account where there is one, else the persistent cast member of that role
-// (cast.go), found or made through the public API (DESIGN decision 1), so the
+// (cast.go), found or made through the public API, so the
 // same path works on the fake and a real server. The bot is made for the run
 // and deactivated by Teardown.
 func (t *Target) provisionCast() error {
@@ -33,7 +33,7 @@ func (t *Target) provisionCast() error {
 		if cr, ok := t.Config.Users[r]; ok {
 			u, err = t.whoAmI(r, cr)
 		} else if r == Bot {
-			u, err = t.createBot()
+			u, err = t.createBot(t.Users[Owner])
 		} else {
 			u, err = t.provisionPool(r)
 		}
@@ -104,10 +104,9 @@ func (t *Target) createHuman(r Role) (User, error) {
 	return u, nil
 }
 
-// createBot creates a generic bot owned by the owner and reads back the
-// email it authenticates with.
-func (t *Target) createBot() (User, error) {
-	owner := t.Users[Owner]
+// createBot creates a generic bot owned by owner and reads back the email it
+// authenticates with.
+func (t *Target) createBot(owner User) (User, error) {
 	short := uniqueName(t.RunID, "bot")
 	u := User{Role: Bot, FullName: "Chatconform " + short, Provisioned: true}
 	obj, err := t.api("POST", "/bots", &owner, url.Values{"full_name": {u.FullName}, "short_name": {short}})

@@ -29,7 +29,8 @@ func (t *Target) NewUser(r Role) User {
 		err error
 	)
 	if r == Bot {
-		u, err = t.createBot()
+		// Owned by a staff administrator: the cast's bot is the owner's.
+		u, err = t.createBot(t.staffer())
 	} else {
 		u, err = t.createHuman(r)
 	}

@@ -63,6 +63,8 @@ type Target struct {
 	// Pool holds, per non-owner human role not given in the configuration, the persistent
 	// accounts the specs take in turn (NextCast); Users holds the current spec's.
 	Pool map[Role][]User `json:"pool,omitempty"`
+	// CrowdUsers are the persistent members of the crowd (Crowd), found by Connect.
+	CrowdUsers []User `json:"crowd,omitempty"`
 	// Staff are the persistent administrators that share the harness's housekeeping
 	// (cast.go); empty when the owner may not create them.
 	Staff []User `json:"staff,omitempty"`
