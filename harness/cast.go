@@ -66,8 +66,11 @@ func (t *Target) persistentHuman(name string, r Role) (User, error) {
 	key, err := t.fetchAPIKey(email, password)
 	if err != nil {
 		var apiErr *APIError
-		if !errors.As(err, &apiErr) || apiErr.Code != "AUTHENTICATION_FAILED" {
-			return User{}, err
+		switch {
+		case !errors.As(err, &apiErr) || apiErr.Status == 0:
+			return User{}, err // no answer at all: nothing to learn from creating
+		case apiErr.Code == "USER_DEACTIVATED":
+			return User{}, fmt.Errorf("%w (the persistent %s %s was deactivated: reactivate it, or give users.%s in the config file)", err, r, email, r)
 		}
 		// Not there yet (or another process is creating it right now).
 		owner := t.Users[Owner]

@@ -109,6 +109,10 @@ func (f *testFake) start(t tb) *httptest.Server {
 	mux.HandleFunc("POST /api/v1/fetch_api_key", func(w http.ResponseWriter, r *http.Request) {
 		for _, u := range f.users {
 			if u.Email == r.FormValue("username") && u.Password == r.FormValue("password") {
+				if u.Deactivated {
+					fail(w, 401, "USER_DEACTIVATED", "Account is deactivated")
+					return
+				}
 				success(w, map[string]any{"api_key": u.Key, "email": u.Email, "user_id": u.ID})
 				return
 			}
@@ -552,5 +556,20 @@ func TestConnectReusesThePersistentCast(t *testing.T) {
 	}
 	if bot := f.byEmail(second.Users[Bot].Email); bot == nil || !bot.Deactivated {
 		t.Errorf("bot after Teardown = %+v, want deactivated", bot)
+	}
+}
+
+// A persistent cast member someone deactivated is reported with what to do, not recreated.
+func TestConnectReportsADeactivatedCastMember(t *testing.T) {
+	f := newTestFake()
+	srv := f.start(t)
+	first, err := Connect(connectCfg(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.byEmail(first.Users[Moderator].Email).Deactivated = true
+	_, err = Connect(connectCfg(srv.URL))
+	if err == nil || !strings.Contains(err.Error(), "was deactivated: reactivate it, or give users.moderator") {
+		t.Errorf("Connect: %v, want the deactivated moderator reported", err)
 	}
 }
