@@ -17,9 +17,10 @@ const (
 )
 
 // Connect reaches the target, learns its feature level, realm limits and
-// capabilities, checks the owner, and provisions the cast (one user of each
-// role, see provision.go, and the staff administrators, see cast.go). Run it once per suite run (process 1 of a parallel
-// run) and share the result with Encode / DecodeTarget.
+// capabilities, checks the owner, and provisions the cast (users of each role,
+// see provision.go; the staff administrators and the crowd, see cast.go). Run
+// it once per suite run (process 1 of a parallel run) and share the result with
+// Encode / DecodeTarget.
 func Connect(cfg Config) (*Target, error) {
 	if cfg.UsesFake() {
 		return nil, fmt.Errorf("harness: Connect needs a target URL: without %s the suite bootstrap must start the in-process fake and set Config.URL and Config.Owner first", settingFlag("url"))

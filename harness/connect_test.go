@@ -404,8 +404,9 @@ func TestConnectUsesConfiguredUsers(t *testing.T) {
 			t.Errorf("unexpected request %s", p)
 		}
 	}
-	// owner, guest, bot + the pools of administrators, moderators, members + staff + crowd
-	if n, want := len(f.users), 3+3*castSlots+staffSize+fakeWildcardMentionThreshold+1; n != want {
+	// owner, guest, bot + the pools of administrators, moderators, members + staff + the two
+	// crowd members of a target whose wildcard-mention threshold is unknown
+	if n, want := len(f.users), 3+3*castSlots+staffSize+2; n != want {
 		t.Errorf("fake has %d users, want %d", n, want)
 	}
 	if _, pooled := tgt.Pool[Guest]; pooled || len(tgt.Pool[Member]) != castSlots {

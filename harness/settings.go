@@ -44,7 +44,7 @@ var Settings = []Setting{
 		Meaning: "API key of that owner. The owner needs can_create_users unless users are given, and can_change_user_emails for the new_email specs.",
 		Secret:  true, set: setOwnerAPIKey},
 	{Name: "users", YAML: "users",
-		Meaning: "YAML only: existing accounts per role (administrator, moderator, member, guest, bot), each with email and api_key; roles not given are created.",
+		Meaning: "YAML only: existing accounts per role (administrator, moderator, member, guest, bot), each with email and api_key; roles not given come from the persistent cast, found or created (see Footprint of a run).",
 	},
 	{Name: "feature-level", Flag: FlagPrefix + "feature-level", Env: "CHATCONFORM_FEATURE_LEVEL", YAML: "feature_level",
 		Default: "0",
