@@ -77,6 +77,20 @@ func TestFootprintOfTwoRuns(t *testing.T) {
 		if a, b := run.from.Subscriptions[owner.ID], run.to.Subscriptions[owner.ID]; b > a {
 			t.Errorf("%s left the owner subscribed to %d more channels", run.name, b-a)
 		}
+		// Realm-wide objects the specs make are removed (groups deactivated) when they end.
+		for _, c := range []struct {
+			what     string
+			from, to int
+		}{
+			{"active user groups", run.from.ActiveUserGroups, run.to.ActiveUserGroups},
+			{"custom profile fields", run.from.ProfileFields, run.to.ProfileFields},
+			{"linkifiers", run.from.Linkifiers, run.to.Linkifiers},
+			{"code playgrounds", run.from.Playgrounds, run.to.Playgrounds},
+		} {
+			if c.to > c.from {
+				t.Errorf("%s left %d more %s", run.name, c.to-c.from, c.what)
+			}
+		}
 		// The configured owner alone creates users (can_create_users) and is the owner of
 		// many specs: its requests are stated in the README, not bounded here.
 		for user, times := range run.requestsOfRun {
