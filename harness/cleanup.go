@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
@@ -91,6 +92,40 @@ func (t *Target) castIDs() []int {
 		}
 	}
 	return ids
+}
+
+// shared holds this process's shared channel (SharedChannel).
+var shared struct {
+	sync.Mutex
+	channel *Channel
+}
+
+// SharedChannel returns a public channel, with the owner subscribed, that the specs of this
+// process share: for specs that only need an existing channel to name and change nothing in
+// it (a request refused before it acts). It is made on first use and archived by
+// TeardownProcess. Failure fails the spec.
+func (t *Target) SharedChannel() Channel {
+	ginkgo.GinkgoHelper()
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.channel == nil {
+		ch := t.newChannel(Public)
+		shared.channel = &ch
+	}
+	return *shared.channel
+}
+
+// TeardownProcess archives what the specs of this process shared. Run it in every process
+// when its specs have ended.
+func (t *Target) TeardownProcess() error {
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.channel == nil {
+		return nil
+	}
+	err := t.archive(*shared.channel)
+	shared.channel = nil
+	return err
 }
 
 // Teardown deactivates what the run made for itself alone: the bot of the cast, when the run

@@ -183,6 +183,14 @@ type Channel struct {
 // specs. Failure fails the spec.
 func (t *Target) NewChannel(kind ChannelKind, subscribers ...Role) Channel {
 	ginkgo.GinkgoHelper()
+	ch := t.newChannel(kind, subscribers...)
+	t.ArchiveAtEnd(ch)
+	return ch
+}
+
+// newChannel is NewChannel without the cleanup.
+func (t *Target) newChannel(kind ChannelKind, subscribers ...Role) Channel {
+	ginkgo.GinkgoHelper()
 	name := UniqueName(kind.String())
 	ids := t.userIDs(append([]Role{Owner}, subscribers...))
 	creator := t.staffer()
@@ -209,9 +217,7 @@ func (t *Target) NewChannel(kind ChannelKind, subscribers ...Role) Channel {
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: looking up the id of channel %q", name)
 	id, ok := obj.int("stream_id")
 	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /get_stream_id?stream=%s returned no integer stream_id", name)
-	ch := Channel{ID: id, Name: name, Kind: kind}
-	t.ArchiveAtEnd(ch)
-	return ch
+	return Channel{ID: id, Name: name, Kind: kind}
 }
 
 // Subscribe subscribes users of the given roles to ch, as the owner.

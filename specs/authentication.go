@@ -2,6 +2,7 @@ package specs
 
 import (
 	"fmt"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -58,6 +59,12 @@ var badCredentials = []struct {
 	}},
 }
 
+// authMessage is the message the refused requests name, sent once per process.
+var authMessage struct {
+	sync.Once
+	id int
+}
+
 var _ = Describe("Authentication", func() {
 	var t *harness.Target
 	BeforeEach(func() { t = harness.Current() })
@@ -74,12 +81,13 @@ var _ = Describe("Authentication", func() {
 	Describe("refuses every authenticated operation without valid credentials with UNAUTHORIZED", func() {
 		var ids fixtureIDs
 		BeforeEach(func() {
-			ch := t.NewChannel(harness.Public, harness.Member)
-			ids = fixtureIDs{
-				message: t.SendToChannel(harness.Owner, ch, harness.UniqueName("auth"), "authenticated only"),
-				channel: ch.ID,
-				user:    t.Users[harness.Member].ID,
-			}
+			// The requests are refused before they act, so the specs of a process share the
+			// channel and message they name (README, "Footprint of a run").
+			ch := t.SharedChannel()
+			authMessage.Do(func() {
+				authMessage.id = t.SendToChannel(harness.Owner, ch, harness.UniqueName("auth"), "authenticated only")
+			})
+			ids = fixtureIDs{message: authMessage.id, channel: ch.ID, user: t.Users[harness.Member].ID}
 		})
 		for _, op := range authenticatedOperations {
 			for _, cred := range badCredentials {

@@ -60,7 +60,11 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 // requests in a run than the real server's rate limit allows (README, "Footprint of a run").
 var _ = BeforeEach(func() { harness.Current().NextCast() })
 
-var _ = SynchronizedAfterSuite(func() {}, func() {
+var _ = SynchronizedAfterSuite(func() {
+	if target, ok := harness.TryCurrent(); ok {
+		Expect(target.TeardownProcess()).To(Succeed(), "archiving this process's shared channel")
+	}
+}, func() {
 	// What the run made for itself alone goes when every process is done (README, "Footprint
 	// of a run").
 	if target, ok := harness.TryCurrent(); ok {
