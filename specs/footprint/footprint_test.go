@@ -124,6 +124,7 @@ func runSuite(t *testing.T, url string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readSources(t, root)
 	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -144,6 +145,27 @@ func runSuite(t *testing.T, url string, n int) {
 		if strings.Contains(line, "rate limited") || strings.Contains(line, "chatconform:") {
 			t.Logf("run %d: %s", n, strings.TrimSpace(line))
 		}
+	}
+}
+
+// readSources reads every Go source and module file of the repository: the go command keys
+// its cache of this test's result on the files the test opened, and the suite it runs as
+// another process depends on all of them.
+func readSources(t *testing.T, root string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "reports" || d.Name() == "bin"):
+			return filepath.SkipDir
+		case !d.IsDir() && (strings.HasSuffix(path, ".go") || strings.HasSuffix(path, ".yaml") || d.Name() == "go.mod" || d.Name() == "go.sum"):
+			_, err = os.ReadFile(path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
