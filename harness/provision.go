@@ -19,11 +19,10 @@ var g = gomega.NewGomega(ginkgo.Fail)
 // configuration and the bot from POST /bots.
 var humanRoles = []Role{Admin, Moderator, Member, Guest}
 
-// provisionCast gives the target one user of every role: the configured
-// account where there is one, else the persistent cast member of that role
-// (cast.go), found or made through the public API, so the
-// same path works on the fake and a real server. The bot is made for the run
-// and deactivated by Teardown.
+// provisionCast gives the target a user of every role: the configured account
+// where there is one, else the persistent accounts of that role (cast.go), found
+// or made through the public API, so the same path works on the fake and a real
+// server. The bot is made for the run and deactivated by Teardown.
 func (t *Target) provisionCast() error {
 	for _, r := range append(humanRoles[:len(humanRoles):len(humanRoles)], Bot) {
 		var (
