@@ -69,7 +69,7 @@ func accountRouteCases(add func(routeSpec)) {
 		{"profile_data: good then bad (all or nothing)", byEmail.as(ownerAuth, "full_name", "Half Change", "profile_data", `[{"id":1,"value":"123"},{"id":3,"value":"nope"}]`), badRequest("Website is not a URL")},
 		{"new_email by an administrator", byEmail.as(adminAuth, "new_email", "moved@chat.example.test"), ownerPrincipal},
 		{"new_email not an address", byEmail.with("new_email", "nowhere"), badRequest("Invalid email 'nowhere'")},
-		{"new_email in use", byEmail.with("new_email", "guest@chat.example.test"), badRequest("Email 'guest@chat.example.test' already in use")},
+		{"new_email in use", byEmail.with("new_email", "guest@chat.example.test"), badRequest("Email is already in use.")},
 		{"new_email and a bad role (all or nothing)", byEmail.as(ownerAuth, "new_email", "moved@chat.example.test", "role", "7"), badRequest("Invalid role")},
 	}
 	add(byEmail)

@@ -302,7 +302,7 @@ func cases(rs routeSpec, methods map[string][]string) []badCase {
 		add("method "+m, r, want{status: 405})
 		if rs.role != "" {
 			r.auth = ""
-			add("method "+m+", no credentials", r, bad(401, "UNAUTHORIZED", ""))
+			add("method "+m+", no credentials", r, want{status: 405}) // before authentication
 		}
 	}
 
@@ -1038,8 +1038,9 @@ func checkBad(t *testing.T, c badCase, res response) {
 	}
 }
 
-// TestWrongMethodAllowHeader: a 405 names the methods the path does take in an Allow header,
-// as the real server's does (and as routes.go's wrongMethod says it does).
+// TestWrongMethodAllowHeader: a 405 names the methods the path does take (HEAD wherever GET)
+// in an Allow header and allowed_methods, without a code and before authentication, as the
+// real server's does (and as routes.go's wrongMethod says it does).
 func TestWrongMethodAllowHeader(t *testing.T) {
 	ts := newServer(t)
 	var problems []string
@@ -1055,7 +1056,16 @@ func TestWrongMethodAllowHeader(t *testing.T) {
 		}
 		res := do(t, ts.URL, request{method: wrong, path: path, auth: ownerAuth})
 		checkBad(t, badCase{want: want{status: 405}}, res)
+		if anon := do(t, ts.URL, request{method: wrong, path: path}); anon.status != http.StatusMethodNotAllowed {
+			problems = append(problems, fmt.Sprintf("%s %s without credentials: HTTP %d, want 405 before authentication", wrong, path, anon.status))
+		}
 		allow := strings.Join(res.header.Values("Allow"), ", ")
+		if slices.Contains(methods, http.MethodGet) {
+			methods = append(slices.Clone(methods), http.MethodHead)
+		}
+		if canonical(res.env["allowed_methods"]) != canonical(strings.Split(allow, ", ")) {
+			problems = append(problems, fmt.Sprintf("%s %s: allowed_methods %v, Allow %q", wrong, path, res.env["allowed_methods"], allow))
+		}
 		for _, m := range methods {
 			if !strings.Contains(allow, m) {
 				problems = append(problems, fmt.Sprintf("%s %s: Allow %q lacks %s", wrong, path, allow, m))
@@ -1108,7 +1118,8 @@ func TestUnknownRoutes(t *testing.T) {
 }
 
 // TestUnauthenticatedBadInputIsUnauthorized: without credentials, nothing about the request
-// is looked at; the answer is 401 whatever else is wrong with it.
+// is looked at; the answer is 401 whatever else is wrong with it, except a wrong method,
+// which the real server's URL dispatch answers first (405, see TestWrongMethodAllowHeader).
 func TestUnauthenticatedBadInputIsUnauthorized(t *testing.T) {
 	ts := newServer(t)
 	for _, req := range []request{
@@ -1116,7 +1127,6 @@ func TestUnauthenticatedBadInputIsUnauthorized(t *testing.T) {
 		{method: "POST", path: "/api/v1/messages", query: "%zz"},
 		{method: "POST", path: "/api/v1/users/me/subscriptions", body: []byte("subscriptions=[1,"), contentType: formType},
 		{method: "GET", path: "/api/v1/messages/" + huge},
-		{method: "PUT", path: "/api/v1/realm/linkifiers"},
 	} {
 		res := do(t, ts.URL, req)
 		checkBad(t, badCase{want: bad(401, "UNAUTHORIZED", "")}, res)

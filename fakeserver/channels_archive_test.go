@@ -57,7 +57,7 @@ func TestArchiveChannel(t *testing.T) {
 		t.Errorf("second event %v, want the stream delete for archiving", ev)
 	}
 	notice, _ := evs[2]["message"].(map[string]any)
-	if evs[2]["type"] != "message" || notice["subject"] != "channel events" || notice["content"] != "<p>Channel to-archive has been archived.</p>" {
+	if evs[2]["type"] != "message" || notice["subject"] != "channel events" || notice["content"] != "Channel to-archive has been archived." {
 		t.Errorf("third event %v, want the archiving notice in topic channel events", evs[2])
 	}
 	if flags, _ := evs[2]["flags"].([]any); canonical(flags) != `["read"]` {

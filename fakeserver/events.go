@@ -8,7 +8,7 @@ import (
 // getEvents: GET /events — long-polls an event queue registered with POST /register.
 //
 // As on the real server, queue_id may be left out only with dont_block=true, which makes a
-// new queue (of the given event_types) and returns its id; with a queue_id, last_event_id is
+// new queue (of the given event_types and client options) and returns its id; with a queue_id, last_event_id is
 // required, and acknowledges (drops) the events up to it. A blocking fetch waits for an
 // event, for the client to go away (the request's context) or for the poll timeout, which
 // answers with a heartbeat event.
@@ -17,6 +17,7 @@ func (s *Server) getEvents(c *call) (fields, error) {
 	lastEventID, hasLast := c.p.Int("last_event_id")
 	dontBlock := c.p.Bool("dont_block", false)
 	eventTypes := stringList(c, "event_types")
+	client := s.clientOptions(c)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
@@ -24,7 +25,11 @@ func (s *Server) getEvents(c *call) (fields, error) {
 		if !dontBlock {
 			return nil, apierr.BadRequest("Missing 'queue_id' argument")
 		}
-		id, _ := s.hub.Register(events.QueueSpec{UserID: c.user.ID, EventTypes: eventTypes})
+		if err := s.checkClientOptions(c, client); err != nil {
+			return nil, err
+		}
+		// queue_id is in the answer only here, where the request made the queue.
+		id, _ := s.hub.Register(events.QueueSpec{UserID: c.user.ID, EventTypes: eventTypes, Client: client})
 		return fields{"events": []events.Event{}, "queue_id": id}, nil
 	}
 	if !hasLast {
@@ -34,7 +39,7 @@ func (s *Server) getEvents(c *call) (fields, error) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	return fields{"events": evs, "queue_id": queueID}, nil
+	return fields{"events": evs}, nil
 }
 
 // deleteEvents: DELETE /events — deletes an event queue.

@@ -34,8 +34,8 @@ func evQuery(queueID string, last int, dontBlock bool) string {
 func evPoll(t *testing.T, base, auth, queueID string, last int, dontBlock bool) []map[string]any {
 	t.Helper()
 	env := requireSuccess(t, "GET /events", get(t, base, auth, "/api/v1/events", evQuery(queueID, last, dontBlock)))
-	if env["queue_id"] != queueID {
-		t.Errorf("queue_id %v, want %s", env["queue_id"], queueID)
+	if id, ok := env["queue_id"]; ok {
+		t.Errorf("queue_id %v in the answer of a fetch from an existing queue %s: the real server names only a queue the request made", id, queueID)
 	}
 	return evList(t, env)
 }
@@ -165,7 +165,7 @@ func TestEventLongPollWakesOnChange(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // let the poll block (if it is early, it answers at once anyway)
 	evSendDirect(t, ts.URL, ownerAuth, member.ID, "wake up")
 	r := evAwait(t, ch, 5*time.Second)
-	if r.status != http.StatusOK || r.env["result"] != "success" || r.env["queue_id"] != q {
+	if r.status != http.StatusOK || r.env["result"] != "success" || r.env["queue_id"] != nil {
 		t.Fatalf("HTTP %d %v", r.status, r.env)
 	}
 	evs := evList(t, r.env)

@@ -144,8 +144,11 @@ func envelopeProblem(res response) string {
 	case res.env["result"] != "error":
 		return "result is not \"error\""
 	}
-	if code, _ := res.env["code"].(string); code == "" {
+	if code, _ := res.env["code"].(string); code == "" && res.status != http.StatusMethodNotAllowed {
 		return "code is not a non-empty string"
+	}
+	if _, ok := res.env["code"]; ok && res.status == http.StatusMethodNotAllowed {
+		return "a 405 carries a code"
 	}
 	if msg, _ := res.env["msg"].(string); msg == "" {
 		return "msg is not a non-empty string"

@@ -17,7 +17,7 @@ func (s *Server) muteTopic(c *call) (fields, error) {
 	ref := realm.ChannelRef{Name: name}
 	switch {
 	case hasID && hasName:
-		return nil, apierr.BadRequest("Unsupported parameter combination: stream_id, stream")
+		return nil, apierr.BadRequest("Unsupported parameter combination: stream_id, stream").With("parameters", "stream_id, stream")
 	case !hasID && !hasName:
 		return nil, apierr.BadRequest("Missing 'stream_id' argument")
 	case hasID:

@@ -36,7 +36,10 @@ func writeError(w http.ResponseWriter, err error) {
 	for k, v := range e.Extra {
 		body[k] = v
 	}
-	body["result"], body["msg"], body["code"] = "error", e.Msg, e.Code
+	body["result"], body["msg"] = "error", e.Msg
+	if e.Code != "" { // only the 405 has none
+		body["code"] = e.Code
+	}
 	if e.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
 	}

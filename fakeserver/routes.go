@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 )
@@ -31,7 +32,8 @@ var publicPaths = map[string]bool{
 func (s *Server) routes() *chi.Mux {
 	r := chi.NewRouter()
 	// The journal is outermost so that even a request that panics is recorded.
-	r.Use(s.journal.record, recoverer, s.sameGeneration)
+	// GetHead answers HEAD with the GET route, as the real server does.
+	r.Use(s.journal.record, recoverer, s.sameGeneration, middleware.GetHead)
 	r.NotFound(s.unknownRoute)
 	r.MethodNotAllowed(s.wrongMethod)
 
@@ -94,21 +96,22 @@ func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
 	writeError(w, apierr.NotFound())
 }
 
-// wrongMethod answers 405 in the envelope, with the methods the path does take in the Allow
-// header and in allowed_methods, as the real server does. (chi tells only its own default
-// handler which methods matched, so the router is asked again here.)
+// wrongMethod answers 405 in the envelope, without a code and before any authentication, as
+// the real server's URL dispatch does: the methods the path takes go in the Allow header and
+// in allowed_methods, HEAD wherever GET is taken. (chi tells only its own default handler
+// which methods matched, so the router is asked again here.)
 func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
-	if s.refuseUnauthenticated(w, r) {
-		return
-	}
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		if s.handler.Match(chi.NewRouteContext(), m, r.URL.Path) {
 			allowed = append(allowed, m)
+			if m == http.MethodGet {
+				allowed = append(allowed, http.MethodHead)
+			}
 		}
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	writeError(w, apierr.New(http.StatusMethodNotAllowed, "BAD_REQUEST", "Method Not Allowed").With("allowed_methods", allowed))
+	writeError(w, apierr.New(http.StatusMethodNotAllowed, "", "Method Not Allowed").With("allowed_methods", allowed))
 }
 
 func (s *Server) refuseUnauthenticated(w http.ResponseWriter, r *http.Request) bool {

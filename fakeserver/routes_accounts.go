@@ -33,14 +33,15 @@ func (s *Server) accountRoutes(r chi.Router) {
 	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))
 }
 
-// accountRegisterState adds this area's state to a POST /register response; fetch tells
-// whether the client asked for an event type's state.
-func (s *Server) accountRegisterState(c *call, fetch func(eventType string) bool, f fields) {
+// accountRegisterState adds this area's state to a POST /register response.
+func (s *Server) accountRegisterState(st *registerState) {
+	fetch, f := st.want, st.f
 	if fetch("custom_profile_fields") {
 		f["custom_profile_fields"] = s.realm().ProfileFields()
 	}
 	if fetch("realm_user_groups") {
-		f["realm_user_groups"] = s.realm().Groups(true)
+		// Deactivated groups only for clients that know them (include_deactivated_groups).
+		f["realm_user_groups"] = s.realm().Groups(st.client.Can("include_deactivated_groups"))
 	}
 }
 

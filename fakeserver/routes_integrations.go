@@ -34,9 +34,9 @@ func (s *Server) integrationRoutes(r chi.Router) {
 	r.Patch("/realm/filters/"+filterID, serve(adminOnly(s.updateLinkifier)))
 }
 
-// integrationRegisterState adds this area's state to a POST /register response; fetch tells
-// whether the client asked for an event type's state.
-func (s *Server) integrationRegisterState(c *call, fetch func(eventType string) bool, f fields) {
+// integrationRegisterState adds this area's state to a POST /register response.
+func (s *Server) integrationRegisterState(st *registerState) {
+	c, fetch, f := st.c, st.want, st.f
 	if fetch("reminders") {
 		f["reminders"] = s.realm().Reminders(c.user.ID)
 	}

@@ -19,9 +19,9 @@ func (s *Server) messagingRoutes(r chi.Router) {
 	r.Post("/submessage", serve(s.addSubmessage))
 }
 
-// messagingRegisterState adds this area's state to a POST /register response; fetch tells
-// whether the client asked for an event type's state.
-func (s *Server) messagingRegisterState(c *call, fetch func(eventType string) bool, f fields) {
+// messagingRegisterState adds this area's state to a POST /register response.
+func (s *Server) messagingRegisterState(st *registerState) {
+	c, fetch, f := st.c, st.want, st.f
 	if fetch("user_topic") {
 		f["user_topics"] = s.realm().UserTopics(c.user.ID)
 	}

@@ -32,14 +32,12 @@ func (s *Server) updateSubscription(c *call) (fields, error) {
 
 // getSubscriptions: GET /users/me/subscriptions — the requester's subscriptions and settings.
 func (s *Server) getSubscriptions(c *call) (fields, error) {
-	c.p.Bool("include_subscribers", false)
-	c.p.Unhonoured("include_subscribers") // checked, not acted on: no subscriber lists yet
+	withSubscribers := c.p.Bool("include_subscribers", false)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	subs := s.realm().Subscriptions(c.user.ID)
-	if subs == nil {
-		subs = []realm.SubscriptionView{}
-	}
+	subs := s.realm().Subscriptions(c.user.ID, realm.SubscriptionOptions{
+		IncludeSubscribers: withSubscribers, NotificationSettingsNull: true, IncludeArchived: true,
+	})
 	return fields{"subscriptions": subs}, nil
 }

@@ -12,6 +12,36 @@ type Event map[string]any
 type Publisher interface {
 	// Publish delivers ev to every queue of the given users whose event types include it.
 	Publish(ev Event, userIDs ...int)
+	// PublishEach delivers to each queue of the given users the events form returns for that
+	// user and the queue's client options (none: the queue gets nothing). For events whose
+	// shape depends on how the client registered: message rendering, avatars, narrows,
+	// client capabilities. form runs while the publisher holds its lock.
+	PublishEach(form func(userID int, c Client) []Event, userIDs ...int)
+}
+
+// Client is what a client said about itself when it registered its queue (POST /register),
+// as far as it changes the events the queue receives.
+type Client struct {
+	// ApplyMarkdown: message content as HTML (else raw Markdown, the real server's default).
+	ApplyMarkdown bool
+	// ClientGravatar: the client computes gravatar URLs, so avatar_url is null where it can.
+	ClientGravatar bool
+	// SlimPresence: presence events leave out the user's email.
+	SlimPresence bool
+	// AllPublicStreams: message events of every public channel, subscribed or not.
+	AllPublicStreams bool
+	// Narrow: only the message events matching these (operator, operand) terms.
+	Narrow [][2]string
+	// Capabilities are the client_capabilities the client declared true.
+	Capabilities map[string]bool
+}
+
+// Can tells whether the client declared a capability.
+func (c Client) Can(capability string) bool { return c.Capabilities[capability] }
+
+// Only is a form for PublishEach that gives every queue the same event.
+func Only(ev Event) func(int, Client) []Event {
+	return func(int, Client) []Event { return []Event{ev} }
 }
 
 // Discard is a Publisher that drops every event, for a realm used without an event system.
@@ -19,3 +49,6 @@ type Discard struct{}
 
 // Publish implements Publisher.
 func (Discard) Publish(Event, ...int) {}
+
+// PublishEach implements Publisher.
+func (Discard) PublishEach(func(int, Client) []Event, ...int) {}

@@ -44,6 +44,8 @@ type QueueSpec struct {
 	// EventTypes are the event types the queue receives; nil means all. Heartbeats are
 	// delivered whatever the list says, as on the real server.
 	EventTypes []string
+	// Client holds the client's options that shape its events.
+	Client Client
 }
 
 // Hub is the fake's event system: every client's event queue, fed by Publish and read by
@@ -69,11 +71,12 @@ type queue struct {
 	id         string
 	userID     int
 	types      map[string]bool // nil: all types
-	events     []Event         // unacknowledged events, ids ascending
-	nextID     int             // id of the next event
-	pruned     int             // id of the newest acknowledged event, -1 when none
-	lastAccess time.Time       // virtual time the client last registered or fetched
-	waiter     *waiter         // the fetch blocked on this queue, if any
+	client     Client
+	events     []Event   // unacknowledged events, ids ascending
+	nextID     int       // id of the next event
+	pruned     int       // id of the newest acknowledged event, -1 when none
+	lastAccess time.Time // virtual time the client last registered or fetched
+	waiter     *waiter   // the fetch blocked on this queue, if any
 }
 
 // waiter is one blocked fetch; done is closed when it must answer (an event arrived,
@@ -112,6 +115,10 @@ func (h *Hub) Options() Options {
 	return h.opts
 }
 
+// Generation is the real server's server_generation: when the event system started, so
+// a client can tell that the server restarted and its queues are gone.
+func (h *Hub) Generation() int64 { return h.gen }
+
 // SetPollTimeout changes the heartbeat delay of fetches that start from now on; zero or
 // less restores the default.
 func (h *Hub) SetPollTimeout(d time.Duration) {
@@ -144,6 +151,7 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 	q := &queue{
 		id:         fmt.Sprintf("%d:%d", h.gen, h.next),
 		userID:     spec.UserID,
+		client:     spec.Client,
 		pruned:     -1,
 		lastAccess: now,
 	}
@@ -159,10 +167,14 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 }
 
 // Publish implements Publisher: ev goes, as its own copy with the queue's next id, to every
-// live queue of the users whose event types include ev["type"], and wakes their fetches.
+// live queue of the users that accepts it, and wakes their fetches.
 // The hub owns ev's values from now on: a publisher must not change them afterwards.
 func (h *Hub) Publish(ev Event, userIDs ...int) {
-	typ, _ := ev["type"].(string)
+	h.PublishEach(Only(ev), userIDs...)
+}
+
+// PublishEach implements Publisher.
+func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.collect(h.clock.Now())
@@ -173,11 +185,27 @@ func (h *Hub) Publish(ev Event, userIDs ...int) {
 		}
 		seen[uid] = true
 		for _, q := range h.byUser[uid] {
-			if q.types == nil || q.types[typ] {
-				q.push(ev)
+			for _, ev := range form(uid, q.client) {
+				if q.accepts(ev) {
+					q.push(ev)
+				}
 			}
 		}
 	}
+}
+
+// accepts is the real server's filter of a queue's events beyond their form: the event
+// types it registered for, and channel typing notifications only for clients that declared
+// stream_typing_notifications.
+func (q *queue) accepts(ev Event) bool {
+	typ, _ := ev["type"].(string)
+	if q.types != nil && !q.types[typ] {
+		return false
+	}
+	if _, channel := ev["stream_id"]; typ == "typing" && channel {
+		return q.client.Can("stream_typing_notifications")
+	}
+	return true
 }
 
 // push appends a copy of ev numbered in this queue and answers the waiting fetch.

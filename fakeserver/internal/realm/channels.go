@@ -21,6 +21,7 @@ type Channel struct {
 	HistoryPublicToSubscribers bool
 	RecipientID                int
 	DateCreated                int64
+	CreatorID                  int // 0: made by the fixture, shown as null
 	FirstMessageID             int // 0 while the channel has no message
 	// Archived channels keep their messages and subscribers, as on the real server, but take
 	// no new messages and are not found by name.
@@ -222,7 +223,7 @@ func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOp
 		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
 	}
 	for _, sp := range toCreate {
-		s.addChannel(sp.Name, sp.Description, opts.InviteOnly, historyPublic)
+		s.addChannel(sp.Name, sp.Description, opts.InviteOnly, historyPublic).CreatorID = req.ID
 	}
 	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
 	added := map[*Channel][]int{}
@@ -242,7 +243,7 @@ func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOp
 	// A private channel's audience is its subscribers, so the state above comes first.
 	for _, sp := range toCreate {
 		ch := s.channelsByName[strings.ToLower(sp.Name)]
-		s.publish(events.Event{"type": "stream", "op": "create", "streams": []any{channelInfo(ch)}}, s.channelAudience(ch)...)
+		s.publish(events.Event{"type": "stream", "op": "create", "streams": []ChannelObject{s.channelObject(ch)}}, s.channelAudience(ch)...)
 	}
 	for _, sp := range specs {
 		ch := s.channelsByName[strings.ToLower(sp.Name)]
@@ -252,6 +253,10 @@ func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOp
 	return res, nil
 }
 
+// subscriptionEventOptions show a subscription in events as the real server does: with the
+// subscribers, and null for notification settings that follow the global ones.
+var subscriptionEventOptions = SubscriptionOptions{IncludeSubscribers: true, NotificationSettingsNull: true}
+
 // publishSubscriptionsAdded tells each new subscriber of their subscription, and the other
 // users who can see the channel who joined it.
 func (s *State) publishSubscriptionsAdded(ch *Channel, userIDs []int) {
@@ -259,7 +264,7 @@ func (s *State) publishSubscriptionsAdded(ch *Channel, userIDs []int) {
 		return
 	}
 	for _, id := range userIDs {
-		s.publish(events.Event{"type": "subscription", "op": "add", "subscriptions": []SubscriptionView{subscriptionView(ch, ch.Subscribers[id])}}, id)
+		s.publish(events.Event{"type": "subscription", "op": "add", "subscriptions": []SubscriptionView{s.subscriptionView(ch, ch.Subscribers[id], subscriptionEventOptions)}}, id)
 	}
 	var peers []int
 	for _, id := range s.channelAudience(ch) {
@@ -312,19 +317,6 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 	}
 	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
 	return topics, nil
-}
-
-// channelInfo is a channel as stream events describe it.
-func channelInfo(ch *Channel) map[string]any {
-	var first any
-	if ch.FirstMessageID != 0 {
-		first = ch.FirstMessageID
-	}
-	return map[string]any{
-		"stream_id": ch.ID, "name": ch.Name, "description": ch.Description, "invite_only": ch.InviteOnly,
-		"history_public_to_subscribers": ch.HistoryPublicToSubscribers, "date_created": ch.DateCreated,
-		"first_message_id": first,
-	}
 }
 
 // String names a channel for logs and errors.

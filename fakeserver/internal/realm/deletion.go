@@ -1,12 +1,10 @@
 package realm
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
 // messageDeleteLimitSeconds is the real server's default time a sender may delete their own message.
@@ -99,23 +97,8 @@ func (s *State) deleteMessages(ms []*Message) {
 		byGroup[g] = append(byGroup[g], m)
 	}
 	for g, list := range byGroup {
-		audience := map[int]bool{}
-		ids := make([]int, 0, len(list))
-		for _, m := range list {
-			ids = append(ids, m.ID)
-			for id := range m.Flags {
-				audience[id] = true
-			}
-		}
-		slices.Sort(ids)
-		ev := events.Event{"type": "delete_message", "message_ids": ids, "message_type": "private"}
-		if ch := s.channels[g.channelID]; ch != nil {
-			ev["message_type"], ev["stream_id"], ev["topic"] = "stream", ch.ID, g.topic
-			for id := range ch.Subscribers {
-				audience[id] = true
-			}
-		}
-		s.publish(ev, slices.Sorted(maps.Keys(audience))...)
+		slices.SortFunc(list, func(a, b *Message) int { return a.ID - b.ID })
+		s.publishDeletion(s.readersOf(list), s.channels[g.channelID], g.topic)
 	}
 	for g := range byGroup {
 		if ch := s.channels[g.channelID]; ch != nil {

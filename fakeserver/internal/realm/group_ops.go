@@ -27,17 +27,33 @@ type GroupView struct {
 	Deactivated       bool   `json:"deactivated"`
 	CreatorID         any    `json:"creator_id"`
 	DateCreated       any    `json:"date_created"`
+	// The group's permission settings: a system group's id, or the members and subgroups.
+	CanAddMembersGroup    any `json:"can_add_members_group"`
+	CanJoinGroup          any `json:"can_join_group"`
+	CanLeaveGroup         any `json:"can_leave_group"`
+	CanManageGroup        any `json:"can_manage_group"`
+	CanMentionGroup       any `json:"can_mention_group"`
+	CanRemoveMembersGroup any `json:"can_remove_members_group"`
 }
 
 func (s *State) groupView(g *UserGroup) GroupView {
 	v := GroupView{
 		ID: g.ID, Name: g.Name, Description: g.Description, Members: nonNil(slices.Clone(s.directMembers(g))),
 		DirectSubgroupIDs: nonNil(slices.Clone(g.Subgroups)), IsSystemGroup: g.IsSystem, Deactivated: g.Deactivated,
+		// The fake keeps no per-group permission settings: they show the real server's
+		// defaults (a group's creator manages it; nobody manages a system group).
+		CanAddMembersGroup: s.systemGroupID("role:nobody"), CanJoinGroup: s.systemGroupID("role:nobody"),
+		CanLeaveGroup: s.systemGroupID("role:everyone"), CanManageGroup: s.systemGroupID("role:nobody"),
+		CanMentionGroup: s.systemGroupID("role:everyone"), CanRemoveMembersGroup: s.systemGroupID("role:nobody"),
+	}
+	if g.IsSystem {
+		v.CanLeaveGroup = s.systemGroupID("role:nobody")
 	}
 	if !g.IsSystem {
 		v.DateCreated = g.DateCreated
 		if g.CreatorID != 0 {
 			v.CreatorID = g.CreatorID
+			v.CanManageGroup = map[string]any{"direct_members": []int{g.CreatorID}, "direct_subgroups": []int{}}
 		}
 	}
 	return v

@@ -2,7 +2,6 @@ package realm
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
 // Message is a channel or direct message.
@@ -160,14 +158,6 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	return m.ID, nil
 }
 
-// publishNewMessage sends each recipient the message as they see it, with their flags.
-func (s *State) publishNewMessage(m *Message) {
-	for _, id := range slices.Sorted(maps.Keys(m.Flags)) {
-		view := s.messageView(s.users[id], m, ViewOptions{ApplyMarkdown: true})
-		s.publish(events.Event{"type": "message", "message": view, "flags": view.Flags}, id)
-	}
-}
-
 func (s *State) sendableChannel(sender *User, d Draft) (*Channel, *apierr.Error) {
 	ch := s.channels[d.ChannelID]
 	if d.Channel != "" {
@@ -177,7 +167,7 @@ func (s *State) sendableChannel(sender *User, d Draft) (*Channel, *apierr.Error)
 		if d.Channel != "" {
 			return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel '%s' does not exist", d.Channel).With("stream", d.Channel)
 		}
-		return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel with ID '%d' does not exist", d.ChannelID)
+		return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel with ID '%d' does not exist", d.ChannelID).With("stream_id", d.ChannelID)
 	}
 	if ch.Archived || !ch.canAccess(sender) {
 		return nil, apierr.BadRequest("Not authorized to send to channel '%s'", ch.Name)

@@ -170,9 +170,11 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 			}
 		}
 		if len(losing) > 0 {
-			s.publish(events.Event{
-				"type": "delete_message", "message_ids": ids, "message_type": "stream", "stream_id": from.ID, "topic": oldTopic,
-			}, losing...)
+			readable := make(map[int][]int, len(losing))
+			for _, id := range losing {
+				readable[id] = ids
+			}
+			s.publishDeletion(readable, from, oldTopic)
 		}
 		s.refreshFirstMessageID(from)
 		s.refreshFirstMessageID(to)

@@ -28,9 +28,11 @@ var narrowOperators = map[string]string{
 	"id": "id", "near": "near", "with": "with",
 }
 
-// badNarrow is the real server's error for a narrow it cannot apply.
+// badNarrow is the real server's error for a narrow it cannot apply; desc, the reason,
+// is also a field of its own, which typed clients read.
 func badNarrow(format string, args ...any) *apierr.Error {
-	return apierr.New(400, "BAD_NARROW", "Invalid narrow operator: "+format, args...)
+	desc := fmt.Sprintf(format, args...)
+	return apierr.New(400, "BAD_NARROW", "Invalid narrow operator: %s", desc).With("desc", desc)
 }
 
 // ParseNarrow decodes a narrow (a decoded JSON list): each term an object with operator,

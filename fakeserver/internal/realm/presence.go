@@ -8,9 +8,9 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
-// offlineThresholdSeconds is how long after their last report the real server still shows a
-// user as online.
-const offlineThresholdSeconds = 140
+// OfflineThresholdSeconds is how long after their last report the real server still shows a
+// user as online (its server_presence_offline_threshold_seconds).
+const OfflineThresholdSeconds = 140
 
 // updateMinFreqSeconds is how much newer a report must be than the stored timestamps for the
 // real server to store it (PRESENCE_UPDATE_MIN_FREQ_SECONDS): clients ping every minute from
@@ -26,13 +26,13 @@ type presence struct {
 }
 
 func (p *presence) status(now int64) string {
-	if p.activeTS != 0 && now-p.activeTS <= offlineThresholdSeconds {
+	if p.activeTS != 0 && now-p.activeTS <= OfflineThresholdSeconds {
 		return "active"
 	}
 	return "idle"
 }
 
-func (p *presence) online(now int64) bool { return now-p.idleTS <= offlineThresholdSeconds }
+func (p *presence) online(now int64) bool { return now-p.idleTS <= OfflineThresholdSeconds }
 
 // PresenceQuery is what a client asks for with its presence update.
 type PresenceQuery struct {
@@ -79,9 +79,18 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 	}
 	u := s.users[userID]
 	if u.PresenceEnabled && (!wasOnline || oldStatus != p.status(now)) {
-		s.publish(events.Event{
-			"type": "presence", "user_id": u.ID, "email": s.apiEmail(u), "server_timestamp": float64(now),
+		// Clients of slim_presence identify users by id only: the email is left out.
+		ev := events.Event{
+			"type": "presence", "user_id": u.ID, "server_timestamp": float64(now),
 			"presence": map[string]any{client: s.legacyClientEntry(p, now, true)},
+		}
+		withEmail := maps.Clone(ev)
+		withEmail["email"] = s.apiEmail(u)
+		s.events.PublishEach(func(_ int, c events.Client) []events.Event {
+			if c.SlimPresence {
+				return []events.Event{ev}
+			}
+			return []events.Event{withEmail}
 		}, s.activeUserIDs()...)
 	}
 }

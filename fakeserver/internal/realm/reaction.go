@@ -19,11 +19,12 @@ type Reaction struct {
 
 // ReactionView is a reaction as the API shows it.
 type ReactionView struct {
-	EmojiName    string         `json:"emoji_name"`
-	EmojiCode    string         `json:"emoji_code"`
-	ReactionType string         `json:"reaction_type"`
-	UserID       int            `json:"user_id"`
-	User         map[string]any `json:"user"`
+	EmojiName    string `json:"emoji_name"`
+	EmojiCode    string `json:"emoji_code"`
+	ReactionType string `json:"reaction_type"`
+	UserID       int    `json:"user_id"`
+	// User is the legacy reacting-user object, left out from feature level 328 on.
+	User map[string]any `json:"user,omitempty"`
 }
 
 // Reaction types.
@@ -111,6 +112,10 @@ func (s *State) AddReaction(userID, messageID int, req ReactionRequest) *apierr.
 		return err
 	}
 	if slices.IndexFunc(m.Reactions, sameReaction(userID, r)) >= 0 {
+		// Its own code from feature level 193, BAD_REQUEST before.
+		if s.settings.FeatureLevel >= 193 {
+			return apierr.New(400, "REACTION_ALREADY_EXISTS", "Reaction already exists.")
+		}
 		return apierr.BadRequest("Reaction already exists.")
 	}
 	if _, ok := m.Flags[userID]; !ok {
@@ -131,17 +136,20 @@ func sameReaction(userID int, r ReactionRequest) func(Reaction) bool {
 
 func (s *State) reactionUser(id int) map[string]any {
 	u := s.userOrBot(id)
-	return map[string]any{"id": u.ID, "user_id": u.ID, "email": s.apiEmail(u), "full_name": u.FullName, "is_mirror_dummy": false}
+	return map[string]any{"user_id": u.ID, "email": s.apiEmail(u), "full_name": u.FullName}
 }
 
-// reactionViews lists a message's reactions oldest first.
+// reactionViews lists a message's reactions oldest first; before feature level 328 each
+// carries the legacy user object too.
 func (s *State) reactionViews(m *Message) []ReactionView {
 	out := make([]ReactionView, 0, len(m.Reactions))
 	for _, r := range m.Reactions {
-		out = append(out, ReactionView{
-			EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID,
-			User: s.reactionUser(r.UserID),
-		})
+		v := ReactionView{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID}
+		if s.settings.FeatureLevel < 328 {
+			u := s.userOrBot(r.UserID)
+			v.User = map[string]any{"id": u.ID, "email": s.apiEmail(u), "full_name": u.FullName, "is_mirror_dummy": false}
+		}
+		out = append(out, v)
 	}
 	return out
 }

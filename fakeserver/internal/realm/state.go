@@ -25,6 +25,7 @@ type Settings struct {
 	EmptyTopicDisplayName string
 	MaxTopicLength        int
 	MaxMessageLength      int
+	DateCreated           int64 // UNIX seconds: the fixture's start time
 }
 
 // State is one realm. Its zero value is not usable; call New.
@@ -85,6 +86,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.settings = Settings{
 		Name: r.Name, Host: r.Host, StringID: r.StringID, FeatureLevel: r.FeatureLevel, Version: r.Version,
 		EmptyTopicDisplayName: r.EmptyTopicDisplayName, MaxTopicLength: r.MaxTopicLength, MaxMessageLength: r.MaxMessageLength,
+		DateCreated: r.StartTime,
 	}
 	s.users, s.usersByEmail, s.usersByKey = map[int]*User{}, map[string]*User{}, map[string]*User{}
 	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}

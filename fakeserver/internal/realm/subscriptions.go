@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 
@@ -84,52 +85,99 @@ func (sub *Subscription) notification(property string) **bool {
 	}[property]
 }
 
-// SubscriptionView is an entry of GET /users/me/subscriptions.
+// SubscriptionView is a subscription as the API shows it: the channel object and the user's
+// settings for it.
 type SubscriptionView struct {
-	StreamID                   int    `json:"stream_id"`
-	Name                       string `json:"name"`
-	Description                string `json:"description"`
-	InviteOnly                 bool   `json:"invite_only"`
-	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
-	FirstMessageID             any    `json:"first_message_id"`
-	Color                      string `json:"color"`
-	IsMuted                    bool   `json:"is_muted"`
-	InHomeView                 bool   `json:"in_home_view"`
-	PinToTop                   bool   `json:"pin_to_top"`
-	DesktopNotifications       *bool  `json:"desktop_notifications"`
-	AudibleNotifications       *bool  `json:"audible_notifications"`
-	PushNotifications          *bool  `json:"push_notifications"`
-	EmailNotifications         *bool  `json:"email_notifications"`
-	WildcardMentionsNotify     *bool  `json:"wildcard_mentions_notify"`
+	ChannelObject
+	Color                  string `json:"color"`
+	IsMuted                bool   `json:"is_muted"`
+	InHomeView             bool   `json:"in_home_view"`
+	PinToTop               bool   `json:"pin_to_top"`
+	DesktopNotifications   *bool  `json:"desktop_notifications"`
+	AudibleNotifications   *bool  `json:"audible_notifications"`
+	PushNotifications      *bool  `json:"push_notifications"`
+	EmailNotifications     *bool  `json:"email_notifications"`
+	WildcardMentionsNotify *bool  `json:"wildcard_mentions_notify"`
+	// Subscribers are the channel's subscribers' ids, only when the client asked for them.
+	Subscribers []int `json:"subscribers,omitempty"`
+}
+
+// SubscriptionOptions are the client's choices for how subscriptions are shown.
+type SubscriptionOptions struct {
+	// IncludeSubscribers adds each channel's subscribers.
+	IncludeSubscribers bool
+	// NotificationSettingsNull: the client understands null for "follows the global
+	// setting" (client capability notification_settings_null); otherwise the fake, which
+	// keeps the global settings at the real server's defaults, fills them in.
+	NotificationSettingsNull bool
+	// IncludeArchived lists subscriptions to archived channels too.
+	IncludeArchived bool
 }
 
 // Subscriptions lists the user's subscriptions in channel ID order.
-func (s *State) Subscriptions(userID int) []SubscriptionView {
+func (s *State) Subscriptions(userID int, opts SubscriptionOptions) []SubscriptionView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []SubscriptionView
-	for id := range s.next.channel + 1 {
-		ch := s.channels[id]
-		if ch == nil {
-			continue
-		}
-		if sub, ok := ch.Subscribers[userID]; ok {
-			out = append(out, subscriptionView(ch, sub))
+	out := []SubscriptionView{}
+	for _, ch := range s.channelsInOrder() {
+		if sub, ok := ch.Subscribers[userID]; ok && (opts.IncludeArchived || !ch.Archived) {
+			out = append(out, s.subscriptionView(ch, sub, opts))
 		}
 	}
 	return out
 }
 
-func subscriptionView(ch *Channel, sub *Subscription) SubscriptionView {
+// channelsInOrder lists the channels in ID order.
+func (s *State) channelsInOrder() []*Channel {
+	out := make([]*Channel, 0, len(s.channels))
+	for _, id := range slices.Sorted(maps.Keys(s.channels)) {
+		out = append(out, s.channels[id])
+	}
+	return out
+}
+
+// globalNotificationDefaults are the real server's defaults of the user-level settings a
+// subscription's null notification settings follow.
+var globalNotificationDefaults = map[string]bool{
+	"desktop_notifications": true, "audible_notifications": true, "push_notifications": true,
+	"email_notifications": false, "wildcard_mentions_notify": true,
+}
+
+func (s *State) subscriptionView(ch *Channel, sub *Subscription, opts SubscriptionOptions) SubscriptionView {
 	v := SubscriptionView{
-		StreamID: ch.ID, Name: ch.Name, Description: ch.Description, InviteOnly: ch.InviteOnly,
-		HistoryPublicToSubscribers: ch.HistoryPublicToSubscribers, Color: sub.Color, IsMuted: sub.IsMuted,
+		ChannelObject: s.channelObject(ch), Color: sub.Color, IsMuted: sub.IsMuted,
 		InHomeView: !sub.IsMuted, PinToTop: sub.PinToTop, DesktopNotifications: sub.DesktopNotifications,
 		AudibleNotifications: sub.AudibleNotifications, PushNotifications: sub.PushNotifications,
 		EmailNotifications: sub.EmailNotifications, WildcardMentionsNotify: sub.WildcardMentionsNotify,
 	}
-	if ch.FirstMessageID != 0 {
-		v.FirstMessageID = ch.FirstMessageID
+	if !opts.NotificationSettingsNull {
+		for _, f := range []struct {
+			name string
+			ptr  **bool
+		}{
+			{"desktop_notifications", &v.DesktopNotifications}, {"audible_notifications", &v.AudibleNotifications},
+			{"push_notifications", &v.PushNotifications}, {"email_notifications", &v.EmailNotifications},
+			{"wildcard_mentions_notify", &v.WildcardMentionsNotify},
+		} {
+			if *f.ptr == nil {
+				value := globalNotificationDefaults[f.name]
+				*f.ptr = &value
+			}
+		}
+	}
+	if opts.IncludeSubscribers {
+		v.Subscribers = s.subscriberIDs(ch)
 	}
 	return v
+}
+
+// subscriberIDs lists a channel's active subscribers, in ID order.
+func (s *State) subscriberIDs(ch *Channel) []int {
+	ids := []int{}
+	for _, id := range slices.Sorted(maps.Keys(ch.Subscribers)) {
+		if u := s.users[id]; u != nil && u.IsActive {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }

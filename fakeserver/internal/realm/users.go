@@ -473,7 +473,7 @@ func (s *State) checkNewEmail(req *User, email string) (string, *apierr.Error) {
 		return "", apierr.BadRequest("Invalid email '%s'", email)
 	}
 	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
-		return "", apierr.BadRequest("Email '%s' already in use", email)
+		return "", apierr.BadRequest("Email is already in use.")
 	}
 	return email, nil
 }

@@ -1,0 +1,203 @@
+package realm
+
+import (
+	"maps"
+	"slices"
+)
+
+// The parts of the POST /register state that come from users, channels and messages, each
+// computed under one read lock so that the parts agree with each other.
+
+// RegisteredUsers is the realm_user part of the state: the active accounts (humans and
+// bots) and the deactivated ones, each as the viewer sees them.
+type RegisteredUsers struct {
+	Active, NonActive []UserView
+	Me                UserView
+}
+
+// RegisterUsers returns the accounts of the realm_user state. With clientGravatar, the
+// avatar URL is null wherever the client can compute it (it sees the real email; every
+// avatar of the fake is a gravatar).
+func (s *State) RegisterUsers(viewerID int, clientGravatar bool) RegisteredUsers {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	viewer := s.users[viewerID]
+	out := RegisteredUsers{Active: []UserView{}, NonActive: []UserView{}, Me: s.userView(viewer, viewer)}
+	for _, id := range slices.Sorted(maps.Keys(s.users)) {
+		u := s.users[id]
+		v := s.userView(viewer, u)
+		if clientGravatar && canSeeRealEmail(viewer, u) {
+			v.AvatarURL = nil
+		}
+		if u.IsActive {
+			out.Active = append(out.Active, v)
+		} else {
+			out.NonActive = append(out.NonActive, v)
+		}
+	}
+	return out
+}
+
+// RegisterBots returns realm_bots: the bots the user owns, every bot for an administrator.
+func (s *State) RegisterBots(viewerID int) []map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	viewer := s.users[viewerID]
+	out := []map[string]any{}
+	for _, id := range slices.Sorted(maps.Keys(s.users)) {
+		b := s.users[id]
+		if !b.IsBot || (b.BotOwnerID != viewer.ID && !viewer.IsAdmin()) {
+			continue
+		}
+		var owner any
+		if o := s.users[b.BotOwnerID]; o != nil {
+			owner = o.ID
+		}
+		out = append(out, map[string]any{
+			"user_id": b.ID, "email": s.apiEmail(b), "full_name": b.FullName, "bot_type": b.BotType,
+			"is_active": b.IsActive, "api_key": b.APIKey, "avatar_url": avatarURL(b), "owner_id": owner,
+			"default_sending_stream": nil, "default_events_register_stream": nil,
+			"default_all_public_streams": false, "services": []any{},
+		})
+	}
+	return out
+}
+
+// NeverSubscribedView is a channel of never_subscribed.
+type NeverSubscribedView struct {
+	ChannelObject
+	Subscribers []int `json:"subscribers,omitempty"`
+}
+
+// NeverSubscribed returns the channels the user can see but was never subscribed to, as
+// channel objects (with subscribers when asked for).
+func (s *State) NeverSubscribed(userID int, opts SubscriptionOptions) []NeverSubscribedView {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	out := []NeverSubscribedView{}
+	for _, ch := range s.channelsInOrder() {
+		if _, subscribed := ch.Subscribers[userID]; subscribed || ch.Archived || (ch.InviteOnly && !u.IsAdmin()) || (u.IsGuest() && !ch.subscribed(u)) {
+			continue
+		}
+		o := NeverSubscribedView{ChannelObject: s.channelObject(ch)}
+		if opts.IncludeSubscribers && ch.canAccess(u) {
+			o.Subscribers = s.subscriberIDs(ch)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// MaxMessageID is the newest message the user has a row for (-1: none), as the real
+// server's max_message_id.
+func (s *State) MaxMessageID(userID int) int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	highest := -1
+	for id, m := range s.messages {
+		if _, ok := m.Flags[userID]; ok && id > highest {
+			highest = id
+		}
+	}
+	return highest
+}
+
+// UnreadMessages is unread_msgs: the user's unread messages grouped as the real server
+// groups them (direct, group direct, channel topics) and the mentions among them.
+func (s *State) UnreadMessages(userID int) map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	type topicKey struct {
+		channel int
+		topic   string
+	}
+	direct := map[int][]int{}      // other user -> ids
+	groups := map[string][]int{}   // participant ids "1,2,3" -> ids
+	topics := map[topicKey][]int{} // channel topic -> ids
+	var mentions []int
+	ids := slices.Sorted(maps.Keys(s.messages))
+	count := 0
+	for _, id := range ids {
+		m := s.messages[id]
+		row, ok := m.Flags[userID]
+		if !ok || slices.Contains(row, "read") {
+			continue
+		}
+		count++
+		switch {
+		case !m.IsDirect:
+			k := topicKey{m.ChannelID, m.Topic}
+			topics[k] = append(topics[k], id)
+		case len(m.Participants) <= 2:
+			other := m.SenderID
+			for _, p := range m.Participants {
+				if p != userID {
+					other = p
+				}
+			}
+			direct[other] = append(direct[other], id)
+		default:
+			groups[joinInts(m.Participants)] = append(groups[joinInts(m.Participants)], id)
+		}
+		if slices.ContainsFunc(row, func(f string) bool {
+			return f == "mentioned" || f == "wildcard_mentioned" || f == "stream_wildcard_mentioned" || f == "topic_wildcard_mentioned"
+		}) {
+			mentions = append(mentions, id)
+		}
+	}
+	pms := []map[string]any{}
+	for _, other := range slices.Sorted(maps.Keys(direct)) {
+		pms = append(pms, map[string]any{"other_user_id": other, "sender_id": other, "unread_message_ids": direct[other]})
+	}
+	huddles := []map[string]any{}
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
+		huddles = append(huddles, map[string]any{"user_ids_string": key, "unread_message_ids": groups[key]})
+	}
+	streams := []map[string]any{}
+	keys := slices.SortedFunc(maps.Keys(topics), func(a, b topicKey) int { return topics[a][0] - topics[b][0] })
+	for _, k := range keys {
+		streams = append(streams, map[string]any{"stream_id": k.channel, "topic": k.topic, "unread_message_ids": topics[k]})
+	}
+	if mentions == nil {
+		mentions = []int{}
+	}
+	return map[string]any{
+		"count": count, "pms": pms, "huddles": huddles, "streams": streams, "mentions": mentions,
+		"old_unreads_missing": false,
+	}
+}
+
+// UserSettings is the user_settings state: the settings the fake keeps, and the real
+// server's defaults of the others a client reads.
+func (s *State) UserSettings(userID int) map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	return map[string]any{
+		"presence_enabled": u.PresenceEnabled, "email_address_visibility": u.EmailAddressVisibility,
+		"timezone": u.Timezone, "default_language": "en", "twenty_four_hour_time": false,
+		"enter_sends": false, "send_stream_typing_notifications": true, "send_private_typing_notifications": true,
+		"send_read_receipts": true, "enable_desktop_notifications": true, "enable_sounds": true,
+		"enable_offline_push_notifications": true, "enable_offline_email_notifications": true,
+		"enable_stream_desktop_notifications": false, "enable_stream_audible_notifications": false,
+		"enable_stream_push_notifications": false, "enable_stream_email_notifications": false,
+		"wildcard_mentions_notify": true, "emojiset": "google", "color_scheme": 1, "web_home_view": "inbox",
+		"display_emoji_reaction_users": true, "allow_private_data_export": false,
+	}
+}
+
+// VisibleChannels returns the streams state: every channel the user can see, subscribed or
+// not, as channel objects in ID order.
+func (s *State) VisibleChannels(userID int) []ChannelObject {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	out := []ChannelObject{}
+	for _, ch := range s.channelsInOrder() {
+		if !ch.Archived && (ch.canAccess(u) || (ch.InviteOnly && u.IsAdmin())) {
+			out = append(out, s.channelObject(ch))
+		}
+	}
+	return out
+}

@@ -1,0 +1,274 @@
+package fakeserver
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// clientCapabilities are the client_capabilities the fake acts on (the real server's list;
+// others are accepted and ignored, as there).
+var clientCapabilities = []string{
+	"notification_settings_null", "bulk_message_deletion", "user_avatar_url_field_optional",
+	"stream_typing_notifications", "user_settings_object", "linkifier_url_template",
+	"user_list_incomplete", "include_deactivated_groups", "archived_channels", "empty_topic_name",
+}
+
+// register: POST /register — an event queue and the initial state a client needs.
+//
+// event_types chooses the events the queue receives (all when absent); fetch_event_types
+// chooses the state returned and defaults to event_types; each state key is present when,
+// and only when, its event type is chosen, as on the real server. The queue is made before
+// the state is read, so a change between the two is at worst seen twice, never lost.
+func (s *Server) register(c *call) (fields, error) {
+	fetchTypes := stringList(c, "fetch_event_types")
+	eventTypes := stringList(c, "event_types")
+	client := s.clientOptions(c)
+	if caps, ok := jsonOfKind[map[string]any](c, "client_capabilities", "a dict"); ok {
+		client.Capabilities = map[string]bool{}
+		for _, name := range slices.Sorted(maps.Keys(caps)) {
+			on, isBool := caps[name].(bool)
+			if !isBool {
+				c.p.Fail(apierr.BadRequest("client_capabilities[%q] is not a boolean", name))
+				break
+			}
+			client.Capabilities[name] = on
+		}
+	}
+	includeSubscribers := c.p.Bool("include_subscribers", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if err := s.checkClientOptions(c, client); err != nil {
+		return nil, err
+	}
+	queueID, lastEventID := s.hub.Register(events.QueueSpec{UserID: c.user.ID, EventTypes: eventTypes, Client: client})
+	wanted := fetchTypes
+	if wanted == nil {
+		wanted = eventTypes
+	}
+	st := registerState{
+		c: c, f: fields{}, client: client, wanted: wanted, settings: s.realm().Settings(),
+		subs: realm.SubscriptionOptions{
+			IncludeSubscribers:       includeSubscribers,
+			NotificationSettingsNull: client.Can("notification_settings_null"),
+			IncludeArchived:          client.Can("archived_channels"),
+		},
+	}
+	st.f["zulip_version"], st.f["zulip_feature_level"], st.f["zulip_merge_base"] = st.settings.Version, st.settings.FeatureLevel, st.settings.Version
+	st.f["queue_id"], st.f["last_event_id"] = queueID, lastEventID
+	s.coreRegisterState(&st)
+	// Each area of the API adds the state it owns.
+	s.messagingRegisterState(&st)
+	s.accountRegisterState(&st)
+	s.integrationRegisterState(&st)
+	return st.f, nil
+}
+
+// clientOptions reads the options that shape a queue's events, taken by POST /register and
+// by GET /events when it makes a queue: apply_markdown is false unless asked for, and
+// client_gravatar true from feature level 92 on, as on the real server.
+func (s *Server) clientOptions(c *call) events.Client {
+	return events.Client{
+		ApplyMarkdown:    c.p.Bool("apply_markdown", false),
+		ClientGravatar:   c.p.Bool("client_gravatar", s.realm().Settings().FeatureLevel >= 92),
+		SlimPresence:     c.p.Bool("slim_presence", false),
+		AllPublicStreams: c.p.Bool("all_public_streams", false),
+		Narrow:           eventNarrow(c),
+	}
+}
+
+// checkClientOptions applies the real server's checks of the options after parsing.
+func (s *Server) checkClientOptions(c *call, client events.Client) error {
+	if client.AllPublicStreams && c.user.Role == realm.RoleGuest {
+		return apierr.BadRequest("User not authorized for this query")
+	}
+	if err := realm.CheckEventNarrow(client.Narrow); err != nil {
+		return err
+	}
+	return nil
+}
+
+// eventNarrow reads the narrow of an event queue: a JSON list of [operator, operand] pairs
+// of strings (or, as newer servers also take, {"operator", "operand"} objects).
+func eventNarrow(c *call) [][2]string {
+	list, ok := jsonOfKind[[]any](c, "narrow", "a list")
+	if !ok {
+		return nil
+	}
+	out := make([][2]string, 0, len(list))
+	for i, item := range list {
+		var pair []any
+		switch term := item.(type) {
+		case []any:
+			pair = term
+		case map[string]any:
+			pair = []any{term["operator"], term["operand"]}
+		default:
+			c.p.Fail(apierr.BadRequest("narrow[%d] is not a list", i))
+			return nil
+		}
+		if len(pair) != 2 {
+			c.p.Fail(apierr.BadRequest("narrow[%d] is not length 2", i))
+			return nil
+		}
+		var term [2]string
+		for j, v := range pair {
+			str, isStr := v.(string)
+			if !isStr {
+				c.p.Fail(apierr.BadRequest("narrow[%d][%d] is not a string", i, j))
+				return nil
+			}
+			term[j] = str
+		}
+		out = append(out, term)
+	}
+	return out
+}
+
+// registerState is one POST /register answer being assembled.
+type registerState struct {
+	c        *call
+	f        fields
+	client   events.Client
+	wanted   []string // nil: every event type
+	settings realm.Settings
+	subs     realm.SubscriptionOptions
+}
+
+// want tells whether the client asked for an event type's state.
+func (st *registerState) want(eventType string) bool {
+	return st.wanted == nil || slices.Contains(st.wanted, eventType)
+}
+
+// coreRegisterState adds the state of the realm, its users, channels, messages, presence
+// and the user's settings.
+func (s *Server) coreRegisterState(st *registerState) {
+	r, uid, f := s.realm(), st.c.user.ID, st.f
+	if st.want("realm") {
+		s.realmRegisterState(st)
+	}
+	if st.want("realm_user") {
+		users := r.RegisterUsers(uid, st.client.ClientGravatar)
+		me := users.Me
+		f["realm_users"], f["realm_non_active_users"], f["cross_realm_bots"] = users.Active, users.NonActive, []any{}
+		f["user_id"], f["email"], f["delivery_email"], f["full_name"] = me.UserID, me.Email, me.DeliveryEmail, me.FullName
+		f["is_owner"], f["is_admin"], f["is_guest"], f["is_billing_admin"] = me.IsOwner, me.IsAdmin, me.IsGuest, false
+		f["is_moderator"] = me.Role <= realm.RoleModerator
+		f["avatar_source"], f["avatar_url"], f["avatar_url_medium"] = "G", me.AvatarURL, me.AvatarURL
+		f["can_create_streams"] = !me.IsGuest
+		f["can_create_public_streams"], f["can_create_private_streams"] = !me.IsGuest, !me.IsGuest
+		f["can_create_web_public_streams"], f["can_subscribe_other_users"] = false, !me.IsGuest
+		f["can_invite_others_to_realm"] = me.IsAdmin
+	}
+	if st.want("realm_bot") {
+		f["realm_bots"] = r.RegisterBots(uid)
+	}
+	if st.want("subscription") {
+		f["subscriptions"] = r.Subscriptions(uid, st.subs)
+		f["unsubscribed"] = []any{}
+		f["never_subscribed"] = r.NeverSubscribed(uid, st.subs)
+	}
+	if st.want("stream") {
+		f["streams"] = r.VisibleChannels(uid)
+	}
+	if st.want("message") {
+		f["max_message_id"] = r.MaxMessageID(uid)
+	}
+	if st.want("message") && st.want("update_message_flags") {
+		f["unread_msgs"] = r.UnreadMessages(uid)
+	}
+	if st.want("presence") {
+		res := r.Presences(realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays, Modern: st.client.SlimPresence})
+		f["presences"], f["server_timestamp"], f["presence_last_update_id"] = res.Presences, float64(r.Now()), res.LastUpdateID
+	}
+	if st.want("realm_emoji") {
+		f["realm_emoji"] = map[string]any{} // the fake has no custom emoji
+	}
+	if st.want("realm_linkifiers") {
+		// Clients that cannot expand URL templates get no linkifiers (feature level 176).
+		if st.settings.FeatureLevel >= 176 && !st.client.Can("linkifier_url_template") {
+			f["realm_linkifiers"] = []any{}
+		} else {
+			f["realm_linkifiers"] = r.Linkifiers()
+		}
+	}
+	if st.want("realm_filters") {
+		f["realm_filters"] = []any{} // the legacy form, empty on the real server too
+	}
+	if st.want("realm_playgrounds") {
+		f["realm_playgrounds"] = r.Playgrounds()
+	}
+	if st.want("has_vcall_token") {
+		f["has_vcall_token"] = st.c.user.HasVCallToken
+	}
+	s.settingsRegisterState(st)
+}
+
+// legacyDisplaySettings and legacyNotificationSettings are the user settings the real
+// server also gives at the top level to clients without the user_settings_object capability.
+var (
+	legacyDisplaySettings = []string{
+		"default_language", "twenty_four_hour_time", "emojiset", "color_scheme", "web_home_view",
+		"display_emoji_reaction_users", "enter_sends", "timezone",
+	}
+	legacyNotificationSettings = []string{
+		"enable_desktop_notifications", "enable_sounds", "enable_offline_push_notifications",
+		"enable_offline_email_notifications", "enable_stream_desktop_notifications",
+		"enable_stream_audible_notifications", "enable_stream_push_notifications",
+		"enable_stream_email_notifications", "wildcard_mentions_notify", "presence_enabled",
+	}
+)
+
+// settingsRegisterState adds user_settings, and the legacy top-level copies.
+func (s *Server) settingsRegisterState(st *registerState) {
+	settings := s.realm().UserSettings(st.c.user.ID)
+	if st.want("user_settings") {
+		st.f["user_settings"] = settings
+	}
+	if st.client.Can("user_settings_object") {
+		return
+	}
+	for eventType, names := range map[string][]string{"update_display_settings": legacyDisplaySettings, "update_global_notifications": legacyNotificationSettings} {
+		if st.want(eventType) {
+			for _, name := range names {
+				st.f[name] = settings[name]
+			}
+		}
+	}
+}
+
+// realmRegisterState adds the realm's settings and the server's constants and intervals.
+func (s *Server) realmRegisterState(st *registerState) {
+	f, set := st.f, st.settings
+	url := baseURL(st.c)
+	f["max_topic_length"], f["max_message_length"] = set.MaxTopicLength, set.MaxMessageLength
+	f["max_stream_name_length"], f["max_stream_description_length"] = 60, 1024
+	f["realm_empty_topic_display_name"] = set.EmptyTopicDisplayName
+	f["realm_name"], f["realm_date_created"] = set.Name, set.DateCreated
+	f["realm_url"], f["realm_uri"] = url, url
+	f["realm_icon_url"], f["realm_icon_source"] = url+"/static/images/logo/zulip-icon-128x128.png", "G"
+	f["realm_description"], f["realm_default_language"] = "<p>"+set.Name+"</p>", "en"
+	f["realm_presence_disabled"], f["realm_inline_image_preview"], f["realm_inline_url_embed_preview"] = false, true, true
+	f["realm_push_notifications_enabled"] = s.Config().PushConfigured
+	f["realm_enable_spectator_access"], f["realm_web_public_access_enabled"] = false, false
+	f["realm_is_zephyr_mirror_realm"], f["realm_waiting_period_threshold"] = false, 0
+	f["realm_authentication_methods"] = map[string]any{"Email": map[string]any{"enabled": true, "available": true}}
+	f["server_generation"] = s.hub.Generation()
+	f["event_queue_longpoll_timeout_seconds"] = s.Config().EventPollTimeoutSeconds
+	f["server_presence_ping_interval_seconds"] = 60
+	f["server_presence_offline_threshold_seconds"] = realm.OfflineThresholdSeconds
+	f["server_typing_started_expiry_period_milliseconds"] = 45000
+	f["server_typing_stopped_wait_period_milliseconds"] = 5000
+	f["server_typing_started_wait_period_milliseconds"] = 10000
+	f["server_avatar_changes_disabled"], f["server_name_changes_disabled"] = false, false
+	f["server_needs_upgrade"], f["server_web_public_streams_enabled"] = false, false
+	f["server_inline_image_preview"], f["server_inline_url_embed_preview"] = true, true
+	f["server_emoji_data_url"] = fmt.Sprintf("%s/static/generated/emoji/emoji_api.json", url)
+	f["server_jitsi_server_url"], f["server_can_summarize_topics"] = nil, false
+	maps.Copy(f, s.realm().Editing().State())
+}
