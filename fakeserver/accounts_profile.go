@@ -3,6 +3,8 @@ package fakeserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
@@ -75,7 +77,7 @@ func profileDataItem(raw any, path string) (realm.ProfileDataItem, *apierr.Error
 	if !isObj {
 		return realm.ProfileDataItem{}, apierr.BadRequest("%s is not a dict", path)
 	}
-	for key := range obj {
+	for _, key := range slices.Sorted(maps.Keys(obj)) { // the same key named every time
 		if key != "id" && key != "value" {
 			return realm.ProfileDataItem{}, apierr.BadRequest(`Argument "%s" at %s is unexpected`, key, path)
 		}

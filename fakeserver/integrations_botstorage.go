@@ -1,7 +1,9 @@
 package fakeserver
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 )
@@ -37,8 +39,8 @@ func (s *Server) putBotStorage(c *call) (fields, error) {
 		c.p.Fail(apierr.Missing("storage"))
 	} else if raw, ok := jsonOfKind[map[string]any](c, "storage", "a dict"); ok {
 		entries = map[string]string{}
-		for k, v := range raw {
-			str, isStr := v.(string)
+		for _, k := range slices.Sorted(maps.Keys(raw)) { // the same key named every time
+			str, isStr := raw[k].(string)
 			if !isStr {
 				c.p.Fail(apierr.BadRequest("storage[%q] is not a string", k))
 				break

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
@@ -99,7 +100,7 @@ func groupSettingParam(c *call, name string) (realm.GroupSettingChange, bool) {
 		change.New = g
 		return change, true
 	}
-	for key := range obj {
+	for _, key := range slices.Sorted(maps.Keys(obj)) { // the same key named every time
 		if key != "new" && key != "old" {
 			c.p.Fail(apierr.BadRequest(`Argument "%s" at %s is unexpected`, key, name))
 			return change, false
@@ -136,7 +137,8 @@ func groupValue(v any, path string) (realm.GroupSetting, *apierr.Error) {
 		return realm.GroupSetting{}, apierr.BadRequest("%s is not an integer or a dict", path)
 	}
 	var g realm.GroupSetting
-	for key, list := range obj {
+	for _, key := range slices.Sorted(maps.Keys(obj)) { // the same error every time
+		list := obj[key]
 		var dst *[]int
 		switch key {
 		case "direct_members":

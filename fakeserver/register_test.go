@@ -363,3 +363,40 @@ func TestErrorFields(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorMessagesDoNotDependOnMapOrder: where a request has two faults the fake names the
+// same one every time, whatever order Go's maps iterate in.
+func TestErrorMessagesDoNotDependOnMapOrder(t *testing.T) {
+	ts := newServer(t)
+	integConfig(t, ts.URL, "push_configured", "true")
+	device := fmt.Sprint(requireSuccess(t, "device", post(t, ts.URL, memberAuth, "/api/v1/register_client_device"))["device_id"])
+	push := integRegistration(device, "7", "t")
+	for i := range push {
+		if push[i] == "bouncer_public_key" || push[i] == "encrypted_push_registration" {
+			push[i+1] = "!"
+		}
+	}
+	patch := func(path string, kv ...string) func() response {
+		return func() response {
+			return do(t, ts.URL, request{method: http.MethodPatch, path: path, body: formBody(kv...), contentType: formType, auth: ownerAuth})
+		}
+	}
+	for name, send := range map[string]func() response{
+		"push registration": func() response { return post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", push...) },
+		"bot storage": func() response {
+			return do(t, ts.URL, request{method: http.MethodPut, path: "/api/v1/bot_storage", body: formBody("storage", `{"b": 1, "a": 2, "c": 3}`), contentType: formType, auth: botAuth})
+		},
+		"group setting keys":  patch("/api/v1/realm", "can_resolve_topics_group", `{"new": {"y": 1, "x": 2}, "z": 1, "q": 2}`),
+		"group setting lists": patch("/api/v1/realm", "can_resolve_topics_group", `{"direct_subgroups": "x", "direct_members": "y"}`),
+		"profile data":        patch("/api/v1/users/4", "profile_data", `[{"b": 1, "a": 2, "id": 1, "value": "x"}]`),
+	} {
+		first := send()
+		checkBad(t, badCase{}, first)
+		for range 30 {
+			if again := send(); again.env["msg"] != first.env["msg"] {
+				t.Errorf("%s: %q, then %q", name, first.env["msg"], again.env["msg"])
+				break
+			}
+		}
+	}
+}

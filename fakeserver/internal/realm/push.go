@@ -178,11 +178,14 @@ func checkTokenFields(r PushRegistration) *apierr.Error {
 	if len(id) != tokenIDLength {
 		return apierr.BadRequest("Invalid `token_id`")
 	}
-	for name, v := range map[string]string{"bouncer_public_key": *r.BouncerPublicKey, "encrypted_push_registration": *r.EncryptedPushRegistration} {
-		if b, ok := decodeBase64(v); !ok {
-			return apierr.BadRequest("`%s` is not Base64 encoded", name)
+	// In the real server's order, so that the error names the first bad field every time.
+	for _, f := range []struct{ name, value string }{
+		{"bouncer_public_key", *r.BouncerPublicKey}, {"encrypted_push_registration", *r.EncryptedPushRegistration},
+	} {
+		if b, ok := decodeBase64(f.value); !ok {
+			return apierr.BadRequest("`%s` is not Base64 encoded", f.name)
 		} else if len(b) == 0 {
-			return apierr.BadRequest("Invalid `%s`", name)
+			return apierr.BadRequest("Invalid `%s`", f.name)
 		}
 	}
 	return nil
