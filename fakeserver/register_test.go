@@ -400,3 +400,29 @@ func TestErrorMessagesDoNotDependOnMapOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRealmSettingEvents: the message editing settings and the group settings are announced
+// with update_dict, the move time limits with update and property/value, as on the real
+// server; one event per changed setting.
+func TestRealmSettingEvents(t *testing.T) {
+	ts := newServer(t)
+	evs := eventsOfType(regEvents(t, ts.URL, memberAuth, func() {
+		requireSuccess(t, "patch", do(t, ts.URL, request{method: http.MethodPatch, path: "/api/v1/realm", contentType: formType, auth: ownerAuth,
+			body: formBody("allow_message_editing", "false", "message_content_edit_limit_seconds", "100",
+				"move_messages_within_stream_limit_seconds", "200", "move_messages_between_streams_limit_seconds", "300")}))
+	}), "realm")
+	want := []string{
+		`{"data":{"allow_message_editing":false},"op":"update_dict","property":"default","type":"realm"}`,
+		`{"data":{"message_content_edit_limit_seconds":100},"op":"update_dict","property":"default","type":"realm"}`,
+		`{"op":"update","property":"move_messages_between_streams_limit_seconds","type":"realm","value":300}`,
+		`{"op":"update","property":"move_messages_within_stream_limit_seconds","type":"realm","value":200}`,
+	}
+	var got []string
+	for _, ev := range evs {
+		delete(ev, "id")
+		got = append(got, canonical(ev))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("realm events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -176,8 +176,8 @@ func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) *apierr
 }
 
 // UpdateEditing applies a change (the caller is an administrator), all or nothing, and
-// returns the settings that actually changed, which are also published to every user as
-// one realm update_dict event.
+// returns the settings that actually changed, each also published to every user in a realm
+// event.
 func (s *State) UpdateEditing(c EditingChange) (map[string]any, *apierr.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -225,10 +225,22 @@ func (s *State) UpdateEditing(c EditingChange) (map[string]any, *apierr.Error) {
 		}
 	}
 	s.editing = next
-	if len(changed) > 0 {
-		s.publish(events.Event{"type": "realm", "op": "update_dict", "property": "default", "data": changed}, s.activeUserIDs()...)
+	// One event per changed setting, each in the real server's form for it.
+	for _, name := range slices.Sorted(maps.Keys(changed)) {
+		s.publish(realmSettingEvent(name, changed[name]), s.activeUserIDs()...)
 	}
 	return changed, nil
+}
+
+// realmSettingEvent is the realm event announcing one changed setting: update_dict for
+// the message editing settings (their historical form) and the group settings, update with
+// property and value for the others (the move time limits among them).
+func realmSettingEvent(name string, value any) events.Event {
+	_, isGroup := groupSettingRules[name]
+	if isGroup || name == "allow_message_editing" || name == "message_content_edit_limit_seconds" {
+		return events.Event{"type": "realm", "op": "update_dict", "property": "default", "data": map[string]any{name: value}}
+	}
+	return events.Event{"type": "realm", "op": "update", "property": name, "value": value}
 }
 
 // limitValue is a limit as the API shows it: seconds, or null for unlimited.
