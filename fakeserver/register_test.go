@@ -426,3 +426,27 @@ func TestRealmSettingEvents(t *testing.T) {
 		t.Errorf("realm events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestRegisterCapabilityForms: events whose form follows a client capability.
+func TestRegisterCapabilityForms(t *testing.T) {
+	ts := newServer(t)
+	created := requireSuccess(t, "group", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/create", "name", "doomed", "description", "d", "members", "[1]"))
+	groupID := fmt.Sprint(created["group_id"])
+	var evs [2][]map[string]any
+	queues := [2]string{
+		evRegister(t, ts.URL, memberAuth, "event_types", `["user_group", "message"]`),
+		evRegister(t, ts.URL, memberAuth, "event_types", `["user_group", "message"]`,
+			"client_capabilities", `{"notification_settings_null": true, "include_deactivated_groups": true, "empty_topic_name": true}`),
+	}
+	requireSuccess(t, "deactivate", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/"+groupID+"/deactivate"))
+	msgSend(t, ts.URL, ownerAuth, "", "in the empty topic")
+	for i, q := range queues {
+		evs[i] = evPoll(t, ts.URL, memberAuth, q, -1, true)
+	}
+	for i, want := range []struct{ op, topic string }{{"remove", "general chat"}, {"update", ""}} {
+		groups, messages := eventsOfType(evs[i], "user_group"), eventsOfType(evs[i], "message")
+		if len(groups) != 1 || groups[0]["op"] != want.op || len(messages) != 1 || messages[0]["message"].(map[string]any)["subject"] != want.topic {
+			t.Errorf("queue %d: %v, want a group %s event and the topic %q", i, evs[i], want.op, want.topic)
+		}
+	}
+}

@@ -38,7 +38,9 @@ func (s *State) publishNewMessage(m *Message) {
 		if !received && !c.AllPublicStreams {
 			return nil
 		}
-		view := s.messageView(s.users[id], m, ViewOptions{ApplyMarkdown: c.ApplyMarkdown, ClientGravatar: c.ClientGravatar})
+		view := s.messageView(s.users[id], m, ViewOptions{
+			ApplyMarkdown: c.ApplyMarkdown, ClientGravatar: c.ClientGravatar, AllowEmptyTopicName: c.Can("empty_topic_name"),
+		})
 		flags := view.Flags
 		if !received {
 			flags = []string{} // the real server's flags for a message outside the user's rows

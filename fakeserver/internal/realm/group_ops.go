@@ -264,7 +264,16 @@ func (s *State) DeactivateGroup(requesterID, groupID int) *apierr.Error {
 		return apierr.BadRequest("User group is already deactivated.")
 	}
 	g.Deactivated = true
-	s.publish(events.Event{"type": "user_group", "op": "update", "group_id": g.ID, "data": map[string]any{"deactivated": true}}, s.activeUserIDs()...)
+	// Clients that do not know deactivated groups (capability include_deactivated_groups)
+	// see the group removed, as on the real server.
+	update := events.Event{"type": "user_group", "op": "update", "group_id": g.ID, "data": map[string]any{"deactivated": true}}
+	remove := events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}
+	s.events.PublishEach(func(_ int, c events.Client) []events.Event {
+		if c.Can("include_deactivated_groups") {
+			return []events.Event{update}
+		}
+		return []events.Event{remove}
+	}, s.activeUserIDs()...)
 	return nil
 }
 
