@@ -450,3 +450,21 @@ func TestRegisterCapabilityForms(t *testing.T) {
 		}
 	}
 }
+
+// TestRegisterGravatarInUserEvents: a new user's avatar URL is null for client_gravatar
+// queues (the default) and given to the others.
+func TestRegisterGravatarInUserEvents(t *testing.T) {
+	ts := newServer(t)
+	for i, gravatar := range []string{"true", "false"} {
+		evs := eventsOfType(regEvents(t, ts.URL, ownerAuth, func() {
+			requireSuccess(t, "create", post(t, ts.URL, ownerAuth, "/api/v1/users",
+				"email", fmt.Sprintf("new%d@chat.example.test", i), "password", "a-long-password", "full_name", "New"))
+		}, "client_gravatar", gravatar), "realm_user")
+		if len(evs) != 1 {
+			t.Fatalf("realm_user events %v", evs)
+		}
+		if url := evs[0]["person"].(map[string]any)["avatar_url"]; (url == nil) != (gravatar == "true") {
+			t.Errorf("client_gravatar %s: avatar_url %v", gravatar, url)
+		}
+	}
+}

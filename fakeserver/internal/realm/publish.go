@@ -48,11 +48,17 @@ func (s *State) channelUpdate(ch *Channel, property string, value any) {
 	}, s.channelAudience(ch)...)
 }
 
-// publishUserAdded tells every user of a new account, each as they may see it.
+// publishUserAdded tells every user of a new account, each as they may see it; under
+// client_gravatar the avatar URL is null where the client can compute it.
 func (s *State) publishUserAdded(u *User) {
-	for _, id := range s.activeUserIDs() {
-		s.publish(events.Event{"type": "realm_user", "op": "add", "person": s.userView(s.users[id], u)}, id)
-	}
+	s.events.PublishEach(func(id int, c events.Client) []events.Event {
+		viewer := s.users[id]
+		person := s.userView(viewer, u)
+		if c.ClientGravatar && canSeeRealEmail(viewer, u) {
+			person.AvatarURL = nil
+		}
+		return []events.Event{{"type": "realm_user", "op": "add", "person": person}}
+	}, s.activeUserIDs()...)
 }
 
 // publishUserUpdate tells every user of a change to one account's fields.
