@@ -8,8 +8,8 @@ import (
 // getEvents: GET /events — long-polls an event queue registered with POST /register.
 //
 // As on the real server, queue_id may be left out only with dont_block=true, which makes a
-// new queue (of the given event_types and client options) and returns its id; with a queue_id, last_event_id is
-// required, and acknowledges (drops) the events up to it. A blocking fetch waits for an
+// new queue (of the given event_types and client options) and returns its id; with a
+// queue_id, last_event_id is required, and acknowledges (drops) the events up to it. A blocking fetch waits for an
 // event, for the client to go away (the request's context) or for the poll timeout, which
 // answers with a heartbeat event.
 func (s *Server) getEvents(c *call) (fields, error) {

@@ -560,3 +560,38 @@ func TestCloseAnswersPolls(t *testing.T) {
 		t.Errorf("after Close: %q", got)
 	}
 }
+
+// TestPublishEachAsksEveryQueue: each queue gets the form its client options call for, and
+// nothing when the form gives nothing; event types and the channel-typing capability filter
+// what the form gives.
+func TestPublishEachAsksEveryQueue(t *testing.T) {
+	h, _ := newHub(t, Options{})
+	plain, _ := h.Register(QueueSpec{UserID: 1})
+	html, _ := h.Register(QueueSpec{UserID: 1, Client: Client{ApplyMarkdown: true}})
+	typing, _ := h.Register(QueueSpec{UserID: 1, Client: Client{Capabilities: map[string]bool{"stream_typing_notifications": true}}})
+	onlyPresence, _ := h.Register(QueueSpec{UserID: 1, EventTypes: []string{"presence"}})
+	h.PublishEach(func(user int, c Client) []Event {
+		if c.ApplyMarkdown {
+			return []Event{{"type": "message", "form": "html"}}
+		}
+		if c.Can("stream_typing_notifications") {
+			return nil
+		}
+		return []Event{{"type": "message", "form": "markdown"}}
+	}, 1)
+	h.Publish(Event{"type": "typing", "stream_id": 1}, 1)
+	h.Publish(Event{"type": "typing", "recipients": []any{}}, 1)
+	for _, tc := range []struct{ queue, want string }{
+		{plain, "message/0 typing/1"},
+		{html, "message/0 typing/1"},
+		{typing, "typing/0 typing/1"},
+		{onlyPresence, ""},
+	} {
+		if got := summary(fetch(t, h, 1, tc.queue, -1)); got != tc.want {
+			t.Errorf("queue %s: %s, want %s", tc.queue, got, tc.want)
+		}
+	}
+	if evs := fetch(t, h, 1, html, -1); evs[0]["form"] != "html" {
+		t.Errorf("the apply_markdown queue got %v", evs[0])
+	}
+}
