@@ -319,9 +319,12 @@ func TestEventsWithoutQueueID(t *testing.T) {
 // queue, and the state came with the queue.
 func TestRegisterStateAndQueueTogether(t *testing.T) {
 	ts := newServer(t)
-	env := requireSuccess(t, "register", post(t, ts.URL, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm_linkifiers"]`))
+	requireSuccess(t, "linkifier", post(t, ts.URL, ownerAuth, "/api/v1/realm/filters",
+		"pattern", "RS0-(?P<id>[0-9]+)", "url_template", "https://rs.example/{id}"))
+	env := requireSuccess(t, "register", post(t, ts.URL, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm_linkifiers"]`,
+		"client_capabilities", `{"notification_settings_null": false, "linkifier_url_template": true}`))
 	q, _ := env["queue_id"].(string)
-	if _, ok := env["realm_linkifiers"]; !ok || env["last_event_id"] != float64(-1) {
+	if list, _ := env["realm_linkifiers"].([]any); len(list) != 1 || env["last_event_id"] != float64(-1) {
 		t.Fatalf("register: %v", env)
 	}
 	requireSuccess(t, "linkifier", post(t, ts.URL, ownerAuth, "/api/v1/realm/filters",

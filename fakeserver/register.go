@@ -190,10 +190,8 @@ func (s *Server) coreRegisterState(st *registerState) {
 		f["realm_emoji"] = map[string]any{} // the fake has no custom emoji
 	}
 	if st.want("realm_linkifiers") {
-		// Clients that cannot expand URL templates get no linkifiers (feature level 176).
-		if st.settings.FeatureLevel >= 176 && !st.client.Can("linkifier_url_template") {
-			f["realm_linkifiers"] = []any{}
-		} else {
+		f["realm_linkifiers"] = []any{}
+		if realm.LinkifiersFor(st.settings.FeatureLevel, st.client) {
 			f["realm_linkifiers"] = r.Linkifiers()
 		}
 	}

@@ -468,3 +468,27 @@ func TestRegisterGravatarInUserEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestRegisterLinkifierCapability: without linkifier_url_template a client gets an empty
+// realm_linkifiers state and no realm_linkifiers events (feature level 176 on).
+func TestRegisterLinkifierCapability(t *testing.T) {
+	ts := newServer(t)
+	var current any
+	add := func() {
+		current = requireSuccess(t, "linkifier", post(t, ts.URL, ownerAuth, "/api/v1/realm/filters", "pattern", "LC-(?P<id>[0-9]+)", "url_template", "https://lc.example/{id}"))["id"]
+	}
+	add()
+	for _, tc := range []struct {
+		caps string
+		want int
+	}{{`{"notification_settings_null": false}`, 0}, {`{"notification_settings_null": false, "linkifier_url_template": true}`, 1}} {
+		state := requireSuccess(t, "state", post(t, ts.URL, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_linkifiers"]`, "client_capabilities", tc.caps))
+		evs := eventsOfType(regEvents(t, ts.URL, memberAuth, func() {
+			requireSuccess(t, "remove", do(t, ts.URL, request{method: http.MethodDelete, path: fmt.Sprintf("/api/v1/realm/filters/%v", current), auth: ownerAuth}))
+			add()
+		}, "client_capabilities", tc.caps), "realm_linkifiers")
+		if list := state["realm_linkifiers"].([]any); len(list) != tc.want || len(evs) != 2*tc.want {
+			t.Errorf("%s: state %v and %d events, want %d linkifiers and %d events", tc.caps, list, len(evs), tc.want, 2*tc.want)
+		}
+	}
+}

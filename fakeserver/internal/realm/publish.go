@@ -69,7 +69,20 @@ func (s *State) publishUserUpdate(u *User, fields map[string]any) {
 }
 
 // publishRealmList sends the whole new list of a realm-wide collection (linkifiers,
-// playgrounds), as the real server does for these.
+// playgrounds), as the real server does for these. From feature level 176 on, linkifier
+// events go only to clients with the linkifier_url_template capability.
 func (s *State) publishRealmList(eventType string, list any) {
-	s.publish(events.Event{"type": eventType, eventType: list}, s.activeUserIDs()...)
+	ev := events.Event{"type": eventType, eventType: list}
+	s.events.PublishEach(func(_ int, c events.Client) []events.Event {
+		if eventType == "realm_linkifiers" && !LinkifiersFor(s.settings.FeatureLevel, c) {
+			return nil
+		}
+		return []events.Event{ev}
+	}, s.activeUserIDs()...)
+}
+
+// LinkifiersFor tells whether a client gets linkifiers at all: from feature level 176 on
+// only with the linkifier_url_template capability (older clients cannot read URL templates).
+func LinkifiersFor(featureLevel int, c events.Client) bool {
+	return featureLevel < 176 || c.Can("linkifier_url_template")
 }
