@@ -27,7 +27,7 @@ func (s *State) publishNewMessage(m *Message) {
 	audience := slices.Collect(maps.Keys(m.Flags))
 	if ch := s.channels[m.ChannelID]; ch != nil && !ch.InviteOnly {
 		for _, id := range s.activeUserIDs() {
-			if !s.users[id].IsGuest() && !slices.Contains(audience, id) {
+			if _, received := m.Flags[id]; !received && !s.users[id].IsGuest() {
 				audience = append(audience, id)
 			}
 		}
