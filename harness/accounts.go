@@ -244,3 +244,21 @@ func (j JWTSigner) WithKey(key string) JWTSigner {
 	j.Key = key
 	return j
 }
+
+// ActiveUsers counts the active accounts of the target's realm (GET /users as the owner),
+// bots included: the size the real server weighs when it decides whether to send presence
+// events.
+func (t *Target) ActiveUsers() int {
+	ginkgo.GinkgoHelper()
+	owner := t.user(Owner)
+	obj, err := t.api("GET", "/users", &owner, nil)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: listing the realm's users")
+	members, _ := obj["members"].([]any)
+	n := 0
+	for _, m := range members {
+		if u, _ := m.(map[string]any); u["is_active"] == true {
+			n++
+		}
+	}
+	return n
+}

@@ -46,6 +46,7 @@ func Connect(cfg Config) (*Target, error) {
 		{"reading GET /server_settings", t.readServerSettings},
 		{"discovering capabilities", t.discoverCapabilities},
 		{"checking the owner", t.checkOwner},
+		{"measuring the target's clock offset", t.measureClockOffset},
 		{"reading realm limits from POST /register", t.readRealmState},
 		{"provisioning users", t.provisionCast},
 		{"provisioning the staff administrators", t.provisionStaff},

@@ -53,6 +53,26 @@ type Listener struct {
 	// broken is set after a failure that leaves the queue unusable (no
 	// queue, a poll error), so later calls do not pile up failures.
 	broken bool
+
+	// about, when set, says which events concern the spec (its channel, its
+	// messages, its users); the others are never observed (see About).
+	about func(ev map[string]any) bool
+}
+
+// About makes the listener observe only the events for which keep is true:
+// on a shared server other users' activity puts events into any queue, and a
+// spec must look only at events about the objects it created. It returns l.
+func (l *Listener) About(keep func(ev map[string]any) bool) *Listener {
+	l.about = keep
+	return l
+}
+
+// AboutField is About for events whose field key equals value (numbers compared
+// as numbers), for example AboutField("stream_id", ch.ID).
+func (l *Listener) AboutField(key string, value any) *Listener {
+	return l.About(func(ev map[string]any) bool {
+		return len(valueMismatches(key, value, ev[key])) == 0
+	})
 }
 
 // heartbeat is the type of the keep-alive events servers send to a
@@ -342,12 +362,20 @@ func isFence(ev map[string]any, marker string) bool {
 }
 
 // observable drops the events a spec never sees: fences of this listener
-// (including late ones of earlier calls) and, when the spec did not ask
-// for "message", every message event.
+// (including late ones of earlier calls); when the spec did not ask for
+// "message", every message event; events of a type the spec did not ask for
+// (a server may send more than the types registered, or types the suite does
+// not know); and events not about the spec's objects (About).
 func (l *Listener) observable(evs []map[string]any) []map[string]any {
 	out := []map[string]any{}
 	for _, ev := range evs {
 		if isFence(ev, l.fencePrefix) || (!l.wantsMessages && ev["type"] == "message") {
+			continue
+		}
+		if t, _ := ev["type"].(string); len(l.types) > 0 && !slices.Contains(l.types, t) {
+			continue
+		}
+		if l.about != nil && !l.about(ev) {
 			continue
 		}
 		out = append(out, ev)

@@ -36,6 +36,9 @@ type Realm struct {
 	EmptyTopicDisplayName string `json:"empty_topic_display_name"`
 	MaxTopicLength        int    `json:"max_topic_length"`
 	MaxMessageLength      int    `json:"max_message_length"`
+	// ClockOffsetSeconds is how far the target's clock is ahead of the suite's
+	// (negative: behind), measured once at setup from a message timestamp.
+	ClockOffsetSeconds int64 `json:"clock_offset_seconds"`
 	// Defaulted names the values the target did not report, which were
 	// filled in from the real server's documented defaults.
 	Defaulted []string `json:"defaulted,omitempty"`

@@ -98,8 +98,9 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 			}
 		})
 
-	// Before last_moved_timestamp (level 365) a move set last_edit_timestamp.
-	It("leaves last_edit_timestamp absent after a move: the content was never edited", harness.Req("MSG-33"), func() {
+	// Before last_moved_timestamp (level 365) a move set last_edit_timestamp: this is that
+	// boundary (VER-17); MSG-33 on its own is checked at every level by the fetch specs.
+	It("leaves last_edit_timestamp absent after a move: the content was never edited", harness.Req("MSG-33", "VER-17"), func() {
 		t.NeedLevel(365)
 		id := t.SendToChannel(harness.Member, ch, topic, "moved, not edited")
 		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("elsewhere")))
@@ -184,6 +185,19 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		})
 	})
 
+	// Resolving itself predates can_resolve_topics_group (level 367): this spec gates only on
+	// last_moved_timestamp (level 365).
+	It("leaves last_moved_timestamp absent when the only moves were resolving and unresolving",
+		harness.Req("MSG-37", "VER-17"), func() {
+			t.NeedLevel(365)
+			id := t.SendToChannel(harness.Member, ch, topic, "resolved and unresolved")
+			harness.Success(msgs.edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			harness.Success(msgs.edit(member, id, "topic", topic, "propagate_mode", "change_all"))
+			m := msgs.fetch(member, id)
+			m.NotContainsKey("last_moved_timestamp")
+			m.Value("edit_history").Array().Length().IsEqual(2)
+		})
+
 	Describe("resolving topics", func() {
 		BeforeEach(func() { t.NeedLevel(367) })
 
@@ -195,17 +209,6 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 				msgs.expectTopicOf(member, resolved, ids...)
 				harness.Success(msgs.edit(member, ids[2], "topic", topic, "propagate_mode", "change_all"))
 				msgs.expectTopicOf(member, topic, ids...)
-			})
-
-		It("leaves last_moved_timestamp absent when the only moves were resolving and unresolving",
-			harness.Req("MSG-37", "VER-17"), func() {
-				t.NeedLevel(365)
-				id := t.SendToChannel(harness.Member, ch, topic, "resolved and unresolved")
-				harness.Success(msgs.edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
-				harness.Success(msgs.edit(member, id, "topic", topic, "propagate_mode", "change_all"))
-				m := msgs.fetch(member, id)
-				m.NotContainsKey("last_moved_timestamp")
-				m.Value("edit_history").Array().Length().IsEqual(2)
 			})
 
 		It("only moves: send_notification_to_new_thread adds no notice to a resolved topic", harness.Req("STATE-02"), func() {

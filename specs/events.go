@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -12,6 +13,10 @@ import (
 
 // eventWait bounds how long a spec waits for an event; events normally arrive at once.
 const eventWait = 10 * time.Second
+
+// presenceEventUsers is the realm size above which the real server of this family stops
+// sending presence events.
+const presenceEventUsers = 100
 
 // anEvent matches any event of a type, for waiting on events whose order the document leaves open.
 func anEvent(eventType string) types.GomegaMatcher {
@@ -32,7 +37,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 				harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
 					WithFormField("property", "is_muted").WithFormField("value", true).Expect())
 			}
-			events := t.Listen(harness.Member, "subscription")
+			events := t.Listen(harness.Member, "subscription").AboutField("stream_id", ch.ID)
 			harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
 				WithFormField("property", property).WithFormField("value", value).Expect())
 
@@ -67,7 +72,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 
 		It("is sent when the oldest message is deleted", harness.Req("EVENT-02"), func() {
 			next := t.SendToChannel(harness.Owner, ch, topic, "the next message")
-			events := t.Listen(harness.Member, "stream")
+			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
 			harness.Success(t.As(harness.Admin).DELETE("/messages/{id}", oldest).Expect())
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(next))
 		})
@@ -75,23 +80,29 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		It("is sent when deleting a topic removes the oldest message", harness.Req("EVENT-03", "EVENT-02"), func() {
 			t.SendToChannel(harness.Owner, ch, topic, "also in the deleted topic")
 			survivor := t.SendToChannel(harness.Owner, ch, harness.UniqueName("survivor"), "in another topic")
-			events := t.Listen(harness.Member, "stream")
+			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
 			harness.Success(t.As(harness.Admin).POST("/streams/{id}/delete_topic", ch.ID).
 				WithFormField("topic_name", topic).Expect())
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))
 		})
 	})
 
-	// The document names update_dict; the real server announces the move time limits with
-	// op "update" and property/value: either form passes.
+	// The document shows update_dict; the real server (and the fake, like it) sends op "update"
+	// with property and value for the move time limits. Either form passes; the report says which.
 	DescribeTable("a realm update_dict event carries changes of the message editing and moving settings",
 		func(setting string, value any) {
-			events := t.Listen(harness.Member, "realm")
+			events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
+				data, _ := ev["data"].(map[string]any)
+				_, inData := data[setting]
+				return inData || ev["property"] == setting
+			})
 			t.ChangeRealmSetting(setting, value)
-			events.ExpectEvents(eventWait, SatisfyAny(
-				harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: value}}),
-				harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": value}),
-			))
+			updateDict := harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: value}})
+			update := harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": value})
+			got := events.ExpectEvents(eventWait, Or(updateDict, update))
+			if len(got) == 1 {
+				harness.Info("realm setting event form", "%s: op %q", setting, got[0]["op"])
+			}
 		},
 		Entry("allow_message_editing", harness.Req("EVENT-04"), "allow_message_editing", false),
 		Entry("message_content_edit_limit_seconds", harness.Req("EVENT-04"), "message_content_edit_limit_seconds", 4321),
@@ -99,32 +110,32 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		Entry("move_messages_between_streams_limit_seconds", harness.Req("EVENT-04"), "move_messages_between_streams_limit_seconds", 4323),
 	)
 
-	// Note: the real server of this family stops sending presence events in realms of more
-	// than 100 users (clients poll presence there instead), so against a large shared realm
-	// this spec fails although the server is otherwise conformant; run it on a small realm.
+	// The real server of this family sends no presence events in a realm of more than
+	// presenceEventUsers active users (clients poll presence there instead): when no event
+	// comes in such a realm, the requirement is skipped with the reason. The event's fields are
+	// not shown in the document, so the spec demands only that an event about the newcomer
+	// arrives. The real server announces presence from a queue worker, possibly after the
+	// listener's fence: the spec keeps collecting until the event comes or eventWait passes.
 	It("tells clients at once when a user comes online", harness.Req("EVENT-05"), func() {
 		newcomer := t.NewUser(harness.Member)
-		events := t.Listen(harness.Member, "presence")
+		events := t.Listen(harness.Member, "presence").AboutField("user_id", newcomer.ID)
 		harness.Success(t.AsUser(newcomer).POST("/users/me/presence").WithFormField("status", "active").Expect())
-		// Other users of a shared realm may come online meanwhile: look for the newcomer's event
-		// among whatever arrives.
-		cameOnline := harness.Event(map[string]any{"type": "presence", "user_id": newcomer.ID})
-		var got []map[string]any
-		Eventually(func() []map[string]any {
-			got = append(got, events.Collect(eventWait)...)
-			return got
-		}).WithTimeout(eventWait).Should(ContainElement(cameOnline))
-		for _, ev := range got {
-			if ok, _ := cameOnline.Match(ev); ok {
-				Expect(ev).To(HaveKey("presence"), "a presence event describes the user's presence")
+		deadline := time.Now().Add(eventWait)
+		for time.Now().Before(deadline) {
+			if len(events.Collect(eventWait)) > 0 {
+				return
 			}
 		}
+		if n := t.ActiveUsers(); n > presenceEventUsers {
+			Skip(fmt.Sprintf("no presence event came, and the target's realm has %d active users: a server of this family sends no presence events above %d", n, presenceEventUsers))
+		}
+		Fail(fmt.Sprintf("no presence event about the user %d who came online arrived within %s", newcomer.ID, eventWait))
 	})
 
 	It("tells the client with has_vcall_token whether the user holds a video-call token", harness.Req("EVENT-06"), func() {
 		t.NeedCapability("vcall-token")
 		user := t.NewUser(harness.Member)
-		events := t.ListenAs(user, "has_vcall_token")
+		events := t.ListenAs(user, "has_vcall_token") // the user's own events: nothing foreign
 		t.SetVCallToken(user, true)
 		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": true}))
 		t.SetVCallToken(user, false)

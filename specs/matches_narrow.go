@@ -2,6 +2,8 @@ package specs
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -54,6 +56,8 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 		return out
 	}
 
+	// The document shows only the search operator; the others are not shown (channel exists on
+	// the real server only from level 250), so the rule is checked with search.
 	DescribeTable("lists only the messages that match",
 		func(terms func() [][2]any, want func() []int) {
 			var expected []string
@@ -62,34 +66,65 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 			}
 			Expect(keys(msgs.matchesNarrow(member, ids, terms()...))).To(ConsistOf(expected))
 		},
-		Entry("channel", harness.Req("OP05-04", "OP05-01", "OP05-02"),
-			func() [][2]any { return [][2]any{{"channel", ch.Name}} }, func() []int { return ids }),
-		Entry("channel and topic", harness.Req("OP05-04"),
-			func() [][2]any { return [][2]any{{"channel", ch.Name}, {"topic", topic}} }, func() []int { return []int{mine, theirs} }),
-		// Operands are strings: the sender by the email the requester sees for them.
-		Entry("sender", harness.Req("OP05-04"),
-			func() [][2]any { return [][2]any{{"sender", t.APIEmail(harness.Member, member.ID)}} }, func() []int { return []int{mine} }),
-		Entry("search", harness.Req("OP05-04"),
+		Entry("search for a word of two messages", harness.Req("OP05-04", "OP05-01", "OP05-02"),
 			func() [][2]any { return [][2]any{{"search", "quick"}} }, func() []int { return []int{mine, elsewh} }),
-		Entry("search and topic", harness.Req("OP05-04"),
-			func() [][2]any { return [][2]any{{"topic", topic}, {"search", "quick"}} }, func() []int { return []int{mine} }),
-		Entry("is:dm (none here)", harness.Req("OP05-04"),
-			func() [][2]any { return [][2]any{{"is", "dm"}} }, func() []int { return nil }),
-		Entry("has:reaction (none here)", harness.Req("OP05-04"),
-			func() [][2]any { return [][2]any{{"has", "reaction"}} }, func() []int { return nil }),
+		Entry("search for a word of one message", harness.Req("OP05-04"),
+			func() [][2]any { return [][2]any{{"search", "lazy"}} }, func() []int { return []int{theirs} }),
+		Entry("search for a word of none", harness.Req("OP05-04"),
+			func() [][2]any { return [][2]any{{"search", "zebra"}} }, func() []int { return nil }),
 	)
 
+	// Operators the document does not show: a server may not know them (or know them under
+	// another name before some level), so what it answers is information. Whatever it answers
+	// lists no message that was not asked about.
+	It("records what other narrow operators match, as information", harness.Req("OP05-04"), func() {
+		others := []struct {
+			name  string
+			terms [][2]any
+			want  []int
+		}{
+			{"channel", [][2]any{{"channel", ch.Name}}, ids},
+			{"channel and topic", [][2]any{{"channel", ch.Name}, {"topic", topic}}, []int{mine, theirs}},
+			{"sender", [][2]any{{"sender", t.APIEmail(harness.Member, member.ID)}}, []int{mine}},
+			{"is:dm", [][2]any{{"is", "dm"}}, nil},
+			{"has:reaction", [][2]any{{"has", "reaction"}}, nil},
+		}
+		var asked []string
+		for _, id := range ids {
+			asked = append(asked, keyOf(id))
+		}
+		for _, o := range others {
+			raw := msgs.matchesNarrow(member, ids, o.terms...).JSON().Object().Raw()
+			found, ok := raw["messages"].(map[string]any)
+			if raw["result"] != "success" || !ok {
+				harness.Info("narrow operator "+o.name, "not accepted: %v", raw["msg"])
+				continue
+			}
+			got := slices.Sorted(maps.Keys(found))
+			Expect(asked).To(ContainElements(got), "narrow %s lists only messages asked about", o.name)
+			var want []string
+			for _, id := range o.want {
+				want = append(want, keyOf(id))
+			}
+			slices.Sort(want)
+			harness.Info("narrow operator "+o.name, "matched %v; the usual meaning matches %v", got, want)
+		}
+	})
+
 	It("maps each message ID to match_content (HTML) and match_subject (the topic)", harness.Req("OP05-03"), func() {
-		found := harness.Success(msgs.matchesNarrow(member, []int{mine}, [2]any{"channel", ch.Name})).Value("messages").Object()
-		entry := found.Value(keyOf(mine)).Object()
-		entry.Value("match_content").String().Contains("quick brown fox").Contains("<p>")
+		id := t.SendToChannel(harness.Member, ch, topic, "escaped: 1 < 2 & 3 in the quick message")
+		found := harness.Success(msgs.matchesNarrow(member, []int{id}, [2]any{"search", "quick"})).Value("messages").Object()
+		entry := found.Value(keyOf(id)).Object()
+		// HTML, whatever its markup: the text is there, with < and & escaped.
+		content := entry.Value("match_content").String().Contains("escaped").Raw()
+		Expect(content).To(And(ContainSubstring("1 &lt; 2"), ContainSubstring("&amp; 3")), "match_content is HTML: the text's < and & are escaped")
 		entry.Value("match_subject").String().IsEqual(topic)
 	})
 
 	It("HTML-escapes match_subject", harness.Req("OP05-03"), func() {
 		odd := harness.UniqueName("t") + ` <b> & "q"`
 		id := t.SendToChannel(harness.Member, ch, odd, "escaped")
-		found := harness.Success(msgs.matchesNarrow(member, []int{id}, [2]any{"topic", odd})).Value("messages").Object()
+		found := harness.Success(msgs.matchesNarrow(member, []int{id}, [2]any{"search", "escaped"})).Value("messages").Object()
 		subject := found.Value(keyOf(id)).Object().Value("match_subject").String().Raw()
 		Expect(subject).To(ContainSubstring("&lt;b&gt;"))
 		Expect(subject).To(ContainSubstring("&amp;"))
@@ -105,7 +140,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 
 	It("requires msg_ids", harness.Req("OP05-01"), func() {
 		harness.Fails(t.As(harness.Member).GET("/messages/matches_narrow").
-			WithQuery("narrow", `[{"operator":"channel","operand":"`+ch.Name+`"}]`).Expect())
+			WithQuery("narrow", `[{"operator":"search","operand":"quick"}]`).Expect())
 	})
 
 	It("requires narrow", harness.Req("OP05-02"), func() {

@@ -46,7 +46,7 @@ details{margin:.3em 0}summary{cursor:pointer}
 </head>
 <body>
 <h1>chatconform conformance report</h1>
-<p>Target <b>{{.Target.URL}}</b>, feature level {{.Target.FeatureLevel}}{{if .Target.ServerVersion}}, server {{.Target.ServerVersion}}{{end}}.
+<p>Target <b>{{.Target.URL}}</b>, feature level {{.Target.FeatureLevel}}{{if .Target.ServerVersion}}, server {{.Target.ServerVersion}}{{end}}, clock offset {{.Target.Realm.ClockOffsetSeconds}} s from the runner's.
 Features: {{range .Target.Features}}{{.}} {{else}}none{{end}}.
 Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}} {{else}}none{{end}}.</p>
 <p class="small">{{.APIVersion}} · generated {{.GeneratedAt.Format "2006-01-02 15:04:05 UTC"}} · run time {{.Suite.RunTime}} · harness {{.Suite.HarnessVersion}}{{if .Target.Realm.Defaulted}} · defaulted realm values: {{range .Target.Realm.Defaulted}}{{.}} {{end}}{{end}}</p>

@@ -15,6 +15,7 @@ func Summary(c *Conformance) string {
 	fmt.Fprintf(&b, "coverage: %d requirements covered by specs, %d pending in the catalog\n", n.Covered, n.Pending)
 	fmt.Fprintf(&b, "specs: %d: %d passed, %d failed, %d skipped, %d pending\n",
 		n.Specs.Total, n.Specs.Passed, n.Specs.Failed, n.Specs.Skipped, n.Specs.Pending)
+	fmt.Fprintf(&b, "target clock: %+ds from the runner's (timestamps are checked against the target's clock)\n", c.Target.Realm.ClockOffsetSeconds)
 	if len(c.OtherFailures) > 0 {
 		fmt.Fprintf(&b, "failures outside any requirement: %d\n", len(c.OtherFailures))
 	}

@@ -18,9 +18,11 @@ import (
 	"github.com/chatconform/chatconform/specs/catalog"
 )
 
-// TestSpecsGateOnFeatureLevels checks, without running a spec, that every spec naming a
-// requirement whose catalog entry has a min_level gates on at least that level, so that a
-// target below it is reported not applicable rather than failed (DESIGN decision 5).
+// TestSpecsGateOnFeatureLevels checks, without running a spec, that every spec gates on
+// exactly the highest min_level of the requirements it names: not lower, so that a target
+// below it is reported not applicable rather than failed; and not higher, so that no verdict
+// is lost on a target between the two levels (a spec needing a later level names the
+// requirement of that level, or the catalog gives its requirement that level).
 //
 // It reads the spec files: a spec's gate is the highest constant level of the NeedLevel
 // calls in its It (or Entry and table body), in the BeforeEach and JustBeforeEach nodes of
@@ -50,15 +52,18 @@ func TestSpecsGateOnFeatureLevels(t *testing.T) {
 				why = append(why, fmt.Sprintf("%s: %d", id, r.MinLevel))
 			}
 		}
-		if need == 0 {
+		loc := s.LeafNodeLocation
+		gate, err := src.gate(loc.FileName, loc.LineNumber)
+		if need == 0 && err == nil && gate == 0 {
 			continue
 		}
 		checked++
-		loc := s.LeafNodeLocation
-		gate, err := src.gate(loc.FileName, loc.LineNumber)
 		switch {
 		case err != nil:
 			problems = append(problems, fmt.Sprintf("%s:%d %q: %v", filepath.Base(loc.FileName), loc.LineNumber, s.LeafNodeText, err))
+		case gate > need && gate != everyLevel:
+			problems = append(problems, fmt.Sprintf("%s:%d %q names %s but gates with NeedLevel(%d): over-gated",
+				filepath.Base(loc.FileName), loc.LineNumber, s.LeafNodeText, levelsText(why), gate))
 		case gate < need:
 			got := "no NeedLevel"
 			if gate > 0 {
@@ -77,7 +82,14 @@ func TestSpecsGateOnFeatureLevels(t *testing.T) {
 		t.Fatalf("%d spec(s) do not gate on the feature level of their requirements:\n  %s",
 			len(problems), strings.Join(problems, "\n  "))
 	}
-	t.Logf("%d specs name requirements with a min_level; all gate on it", checked)
+	t.Logf("%d specs name requirements with a min_level or gate on a level; each gates on exactly its requirements' highest", checked)
+}
+
+func levelsText(why []string) string {
+	if len(why) == 0 {
+		return "no requirement with a min_level"
+	}
+	return strings.Join(why, ", ")
 }
 
 // everyLevel is the gate of needCatalogLevels: whatever the spec names.

@@ -1,0 +1,71 @@
+package harness
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+)
+
+// measureClockOffset learns how far the target's clock is from the runner's, once per run:
+// the owner sends itself a direct message and the message's timestamp is compared with the
+// middle of the request. Timestamp checks then compare with the target's clock (Now), so a
+// target whose clock is off by minutes or hours is not failed for it. The message is deleted
+// again; a target that refuses the deletion keeps one message per run. A measurement that
+// fails does not stop the run: it says so, and the runner's clock is used.
+func (t *Target) measureClockOffset() error {
+	if err := t.tryMeasureClockOffset(); err != nil {
+		fmt.Fprintf(ginkgo.GinkgoWriter, "chatconform: the target's clock offset is unknown (%v): timestamps are compared with the runner's clock\n", err)
+	}
+	return nil
+}
+
+func (t *Target) tryMeasureClockOffset() error {
+	owner := t.Users[Owner]
+	before := time.Now()
+	sent, err := t.api("POST", "/messages", &owner, url.Values{
+		"type": {"direct"}, "to": {jsonParam([]int{owner.ID})},
+		"content": {"chatconform clock check " + t.RunID},
+	})
+	after := time.Now()
+	if err != nil {
+		return err
+	}
+	id, ok := sent.int("id")
+	if !ok {
+		return fmt.Errorf("POST /messages returned no integer id")
+	}
+	got, err := t.api("GET", "/messages/"+strconv.Itoa(id), &owner, nil)
+	if err != nil {
+		return err
+	}
+	msg, _ := got["message"].(map[string]any)
+	ts, ok := object(msg).int("timestamp")
+	if !ok {
+		return fmt.Errorf("GET /messages/%d returned no integer message.timestamp", id)
+	}
+	_, _ = t.api("DELETE", "/messages/"+strconv.Itoa(id), &owner, nil)
+	mid := before.Add(after.Sub(before) / 2)
+	// The timestamp has whole seconds: the offset is known to a second.
+	t.Realm.ClockOffsetSeconds = int64(time.Unix(int64(ts), 0).Sub(mid).Round(time.Second) / time.Second)
+	fmt.Fprintf(ginkgo.GinkgoWriter, "chatconform: the target's clock is %s the runner's (from a message timestamp at setup)\n", t.ClockOffsetText())
+	return nil
+}
+
+// ClockOffset is how far the target's clock is ahead of the runner's (negative: behind).
+func (t *Target) ClockOffset() time.Duration {
+	return time.Duration(t.Realm.ClockOffsetSeconds) * time.Second
+}
+
+// ClockOffsetText says the offset in words: "5s ahead of", "2m0s behind", "in step with".
+func (t *Target) ClockOffsetText() string {
+	switch d := t.ClockOffset(); {
+	case d > 0:
+		return d.String() + " ahead of"
+	case d < 0:
+		return (-d).String() + " behind"
+	}
+	return "in step with"
+}
