@@ -6,8 +6,10 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"maps"
+	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 
 	"github.com/gavv/httpexpect/v2"
 
@@ -222,5 +224,19 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 				harness.Success(t.AsUser(user).DELETE("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
 			})
 		})
+	})
+})
+
+// From level 406 the route exists; its shape before 468 is not in the document, so below 468
+// the spec checks only that: a request without parameters gets an error envelope, not the
+// answer to a route the server does not have (HTTP 404 or 405).
+var _ = Describe("Operation 7: E2EE push registration from level 406", func() {
+	It("is a route of the server: a request without parameters gets an error, not a missing route", harness.Req("VER-19"), func() {
+		t := harness.Current()
+		t.NeedLevel(406)
+		resp := registerPush(t.NewUser(harness.Member), 0)
+		harness.Fails(resp)
+		Expect(resp.Raw().StatusCode).NotTo(BeElementOf(http.StatusNotFound, http.StatusMethodNotAllowed),
+			"the server answers as for a route it does not have")
 	})
 })

@@ -143,7 +143,11 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 			at := t.Now().Add(deliveryLead)
 			harness.Success(createReminder(user, target, at, note))
 
-			events := t.ListenAs(user, "message")
+			// Only direct messages: the user may hear of channel messages others send meanwhile.
+			events := t.ListenAs(user, "message").About(func(ev map[string]any) bool {
+				m, _ := ev["message"].(map[string]any)
+				return m["type"] == "private"
+			})
 			t.PassTime(deliveryLead - time.Second)
 			events.ExpectNoEvents(eventWait)
 
