@@ -249,6 +249,18 @@ var _ = Describe("event listener", func() {
 		Expect(first.Get("dont_block")).To(Equal("false"))
 	})
 
+	It("observes only events about the spec's objects and of the types asked for", func() {
+		l := tgt.Listen(Member, "subscription").AboutField("stream_id", 101)
+		fake.emit(map[string]any{"type": "subscription", "op": "peer_add", "stream_ids": []int{7}, "user_ids": []int{9}}, member)
+		fake.emit(sub("update", "is_muted", true), member)
+		fake.emit(map[string]any{"type": "subscription", "op": "update", "property": "is_muted", "value": true, "stream_id": 7}, member)
+		fake.emit(map[string]any{"type": "not_known_to_the_suite", "stream_id": 101}, member)
+		fake.emit(map[string]any{"type": "stream", "op": "create", "stream_id": 101}, member)
+		got := l.ExpectEvents(2*time.Second, Event(map[string]any{"type": "subscription", "property": "is_muted", "stream_id": 101}))
+		Expect(rec.take()).To(BeEmpty())
+		Expect(got).To(HaveLen(1))
+	})
+
 	It("asks for all event types when none are given", func() {
 		l := tgt.Listen(Member)
 		Expect(fake.queues.registered[len(fake.queues.registered)-1]).To(BeEmpty())
