@@ -7,8 +7,9 @@
 //     the document does not name, and every batch of events ends with an event of a type the
 //     suite does not know;
 //   - realm settings are announced with op "update" and property/value, never update_dict;
-//   - the legacy presence format shows every user active (the real server shows a user whose
-//     last active report is under 70 s old as active, so a brand-new user's idle reads active);
+//   - the target's clock runs at the speed of the runner's (the double moves the fake's virtual
+//     clock on with the wall clock), so presence behaves as on the real server, whose legacy
+//     format shows a brand-new user's idle as active for 70 s (the fake does that itself);
 //   - no presence events at all, in a realm that reports more than 100 active users to the
 //     presence spec (the real server stops sending them above that size): the spec must be
 //     skipped with that reason, not failed;
@@ -53,9 +54,30 @@ const unknownEventType = "chatconform_unknown_kind"
 const presenceSpec = "tells clients at once when a user comes online"
 
 // double wraps the fake's handler and rewrites its JSON replies as described above.
-type double struct{ next http.Handler }
+type double struct {
+	next http.Handler
 
-func (d double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	mu      sync.Mutex
+	start   time.Time
+	elapsed int64 // seconds the fake's clock has been moved on since start
+}
+
+// tick moves the fake's virtual clock on by the whole seconds of wall time since the last tick.
+func (d *double) tick() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	now := int64(time.Since(d.start) / time.Second)
+	if now <= d.elapsed {
+		return
+	}
+	req := httptest.NewRequest(http.MethodPost, "/_fake/clock", strings.NewReader(url.Values{"advance": {strconv.FormatInt(now-d.elapsed, 10)}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	d.next.ServeHTTP(httptest.NewRecorder(), req)
+	d.elapsed = now
+}
+
+func (d *double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	d.tick()
 	rec := httptest.NewRecorder()
 	d.next.ServeHTTP(rec, r)
 	body := rec.Body.Bytes()
@@ -74,13 +96,10 @@ func (d double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
-func (d double) rewrite(r *http.Request, obj map[string]any) {
+func (d *double) rewrite(r *http.Request, obj map[string]any) {
 	path := strings.TrimPrefix(r.URL.Path, "/api/v1")
 	if path == "/events" && r.Method == http.MethodGet {
 		obj["events"] = rewriteEvents(obj["events"])
-	}
-	if path == "/users/me/presence" {
-		legacyAllActive(obj)
 	}
 	if path == "/users" && r.Method == http.MethodGet && strings.Contains(r.Header.Get(harness.SpecHeader), presenceSpec) {
 		members, _ := obj["members"].([]any)
@@ -145,23 +164,6 @@ func rewriteEvents(v any) any {
 	return out
 }
 
-// legacyAllActive shows every user of a legacy presences map as active, as the real server
-// does for 70 s after a user's last active report.
-func legacyAllActive(obj map[string]any) {
-	presences, _ := obj["presences"].(map[string]any)
-	for key, v := range presences {
-		if _, err := strconv.Atoi(key); err == nil {
-			return // the modern format, keyed by user ID
-		}
-		entries, _ := v.(map[string]any)
-		for _, e := range entries {
-			if entry, ok := e.(map[string]any); ok {
-				entry["status"] = "active"
-			}
-		}
-	}
-}
-
 // busy acts as another user of the realm until ctx ends: it creates public channels, sends to
 // them and to the fixture's channel, edits what it sent and reacts to it.
 func busy(ctx context.Context, base string, u fixtures.User, done *sync.WaitGroup, count *int) {
@@ -204,7 +206,7 @@ func TestSuiteAgainstRealServerBehaviour(t *testing.T) {
 		t.Skip("runs the whole suite")
 	}
 	fake := fakeserver.New()
-	srv := httptest.NewServer(double{next: fake})
+	srv := httptest.NewServer(&double{next: fake, start: time.Now()})
 	defer srv.Close()
 	defer fake.Close()
 

@@ -12,6 +12,10 @@ import (
 // user as online (its server_presence_offline_threshold_seconds).
 const OfflineThresholdSeconds = 140
 
+// legacyActivitySeconds is how long after a user's last active report the real server's legacy
+// format still shows the user active (PRESENCE_LEGACY_EVENT_OFFSET_FOR_ACTIVITY_SECONDS).
+const legacyActivitySeconds = 70
+
 // updateMinFreqSeconds is how much newer a report must be than the stored timestamps for the
 // real server to store it (PRESENCE_UPDATE_MIN_FREQ_SECONDS): clients ping every minute from
 // every window, and a report that changes nothing is no update, so it takes no new update ID.
@@ -82,7 +86,7 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 		// Clients of slim_presence identify users by id only: the email is left out.
 		ev := events.Event{
 			"type": "presence", "user_id": u.ID, "server_timestamp": float64(now),
-			"presence": map[string]any{client: s.legacyClientEntry(p, now, true)},
+			"presence": map[string]any{client: s.legacyClientEntry(p, u, true)},
 		}
 		withEmail := maps.Clone(ev)
 		withEmail["email"] = s.apiEmail(u)
@@ -120,20 +124,36 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 		}
 		res.LastUpdateID = max(res.LastUpdateID, p.lastUpdateID)
 		if q.Modern {
-			res.Presences[strconv.Itoa(id)] = map[string]any{"active_timestamp": p.activeTS, "idle_timestamp": p.idleTS}
+			res.Presences[strconv.Itoa(id)] = map[string]any{"active_timestamp": lastActive(p, u), "idle_timestamp": p.idleTS}
 		} else {
 			res.Presences[s.apiEmail(u)] = map[string]any{
-				"aggregated": s.legacyClientEntry(p, now, false),
-				p.client:     s.legacyClientEntry(p, now, true),
+				"aggregated": s.legacyClientEntry(p, u, false),
+				p.client:     s.legacyClientEntry(p, u, true),
 			}
 		}
 	}
 	return res
 }
 
+// lastActive is the active time the real server reports: for a user never active, the time
+// the user joined.
+func lastActive(p *presence, u *User) int64 {
+	if p.activeTS == 0 {
+		return u.DateJoined.Unix()
+	}
+	return p.activeTS
+}
+
 // legacyClientEntry is a presence entry of the legacy format; per-client entries carry pushable.
-func (s *State) legacyClientEntry(p *presence, now int64, perClient bool) map[string]any {
-	e := map[string]any{"client": p.client, "status": p.status(now), "timestamp": max(p.activeTS, p.idleTS)}
+// As on the real server, the status is active while the last active time (for a user never
+// active, the time they joined) is at most legacyActivitySeconds older than the last report:
+// a brand-new user's idle reads active there for 70 seconds.
+func (s *State) legacyClientEntry(p *presence, u *User, perClient bool) map[string]any {
+	status, at := "idle", p.idleTS
+	if active := lastActive(p, u); active+legacyActivitySeconds >= p.idleTS {
+		status, at = "active", active
+	}
+	e := map[string]any{"client": p.client, "status": status, "timestamp": at}
 	if perClient {
 		e["pushable"] = false
 	}
