@@ -3,9 +3,9 @@
 // while another client is busy on the same server. It proves that none of those behaviours
 // fails a spec (issue: no false failure on the real server):
 //
-//   - every JSON reply, every event and the message and user objects in them carry a field
-//     the document does not name, and every batch of events ends with an event of a type the
-//     suite does not know;
+//   - every JSON reply, every event, the message and user objects in them and every object in
+//     an array carry a field the document does not name, and every batch of events ends with an
+//     event of a type the suite does not know;
 //   - realm settings are announced with op "update" and property/value, never update_dict;
 //   - the target's clock runs at the speed of the runner's (the double moves the fake's virtual
 //     clock on with the wall clock), so presence behaves as on the real server, whose legacy
@@ -112,7 +112,9 @@ func (d *double) rewrite(r *http.Request, obj map[string]any) {
 	addExtra(obj)
 }
 
-// addExtra adds the extra field to obj and to the message and user objects in it.
+// addExtra adds the extra field to obj, to the message and user objects in it, and to every
+// object that is an element of an array anywhere in it (objects keyed by ID or name, such as
+// presences or bot storage, stay as they are: a key there is data, not a field).
 func addExtra(obj map[string]any) {
 	obj[extraField] = extraValue
 	for _, key := range []string{"message", "user"} {
@@ -120,13 +122,24 @@ func addExtra(obj map[string]any) {
 			inner[extraField] = extraValue
 		}
 	}
-	for _, key := range []string{"messages", "members"} {
-		if list, ok := obj[key].([]any); ok {
-			for _, item := range list {
-				if inner, ok := item.(map[string]any); ok {
-					inner[extraField] = extraValue
-				}
+	for _, v := range obj {
+		addToArrayElements(v)
+	}
+}
+
+func addToArrayElements(v any) {
+	switch v := v.(type) {
+	case []any:
+		for _, item := range v {
+			if inner, ok := item.(map[string]any); ok {
+				addExtra(inner)
+			} else {
+				addToArrayElements(item)
 			}
+		}
+	case map[string]any:
+		for _, item := range v {
+			addToArrayElements(item)
 		}
 	}
 }
