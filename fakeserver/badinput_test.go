@@ -13,6 +13,7 @@ package fakeserver_test
 // must succeed, which proves each case was one defect away from a valid request.
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -571,10 +572,9 @@ func routeTable() []routeSpec {
 		valid: []string{"fetch_event_types", `["realm"]`}}
 	add(reg)
 
-	// The event routes need a queue of the route's user. Queue ids are "<generation>:<n>",
-	// numbered from 1 after every reset, and the first stateOf after setUp registers the
-	// owner's first queue, so this one exists whenever a case runs.
-	ownerQueue := fmt.Sprintf("%d:1", defaultFixture.Realm.StartTime)
+	// The event routes need a queue of the route's user: the first stateOf after setUp
+	// registers the owner's first queue of the current generation, which the runner puts in
+	// place of ownerQueue (see withOwnerQueue).
 	badQueue := func(id string) want { return bad(400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+id) }
 	evs := routeSpec{method: "GET", pattern: "/api/v1/events", path: "/api/v1/events", role: fixtures.RoleOwner,
 		params: []param{
@@ -972,6 +972,20 @@ func freshState(t testing.TB, base string) string {
 	return stateOf(t, base)
 }
 
+// ownerQueue stands for the owner's first queue in the cases; its id depends on how many
+// resets the server has seen, so the runner fills it in (withOwnerQueue).
+const ownerQueue = "OWNERQUEUE"
+
+// withOwnerQueue is c with ownerQueue replaced by the id of the owner's first queue after
+// the given number of resets: queue ids are "<start>-<resets>:<n>".
+func (c badCase) withOwnerQueue(resets int) badCase {
+	id := fmt.Sprintf("%d-%d:1", defaultFixture.Realm.StartTime, resets)
+	c.req.query = strings.ReplaceAll(c.req.query, ownerQueue, url.QueryEscape(id))
+	c.req.body = bytes.ReplaceAll(c.req.body, []byte(ownerQueue), []byte(url.QueryEscape(id)))
+	c.want.msg = strings.ReplaceAll(c.want.msg, ownerQueue, id)
+	return c
+}
+
 func TestBadInput(t *testing.T) {
 	methods := walkRoutes(t)
 	total := 0
@@ -983,26 +997,28 @@ func TestBadInput(t *testing.T) {
 			ts := newServer(t)
 			setUp(t, ts.URL)
 			before := stateOf(t, ts.URL)
+			resets := 0
 			for _, c := range cs {
 				t.Run(c.name, func(t *testing.T) {
+					c := c.withOwnerQueue(resets)
 					res := do(t, ts.URL, c.req)
 					if successProblem(res) == "" {
 						if !c.want.tolerant {
 							t.Errorf("bad input accepted (HTTP %d): %s", res.status, res)
 						}
 						// Start the next case afresh from a known state.
-						before = freshState(t, ts.URL)
+						before, resets = freshState(t, ts.URL), resets+1
 						return
 					}
 					checkBad(t, c, res)
 					if after := stateOf(t, ts.URL); after != before {
 						t.Errorf("state changed:\nbefore %s\nafter  %s", cut(before, 2000), cut(after, 2000))
-						before = freshState(t, ts.URL)
+						before, resets = freshState(t, ts.URL), resets+1
 					}
 				})
 			}
 			// The valid request, last: it proves the cases were one defect away from success.
-			res := do(t, ts.URL, rs.build(rs.validValues()))
+			res := do(t, ts.URL, badCase{req: rs.build(rs.validValues())}.withOwnerQueue(resets).req)
 			if p := successProblem(res); p != "" {
 				t.Errorf("the table's valid request fails: %s (HTTP %d): %s", p, res.status, res)
 			}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -77,6 +78,17 @@ func newServer(t testing.TB) *fakeserver.TestServer {
 // do sends req to the server at base and decodes the answer.
 func do(t testing.TB, base string, req request) response {
 	t.Helper()
+	res, err := send(httpClient, base, req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.method, req.path, err)
+	}
+	return res
+}
+
+// send is do with a client of the caller's choosing and without t (other goroutines, short
+// timeouts). Control requests carry the header the suite sends, which a cross-site form
+// cannot.
+func send(client *http.Client, base string, req request) (response, error) {
 	target := base + req.path
 	if req.query != "" {
 		target += "?" + req.query
@@ -87,7 +99,7 @@ func do(t testing.TB, base string, req request) response {
 	}
 	hr, err := http.NewRequest(req.method, target, body)
 	if err != nil {
-		t.Fatalf("building %s %s: %v", req.method, req.path, err)
+		return response{}, err
 	}
 	if req.contentType != "" {
 		hr.Header.Set("Content-Type", req.contentType)
@@ -95,21 +107,22 @@ func do(t testing.TB, base string, req request) response {
 	if req.auth != "" {
 		hr.Header.Set("Authorization", req.auth)
 	}
-	res, err := httpClient.Do(hr)
+	hr.Header.Set(fakeserver.SpecHeader, "fakeserver unit test")
+	res, err := client.Do(hr)
 	if err != nil {
-		t.Fatalf("%s %s: %v", req.method, req.path, err)
+		return response{}, err
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
-		t.Fatalf("%s %s: reading body: %v", req.method, req.path, err)
+		return response{}, fmt.Errorf("reading body: %w", err)
 	}
 	out := response{status: res.StatusCode, header: res.Header, body: data}
 	var env map[string]any
 	if json.Unmarshal(data, &env) == nil {
 		out.env = env
 	}
-	return out
+	return out, nil
 }
 
 // formBody encodes name/value pairs as an application/x-www-form-urlencoded body.

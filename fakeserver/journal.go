@@ -61,6 +61,10 @@ type statusWriter struct {
 	status int
 }
 
+// Unwrap lets http.ResponseController reach the connection (GET /events sets its own write
+// deadline).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func (w *statusWriter) WriteHeader(status int) {
 	w.status = status
 	w.ResponseWriter.WriteHeader(status)

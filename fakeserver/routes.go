@@ -32,8 +32,9 @@ var publicPaths = map[string]bool{
 func (s *Server) routes() *chi.Mux {
 	r := chi.NewRouter()
 	// The journal is outermost so that even a request that panics is recorded.
-	// GetHead answers HEAD with the GET route, as the real server does.
-	r.Use(s.journal.record, recoverer, s.sameGeneration, middleware.GetHead)
+	// The body is read before sameGeneration takes its lock (see readBodyFirst); GetHead
+	// answers HEAD with the GET route, as the real server does.
+	r.Use(s.journal.record, recoverer, s.longPollDeadline, readBodyFirst, s.sameGeneration, middleware.GetHead)
 	r.NotFound(s.unknownRoute)
 	r.MethodNotAllowed(s.wrongMethod)
 
@@ -143,15 +144,21 @@ func recoverer(next http.Handler) http.Handler {
 
 // sameGeneration keeps an API request and a reset from interleaving (see Server.generation).
 // Long polls of the event queue are left out: they may wait for seconds, and a reset answers
-// them itself. The control API is left out: its reset takes the lock for writing.
+// them itself. The control API is left out: its reset takes the lock for writing. The body
+// has been read already and the reply is written after the lock is released, so the lock is
+// never held while the fake waits for a client.
 func (s *Server) sameGeneration(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/api/v1/") || r.URL.Path == "/api/v1/events" {
 			next.ServeHTTP(w, r)
 			return
 		}
-		s.generation.RLock()
-		defer s.generation.RUnlock()
-		next.ServeHTTP(w, r)
+		reply := &bufferedReply{header: w.Header()}
+		func() {
+			s.generation.RLock()
+			defer s.generation.RUnlock()
+			next.ServeHTTP(reply, r)
+		}()
+		reply.sendTo(w)
 	})
 }

@@ -53,7 +53,15 @@ func run(addr, fixturePath string, quiet bool) error {
 		printCredentials(fixture)
 	}
 	fake := fakeserver.New(fakeserver.WithFixture(fixture))
-	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 10 * time.Second}
+	// Every client gets a bounded time to send its request and take its reply; long polls of
+	// GET /events move their own deadlines past the poll timeout.
+	srv := &http.Server{
+		Handler:           fake,
+		ReadHeaderTimeout: fakeserver.ReadHeaderTimeout,
+		ReadTimeout:       fakeserver.ReadTimeout,
+		WriteTimeout:      fakeserver.WriteTimeout,
+		IdleTimeout:       fakeserver.IdleTimeout,
+	}
 	srv.RegisterOnShutdown(fake.Close)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -50,11 +50,15 @@ type QueueSpec struct {
 
 // Hub is the fake's event system: every client's event queue, fed by Publish and read by
 // Get. It implements Publisher and is safe for concurrent use. Its queue ids follow the real
-// server's older "<server generation>:<counter>" form and restart with Reset, so a test
-// run gives the same ids every time.
+// server's "<server generation>:<counter>" form, the generation being the hub's start time
+// and the number of resets ("1700000000-2:1"): a test run gives the same ids every time,
+// and no id handed out before a reset names a queue after it, so a poller left over from
+// one test never consumes the next one's events.
 type Hub struct {
 	clock *clock.Clock
 	gen   int64 // the "server generation": virtual time when the hub was made
+
+	resets int // how many times Reset was called: part of the queue ids
 
 	mu       sync.Mutex
 	opts     Options
@@ -149,7 +153,7 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 	h.evictFor(spec.UserID)
 	h.next++
 	q := &queue{
-		id:         fmt.Sprintf("%d:%d", h.gen, h.next),
+		id:         fmt.Sprintf("%d-%d:%d", h.gen, h.resets, h.next),
 		userID:     spec.UserID,
 		client:     spec.Client,
 		pruned:     -1,
@@ -272,6 +276,11 @@ func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID i
 
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.queues[q.id] != q {
+		// Deleted or reset while the fetch waited: the client must register again, which an
+		// empty success would hide from it.
+		return nil, BadQueue(queueID)
+	}
 	if q.waiter == w { // still this fetch's queue: nothing else answered it
 		q.waiter = nil
 		if heartbeat && h.queues[q.id] == q {
@@ -315,7 +324,8 @@ func (h *Hub) Delete(userID int, queueID string) *apierr.Error {
 	return nil
 }
 
-// Reset drops every queue, as a fixture load does, and restarts the queue numbering.
+// Reset drops every queue, as a fixture load does, and starts a new generation of queue ids;
+// fetches waiting on the dropped queues answer BAD_EVENT_QUEUE_ID.
 func (h *Hub) Reset() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -323,6 +333,7 @@ func (h *Hub) Reset() {
 		q.release()
 	}
 	h.queues, h.byUser, h.next = map[string]*queue{}, map[int][]*queue{}, 0
+	h.resets++
 	h.gcAt, h.gcNeeded = h.clock.Now(), false
 }
 

@@ -61,13 +61,13 @@ func TestRegisterIDs(t *testing.T) {
 	h, _ := newHub(t, Options{})
 	for i := 1; i <= 3; i++ {
 		id, last := h.Register(QueueSpec{UserID: 1})
-		if want := fmt.Sprintf("%d:%d", start, i); id != want || last != -1 {
+		if want := fmt.Sprintf("%d-0:%d", start, i); id != want || last != -1 {
 			t.Errorf("queue %d: id %q last %d, want %q and -1", i, id, last, want)
 		}
 	}
-	// Reset restarts the numbering, so a run's ids are reproducible.
+	// Reset starts a new generation: reproducible ids, none of them handed out before.
 	h.Reset()
-	if id, _ := h.Register(QueueSpec{UserID: 1}); id != fmt.Sprintf("%d:1", start) {
+	if id, _ := h.Register(QueueSpec{UserID: 1}); id != fmt.Sprintf("%d-1:1", start) {
 		t.Errorf("after Reset: %q", id)
 	}
 }
@@ -461,9 +461,12 @@ func TestDeleteAndResetAnswerWaitingPolls(t *testing.T) {
 			ch := getAsync(context.Background(), h, 1, q, -1)
 			waitForPoller(t, h, q)
 			tt.end(h, q)
-			if r := receive(t, ch, 10*time.Second); r.err != nil || len(r.evs) != 0 {
-				t.Errorf("got %v %v", r.evs, r.err)
+			// Not an empty success: the client must learn that its queue is gone.
+			r := receive(t, ch, 10*time.Second)
+			if len(r.evs) != 0 {
+				t.Errorf("got events %v", r.evs)
 			}
+			wantBadQueue(t, r.err, q)
 			_, err := h.Get(context.Background(), 1, q, -1, true)
 			wantBadQueue(t, err, q)
 		})

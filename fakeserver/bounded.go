@@ -1,0 +1,94 @@
+package fakeserver
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
+)
+
+// readBodyFirst reads the whole request body (at most params.MaxBodyBytes) before the request
+// goes any further, so that no lock is ever held while a slow client trickles its body in: a
+// reset would otherwise wait for that client, and every other request behind the reset.
+func readBodyFirst(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, params.MaxBodyBytes))
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				writeError(w, apierr.New(http.StatusRequestEntityTooLarge, "BAD_REQUEST", "Request body is larger than %d bytes", params.MaxBodyBytes))
+				return
+			}
+			writeError(w, apierr.BadRequest("Could not read the request body"))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bufferedReply collects a reply in memory, so that it can be written to the client after
+// the locks the handler held are released: a client that does not read its reply then delays
+// nobody but itself.
+type bufferedReply struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedReply) Header() http.Header { return b.header }
+
+func (b *bufferedReply) WriteHeader(status int) {
+	if b.status == 0 {
+		b.status = status
+	}
+}
+
+func (b *bufferedReply) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}
+
+// sendTo writes the collected reply to w.
+func (b *bufferedReply) sendTo(w http.ResponseWriter) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	w.WriteHeader(b.status)
+	_, _ = w.Write(b.body.Bytes())
+}
+
+// Timeouts a server serving the fake should set (cmd/fakeserver does): a client gets this long
+// to send its request and to take its reply, and an idle keep-alive connection is closed
+// after IdleTimeout. A long poll of GET /events gets its poll timeout on top (longPollDeadline).
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = 60 * time.Second
+	WriteTimeout      = 60 * time.Second
+	IdleTimeout       = 120 * time.Second
+)
+
+// longPollDeadline moves the connection's deadlines of a GET /events past its poll timeout,
+// so that the server's read and write timeouts, shorter than the longest poll timeout, cut
+// no long poll short. (Without a deadline, as under httptest, there is nothing to move.)
+func (s *Server) longPollDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/api/v1/events" {
+			deadline := time.Now().Add(time.Duration(s.Config().EventPollTimeoutSeconds)*time.Second + WriteTimeout)
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(deadline)
+			_ = rc.SetWriteDeadline(deadline)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
