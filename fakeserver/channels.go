@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -93,7 +92,7 @@ func (s *Server) principals(c *call) []int {
 			}
 			ids = append(ids, int(id))
 		case string:
-			id, found := s.realm().UserIDByEmail(strings.TrimSpace(p))
+			id, found := s.realm().UserIDByEmail(c.user.ID, p)
 			if !found {
 				c.p.Fail(apierr.BadRequest("No such user"))
 				return nil

@@ -44,7 +44,7 @@ func (s *Server) sendMessage(c *call) (fields, error) {
 	}
 	d := realm.Draft{Direct: kind == "direct" || kind == "private", Topic: topic, TopicGiven: topicGiven, Content: content, Client: clientName(c)}
 	if d.Direct {
-		ids, err := s.directRecipientIDs(to)
+		ids, err := s.directRecipientIDs(c.user.ID, to)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +90,7 @@ func channelTarget(to string) (int, string) {
 
 // directRecipientIDs reads `to` of a direct message: a JSON list of user IDs or emails, or
 // the legacy comma-separated list of emails.
-func (s *Server) directRecipientIDs(to string) ([]int, error) {
+func (s *Server) directRecipientIDs(viewerID int, to string) ([]int, error) {
 	var raw []any
 	if err := json.Unmarshal([]byte(to), &raw); err != nil {
 		for _, e := range strings.Split(to, ",") {
@@ -106,7 +106,7 @@ func (s *Server) directRecipientIDs(to string) ([]int, error) {
 			}
 			ids = append(ids, int(v))
 		case string:
-			id, ok := s.realm().UserIDByEmail(v)
+			id, ok := s.realm().UserIDByEmail(viewerID, v)
 			if !ok {
 				return nil, apierr.BadRequest("Invalid email '%s'", v)
 			}

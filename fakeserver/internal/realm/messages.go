@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,19 +197,17 @@ func (s *State) directRecipients(sender *User, ids []int) ([]int, *apierr.Error)
 	return set, nil
 }
 
-// UserIDByEmail resolves an email as the API accepts it: the real address or the dummy one.
-func (s *State) UserIDByEmail(email string) (int, bool) {
+// UserIDByEmail resolves an email as the viewer may use it (userByEmail): the dummy address,
+// or the real one only where the user's email_address_visibility shows it to the viewer.
+func (s *State) UserIDByEmail(viewerID int, email string) (int, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	email = strings.ToLower(strings.TrimSpace(email))
-	if u, ok := s.usersByEmail[email]; ok {
-		return u.ID, true
+	viewer := s.users[viewerID]
+	if viewer == nil {
+		return 0, false
 	}
-	var id int
-	if _, err := fmt.Sscanf(email, "user%d@", &id); err == nil && strings.HasSuffix(email, "@"+strings.ToLower(s.settings.Host)) {
-		if u := s.users[id]; u != nil && s.apiEmail(u) == email {
-			return id, true
-		}
+	if u := s.userByEmail(viewer, email); u != nil {
+		return u.ID, true
 	}
 	return 0, false
 }

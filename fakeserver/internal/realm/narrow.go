@@ -159,7 +159,7 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 		}
 		return func(m *Message) bool { return !m.IsDirect && strings.EqualFold(m.Topic, topic) }, nil
 	case "sender":
-		id, ok := s.userRef(operand)
+		id, ok := s.userRef(viewer, operand)
 		if !ok {
 			return nil, badNarrow("unknown user %s", operand)
 		}
@@ -173,7 +173,7 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 	case "has":
 		return hasCheck(operand)
 	case "dm":
-		ids, err := s.userRefs(t.Operand)
+		ids, err := s.userRefs(viewer, t.Operand)
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +182,7 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 		want = slices.Compact(want)
 		return func(m *Message) bool { return m.IsDirect && slices.Equal(m.Participants, want) }, nil
 	case "dm-including":
-		id, ok := s.userRef(operand)
+		id, ok := s.userRef(viewer, operand)
 		if !ok {
 			return nil, badNarrow("unknown user %s", operand)
 		}
@@ -198,26 +198,20 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 	return nil, nil
 }
 
-// userRef resolves a user by ID or email.
-func (s *State) userRef(operand string) (int, bool) {
+// userRef resolves a user by ID or by an email the viewer may know (userByEmail).
+func (s *State) userRef(viewer *User, operand string) (int, bool) {
 	if id, err := strconv.Atoi(operand); err == nil {
 		u := s.users[id]
 		return id, u != nil
 	}
-	email := strings.ToLower(operand)
-	if u, ok := s.usersByEmail[email]; ok {
+	if u := s.userByEmail(viewer, operand); u != nil {
 		return u.ID, true
-	}
-	for _, u := range s.users {
-		if s.apiEmail(u) == email {
-			return u.ID, true
-		}
 	}
 	return 0, false
 }
 
 // userRefs resolves a dm operand: a list of IDs, or emails separated by commas.
-func (s *State) userRefs(operand any) ([]int, *apierr.Error) {
+func (s *State) userRefs(viewer *User, operand any) ([]int, *apierr.Error) {
 	var refs []string
 	switch v := operand.(type) {
 	case []any:
@@ -231,7 +225,7 @@ func (s *State) userRefs(operand any) ([]int, *apierr.Error) {
 	}
 	ids := []int{}
 	for _, ref := range refs {
-		id, ok := s.userRef(ref)
+		id, ok := s.userRef(viewer, ref)
 		if !ok {
 			return nil, badNarrow("unknown user in %v", operand)
 		}

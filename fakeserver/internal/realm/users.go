@@ -380,8 +380,10 @@ func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (U
 
 var dummyEmailPattern = regexp.MustCompile(`^(?i)user([0-9]{1,10})@(.+)$`)
 
-// userByEmail finds a user by the address a viewer knows: a dummy address of this realm
-// names the user by ID; a real address counts only if the viewer may see it.
+// userByEmail is the one lookup of a user by an email a client sent (message recipients,
+// narrows, principals, users by email), as the real server's access_user_by_email: a dummy
+// address of this realm names the user by ID; a real address counts only if the viewer may
+// see it, so that input never confirms an address the user hides.
 func (s *State) userByEmail(viewer *User, email string) *User {
 	email = strings.TrimSpace(email)
 	if m := dummyEmailPattern.FindStringSubmatch(email); m != nil && strings.EqualFold(m[2], s.settings.Host) {
