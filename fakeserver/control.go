@@ -108,8 +108,19 @@ func (s *Server) moveClock(c *call) (fields, error) {
 }
 
 func (s *Server) getConfig(*call) (fields, error) {
-	return fields{"config": s.Config()}, nil
+	return fields{"config": shownConfig(s.Config())}, nil
 }
+
+// configView is the configuration as the control API shows it: never the JWT key, with which
+// anyone reading it could mint a token for any user, only whether one is set. (The outer
+// JWTKey field hides Config's: encoding/json takes the shallower of two fields of one name.)
+type configView struct {
+	Config
+	JWTKey    *string `json:"jwt_key,omitempty"`
+	JWTKeySet bool    `json:"jwt_key_set"`
+}
+
+func shownConfig(c Config) configView { return configView{Config: c, JWTKeySet: c.JWTKey != ""} }
 
 // patchConfig changes the named configuration settings, all or none.
 func (s *Server) patchConfig(c *call) (fields, error) {
@@ -119,6 +130,10 @@ func (s *Server) patchConfig(c *call) (fields, error) {
 	cfg.EventQueueIdleSeconds = intSetting(c, "event_queue_idle_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleSeconds)
 	cfg.DeleteBatchSize = intSetting(c, "delete_batch_size", 1, 1_000_000, cfg.DeleteBatchSize)
 	cfg.MaxBatchesPerRequest = intSetting(c, "max_batches_per_request", 0, 1_000_000, cfg.MaxBatchesPerRequest)
+	if c.p.Bool("fixture_jwt_key", false) { // the key cannot be read back: this restores it
+		f := s.Fixture()
+		cfg.JWTKey, cfg.JWTAlgorithm = f.Realm.JWTKey, f.Realm.JWTAlgorithm
+	}
 	if key, ok := c.p.String("jwt_key"); ok {
 		cfg.JWTKey = key
 	}
@@ -129,7 +144,7 @@ func (s *Server) patchConfig(c *call) (fields, error) {
 		return nil, err
 	}
 	s.SetConfig(cfg)
-	return fields{"config": s.Config()}, nil
+	return fields{"config": shownConfig(s.Config())}, nil
 }
 
 // maxPollTimeoutSeconds bounds event_poll_timeout_seconds: long enough to imitate the real

@@ -84,7 +84,10 @@ func (s *Server) routes() *chi.Mux {
 		})
 	})
 
-	r.Route("/_fake", s.controlRoutes)
+	r.Route("/_fake", func(r chi.Router) {
+		r.Use(s.guardControl)
+		s.controlRoutes(r)
+	})
 	return r
 }
 

@@ -41,6 +41,9 @@ type Server struct {
 	mu      sync.Mutex
 	fixture *fixtures.Fixture
 	config  Config
+
+	controlToken string // bearer token the control API requires; "" for none
+	controlOff   bool   // the control API answers 404
 }
 
 // Config is the server configuration that no public API can change, switched through the

@@ -173,9 +173,10 @@ func (t *Target) NeedJWT() JWTSigner {
 		if prev, ok := t.fakeJWTConfig(); ok {
 			requireSerial("setting the fake's JWT key")
 			signer := JWTSigner{Key: randomKey(), Algorithm: alg, now: t.Now}
-			g.Expect(t.setFakeJWTConfig(signer.Key, signer.Algorithm)).To(gomega.Succeed(), "harness: setting the fake's JWT key")
+			set := url.Values{"jwt_key": {signer.Key}, "jwt_algorithm": {signer.Algorithm}}
+			g.Expect(t.setFakeJWTConfig(set)).To(gomega.Succeed(), "harness: setting the fake's JWT key")
 			ginkgo.DeferCleanup(func() {
-				g.Expect(t.setFakeJWTConfig(prev[0], prev[1])).To(gomega.Succeed(), "harness: restoring the fake's JWT key")
+				g.Expect(t.setFakeJWTConfig(prev)).To(gomega.Succeed(), "harness: restoring the fake's JWT settings")
 			})
 			return signer
 		}
@@ -185,24 +186,28 @@ func (t *Target) NeedJWT() JWTSigner {
 	return JWTSigner{}
 }
 
-// fakeJWTConfig reads the fake's JWT key and algorithm; ok is false when its configuration
-// has no JWT settings.
-func (t *Target) fakeJWTConfig() ([2]string, bool) {
+// fakeJWTConfig returns the PATCH /_fake/config parameters that restore the fake's JWT
+// settings as they are now; ok is false when its configuration has no JWT settings. The fake
+// never shows its key, only whether one is set, so a set key is restored as the fixture's.
+func (t *Target) fakeJWTConfig() (url.Values, bool) {
 	obj, err := t.call("GET", t.URL+"/_fake/config", nil, nil)
 	if err != nil {
-		return [2]string{}, false
+		return nil, false
 	}
 	cfg := object(asMap(obj["config"]))
-	key, hasKey := cfg.string("jwt_key")
 	alg, hasAlg := cfg.string("jwt_algorithm")
-	return [2]string{key, alg}, hasKey && hasAlg
+	set, hasSet := cfg["jwt_key_set"].(bool)
+	switch {
+	case !hasAlg || !hasSet:
+		return nil, false
+	case set:
+		return url.Values{"fixture_jwt_key": {"true"}}, true
+	default:
+		return url.Values{"jwt_key": {""}, "jwt_algorithm": {alg}}, true
+	}
 }
 
-func (t *Target) setFakeJWTConfig(key, alg string) error {
-	params := url.Values{"jwt_key": {key}}
-	if alg != "" {
-		params.Set("jwt_algorithm", alg)
-	}
+func (t *Target) setFakeJWTConfig(params url.Values) error {
 	_, err := t.call("PATCH", t.URL+"/_fake/config", nil, params)
 	return err
 }

@@ -35,6 +35,9 @@ type Config struct {
 	JWTKey string
 	// JWTAlgorithm is the algorithm of those tokens (HS256, HS384 or HS512).
 	JWTAlgorithm string
+	// ControlToken is the bearer token of the fake's control API; empty for none. It is never
+	// written to a report.
+	ControlToken string
 	// WildcardMentionThreshold is the largest number of channel subscribers (or topic
 	// participants) the target does not count as "many" for wildcard mentions; 0 = unknown.
 	WildcardMentionThreshold int
@@ -64,6 +67,7 @@ func (c Config) Redacted() Config {
 	out := c
 	out.Owner.APIKey = RedactSecret(c.Owner.APIKey)
 	out.JWTKey = RedactSecret(c.JWTKey)
+	out.ControlToken = RedactSecret(c.ControlToken)
 	if c.Users != nil {
 		out.Users = make(map[Role]Credentials, len(c.Users))
 		for r, cr := range c.Users {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,7 +129,11 @@ func (t *Target) httpClient() *http.Client {
 		if timeout <= 0 {
 			timeout = 10 * time.Second
 		}
-		t.client = &http.Client{Transport: newRetryTransport(nil, timeout, t.logWriter)}
+		var base http.RoundTripper
+		if t.Config.ControlToken != "" {
+			base = controlAuth{token: t.Config.ControlToken, base: http.DefaultTransport}
+		}
+		t.client = &http.Client{Transport: newRetryTransport(base, timeout, t.logWriter)}
 	})
 	return t.client
 }
@@ -181,4 +186,20 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// controlAuth adds the control token to the requests of the fake's control API (/_fake/).
+// It sits below the exchange log, so the token never appears in a report.
+type controlAuth struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (c controlAuth) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !strings.Contains(req.URL.Path, "/_fake/") || req.Header.Get("Authorization") != "" {
+		return c.base.RoundTrip(req)
+	}
+	req = req.Clone(req.Context())
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	return c.base.RoundTrip(req)
 }

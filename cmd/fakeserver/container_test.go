@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
+
+	"github.com/chatconform/chatconform/fakeserver"
 )
 
 // TestContainerImagePassesTheSuite builds the fake's container image from the Dockerfile,
@@ -43,13 +46,16 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 		t.Fatalf("building the static binary: %v\n%s", err, out)
 	}
 
+	token := rand.Text()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	fake, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{
 		ContainerRequest: testcontainers.ContainerRequest{
 			FromDockerfile: testcontainers.FromDockerfile{Context: root, Dockerfile: "Dockerfile"},
 			ExposedPorts:   []string{"9991/tcp"},
-			WaitingFor:     wait.ForHTTP("/_fake/health").WithPort("9991/tcp").WithStartupTimeout(time.Minute),
+			// The container listens on 0.0.0.0, where the control API needs a token.
+			Env:        map[string]string{fakeserver.ControlTokenEnv: token},
+			WaitingFor: wait.ForHTTP("/_fake/health").WithPort("9991/tcp").WithHeaders(map[string]string{"Authorization": "Bearer " + token}).WithStartupTimeout(time.Minute),
 		},
 		Started: true,
 	})
@@ -68,6 +74,7 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 		"CHATCONFORM_URL="+url,
 		"CHATCONFORM_OWNER_EMAIL=owner@chat.example.test",
 		"CHATCONFORM_OWNER_API_KEY=OwnerKey000000000000000000000001",
+		"CHATCONFORM_CONTROL_TOKEN="+token,
 		"CHATCONFORM_REPORT_DIR="+filepath.Join(root, "reports", "container"),
 	)
 	out, err := suite.CombinedOutput()

@@ -27,14 +27,16 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:9991", "address to listen on")
 	fixturePath := flag.String("fixture", "", "realm fixture file (YAML); default: the embedded default fixture")
 	quiet := flag.Bool("quiet", false, "do not print the fixture's credentials")
+	token := flag.String("control-token", os.Getenv(fakeserver.ControlTokenEnv),
+		"bearer token the control API (/_fake/) requires (default $"+fakeserver.ControlTokenEnv+"); without one the control API is off on non-loopback addresses")
 	flag.Parse()
-	if err := run(*addr, *fixturePath, *quiet); err != nil {
+	if err := run(*addr, *fixturePath, *token, *quiet); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeserver:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, fixturePath string, quiet bool) error {
+func run(addr, fixturePath, token string, quiet bool) error {
 	fixture := fixtures.Default()
 	if fixturePath != "" {
 		f, err := fixtures.LoadFile(fixturePath)
@@ -48,11 +50,22 @@ func run(addr, fixturePath string, quiet bool) error {
 		return err
 	}
 	url := "http://" + ln.Addr().String()
-	fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/)\n", url, url, url)
+	opts := []fakeserver.Option{fakeserver.WithFixture(fixture)}
+	switch {
+	case token != "":
+		opts = append(opts, fakeserver.WithControlToken(token))
+		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/ with the bearer token)\n", url, url, url)
+	case !isLoopback(ln.Addr()):
+		// Anyone who reaches the port could reset the realm or mint API keys through it.
+		opts = append(opts, fakeserver.WithoutControl())
+		fmt.Printf("chatconform fake server on %s (API at %s/api/v1; control API off on a non-loopback address: set -control-token or $%s)\n", url, url, fakeserver.ControlTokenEnv)
+	default:
+		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/)\n", url, url, url)
+	}
 	if !quiet {
 		printCredentials(fixture)
 	}
-	fake := fakeserver.New(fakeserver.WithFixture(fixture))
+	fake := fakeserver.New(opts...)
 	// Every client gets a bounded time to send its request and take its reply; long polls of
 	// GET /events move their own deadlines past the poll timeout.
 	srv := &http.Server{
@@ -75,6 +88,12 @@ func run(addr, fixturePath string, quiet bool) error {
 		return err
 	}
 	return nil
+}
+
+// isLoopback reports whether the listener accepts connections from this machine only.
+func isLoopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }
 
 func printCredentials(f *fixtures.Fixture) {

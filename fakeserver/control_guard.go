@@ -1,0 +1,102 @@
+package fakeserver
+
+import (
+	"crypto/subtle"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// ControlTokenEnv is the environment variable the binary reads its control token from (the
+// suite's setting control-token reads the same one, so one export serves both).
+const ControlTokenEnv = "CHATCONFORM_CONTROL_TOKEN"
+
+// WithControlToken requires every control request to carry "Authorization: Bearer <token>".
+// The control API can read the JWT key's effects, mint API keys through it and reset the
+// realm, so a fake reachable from other machines must have one (cmd/fakeserver turns the
+// control API off on non-loopback addresses without it).
+func WithControlToken(token string) Option { return func(s *Server) { s.controlToken = token } }
+
+// WithoutControl turns the control API off: every /_fake/ path answers 404.
+func WithoutControl() Option { return func(s *Server) { s.controlOff = true } }
+
+// guardControl protects the control API: off when so configured; the bearer token when one
+// is configured, else a Host naming this machine (so that a web page whose domain name was
+// rebound to 127.0.0.1 cannot reach it); and for state-changing requests, proof that no
+// cross-site web page sent them (guardCrossSite).
+func (s *Server) guardControl(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case s.controlOff:
+			writeError(w, apierr.NotFound())
+		case s.controlToken != "" && !hasBearer(r, s.controlToken):
+			writeError(w, apierr.Unauthorized("The control API needs its token: Authorization: Bearer <token>"))
+		case s.controlToken == "" && !isLocalHost(r.Host):
+			writeError(w, apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers only requests addressed to this machine (Host %q); configure a control token to reach it by another name", r.Host))
+		default:
+			if err := crossSite(r); err != nil {
+				writeError(w, err)
+				return
+			}
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+func hasBearer(r *http.Request, token string) bool {
+	scheme, value, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	return strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(value)), []byte(token)) == 1
+}
+
+// isLocalHost reports whether a Host header names this machine by an IP address or as
+// localhost: never a domain name an attacker controls.
+func isLocalHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if net.ParseIP(host) != nil {
+		return true
+	}
+	host = strings.ToLower(host)
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
+// crossSite refuses a state-changing control request a web page of another site could have
+// sent: one from another Origin, or a "simple" request (in the sense of CORS) that a page
+// can send without the browser asking first. The suite's requests carry X-Chatconform-Spec;
+// curl users add any X- header, a bearer token, or Content-Type: application/json.
+func crossSite(r *http.Request) *apierr.Error {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
+		return nil
+	}
+	refuse := func(why string) *apierr.Error {
+		return apierr.New(http.StatusForbidden, "BAD_REQUEST", "Cross-site control request refused: %s", why)
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || !strings.EqualFold(u.Host, r.Host) {
+			return refuse("Origin " + origin + " is not this server")
+		}
+	}
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" {
+		return refuse("Sec-Fetch-Site: cross-site")
+	}
+	if r.Header.Get("Authorization") != "" {
+		return nil
+	}
+	for name := range r.Header {
+		if strings.HasPrefix(name, "X-") {
+			return nil
+		}
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+		return nil
+	}
+	return refuse("send a header a web form cannot (any X- header, such as " + SpecHeader + ", or a bearer token) or Content-Type: application/json")
+}

@@ -1,0 +1,122 @@
+package fakeserver_test
+
+// The control API's protection: off, or behind a bearer token, or (without a token) only for
+// requests addressed to this machine; state-changing requests no cross-site page could send;
+// and a configuration that never shows the JWT key.
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver"
+)
+
+// controlCase is one control request with the headers a client chose.
+type controlCase struct {
+	name    string
+	method  string
+	path    string
+	host    string // Host header; "" for the server's address
+	headers map[string]string
+	status  int
+}
+
+func runControlCases(t *testing.T, ts *fakeserver.TestServer, cases []controlCase) {
+	t.Helper()
+	for _, c := range cases {
+		req, err := http.NewRequest(c.method, ts.URL+c.path, strings.NewReader(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range c.headers {
+			req.Header.Set(k, v)
+		}
+		if c.host != "" {
+			req.Host = c.host
+		}
+		res, err := httpClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.status || !strings.Contains(string(body), `"result":`) {
+			t.Errorf("%s: %d %s, want %d in the JSON envelope", c.name, res.StatusCode, body, c.status)
+		}
+	}
+}
+
+func TestControlAPIProtection(t *testing.T) {
+	spec := map[string]string{fakeserver.SpecHeader: "test"}
+	t.Run("off", func(t *testing.T) {
+		ts := fakeserver.NewTestServer(fakeserver.WithoutControl())
+		defer ts.Close()
+		runControlCases(t, ts, []controlCase{
+			{name: "health", method: "GET", path: "/_fake/health", status: 404},
+			{name: "reset", method: "POST", path: "/_fake/reset", headers: spec, status: 404},
+			{name: "the API still answers", method: "GET", path: "/api/v1/server_settings", status: 200},
+		})
+	})
+	t.Run("token", func(t *testing.T) {
+		ts := fakeserver.NewTestServer(fakeserver.WithControlToken("s3cret"))
+		defer ts.Close()
+		runControlCases(t, ts, []controlCase{
+			{name: "no token", method: "GET", path: "/_fake/health", status: 401},
+			{name: "wrong token", method: "GET", path: "/_fake/config", headers: map[string]string{"Authorization": "Bearer nope"}, status: 401},
+			{name: "Basic instead", method: "POST", path: "/_fake/reset", headers: map[string]string{"Authorization": basicAuth(t, "owner"), "X-A": "b"}, status: 401},
+			{name: "token", method: "GET", path: "/_fake/config", headers: map[string]string{"Authorization": "Bearer s3cret"}, status: 200},
+			{name: "token, any host name", method: "POST", path: "/_fake/reset", host: "fake.internal:9991", headers: map[string]string{"Authorization": "Bearer s3cret"}, status: 200},
+		})
+	})
+	t.Run("no token", func(t *testing.T) {
+		ts := newServer(t)
+		json := map[string]string{"Content-Type": "application/json"}
+		runControlCases(t, ts, []controlCase{
+			{name: "read", method: "GET", path: "/_fake/health", status: 200},
+			{name: "localhost", method: "GET", path: "/_fake/clock", host: "localhost", status: 200},
+			{name: "a rebound domain name", method: "GET", path: "/_fake/config", host: "attacker.example:9991", status: 403},
+			{name: "a rebound domain name, same origin", method: "POST", path: "/_fake/reset", host: "attacker.example",
+				headers: map[string]string{"Origin": "http://attacker.example", fakeserver.SpecHeader: "x"}, status: 403},
+			{name: "a form post", method: "POST", path: "/_fake/reset", headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 403},
+			{name: "a text/plain post", method: "POST", path: "/_fake/clock", headers: map[string]string{"Content-Type": "text/plain"}, status: 403},
+			{name: "another origin", method: "POST", path: "/_fake/reset", headers: map[string]string{"Origin": "http://evil.example", fakeserver.SpecHeader: "x"}, status: 403},
+			{name: "Sec-Fetch-Site cross-site", method: "PATCH", path: "/_fake/config", headers: map[string]string{"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, status: 403},
+			{name: "the suite's header", method: "POST", path: "/_fake/reset", headers: spec, status: 200},
+			{name: "JSON", method: "POST", path: "/_fake/reset", headers: json, status: 200},
+			{name: "delete the journal from a form", method: "DELETE", path: "/_fake/journal", status: 403},
+		})
+	})
+}
+
+// TestConfigHidesJWTKey: GET and PATCH /_fake/config show whether a key is set, never the key;
+// fixture_jwt_key restores the fixture's.
+func TestConfigHidesJWTKey(t *testing.T) {
+	ts := newServer(t)
+	config := func(res response) map[string]any {
+		t.Helper()
+		if strings.Contains(string(res.body), defaultJWTKey) || strings.Contains(string(res.body), "spec-key") {
+			t.Errorf("the configuration shows the JWT key: %s", res)
+		}
+		cfg, _ := requireSuccess(t, "config", res)["config"].(map[string]any)
+		if _, shown := cfg["jwt_key"]; shown {
+			t.Errorf("jwt_key shown: %v", cfg)
+		}
+		return cfg
+	}
+	patchConfig := func(kv ...string) map[string]any {
+		return config(do(t, ts.URL, request{method: http.MethodPatch, path: "/_fake/config", body: formBody(kv...), contentType: formType}))
+	}
+	if cfg := config(get(t, ts.URL, "", "/_fake/config", "")); cfg["jwt_key_set"] != true {
+		t.Errorf("fixture key: jwt_key_set %v", cfg["jwt_key_set"])
+	}
+	if cfg := patchConfig("jwt_key", ""); cfg["jwt_key_set"] != false {
+		t.Errorf("cleared key: jwt_key_set %v", cfg["jwt_key_set"])
+	}
+	patchConfig("jwt_key", "spec-key", "jwt_algorithm", "HS512")
+	if cfg := patchConfig("fixture_jwt_key", "true"); cfg["jwt_key_set"] != true || cfg["jwt_algorithm"] != "HS256" {
+		t.Errorf("restored: %v", cfg)
+	}
+	requireSuccess(t, "the fixture's key works again", jwtFetch(t, ts.URL, "token", jwtFor("member@chat.example.test")))
+}
