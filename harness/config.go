@@ -35,8 +35,8 @@ type Config struct {
 	JWTKey string
 	// JWTAlgorithm is the algorithm of those tokens (HS256, HS384 or HS512).
 	JWTAlgorithm string
-	// ControlToken is the bearer token of the fake's control API; empty for none. It is never
-	// written to a report.
+	// ControlToken is the bearer token of the fake's control API; empty for none. Reports
+	// hold it redacted.
 	ControlToken string
 	// WildcardMentionThreshold is the largest number of channel subscribers (or topic
 	// participants) the target does not count as "many" for wildcard mentions; 0 = unknown.
@@ -106,6 +106,7 @@ type configJSON struct {
 	Capabilities             []string             `json:"capabilities"`
 	JWTKey                   string               `json:"jwt_key,omitempty"`
 	JWTAlgorithm             string               `json:"jwt_algorithm,omitempty"`
+	ControlToken             string               `json:"control_token,omitempty"`
 	WildcardMentionThreshold int                  `json:"wildcard_mention_threshold,omitempty"`
 	ReportDir                string               `json:"report_dir"`
 	RequestTimeout           string               `json:"request_timeout"`
@@ -118,7 +119,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		URL: c.URL, Owner: c.Owner, Users: c.Users, FeatureLevel: c.FeatureLevel,
 		Features: c.Features, Capabilities: c.Capabilities, JWTKey: c.JWTKey, JWTAlgorithm: c.JWTAlgorithm,
 		ReportDir: c.ReportDir, RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
-		WildcardMentionThreshold: c.WildcardMentionThreshold,
+		WildcardMentionThreshold: c.WildcardMentionThreshold, ControlToken: c.ControlToken,
 	})
 }
 
@@ -136,7 +137,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		URL: j.URL, Owner: j.Owner, Users: j.Users, FeatureLevel: j.FeatureLevel,
 		Features: j.Features, Capabilities: j.Capabilities, JWTKey: j.JWTKey, JWTAlgorithm: j.JWTAlgorithm,
 		ReportDir: j.ReportDir, RequestTimeout: d, ConfigFile: j.ConfigFile,
-		WildcardMentionThreshold: j.WildcardMentionThreshold,
+		WildcardMentionThreshold: j.WildcardMentionThreshold, ControlToken: j.ControlToken,
 	}
 	return nil
 }

@@ -72,6 +72,10 @@ func (d *double) tick() {
 	}
 	req := httptest.NewRequest(http.MethodPost, "/_fake/clock", strings.NewReader(url.Values{"advance": {strconv.FormatInt(now-d.elapsed, 10)}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	// What the fake's control API asks of a local client: a Host naming this machine and a
+	// header no cross-site form can send.
+	req.Host = "127.0.0.1"
+	req.Header.Set(fakeserver.SpecHeader, "real-server double")
 	d.next.ServeHTTP(httptest.NewRecorder(), req)
 	d.elapsed = now
 }
