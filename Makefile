@@ -6,9 +6,12 @@
 
 GO      ?= go
 GINKGO  := $(GO) tool ginkgo
-# Ginkgo flags for the suite runs. --procs=4 is `ginkgo -p` with a fixed process count: plain
-# -p starts one process per core less one, which on a two-core machine is no parallelism at all.
-SUITE_FLAGS ?= --procs=4 --randomize-all --keep-going --junit-report=junit.xml --output-dir=reports
+# Parallel processes of the suite runs: one per core, but at least 2, so that every run
+# proves the specs safe in parallel (plain `ginkgo -p` starts one per core less one, which on a
+# two-core machine is no parallelism at all; more processes than cores only add start-up and
+# contention). The level runs and .ci/suite-against-binary reuse it.
+PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
+SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going --junit-report=junit.xml --output-dir=reports
 
 .PHONY: conformance test unit suite suite-binary docker-engine image fakeserver vet build bench
 
@@ -37,7 +40,7 @@ suite:
 
 # The suite against the fake started as its own binary.
 suite-binary:
-	bash .ci/suite-against-binary
+	PROCS=$(PROCS) bash .ci/suite-against-binary
 
 # A running Docker engine, for the container test among the unit tests.
 docker-engine:

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +70,8 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	suite := exec.CommandContext(ctx, "go", "tool", "ginkgo", "--procs=4", "--randomize-all", "./specs")
+	// As many processes as make test's PROCS (one per core, at least 2).
+	suite := exec.CommandContext(ctx, "go", "tool", "ginkgo", fmt.Sprintf("--procs=%d", max(2, runtime.NumCPU())), "--randomize-all", "./specs")
 	suite.Dir = root
 	suite.Env = append(withoutSettings(os.Environ()),
 		"CHATCONFORM_URL="+url,
