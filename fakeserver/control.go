@@ -140,6 +140,10 @@ func (s *Server) patchConfig(c *call) (fields, error) {
 	cfg.JWTAlgorithm = c.p.Enum("jwt_algorithm", cfg.JWTAlgorithm, "HS256", "HS384", "HS512")
 	cfg.VideoCallsConfigured = c.p.Bool("video_calls_configured", cfg.VideoCallsConfigured)
 	cfg.UnusedAttachmentSeconds = intSetting(c, "unused_attachment_seconds", 1, maxAdvanceSeconds, cfg.UnusedAttachmentSeconds)
+	cfg.JournalMaxBytes = intSetting(c, "journal_max_bytes", 1024, 1<<30, cfg.JournalMaxBytes)
+	cfg.JournalEntryMaxBytes = intSetting(c, "journal_entry_max_bytes", 16, 1<<20, cfg.JournalEntryMaxBytes)
+	cfg.EventQueueMaxEvents = intSetting(c, "event_queue_max_events", 1, 10_000_000, cfg.EventQueueMaxEvents)
+	cfg.EventQueueIdleWallSeconds = intSetting(c, "event_queue_idle_wall_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleWallSeconds)
 	if err := c.done(); err != nil {
 		return nil, err
 	}

@@ -73,6 +73,20 @@ type Config struct {
 
 	// VideoCallsConfigured is whether the external video-call integration is configured.
 	VideoCallsConfigured bool `json:"video_calls_configured"`
+	// JournalMaxBytes bounds the journal's total size (paths and spec names); the oldest
+	// entries go first. Zero means the default.
+	JournalMaxBytes int `json:"journal_max_bytes"`
+	// JournalEntryMaxBytes bounds what the journal keeps of one request's path and of its
+	// spec name. Zero means the default.
+	JournalEntryMaxBytes int `json:"journal_entry_max_bytes"`
+	// EventQueueMaxEvents bounds the events one queue holds unacknowledged; a queue that
+	// would hold more is dropped, and its client, told BAD_EVENT_QUEUE_ID, registers again.
+	// Zero means the default.
+	EventQueueMaxEvents int `json:"event_queue_max_events"`
+	// EventQueueIdleWallSeconds is how long, in real seconds, an event queue nobody polls
+	// lives, whatever the virtual clock says. Zero means the default.
+	EventQueueIdleWallSeconds int `json:"event_queue_idle_wall_seconds"`
+
 	// UnusedAttachmentSeconds is how long, in virtual seconds, an upload no message references
 	// lives ("a few weeks" in the document). Zero means the default.
 	UnusedAttachmentSeconds int `json:"unused_attachment_seconds"`
@@ -83,6 +97,10 @@ const (
 	DefaultDeleteBatchSize         = 1000
 	DefaultJWTAlgorithm            = "HS256"
 	DefaultUnusedAttachmentSeconds = realm.DefaultUnusedUploadSeconds
+	DefaultJournalMaxBytes         = 1 << 20
+	DefaultJournalEntryMaxBytes    = 1024
+	DefaultEventQueueMaxEvents     = events.DefaultMaxEvents
+	DefaultEventQueueIdleWall      = events.DefaultIdleWallTimeout
 )
 
 // withDefaults fills the settings left zero with their defaults.
@@ -101,6 +119,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UnusedAttachmentSeconds <= 0 {
 		c.UnusedAttachmentSeconds = DefaultUnusedAttachmentSeconds
+	}
+	if c.JournalMaxBytes <= 0 {
+		c.JournalMaxBytes = DefaultJournalMaxBytes
+	}
+	if c.JournalEntryMaxBytes <= 0 {
+		c.JournalEntryMaxBytes = DefaultJournalEntryMaxBytes
+	}
+	if c.EventQueueMaxEvents <= 0 {
+		c.EventQueueMaxEvents = DefaultEventQueueMaxEvents
+	}
+	if c.EventQueueIdleWallSeconds <= 0 {
+		c.EventQueueIdleWallSeconds = int(DefaultEventQueueIdleWall / time.Second)
 	}
 	return c
 }
@@ -193,6 +223,8 @@ func (s *Server) SetConfig(c Config) {
 	s.config = c
 	s.hub.SetPollTimeout(time.Duration(c.EventPollTimeoutSeconds) * time.Second)
 	s.hub.SetIdleTimeout(time.Duration(c.EventQueueIdleSeconds) * time.Second)
+	s.hub.SetBounds(c.EventQueueMaxEvents, time.Duration(c.EventQueueIdleWallSeconds)*time.Second)
+	s.journal.setBounds(c.JournalMaxBytes, c.JournalEntryMaxBytes)
 }
 
 func (s *Server) realm() *realm.State { return s.state }

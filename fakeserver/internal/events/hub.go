@@ -25,6 +25,13 @@ const (
 	// such bound because its queues expire in real time; the fake's clock stands still
 	// unless a test moves it, so without a bound abandoned queues would pile up forever.
 	DefaultMaxQueuesPerUser = 1000
+	// DefaultMaxEvents bounds the events one queue holds unacknowledged: a queue nobody
+	// polls would otherwise grow with every event of the realm.
+	DefaultMaxEvents = 10000
+	// DefaultIdleWallTimeout is how long, in real time, a queue lives after its client last
+	// touched it, whatever the virtual clock says: the real server's queues expire in real
+	// time, and a fake whose clock stands still must not keep abandoned queues forever.
+	DefaultIdleWallTimeout = 10 * time.Minute
 )
 
 // Options configures a Hub. Zero fields take the defaults above.
@@ -36,6 +43,11 @@ type Options struct {
 	// MaxQueuesPerUser is how many queues one user may hold; registering one more drops
 	// the user's least recently used queue that no fetch is waiting on.
 	MaxQueuesPerUser int
+	// MaxEvents is how many unacknowledged events a queue may hold; a queue that would hold
+	// more is dropped (its client gets BAD_EVENT_QUEUE_ID and registers again).
+	MaxEvents int
+	// IdleWallTimeout is the real time after which a queue nobody polls is dropped.
+	IdleWallTimeout time.Duration
 }
 
 // QueueSpec describes the queue a client registers.
@@ -66,6 +78,7 @@ type Hub struct {
 	byUser   map[int][]*queue // in registration order
 	next     int              // last queue number handed out
 	gcAt     time.Time        // virtual time of the last garbage collection
+	gcWall   time.Time        // real time of the last garbage collection
 	gcNeeded bool             // the idle timeout changed since then
 	closed   bool             // Close was called: fetches no longer block
 }
@@ -80,6 +93,7 @@ type queue struct {
 	nextID     int       // id of the next event
 	pruned     int       // id of the newest acknowledged event, -1 when none
 	lastAccess time.Time // virtual time the client last registered or fetched
+	lastWall   time.Time // real time of the same
 	waiter     *waiter   // the fetch blocked on this queue, if any
 }
 
@@ -96,6 +110,7 @@ func NewHub(clk *clock.Clock, opts Options) *Hub {
 		queues: map[string]*queue{},
 		byUser: map[int][]*queue{},
 		gcAt:   clk.Now(),
+		gcWall: time.Now(),
 	}
 }
 
@@ -108,6 +123,12 @@ func withDefaults(o Options) Options {
 	}
 	if o.MaxQueuesPerUser <= 0 {
 		o.MaxQueuesPerUser = DefaultMaxQueuesPerUser
+	}
+	if o.MaxEvents <= 0 {
+		o.MaxEvents = DefaultMaxEvents
+	}
+	if o.IdleWallTimeout <= 0 {
+		o.IdleWallTimeout = DefaultIdleWallTimeout
 	}
 	return o
 }
@@ -139,6 +160,16 @@ func (h *Hub) SetIdleTimeout(d time.Duration) {
 	h.gcNeeded = true
 }
 
+// SetBounds changes the most events a queue holds and its idle lifetime in real time; zero or
+// less restores a default.
+func (h *Hub) SetBounds(maxEvents int, idleWall time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	d := withDefaults(Options{MaxEvents: maxEvents, IdleWallTimeout: idleWall})
+	h.opts.MaxEvents, h.opts.IdleWallTimeout = d.MaxEvents, d.IdleWallTimeout
+	h.gcNeeded = true
+}
+
 // BadQueue is the real server's error for a queue id that names no live queue of the user.
 func BadQueue(queueID string) *apierr.Error {
 	return apierr.New(http.StatusBadRequest, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: %s", queueID).With("queue_id", queueID)
@@ -158,6 +189,7 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 		client:     spec.Client,
 		pruned:     -1,
 		lastAccess: now,
+		lastWall:   time.Now(),
 	}
 	if spec.EventTypes != nil {
 		q.types = make(map[string]bool, len(spec.EventTypes))
@@ -183,6 +215,7 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 	defer h.mu.Unlock()
 	h.collect(h.clock.Now())
 	seen := make(map[int]bool, len(userIDs))
+	var full []*queue
 	for _, uid := range userIDs {
 		if seen[uid] {
 			continue
@@ -194,7 +227,15 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 					q.push(ev)
 				}
 			}
+			if len(q.events) > h.opts.MaxEvents {
+				full = append(full, q)
+			}
 		}
+	}
+	// A queue over its bound is dropped, as the real server drops a queue it cannot keep:
+	// the client learns it from BAD_EVENT_QUEUE_ID and registers again.
+	for _, q := range full {
+		h.drop(q)
 	}
 }
 
@@ -252,7 +293,7 @@ func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID i
 		h.mu.Unlock()
 		return nil, err
 	}
-	q.lastAccess = now
+	q.lastAccess, q.lastWall = now, time.Now()
 	// A new fetch takes the queue over: an earlier one still waiting answers now.
 	q.release()
 	if len(q.events) > 0 || dontBlock || h.closed {
@@ -287,7 +328,7 @@ func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID i
 			q.push(Event{"type": "heartbeat"})
 		}
 	}
-	q.lastAccess = h.clock.Now()
+	q.lastAccess, q.lastWall = h.clock.Now(), time.Now()
 	return q.contents(), nil
 }
 
@@ -383,12 +424,14 @@ func (h *Hub) drop(q *queue) {
 // scans only when the virtual clock or the timeout has changed since the last scan, since
 // a queue's last access is never later than the clock. The caller holds h.mu.
 func (h *Hub) collect(now time.Time) {
-	if now.Equal(h.gcAt) && !h.gcNeeded {
+	wall := time.Now()
+	if now.Equal(h.gcAt) && !h.gcNeeded && wall.Sub(h.gcWall) < time.Second {
 		return
 	}
-	h.gcAt, h.gcNeeded = now, false
+	h.gcAt, h.gcWall, h.gcNeeded = now, wall, false
 	for _, q := range h.queues {
-		if q.waiter == nil && now.Sub(q.lastAccess) >= h.opts.IdleTimeout {
+		idle := now.Sub(q.lastAccess) >= h.opts.IdleTimeout || wall.Sub(q.lastWall) >= h.opts.IdleWallTimeout
+		if q.waiter == nil && idle {
 			h.drop(q)
 		}
 	}

@@ -1,0 +1,70 @@
+package fakeserver_test
+
+// Bounded resources: each bound is a configuration setting, and each holds.
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver"
+)
+
+// TestJournalBounds: huge spec headers are cut per entry, and the journal keeps only the
+// newest entries within its total size.
+func TestJournalBounds(t *testing.T) {
+	ts := newServer(t)
+	evPatchConfig(t, ts.URL, "journal_max_bytes", "2048", "journal_entry_max_bytes", "64")
+	huge := strings.Repeat("s", 100_000)
+	for i := range 50 {
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/api/v1/server_settings?n=%d", ts.URL, i), nil)
+		req.Header.Set(fakeserver.SpecHeader, fmt.Sprintf("%d %s", i, huge))
+		res, err := httpClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	list, _ := requireSuccess(t, "journal", get(t, ts.URL, "", "/_fake/journal", ""))["requests"].([]any)
+	total := 0
+	for _, item := range list {
+		e := item.(map[string]any)
+		spec, path, method := e["spec"].(string), e["path"].(string), e["method"].(string)
+		if len(spec) > 64 {
+			t.Fatalf("an entry keeps %d bytes of its spec name, want at most 64", len(spec))
+		}
+		total += len(spec) + len(path) + len(method)
+	}
+	if total > 2048 || len(list) == 0 {
+		t.Errorf("%d entries of %d bytes, want some within 2048", len(list), total)
+	}
+	if last := list[len(list)-1].(map[string]any)["spec"].(string); !strings.HasPrefix(last, "49 ") {
+		t.Errorf("the newest entry is gone: last spec %q", last)
+	}
+}
+
+// TestEventQueueBounds: a queue over its event bound is dropped, and one nobody polls expires
+// in real time while the virtual clock stands still.
+func TestEventQueueBounds(t *testing.T) {
+	ts := newServer(t)
+	evPatchConfig(t, ts.URL, "event_queue_max_events", "3", "event_queue_idle_wall_seconds", "1")
+	full := evRegister(t, ts.URL, memberAuth)
+	polled, last := evRegister(t, ts.URL, memberAuth), -1
+	for i := range 4 {
+		evSendDirect(t, ts.URL, ownerAuth, 4, fmt.Sprintf("event %d", i))
+		// The second queue keeps up: it acknowledges what it got and lives on.
+		evs := evPoll(t, ts.URL, memberAuth, polled, last, true)
+		if len(evs) == 0 {
+			t.Fatalf("the polled queue got nothing after event %d", i)
+		}
+		last = int(evs[len(evs)-1]["id"].(float64))
+	}
+	// The first held three events; the fourth was one too many.
+	evBadQueue(t, get(t, ts.URL, memberAuth, "/api/v1/events", evQuery(full, -1, true)), full)
+
+	idle := evRegister(t, ts.URL, memberAuth)
+	time.Sleep(1100 * time.Millisecond)
+	evBadQueue(t, get(t, ts.URL, memberAuth, "/api/v1/events", evQuery(idle, -1, true)), idle)
+}
