@@ -5,6 +5,7 @@ package fakeserver_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -67,4 +68,27 @@ func TestEventQueueBounds(t *testing.T) {
 	idle := evRegister(t, ts.URL, memberAuth)
 	time.Sleep(1100 * time.Millisecond)
 	evBadQueue(t, get(t, ts.URL, memberAuth, "/api/v1/events", evQuery(idle, -1, true)), idle)
+}
+
+// TestBotAndUploadBounds: a user owns at most max_bots_per_user active bots, and uploads stay
+// within the per-user and the realm's quota.
+func TestBotAndUploadBounds(t *testing.T) {
+	ts := newServer(t)
+	evPatchConfig(t, ts.URL, "max_bots_per_user", "2", "upload_quota_bytes_per_user", "100", "upload_quota_bytes_total", "150")
+	bot := func(n int) response {
+		return post(t, ts.URL, memberAuth, "/api/v1/bots", "full_name", fmt.Sprintf("Bound Bot %d", n), "short_name", fmt.Sprintf("bound%d", n))
+	}
+	requireSuccess(t, "first bot", bot(1))
+	requireSuccess(t, "second bot", bot(2))
+	checkBad(t, badCase{want: badRequest("You may own at most 2 active bots on this server.")}, bot(3))
+	requireSuccess(t, "another owner's bot", post(t, ts.URL, adminAuth, "/api/v1/bots", "full_name", "Admin Bound Bot", "short_name", "adminbound"))
+
+	upload := func(auth string) response {
+		body, contentType := integMultipart(url.Values{}, "file", "sixty.txt", []byte(strings.Repeat("x", 60)))
+		return do(t, ts.URL, request{method: http.MethodPost, path: "/api/v1/user_uploads", auth: auth, body: body, contentType: contentType})
+	}
+	requireSuccess(t, "member's first upload", upload(memberAuth))
+	checkBad(t, badCase{want: badRequest("Upload would exceed your upload quota of 100 bytes.")}, upload(memberAuth))
+	requireSuccess(t, "owner's upload", upload(ownerAuth))
+	checkBad(t, badCase{want: badRequest("Upload would exceed your organization's upload quota.")}, upload(adminAuth))
 }

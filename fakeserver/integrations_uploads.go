@@ -42,7 +42,9 @@ func (s *Server) uploadFile(c *call) (fields, error) {
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}
-	up, aerr := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content)
+	cfg := s.Config()
+	quota := realm.UploadQuota{PerUser: cfg.UploadQuotaBytesPerUser, Total: cfg.UploadQuotaBytesTotal}
+	up, aerr := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, quota)
 	if aerr != nil {
 		return nil, aerr
 	}

@@ -73,6 +73,13 @@ type Config struct {
 
 	// VideoCallsConfigured is whether the external video-call integration is configured.
 	VideoCallsConfigured bool `json:"video_calls_configured"`
+	// MaxBotsPerUser bounds the active bots one user owns. Zero means the default.
+	MaxBotsPerUser int `json:"max_bots_per_user"`
+	// UploadQuotaBytesPerUser and UploadQuotaBytesTotal bound the bytes of stored uploads,
+	// per owner and in the realm. Zero means the default.
+	UploadQuotaBytesPerUser int64 `json:"upload_quota_bytes_per_user"`
+	UploadQuotaBytesTotal   int64 `json:"upload_quota_bytes_total"`
+
 	// JournalMaxBytes bounds the journal's total size (paths and spec names); the oldest
 	// entries go first. Zero means the default.
 	JournalMaxBytes int `json:"journal_max_bytes"`
@@ -98,6 +105,9 @@ const (
 	DefaultJWTAlgorithm            = "HS256"
 	DefaultUnusedAttachmentSeconds = realm.DefaultUnusedUploadSeconds
 	DefaultJournalMaxBytes         = 1 << 20
+	DefaultMaxBotsPerUser          = 500
+	DefaultUploadQuotaPerUser      = 100 << 20
+	DefaultUploadQuotaTotal        = 1 << 30
 	DefaultJournalEntryMaxBytes    = 1024
 	DefaultEventQueueMaxEvents     = events.DefaultMaxEvents
 	DefaultEventQueueIdleWall      = events.DefaultIdleWallTimeout
@@ -119,6 +129,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UnusedAttachmentSeconds <= 0 {
 		c.UnusedAttachmentSeconds = DefaultUnusedAttachmentSeconds
+	}
+	if c.MaxBotsPerUser <= 0 {
+		c.MaxBotsPerUser = DefaultMaxBotsPerUser
+	}
+	if c.UploadQuotaBytesPerUser <= 0 {
+		c.UploadQuotaBytesPerUser = DefaultUploadQuotaPerUser
+	}
+	if c.UploadQuotaBytesTotal <= 0 {
+		c.UploadQuotaBytesTotal = DefaultUploadQuotaTotal
 	}
 	if c.JournalMaxBytes <= 0 {
 		c.JournalMaxBytes = DefaultJournalMaxBytes

@@ -179,7 +179,7 @@ func (s *Server) createBot(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	bot, aerr := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType))
+	bot, aerr := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType), s.Config().MaxBotsPerUser)
 	if aerr != nil {
 		return nil, aerr
 	}

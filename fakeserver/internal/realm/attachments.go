@@ -47,8 +47,12 @@ type Upload struct {
 	Filename string
 }
 
-// UploadFile stores a file for its owner and announces it with an attachment add event.
-func (s *State) UploadFile(ownerID int, name, contentType string, content []byte) (Upload, *apierr.Error) {
+// UploadQuota bounds the bytes of stored files, per owner and in the whole realm.
+type UploadQuota struct{ PerUser, Total int64 }
+
+// UploadFile stores a file for its owner and announces it with an attachment add event,
+// within the quota.
+func (s *State) UploadFile(ownerID int, name, contentType string, content []byte, quota UploadQuota) (Upload, *apierr.Error) {
 	if len(content) > MaxUploadBytes {
 		return Upload{}, apierr.BadRequest("File is larger than this server's configured maximum upload size (%d MiB).", MaxUploadBytes>>20)
 	}
@@ -58,6 +62,20 @@ func (s *State) UploadFile(ownerID int, name, contentType string, content []byte
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var mine, all int64
+	for _, a := range s.integrations.attachments {
+		all += int64(len(a.Content))
+		if a.OwnerID == ownerID {
+			mine += int64(len(a.Content))
+		}
+	}
+	size := int64(len(content))
+	if all+size > quota.Total {
+		return Upload{}, apierr.BadRequest("Upload would exceed your organization's upload quota.")
+	}
+	if mine+size > quota.PerUser {
+		return Upload{}, apierr.BadRequest("Upload would exceed your upload quota of %d bytes.", quota.PerUser)
+	}
 	id := nextID(&s.integrations.next.attachment)
 	a := &Attachment{
 		ID: id, OwnerID: ownerID, Name: name, ContentType: contentType, Content: content,

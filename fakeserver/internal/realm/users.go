@@ -304,9 +304,20 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 }
 
 // CreateBot adds a generic bot owned by the requester (POST /bots).
-func (s *State) CreateBot(ownerID int, fullName, shortName string, botType int) (User, *apierr.Error) {
+// maxBots bounds the active bots one user owns (server configuration), so that no member can
+// multiply their quotas, and the fake's memory, by creating bots without end.
+func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxBots int) (User, *apierr.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	owned := 0
+	for _, u := range s.users {
+		if u.IsBot && u.IsActive && u.BotOwnerID == ownerID {
+			owned++
+		}
+	}
+	if owned >= maxBots {
+		return User{}, apierr.BadRequest("You may own at most %d active bots on this server.", maxBots)
+	}
 	if err := checkFullName(fullName); err != nil {
 		return User{}, err
 	}
