@@ -92,3 +92,22 @@ func (s *Server) longPollDeadline(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// limitHeaders answers a request whose headers exceed the configured bound with 431 in the
+// JSON envelope. (Headers beyond the http.Server's MaxHeaderBytes, 1 MB by default, never
+// reach the fake: net/http answers those itself, in plain text.)
+func (s *Server) limitHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		size, limit := len(r.RequestURI), s.Config().MaxHeaderBytes
+		for name, values := range r.Header {
+			for _, v := range values {
+				size += len(name) + len(v) + 4 // ": " and CRLF
+			}
+		}
+		if size > limit {
+			writeError(w, apierr.New(http.StatusRequestHeaderFieldsTooLarge, "BAD_REQUEST", "Request header fields are larger than %d bytes", limit))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

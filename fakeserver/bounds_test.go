@@ -20,13 +20,8 @@ func TestJournalBounds(t *testing.T) {
 	evPatchConfig(t, ts.URL, "journal_max_bytes", "2048", "journal_entry_max_bytes", "64")
 	huge := strings.Repeat("s", 100_000)
 	for i := range 50 {
-		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/api/v1/server_settings?n=%d", ts.URL, i), nil)
-		req.Header.Set(fakeserver.SpecHeader, fmt.Sprintf("%d %s", i, huge))
-		res, err := httpClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
+		do(t, ts.URL, request{method: http.MethodGet, path: "/api/v1/server_settings", query: fmt.Sprintf("n=%d", i),
+			headers: map[string]string{fakeserver.SpecHeader: fmt.Sprintf("%d %s", i, huge)}})
 	}
 	list, _ := requireSuccess(t, "journal", get(t, ts.URL, "", "/_fake/journal", ""))["requests"].([]any)
 	total := 0
@@ -91,4 +86,17 @@ func TestBotAndUploadBounds(t *testing.T) {
 	checkBad(t, badCase{want: badRequest("Upload would exceed your upload quota of 100 bytes.")}, upload(memberAuth))
 	requireSuccess(t, "owner's upload", upload(ownerAuth))
 	checkBad(t, badCase{want: badRequest("Upload would exceed your organization's upload quota.")}, upload(adminAuth))
+}
+
+// TestHeadersTooLarge: headers over the bound are answered 431 in the JSON envelope.
+func TestHeadersTooLarge(t *testing.T) {
+	ts := newServer(t)
+	withHeader := func(n int) response {
+		return do(t, ts.URL, request{method: http.MethodGet, path: "/api/v1/server_settings",
+			headers: map[string]string{fakeserver.SpecHeader: strings.Repeat("h", n)}})
+	}
+	requireSuccess(t, "small headers", withHeader(1000))
+	checkBad(t, badCase{want: bad(431, "BAD_REQUEST", fmt.Sprintf("Request header fields are larger than %d bytes", fakeserver.DefaultMaxHeaderBytes))}, withHeader(70_000))
+	evPatchConfig(t, ts.URL, "max_header_bytes", "2048")
+	checkBad(t, badCase{want: bad(431, "BAD_REQUEST", "Request header fields are larger than 2048 bytes")}, withHeader(3000))
 }

@@ -47,6 +47,7 @@ type request struct {
 	body        []byte
 	contentType string
 	auth        string // Authorization header value, "" for none
+	headers     map[string]string
 }
 
 // response is what the fake answered.
@@ -108,6 +109,9 @@ func send(client *http.Client, base string, req request) (response, error) {
 		hr.Header.Set("Authorization", req.auth)
 	}
 	hr.Header.Set(fakeserver.SpecHeader, "fakeserver unit test")
+	for k, v := range req.headers {
+		hr.Header.Set(k, v)
+	}
 	res, err := client.Do(hr)
 	if err != nil {
 		return response{}, err

@@ -80,6 +80,10 @@ type Config struct {
 	UploadQuotaBytesPerUser int64 `json:"upload_quota_bytes_per_user"`
 	UploadQuotaBytesTotal   int64 `json:"upload_quota_bytes_total"`
 
+	// MaxHeaderBytes bounds a request's header fields (with its request line); larger ones are
+	// answered 431 in JSON. Zero means the default.
+	MaxHeaderBytes int `json:"max_header_bytes"`
+
 	// JournalMaxBytes bounds the journal's total size (paths and spec names); the oldest
 	// entries go first. Zero means the default.
 	JournalMaxBytes int `json:"journal_max_bytes"`
@@ -105,6 +109,7 @@ const (
 	DefaultJWTAlgorithm            = "HS256"
 	DefaultUnusedAttachmentSeconds = realm.DefaultUnusedUploadSeconds
 	DefaultJournalMaxBytes         = 1 << 20
+	DefaultMaxHeaderBytes          = 64 << 10
 	DefaultMaxBotsPerUser          = 500
 	DefaultUploadQuotaPerUser      = 100 << 20
 	DefaultUploadQuotaTotal        = 1 << 30
@@ -138,6 +143,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UploadQuotaBytesTotal <= 0 {
 		c.UploadQuotaBytesTotal = DefaultUploadQuotaTotal
+	}
+	if c.MaxHeaderBytes <= 0 {
+		c.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
 	if c.JournalMaxBytes <= 0 {
 		c.JournalMaxBytes = DefaultJournalMaxBytes
