@@ -98,7 +98,7 @@ func (s *Server) longPollDeadline(next http.Handler) http.Handler {
 // reach the fake: net/http answers those itself, in plain text.)
 func (s *Server) limitHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		size, limit := len(r.RequestURI), s.Config().MaxHeaderBytes
+		size, limit := 0, s.Config().MaxHeaderBytes
 		for name, values := range r.Header {
 			for _, v := range values {
 				size += len(name) + len(v) + 4 // ": " and CRLF

@@ -80,7 +80,7 @@ type Config struct {
 	UploadQuotaBytesPerUser int64 `json:"upload_quota_bytes_per_user"`
 	UploadQuotaBytesTotal   int64 `json:"upload_quota_bytes_total"`
 
-	// MaxHeaderBytes bounds a request's header fields (with its request line); larger ones are
+	// MaxHeaderBytes bounds the size of a request's header fields; larger ones are
 	// answered 431 in JSON. Zero means the default.
 	MaxHeaderBytes int `json:"max_header_bytes"`
 
