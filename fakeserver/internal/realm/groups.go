@@ -1,109 +1,326 @@
 package realm
 
 import (
+	"maps"
 	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
-// UserGroup is a group of users. System groups follow roles; their members are derived from
-// the users' roles instead of being stored, so a role change moves a user between them.
-type UserGroup struct {
-	ID          int
-	Name        string
-	Description string
-	Members     []int // direct members (stored groups only)
-	Subgroups   []int // direct subgroups
-	IsSystem    bool
-	Deactivated bool
-	CreatorID   int   // 0 for system groups
-	DateCreated int64 // UNIX seconds; 0 for system groups
-	// role is the role whose users are the direct members of a system group (0: none).
-	role int
+// Limits of the real server's user groups.
+const (
+	maxGroupNameLength        = 100
+	maxGroupDescriptionLength = 1024
+)
+
+// GroupView is a user group as GET /user_groups and the user_group events show it.
+type GroupView struct {
+	ID                int    `json:"id"`
+	Name              string `json:"name"`
+	Description       string `json:"description"`
+	Members           []int  `json:"members"`
+	DirectSubgroupIDs []int  `json:"direct_subgroup_ids"`
+	IsSystemGroup     bool   `json:"is_system_group"`
+	Deactivated       bool   `json:"deactivated"`
+	CreatorID         any    `json:"creator_id"`
+	DateCreated       any    `json:"date_created"`
+	// The group's permission settings: a system group's id, or the members and subgroups.
+	CanAddMembersGroup    any `json:"can_add_members_group"`
+	CanJoinGroup          any `json:"can_join_group"`
+	CanLeaveGroup         any `json:"can_leave_group"`
+	CanManageGroup        any `json:"can_manage_group"`
+	CanMentionGroup       any `json:"can_mention_group"`
+	CanRemoveMembersGroup any `json:"can_remove_members_group"`
 }
 
-// System groups, in the real server's order and with its names. Each includes the next more
-// privileged one as a subgroup, so "members" includes moderators, administrators and owners.
-var systemGroups = []struct {
-	name, description string
-	role              int
-	subgroup          string
-}{
-	{"role:nobody", "Nobody", 0, ""},
-	{"role:owners", "Owners of this organization", RoleOwner, ""},
-	{"role:administrators", "Administrators of this organization, including owners", RoleAdmin, "role:owners"},
-	{"role:moderators", "Moderators of this organization, including administrators", RoleModerator, "role:administrators"},
-	{"role:fullmembers", "Members of this organization, not including new accounts and guests", RoleMember, "role:moderators"},
-	{"role:members", "Members of this organization, not including guests", 0, "role:fullmembers"},
-	{"role:everyone", "Everyone in this organization, including guests", RoleGuest, "role:members"},
-}
-
-// addSystemGroups creates the system groups of a fresh realm.
-func (s *State) addSystemGroups() {
-	byName := map[string]int{}
-	for _, sg := range systemGroups {
-		g := &UserGroup{ID: nextID(&s.next.group), Name: sg.name, Description: sg.description, IsSystem: true, role: sg.role}
-		if sg.subgroup != "" {
-			g.Subgroups = []int{byName[sg.subgroup]}
-		}
-		byName[sg.name] = g.ID
-		s.groups[g.ID] = g
+func (s *State) groupView(g *UserGroup) GroupView {
+	v := GroupView{
+		ID: g.ID, Name: g.Name, Description: g.Description, Members: nonNil(slices.Clone(s.directMembers(g))),
+		DirectSubgroupIDs: nonNil(slices.Clone(g.Subgroups)), IsSystemGroup: g.IsSystem, Deactivated: g.Deactivated,
+		// The fake keeps no per-group permission settings: they show the real server's
+		// defaults (a group's creator manages it; nobody manages a system group).
+		CanAddMembersGroup: s.systemGroupID("role:nobody"), CanJoinGroup: s.systemGroupID("role:nobody"),
+		CanLeaveGroup: s.systemGroupID("role:everyone"), CanManageGroup: s.systemGroupID("role:nobody"),
+		CanMentionGroup: s.systemGroupID("role:everyone"), CanRemoveMembersGroup: s.systemGroupID("role:nobody"),
 	}
-}
-
-// SystemGroupID returns the ID of a system group by name ("role:moderators").
-func (s *State) SystemGroupID(name string) int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.systemGroupID(name)
-}
-
-func (s *State) systemGroupID(name string) int {
-	for _, g := range s.groups {
-		if g.IsSystem && g.Name == name {
-			return g.ID
-		}
+	if g.IsSystem {
+		v.CanLeaveGroup = s.systemGroupID("role:nobody")
 	}
-	return 0
-}
-
-// directMembers lists a group's direct members, deriving a system group's from roles.
-func (s *State) directMembers(g *UserGroup) []int {
 	if !g.IsSystem {
-		return g.Members
-	}
-	var ids []int
-	if g.role != 0 {
-		for id, u := range s.users {
-			if u.Role == g.role {
-				ids = append(ids, id)
-			}
+		v.DateCreated = g.DateCreated
+		if g.CreatorID != 0 {
+			v.CreatorID = g.CreatorID
+			v.CanManageGroup = map[string]any{"direct_members": []int{g.CreatorID}, "direct_subgroups": []int{}}
 		}
 	}
-	slices.Sort(ids)
+	return v
+}
+
+func nonNil(ids []int) []int {
+	if ids == nil {
+		return []int{}
+	}
 	return ids
 }
 
-// inGroup reports whether the user belongs to the group, through subgroups too unless
-// directOnly. Deactivated users belong to no group, and deactivated subgroups count for nothing.
-func (s *State) inGroup(userID, groupID int, directOnly bool) bool {
-	u := s.users[userID]
-	if u == nil || !u.IsActive {
-		return false
+// Groups lists the realm's groups in ID order; deactivated groups only when asked for.
+func (s *State) Groups(includeDeactivated bool) []GroupView {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []GroupView
+	for _, id := range slices.Sorted(maps.Keys(s.groups)) {
+		if g := s.groups[id]; includeDeactivated || !g.Deactivated {
+			out = append(out, s.groupView(g))
+		}
 	}
+	return out
+}
+
+// canCreateGroups is the real server's default of can_create_groups: members, not guests.
+func canCreateGroups(u *User) bool { return !u.IsGuest() }
+
+// canManageGroup: the group's creator and the realm's administrators manage a user-created
+// group (the real server's defaults of can_manage_group and can_manage_all_groups); system
+// groups follow roles and nobody edits them.
+func canManageGroup(u *User, g *UserGroup) bool {
+	return !g.IsSystem && (u.IsAdmin() || g.CreatorID == u.ID)
+}
+
+// CreateGroup creates a user group with direct members and subgroups (POST /user_groups/create).
+func (s *State) CreateGroup(requesterID int, name, description string, members, subgroups []int) (int, *apierr.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	if !canCreateGroups(req) {
+		return 0, apierr.BadRequest("Insufficient permission")
+	}
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return 0, apierr.BadRequest("User group name cannot be empty.")
+	case utf8.RuneCountInString(name) > maxGroupNameLength:
+		return 0, apierr.BadRequest("name is too long (limit: %d characters)", maxGroupNameLength)
+	case strings.HasPrefix(name, "role:") || strings.HasPrefix(name, "@"):
+		return 0, apierr.BadRequest("User group name cannot start with '%s'.", name[:strings.IndexAny(name, ":@")+1])
+	case utf8.RuneCountInString(description) > maxGroupDescriptionLength:
+		return 0, apierr.BadRequest("description is too long (limit: %d characters)", maxGroupDescriptionLength)
+	}
+	for _, g := range s.groups {
+		if strings.EqualFold(g.Name, name) {
+			return 0, apierr.BadRequest("User group '%s' already exists.", name)
+		}
+	}
+	members, err := s.checkNewMembers(members)
+	if err != nil {
+		return 0, err
+	}
+	subgroups, err = s.checkSubgroups(subgroups)
+	if err != nil {
+		return 0, err
+	}
+	g := &UserGroup{
+		ID: nextID(&s.next.group), Name: name, Description: description, Members: members,
+		Subgroups: subgroups, CreatorID: req.ID, DateCreated: s.Now(),
+	}
+	s.groups[g.ID] = g
+	s.publish(events.Event{"type": "user_group", "op": "add", "group": s.groupView(g)}, s.activeUserIDs()...)
+	return g.ID, nil
+}
+
+// checkNewMembers checks user IDs to add to a group: each an active user, once.
+func (s *State) checkNewMembers(ids []int) ([]int, *apierr.Error) {
+	out := []int{}
+	for _, id := range ids {
+		u := s.users[id]
+		if u == nil {
+			return nil, apierr.BadRequest("Invalid user ID: %d", id)
+		}
+		if !u.IsActive {
+			return nil, apierr.BadRequest("User is deactivated")
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// checkSubgroups checks group IDs to add as subgroups: each an existing, active group.
+func (s *State) checkSubgroups(ids []int) ([]int, *apierr.Error) {
+	out := []int{}
+	for _, id := range ids {
+		g := s.groups[id]
+		if g == nil {
+			return nil, apierr.BadRequest("Invalid user group ID: %d", id)
+		}
+		if g.Deactivated {
+			return nil, apierr.BadRequest("User group is deactivated.")
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// GroupChange is a change of a group's direct members and subgroups; every list is of IDs.
+type GroupChange struct {
+	Add, Delete, AddSubgroups, DeleteSubgroups []int
+}
+
+// ChangeGroup applies a change to a user group's members and subgroups (POST
+// /user_groups/{id}/members and /subgroups), all checks first: nothing changes on error.
+func (s *State) ChangeGroup(requesterID, groupID int, ch GroupChange) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, err := s.managedGroup(requesterID, groupID)
+	if err != nil {
+		return err
+	}
+	add, err := s.checkNewMembers(ch.Add)
+	if err != nil {
+		return err
+	}
+	for _, id := range add {
+		if slices.Contains(g.Members, id) {
+			return apierr.BadRequest("User %d is already a member of this group", id)
+		}
+	}
+	for _, id := range ch.Delete {
+		if !slices.Contains(g.Members, id) {
+			return apierr.BadRequest("There is no member '%d' in this user group", id)
+		}
+	}
+	addSub, err := s.checkSubgroups(ch.AddSubgroups)
+	if err != nil {
+		return err
+	}
+	for _, id := range addSub {
+		if slices.Contains(g.Subgroups, id) {
+			return apierr.BadRequest("User group %d is already a subgroup of this group.", id)
+		}
+		if id == g.ID || s.reachesGroup(id, g.ID) {
+			return apierr.BadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
+		}
+	}
+	for _, id := range ch.DeleteSubgroups {
+		if !slices.Contains(g.Subgroups, id) {
+			return apierr.BadRequest("User group %d is not a subgroup of this group.", id)
+		}
+	}
+	s.applyGroupChange(g, add, ch.Delete, addSub, ch.DeleteSubgroups)
+	return nil
+}
+
+// reachesGroup reports whether target is from, or a subgroup of from at any depth.
+func (s *State) reachesGroup(from, target int) bool {
 	seen := map[int]bool{}
 	var walk func(id int) bool
 	walk = func(id int) bool {
+		if id == target {
+			return true
+		}
 		g := s.groups[id]
-		if g == nil || seen[id] || g.Deactivated {
+		if g == nil || seen[id] {
 			return false
 		}
 		seen[id] = true
-		if slices.Contains(s.directMembers(g), userID) {
-			return true
-		}
-		if directOnly {
-			return false
-		}
 		return slices.ContainsFunc(g.Subgroups, walk)
 	}
-	return walk(groupID)
+	return walk(from)
+}
+
+func (s *State) applyGroupChange(g *UserGroup, add, del, addSub, delSub []int) {
+	audience := s.activeUserIDs()
+	update := func(op, key string, ids []int) {
+		if len(ids) > 0 {
+			s.publish(events.Event{"type": "user_group", "op": op, "group_id": g.ID, key: ids}, audience...)
+		}
+	}
+	// New slices, never changed in place: views and queued events may still hold the old ones.
+	g.Members = slices.DeleteFunc(slices.Concat(g.Members, add), func(id int) bool { return slices.Contains(del, id) })
+	slices.Sort(g.Members)
+	g.Subgroups = slices.DeleteFunc(slices.Concat(g.Subgroups, addSub), func(id int) bool { return slices.Contains(delSub, id) })
+	update("add_members", "user_ids", add)
+	update("remove_members", "user_ids", del)
+	update("add_subgroups", "direct_subgroup_ids", addSub)
+	update("remove_subgroups", "direct_subgroup_ids", delSub)
+}
+
+// DeactivateGroup deactivates a user group (POST /user_groups/{id}/deactivate): it keeps its
+// members but counts for nothing, neither as a group nor as a subgroup.
+func (s *State) DeactivateGroup(requesterID, groupID int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, err := s.managedGroup(requesterID, groupID)
+	if err != nil {
+		return err
+	}
+	if g.Deactivated {
+		return apierr.BadRequest("User group is already deactivated.")
+	}
+	g.Deactivated = true
+	// Clients that do not know deactivated groups (capability include_deactivated_groups)
+	// see the group removed, as on the real server.
+	update := events.Event{"type": "user_group", "op": "update", "group_id": g.ID, "data": map[string]any{"deactivated": true}}
+	remove := events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}
+	s.events.PublishEach(func(_ int, c events.Client) []events.Event {
+		if c.Can("include_deactivated_groups") {
+			return []events.Event{update}
+		}
+		return []events.Event{remove}
+	}, s.activeUserIDs()...)
+	return nil
+}
+
+// IsGroupMember answers operation 16: whether the user belongs to the group, through
+// subgroups too unless directOnly. A deactivated user is reported as no member.
+func (s *State) IsGroupMember(groupID, userID int, directOnly bool) (bool, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	g := s.groups[groupID]
+	if g == nil {
+		return false, apierr.BadRequest("Invalid user group")
+	}
+	if g.Deactivated {
+		return false, apierr.BadRequest("User group is deactivated.")
+	}
+	u := s.users[userID]
+	if u == nil || u.IsBot {
+		return false, apierr.NoSuchUser
+	}
+	return s.inGroup(userID, groupID, directOnly), nil
+}
+
+// GroupMembers lists a group's members (GET /user_groups/{id}/members), active users only.
+func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.groups[groupID] == nil {
+		return nil, apierr.BadRequest("Invalid user group")
+	}
+	out := []int{}
+	for _, id := range slices.Sorted(maps.Keys(s.users)) {
+		if s.inGroup(id, groupID, directOnly) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// managedGroup finds a group the requester may change, or the real server's error for a
+// missing group or one they may not manage.
+func (s *State) managedGroup(requesterID, groupID int) (*UserGroup, *apierr.Error) {
+	g := s.groups[groupID]
+	if g == nil {
+		return nil, apierr.BadRequest("Invalid user group")
+	}
+	if !canManageGroup(s.users[requesterID], g) {
+		return nil, apierr.BadRequest("Insufficient permission")
+	}
+	return g, nil
 }
