@@ -869,6 +869,7 @@ func routeTable() []routeSpec {
 	messagingRouteCases(add)
 	accountRouteCases(add)
 	integrationRouteCases(add)
+	clientRouteCases(add)
 	return table
 }
 

@@ -81,6 +81,7 @@ func (s *Server) routes() *chi.Mux {
 			s.messagingRoutes(r)
 			s.accountRoutes(r)
 			s.integrationRoutes(r)
+			s.clientRoutes(r)
 		})
 	})
 

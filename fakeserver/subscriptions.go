@@ -41,3 +41,21 @@ func (s *Server) getSubscriptions(c *call) (fields, error) {
 	})
 	return fields{"subscriptions": subs}, nil
 }
+
+// unsubscribe: DELETE /users/me/subscriptions — removes the requester's subscriptions, or
+// the principals', to the named channels.
+func (s *Server) unsubscribe(c *call) (fields, error) {
+	if !c.p.Has("subscriptions") {
+		c.p.Fail(apierr.Missing("subscriptions"))
+	}
+	names := stringList(c, "subscriptions")
+	principals := s.principals(c)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	res, aerr := s.realm().Unsubscribe(c.user.ID, names, principals)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"removed": res.Removed, "not_removed": res.NotRemoved}, nil
+}

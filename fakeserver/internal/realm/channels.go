@@ -150,6 +150,19 @@ func (s *State) ArchiveChannel(requesterID, channelID int) *apierr.Error {
 	return nil
 }
 
+// checkChannelName applies the real server's rules for a channel name, already trimmed.
+func checkChannelName(name string) *apierr.Error {
+	switch {
+	case name == "":
+		return apierr.BadRequest("Channel name can't be empty.")
+	case utf8.RuneCountInString(name) > maxChannelNameLength:
+		return apierr.BadRequest("Channel name too long (limit: %d characters).", maxChannelNameLength)
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return apierr.BadRequest("Invalid character in channel name.")
+	}
+	return nil
+}
+
 // ChannelSpec is one channel named in a subscribe request.
 type ChannelSpec struct {
 	Name        string
@@ -193,14 +206,10 @@ func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOp
 	for i, sp := range specs {
 		name := strings.TrimSpace(sp.Name)
 		specs[i].Name = name
-		switch {
-		case name == "":
-			return SubscribeResult{}, apierr.BadRequest("Channel name can't be empty.")
-		case utf8.RuneCountInString(name) > maxChannelNameLength:
-			return SubscribeResult{}, apierr.BadRequest("Channel name too long (limit: %d characters).", maxChannelNameLength)
-		case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-			return SubscribeResult{}, apierr.BadRequest("Invalid character in channel name.")
-		case utf8.RuneCountInString(sp.Description) > 1024:
+		if err := checkChannelName(name); err != nil {
+			return SubscribeResult{}, err
+		}
+		if utf8.RuneCountInString(sp.Description) > 1024 {
 			return SubscribeResult{}, apierr.BadRequest("Channel description too long (limit: 1024 characters).")
 		}
 		ch := s.channelsByName[strings.ToLower(name)]

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -180,4 +181,125 @@ func (s *State) subscriberIDs(ch *Channel) []int {
 		}
 	}
 	return ids
+}
+
+// UnsubscribeResult names, once per user and channel, the subscriptions a DELETE
+// /users/me/subscriptions removed and those it did not because there were none.
+type UnsubscribeResult struct {
+	Removed    []string `json:"removed"`
+	NotRemoved []string `json:"not_removed"`
+}
+
+// Unsubscribe removes the principals' subscriptions to the named channels (the requester's
+// when principals is empty), all or nothing, as the real server's remove_subscriptions.
+// Removing anyone but oneself or one's own bots needs the channel's remove-subscribers
+// permission (administrators, and the channel's creator, who administers it).
+func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (UnsubscribeResult, *apierr.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	targets := []*User{req}
+	others := false
+	if len(principals) > 0 {
+		targets = targets[:0]
+		for _, id := range principals {
+			u := s.users[id]
+			if u == nil || !u.IsActive {
+				return UnsubscribeResult{}, apierr.NoSuchUser
+			}
+			if !slices.Contains(targets, u) {
+				targets = append(targets, u)
+			}
+			others = others || (u.ID != req.ID && !(u.IsBot && u.BotOwnerID == req.ID))
+		}
+	}
+	// Names are checked, then the permission on the channels that exist, then whether all
+	// exist, in the real server's order.
+	var channels []*Channel
+	var missing []string
+	for _, raw := range names {
+		name := strings.TrimSpace(raw)
+		if err := checkChannelName(name); err != nil {
+			return UnsubscribeResult{}, err
+		}
+		ch := s.channelsByName[strings.ToLower(name)]
+		switch {
+		case ch == nil:
+			missing = append(missing, name)
+		case !slices.Contains(channels, ch):
+			channels = append(channels, ch)
+		}
+	}
+	if others {
+		for _, ch := range channels {
+			if !req.IsAdmin() && !(ch.CreatorID == req.ID && ch.canAccess(req)) {
+				return UnsubscribeResult{}, apierr.BadRequest("Insufficient permission")
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return UnsubscribeResult{}, apierr.BadRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
+	}
+	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
+	removed := map[*Channel][]int{}
+	for _, u := range targets {
+		var gone []*Channel
+		for _, ch := range channels {
+			if _, ok := ch.Subscribers[u.ID]; !ok {
+				res.NotRemoved = append(res.NotRemoved, ch.Name)
+				continue
+			}
+			delete(ch.Subscribers, u.ID)
+			res.Removed = append(res.Removed, ch.Name)
+			removed[ch] = append(removed[ch], u.ID)
+			gone = append(gone, ch)
+		}
+		s.publishSubscriptionsRemoved(u, gone)
+	}
+	for _, ch := range channels {
+		s.publishPeersRemoved(ch, removed[ch])
+	}
+	return res, nil
+}
+
+// publishSubscriptionsRemoved tells a user of the subscriptions they lost. A private channel
+// the user can no longer see is deleted from their view, and its messages unread by them
+// are marked read, as the real server's deferred work does for every removed subscription.
+func (s *State) publishSubscriptionsRemoved(u *User, channels []*Channel) {
+	if len(channels) == 0 {
+		return
+	}
+	gone := make([]map[string]any, 0, len(channels))
+	var hidden []ChannelObject
+	for _, ch := range channels {
+		gone = append(gone, map[string]any{"name": ch.Name, "stream_id": ch.ID})
+		if ch.InviteOnly && !u.IsAdmin() {
+			hidden = append(hidden, s.channelObject(ch))
+		}
+	}
+	s.publish(events.Event{"type": "subscription", "op": "remove", "subscriptions": gone}, u.ID)
+	if len(hidden) > 0 {
+		ids := make([]int, 0, len(hidden))
+		for _, o := range hidden {
+			ids = append(ids, o.StreamID)
+		}
+		s.publish(events.Event{"type": "stream", "op": "delete", "streams": hidden, "stream_ids": ids}, u.ID)
+	}
+	for _, ch := range channels {
+		s.markRead(u.ID, func(m *Message) bool { return !m.IsDirect && m.ChannelID == ch.ID })
+	}
+}
+
+// publishPeersRemoved tells the users who still see a channel who left it.
+func (s *State) publishPeersRemoved(ch *Channel, userIDs []int) {
+	if len(userIDs) == 0 {
+		return
+	}
+	var peers []int
+	for _, id := range s.channelAudience(ch) {
+		if !slices.Contains(userIDs, id) {
+			peers = append(peers, id)
+		}
+	}
+	s.publish(events.Event{"type": "subscription", "op": "peer_remove", "stream_ids": []int{ch.ID}, "user_ids": userIDs}, peers...)
 }

@@ -1,0 +1,70 @@
+package realm
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// markRead marks read the user's unread messages that match, newest first in one event, and
+// returns their IDs in order.
+func (s *State) markRead(userID int, match func(*Message) bool) []int {
+	ids := []int{}
+	for _, m := range s.messages {
+		if _, ok := m.Flags[userID]; ok && !hasFlag(m, userID, "read") && match(m) {
+			setFlag(m, userID, "read", true)
+			ids = append(ids, m.ID)
+		}
+	}
+	slices.Sort(ids)
+	if len(ids) > 0 {
+		s.publishFlagChange(userID, true, "read", ids)
+	}
+	return ids
+}
+
+// MarkChannelAsRead implements POST /mark_stream_as_read: every unread message of a channel
+// the user can access becomes read.
+func (s *State) MarkChannelAsRead(userID, channelID int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, err := s.accessibleChannel(s.users[userID], channelID)
+	if err != nil {
+		return err
+	}
+	s.markRead(userID, func(m *Message) bool { return !m.IsDirect && m.ChannelID == ch.ID })
+	return nil
+}
+
+// MarkTopicAsRead implements POST /mark_topic_as_read: the unread messages of one topic
+// (matched case-insensitively; the empty topic's display name names the empty topic)
+// become read. A topic without a message the user can read is no such topic.
+func (s *State) MarkTopicAsRead(userID, channelID int, topic string) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[userID]
+	ch, err := s.accessibleChannel(u, channelID)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimSpace(topic)
+	if name == s.settings.EmptyTopicDisplayName {
+		name = ""
+	}
+	inTopic := func(m *Message) bool {
+		return !m.IsDirect && m.ChannelID == ch.ID && strings.EqualFold(m.Topic, name)
+	}
+	exists := false
+	for _, m := range s.messages {
+		if inTopic(m) && s.canRead(u, m) {
+			exists = true
+			break
+		}
+	}
+	if !exists {
+		return apierr.BadRequest("No such topic '%s'", topic)
+	}
+	s.markRead(userID, inTopic)
+	return nil
+}

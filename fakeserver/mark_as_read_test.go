@@ -1,0 +1,51 @@
+package fakeserver_test
+
+// POST /mark_stream_as_read and /mark_topic_as_read: which messages become read, and the
+// flag events the real server sends.
+
+import (
+	"fmt"
+	"testing"
+)
+
+// unreadIDs lists the IDs of auth's unread messages.
+func unreadIDs(t *testing.T, base, auth string) string {
+	t.Helper()
+	env := requireSuccess(t, "unread messages", get(t, base, auth, "/api/v1/messages",
+		`anchor=oldest&num_before=0&num_after=100&narrow=[{"operator":"is","operand":"unread"}]`))
+	var ids []int
+	for _, m := range env["messages"].([]any) {
+		ids = append(ids, int(m.(map[string]any)["id"].(float64)))
+	}
+	return fmt.Sprint(ids)
+}
+
+func TestMarkChannelAndTopicAsRead(t *testing.T) {
+	ts := newServer(t)
+	other := newTestChannel(t, ts.URL, ownerAuth, "elsewhere", false, "[1,4]")
+	sendTo := func(channel, topic string) int {
+		env := requireSuccess(t, "send", post(t, ts.URL, ownerAuth, "/api/v1/messages", "type", "stream", "to", channel, "topic", topic, "content", "hello"))
+		return int(env["id"].(float64))
+	}
+	a, b, c, d := sendTo("general", "one"), sendTo("general", "One"), sendTo("general", "two"), sendTo("elsewhere", "one")
+	queue := evRegister(t, ts.URL, memberAuth, "event_types", `["update_message_flags"]`)
+
+	requireSuccess(t, "mark topic", post(t, ts.URL, memberAuth, "/api/v1/mark_topic_as_read", "stream_id", "1", "topic_name", "ONE"))
+	if got, want := unreadIDs(t, ts.URL, memberAuth), fmt.Sprint([]int{c, d}); got != want {
+		t.Errorf("unread after marking general > one: %s, want %s (topics match case-insensitively)", got, want)
+	}
+	requireSuccess(t, "mark channel", post(t, ts.URL, memberAuth, "/api/v1/mark_stream_as_read", "stream_id", fmt.Sprint(other)))
+	if got, want := unreadIDs(t, ts.URL, memberAuth), fmt.Sprint([]int{c}); got != want {
+		t.Errorf("unread after marking elsewhere: %s, want %s", got, want)
+	}
+	requireSuccess(t, "mark a read channel", post(t, ts.URL, memberAuth, "/api/v1/mark_stream_as_read", "stream_id", fmt.Sprint(other)))
+
+	evs := evPoll(t, ts.URL, memberAuth, queue, -1, true)
+	if len(evs) != 2 || canonical(evs[0]["messages"]) != fmt.Sprintf("[%d,%d]", a, b) || canonical(evs[1]["messages"]) != fmt.Sprintf("[%d]", d) {
+		t.Fatalf("events %v, want one read flag event per request that changed something", evs)
+	}
+	if ev := evs[0]; ev["op"] != "add" || ev["flag"] != "read" || ev["all"] != false {
+		t.Errorf("event %v, want op add of flag read", ev)
+	}
+	wantRefusal(t, "a guest marking a channel it cannot see", post(t, ts.URL, guestAuth, "/api/v1/mark_stream_as_read", "stream_id", fmt.Sprint(other)), "Invalid channel ID")
+}

@@ -1,0 +1,109 @@
+package fakeserver_test
+
+// DELETE /users/me/subscriptions: the real server's unsubscribing, its permission, its
+// events and its effect on unread messages.
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+)
+
+// unsubscribe sends DELETE /users/me/subscriptions as auth.
+func unsubscribe(t *testing.T, base, auth string, kv ...string) response {
+	t.Helper()
+	return do(t, base, request{method: http.MethodDelete, path: "/api/v1/users/me/subscriptions", body: formBody(kv...), contentType: formType, auth: auth})
+}
+
+// subscribedNames lists the names of the channels auth is subscribed to.
+func subscribedNames(t *testing.T, base, auth string) []string {
+	t.Helper()
+	var names []string
+	for _, s := range requireSuccess(t, "subscriptions", get(t, base, auth, "/api/v1/users/me/subscriptions", ""))["subscriptions"].([]any) {
+		names = append(names, s.(map[string]any)["name"].(string))
+	}
+	return names
+}
+
+func TestUnsubscribeSelf(t *testing.T) {
+	ts := newServer(t)
+	id := newTestChannel(t, ts.URL, ownerAuth, "leaving", false, "[1,4]")
+	requireSuccess(t, "send", post(t, ts.URL, ownerAuth, "/api/v1/messages", "type", "stream", "to", "leaving", "topic", "t", "content", "unread for the member"))
+	memberQueue := evRegister(t, ts.URL, memberAuth, "event_types", `["subscription","update_message_flags"]`)
+	ownerQueue := evRegister(t, ts.URL, ownerAuth, "event_types", `["subscription"]`)
+
+	env := requireSuccess(t, "unsubscribe", unsubscribe(t, ts.URL, memberAuth, "subscriptions", `[" leaving ","general"]`))
+	if canonical(env["removed"]) != `["leaving","general"]` || canonical(env["not_removed"]) != `[]` {
+		t.Errorf("reply %v, want both removed", env)
+	}
+	if names := subscribedNames(t, ts.URL, memberAuth); len(names) != 0 {
+		t.Errorf("member still subscribed to %v", names)
+	}
+	env = requireSuccess(t, "unsubscribe again", unsubscribe(t, ts.URL, memberAuth, "subscriptions", `["LEAVING"]`))
+	if canonical(env["removed"]) != `[]` || canonical(env["not_removed"]) != `["leaving"]` {
+		t.Errorf("second reply %v, want leaving not removed", env)
+	}
+
+	evs := evPoll(t, ts.URL, memberAuth, memberQueue, -1, true)
+	if len(evs) != 2 || evs[0]["type"] != "subscription" || evs[0]["op"] != "remove" ||
+		canonical(evs[0]["subscriptions"]) != fmt.Sprintf(`[{"name":"leaving","stream_id":%d},{"name":"general","stream_id":1}]`, id) {
+		t.Fatalf("member's events %v, want one subscription remove naming both channels, then the read flags", evs)
+	}
+	if ev := evs[1]; ev["type"] != "update_message_flags" || ev["op"] != "add" || ev["flag"] != "read" || len(ev["messages"].([]any)) != 1 {
+		t.Errorf("member's second event %v, want the channel's unread message marked read", ev)
+	}
+	evs = evPoll(t, ts.URL, ownerAuth, ownerQueue, -1, true)
+	if len(evs) != 2 || evs[0]["op"] != "peer_remove" || canonical(evs[0]["stream_ids"]) != fmt.Sprintf("[%d]", id) ||
+		canonical(evs[0]["user_ids"]) != "[4]" || canonical(evs[1]["stream_ids"]) != "[1]" {
+		t.Errorf("owner's events %v, want a peer_remove of the member per channel", evs)
+	}
+}
+
+func TestUnsubscribeOthers(t *testing.T) {
+	ts := newServer(t)
+	newTestChannel(t, ts.URL, ownerAuth, "owners", false, "[1,3,4]")
+	newTestChannel(t, ts.URL, memberAuth, "members", false, "[3,4]")
+	for _, tc := range []struct {
+		name, auth, channel, principals, msg string
+	}{
+		{"a member removing another member", modAuth, "owners", "[4]", "Insufficient permission"},
+		{"an unknown principal", ownerAuth, "owners", "[4,999]", "No such user"},
+		{"an unknown channel beside a known one", ownerAuth, `owners","nowhere`, "[4]", "Channel(s) (nowhere) do not exist"},
+		{"an empty name", ownerAuth, ``, "[4]", "Channel name can't be empty."},
+	} {
+		res := unsubscribe(t, ts.URL, tc.auth, "subscriptions", `["`+tc.channel+`"]`, "principals", tc.principals)
+		wantRefusal(t, tc.name, res, tc.msg)
+	}
+	if names := subscribedNames(t, ts.URL, memberAuth); canonical(names) != `["general","owners","members"]` {
+		t.Fatalf("refusals changed the member's subscriptions: %v", names)
+	}
+
+	// The channel's creator administers it; an administrator may remove anyone, by email too.
+	env := requireSuccess(t, "the creator removing a subscriber", unsubscribe(t, ts.URL, memberAuth, "subscriptions", `["members"]`, "principals", "[3]"))
+	if canonical(env["removed"]) != `["members"]` {
+		t.Errorf("creator's reply %v", env)
+	}
+	env = requireSuccess(t, "an administrator removing two", unsubscribe(t, ts.URL, adminAuth, "subscriptions", `["owners"]`,
+		"principals", `["member@chat.example.test","admin@chat.example.test"]`))
+	if canonical(env["removed"]) != `["owners"]` || canonical(env["not_removed"]) != `["owners"]` {
+		t.Errorf("administrator's reply %v, want the member removed and the administrator not removed", env)
+	}
+	// A user's own bot counts as the user.
+	requireSuccess(t, "the owner removing their bot", unsubscribe(t, ts.URL, ownerAuth, "subscriptions", `["general"]`, "principals", "[6]"))
+	requireSuccess(t, "the member removing themselves by ID", unsubscribe(t, ts.URL, memberAuth, "subscriptions", `["general"]`, "principals", "[4]"))
+	if names := subscribedNames(t, ts.URL, memberAuth); canonical(names) != `["members"]` {
+		t.Errorf("member subscribed to %v, want only members", names)
+	}
+}
+
+func TestUnsubscribeFromAPrivateChannelHidesIt(t *testing.T) {
+	ts := newServer(t)
+	id := newTestChannel(t, ts.URL, ownerAuth, "secret", true, "[1,4]")
+	queue := evRegister(t, ts.URL, memberAuth, "event_types", `["subscription","stream"]`)
+	requireSuccess(t, "unsubscribe", unsubscribe(t, ts.URL, memberAuth, "subscriptions", `["secret"]`))
+	evs := evPoll(t, ts.URL, memberAuth, queue, -1, true)
+	if len(evs) != 2 || evs[1]["type"] != "stream" || evs[1]["op"] != "delete" || canonical(evs[1]["stream_ids"]) != fmt.Sprintf("[%d]", id) {
+		t.Errorf("events %v, want the subscription remove and the channel's deletion from the member's view", evs)
+	}
+	wantRefusal(t, "reading the channel's topics", get(t, ts.URL, memberAuth, fmt.Sprintf("/api/v1/users/me/%d/topics", id), ""), "Invalid channel ID")
+}
