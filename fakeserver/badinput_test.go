@@ -822,7 +822,7 @@ func routeTable() []routeSpec {
 	add(routeSpec{method: "GET", pattern: "/_fake/clock", path: "/_fake/clock"})
 
 	clk := routeSpec{method: "POST", pattern: "/_fake/clock", path: "/_fake/clock",
-		params: []param{{name: "now", kind: kInt}, {name: "advance", kind: kInt}},
+		params: []param{{name: "mode", kind: kEnum}, {name: "now", kind: kInt}, {name: "advance", kind: kInt}},
 		valid:  []string{"advance", "60"}}
 	clk.extra = []badCase{
 		{"neither now nor advance", clk.build(url.Values{"other": {"1"}}), missing("advance")},
@@ -832,6 +832,7 @@ func routeTable() []routeSpec {
 		// time.Duration(advance) * time.Second overflows int64 nanoseconds beyond ~292 years.
 		{"advance beyond time.Duration", clk.with("advance", "9223372036854775807"), want{status: 400, code: "BAD_REQUEST"}},
 		{"advance of 300 years", clk.with("advance", "9467280000"), want{status: 400, code: "BAD_REQUEST"}},
+		{"wall mode with a negative advance (all or nothing)", clk.as("", "mode", "wall", "advance", "-1"), badRequest("advance must not be negative; use now to go back")},
 	}
 	add(clk)
 
@@ -841,6 +842,8 @@ func routeTable() []routeSpec {
 			{name: "push_configured", kind: kBool},
 			{name: "event_poll_timeout_seconds", kind: kInt},
 			{name: "event_queue_idle_seconds", kind: kInt},
+			{name: "rate_limit_requests", kind: kInt},
+			{name: "rate_limit_window_seconds", kind: kInt},
 		},
 		valid: []string{"push_configured", "true"}}
 	cfg.extra = []badCase{
@@ -850,6 +853,8 @@ func routeTable() []routeSpec {
 		{"idle time negative", cfg.with("event_queue_idle_seconds", "-600"), badRequest("event_queue_idle_seconds must be between 1 and 3153600000")},
 		{"idle time beyond the clock's range", cfg.with("event_queue_idle_seconds", "9223372036854775807"), badRequest("event_queue_idle_seconds must be between 1 and 3153600000")},
 		{"good setting, bad setting (all or nothing)", cfg.as("", "event_poll_timeout_seconds", "5", "event_queue_idle_seconds", "0"), badRequest("event_queue_idle_seconds must be between 1 and 3153600000")},
+		{"negative rate limit", cfg.with("rate_limit_requests", "-1"), badRequest("rate_limit_requests must be between 0 and 1000000")},
+		{"rate limit window zero", cfg.as("", "rate_limit_requests", "5", "rate_limit_window_seconds", "0"), badRequest("rate_limit_window_seconds must be between 1 and 86400")},
 	}
 	add(cfg)
 

@@ -74,37 +74,50 @@ func (s *Server) loadFixture(c *call) (fields, error) {
 }
 
 func (s *Server) getClock(*call) (fields, error) {
-	return fields{"now": s.clock.Unix()}, nil
+	return fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
 }
 
-// moveClock sets the clock (`now`, UNIX seconds) or moves it forward (`advance`, seconds).
+// moveClock switches the clock's mode (`mode`: frozen, or wall to start at the wall time and
+// run with it), then sets it (`now`, UNIX seconds) or moves it forward (`advance`, seconds).
 func (s *Server) moveClock(c *call) (fields, error) {
+	mode := c.p.Enum("mode", "", string(ClockFrozen), string(ClockWall))
 	now, hasNow := c.p.Int("now")
 	advance, hasAdvance := c.p.Int("advance")
 	if err := c.done(); err != nil {
 		return nil, err
 	}
+	if err := checkClockMove(now, hasNow, advance, hasAdvance, mode != "", s.clock.Unix()); err != nil {
+		return nil, err
+	}
+	if mode != "" {
+		s.setClockMode(ClockMode(mode))
+	}
 	switch {
-	case hasNow && hasAdvance:
-		return nil, apierr.BadRequest("Send either now or advance, not both")
 	case hasNow:
-		if now < 0 || now > maxClockSeconds {
-			return nil, apierr.BadRequest("now must be between 0 and %d", maxClockSeconds)
-		}
 		s.clock.Set(time.Unix(now, 0))
 	case hasAdvance:
-		if advance < 0 {
-			return nil, apierr.BadRequest("advance must not be negative; use now to go back")
-		}
-		if advance > maxAdvanceSeconds || s.clock.Unix()+advance > maxClockSeconds {
-			return nil, apierr.BadRequest("advance would move the clock past %d", maxClockSeconds)
-		}
 		s.clock.Advance(time.Duration(advance) * time.Second)
-	default:
-		return nil, apierr.Missing("advance")
 	}
 	s.realm().Tick() // deliver what fell due in the time that passed
-	return fields{"now": s.clock.Unix()}, nil
+	return fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
+}
+
+// checkClockMove refuses a clock move before anything changes. A mode switch alone is a move:
+// to wall time, or nowhere.
+func checkClockMove(now int64, hasNow bool, advance int64, hasAdvance, hasMode bool, current int64) error {
+	switch {
+	case hasNow && hasAdvance:
+		return apierr.BadRequest("Send either now or advance, not both")
+	case hasNow && (now < 0 || now > maxClockSeconds):
+		return apierr.BadRequest("now must be between 0 and %d", maxClockSeconds)
+	case hasAdvance && advance < 0:
+		return apierr.BadRequest("advance must not be negative; use now to go back")
+	case hasAdvance && (advance > maxAdvanceSeconds || current+advance > maxClockSeconds):
+		return apierr.BadRequest("advance would move the clock past %d", maxClockSeconds)
+	case !hasNow && !hasAdvance && !hasMode:
+		return apierr.Missing("advance")
+	}
+	return nil
 }
 
 func (s *Server) getConfig(*call) (fields, error) {
@@ -148,6 +161,8 @@ func (s *Server) patchConfig(c *call) (fields, error) {
 	cfg.JournalEntryMaxBytes = intSetting(c, "journal_entry_max_bytes", 16, 1<<20, cfg.JournalEntryMaxBytes)
 	cfg.EventQueueMaxEvents = intSetting(c, "event_queue_max_events", 1, 10_000_000, cfg.EventQueueMaxEvents)
 	cfg.EventQueueIdleWallSeconds = intSetting(c, "event_queue_idle_wall_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleWallSeconds)
+	cfg.RateLimitRequests = intSetting(c, "rate_limit_requests", 0, 1_000_000, cfg.RateLimitRequests)
+	cfg.RateLimitWindowSeconds = intSetting(c, "rate_limit_window_seconds", 1, 24*3600, cfg.RateLimitWindowSeconds)
 	if err := c.done(); err != nil {
 		return nil, err
 	}

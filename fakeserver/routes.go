@@ -44,7 +44,7 @@ func (s *Server) routes() *chi.Mux {
 		s.publicAccountRoutes(r)
 
 		r.Group(func(r chi.Router) {
-			r.Use(s.requireAuth)
+			r.Use(s.requireAuth, s.rateLimit)
 
 			// Documented operations, by their number in the API document.
 			r.Post("/users/me/presence", serve(humansOnly(s.updatePresence)))             // 4

@@ -44,6 +44,10 @@ type Server struct {
 
 	controlToken string // bearer token the control API requires; "" for none
 	controlOff   bool   // the control API answers 404
+
+	clockMode ClockMode // chosen at start for every load; "" lets the fixture decide
+	ticker    wallTicker
+	limiter   rateLimiter
 }
 
 // Config is the server configuration that no public API can change, switched through the
@@ -97,6 +101,14 @@ type Config struct {
 	// EventQueueIdleWallSeconds is how long, in real seconds, an event queue nobody polls
 	// lives, whatever the virtual clock says. Zero means the default.
 	EventQueueIdleWallSeconds int `json:"event_queue_idle_wall_seconds"`
+
+	// RateLimitRequests is how many API requests one user may send in a window of
+	// RateLimitWindowSeconds; beyond it requests are refused with RATE_LIMIT_HIT. Zero, the
+	// default, turns rate limiting off.
+	RateLimitRequests int `json:"rate_limit_requests"`
+	// RateLimitWindowSeconds is the rate limit's window in real seconds. Zero means the
+	// default (the real server's 60).
+	RateLimitWindowSeconds int `json:"rate_limit_window_seconds"`
 
 	// UnusedAttachmentSeconds is how long, in virtual seconds, an upload no message references
 	// lives ("a few weeks" in the document). Zero means the default.
@@ -156,6 +168,9 @@ func (c Config) withDefaults() Config {
 	if c.EventQueueMaxEvents <= 0 {
 		c.EventQueueMaxEvents = DefaultEventQueueMaxEvents
 	}
+	if c.RateLimitWindowSeconds <= 0 {
+		c.RateLimitWindowSeconds = DefaultRateLimitWindowSeconds
+	}
 	if c.EventQueueIdleWallSeconds <= 0 {
 		c.EventQueueIdleWallSeconds = int(DefaultEventQueueIdleWall / time.Second)
 	}
@@ -193,6 +208,7 @@ func New(opts ...Option) *Server {
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
 	s.handler = s.routes()
+	s.startClock(s.fixture)
 	return s
 }
 
@@ -219,7 +235,7 @@ func (s *Server) LoadFixture(f *fixtures.Fixture) {
 	s.fixture = f
 	s.mu.Unlock()
 	s.SetConfig(fixtureConfig(f, Config{}))
-	s.clock.Set(time.Unix(f.Realm.StartTime, 0))
+	s.startClock(f)
 	s.state.Load(f)
 	s.hub.Reset()
 	s.journal.clear()
@@ -288,7 +304,10 @@ func (ts *TestServer) Close() {
 
 // Close answers every waiting long poll at once, so an http.Server serving the fake can shut
 // down without waiting out the poll timeout (register it with http.Server.RegisterOnShutdown).
-func (s *Server) Close() { s.hub.Close() }
+func (s *Server) Close() {
+	s.ticker.stop()
+	s.hub.Close()
+}
 
 // Footprint is what a realm holds: users, channels, messages, subscriptions per user.
 type Footprint = realm.Footprint

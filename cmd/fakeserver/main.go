@@ -29,14 +29,19 @@ func main() {
 	quiet := flag.Bool("quiet", false, "do not print the fixture's credentials")
 	token := flag.String("control-token", os.Getenv(fakeserver.ControlTokenEnv),
 		"bearer token the control API (/_fake/) requires (default $"+fakeserver.ControlTokenEnv+"); without one the control API is off on non-loopback addresses")
+	clock := flag.String("clock", "", "clock mode: frozen (stands still at the fixture's start_time unless the control API moves it) or wall (starts at the wall time and runs with it); default: the fixture's clock setting")
 	flag.Parse()
-	if err := run(*addr, *fixturePath, *token, *quiet); err != nil {
+	if *clock != "" && *clock != string(fakeserver.ClockFrozen) && *clock != string(fakeserver.ClockWall) {
+		fmt.Fprintln(os.Stderr, "fakeserver: -clock must be frozen or wall")
+		os.Exit(2)
+	}
+	if err := run(*addr, *fixturePath, *token, fakeserver.ClockMode(*clock), *quiet); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeserver:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, fixturePath, token string, quiet bool) error {
+func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet bool) error {
 	fixture := fixtures.Default()
 	if fixturePath != "" {
 		f, err := fixtures.LoadFile(fixturePath)
@@ -50,7 +55,7 @@ func run(addr, fixturePath, token string, quiet bool) error {
 		return err
 	}
 	url := "http://" + ln.Addr().String()
-	opts := []fakeserver.Option{fakeserver.WithFixture(fixture)}
+	opts := []fakeserver.Option{fakeserver.WithFixture(fixture), fakeserver.WithClockMode(clock)}
 	switch {
 	case token != "":
 		opts = append(opts, fakeserver.WithControlToken(token))

@@ -1,0 +1,38 @@
+package fakeserver
+
+import (
+	"testing"
+	"time"
+)
+
+// TestRateLimiterWindow: at most N requests in any window, refused requests not counted, the
+// wait until the oldest leaves the window, and a new rule starting afresh.
+func TestRateLimiterWindow(t *testing.T) {
+	now := time.Unix(1000, 0)
+	l := &rateLimiter{now: func() time.Time { return now }}
+	window := 10 * time.Second
+	at := func(offset time.Duration) { now = time.Unix(1000, 0).Add(offset) }
+
+	for i, off := range []time.Duration{0, 2 * time.Second, 4 * time.Second} {
+		at(off)
+		d := l.take(7, 3, window)
+		if !d.allowed || d.remaining != 2-i || !d.reset.Equal(now.Add(window)) {
+			t.Fatalf("request %d: %+v, want allowed with %d remaining, reset at %v", i+1, d, 2-i, now.Add(window))
+		}
+	}
+	at(5 * time.Second)
+	d := l.take(7, 3, window)
+	if d.allowed || d.remaining != 0 || d.wait != 5*time.Second || !d.reset.Equal(time.Unix(1014, 0)) {
+		t.Fatalf("fourth request: %+v, want refused, waiting 5 s for the first to leave the window", d)
+	}
+	if d := l.take(8, 3, window); !d.allowed || d.remaining != 2 {
+		t.Errorf("another user: %+v, want a budget of its own", d)
+	}
+	at(10 * time.Second) // the first request leaves the window; the refused one never counted
+	if d := l.take(7, 3, window); !d.allowed || d.remaining != 0 {
+		t.Errorf("after the first left the window: %+v, want allowed with 0 remaining", d)
+	}
+	if d := l.take(7, 5, window); !d.allowed || d.remaining != 4 {
+		t.Errorf("under a new rule: %+v, want a fresh budget", d)
+	}
+}

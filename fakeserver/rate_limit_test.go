@@ -1,0 +1,84 @@
+package fakeserver_test
+
+// Rate limiting through the control API: off by default, then the real server's 429
+// RATE_LIMIT_HIT with Retry-After and the X-RateLimit-* headers.
+
+import (
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func TestRateLimitOffByDefault(t *testing.T) {
+	ts := newServer(t)
+	for i := 0; i < 250; i++ { // more than the real server's 200 a minute
+		res := get(t, ts.URL, memberAuth, "/api/v1/users/me", "")
+		if res.status != http.StatusOK {
+			t.Fatalf("request %d: HTTP %d %s", i+1, res.status, res)
+		}
+		if i == 0 && res.header.Get("X-RateLimit-Limit") != "" {
+			t.Errorf("X-RateLimit-Limit %q without rate limiting", res.header.Get("X-RateLimit-Limit"))
+		}
+	}
+}
+
+func TestRateLimitHit(t *testing.T) {
+	ts := newServer(t)
+	cfg := evPatchConfig(t, ts.URL, "rate_limit_requests", "3")
+	if cfg["rate_limit_requests"] != float64(3) || cfg["rate_limit_window_seconds"] != float64(60) {
+		t.Fatalf("config %v, want 3 requests in the default 60 s", cfg)
+	}
+	start := time.Now()
+	for i := 1; i <= 3; i++ {
+		res := get(t, ts.URL, memberAuth, "/api/v1/users/me", "")
+		requireSuccess(t, "request within the limit", res)
+		if got := res.header.Get("X-RateLimit-Remaining"); got != strconv.Itoa(3-i) || res.header.Get("X-RateLimit-Limit") != "3" {
+			t.Errorf("request %d: limit %q remaining %q, want 3 and %d", i, res.header.Get("X-RateLimit-Limit"), got, 3-i)
+		}
+		reset, err := strconv.ParseInt(res.header.Get("X-RateLimit-Reset"), 10, 64)
+		if err != nil || reset < start.Unix()+60 || reset > time.Now().Unix()+61 {
+			t.Errorf("request %d: X-RateLimit-Reset %q, want the UNIX time a minute after it", i, res.header.Get("X-RateLimit-Reset"))
+		}
+	}
+	res := get(t, ts.URL, memberAuth, "/api/v1/users/me", "")
+	if res.status != http.StatusTooManyRequests || res.env["result"] != "error" || res.env["code"] != "RATE_LIMIT_HIT" ||
+		res.env["msg"] != "API usage exceeded rate limit" {
+		t.Fatalf("fourth request: HTTP %d %s, want 429 RATE_LIMIT_HIT", res.status, res)
+	}
+	wait, _ := res.env["retry-after"].(float64)
+	header, err := strconv.ParseFloat(res.header.Get("Retry-After"), 64)
+	if wait <= 55 || wait > 60 || err != nil || header != wait {
+		t.Errorf("retry-after %v, header Retry-After %q: want the seconds until the first request leaves the window, in both", res.env["retry-after"], res.header.Get("Retry-After"))
+	}
+	if res.header.Get("X-RateLimit-Remaining") != "0" {
+		t.Errorf("refused request: X-RateLimit-Remaining %q, want 0", res.header.Get("X-RateLimit-Remaining"))
+	}
+	// Per user: others keep their budget; the control API is never limited.
+	requireSuccess(t, "another user", get(t, ts.URL, ownerAuth, "/api/v1/users/me", ""))
+	requireSuccess(t, "the control API", get(t, ts.URL, "", "/_fake/clock", ""))
+	// Off again: no limit and no headers.
+	evPatchConfig(t, ts.URL, "rate_limit_requests", "0")
+	res = get(t, ts.URL, memberAuth, "/api/v1/users/me", "")
+	requireSuccess(t, "after switching rate limiting off", res)
+	if res.header.Get("X-RateLimit-Limit") != "" {
+		t.Errorf("X-RateLimit-Limit %q after switching rate limiting off", res.header.Get("X-RateLimit-Limit"))
+	}
+}
+
+func TestRateLimitWindowPasses(t *testing.T) {
+	ts := newServer(t)
+	evPatchConfig(t, ts.URL, "rate_limit_requests", "1", "rate_limit_window_seconds", "1")
+	requireSuccess(t, "first", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
+	res := get(t, ts.URL, memberAuth, "/api/v1/users/me", "")
+	if res.status != http.StatusTooManyRequests {
+		t.Fatalf("second request in the window: HTTP %d %s, want 429", res.status, res)
+	}
+	time.Sleep(time.Duration(res.env["retry-after"].(float64)*float64(time.Second)) + 20*time.Millisecond)
+	requireSuccess(t, "after waiting Retry-After", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
+	// A reset restores the configuration of the fixture: no rate limiting.
+	requireSuccess(t, "reset", do(t, ts.URL, request{method: http.MethodPost, path: "/_fake/reset"}))
+	for i := 0; i < 3; i++ {
+		requireSuccess(t, "after a reset", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
+	}
+}
