@@ -45,4 +45,36 @@ func clientRouteCases(add func(routeSpec)) {
 		{"unknown topic", markTopic.with("topic_name", "elsewhere"), badRequest("No such topic 'elsewhere'")},
 	}
 	add(markTopic)
+
+	streams := routeSpec{method: "GET", pattern: "/api/v1/streams", path: "/api/v1/streams", role: fixtures.RoleGuest,
+		params: []param{
+			{name: "include_public", kind: kBool}, {name: "include_web_public", kind: kBool},
+			{name: "include_subscribed", kind: kBool}, {name: "exclude_archived", kind: kBool},
+			{name: "include_all", kind: kBool}, {name: "include_all_active", kind: kBool},
+			{name: "include_default", kind: kBool}, {name: "include_owner_subscribed", kind: kBool},
+			{name: "include_can_access_content", kind: kBool},
+		},
+		valid: []string{"include_all", "true"}}
+	add(streams)
+
+	add(routeSpec{method: "GET", pattern: "/api/v1/streams/{stream_id:[0-9]+}", path: "/api/v1/streams/{id}", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleGuest})
+
+	props := routeSpec{method: "POST", pattern: "/api/v1/users/me/subscriptions/properties", path: "/api/v1/users/me/subscriptions/properties",
+		role:   fixtures.RoleMember,
+		params: []param{{name: "subscription_data", kind: kJSONList, required: true}},
+		valid:  []string{"subscription_data", `[{"stream_id":1,"property":"pin_to_top","value":true},{"stream_id":1,"property":"color","value":"#abcdef"}]`}}
+	withData := func(data string) request { return props.with("subscription_data", data) }
+	props.extra = []badCase{
+		{"item not an object", withData(`[1]`), badRequest("subscription_data[0] is not a dict")},
+		{"stream_id a string", withData(`[{"stream_id":"1","property":"pin_to_top","value":true}]`), badRequest(`subscription_data[0]["stream_id"] is not an integer`)},
+		{"no property", withData(`[{"stream_id":1,"value":true}]`), badRequest(`subscription_data[0]["property"] is not a string`)},
+		{"value a number", withData(`[{"stream_id":1,"property":"pin_to_top","value":1}]`), badRequest(`subscription_data[0]["value"] is not a boolean or a string`)},
+		{"unknown property", withData(`[{"stream_id":1,"property":"shiny","value":true}]`), badRequest("Unknown subscription property: shiny")},
+		{"bad color", withData(`[{"stream_id":1,"property":"color","value":"red"}]`), badRequest("color is not a valid hex color")},
+		{"boolean property as a string", withData(`[{"stream_id":1,"property":"is_muted","value":"yes"}]`), badRequest("is_muted is not a boolean")},
+		{"unknown channel", withData(`[{"stream_id":999,"property":"pin_to_top","value":true}]`), badRequest("Invalid channel ID")},
+		{"good change, then an unknown channel (all or nothing)", withData(`[{"stream_id":1,"property":"pin_to_top","value":true},{"stream_id":999,"property":"pin_to_top","value":true}]`), badRequest("Invalid channel ID")},
+	}
+	add(props)
 }

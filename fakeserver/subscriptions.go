@@ -59,3 +59,56 @@ func (s *Server) unsubscribe(c *call) (fields, error) {
 	}
 	return fields{"removed": res.Removed, "not_removed": res.NotRemoved}, nil
 }
+
+// updateSubscriptionProperties: POST /users/me/subscriptions/properties — the bulk form of
+// operation 10: a JSON list of {"stream_id", "property", "value"}.
+func (s *Server) updateSubscriptionProperties(c *call) (fields, error) {
+	if !c.p.Has("subscription_data") {
+		c.p.Fail(apierr.Missing("subscription_data"))
+	}
+	list, _ := jsonOfKind[[]any](c, "subscription_data", "a list")
+	changes := make([]realm.SubscriptionChange, 0, len(list))
+	for i, item := range list {
+		ch, err := subscriptionChange(i, item)
+		if err != nil {
+			c.p.Fail(err)
+			break
+		}
+		changes = append(changes, ch)
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().SetSubscriptionProperties(c.user.ID, changes); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// subscriptionChange reads one item of subscription_data, naming the failing field by its
+// JSON path as the real server does.
+func subscriptionChange(i int, item any) (realm.SubscriptionChange, *apierr.Error) {
+	obj, ok := item.(map[string]any)
+	if !ok {
+		return realm.SubscriptionChange{}, apierr.BadRequest("subscription_data[%d] is not a dict", i)
+	}
+	n, isNumber := obj["stream_id"].(json.Number)
+	id, err := n.Int64()
+	if !isNumber || err != nil {
+		return realm.SubscriptionChange{}, apierr.BadRequest(`subscription_data[%d]["stream_id"] is not an integer`, i)
+	}
+	property, isString := obj["property"].(string)
+	if !isString {
+		return realm.SubscriptionChange{}, apierr.BadRequest(`subscription_data[%d]["property"] is not a string`, i)
+	}
+	value := obj["value"]
+	switch value.(type) {
+	case bool, string:
+	default:
+		return realm.SubscriptionChange{}, apierr.BadRequest(`subscription_data[%d]["value"] is not a boolean or a string`, i)
+	}
+	if id <= 0 || id > 1<<31-1 {
+		return realm.SubscriptionChange{}, apierr.InvalidChannel
+	}
+	return realm.SubscriptionChange{ChannelID: int(id), Property: property, Value: value}, nil
+}

@@ -40,22 +40,48 @@ func CheckSubscriptionValue(property string, value any) *apierr.Error {
 // SetSubscriptionProperty changes one setting of the user's subscription. Changing is_muted
 // or in_home_view publishes two events, one per property, as the document says.
 func (s *State) SetSubscriptionProperty(userID, channelID int, property string, value any) *apierr.Error {
-	if err := CheckSubscriptionValue(property, value); err != nil {
-		return err
+	return s.SetSubscriptionProperties(userID, []SubscriptionChange{{ChannelID: channelID, Property: property, Value: value}})
+}
+
+// SubscriptionChange is one item of POST /users/me/subscriptions/properties.
+type SubscriptionChange struct {
+	ChannelID int
+	Property  string
+	Value     any // a bool, or a string for color
+}
+
+// SetSubscriptionProperties changes settings of the user's subscriptions in order, all or
+// nothing: every change is checked before the first is made.
+func (s *State) SetSubscriptionProperties(userID int, changes []SubscriptionChange) *apierr.Error {
+	for _, c := range changes {
+		if err := CheckSubscriptionValue(c.Property, c.Value); err != nil {
+			return err
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
-	ch, err := s.accessibleChannel(u, channelID)
-	if err != nil {
-		return err
+	subs := make([]*Subscription, len(changes))
+	for i, c := range changes {
+		ch, err := s.accessibleChannel(u, c.ChannelID)
+		if err != nil {
+			return err
+		}
+		sub, ok := ch.Subscribers[userID]
+		if !ok {
+			return apierr.BadRequest("Not subscribed to channel ID %d", c.ChannelID)
+		}
+		subs[i] = sub
 	}
-	sub, ok := ch.Subscribers[userID]
-	if !ok {
-		return apierr.BadRequest("Not subscribed to channel ID %d", channelID)
+	for i, c := range changes {
+		s.applySubscriptionProperty(c.ChannelID, subs[i], c.Property, c.Value)
 	}
+	return nil
+}
+
+func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, property string, value any) {
 	update := func(property string, value any) {
-		s.publish(events.Event{"type": "subscription", "op": "update", "stream_id": ch.ID, "property": property, "value": value}, userID)
+		s.publish(events.Event{"type": "subscription", "op": "update", "stream_id": channelID, "property": property, "value": value}, sub.UserID)
 	}
 	switch property {
 	case "color":
@@ -74,7 +100,6 @@ func (s *State) SetSubscriptionProperty(userID, channelID int, property string, 
 		*sub.notification(property) = &b
 		update(property, b)
 	}
-	return nil
 }
 
 // notification returns the field of a notification property.
@@ -270,21 +295,15 @@ func (s *State) publishSubscriptionsRemoved(u *User, channels []*Channel) {
 		return
 	}
 	gone := make([]map[string]any, 0, len(channels))
-	var hidden []ChannelObject
+	var hidden []int
 	for _, ch := range channels {
 		gone = append(gone, map[string]any{"name": ch.Name, "stream_id": ch.ID})
 		if ch.InviteOnly && !u.IsAdmin() {
-			hidden = append(hidden, s.channelObject(ch))
+			hidden = append(hidden, ch.ID)
 		}
 	}
 	s.publish(events.Event{"type": "subscription", "op": "remove", "subscriptions": gone}, u.ID)
-	if len(hidden) > 0 {
-		ids := make([]int, 0, len(hidden))
-		for _, o := range hidden {
-			ids = append(ids, o.StreamID)
-		}
-		s.publish(events.Event{"type": "stream", "op": "delete", "streams": hidden, "stream_ids": ids}, u.ID)
-	}
+	s.publishChannelsHidden(hidden, u.ID)
 	for _, ch := range channels {
 		s.markRead(u.ID, func(m *Message) bool { return !m.IsDirect && m.ChannelID == ch.ID })
 	}
@@ -302,4 +321,17 @@ func (s *State) publishPeersRemoved(ch *Channel, userIDs []int) {
 		}
 	}
 	s.publish(events.Event{"type": "subscription", "op": "peer_remove", "stream_ids": []int{ch.ID}, "user_ids": userIDs}, peers...)
+}
+
+// publishChannelsHidden tells users that channels left their view, in the real server's
+// stream deletion event (its streams list is deprecated and carries only the IDs).
+func (s *State) publishChannelsHidden(channelIDs []int, userIDs ...int) {
+	if len(channelIDs) == 0 {
+		return
+	}
+	streams := make([]map[string]any, 0, len(channelIDs))
+	for _, id := range channelIDs {
+		streams = append(streams, map[string]any{"stream_id": id})
+	}
+	s.publish(events.Event{"type": "stream", "op": "delete", "streams": streams, "stream_ids": channelIDs, "for_archiving": false}, userIDs...)
 }

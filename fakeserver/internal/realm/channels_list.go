@@ -1,0 +1,81 @@
+package realm
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// ChannelQuery chooses the channels of GET /streams, as the real server's parameters do.
+type ChannelQuery struct {
+	Public, WebPublic, Subscribed bool
+	ExcludeArchived               bool
+	All                           bool // every channel whose metadata the user can see
+	OwnerSubscribed               bool // bots: the channels their owner is subscribed to
+	CanAccessContent              bool // every channel whose messages the user can read
+	Default                       bool // add is_default (the fake has no default channels)
+}
+
+// ChannelListItem is a channel of GET /streams: the channel object, with is_default when asked.
+type ChannelListItem struct {
+	ChannelObject
+	IsDefault *bool `json:"is_default,omitempty"`
+}
+
+// seesMetadata is whether u may see that a channel exists and its settings: whoever may read
+// it, and administrators for private channels.
+func (ch *Channel) seesMetadata(u *User) bool {
+	return ch.canAccess(u) || (ch.InviteOnly && u.IsAdmin())
+}
+
+// Channels implements GET /streams: the channels the query selects, sorted by name.
+func (s *State) Channels(userID int, q ChannelQuery) []ChannelListItem {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	var owner *User
+	if u.IsBot {
+		owner = s.users[u.BotOwnerID]
+	}
+	var out []ChannelListItem
+	for _, ch := range s.channels {
+		if q.ExcludeArchived && ch.Archived {
+			continue
+		}
+		include := false
+		switch {
+		case q.All:
+			include = ch.seesMetadata(u)
+		default:
+			include = (q.CanAccessContent && ch.canAccess(u)) ||
+				(q.Subscribed && ch.subscribed(u)) ||
+				(q.Public && !ch.InviteOnly && !u.IsGuest()) ||
+				(q.OwnerSubscribed && owner != nil && ch.subscribed(owner))
+		}
+		if !include {
+			continue
+		}
+		item := ChannelListItem{ChannelObject: s.channelObject(ch)}
+		if q.Default {
+			item.IsDefault = new(bool)
+		}
+		out = append(out, item)
+	}
+	slices.SortFunc(out, func(a, b ChannelListItem) int { return strings.Compare(a.Name, b.Name) })
+	if out == nil {
+		out = []ChannelListItem{}
+	}
+	return out
+}
+
+// ChannelByID implements GET /streams/{stream_id}: a channel whose metadata the user may see.
+func (s *State) ChannelByID(userID, channelID int) (ChannelObject, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ch := s.channels[channelID]
+	if ch == nil || !ch.seesMetadata(s.users[userID]) {
+		return ChannelObject{}, apierr.InvalidChannel
+	}
+	return s.channelObject(ch), nil
+}
