@@ -1,6 +1,17 @@
 package fakeserver_test
 
-import "github.com/chatconform/chatconform/fixtures"
+import (
+	"testing"
+
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// clientSetUp gives every route's fake what this area's routes act on: the member's heart
+// reaction to the setup message.
+func clientSetUp(t testing.TB, base string) {
+	t.Helper()
+	requireSuccess(t, "setup reaction", post(t, base, memberAuth, "/api/v1/messages/1/reactions", "emoji_name", "heart"))
+}
 
 // clientRouteCases adds the bad-input cases of the routes real clients call around the
 // documented operations (issue 10). The setup message (ID 1) was sent by the owner to
@@ -77,4 +88,21 @@ func clientRouteCases(add func(routeSpec)) {
 		{"good change, then an unknown channel (all or nothing)", withData(`[{"stream_id":1,"property":"pin_to_top","value":true},{"stream_id":999,"property":"pin_to_top","value":true}]`), badRequest("Invalid channel ID")},
 	}
 	add(props)
+
+	unreact := routeSpec{method: "DELETE", pattern: "/api/v1/messages/{message_id:[0-9]+}/reactions", path: "/api/v1/messages/{id}/reactions", id: "1",
+		notFound: "Invalid message(s)", role: fixtures.RoleMember,
+		params: []param{
+			{name: "emoji_name", oversizeFails: true},
+			{name: "emoji_code", oversizeFails: true},
+			{name: "reaction_type", oversizeFails: true},
+		},
+		valid: []string{"emoji_name", "heart"}}
+	unreact.extra = []badCase{
+		{"neither name nor code", unreact.without("emoji_name"), badRequest("At least one of the following arguments must be present: emoji_name, emoji_code")},
+		{"unknown emoji name", unreact.with("emoji_name", "no_such_emoji"), badRequest("Emoji 'no_such_emoji' does not exist")},
+		{"a reaction the member did not make", unreact.with("emoji_name", "octopus"), badRequest("Reaction doesn't exist.")},
+		{"another user's reaction", unreact.as(ownerAuth), badRequest("Reaction doesn't exist.")},
+		{"the right code in another type", unreact.as(memberAuth, "emoji_code", "2764", "reaction_type", "realm_emoji"), badRequest("Reaction doesn't exist.")},
+	}
+	add(unreact)
 }

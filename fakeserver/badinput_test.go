@@ -968,6 +968,7 @@ func setUp(t testing.TB, base string) {
 	requireSuccess(t, "setup playground", post(t, base, ownerAuth, "/api/v1/realm/playgrounds",
 		"name", "Setup Playground", "pygments_language", "Python", "url_template", "https://setup.example/?code={code}"))
 	integrationSetUp(t, base)
+	clientSetUp(t, base)
 }
 
 // freshState resets the fake to its fixture plus the setup objects and returns that state.

@@ -39,3 +39,22 @@ func (s *Server) addSubmessage(c *call) (fields, error) {
 	}
 	return fields{}, nil
 }
+
+// removeReaction: DELETE /messages/{message_id}/reactions.
+func (s *Server) removeReaction(c *call) (fields, error) {
+	id, err := c.pathID("message_id", apierr.InvalidMessage)
+	if err != nil {
+		return nil, err
+	}
+	var req realm.ReactionRequest
+	req.EmojiName, _ = c.p.String("emoji_name")
+	req.EmojiCode, _ = c.p.String("emoji_code")
+	req.ReactionType, _ = c.p.String("reaction_type")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().RemoveReaction(c.user.ID, id, req); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -10,6 +10,7 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/streams/"+streamID, serve(s.getChannel))
 	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
+	r.Delete("/messages/"+messageID+"/reactions", serve(s.removeReaction))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
 }

@@ -232,3 +232,36 @@ func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (i
 	}, s.messageAudience(m)...)
 	return sm.ID, nil
 }
+
+// RemoveReaction removes the user's reaction to a message (DELETE
+// /messages/{id}/reactions). The emoji is named by its code within its type, or, for
+// clients that know only names, by its name.
+func (s *State) RemoveReaction(userID, messageID int, req ReactionRequest) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, err := s.accessibleMessage(s.users[userID], messageID)
+	if err != nil {
+		return err
+	}
+	if req.ReactionType == "" {
+		req.ReactionType = UnicodeEmoji
+	}
+	if req.EmojiCode == "" {
+		if req.EmojiName == "" {
+			return apierr.BadRequest("At least one of the following arguments must be present: emoji_name, emoji_code")
+		}
+		resolved, err := resolveEmoji(ReactionRequest{EmojiName: req.EmojiName, ReactionType: req.ReactionType})
+		if err != nil {
+			return err
+		}
+		req.EmojiCode = resolved.EmojiCode
+	}
+	i := slices.IndexFunc(m.Reactions, sameReaction(userID, req))
+	if i < 0 {
+		return apierr.BadRequest("Reaction doesn't exist.")
+	}
+	r := m.Reactions[i]
+	m.Reactions = slices.Delete(slices.Clone(m.Reactions), i, i+1)
+	s.publishReaction(m, "remove", r)
+	return nil
+}
