@@ -11,6 +11,7 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
 	r.Delete("/messages/"+messageID+"/reactions", serve(s.removeReaction))
+	r.Post("/typing", serve(s.setTyping))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
 }

@@ -1,0 +1,45 @@
+package fakeserver
+
+import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
+
+// setTyping: POST /typing — the user started or stopped composing a direct message (to:
+// user IDs) or a channel message (stream_id and topic).
+func (s *Server) setTyping(c *call) (fields, error) {
+	kind := c.p.Enum("type", "direct", "direct", "private", "stream", "channel")
+	op := c.p.RequiredEnum("op", "start", "stop")
+	to, hasTo := c.p.IntList("to")
+	streamID, hasStream := c.p.Int("stream_id")
+	topic, hasTopic := c.p.String("topic")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	start := op == "start"
+	if kind == "stream" || kind == "channel" {
+		switch {
+		case !hasStream:
+			return nil, apierr.BadRequest("Missing 'stream_id' argument")
+		case !hasTopic:
+			return nil, apierr.BadRequest("Missing topic")
+		case streamID <= 0 || streamID > 1<<31-1:
+			return nil, apierr.InvalidChannel
+		}
+		if aerr := s.realm().SetChannelTyping(c.user.ID, int(streamID), topic, start); aerr != nil {
+			return nil, aerr
+		}
+		return fields{}, nil
+	}
+	if !hasTo {
+		return nil, apierr.BadRequest("Missing 'to' argument")
+	}
+	ids := make([]int, 0, len(to))
+	for _, id := range to {
+		if id <= 0 || id > 1<<31-1 {
+			return nil, apierr.BadRequest("Invalid user ID %d", id)
+		}
+		ids = append(ids, int(id))
+	}
+	if aerr := s.realm().SetDirectTyping(c.user.ID, ids, start); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
