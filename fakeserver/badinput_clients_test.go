@@ -128,4 +128,11 @@ func clientRouteCases(add func(routeSpec)) {
 		{"unknown channel", inChannel("stream_id", "999", "topic", "t"), badRequest("Invalid channel ID")},
 	}
 	add(typing)
+
+	add(routeSpec{method: "GET", pattern: "/api/v1/messages/{message_id:[0-9]+}/history", path: "/api/v1/messages/{id}/history", id: "1",
+		notFound: "Invalid message(s)", role: fixtures.RoleGuest,
+		params: []param{{name: "allow_empty_topic_name", kind: kBool}}})
+
+	add(routeSpec{method: "POST", pattern: "/api/v1/messages/render", path: "/api/v1/messages/render", role: fixtures.RoleMember,
+		params: []param{{name: "content", required: true}}, valid: []string{"content", "**bold** @**Olivia Owner**"}})
 }

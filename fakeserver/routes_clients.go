@@ -12,6 +12,8 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
 	r.Delete("/messages/"+messageID+"/reactions", serve(s.removeReaction))
 	r.Post("/typing", serve(s.setTyping))
+	r.Get("/messages/"+messageID+"/history", serve(s.getMessageHistory))
+	r.Post("/messages/render", serve(s.renderMessage))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
 }
