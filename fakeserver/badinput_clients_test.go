@@ -7,10 +7,11 @@ import (
 )
 
 // clientSetUp gives every route's fake what this area's routes act on: the member's heart
-// reaction to the setup message.
+// reaction to the setup message, and the member's presence.
 func clientSetUp(t testing.TB, base string) {
 	t.Helper()
 	requireSuccess(t, "setup reaction", post(t, base, memberAuth, "/api/v1/messages/1/reactions", "emoji_name", "heart"))
+	requireSuccess(t, "setup presence", post(t, base, memberAuth, "/api/v1/users/me/presence", "status", "active"))
 }
 
 // clientRouteCases adds the bad-input cases of the routes real clients call around the
@@ -135,4 +136,22 @@ func clientRouteCases(add func(routeSpec)) {
 
 	add(routeSpec{method: "POST", pattern: "/api/v1/messages/render", path: "/api/v1/messages/render", role: fixtures.RoleMember,
 		params: []param{{name: "content", required: true}}, valid: []string{"content", "**bold** @**Olivia Owner**"}})
+
+	// The path takes an ID or an email, so a non-numeric segment is an email, not a 404.
+	presence := routeSpec{method: "GET", pattern: "/api/v1/users/{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}/presence", path: "/api/v1/users/4/presence", role: fixtures.RoleGuest}
+	presenceOf := func(who string) request {
+		return request{method: "GET", path: "/api/v1/users/" + who + "/presence", auth: guestAuth}
+	}
+	presence.extra = []badCase{
+		{"unknown ID", presenceOf("999"), badRequest("No such user")},
+		{"ID zero", presenceOf("0"), badRequest("No such user")},
+		{"ID beyond the range", presenceOf(huge), badRequest("No such user")},
+		{"unknown email", presenceOf("nobody@chat.example.test"), badRequest("No such user")},
+		{"a word", presenceOf("abc"), badRequest("No such user")},
+		{"a bot", presenceOf("6"), badRequest("Presence is not supported for bot users.")},
+		{"a user who never reported", presenceOf("owner@chat.example.test"), badRequest("No presence data for owner@chat.example.test")},
+	}
+	add(presence)
+	add(routeSpec{method: "GET", pattern: "/api/v1/realm/presence", path: "/api/v1/realm/presence", role: fixtures.RoleGuest})
+	add(routeSpec{method: "GET", pattern: "/api/v1/realm/emoji", path: "/api/v1/realm/emoji", role: fixtures.RoleGuest})
 }

@@ -1,6 +1,10 @@
 package fakeserver
 
 import (
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
@@ -42,4 +46,36 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 		"server_timestamp":        float64(s.realm().Now()),
 		"presences":               res.Presences,
 	}, nil
+}
+
+// getUserPresence: GET /users/{user_id_or_email}/presence.
+func (s *Server) getUserPresence(c *call) (fields, error) {
+	key := chi.URLParam(c.r, "user_id_or_email")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, err := strconv.Atoi(key)
+	if err != nil {
+		found := false
+		if id, found = s.realm().UserIDByEmail(c.user.ID, key); !found {
+			return nil, apierr.NoSuchUser
+		}
+	} else if id <= 0 {
+		return nil, apierr.NoSuchUser
+	}
+	presence, aerr := s.realm().UserPresence(id, key)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"presence": presence}, nil
+}
+
+// getRealmPresence: GET /realm/presence — everyone's presence of the last two weeks in the
+// legacy format, keyed by email.
+func (s *Server) getRealmPresence(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	res := s.realm().Presences(realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays})
+	return fields{"presences": res.Presences, "server_timestamp": float64(s.realm().Now())}, nil
 }

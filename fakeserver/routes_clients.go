@@ -2,6 +2,10 @@ package fakeserver
 
 import "github.com/go-chi/chi/v5"
 
+// userIDOrEmail is a user ID or an email address in a path, anything but "me", whose routes
+// come first on the real server (GET /users/me/presence is a wrong method, not a lookup of "me").
+const userIDOrEmail = "{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}"
+
 // clientRoutes adds the authenticated routes that real clients call around the documented
 // operations (issue 10): channels, subscriptions, read marking, typing, reactions, edit
 // history, rendering, presence, emoji, reactivation, group edits and uploaded files.
@@ -14,6 +18,9 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Post("/typing", serve(s.setTyping))
 	r.Get("/messages/"+messageID+"/history", serve(s.getMessageHistory))
 	r.Post("/messages/render", serve(s.renderMessage))
+	r.Get("/users/"+userIDOrEmail+"/presence", serve(s.getUserPresence))
+	r.Get("/realm/presence", serve(s.getRealmPresence))
+	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
@@ -158,4 +159,34 @@ func (s *State) legacyClientEntry(p *presence, u *User, perClient bool) map[stri
 		e["pushable"] = false
 	}
 	return e
+}
+
+// UserPresence implements GET /users/{user_id_or_email}/presence: the user's presence in the
+// legacy format without client names, offline when the last report is older than the
+// threshold, as the real server answers bots and other API clients. named is how the request
+// named the user, for the error when there is no presence data.
+func (s *State) UserPresence(targetID int, named string) (map[string]any, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[targetID]
+	switch {
+	case u == nil:
+		return nil, apierr.NoSuchUser
+	case u.IsBot:
+		return nil, apierr.BadRequest("Presence is not supported for bot users.")
+	}
+	p := s.presence[targetID]
+	if p == nil || !u.PresenceEnabled {
+		return nil, apierr.BadRequest("No presence data for %s", named)
+	}
+	aggregated, website := s.legacyClientEntry(p, u, false), s.legacyClientEntry(p, u, true)
+	if s.Now()-aggregated["timestamp"].(int64) > OfflineThresholdSeconds {
+		aggregated["status"] = "offline"
+	}
+	out := map[string]any{"aggregated": aggregated, "website": website}
+	for _, e := range out {
+		delete(e.(map[string]any), "client")
+		delete(e.(map[string]any), "pushable")
+	}
+	return out, nil
 }
