@@ -171,4 +171,24 @@ func clientRouteCases(add func(routeSpec)) {
 		{"unknown channel, inherit", userTopic.as(memberAuth, "stream_id", "999", "visibility_policy", "0"), badRequest("Invalid channel ID")},
 	}
 	add(userTopic)
+
+	flagsNarrow := routeSpec{method: "POST", pattern: "/api/v1/messages/flags/narrow", path: "/api/v1/messages/flags/narrow", role: fixtures.RoleMember,
+		params: []param{
+			{name: "anchor", required: true, oversizeFails: true},
+			{name: "include_anchor", kind: kBool},
+			{name: "num_before", kind: kInt, required: true},
+			{name: "num_after", kind: kInt, required: true},
+			{name: "narrow", kind: kJSONList, required: true},
+			{name: "op", kind: kEnum, required: true},
+			{name: "flag", required: true, oversizeFails: true},
+		},
+		valid: []string{"anchor", "oldest", "num_before", "0", "num_after", "10", "narrow", `[{"operator":"channel","operand":"general"}]`, "op", "add", "flag", "starred"}}
+	flagsNarrow.extra = []badCase{
+		{"anchor excluded mid-range", flagsNarrow.as(memberAuth, "anchor", "1", "num_before", "1", "include_anchor", "false"), badRequest("The anchor can only be excluded at an end of the range")},
+		{"flag not editable", flagsNarrow.with("flag", "mentioned"), badRequest("Flag not editable: 'mentioned'")},
+		{"unknown flag", flagsNarrow.with("flag", "shiny"), badRequest("Invalid flag: 'shiny'")},
+		{"unknown narrow operator", flagsNarrow.with("narrow", `[{"operator":"shiny","operand":"x"}]`), bad(400, "BAD_NARROW", "")},
+		{"bad anchor", flagsNarrow.with("anchor", "soon"), badRequest("Invalid anchor")},
+	}
+	add(flagsNarrow)
 }

@@ -49,3 +49,32 @@ func TestMarkChannelAndTopicAsRead(t *testing.T) {
 	}
 	wantRefusal(t, "a guest marking a channel it cannot see", post(t, ts.URL, guestAuth, "/api/v1/mark_stream_as_read", "stream_id", fmt.Sprint(other)), "Invalid channel ID")
 }
+
+func TestFlagsForNarrow(t *testing.T) {
+	ts := newServer(t)
+	var ids []int
+	for _, topic := range []string{"a", "b", "a"} {
+		env := requireSuccess(t, "send", post(t, ts.URL, ownerAuth, "/api/v1/messages", "type", "stream", "to", "general", "topic", topic, "content", "hi"))
+		ids = append(ids, int(env["id"].(float64)))
+	}
+	narrowA := `[{"operator":"channel","operand":"general"},{"operator":"topic","operand":"a"}]`
+	env := requireSuccess(t, "read topic a", post(t, ts.URL, memberAuth, "/api/v1/messages/flags/narrow",
+		"anchor", "oldest", "num_before", "0", "num_after", "1000", "narrow", narrowA, "op", "add", "flag", "read"))
+	if env["processed_count"] != float64(2) || env["updated_count"] != float64(2) || env["first_processed_id"] != float64(ids[0]) ||
+		env["last_processed_id"] != float64(ids[2]) || env["found_oldest"] != true || env["found_newest"] != true {
+		t.Errorf("reply %v", env)
+	}
+	if got, want := unreadIDs(t, ts.URL, memberAuth), fmt.Sprint([]int{ids[1]}); got != want {
+		t.Errorf("unread %s, want %s", got, want)
+	}
+	env = requireSuccess(t, "again", post(t, ts.URL, memberAuth, "/api/v1/messages/flags/narrow",
+		"anchor", "newest", "num_before", "1", "num_after", "0", "narrow", narrowA, "op", "add", "flag", "read"))
+	if env["processed_count"] != float64(1) || env["updated_count"] != float64(0) || env["found_oldest"] != false {
+		t.Errorf("second reply %v, want the newest one processed and none updated", env)
+	}
+	env = requireSuccess(t, "empty narrow window", post(t, ts.URL, memberAuth, "/api/v1/messages/flags/narrow",
+		"anchor", "newest", "num_before", "0", "num_after", "0", "include_anchor", "false", "narrow", narrowA, "op", "add", "flag", "read"))
+	if env["processed_count"] != float64(0) || env["first_processed_id"] != nil {
+		t.Errorf("empty window reply %v", env)
+	}
+}

@@ -22,6 +22,7 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/realm/presence", serve(s.getRealmPresence))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/user_topics", serve(s.updateUserTopic))
+	r.Post("/messages/flags/narrow", serve(s.updateFlagsForNarrow))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
 }

@@ -48,11 +48,27 @@ func viewFlags(m *Message, userID int) []string {
 // UpdateFlags adds or removes a flag on messages the user can read (POST /messages/flags) and
 // returns the IDs it was asked to change. A message read through public history gains a row.
 func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) ([]int, *apierr.Error) {
+	if _, err := s.changeFlags(userID, ids, add, flag); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// checkEditableFlag refuses flags a user may not set or clear, with the real server's words.
+func checkEditableFlag(flag string) *apierr.Error {
 	if !slices.Contains(EditableFlags, flag) {
 		if slices.Contains(flagOrder, flag) {
-			return nil, apierr.BadRequest("Flag not editable: '%s'", flag)
+			return apierr.BadRequest("Flag not editable: '%s'", flag)
 		}
-		return nil, apierr.BadRequest("Invalid flag: '%s'", flag)
+		return apierr.BadRequest("Invalid flag: '%s'", flag)
+	}
+	return nil
+}
+
+// changeFlags is UpdateFlags returning the IDs whose flag actually changed, in order.
+func (s *State) changeFlags(userID int, ids []int, add bool, flag string) ([]int, *apierr.Error) {
+	if err := checkEditableFlag(flag); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -82,7 +98,7 @@ func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) ([]int
 	if len(changed) > 0 {
 		s.publishFlagChange(userID, add, flag, changed)
 	}
-	return ids, nil
+	return changed, nil
 }
 
 func (s *State) publishFlagChange(userID int, add bool, flag string, ids []int) {

@@ -1,0 +1,36 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// updateFlagsForNarrow: POST /messages/flags/narrow — add or remove a flag on a window of a
+// narrow, chosen as GET /messages chooses it. The counts are clamped to the real server's
+// 5000 messages per request instead of refused.
+func (s *Server) updateFlagsForNarrow(c *call) (fields, error) {
+	q := realm.MessageQuery{Anchor: anchorParam(c)}
+	q.IncludeAnchor = c.p.Bool("include_anchor", true)
+	q.NumBefore = requiredCount(c, "num_before")
+	q.NumAfter = requiredCount(c, "num_after")
+	q.Narrow = narrowParam(c, true)
+	op := c.p.RequiredEnum("op", "add", "remove")
+	flag := c.p.RequiredString("flag")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if q.NumBefore > 0 && q.NumAfter > 0 && !q.IncludeAnchor {
+		return nil, apierr.BadRequest("The anchor can only be excluded at an end of the range")
+	}
+	q.NumBefore = min(q.NumBefore, max(maxMessagesPerFetch-q.NumAfter, maxMessagesPerFetch/2))
+	q.NumAfter = min(q.NumAfter, maxMessagesPerFetch-q.NumBefore)
+	res, aerr := s.realm().UpdateFlagsForNarrow(c.user.ID, q, op == "add", flag)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{
+		"processed_count": res.ProcessedCount, "updated_count": res.UpdatedCount,
+		"first_processed_id": res.FirstProcessedID, "last_processed_id": res.LastProcessedID,
+		"found_oldest": res.FoundOldest, "found_newest": res.FoundNewest,
+	}, nil
+}
