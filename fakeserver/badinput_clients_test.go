@@ -191,4 +191,12 @@ func clientRouteCases(add func(routeSpec)) {
 		{"bad anchor", flagsNarrow.with("anchor", "soon"), badRequest("Invalid anchor")},
 	}
 	add(flagsNarrow)
+
+	reactivate := routeSpec{method: "POST", pattern: "/api/v1/users/{user_id:[0-9]+}/reactivate", path: "/api/v1/users/{id}/reactivate", id: "4",
+		notFound: "No such user", role: fixtures.RoleAdmin}
+	reactivate.extra = []badCase{
+		{"as a moderator", reactivate.as(modAuth), principalAdmin},
+		{"an owner, as an administrator", request{method: "POST", path: "/api/v1/users/1/reactivate", auth: adminAuth}, badRequest("Insufficient permission")},
+	}
+	add(reactivate)
 }
