@@ -199,4 +199,25 @@ func clientRouteCases(add func(routeSpec)) {
 		{"an owner, as an administrator", request{method: "POST", path: "/api/v1/users/1/reactivate", auth: adminAuth}, badRequest("Insufficient permission")},
 	}
 	add(reactivate)
+
+	editChannel := routeSpec{method: "PATCH", pattern: "/api/v1/streams/{stream_id:[0-9]+}", path: "/api/v1/streams/{id}", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleAdmin,
+		params: []param{
+			{name: "description", oversizeFails: true},
+			{name: "new_name", oversizeFails: true},
+			{name: "is_private", kind: kBool},
+			{name: "history_public_to_subscribers", kind: kBool},
+			{name: "is_web_public", kind: kBool},
+		},
+		valid: []string{"description", "Edited by the bad-input test"}}
+	editChannel.extra = []badCase{
+		{"as a member", editChannel.as(memberAuth), badRequest("You do not have permission to administer this channel.")},
+		{"the same name", editChannel.with("new_name", "general"), badRequest("Channel already has that name.")},
+		{"a blank name", editChannel.with("new_name", "  "), badRequest("Channel name can't be empty.")},
+		{"a name too long", editChannel.with("new_name", strings.Repeat("n", 61)), badRequest("Channel name too long (limit: 60 characters).")},
+		{"public with protected history", editChannel.with("history_public_to_subscribers", "false"), badRequest("Invalid parameters")},
+		{"web-public", editChannel.with("is_web_public", "true"), badRequest("Web-public channels are not enabled.")},
+		{"description too long, with a good name (all or nothing)", editChannel.as(adminAuth, "description", strings.Repeat("d", 1025), "new_name", newChan), badRequest("description is too long (limit: 1024 characters)")},
+	}
+	add(editChannel)
 }

@@ -12,6 +12,7 @@ const userIDOrEmail = "{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}"
 func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/streams", serve(s.getChannels))
 	r.Get("/streams/"+streamID, serve(s.getChannel))
+	r.Patch("/streams/"+streamID, serve(s.updateChannel))
 	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
 	r.Delete("/messages/"+messageID+"/reactions", serve(s.removeReaction))
