@@ -220,4 +220,24 @@ func clientRouteCases(add func(routeSpec)) {
 		{"description too long, with a good name (all or nothing)", editChannel.as(adminAuth, "description", strings.Repeat("d", 1025), "new_name", newChan), badRequest("description is too long (limit: 1024 characters)")},
 	}
 	add(editChannel)
+
+	group := routeSpec{method: "POST", pattern: "/api/v1/user_groups/{user_group_id:[0-9]+}", path: "/api/v1/user_groups/{id}", id: "8",
+		notFound: "Invalid user group", role: fixtures.RoleAdmin,
+		params: []param{
+			{name: "name", oversizeFails: true},
+			{name: "description", oversizeFails: true},
+			{name: "deactivated", kind: kBool},
+		},
+		valid: []string{"name", "renamed by the bad-input test"}}
+	group.extra = []badCase{
+		{"nothing to change", group.without("name"), badRequest("No new data supplied")},
+		{"a system group", request{method: "POST", path: "/api/v1/user_groups/1", auth: adminAuth, body: []byte("name=x"), contentType: formType}, badRequest("Insufficient permission")},
+		{"as a member who did not create it", group.as(memberAuth), badRequest("Insufficient permission")},
+		{"as a guest", group.as(guestAuth), badRequest("Not allowed for guest users")},
+		{"the name of another group", group.with("name", "ESCALATION"), badRequest("User group 'ESCALATION' already exists.")},
+		{"a blank name", group.with("name", " "), badRequest("User group name cannot be empty.")},
+		{"a role: name", group.with("name", "role:x"), badRequest("User group name cannot start with 'role:'.")},
+		{"a good name, a description too long (all or nothing)", group.as(adminAuth, "description", strings.Repeat("d", 1025)), badRequest("description is too long (limit: 1024 characters)")},
+	}
+	add(group)
 }

@@ -162,3 +162,26 @@ func intList(c *call, name string, required bool) []int {
 	}
 	return out
 }
+
+// updateGroup: POST /user_groups/{user_group_id} — name, description, reactivation.
+func (s *Server) updateGroup(c *call) (fields, error) {
+	id, err := c.pathID("user_group_id", apierr.BadRequest("Invalid user group"))
+	if err != nil {
+		return nil, err
+	}
+	var up realm.GroupUpdate
+	if name, ok := c.p.String("name"); ok {
+		up.Name = &name
+	}
+	if d, ok := c.p.String("description"); ok {
+		up.Description = &d
+	}
+	up.Deactivated = optionalBool(c, "deactivated")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().UpdateGroup(c.user.ID, id, up); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -23,6 +23,7 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/realm/presence", serve(s.getRealmPresence))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
+	r.Post("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
 	r.Post("/user_topics", serve(s.updateUserTopic))
 	r.Post("/messages/flags/narrow", serve(s.updateFlagsForNarrow))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))

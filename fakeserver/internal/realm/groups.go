@@ -98,20 +98,11 @@ func (s *State) CreateGroup(requesterID int, name, description string, members, 
 		return 0, apierr.BadRequest("Insufficient permission")
 	}
 	name = strings.TrimSpace(name)
-	switch {
-	case name == "":
-		return 0, apierr.BadRequest("User group name cannot be empty.")
-	case utf8.RuneCountInString(name) > maxGroupNameLength:
-		return 0, apierr.BadRequest("name is too long (limit: %d characters)", maxGroupNameLength)
-	case strings.HasPrefix(name, "role:") || strings.HasPrefix(name, "@"):
-		return 0, apierr.BadRequest("User group name cannot start with '%s'.", name[:strings.IndexAny(name, ":@")+1])
-	case utf8.RuneCountInString(description) > maxGroupDescriptionLength:
-		return 0, apierr.BadRequest("description is too long (limit: %d characters)", maxGroupDescriptionLength)
+	if err := s.checkGroupName(name, nil); err != nil {
+		return 0, err
 	}
-	for _, g := range s.groups {
-		if strings.EqualFold(g.Name, name) {
-			return 0, apierr.BadRequest("User group '%s' already exists.", name)
-		}
+	if err := checkGroupDescription(description); err != nil {
+		return 0, err
 	}
 	members, err := s.checkNewMembers(members)
 	if err != nil {
@@ -128,6 +119,32 @@ func (s *State) CreateGroup(requesterID int, name, description string, members, 
 	s.groups[g.ID] = g
 	s.publish(events.Event{"type": "user_group", "op": "add", "group": s.groupView(g)}, s.activeUserIDs()...)
 	return g.ID, nil
+}
+
+// checkGroupName applies the real server's rules to a group name, already trimmed, that
+// group g (nil for a new group) would take.
+func (s *State) checkGroupName(name string, g *UserGroup) *apierr.Error {
+	switch {
+	case name == "":
+		return apierr.BadRequest("User group name cannot be empty.")
+	case utf8.RuneCountInString(name) > maxGroupNameLength:
+		return apierr.BadRequest("name is too long (limit: %d characters)", maxGroupNameLength)
+	case strings.HasPrefix(name, "role:") || strings.HasPrefix(name, "@"):
+		return apierr.BadRequest("User group name cannot start with '%s'.", name[:strings.IndexAny(name, ":@")+1])
+	}
+	for _, other := range s.groups {
+		if other != g && strings.EqualFold(other.Name, name) {
+			return apierr.BadRequest("User group '%s' already exists.", name)
+		}
+	}
+	return nil
+}
+
+func checkGroupDescription(description string) *apierr.Error {
+	if utf8.RuneCountInString(description) > maxGroupDescriptionLength {
+		return apierr.BadRequest("description is too long (limit: %d characters)", maxGroupDescriptionLength)
+	}
+	return nil
 }
 
 // checkNewMembers checks user IDs to add to a group: each an active user, once.
@@ -263,18 +280,26 @@ func (s *State) DeactivateGroup(requesterID, groupID int) *apierr.Error {
 	if g.Deactivated {
 		return apierr.BadRequest("User group is already deactivated.")
 	}
-	g.Deactivated = true
-	// Clients that do not know deactivated groups (capability include_deactivated_groups)
-	// see the group removed, as on the real server.
-	update := events.Event{"type": "user_group", "op": "update", "group_id": g.ID, "data": map[string]any{"deactivated": true}}
-	remove := events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}
+	s.setGroupDeactivated(g, true)
+	return nil
+}
+
+// setGroupDeactivated deactivates or reactivates a group. Clients that do not know
+// deactivated groups (capability include_deactivated_groups) see the group removed, or added
+// back, as on the real server.
+func (s *State) setGroupDeactivated(g *UserGroup, deactivated bool) {
+	g.Deactivated = deactivated
+	update := events.Event{"type": "user_group", "op": "update", "group_id": g.ID, "data": map[string]any{"deactivated": deactivated}}
+	other := events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}
+	if !deactivated {
+		other = events.Event{"type": "user_group", "op": "add", "group": s.groupView(g)}
+	}
 	s.events.PublishEach(func(_ int, c events.Client) []events.Event {
 		if c.Can("include_deactivated_groups") {
 			return []events.Event{update}
 		}
-		return []events.Event{remove}
+		return []events.Event{other}
 	}, s.activeUserIDs()...)
-	return nil
 }
 
 // IsGroupMember answers operation 16: whether the user belongs to the group, through

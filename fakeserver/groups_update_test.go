@@ -1,0 +1,43 @@
+package fakeserver_test
+
+// POST /user_groups/{id}: renaming, describing, deactivating and reactivating a group, and
+// what clients with and without include_deactivated_groups are told.
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestUpdateGroup(t *testing.T) {
+	ts := newServer(t)
+	id := requireSuccess(t, "create", post(t, ts.URL, memberAuth, "/api/v1/user_groups/create", "name", "cooks", "description", "", "members", "[4]"))["group_id"]
+	path := fmt.Sprintf("/api/v1/user_groups/%v", id)
+	knows := evRegister(t, ts.URL, ownerAuth, "event_types", `["user_group"]`, "client_capabilities", `{"include_deactivated_groups":true}`)
+	old := evRegister(t, ts.URL, adminAuth, "event_types", `["user_group"]`)
+
+	requireSuccess(t, "rename and describe", post(t, ts.URL, memberAuth, path, "name", " Chefs ", "description", "they cook"))
+	requireSuccess(t, "deactivate", post(t, ts.URL, memberAuth, path, "deactivated", "true"))
+	wantRefusal(t, "rename a deactivated group", post(t, ts.URL, memberAuth, path, "name", "x"), "User group is deactivated.")
+	requireSuccess(t, "reactivate", post(t, ts.URL, memberAuth, path, "deactivated", "false"))
+
+	summary := func(evs []map[string]any) string {
+		var out []string
+		for _, ev := range evs {
+			switch ev["op"] {
+			case "update":
+				out = append(out, "update "+canonical(ev["data"]))
+			case "add":
+				out = append(out, "add "+ev["group"].(map[string]any)["name"].(string))
+			default:
+				out = append(out, fmt.Sprint(ev["op"]))
+			}
+		}
+		return fmt.Sprint(out)
+	}
+	if got := summary(evPoll(t, ts.URL, ownerAuth, knows, -1, true)); got != `[update {"name":"Chefs"} update {"description":"they cook"} update {"deactivated":true} update {"deactivated":false}]` {
+		t.Errorf("events of a client that knows deactivated groups: %s", got)
+	}
+	if got := summary(evPoll(t, ts.URL, adminAuth, old, -1, true)); got != `[update {"name":"Chefs"} update {"description":"they cook"} remove add Chefs]` {
+		t.Errorf("events of a client that does not: %s", got)
+	}
+}
