@@ -1,6 +1,8 @@
 package fakeserver_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -240,4 +242,35 @@ func clientRouteCases(add func(routeSpec)) {
 		{"a good name, a description too long (all or nothing)", group.as(adminAuth, "description", strings.Repeat("d", 1025)), badRequest("description is too long (limit: 1024 characters)")},
 	}
 	add(group)
+
+	// The setup upload (integrationSetUp): the owner's, attachment 1, whose path_id the fake
+	// derives from the realm and the ID.
+	setupFile := "/user_uploads/1/" + setupUploadHash + "/" + integSetupFile
+	fileURL := routeSpec{method: "GET", pattern: "/api/v1/user_uploads/*", path: "/api/v1" + setupFile, role: fixtures.RoleOwner}
+	fileURL.extra = []badCase{
+		{"no such file", request{method: "GET", path: "/api/v1/user_uploads/1/nothing/x.txt", auth: ownerAuth}, bad(404, "BAD_REQUEST", "File not found.")},
+		{"a file the member may not see", fileURL.as(memberAuth), bad(403, "BAD_REQUEST", "You are not authorized to view this file.")},
+	}
+	add(fileURL)
+	file := routeSpec{method: "GET", pattern: "/user_uploads/*", path: setupFile, role: fixtures.RoleOwner, raw: true}
+	file.extra = []badCase{
+		{"no such file", request{method: "GET", path: "/user_uploads/1/nothing/x.txt", auth: ownerAuth}, bad(404, "BAD_REQUEST", "File not found.")},
+		{"a file the member may not see", file.as(memberAuth), bad(403, "BAD_REQUEST", "You are not authorized to view this file.")},
+	}
+	add(file)
+	add(routeSpec{method: "GET", pattern: "/user_uploads/temporary/{token}/{name}", path: "/user_uploads/temporary/0123456789abcdef/" + integSetupFile,
+		unknowable: "a temporary URL's token is random (TestUploadedFileDownloads uses one)"})
+	avatar := routeSpec{method: "GET", pattern: "/avatar/{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}", path: "/avatar/4", role: fixtures.RoleGuest, raw: true}
+	avatar.extra = []badCase{{"no such user", request{method: "GET", path: "/avatar/999", auth: guestAuth}, badRequest("No such user")}}
+	add(avatar)
+	add(routeSpec{method: "GET", pattern: "/avatar/{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}/medium", path: "/avatar/member@chat.example.test/medium",
+		role: fixtures.RoleGuest, raw: true})
+	add(routeSpec{method: "GET", pattern: "/static/images/logo/zulip-icon-128x128.png", path: "/static/images/logo/zulip-icon-128x128.png", raw: true})
 }
+
+// setupUploadHash is the middle part of the setup upload's path_id: the fake derives it from
+// the realm's string ID and the attachment's ID, so that runs are reproducible.
+var setupUploadHash = func() string {
+	sum := sha256.Sum256([]byte(defaultFixture.Realm.StringID + "/1"))
+	return hex.EncodeToString(sum[:])[:24]
+}()

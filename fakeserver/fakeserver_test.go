@@ -66,7 +66,9 @@ func (r response) String() string {
 	return string(b)
 }
 
-var httpClient = &http.Client{Timeout: 30 * time.Second}
+// httpClient does not follow redirects: a test sees them, and never leaves the machine (the
+// avatar redirects lead to gravatar).
+var httpClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // newServer starts a fake on the default fixture for the duration of the test.
 func newServer(t testing.TB) *fakeserver.TestServer {

@@ -85,6 +85,8 @@ func (s *Server) routes() *chi.Mux {
 		})
 	})
 
+	s.fileRoutes(r)
+
 	r.Route("/_fake", func(r chi.Router) {
 		r.Use(s.guardControl)
 		s.controlRoutes(r)

@@ -24,8 +24,20 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
 	r.Post("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
+	r.Get("/user_uploads/*", serve(s.fileURL))
 	r.Post("/user_topics", serve(s.updateUserTopic))
 	r.Post("/messages/flags/narrow", serve(s.updateFlagsForNarrow))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
+}
+
+// fileRoutes adds the routes outside the API that serve what the API's URLs point at:
+// uploaded files (with the API's credentials, or a temporary URL's token), avatars and the
+// realm icon.
+func (s *Server) fileRoutes(r chi.Router) {
+	r.Get("/user_uploads/temporary/{token}/{name}", s.serveTemporaryUpload)
+	r.Get("/user_uploads/*", s.serveUpload)
+	r.Get("/avatar/"+userIDOrEmail, s.serveAvatar)
+	r.Get("/avatar/"+userIDOrEmail+"/medium", s.serveAvatar)
+	r.Get(realmIconPath, s.serveRealmIcon)
 }

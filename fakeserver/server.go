@@ -48,6 +48,7 @@ type Server struct {
 	clockMode ClockMode // chosen at start for every load; "" lets the fixture decide
 	ticker    wallTicker
 	limiter   rateLimiter
+	uploads   temporaryUploads
 }
 
 // Config is the server configuration that no public API can change, switched through the

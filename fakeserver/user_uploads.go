@@ -1,0 +1,150 @@
+package fakeserver
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// Uploaded files are served as on the real server: GET /user_uploads/<path_id> (outside the
+// API, with the API's HTTP Basic credentials) gives the bytes to whoever may see the file;
+// GET /api/v1/user_uploads/<path_id> gives a temporary URL that serves them without
+// credentials for a minute of real time, for clients that hand the file to a browser or an
+// image loader.
+
+// temporaryUploadLifetime is how long a temporary URL serves its file (the real server: 60 s).
+const temporaryUploadLifetime = 60 * time.Second
+
+// temporaryUploads maps the tokens of temporary URLs to what they serve.
+type temporaryUploads struct {
+	mu     sync.Mutex
+	tokens map[string]temporaryUpload
+}
+
+type temporaryUpload struct {
+	userID  int
+	pathID  string
+	expires time.Time
+}
+
+func (t *temporaryUploads) add(userID int, pathID string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	token := hex.EncodeToString(b[:])
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.tokens == nil {
+		t.tokens = map[string]temporaryUpload{}
+	}
+	now := time.Now()
+	for k, v := range t.tokens { // forget the expired ones
+		if now.After(v.expires) {
+			delete(t.tokens, k)
+		}
+	}
+	t.tokens[token] = temporaryUpload{userID: userID, pathID: pathID, expires: now.Add(temporaryUploadLifetime)}
+	return token
+}
+
+func (t *temporaryUploads) get(token string) (temporaryUpload, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v, ok := t.tokens[token]
+	if !ok || time.Now().After(v.expires) {
+		return temporaryUpload{}, false
+	}
+	return v, true
+}
+
+// uploadPathID is the path_id a /user_uploads/ request names (everything after the prefix).
+func uploadPathID(r *http.Request) string { return chi.URLParam(r, "*") }
+
+// fileURL: GET /api/v1/user_uploads/{path_id} — a temporary URL of a file the user may see.
+func (s *Server) fileURL(c *call) (fields, error) {
+	pathID := uploadPathID(c.r)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if _, aerr := s.realm().DownloadFile(c.user.ID, pathID); aerr != nil {
+		return nil, aerr
+	}
+	token := s.uploads.add(c.user.ID, pathID)
+	return fields{"url": "/user_uploads/temporary/" + token + "/" + path.Base(pathID)}, nil
+}
+
+// serveUpload: GET /user_uploads/{path_id} with HTTP Basic credentials — the file's bytes.
+func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
+	if _, err := params.Parse(r); err != nil {
+		writeError(w, err)
+		return
+	}
+	u, aerr := s.authenticate(r)
+	if aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	s.sendFile(w, r, u.ID, uploadPathID(r))
+}
+
+// serveTemporaryUpload: GET /user_uploads/temporary/{token}/{name} — no credentials needed
+// while the token lives.
+func (s *Server) serveTemporaryUpload(w http.ResponseWriter, r *http.Request) {
+	if _, err := params.Parse(r); err != nil {
+		writeError(w, err)
+		return
+	}
+	t, ok := s.uploads.get(chi.URLParam(r, "token"))
+	if !ok || path.Base(t.pathID) != chi.URLParam(r, "name") {
+		writeError(w, apierr.New(http.StatusNotFound, "BAD_REQUEST", "File not found."))
+		return
+	}
+	s.sendFile(w, r, t.userID, t.pathID)
+}
+
+// sendFile writes an uploaded file: images and text inline, anything else as a download.
+func (s *Server) sendFile(w http.ResponseWriter, r *http.Request, userID int, pathID string) {
+	var f realm.UploadedFile
+	var aerr *apierr.Error
+	func() { // the file is read under the generation lock, and written after it
+		s.generation.RLock()
+		defer s.generation.RUnlock()
+		f, aerr = s.realm().DownloadFile(userID, pathID)
+	}()
+	if aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	// A client that did not know the type sent none or octet-stream: the name tells it, as
+	// the real server guesses it, else the bytes do.
+	ctype := f.ContentType
+	if ctype == "" || ctype == "application/octet-stream" {
+		if ctype = mime.TypeByExtension(path.Ext(f.Name)); ctype == "" {
+			ctype = http.DetectContentType(f.Content)
+		}
+	}
+	disposition := "attachment"
+	if strings.HasPrefix(ctype, "image/") || strings.HasPrefix(ctype, "text/plain") {
+		disposition = "inline"
+	}
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
+	h.Set("Content-Length", strconv.Itoa(len(f.Content)))
+	h.Set("Cache-Control", "private, max-age=3600")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(f.Content)
+	}
+}
