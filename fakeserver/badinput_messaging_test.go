@@ -107,9 +107,9 @@ func messagingRouteCases(add func(routeSpec)) {
 
 	fetch := routeSpec{method: "GET", pattern: "/api/v1/messages", path: "/api/v1/messages", role: fixtures.RoleOwner,
 		params: []param{
-			{name: "anchor", required: true, oversizeFails: true},
 			{name: "num_before", kind: kInt, required: true},
 			{name: "num_after", kind: kInt, required: true},
+			{name: "anchor", oversizeFails: true},
 			{name: "include_anchor", kind: kBool},
 			{name: "narrow", kind: kJSONList},
 			{name: "apply_markdown", kind: kBool},
@@ -119,7 +119,7 @@ func messagingRouteCases(add func(routeSpec)) {
 		valid: []string{"anchor", "newest", "num_before", "10", "num_after", "0", "narrow", narrowGeneral}}
 	fetch.extra = []badCase{
 		{"anchor not a number or word", fetch.with("anchor", "soonest"), badRequest("Invalid anchor")},
-		{"anchor negative", fetch.with("anchor", "-5"), badRequest("Invalid anchor")},
+		{"no anchor", fetch.without("anchor"), badRequest("Missing 'anchor' argument.")},
 		{"num_before negative", fetch.with("num_before", "-1"), badRequest("num_before is too small")},
 		{"too many messages", fetch.with("num_after", "5000"), badRequest("Too many messages requested (maximum 5000).")},
 		{"unknown operator", fetch.with("narrow", `[{"operator":"bogus","operand":"x"}]`), badNarrow("unknown operator")},

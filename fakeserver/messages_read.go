@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -13,9 +14,13 @@ const maxMessagesPerFetch = 5000
 
 // getMessages: GET /messages — a window of the messages of a narrow around an anchor.
 func (s *Server) getMessages(c *call) (fields, error) {
-	q := realm.MessageQuery{Anchor: anchorParam(c)}
+	// The anchor is checked after the other parameters, as on the real server: it is needed
+	// only without use_first_unread_anchor, the older way of saying anchor=first_unread.
+	anchor, hasAnchor := c.p.String("anchor")
+	var q realm.MessageQuery
 	q.NumBefore = requiredCount(c, "num_before")
 	q.NumAfter = requiredCount(c, "num_after")
+	useFirstUnread := c.p.Bool("use_first_unread_anchor", false)
 	q.IncludeAnchor = c.p.Bool("include_anchor", true)
 	q.Narrow = narrowParam(c, false)
 	q.View = realm.ViewOptions{
@@ -25,6 +30,18 @@ func (s *Server) getMessages(c *call) (fields, error) {
 	}
 	if err := c.done(); err != nil {
 		return nil, err
+	}
+	switch {
+	case useFirstUnread:
+		q.Anchor = realm.AnchorFirstUnread
+	case !hasAnchor:
+		return nil, apierr.BadRequest("Missing 'anchor' argument.")
+	default:
+		a, err := parseAnchor(anchor)
+		if err != nil {
+			return nil, err
+		}
+		q.Anchor = a
 	}
 	if q.NumBefore+q.NumAfter > maxMessagesPerFetch {
 		return nil, apierr.BadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
@@ -39,27 +56,36 @@ func (s *Server) getMessages(c *call) (fields, error) {
 	}, nil
 }
 
-// anchorParam reads anchor: a message ID, or newest, oldest or first_unread.
+// anchorParam reads a required anchor: a message ID, or newest, oldest or first_unread.
 func anchorParam(c *call) int {
 	raw, given := c.p.String("anchor")
 	if !given {
 		c.p.Fail(apierr.Missing("anchor"))
 		return 0
 	}
+	a, err := parseAnchor(raw)
+	if err != nil {
+		c.p.Fail(err)
+	}
+	return a
+}
+
+// parseAnchor reads an anchor as the real server does. Negative anchors, which older clients
+// sent, mean the oldest message; anchors beyond any message ID the newest.
+func parseAnchor(raw string) (int, *apierr.Error) {
 	switch raw = strings.Trim(strings.TrimSpace(raw), `"`); raw {
 	case "newest":
-		return realm.AnchorNewest
+		return realm.AnchorNewest, nil
 	case "oldest":
-		return realm.AnchorOldest
+		return realm.AnchorOldest, nil
 	case "first_unread":
-		return realm.AnchorFirstUnread
+		return realm.AnchorFirstUnread, nil
 	}
-	n, err := strconv.Atoi(raw)
-	if err != nil || n < 0 {
-		c.p.Fail(apierr.BadRequest("Invalid anchor"))
-		return 0
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, apierr.BadRequest("Invalid anchor")
 	}
-	return n
+	return int(max(min(n, realm.LargerThanMaxMessageID), 0)), nil
 }
 
 // requiredCount reads a required non-negative JSON integer count.

@@ -12,6 +12,7 @@ package markdown
 import (
 	"bytes"
 	"html"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -23,10 +24,27 @@ import (
 )
 
 var mdRenderer = goldmark.New(
+	goldmark.WithParser(parserWithoutRawHTML()),
 	goldmark.WithExtensions(extension.Strikethrough, extension.Linkify, extension.Table),
 	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mentionParser{}, 50))),
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(mentionRenderer{}, 50))),
 )
+
+// parserWithoutRawHTML is goldmark's CommonMark parser without its raw HTML parsers: an HTML
+// tag or block in a message is then plain text, which the renderer escapes, so a message
+// shows "<b>" as the real server does, where CommonMark would pass it through or (goldmark's
+// safe default) drop it.
+func parserWithoutRawHTML() parser.Parser {
+	htmlBlock, rawHTML := reflect.TypeOf(parser.NewHTMLBlockParser()), reflect.TypeOf(parser.NewRawHTMLParser())
+	blocks := slices.DeleteFunc(parser.DefaultBlockParsers(), func(p util.PrioritizedValue) bool {
+		return reflect.TypeOf(p.Value) == htmlBlock
+	})
+	inlines := slices.DeleteFunc(parser.DefaultInlineParsers(), func(p util.PrioritizedValue) bool {
+		return reflect.TypeOf(p.Value) == rawHTML
+	})
+	return parser.NewParser(parser.WithBlockParsers(blocks...), parser.WithInlineParsers(inlines...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+}
 
 // Users resolves the names of user mentions to active users of the realm.
 type Users interface {

@@ -33,6 +33,9 @@ func TestRenderMessage(t *testing.T) {
 		topic        bool
 	}{
 		{name: "plain Markdown", source: "**bold**", html: []string{"<p><strong>bold</strong></p>"}},
+		{name: "inline raw HTML shown as text", source: "a <b>raw</b> tag", html: []string{"<p>a &lt;b&gt;raw&lt;/b&gt; tag</p>"}, notHTML: []string{"<b>", "omitted"}},
+		{name: "an HTML block shown as text", source: "<div>\n<script>alert(1)</script>\n</div>", html: []string{"&lt;script&gt;alert(1)&lt;/script&gt;"}, notHTML: []string{"<script>", "<div>", "omitted"}},
+		{name: "autolinks still links", source: "<https://example.test/a>", html: []string{`<a href="https://example.test/a">`}},
 		{name: "user mention", source: "hi @**Max Member**", html: []string{`<span class="user-mention" data-user-id="4">@Max Member</span>`}, ids: []int{4}},
 		{name: "mention by name and id", source: "@**Max Member|7**", html: []string{`data-user-id="7"`}, ids: []int{7}},
 		{name: "case-insensitive name", source: "@**max member**", html: []string{`>@Max Member<`}, ids: []int{4}},

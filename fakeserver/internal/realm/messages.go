@@ -281,6 +281,10 @@ type MessageView struct {
 	LastEditTimestamp int64 `json:"last_edit_timestamp,omitempty"`
 	// LastMovedTimestamp is absent when never moved other than by resolving.
 	LastMovedTimestamp int64 `json:"last_moved_timestamp,omitempty"`
+	// MatchContent and MatchSubject are the content and topic with a search narrow's
+	// matches highlighted, only in the results of such a narrow.
+	MatchContent *string `json:"match_content,omitempty"`
+	MatchSubject *string `json:"match_subject,omitempty"`
 }
 
 // ViewOptions are the client's choices for how a message is shown.

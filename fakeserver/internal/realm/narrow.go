@@ -391,6 +391,10 @@ func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[st
 	return out, nil
 }
 
+// LargerThanMaxMessageID is the anchor the real server uses, and echoes, for newest (and for
+// first_unread when nothing is unread); larger anchors are clamped to it.
+const LargerThanMaxMessageID = 10_000_000_000_000_000
+
 // Anchors of GET /messages besides a message ID.
 const (
 	AnchorNewest      = -1
@@ -437,11 +441,11 @@ func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Err
 	anchor := q.Anchor
 	switch anchor {
 	case AnchorNewest:
-		anchor = 1<<31 - 1
+		anchor = LargerThanMaxMessageID
 	case AnchorOldest:
 		anchor = 0
 	case AnchorFirstUnread:
-		anchor = 1<<31 - 1
+		anchor = LargerThanMaxMessageID
 		if i := slices.IndexFunc(all, func(m *Message) bool { return !slices.Contains(viewFlags(m, u.ID), "read") }); i >= 0 {
 			anchor = all[i].ID
 		}
@@ -471,7 +475,13 @@ func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Err
 	}
 	window = append(window, rest...)
 	for _, m := range window {
-		w.Messages = append(w.Messages, s.messageView(u, m, q.View))
+		v := s.messageView(u, m, q.View)
+		if len(f.search) > 0 {
+			// A search shows where it matched, in HTML whatever the content's format.
+			content, subject := highlight(m.Rendered, f.search), highlight(html.EscapeString(m.Topic), f.search)
+			v.MatchContent, v.MatchSubject = &content, &subject
+		}
+		w.Messages = append(w.Messages, v)
 	}
 	return w, nil
 }
