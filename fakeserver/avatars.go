@@ -60,17 +60,13 @@ func (s *Server) serveRealmIcon(w http.ResponseWriter, r *http.Request) {
 // serveAvatar: GET /avatar/{user_id_or_email} and /avatar/{user_id_or_email}/medium — a
 // redirect to the user's avatar (medium: the larger size), with the API's credentials.
 func (s *Server) serveAvatar(w http.ResponseWriter, r *http.Request) {
-	if _, err := params.Parse(r); err != nil {
-		writeError(w, err)
-		return
-	}
-	u, aerr := s.authenticate(r)
-	if aerr != nil {
-		writeError(w, aerr)
+	u, ok := s.authenticateRaw(w, r)
+	if !ok {
 		return
 	}
 	key := chi.URLParam(r, "user_id_or_email")
 	var url string
+	var aerr *apierr.Error
 	func() {
 		s.generation.RLock()
 		defer s.generation.RUnlock()

@@ -246,18 +246,14 @@ func clientRouteCases(add func(routeSpec)) {
 	// The setup upload (integrationSetUp): the owner's, attachment 1, whose path_id the fake
 	// derives from the realm and the ID.
 	setupFile := "/user_uploads/1/" + setupUploadHash + "/" + integSetupFile
-	fileURL := routeSpec{method: "GET", pattern: "/api/v1/user_uploads/*", path: "/api/v1" + setupFile, role: fixtures.RoleOwner}
-	fileURL.extra = []badCase{
-		{"no such file", request{method: "GET", path: "/api/v1/user_uploads/1/nothing/x.txt", auth: ownerAuth}, bad(404, "BAD_REQUEST", "File not found.")},
-		{"a file the member may not see", fileURL.as(memberAuth), bad(403, "BAD_REQUEST", "You are not authorized to view this file.")},
+	for _, prefix := range []string{"/api/v1", ""} { // the temporary URL, and the bytes
+		file := routeSpec{method: "GET", pattern: prefix + "/user_uploads/*", path: prefix + setupFile, role: fixtures.RoleOwner, raw: prefix == ""}
+		file.extra = []badCase{
+			{"no such file", request{method: "GET", path: prefix + "/user_uploads/1/nothing/x.txt", auth: ownerAuth}, bad(404, "BAD_REQUEST", "File not found.")},
+			{"a file the member may not see", file.as(memberAuth), bad(403, "BAD_REQUEST", "You are not authorized to view this file.")},
+		}
+		add(file)
 	}
-	add(fileURL)
-	file := routeSpec{method: "GET", pattern: "/user_uploads/*", path: setupFile, role: fixtures.RoleOwner, raw: true}
-	file.extra = []badCase{
-		{"no such file", request{method: "GET", path: "/user_uploads/1/nothing/x.txt", auth: ownerAuth}, bad(404, "BAD_REQUEST", "File not found.")},
-		{"a file the member may not see", file.as(memberAuth), bad(403, "BAD_REQUEST", "You are not authorized to view this file.")},
-	}
-	add(file)
 	add(routeSpec{method: "GET", pattern: "/user_uploads/temporary/{token}/{name}", path: "/user_uploads/temporary/0123456789abcdef/" + integSetupFile,
 		unknowable: "a temporary URL's token is random (TestUploadedFileDownloads uses one)"})
 	avatar := routeSpec{method: "GET", pattern: "/avatar/{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}", path: "/avatar/4", role: fixtures.RoleGuest, raw: true}

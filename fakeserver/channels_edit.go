@@ -15,12 +15,8 @@ func (s *Server) updateChannel(c *call) (fields, error) {
 		return nil, err
 	}
 	var ch realm.ChannelChange
-	if d, ok := c.p.String("description"); ok {
-		ch.Description = &d
-	}
-	if n, ok := c.p.String("new_name"); ok {
-		ch.NewName = &n
-	}
+	ch.Description = optionalString(c, "description")
+	ch.NewName = optionalString(c, "new_name")
 	ch.IsPrivate = optionalBool(c, "is_private")
 	ch.HistoryPublic = optionalBool(c, "history_public_to_subscribers")
 	ch.IsWebPublic = optionalBool(c, "is_web_public")

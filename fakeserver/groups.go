@@ -169,13 +169,7 @@ func (s *Server) updateGroup(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	var up realm.GroupUpdate
-	if name, ok := c.p.String("name"); ok {
-		up.Name = &name
-	}
-	if d, ok := c.p.String("description"); ok {
-		up.Description = &d
-	}
+	up := realm.GroupUpdate{Name: optionalString(c, "name"), Description: optionalString(c, "description")}
 	up.Deactivated = optionalBool(c, "deactivated")
 	if err := c.done(); err != nil {
 		return nil, err

@@ -86,16 +86,24 @@ func (s *Server) fileURL(c *call) (fields, error) {
 
 // serveUpload: GET /user_uploads/{path_id} with HTTP Basic credentials — the file's bytes.
 func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
+	if u, ok := s.authenticateRaw(w, r); ok {
+		s.sendFile(w, r, u.ID, uploadPathID(r))
+	}
+}
+
+// authenticateRaw checks the query and the HTTP Basic credentials of a request outside the
+// API, and answers the failure itself; ok is false then.
+func (s *Server) authenticateRaw(w http.ResponseWriter, r *http.Request) (u realm.User, ok bool) {
 	if _, err := params.Parse(r); err != nil {
 		writeError(w, err)
-		return
+		return u, false
 	}
 	u, aerr := s.authenticate(r)
 	if aerr != nil {
 		writeError(w, aerr)
-		return
+		return u, false
 	}
-	s.sendFile(w, r, u.ID, uploadPathID(r))
+	return u, true
 }
 
 // serveTemporaryUpload: GET /user_uploads/temporary/{token}/{name} — no credentials needed
