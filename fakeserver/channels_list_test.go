@@ -71,30 +71,3 @@ func TestGetChannels(t *testing.T) {
 	wantRefusal(t, "a moderator outside the private channel", get(t, ts.URL, modAuth, fmt.Sprintf("/api/v1/streams/%d", secret), ""), "Invalid channel ID")
 	requireSuccess(t, "an archived channel", get(t, ts.URL, memberAuth, fmt.Sprintf("/api/v1/streams/%d", old), ""))
 }
-
-func TestSubscriptionPropertiesAllOrNothing(t *testing.T) {
-	ts := newServer(t)
-	other := newTestChannel(t, ts.URL, ownerAuth, "other", false, "[1]")
-	queue := evRegister(t, ts.URL, memberAuth, "event_types", `["subscription"]`)
-	path := "/api/v1/users/me/subscriptions/properties"
-	wantRefusal(t, "a change to a channel the member is not in", post(t, ts.URL, memberAuth, path, "subscription_data",
-		fmt.Sprintf(`[{"stream_id":1,"property":"pin_to_top","value":true},{"stream_id":%d,"property":"pin_to_top","value":true}]`, other)),
-		fmt.Sprintf("Not subscribed to channel ID %d", other))
-	sub := requireSuccess(t, "subscriptions", get(t, ts.URL, memberAuth, "/api/v1/users/me/subscriptions", ""))["subscriptions"].([]any)[0].(map[string]any)
-	if sub["pin_to_top"] != false {
-		t.Fatalf("a refused request pinned the channel: %v", sub)
-	}
-	requireSuccess(t, "two changes", post(t, ts.URL, memberAuth, path, "subscription_data",
-		`[{"stream_id":1,"property":"pin_to_top","value":true},{"stream_id":1,"property":"in_home_view","value":false}]`))
-	sub = requireSuccess(t, "subscriptions", get(t, ts.URL, memberAuth, "/api/v1/users/me/subscriptions", ""))["subscriptions"].([]any)[0].(map[string]any)
-	if sub["pin_to_top"] != true || sub["is_muted"] != true {
-		t.Errorf("after the changes: %v", sub)
-	}
-	var got []string
-	for _, ev := range evPoll(t, ts.URL, memberAuth, queue, -1, true) {
-		got = append(got, fmt.Sprintf("%v=%v", ev["property"], ev["value"]))
-	}
-	if fmt.Sprint(got) != "[pin_to_top=true in_home_view=false is_muted=true]" {
-		t.Errorf("events %v, want one update per property in order, in_home_view before is_muted", got)
-	}
-}
