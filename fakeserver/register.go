@@ -187,7 +187,7 @@ func (s *Server) coreRegisterState(st *registerState) {
 		f["presences"], f["server_timestamp"], f["presence_last_update_id"] = res.Presences, float64(r.Now()), res.LastUpdateID
 	}
 	if st.want("realm_emoji") {
-		f["realm_emoji"] = map[string]any{} // the fake has no custom emoji
+		f["realm_emoji"] = s.realm().RealmEmoji()
 	}
 	if st.want("realm_linkifiers") {
 		f["realm_linkifiers"] = []any{}
