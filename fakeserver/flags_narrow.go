@@ -28,9 +28,13 @@ func (s *Server) updateFlagsForNarrow(c *call) (fields, error) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	return fields{
+	f := fields{
 		"processed_count": res.ProcessedCount, "updated_count": res.UpdatedCount,
 		"first_processed_id": res.FirstProcessedID, "last_processed_id": res.LastProcessedID,
 		"found_oldest": res.FoundOldest, "found_newest": res.FoundNewest,
-	}, nil
+	}
+	if s.realm().ReportsIgnoredChannels(op == "add", flag) {
+		f["ignored_because_not_subscribed_channels"] = res.IgnoredChannels
+	}
+	return f, nil
 }

@@ -78,3 +78,30 @@ func TestFlagsForNarrow(t *testing.T) {
 		t.Errorf("empty window reply %v", env)
 	}
 }
+
+// TestMarkingUnreadSkipsUnsubscribedChannels: unread messages are only ever in subscribed
+// channels; marking unread elsewhere is skipped, and the channels are named.
+func TestMarkingUnreadSkipsUnsubscribedChannels(t *testing.T) {
+	ts := newServer(t)
+	other := newTestChannel(t, ts.URL, ownerAuth, "left", false, "[1,4]")
+	inGeneral := requireSuccess(t, "send", post(t, ts.URL, ownerAuth, "/api/v1/messages", "type", "stream", "to", "general", "topic", "t", "content", "a"))["id"]
+	inOther := requireSuccess(t, "send", post(t, ts.URL, ownerAuth, "/api/v1/messages", "type", "stream", "to", "left", "topic", "t", "content", "b"))["id"]
+	requireSuccess(t, "read all", post(t, ts.URL, memberAuth, "/api/v1/mark_all_as_read"))
+	requireSuccess(t, "leave", unsubscribe(t, ts.URL, memberAuth, "subscriptions", `["left"]`))
+
+	env := requireSuccess(t, "mark unread", post(t, ts.URL, memberAuth, "/api/v1/messages/flags", "messages", fmt.Sprintf("[%v,%v]", inGeneral, inOther), "op", "remove", "flag", "read"))
+	if canonical(env["ignored_because_not_subscribed_channels"]) != fmt.Sprintf("[%d]", other) {
+		t.Errorf("reply %v, want the left channel ignored", env)
+	}
+	if got, want := unreadIDs(t, ts.URL, memberAuth), fmt.Sprint([]any{inGeneral}); got != want {
+		t.Errorf("unread %s, want only the message in general", got)
+	}
+	env = requireSuccess(t, "narrow", post(t, ts.URL, memberAuth, "/api/v1/messages/flags/narrow",
+		"anchor", "oldest", "num_before", "0", "num_after", "100", "narrow", `[{"operator":"channel","operand":"left"}]`, "op", "remove", "flag", "read"))
+	if env["updated_count"] != float64(0) || canonical(env["ignored_because_not_subscribed_channels"]) != fmt.Sprintf("[%d]", other) {
+		t.Errorf("narrow reply %v", env)
+	}
+	if env := requireSuccess(t, "star", post(t, ts.URL, memberAuth, "/api/v1/messages/flags", "messages", fmt.Sprintf("[%v]", inOther), "op", "add", "flag", "starred")); env["ignored_because_not_subscribed_channels"] != nil {
+		t.Errorf("the field outside marking unread: %v", env)
+	}
+}

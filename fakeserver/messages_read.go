@@ -151,11 +151,15 @@ func (s *Server) updateFlags(c *call) (fields, error) {
 		}
 		msgIDs = append(msgIDs, int(id))
 	}
-	changed, aerr := s.realm().UpdateFlags(c.user.ID, msgIDs, op == "add", flag)
+	asked, ignored, aerr := s.realm().UpdateFlags(c.user.ID, msgIDs, op == "add", flag)
 	if aerr != nil {
 		return nil, aerr
 	}
-	return fields{"messages": changed}, nil
+	f := fields{"messages": asked}
+	if s.realm().ReportsIgnoredChannels(op == "add", flag) {
+		f["ignored_because_not_subscribed_channels"] = ignored
+	}
+	return f, nil
 }
 
 // markAllAsRead: POST /mark_all_as_read (operation 19), batched like topic deletion.

@@ -47,11 +47,14 @@ func viewFlags(m *Message, userID int) []string {
 
 // UpdateFlags adds or removes a flag on messages the user can read (POST /messages/flags) and
 // returns the IDs it was asked to change. A message read through public history gains a row.
-func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) ([]int, *apierr.Error) {
-	if _, err := s.changeFlags(userID, ids, add, flag); err != nil {
-		return nil, err
+// Unread messages are only ever in subscribed channels, as on the real server: marking
+// unread skips the others, whose channel IDs come back in ignored.
+func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) (asked, ignored []int, _ *apierr.Error) {
+	_, ignored, err := s.changeFlags(userID, ids, add, flag)
+	if err != nil {
+		return nil, nil, err
 	}
-	return ids, nil
+	return ids, ignored, nil
 }
 
 // checkEditableFlag refuses flags a user may not set or clear, with the real server's words.
@@ -65,10 +68,11 @@ func checkEditableFlag(flag string) *apierr.Error {
 	return nil
 }
 
-// changeFlags is UpdateFlags returning the IDs whose flag actually changed, in order.
-func (s *State) changeFlags(userID int, ids []int, add bool, flag string) ([]int, *apierr.Error) {
+// changeFlags is UpdateFlags returning the IDs whose flag actually changed, in order, and the
+// channels skipped when marking unread.
+func (s *State) changeFlags(userID int, ids []int, add bool, flag string) (changed, ignored []int, _ *apierr.Error) {
 	if err := checkEditableFlag(flag); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -77,12 +81,18 @@ func (s *State) changeFlags(userID int, ids []int, add bool, flag string) ([]int
 	for _, id := range ids {
 		m, err := s.accessibleMessage(u, id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ms = append(ms, m)
 	}
-	changed := []int{}
+	changed, ignored = []int{}, []int{}
 	for _, m := range ms {
+		if !add && flag == "read" && !m.IsDirect && !s.channels[m.ChannelID].subscribed(u) {
+			if !slices.Contains(ignored, m.ChannelID) {
+				ignored = append(ignored, m.ChannelID)
+			}
+			continue
+		}
 		if _, ok := m.Flags[userID]; !ok {
 			if !add {
 				continue
@@ -95,10 +105,17 @@ func (s *State) changeFlags(userID int, ids []int, add bool, flag string) ([]int
 		}
 	}
 	slices.Sort(changed)
+	slices.Sort(ignored)
 	if len(changed) > 0 {
 		s.publishFlagChange(userID, add, flag, changed)
 	}
-	return changed, nil
+	return changed, ignored, nil
+}
+
+// ReportsIgnoredChannels tells whether a flag change's reply lists the channels skipped when
+// marking unread: for op remove of the read flag, from feature level 355.
+func (s *State) ReportsIgnoredChannels(add bool, flag string) bool {
+	return !add && flag == "read" && s.Settings().FeatureLevel >= 355
 }
 
 func (s *State) publishFlagChange(userID int, add bool, flag string, ids []int) {

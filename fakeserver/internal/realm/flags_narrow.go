@@ -10,6 +10,8 @@ type NarrowFlagsResult struct {
 	LastProcessedID  *int `json:"last_processed_id"`
 	FoundOldest      bool `json:"found_oldest"`
 	FoundNewest      bool `json:"found_newest"`
+	// IgnoredChannels are the channels skipped when marking unread (see UpdateFlags).
+	IgnoredChannels []int `json:"ignored_because_not_subscribed_channels"`
 }
 
 // UpdateFlagsForNarrow implements POST /messages/flags/narrow: the flag is added to or removed
@@ -26,11 +28,14 @@ func (s *State) UpdateFlagsForNarrow(userID int, q MessageQuery, add bool, flag 
 	for _, m := range w.Messages {
 		ids = append(ids, m.ID)
 	}
-	changed, err := s.changeFlags(userID, ids, add, flag)
+	changed, ignored, err := s.changeFlags(userID, ids, add, flag)
 	if err != nil {
 		return NarrowFlagsResult{}, err
 	}
-	res := NarrowFlagsResult{ProcessedCount: len(ids), UpdatedCount: len(changed), FoundOldest: w.FoundOldest, FoundNewest: w.FoundNewest}
+	res := NarrowFlagsResult{
+		ProcessedCount: len(ids), UpdatedCount: len(changed), FoundOldest: w.FoundOldest, FoundNewest: w.FoundNewest,
+		IgnoredChannels: ignored,
+	}
 	if len(ids) > 0 {
 		res.FirstProcessedID, res.LastProcessedID = &ids[0], &ids[len(ids)-1]
 	}
