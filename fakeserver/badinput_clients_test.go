@@ -210,6 +210,7 @@ func clientRouteCases(add func(routeSpec)) {
 			{name: "is_private", kind: kBool},
 			{name: "history_public_to_subscribers", kind: kBool},
 			{name: "is_web_public", kind: kBool},
+			{name: "is_archived", kind: kBool},
 		},
 		valid: []string{"description", "Edited by the bad-input test"}}
 	editChannel.extra = []badCase{
@@ -219,6 +220,7 @@ func clientRouteCases(add func(routeSpec)) {
 		{"a name too long", editChannel.with("new_name", strings.Repeat("n", 61)), badRequest("Channel name too long (limit: 60 characters).")},
 		{"public with protected history", editChannel.with("history_public_to_subscribers", "false"), badRequest("Invalid parameters")},
 		{"web-public", editChannel.with("is_web_public", "true"), badRequest("Web-public channels are not enabled.")},
+		{"unarchive an active channel", editChannel.with("is_archived", "false"), badRequest("Channel is not currently deactivated")},
 		{"description too long, with a good name (all or nothing)", editChannel.as(adminAuth, "description", strings.Repeat("d", 1025), "new_name", newChan), badRequest("description is too long (limit: 1024 characters)")},
 	}
 	add(editChannel)

@@ -7,8 +7,7 @@ import (
 
 // updateChannel: PATCH /streams/{stream_id} — a channel's access, description and name.
 // The settings the fake does not keep (default channel, retention, topics policy, folder,
-// permission groups, unarchiving) are not read, so the reply lists them in
-// ignored_parameters_unsupported.
+// permission groups) are not read, so the reply lists them in ignored_parameters_unsupported.
 func (s *Server) updateChannel(c *call) (fields, error) {
 	id, err := c.pathID("stream_id", apierr.InvalidChannel)
 	if err != nil {
@@ -20,6 +19,9 @@ func (s *Server) updateChannel(c *call) (fields, error) {
 	ch.IsPrivate = optionalBool(c, "is_private")
 	ch.HistoryPublic = optionalBool(c, "history_public_to_subscribers")
 	ch.IsWebPublic = optionalBool(c, "is_web_public")
+	if archived := optionalBool(c, "is_archived"); archived != nil && !*archived {
+		ch.Unarchive = true
+	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}

@@ -87,3 +87,17 @@ func TestMakingAChannelPrivateHidesItFromOutsiders(t *testing.T) {
 		t.Errorf("a moderator when it is public again: %v, want it created in view", evs)
 	}
 }
+
+func TestUnarchiveChannel(t *testing.T) {
+	ts := newServer(t)
+	id := newTestChannel(t, ts.URL, ownerAuth, "back again", false, "[1,4]")
+	requireSuccess(t, "archive", archiveChannel(t, ts.URL, ownerAuth, id))
+	queue := evRegister(t, ts.URL, memberAuth, "event_types", `["stream"]`)
+	requireSuccess(t, "unarchive", do(t, ts.URL, request{method: http.MethodPatch, path: fmt.Sprintf("/api/v1/streams/%d", id),
+		body: formBody("is_archived", "false"), contentType: formType, auth: ownerAuth}))
+	evs := evPoll(t, ts.URL, memberAuth, queue, -1, true)
+	if len(evs) != 2 || evs[0]["property"] != "is_archived" || evs[0]["value"] != false || evs[1]["op"] != "create" || evs[1]["for_unarchiving"] != true {
+		t.Errorf("events %v, want the is_archived update and the creation for unarchiving", evs)
+	}
+	requireSuccess(t, "send again", post(t, ts.URL, memberAuth, "/api/v1/messages", "type", "stream", "to", "back again", "topic", "t", "content", "hello"))
+}

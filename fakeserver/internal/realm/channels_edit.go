@@ -17,6 +17,9 @@ type ChannelChange struct {
 	IsPrivate     *bool
 	HistoryPublic *bool
 	IsWebPublic   *bool
+	// Unarchive is is_archived=false; the real server ignores is_archived=true (archiving
+	// has its own route).
+	Unarchive bool
 }
 
 // maxChannelDescriptionLength is the real server's limit for channel descriptions.
@@ -57,6 +60,12 @@ func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) *apie
 	case webPublic:
 		return apierr.BadRequest("Web-public channels are not enabled.")
 	}
+	if c.Unarchive && !ch.Archived {
+		return apierr.BadRequest("Channel is not currently deactivated")
+	}
+	if c.Unarchive && ch.InviteOnly && len(ch.Subscribers) == 0 {
+		return apierr.BadRequest("Channel is private and have no subscribers")
+	}
 	var description, name string
 	if c.Description != nil {
 		description = strings.ReplaceAll(*c.Description, "\n", " ")
@@ -78,6 +87,9 @@ func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) *apie
 	}
 
 	who := fmt.Sprintf("@_**%s|%d**", u.FullName, u.ID)
+	if c.Unarchive {
+		s.unarchiveChannel(ch)
+	}
 	if private != ch.InviteOnly || history != ch.HistoryPublicToSubscribers {
 		s.changeChannelAccess(ch, private, history, who)
 	}
@@ -160,4 +172,14 @@ func (s *State) changeChannelAccess(ch *Channel, private, history bool, who stri
 	s.publish(events.Event{"type": "stream", "op": "create", "streams": []ChannelObject{s.channelObject(ch)}}, gained...)
 	s.sendNotification(ch, archiveTopic, fmt.Sprintf("%s changed the [access permissions](/help/channel-permissions) for this channel from **%s** to **%s**.",
 		who, accessPolicyName(oldPrivate, oldHistory), accessPolicyName(private, history)))
+}
+
+// unarchiveChannel brings an archived channel back, as the real server announces it: an
+// is_archived update and a creation for unarchiving to whoever can see it, and a notice.
+func (s *State) unarchiveChannel(ch *Channel) {
+	ch.Archived = false
+	audience := s.channelAudience(ch)
+	s.publish(events.Event{"type": "stream", "op": "update", "stream_id": ch.ID, "name": ch.Name, "property": "is_archived", "value": false}, audience...)
+	s.publish(events.Event{"type": "stream", "op": "create", "streams": []ChannelObject{s.channelObject(ch)}, "for_unarchiving": true}, audience...)
+	s.sendNotification(ch, archiveTopic, fmt.Sprintf("Channel #**%s** has been unarchived.", ch.Name))
 }
