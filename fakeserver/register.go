@@ -170,7 +170,7 @@ func (s *Server) coreRegisterState(st *registerState) {
 	}
 	if st.want("subscription") {
 		f["subscriptions"] = r.Subscriptions(uid, st.subs)
-		f["unsubscribed"] = []any{}
+		f["unsubscribed"] = r.Unsubscribed(uid, st.subs)
 		f["never_subscribed"] = r.NeverSubscribed(uid, st.subs)
 	}
 	if st.want("stream") {

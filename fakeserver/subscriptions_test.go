@@ -134,3 +134,30 @@ func TestSubscriptionPropertiesAllOrNothing(t *testing.T) {
 		t.Errorf("events %v, want one update per property in order, in_home_view before is_muted", got)
 	}
 }
+
+// TestLeftSubscriptionsInTheRegisterState: a channel the user left is in unsubscribed, not
+// never_subscribed, and subscribing again restores the user's settings for it.
+func TestLeftSubscriptionsInTheRegisterState(t *testing.T) {
+	ts := newServer(t)
+	id := newTestChannel(t, ts.URL, memberAuth, "visited", false, "[4]")
+	requireSuccess(t, "color", post(t, ts.URL, memberAuth, "/api/v1/users/me/subscriptions/properties", "subscription_data",
+		fmt.Sprintf(`[{"stream_id":%d,"property":"color","value":"#123456"}]`, id)))
+	requireSuccess(t, "leave", unsubscribe(t, ts.URL, memberAuth, "subscriptions", `["visited"]`))
+	state := requireSuccess(t, "register", post(t, ts.URL, memberAuth, "/api/v1/register", "fetch_event_types", `["subscription"]`))
+	names := func(key string) []string {
+		var out []string
+		for _, s := range state[key].([]any) {
+			out = append(out, s.(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	if fmt.Sprint(names("unsubscribed")) != "[visited]" || fmt.Sprint(names("never_subscribed")) != "[]" || fmt.Sprint(names("subscriptions")) != "[general]" {
+		t.Errorf("subscriptions %v, unsubscribed %v, never_subscribed %v", names("subscriptions"), names("unsubscribed"), names("never_subscribed"))
+	}
+	requireSuccess(t, "come back", post(t, ts.URL, memberAuth, "/api/v1/users/me/subscriptions", "subscriptions", `[{"name":"visited"}]`))
+	for _, s := range requireSuccess(t, "subscriptions", get(t, ts.URL, memberAuth, "/api/v1/users/me/subscriptions", ""))["subscriptions"].([]any) {
+		if sub := s.(map[string]any); sub["name"] == "visited" && sub["color"] != "#123456" {
+			t.Errorf("subscribing again lost the color: %v", sub["color"])
+		}
+	}
+}

@@ -27,6 +27,9 @@ type Channel struct {
 	// no new messages and are not found by name.
 	Archived    bool
 	Subscribers map[int]*Subscription // by user ID
+	// Former are the subscriptions users left, with their settings: the register state's
+	// unsubscribed, and what subscribing again restores, as on the real server.
+	Former map[int]*Subscription
 }
 
 // Subscription is one user's membership of a channel and its per-user settings.
@@ -52,6 +55,7 @@ func (s *State) addChannel(name, description string, inviteOnly, historyPublic b
 	ch := &Channel{
 		ID: nextID(&s.next.channel), Name: name, Description: description, InviteOnly: inviteOnly,
 		HistoryPublicToSubscribers: historyPublic, DateCreated: s.Now(), Subscribers: map[int]*Subscription{},
+		Former: map[int]*Subscription{},
 	}
 	ch.RecipientID = s.recipientID("channel:" + strconv.Itoa(ch.ID))
 	s.channels[ch.ID] = ch
@@ -72,6 +76,11 @@ func (s *State) recipientID(key string) int {
 func (s *State) subscribe(ch *Channel, u *User) bool {
 	if _, ok := ch.Subscribers[u.ID]; ok {
 		return false
+	}
+	if sub, ok := ch.Former[u.ID]; ok {
+		delete(ch.Former, u.ID)
+		ch.Subscribers[u.ID] = sub
+		return true
 	}
 	ch.Subscribers[u.ID] = &Subscription{
 		UserID: u.ID, Color: subscriptionColors[(ch.ID-1)%len(subscriptionColors)],

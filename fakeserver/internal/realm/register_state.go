@@ -77,7 +77,8 @@ func (s *State) NeverSubscribed(userID int, opts SubscriptionOptions) []NeverSub
 	u := s.users[userID]
 	out := []NeverSubscribedView{}
 	for _, ch := range s.channelsInOrder() {
-		if _, subscribed := ch.Subscribers[userID]; subscribed || ch.Archived || (ch.InviteOnly && !u.IsAdmin()) || (u.IsGuest() && !ch.subscribed(u)) {
+		_, former := ch.Former[userID]
+		if _, subscribed := ch.Subscribers[userID]; subscribed || former || ch.Archived || (ch.InviteOnly && !u.IsAdmin()) || (u.IsGuest() && !ch.subscribed(u)) {
 			continue
 		}
 		o := NeverSubscribedView{ChannelObject: s.channelObject(ch)}

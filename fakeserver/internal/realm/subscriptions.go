@@ -274,6 +274,7 @@ func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (
 				res.NotRemoved = append(res.NotRemoved, ch.Name)
 				continue
 			}
+			ch.Former[u.ID] = ch.Subscribers[u.ID]
 			delete(ch.Subscribers, u.ID)
 			res.Removed = append(res.Removed, ch.Name)
 			removed[ch] = append(removed[ch], u.ID)
@@ -334,4 +335,25 @@ func (s *State) publishChannelsHidden(channelIDs []int, userIDs ...int) {
 		streams = append(streams, map[string]any{"stream_id": id})
 	}
 	s.publish(events.Event{"type": "stream", "op": "delete", "streams": streams, "stream_ids": channelIDs, "for_archiving": false}, userIDs...)
+}
+
+// Unsubscribed lists the subscriptions the user left (the register state's unsubscribed), in
+// channel ID order, with the channel's subscribers when asked for and the user may see them.
+func (s *State) Unsubscribed(userID int, opts SubscriptionOptions) []SubscriptionView {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[userID]
+	out := []SubscriptionView{}
+	for _, ch := range s.channelsInOrder() {
+		sub, ok := ch.Former[userID]
+		if !ok || (ch.Archived && !opts.IncludeArchived) {
+			continue
+		}
+		v := s.subscriptionView(ch, sub, SubscriptionOptions{NotificationSettingsNull: opts.NotificationSettingsNull})
+		if opts.IncludeSubscribers && ch.canAccess(u) {
+			v.Subscribers = s.subscriberIDs(ch)
+		}
+		out = append(out, v)
+	}
+	return out
 }
