@@ -86,7 +86,11 @@ func (s *Server) moveClock(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if err := checkClockMove(now, hasNow, advance, hasAdvance, mode != "", s.clock.Unix()); err != nil {
+	current := s.clock.Unix()
+	if ClockMode(mode) == ClockWall { // the move starts from the wall time
+		current = time.Now().Unix()
+	}
+	if err := checkClockMove(now, hasNow, advance, hasAdvance, mode != "", current); err != nil {
 		return nil, err
 	}
 	if mode != "" {
