@@ -17,6 +17,20 @@ func clientSetUp(t testing.TB, base string) {
 	requireSuccess(t, "setup presence", post(t, base, memberAuth, "/api/v1/users/me/presence", "status", "active"))
 }
 
+// clientStateOf adds, to a bad-input test's state, what this area's requests could change
+// beyond the common state: channels with their settings, the member's subscriptions (with
+// their settings, and the ones left), topic policies and presence, and the groups.
+func clientStateOf(t testing.TB, base string, state map[string]any) {
+	t.Helper()
+	read := func(key string, res response, name string) { recordField(state, key, res, name) }
+	read("channels", get(t, base, ownerAuth, "/api/v1/streams", "include_all=true&exclude_archived=false"), "streams")
+	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["subscription","user_topic","presence"]`)
+	for _, key := range []string{"subscriptions", "unsubscribed", "user_topics", "presences"} {
+		read("member "+key, member, key)
+	}
+	read("groups", get(t, base, ownerAuth, "/api/v1/user_groups", "include_deactivated_groups=true"), "user_groups")
+}
+
 // clientRouteCases adds the bad-input cases of the routes real clients call around the
 // documented operations (issue 10). The setup message (ID 1) was sent by the owner to
 // general > setup; general (ID 1) is the fixture's one channel, with everyone subscribed.

@@ -960,6 +960,7 @@ func stateOf(t testing.TB, base string) string {
 	field("clock", get(t, base, "", "/_fake/clock", ""), "now")
 	field("config", get(t, base, "", "/_fake/config", ""), "config")
 	integrationStateOf(t, base, state)
+	clientStateOf(t, base, state)
 	return canonical(state)
 }
 
