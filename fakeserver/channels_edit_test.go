@@ -101,3 +101,16 @@ func TestUnarchiveChannel(t *testing.T) {
 	}
 	requireSuccess(t, "send again", post(t, ts.URL, memberAuth, "/api/v1/messages", "type", "stream", "to", "back again", "topic", "t", "content", "hello"))
 }
+
+// TestTheCreatorAdministersTheChannel: a channel's creator is in its can_administer_channel_group
+// (the channel object says so), so may edit and archive it; other members may not.
+func TestTheCreatorAdministersTheChannel(t *testing.T) {
+	ts := newServer(t)
+	id := newTestChannel(t, ts.URL, memberAuth, "mine", false, "[3,4]")
+	ch := requireSuccess(t, "channel", get(t, ts.URL, memberAuth, fmt.Sprintf("/api/v1/streams/%d", id), ""))["stream"].(map[string]any)
+	if canonical(ch["can_administer_channel_group"]) != `{"direct_members":[4],"direct_subgroups":[]}` {
+		t.Fatalf("can_administer_channel_group %v", ch["can_administer_channel_group"])
+	}
+	wantRefusal(t, "another member archives", archiveChannel(t, ts.URL, modAuth, id), "You do not have permission to administer this channel.")
+	requireSuccess(t, "the creator archives", archiveChannel(t, ts.URL, memberAuth, id))
+}

@@ -127,8 +127,9 @@ func (s *State) ChannelIDByName(userID int, name string) (int, *apierr.Error) {
 const archiveTopic = "channel events"
 
 // ArchiveChannel implements DELETE /streams/{stream_id}. Organization administrators may archive
-// any channel; another user who can see the channel's content is told it may not administer
-// it, and anyone else that the channel does not exist, as the real server answers.
+// any channel, and its creator this one; another user who can see the channel's content is
+// told it may not administer it, and anyone else that the channel does not exist, as the real
+// server answers.
 func (s *State) ArchiveChannel(requesterID, channelID int) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -137,9 +138,9 @@ func (s *State) ArchiveChannel(requesterID, channelID int) *apierr.Error {
 	switch {
 	case ch == nil:
 		return apierr.InvalidChannel
-	case !u.IsAdmin() && ch.canAccess(u):
+	case !ch.administeredBy(u) && ch.canAccess(u):
 		return apierr.BadRequest("You do not have permission to administer this channel.")
-	case !u.IsAdmin():
+	case !ch.administeredBy(u):
 		return apierr.InvalidChannel
 	case ch.Archived:
 		return apierr.BadRequest("Channel is already deactivated")

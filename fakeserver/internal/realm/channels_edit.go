@@ -38,7 +38,7 @@ func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) *apie
 	switch {
 	case ch == nil || !ch.seesMetadata(u):
 		return apierr.InvalidChannel
-	case !u.IsAdmin() && ch.CreatorID != u.ID:
+	case !ch.administeredBy(u):
 		return apierr.BadRequest("You do not have permission to administer this channel.")
 	}
 	// The access the channel would have afterwards, checked as a whole.

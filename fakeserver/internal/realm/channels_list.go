@@ -29,6 +29,11 @@ func (ch *Channel) seesMetadata(u *User) bool {
 	return ch.canAccess(u) || (ch.InviteOnly && u.IsAdmin())
 }
 
+// administeredBy is whether u administers the channel: organization administrators, and the
+// channel's creator, whom can_administer_channel_group names by default (the fake keeps no
+// other value of it).
+func (ch *Channel) administeredBy(u *User) bool { return u.IsAdmin() || ch.CreatorID == u.ID }
+
 // Channels implements GET /streams: the channels the query selects, sorted by name.
 func (s *State) Channels(userID int, q ChannelQuery) []ChannelListItem {
 	s.mu.RLock()

@@ -218,7 +218,7 @@ type UnsubscribeResult struct {
 // Unsubscribe removes the principals' subscriptions to the named channels (the requester's
 // when principals is empty), all or nothing, as the real server's remove_subscriptions.
 // Removing anyone but oneself or one's own bots needs the channel's remove-subscribers
-// permission (administrators, and the channel's creator, who administers it).
+// permission (administrators by default) or to administer the channel (its creator).
 func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (UnsubscribeResult, *apierr.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -257,7 +257,7 @@ func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (
 	}
 	if others {
 		for _, ch := range channels {
-			if !req.IsAdmin() && !(ch.CreatorID == req.ID && ch.canAccess(req)) {
+			if !ch.administeredBy(req) {
 				return UnsubscribeResult{}, apierr.BadRequest("Insufficient permission")
 			}
 		}
