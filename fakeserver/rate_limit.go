@@ -29,6 +29,13 @@ type rateLimiter struct {
 	now  func() time.Time // the wall clock; replaced in tests
 }
 
+// reset forgets every request: a reset of the fake starts every user's budget afresh.
+func (l *rateLimiter) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seen = nil
+}
+
 // rateDecision is the limiter's answer for one request.
 type rateDecision struct {
 	allowed   bool

@@ -76,9 +76,13 @@ func TestRateLimitWindowPasses(t *testing.T) {
 	}
 	time.Sleep(time.Duration(res.env["retry-after"].(float64)*float64(time.Second)) + 20*time.Millisecond)
 	requireSuccess(t, "after waiting Retry-After", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
-	// A reset restores the configuration of the fixture: no rate limiting.
+	// That request filled the window again. A reset restores the configuration of the fixture,
+	// no rate limiting, and forgets the requests: the same limit set again within the window
+	// starts with a full budget.
 	requireSuccess(t, "reset", do(t, ts.URL, request{method: http.MethodPost, path: "/_fake/reset"}))
 	for i := 0; i < 3; i++ {
 		requireSuccess(t, "after a reset", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
 	}
+	evPatchConfig(t, ts.URL, "rate_limit_requests", "1", "rate_limit_window_seconds", "1")
+	requireSuccess(t, "the same limit after a reset", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
 }

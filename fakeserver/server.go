@@ -240,6 +240,7 @@ func (s *Server) LoadFixture(f *fixtures.Fixture) {
 	s.state.Load(f)
 	s.hub.Reset()
 	s.journal.clear()
+	s.limiter.reset()
 }
 
 // Clock returns the virtual time.
