@@ -161,3 +161,15 @@ func TestLeftSubscriptionsInTheRegisterState(t *testing.T) {
 		}
 	}
 }
+
+// TestAGuestLeavingAPublicChannelNoLongerSeesIt: guests see only the channels they are in.
+func TestAGuestLeavingAPublicChannelNoLongerSeesIt(t *testing.T) {
+	ts := newServer(t)
+	queue := evRegister(t, ts.URL, guestAuth, "event_types", `["subscription","stream"]`)
+	requireSuccess(t, "leave general", unsubscribe(t, ts.URL, guestAuth, "subscriptions", `["general"]`))
+	evs := evPoll(t, ts.URL, guestAuth, queue, -1, true)
+	if len(evs) != 2 || evs[1]["type"] != "stream" || evs[1]["op"] != "delete" || canonical(evs[1]["stream_ids"]) != "[1]" {
+		t.Errorf("guest's events %v, want the subscription remove and general deleted from view", evs)
+	}
+	wantRefusal(t, "the guest looks general up", get(t, ts.URL, guestAuth, "/api/v1/streams/1", ""), "Invalid channel ID")
+}

@@ -288,9 +288,10 @@ func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (
 	return res, nil
 }
 
-// publishSubscriptionsRemoved tells a user of the subscriptions they lost. A private channel
-// the user can no longer see is deleted from their view, and its messages unread by them
-// are marked read, as the real server's deferred work does for every removed subscription.
+// publishSubscriptionsRemoved tells a user of the subscriptions they lost. A channel the user
+// can no longer see (private, or any for a guest) is deleted from their view, and its
+// messages unread by them are marked read, as the real server's deferred work does for every
+// removed subscription.
 func (s *State) publishSubscriptionsRemoved(u *User, channels []*Channel) {
 	if len(channels) == 0 {
 		return
@@ -299,7 +300,7 @@ func (s *State) publishSubscriptionsRemoved(u *User, channels []*Channel) {
 	var hidden []int
 	for _, ch := range channels {
 		gone = append(gone, map[string]any{"name": ch.Name, "stream_id": ch.ID})
-		if ch.InviteOnly && !u.IsAdmin() {
+		if !ch.seesMetadata(u) { // a private channel, or any channel for a guest
 			hidden = append(hidden, ch.ID)
 		}
 	}
