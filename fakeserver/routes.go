@@ -86,6 +86,7 @@ func (s *Server) routes() *chi.Mux {
 	})
 
 	s.fileRoutes(r)
+	r.Get(describePath, s.serveDescription)
 
 	r.Route("/_fake", func(r chi.Router) {
 		r.Use(s.guardControl)

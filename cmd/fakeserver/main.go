@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -30,18 +31,19 @@ func main() {
 	token := flag.String("control-token", os.Getenv(fakeserver.ControlTokenEnv),
 		"bearer token the control API (/_fake/) requires (default $"+fakeserver.ControlTokenEnv+"); without one the control API is off on non-loopback addresses")
 	clock := flag.String("clock", "", "clock mode: frozen (stands still at the fixture's start_time unless the control API moves it) or wall (starts at the wall time and runs with it); default: the fixture's clock setting")
+	checkOpenAPI := flag.Bool("check-openapi", false, "validate every exchange against the fake's OpenAPI description; on exit print the figures and the violations, and exit 1 on any violation")
 	flag.Parse()
 	if *clock != "" && *clock != string(fakeserver.ClockFrozen) && *clock != string(fakeserver.ClockWall) {
 		fmt.Fprintln(os.Stderr, "fakeserver: -clock must be frozen or wall")
 		os.Exit(2)
 	}
-	if err := run(*addr, *fixturePath, *token, fakeserver.ClockMode(*clock), *quiet); err != nil {
+	if err := run(*addr, *fixturePath, *token, fakeserver.ClockMode(*clock), *quiet, *checkOpenAPI); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeserver:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet bool) error {
+func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet, checkOpenAPI bool) error {
 	fixture := fixtures.Default()
 	if fixturePath != "" {
 		f, err := fixtures.LoadFile(fixturePath)
@@ -73,8 +75,16 @@ func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet bool
 	fake := fakeserver.New(opts...)
 	// Every client gets a bounded time to send its request and take its reply; long polls of
 	// GET /events move their own deadlines past the poll timeout.
+	var handler http.Handler = fake
+	var checker *check.Checker
+	if checkOpenAPI {
+		if checker, err = check.New(); err != nil {
+			return err
+		}
+		handler = checker.Wrap(fake)
+	}
 	srv := &http.Server{
-		Handler:           fake,
+		Handler:           handler,
 		ReadHeaderTimeout: fakeserver.ReadHeaderTimeout,
 		ReadTimeout:       fakeserver.ReadTimeout,
 		WriteTimeout:      fakeserver.WriteTimeout,
@@ -83,7 +93,9 @@ func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet bool
 	srv.RegisterOnShutdown(fake.Close)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -91,6 +103,14 @@ func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet bool
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
+	}
+	<-stopped // the last exchanges are answered (and checked) before the report
+	if checker != nil {
+		report := checker.Report()
+		fmt.Println(report)
+		if !report.OK() {
+			return errors.New("replies that violate the OpenAPI description")
+		}
 	}
 	return nil
 }

@@ -1,0 +1,65 @@
+package fakeserver
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/openapi/check"
+)
+
+// samplePaths turns a chi pattern into a path the description must route: each parameter
+// becomes a value its pattern takes.
+var samplePaths = strings.NewReplacer(
+	userEmail, "iago@chat.example.test",
+	userIDOrEmail, "12",
+	"/user_uploads/*", "/user_uploads/1/4f2a/notes.txt",
+)
+
+var anyParam = regexp.MustCompile(`\{[a-z_]+(:[^}]*)?\}`)
+
+// Every route the fake serves is in its OpenAPI description: a route added without its
+// description fails here (add it to fakeserver/openapi/openapi.yaml).
+func TestEveryRouteIsDescribed(t *testing.T) {
+	checker, err := check.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	defer s.Close()
+	routes := 0
+	err = chi.Walk(s.routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		path := anyParam.ReplaceAllString(samplePaths.Replace(route), "1")
+		if method == http.MethodHead {
+			return nil // HEAD is answered by the GET route
+		}
+		routes++
+		if !checker.Documented(method, path) {
+			t.Errorf("%s %s (as %s) is not in fakeserver/openapi/openapi.yaml", method, route, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if routes < 100 {
+		t.Fatalf("walked only %d routes", routes)
+	}
+}
+
+// The fake serves its description as JSON, without credentials.
+func TestServesDescription(t *testing.T) {
+	ts := NewTestServer()
+	defer ts.Close()
+	resp, err := http.Get(ts.URL + describePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET %s: %s, %s", describePath, resp.Status, resp.Header.Get("Content-Type"))
+	}
+}

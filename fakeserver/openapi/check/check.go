@@ -1,0 +1,288 @@
+// Package check validates HTTP exchanges against the fake's OpenAPI description with
+// kin-openapi: every request, every reply and, inside each reply of GET /events, every event.
+// A request the description does not accept must be refused with an error; a reply must match
+// the description of its operation and status; a route the description lacks must not succeed.
+package check
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/chatconform/chatconform/fakeserver/openapi"
+)
+
+// maxViolations bounds the violations kept: a systematic fault repeats on every exchange.
+const maxViolations = 200
+
+// Checker validates exchanges and keeps the count and the violations.
+type Checker struct {
+	doc    *openapi3.T
+	router routers.Router
+
+	mu         sync.Mutex
+	exchanges  int
+	events     int
+	violations []string
+	dropped    int
+}
+
+// Report is what a Checker saw.
+type Report struct {
+	Exchanges  int      `json:"exchanges"`
+	Events     int      `json:"events"`
+	Violations []string `json:"violations"`
+	// Dropped counts the violations past the ones kept.
+	Dropped int `json:"dropped"`
+}
+
+// OK tells whether no exchange violated the description.
+func (r Report) OK() bool { return len(r.Violations) == 0 }
+
+func (r Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "openapi: %d exchanges and %d events validated, %d violations", r.Exchanges, r.Events, len(r.Violations)+r.Dropped)
+	for _, v := range r.Violations {
+		fmt.Fprintf(&b, "\n  - %s", v)
+	}
+	if r.Dropped > 0 {
+		fmt.Fprintf(&b, "\n  ... and %d more", r.Dropped)
+	}
+	return b.String()
+}
+
+// Load reads and validates the fake's description.
+func Load() (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(openapi.YAML())
+	if err != nil {
+		return nil, fmt.Errorf("openapi.yaml: %w", err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		return nil, fmt.Errorf("openapi.yaml is not a valid description: %w", err)
+	}
+	return doc, nil
+}
+
+// New is a Checker of the fake's description.
+func New() (*Checker, error) {
+	doc, err := Load()
+	if err != nil {
+		return nil, err
+	}
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		return nil, err
+	}
+	return &Checker{doc: doc, router: router}, nil
+}
+
+// Documented tells whether the description has an operation for a method and a concrete path.
+func (c *Checker) Documented(method, path string) bool {
+	req, _ := http.NewRequest(method, path, nil)
+	_, _, err := c.router.FindRoute(req)
+	return err == nil
+}
+
+// Report is what the Checker has seen so far.
+func (c *Checker) Report() Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Report{Exchanges: c.exchanges, Events: c.events, Violations: append([]string(nil), c.violations...), Dropped: c.dropped}
+}
+
+// Wrap validates every exchange that h answers. The reply reaches the client unchanged.
+func (c *Checker) Wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, "reading the request body", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(rec, r)
+
+		req := r.Clone(context.Background())
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		events, problems := c.Exchange(req, rec.status, w.Header(), rec.body.Bytes())
+		c.record(events, problems)
+	})
+}
+
+func (c *Checker) record(events int, problems []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.exchanges++
+	c.events += events
+	for _, p := range problems {
+		if len(c.violations) < maxViolations {
+			c.violations = append(c.violations, p)
+		} else {
+			c.dropped++
+		}
+	}
+}
+
+// Exchange validates one exchange: the request (with its body), the reply's status, headers
+// and body. It returns the number of events validated and the violations found.
+func (c *Checker) Exchange(req *http.Request, status int, header http.Header, body []byte) (int, []string) {
+	name := req.Method + " " + req.URL.Path
+	fail := func(format string, args ...any) []string {
+		return []string{name + fmt.Sprintf(" (%d): ", status) + fmt.Sprintf(format, args...)}
+	}
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		return 0, c.unrouted(req, status, header, body, err, fail)
+	}
+	opts := &openapi3filter.Options{
+		MultiError:            true,
+		IncludeResponseStatus: true,
+		// Credentials are the fake's to check; the description says which it takes.
+		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+	}
+	reqInput := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
+	reqErr := openapi3filter.ValidateRequest(context.Background(), reqInput)
+	var problems []string
+	if reqErr != nil && status < 400 {
+		problems = append(problems, fail("a request the description does not accept succeeded: %v", oneLine(reqErr))...)
+	}
+	respOpts := *opts
+	if mediaType(header) != "application/json" {
+		// Files: the description says which content types an operation answers with.
+		respOpts.ExcludeResponseBody = true
+		if resp := route.Operation.Responses.Status(status); status < 300 && resp != nil && resp.Value.Content.Get(mediaType(header)) == nil {
+			problems = append(problems, fail("content type %q is not described", header.Get("Content-Type"))...)
+		}
+	}
+	respErr := openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: reqInput, Status: status, Header: header,
+		Body: io.NopCloser(bytes.NewReader(body)), Options: &respOpts,
+	})
+	events, eventProblems := 0, []string(nil)
+	if route.Operation.OperationID == "getEvents" && status == http.StatusOK {
+		events, eventProblems = c.checkEvents(body, fail)
+	}
+	switch {
+	case len(eventProblems) > 0:
+		// The same faults, each named by its event rather than by every branch of the oneOf.
+		problems = append(problems, eventProblems...)
+	case respErr != nil:
+		problems = append(problems, fail("reply does not match the description: %v", oneLine(respErr))...)
+	}
+	return events, problems
+}
+
+// checkEvents checks each event of a GET /events reply against the schema its type maps to.
+func (c *Checker) checkEvents(body []byte, fail func(string, ...any) []string) (int, []string) {
+	var reply struct {
+		Events []map[string]any `json:"events"`
+	}
+	if json.Unmarshal(body, &reply) != nil {
+		return 0, nil // the reply's own validation says what is wrong
+	}
+	mapping := c.doc.Components.Schemas["Event"].Value.Discriminator.Mapping
+	var problems []string
+	for i, ev := range reply.Events {
+		typ, _ := ev["type"].(string)
+		ref, ok := mapping[typ]
+		if !ok {
+			problems = append(problems, fail("event %d: event type %q is not described", i, typ)...)
+			continue
+		}
+		name := strings.TrimPrefix(ref.Ref, "#/components/schemas/")
+		if p := c.matches(name, mustJSON(ev), fail); p != nil {
+			problems = append(problems, fail("event %d (%s): %s", i, typ, strings.Join(p, "; "))...)
+		}
+	}
+	return len(reply.Events), problems
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// unrouted checks a request to a method and path the description lacks: the reply must be
+// an error in the envelope (405 without a code where the path takes other methods).
+func (c *Checker) unrouted(req *http.Request, status int, header http.Header, body []byte, err error, fail func(string, ...any) []string) []string {
+	if status < 400 {
+		return fail("undocumented route answered with success: add it to fakeserver/openapi/openapi.yaml")
+	}
+	schema := "Error"
+	if errors.Is(err, routers.ErrMethodNotAllowed) {
+		if status != http.StatusMethodNotAllowed {
+			return fail("a method the path does not take must be answered 405")
+		}
+		if header.Get("Allow") == "" {
+			return fail("a 405 must name the allowed methods in its Allow header")
+		}
+		schema = "MethodNotAllowed"
+	}
+	if req.Method == http.MethodHead {
+		return nil
+	}
+	return c.matches(schema, body, fail)
+}
+
+// matches validates a reply body against a schema of the description's components.
+func (c *Checker) matches(schema string, body []byte, fail func(string, ...any) []string) []string {
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return fail("reply is not JSON: %v", err)
+	}
+	if err := c.doc.Components.Schemas[schema].Value.VisitJSON(v, openapi3.MultiErrors(), openapi3.EnableJSONSchema2020()); err != nil {
+		return fail("reply does not match %s: %v", schema, oneLine(err))
+	}
+	return nil
+}
+
+func mediaType(h http.Header) string {
+	t, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return t
+}
+
+// oneLine keeps a violation on one line of the report.
+func oneLine(err error) string {
+	s := strings.Join(strings.Fields(err.Error()), " ")
+	if len(s) > 600 {
+		s = s[:600] + "…"
+	}
+	return s
+}
+
+// recorder passes the reply through and keeps a copy of its status and body.
+type recorder struct {
+	http.ResponseWriter
+	status      int
+	wroteHeader bool
+	body        bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if !r.wroteHeader {
+		r.status, r.wroteHeader = status, true
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.wroteHeader = true
+	r.body.Write(p)
+	return r.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection (long polls move their deadlines).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

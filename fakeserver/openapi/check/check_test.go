@@ -1,0 +1,152 @@
+package check_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fakeserver/openapi/check"
+)
+
+func newChecker(t *testing.T) *check.Checker {
+	t.Helper()
+	c, err := check.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+const ok = `"result":"success","msg":""`
+
+// Each wrong exchange must be reported, and each right one must not: a validator that passes
+// everything, or nothing, fails here.
+func TestExchanges(t *testing.T) {
+	cases := []struct {
+		name, method, path string
+		status             int
+		header             http.Header
+		body               string
+		violation          string // "" when the exchange is right
+	}{
+		{"a right reply", "GET", "/api/v1/users/me/5/topics", 200, nil, `{` + ok + `,"topics":[{"name":"a","max_id":3}]}`, ""},
+		{"a required field missing", "GET", "/api/v1/messages/1", 200, nil, `{` + ok + `,"raw_content":"x"}`, "message"},
+		{"a field of the wrong type", "GET", "/api/v1/users/me/5/topics", 200, nil, `{` + ok + `,"topics":[{"name":1,"max_id":3}]}`, "topics"},
+		{"result is not success", "POST", "/api/v1/mark_all_as_read", 200, nil, `{"result":"error","msg":"","complete":true}`, "result"},
+		{"an error with its code", "GET", "/api/v1/messages/1", 400, nil, `{"result":"error","msg":"Invalid message(s)","code":"BAD_REQUEST"}`, ""},
+		{"an error without a code", "GET", "/api/v1/messages/1", 400, nil, `{"result":"error","msg":"Invalid message(s)"}`, "code"},
+		{"a typed error field of the wrong type", "GET", "/api/v1/streams/9", 400, nil, `{"result":"error","msg":"x","code":"STREAM_DOES_NOT_EXIST","stream_id":"9"}`, "stream_id"},
+		{"an undeclared status", "GET", "/api/v1/messages/1", 500, nil, `{"result":"error","msg":"Internal server error","code":"BAD_REQUEST"}`, "status"},
+		{"an undocumented route that succeeds", "GET", "/api/v1/no_such_route", 200, nil, `{` + ok + `}`, "undocumented route"},
+		{"an unknown route refused in the envelope", "GET", "/api/v1/no_such_route", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, ""},
+		{"an unknown route refused outside the envelope", "GET", "/api/v1/no_such_route", 404, nil, `404 page not found`, "not JSON"},
+		{"a 405 as the real server sends it", "PUT", "/api/v1/messages/1", 405, http.Header{"Allow": {"GET, HEAD, PATCH, DELETE"}}, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET","HEAD","PATCH","DELETE"]}`, ""},
+		{"a 405 without Allow", "PUT", "/api/v1/messages/1", 405, nil, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET"]}`, "Allow"},
+		{"a wrong method that is not refused with 405", "PUT", "/api/v1/messages/1", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, "405"},
+		{"a malformed request that succeeds", "GET", "/api/v1/messages/matches_narrow", 200, nil, `{` + ok + `,"messages":{}}`, "does not accept"},
+		{"a malformed request refused", "GET", "/api/v1/messages/matches_narrow", 400, nil, `{"result":"error","msg":"Missing 'msg_ids' argument","code":"REQUEST_VARIABLE_MISSING","var_name":"msg_ids"}`, ""},
+		{"an undescribed file type", "GET", "/openapi.json", 200, http.Header{"Content-Type": {"text/html"}}, `<html>`, "content type"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			header := tc.header
+			if header == nil {
+				header = http.Header{}
+			}
+			if header.Get("Content-Type") == "" {
+				header.Set("Content-Type", "application/json")
+			}
+			req := httptest.NewRequest(tc.method, tc.path, nil)
+			_, problems := newChecker(t).Exchange(req, tc.status, header, []byte(tc.body))
+			switch {
+			case tc.violation == "" && len(problems) > 0:
+				t.Fatalf("a right exchange was reported: %v", problems)
+			case tc.violation != "" && len(problems) == 0:
+				t.Fatalf("a wrong exchange passed (want a violation about %q)", tc.violation)
+			case tc.violation != "" && !strings.Contains(strings.Join(problems, "\n"), tc.violation):
+				t.Fatalf("violation %v does not mention %q", problems, tc.violation)
+			}
+		})
+	}
+}
+
+// Every event of GET /events is checked against the schema of its type.
+func TestEvents(t *testing.T) {
+	message := `{"id":7,"type":"stream","stream_id":1,"subject":"t","topic_links":[],"content":"hi","content_type":"text/x-markdown",` +
+		`"timestamp":1,"sender_id":2,"sender_email":"a@b.c","sender_full_name":"A","sender_realm_str":"r","avatar_url":null,` +
+		`"client":"test","display_recipient":"general","recipient_id":3,"is_me_message":false,"reactions":[],"submessages":[]}`
+	cases := []struct {
+		name, events, violation string
+	}{
+		{"a heartbeat and a message", `[{"id":0,"type":"heartbeat"},{"id":1,"type":"message","flags":[],"message":` + message + `}]`, ""},
+		{"flags inside the message", `[{"id":1,"type":"message","flags":[],"message":` + strings.Replace(message, `"id":7`, `"id":7,"flags":[]`, 1) + `}]`, "events"},
+		{"a message event without flags", `[{"id":1,"type":"message","message":` + message + `}]`, "flags"},
+		{"an event type the description lacks", `[{"id":1,"type":"no_such_event"}]`, "events"},
+		{"a reaction without its user object", `[{"id":1,"type":"reaction","op":"add","message_id":1,"user_id":2,"emoji_name":"a","emoji_code":"1f600","reaction_type":"unicode_emoji"}]`, "user"},
+		{"a stream update without its value", `[{"id":1,"type":"stream","op":"update","stream_id":1,"name":"a","property":"description"}]`, "events"},
+		{"a realm update_dict", `[{"id":1,"type":"realm","op":"update_dict","property":"default","data":{"allow_message_editing":true}}]`, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", "/api/v1/events?queue_id=q&last_event_id=-1", nil)
+			events, problems := newChecker(t).Exchange(req, 200, http.Header{"Content-Type": {"application/json"}},
+				[]byte(`{`+ok+`,"events":`+tc.events+`}`))
+			if tc.violation == "" {
+				if len(problems) > 0 || events == 0 {
+					t.Fatalf("right events reported (%d events): %v", events, problems)
+				}
+				return
+			}
+			if !strings.Contains(strings.Join(problems, "\n"), tc.violation) {
+				t.Fatalf("want a violation about %q, got %v", tc.violation, problems)
+			}
+		})
+	}
+}
+
+// The fake itself, wrapped: a client's bootstrap, a message, its event and a few refusals pass
+// the check, and the figures count them.
+func TestFakeReplies(t *testing.T) {
+	c := newChecker(t)
+	fake := fakeserver.New()
+	defer fake.Close()
+	srv := httptest.NewServer(c.Wrap(fake))
+	defer srv.Close()
+	owner := fake.Fixture().Users[0]
+	call := func(method, path string, form url.Values) string {
+		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(owner.Email, owner.APIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return string(body)
+	}
+	reg := call("POST", "/api/v1/register", url.Values{"event_types": {`["message"]`}})
+	queue := between(reg, `"queue_id":"`, `"`)
+	call("POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"checked"}, "content": {"hello"}})
+	call("GET", "/api/v1/events?dont_block=true&last_event_id=-1&queue_id="+queue, nil)
+	call("GET", "/api/v1/users", nil)
+	call("GET", "/api/v1/streams", nil)
+	call("GET", "/api/v1/messages/999999", nil)
+	call("PUT", "/api/v1/messages/1", nil)
+	call("GET", "/api/v1/no_such_route", nil)
+	call("GET", "/openapi.json", nil)
+	r := c.Report()
+	if !r.OK() || r.Exchanges != 9 || r.Events == 0 {
+		t.Fatalf("want 9 exchanges, some events and no violation: %s", r)
+	}
+}
+
+func between(s, start, end string) string {
+	_, after, _ := strings.Cut(s, start)
+	v, _, _ := strings.Cut(after, end)
+	return v
+}
