@@ -278,6 +278,7 @@ func clientRouteCases(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/avatar/{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}/medium", path: "/avatar/member@chat.example.test/medium",
 		role: fixtures.RoleGuest, raw: true})
 	add(routeSpec{method: "GET", pattern: "/static/images/logo/zulip-icon-128x128.png", path: "/static/images/logo/zulip-icon-128x128.png", raw: true})
+	add(routeSpec{method: "GET", pattern: "/openapi.json", path: "/openapi.json", raw: true})
 }
 
 // setupUploadHash is the middle part of the setup upload's path_id: the fake derives it from

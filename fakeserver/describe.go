@@ -2,7 +2,9 @@ package fakeserver
 
 import (
 	"net/http"
+	"sync"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/openapi"
 )
 
@@ -10,9 +12,15 @@ import (
 // client developers can generate a client from the fake they test against.
 const describePath = "/openapi.json"
 
+var descriptionJSON = sync.OnceValues(openapi.JSON)
+
 // serveDescription: GET /openapi.json — the description of every route the fake serves.
-func (s *Server) serveDescription(w http.ResponseWriter, _ *http.Request) {
-	body, err := openapi.JSON()
+func (s *Server) serveDescription(w http.ResponseWriter, r *http.Request) {
+	if _, err := params.Parse(r); err != nil {
+		writeError(w, err)
+		return
+	}
+	body, err := descriptionJSON()
 	if err != nil {
 		writeError(w, nil)
 		return
