@@ -13,12 +13,12 @@ GINKGO  := $(GO) tool ginkgo
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going --junit-report=junit.xml --output-dir=reports
 
-.PHONY: conformance test unit suite suite-binary docker-engine image fakeserver vet build bench
+.PHONY: conformance test unit suite suite-binary docker-engine node image fakeserver vet build bench
 
 conformance:
 	$(GO) run ./cmd/chatconform
 
-test: vet docker-engine unit suite suite-binary
+test: vet docker-engine node unit suite suite-binary
 
 vet:
 	$(GO) vet ./...
@@ -45,6 +45,10 @@ suite-binary:
 # A running Docker engine, for the container test among the unit tests.
 docker-engine:
 	bash .ci/ensure-docker-engine
+
+# Node.js and npm, for the zulip-js end-to-end test among the unit tests.
+node:
+	bash .ci/ensure-node
 
 # The fake's container image, chatconform/fakeserver (FROM scratch: no registry needed).
 image:

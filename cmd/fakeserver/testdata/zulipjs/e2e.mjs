@@ -1,0 +1,213 @@
+// End-to-end test of the chatconform fake with the official JavaScript client, zulip-js.
+// cmd/fakeserver/zulipjs_test.go starts the fake binary and runs this with the fake's URL and
+// the default fixture's credentials in the environment. Every call must succeed (result
+// "success"); the closing line gives the figures, and the exit code is 1 on any failure.
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+
+// zulip-js replaces the global FormData with its own (isomorphic-form-data); the upload below
+// needs Node's, so it is kept before zulip-js is loaded.
+const NodeFormData = globalThis.FormData;
+const { default: zulipInit } = await import('zulip-js');
+
+const env = (name) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set`);
+  return v;
+};
+const realm = env('FAKE_URL');
+const owner = { username: env('OWNER_EMAIL'), password: env('OWNER_PASSWORD') };
+const bot = { username: env('BOT_EMAIL'), apiKey: env('BOT_API_KEY') };
+const jwtKey = env('JWT_KEY');
+
+let passed = 0;
+let failed = 0;
+
+// check runs one client call and counts it: any reply but a success fails.
+async function check(name, call) {
+  try {
+    const res = await call();
+    if (!res || res.result !== 'success') {
+      throw new Error(`error reply: ${JSON.stringify(res)}`);
+    }
+    passed += 1;
+    return res;
+  } catch (err) {
+    failed += 1;
+    console.log(`FAIL ${name}: ${err.message}`);
+    return {};
+  }
+}
+
+// expect records a fact the test needs beyond a success reply.
+function expect(name, ok, detail) {
+  if (ok) {
+    passed += 1;
+  } else {
+    failed += 1;
+    console.log(`FAIL ${name}: ${detail}`);
+  }
+}
+
+// control calls the fake's control API (no credentials on a loopback address) to set up what
+// no public API can: the push service and the video-call integration.
+function control(method, path, fields) {
+  return check(`${method} /_fake${path}`, async () => (await fetch(`${realm}/_fake${path}`, {
+    // The X- header tells the fake's control API that no web form sent the request.
+    method, headers: { 'X-Chatconform-Client': 'zulip-js e2e' }, body: new URLSearchParams(fields),
+  })).json());
+}
+
+const b64 = (buf) => Buffer.from(buf).toString('base64');
+const b64url = (s) => Buffer.from(s).toString('base64url');
+
+function jwtFor(email) {
+  const head = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+  const body = b64url(JSON.stringify({ email }));
+  const sig = createHmac('sha256', jwtKey).update(`${head}.${body}`).digest('base64url');
+  return `${head}.${body}.${sig}`;
+}
+
+async function main() {
+  // A password login: zulip-js fetches the API key through POST /fetch_api_key.
+  const z = await zulipInit({ realm, ...owner });
+  expect('password login (POST /fetch_api_key)', typeof z.config.apiKey === 'string' && z.config.apiKey.length > 0,
+    `no API key: ${JSON.stringify(z.config.apiKey)}`);
+  const call = (endpoint, method, params) => z.callEndpoint(endpoint, method, params);
+  const unique = randomBytes(4).toString('hex');
+
+  // The event queue, registered before anything happens, with the client's defaults.
+  const queue = await check('queues.register', () => z.queues.register({ event_types: ['message'] }));
+
+  // Every zulip-js wrapper whose route the fake serves.
+  await check('server.settings', () => z.server.settings());
+  await check('accounts.retrieve', () => z.accounts.retrieve());
+  const me = await check('users.me.getProfile', () => z.users.me.getProfile());
+  const users = await check('users.retrieve', () => z.users.retrieve());
+  const member = (users.members || []).find((u) => u.email === 'member@chat.example.test') || {};
+  await check('users.create', () => z.users.create({
+    email: `js-${unique}@chat.example.test`, password: `pw-${unique}`, full_name: `JS ${unique}`,
+  }));
+  await check('emojis.retrieve', () => z.emojis.retrieve());
+  await check('streams.retrieve', () => z.streams.retrieve());
+  const general = await check('streams.getStreamId', () => z.streams.getStreamId('general'));
+  const streamId = general.stream_id;
+  await check('streams.subscriptions.retrieve', () => z.streams.subscriptions.retrieve());
+  const channel = `js-${unique}`;
+  await check('users.me.subscriptions.add', () => z.users.me.subscriptions.add({
+    subscriptions: JSON.stringify([{ name: channel }]),
+  }));
+  const content = `**bold** from zulip-js ${unique}`;
+  const sent = await check('messages.send', () => z.messages.send({
+    type: 'stream', to: 'general', topic: `zulip-js ${unique}`, content,
+  }));
+  const messageId = sent.id;
+  await check('streams.topics.retrieve', () => z.streams.topics.retrieve({ stream_id: streamId }));
+  await check('messages.retrieve', () => z.messages.retrieve({
+    anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: 'general' }],
+  }));
+  await check('messages.getById', () => z.messages.getById({ message_id: messageId }));
+  await check('messages.render', () => z.messages.render({ content: '**hi**' }));
+  await check('messages.flags.add', () => z.messages.flags.add({ flag: 'starred', messages: [messageId] }));
+  await check('messages.flags.remove', () => z.messages.flags.remove({ flag: 'starred', messages: [messageId] }));
+  await check('reactions.add', () => z.reactions.add({ message_id: messageId, emoji_name: 'smile' }));
+  await check('reactions.remove', () => z.reactions.remove({ message_id: messageId, emoji_name: 'smile' }));
+  await check('messages.update', () => z.messages.update({ message_id: messageId, content: `${content} (edited)` }));
+  await check('messages.getHistoryById', () => z.messages.getHistoryById({ message_id: messageId }));
+  await check('typing.send', () => z.typing.send({ to: [member.user_id], op: 'start' }));
+
+  // The event queue sees its own messages, as raw Markdown (apply_markdown defaults to false).
+  const events = await check('events.retrieve', () => z.events.retrieve({
+    queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true,
+  }));
+  const own = (events.events || []).find((e) => e.type === 'message' && e.message.id === messageId);
+  expect('the queue sees its own message', own, `no message event for ${messageId}: ${JSON.stringify(events.events)}`);
+  if (own) {
+    expect('raw Markdown by default', own.message.content === content && own.message.content_type === 'text/x-markdown',
+      `content ${JSON.stringify(own.message.content)} (${own.message.content_type})`);
+  }
+
+  // The 21 documented operations, through callEndpoint.
+  const second = await check('messages.send (for the operations)', () => z.messages.send({
+    type: 'stream', to: 'general', topic: `ops ${unique}`, content: 'operations',
+  }));
+  const opsId = second.id;
+  await check('1 PATCH /messages/{id}', () => call(`/messages/${opsId}`, 'PATCH', { content: 'operations (edited)' }));
+  await check('2 PATCH /users/{email}', () => call(`/users/${encodeURIComponent(member.email)}`, 'PATCH', { full_name: `Max ${unique}` }));
+  await check('3 PATCH /users/me/subscriptions/muted_topics', () => call('/users/me/subscriptions/muted_topics', 'PATCH', {
+    stream_id: streamId, topic: `ops ${unique}`, op: 'add',
+  }));
+  await check('4 POST /users/me/presence', () => call('/users/me/presence', 'POST', { status: 'active' }));
+  await check('5 GET /messages/matches_narrow', () => call('/messages/matches_narrow', 'GET', {
+    msg_ids: JSON.stringify([opsId]), narrow: JSON.stringify([{ operator: 'channel', operand: 'general' }]),
+  }));
+  await check('6 GET /messages/{id}', () => call(`/messages/${opsId}`, 'GET'));
+  await control('PATCH', '/config', { push_configured: 'true' });
+  const device = await check('POST /register_client_device', () => call('/register_client_device', 'POST', {}));
+  const token = randomBytes(32).toString('hex');
+  await check('7 POST /mobile_push/register', () => call('/mobile_push/register', 'POST', {
+    device_id: device.device_id,
+    push_key: b64(Buffer.concat([Buffer.from([0x31]), randomBytes(32)])),
+    push_key_id: randomBytes(4).readUInt32BE(0),
+    token_kind: 'fcm',
+    token_id: b64(createHash('sha256').update(token).digest().subarray(0, 8)),
+    bouncer_public_key: b64(randomBytes(32)),
+    encrypted_push_registration: b64(randomBytes(96)),
+  }));
+  await check('8 POST /streams/{id}/delete_topic', () => call(`/streams/${streamId}/delete_topic`, 'POST', { topic_name: `zulip-js ${unique}` }));
+  const jwtLogin = await fetch(`${realm}/api/v1/jwt/fetch_api_key`, {
+    method: 'POST', body: new URLSearchParams({ token: jwtFor(owner.username) }),
+  });
+  await check('9 POST /jwt/fetch_api_key', () => jwtLogin.json());
+  await check('10 PATCH /users/me/subscriptions/{id}', () => call(`/users/me/subscriptions/${streamId}`, 'PATCH', {
+    property: 'pin_to_top', value: 'true',
+  }));
+  await check('11 POST /users', () => call('/users', 'POST', {
+    email: `ops-${unique}@chat.example.test`, password: `pw-${unique}`, full_name: `Ops ${unique}`,
+  }));
+  await check('12 GET /users/me/{id}/topics', () => call(`/users/me/${streamId}/topics`, 'GET'));
+  await check('13 POST /messages/{id}/typing', () => call(`/messages/${opsId}/typing`, 'POST', { op: 'start' }));
+  await check('14 POST /realm/playgrounds', () => call('/realm/playgrounds', 'POST', {
+    name: `Play ${unique}`, pygments_language: 'Python', url_template: 'https://play.example.test/?code={code}',
+  }));
+  await check('15 POST /reminders', () => call('/reminders', 'POST', {
+    message_id: opsId, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 365 * 86400,
+  }));
+  const groups = await check('GET /user_groups', () => call('/user_groups', 'GET'));
+  const group = (groups.user_groups || [])[0] || {};
+  await check('16 GET /user_groups/{id}/members/{user_id}', () => call(`/user_groups/${group.id}/members/${me.user_id}`, 'GET'));
+  await check('17 GET /realm/linkifiers', () => call('/realm/linkifiers', 'GET'));
+  // zulip-js has no upload wrapper: the file goes up with fetch, as a browser client sends it.
+  const form = new NodeFormData();
+  form.append('file', new Blob(['zulip-js upload']), `js-${unique}.txt`);
+  const upload = await check('POST /user_uploads', async () => (await fetch(`${realm}/api/v1/user_uploads`, {
+    method: 'POST', body: form, headers: { Authorization: `Basic ${b64(`${owner.username}:${z.config.apiKey}`)}` },
+  })).json());
+  const attachments = await check('GET /attachments', () => call('/attachments', 'GET'));
+  const attachment = (attachments.attachments || []).find((a) => upload.url && upload.url.endsWith(a.path_id)) || {};
+  await check('18 DELETE /attachments/{id}', () => call(`/attachments/${attachment.id}`, 'DELETE'));
+  await check('19 POST /mark_all_as_read', () => call('/mark_all_as_read', 'POST', {}));
+  const zb = await zulipInit({ realm, ...bot });
+  await check('PUT /bot_storage', () => zb.callEndpoint('/bot_storage', 'PUT', { storage: JSON.stringify({ [unique]: 'v' }) }));
+  await check('20 DELETE /bot_storage', () => zb.callEndpoint('/bot_storage', 'DELETE', { keys: JSON.stringify([unique]) }));
+  await control('PATCH', '/config', { video_calls_configured: 'true' });
+  await control('POST', '/vcall_token', { user_id: String(me.user_id), has_token: 'true' });
+  await check('21 POST /calls/vcall/create', () => call('/calls/vcall/create', 'POST', {}));
+
+  // Wrappers that remove, last.
+  await check('messages.deleteById', () => z.messages.deleteById({ message_id: opsId }));
+  await check('users.me.subscriptions.remove', () => z.users.me.subscriptions.remove({
+    subscriptions: JSON.stringify([channel]),
+  }));
+  const created = await check('streams.getStreamId (new channel)', () => z.streams.getStreamId(channel));
+  await check('streams.deleteById', () => z.streams.deleteById({ stream_id: created.stream_id }));
+  await check('queues.deregister', () => z.queues.deregister({ queue_id: queue.queue_id }));
+}
+
+try {
+  await main();
+} catch (err) {
+  failed += 1;
+  console.log(`FAIL: ${err.stack}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
