@@ -28,28 +28,35 @@ const ok = `"result":"success","msg":""`
 func TestExchanges(t *testing.T) {
 	cases := []struct {
 		name, method, path string
+		form               string // the request's form body, if any
 		status             int
 		header             http.Header
 		body               string
 		violation          string // "" when the exchange is right
 	}{
-		{"a right reply", "GET", "/api/v1/users/me/5/topics", 200, nil, `{` + ok + `,"topics":[{"name":"a","max_id":3}]}`, ""},
-		{"a required field missing", "GET", "/api/v1/messages/1", 200, nil, `{` + ok + `,"raw_content":"x"}`, "message"},
-		{"a field of the wrong type", "GET", "/api/v1/users/me/5/topics", 200, nil, `{` + ok + `,"topics":[{"name":1,"max_id":3}]}`, "topics"},
-		{"result is not success", "POST", "/api/v1/mark_all_as_read", 200, nil, `{"result":"error","msg":"","complete":true}`, "result"},
-		{"an error with its code", "GET", "/api/v1/messages/1", 400, nil, `{"result":"error","msg":"Invalid message(s)","code":"BAD_REQUEST"}`, ""},
-		{"an error without a code", "GET", "/api/v1/messages/1", 400, nil, `{"result":"error","msg":"Invalid message(s)"}`, "code"},
-		{"a typed error field of the wrong type", "GET", "/api/v1/streams/9", 400, nil, `{"result":"error","msg":"x","code":"STREAM_DOES_NOT_EXIST","stream_id":"9"}`, "stream_id"},
-		{"an undeclared status", "GET", "/api/v1/messages/1", 500, nil, `{"result":"error","msg":"Internal server error","code":"BAD_REQUEST"}`, "status"},
-		{"an undocumented route that succeeds", "GET", "/api/v1/no_such_route", 200, nil, `{` + ok + `}`, "undocumented route"},
-		{"an unknown route refused in the envelope", "GET", "/api/v1/no_such_route", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, ""},
-		{"an unknown route refused outside the envelope", "GET", "/api/v1/no_such_route", 404, nil, `404 page not found`, "not JSON"},
-		{"a 405 as the real server sends it", "PUT", "/api/v1/messages/1", 405, http.Header{"Allow": {"GET, HEAD, PATCH, DELETE"}}, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET","HEAD","PATCH","DELETE"]}`, ""},
-		{"a 405 without Allow", "PUT", "/api/v1/messages/1", 405, nil, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET"]}`, "Allow"},
-		{"a wrong method that is not refused with 405", "PUT", "/api/v1/messages/1", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, "405"},
-		{"a malformed request that succeeds", "GET", "/api/v1/messages/matches_narrow", 200, nil, `{` + ok + `,"messages":{}}`, "does not accept"},
-		{"a malformed request refused", "GET", "/api/v1/messages/matches_narrow", 400, nil, `{"result":"error","msg":"Missing 'msg_ids' argument","code":"REQUEST_VARIABLE_MISSING","var_name":"msg_ids"}`, ""},
-		{"an undescribed file type", "GET", "/openapi.json", 200, http.Header{"Content-Type": {"text/html"}}, `<html>`, "content type"},
+		{"a right reply", "GET", "/api/v1/users/me/5/topics", "", 200, nil, `{` + ok + `,"topics":[{"name":"a","max_id":3}]}`, ""},
+		{"a required field missing", "GET", "/api/v1/messages/1", "", 200, nil, `{` + ok + `,"raw_content":"x"}`, "message"},
+		{"a field of the wrong type", "GET", "/api/v1/users/me/5/topics", "", 200, nil, `{` + ok + `,"topics":[{"name":1,"max_id":3}]}`, "topics"},
+		{"result is not success", "POST", "/api/v1/mark_all_as_read", "", 200, nil, `{"result":"error","msg":"","complete":true}`, "result"},
+		{"an error with its code", "GET", "/api/v1/messages/1", "", 400, nil, `{"result":"error","msg":"Invalid message(s)","code":"BAD_REQUEST"}`, ""},
+		{"an error without a code", "GET", "/api/v1/messages/1", "", 400, nil, `{"result":"error","msg":"Invalid message(s)"}`, "code"},
+		{"a typed error field of the wrong type", "GET", "/api/v1/streams/9", "", 400, nil, `{"result":"error","msg":"x","code":"STREAM_DOES_NOT_EXIST","stream_id":"9"}`, "stream_id"},
+		{"an undeclared status", "GET", "/api/v1/messages/1", "", 500, nil, `{"result":"error","msg":"Internal server error","code":"BAD_REQUEST"}`, "status"},
+		{"an undocumented route that succeeds", "GET", "/api/v1/no_such_route", "", 200, nil, `{` + ok + `}`, "undocumented route"},
+		{"an unknown route refused in the envelope", "GET", "/api/v1/no_such_route", "", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, ""},
+		{"an unknown route refused outside the envelope", "GET", "/api/v1/no_such_route", "", 404, nil, `404 page not found`, "not JSON"},
+		{"a 405 as the real server sends it", "PUT", "/api/v1/messages/1", "", 405, http.Header{"Allow": {"GET, HEAD, PATCH, DELETE"}}, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET","HEAD","PATCH","DELETE"]}`, ""},
+		{"a 405 without Allow", "PUT", "/api/v1/messages/1", "", 405, nil, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET"]}`, "Allow"},
+		{"a wrong method that is not refused with 405", "PUT", "/api/v1/messages/1", "", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, "405"},
+		{"a malformed request that succeeds", "GET", "/api/v1/messages/matches_narrow", "", 200, nil, `{` + ok + `,"messages":{}}`, "does not accept"},
+		{"a malformed request refused", "GET", "/api/v1/messages/matches_narrow", "", 400, nil, `{"result":"error","msg":"Missing 'msg_ids' argument","code":"REQUEST_VARIABLE_MISSING","var_name":"msg_ids"}`, ""},
+		{"a request without a required parameter that succeeds", "POST", "/api/v1/messages/1/typing", "", 200, nil, `{` + ok + `}`, "required"},
+		{"a parameter outside its values that succeeds", "POST", "/api/v1/messages/1/typing", "op=sideways", 200, nil, `{` + ok + `}`, "op"},
+		{"a parameter of the wrong type that succeeds", "POST", "/api/v1/users/me/presence", "status=active&ping_only=maybe", 200, nil, `{` + ok + `}`, "ping_only"},
+		{"parameters in the query string", "PATCH", "/api/v1/users/me/subscriptions/muted_topics?stream_id=1&topic=a&op=add", "", 200, nil, `{` + ok + `}`, ""},
+		{"a required parameter missing from query and body", "PATCH", "/api/v1/users/me/subscriptions/muted_topics?stream_id=1&topic=a", "", 200, nil, `{` + ok + `}`, "op"},
+		{"a right request", "POST", "/api/v1/messages/1/typing", "op=start", 200, nil, `{` + ok + `}`, ""},
+		{"an undescribed file type", "GET", "/openapi.json", "", 200, http.Header{"Content-Type": {"text/html"}}, `<html>`, "content type"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,7 +67,8 @@ func TestExchanges(t *testing.T) {
 			if header.Get("Content-Type") == "" {
 				header.Set("Content-Type", "application/json")
 			}
-			req := httptest.NewRequest(tc.method, tc.path, nil)
+			req := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.form))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			_, problems := newChecker(t).Exchange(req, tc.status, header, []byte(tc.body))
 			switch {
 			case tc.violation == "" && len(problems) > 0:
