@@ -107,12 +107,10 @@ func (c *Checker) Report() Report {
 // Wrap validates every exchange that h answers. The reply reaches the client unchanged.
 func (c *Checker) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The body is read first, to be checked after the reply; a body that fails midway
+		// fails the same way for the fake, which answers as it would unwrapped.
 		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, "reading the request body", http.StatusBadRequest)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), failingReader{err}))
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(rec, r)
 
@@ -291,6 +289,16 @@ func oneLine(err error) string {
 		s = s[:600] + "…"
 	}
 	return s
+}
+
+// failingReader ends a request body with the error that reading it met (io.EOF if none).
+type failingReader struct{ err error }
+
+func (f failingReader) Read([]byte) (int, error) {
+	if f.err == nil {
+		return 0, io.EOF
+	}
+	return 0, f.err
 }
 
 // recorder passes the reply through and keeps a copy of its status and body.
