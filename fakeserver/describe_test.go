@@ -1,11 +1,13 @@
 package fakeserver
 
 import (
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
@@ -61,5 +63,21 @@ func TestServesDescription(t *testing.T) {
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
 		t.Fatalf("GET %s: %s, %s", describePath, resp.Status, resp.Header.Get("Content-Type"))
+	}
+	// What a client generator reads: the same description, valid as JSON.
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		t.Fatalf("the served description is not valid: %v", err)
+	}
+	if doc.OpenAPI != "3.1.0" || doc.Paths.Find("/api/v1/messages/{message_id}") == nil {
+		t.Fatalf("the served description is not the fake's: openapi %q", doc.OpenAPI)
 	}
 }
