@@ -44,8 +44,28 @@ func serve(op operation) http.HandlerFunc {
 			writeError(w, err)
 			return
 		}
+		if !reportsIgnored(r) {
+			p = nil // below the level, a success reply never lists ignored parameters
+		}
 		writeSuccess(w, p, f)
 	}
+}
+
+type levelKey struct{}
+
+// featureLevel notes, for the success writer, whether the fake's feature level lists ignored
+// parameters (read once per request, under the same generation as the handler).
+func (s *Server) featureLevel(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ok := s.realm().AtLeast(realm.LevelIgnoredParametersUnsupported)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), levelKey{}, ok)))
+	})
+}
+
+// reportsIgnored tells whether the request is answered with ignored_parameters_unsupported.
+func reportsIgnored(r *http.Request) bool {
+	ok, set := r.Context().Value(levelKey{}).(bool)
+	return ok || !set
 }
 
 // withUser stores the authenticated user in the request context.

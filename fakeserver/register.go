@@ -75,7 +75,7 @@ func (s *Server) register(c *call) (fields, error) {
 func (s *Server) clientOptions(c *call) events.Client {
 	return events.Client{
 		ApplyMarkdown:    c.p.Bool("apply_markdown", false),
-		ClientGravatar:   c.p.Bool("client_gravatar", s.realm().Settings().FeatureLevel >= 92),
+		ClientGravatar:   c.p.Bool("client_gravatar", s.realm().AtLeast(realm.LevelClientGravatarDefault)),
 		SlimPresence:     c.p.Bool("slim_presence", false),
 		AllPublicStreams: c.p.Bool("all_public_streams", false),
 		Narrow:           eventNarrow(c),

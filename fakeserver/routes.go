@@ -34,7 +34,7 @@ func (s *Server) routes() *chi.Mux {
 	// The journal is outermost so that even a request that panics is recorded.
 	// The body is read before sameGeneration takes its lock (see readBodyFirst); GetHead
 	// answers HEAD with the GET route, as the real server does.
-	r.Use(s.journal.record, recoverer, s.limitHeaders, s.longPollDeadline, readBodyFirst, s.sameGeneration, middleware.GetHead)
+	r.Use(s.journal.record, recoverer, s.limitHeaders, s.longPollDeadline, readBodyFirst, s.sameGeneration, s.featureLevel, middleware.GetHead)
 	r.NotFound(s.unknownRoute)
 	r.MethodNotAllowed(s.wrongMethod)
 

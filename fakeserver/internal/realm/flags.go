@@ -115,7 +115,7 @@ func (s *State) changeFlags(userID int, ids []int, add bool, flag string) (chang
 // ReportsIgnoredChannels tells whether a flag change's reply lists the channels skipped when
 // marking unread: for op remove of the read flag, from feature level 355.
 func (s *State) ReportsIgnoredChannels(add bool, flag string) bool {
-	return !add && flag == "read" && s.Settings().FeatureLevel >= 355
+	return !add && flag == "read" && s.AtLeast(LevelIgnoredNotSubscribed)
 }
 
 func (s *State) publishFlagChange(userID int, add bool, flag string, ids []int) {

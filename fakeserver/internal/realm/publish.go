@@ -84,5 +84,5 @@ func (s *State) publishRealmList(eventType string, list any) {
 // LinkifiersFor tells whether a client gets linkifiers at all: from feature level 176 on
 // only with the linkifier_url_template capability (older clients cannot read URL templates).
 func LinkifiersFor(featureLevel int, c events.Client) bool {
-	return featureLevel < 176 || c.Can("linkifier_url_template")
+	return featureLevel < LevelLinkifierURLTemplate || c.Can("linkifier_url_template")
 }

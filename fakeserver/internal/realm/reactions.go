@@ -113,7 +113,7 @@ func (s *State) AddReaction(userID, messageID int, req ReactionRequest) *apierr.
 	}
 	if slices.IndexFunc(m.Reactions, sameReaction(userID, r)) >= 0 {
 		// Its own code from feature level 193, BAD_REQUEST before.
-		if s.settings.FeatureLevel >= 193 {
+		if s.atLeast(LevelReactionAlreadyExists) {
 			return apierr.New(400, "REACTION_ALREADY_EXISTS", "Reaction already exists.")
 		}
 		return apierr.BadRequest("Reaction already exists.")
@@ -145,7 +145,7 @@ func (s *State) reactionViews(m *Message) []ReactionView {
 	out := make([]ReactionView, 0, len(m.Reactions))
 	for _, r := range m.Reactions {
 		v := ReactionView{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID}
-		if s.settings.FeatureLevel < 328 {
+		if !s.atLeast(LevelReactionUserDropped) {
 			u := s.userOrBot(r.UserID)
 			v.User = map[string]any{"id": u.ID, "email": s.apiEmail(u), "full_name": u.FullName, "is_mirror_dummy": false}
 		}

@@ -1,0 +1,25 @@
+package realm
+
+// The feature levels at which the API document says a server's behaviour changes. The fake
+// reads its fixture's level against these names, so every level gate is listed here once;
+// below a boundary the fake answers as a server of that older level does.
+const (
+	// LevelClientGravatarDefault: register's client_gravatar defaults to true.
+	LevelClientGravatarDefault = 92
+	// LevelIgnoredParametersUnsupported: success replies list the parameters the endpoint ignored.
+	LevelIgnoredParametersUnsupported = 167
+	// LevelLinkifierURLTemplate: linkifiers use URL templates, sent only to clients that read them.
+	LevelLinkifierURLTemplate = 176
+	// LevelReactionAlreadyExists: a duplicate reaction has its own error code (BAD_REQUEST before).
+	LevelReactionAlreadyExists = 193
+	// LevelReactionUserDropped: reactions no longer carry the legacy user object.
+	LevelReactionUserDropped = 328
+	// LevelIgnoredNotSubscribed: marking unread names the unsubscribed channels it skipped.
+	LevelIgnoredNotSubscribed = 355
+)
+
+// AtLeast tells whether the realm's feature level has reached boundary.
+func (s *State) AtLeast(boundary int) bool { return s.Settings().FeatureLevel >= boundary }
+
+// atLeast is AtLeast for code that already holds the state's lock.
+func (s *State) atLeast(boundary int) bool { return s.settings.FeatureLevel >= boundary }
