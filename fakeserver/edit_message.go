@@ -23,8 +23,10 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if content, given := c.p.String("content"); given {
 		req.Content = &content
 	}
-	if sum, given := c.p.String("prev_content_sha256"); given {
-		req.PrevContentSHA256 = &sum
+	if s.realm().AtLeast(realm.LevelPrevContentSHA256) { // unknown, so unread, before
+		if sum, given := c.p.String("prev_content_sha256"); given {
+			req.PrevContentSHA256 = &sum
+		}
 	}
 	if streamID, given := nonNegativeInt(c, "stream_id"); given {
 		req.StreamID = &streamID

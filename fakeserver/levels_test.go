@@ -2,6 +2,8 @@ package fakeserver_test
 
 import (
 	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/chatconform/chatconform/fakeserver"
@@ -56,6 +58,29 @@ func TestLevelBoundaries(t *testing.T) {
 				t.Errorf("legacy reaction user %s", canonical(user))
 			}
 			return !has
+		}},
+		{"prev_content_sha256 read", realm.LevelPrevContentSHA256, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, memberAuth, "shapes", "edit me")
+			res := do(t, base, request{method: http.MethodPatch, path: fmt.Sprintf("/api/v1/messages/%d", id), auth: memberAuth,
+				body: formBody("content", "edited", "prev_content_sha256", strings.Repeat("0", 64)), contentType: formType})
+			if res.env["result"] == "success" && fmt.Sprint(res.env["ignored_parameters_unsupported"]) != "[prev_content_sha256]" {
+				t.Errorf("an ignored prev_content_sha256 is not reported: %s", res)
+			}
+			return res.env["code"] == "EXPECTATION_MISMATCH"
+		}},
+		{"attachment create_time in seconds", realm.LevelAttachmentSeconds, func(t *testing.T, base string) bool {
+			url := integFile(t, base, memberAuth, "level.txt")
+			list, _ := integAttachments(t, base, memberAuth)
+			start := float64(defaultFixture.Realm.StartTime)
+			switch created := list[integPath(url)]["create_time"]; created {
+			case start:
+				return true
+			case start * 1000:
+				return false
+			default:
+				t.Errorf("create_time %v, want %v s or its milliseconds", created, start)
+				return false
+			}
 		}},
 	}
 	for _, c := range cases {

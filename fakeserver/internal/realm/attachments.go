@@ -113,9 +113,15 @@ func sanitizeFileName(name string) string {
 // AttachmentView is an attachment object of GET /attachments and of attachment events.
 type AttachmentView = DetachedUpload
 
-func (a *Attachment) view() DetachedUpload {
+// attachmentView is an attachment as the realm's level shows it: its create_time in
+// milliseconds before the level that made it seconds.
+func (s *State) attachmentView(a *Attachment) DetachedUpload {
+	created := a.CreateTime
+	if !s.atLeast(LevelAttachmentSeconds) {
+		created *= 1000
+	}
 	return DetachedUpload{
-		ID: a.ID, Name: a.Name, PathID: a.PathID, Size: len(a.Content), CreateTime: a.CreateTime,
+		ID: a.ID, Name: a.Name, PathID: a.PathID, Size: len(a.Content), CreateTime: created,
 		MessageIDs: slices.Clone(a.MessageIDs),
 	}
 }
@@ -127,7 +133,7 @@ func (s *State) Attachments(userID int) ([]AttachmentView, int) {
 	out := []AttachmentView{}
 	for _, a := range s.attachmentList() {
 		if a.OwnerID == userID {
-			out = append(out, a.view())
+			out = append(out, s.attachmentView(a))
 		}
 	}
 	return out, s.uploadSpaceUsed()
@@ -177,7 +183,7 @@ func (s *State) deleteAttachment(a *Attachment) {
 // publishAttachment tells the owner of an attachment's new state (op add or update).
 func (s *State) publishAttachment(op string, a *Attachment) {
 	s.publish(events.Event{
-		"type": "attachment", "op": op, "attachment": a.view(), "upload_space_used": s.uploadSpaceUsed(),
+		"type": "attachment", "op": op, "attachment": s.attachmentView(a), "upload_space_used": s.uploadSpaceUsed(),
 	}, a.OwnerID)
 }
 

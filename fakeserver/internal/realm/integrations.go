@@ -99,7 +99,7 @@ func (s *State) afterContentEdited(m *Message, oldContent string) []DetachedUplo
 			a.dropMessages(map[int]bool{m.ID: true})
 			s.publishAttachment("update", a)
 			if len(a.MessageIDs) == 0 && a.OwnerID == m.SenderID {
-				detached = append(detached, a.view())
+				detached = append(detached, s.attachmentView(a))
 			}
 		case !a.references(m.ID) && linked[a.ID]:
 			s.claimAttachment(a, m)

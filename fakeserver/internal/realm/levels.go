@@ -16,6 +16,10 @@ const (
 	LevelReactionUserDropped = 328
 	// LevelIgnoredNotSubscribed: marking unread names the unsubscribed channels it skipped.
 	LevelIgnoredNotSubscribed = 355
+	// LevelPrevContentSHA256: a message edit reads prev_content_sha256 (ignored before).
+	LevelPrevContentSHA256 = 379
+	// LevelAttachmentSeconds: an attachment's create_time is in seconds (milliseconds before).
+	LevelAttachmentSeconds = 443
 )
 
 // AtLeast tells whether the realm's feature level has reached boundary.
