@@ -21,6 +21,16 @@ func newServerAt(t testing.TB, level int) *fakeserver.TestServer {
 	return ts
 }
 
+// attachmentAt finds the member's attachment at url in GET /attachments.
+func attachmentAt(t *testing.T, base, url string) map[string]any {
+	t.Helper()
+	all, _ := integAttachments(t, base, memberAuth)
+	if all[integPath(url)] == nil {
+		t.Fatalf("GET /attachments does not list %s: %v", url, all)
+	}
+	return all[integPath(url)]
+}
+
 // TestLevelBoundaries runs each gate one level below its boundary and at it: below, the
 // fake answers in the older form the document gives; at the boundary, in the newer one.
 func TestLevelBoundaries(t *testing.T) {
@@ -70,9 +80,8 @@ func TestLevelBoundaries(t *testing.T) {
 		}},
 		{"attachment create_time in seconds", realm.LevelAttachmentSeconds, func(t *testing.T, base string) bool {
 			url := integFile(t, base, memberAuth, "level.txt")
-			list, _ := integAttachments(t, base, memberAuth)
 			start := float64(defaultFixture.Realm.StartTime)
-			switch created := list[integPath(url)]["create_time"]; created {
+			switch created := attachmentAt(t, base, url)["create_time"]; created {
 			case start:
 				return true
 			case start * 1000:
@@ -81,6 +90,22 @@ func TestLevelBoundaries(t *testing.T) {
 				t.Errorf("create_time %v, want %v s or its milliseconds", created, start)
 				return false
 			}
+		}},
+		{"attachment message_ids", realm.LevelAttachmentMessageIDs, func(t *testing.T, base string) bool {
+			url := integFile(t, base, memberAuth, "linked.txt")
+			id := msgSend(t, base, memberAuth, "shapes", "[file](/user_uploads/"+integPath(url)+")")
+			a := attachmentAt(t, base, url)
+			if ids, ok := a["message_ids"]; ok {
+				if canonical(ids) != fmt.Sprintf("[%d]", id) {
+					t.Errorf("message_ids %s, want [%d]", canonical(ids), id)
+				}
+				return true
+			}
+			msgs, _ := a["messages"].([]any)
+			if len(msgs) != 1 || msgs[0].(map[string]any)["id"] != float64(id) || msgs[0].(map[string]any)["date_sent"] == nil {
+				t.Errorf("attachment %v: want messages [{id %d, date_sent}]", a, id)
+			}
+			return false
 		}},
 	}
 	for _, c := range cases {

@@ -3,6 +3,7 @@ package realm
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -116,14 +117,47 @@ type AttachmentView = DetachedUpload
 // attachmentView is an attachment as the realm's level shows it: its create_time in
 // milliseconds before the level that made it seconds.
 func (s *State) attachmentView(a *Attachment) DetachedUpload {
-	created := a.CreateTime
+	unit := int64(1)
 	if !s.atLeast(LevelAttachmentSeconds) {
-		created *= 1000
+		unit = 1000
 	}
-	return DetachedUpload{
+	created := a.CreateTime * unit
+	v := DetachedUpload{
 		ID: a.ID, Name: a.Name, PathID: a.PathID, Size: len(a.Content), CreateTime: created,
 		MessageIDs: slices.Clone(a.MessageIDs),
 	}
+	if !s.atLeast(LevelAttachmentMessageIDs) {
+		v.messages = []attachedMessage{}
+		for _, id := range a.MessageIDs {
+			if m := s.messages[id]; m != nil {
+				v.messages = append(v.messages, attachedMessage{ID: id, DateSent: m.Timestamp * unit})
+			}
+		}
+	}
+	return v
+}
+
+// attachedMessage is a message of an attachment's legacy messages list, its date_sent in the
+// same unit as the attachment's create_time.
+type attachedMessage struct {
+	ID       int   `json:"id"`
+	DateSent int64 `json:"date_sent"`
+}
+
+// MarshalJSON writes message_ids, or below its level the legacy messages list.
+func (d DetachedUpload) MarshalJSON() ([]byte, error) {
+	type plain DetachedUpload
+	if d.messages == nil {
+		return json.Marshal(plain(d))
+	}
+	return json.Marshal(struct {
+		ID         int               `json:"id"`
+		Name       string            `json:"name"`
+		PathID     string            `json:"path_id"`
+		Size       int               `json:"size"`
+		CreateTime int64             `json:"create_time"`
+		Messages   []attachedMessage `json:"messages"`
+	}{d.ID, d.Name, d.PathID, d.Size, d.CreateTime, d.messages})
 }
 
 // Attachments lists the user's attachments (GET /attachments) and the realm's upload space used.

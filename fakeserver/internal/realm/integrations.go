@@ -48,12 +48,13 @@ func (s *State) SetUnusedUploadLifetime(seconds func() int64) {
 // DetachedUpload is a file whose last reference an edit removed (the edit response's
 // detached_uploads); it has the shape of the attachment objects of GET /attachments.
 type DetachedUpload struct {
-	ID         int    `json:"id"`
-	Name       string `json:"name"`
-	PathID     string `json:"path_id"`
-	Size       int    `json:"size"`
-	CreateTime int64  `json:"create_time"`
-	MessageIDs []int  `json:"message_ids"`
+	ID         int               `json:"id"`
+	Name       string            `json:"name"`
+	PathID     string            `json:"path_id"`
+	Size       int               `json:"size"`
+	CreateTime int64             `json:"create_time"`
+	MessageIDs []int             `json:"message_ids"`
+	messages   []attachedMessage // set below LevelAttachmentMessageIDs, written instead of MessageIDs
 }
 
 // afterMessageStored runs, under the lock, once a new message is stored: the uploads its

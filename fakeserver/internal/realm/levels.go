@@ -20,6 +20,8 @@ const (
 	LevelPrevContentSHA256 = 379
 	// LevelAttachmentSeconds: an attachment's create_time is in seconds (milliseconds before).
 	LevelAttachmentSeconds = 443
+	// LevelAttachmentMessageIDs: an attachment lists message_ids (a messages list of id and date_sent before).
+	LevelAttachmentMessageIDs = 472
 )
 
 // AtLeast tells whether the realm's feature level has reached boundary.
