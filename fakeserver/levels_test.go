@@ -118,3 +118,17 @@ func TestLevelBoundaries(t *testing.T) {
 		})
 	}
 }
+
+// TestLevelFromControlFixture: a fixture loaded through the control API sets the level the
+// fake behaves as, not only the number it reports.
+func TestLevelFromControlFixture(t *testing.T) {
+	ts := newServer(t)
+	yaml := strings.Replace(string(fixtures.DefaultYAML()), "feature_level: 500", "feature_level: 166", 1)
+	requireSuccess(t, "load", post(t, ts.URL, "", "/_fake/fixture", "fixture", yaml))
+	if got := requireSuccess(t, "settings", get(t, ts.URL, "", "/api/v1/server_settings", ""))["zulip_feature_level"]; got != float64(166) {
+		t.Fatalf("zulip_feature_level %v after loading a level-166 fixture", got)
+	}
+	if got := requireSuccess(t, "extra parameter", get(t, ts.URL, memberAuth, "/api/v1/users/me", "bogus_parameter=1")); got["ignored_parameters_unsupported"] != nil {
+		t.Errorf("level 166 lists ignored parameters: %v", got)
+	}
+}
