@@ -51,6 +51,17 @@ func serve(op operation) http.HandlerFunc {
 	}
 }
 
+// fromLevel serves a route only from the feature level that added it: an older server has
+// no such route, so the request gets the unknown-route answer (authentication already passed).
+func (s *Server) fromLevel(boundary int, op operation) operation {
+	return func(c *call) (fields, error) {
+		if !s.realm().AtLeast(boundary) {
+			return nil, apierr.NotFound()
+		}
+		return op(c)
+	}
+}
+
 type levelKey struct{}
 
 // featureLevel notes, for the success writer, whether the fake's feature level lists ignored

@@ -107,6 +107,16 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return false
 		}},
+		{"push registration route", realm.LevelPushRegistration, func(t *testing.T, base string) bool {
+			res := post(t, base, memberAuth, "/api/v1/mobile_push/register")
+			if res.status == http.StatusNotFound {
+				if res.env["code"] != "BAD_REQUEST" || res.env["msg"] != "Not Found" {
+					t.Errorf("missing route: %s", res)
+				}
+				return false
+			}
+			return true
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,10 @@
 package fakeserver
 
-import "github.com/go-chi/chi/v5"
+import (
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
 
 // Path patterns of this area's integer IDs.
 const (
@@ -12,11 +16,11 @@ const (
 // storage, push devices, video calls and linkifier editing (issue 6).
 func (s *Server) integrationRoutes(r chi.Router) {
 	// Documented operations, by their number in the API document.
-	r.Post("/mobile_push/register", serve(humansOnly(s.registerPushDevice))) // 7
-	r.Post("/reminders", serve(s.createReminder))                            // 15
-	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment))        // 18
-	r.Delete("/bot_storage", serve(botsOnly(s.removeBotStorage)))            // 20
-	r.Post("/calls/vcall/create", serve(s.createVideoCall))                  // 21
+	r.Post("/mobile_push/register", serve(s.fromLevel(realm.LevelPushRegistration, humansOnly(s.registerPushDevice)))) // 7
+	r.Post("/reminders", serve(s.createReminder))                                                                      // 15
+	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment))                                                  // 18
+	r.Delete("/bot_storage", serve(botsOnly(s.removeBotStorage)))                                                      // 20
+	r.Post("/calls/vcall/create", serve(s.createVideoCall))                                                            // 21
 
 	// Supporting operations of the real server.
 	r.Post("/user_uploads", serve(s.uploadFile))

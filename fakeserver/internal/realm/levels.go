@@ -18,6 +18,8 @@ const (
 	LevelIgnoredNotSubscribed = 355
 	// LevelPrevContentSHA256: a message edit reads prev_content_sha256 (ignored before).
 	LevelPrevContentSHA256 = 379
+	// LevelPushRegistration: POST /mobile_push/register exists (an unknown route before).
+	LevelPushRegistration = 406
 	// LevelAttachmentSeconds: an attachment's create_time is in seconds (milliseconds before).
 	LevelAttachmentSeconds = 443
 	// LevelAttachmentMessageIDs: an attachment lists message_ids (a messages list of id and date_sent before).
