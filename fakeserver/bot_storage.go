@@ -6,13 +6,14 @@ import (
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // botsOnly refuses human callers before any parameter is read: bot storage is for bots only
 // (since feature level 494; the API document gives the code).
-func botsOnly(op operation) operation {
+func (s *Server) botsOnly(op operation) operation {
 	return func(c *call) (fields, error) {
-		if !c.user.IsBot {
+		if !c.user.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) { // any user's own storage before
 			return nil, apierr.New(http.StatusForbidden, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
 		}
 		return op(c)

@@ -117,6 +117,20 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return true
 		}},
+		{"bot-only bot storage", realm.LevelBotOnlyStorage, func(t *testing.T, base string) bool {
+			res := do(t, base, request{method: http.MethodPut, path: "/api/v1/bot_storage", auth: memberAuth,
+				body: formBody("storage", `{"k":"v"}`), contentType: formType})
+			if res.status == http.StatusOK {
+				if got := requireSuccess(t, "read back", get(t, base, memberAuth, "/api/v1/bot_storage", ""))["storage"]; canonical(got) != `{"k":"v"}` {
+					t.Errorf("a human's storage reads back %s", canonical(got))
+				}
+				return false
+			}
+			if res.env["code"] != "PERMISSION_DENIED" {
+				t.Errorf("a human writing bot storage: %s", res)
+			}
+			return true
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

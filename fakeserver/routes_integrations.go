@@ -19,7 +19,7 @@ func (s *Server) integrationRoutes(r chi.Router) {
 	r.Post("/mobile_push/register", serve(s.fromLevel(realm.LevelPushRegistration, humansOnly(s.registerPushDevice)))) // 7
 	r.Post("/reminders", serve(s.createReminder))                                                                      // 15
 	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment))                                                  // 18
-	r.Delete("/bot_storage", serve(botsOnly(s.removeBotStorage)))                                                      // 20
+	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                      // 20
 	r.Post("/calls/vcall/create", serve(s.createVideoCall))                                                            // 21
 
 	// Supporting operations of the real server.
@@ -27,8 +27,8 @@ func (s *Server) integrationRoutes(r chi.Router) {
 	r.Get("/attachments", serve(s.getAttachments))
 	r.Get("/reminders", serve(s.getReminders))
 	r.Delete("/reminders/"+reminderID, serve(s.deleteReminder))
-	r.Get("/bot_storage", serve(botsOnly(s.getBotStorage)))
-	r.Put("/bot_storage", serve(botsOnly(s.putBotStorage)))
+	r.Get("/bot_storage", serve(s.botsOnly(s.getBotStorage)))
+	r.Put("/bot_storage", serve(s.botsOnly(s.putBotStorage)))
 	r.Post("/register_client_device", serve(s.registerClientDevice))
 	r.Post("/users/me/apns_device_token", serve(humansOnly(s.addAPNsToken)))
 	r.Delete("/users/me/apns_device_token", serve(humansOnly(s.removeAPNsToken)))

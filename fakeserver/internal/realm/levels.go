@@ -24,6 +24,8 @@ const (
 	LevelAttachmentSeconds = 443
 	// LevelAttachmentMessageIDs: an attachment lists message_ids (a messages list of id and date_sent before).
 	LevelAttachmentMessageIDs = 472
+	// LevelBotOnlyStorage: bot storage is refused to humans (any user's own storage before).
+	LevelBotOnlyStorage = 494
 )
 
 // AtLeast tells whether the realm's feature level has reached boundary.
