@@ -79,6 +79,8 @@ func (s *Server) getOwnUser(c *call) (fields, error) {
 		"date_joined": v.DateJoined, "is_active": v.IsActive, "is_owner": v.IsOwner, "is_admin": v.IsAdmin,
 		"is_guest": v.IsGuest, "is_bot": v.IsBot, "role": v.Role, "timezone": v.Timezone,
 		"avatar_url": v.AvatarURL, "avatar_version": v.AvatarVersion,
+		// Deprecated on the real server but still sent, and read by older clients.
+		"max_message_id": s.realm().MaxMessageID(c.user.ID),
 	}, nil
 }
 

@@ -230,3 +230,28 @@ func TestDeactivateBotByItsOwner(t *testing.T) {
 		t.Errorf("second deactivation: HTTP %d %s, want 400 User is deactivated", res.status, res)
 	}
 }
+
+// TestOwnUserMaxMessageID: GET /users/me carries the newest message the requester received,
+// as the real server's reply still does, and a message to others does not move it.
+func TestOwnUserMaxMessageID(t *testing.T) {
+	ts := newServer(t)
+	maxID := func(auth string) float64 {
+		t.Helper()
+		id, ok := requireSuccess(t, "own user", get(t, ts.URL, auth, "/api/v1/users/me", ""))["max_message_id"].(float64)
+		if !ok {
+			t.Fatal("max_message_id missing or not a number")
+		}
+		return id
+	}
+	before := maxID(memberAuth)
+	sent := requireSuccess(t, "direct message", post(t, ts.URL, ownerAuth, "/api/v1/messages",
+		"type", "direct", "to", `["member@chat.example.test"]`, "content", "hello"))["id"].(float64)
+	if got := maxID(memberAuth); got != sent || got <= before {
+		t.Fatalf("member's max_message_id = %v, want the message just received (%v; before %v)", got, sent, before)
+	}
+	requireSuccess(t, "a message the member does not receive", post(t, ts.URL, ownerAuth, "/api/v1/messages",
+		"type", "direct", "to", `["owner@chat.example.test"]`, "content", "note to self"))
+	if got := maxID(memberAuth); got != sent {
+		t.Fatalf("member's max_message_id moved to %v on a message to someone else", got)
+	}
+}
