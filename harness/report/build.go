@@ -13,10 +13,11 @@ import (
 
 // Build makes the conformance report of a run: one entry per catalog
 // requirement, in catalog order, whose status aggregates the specs naming
-// it — failed if any failed; passed if any passed and none failed;
-// not-applicable when every spec was skipped as not applicable; skipped
-// otherwise (a capability missing, specs filtered out or never written);
-// pending when the catalog marks it pending. The target may be nil when the
+// it — failed if any failed; passed when every spec that applies ran and
+// passed; partial when some passed and others that apply did not run
+// (filtered out, a capability missing), naming those; not-applicable when
+// every spec was skipped as not applicable; skipped otherwise (no spec ran,
+// or none was written); pending when the catalog marks it pending. The target may be nil when the
 // suite's setup failed; the report then shows that failure.
 func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance {
 	c := &Conformance{
@@ -72,7 +73,7 @@ func aggregate(req catalog.Requirement, specs []types.SpecReport) Requirement {
 		ID: req.ID, Section: req.Section, Text: req.Text, Feature: req.Feature,
 		MinLevel: req.MinLevel, Specs: []string{},
 	}
-	var passed, failed, notApplicable, skipped int
+	var passed, failed, skipped int
 	var skipReasons []string
 	for _, s := range specs {
 		out.Specs = append(out.Specs, s.FullText())
@@ -83,11 +84,11 @@ func aggregate(req catalog.Requirement, specs []types.SpecReport) Requirement {
 			failed++
 			out.Failures = append(out.Failures, failureOf(s))
 		case NotApplicable:
-			notApplicable++
 			skipReasons = appendOnce(skipReasons, reason)
 		default:
 			skipped++
 			skipReasons = appendOnce(skipReasons, reason)
+			out.NotRun = append(out.NotRun, s.FullText())
 		}
 	}
 
@@ -101,11 +102,15 @@ func aggregate(req catalog.Requirement, specs []types.SpecReport) Requirement {
 	case failed > 0:
 		out.Status = Failed
 		out.Reason = fmt.Sprintf("%d of %d specs failed", failed, len(specs))
+	case passed > 0 && skipped > 0:
+		// Passed on what ran only: a partial check is never read as a full one.
+		out.Status = Partial
+		out.Reason = fmt.Sprintf("%d of %d specs not run: %s", skipped, len(specs), strings.Join(skipReasons, "; "))
 	case passed > 0:
 		out.Status = Passed
-		// Passed on what ran; say what did not, so a partial check is not read as a full one.
+		// Specs that do not apply to this target (feature, level) take nothing from a pass.
 		if rest := len(specs) - passed; rest > 0 {
-			out.Reason = fmt.Sprintf("%d of %d specs not run: %s", rest, len(specs), strings.Join(skipReasons, "; "))
+			out.Reason = fmt.Sprintf("%d of %d specs not applicable: %s", rest, len(specs), strings.Join(skipReasons, "; "))
 		}
 	case skipped == 0:
 		out.Status = NotApplicable
@@ -186,6 +191,8 @@ func countRequirement(c *Counts, r Requirement) {
 	switch r.Status {
 	case Passed:
 		c.Passed++
+	case Partial:
+		c.Partial++
 	case Failed:
 		c.Failed++
 	case Skipped:

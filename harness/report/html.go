@@ -9,7 +9,7 @@ import (
 
 // statusOrder puts what needs attention first: failures, then what was not
 // checked, then what does not apply, then pending, then passes.
-var statusOrder = map[Status]int{Failed: 0, Skipped: 1, NotApplicable: 2, Pending: 3, Passed: 4}
+var statusOrder = map[Status]int{Failed: 0, Partial: 1, Skipped: 2, NotApplicable: 3, Pending: 4, Passed: 5}
 
 // renderHTML writes the report page.
 func renderHTML(w io.Writer, c *Conformance) error {
@@ -38,7 +38,7 @@ table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
 .counts td{font-size:1.2em}
 .status{font-weight:600;white-space:nowrap}
-.failed{color:#b00020}.passed{color:#1b7f3b}.skipped{color:#a15c00}.not-applicable{color:#555}.pending{color:#3b5bdb}
+.failed{color:#b00020}.passed{color:#1b7f3b}.partial{color:#8a6d00}.skipped{color:#a15c00}.not-applicable{color:#555}.pending{color:#3b5bdb}
 pre{background:#f6f6f6;padding:.6em;overflow:auto;max-height:30em;font-size:12px;white-space:pre-wrap}
 details{margin:.3em 0}summary{cursor:pointer}
 .small{color:#666;font-size:12px}
@@ -52,8 +52,8 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 <p class="small">{{.APIVersion}} · generated {{.GeneratedAt.Format "2006-01-02 15:04:05 UTC"}} · run time {{.Suite.RunTime}} · harness {{.Suite.HarnessVersion}}{{if .Target.Realm.Defaulted}} · defaulted realm values: {{range .Target.Realm.Defaulted}}{{.}} {{end}}{{end}}</p>
 
 <table class="counts">
-<tr><th>Requirements</th><th class="passed">Passed</th><th class="failed">Failed</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th><th class="pending">Pending</th><th>Covered</th></tr>
-<tr><td>{{.Counts.Requirements}}</td><td>{{.Counts.Passed}}</td><td>{{.Counts.Failed}}</td><td>{{.Counts.Skipped}}</td><td>{{.Counts.NotApplicable}}</td><td>{{.Counts.Pending}}</td><td>{{.Counts.Covered}}</td></tr>
+<tr><th>Requirements</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th><th class="pending">Pending</th><th>Covered</th></tr>
+<tr><td>{{.Counts.Requirements}}</td><td>{{.Counts.Passed}}</td><td>{{.Counts.Partial}}</td><td>{{.Counts.Failed}}</td><td>{{.Counts.Skipped}}</td><td>{{.Counts.NotApplicable}}</td><td>{{.Counts.Pending}}</td><td>{{.Counts.Covered}}</td></tr>
 </table>
 <p class="small">Specs: {{.Counts.Specs.Total}} ({{.Counts.Specs.Passed}} passed, {{.Counts.Specs.Failed}} failed, {{.Counts.Specs.Skipped}} skipped, {{.Counts.Specs.Pending}} pending).</p>
 
@@ -71,6 +71,7 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 <td class="status {{.Status}}">{{.Status}}</td>
 <td>{{.Text}}<div class="small">{{.Section}}{{if .Feature}} · {{.Feature}}{{end}}{{if .MinLevel}} · level ≥ {{.MinLevel}}{{end}}</div>
 {{if .Reason}}<div class="small">{{.Reason}}</div>{{end}}
+{{if .NotRun}}<div class="small">Not run:<ul>{{range .NotRun}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
 {{if .Specs}}<details><summary class="small">{{len .Specs}} spec(s)</summary><ul class="small">{{range .Specs}}<li>{{.}}</li>{{end}}</ul></details>{{end}}
 {{range .Failures}}{{template "failure" .}}{{end}}
 </td>

@@ -19,12 +19,14 @@ const Kind = "ConformanceReport"
 // Status is a requirement's outcome.
 type Status string
 
-// Requirement outcomes. Skipped means it was not checked (a capability is
+// Requirement outcomes. Partial means some of its specs passed and the others
+// that apply did not run; skipped means it was not checked (a capability is
 // missing, or no spec ran); not applicable means it does not apply to the
 // target (feature not claimed, feature level); pending means the catalog
 // marks its spec as not written yet.
 const (
 	Passed        Status = "passed"
+	Partial       Status = "partial"
 	Failed        Status = "failed"
 	Skipped       Status = "skipped"
 	NotApplicable Status = "not-applicable"
@@ -93,6 +95,7 @@ func TargetFrom(t *harness.Target) Target {
 type Counts struct {
 	Requirements  int `json:"requirements"`
 	Passed        int `json:"passed"`
+	Partial       int `json:"partial"`
 	Failed        int `json:"failed"`
 	Skipped       int `json:"skipped"`
 	NotApplicable int `json:"not_applicable"`
@@ -122,7 +125,10 @@ type Requirement struct {
 	// Reason explains any status but passed.
 	Reason string `json:"reason,omitempty"`
 	// Specs are the full texts of the specs that name the requirement.
-	Specs    []string  `json:"specs"`
+	Specs []string `json:"specs"`
+	// NotRun are the specs that apply but did not run, for a partial (or
+	// skipped) requirement.
+	NotRun   []string  `json:"not_run,omitempty"`
 	Failures []Failure `json:"failures,omitempty"`
 }
 

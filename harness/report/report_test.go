@@ -120,8 +120,9 @@ func TestAggregate(t *testing.T) {
 		{"one failed", "", []types.SpecReport{pass, fail}, Failed, "1 of 2 specs failed"},
 		{"panic is a failure", "", []types.SpecReport{panicked}, Failed, "1 of 1 specs failed"},
 		{"failed beats skipped", "", []types.SpecReport{needs, fail}, Failed, "1 of 2 specs failed"},
-		{"passed with a skip", "", []types.SpecReport{pass, needs}, Passed, "1 of 2 specs not run: needs capability clock"},
-		{"passed with n/a", "", []types.SpecReport{na, pass}, Passed, "1 of 2 specs not run: not applicable: target does not claim feature push"},
+		{"passed with a skip is partial", "", []types.SpecReport{pass, needs}, Partial, "1 of 2 specs not run: needs capability clock"},
+		{"passed with a filtered spec is partial", "", []types.SpecReport{filtered, pass}, Partial, "1 of 2 specs not run: not run (filtered out, or the suite stopped early)"},
+		{"passed with n/a", "", []types.SpecReport{na, pass}, Passed, "1 of 2 specs not applicable: not applicable: target does not claim feature push"},
 		{"all not applicable", "", []types.SpecReport{na, na2, na},
 			NotApplicable, "not applicable: target does not claim feature push; not applicable: needs feature level 468, target has 400"},
 		{"capability missing", "", []types.SpecReport{needs}, Skipped, "needs capability clock"},
@@ -140,6 +141,9 @@ func TestAggregate(t *testing.T) {
 			}
 			if len(got.Specs) != len(tt.specs) {
 				t.Errorf("specs = %v", got.Specs)
+			}
+			if tt.status == Partial && (len(got.NotRun) != 1 || got.NotRun[0] == "p") {
+				t.Errorf("not run = %v, want the one spec that did not run", got.NotRun)
 			}
 		})
 	}
@@ -257,7 +261,7 @@ func TestWrite(t *testing.T) {
 func TestSummary(t *testing.T) {
 	s := Summary(Build(testCatalog(), sampleReport(), sampleTarget()))
 	for _, w := range []string{
-		"4 requirements: 0 passed, 2 failed, 0 skipped, 1 not applicable, 1 pending",
+		"4 requirements: 0 passed, 0 partial, 2 failed, 0 skipped, 1 not applicable, 1 pending",
 		"3 requirements covered by specs, 1 pending",
 		"specs: 5: 2 passed, 2 failed, 1 skipped, 0 pending",
 		"failures outside any requirement: 2",

@@ -10,8 +10,8 @@ import (
 func Summary(c *Conformance) string {
 	n := c.Counts
 	var b strings.Builder
-	fmt.Fprintf(&b, "chatconform: %d requirements: %d passed, %d failed, %d skipped, %d not applicable, %d pending\n",
-		n.Requirements, n.Passed, n.Failed, n.Skipped, n.NotApplicable, n.Pending)
+	fmt.Fprintf(&b, "chatconform: %d requirements: %d passed, %d partial, %d failed, %d skipped, %d not applicable, %d pending\n",
+		n.Requirements, n.Passed, n.Partial, n.Failed, n.Skipped, n.NotApplicable, n.Pending)
 	fmt.Fprintf(&b, "coverage: %d requirements covered by specs, %d pending in the catalog\n", n.Covered, n.Pending)
 	fmt.Fprintf(&b, "specs: %d: %d passed, %d failed, %d skipped, %d pending\n",
 		n.Specs.Total, n.Specs.Passed, n.Specs.Failed, n.Specs.Skipped, n.Specs.Pending)
