@@ -51,7 +51,7 @@ func (s *Server) setVCallToken(c *call) (fields, error) {
 }
 
 func (s *Server) health(*call) (fields, error) {
-	return fields{"capabilities": Capabilities}, nil
+	return fields{"capabilities": Capabilities, "server_permissions": s.realm().ServerPermissions()}, nil
 }
 
 func (s *Server) reset(*call) (fields, error) {

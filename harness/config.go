@@ -31,6 +31,10 @@ type Config struct {
 	// Capabilities of the target's control API. nil means "discover from
 	// GET /_fake/health"; a non-nil empty slice means "none".
 	Capabilities []string
+	// OwnerPermissions are the server-level permissions the owner holds beyond the owner
+	// role (see KnownOwnerPermissions). nil means "discover" (the fake's GET /_fake/health,
+	// else unknown); a non-nil empty slice means "none".
+	OwnerPermissions []string
 	// JWTKey is the key the target verifies JSON Web Tokens with; empty when not given.
 	JWTKey string
 	// JWTAlgorithm is the algorithm of those tokens (HS256, HS384 or HS512).
@@ -52,6 +56,11 @@ type Config struct {
 // KnownFeatures are the optional features a target may claim; specs of a
 // feature the target does not claim are reported as not applicable.
 var KnownFeatures = []string{"push", "vcall", "jwt"}
+
+// KnownOwnerPermissions are the permissions an owner may hold beyond the role, which only
+// the server's administrator grants and no API shows: the specs that need one run only when
+// the owner is known to hold it.
+var KnownOwnerPermissions = []string{"can_create_users", "can_change_user_emails"}
 
 // UsesFake reports whether no target URL was given, i.e. the bootstrap must
 // start the in-process fake and set URL and Owner before calling Connect.
@@ -79,6 +88,9 @@ func (c Config) Redacted() Config {
 	if c.Capabilities != nil {
 		out.Capabilities = append([]string{}, c.Capabilities...)
 	}
+	if c.OwnerPermissions != nil {
+		out.OwnerPermissions = append([]string{}, c.OwnerPermissions...)
+	}
 	return out
 }
 
@@ -104,6 +116,7 @@ type configJSON struct {
 	FeatureLevel             int                  `json:"feature_level"`
 	Features                 []string             `json:"features"`
 	Capabilities             []string             `json:"capabilities"`
+	OwnerPermissions         []string             `json:"owner_permissions"`
 	JWTKey                   string               `json:"jwt_key,omitempty"`
 	JWTAlgorithm             string               `json:"jwt_algorithm,omitempty"`
 	ControlToken             string               `json:"control_token,omitempty"`
@@ -117,7 +130,8 @@ type configJSON struct {
 func (c Config) MarshalJSON() ([]byte, error) {
 	return json.Marshal(configJSON{
 		URL: c.URL, Owner: c.Owner, Users: c.Users, FeatureLevel: c.FeatureLevel,
-		Features: c.Features, Capabilities: c.Capabilities, JWTKey: c.JWTKey, JWTAlgorithm: c.JWTAlgorithm,
+		Features: c.Features, Capabilities: c.Capabilities, OwnerPermissions: c.OwnerPermissions,
+		JWTKey: c.JWTKey, JWTAlgorithm: c.JWTAlgorithm,
 		ReportDir: c.ReportDir, RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
 		WildcardMentionThreshold: c.WildcardMentionThreshold, ControlToken: c.ControlToken,
 	})
@@ -135,7 +149,8 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	}
 	*c = Config{
 		URL: j.URL, Owner: j.Owner, Users: j.Users, FeatureLevel: j.FeatureLevel,
-		Features: j.Features, Capabilities: j.Capabilities, JWTKey: j.JWTKey, JWTAlgorithm: j.JWTAlgorithm,
+		Features: j.Features, Capabilities: j.Capabilities, OwnerPermissions: j.OwnerPermissions,
+		JWTKey: j.JWTKey, JWTAlgorithm: j.JWTAlgorithm,
 		ReportDir: j.ReportDir, RequestTimeout: d, ConfigFile: j.ConfigFile,
 		WildcardMentionThreshold: j.WildcardMentionThreshold, ControlToken: j.ControlToken,
 	}

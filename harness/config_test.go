@@ -246,7 +246,7 @@ func TestSettingsTable(t *testing.T) {
 	l := stringList{"x"}
 	fc.URL, fc.FeatureLevel, fc.ReportDir, fc.Timeout, fc.WildcardMentionThreshold = &s, &s, &s, &s, &s
 	fc.Features, fc.Capabilities = &l, &l
-	fc.Owner = &Credentials{"x", "x"}
+	fc.Owner = &fileOwner{Email: "x", APIKey: "x", Permissions: &l}
 	fromFile := fc.values()
 
 	seen := map[string]bool{}

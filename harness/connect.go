@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 )
 
 // Documented defaults of the real server (reference sheet, section 4), used
@@ -46,6 +47,7 @@ func Connect(cfg Config) (*Target, error) {
 		{"reading GET /server_settings", t.readServerSettings},
 		{"discovering capabilities", t.discoverCapabilities},
 		{"checking the owner", t.checkOwner},
+		{"learning the owner's permissions", t.learnOwnerPermissions},
 		{"measuring the target's clock offset", t.measureClockOffset},
 		{"reading realm limits from POST /register", t.readRealmState},
 		{"provisioning users", t.provisionCast},
@@ -116,6 +118,49 @@ func (t *Target) discoverCapabilities() error {
 	}
 	t.CapabilitySource = "discovered"
 	return nil
+}
+
+// learnOwnerPermissions takes the configured owner permissions, or asks the fake's control
+// API which accounts hold which; otherwise they stay unknown (OwnerPermissions nil), and the
+// specs that need one are skipped before they try, never after a refusal.
+func (t *Target) learnOwnerPermissions() error {
+	if t.Config.OwnerPermissions != nil {
+		t.OwnerPermissions = append([]string{}, t.Config.OwnerPermissions...)
+		t.OwnerPermissionSource = "config"
+		return nil
+	}
+	t.OwnerPermissionSource = "unknown"
+	obj, err := t.call("GET", t.URL+"/_fake/health", nil, nil)
+	if err != nil {
+		return nil // not a fake: unknown, not an error
+	}
+	held, ok := obj["server_permissions"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	t.OwnerPermissions = []string{}
+	t.OwnerPermissionSource = "discovered"
+	for email, list := range held {
+		if !strings.EqualFold(email, t.Config.Owner.Email) {
+			continue
+		}
+		items, _ := list.([]any)
+		for _, p := range items {
+			if s, ok := p.(string); ok && slices.Contains(KnownOwnerPermissions, s) {
+				t.OwnerPermissions = append(t.OwnerPermissions, s)
+			}
+		}
+	}
+	return nil
+}
+
+// OwnerHolds says whether the owner holds permission: known and held, known and not held,
+// or unknown (known false).
+func (t *Target) OwnerHolds(permission string) (held, known bool) {
+	if t.OwnerPermissions == nil {
+		return false, false
+	}
+	return slices.Contains(t.OwnerPermissions, permission), true
 }
 
 // checkOwner makes sure the owner credentials work and are an owner's: the

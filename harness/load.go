@@ -149,7 +149,7 @@ func (l *stringList) UnmarshalYAML(n *yaml.Node) error {
 // through the same setters as flags and environment variables.
 type fileConfig struct {
 	URL                      *string                `yaml:"url"`
-	Owner                    *Credentials           `yaml:"owner"`
+	Owner                    *fileOwner             `yaml:"owner"`
 	Users                    map[string]Credentials `yaml:"users"`
 	FeatureLevel             *string                `yaml:"feature_level"`
 	Features                 *stringList            `yaml:"features"`
@@ -157,6 +157,13 @@ type fileConfig struct {
 	WildcardMentionThreshold *string                `yaml:"wildcard_mention_threshold"`
 	ReportDir                *string                `yaml:"report_dir"`
 	Timeout                  *string                `yaml:"timeout"`
+}
+
+// fileOwner is the owner's entry of the YAML file: credentials and declared permissions.
+type fileOwner struct {
+	Email       string      `yaml:"email"`
+	APIKey      string      `yaml:"api_key"`
+	Permissions *stringList `yaml:"permissions"`
 }
 
 // values returns the file's settings keyed by their YAML key in Settings.
@@ -180,6 +187,7 @@ func (f fileConfig) values() map[string]string {
 		if f.Owner.APIKey != "" {
 			out["owner.api_key"] = f.Owner.APIKey
 		}
+		putList("owner.permissions", f.Owner.Permissions)
 	}
 	put("feature_level", f.FeatureLevel)
 	putList("features", f.Features)

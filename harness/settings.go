@@ -43,6 +43,9 @@ var Settings = []Setting{
 	{Name: "owner-api-key", Flag: FlagPrefix + "owner-api-key", Env: "CHATCONFORM_OWNER_API_KEY", YAML: "owner.api_key",
 		Meaning: "API key of that owner. The owner needs can_create_users unless users are given, and can_change_user_emails for the new_email specs.",
 		Secret:  true, set: setOwnerAPIKey},
+	{Name: "owner-permissions", Flag: FlagPrefix + "owner-permissions", Env: "CHATCONFORM_OWNER_PERMISSIONS", YAML: "owner.permissions",
+		Meaning: "Comma list of the permissions the owner holds beyond the role (can_create_users, can_change_user_emails); \"none\" for none. Unset: read from the fake's GET /_fake/health, else unknown, and the specs that need one are skipped up front with the reason. A refusal of a declared permission is a failure.",
+		set:     setOwnerPermissions},
 	{Name: "users", YAML: "users",
 		Meaning: "YAML only: existing accounts per role (administrator, moderator, member, guest, bot), each with email and api_key; roles not given come from the persistent cast, found or created (see Footprint of a run).",
 	},
@@ -175,6 +178,21 @@ func setFeatures(c *Config, v string) error {
 		}
 	}
 	c.Features = list
+	return nil
+}
+
+func setOwnerPermissions(c *Config, v string) error {
+	list := splitList(v)
+	if len(list) == 1 && list[0] == "none" {
+		list = nil
+	}
+	for _, p := range list {
+		if !slices.Contains(KnownOwnerPermissions, p) {
+			return fmt.Errorf("unknown owner permission %q (known: %s)", p, strings.Join(KnownOwnerPermissions, ", "))
+		}
+	}
+	// Non-nil even when empty: "none" is a declaration, not a request to discover.
+	c.OwnerPermissions = append([]string{}, list...)
 	return nil
 }
 

@@ -154,28 +154,32 @@ func (acctOps) expectUserObject(u *httpexpect.Object, role harness.Role) {
 	u.Value("is_guest").Boolean().IsEqual(role == harness.Guest)
 }
 
-// ownerPermissionNeeded skips the spec as needing setup when the owner's own user object
-// (GET /users/me) shows it without permission, a special permission the document requires
-// beyond the owner role (can_change_user_emails, can_create_users). No API of the suite
-// can grant one. A user object without the field says nothing: see ownerRefused.
-func (acctOps) ownerPermissionNeeded(permission string) {
+// ownerNeeds decides, before the spec acts, whether the owner holds permission, a
+// server-level permission the document requires beyond the owner role (can_change_user_emails,
+// can_create_users) that only the server's administrator grants. Known from the settings or
+// the fake's control API, or shown on the owner's own user object: held, the spec goes on and
+// any refusal is a failure; not held or unknown, the spec is skipped here with the reason,
+// before any request, so a server that refuses what it was said to allow cannot pass.
+func (acctOps) ownerNeeds(permission string) {
 	GinkgoHelper()
-	me := harness.Success(harness.Current().As(harness.Owner).GET("/users/me").Expect()).Raw()
-	if held, shown := me[permission].(bool); shown && !held {
-		harness.SkipNeedsSetup(fmt.Sprintf("the owner (%s) lacks the %s permission", settingOwner, permission))
+	t := harness.Current()
+	held, known := t.OwnerHolds(permission)
+	if !known {
+		// A user object that shows the permission settles it; none of the real server's does.
+		me := harness.Success(t.As(harness.Owner).GET("/users/me").Expect()).Raw()
+		held, known = me[permission].(bool)
+	}
+	switch {
+	case !known:
+		harness.SkipNeedsSetup(fmt.Sprintf("not known whether the owner holds %s: declare it with %s (or %q in the config file)",
+			permission, settingOwnerPermissions, "owner.permissions"))
+	case !held:
+		harness.SkipNeedsSetup(fmt.Sprintf("the owner (%s) lacks the %s permission (%s)", settingOwner, permission, t.OwnerPermissionSource))
 	}
 }
 
-// ownerRefused skips the spec as needing setup when resp, the owner's attempt at an
-// operation that needs permission, was refused: the refusal is how a target shows that its
-// owner lacks the permission, which only the server's administrator can grant.
-func (acctOps) ownerRefused(resp *httpexpect.Response, permission string) {
-	GinkgoHelper()
-	if ok, code, msg := envelope(resp); !ok {
-		harness.SkipNeedsSetup(fmt.Sprintf("the owner's request was refused (%s %q): give the owner (%s) the %s permission",
-			code, msg, settingOwner, permission))
-	}
-}
+// settingOwnerPermissions names the setting that declares the owner's permissions.
+const settingOwnerPermissions = "-" + harness.FlagPrefix + "owner-permissions"
 
 // settingOwner names the setting that chooses the owner, for skip reasons.
 const settingOwner = "-" + harness.FlagPrefix + "owner-email"

@@ -57,11 +57,10 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 
 	It("creates the account for an administrator holding can_create_users and returns its user_id; the user authenticates once it has an API key",
 		harness.Req("OP11-04", "AUTH-11"), func() {
-			acct.ownerPermissionNeeded("can_create_users")
+			acct.ownerNeeds("can_create_users")
 			a := acct.freshAccount()
 			owner := t.Users[harness.Owner]
 			resp := acct.createUser(owner, a)
-			acct.ownerRefused(resp, "can_create_users")
 			id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
 
 			created := acct.userAs(owner, id)

@@ -19,10 +19,16 @@ func (o msgOps) deleteTopic(u harness.User, ch harness.Channel, topic *string) *
 	return sendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID, "topic_name", *topic)
 }
 
-// gone reports whether u can no longer fetch the message.
+// gone reports whether u can no longer fetch the message. A fetch that does not succeed must
+// be the error envelope (result, code, msg): a crash or an empty reply proves no deletion.
 func (msgOps) gone(u harness.User, id int) bool {
 	GinkgoHelper()
-	return !msgs.succeeded(harness.Current().AsUser(u).GET("/messages/{id}", id).Expect())
+	r := harness.Current().AsUser(u).GET("/messages/{id}", id).Expect()
+	if msgs.succeeded(r) {
+		return false
+	}
+	harness.Fails(r)
+	return true
 }
 
 var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_topic)", func() {

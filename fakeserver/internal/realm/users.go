@@ -631,3 +631,25 @@ func (s *State) SetVCallToken(userID int, has bool) *apierr.Error {
 	s.publish(events.Event{"type": "has_vcall_token", "value": has}, u.ID)
 	return nil
 }
+
+// ServerPermissions lists, by login email, the active accounts holding a permission beyond
+// their role (can_create_users, can_change_user_emails): what the real server's
+// administrator grants outside the API, told to the suite through the control API.
+func (s *State) ServerPermissions() map[string][]string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := map[string][]string{}
+	for _, u := range s.users {
+		var held []string
+		if u.CanCreateUsers {
+			held = append(held, "can_create_users")
+		}
+		if u.CanChangeUserEmails {
+			held = append(held, "can_change_user_emails")
+		}
+		if held != nil && u.IsActive {
+			out[u.Email] = held
+		}
+	}
+	return out
+}

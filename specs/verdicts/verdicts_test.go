@@ -1,0 +1,135 @@
+// Package verdicts_test runs the conformance runner against fakes that get a rule wrong or lack
+// a setup, and checks the verdicts it reports: a refusal of what the owner was declared to
+// hold is a failure, never a skip; what the owner is known to lack is skipped before any
+// request, with the reason; a requirement of which some specs ran and others did not is
+// partial, not passed.
+package verdicts_test
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/harness/report"
+)
+
+// runner builds the chatconform command once per test binary.
+func runner(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "chatconform")
+	build := exec.Command("go", "build", "-o", bin, "github.com/chatconform/chatconform/cmd/chatconform")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the runner: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// run runs the runner against base with the given extra environment and label filter, and
+// returns its exit status and report.
+func run(t *testing.T, bin, base string, owner fixtures.User, filter string, env ...string) (int, *report.Conformance) {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "-ginkgo.label-filter="+filter)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
+		"CHATCONFORM_URL=" + base, "CHATCONFORM_OWNER_EMAIL=" + owner.Email,
+		"CHATCONFORM_OWNER_API_KEY=" + owner.APIKey, "CHATCONFORM_REPORT_DIR=" + dir}
+	cmd.Env = append(cmd.Env, env...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running the runner: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "conformance.json"))
+	if err != nil {
+		t.Fatalf("no report (exit %d): %v\n%s", code, err, out)
+	}
+	var c report.Conformance
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatalf("report: %v", err)
+	}
+	return code, &c
+}
+
+func requirement(t *testing.T, c *report.Conformance, id string) report.Requirement {
+	t.Helper()
+	for _, r := range c.Requirements {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no requirement %s in the report", id)
+	return report.Requirement{}
+}
+
+// TestOwnerPermissionVerdicts: the fixture's owner may create users but not change emails.
+func TestOwnerPermissionVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the runner")
+	}
+	fx := fixtures.Default()
+	var owner fixtures.User
+	for i, u := range fx.Users {
+		if u.Role == fixtures.RoleOwner {
+			fx.Users[i].CanChangeUserEmails = false
+			owner = fx.Users[i]
+		}
+	}
+	fake := fakeserver.New(fakeserver.WithFixture(fx))
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	defer fake.Close()
+	bin := runner(t)
+	const filter = "req:OP02-12"
+	// The two specs in which the owner changes an email: the operation's own and the role
+	// matrix's owner cell; the refusals to others must pass in both runs.
+	ownersChange := func(spec string) bool {
+		return strings.Contains(spec, "holding can_change_user_emails") || strings.Contains(spec, "new_email (operation 2) owner succeeds")
+	}
+	onlyOwnersChanges := func(specs []string) bool {
+		for _, s := range specs {
+			if !ownersChange(s) {
+				return false
+			}
+		}
+		return len(specs) == 2
+	}
+
+	t.Run("declared but refused is a failure", func(t *testing.T) {
+		code, c := run(t, bin, srv.URL, owner, filter, "CHATCONFORM_OWNER_PERMISSIONS=can_create_users,can_change_user_emails")
+		r := requirement(t, c, "OP02-12")
+		if code != 1 || r.Status != report.Failed {
+			t.Fatalf("exit %d, OP02-12 %s (%s): want exit 1 and failed", code, r.Status, r.Reason)
+		}
+		var failed []string
+		for _, f := range r.Failures {
+			failed = append(failed, f.Spec)
+		}
+		if !onlyOwnersChanges(failed) {
+			t.Errorf("failed specs %q: want the owner's two email changes alone", failed)
+		}
+	})
+
+	t.Run("known to lack is skipped up front and the requirement is partial", func(t *testing.T) {
+		code, c := run(t, bin, srv.URL, owner, filter)
+		r := requirement(t, c, "OP02-12")
+		if code != 0 || r.Status != report.Partial {
+			t.Fatalf("exit %d, OP02-12 %s (%s): want exit 0 and partial", code, r.Status, r.Reason)
+		}
+		if !onlyOwnersChanges(r.NotRun) {
+			t.Errorf("not run %q: want the owner's two email changes alone", r.NotRun)
+		}
+		if !strings.Contains(r.Reason, "lacks the can_change_user_emails permission (discovered)") {
+			t.Errorf("reason %q does not say the owner lacks the permission", r.Reason)
+		}
+	})
+}
