@@ -19,7 +19,7 @@ func (s *Server) integrationRoutes(r chi.Router) {
 	r.Post("/mobile_push/register", serve(s.fromLevel(realm.LevelPushRegistration, humansOnly(s.registerPushDevice)))) // 7
 	r.Post("/reminders", serve(s.createReminder))                                                                      // 15
 	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment))                                                  // 18
-	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                      // 20
+	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                    // 20
 	r.Post("/calls/vcall/create", serve(s.createVideoCall))                                                            // 21
 
 	// Supporting operations of the real server.

@@ -61,14 +61,14 @@ type Target struct {
 	Capabilities map[string]bool `json:"capabilities"`
 	// CapabilitySource says where Capabilities came from: "config",
 	// "discovered" (GET /_fake/health) or "none".
-	CapabilitySource string        `json:"capability_source"`
+	CapabilitySource string `json:"capability_source"`
 	// OwnerPermissions are the permissions the owner holds beyond the role; nil when
 	// unknown. OwnerPermissionSource says where they came from: "config", "discovered"
 	// (GET /_fake/health) or "unknown".
-	OwnerPermissions      []string `json:"owner_permissions"`
-	OwnerPermissionSource string   `json:"owner_permission_source"`
-	Realm            Realm         `json:"realm"`
-	Users            map[Role]User `json:"users"`
+	OwnerPermissions      []string      `json:"owner_permissions"`
+	OwnerPermissionSource string        `json:"owner_permission_source"`
+	Realm                 Realm         `json:"realm"`
+	Users                 map[Role]User `json:"users"`
 	// Pool holds, per non-owner human role not given in the configuration, the persistent
 	// accounts the specs take in turn (NextCast); Users holds the current spec's.
 	Pool map[Role][]User `json:"pool,omitempty"`
