@@ -130,6 +130,9 @@ func (t *Target) learnOwnerPermissions() error {
 		return nil
 	}
 	t.OwnerPermissionSource = "unknown"
+	if t.Config.CapabilitiesGiven() && len(t.Config.Capabilities) == 0 {
+		return nil // declared without a control API: nothing to ask
+	}
 	obj, err := t.call("GET", t.URL+"/_fake/health", nil, nil)
 	if err != nil {
 		return nil // not a fake: unknown, not an error
