@@ -12,49 +12,61 @@ import (
 )
 
 // authenticatedOperation is one of the 20 documented operations that require credentials,
-// with a path that names real objects where it can, so only the credentials are wrong.
+// with a path that names real objects where it can, so only the credentials are wrong, and
+// the gate of the operation itself: a route that does not exist on the target (a feature it
+// lacks, a level below the operation's) cannot prove anything about its credentials.
 type authenticatedOperation struct {
 	number int
 	method string
 	path   func(ids fixtureIDs) string
+	gate   func(t *harness.Target)
 }
 
 // fixtureIDs are real objects for the operations' path parameters.
 type fixtureIDs struct{ message, channel, user int }
 
 var authenticatedOperations = []authenticatedOperation{
-	{1, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }},
-	{2, "PATCH", func(fixtureIDs) string { return "/users/" + harness.Current().Users[harness.Member].Email }},
-	{3, "PATCH", func(fixtureIDs) string { return "/users/me/subscriptions/muted_topics" }},
-	{4, "POST", func(fixtureIDs) string { return "/users/me/presence" }},
-	{5, "GET", func(fixtureIDs) string { return "/messages/matches_narrow" }},
-	{6, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }},
-	{7, "POST", func(fixtureIDs) string { return "/mobile_push/register" }},
-	{8, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/streams/%d/delete_topic", f.channel) }},
-	{10, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/users/me/subscriptions/%d", f.channel) }},
-	{11, "POST", func(fixtureIDs) string { return "/users" }},
-	{12, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/users/me/%d/topics", f.channel) }},
-	{13, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d/typing", f.message) }},
-	{14, "POST", func(fixtureIDs) string { return "/realm/playgrounds" }},
-	{15, "POST", func(fixtureIDs) string { return "/reminders" }},
-	{16, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/user_groups/%d/members/%d", 1, f.user) }},
-	{17, "GET", func(fixtureIDs) string { return "/realm/linkifiers" }},
-	{18, "DELETE", func(fixtureIDs) string { return "/attachments/1" }},
-	{19, "POST", func(fixtureIDs) string { return "/mark_all_as_read" }},
-	{20, "DELETE", func(fixtureIDs) string { return "/bot_storage" }},
-	{21, "POST", func(fixtureIDs) string { return "/calls/vcall/create" }},
+	{1, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }, nil},
+	{2, "PATCH", func(fixtureIDs) string { return "/users/" + harness.Current().Users[harness.Member].Email }, nil},
+	{3, "PATCH", func(fixtureIDs) string { return "/users/me/subscriptions/muted_topics" }, nil},
+	{4, "POST", func(fixtureIDs) string { return "/users/me/presence" }, nil},
+	{5, "GET", func(fixtureIDs) string { return "/messages/matches_narrow" }, nil},
+	{6, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }, nil},
+	{7, "POST", func(fixtureIDs) string { return "/mobile_push/register" }, func(t *harness.Target) { t.NeedLevel(406) }},
+	{8, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/streams/%d/delete_topic", f.channel) }, nil},
+	{10, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/users/me/subscriptions/%d", f.channel) }, nil},
+	{11, "POST", func(fixtureIDs) string { return "/users" }, nil},
+	{12, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/users/me/%d/topics", f.channel) }, nil},
+	{13, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d/typing", f.message) }, nil},
+	{14, "POST", func(fixtureIDs) string { return "/realm/playgrounds" }, nil},
+	{15, "POST", func(fixtureIDs) string { return "/reminders" }, nil},
+	{16, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/user_groups/%d/members/%d", 1, f.user) }, nil},
+	{17, "GET", func(fixtureIDs) string { return "/realm/linkifiers" }, nil},
+	{18, "DELETE", func(fixtureIDs) string { return "/attachments/1" }, nil},
+	{19, "POST", func(fixtureIDs) string { return "/mark_all_as_read" }, nil},
+	{20, "DELETE", func(fixtureIDs) string { return "/bot_storage" }, nil},
+	{21, "POST", func(fixtureIDs) string { return "/calls/vcall/create" }, func(t *harness.Target) {
+		// The route exists where the video-call integration does: a target claiming the
+		// feature, or the fake, which can switch it on.
+		if !t.Capabilities["config"] {
+			t.NeedFeature("vcall")
+		}
+	}},
 }
 
-// badCredentials are the three ways a request can fail to authenticate.
+// badCredentials are the three ways a request can fail to authenticate, each with the
+// requirements its UNAUTHORIZED answer proves.
 var badCredentials = []struct {
 	name   string
+	reqs   []string
 	client func(t *harness.Target) *harness.Client
 }{
-	{"no credentials", func(t *harness.Target) *harness.Client { return t.Anonymous() }},
-	{"a known email with a wrong API key", func(t *harness.Target) *harness.Client {
+	{"no credentials", []string{"AUTH-05", "CONV-08", "ERR-12"},
+		func(t *harness.Target) *harness.Client { return t.Anonymous() }},
+	{"a known email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
 		return t.WithBasicAuth(t.Users[harness.Member].Email, harness.WrongAPIKey)
 	}},
-	{"an unknown email", func(t *harness.Target) *harness.Client {
+	{"an unknown email", []string{"AUTH-07", "ERR-12"}, func(t *harness.Target) *harness.Client {
 		return t.WithBasicAuth(harness.UniqueName("nobody")+"@unknown.example.test", t.Users[harness.Member].APIKey)
 	}},
 }
@@ -91,12 +103,19 @@ var _ = Describe("Authentication", func() {
 		})
 		for _, op := range authenticatedOperations {
 			for _, cred := range badCredentials {
-				It(fmt.Sprintf("operation %d (%s) with %s", op.number, op.method, cred.name),
-					harness.Req("AUTH-05", "AUTH-06", "AUTH-07", "AUTH-08", "CONV-08", "ERR-12"), func() {
-						resp := cred.client(t).Request(op.method, op.path(ids)).Expect()
-						harness.FailsWith(resp, "UNAUTHORIZED").Value("msg").String().NotEmpty()
-					})
+				It(fmt.Sprintf("operation %d (%s) with %s", op.number, op.method, cred.name), harness.Req(cred.reqs...), func() {
+					if op.gate != nil {
+						op.gate(t)
+					}
+					harness.FailsWith(cred.client(t).Request(op.method, op.path(ids)).Expect(), "UNAUTHORIZED")
+				})
 			}
+		}
+		for _, cred := range badCredentials {
+			It("says so in msg, with "+cred.name, harness.Req("AUTH-08"), func() {
+				resp := cred.client(t).GET(fmt.Sprintf("/messages/%d", ids.message)).Expect()
+				harness.FailsWith(resp, "UNAUTHORIZED").Value("msg").String().NotEmpty()
+			})
 		}
 	})
 

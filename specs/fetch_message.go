@@ -3,6 +3,7 @@ package specs
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -19,95 +20,29 @@ func fetchMessage(role harness.Role, id int, query ...any) *httpexpect.Response 
 }
 
 var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id})", func() {
-	const source = "Fetch **bold** check"
 	var (
-		t       *harness.Target
-		member  harness.User
-		channel harness.Channel
-		topic   string
-		id      int
+		t      *harness.Target
+		member harness.User
 	)
-
 	BeforeEach(func() {
 		t = harness.Current()
 		member = t.Users[harness.Member]
-		channel = t.NewChannel(harness.Public, harness.Member)
-		topic = harness.UniqueName("topic")
-		id = t.SendToChannel(harness.Owner, channel, topic, source)
-	})
-
-	It("returns the requested message in `message` and its Markdown in `raw_content`",
-		harness.Req("OP06-06", "OP06-07", "OP06-08", "MSG-38", "MSG-39", "VER-11"), func() {
-			body := harness.Success(fetchMessage(harness.Member, id))
-			body.Value("message").Object().HasValue("id", id)
-			body.Value("raw_content").String().IsEqual(source)
-		})
-
-	It("renders the content as HTML by default", harness.Req("OP06-01", "MSG-09", "MSG-10"), func() {
-		html := msgs.fetch(member, id)
-		html.Value("content_type").String().IsEqual("text/html")
-		html.Value("content").String().Contains("<strong>bold</strong>")
-	})
-
-	It("returns the raw Markdown with apply_markdown=false", harness.Req("OP06-02", "MSG-09", "MSG-10"), func() {
-		raw := msgs.fetch(member, id, "apply_markdown", false)
-		raw.Value("content_type").String().IsEqual("text/x-markdown")
-		raw.Value("content").String().IsEqual(source)
-	})
-
-	It("describes a channel message with the documented fields and types",
-		harness.Req("MSG-01", "MSG-02", "MSG-03", "MSG-04", "MSG-11", "MSG-12", "MSG-13", "MSG-14",
-			"MSG-16", "MSG-17", "MSG-19", "MSG-20", "MSG-22", "MSG-27", "MSG-29"), func() {
-			other := t.SendToChannel(harness.Owner, channel, topic, "another message")
-			Expect(other).NotTo(Equal(id), "two messages got the same id")
-
-			m := msgs.fetch(member, id)
-			m.Value("id").Number().IsInt().IsEqual(id)
-			m.Value("type").String().IsEqual("stream")
-			m.Value("stream_id").Number().IsEqual(channel.ID)
-			m.Value("subject").String().IsEqual(topic)
-			harness.ExpectTimestampNow(m.Value("timestamp"))
-			owner := t.Users[harness.Owner]
-			m.Value("sender_id").Number().IsEqual(owner.ID)
-			m.Value("sender_full_name").String().IsEqual(owner.FullName)
-			m.Value("sender_email").String().IsEqual(t.APIEmail(harness.Member, owner.ID))
-			// A string; it may be empty, for the realm on the server's root domain.
-			m.Value("sender_realm_str").String()
-			harness.ExpectStringOrNull(m.Value("avatar_url"))
-			m.Value("client").String()
-			m.Value("display_recipient").String().IsEqual(channel.Name)
-			m.Value("recipient_id").Number().IsInt()
-			m.Value("is_me_message").Boolean().IsFalse()
-			m.Value("flags").Array().Every(func(_ int, v *httpexpect.Value) { v.String() })
-			m.Value("reactions").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
-			m.Value("submessages").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
-		})
-
-	It("carries topic_links, an array of objects, and not the older subject_links", harness.Req("MSG-07", "VER-10"), func() {
-		t.NeedLevel(118)
-		m := msgs.fetch(member, id)
-		m.Value("topic_links").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
-		m.NotContainsKey("subject_links")
-	})
-
-	It("omits edit_history and last_edit_timestamp for a message never edited or moved", harness.Req("MSG-30", "MSG-33"), func() {
-		m := msgs.fetch(member, id)
-		m.NotContainsKey("edit_history")
-		m.NotContainsKey("last_edit_timestamp")
 	})
 
 	It("omits last_moved_timestamp for a message never moved", harness.Req("MSG-35"), func() {
 		t.NeedLevel(365)
-		msgs.fetch(member, id).NotContainsKey("last_moved_timestamp")
+		msgs.fetch(member, fieldsMessage.get(t)).NotContainsKey("last_moved_timestamp")
 	})
 
-	It("describes a direct message: type private, no stream_id, empty subject, recipients as objects",
-		harness.Req("MSG-02", "MSG-03", "MSG-05", "MSG-18"), func() {
-			dm := t.SendDirect(harness.Owner, []harness.Role{harness.Member}, "a direct message")
-			m := msgs.fetch(member, dm)
-			m.Value("type").String().IsEqual("private")
-			m.NotContainsKey("stream_id")
-			m.Value("subject").String().IsEmpty()
+	// A direct message between the owner and the member: one requirement an assertion.
+	DescribeTable("describes a direct message",
+		func(check func(m *httpexpect.Object)) {
+			check(msgs.fetch(member, t.SendDirect(harness.Owner, []harness.Role{harness.Member}, "a direct message")))
+		},
+		Entry("with type private", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("private") }),
+		Entry("without stream_id", harness.Req("MSG-03"), func(m *httpexpect.Object) { m.NotContainsKey("stream_id") }),
+		Entry("with an empty subject", harness.Req("MSG-05"), func(m *httpexpect.Object) { m.Value("subject").String().IsEmpty() }),
+		Entry("with its recipients as objects in display_recipient", harness.Req("MSG-18"), func(m *httpexpect.Object) {
 			recipients := m.Value("display_recipient").Array()
 			recipients.Every(func(_ int, v *httpexpect.Value) {
 				r := v.Object()
@@ -116,19 +51,24 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 				r.Value("full_name").String()
 				r.Value("is_mirror_dummy").Boolean()
 			})
-			ids := harness.IntsOf(recipients, "id")
-			Expect(ids).To(ConsistOf(t.Users[harness.Owner].ID, t.Users[harness.Member].ID))
-		})
+			Expect(harness.IntsOf(recipients, "id")).To(ConsistOf(t.Users[harness.Owner].ID, t.Users[harness.Member].ID))
+		}),
+	)
 
-	It("reports the empty topic as realm_empty_topic_display_name unless allow_empty_topic_name is true",
-		harness.Req("OP06-03", "OP06-05", "MSG-06"), func() {
+	DescribeTable("reports the empty topic",
+		func(allow bool, want func() string) {
 			t.NeedLevel(334)
-			empty := t.SendToEmptyTopic(harness.Owner, channel)
-			shown := msgs.fetch(member, empty)
-			shown.Value("subject").String().IsEqual(t.Realm.EmptyTopicDisplayName)
-			allowed := msgs.fetch(member, empty, "allow_empty_topic_name", true)
-			allowed.Value("subject").String().IsEmpty()
-		})
+			empty := t.SendToEmptyTopic(harness.Owner, t.SharedChannel())
+			query := []any{}
+			if allow {
+				query = append(query, "allow_empty_topic_name", true)
+			}
+			msgs.fetch(member, empty, query...).Value("subject").String().IsEqual(want())
+		},
+		Entry("as realm_empty_topic_display_name by default", harness.Req("OP06-03", "MSG-06"), false,
+			func() string { return harness.Current().Realm.EmptyTopicDisplayName }),
+		Entry("as the empty string with allow_empty_topic_name=true", harness.Req("OP06-05"), true, func() string { return "" }),
+	)
 
 	It("answers BAD_REQUEST for a message that does not exist", harness.Req("OP06-09", "ERR-04"), func() {
 		harness.FailsWith(fetchMessage(harness.Member, harness.UnusedID), "BAD_REQUEST")
@@ -240,5 +180,123 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		msgs.fetch(member, id).ContainsKey("edit_history")
 		msgs.hideEditHistory(t)
 		msgs.fetch(member, id).NotContainsKey("edit_history")
+	})
+})
+
+// sharedMessage is a channel message each process sends once to the shared channel, for the
+// specs that only read it, one requirement each (README, "Footprint of a run").
+type sharedMessage struct {
+	sync.Once
+	id, other int
+	channel   harness.Channel
+	topic     string
+}
+
+// fieldsMessage is the shared message of operation 6's field specs; fieldsSource its Markdown.
+var fieldsMessage sharedMessage
+
+const fieldsSource = "Fetch **bold** check"
+
+// get sends the message (and another after it) on first use in the process; it returns its id.
+func (f *sharedMessage) get(t *harness.Target) int {
+	GinkgoHelper()
+	f.Do(func() {
+		f.channel = t.SharedChannel()
+		f.topic = harness.UniqueName("fields")
+		f.id = t.SendToChannel(harness.Owner, f.channel, f.topic, fieldsSource)
+		f.other = t.SendToChannel(harness.Owner, f.channel, f.topic, "another message")
+	})
+	return f.id
+}
+
+var _ = Describe("Operation 6: the Message object of a channel message", func() {
+	var id int
+	BeforeEach(func() { id = fieldsMessage.get(harness.Current()) })
+
+	owner := func() harness.User { return harness.Current().Users[harness.Owner] }
+	each := func(kind func(v *httpexpect.Value)) func(_ int, v *httpexpect.Value) {
+		return func(_ int, v *httpexpect.Value) { kind(v) }
+	}
+	fetched := func(query ...any) *httpexpect.Object { return msgs.fetch(owner(), id, query...) }
+
+	DescribeTable("returns",
+		func(check func(body *httpexpect.Object)) { check(harness.Success(fetchMessage(harness.Owner, id))) },
+		Entry("the requested message in message", harness.Req("OP06-06", "OP06-07", "MSG-38"), func(body *httpexpect.Object) {
+			body.Value("message").Object().HasValue("id", id)
+		}),
+		Entry("its Markdown in raw_content", harness.Req("OP06-08", "MSG-39", "VER-11"), func(body *httpexpect.Object) {
+			body.Value("raw_content").String().IsEqual(fieldsSource)
+		}),
+	)
+
+	DescribeTable("renders",
+		func(query []any, check func(m *httpexpect.Object)) { check(fetched(query...)) },
+		Entry("the content as HTML by default", harness.Req("OP06-01", "MSG-09"), nil, func(m *httpexpect.Object) {
+			m.Value("content").String().Contains("<strong>bold</strong>").NotContains("**")
+		}),
+		Entry("content_type text/html by default", harness.Req("OP06-01", "MSG-10"), nil, func(m *httpexpect.Object) {
+			m.Value("content_type").String().IsEqual("text/html")
+		}),
+		Entry("the raw Markdown with apply_markdown=false", harness.Req("OP06-02", "MSG-09"), []any{"apply_markdown", false},
+			func(m *httpexpect.Object) { m.Value("content").String().IsEqual(fieldsSource) }),
+		Entry("content_type text/x-markdown with apply_markdown=false", harness.Req("OP06-02", "MSG-10"), []any{"apply_markdown", false},
+			func(m *httpexpect.Object) { m.Value("content_type").String().IsEqual("text/x-markdown") }),
+	)
+
+	DescribeTable("has",
+		func(check func(m *httpexpect.Object)) { check(fetched()) },
+		Entry("id, an integer, distinct from another message's", harness.Req("MSG-01"), func(m *httpexpect.Object) {
+			m.Value("id").Number().IsInt().IsEqual(id)
+			Expect(fieldsMessage.other).NotTo(Equal(id), "two messages got the same id")
+		}),
+		Entry("type stream", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("stream") }),
+		Entry("stream_id, the channel's id", harness.Req("MSG-03"), func(m *httpexpect.Object) {
+			m.Value("stream_id").Number().IsInt().IsEqual(fieldsMessage.channel.ID)
+		}),
+		Entry("subject, the topic", harness.Req("MSG-04"), func(m *httpexpect.Object) {
+			m.Value("subject").String().IsEqual(fieldsMessage.topic)
+		}),
+		Entry("sender_id, sender_email and sender_full_name of the sender", harness.Req("MSG-12"), func(m *httpexpect.Object) {
+			m.Value("sender_id").Number().IsEqual(owner().ID)
+			m.Value("sender_full_name").String().IsEqual(owner().FullName)
+			m.Value("sender_email").String().IsEqual(harness.Current().APIEmail(harness.Owner, owner().ID))
+		}),
+		// A string; it may be empty, for the realm on the server's root domain.
+		Entry("sender_realm_str, a string", harness.Req("MSG-13"), func(m *httpexpect.Object) { m.Value("sender_realm_str").String() }),
+		Entry("avatar_url, a string or null", harness.Req("MSG-14"), func(m *httpexpect.Object) { harness.ExpectStringOrNull(m.Value("avatar_url")) }),
+		Entry("client, a string", harness.Req("MSG-16"), func(m *httpexpect.Object) { m.Value("client").String() }),
+		Entry("display_recipient, the channel's name", harness.Req("MSG-17"), func(m *httpexpect.Object) {
+			m.Value("display_recipient").String().IsEqual(fieldsMessage.channel.Name)
+		}),
+		Entry("recipient_id, an integer", harness.Req("MSG-19"), func(m *httpexpect.Object) { m.Value("recipient_id").Number().IsInt() }),
+		Entry("is_me_message, a boolean (false for a plain message)", harness.Req("MSG-20"), func(m *httpexpect.Object) {
+			m.Value("is_me_message").Boolean().IsFalse()
+		}),
+		Entry("flags, an array of strings", harness.Req("MSG-22"), func(m *httpexpect.Object) {
+			m.Value("flags").Array().Every(each(func(v *httpexpect.Value) { v.String() }))
+		}),
+		Entry("reactions, an array of objects", harness.Req("MSG-27"), func(m *httpexpect.Object) {
+			m.Value("reactions").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
+		}),
+		Entry("submessages, an array of objects", harness.Req("MSG-29"), func(m *httpexpect.Object) {
+			m.Value("submessages").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
+		}),
+		Entry("topic_links, an array of objects", harness.Req("MSG-07"), func(m *httpexpect.Object) {
+			harness.Current().NeedLevel(118) // topic_links was subject_links before
+			m.Value("topic_links").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
+		}),
+		Entry("no subject_links, the older name of topic_links", harness.Req("VER-10"), func(m *httpexpect.Object) {
+			harness.Current().NeedLevel(118)
+			m.NotContainsKey("subject_links")
+		}),
+		Entry("no edit_history, never edited or moved", harness.Req("MSG-30"), func(m *httpexpect.Object) { m.NotContainsKey("edit_history") }),
+		Entry("no last_edit_timestamp, never edited", harness.Req("MSG-33"), func(m *httpexpect.Object) { m.NotContainsKey("last_edit_timestamp") }),
+	)
+
+	It("has timestamp, the UNIX second it was sent", harness.Req("MSG-11"), func() {
+		// A message of its own: the shared one may be older than the timestamp slack allows.
+		t := harness.Current()
+		sent := t.SendToChannel(harness.Owner, t.SharedChannel(), fieldsMessage.topic, "when")
+		harness.ExpectTimestampNow(msgs.fetch(owner(), sent).Value("timestamp"))
 	})
 })
