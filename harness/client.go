@@ -82,3 +82,9 @@ func (t *Target) expect(baseURL string, auth *basicAuth) *httpexpect.Expect {
 		}
 	})
 }
+
+// FilesAs returns a client of the server's URLs outside /api/v1 (the uploaded files the API
+// hands out), authenticated as u with the API's HTTP Basic credentials.
+func (t *Target) FilesAs(u User) *Client {
+	return &Client{Expect: t.expect(t.URL, &basicAuth{u.Email, u.APIKey}), User: u}
+}

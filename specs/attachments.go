@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"net/http"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -72,7 +73,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 
 	Describe("detached uploads of an edit (operation 1)", func() {
 		It("returns a file whose only reference the edit removed, with its id, name, path_id and size",
-			harness.Req("STATE-23", "RES-01", "RES-02"), func() {
+			harness.Req("STATE-23", "RES-01"), func() {
 				f := t.Upload(member, uploadContent)
 				id := t.SendToChannelAs(member, ch, topic, "the file: "+f.Link())
 				attachment := attachmentID(member, f)
@@ -83,10 +84,17 @@ var _ = Describe("Attachments: files that messages reference", func() {
 				d.Value("id").Number().IsInt().IsEqual(attachment)
 				d.Value("name").String().IsEqual(f.Name)
 				d.Value("size").Number().IsInt().IsEqual(len(uploadContent))
-				// The upload's URL is {server_url}/user_uploads/<path_id>.
 				d.Value("path_id").String().IsEqual(f.PathID)
-				Expect(f.URL).To(Equal("/user_uploads/"+d.Value("path_id").String().Raw()), "the upload's URL")
 			})
+
+		It("serves the detached file at {server_url}/user_uploads/<path_id>", harness.Req("RES-02"), func() {
+			f := t.Upload(member, uploadContent)
+			id := t.SendToChannelAs(member, ch, topic, "the file: "+f.Link())
+			pathID := editContent(member, id, "the file is gone").Value(0).Object().Value("path_id").String().Raw()
+			served := t.FilesAs(member).GET("/user_uploads/" + pathID).Expect()
+			served.Status(http.StatusOK)
+			Expect(served.Body().Raw()).To(Equal(uploadContent), "the bytes served at the detached upload's path")
+		})
 
 		It("gives create_time in UNIX seconds", harness.Req("RES-03", "VER-25"), func() {
 			t.NeedLevel(443)

@@ -71,9 +71,35 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 			resp := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), note))
 			resp.Value("reminder_id").Number().IsInt()
 		},
-		Entry("with a note", harness.Req("OP15-04", "OP15-03", "STATE-19", "OP15-01"), "a note for later"),
-		Entry("without a note, which is optional", harness.Req("OP15-04", "OP15-03", "STATE-19"), ""),
+		Entry("with a note", harness.Req("OP15-04", "OP15-03", "OP15-01"), "a note for later"),
+		Entry("without a note, which is optional", harness.Req("OP15-04", "OP15-03"), ""),
 	)
+
+	It("schedules it: the user's reminders list it with its message, time and note", harness.Req("STATE-19"), func() {
+		id := t.SendToChannel(harness.Owner, ch, topic, "remember this at that time")
+		at := t.Now().Add(reminderLead).Truncate(time.Second)
+		created := createReminder(user, id, at, "the note")
+		harness.Success(created)
+		reminder, ok := reminderIDOf(created)
+		Expect(ok).To(BeTrue(), "reminder_id of the new reminder")
+		// The document gives no way to list reminders; the real server's GET /reminders does,
+		// and a server that has it must show the reminder there as scheduled.
+		list := t.AsUser(user).GET("/reminders").Expect()
+		if ok, code, msg := envelope(list); !ok {
+			harness.Info("reminders list", "GET /reminders is not served (%s %q): only the reminder_id shows the reminder", code, msg)
+			return
+		}
+		var found *httpexpect.Object
+		harness.Success(list).Value("reminders").Array().Every(func(_ int, v *httpexpect.Value) {
+			if o := v.Object(); int(o.Value("reminder_id").Number().Raw()) == reminder {
+				found = o
+			}
+		})
+		Expect(found).NotTo(BeNil(), "reminder %d among the user's reminders", reminder)
+		found.Value("scheduled_delivery_timestamp").Number().IsEqual(at.Unix())
+		found.Value("reminder_target_message_id").Number().IsEqual(id)
+		found.Value("content").String().Contains("the note")
+	})
 
 	It("gives each reminder its own reminder_id", harness.Req("OP15-04"), func() {
 		id := t.SendToChannel(harness.Owner, ch, topic, "remember this twice")
