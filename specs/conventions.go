@@ -60,22 +60,31 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		harness.Success(topicsOf(harness.Member, ch.ID))
 	})
 
-	DescribeTable("wraps a success in result=success and msg=\"\" with the operation's fields",
-		func(call func() *httpexpect.Response, field string) {
-			harness.Success(call()).ContainsKey(field)
-		},
-		Entry("get linkifiers", harness.Req("CONV-05", "CONV-06"), func() *httpexpect.Response {
+	// Three read-only operations, on the process's shared channel.
+	successes := []struct {
+		name  string
+		call  func() *httpexpect.Response
+		field string
+		typed func(v *httpexpect.Value)
+	}{
+		{"get linkifiers", func() *httpexpect.Response {
 			return harness.Current().As(harness.Member).GET("/realm/linkifiers").Expect()
-		}, "linkifiers"),
-		Entry("get topics", harness.Req("CONV-05", "CONV-06"), func() *httpexpect.Response {
-			ch := harness.Current().NewChannel(harness.Public, harness.Member)
-			return topicsOf(harness.Member, ch.ID)
-		}, "topics"),
-		Entry("fetch a message", harness.Req("CONV-05", "CONV-06"), func() *httpexpect.Response {
-			ch := harness.Current().NewChannel(harness.Public, harness.Member)
-			return fetchMessage(harness.Member, harness.Current().SendToChannel(harness.Owner, ch, "envelope", "x"))
-		}, "message"),
-	)
+		}, "linkifiers", func(v *httpexpect.Value) { v.Array().Every(func(_ int, l *httpexpect.Value) { l.Object() }) }},
+		{"get topics", func() *httpexpect.Response {
+			return topicsOf(harness.Member, harness.Current().SharedChannel().ID)
+		}, "topics", func(v *httpexpect.Value) { v.Array().Every(func(_ int, l *httpexpect.Value) { l.Object() }) }},
+		{"fetch a message", func() *httpexpect.Response {
+			return fetchMessage(harness.Member, fieldsMessage.get(harness.Current()))
+		}, "message", func(v *httpexpect.Value) { v.Object().Value("id").Number().IsInt() }},
+	}
+	for _, op := range successes {
+		It("wraps a success in result=success and msg=\"\": "+op.name, harness.Req("CONV-05"), func() {
+			harness.Success(op.call())
+		})
+		It("carries the operation's fields with their documented types: "+op.name, harness.Req("CONV-06"), func() {
+			op.typed(harness.Success(op.call()).Value(op.field))
+		})
+	}
 
 	DescribeTable("wraps an error in result=error with a code string and a msg string",
 		func(call func() *httpexpect.Response) {
