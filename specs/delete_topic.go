@@ -81,6 +81,15 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 		Expect(msgs.gone(admin, id)).To(BeTrue())
 	})
 
+	It("deletes a topic whose name is max_topic_length long, named in full", harness.Req("LIMIT-02"), func() {
+		full := topic + strings.Repeat("x", t.Realm.MaxTopicLength-len([]rune(topic)))
+		id := t.SendToChannel(harness.Member, ch, full, "at the bound")
+		kept := t.SendToChannel(harness.Member, ch, topic, "another topic")
+		harness.Success(msgs.deleteTopic(admin, ch, &full))
+		Expect(msgs.gone(admin, id)).To(BeTrue(), "the message of the topic at the bound")
+		Expect(msgs.gone(admin, kept)).To(BeFalse(), "a message of a topic its name starts with")
+	})
+
 	It("matches no topic with a topic_name longer than max_topic_length", harness.Req("LIMIT-02"), func() {
 		id := t.SendToChannel(harness.Member, ch, topic, "stays")
 		long := topic + strings.Repeat("x", t.Realm.MaxTopicLength)

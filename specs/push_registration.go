@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"maps"
 	"net/http"
+	"strconv"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -75,6 +76,20 @@ func newDevice(u harness.User) int {
 	GinkgoHelper()
 	return int(harness.Success(harness.Current().AsUser(u).POST("/register_client_device").Expect()).
 		Value("device_id").Number().IsInt().Raw())
+}
+
+// deviceState returns the device's entry in the user's devices state (POST /register with
+// the real server's "device" state), or nil where the server shows none: the document gives
+// no way to read a registration back, so there the rotation's effect is information only.
+func deviceState(u harness.User, device int) map[string]any {
+	GinkgoHelper()
+	devices, _ := harness.Current().StateOf(u, "device").Raw()["devices"].(map[string]any)
+	d, ok := devices[strconv.Itoa(device)].(map[string]any)
+	if !ok {
+		harness.Info("device state", "POST /register shows no devices state for device %d: the rotation's effect is not visible", device)
+		return nil
+	}
+	return d
 }
 
 // registerPush sends POST /mobile_push/register as u for the device with the fields given.
@@ -148,12 +163,22 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 
 		It("rotates the push key with only the push key fields", harness.Req("OP07-08"), func() {
 			harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", token)))
-			harness.BareSuccess(registerPush(user, device, keyFields()))
+			rotated := keyFields()
+			harness.BareSuccess(registerPush(user, device, rotated))
+			if d := deviceState(user, device); d != nil {
+				Expect(d["push_key_id"]).To(BeNumerically("==", rotated["push_key_id"]), "the device's push_key_id after the rotation")
+			}
 		})
 
 		It("rotates the token with only the token fields", harness.Req("OP07-09"), func() {
 			harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", token)))
-			harness.BareSuccess(registerPush(user, device, tokenFields("fcm", harness.UniqueName("new-token"))))
+			newToken := harness.UniqueName("new-token")
+			harness.BareSuccess(registerPush(user, device, tokenFields("fcm", newToken)))
+			if d := deviceState(user, device); d != nil {
+				// The new token waits for the push service's confirmation, or is already in use.
+				Expect([]any{d["push_token_id"], d["pending_push_token_id"]}).To(ContainElement(tokenIDOf(newToken)),
+					"the device's token after the rotation")
+			}
 		})
 
 		DescribeTable("takes push_key_id as an unsigned 32-bit integer",
