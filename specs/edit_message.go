@@ -33,6 +33,21 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 			Expect(msgs.raw(member, other)).To(Equal("not edited"), "another message of the topic")
 		})
 
+	// topic and stream_id are "only for channel messages": a direct message has neither, and
+	// an edit that names one changes nothing.
+	DescribeTable("refuses an edit of a direct message that names a channel message's parameter",
+		func(param func() (string, any)) {
+			id := t.SendDirect(harness.Member, []harness.Role{harness.Owner}, "a direct message")
+			name, value := param()
+			harness.Fails(msgs.edit(member, id, name, value))
+			m := msgs.fetch(member, id)
+			m.Value("type").String().IsEqual("private")
+			m.Value("subject").String().IsEmpty()
+		},
+		Entry("topic", harness.Req("OP01-27"), func() (string, any) { return "topic", harness.UniqueName("topic") }),
+		Entry("stream_id", harness.Req("OP01-27"), func() (string, any) { return "stream_id", ch.ID }),
+	)
+
 	It("keeps the old content in the edit history, most recent edit first, and sets last_edit_timestamp",
 		harness.Req("STATE-22", "MSG-31", "MSG-34", "MSG-40", "MSG-41"), func() {
 			id := t.SendToChannel(harness.Member, ch, topic, "first *version*")

@@ -37,4 +37,12 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 		Entry("missing", harness.Req("OP13-01")),
 		Entry("unknown", harness.Req("OP13-01"), "op", "pause"),
 	)
+
+	DescribeTable("refuses a message the requester cannot edit-type on",
+		func(message func() int) { harness.Fails(msgs.editTyping(member, message(), "op", "start")) },
+		Entry("one that does not exist", harness.Req("OP13-03"), func() int { return harness.UnusedID }),
+		Entry("a direct message between two other users", harness.Req("OP13-03"), func() int {
+			return t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "not for the member")
+		}),
+	)
 })
