@@ -120,13 +120,19 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 				}
 			}
 		},
-		Entry("a channel wildcard mention", harness.Req("MSG-24", "MSG-26", "VER-12"),
+		Entry("a channel wildcard mention", harness.Req("MSG-24", "MSG-26"),
 			"@**all** please read", false, []string{"stream_wildcard_mentioned", "wildcard_mentioned"}),
-		Entry("a topic wildcard mention to a participant", harness.Req("MSG-25", "MSG-26", "VER-12"),
+		Entry("a topic wildcard mention to a participant", harness.Req("MSG-25", "MSG-26"),
 			"@**topic** please read", true, []string{"topic_wildcard_mentioned", "wildcard_mentioned"}),
 		Entry("no wildcard mention", harness.Req("MSG-24", "MSG-25", "MSG-26"),
 			"nothing for everyone", true, []string{}),
 	)
+
+	// Deprecated at level 224 and still set, so at every level.
+	It("sets the deprecated wildcard_mentioned for a channel wildcard mention", harness.Req("VER-12"), func() {
+		id := t.SendToChannel(harness.Owner, ch, topic, "@**all** please read")
+		Expect(msgs.flagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
+	})
 
 	It("marks a /me status message with is_me_message", harness.Req("MSG-21"), func() {
 		me := t.SendToChannel(harness.Owner, ch, topic, "/me waves")

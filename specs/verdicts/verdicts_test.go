@@ -36,7 +36,11 @@ func runner(t *testing.T) string {
 func run(t *testing.T, bin, base string, owner fixtures.User, filter string, env ...string) (int, *report.Conformance) {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "-ginkgo.label-filter="+filter)
+	args := []string{}
+	if filter != "" {
+		args = append(args, "-ginkgo.label-filter="+filter)
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
 		"CHATCONFORM_URL=" + base, "CHATCONFORM_OWNER_EMAIL=" + owner.Email,
 		"CHATCONFORM_OWNER_API_KEY=" + owner.APIKey, "CHATCONFORM_REPORT_DIR=" + dir}
