@@ -104,6 +104,27 @@ var _ = Describe("Attachments: files that messages reference", func() {
 			harness.ExpectTimestampNow(d.Value("create_time"))
 		})
 
+		// The forms the document names as replaced, on servers below the boundary.
+		It("gives create_time in UNIX milliseconds below level 443", harness.Req("VER-27"), func() {
+			t.NeedLevelBelow(443)
+			f := t.Upload(member, uploadContent)
+			t.SendToChannelAs(member, ch, topic, f.Link())
+			a, listed := attachmentOf(member, f)
+			Expect(listed).To(BeTrue(), "GET /attachments lists the upload")
+			Expect(a["create_time"]).To(BeNumerically("~", t.Now().UnixMilli(), (5*time.Minute).Milliseconds()),
+				"create_time in milliseconds of the target's clock")
+		})
+
+		It("lists the referencing messages in messages, not message_ids, below level 472", harness.Req("VER-28"), func() {
+			t.NeedLevelBelow(472)
+			f := t.Upload(member, uploadContent)
+			id := t.SendToChannelAs(member, ch, topic, f.Link())
+			a, _ := attachmentOf(member, f)
+			Expect(a).NotTo(HaveKey("message_ids"))
+			Expect(a).To(HaveKeyWithValue("messages", ContainElement(HaveKeyWithValue("id", float64(id)))),
+				"the message that links the file")
+		})
+
 		It("gives message_ids as an integer array, which counts other users' messages too",
 			harness.Req("RES-04", "VER-26", "STATE-23"), func() {
 				t.NeedLevel(472)

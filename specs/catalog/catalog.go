@@ -44,7 +44,7 @@ var pendingIssues = []string{"issue-3", "issue-4", "issue-5", "issue-6"}
 // knownKeys are the YAML keys of an entry; anything else is a typo that would
 // otherwise be dropped silently.
 var knownKeys = map[string]bool{
-	"id": true, "section": true, "text": true, "feature": true, "min_level": true, "pending": true,
+	"id": true, "section": true, "text": true, "feature": true, "min_level": true, "below_level": true, "pending": true,
 }
 
 // Requirement is one checkable statement of the API document.
@@ -60,6 +60,9 @@ type Requirement struct {
 	// MinLevel is the feature level the document states for the statement, or 0
 	// when it gives none.
 	MinLevel int `yaml:"min_level"`
+	// BelowLevel, when not 0, is the level from which the statement no longer holds: a form
+	// the document names as replaced there, checked only on servers below it.
+	BelowLevel int `yaml:"below_level"`
 	// Pending names the issue that will write the spec ("issue-3" .. "issue-6"),
 	// or is empty when the suite covers the requirement now.
 	Pending string `yaml:"pending"`
@@ -191,6 +194,9 @@ func (c *Catalog) validate() error {
 		}
 		if !slices.Contains(features, r.Feature) {
 			fail("unknown feature %q", r.Feature)
+		}
+		if r.BelowLevel < 0 || (r.BelowLevel > 0 && r.BelowLevel <= r.MinLevel) {
+			fail("below_level %d must be above min_level %d", r.BelowLevel, r.MinLevel)
 		}
 		if r.MinLevel < 0 {
 			fail("negative min_level %d", r.MinLevel)

@@ -11,13 +11,13 @@ import (
 	"github.com/chatconform/chatconform/specs/catalog"
 )
 
-// suiteLevels are the feature levels the suite runs against the fake at, beside the current
-// level of every other run: one below every boundary the document names, and one between.
-var suiteLevels = []int{117, 300}
+// suiteLevels are the feature levels the suite runs against the fake at: one below every
+// boundary the document names, one between, and the fake's current level.
+var suiteLevels = []int{117, 300, fixtures.Default().Realm.FeatureLevel}
 
-// TestSuiteAtOlderLevels runs the whole suite against the fake acting as a server of an older
-// feature level: every requirement of a later level must be reported not applicable, every
-// other one passed: the suite skips what a level lacks and checks what it has.
+// TestSuiteAtOlderLevels runs the whole suite against the fake acting as a server of each level:
+// every requirement of a later level (or of a form replaced by then) must be reported not
+// applicable, every other one passed: the suite skips what a level lacks and checks what it has.
 func TestSuiteAtOlderLevels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runner and runs the whole suite at each level")
@@ -40,7 +40,7 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 			code, c := run(t, bin, srv.URL, owner, "")
 			wantNA := 0
 			for _, r := range cat.Requirements {
-				if r.MinLevel > level {
+				if later(r, level) {
 					wantNA++
 				}
 			}
@@ -59,11 +59,22 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 				t.Errorf("%d not applicable and %d passed: want the %d requirements of later levels not applicable and the other %d passed",
 					n.NotApplicable, n.Passed, wantNA, n.Requirements-wantNA)
 				for _, r := range c.Requirements {
-					if later := r.MinLevel > level; later != (r.Status == report.NotApplicable) {
+					if later(catalogEntry(cat, r.ID), level) != (r.Status == report.NotApplicable) {
 						t.Errorf("%s (min_level %d) is %s: %s", r.ID, r.MinLevel, r.Status, r.Reason)
 					}
 				}
 			}
 		})
 	}
+}
+
+// later reports whether r does not apply at level: it needs a later level, or names a form
+// replaced at or before it.
+func later(r catalog.Requirement, level int) bool {
+	return r.MinLevel > level || (r.BelowLevel > 0 && level >= r.BelowLevel)
+}
+
+func catalogEntry(cat *catalog.Catalog, id string) catalog.Requirement {
+	r, _ := cat.Get(id)
+	return r
 }
