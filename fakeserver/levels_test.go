@@ -48,6 +48,23 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return ok
 		}},
+		{"batched operation completion", realm.LevelBatchComplete, func(t *testing.T, base string) bool {
+			requireSuccess(t, "one message a batch, one batch a request", do(t, base, request{method: http.MethodPatch, path: "/_fake/config",
+				body: formBody("delete_batch_size", "1", "max_batches_per_request", "1"), contentType: formType}))
+			msgSend(t, base, ownerAuth, "batches", "one")
+			msgSend(t, base, ownerAuth, "batches", "two")
+			res := post(t, base, memberAuth, "/api/v1/mark_all_as_read")
+			if res.env["result"] == "partially_completed" {
+				if res.env["code"] != "REQUEST_TIMEOUT" || res.env["complete"] != nil {
+					t.Errorf("partially completed: %s", res)
+				}
+				return false
+			}
+			if res.env["result"] != "success" || res.env["complete"] != false {
+				t.Errorf("a request that stopped early: %s", res)
+			}
+			return true
+		}},
 		{"duplicate reaction code", realm.LevelReactionAlreadyExists, func(t *testing.T, base string) bool {
 			id := msgSend(t, base, ownerAuth, "shapes", "react twice")
 			path := fmt.Sprintf("/api/v1/messages/%d/reactions", id)

@@ -156,5 +156,18 @@ func (s *Server) deleteTopic(c *call) (fields, error) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	return fields{"complete": complete}, nil
+	return s.completion(complete), nil
+}
+
+// completion is the reply of a batched operation: complete, or below level 211 the real
+// server's earlier form, no field when done and result partially_completed (with code
+// REQUEST_TIMEOUT) when it stopped early.
+func (s *Server) completion(complete bool) fields {
+	switch {
+	case s.realm().AtLeast(realm.LevelBatchComplete):
+		return fields{"complete": complete}
+	case complete:
+		return fields{}
+	}
+	return fields{resultField: "partially_completed", "code": "REQUEST_TIMEOUT"}
 }

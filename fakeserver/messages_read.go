@@ -164,5 +164,5 @@ func (s *Server) updateFlags(c *call) (fields, error) {
 
 // markAllAsRead: POST /mark_all_as_read (operation 19), batched like topic deletion.
 func (s *Server) markAllAsRead(c *call) (fields, error) {
-	return fields{"complete": s.realm().MarkAllAsRead(c.user.ID, s.batching())}, nil
+	return s.completion(s.realm().MarkAllAsRead(c.user.ID, s.batching())), nil
 }

@@ -13,6 +13,9 @@ import (
 // fields are the operation-specific top-level fields of a success response.
 type fields map[string]any
 
+// resultField in fields replaces the envelope's result "success" (partially_completed).
+const resultField = "result"
+
 // writeSuccess is the one success writer: the envelope, the operation's fields and, when the
 // request carried parameters the endpoint does not take, ignored_parameters_unsupported.
 func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
@@ -20,7 +23,10 @@ func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
 	for k, v := range f {
 		body[k] = v
 	}
-	body["result"], body["msg"] = "success", ""
+	if _, set := body[resultField]; !set {
+		body[resultField] = "success"
+	}
+	body["msg"] = ""
 	if p != nil {
 		if unsupported := p.Unsupported(); len(unsupported) > 0 {
 			body["ignored_parameters_unsupported"] = unsupported

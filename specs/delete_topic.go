@@ -132,4 +132,15 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 			}
 			Expect(msgs.topicNamesOf(admin, ch)).To(BeEmpty())
 		})
+
+	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
+		t.NeedLevelBelow(211)
+		first := t.SendToChannel(harness.Member, ch, topic, "older")
+		for range 3 {
+			t.SendToChannel(harness.Member, ch, topic, "newer")
+		}
+		t.LimitBatches(2, 1)
+		partial(msgs.deleteTopic(admin, ch, &topic))
+		Expect(msgs.gone(admin, first)).To(BeFalse(), "the oldest message, beyond the batch done")
+	})
 })

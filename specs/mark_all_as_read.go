@@ -6,6 +6,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/gavv/httpexpect/v2"
+
 	"github.com/chatconform/chatconform/harness"
 )
 
@@ -69,4 +71,20 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 				Expect(read(id)).To(BeTrue(), "message %d after repeating", id)
 			}
 		})
+
+	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
+		t.NeedLevelBelow(211)
+		t.LimitBatches(2, 1)
+		partial(sendForm(reader, "POST", "/mark_all_as_read", nil))
+		Expect(read(ids[len(ids)-1])).To(BeTrue(), "the newest message, in the batch done")
+	})
 })
+
+// partial checks the envelope that replaced complete = false at level 211: result
+// partially_completed and a code string.
+func partial(resp *httpexpect.Response) {
+	GinkgoHelper()
+	body := resp.JSON().Object()
+	body.Value("result").String().IsEqual("partially_completed")
+	body.Value("code").String().NotEmpty()
+}

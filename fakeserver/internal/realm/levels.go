@@ -10,6 +10,9 @@ const (
 	LevelIgnoredParametersUnsupported = 167
 	// LevelLinkifierURLTemplate: linkifiers use URL templates, sent only to clients that read them.
 	LevelLinkifierURLTemplate = 176
+	// LevelBatchComplete: a batched operation (delete topic, mark all as read) answers success
+	// with complete; before, an unfinished one answered result partially_completed.
+	LevelBatchComplete = 211
 	// LevelReactionAlreadyExists: a duplicate reaction has its own error code (BAD_REQUEST before).
 	LevelReactionAlreadyExists = 193
 	// LevelReactionUserDropped: reactions no longer carry the legacy user object.
