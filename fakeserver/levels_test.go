@@ -48,6 +48,21 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return ok
 		}},
+		{"topic_links and prev_topic names", realm.LevelTopicNames, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, memberAuth, "named", "moved")
+			requireSuccess(t, "move", do(t, base, request{method: http.MethodPatch, path: fmt.Sprintf("/api/v1/messages/%d", id), auth: memberAuth,
+				body: formBody("topic", "renamed"), contentType: formType}))
+			m := msgFetch(t, base, memberAuth, id)
+			entry := m["edit_history"].([]any)[0].(map[string]any)
+			_, newLinks := m["topic_links"]
+			_, oldLinks := m["subject_links"]
+			_, newPrev := entry["prev_topic"]
+			_, oldPrev := entry["prev_subject"]
+			if newLinks == oldLinks || newPrev == oldPrev || newLinks != newPrev {
+				t.Errorf("links (topic %v, subject %v) and history (prev_topic %v, prev_subject %v) disagree: %s", newLinks, oldLinks, newPrev, oldPrev, canonical(m))
+			}
+			return newLinks
+		}},
 		{"batched operation completion", realm.LevelBatchComplete, func(t *testing.T, base string) bool {
 			requireSuccess(t, "one message a batch, one batch a request", do(t, base, request{method: http.MethodPatch, path: "/_fake/config",
 				body: formBody("delete_batch_size", "1", "max_batches_per_request", "1"), contentType: formType}))

@@ -84,6 +84,15 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 			}
 		})
 
+	It("records prev_subject, not prev_topic, for a topic change below level 118", harness.Req("VER-31"), func() {
+		t.NeedLevelBelow(118)
+		id := t.SendToChannel(harness.Member, ch, topic, "renamed")
+		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("renamed")))
+		entry := msgs.fetch(member, id).Value("edit_history").Array().Value(0).Object()
+		entry.Value("prev_subject").String().IsEqual(topic)
+		entry.NotContainsKey("prev_topic")
+	})
+
 	It("records prev_topic and topic, and only those, for a topic change",
 		harness.Req("MSG-43", "MSG-41", "VER-09"), func() {
 			t.NeedLevel(118) // prev_topic was prev_subject before

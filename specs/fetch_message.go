@@ -309,6 +309,11 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 			harness.Current().NeedLevel(118)
 			m.NotContainsKey("subject_links")
 		}),
+		Entry("subject_links, the name of topic_links below level 118", harness.Req("VER-30"), func(m *httpexpect.Object) {
+			harness.Current().NeedLevelBelow(118)
+			m.Value("subject_links").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
+			m.NotContainsKey("topic_links")
+		}),
 		Entry("no edit_history, never edited or moved", harness.Req("MSG-30"), func(m *httpexpect.Object) { m.NotContainsKey("edit_history") }),
 		Entry("no last_edit_timestamp, never edited", harness.Req("MSG-33"), func(m *httpexpect.Object) { m.NotContainsKey("last_edit_timestamp") }),
 	)

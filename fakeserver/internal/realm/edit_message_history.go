@@ -26,6 +26,8 @@ type EditEntryView struct {
 	Stream              int     `json:"stream,omitempty"`
 	PrevTopic           *string `json:"prev_topic,omitempty"`
 	Topic               *string `json:"topic,omitempty"`
+	// PrevSubject is prev_topic below level 118, where it had this name.
+	PrevSubject *string `json:"prev_subject,omitempty"`
 }
 
 // isMove reports whether the entry moved the message.
@@ -52,6 +54,9 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 		if e.PrevTopic != nil {
 			prev, cur := s.shownTopic(*e.PrevTopic, opts), s.shownTopic(*e.Topic, opts)
 			view.PrevTopic, view.Topic = &prev, &cur
+			if !s.atLeast(LevelTopicNames) {
+				view.PrevTopic, view.PrevSubject = nil, &prev
+			}
 		}
 		views = append(views, view)
 	}

@@ -135,7 +135,11 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 		ev["new_stream_id"] = to.ID
 	}
 	if p.topic != nil {
-		ev["orig_subject"], ev["subject"], ev["topic_links"] = oldTopic, newTopic, s.topicLinks(newTopic)
+		links := "topic_links"
+		if !s.atLeast(LevelTopicNames) {
+			links = "subject_links"
+		}
+		ev["orig_subject"], ev["subject"], ev[links] = oldTopic, newTopic, s.topicLinks(newTopic)
 	}
 	ids := make([]int, 0, len(moved))
 	for _, mm := range moved {

@@ -6,6 +6,8 @@ package realm
 const (
 	// LevelClientGravatarDefault: register's client_gravatar defaults to true.
 	LevelClientGravatarDefault = 92
+	// LevelTopicNames: topic_links and prev_topic (subject_links and prev_subject before).
+	LevelTopicNames = 118
 	// LevelIgnoredParametersUnsupported: success replies list the parameters the endpoint ignored.
 	LevelIgnoredParametersUnsupported = 167
 	// LevelLinkifierURLTemplate: linkifiers use URL templates, sent only to clients that read them.

@@ -259,7 +259,9 @@ type MessageView struct {
 	Type             string           `json:"type"`
 	StreamID         int              `json:"stream_id,omitempty"`
 	Subject          string           `json:"subject"`
-	TopicLinks       []TopicLink      `json:"topic_links"`
+	// TopicLinks is topic_links; below level 118 SubjectLinks, its earlier name, instead.
+	TopicLinks       *[]TopicLink     `json:"topic_links,omitempty"`
+	SubjectLinks     *[]TopicLink     `json:"subject_links,omitempty"`
 	Content          string           `json:"content"`
 	ContentType      string           `json:"content_type"`
 	Timestamp        int64            `json:"timestamp"`
@@ -337,7 +339,12 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 			v.Subject = s.settings.EmptyTopicDisplayName
 		}
 	}
-	v.TopicLinks = s.topicLinks(v.Subject)
+	links := s.topicLinks(v.Subject)
+	if s.atLeast(LevelTopicNames) {
+		v.TopicLinks = &links
+	} else {
+		v.SubjectLinks = &links
+	}
 	v.Flags = viewFlags(m, viewer.ID)
 	s.addEditFields(&v, m, opts)
 	return v
