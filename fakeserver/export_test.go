@@ -1,7 +1,26 @@
 package fakeserver
 
-import "github.com/go-chi/chi/v5"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+	"github.com/go-chi/chi/v5"
+)
 
 // Router exposes the chi router to the external tests, which walk it so that every route
 // the fake serves must have bad-input cases.
 func (s *Server) Router() chi.Routes { return s.handler }
+
+// SeedChannelMessages stores n messages of size bytes in the channel named channel, spread
+// over the given number of topics, straight through the domain layer: benchmarks need realms
+// of a million messages, which would take minutes through HTTP.
+func (s *Server) SeedChannelMessages(senderID int, channel string, n, topics, size int) {
+	content := strings.Repeat("x", size)
+	for i := range n {
+		d := realm.Draft{Channel: channel, Topic: fmt.Sprintf("topic %d", i%topics), TopicGiven: true, Content: content, Client: "bench"}
+		if _, err := s.state.Send(senderID, d); err != nil {
+			panic(err)
+		}
+	}
+}
