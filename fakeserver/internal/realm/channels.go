@@ -317,22 +317,19 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 	if err != nil {
 		return nil, err
 	}
-	latest := map[string]Topic{}
-	for _, m := range s.messages {
-		if m.ChannelID != ch.ID || !s.canRead(u, m) {
-			continue
+	topics := make([]Topic, 0, len(s.topics[ch.ID]))
+	for _, ids := range s.topics[ch.ID] {
+		// The newest message of the topic the user may read (usually the newest of all).
+		for _, id := range slices.Backward(ids) {
+			if m := s.messages[id]; s.canRead(u, m) {
+				t := Topic{Name: m.Topic, MaxID: m.ID}
+				if t.Name == "" && !allowEmptyName {
+					t.Name = s.settings.EmptyTopicDisplayName
+				}
+				topics = append(topics, t)
+				break
+			}
 		}
-		key := strings.ToLower(m.Topic)
-		if t, ok := latest[key]; !ok || m.ID > t.MaxID {
-			latest[key] = Topic{Name: m.Topic, MaxID: m.ID}
-		}
-	}
-	topics := make([]Topic, 0, len(latest))
-	for _, t := range latest {
-		if t.Name == "" && !allowEmptyName {
-			t.Name = s.settings.EmptyTopicDisplayName
-		}
-		topics = append(topics, t)
 	}
 	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
 	return topics, nil

@@ -92,7 +92,7 @@ func (s *State) deleteMessages(ms []*Message) {
 	}
 	byGroup := map[group][]*Message{}
 	for _, m := range ms {
-		delete(s.messages, m.ID)
+		s.dropMessage(m)
 		g := group{m.ChannelID, m.Topic}
 		byGroup[g] = append(byGroup[g], m)
 	}

@@ -147,15 +147,17 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 		if mm == m {
 			e = entry
 		}
-		if p.toChannel != nil {
-			e.PrevStream, e.Stream = from.ID, to.ID
-			mm.ChannelID, mm.RecipientID = to.ID, to.RecipientID
-		}
-		if p.topic != nil {
-			prev, next := mm.Topic, newTopic
-			e.PrevTopic, e.Topic = &prev, &next
-			mm.Topic = newTopic
-		}
+		s.moveIndexed(mm, func() {
+			if p.toChannel != nil {
+				e.PrevStream, e.Stream = from.ID, to.ID
+				mm.ChannelID, mm.RecipientID = to.ID, to.RecipientID
+			}
+			if p.topic != nil {
+				prev, next := mm.Topic, newTopic
+				e.PrevTopic, e.Topic = &prev, &next
+				mm.Topic = newTopic
+			}
+		})
 		mm.EditHistory = append(mm.EditHistory, e)
 		if p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved) {
 			mm.LastMoveTime = now

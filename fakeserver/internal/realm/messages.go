@@ -144,7 +144,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 		m.Flags[id] = []string{}
 	}
 	m.Flags[senderID] = []string{"read"}
-	s.messages[m.ID] = m
+	s.storeMessage(m)
 	s.applyMentionFlags(m)
 	s.afterMessageStored(m)
 	s.attachWidget(m)

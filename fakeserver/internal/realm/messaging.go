@@ -70,7 +70,7 @@ func (s *State) sendNotification(ch *Channel, topic, content string, readFor ...
 			m.Flags[id] = []string{"read"}
 		}
 	}
-	s.messages[m.ID] = m
+	s.storeMessage(m)
 	s.applyMentionFlags(m)
 	s.afterMessageStored(m)
 	s.publishNewMessage(m)

@@ -97,6 +97,10 @@ type narrowFilter struct {
 	checks  []func(*Message) bool
 	search  []string // lower-cased search words
 	inChans bool     // a positive channel term: history beyond the user's rows counts
+	// channelID and topic are set by positive channel and topic terms: the topic index then
+	// holds every message that can match.
+	channelID int
+	topic     *string
 }
 
 func operandString(v any) string {
@@ -142,6 +146,7 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 		}
 		if !t.Negated {
 			f.inChans = true
+			f.channelID = ch.ID
 		}
 		return func(m *Message) bool { return !m.IsDirect && m.ChannelID == ch.ID }, nil
 	case "channels":
@@ -156,6 +161,9 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 		topic := operand
 		if topic == s.settings.EmptyTopicDisplayName {
 			topic = ""
+		}
+		if !t.Negated {
+			f.topic = &topic
 		}
 		return func(m *Message) bool { return !m.IsDirect && strings.EqualFold(m.Topic, topic) }, nil
 	case "sender":
@@ -431,13 +439,7 @@ func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Err
 	if err != nil {
 		return MessageWindow{}, err
 	}
-	var all []*Message
-	for _, m := range s.messages {
-		if f.candidate(m) && f.matches(m) {
-			all = append(all, m)
-		}
-	}
-	slices.SortFunc(all, func(a, b *Message) int { return a.ID - b.ID })
+	all := s.narrowed(f, q)
 	anchor := q.Anchor
 	switch anchor {
 	case AnchorNewest:
@@ -484,6 +486,52 @@ func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Err
 		w.Messages = append(w.Messages, v)
 	}
 	return w, nil
+}
+
+// narrowed returns, ascending, the messages of the narrow that the window around the anchor
+// needs: with a channel and a topic, from the topic index, walking out from the anchor only as
+// far as the window reaches (one message more each way, to tell whether it found the ends);
+// otherwise every message of the narrow.
+func (s *State) narrowed(f *narrowFilter, q MessageQuery) []*Message {
+	if f.channelID == 0 || f.topic == nil || q.Anchor == AnchorFirstUnread {
+		var all []*Message
+		for _, m := range s.messages {
+			if f.candidate(m) && f.matches(m) {
+				all = append(all, m)
+			}
+		}
+		slices.SortFunc(all, func(a, b *Message) int { return a.ID - b.ID })
+		return all
+	}
+	ids := s.topicMessageIDs(f.channelID, *f.topic)
+	anchor := q.Anchor
+	switch anchor {
+	case AnchorNewest:
+		anchor = LargerThanMaxMessageID
+	case AnchorOldest:
+		anchor = 0
+	}
+	split, _ := slices.BinarySearch(ids, anchor)
+	keep := func(id int) *Message {
+		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
+			return m
+		}
+		return nil
+	}
+	var before []*Message
+	for i := split - 1; i >= 0 && len(before) <= q.NumBefore; i-- {
+		if m := keep(ids[i]); m != nil {
+			before = append(before, m)
+		}
+	}
+	slices.Reverse(before)
+	after := before
+	for i := split; i < len(ids) && len(after)-len(before) <= q.NumAfter+1; i++ {
+		if m := keep(ids[i]); m != nil {
+			after = append(after, m)
+		}
+	}
+	return after
 }
 
 // String describes a term for logs.

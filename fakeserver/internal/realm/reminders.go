@@ -211,7 +211,7 @@ func (s *State) sendAsNotificationBot(u *User, content string) *Message {
 		SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal", Participants: []int{u.ID},
 		RecipientID: s.recipientID("direct:" + joinInts(pair)), Flags: map[int][]string{u.ID: {}},
 	}
-	s.messages[m.ID] = m
+	s.storeMessage(m)
 	s.publishNewMessage(m)
 	return m
 }

@@ -45,6 +45,7 @@ type State struct {
 	channelsByName map[string]*Channel // lower-cased name
 
 	messages    map[int]*Message
+	topics      map[int]map[string]topicIDs // channel -> topic key -> message ids (message_index.go)
 	recipients  map[string]int // recipient key -> recipient id
 	playgrounds []*Playground
 	linkifiers  []*Linkifier
@@ -90,7 +91,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	}
 	s.users, s.usersByEmail, s.usersByKey = map[int]*User{}, map[string]*User{}, map[string]*User{}
 	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}
-	s.messages, s.recipients = map[int]*Message{}, map[string]int{}
+	s.messages, s.recipients, s.topics = map[int]*Message{}, map[string]int{}, map[int]map[string]topicIDs{}
 	s.playgrounds, s.linkifiers = nil, nil
 	s.editing = defaultEditing()
 	s.presence = map[int]*presence{}
