@@ -16,15 +16,20 @@ type topicIDs []int
 // topicKeyOf is the index key of a topic name.
 func topicKeyOf(topic string) string { return strings.ToLower(topic) }
 
-// storeMessage adds a new message to the realm and to the index.
+// storeMessage adds a new message to the realm and to the index. Ids only grow, so the list
+// of every id stays in order by appending.
 func (s *State) storeMessage(m *Message) {
 	s.messages[m.ID] = m
+	s.ids = append(s.ids, m.ID)
 	s.indexTopic(m)
 }
 
 // dropMessage removes a message from the realm and from the index.
 func (s *State) dropMessage(m *Message) {
 	s.unindexTopic(m)
+	if i, found := slices.BinarySearch(s.ids, m.ID); found {
+		s.ids = slices.Delete(s.ids, i, i+1)
+	}
 	delete(s.messages, m.ID)
 }
 

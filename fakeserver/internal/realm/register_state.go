@@ -95,13 +95,13 @@ func (s *State) NeverSubscribed(userID int, opts SubscriptionOptions) []NeverSub
 func (s *State) MaxMessageID(userID int) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	highest := -1
-	for id, m := range s.messages {
-		if _, ok := m.Flags[userID]; ok && id > highest {
-			highest = id
+	// Newest first: a user who receives the realm's traffic stops at once.
+	for _, id := range slices.Backward(s.ids) {
+		if _, ok := s.messages[id].Flags[userID]; ok {
+			return id
 		}
 	}
-	return highest
+	return -1
 }
 
 // UnreadMessages is unread_msgs: the user's unread messages grouped as the real server

@@ -46,6 +46,7 @@ type State struct {
 
 	messages    map[int]*Message
 	topics      map[int]map[string]topicIDs // channel -> topic key -> message ids (message_index.go)
+	ids         []int                       // every message id, ascending (message_index.go)
 	recipients  map[string]int // recipient key -> recipient id
 	playgrounds []*Playground
 	linkifiers  []*Linkifier
@@ -91,7 +92,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	}
 	s.users, s.usersByEmail, s.usersByKey = map[int]*User{}, map[string]*User{}, map[string]*User{}
 	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}
-	s.messages, s.recipients, s.topics = map[int]*Message{}, map[string]int{}, map[int]map[string]topicIDs{}
+	s.messages, s.recipients, s.topics, s.ids = map[int]*Message{}, map[string]int{}, map[int]map[string]topicIDs{}, nil
 	s.playgrounds, s.linkifiers = nil, nil
 	s.editing = defaultEditing()
 	s.presence = map[int]*presence{}
