@@ -13,7 +13,7 @@ GINKGO  := $(GO) tool ginkgo
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going --junit-report=junit.xml --output-dir=reports
 
-.PHONY: conformance test unit suite suite-binary docker-engine node image fakeserver vet build bench
+.PHONY: conformance test unit suite suite-binary docker-engine node image fakeserver vet build bench load
 
 conformance:
 	$(GO) run ./cmd/chatconform
@@ -59,5 +59,11 @@ image:
 fakeserver:
 	$(GO) run ./cmd/fakeserver
 
+# Benchmarks of the fake beside a bare handler (README, "Performance"); the 10^6-message
+# realm of BenchmarkScale takes about a minute to build.
 bench:
-	$(GO) test -run=NONE -bench=. -benchmem ./fakeserver/...
+	$(GO) test -run=NONE -bench=. -benchtime=200x ./fakeserver/...
+
+# A bounded load against the fake binary on loopback, beside a bare net/http server.
+load:
+	$(GO) run ./cmd/fakeload -messages 100000 -duration 2s
