@@ -80,7 +80,9 @@ func run(messages int, duration time.Duration, clients int) error {
 
 	content := strings.Repeat("x", 100)
 	routes := []route{
-		{"read", func(i int) (string, string, url.Values) { return "GET", fmt.Sprintf("/api/v1/messages/%d", i%messages+1), nil }},
+		{"read", func(i int) (string, string, url.Values) {
+			return "GET", fmt.Sprintf("/api/v1/messages/%d", i%messages+1), nil
+		}},
 		{"write", func(int) (string, string, url.Values) {
 			return "POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"load"}, "content": {content}}
 		}},

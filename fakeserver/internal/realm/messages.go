@@ -255,10 +255,10 @@ type TopicLink struct {
 
 // MessageView is the Message resource as one user sees it.
 type MessageView struct {
-	ID               int              `json:"id"`
-	Type             string           `json:"type"`
-	StreamID         int              `json:"stream_id,omitempty"`
-	Subject          string           `json:"subject"`
+	ID       int    `json:"id"`
+	Type     string `json:"type"`
+	StreamID int    `json:"stream_id,omitempty"`
+	Subject  string `json:"subject"`
 	// TopicLinks is topic_links; below level 118 SubjectLinks, its earlier name, instead.
 	TopicLinks       *[]TopicLink     `json:"topic_links,omitempty"`
 	SubjectLinks     *[]TopicLink     `json:"subject_links,omitempty"`

@@ -47,7 +47,7 @@ type State struct {
 	messages    map[int]*Message
 	topics      map[int]map[string]topicIDs // channel -> topic key -> message ids (message_index.go)
 	ids         []int                       // every message id, ascending (message_index.go)
-	recipients  map[string]int // recipient key -> recipient id
+	recipients  map[string]int              // recipient key -> recipient id
 	playgrounds []*Playground
 	linkifiers  []*Linkifier
 	presence    map[int]*presence // by user ID
