@@ -69,13 +69,7 @@ func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching
 	if topic == s.settings.EmptyTopicDisplayName {
 		topic = ""
 	}
-	var doomed []*Message
-	for _, m := range s.messages {
-		if m.ChannelID == ch.ID && strings.EqualFold(m.Topic, topic) && s.canRead(u, m) {
-			doomed = append(doomed, m)
-		}
-	}
-	if !b.run(doomed, s.deleteMessages) {
+	if !b.run(s.topicMessages(u, ch.ID, topic), s.deleteMessages) {
 		return false, nil
 	}
 	// The real server forgets the topic's visibility settings with the topic.
@@ -111,9 +105,9 @@ func (s *State) deleteMessages(ms []*Message) {
 // refreshFirstMessageID recomputes a channel's oldest message and announces a change.
 func (s *State) refreshFirstMessageID(ch *Channel) {
 	first := 0
-	for _, m := range s.messages {
-		if m.ChannelID == ch.ID && (first == 0 || m.ID < first) {
-			first = m.ID
+	for _, ids := range s.topics[ch.ID] {
+		if first == 0 || ids[0] < first {
+			first = ids[0]
 		}
 	}
 	if first == ch.FirstMessageID {

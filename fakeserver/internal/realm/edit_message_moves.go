@@ -19,12 +19,11 @@ const resolveUndoSeconds = 60
 // oldest first.
 func (s *State) topicMessages(u *User, channelID int, topic string) []*Message {
 	var out []*Message
-	for _, m := range s.messages {
-		if !m.IsDirect && m.ChannelID == channelID && strings.EqualFold(m.Topic, topic) && s.canRead(u, m) {
+	for _, id := range s.topicMessageIDs(channelID, topic) {
+		if m := s.messages[id]; s.canRead(u, m) {
 			out = append(out, m)
 		}
 	}
-	slices.SortFunc(out, func(a, b *Message) int { return a.ID - b.ID })
 	return out
 }
 

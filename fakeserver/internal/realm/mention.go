@@ -61,10 +61,8 @@ func (s *State) render(content string) markdown.Result {
 // channel's topic (case-insensitive, as topics are).
 func (s *State) topicParticipants(channelID int, topic string) map[int]bool {
 	ids := map[int]bool{}
-	for _, m := range s.messages {
-		if m.IsDirect || m.ChannelID != channelID || !strings.EqualFold(m.Topic, topic) {
-			continue
-		}
+	for _, id := range s.topicMessageIDs(channelID, topic) {
+		m := s.messages[id]
 		ids[m.SenderID] = true
 		for _, r := range m.Reactions {
 			ids[r.UserID] = true
