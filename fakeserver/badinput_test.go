@@ -1,7 +1,7 @@
 package fakeserver_test
 
 // Bad input to every route of the fake gets a JSON error envelope, never a 5xx and never a
-// state change (DESIGN decision 7).
+// state change (docs/design.md, "One envelope, typed errors").
 //
 // The route table below has one entry per route the chi router serves; TestRouteTableCoversRouter
 // walks the router and fails when a route has no entry (or an entry names no route), so a

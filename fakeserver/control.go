@@ -10,7 +10,7 @@ import (
 )
 
 // Capabilities the control API offers; the suite reads them from /_fake/health and runs the
-// specs that need them (DESIGN decision 2).
+// specs that need them (docs/design.md, "Capabilities").
 var Capabilities = []string{"clock", "config", "reset", "fixture", "journal", "vcall-token", "batch"}
 
 // Bounds of the virtual clock: year 9999, and one step well inside time.Duration's range.

@@ -1,7 +1,7 @@
 package fakeserver
 
 // createVideoCall: POST /calls/vcall/create (operation 21). The real server has no such
-// endpoint, only one per provider (real-server.md §2.21, open question 7); the fake follows
+// endpoint, only one per provider; the fake follows
 // its Zoom pattern, which newer providers copy: the server's credentials first, then the
 // user's token, then {"url": <join URL>}. It takes no parameters.
 func (s *Server) createVideoCall(c *call) (fields, error) {

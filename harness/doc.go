@@ -7,7 +7,7 @@
 // and feature levels, and (in package report) turns a Ginkgo run into a
 // per-requirement conformance report.
 //
-// Specs reach the target only through its public HTTP API (DESIGN decision
-// 1); the fake's control API under /_fake/ is offered separately by
+// Specs reach the target only through its public HTTP API (docs/design.md,
+// "Public API only"); the fake's control API under /_fake/ is offered separately by
 // Target.Fake for specs that declared the capability they need.
 package harness

@@ -12,7 +12,7 @@ import (
 // Success asserts that r is a success envelope — a JSON object with result
 // "success" and msg "" — and returns the object for the operation's fields.
 // It does not assert the HTTP status: the API document does not give one
-// (DESIGN decision 4); the status seen is recorded as a report entry.
+// (docs/design.md, "Assert what is documented"); the status seen is recorded as a report entry.
 func Success(r *httpexpect.Response) *httpexpect.Object {
 	ginkgo.GinkgoHelper()
 	noteStatus(r, "success")

@@ -10,7 +10,7 @@ import (
 )
 
 // Skip reasons start with one of these prefixes; the report classifies a
-// skipped spec by them (DESIGN decisions 2 and 5).
+// skipped spec by them (docs/design.md, "Capabilities" and "Features and levels gate requirements").
 const (
 	// NeedsCapabilityPrefix starts the reason of a spec skipped because the
 	// target lacks a control-API capability: reported as skipped.

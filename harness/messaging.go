@@ -37,7 +37,7 @@ func (t *Target) SystemGroupID(name string) int {
 // ChangeRealmGroupSetting points a realm permission group setting (can_resolve_topics_group,
 // can_mention_many_users_group, …) at the group with the given ID for the rest of the spec
 // and restores its value when the spec ends. It sends the real server's {"new": …} form.
-// Such specs must be marked Serial (DESIGN decision 6).
+// Such specs must be marked Serial (docs/design.md, "Hermetic specs").
 func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
 	ginkgo.GinkgoHelper()
 	requireSerial("changing a realm group setting")

@@ -1,7 +1,10 @@
 package harness
 
 import (
+	"bytes"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,5 +23,41 @@ func TestReadmeSettingsTable(t *testing.T) {
 	}
 	if want := SettingsMarkdown(); strings.TrimSpace(table) != strings.TrimSpace(want) {
 		t.Errorf("README.md settings table is out of date; replace it with:\n%s", want)
+	}
+}
+
+// TestRepositoryStandsAlone: a clone has no files beside the repository, so no source or
+// document in it may point at them (the API document and the design are in docs/).
+func TestRepositoryStandsAlone(t *testing.T) {
+	outside := []string{"../shared", "shared/spec/", "shared/reference/", "DESIGN decision", "DESIGN.md", "real-server.md"}
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "node_modules", "reports", "bin":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".md", ".yaml", ".yml", ".mjs", ".json", "":
+		default:
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, ref := range outside {
+			if bytes.Contains(data, []byte(ref)) && !strings.HasSuffix(path, "readme_test.go") {
+				t.Errorf("%s refers to %q, outside the repository", path, ref)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 // ChangeRealmSetting sets one realm-wide setting (PATCH /realm as an administrator) for the
 // rest of the spec and restores the value it had when the spec ends. It is the one place
-// where specs change the realm; such specs must be marked Serial (DESIGN decision 6).
+// where specs change the realm; such specs must be marked Serial (docs/design.md, "Hermetic specs").
 // A null value in the registration state is an unlimited time limit, restored as "unlimited".
 func (t *Target) ChangeRealmSetting(name string, value any) {
 	ginkgo.GinkgoHelper()

@@ -37,7 +37,7 @@ func newRunID() string {
 // prefix-<run id>-<parallel process>-<counter>, lower case [a-z0-9-], under
 // 60 characters (the prefix is shortened when needed). Use it for every
 // channel, topic, group, email or other name a spec creates, so specs are
-// hermetic on a shared server (DESIGN decision 6).
+// hermetic on a shared server (docs/design.md, "Hermetic specs").
 func UniqueName(prefix string) string {
 	run := fallbackRunID
 	if t, ok := TryCurrent(); ok && t.RunID != "" {
