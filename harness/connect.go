@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"slices"
 	"strings"
@@ -23,6 +24,19 @@ const (
 // it once per suite run (process 1 of a parallel run) and share the result with
 // Encode / DecodeTarget.
 func Connect(cfg Config) (*Target, error) {
+	return connect(cfg, false)
+}
+
+// Preflight checks, before any spec runs and without changing the target, what every run
+// needs: the URL answers as a chat server, and the owner's credentials work and are an
+// owner's. Its error is one line saying what failed and how to fix it; a runner exits on it
+// without reporting on any requirement.
+func Preflight(cfg Config) error {
+	_, err := connect(cfg, true)
+	return err
+}
+
+func connect(cfg Config, preflight bool) (*Target, error) {
 	if cfg.UsesFake() {
 		return nil, fmt.Errorf("harness: Connect needs a target URL: without %s the suite bootstrap must start the in-process fake and set Config.URL and Config.Owner first", settingFlag("url"))
 	}
@@ -54,8 +68,23 @@ func Connect(cfg Config) (*Target, error) {
 		{"provisioning the staff administrators", t.provisionStaff},
 		{"provisioning the crowd", t.provisionCrowd},
 	}
-	for _, s := range steps {
+	if preflight {
+		// Reading only, and quietly: the server, and who the owner is.
+		t.Log = io.Discard
+		steps = []struct {
+			what string
+			do   func() error
+		}{steps[0], steps[2]}
+	}
+	for i, s := range steps {
 		if err := s.do(); err != nil {
+			if preflight {
+				fix := fmt.Sprintf("is %s the chat server's base URL (without /api/v1), and is it up?", settingFlag("url"))
+				if i > 0 {
+					fix = fmt.Sprintf("give an organization owner's email and API key (%s, %s)", settingFlag("owner-email"), settingFlag("owner-api-key"))
+				}
+				return nil, fmt.Errorf("%s: %s: %w; %s", cfg.URL, s.what, err, fix)
+			}
 			return nil, fmt.Errorf("harness: connecting to %s: %s: %w", cfg.URL, s.what, err)
 		}
 	}

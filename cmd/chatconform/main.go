@@ -7,8 +7,10 @@
 // Every chatconform setting is also an environment variable (see the README), and every
 // Ginkgo flag works with its -ginkgo. prefix (for example -ginkgo.label-filter). Reports go to
 // the report directory: conformance.json, conformance.html and junit.xml.
-// The exit status is 0 when the target conforms, 1 when it does not, and 2 when the settings
-// are invalid.
+// The exit status is 0 when the target conforms (nothing applicable failed), 1 when it does
+// not, 2 when the settings are invalid and 3 when the target cannot be set up (unreachable,
+// credentials refused, or not an owner's); for 2 and 3 one line says what and how to fix it,
+// and no report is written.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/specs"
@@ -26,14 +29,28 @@ type runT struct{ failed bool }
 
 func (t *runT) Fail() { t.failed = true }
 
+// Exit statuses.
+const (
+	exitConformant    = 0
+	exitNotConformant = 1
+	exitBadSettings   = 2
+	exitSetupFailed   = 3
+)
+
 func main() {
 	flag.Parse()
-	if !flagSet("ginkgo.junit-report") {
-		cfg, err := harness.ResolveConfig()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "chatconform:", err)
-			os.Exit(2)
+	cfg, err := harness.ResolveConfig()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
+		os.Exit(exitBadSettings)
+	}
+	if !cfg.UsesFake() {
+		if err := harness.Preflight(cfg); err != nil {
+			fmt.Fprintln(os.Stderr, "chatconform: cannot set up the target:", oneLine(err))
+			os.Exit(exitSetupFailed)
 		}
+	}
+	if !flagSet("ginkgo.junit-report") {
 		if err := os.MkdirAll(cfg.ReportDir, 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "chatconform: no JUnit report:", err)
 		} else {
@@ -42,9 +59,13 @@ func main() {
 	}
 	t := &runT{}
 	if !specs.Run(t) || t.failed {
-		os.Exit(1)
+		os.Exit(exitNotConformant)
 	}
+	os.Exit(exitConformant)
 }
+
+// oneLine folds an error's text onto one line.
+func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
 func flagSet(name string) bool {
 	found := false

@@ -1,0 +1,81 @@
+package verdicts_test
+
+import (
+	"errors"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// TestExitCodes: the runner's exit status tells CI what happened: 0 conformant, 1 not (see
+// TestOwnerPermissionVerdicts), 2 invalid settings, 3 a target that cannot be set up; for 2 and
+// 3 one line says what, and no report says anything about requirements.
+func TestExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the runner")
+	}
+	fake := fakeserver.New()
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	defer fake.Close()
+	fx := fixtures.Default()
+	owner, _ := fx.UserByRole(fixtures.RoleOwner)
+	member, _ := fx.UserByRole(fixtures.RoleMember)
+	bin := runner(t)
+
+	cases := []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"conformant", []string{"-chatconform.url", srv.URL, "-chatconform.owner-email", owner.Email,
+			"-chatconform.owner-api-key", owner.APIKey, "-ginkgo.label-filter=req:OP06-09"}, 0, ""},
+		{"invalid setting", []string{"-chatconform.feature-level", "abc"}, 2, "invalid settings: invalid -chatconform.feature-level"},
+		{"unreachable URL", []string{"-chatconform.url", "http://127.0.0.1:9", "-chatconform.owner-email", owner.Email,
+			"-chatconform.owner-api-key", owner.APIKey}, 3, "cannot set up the target: http://127.0.0.1:9: reading GET /server_settings"},
+		{"wrong key", []string{"-chatconform.url", srv.URL, "-chatconform.owner-email", owner.Email,
+			"-chatconform.owner-api-key", "WrongKey000000000000000000000000"}, 3, `HTTP 401: error UNAUTHORIZED "Invalid API key"; give an organization owner's email and API key`},
+		{"a member's key", []string{"-chatconform.url", srv.URL, "-chatconform.owner-email", member.Email,
+			"-chatconform.owner-api-key", member.APIKey}, 3, "has role 400, but the owner must have role 100; give an organization owner's"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(bin, tc.args...)
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "CHATCONFORM_REPORT_DIR=" + dir}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr.String())
+			}
+			_, reportErr := os.Stat(filepath.Join(dir, "conformance.json"))
+			if tc.code < 2 {
+				if reportErr != nil {
+					t.Errorf("no report: %v", reportErr)
+				}
+				return
+			}
+			if reportErr == nil {
+				t.Error("a report was written for a run that checked no requirement")
+			}
+			if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) != 1 || !strings.Contains(lines[0], tc.says) {
+				t.Errorf("stderr %q: want one line saying %q", stderr.String(), tc.says)
+			}
+		})
+	}
+}
