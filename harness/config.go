@@ -71,7 +71,7 @@ func (c Config) UsesFake() bool { return c.URL == "" }
 func (c Config) CapabilitiesGiven() bool { return c.Capabilities != nil }
 
 // Redacted returns a copy safe to print or store in a report: every API key
-// is replaced by "****" and its last four characters.
+// is replaced by "****".
 func (c Config) Redacted() Config {
 	out := c
 	out.Owner.APIKey = RedactSecret(c.Owner.APIKey)
@@ -94,17 +94,13 @@ func (c Config) Redacted() Config {
 	return out
 }
 
-// RedactSecret hides a secret but keeps its last four characters, enough to
-// tell two keys apart in a report without making either usable.
+// RedactSecret hides a secret entirely: no part of a key, password or token is ever shown
+// (an empty one stays empty, so a report still tells "not set" from "set").
 func RedactSecret(s string) string {
 	if s == "" {
 		return ""
 	}
-	if len(s) <= 8 {
-		// Too short to reveal any part of it safely.
-		return "****"
-	}
-	return "****" + s[len(s)-4:]
+	return "****"
 }
 
 // configJSON is Config's wire form: the timeout as a readable duration

@@ -176,8 +176,8 @@ func TestClientRequests(t *testing.T) {
 	if strings.Contains(out, ownerKey) || strings.Contains(out, "pw-pw-pw-pw-9999") {
 		t.Errorf("exchange log holds a secret:\n%s", out)
 	}
-	for _, want := range []string{"--> POST " + srv.URL + "/api/v1/messages", "Authorization: Basic member@x.test:****2345",
-		"password=****9999", `"api_key":"****2345"`, "<-- 200 OK", "--> GET " + srv.URL + "/_fake/clock"} {
+	for _, want := range []string{"--> POST " + srv.URL + "/api/v1/messages", "Authorization: Basic member@x.test:****",
+		"password=****", `"api_key":"****"`, "<-- 200 OK", "--> GET " + srv.URL + "/_fake/clock"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("exchange log lacks %q:\n%s", want, out)
 		}
@@ -198,7 +198,7 @@ func TestFailureMessageRedacted(t *testing.T) {
 	})}
 	// A missing key makes httpexpect print the whole object.
 	FailsWith(tgt.Anonymous().GET("/x").Expect(), "BAD_REQUEST")
-	if !strings.Contains(got, `"api_key": "****2345"`) {
+	if !strings.Contains(got, `"api_key": "****"`) {
 		t.Fatalf("failure message does not show the redacted object:\n%s", got)
 	}
 	if strings.Contains(got, ownerKey) {
