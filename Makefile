@@ -11,7 +11,7 @@ GINKGO  := $(GO) tool ginkgo
 # two-core machine is no parallelism at all; more processes than cores only add start-up and
 # contention). The level runs and .ci/suite-against-binary reuse it.
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
-SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going --junit-report=junit.xml --output-dir=reports
+SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 
 .PHONY: conformance test unit suite suite-binary docker-engine node image fakeserver vet build bench load
 

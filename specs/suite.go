@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -85,6 +86,7 @@ var _ = ReportAfterSuite("conformance report", func(r Report) {
 	conf := report.Build(cat, r, target)
 	dir := reportDir(target)
 	Expect(report.Write(conf, dir)).To(Succeed())
+	Expect(report.WriteJUnit(r, filepath.Join(dir, "junit.xml"))).To(Succeed())
 	fmt.Fprintln(os.Stdout, report.Summary(conf))
 	Expect(report.CheckCoverage(cat, r.SpecReports)).To(Succeed())
 })

@@ -17,7 +17,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/chatconform/chatconform/harness"
@@ -50,13 +49,6 @@ func main() {
 			os.Exit(exitSetupFailed)
 		}
 	}
-	if !flagSet("ginkgo.junit-report") {
-		if err := os.MkdirAll(cfg.ReportDir, 0o755); err != nil {
-			fmt.Fprintln(os.Stderr, "chatconform: no JUnit report:", err)
-		} else {
-			_ = flag.Set("ginkgo.junit-report", filepath.Join(cfg.ReportDir, "junit.xml"))
-		}
-	}
 	t := &runT{}
 	if !specs.Run(t) || t.failed {
 		os.Exit(exitNotConformant)
@@ -66,9 +58,3 @@ func main() {
 
 // oneLine folds an error's text onto one line.
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
-
-func flagSet(name string) bool {
-	found := false
-	flag.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
-}

@@ -308,3 +308,31 @@ func TestBuildWithoutTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWriteJUnit: one case per spec, classed by its outermost Describe, with the captured
+// exchanges kept only for the spec that failed.
+func TestWriteJUnit(t *testing.T) {
+	passed := spec("answers", types.SpecStatePassed, "")
+	passed.ContainerHierarchyTexts = []string{"Operation 6: fetch a message"}
+	passed.CapturedGinkgoWriterOutput = "--> GET passed-exchange"
+	failed := spec("refuses", types.SpecStateFailed, "boom")
+	failed.ContainerHierarchyTexts = []string{"Operation 8: delete a topic", "inner"}
+	failed.CapturedGinkgoWriterOutput = "--> POST failed-exchange"
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	if err := WriteJUnit(types.Report{SuiteDescription: "suite", SpecReports: types.SpecReports{passed, failed}}, path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(data)
+	for _, want := range []string{`classname="Operation 6: fetch a message"`, `classname="Operation 8: delete a topic"`, "failed-exchange"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("junit.xml lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "passed-exchange") {
+		t.Errorf("junit.xml keeps a passing spec's exchanges:\n%s", out)
+	}
+}
