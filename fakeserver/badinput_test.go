@@ -356,10 +356,12 @@ func cases(rs routeSpec, methods map[string][]string) []badCase {
 			r = rs.build(valid)
 			r.contentType = ""
 			add("form data without Content-Type", r, missing(firstRequired))
-			r = rs.build(url.Values{})
-			r.contentType = "application/json"
-			r.body = []byte(canonical(flatten(valid)))
-			add("JSON object body", r, missing(firstRequired))
+			if !strings.HasPrefix(rs.path, "/_fake/") { // the control API takes JSON bodies too
+				r = rs.build(url.Values{})
+				r.contentType = "application/json"
+				r.body = []byte(canonical(flatten(valid)))
+				add("JSON object body", r, missing(firstRequired))
+			}
 			r = rs.build(url.Values{})
 			r.body = nil
 			add("empty body", r, missing(firstRequired))
@@ -831,7 +833,7 @@ func routeTable() []routeSpec {
 		params: []param{{name: "mode", kind: kEnum}, {name: "now", kind: kInt}, {name: "advance", kind: kInt}},
 		valid:  []string{"advance", "60"}}
 	clk.extra = []badCase{
-		{"neither now nor advance", clk.build(url.Values{"other": {"1"}}), missing("advance")},
+		{"an unknown setting", clk.build(url.Values{"other": {"1"}}), want{status: 400, code: "BAD_REQUEST", msg: "Unknown setting: other"}},
 		{"empty body", request{method: "POST", path: clk.path}, missing("advance")},
 		{"now and advance", clk.with("now", "1767225600"), want{status: 400, code: "BAD_REQUEST"}},
 		{"negative advance", clk.with("advance", "-1"), want{status: 400, code: "BAD_REQUEST"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -18,6 +19,9 @@ type call struct {
 	r    *http.Request
 	p    *params.Params
 	user realm.User
+	// strict refuses parameters the handler does not read (the control API: a misspelled
+	// setting must not pass for a change).
+	strict bool
 }
 
 // operation is a handler: it reads parameters, calls the domain and returns the fields of
@@ -28,18 +32,23 @@ type userKey struct{}
 
 // serve adapts an operation to HTTP: parameters are decoded first, and the operation's
 // result goes through the one success writer or the one error writer.
-func serve(op operation) http.HandlerFunc {
+func serve(op operation) http.HandlerFunc { return serveCall(op, false) }
+
+func serveCall(op operation, strict bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p, perr := params.Parse(r)
 		if perr != nil {
 			writeError(w, perr)
 			return
 		}
-		c := &call{r: r, p: p}
+		c := &call{r: r, p: p, strict: strict}
 		if u, ok := r.Context().Value(userKey{}).(realm.User); ok {
 			c.user = u
 		}
 		f, err := op(c)
+		if err == nil && strict {
+			err = c.done() // a handler that reads no parameter still refuses one
+		}
 		if err != nil {
 			writeError(w, err)
 			return
@@ -115,5 +124,14 @@ func (c *call) pathID(name string, notFound *apierr.Error) (int, error) {
 	return id, nil
 }
 
-// done returns the parameter error if any, so handlers can end with one check.
-func (c *call) done() error { return c.p.Err() }
+// done returns the parameter error if any, so handlers can end with one check; in a strict
+// call, a parameter the handler did not read is one.
+func (c *call) done() error {
+	if err := c.p.Err(); err != nil {
+		return err
+	}
+	if unknown := c.p.Unsupported(); c.strict && len(unknown) > 0 {
+		return apierr.BadRequest("Unknown setting: %s", strings.Join(unknown, ", ")).With("unknown", unknown)
+	}
+	return nil
+}

@@ -1,6 +1,13 @@
 package fakeserver
 
 import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -21,16 +28,16 @@ const (
 
 // controlRoutes is the control API under /_fake/: what no public API can do.
 func (s *Server) controlRoutes(r chi.Router) {
-	r.Get("/health", serve(s.health))
-	r.Post("/reset", serve(s.reset))
-	r.Post("/fixture", serve(s.loadFixture))
-	r.Get("/clock", serve(s.getClock))
-	r.Post("/clock", serve(s.moveClock))
-	r.Get("/config", serve(s.getConfig))
-	r.Patch("/config", serve(s.patchConfig))
-	r.Get("/journal", serve(s.getJournal))
-	r.Delete("/journal", serve(s.clearJournal))
-	r.Post("/vcall_token", serve(s.setVCallToken))
+	r.Get("/health", serveControl(s.health))
+	r.Post("/reset", serveControl(s.reset))
+	r.Post("/fixture", serveControl(s.loadFixture))
+	r.Get("/clock", serveControl(s.getClock))
+	r.Post("/clock", serveControl(s.moveClock))
+	r.Get("/config", serveControl(s.getConfig))
+	r.Patch("/config", serveControl(s.patchConfig))
+	r.Get("/journal", serveControl(s.getJournal))
+	r.Delete("/journal", serveControl(s.clearJournal))
+	r.Post("/vcall_token", serveControl(s.setVCallToken))
 }
 
 // setVCallToken gives (has_token=true) or takes a user's video-call integration token, which a
@@ -54,7 +61,10 @@ func (s *Server) health(*call) (fields, error) {
 	return fields{"capabilities": Capabilities, "server_permissions": s.realm().ServerPermissions()}, nil
 }
 
-func (s *Server) reset(*call) (fields, error) {
+func (s *Server) reset(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
 	s.Reset()
 	return fields{}, nil
 }
@@ -141,6 +151,9 @@ func shownConfig(c Config) configView { return configView{Config: c, JWTKeySet: 
 
 // patchConfig changes the named configuration settings, all or none.
 func (s *Server) patchConfig(c *call) (fields, error) {
+	// Read, change and write as one step: two patches at once must both take effect.
+	s.configWrite.Lock()
+	defer s.configWrite.Unlock()
 	cfg := s.Config()
 	cfg.PushConfigured = c.p.Bool("push_configured", cfg.PushConfigured)
 	cfg.EventPollTimeoutSeconds = intSetting(c, "event_poll_timeout_seconds", 1, maxPollTimeoutSeconds, cfg.EventPollTimeoutSeconds)
@@ -195,7 +208,54 @@ func (s *Server) getJournal(*call) (fields, error) {
 	return fields{"requests": s.journal.entries()}, nil
 }
 
-func (s *Server) clearJournal(*call) (fields, error) {
+func (s *Server) clearJournal(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
 	s.journal.clear()
 	return fields{}, nil
+}
+
+// serveControl serves a control route: a JSON object body is taken like a form (each value
+// its form text), and a parameter the route does not read is refused, naming it.
+func serveControl(op operation) http.HandlerFunc {
+	strictOp := serveCall(op, true)
+	return func(w http.ResponseWriter, r *http.Request) {
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+			form, err := jsonForm(http.MaxBytesReader(w, r.Body, maxControlBody))
+			if err != nil {
+				writeError(w, err)
+				return
+			}
+			encoded := form.Encode()
+			r.Body, r.ContentLength = io.NopCloser(strings.NewReader(encoded)), int64(len(encoded))
+			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		strictOp(w, r)
+	}
+}
+
+// maxControlBody bounds a JSON control request (a fixture is the largest).
+const maxControlBody = 4 << 20
+
+// jsonForm turns a JSON object into form values: strings as they are, anything else as its
+// JSON text, which is how the form parameters of the control API are read.
+func jsonForm(body io.Reader) (url.Values, error) {
+	dec := json.NewDecoder(body)
+	dec.UseNumber()
+	var obj map[string]json.RawMessage
+	if err := dec.Decode(&obj); errors.Is(err, io.EOF) {
+		return url.Values{}, nil // no body: no parameters
+	} else if err != nil || dec.More() {
+		return nil, apierr.BadRequest("The request body is not one JSON object")
+	}
+	form := url.Values{}
+	for k, raw := range obj {
+		var text string
+		if json.Unmarshal(raw, &text) != nil {
+			text = string(raw)
+		}
+		form.Set(k, text)
+	}
+	return form, nil
 }

@@ -38,9 +38,11 @@ type Server struct {
 	// writing by a reset or fixture load, so that a reload never happens mid-request.
 	generation sync.RWMutex
 
-	mu      sync.Mutex
-	fixture *fixtures.Fixture
-	config  Config
+	mu sync.Mutex
+	// configWrite makes a control API's read-modify-write of the configuration one step.
+	configWrite sync.Mutex
+	fixture     *fixtures.Fixture
+	config      Config
 
 	controlToken string // bearer token the control API requires; "" for none
 	controlOff   bool   // the control API answers 404
