@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -204,8 +205,30 @@ func intSetting(c *call, name string, lo, hi int64, cur int) int {
 	return int(v)
 }
 
-func (s *Server) getJournal(*call) (fields, error) {
-	return fields{"requests": s.journal.entries()}, nil
+// getJournal: GET /_fake/journal, filtered by method, path (a pattern), user, status and
+// since (UNIX milliseconds of wall time); count is how many matched.
+func (s *Server) getJournal(c *call) (fields, error) {
+	var f JournalFilter
+	f.Method, _ = c.p.String("method")
+	f.Path, _ = c.p.String("path")
+	f.User, _ = c.p.String("user")
+	if status, ok := c.p.Int("status"); ok {
+		f.Status = int(status)
+	}
+	if since, ok := c.p.Int("since"); ok {
+		f.Since = time.UnixMilli(since)
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if _, err := path.Match(f.Path, ""); err != nil {
+		return nil, apierr.BadRequest("Invalid path pattern: %s", f.Path)
+	}
+	got := s.Journal(f)
+	if got == nil {
+		got = []JournalEntry{}
+	}
+	return fields{"requests": got, "count": len(got)}, nil
 }
 
 func (s *Server) clearJournal(c *call) (fields, error) {

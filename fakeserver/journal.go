@@ -1,9 +1,12 @@
 package fakeserver
 
 import (
+	"fmt"
 	"net/http"
+	"path"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -14,14 +17,73 @@ const SpecHeader = "X-Chatconform-Spec"
 type JournalEntry struct {
 	Method string `json:"method"`
 	Path   string `json:"path"`
+	// Query is the raw query string, credentials redacted.
+	Query string `json:"query,omitempty"`
+	// User is the username of the request's HTTP Basic credentials (the email it claimed).
+	User   string `json:"user,omitempty"`
 	Spec   string `json:"spec,omitempty"`
 	Status int    `json:"status"`
+	// Time is the wall time and VirtualTime the fake's clock when the request arrived, in UNIX
+	// milliseconds and seconds; DurationMicros is how long the answer took.
+	Time           int64 `json:"time_ms"`
+	VirtualTime    int64 `json:"virtual_time"`
+	DurationMicros int64 `json:"duration_us"`
+}
+
+// JournalFilter selects journal entries; a zero field matches everything.
+type JournalFilter struct {
+	Method string // exact, case-insensitive
+	// Path is a path.Match pattern ("/api/v1/messages/*") or an exact path.
+	Path   string
+	User   string    // the Basic username, case-insensitive
+	Status int       // exact
+	Since  time.Time // arrived at or after, wall time
+}
+
+func (f JournalFilter) matches(e JournalEntry) bool {
+	if f.Method != "" && !strings.EqualFold(f.Method, e.Method) {
+		return false
+	}
+	if f.Path != "" && f.Path != e.Path {
+		if ok, err := path.Match(f.Path, e.Path); err != nil || !ok {
+			return false
+		}
+	}
+	return (f.User == "" || strings.EqualFold(f.User, e.User)) &&
+		(f.Status == 0 || f.Status == e.Status) &&
+		(f.Since.IsZero() || e.Time >= f.Since.UnixMilli())
+}
+
+// Journal returns the requests the fake received that match f, oldest first (copies).
+func (s *Server) Journal(f JournalFilter) []JournalEntry {
+	var out []JournalEntry
+	for _, e := range s.journal.entries() {
+		if f.matches(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Verify checks that exactly n requests matching f were received (WireMock's verify): a test
+// asserts how a client used the API, and the error lists what did arrive.
+func (s *Server) Verify(f JournalFilter, n int) error {
+	got := s.Journal(f)
+	if len(got) == n {
+		return nil
+	}
+	var seen []string
+	for _, e := range got {
+		seen = append(seen, e.Method+" "+e.Path)
+	}
+	return fmt.Errorf("fakeserver: %d requests match %+v, want %d: %v", len(got), f, n, seen)
 }
 
 // journal keeps the most recent requests, bounded by count, by total bytes and per entry
 // (a path or spec name longer than the entry bound is cut), so that a long-running fake, or a
 // client sending huge headers, cannot make it grow without end.
 type journal struct {
+	clock    func() int64 // the virtual time, UNIX seconds
 	mu       sync.Mutex
 	limit    int // entries
 	maxBytes int // total size of the entries' strings
@@ -52,7 +114,25 @@ func (j *journal) trim() {
 	j.list = j.list[n:]
 }
 
-func (e JournalEntry) size() int { return len(e.Method) + len(e.Path) + len(e.Spec) }
+func (e JournalEntry) size() int {
+	return len(e.Method) + len(e.Path) + len(e.Query) + len(e.User) + len(e.Spec)
+}
+
+// redactQuery hides the values of credential parameters in a query string.
+func redactQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	parts := strings.Split(raw, "&")
+	for i, p := range parts {
+		name, _, _ := strings.Cut(p, "=")
+		switch strings.ToLower(name) {
+		case "api_key", "password", "token", "jwt_key", "push_key":
+			parts[i] = name + "=****"
+		}
+	}
+	return strings.Join(parts, "&")
+}
 
 // cut shortens s to at most n bytes, on a rune boundary.
 func cut(s string, n int) string {
@@ -70,13 +150,18 @@ func cut(s string, n int) string {
 func (j *journal) record(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		start, virtual := time.Now(), j.clock()
 		next.ServeHTTP(sw, r)
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {
 			return
 		}
+		user, _, _ := r.BasicAuth()
 		j.mu.Lock()
 		defer j.mu.Unlock()
-		e := JournalEntry{Method: cut(r.Method, j.entryMax), Path: cut(r.URL.Path, j.entryMax), Spec: cut(r.Header.Get(SpecHeader), j.entryMax), Status: sw.status}
+		e := JournalEntry{Method: cut(r.Method, j.entryMax), Path: cut(r.URL.Path, j.entryMax),
+			Query: cut(redactQuery(r.URL.RawQuery), j.entryMax), User: cut(user, j.entryMax),
+			Spec: cut(r.Header.Get(SpecHeader), j.entryMax), Status: sw.status,
+			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
 		j.list = append(j.list, e)
 		j.bytes += e.size()
 		j.trim()

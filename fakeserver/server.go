@@ -201,6 +201,7 @@ func WithConfig(c Config) Option { return func(s *Server) { s.config = c } }
 // New returns a fake server on the default fixture unless an option says otherwise.
 func New(opts ...Option) *Server {
 	s := &Server{fixture: fixtures.Default(), journal: newJournal(1000)}
+	s.journal.clock = func() int64 { return s.clock.Unix() }
 	for _, o := range opts {
 		o(s)
 	}

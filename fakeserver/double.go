@@ -1,0 +1,69 @@
+package fakeserver
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// Start starts a fake server on a loopback port for the test and closes it when the test
+// ends (t.Cleanup): the one line a test needs.
+//
+//	ts := fakeserver.Start(t)
+//	resp, err := ts.Client("member").Get(ts.URL + "/api/v1/users/me")
+func Start(t testing.TB, opts ...Option) *TestServer {
+	t.Helper()
+	ts := NewTestServer(opts...)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// SetClock moves the virtual time to t, forward or back, and delivers what fell due on the way
+// (reminders, the expiry of unused uploads), as POST /_fake/clock with now does.
+func (s *Server) SetClock(t time.Time) error {
+	if err := checkClockMove(t.Unix(), true, 0, false, false, s.clock.Unix()); err != nil {
+		return err
+	}
+	s.clock.Set(t)
+	s.state.Tick()
+	return nil
+}
+
+// Client returns an HTTP client that authenticates every request as who, a fixture role
+// ("owner", "administrator", "moderator", "member", "guest", "bot") or the email of any user
+// of the fixture, with the API's HTTP Basic credentials. It panics on a name the fixture does
+// not have: that is a mistake in the test, not a condition to handle.
+func (ts *TestServer) Client(who string) *http.Client {
+	u, ok := fixtureUser(ts.Server.Fixture(), who)
+	if !ok {
+		panic(fmt.Sprintf("fakeserver: Client(%q): no fixture user has that role or email", who))
+	}
+	return &http.Client{Transport: basicAuthTransport{email: u.Email, key: u.APIKey}, Timeout: time.Minute}
+}
+
+func fixtureUser(f *fixtures.Fixture, who string) (fixtures.User, bool) {
+	if u, ok := f.UserByRole(who); ok {
+		return u, true
+	}
+	for _, u := range f.Users {
+		if strings.EqualFold(u.Email, who) {
+			return u, true
+		}
+	}
+	return fixtures.User{}, false
+}
+
+// basicAuthTransport adds HTTP Basic credentials to requests that carry none.
+type basicAuthTransport struct{ email, key string }
+
+func (b basicAuthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("Authorization") == "" {
+		r = r.Clone(r.Context())
+		r.SetBasicAuth(b.email, b.key)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}

@@ -1,0 +1,106 @@
+package fakeserver_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver"
+)
+
+func TestStartClientAndSetClock(t *testing.T) {
+	ts := fakeserver.Start(t)
+	for who, wantRole := range map[string]float64{"member": 400, "owner": 100, "guest@chat.example.test": 600} {
+		resp, err := ts.Client(who).Get(ts.URL + "/api/v1/users/me")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var me map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&me)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || me["role"] != wantRole {
+			t.Errorf("Client(%q): %d %v, want role %v", who, resp.StatusCode, me, wantRole)
+		}
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Client of an unknown user did not panic")
+			}
+		}()
+		ts.Client("nobody")
+	}()
+
+	start := ts.Server.Clock()
+	later := start.Add(90 * time.Minute)
+	if err := ts.Server.SetClock(later); err != nil || !ts.Server.Clock().Equal(later) {
+		t.Fatalf("SetClock(%v) = %v, clock %v", later, err, ts.Server.Clock())
+	}
+	if err := ts.Server.SetClock(start); err != nil || !ts.Server.Clock().Equal(start) {
+		t.Fatalf("SetClock back = %v, clock %v", err, ts.Server.Clock())
+	}
+	if err := ts.Server.SetClock(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)); err == nil {
+		t.Error("SetClock past year 9999 succeeded")
+	}
+}
+
+// ExampleTestServer_Client acts as a fixture user against the fake and moves its clock; in a
+// test, fakeserver.Start(t) starts it and closes it when the test ends.
+func ExampleTestServer_Client() {
+	ts := fakeserver.NewTestServer()
+	defer ts.Close()
+	resp, err := ts.Client("member").Get(ts.URL + "/api/v1/users/me")
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	var me struct {
+		FullName string `json:"full_name"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&me)
+	_ = ts.Server.SetClock(ts.Server.Clock().Add(time.Hour))
+	fmt.Println(me.FullName, ts.Server.Clock().UTC().Format(time.RFC3339))
+	// Output: Max Member 2026-01-01T01:00:00Z
+}
+
+func TestJournalFiltersAndVerify(t *testing.T) {
+	ts := fakeserver.Start(t)
+	member := ts.Client("member@chat.example.test")
+	for _, u := range []string{"/api/v1/users/me", "/api/v1/users/me?api_key=secret", "/api/v1/messages/999999"} {
+		resp, err := member.Get(ts.URL + u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	ownUser := fakeserver.JournalFilter{Method: "get", Path: "/api/v1/users/me", User: "MEMBER@chat.example.test"}
+	if err := ts.Server.Verify(ownUser, 2); err != nil {
+		t.Error(err)
+	}
+	if err := ts.Server.Verify(ownUser, 3); err == nil {
+		t.Error("Verify of 3 requests when 2 came succeeded")
+	}
+	refused := ts.Server.Journal(fakeserver.JournalFilter{Path: "/api/v1/messages/*", Status: 400})
+	if len(refused) != 1 || refused[0].User != "member@chat.example.test" || refused[0].Time == 0 || refused[0].VirtualTime == 0 {
+		t.Errorf("refused fetch: %+v", refused)
+	}
+	for _, e := range ts.Server.Journal(fakeserver.JournalFilter{}) {
+		if e.Query != "" && e.Query != "api_key=****" {
+			t.Errorf("query kept a credential: %q", e.Query)
+		}
+	}
+	resp, err := http.Get(ts.URL + "/_fake/journal?path=" + "/api/v1/messages/*" + "&status=400")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Count int `json:"count"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != http.StatusOK || body.Count != 1 {
+		t.Errorf("GET /_fake/journal filtered: %d, count %d, want 1", resp.StatusCode, body.Count)
+	}
+}
