@@ -440,12 +440,8 @@ func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Err
 		return MessageWindow{}, err
 	}
 	all := s.narrowed(f, q)
-	anchor := q.Anchor
+	anchor := idOfAnchor(q.Anchor)
 	switch anchor {
-	case AnchorNewest:
-		anchor = LargerThanMaxMessageID
-	case AnchorOldest:
-		anchor = 0
 	case AnchorFirstUnread:
 		anchor = LargerThanMaxMessageID
 		if i := slices.IndexFunc(all, func(m *Message) bool { return !slices.Contains(viewFlags(m, u.ID), "read") }); i >= 0 {
@@ -488,6 +484,18 @@ func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Err
 	return w, nil
 }
 
+// idOfAnchor is the message id an anchor stands for: newest after every message, oldest before
+// them; a message id (or first_unread, resolved later) as it is.
+func idOfAnchor(anchor int) int {
+	switch anchor {
+	case AnchorNewest:
+		return LargerThanMaxMessageID
+	case AnchorOldest:
+		return 0
+	}
+	return anchor
+}
+
 // narrowed returns, ascending, the messages of the narrow that the window around the anchor
 // needs: with a channel and a topic, from the topic index, walking out from the anchor only as
 // far as the window reaches (one message more each way, to tell whether it found the ends);
@@ -504,14 +512,7 @@ func (s *State) narrowed(f *narrowFilter, q MessageQuery) []*Message {
 		return all
 	}
 	ids := s.topicMessageIDs(f.channelID, *f.topic)
-	anchor := q.Anchor
-	switch anchor {
-	case AnchorNewest:
-		anchor = LargerThanMaxMessageID
-	case AnchorOldest:
-		anchor = 0
-	}
-	split, _ := slices.BinarySearch(ids, anchor)
+	split, _ := slices.BinarySearch(ids, idOfAnchor(q.Anchor))
 	keep := func(id int) *Message {
 		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
 			return m
