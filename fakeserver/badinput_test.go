@@ -866,6 +866,18 @@ func routeTable() []routeSpec {
 	}
 	add(cfg)
 
+	add(routeSpec{method: "GET", pattern: "/_fake/faults", path: "/_fake/faults"})
+	add(routeSpec{method: "DELETE", pattern: "/_fake/faults", path: "/_fake/faults"})
+	fault := routeSpec{method: "POST", pattern: "/_fake/faults", path: "/_fake/faults",
+		params: []param{{name: "status", kind: kInt}, {name: "delay_ms", kind: kInt}, {name: "drop", kind: kBool}, {name: "times", kind: kInt}},
+		valid:  []string{"path", "/api/v1/nothing-here", "status", "503"}}
+	fault.extra = []badCase{
+		{"no effect", fault.build(url.Values{"path": {"/x"}}), badRequest("A fault needs a status, drop or delay_ms")},
+		{"a success status", fault.as("", "status", "200"), badRequest("status must be an HTTP error status, 400 to 599")},
+		{"drop and status", fault.as("", "status", "503", "drop", "true"), badRequest("Send either drop or status, not both")},
+		{"a bad pattern", fault.as("", "status", "503", "path", "/api/["), badRequest("Invalid path pattern: /api/[")},
+	}
+	add(fault)
 	add(routeSpec{method: "GET", pattern: "/_fake/journal", path: "/_fake/journal"})
 	add(routeSpec{method: "DELETE", pattern: "/_fake/journal", path: "/_fake/journal"})
 

@@ -39,6 +39,9 @@ func (s *Server) controlRoutes(r chi.Router) {
 	r.Get("/journal", serveControl(s.getJournal))
 	r.Delete("/journal", serveControl(s.clearJournal))
 	r.Post("/vcall_token", serveControl(s.setVCallToken))
+	r.Get("/faults", serveControl(s.listFaults))
+	r.Post("/faults", serveControl(s.addFault))
+	r.Delete("/faults", serveControl(s.clearFaults))
 }
 
 // setVCallToken gives (has_token=true) or takes a user's video-call integration token, which a
@@ -281,4 +284,36 @@ func jsonForm(body io.Reader) (url.Values, error) {
 		form.Set(k, text)
 	}
 	return form, nil
+}
+
+// addFault: POST /_fake/faults puts a fault in force (see Fault) and answers its id.
+func (s *Server) addFault(c *call) (fields, error) {
+	var f Fault
+	f.Method, _ = c.p.String("method")
+	f.Path, _ = c.p.String("path")
+	f.User, _ = c.p.String("user")
+	f.Code, _ = c.p.String("code")
+	f.Msg, _ = c.p.String("msg")
+	f.Status = intSetting(c, "status", 0, 599, 0)
+	f.Delay = time.Duration(intSetting(c, "delay_ms", 0, maxFaultDelay.Milliseconds(), 0)) * time.Millisecond
+	f.Drop = c.p.Bool("drop", false)
+	f.Times = intSetting(c, "times", 0, 1_000_000, 0)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, err := s.InjectFault(f)
+	if err != nil {
+		return nil, err
+	}
+	return fields{"fault": id}, nil
+}
+
+func (s *Server) listFaults(*call) (fields, error) { return fields{"faults": s.Faults()}, nil }
+
+func (s *Server) clearFaults(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	s.ClearFaults()
+	return fields{}, nil
 }

@@ -104,3 +104,69 @@ func TestJournalFiltersAndVerify(t *testing.T) {
 		t.Errorf("GET /_fake/journal filtered: %d, count %d, want 1", resp.StatusCode, body.Count)
 	}
 }
+
+func TestFaults(t *testing.T) {
+	ts := fakeserver.Start(t)
+	member, owner := ts.Client("member"), ts.Client("owner")
+	status := func(c *http.Client) (int, string) {
+		t.Helper()
+		resp, err := c.Get(ts.URL + "/api/v1/users/me")
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		var env map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&env)
+		return resp.StatusCode, fmt.Sprint(env["code"])
+	}
+
+	// Twice an error for the member only, then as usual.
+	if _, err := ts.Server.InjectFault(fakeserver.Fault{Method: "GET", Path: "/api/v1/users/*", User: "member@chat.example.test",
+		Status: 503, Code: "SERVICE_UNAVAILABLE", Times: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if got, code := status(owner); got != 200 {
+		t.Errorf("another user met the fault: %d %s", got, code)
+	}
+	for i := range 2 {
+		if got, code := status(member); got != 503 || code != "SERVICE_UNAVAILABLE" {
+			t.Errorf("request %d: %d %s, want the injected 503", i+1, got, code)
+		}
+	}
+	if got, _ := status(member); got != 200 || len(ts.Server.Faults()) != 0 {
+		t.Errorf("after two requests: %d, faults %v, want recovered", got, ts.Server.Faults())
+	}
+
+	// A delay, then the usual answer.
+	if _, err := ts.Server.InjectFault(fakeserver.Fault{Path: "/api/v1/users/me", Delay: 150 * time.Millisecond, Times: 1}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if got, _ := status(member); got != 200 || time.Since(start) < 150*time.Millisecond {
+		t.Errorf("delayed request: %d after %s", got, time.Since(start))
+	}
+
+	// A dropped connection, until cleared; the control API still answers.
+	if _, err := ts.Server.InjectFault(fakeserver.Fault{Path: "/api/v1/users/me", Drop: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := status(member); got != 0 {
+		t.Errorf("dropped request answered %d", got)
+	}
+	resp, err := http.Get(ts.URL + "/_fake/faults")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("the control API met the fault: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	req, _ := http.NewRequest(http.MethodDelete, ts.URL+"/_fake/faults", nil)
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("clearing faults: %v %v", resp, err)
+	}
+	if got, _ := status(member); got != 200 {
+		t.Errorf("after clearing: %d", got)
+	}
+	if _, err := ts.Server.InjectFault(fakeserver.Fault{Path: "/x"}); err == nil {
+		t.Error("a fault that does nothing was accepted")
+	}
+}

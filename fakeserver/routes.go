@@ -31,10 +31,11 @@ var publicPaths = map[string]bool{
 // suite's provisioning need, then the control API.
 func (s *Server) routes() *chi.Mux {
 	r := chi.NewRouter()
-	// The journal is outermost so that even a request that panics is recorded.
+	// The journal is outermost so that even a request that panics is recorded; faults come
+	// next, outside the recoverer, so that a dropped connection is not turned into a 500.
 	// The body is read before sameGeneration takes its lock (see readBodyFirst); GetHead
 	// answers HEAD with the GET route, as the real server does.
-	r.Use(s.journal.record, recoverer, s.limitHeaders, s.longPollDeadline, readBodyFirst, s.sameGeneration, s.featureLevel, middleware.GetHead)
+	r.Use(s.journal.record, s.faults.apply, recoverer, s.limitHeaders, s.longPollDeadline, readBodyFirst, s.sameGeneration, s.featureLevel, middleware.GetHead)
 	r.NotFound(s.unknownRoute)
 	r.MethodNotAllowed(s.wrongMethod)
 

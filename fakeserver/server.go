@@ -33,6 +33,7 @@ type Server struct {
 	state   *realm.State
 	hub     *events.Hub
 	journal *journal
+	faults  faults
 
 	// generation is held for reading by every API request (long polls excepted) and for
 	// writing by a reset or fixture load, so that a reload never happens mid-request.
@@ -243,6 +244,7 @@ func (s *Server) LoadFixture(f *fixtures.Fixture) {
 	s.state.Load(f)
 	s.hub.Reset()
 	s.journal.clear()
+	s.ClearFaults()
 	s.limiter.reset()
 }
 
