@@ -51,9 +51,10 @@ node:
 	bash .ci/ensure-node
 
 # The fake's container image, chatconform/fakeserver (FROM scratch: no registry needed).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 image:
-	CGO_ENABLED=0 $(GO) build -o bin/fakeserver ./cmd/fakeserver
-	docker build -t chatconform/fakeserver .
+	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/fakeserver ./cmd/fakeserver
+	docker build --build-arg VERSION=$(VERSION) -t chatconform/fakeserver:$(VERSION) -t chatconform/fakeserver .
 
 # Run the fake alone on 127.0.0.1:9991.
 fakeserver:

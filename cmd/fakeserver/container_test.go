@@ -69,6 +69,7 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkImage(ctx, t, fake)
 
 	// As many processes as make test's PROCS (one per core, at least 2).
 	suite := exec.CommandContext(ctx, "go", "tool", "ginkgo", fmt.Sprintf("--procs=%d", max(2, runtime.NumCPU())), "--randomize-all", "./specs")
@@ -110,4 +111,40 @@ func withoutSettings(env []string) []string {
 		}
 	}
 	return out
+}
+
+// checkImage: the container reports itself healthy through the image's HEALTHCHECK (the binary
+// asks itself, the image having no shell), runs as a user that is not root, and carries the OCI
+// labels; it logs how long it took from start to healthy and the image's size.
+func checkImage(ctx context.Context, t *testing.T, c testcontainers.Container) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		state, err := c.State(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if state.Health != nil && state.Health.Status == "healthy" {
+			started, _ := time.Parse(time.RFC3339Nano, state.StartedAt)
+			t.Logf("healthy %s after the container started", time.Since(started).Round(10*time.Millisecond))
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the container is not healthy after 30 s: %+v", state.Health)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	out, err := exec.CommandContext(ctx, "docker", "inspect", "--format",
+		"{{.Config.User}}|{{index .Config.Labels \"org.opencontainers.image.source\"}}|{{index .Config.Labels \"org.opencontainers.image.licenses\"}}", c.GetContainerID()).Output()
+	if err != nil {
+		t.Fatalf("docker inspect: %v", err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "65532:65532|https://github.com/chatconform/chatconform|Apache-2.0" {
+		t.Errorf("user and labels: %q", got)
+	}
+	image, err := exec.CommandContext(ctx, "docker", "inspect", "--format", "{{.Image}}", c.GetContainerID()).Output()
+	if err == nil {
+		size, _ := exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Size}}", strings.TrimSpace(string(image))).Output()
+		t.Logf("image size %s bytes", strings.TrimSpace(string(size)))
+	}
 }

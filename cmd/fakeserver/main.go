@@ -24,8 +24,13 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
+// version is stamped at build time (-ldflags "-X main.version=…"; make image does).
+var version = "dev"
+
 func main() {
 	addr := flag.String("addr", "127.0.0.1:9991", "address to listen on")
+	healthcheck := flag.Bool("healthcheck", false, "ask the fake listening on -addr's port whether it answers, and exit 0 if it does (the container image's HEALTHCHECK: it has no shell or curl)")
+	showVersion := flag.Bool("version", false, "print the version and exit")
 	fixturePath := flag.String("fixture", "", "realm fixture file (YAML); default: the embedded default fixture")
 	quiet := flag.Bool("quiet", false, "do not print the fixture's credentials")
 	token := flag.String("control-token", os.Getenv(fakeserver.ControlTokenEnv),
@@ -33,6 +38,17 @@ func main() {
 	clock := flag.String("clock", "", "clock mode: frozen (stands still at the fixture's start_time unless the control API moves it) or wall (starts at the wall time and runs with it); default: the fixture's clock setting")
 	checkOpenAPI := flag.Bool("check-openapi", false, "validate every exchange against the fake's OpenAPI description; on exit print the figures and the violations, and exit 1 on any violation")
 	flag.Parse()
+	if *showVersion {
+		fmt.Println("fakeserver", version)
+		return
+	}
+	if *healthcheck {
+		if err := checkHealth(*addr); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeserver: unhealthy:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *clock != "" && *clock != string(fakeserver.ClockFrozen) && *clock != string(fakeserver.ClockWall) {
 		fmt.Fprintln(os.Stderr, "fakeserver: -clock must be frozen or wall")
 		os.Exit(2)
@@ -128,4 +144,23 @@ func printCredentials(f *fixtures.Fixture) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", u.Role, u.Email, u.APIKey, u.Password)
 	}
 	_ = tw.Flush()
+}
+
+// checkHealth asks GET /api/v1/server_settings of the fake on addr's port over loopback: the
+// public route answers whatever the control API's protection, and only once the realm is loaded.
+func checkHealth(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	client := &http.Client{Timeout: 2 * time.Second}
+	resp, err := client.Get("http://" + net.JoinHostPort("127.0.0.1", port) + "/api/v1/server_settings")
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	return nil
 }
