@@ -87,7 +87,11 @@ var _ = ReportAfterSuite("conformance report", func(r Report) {
 	dir := reportDir(target)
 	Expect(report.Write(conf, dir)).To(Succeed())
 	Expect(report.WriteJUnit(r, filepath.Join(dir, "junit.xml"))).To(Succeed())
-	fmt.Fprintln(os.Stdout, report.Summary(conf))
+	fmt.Fprint(os.Stdout, report.Summary(conf))
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	fmt.Fprintf(os.Stdout, "reports: %s (conformance.json, conformance.html, junit.xml)\n\n", dir)
 	Expect(report.CheckCoverage(cat, r.SpecReports)).To(Succeed())
 })
 

@@ -49,6 +49,10 @@ func main() {
 			os.Exit(exitSetupFailed)
 		}
 	}
+	// Colour only for a person at a terminal who did not ask for none.
+	if _, set := os.LookupEnv("NO_COLOR"); set || !isTerminal(os.Stdout) {
+		_ = flag.Set("ginkgo.no-color", "true")
+	}
 	t := &runT{}
 	if !specs.Run(t) || t.failed {
 		os.Exit(exitNotConformant)
@@ -58,3 +62,9 @@ func main() {
 
 // oneLine folds an error's text onto one line.
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+
+// isTerminal reports whether f is a character device (a terminal), not a file or a pipe.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -19,5 +19,33 @@ func Summary(c *Conformance) string {
 	if len(c.OtherFailures) > 0 {
 		fmt.Fprintf(&b, "failures outside any requirement: %d\n", len(c.OtherFailures))
 	}
+	b.WriteString("by part of the document:\n")
+	for _, p := range byPart(c.Requirements) {
+		fmt.Fprintf(&b, "  %-24s %3d passed, %d partial, %d failed, %d skipped, %d not applicable\n", p.name+":",
+			p.counts[Passed], p.counts[Partial], p.counts[Failed], p.counts[Skipped], p.counts[NotApplicable])
+	}
 	return b.String()
+}
+
+type part struct {
+	name   string
+	counts map[Status]int
+}
+
+// byPart counts requirement statuses per part of the document (the section before " / "), in
+// the catalog's order of first appearance.
+func byPart(reqs []Requirement) []part {
+	var parts []part
+	index := map[string]int{}
+	for _, r := range reqs {
+		name, _, _ := strings.Cut(r.Section, " / ")
+		i, ok := index[name]
+		if !ok {
+			i = len(parts)
+			index[name] = i
+			parts = append(parts, part{name: name, counts: map[Status]int{}})
+		}
+		parts[i].counts[r.Status]++
+	}
+	return parts
 }

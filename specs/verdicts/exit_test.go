@@ -50,8 +50,8 @@ func TestExitCodes(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(bin, tc.args...)
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "CHATCONFORM_REPORT_DIR=" + dir}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
 			code := 0
 			var exit *exec.ExitError
@@ -67,6 +67,10 @@ func TestExitCodes(t *testing.T) {
 			if tc.code < 2 {
 				if reportErr != nil {
 					t.Errorf("no report: %v", reportErr)
+				}
+				// Not a terminal: plain lines, no colour codes; the summary says where the reports are.
+				if out := stdout.String(); strings.Contains(out, "\x1b[") || !strings.Contains(out, "reports: "+dir) {
+					t.Errorf("console output has colour codes or lacks the reports' place:\n%s", out)
 				}
 				return
 			}
