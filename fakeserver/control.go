@@ -139,7 +139,7 @@ func checkClockMove(now int64, hasNow bool, advance int64, hasAdvance, hasMode b
 }
 
 func (s *Server) getConfig(*call) (fields, error) {
-	return fields{"config": shownConfig(s.Config())}, nil
+	return fields{"config": s.shownConfig()}, nil
 }
 
 // configView is the configuration as the control API shows it: never the JWT key, with which
@@ -149,9 +149,14 @@ type configView struct {
 	Config
 	JWTKey    *string `json:"jwt_key,omitempty"`
 	JWTKeySet bool    `json:"jwt_key_set"`
+	// FeatureLevel is the level the fake behaves as: the fixture's, until patched.
+	FeatureLevel int `json:"feature_level"`
 }
 
-func shownConfig(c Config) configView { return configView{Config: c, JWTKeySet: c.JWTKey != ""} }
+func (s *Server) shownConfig() configView {
+	c := s.Config()
+	return configView{Config: c, JWTKeySet: c.JWTKey != "", FeatureLevel: s.realm().Settings().FeatureLevel}
+}
 
 // patchConfig changes the named configuration settings, all or none.
 func (s *Server) patchConfig(c *call) (fields, error) {
@@ -184,11 +189,13 @@ func (s *Server) patchConfig(c *call) (fields, error) {
 	cfg.EventQueueIdleWallSeconds = intSetting(c, "event_queue_idle_wall_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleWallSeconds)
 	cfg.RateLimitRequests = intSetting(c, "rate_limit_requests", 0, 1_000_000, cfg.RateLimitRequests)
 	cfg.RateLimitWindowSeconds = intSetting(c, "rate_limit_window_seconds", 1, 24*3600, cfg.RateLimitWindowSeconds)
+	level := intSetting(c, "feature_level", 1, 10_000, s.realm().Settings().FeatureLevel)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
 	s.SetConfig(cfg)
-	return fields{"config": shownConfig(s.Config())}, nil
+	s.realm().SetFeatureLevel(level)
+	return fields{"config": s.shownConfig()}, nil
 }
 
 // maxPollTimeoutSeconds bounds event_poll_timeout_seconds: long enough to imitate the real

@@ -63,6 +63,26 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return newLinks
 		}},
+		{"last_moved_timestamp", realm.LevelLastMoved, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, memberAuth, "before the move", "moved only")
+			requireSuccess(t, "move", do(t, base, request{method: http.MethodPatch, path: fmt.Sprintf("/api/v1/messages/%d", id), auth: memberAuth,
+				body: formBody("topic", "after the move"), contentType: formType}))
+			m := msgFetch(t, base, memberAuth, id)
+			_, moved := m["last_moved_timestamp"]
+			_, edited := m["last_edit_timestamp"]
+			if moved == edited {
+				t.Errorf("a move shows last_moved_timestamp %v and last_edit_timestamp %v: want exactly one", moved, edited)
+			}
+			return moved
+		}},
+		{"wildcard mention flags", realm.LevelWildcardFlags, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, ownerAuth, "wild", "@**all** read this")
+			flags := fmt.Sprint(msgFetch(t, base, memberAuth, id)["flags"])
+			if !strings.Contains(flags, "wildcard_mentioned") {
+				t.Errorf("a channel wildcard mention without wildcard_mentioned: %s", flags)
+			}
+			return strings.Contains(flags, "stream_wildcard_mentioned")
+		}},
 		{"batched operation completion", realm.LevelBatchComplete, func(t *testing.T, base string) bool {
 			requireSuccess(t, "one message a batch, one batch a request", do(t, base, request{method: http.MethodPatch, path: "/_fake/config",
 				body: formBody("delete_batch_size", "1", "max_batches_per_request", "1"), contentType: formType}))
@@ -186,5 +206,29 @@ func TestLevelFromControlFixture(t *testing.T) {
 	}
 	if got := requireSuccess(t, "extra parameter", get(t, ts.URL, memberAuth, "/api/v1/users/me", "bogus_parameter=1")); got["ignored_parameters_unsupported"] != nil {
 		t.Errorf("level 166 lists ignored parameters: %v", got)
+	}
+}
+
+// TestLevelFromControlConfig: PATCH /_fake/config feature_level makes the fake behave as that
+// level (not only report it) until a reset restores the fixture's.
+func TestLevelFromControlConfig(t *testing.T) {
+	ts := newServer(t)
+	level := func() float64 {
+		return requireSuccess(t, "settings", get(t, ts.URL, "", "/api/v1/server_settings", ""))["zulip_feature_level"].(float64)
+	}
+	requireSuccess(t, "patch", do(t, ts.URL, request{method: http.MethodPatch, path: "/_fake/config",
+		body: []byte(`{"feature_level": 166}`), contentType: "application/json"}))
+	if got := level(); got != 166 {
+		t.Fatalf("level %v after the patch", got)
+	}
+	if got := requireSuccess(t, "extra parameter", get(t, ts.URL, memberAuth, "/api/v1/users/me", "bogus_parameter=1")); got["ignored_parameters_unsupported"] != nil {
+		t.Errorf("at level 166 a reply lists ignored parameters: %v", got)
+	}
+	if cfg := requireSuccess(t, "config", get(t, ts.URL, "", "/_fake/config", ""))["config"].(map[string]any); cfg["feature_level"] != float64(166) {
+		t.Errorf("GET /_fake/config shows level %v", cfg["feature_level"])
+	}
+	requireSuccess(t, "reset", do(t, ts.URL, request{method: http.MethodPost, path: "/_fake/reset", contentType: "application/json"}))
+	if got := level(); got != 500 {
+		t.Errorf("level %v after a reset, want the fixture's 500", got)
 	}
 }

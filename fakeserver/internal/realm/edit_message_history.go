@@ -38,6 +38,10 @@ func (e EditEntry) isMove() bool { return e.PrevStream != 0 || e.PrevTopic != ni
 // only what moved the message.
 func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 	v.LastEditTimestamp, v.LastMovedTimestamp = m.LastEditTime, m.LastMoveTime
+	if !s.atLeast(LevelLastMoved) {
+		// Before level 365 a move counted as an edit, and nothing told them apart.
+		v.LastEditTimestamp, v.LastMovedTimestamp = max(m.LastEditTime, m.LastMoveTime), 0
+	}
 	policy := s.editing.EditHistoryVisibility
 	if policy == "none" {
 		return

@@ -17,10 +17,16 @@ const (
 	LevelBatchComplete = 211
 	// LevelReactionAlreadyExists: a duplicate reaction has its own error code (BAD_REQUEST before).
 	LevelReactionAlreadyExists = 193
+	// LevelWildcardFlags: stream_wildcard_mentioned and topic_wildcard_mentioned (and the topic
+	// wildcard); only wildcard_mentioned before.
+	LevelWildcardFlags = 224
 	// LevelReactionUserDropped: reactions no longer carry the legacy user object.
 	LevelReactionUserDropped = 328
 	// LevelIgnoredNotSubscribed: marking unread names the unsubscribed channels it skipped.
 	LevelIgnoredNotSubscribed = 355
+	// LevelLastMoved: last_moved_timestamp, and last_edit_timestamp for content edits only
+	// (a move updated last_edit_timestamp before).
+	LevelLastMoved = 365
 	// LevelPrevContentSHA256: a message edit reads prev_content_sha256 (ignored before).
 	LevelPrevContentSHA256 = 379
 	// LevelPushRegistration: POST /mobile_push/register exists (an unknown route before).

@@ -100,11 +100,13 @@ func (s *State) applyMentionFlags(m *Message) {
 	if m.Mentions.TopicWildcard && !m.IsDirect {
 		participants = s.topicParticipants(m.ChannelID, m.Topic)
 	}
+	// Below level 224 there was no topic wildcard and only the one wildcard flag.
+	split := s.atLeast(LevelWildcardFlags)
 	for id := range m.Flags {
 		stream := m.Mentions.StreamWildcard
-		topic := m.Mentions.TopicWildcard && !m.IsDirect && participants[id]
+		topic := split && m.Mentions.TopicWildcard && !m.IsDirect && participants[id]
 		setFlag(m, id, "mentioned", slices.Contains(m.Mentions.UserIDs, id))
-		setFlag(m, id, "stream_wildcard_mentioned", stream)
+		setFlag(m, id, "stream_wildcard_mentioned", split && stream)
 		setFlag(m, id, "topic_wildcard_mentioned", topic)
 		setFlag(m, id, "wildcard_mentioned", stream || topic)
 	}

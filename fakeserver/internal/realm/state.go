@@ -120,6 +120,13 @@ func (s *State) load(f *fixtures.Fixture) {
 }
 
 // Settings returns the realm settings.
+// SetFeatureLevel makes the realm a server of another feature level until the next load.
+func (s *State) SetFeatureLevel(level int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settings.FeatureLevel = level
+}
+
 func (s *State) Settings() Settings {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
