@@ -1,0 +1,75 @@
+package container_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver/container"
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// TestRunWithOptions starts the fake's image with a fixture of its own, a feature level and a
+// setting, and checks each through the API and the control API.
+func TestRunWithOptions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an image and starts a container")
+	}
+	container.SkipWithoutEngine(t)
+	fixture := strings.Replace(string(fixtures.DefaultYAML()), "name: ", "name: Mounted ", 1)
+	path := filepath.Join(t.TempDir(), "realm.yaml")
+	if err := os.WriteFile(path, []byte(fixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	c, err := container.Run(ctx, container.WithFixture(path), container.WithFeatureLevel(300),
+		container.WithConfig(map[string]any{"push_configured": true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Terminate(context.Background())
+
+	get := func(path string) map[string]any {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.URL+path, nil)
+		req.SetBasicAuth(c.Owner.Email, c.Owner.APIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %v", path, resp.StatusCode, body)
+		}
+		return body
+	}
+	settings := get("/api/v1/server_settings")
+	if settings["zulip_feature_level"] != float64(300) || !strings.HasPrefix(settings["realm_name"].(string), "Mounted ") {
+		t.Errorf("server settings %v: want level 300 and the mounted fixture's realm", settings)
+	}
+	if me := get("/api/v1/users/me"); me["role"] != float64(100) {
+		t.Errorf("the owner's credentials: %v", me)
+	}
+	raw, err := c.Control(ctx, http.MethodGet, "/_fake/config", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Config map[string]any `json:"config"`
+	}
+	_ = json.Unmarshal(raw, &cfg)
+	if cfg.Config["push_configured"] != true {
+		t.Errorf("configuration %v: want push_configured", cfg.Config)
+	}
+	if _, err := c.Control(ctx, http.MethodGet, "/_fake/bogus", nil); err == nil {
+		t.Error("an unknown control route answered success")
+	}
+}
