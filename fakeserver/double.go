@@ -3,11 +3,8 @@ package fakeserver
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/chatconform/chatconform/fixtures"
 )
 
 // Start starts a fake server on a loopback port for the test and closes it when the test
@@ -34,27 +31,17 @@ func (s *Server) SetClock(t time.Time) error {
 }
 
 // Client returns an HTTP client that authenticates every request as who, a fixture role
-// ("owner", "administrator", "moderator", "member", "guest", "bot") or the email of any user
-// of the fixture, with the API's HTTP Basic credentials. It panics on a name the fixture does
-// not have: that is a mistake in the test, not a condition to handle.
+// ("owner", "administrator", "moderator", "member", "guest", "bot") or the login email of any
+// active user (one created through the API or Server.As too), with the API's HTTP Basic
+// credentials. It panics on a name the realm does not have: that is a mistake in the test,
+// not a condition to handle.
 func (ts *TestServer) Client(who string) *http.Client {
-	u, ok := fixtureUser(ts.Server.Fixture(), who)
-	if !ok {
-		panic(fmt.Sprintf("fakeserver: Client(%q): no fixture user has that role or email", who))
+	a, err := ts.Server.As(who)
+	if err != nil {
+		panic(fmt.Sprintf("fakeserver: Client(%q): %v", who, err))
 	}
-	return &http.Client{Transport: basicAuthTransport{email: u.Email, key: u.APIKey}, Timeout: time.Minute}
-}
-
-func fixtureUser(f *fixtures.Fixture, who string) (fixtures.User, bool) {
-	if u, ok := f.UserByRole(who); ok {
-		return u, true
-	}
-	for _, u := range f.Users {
-		if strings.EqualFold(u.Email, who) {
-			return u, true
-		}
-	}
-	return fixtures.User{}, false
+	email, key, _ := ts.Server.state.LoginOf(a.id)
+	return &http.Client{Transport: basicAuthTransport{email: email, key: key}, Timeout: time.Minute}
 }
 
 // basicAuthTransport adds HTTP Basic credentials to requests that carry none.

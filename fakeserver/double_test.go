@@ -170,3 +170,69 @@ func TestFaults(t *testing.T) {
 		t.Error("a fault that does nothing was accepted")
 	}
 }
+
+func TestSeedingFromGo(t *testing.T) {
+	ts := fakeserver.Start(t)
+	owner, err := ts.Server.As("owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.CreateUser("newcomer@chat.example.test", "New Comer", "moderator"); err != nil {
+		t.Fatal(err)
+	}
+	if err := owner.CreateChannel("secret plans", fakeserver.PrivateProtected, "newcomer@chat.example.test"); err != nil {
+		t.Fatal(err)
+	}
+	newcomer, err := ts.Server.As("newcomer@chat.example.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := newcomer.Send("secret plans", "launch", "**go** at dawn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := owner.React(first, "octopus"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.SendDirect("hello", "member@chat.example.test"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.CreateGroup("planners", "newcomer@chat.example.test"); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := owner.Messages("secret plans", "launch")
+	if err != nil || len(msgs) != 1 || msgs[0].ID != first || len(msgs[0].Reactions) != 1 || msgs[0].Content != "<p><strong>go</strong> at dawn</p>" {
+		t.Fatalf("messages %+v, %v", msgs, err)
+	}
+	msgs[0].Content = "changed in the copy"
+	if again, _ := owner.Messages("secret plans", "launch"); again[0].Content == "changed in the copy" {
+		t.Error("Messages handed out the fake's own state")
+	}
+	member, _ := ts.Server.As("member")
+	if _, err := member.Messages("secret plans", "launch"); err == nil {
+		t.Error("a member not invited read a private channel")
+	}
+	// What the Go API made, the HTTP API shows.
+	resp, err := ts.Client("newcomer@chat.example.test").Get(ts.URL + "/api/v1/users/me")
+	if err == nil {
+		resp.Body.Close()
+	}
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("a user created from Go cannot use the API: %v %v", resp, err)
+	}
+	if _, err := ts.Server.As("nobody@chat.example.test"); err == nil {
+		t.Error("As of an unknown user succeeded")
+	}
+}
+
+// ExampleServer_As seeds a realm from Go: a channel, a message in it, and reads it back.
+func ExampleServer_As() {
+	srv := fakeserver.New()
+	owner, _ := srv.As("owner")
+	_ = owner.CreateChannel("releases", fakeserver.Public, "member@chat.example.test")
+	_, _ = owner.Send("releases", "v2", "Version **2** is out")
+	member, _ := srv.As("member")
+	msgs, _ := member.Messages("releases", "v2")
+	fmt.Println(len(msgs), msgs[0].Content)
+	// Output: 1 <p>Version <strong>2</strong> is out</p>
+}

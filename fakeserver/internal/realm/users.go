@@ -653,3 +653,27 @@ func (s *State) ServerPermissions() map[string][]string {
 	}
 	return out
 }
+
+// UserIDByLogin finds an active user by login (delivery) email, for the fake's Go seeding API,
+// which acts as users the caller names; it is not an API lookup (no visibility rules apply).
+func (s *State) UserIDByLogin(email string) (int, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u, ok := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
+	if !ok || !u.IsActive {
+		return 0, false
+	}
+	return u.ID, true
+}
+
+// LoginOf returns a user's login email and API key, for the fake's Go API (a test's ready
+// client), never for an API reply.
+func (s *State) LoginOf(id int) (email, apiKey string, ok bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u, found := s.users[id]
+	if !found {
+		return "", "", false
+	}
+	return u.Email, u.APIKey, true
+}

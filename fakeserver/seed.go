@@ -1,0 +1,158 @@
+package fakeserver
+
+import (
+	"crypto/rand"
+	"fmt"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// Actor acts in the realm as one user, straight through the fake's domain layer (no HTTP, the
+// same rules and events as the API): seeding a realm for a test, and reading it back. Get one
+// with Server.As.
+type Actor struct {
+	s  *Server
+	id int
+}
+
+// Message is a message as a user sees it (a copy: changing it changes nothing in the fake).
+type Message = realm.MessageView
+
+// ChannelKind is a channel's access and history: the three kinds the API document names.
+type ChannelKind int
+
+// Channel kinds.
+const (
+	// Public: anyone in the realm may join and read its history.
+	Public ChannelKind = iota
+	// PrivateShared: invitation only; a new subscriber reads the history before they joined.
+	PrivateShared
+	// PrivateProtected: invitation only; a subscriber reads only what came after they joined.
+	PrivateProtected
+)
+
+// roleCodes are the fixture's role names and the API's role values.
+var roleCodes = map[string]int{
+	fixtures.RoleOwner: realm.RoleOwner, fixtures.RoleAdmin: realm.RoleAdmin, fixtures.RoleModerator: realm.RoleModerator,
+	fixtures.RoleMember: realm.RoleMember, fixtures.RoleGuest: realm.RoleGuest,
+}
+
+// As returns an Actor for who: a fixture role ("owner", "member", …) or the login email of any
+// active user of the realm, including one an Actor created.
+func (s *Server) As(who string) (*Actor, error) {
+	if u, ok := s.Fixture().UserByRole(who); ok {
+		who = u.Email
+	}
+	id, ok := s.state.UserIDByLogin(who)
+	if !ok {
+		return nil, fmt.Errorf("fakeserver: no active user %q (a fixture role or a login email)", who)
+	}
+	return &Actor{s: s, id: id}, nil
+}
+
+// ids resolves login emails to user ids.
+func (a *Actor) ids(emails []string) ([]int, error) {
+	out := make([]int, 0, len(emails))
+	for _, e := range emails {
+		id, ok := a.s.state.UserIDByLogin(e)
+		if !ok {
+			return nil, fmt.Errorf("fakeserver: no active user %q", e)
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+
+// Send sends a message to a channel's topic, stamped with the virtual clock's time (move it
+// first with SetClock for a message of another time); it returns the message's id.
+func (a *Actor) Send(channel, topic, content string) (int, error) {
+	id, err := a.s.state.Send(a.id, realm.Draft{Channel: channel, Topic: topic, TopicGiven: true, Content: content, Client: "fakeserver seeding"})
+	if err != nil {
+		return 0, fmt.Errorf("fakeserver: %s", err.Error())
+	}
+	return id, nil
+}
+
+// SendDirect sends a direct message to the users of the given login emails.
+func (a *Actor) SendDirect(content string, to ...string) (int, error) {
+	ids, err := a.ids(to)
+	if err != nil {
+		return 0, err
+	}
+	id, aerr := a.s.state.Send(a.id, realm.Draft{Direct: true, Recipients: ids, Content: content, Client: "fakeserver seeding"})
+	if aerr != nil {
+		return 0, fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return id, nil
+}
+
+// CreateChannel creates a channel of the given kind with the actor and the given members
+// subscribed.
+func (a *Actor) CreateChannel(name string, kind ChannelKind, members ...string) error {
+	ids, err := a.ids(members)
+	if err != nil {
+		return err
+	}
+	history := kind != PrivateProtected
+	opts := realm.SubscribeOptions{InviteOnly: kind != Public, HistoryPublic: &history, Principals: append(ids, a.id)}
+	if _, aerr := a.s.state.Subscribe(a.id, []realm.ChannelSpec{{Name: name}}, opts); aerr != nil {
+		return fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return nil
+}
+
+// React adds a reaction by emoji name (for example "octopus") to a message.
+func (a *Actor) React(messageID int, emoji string) error {
+	if aerr := a.s.state.AddReaction(a.id, messageID, realm.ReactionRequest{EmojiName: emoji}); aerr != nil {
+		return fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return nil
+}
+
+// CreateUser creates an account with a role ("administrator", "moderator", "member", "guest";
+// "owner" needs an owner as the actor) and returns its id; it needs the actor's permission
+// to create users, as on the real server.
+func (a *Actor) CreateUser(email, fullName, role string) (int, error) {
+	code, ok := roleCodes[role]
+	if !ok {
+		return 0, fmt.Errorf("fakeserver: unknown role %q", role)
+	}
+	// A password nobody needs: the account's API key authenticates it (Server.As, Client).
+	id, aerr := a.s.state.CreateUser(a.id, email, rand.Text(), fullName)
+	if aerr != nil {
+		return 0, fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	if code != realm.RoleMember {
+		if aerr := a.s.state.UpdateUser(a.id, id, realm.UserUpdate{Role: &code}); aerr != nil {
+			return 0, fmt.Errorf("fakeserver: %s", aerr.Error())
+		}
+	}
+	return id, nil
+}
+
+// CreateGroup creates a user group with the given members and returns its id.
+func (a *Actor) CreateGroup(name string, members ...string) (int, error) {
+	ids, err := a.ids(members)
+	if err != nil {
+		return 0, err
+	}
+	id, aerr := a.s.state.CreateGroup(a.id, name, "", ids, nil)
+	if aerr != nil {
+		return 0, fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return id, nil
+}
+
+// Messages returns the messages of a channel's topic the actor can read, oldest first, as the
+// actor sees them (HTML content, flags): copies.
+func (a *Actor) Messages(channel, topic string) ([]Message, error) {
+	w, aerr := a.s.state.Messages(a.id, realm.MessageQuery{Anchor: realm.AnchorOldest, NumAfter: 5000, IncludeAnchor: true,
+		Narrow: []realm.NarrowTerm{{Operator: "channel", Operand: channel}, {Operator: "topic", Operand: topic}},
+		View:   realm.ViewOptions{ApplyMarkdown: true, AllowEmptyTopicName: true}})
+	if aerr != nil {
+		return nil, fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return w.Messages, nil
+}
