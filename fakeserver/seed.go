@@ -64,7 +64,6 @@ func (a *Actor) ids(emails []string) ([]int, error) {
 	return out, nil
 }
 
-
 // Send sends a message to a channel's topic, stamped with the virtual clock's time (move it
 // first with SetClock for a message of another time); it returns the message's id.
 func (a *Actor) Send(channel, topic, content string) (int, error) {
