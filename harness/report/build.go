@@ -64,6 +64,7 @@ func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance
 		c.Requirements = append(c.Requirements, out)
 		countRequirement(&c.Counts, out)
 	}
+	c.Profiles = profiles(c.Requirements)
 	return c
 }
 

@@ -38,7 +38,7 @@ table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
 .counts td{font-size:1.2em}
 .status{font-weight:600;white-space:nowrap}
-.failed{color:#b00020}.passed{color:#1b7f3b}.partial{color:#8a6d00}.skipped{color:#a15c00}.not-applicable{color:#555}.pending{color:#3b5bdb}
+.failed{color:#b00020}.passed,.success{color:#1b7f3b}.failure{color:#b00020}.partial{color:#8a6d00}.skipped{color:#a15c00}.not-applicable{color:#555}.pending{color:#3b5bdb}
 pre{background:#f6f6f6;padding:.6em;overflow:auto;max-height:30em;font-size:12px;white-space:pre-wrap}
 details{margin:.3em 0}summary{cursor:pointer}
 .small{color:#666;font-size:12px}
@@ -56,6 +56,12 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 <tr><td>{{.Counts.Requirements}}</td><td>{{.Counts.Passed}}</td><td>{{.Counts.Partial}}</td><td>{{.Counts.Failed}}</td><td>{{.Counts.Skipped}}</td><td>{{.Counts.NotApplicable}}</td><td>{{.Counts.Pending}}</td><td>{{.Counts.Covered}}</td></tr>
 </table>
 <p class="small">Specs: {{.Counts.Specs.Total}} ({{.Counts.Specs.Passed}} passed, {{.Counts.Specs.Failed}} failed, {{.Counts.Specs.Skipped}} skipped, {{.Counts.Specs.Pending}} pending).</p>
+
+<h2>Profiles</h2>
+<table>
+<tr><th>Profile</th><th>Result</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th></tr>
+{{range .Profiles}}<tr><td>{{.Name}}<div class="small">{{range .Features}}{{.}} {{end}}</div></td><td class="status {{.Result}}">{{.Result}}</td><td>{{.Count "passed"}}</td><td>{{.Count "partial"}}</td><td>{{.Count "failed"}}</td><td>{{.Count "skipped"}}</td><td>{{.Count "not-applicable"}}</td></tr>
+{{end}}</table>
 
 {{if .OtherFailures}}
 <h2 class="failed">Failures outside any requirement</h2>

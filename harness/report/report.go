@@ -35,12 +35,14 @@ const (
 
 // Conformance is the machine-readable conformance report.
 type Conformance struct {
-	APIVersion   string        `json:"apiVersion"`
-	Kind         string        `json:"kind"`
-	GeneratedAt  time.Time     `json:"generated_at"`
-	Suite        Suite         `json:"suite"`
-	Target       Target        `json:"target"`
-	Counts       Counts        `json:"counts"`
+	APIVersion  string    `json:"apiVersion"`
+	Kind        string    `json:"kind"`
+	GeneratedAt time.Time `json:"generated_at"`
+	Suite       Suite     `json:"suite"`
+	Target      Target    `json:"target"`
+	Counts      Counts    `json:"counts"`
+	// Profiles are the core and the extended profiles, each with its result.
+	Profiles     []Profile     `json:"profiles"`
 	Requirements []Requirement `json:"requirements"`
 	// OtherFailures are failures no requirement accounts for: suite setup
 	// and teardown nodes, and failed specs that name no known requirement.

@@ -276,8 +276,10 @@ func TestSummary(t *testing.T) {
 		part, _, _ := strings.Cut(r.Section, " / ")
 		parts[part] = true
 	}
-	if n := strings.Count(s, "\n"); n != 6+len(parts) {
-		t.Errorf("summary has %d lines, want %d:\n%s", n, 6+len(parts), s)
+	// And one line per profile, under its heading.
+	want := 6 + len(parts) + 1 + len(extendedProfiles) + 1
+	if n := strings.Count(s, "\n"); n != want {
+		t.Errorf("summary has %d lines, want %d:\n%s", n, want, s)
 	}
 }
 
@@ -340,5 +342,31 @@ func TestWriteJUnit(t *testing.T) {
 	}
 	if strings.Contains(out, "passed-exchange") {
 		t.Errorf("junit.xml keeps a passing spec's exchanges:\n%s", out)
+	}
+}
+
+// TestProfiles: a failure fails only its profile; what was not fully checked makes a profile
+// partial; a feature nobody claims is not applicable; core holds every other feature.
+func TestProfiles(t *testing.T) {
+	reqs := []Requirement{
+		{ID: "CONV-01", Feature: "core", Status: Passed},
+		{ID: "MSG-01", Feature: "messages", Status: Passed},
+		{ID: "OP07-01", Feature: "push", Status: Failed},
+		{ID: "OP07-02", Feature: "push", Status: Passed},
+		{ID: "OP09-01", Feature: "jwt", Status: NotApplicable},
+		{ID: "OP20-01", Feature: "bot_storage", Status: Partial},
+		{ID: "OP15-01", Feature: "reminders", Status: Passed},
+	}
+	got := map[string]string{}
+	for _, p := range profiles(reqs) {
+		got[p.Name] = p.Result
+		if p.Name == "core" && !reflect.DeepEqual(p.Features, []string{"core", "messages"}) {
+			t.Errorf("core features %v", p.Features)
+		}
+	}
+	want := map[string]string{"core": "success", "push notifications (E2EE device registration)": "failure",
+		"video calls": "not-applicable", "JWT authentication": "not-applicable", "bot storage": "partial", "message reminders": "success"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("profiles %v, want %v", got, want)
 	}
 }

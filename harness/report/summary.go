@@ -19,6 +19,11 @@ func Summary(c *Conformance) string {
 	if len(c.OtherFailures) > 0 {
 		fmt.Fprintf(&b, "failures outside any requirement: %d\n", len(c.OtherFailures))
 	}
+	b.WriteString("profiles:\n")
+	for _, p := range c.Profiles {
+		fmt.Fprintf(&b, "  %-48s %-14s %3d passed, %d partial, %d failed, %d skipped, %d not applicable\n", p.name(), p.Result,
+			p.Counts[Passed], p.Counts[Partial], p.Counts[Failed], p.Counts[Skipped], p.Counts[NotApplicable])
+	}
 	b.WriteString("by part of the document:\n")
 	for _, p := range byPart(c.Requirements) {
 		fmt.Fprintf(&b, "  %-24s %3d passed, %d partial, %d failed, %d skipped, %d not applicable\n", p.name+":",
