@@ -51,10 +51,15 @@ node:
 	bash .ci/ensure-node
 
 # The fake's container image, chatconform/fakeserver (FROM scratch: no registry needed).
+# Both images, their binaries stamped with the version: chatconform/fakeserver and
+# chatconform/runner (the runner takes the machine's CA certificates for HTTPS targets).
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 image:
 	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/fakeserver ./cmd/fakeserver
+	CGO_ENABLED=0 $(GO) build -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" -o bin/chatconform ./cmd/chatconform
+	cp /etc/ssl/certs/ca-certificates.crt bin/ca-certificates.crt
 	docker build --build-arg VERSION=$(VERSION) -t chatconform/fakeserver:$(VERSION) -t chatconform/fakeserver .
+	docker build --build-arg VERSION=$(VERSION) -f Dockerfile.runner -t chatconform/runner:$(VERSION) -t chatconform/runner .
 
 # Run the fake alone on 127.0.0.1:9991.
 fakeserver:

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/catalog"
 	"github.com/chatconform/chatconform/specs"
 )
 
@@ -37,7 +38,12 @@ const (
 )
 
 func main() {
+	showVersion := flag.Bool("version", false, "print the runner's version, the catalog's size and the highest feature level it names, and exit")
 	flag.Parse()
+	if *showVersion {
+		printVersion()
+		return
+	}
 	cfg, err := harness.ResolveConfig()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
@@ -67,4 +73,18 @@ func oneLine(err error) string { return strings.Join(strings.Fields(err.Error())
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// printVersion says which runner this is and what it checks.
+func printVersion() {
+	cat, err := catalog.Load()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform:", err)
+		os.Exit(exitBadSettings)
+	}
+	highest := 0
+	for _, r := range cat.Requirements {
+		highest = max(highest, r.MinLevel, r.BelowLevel)
+	}
+	fmt.Printf("chatconform %s: %d requirements of the API document, up to feature level %d\n", harness.Version, len(cat.Requirements), highest)
 }

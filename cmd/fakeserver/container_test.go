@@ -52,6 +52,51 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 		t.Fatalf("the suite failed against the container at %s: %v\n%s", url, err, out)
 	}
 	t.Logf("the suite passed against the container at %s", url)
+	runRunnerImage(ctx, t, root, url, token)
+}
+
+// runRunnerImage builds the runner's image (Dockerfile.runner) as make image does and runs it
+// against the fake's container, as a CI pipeline would: a few requirements, exit 0, the
+// reports written to the mounted directory.
+func runRunnerImage(ctx context.Context, t *testing.T, root, url, token string) {
+	t.Helper()
+	dir := t.TempDir()
+	build := exec.CommandContext(ctx, "go", "build", "-ldflags", "-X github.com/chatconform/chatconform/harness.Version=test",
+		"-o", filepath.Join(dir, "bin", "chatconform"), "./cmd/chatconform")
+	build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the runner: %v\n%s", err, out)
+	}
+	certs, err := os.ReadFile("/etc/ssl/certs/ca-certificates.crt")
+	if err != nil {
+		t.Skipf("no CA certificates to put in the runner's image: %v", err)
+	}
+	dockerfile, err := os.ReadFile(filepath.Join(root, "Dockerfile.runner"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"bin/ca-certificates.crt": certs, "Dockerfile": dockerfile} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	image := "chatconform/runner:test"
+	if out, err := exec.CommandContext(ctx, "docker", "build", "--build-arg", "VERSION=test", "-t", image, dir).CombinedOutput(); err != nil {
+		t.Fatalf("building the runner's image: %v\n%s", err, out)
+	}
+	reports := t.TempDir()
+	run := exec.CommandContext(ctx, "docker", "run", "--rm", "--network", "host", "--user", fmt.Sprintf("%d", os.Getuid()),
+		"-v", reports+":/reports", "-e", "CHATCONFORM_CONTROL_TOKEN="+token, image,
+		"-chatconform.url", url, "-chatconform.owner-email", "owner@chat.example.test",
+		"-chatconform.owner-api-key", "OwnerKey000000000000000000000001", "-ginkgo.label-filter=req:OP06-09 || req:AUTH-05")
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the runner's image against the fake's container: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(reports, "conformance.json")); err != nil {
+		t.Errorf("the runner's image wrote no report to the mounted directory: %v\n%s", err, out)
+	}
+	t.Logf("the runner's image (version test) checked the container and wrote its reports")
 }
 
 // withoutSettings drops chatconform settings from an environment, so that only the ones the
