@@ -20,8 +20,8 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/harness"
-	"github.com/chatconform/chatconform/specs/catalog"
 	"github.com/chatconform/chatconform/specs"
+	"github.com/chatconform/chatconform/specs/catalog"
 )
 
 // runT is the GinkgoTestingT of a run outside `go test`: it only remembers failure.
