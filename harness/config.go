@@ -45,6 +45,12 @@ type Config struct {
 	// WildcardMentionThreshold is the largest number of channel subscribers (or topic
 	// participants) the target does not count as "many" for wildcard mentions; 0 = unknown.
 	WildcardMentionThreshold int
+	// CAFile is a PEM file of certificate authorities the target's certificate may chain to,
+	// besides the system's (a staging server with its own CA); empty for none.
+	CAFile string
+	// InsecureSkipVerify accepts any certificate of the target: for staging servers only, and
+	// said in the console and the report whenever it is on.
+	InsecureSkipVerify bool
 	// ReportDir receives the conformance reports.
 	ReportDir string
 	// RequestTimeout bounds every HTTP request the harness sends.
@@ -117,6 +123,8 @@ type configJSON struct {
 	JWTAlgorithm             string               `json:"jwt_algorithm,omitempty"`
 	ControlToken             string               `json:"control_token,omitempty"`
 	WildcardMentionThreshold int                  `json:"wildcard_mention_threshold,omitempty"`
+	CAFile                   string               `json:"ca_file,omitempty"`
+	InsecureSkipVerify       bool                 `json:"insecure_skip_verify,omitempty"`
 	ReportDir                string               `json:"report_dir"`
 	RequestTimeout           string               `json:"request_timeout"`
 	ConfigFile               string               `json:"config_file,omitempty"`
@@ -129,6 +137,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		Features: c.Features, Capabilities: c.Capabilities, OwnerPermissions: c.OwnerPermissions,
 		JWTKey: c.JWTKey, JWTAlgorithm: c.JWTAlgorithm,
 		ReportDir: c.ReportDir, RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
+		CAFile: c.CAFile, InsecureSkipVerify: c.InsecureSkipVerify,
 		WildcardMentionThreshold: c.WildcardMentionThreshold, ControlToken: c.ControlToken,
 	})
 }
@@ -148,6 +157,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		Features: j.Features, Capabilities: j.Capabilities, OwnerPermissions: j.OwnerPermissions,
 		JWTKey: j.JWTKey, JWTAlgorithm: j.JWTAlgorithm,
 		ReportDir: j.ReportDir, RequestTimeout: d, ConfigFile: j.ConfigFile,
+		CAFile: j.CAFile, InsecureSkipVerify: j.InsecureSkipVerify,
 		WildcardMentionThreshold: j.WildcardMentionThreshold, ControlToken: j.ControlToken,
 	}
 	return nil

@@ -538,7 +538,7 @@ var errDeadline = errors.New("deadline passed with the request in flight")
 // timeout, because a server holds an event poll open for up to ~50 s.
 func (t *Target) longPoll(ctx context.Context, path string, u *User, params url.Values) (object, []byte, error) {
 	// The same pool and rate-limit handling as the target's client, without its timeout.
-	client := &http.Client{Transport: newRetryTransport(nil, 0, t.logWriter)}
+	client := &http.Client{Transport: newRetryTransport(t.baseTransport(), 0, t.logWriter)}
 	return t.exchange(ctx, client, http.MethodGet, t.URL+"/api/v1"+path, u, params)
 }
 

@@ -155,6 +155,8 @@ type fileConfig struct {
 	Features                 *stringList            `yaml:"features"`
 	Capabilities             *stringList            `yaml:"capabilities"`
 	WildcardMentionThreshold *string                `yaml:"wildcard_mention_threshold"`
+	CAFile                   *string                `yaml:"ca_file"`
+	InsecureSkipVerify       *string                `yaml:"insecure_skip_verify"`
 	ReportDir                *string                `yaml:"report_dir"`
 	Timeout                  *string                `yaml:"timeout"`
 }
@@ -193,6 +195,8 @@ func (f fileConfig) values() map[string]string {
 	putList("features", f.Features)
 	putList("capabilities", f.Capabilities)
 	put("wildcard_mention_threshold", f.WildcardMentionThreshold)
+	put("ca_file", f.CAFile)
+	put("insecure_skip_verify", f.InsecureSkipVerify)
 	put("report_dir", f.ReportDir)
 	put("timeout", f.Timeout)
 	return out

@@ -72,6 +72,13 @@ var Settings = []Setting{
 		Default: "0",
 		Meaning: "How many subscribers of a channel (or participants of a topic) the target still counts as few for wildcard mentions; the specs use one more. 0: unknown, the wildcard-limit specs run only against the fake.",
 		set:     setWildcardMentionThreshold},
+	{Name: "ca-file", Flag: FlagPrefix + "ca-file", Env: "CHATCONFORM_CA_FILE", YAML: "ca_file",
+		Meaning: "PEM file of certificate authorities the target's certificate may chain to, besides the system's (a staging server with its own CA).",
+		set:     setCAFile},
+	{Name: "insecure-skip-verify", Flag: FlagPrefix + "insecure-skip-verify", Env: "CHATCONFORM_INSECURE_SKIP_VERIFY", YAML: "insecure_skip_verify",
+		Default: "false",
+		Meaning: "Accept any certificate of the target (staging servers only); the console and the report say so whenever it is on.",
+		set:     setInsecureSkipVerify},
 	{Name: "report-dir", Flag: FlagPrefix + "report-dir", Env: "CHATCONFORM_REPORT_DIR", YAML: "report_dir",
 		Default: "reports",
 		Meaning: "Directory that receives conformance.json and conformance.html.",
@@ -305,4 +312,24 @@ func SettingsMarkdown() string {
 			strings.ReplaceAll(s.Meaning, "|", `\|`))
 	}
 	return b.String()
+}
+
+func setCAFile(c *Config, v string) error {
+	v = strings.TrimSpace(v)
+	if v != "" {
+		if _, err := caPool(v); err != nil {
+			return err
+		}
+	}
+	c.CAFile = v
+	return nil
+}
+
+func setInsecureSkipVerify(c *Config, v string) error {
+	b, err := strconv.ParseBool(strings.TrimSpace(v))
+	if err != nil {
+		return fmt.Errorf("is not true or false")
+	}
+	c.InsecureSkipVerify = b
+	return nil
 }

@@ -134,9 +134,9 @@ func (t *Target) httpClient() *http.Client {
 		if timeout <= 0 {
 			timeout = 10 * time.Second
 		}
-		var base http.RoundTripper
+		base := t.baseTransport()
 		if t.Config.ControlToken != "" {
-			base = controlAuth{token: t.Config.ControlToken, base: http.DefaultTransport}
+			base = controlAuth{token: t.Config.ControlToken, base: base}
 		}
 		t.client = &http.Client{Transport: newRetryTransport(base, timeout, t.logWriter)}
 	})

@@ -49,6 +49,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
 		os.Exit(exitBadSettings)
 	}
+	if cfg.InsecureSkipVerify {
+		fmt.Fprintln(os.Stderr, "chatconform:", harness.InsecureWarning)
+	}
 	if !cfg.UsesFake() {
 		if err := harness.Preflight(cfg); err != nil {
 			fmt.Fprintln(os.Stderr, "chatconform: cannot set up the target:", oneLine(err))

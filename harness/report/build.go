@@ -65,6 +65,9 @@ func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance
 		countRequirement(&c.Counts, out)
 	}
 	c.Profiles = profiles(c.Requirements)
+	if t != nil && t.Config.InsecureSkipVerify {
+		c.Warnings = append(c.Warnings, harness.InsecureWarning)
+	}
 	return c
 }
 

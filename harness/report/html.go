@@ -57,6 +57,7 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 </table>
 <p class="small">Specs: {{.Counts.Specs.Total}} ({{.Counts.Specs.Passed}} passed, {{.Counts.Specs.Failed}} failed, {{.Counts.Specs.Skipped}} skipped, {{.Counts.Specs.Pending}} pending).</p>
 
+{{range .Warnings}}<p class="failed"><b>{{.}}</b></p>{{end}}
 <h2>Profiles</h2>
 <table>
 <tr><th>Profile</th><th>Result</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th></tr>

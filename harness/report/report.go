@@ -44,6 +44,8 @@ type Conformance struct {
 	// Profiles are the core and the extended profiles, each with its result.
 	Profiles     []Profile     `json:"profiles"`
 	Requirements []Requirement `json:"requirements"`
+	// Warnings are what a reader must know to trust the report (certificates not checked).
+	Warnings []string `json:"warnings,omitempty"`
 	// OtherFailures are failures no requirement accounts for: suite setup
 	// and teardown nodes, and failed specs that name no known requirement.
 	OtherFailures []Failure `json:"other_failures,omitempty"`

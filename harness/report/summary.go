@@ -19,6 +19,9 @@ func Summary(c *Conformance) string {
 	if len(c.OtherFailures) > 0 {
 		fmt.Fprintf(&b, "failures outside any requirement: %d\n", len(c.OtherFailures))
 	}
+	for _, w := range c.Warnings {
+		b.WriteString(w + "\n")
+	}
 	b.WriteString("profiles:\n")
 	for _, p := range c.Profiles {
 		fmt.Fprintf(&b, "  %-48s %-14s %3d passed, %d partial, %d failed, %d skipped, %d not applicable\n", p.name(), p.Result,

@@ -1,6 +1,7 @@
 package verdicts_test
 
 import (
+	"encoding/pem"
 	"errors"
 	"net/http/httptest"
 	"os"
@@ -79,6 +80,62 @@ func TestExitCodes(t *testing.T) {
 			}
 			if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) != 1 || !strings.Contains(lines[0], tc.says) {
 				t.Errorf("stderr %q: want one line saying %q", stderr.String(), tc.says)
+			}
+		})
+	}
+}
+
+// TestTLSSettings: a target with a certificate of its own CA is refused (exit 3) unless the CA
+// file is given; insecure-skip-verify accepts it and says so in the console and the report.
+func TestTLSSettings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the runner")
+	}
+	fake := fakeserver.New()
+	srv := httptest.NewTLSServer(fake)
+	defer srv.Close()
+	defer fake.Close()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
+	bin := runner(t)
+	base := []string{"-chatconform.url", srv.URL, "-chatconform.owner-email", owner.Email, "-chatconform.owner-api-key", owner.APIKey,
+		"-ginkgo.label-filter=req:OP06-09"}
+	for _, tc := range []struct {
+		name    string
+		extra   []string
+		code    int
+		warning bool
+	}{
+		{"an unknown CA", nil, 3, false},
+		{"the CA file", []string{"-chatconform.ca-file", ca}, 0, false},
+		{"insecure", []string{"-chatconform.insecure-skip-verify=true"}, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(bin, append(append([]string{}, base...), tc.extra...)...)
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "CHATCONFORM_REPORT_DIR=" + dir}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			}
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, tc.code, stderr.String())
+			}
+			if warned := strings.Contains(stderr.String(), "insecure-skip-verify is on"); warned != tc.warning {
+				t.Errorf("console warning %v, want %v:\n%s", warned, tc.warning, stderr.String())
+			}
+			if tc.code == 0 {
+				report, _ := os.ReadFile(filepath.Join(dir, "conformance.json"))
+				if warned := strings.Contains(string(report), "insecure-skip-verify is on"); warned != tc.warning {
+					t.Errorf("report warning %v, want %v", warned, tc.warning)
+				}
 			}
 		})
 	}
