@@ -6,6 +6,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/gavv/httpexpect/v2"
+
 	"github.com/chatconform/chatconform/harness"
 )
 
@@ -69,21 +71,36 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 				recent = []int{t.SendToChannel(harness.Member, ch, topic, "recent one"), t.SendToChannel(harness.Member, ch, topic, "recent two")}
 			})
 
-			It("answers MOVE_MESSAGES_TIME_LIMIT_EXCEEDED to a non-moderator, with what may be moved; change_later from first_message_id_allowed_to_move then succeeds",
-				harness.Req("OP01-20", "OP01-22", "ERR-05", "ERR-06", "ERR-07", "VER-15"), func() {
-					renamed := harness.UniqueName("recent-only")
-					refused := harness.FailsWith(msgs.edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"),
-						"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED")
-					refused.Value("first_message_id_allowed_to_move").Number().IsInt().IsEqual(recent[0])
-					refused.Value("total_messages_allowed_to_move").Number().IsInt().IsEqual(len(recent))
-					refused.Value("total_messages_in_topic").Number().IsInt().IsEqual(len(old) + len(recent))
-					msgs.expectTopicOf(member, topic, append(old, recent...)...)
+			// refuse is the whole-topic move a member may not make; it must move nothing.
+			refuse := func(renamed string) *httpexpect.Object {
+				GinkgoHelper()
+				refused := harness.FailsWith(msgs.edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"),
+					"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED")
+				msgs.expectTopicOf(member, topic, append(old, recent...)...)
+				return refused
+			}
 
-					first := int(refused.Value("first_message_id_allowed_to_move").Number().Raw())
-					harness.Success(msgs.edit(member, first, "topic", renamed, "propagate_mode", "change_later"))
-					msgs.expectTopicOf(member, renamed, recent...)
-					msgs.expectTopicOf(member, topic, old...)
-				})
+			It("answers MOVE_MESSAGES_TIME_LIMIT_EXCEEDED to a non-moderator and moves nothing", harness.Req("OP01-20", "ERR-05", "VER-15"), func() {
+				refuse(harness.UniqueName("refused"))
+			})
+
+			It("says from which message on it may move", harness.Req("ERR-06"), func() {
+				refuse(harness.UniqueName("refused")).Value("first_message_id_allowed_to_move").Number().IsInt().IsEqual(recent[0])
+			})
+
+			It("says how many messages it may move, of how many", harness.Req("ERR-07"), func() {
+				refused := refuse(harness.UniqueName("refused"))
+				refused.Value("total_messages_allowed_to_move").Number().IsInt().IsEqual(len(recent))
+				refused.Value("total_messages_in_topic").Number().IsInt().IsEqual(len(old) + len(recent))
+			})
+
+			It("moves from first_message_id_allowed_to_move with change_later", harness.Req("OP01-22"), func() {
+				renamed := harness.UniqueName("recent-only")
+				first := int(refuse(renamed).Value("first_message_id_allowed_to_move").Number().Raw())
+				harness.Success(msgs.edit(member, first, "topic", renamed, "propagate_mode", "change_later"))
+				msgs.expectTopicOf(member, renamed, recent...)
+				msgs.expectTopicOf(member, topic, old...)
+			})
 
 			DescribeTable("lets moderators and administrators move the whole topic",
 				func(role harness.Role) {

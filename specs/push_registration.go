@@ -139,7 +139,7 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 			func(kind string) {
 				harness.BareSuccess(registerPush(user, device, keyFields(), tokenFields(kind, token)))
 			},
-			Entry("of an FCM token", harness.Req("OP07-07", "OP07-12", "OP07-03", "OP07-04", "OP07-05", "LIMIT-11", "VER-19", "VER-20", "VER-22"), "fcm"),
+			Entry("of an FCM token", harness.Req("OP07-07", "OP07-12", "VER-20", "VER-22"), "fcm"),
 			Entry("of an APNs token", harness.Req("OP07-07", "OP07-12", "OP07-04"), "apns"),
 		)
 
