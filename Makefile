@@ -13,12 +13,12 @@ GINKGO  := $(GO) tool ginkgo
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 
-.PHONY: conformance test unit suite suite-binary docker-engine node image fakeserver vet build bench load
+.PHONY: conformance test unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load
 
 conformance:
 	$(GO) run ./cmd/chatconform
 
-test: vet docker-engine node unit suite suite-binary
+test: vet docker-engine node chromium unit suite suite-binary
 
 vet:
 	$(GO) vet ./...
@@ -49,6 +49,10 @@ docker-engine:
 # Node.js and npm, for the zulip-js end-to-end test among the unit tests.
 node:
 	bash .ci/ensure-node
+
+# Headless Chromium, for the HTML report's browser test among the unit tests.
+chromium:
+	bash .ci/ensure-chromium
 
 # The fake's container image, chatconform/fakeserver (FROM scratch: no registry needed).
 # Both images, their binaries stamped with the version: chatconform/fakeserver and

@@ -75,7 +75,7 @@ func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance
 func aggregate(req catalog.Requirement, specs []types.SpecReport) Requirement {
 	out := Requirement{
 		ID: req.ID, Section: req.Section, Text: req.Text, Feature: req.Feature,
-		MinLevel: req.MinLevel, Specs: []string{},
+		MinLevel: req.MinLevel, BelowLevel: req.BelowLevel, Specs: []string{},
 	}
 	var passed, failed, skipped int
 	var skipReasons []string

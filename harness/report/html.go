@@ -2,9 +2,12 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
+	"html"
 	"html/template"
 	"io"
 	"sort"
+	"strings"
 )
 
 // statusOrder puts what needs attention first: failures, then what was not
@@ -13,17 +16,97 @@ var statusOrder = map[Status]int{Failed: 0, Partial: 1, Skipped: 2, NotApplicabl
 
 // renderHTML writes the report page.
 func renderHTML(w io.Writer, c *Conformance) error {
-	reqs := append([]Requirement(nil), c.Requirements...)
-	sort.SliceStable(reqs, func(i, j int) bool { return statusOrder[reqs[i].Status] < statusOrder[reqs[j].Status] })
 	cfg, err := json.MarshalIndent(c.Target.Config, "", "  ")
 	if err != nil {
 		return err
 	}
+	var parts []htmlPart
+	index := map[string]int{}
+	failures := []htmlFailure{}
+	failureOf := map[string]string{} // spec -> anchor
+	for _, r := range c.Requirements {
+		name, _, _ := strings.Cut(r.Section, " / ")
+		i, ok := index[name]
+		if !ok {
+			i = len(parts)
+			index[name] = i
+			parts = append(parts, htmlPart{Name: name})
+		}
+		row := htmlRequirement{Requirement: r, Part: name, Operation: operationOf(r.ID)}
+		for _, f := range r.Failures {
+			anchor, seen := failureOf[f.Spec]
+			if !seen {
+				anchor = fmt.Sprintf("failure-%d", len(failures)+1)
+				failureOf[f.Spec] = anchor
+				failures = append(failures, htmlFailure{Failure: f, Anchor: anchor, Exchange: markFailing(f.Exchange)})
+			}
+			row.FailureLinks = append(row.FailureLinks, htmlLink{Anchor: anchor, Spec: f.Spec})
+		}
+		parts[i].Requirements = append(parts[i].Requirements, row)
+	}
+	for _, p := range parts {
+		sort.SliceStable(p.Requirements, func(i, j int) bool {
+			return statusOrder[p.Requirements[i].Status] < statusOrder[p.Requirements[j].Status]
+		})
+	}
 	return page.Execute(w, struct {
 		*Conformance
-		Sorted []Requirement
-		Config string
-	}{c, reqs, string(cfg)})
+		Parts    []htmlPart
+		Failures []htmlFailure
+		Others   []htmlFailure
+		Config   string
+		Statuses []Status
+	}{c, parts, failures, othersOf(c.OtherFailures), string(cfg), []Status{Failed, Partial, Skipped, NotApplicable, Pending, Passed}})
+}
+
+// htmlPart is a part of the document (Endpoints, Errors, …) and its requirements.
+type htmlPart struct {
+	Name         string
+	Requirements []htmlRequirement
+}
+
+type htmlRequirement struct {
+	Requirement
+	Part, Operation string
+	FailureLinks    []htmlLink
+}
+
+type htmlLink struct{ Anchor, Spec string }
+
+// htmlFailure is one failed spec, shown once however many requirements it names.
+type htmlFailure struct {
+	Failure
+	Anchor   string
+	Exchange template.HTML
+}
+
+func othersOf(fs []Failure) []htmlFailure {
+	out := make([]htmlFailure, 0, len(fs))
+	for i, f := range fs {
+		out = append(out, htmlFailure{Failure: f, Anchor: fmt.Sprintf("other-%d", i+1), Exchange: markFailing(f.Exchange)})
+	}
+	return out
+}
+
+// operationOf is "operation 6" for OP06-…, "" for the other areas.
+func operationOf(id string) string {
+	var n int
+	if _, err := fmt.Sscanf(id, "OP%d-", &n); err == nil && n > 0 {
+		return fmt.Sprintf("operation %d", n)
+	}
+	return ""
+}
+
+// markFailing escapes a spec's captured exchanges and marks the last one, the request the
+// failing assertion was about (a spec asserts on the answer it just got).
+func markFailing(exchange string) template.HTML {
+	const request = "--> "
+	i := strings.LastIndex(exchange, request)
+	if i < 0 {
+		return template.HTML(html.EscapeString(exchange))
+	}
+	return template.HTML(html.EscapeString(exchange[:i]) + `<mark class="failing" title="the request the failed assertion was about">` +
+		html.EscapeString(exchange[i:]) + `</mark>`)
 }
 
 var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
@@ -39,6 +122,7 @@ th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-al
 .counts td{font-size:1.2em}
 .status{font-weight:600;white-space:nowrap}
 .failed{color:#b00020}.passed,.success{color:#1b7f3b}.failure{color:#b00020}.partial{color:#8a6d00}.skipped{color:#a15c00}.not-applicable{color:#555}.pending{color:#3b5bdb}
+mark.failing{background:#ffe3e3;outline:2px solid #b00020;display:block}
 pre{background:#f6f6f6;padding:.6em;overflow:auto;max-height:30em;font-size:12px;white-space:pre-wrap}
 details{margin:.3em 0}summary{cursor:pointer}
 .small{color:#666;font-size:12px}
@@ -64,36 +148,100 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 {{range .Profiles}}<tr><td>{{.Name}}<div class="small">{{range .Features}}{{.}} {{end}}</div></td><td class="status {{.Result}}">{{.Result}}</td><td>{{.Count "passed"}}</td><td>{{.Count "partial"}}</td><td>{{.Count "failed"}}</td><td>{{.Count "skipped"}}</td><td>{{.Count "not-applicable"}}</td></tr>
 {{end}}</table>
 
-{{if .OtherFailures}}
+{{if .Others}}
 <h2 class="failed">Failures outside any requirement</h2>
-{{range .OtherFailures}}{{template "failure" .}}{{end}}
+{{range .Others}}{{template "failure" .}}{{end}}
 {{end}}
 
 <h2>Requirements</h2>
+<form id="filters" class="small" onsubmit="return false">
+Status <select id="f-status"><option value="">any</option>{{range .Statuses}}<option>{{.}}</option>{{end}}</select>
+Part <select id="f-part"><option value="">any</option>{{range .Parts}}<option>{{.Name}}</option>{{end}}</select>
+Feature <select id="f-feature"><option value="">any</option></select>
+Operation <select id="f-op"><option value="">any</option></select>
+Search <input id="f-q" type="search" placeholder="ID or words">
+<span id="f-count"></span>
+</form>
+{{range .Parts}}
+<section class="part" data-part="{{.Name}}">
+<h3>{{.Name}}</h3>
 <table>
 <tr><th>ID</th><th>Status</th><th>Requirement</th></tr>
-{{range .Sorted}}
-<tr id="{{.ID}}">
+{{range .Requirements}}
+<tr id="{{.ID}}" class="req" data-status="{{.Status}}" data-part="{{.Part}}" data-feature="{{.Feature}}" data-op="{{.Operation}}">
 <td><a href="#{{.ID}}">{{.ID}}</a></td>
 <td class="status {{.Status}}">{{.Status}}</td>
-<td>{{.Text}}<div class="small">{{.Section}}{{if .Feature}} · {{.Feature}}{{end}}{{if .MinLevel}} · level ≥ {{.MinLevel}}{{end}}</div>
+<td>{{.Text}}<div class="small">{{.Section}}{{if .Feature}} · {{.Feature}}{{end}}{{if .MinLevel}} · level ≥ {{.MinLevel}}{{end}}{{if .BelowLevel}} · level &lt; {{.BelowLevel}}{{end}}</div>
 {{if .Reason}}<div class="small">{{.Reason}}</div>{{end}}
 {{if .NotRun}}<div class="small">Not run:<ul>{{range .NotRun}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
 {{if .Specs}}<details><summary class="small">{{len .Specs}} spec(s)</summary><ul class="small">{{range .Specs}}<li>{{.}}</li>{{end}}</ul></details>{{end}}
-{{range .Failures}}{{template "failure" .}}{{end}}
+{{range .FailureLinks}}<div class="failed small">failed: <a href="#{{.Anchor}}">{{.Spec}}</a></div>{{end}}
 </td>
 </tr>
 {{end}}
 </table>
+</section>
+{{end}}
+
+{{if .Failures}}
+<h2 class="failed">Failures</h2>
+{{range .Failures}}{{template "failure" .}}{{end}}
+{{end}}
 
 <h2>Configuration (redacted)</h2>
 <pre>{{.Config}}</pre>
+<script>
+// Filters: every row carries its status, part, feature and operation; the choice lives in the
+// URL's fragment (#status=failed&q=topic), so a filtered view can be shared and reloaded.
+(function () {
+  var rows = Array.prototype.slice.call(document.querySelectorAll("tr.req"));
+  var fields = {status: "f-status", part: "f-part", feature: "f-feature", op: "f-op", q: "f-q"};
+  function fill(id, attr) {
+    var sel = document.getElementById(id), seen = {};
+    rows.forEach(function (r) {
+      var v = r.dataset[attr];
+      if (v && !seen[v]) { seen[v] = true; var o = document.createElement("option"); o.textContent = v; sel.appendChild(o); }
+    });
+  }
+  fill("f-feature", "feature");
+  fill("f-op", "op");
+  function apply() {
+    var want = {}, hash = [];
+    Object.keys(fields).forEach(function (k) {
+      want[k] = document.getElementById(fields[k]).value.toLowerCase();
+      if (want[k]) { hash.push(k + "=" + encodeURIComponent(want[k])); }
+    });
+    var shown = 0;
+    rows.forEach(function (r) {
+      var ok = (!want.status || r.dataset.status === want.status) && (!want.part || r.dataset.part.toLowerCase() === want.part) &&
+        (!want.feature || r.dataset.feature === want.feature) && (!want.op || r.dataset.op === want.op) &&
+        (!want.q || r.textContent.toLowerCase().indexOf(want.q) >= 0);
+      r.hidden = !ok;
+      if (ok) { shown++; }
+    });
+    document.querySelectorAll("section.part").forEach(function (s) { s.hidden = !s.querySelector("tr.req:not([hidden])"); });
+    document.getElementById("f-count").textContent = shown + " of " + rows.length + " shown";
+    if (hash.length || location.hash.indexOf("=") >= 0) { history.replaceState(null, "", hash.length ? "#" + hash.join("&") : location.pathname); }
+  }
+  location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+    var p = kv.split("="), id = fields[p[0]];
+    if (id && p.length === 2) {
+      var el = document.getElementById(id), v = decodeURIComponent(p[1]);
+      if (el.tagName === "SELECT") {
+        Array.prototype.forEach.call(el.options, function (o) { if (o.value.toLowerCase() === v || o.textContent.toLowerCase() === v) { el.value = o.value; } });
+      } else { el.value = v; }
+    }
+  });
+  Object.keys(fields).forEach(function (k) { document.getElementById(fields[k]).addEventListener("input", apply); });
+  apply();
+})();
+</script>
 </body>
 </html>
-{{define "failure"}}<div>
+{{define "failure"}}<div class="failure" id="{{.Anchor}}">
 <p><b>{{.Spec}}</b> <span class="failed">{{.State}}</span>{{if .Location}} <span class="small">at {{.Location}}</span>{{end}}</p>
 <pre>{{.Message}}</pre>
 {{if .Notes}}<ul class="small">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Exchange}}<details open><summary class="small">HTTP exchange</summary><pre>{{.Exchange}}</pre></details>{{end}}
+{{if .Exchange}}<details open><summary class="small">HTTP exchanges (the failing request marked)</summary><pre>{{.Exchange}}</pre></details>{{end}}
 </div>{{end}}
 `))

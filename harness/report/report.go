@@ -125,7 +125,9 @@ type Requirement struct {
 	Text     string `json:"text"`
 	Feature  string `json:"feature,omitempty"`
 	MinLevel int    `json:"min_level,omitempty"`
-	Status   Status `json:"status"`
+	// BelowLevel, when set, is the level from which the requirement no longer applies.
+	BelowLevel int    `json:"below_level,omitempty"`
+	Status     Status `json:"status"`
 	// Reason explains any status but passed.
 	Reason string `json:"reason,omitempty"`
 	// Specs are the full texts of the specs that name the requirement.

@@ -1,0 +1,81 @@
+package report
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHTMLReportInABrowser opens a report with a failure in headless Chromium, with the status
+// filter set through the page's URL: the DOM must hide the passed rows and keep the failed one,
+// and the failure must show its failing request marked. It keeps a screenshot for a person to
+// look at (its path is logged). Chromium is installed by .ci/ensure-chromium; without it the
+// test says so and is skipped.
+func TestHTMLReportInABrowser(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("needs Chromium (make test installs Debian's chromium where it can): ", err)
+	}
+	c := &Conformance{APIVersion: Version, Kind: Kind, Target: Target{URL: "http://chat.example.test"},
+		Requirements: []Requirement{
+			{ID: "CONV-01", Section: "Conventions", Text: "paths under /api/v1", Feature: "core", Status: Passed, Specs: []string{"a"}},
+			{ID: "OP06-09", Section: "Endpoints / 6. Fetch a message", Text: "a missing message gets BAD_REQUEST", Feature: "messages", Status: Failed,
+				Specs: []string{"b"}, Failures: []Failure{{Spec: "Operation 6 answers BAD_REQUEST", State: "failed",
+					Message: `Expected "BAD_REQUEST", got "success"`,
+					Exchange: "--> POST http://chat.example.test/api/v1/messages\n<-- 200 OK\n--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK\n"}}},
+			{ID: "MSG-01", Section: "Resources / Message", Text: "id is an integer", Feature: "messages", Status: Passed, Specs: []string{"c"}},
+		}}
+	c.Profiles = profiles(c.Requirements)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "conformance.html")
+	if err := WriteHTML(c, page); err != nil {
+		t.Fatal(err)
+	}
+	browse := func(args ...string) []byte {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		base := []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}
+		out, err := exec.CommandContext(ctx, chromium, append(base, args...)...).Output()
+		if err != nil {
+			t.Fatalf("chromium %v: %v", args, err)
+		}
+		return out
+	}
+	url := "file://" + page + "#status=failed"
+	dom := string(browse("--dump-dom", url))
+	row := func(id string) string {
+		m := regexp.MustCompile(`<tr id="` + id + `"[^>]*>`).FindString(dom)
+		if m == "" {
+			t.Fatalf("no row %s in the DOM", id)
+		}
+		return m
+	}
+	for _, id := range []string{"CONV-01", "MSG-01"} {
+		if !strings.Contains(row(id), "hidden") {
+			t.Errorf("the status filter left the passed row %s shown: %s", id, row(id))
+		}
+	}
+	if strings.Contains(row("OP06-09"), "hidden") {
+		t.Errorf("the status filter hid the failed row: %s", row("OP06-09"))
+	}
+	marked := regexp.MustCompile(`(?s)<mark class="failing"[^>]*>(.*?)</mark>`).FindStringSubmatch(dom)
+	if marked == nil || !strings.Contains(marked[1], "/api/v1/messages/999") || strings.Contains(marked[1], "POST") {
+		t.Errorf("the failing request is not the one marked: %v", marked)
+	}
+	if !strings.Contains(dom, "1 of 3 shown") {
+		t.Error("the page does not say how many rows the filter shows")
+	}
+	shot := filepath.Join(os.TempDir(), "chatconform-report.png")
+	browse("--screenshot="+shot, "--window-size=1200,1400", url)
+	if info, err := os.Stat(shot); err != nil || info.Size() == 0 {
+		t.Errorf("no screenshot: %v", err)
+	} else {
+		t.Logf("screenshot of the filtered report: %s (%d bytes)", shot, info.Size())
+	}
+}
