@@ -866,6 +866,7 @@ func routeTable() []routeSpec {
 	}
 	add(cfg)
 
+	add(routeSpec{method: "GET", pattern: "/_fake/ui", path: "/_fake/ui", raw: true})
 	add(routeSpec{method: "GET", pattern: "/_fake/faults", path: "/_fake/faults"})
 	add(routeSpec{method: "DELETE", pattern: "/_fake/faults", path: "/_fake/faults"})
 	fault := routeSpec{method: "POST", pattern: "/_fake/faults", path: "/_fake/faults",

@@ -39,6 +39,7 @@ func (s *Server) controlRoutes(r chi.Router) {
 	r.Get("/journal", serveControl(s.getJournal))
 	r.Delete("/journal", serveControl(s.clearJournal))
 	r.Post("/vcall_token", serveControl(s.setVCallToken))
+	r.Get("/ui", s.inspector)
 	r.Get("/faults", serveControl(s.listFaults))
 	r.Post("/faults", serveControl(s.addFault))
 	r.Delete("/faults", serveControl(s.clearFaults))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -387,6 +388,28 @@ func (h *Hub) Close() {
 	for _, q := range h.queues {
 		q.release()
 	}
+}
+
+// QueueInfo describes a live queue for the fake's inspector page.
+type QueueInfo struct {
+	ID      string
+	UserID  int
+	Pending int       // events not yet acknowledged
+	Polled  time.Time // wall time of the last registration or fetch
+	Waiting bool      // a long poll is waiting on it now
+}
+
+// Queues lists the live queues, by id.
+func (h *Hub) Queues() []QueueInfo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.collect(h.clock.Now())
+	out := make([]QueueInfo, 0, len(h.queues))
+	for _, q := range h.queues {
+		out = append(out, QueueInfo{ID: q.id, UserID: q.userID, Pending: len(q.events), Polled: q.lastWall, Waiting: q.waiter != nil})
+	}
+	slices.SortFunc(out, func(a, b QueueInfo) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }
 
 // Len returns the number of live queues (expired ones are collected first).
