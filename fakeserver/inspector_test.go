@@ -1,17 +1,15 @@
 package fakeserver_test
 
 import (
-	"context"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/harness/browser"
 )
 
 // TestInspectorPageInABrowser opens GET /_fake/ui in headless Chromium after a message was sent
@@ -20,10 +18,7 @@ import (
 // is kept for a person (its path is logged). Without Chromium (.ci/ensure-chromium installs it)
 // the test says so and is skipped.
 func TestInspectorPageInABrowser(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("needs Chromium (make test installs Debian's chromium where it can): ", err)
-	}
+	chromium := browser.Open(t)
 	ts := fakeserver.Start(t, fakeserver.WithControlToken("inspect-me"))
 	owner, _ := ts.Server.As("owner")
 	if _, err := owner.Send("general", "inspection", "a message sent just before"); err != nil {
@@ -38,19 +33,8 @@ func TestInspectorPageInABrowser(t *testing.T) {
 	if resp, err := http.Get(ts.URL + "/_fake/ui"); err != nil || resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("the inspector without the token: %v %v", resp, err)
 	}
-	browse := func(args ...string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		base := []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}
-		out, err := exec.CommandContext(ctx, chromium, append(base, args...)...).Output()
-		if err != nil {
-			t.Fatalf("chromium %v: %v", args, err)
-		}
-		return string(out)
-	}
 	page := ts.URL + "/_fake/ui?token=inspect-me"
-	dom := browse("--dump-dom", page)
+	dom := chromium.DOM(page)
 	table := func(id string) string {
 		m := regexp.MustCompile(`(?s)<table id="` + id + `">.*?</table>`).FindString(dom)
 		if m == "" {
@@ -70,7 +54,7 @@ func TestInspectorPageInABrowser(t *testing.T) {
 		t.Error("the journal does not show the refused request with its user and status")
 	}
 	shot := filepath.Join(os.TempDir(), "chatconform-inspector.png")
-	browse("--screenshot="+shot, "--window-size=1280,1600", page)
+	chromium.Screenshot(page, shot, 1280, 1600)
 	if info, err := os.Stat(shot); err != nil || info.Size() == 0 {
 		t.Errorf("no screenshot: %v", err)
 	} else {

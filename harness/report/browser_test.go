@@ -1,14 +1,13 @@
 package report
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/chatconform/chatconform/harness/browser"
 )
 
 // TestHTMLReportInABrowser opens a report with a failure in headless Chromium, with the status
@@ -17,10 +16,7 @@ import (
 // look at (its path is logged). Chromium is installed by .ci/ensure-chromium; without it the
 // test says so and is skipped.
 func TestHTMLReportInABrowser(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("needs Chromium (make test installs Debian's chromium where it can): ", err)
-	}
+	chromium := browser.Open(t)
 	c := &Conformance{APIVersion: Version, Kind: Kind, Target: Target{URL: "http://chat.example.test"},
 		Requirements: []Requirement{
 			{ID: "CONV-01", Section: "Conventions", Text: "paths under /api/v1", Feature: "core", Status: Passed, Specs: []string{"a"}},
@@ -36,19 +32,8 @@ func TestHTMLReportInABrowser(t *testing.T) {
 	if err := WriteHTML(c, page); err != nil {
 		t.Fatal(err)
 	}
-	browse := func(args ...string) []byte {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		base := []string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}
-		out, err := exec.CommandContext(ctx, chromium, append(base, args...)...).Output()
-		if err != nil {
-			t.Fatalf("chromium %v: %v", args, err)
-		}
-		return out
-	}
 	url := "file://" + page + "#status=failed"
-	dom := string(browse("--dump-dom", url))
+	dom := chromium.DOM(url)
 	row := func(id string) string {
 		m := regexp.MustCompile(`<tr id="` + id + `"[^>]*>`).FindString(dom)
 		if m == "" {
@@ -72,7 +57,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 		t.Error("the page does not say how many rows the filter shows")
 	}
 	shot := filepath.Join(os.TempDir(), "chatconform-report.png")
-	browse("--screenshot="+shot, "--window-size=1200,1400", url)
+	chromium.Screenshot(url, shot, 1200, 1400)
 	if info, err := os.Stat(shot); err != nil || info.Size() == 0 {
 		t.Errorf("no screenshot: %v", err)
 	} else {

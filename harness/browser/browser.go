@@ -1,0 +1,51 @@
+// Package browser runs headless Chromium for the project's page tests (the HTML report, the
+// fake's inspector): the DOM after the page's scripts ran, or a screenshot. Chromium is
+// Debian's, installed by .ci/ensure-chromium; where it is missing the test is skipped, saying so.
+package browser
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// Chromium is a headless Chromium for one test.
+type Chromium struct {
+	t    testing.TB
+	path string
+}
+
+// Open finds Chromium or skips the test with the reason.
+func Open(t testing.TB) *Chromium {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("needs Chromium (make test installs Debian's chromium where it can): ", err)
+	}
+	return &Chromium{t: t, path: path}
+}
+
+// run starts Chromium headless on url with the given flags, in a profile of its own, and
+// returns what it printed; a failure fails the test.
+func (c *Chromium) run(url string, flags ...string) string {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	args := append([]string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+		"--user-data-dir=" + c.t.TempDir()}, flags...)
+	out, err := exec.CommandContext(ctx, c.path, append(args, url)...).Output()
+	if err != nil {
+		c.t.Fatalf("chromium %v %s: %v", flags, url, err)
+	}
+	return string(out)
+}
+
+// DOM returns the page's DOM once loaded and its scripts have run.
+func (c *Chromium) DOM(url string) string { return c.run(url, "--dump-dom") }
+
+// Screenshot saves a PNG of the page, width × height pixels, to path.
+func (c *Chromium) Screenshot(url, path string, width, height int) {
+	c.run(url, "--screenshot="+path, fmt.Sprintf("--window-size=%d,%d", width, height))
+}
