@@ -13,15 +13,22 @@ GINKGO  := $(GO) tool ginkgo
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 
-.PHONY: conformance test unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load
+.PHONY: conformance test oldest-go unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load
 
 conformance:
 	$(GO) run ./cmd/chatconform
 
-test: vet docker-engine node chromium unit suite suite-binary
+test: vet oldest-go docker-engine node chromium unit suite suite-binary
 
 vet:
 	$(GO) vet ./...
+
+# The oldest Go the module says it supports (go.mod's go line, the newest its dependencies
+# need) must build and vet it: a consumer's go line is never raised beyond what the code needs.
+# The go command downloads that toolchain once.
+OLDEST_GO := $(shell sed -n 's/^go //p' go.mod)
+oldest-go:
+	GOTOOLCHAIN=go$(OLDEST_GO) $(GO) vet ./...
 
 build:
 	$(GO) build ./...

@@ -1,6 +1,6 @@
 module github.com/chatconform/chatconform
 
-go 1.26.8
+go 1.26.0
 
 tool github.com/onsi/ginkgo/v2/ginkgo
 
