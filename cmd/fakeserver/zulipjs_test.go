@@ -35,36 +35,7 @@ func TestZulipJS(t *testing.T) {
 	defer cancel()
 	installZulipJS(ctx, t)
 
-	bin := filepath.Join(t.TempDir(), "fakeserver")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building the fake: %v\n%s", err, out)
-	}
-	fake := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-quiet", "-check-openapi")
-	stdout, err := fake.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake.Stderr = os.Stderr
-	if err := fake.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	url := ""
-	if lines.Scan() {
-		url = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`).FindString(lines.Text())
-	}
-	if url == "" {
-		_ = fake.Process.Kill()
-		t.Fatalf("the fake printed no URL: %q", lines.Text())
-	}
-	report := make(chan string)
-	go func() {
-		var rest strings.Builder
-		for lines.Scan() {
-			rest.WriteString(lines.Text() + "\n")
-		}
-		report <- rest.String()
-	}()
+	url, stop := startFake(ctx, t, "-check-openapi")
 
 	f := fixtures.Default()
 	owner, bot := userOf(t, f, fixtures.RoleOwner), userOf(t, f, fixtures.RoleBot)
@@ -79,9 +50,7 @@ func TestZulipJS(t *testing.T) {
 	out, runErr := run.CombinedOutput()
 	t.Logf("zulip-js:\n%s", out)
 
-	_ = fake.Process.Signal(os.Interrupt)
-	checked := <-report
-	fakeErr := fake.Wait()
+	checked, fakeErr := stop()
 	t.Log(strings.TrimSpace(checked))
 	if runErr != nil {
 		t.Errorf("zulip-js against the fake: %v", runErr)
@@ -125,4 +94,46 @@ func userOf(t *testing.T, f *fixtures.Fixture, role string) fixtures.User {
 	}
 	t.Fatalf("the default fixture has no %s", role)
 	return fixtures.User{}
+}
+
+// startFake builds the fake's binary, starts it on a free loopback port with the given flags,
+// and returns its URL and a stop function that interrupts it and returns what it printed after
+// its first line (the OpenAPI check's report) and how it exited.
+func startFake(ctx context.Context, t *testing.T, flags ...string) (string, func() (string, error)) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "fakeserver")
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building the fake: %v\n%s", err, out)
+	}
+	fake := exec.CommandContext(ctx, bin, append([]string{"-addr", "127.0.0.1:0", "-quiet"}, flags...)...)
+	stdout, err := fake.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Stderr = os.Stderr
+	if err := fake.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	url := ""
+	if lines.Scan() {
+		url = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`).FindString(lines.Text())
+	}
+	if url == "" {
+		_ = fake.Process.Kill()
+		t.Fatalf("the fake printed no URL: %q", lines.Text())
+	}
+	report := make(chan string)
+	go func() {
+		var rest strings.Builder
+		for lines.Scan() {
+			rest.WriteString(lines.Text() + "\n")
+		}
+		report <- rest.String()
+	}()
+	return url, func() (string, error) {
+		_ = fake.Process.Signal(os.Interrupt)
+		printed := <-report
+		return printed, fake.Wait()
+	}
 }
