@@ -66,7 +66,7 @@ chromium:
 # chatconform/runner (the runner takes the machine's CA certificates for HTTPS targets).
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 image:
-	CGO_ENABLED=0 $(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/fakeserver ./cmd/fakeserver
+	CGO_ENABLED=0 $(GO) build -ldflags "-X github.com/chatconform/chatconform/fakeserver/serve.Version=$(VERSION)" -o bin/fakeserver ./cmd/fakeserver
 	CGO_ENABLED=0 $(GO) build -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" -o bin/chatconform ./cmd/chatconform
 	cp /etc/ssl/certs/ca-certificates.crt bin/ca-certificates.crt
 	docker build --build-arg VERSION=$(VERSION) -t chatconform/fakeserver:$(VERSION) -t chatconform/fakeserver .

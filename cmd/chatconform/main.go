@@ -1,8 +1,11 @@
 // Command chatconform runs the conformance suite as one binary, without Go sources.
 //
-//	chatconform                                   # against the in-process fake (default fixture)
-//	chatconform -chatconform.url https://chat.example.com \
+//	chatconform                                   # run, against the in-process fake (default fixture)
+//	chatconform run -chatconform.url https://chat.example.com \
 //	            -chatconform.owner-email ... -chatconform.owner-api-key ...
+//	chatconform list [--coverage]                 # the requirements catalog
+//	chatconform version
+//	chatconform serve [-addr …] [-fixture …]      # the reference fake server
 //
 // Every chatconform setting is also an environment variable (see the README), and every
 // Ginkgo flag works with its -ginkgo. prefix (for example -ginkgo.label-filter). Reports go to
@@ -14,11 +17,18 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"text/tabwriter"
 
+	"github.com/onsi/ginkgo/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/chatconform/chatconform/fakeserver/serve"
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/specs"
 	"github.com/chatconform/chatconform/specs/catalog"
@@ -37,17 +47,69 @@ const (
 	exitSetupFailed   = 3
 )
 
-func main() {
-	showVersion := flag.Bool("version", false, "print the runner's version, the catalog's size and the highest feature level it names, and exit")
-	flag.Parse()
+func main() { os.Exit(execute(os.Args[1:])) }
+
+// execute runs the command line and returns the exit status. The subcommands come from cobra
+// (short help, suggestions for a mistyped command); run's flags stay Go flags, which the suite
+// shares with go test and Ginkgo, and are parsed by runSuite.
+func execute(args []string) int {
+	code := exitConformant
+	root := &cobra.Command{
+		Use:           "chatconform",
+		Short:         "The conformance suite of the team chat API, and its reference fake server",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(
+		&cobra.Command{Use: "run [-chatconform.<setting> …] [-ginkgo.<flag> …]", Short: "Run the suite against a server (the default command)",
+			DisableFlagParsing: true, RunE: func(_ *cobra.Command, args []string) error { code = runSuite(args); return nil }},
+		listCommand(),
+		&cobra.Command{Use: "version", Short: "Print the runner's version and what its catalog holds", Args: cobra.NoArgs,
+			RunE: func(*cobra.Command, []string) error { return printVersion() }},
+		&cobra.Command{Use: "serve [-addr …] [-fixture …] [-control-token …]", Short: "Run the reference fake server",
+			DisableFlagParsing: true, RunE: func(_ *cobra.Command, args []string) error { code = serve.Main("chatconform serve", args); return nil }},
+	)
+	// No command, or flags first: the suite, as before the subcommands existed.
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
+		args = append([]string{"run"}, args...)
+	}
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform:", oneLine(err))
+		return exitBadSettings
+	}
+	return code
+}
+
+// runSuite parses run's flags and runs the suite.
+func runSuite(args []string) int {
+	flags := flag.CommandLine
+	flags.Init("chatconform run", flag.ContinueOnError)
+	flags.SetOutput(io.Discard) // one line below instead of every Ginkgo flag
+	showVersion := flags.Bool("version", false, "print the runner's version, the catalog's size and the highest feature level it names, and exit")
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Println("chatconform run: the settings are in the README (-chatconform.<setting>, or CHATCONFORM_* variables); any Ginkgo flag works as -ginkgo.<flag>, for example -ginkgo.label-filter=req:OP06-01")
+			return exitConformant
+		}
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err.Error()+suggestFlag(flags, err))
+		return exitBadSettings
+	}
+	if flags.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "chatconform: invalid settings: unexpected argument %q (settings are flags: -chatconform.url …)\n", flags.Arg(0))
+		return exitBadSettings
+	}
 	if *showVersion {
-		printVersion()
-		return
+		if err := printVersion(); err != nil {
+			fmt.Fprintln(os.Stderr, "chatconform:", err)
+			return exitBadSettings
+		}
+		return exitConformant
 	}
 	cfg, err := harness.ResolveConfig()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
-		os.Exit(exitBadSettings)
+		return exitBadSettings
 	}
 	if cfg.InsecureSkipVerify {
 		fmt.Fprintln(os.Stderr, "chatconform:", harness.InsecureWarning)
@@ -55,18 +117,96 @@ func main() {
 	if !cfg.UsesFake() {
 		if err := harness.Preflight(cfg); err != nil {
 			fmt.Fprintln(os.Stderr, "chatconform: cannot set up the target:", oneLine(err))
-			os.Exit(exitSetupFailed)
+			return exitSetupFailed
 		}
 	}
 	// Colour only for a person at a terminal who did not ask for none.
 	if _, set := os.LookupEnv("NO_COLOR"); set || !isTerminal(os.Stdout) {
-		_ = flag.Set("ginkgo.no-color", "true")
+		_ = flags.Set("ginkgo.no-color", "true")
 	}
 	t := &runT{}
 	if !specs.Run(t) || t.failed {
-		os.Exit(exitNotConformant)
+		return exitNotConformant
 	}
-	os.Exit(exitConformant)
+	return exitConformant
+}
+
+// suggestFlag names the defined flag closest to an undefined one, for a typo.
+func suggestFlag(flags *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return ""
+	}
+	best, bestDistance := "", 4 // farther than 3 edits is not a typo
+	flags.VisitAll(func(f *flag.Flag) {
+		if d := distance(strings.TrimPrefix(name, "-"), f.Name); d < bestDistance {
+			best, bestDistance = f.Name, d
+		}
+	})
+	if best == "" {
+		return " (chatconform settings start with -chatconform., Ginkgo's with -ginkgo.)"
+	}
+	return " (did you mean -" + best + "?)"
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// listCommand prints the catalog: each requirement's ID, part, feature and levels, and with
+// --coverage the specs that check it.
+func listCommand() *cobra.Command {
+	var coverage bool
+	cmd := &cobra.Command{Use: "list [--coverage]", Short: "List the requirements catalog", Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			cat, err := catalog.Load()
+			if err != nil {
+				return err
+			}
+			bySpec := map[string][]string{}
+			if coverage {
+				for _, s := range ginkgo.PreviewSpecs(specs.SuiteName).SpecReports {
+					for _, id := range harness.ReqIDs(s.Labels()) {
+						bySpec[id] = append(bySpec[id], s.FullText())
+					}
+				}
+			}
+			tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSECTION\tFEATURE\tLEVELS\tREQUIREMENT")
+			for _, r := range cat.Requirements {
+				levels := ""
+				if r.MinLevel > 0 {
+					levels = fmt.Sprintf("≥ %d", r.MinLevel)
+				}
+				if r.BelowLevel > 0 {
+					levels = strings.TrimSpace(levels + fmt.Sprintf(" < %d", r.BelowLevel))
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Section, r.Feature, levels, r.Text)
+				for _, spec := range bySpec[r.ID] {
+					fmt.Fprintf(tw, "\t\t\t\t  spec: %s\n", spec)
+				}
+			}
+			return tw.Flush()
+		}}
+	cmd.Flags().BoolVar(&coverage, "coverage", false, "also list the specs that check each requirement")
+	return cmd
 }
 
 // oneLine folds an error's text onto one line.
@@ -79,15 +219,15 @@ func isTerminal(f *os.File) bool {
 }
 
 // printVersion says which runner this is and what it checks.
-func printVersion() {
+func printVersion() error {
 	cat, err := catalog.Load()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "chatconform:", err)
-		os.Exit(exitBadSettings)
+		return err
 	}
 	highest := 0
 	for _, r := range cat.Requirements {
 		highest = max(highest, r.MinLevel, r.BelowLevel)
 	}
 	fmt.Printf("chatconform %s: %d requirements of the API document, up to feature level %d\n", harness.Version, len(cat.Requirements), highest)
+	return nil
 }

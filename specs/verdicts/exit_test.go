@@ -39,6 +39,8 @@ func TestExitCodes(t *testing.T) {
 		{"conformant", []string{"-chatconform.url", srv.URL, "-chatconform.owner-email", owner.Email,
 			"-chatconform.owner-api-key", owner.APIKey, "-ginkgo.label-filter=req:OP06-09"}, 0, ""},
 		{"invalid setting", []string{"-chatconform.feature-level", "abc"}, 2, "invalid settings: invalid -chatconform.feature-level"},
+		{"a mistyped setting", []string{"run", "-chatconform.ulr", srv.URL}, 2, "flag provided but not defined: -chatconform.ulr (did you mean -chatconform.url?)"},
+		{"a mistyped command", []string{"rnu"}, 2, `unknown command "rnu" for "chatconform" Did you mean this? run`},
 		{"unreachable URL", []string{"-chatconform.url", "http://127.0.0.1:9", "-chatconform.owner-email", owner.Email,
 			"-chatconform.owner-api-key", owner.APIKey}, 3, "cannot set up the target: http://127.0.0.1:9: reading GET /server_settings"},
 		{"wrong key", []string{"-chatconform.url", srv.URL, "-chatconform.owner-email", owner.Email,
@@ -138,5 +140,27 @@ func TestTLSSettings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSubcommands: version, list and serve answer as the README says.
+func TestSubcommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the runner")
+	}
+	bin := runner(t)
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"version"}, "requirements of the API document, up to feature level"},
+		{[]string{"list"}, "OP06-09"},
+		{[]string{"list", "--coverage"}, "spec: Operation 6"},
+		{[]string{"serve", "-version"}, "fakeserver "},
+	} {
+		out, err := exec.Command(bin, tc.args...).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), tc.says) {
+			t.Errorf("chatconform %v: %v, output lacks %q:\n%.500s", tc.args, err, tc.says, out)
+		}
 	}
 }
