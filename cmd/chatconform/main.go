@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -87,6 +88,13 @@ func runSuite(args []string) int {
 	flags.Init("chatconform run", flag.ContinueOnError)
 	flags.SetOutput(io.Discard) // one line below instead of every Ginkgo flag
 	showVersion := flags.Bool("version", false, "print the runner's version, the catalog's size and the highest feature level it names, and exit")
+	var sel selection
+	flags.StringVar(&sel.requirements, "only-requirements", "", "comma list of requirement IDs: run only their specs")
+	flags.StringVar(&sel.operations, "only-operations", "", "comma list of operation numbers (1 to 21): run only the specs of their requirements")
+	flags.StringVar(&sel.sections, "only-sections", "", "comma list of parts or sections of the document (\"Errors\", \"Endpoints / 6\"): run only their requirements' specs")
+	flags.StringVar(&sel.features, "only-features", "", "comma list of catalog features (messages, push, …): run only their requirements' specs")
+	flags.StringVar(&sel.profile, "only-profile", "", "a profile (core, or an optional feature's: push, vcall, jwt, bot_storage, reminders): run only its requirements' specs")
+	failFast := flags.Bool("fail-fast", false, "stop at the first failed spec")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Println("chatconform run: the settings are in the README (-chatconform.<setting>, or CHATCONFORM_* variables); any Ginkgo flag works as -ginkgo.<flag>, for example -ginkgo.label-filter=req:OP06-01")
@@ -119,6 +127,18 @@ func runSuite(args []string) int {
 			fmt.Fprintln(os.Stderr, "chatconform: cannot set up the target:", oneLine(err))
 			return exitSetupFailed
 		}
+	}
+	if filter, err := sel.labelFilter(); err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
+		return exitBadSettings
+	} else if filter != "" {
+		if given := flags.Lookup("ginkgo.label-filter").Value.String(); given != "" {
+			filter = "(" + given + ") && (" + filter + ")"
+		}
+		_ = flags.Set("ginkgo.label-filter", filter)
+	}
+	if *failFast {
+		_ = flags.Set("ginkgo.fail-fast", "true")
 	}
 	// Colour only for a person at a terminal who did not ask for none.
 	if _, set := os.LookupEnv("NO_COLOR"); set || !isTerminal(os.Stdout) {
@@ -230,4 +250,68 @@ func printVersion() error {
 	}
 	fmt.Printf("chatconform %s: %d requirements of the API document, up to feature level %d\n", harness.Version, len(cat.Requirements), highest)
 	return nil
+}
+
+// selection narrows a run to some requirements; each criterion given must match, and the
+// requirements that pass all of them are run through their labels (req:<ID>).
+type selection struct{ requirements, operations, sections, features, profile string }
+
+func (sel selection) labelFilter() (string, error) {
+	if sel == (selection{}) {
+		return "", nil
+	}
+	cat, err := catalog.Load()
+	if err != nil {
+		return "", err
+	}
+	list := func(v string) []string {
+		var out []string
+		for _, item := range strings.Split(v, ",") {
+			if item = strings.TrimSpace(item); item != "" {
+				out = append(out, item)
+			}
+		}
+		return out
+	}
+	keep := func(criterion string, match func(r catalog.Requirement, item string) bool) func(catalog.Requirement) bool {
+		items := list(criterion)
+		return func(r catalog.Requirement) bool {
+			if len(items) == 0 {
+				return true
+			}
+			for _, item := range items {
+				if match(r, item) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	checks := []func(catalog.Requirement) bool{
+		keep(sel.requirements, func(r catalog.Requirement, id string) bool { return strings.EqualFold(r.ID, id) }),
+		keep(sel.operations, func(r catalog.Requirement, n string) bool {
+			return strings.HasPrefix(r.Section, "Endpoints / "+n+".") || r.Area() == fmt.Sprintf("OP%02s", n)
+		}),
+		keep(sel.sections, func(r catalog.Requirement, s string) bool {
+			return strings.HasPrefix(strings.ToLower(r.Section), strings.ToLower(s))
+		}),
+		keep(sel.features, func(r catalog.Requirement, f string) bool { return r.Feature == f }),
+		keep(sel.profile, func(r catalog.Requirement, p string) bool {
+			extended := []string{"push", "vcall", "jwt", "bot_storage", "reminders"}
+			if p == "core" {
+				return !slices.Contains(extended, r.Feature)
+			}
+			return r.Feature == p
+		}),
+	}
+	var labels []string
+	for _, r := range cat.Requirements {
+		if !slices.ContainsFunc(checks, func(ok func(catalog.Requirement) bool) bool { return !ok(r) }) {
+			labels = append(labels, harness.ReqLabelPrefix+r.ID)
+		}
+	}
+	if len(labels) == 0 {
+		return "", errors.New("the -only-… settings select no requirement of the catalog")
+	}
+	return strings.Join(labels, " || "), nil
 }

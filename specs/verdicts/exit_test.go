@@ -157,6 +157,10 @@ func TestSubcommands(t *testing.T) {
 		{[]string{"list"}, "OP06-09"},
 		{[]string{"list", "--coverage"}, "spec: Operation 6"},
 		{[]string{"serve", "-version"}, "fakeserver "},
+		// Against the in-process fake: one requirement selected; its spec also names ERR-04, which is
+		// then partial (its other specs did not run).
+		{[]string{"run", "-only-requirements", "OP06-09", "-chatconform.report-dir", t.TempDir()}, "352 requirements: 1 passed, 1 partial, 0 failed, 350 skipped"},
+		{[]string{"run", "-only-operations", "8", "-only-features", "topics", "-chatconform.report-dir", t.TempDir()}, " 0 failed,"},
 	} {
 		out, err := exec.Command(bin, tc.args...).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), tc.says) {
