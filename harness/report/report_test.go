@@ -370,3 +370,36 @@ func TestProfiles(t *testing.T) {
 		t.Errorf("profiles %v, want %v", got, want)
 	}
 }
+
+// TestSchemaRefusesBrokenReports: the published schema holds a report to what readers rely on.
+func TestSchemaRefusesBrokenReports(t *testing.T) {
+	good, err := json.Marshal(Build(testCatalog(), sampleReport(), sampleTarget()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Validate(good); err != nil {
+		t.Fatalf("a built report fails its schema: %v", err)
+	}
+	for name, change := range map[string]func(m map[string]any){
+		"an unknown status": func(m map[string]any) { m["requirements"].([]any)[0].(map[string]any)["status"] = "fine" },
+		"a key shown in part": func(m map[string]any) {
+			m["target"].(map[string]any)["config"].(map[string]any)["owner"].(map[string]any)["api_key"] = "****2345"
+		},
+		"a failed requirement without its failures": func(m map[string]any) {
+			for _, r := range m["requirements"].([]any) {
+				if r := r.(map[string]any); r["status"] == "failed" {
+					delete(r, "failures")
+				}
+			}
+		},
+		"no counts": func(m map[string]any) { delete(m, "counts") },
+	} {
+		var m map[string]any
+		_ = json.Unmarshal(good, &m)
+		change(m)
+		bad, _ := json.Marshal(m)
+		if Validate(bad) == nil {
+			t.Errorf("the schema accepts a report with %s", name)
+		}
+	}
+}

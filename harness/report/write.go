@@ -30,6 +30,10 @@ func WriteJSON(c *Conformance, path string) error {
 	if err != nil {
 		return fmt.Errorf("report: encoding JSON: %w", err)
 	}
+	// Every report written is held to its published schema.
+	if err := Validate(b); err != nil {
+		return err
+	}
 	return writeFile(path, append(b, '\n'))
 }
 
