@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
 )
 
 // Message is a channel or direct message.
@@ -99,14 +100,22 @@ func truncate(text string, max int, marker string) string {
 
 // Send stores a new message and returns its ID.
 func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sender := s.users[senderID]
+	// The Markdown is rendered under the read lock, before the write lock: readers go on while
+	// a message renders. (A mention of a user renamed in between shows the old name, as on the
+	// real server, which renders before it stores.)
+	s.mu.RLock()
 	content, err := s.normalizeContent(d.Content)
+	var rendered markdown.Result
+	if err == nil {
+		rendered = s.render(content)
+	}
+	s.mu.RUnlock()
 	if err != nil {
 		return 0, err
 	}
-	rendered := s.render(content)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sender := s.users[senderID]
 	m := &Message{
 		IsDirect: d.Direct, Content: content, Rendered: rendered.HTML, SenderID: senderID,
 		Timestamp: s.Now(), Client: d.Client, Flags: map[int][]string{}, Mentions: mentionsOf(rendered),
