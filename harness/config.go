@@ -45,6 +45,9 @@ type Config struct {
 	// WildcardMentionThreshold is the largest number of channel subscribers (or topic
 	// participants) the target does not count as "many" for wildcard mentions; 0 = unknown.
 	WildcardMentionThreshold int
+	// Implementation describes the server under test as its implementer declares it, for the
+	// report: name, version, home page and contact.
+	Implementation Implementation
 	// CAFile is a PEM file of certificate authorities the target's certificate may chain to,
 	// besides the system's (a staging server with its own CA); empty for none.
 	CAFile string
@@ -57,6 +60,14 @@ type Config struct {
 	RequestTimeout time.Duration
 	// ConfigFile is the YAML file the configuration was read from, if any.
 	ConfigFile string
+}
+
+// Implementation is what the report says of the server under test, as declared.
+type Implementation struct {
+	Name    string `json:"name,omitempty" yaml:"name"`
+	Version string `json:"version,omitempty" yaml:"version"`
+	URL     string `json:"url,omitempty" yaml:"url"`
+	Contact string `json:"contact,omitempty" yaml:"contact"`
 }
 
 // KnownFeatures are the optional features a target may claim; specs of a
@@ -123,6 +134,7 @@ type configJSON struct {
 	JWTAlgorithm             string               `json:"jwt_algorithm,omitempty"`
 	ControlToken             string               `json:"control_token,omitempty"`
 	WildcardMentionThreshold int                  `json:"wildcard_mention_threshold,omitempty"`
+	Implementation           Implementation       `json:"implementation"`
 	CAFile                   string               `json:"ca_file,omitempty"`
 	InsecureSkipVerify       bool                 `json:"insecure_skip_verify,omitempty"`
 	ReportDir                string               `json:"report_dir"`
@@ -137,7 +149,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		Features: c.Features, Capabilities: c.Capabilities, OwnerPermissions: c.OwnerPermissions,
 		JWTKey: c.JWTKey, JWTAlgorithm: c.JWTAlgorithm,
 		ReportDir: c.ReportDir, RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
-		CAFile: c.CAFile, InsecureSkipVerify: c.InsecureSkipVerify,
+		CAFile: c.CAFile, InsecureSkipVerify: c.InsecureSkipVerify, Implementation: c.Implementation,
 		WildcardMentionThreshold: c.WildcardMentionThreshold, ControlToken: c.ControlToken,
 	})
 }
@@ -157,7 +169,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		Features: j.Features, Capabilities: j.Capabilities, OwnerPermissions: j.OwnerPermissions,
 		JWTKey: j.JWTKey, JWTAlgorithm: j.JWTAlgorithm,
 		ReportDir: j.ReportDir, RequestTimeout: d, ConfigFile: j.ConfigFile,
-		CAFile: j.CAFile, InsecureSkipVerify: j.InsecureSkipVerify,
+		CAFile: j.CAFile, InsecureSkipVerify: j.InsecureSkipVerify, Implementation: j.Implementation,
 		WildcardMentionThreshold: j.WildcardMentionThreshold, ControlToken: j.ControlToken,
 	}
 	return nil

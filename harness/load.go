@@ -155,6 +155,7 @@ type fileConfig struct {
 	Features                 *stringList            `yaml:"features"`
 	Capabilities             *stringList            `yaml:"capabilities"`
 	WildcardMentionThreshold *string                `yaml:"wildcard_mention_threshold"`
+	Implementation           *Implementation        `yaml:"implementation"`
 	CAFile                   *string                `yaml:"ca_file"`
 	InsecureSkipVerify       *string                `yaml:"insecure_skip_verify"`
 	ReportDir                *string                `yaml:"report_dir"`
@@ -195,6 +196,13 @@ func (f fileConfig) values() map[string]string {
 	putList("features", f.Features)
 	putList("capabilities", f.Capabilities)
 	put("wildcard_mention_threshold", f.WildcardMentionThreshold)
+	if i := f.Implementation; i != nil {
+		for key, v := range map[string]string{"name": i.Name, "version": i.Version, "url": i.URL, "contact": i.Contact} {
+			if v != "" {
+				out["implementation."+key] = v
+			}
+		}
+	}
 	put("ca_file", f.CAFile)
 	put("insecure_skip_verify", f.InsecureSkipVerify)
 	put("report_dir", f.ReportDir)

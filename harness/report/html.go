@@ -130,6 +130,7 @@ details{margin:.3em 0}summary{cursor:pointer}
 </head>
 <body>
 <h1>chatconform conformance report</h1>
+{{with .Target.Config.Implementation}}{{if .Name}}<p>Implementation <b>{{.Name}}</b>{{if .Version}} {{.Version}}{{end}}{{if .URL}} · {{.URL}}{{end}}{{if .Contact}} · contact {{.Contact}}{{end}}</p>{{end}}{{end}}
 <p>Target <b>{{.Target.URL}}</b>, feature level {{.Target.FeatureLevel}}{{if .Target.ServerVersion}}, server {{.Target.ServerVersion}}{{end}}, clock offset {{.Target.Realm.ClockOffsetSeconds}} s from the runner's.
 Features: {{range .Target.Features}}{{.}} {{else}}none{{end}}.
 Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}} {{else}}none{{end}}.</p>

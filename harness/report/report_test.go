@@ -403,3 +403,20 @@ func TestSchemaRefusesBrokenReports(t *testing.T) {
 		}
 	}
 }
+
+// TestImplementationInReports: what the implementer declares is in both reports.
+func TestImplementationInReports(t *testing.T) {
+	target := sampleTarget()
+	target.Config.Implementation = harness.Implementation{Name: "Acme Chat", Version: "4.2", Contact: "qa@acme.test"}
+	c := Build(testCatalog(), sampleReport(), target)
+	dir := t.TempDir()
+	if err := Write(c, dir); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{JSONFile: `"name": "Acme Chat"`, HTMLFile: "Implementation <b>Acme Chat</b> 4.2"} {
+		data, _ := os.ReadFile(filepath.Join(dir, file))
+		if !strings.Contains(string(data), want) {
+			t.Errorf("%s lacks %q", file, want)
+		}
+	}
+}
