@@ -146,10 +146,11 @@ var _ = Describe("Versioning and limits the server publishes", func() {
 		Expect(settings.Value("zulip_version").String().Raw()).To(MatchRegexp(`^\d+\.\d+`))
 	})
 
-	It("gives clients max_topic_length and max_message_length in the registration response",
-		harness.Req("LIMIT-01", "LIMIT-03"), func() {
-			state := t.StateOf(t.Users[harness.Member], "realm")
-			state.Value("max_topic_length").Number().IsInt().Gt(0)
-			state.Value("max_message_length").Number().IsInt().Gt(0)
-		})
+	DescribeTable("gives clients the limits in the registration response",
+		func(field string) {
+			t.StateOf(t.Users[harness.Member], "realm").Value(field).Number().IsInt().Gt(0)
+		},
+		Entry("max_topic_length", harness.Req("LIMIT-01"), "max_topic_length"),
+		Entry("max_message_length", harness.Req("LIMIT-03"), "max_message_length"),
+	)
 })

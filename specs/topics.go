@@ -41,14 +41,18 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 			second.Value("max_id").Number().IsInt().IsEqual(newest)
 		})
 
-	It("reports the empty topic as realm_empty_topic_display_name unless allow_empty_topic_name is true",
-		harness.Req("OP12-01", "OP12-02"), func() {
+	DescribeTable("reports the empty topic",
+		func(query []any, want func() string) {
 			t.NeedLevel(334)
 			ch := t.NewChannel(harness.Public, harness.Member)
 			t.SendToEmptyTopic(harness.Owner, ch)
-			Expect(topicNames(topicsOf(harness.Member, ch.ID))).To(Equal([]string{t.Realm.EmptyTopicDisplayName}))
-			Expect(topicNames(topicsOf(harness.Member, ch.ID, "allow_empty_topic_name", true))).To(Equal([]string{""}))
-		})
+			Expect(topicNames(topicsOf(harness.Member, ch.ID, query...))).To(Equal([]string{want()}))
+		},
+		Entry("as realm_empty_topic_display_name by default", harness.Req("OP12-01"), nil,
+			func() string { return harness.Current().Realm.EmptyTopicDisplayName }),
+		Entry("as the empty string with allow_empty_topic_name=true", harness.Req("OP12-02"), []any{"allow_empty_topic_name", true},
+			func() string { return "" }),
+	)
 
 	DescribeTable("in a private channel with protected history lists only topics of messages sent after the subscription",
 		func(role harness.Role) {
