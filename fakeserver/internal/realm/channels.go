@@ -317,8 +317,8 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 	if err != nil {
 		return nil, err
 	}
-	topics := make([]Topic, 0, len(s.topics[ch.ID]))
-	for _, ids := range s.topics[ch.ID] {
+	topics := make([]Topic, 0, len(s.index.topics[ch.ID]))
+	for _, ids := range s.index.topics[ch.ID] {
 		// The newest message of the topic the user may read (usually the newest of all).
 		for _, id := range slices.Backward(ids) {
 			if m := s.messages[id]; s.canRead(u, m) {

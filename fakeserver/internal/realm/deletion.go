@@ -105,10 +105,8 @@ func (s *State) deleteMessages(ms []*Message) {
 // refreshFirstMessageID recomputes a channel's oldest message and announces a change.
 func (s *State) refreshFirstMessageID(ch *Channel) {
 	first := 0
-	for _, ids := range s.topics[ch.ID] {
-		if first == 0 || ids[0] < first {
-			first = ids[0]
-		}
+	if ids := s.index.channels[ch.ID]; len(ids) > 0 {
+		first = ids[0]
 	}
 	if first == ch.FirstMessageID {
 		return

@@ -224,13 +224,13 @@ func (s *State) moveRows(moved []*Message, from, to *Channel) []int {
 	for _, mm := range moved {
 		for _, id := range losingRows {
 			if id != mm.SenderID || to.InviteOnly {
-				delete(mm.Flags, id)
+				s.dropRow(mm, id)
 			}
 		}
 		if !to.HistoryPublicToSubscribers {
 			for id := range to.Subscribers {
-				if _, ok := mm.Flags[id]; !ok {
-					mm.Flags[id] = []string{"read"}
+				if !mm.Rows.has(id) {
+					s.putRow(mm, id, flagRead)
 				}
 			}
 		}

@@ -24,17 +24,17 @@ type eventMessage struct {
 // publishNewMessage sends each recipient, and each client of all_public_streams that can
 // read a public channel, the message in the form their queue asked for, with their flags.
 func (s *State) publishNewMessage(m *Message) {
-	audience := slices.Collect(maps.Keys(m.Flags))
+	audience := m.Rows.userIDs()
 	if ch := s.channels[m.ChannelID]; ch != nil && !ch.InviteOnly {
 		for _, id := range s.activeUserIDs() {
-			if _, received := m.Flags[id]; !received && !s.users[id].IsGuest() {
+			if !m.Rows.has(id) && !s.users[id].IsGuest() {
 				audience = append(audience, id)
 			}
 		}
 	}
 	slices.Sort(audience)
 	s.events.PublishEach(func(id int, c events.Client) []events.Event {
-		_, received := m.Flags[id]
+		received := m.Rows.has(id)
 		if !received && !c.AllPublicStreams {
 			return nil
 		}

@@ -17,34 +17,6 @@ var flagOrder = []string{
 // EditableFlags are the flags a user may set or clear with POST /messages/flags.
 var EditableFlags = []string{"read", "starred", "collapsed"}
 
-func hasFlag(m *Message, userID int, flag string) bool {
-	return slices.Contains(m.Flags[userID], flag)
-}
-
-// setFlag sets or clears one flag of the user's row, keeping the canonical order.
-func setFlag(m *Message, userID int, flag string, on bool) {
-	row, ok := m.Flags[userID]
-	if !ok || slices.Contains(row, flag) == on {
-		return
-	}
-	if !on {
-		m.Flags[userID] = slices.DeleteFunc(slices.Clone(row), func(f string) bool { return f == flag })
-		return
-	}
-	row = append(slices.Clone(row), flag)
-	slices.SortStableFunc(row, func(a, b string) int { return slices.Index(flagOrder, a) - slices.Index(flagOrder, b) })
-	m.Flags[userID] = row
-}
-
-// viewFlags is the user's flags for a message: their row, or for a message they can read but
-// never received (public history), read and historical, as on the real server.
-func viewFlags(m *Message, userID int) []string {
-	if row, ok := m.Flags[userID]; ok {
-		return slices.Clone(row)
-	}
-	return []string{"read", "historical"}
-}
-
 // UpdateFlags adds or removes a flag on messages the user can read (POST /messages/flags) and
 // returns the IDs it was asked to change. A message read through public history gains a row.
 // Unread messages are only ever in subscribed channels, as on the real server: marking
@@ -93,14 +65,14 @@ func (s *State) changeFlags(userID int, ids []int, add bool, flag string) (chang
 			}
 			continue
 		}
-		if _, ok := m.Flags[userID]; !ok {
+		if !m.Rows.has(userID) {
 			if !add {
 				continue
 			}
-			m.Flags[userID] = []string{"read", "historical"}
+			s.putRow(m, userID, flagRead|flagHistorical)
 		}
 		if hasFlag(m, userID, flag) != add {
-			setFlag(m, userID, flag, add)
+			s.setFlag(m, userID, flag, add)
 			changed = append(changed, m.ID)
 		}
 	}
@@ -135,15 +107,13 @@ func (s *State) MarkAllAsRead(userID int, b Batching) (complete bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var unread []*Message
-	for _, m := range s.messages {
-		if _, ok := m.Flags[userID]; ok && !hasFlag(m, userID, "read") {
-			unread = append(unread, m)
-		}
+	for _, id := range s.unreadIDs(userID) {
+		unread = append(unread, s.messages[id])
 	}
 	return b.run(unread, func(batch []*Message) {
 		ids := make([]int, 0, len(batch))
 		for _, m := range batch {
-			setFlag(m, userID, "read", true)
+			s.setFlag(m, userID, "read", true)
 			ids = append(ids, m.ID)
 		}
 		slices.Sort(ids)

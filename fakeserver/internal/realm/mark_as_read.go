@@ -11,13 +11,12 @@ import (
 // returns their IDs in order.
 func (s *State) markRead(userID int, match func(*Message) bool) []int {
 	ids := []int{}
-	for _, m := range s.messages {
-		if _, ok := m.Flags[userID]; ok && !hasFlag(m, userID, "read") && match(m) {
-			setFlag(m, userID, "read", true)
+	for _, id := range s.unreadIDs(userID) {
+		if m := s.messages[id]; match(m) {
+			s.setFlag(m, userID, "read", true)
 			ids = append(ids, m.ID)
 		}
 	}
-	slices.Sort(ids)
 	if len(ids) > 0 {
 		s.publishFlagChange(userID, true, "read", ids)
 	}
@@ -55,14 +54,8 @@ func (s *State) MarkTopicAsRead(userID, channelID int, topic string) *apierr.Err
 	inTopic := func(m *Message) bool {
 		return !m.IsDirect && m.ChannelID == ch.ID && strings.EqualFold(m.Topic, name)
 	}
-	exists := false
-	for _, m := range s.messages {
-		if inTopic(m) && s.canRead(u, m) {
-			exists = true
-			break
-		}
-	}
-	if !exists {
+	readable := func(id int) bool { return s.canRead(u, s.messages[id]) }
+	if !slices.ContainsFunc(s.topicMessageIDs(ch.ID, name), readable) {
 		return apierr.BadRequest("No such topic '%s'", topic)
 	}
 	s.markRead(userID, inTopic)

@@ -102,12 +102,12 @@ func (s *State) applyMentionFlags(m *Message) {
 	}
 	// Below level 224 there was no topic wildcard and only the one wildcard flag.
 	split := s.atLeast(LevelWildcardFlags)
-	for id := range m.Flags {
+	for _, id := range m.Rows.userIDs() {
 		stream := m.Mentions.StreamWildcard
 		topic := split && m.Mentions.TopicWildcard && !m.IsDirect && participants[id]
-		setFlag(m, id, "mentioned", slices.Contains(m.Mentions.UserIDs, id))
-		setFlag(m, id, "stream_wildcard_mentioned", split && stream)
-		setFlag(m, id, "topic_wildcard_mentioned", topic)
-		setFlag(m, id, "wildcard_mentioned", stream || topic)
+		s.setFlag(m, id, "mentioned", slices.Contains(m.Mentions.UserIDs, id))
+		s.setFlag(m, id, "stream_wildcard_mentioned", split && stream)
+		s.setFlag(m, id, "topic_wildcard_mentioned", topic)
+		s.setFlag(m, id, "wildcard_mentioned", stream || topic)
 	}
 }

@@ -5,86 +5,141 @@ import (
 	"strings"
 )
 
-// The topic index: each channel's topics, grouped case-insensitively as topics are, with the
-// ids of their messages in ascending order. Topic listing, a topic's messages and narrowed
-// fetches by channel and topic read it, so they cost what they return, not the realm's size.
-// Every change of s.messages goes through storeMessage, dropMessage or moveIndexed.
+// The message index: ascending message ids by channel topic (topics grouped case-insensitively,
+// as topics are), by channel, by sender, every id, and each user's unread messages. Topic
+// listing, narrowed fetches, topic deletion and moves, and marking messages read read it, so
+// they cost what they return or change, not the realm's size.
+//
+// Every change of s.messages goes through storeMessage, dropMessage or moveIndexed, and every
+// change of a stored message's rows through putRow, dropRow or setFlag (message_rows.go).
+type messageIndex struct {
+	all      idList
+	topics   map[int]map[string]idList // channel -> topic key -> ids
+	channels map[int]idList            // channel -> ids
+	senders  map[int]idList            // sender -> ids
+	unread   map[int]idList            // user -> ids of the messages whose row of theirs is unread
+}
 
-// topicIDs is one topic's message ids, ascending.
-type topicIDs []int
+func newMessageIndex() messageIndex {
+	return messageIndex{
+		topics: map[int]map[string]idList{}, channels: map[int]idList{}, senders: map[int]idList{}, unread: map[int]idList{},
+	}
+}
+
+// idList is a list of message ids, ascending and without duplicates.
+type idList []int
+
+// with returns the list with id added. New messages have the highest id, so adding is mostly
+// an append; a moved message is inserted in order.
+func (l idList) with(id int) idList {
+	if n := len(l); n == 0 || l[n-1] < id {
+		return append(l, id)
+	}
+	i, found := slices.BinarySearch(l, id)
+	if found {
+		return l
+	}
+	return slices.Insert(l, i, id)
+}
+
+// without returns the list with id removed.
+func (l idList) without(id int) idList {
+	if i, found := slices.BinarySearch(l, id); found {
+		return slices.Delete(l, i, i+1)
+	}
+	return l
+}
+
+// addTo adds id to the list under key, making the list if needed.
+func addTo[K comparable](m map[K]idList, key K, id int) { m[key] = m[key].with(id) }
+
+// removeFrom removes id from the list under key, forgetting a list that becomes empty.
+func removeFrom[K comparable](m map[K]idList, key K, id int) {
+	if l := m[key].without(id); len(l) > 0 {
+		m[key] = l
+	} else {
+		delete(m, key)
+	}
+}
 
 // topicKeyOf is the index key of a topic name.
 func topicKeyOf(topic string) string { return strings.ToLower(topic) }
 
-// storeMessage adds a new message to the realm and to the index. Ids only grow, so the list
-// of every id stays in order by appending.
+// storeMessage adds a new message, with its rows, to the realm and to the index.
 func (s *State) storeMessage(m *Message) {
 	s.messages[m.ID] = m
-	s.ids = append(s.ids, m.ID)
-	s.indexTopic(m)
+	s.index.all = s.index.all.with(m.ID)
+	addTo(s.index.senders, m.SenderID, m.ID)
+	s.indexChannel(m)
+	for _, row := range m.Rows {
+		if row.flags&flagRead == 0 {
+			addTo(s.index.unread, int(row.userID), m.ID)
+		}
+	}
 }
 
 // dropMessage removes a message from the realm and from the index.
 func (s *State) dropMessage(m *Message) {
-	s.unindexTopic(m)
-	if i, found := slices.BinarySearch(s.ids, m.ID); found {
-		s.ids = slices.Delete(s.ids, i, i+1)
+	s.unindexChannel(m)
+	removeFrom(s.index.senders, m.SenderID, m.ID)
+	for _, row := range m.Rows {
+		if row.flags&flagRead == 0 {
+			removeFrom(s.index.unread, int(row.userID), m.ID)
+		}
 	}
+	s.index.all = s.index.all.without(m.ID)
 	delete(s.messages, m.ID)
 }
 
 // moveIndexed applies change, which may change the message's channel or topic, and keeps the
 // index in step.
 func (s *State) moveIndexed(m *Message, change func()) {
-	s.unindexTopic(m)
+	s.unindexChannel(m)
 	change()
-	s.indexTopic(m)
+	s.indexChannel(m)
 }
 
-func (s *State) indexTopic(m *Message) {
+// reindexUnread follows a change of the user's row of a stored message.
+func (s *State) reindexUnread(m *Message, userID int, wasUnread bool) {
+	switch isUnread := m.Rows.unreadFor(userID); {
+	case isUnread && !wasUnread:
+		addTo(s.index.unread, userID, m.ID)
+	case wasUnread && !isUnread:
+		removeFrom(s.index.unread, userID, m.ID)
+	}
+}
+
+func (s *State) indexChannel(m *Message) {
 	if m.IsDirect {
 		return
 	}
-	if s.topics == nil {
-		s.topics = map[int]map[string]topicIDs{}
-	}
-	byTopic := s.topics[m.ChannelID]
+	addTo(s.index.channels, m.ChannelID, m.ID)
+	byTopic := s.index.topics[m.ChannelID]
 	if byTopic == nil {
-		byTopic = map[string]topicIDs{}
-		s.topics[m.ChannelID] = byTopic
+		byTopic = map[string]idList{}
+		s.index.topics[m.ChannelID] = byTopic
 	}
-	key := topicKeyOf(m.Topic)
-	ids := byTopic[key]
-	// New messages have the highest id: an append; a moved one is inserted in order.
-	if n := len(ids); n == 0 || ids[n-1] < m.ID {
-		byTopic[key] = append(ids, m.ID)
-		return
-	}
-	i, found := slices.BinarySearch(ids, m.ID)
-	if !found {
-		byTopic[key] = slices.Insert(ids, i, m.ID)
-	}
+	addTo(byTopic, topicKeyOf(m.Topic), m.ID)
 }
 
-func (s *State) unindexTopic(m *Message) {
+func (s *State) unindexChannel(m *Message) {
 	if m.IsDirect {
 		return
 	}
-	byTopic := s.topics[m.ChannelID]
-	key := topicKeyOf(m.Topic)
-	ids := byTopic[key]
-	if i, found := slices.BinarySearch(ids, m.ID); found {
-		ids = slices.Delete(ids, i, i+1)
-		if len(ids) == 0 {
-			delete(byTopic, key)
-		} else {
-			byTopic[key] = ids
-		}
+	removeFrom(s.index.channels, m.ChannelID, m.ID)
+	if byTopic := s.index.topics[m.ChannelID]; byTopic != nil {
+		removeFrom(byTopic, topicKeyOf(m.Topic), m.ID)
 	}
 }
 
 // topicMessageIDs returns the ids of a channel topic's messages, ascending (nil for none). The
 // slice belongs to the index: callers read it under the lock and never keep or change it.
 func (s *State) topicMessageIDs(channelID int, topic string) []int {
-	return s.topics[channelID][topicKeyOf(topic)]
+	return s.index.topics[channelID][topicKeyOf(topic)]
+}
+
+// unreadIDs returns a copy of the ids of the user's unread messages, ascending: callers may
+// mark them read while they walk it.
+func (s *State) unreadIDs(userID int) []int {
+	return slices.Clone(s.index.unread[userID])
 }

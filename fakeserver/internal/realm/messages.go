@@ -25,9 +25,9 @@ type Message struct {
 	RecipientID int
 	// Participants of a direct message, sorted; includes the sender.
 	Participants []int
-	// Flags holds the per-user message rows: a user has a row for each message they
-	// received, and only they have flags such as read.
-	Flags map[int][]string
+	// Rows are the per-user message rows: a user has a row for each message they received,
+	// and only they have flags such as read (message_rows.go).
+	Rows messageRows
 
 	// Mentions are the users the content mentions by name and its wildcard mentions.
 	Mentions mentionSet
@@ -118,7 +118,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	sender := s.users[senderID]
 	m := &Message{
 		IsDirect: d.Direct, Content: content, Rendered: rendered.HTML, SenderID: senderID,
-		Timestamp: s.Now(), Client: d.Client, Flags: map[int][]string{}, Mentions: mentionsOf(rendered),
+		Timestamp: s.Now(), Client: d.Client, Mentions: mentionsOf(rendered),
 	}
 	var receivers []int
 	if d.Direct {
@@ -149,10 +149,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 		}
 	}
 	m.ID = nextID(&s.next.message)
-	for _, id := range receivers {
-		m.Flags[id] = []string{}
-	}
-	m.Flags[senderID] = []string{"read"}
+	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID })
 	s.storeMessage(m)
 	s.applyMentionFlags(m)
 	s.afterMessageStored(m)
@@ -225,7 +222,7 @@ func (s *State) UserIDByEmail(viewerID int, email string) (int, bool) {
 // messages need channel access, and protected history also needs the message to be one the
 // user received.
 func (s *State) canRead(u *User, m *Message) bool {
-	_, hasRow := m.Flags[u.ID]
+	hasRow := m.Rows.has(u.ID)
 	if m.IsDirect {
 		return hasRow
 	}

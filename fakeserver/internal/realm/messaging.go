@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -61,15 +62,10 @@ func (s *State) sendNotification(ch *Channel, topic, content string, readFor ...
 	rendered := s.render(content)
 	m := &Message{
 		Content: content, Rendered: rendered.HTML, SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal",
-		Flags: map[int][]string{}, Mentions: mentionsOf(rendered), ChannelID: ch.ID, Topic: topic, RecipientID: ch.RecipientID,
+		Mentions: mentionsOf(rendered), ChannelID: ch.ID, Topic: topic, RecipientID: ch.RecipientID,
 		ID: nextID(&s.next.message),
 	}
-	for id := range ch.Subscribers {
-		m.Flags[id] = []string{}
-		if slices.Contains(readFor, id) {
-			m.Flags[id] = []string{"read"}
-		}
-	}
+	m.Rows = newRows(slices.Collect(maps.Keys(ch.Subscribers)), func(id int) bool { return slices.Contains(readFor, id) })
 	s.storeMessage(m)
 	s.applyMentionFlags(m)
 	s.afterMessageStored(m)

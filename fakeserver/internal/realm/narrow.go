@@ -97,10 +97,12 @@ type narrowFilter struct {
 	checks  []func(*Message) bool
 	search  []string // lower-cased search words
 	inChans bool     // a positive channel term: history beyond the user's rows counts
-	// channelID and topic are set by positive channel and topic terms: the topic index then
-	// holds every message that can match.
+	// Positive channel, topic, sender and is:unread terms choose the smallest list of the
+	// message index that holds every message that can match (narrowSource).
 	channelID int
 	topic     *string
+	senderID  int
+	unread    bool
 }
 
 func operandString(v any) string {
@@ -171,12 +173,18 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 		if !ok {
 			return nil, badNarrow("unknown user %s", operand)
 		}
+		if !t.Negated {
+			f.senderID = id
+		}
 		return func(m *Message) bool { return m.SenderID == id }, nil
 	case "search":
 		f.search = append(f.search, searchWords(operand)...)
 		words := searchWords(operand)
 		return func(m *Message) bool { return matchesWords(m, words) }, nil
 	case "is":
+		if operand == "unread" && !t.Negated {
+			f.unread = true
+		}
 		return s.isCheck(viewer, operand)
 	case "has":
 		return hasCheck(operand)
@@ -244,7 +252,7 @@ func (s *State) userRefs(viewer *User, operand any) ([]int, *apierr.Error) {
 
 func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, *apierr.Error) {
 	flag := func(name string) func(*Message) bool {
-		return func(m *Message) bool { return slices.Contains(viewFlags(m, viewer.ID), name) }
+		return func(m *Message) bool { return flagsOf(m, viewer.ID).has(name) }
 	}
 	switch operand {
 	case "dm", "private":
@@ -253,13 +261,13 @@ func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, *api
 		return flag("starred"), nil
 	case "mentioned":
 		return func(m *Message) bool {
-			fl := viewFlags(m, viewer.ID)
-			return slices.Contains(fl, "mentioned") || slices.Contains(fl, "wildcard_mentioned")
+			fl := flagsOf(m, viewer.ID)
+			return fl.has("mentioned") || fl.has("wildcard_mentioned")
 		}, nil
 	case "alerted":
 		return flag("has_alert_word"), nil
 	case "unread":
-		return func(m *Message) bool { return !slices.Contains(viewFlags(m, viewer.ID), "read") }, nil
+		return func(m *Message) bool { return !flagsOf(m, viewer.ID).has("read") }, nil
 	case "resolved":
 		return func(m *Message) bool { return !m.IsDirect && strings.HasPrefix(m.Topic, ResolvedTopicPrefix) }, nil
 	case "followed", "muted":
@@ -324,8 +332,7 @@ func (f *narrowFilter) candidate(m *Message) bool {
 	if !f.s.canRead(f.viewer, m) {
 		return false
 	}
-	_, hasRow := m.Flags[f.viewer.ID]
-	return hasRow || f.inChans
+	return f.inChans || m.Rows.has(f.viewer.ID)
 }
 
 var tagPattern = regexp.MustCompile(`<[^>]*>`)
@@ -388,7 +395,7 @@ func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[st
 		if m == nil || !s.canRead(u, m) {
 			continue
 		}
-		if _, hasRow := m.Flags[u.ID]; !hasRow || !f.matches(m) {
+		if !m.Rows.has(u.ID) || !f.matches(m) {
 			continue
 		}
 		out[strconv.Itoa(id)] = NarrowMatch{
@@ -439,15 +446,11 @@ func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Err
 	if err != nil {
 		return MessageWindow{}, err
 	}
-	all := s.narrowed(f, q)
 	anchor := idOfAnchor(q.Anchor)
-	switch anchor {
-	case AnchorFirstUnread:
-		anchor = LargerThanMaxMessageID
-		if i := slices.IndexFunc(all, func(m *Message) bool { return !slices.Contains(viewFlags(m, u.ID), "read") }); i >= 0 {
-			anchor = all[i].ID
-		}
+	if anchor == AnchorFirstUnread {
+		anchor = s.firstUnread(f)
 	}
+	all := s.narrowed(f, anchor, q.NumBefore, q.NumAfter)
 	w := MessageWindow{Anchor: anchor, Messages: []MessageView{}}
 	split, _ := slices.BinarySearchFunc(all, anchor, func(m *Message, id int) int { return m.ID - id })
 	before := all[:split]
@@ -496,23 +499,48 @@ func idOfAnchor(anchor int) int {
 	return anchor
 }
 
-// narrowed returns, ascending, the messages of the narrow that the window around the anchor
-// needs: with a channel and a topic, from the topic index, walking out from the anchor only as
-// far as the window reaches (one message more each way, to tell whether it found the ends);
-// otherwise every message of the narrow.
-func (s *State) narrowed(f *narrowFilter, q MessageQuery) []*Message {
-	if f.channelID == 0 || f.topic == nil || q.Anchor == AnchorFirstUnread {
-		var all []*Message
-		for _, m := range s.messages {
-			if f.candidate(m) && f.matches(m) {
-				all = append(all, m)
-			}
+// narrowSource returns the ascending ids of a list of the message index that holds every
+// message the narrow can match: the shortest of those its positive terms select, or every id.
+// The slice belongs to the index (read it under the lock, never keep or change it).
+func (s *State) narrowSource(f *narrowFilter) []int {
+	source := s.index.all
+	consider := func(ids []int) {
+		if len(ids) < len(source) {
+			source = ids
 		}
-		slices.SortFunc(all, func(a, b *Message) int { return a.ID - b.ID })
-		return all
 	}
-	ids := s.topicMessageIDs(f.channelID, *f.topic)
-	split, _ := slices.BinarySearch(ids, idOfAnchor(q.Anchor))
+	switch {
+	case f.channelID != 0 && f.topic != nil:
+		consider(s.topicMessageIDs(f.channelID, *f.topic))
+	case f.channelID != 0:
+		consider(s.index.channels[f.channelID])
+	}
+	if f.senderID != 0 {
+		consider(s.index.senders[f.senderID])
+	}
+	if f.unread {
+		consider(s.index.unread[f.viewer.ID])
+	}
+	return source
+}
+
+// firstUnread is the first_unread anchor: the oldest message of the narrow the viewer has not
+// read, found among the viewer's unread messages (LargerThanMaxMessageID for none).
+func (s *State) firstUnread(f *narrowFilter) int {
+	for _, id := range s.index.unread[f.viewer.ID] {
+		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
+			return id
+		}
+	}
+	return LargerThanMaxMessageID
+}
+
+// narrowed returns, ascending, the messages of the narrow that the window around the anchor
+// needs: it walks the narrow's source list out from the anchor only as far as the window
+// reaches (one message more each way, to tell whether it found the ends).
+func (s *State) narrowed(f *narrowFilter, anchor, numBefore, numAfter int) []*Message {
+	ids := s.narrowSource(f)
+	split, _ := slices.BinarySearch(ids, anchor)
 	keep := func(id int) *Message {
 		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
 			return m
@@ -520,14 +548,14 @@ func (s *State) narrowed(f *narrowFilter, q MessageQuery) []*Message {
 		return nil
 	}
 	var before []*Message
-	for i := split - 1; i >= 0 && len(before) <= q.NumBefore; i-- {
+	for i := split - 1; i >= 0 && len(before) <= numBefore; i-- {
 		if m := keep(ids[i]); m != nil {
 			before = append(before, m)
 		}
 	}
 	slices.Reverse(before)
 	after := before
-	for i := split; i < len(ids) && len(after)-len(before) <= q.NumAfter+1; i++ {
+	for i := split; i < len(ids) && len(after)-len(before) <= numAfter+1; i++ {
 		if m := keep(ids[i]); m != nil {
 			after = append(after, m)
 		}

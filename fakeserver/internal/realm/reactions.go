@@ -118,9 +118,9 @@ func (s *State) AddReaction(userID, messageID int, req ReactionRequest) *apierr.
 		}
 		return apierr.BadRequest("Reaction already exists.")
 	}
-	if _, ok := m.Flags[userID]; !ok {
+	if !m.Rows.has(userID) {
 		// Reacting to a message read through public history gives the user a row.
-		m.Flags[userID] = []string{"read", "historical"}
+		s.putRow(m, userID, flagRead|flagHistorical)
 	}
 	m.Reactions = append(m.Reactions, Reaction{UserID: userID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType})
 	s.publishReaction(m, "add", m.Reactions[len(m.Reactions)-1])
@@ -165,7 +165,7 @@ func (s *State) publishReaction(m *Message, op string, r Reaction) {
 // subscribers of a channel whose history they can read.
 func (s *State) messageAudience(m *Message) []int {
 	set := map[int]bool{}
-	for id := range m.Flags {
+	for _, id := range m.Rows.userIDs() {
 		set[id] = true
 	}
 	if ch := s.channels[m.ChannelID]; ch != nil && !m.IsDirect && ch.HistoryPublicToSubscribers {

@@ -96,8 +96,8 @@ func (s *State) MaxMessageID(userID int) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	// Newest first: a user who receives the realm's traffic stops at once.
-	for _, id := range slices.Backward(s.ids) {
-		if _, ok := s.messages[id].Flags[userID]; ok {
+	for _, id := range slices.Backward(s.index.all) {
+		if s.messages[id].Rows.has(userID) {
 			return id
 		}
 	}
@@ -117,15 +117,9 @@ func (s *State) UnreadMessages(userID int) map[string]any {
 	groups := map[string][]int{}   // participant ids "1,2,3" -> ids
 	topics := map[topicKey][]int{} // channel topic -> ids
 	var mentions []int
-	ids := slices.Sorted(maps.Keys(s.messages))
-	count := 0
+	ids := s.index.unread[userID]
 	for _, id := range ids {
 		m := s.messages[id]
-		row, ok := m.Flags[userID]
-		if !ok || slices.Contains(row, "read") {
-			continue
-		}
-		count++
 		switch {
 		case !m.IsDirect:
 			k := topicKey{m.ChannelID, m.Topic}
@@ -141,9 +135,7 @@ func (s *State) UnreadMessages(userID int) map[string]any {
 		default:
 			groups[joinInts(m.Participants)] = append(groups[joinInts(m.Participants)], id)
 		}
-		if slices.ContainsFunc(row, func(f string) bool {
-			return f == "mentioned" || f == "wildcard_mentioned" || f == "stream_wildcard_mentioned" || f == "topic_wildcard_mentioned"
-		}) {
+		if flagsOf(m, userID)&flagsMentioned != 0 {
 			mentions = append(mentions, id)
 		}
 	}
@@ -164,7 +156,7 @@ func (s *State) UnreadMessages(userID int) map[string]any {
 		mentions = []int{}
 	}
 	return map[string]any{
-		"count": count, "pms": pms, "huddles": huddles, "streams": streams, "mentions": mentions,
+		"count": len(ids), "pms": pms, "huddles": huddles, "streams": streams, "mentions": mentions,
 		"old_unreads_missing": false,
 	}
 }

@@ -209,7 +209,7 @@ func (s *State) sendAsNotificationBot(u *User, content string) *Message {
 	m := &Message{
 		ID: nextID(&s.next.message), IsDirect: true, Content: content, Rendered: renderPlain(content),
 		SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal", Participants: []int{u.ID},
-		RecipientID: s.recipientID("direct:" + joinInts(pair)), Flags: map[int][]string{u.ID: {}},
+		RecipientID: s.recipientID("direct:" + joinInts(pair)), Rows: newRows([]int{u.ID}, func(int) bool { return false }),
 	}
 	s.storeMessage(m)
 	s.publishNewMessage(m)

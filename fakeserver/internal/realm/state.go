@@ -45,9 +45,8 @@ type State struct {
 	channelsByName map[string]*Channel // lower-cased name
 
 	messages    map[int]*Message
-	topics      map[int]map[string]topicIDs // channel -> topic key -> message ids (message_index.go)
-	ids         []int                       // every message id, ascending (message_index.go)
-	recipients  map[string]int              // recipient key -> recipient id
+	index       messageIndex   // message ids by topic, channel, sender and unread (message_index.go)
+	recipients  map[string]int // recipient key -> recipient id
 	playgrounds []*Playground
 	linkifiers  []*Linkifier
 	presence    map[int]*presence // by user ID
@@ -92,7 +91,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	}
 	s.users, s.usersByEmail, s.usersByKey = map[int]*User{}, map[string]*User{}, map[string]*User{}
 	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}
-	s.messages, s.recipients, s.topics, s.ids = map[int]*Message{}, map[string]int{}, map[int]map[string]topicIDs{}, nil
+	s.messages, s.recipients, s.index = map[int]*Message{}, map[string]int{}, newMessageIndex()
 	s.playgrounds, s.linkifiers = nil, nil
 	s.editing = defaultEditing()
 	s.presence = map[int]*presence{}
