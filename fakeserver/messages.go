@@ -74,16 +74,27 @@ func (s *Server) topicParam(c *call) (string, bool) {
 
 // channelTarget reads `to` of a channel message: an ID, a name, or a JSON list of one name.
 func channelTarget(to string) (int, string) {
-	if id, err := strconv.Atoi(strings.TrimSpace(to)); err == nil {
-		return id, ""
+	trimmed := strings.TrimSpace(to)
+	if trimmed == "" {
+		return 0, to
 	}
-	var names []string
-	if json.Unmarshal([]byte(to), &names) == nil && len(names) == 1 {
-		return 0, names[0]
-	}
-	var name string
-	if json.Unmarshal([]byte(to), &name) == nil {
-		return 0, name
+	// Only text that can be a number or JSON is parsed as one: a plain name, the usual case,
+	// costs no failed parse.
+	switch c := trimmed[0]; {
+	case c == '-' || c == '+' || '0' <= c && c <= '9':
+		if id, err := strconv.Atoi(trimmed); err == nil {
+			return id, ""
+		}
+	case c == '[':
+		var names []string
+		if json.Unmarshal([]byte(to), &names) == nil && len(names) == 1 {
+			return 0, names[0]
+		}
+	case c == '"':
+		var name string
+		if json.Unmarshal([]byte(to), &name) == nil {
+			return 0, name
+		}
 	}
 	return 0, to
 }

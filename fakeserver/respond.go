@@ -1,8 +1,7 @@
 package fakeserver
 
 import (
-	"bytes"
-	"encoding/json"
+	"maps"
 	"net/http"
 	"strconv"
 
@@ -19,10 +18,8 @@ const resultField = "result"
 // writeSuccess is the one success writer: the envelope, the operation's fields and, when the
 // request carried parameters the endpoint does not take, ignored_parameters_unsupported.
 func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
-	body := map[string]any{}
-	for k, v := range f {
-		body[k] = v
-	}
+	body := make(map[string]any, len(f)+3)
+	maps.Copy(body, f)
 	if _, set := body[resultField]; !set {
 		body[resultField] = "success"
 	}
@@ -54,11 +51,8 @@ func writeError(w http.ResponseWriter, err error) {
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
 	// HTML escaping is off: message content is HTML, and clients read it better unescaped.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(body)
-	data := bytes.TrimRight(buf.Bytes(), "\n")
+	data, release, err := encodeReply(body)
+	defer release()
 	if err != nil {
 		status, data = http.StatusInternalServerError, []byte(`{"result":"error","msg":"Internal server error","code":"INTERNAL_SERVER_ERROR"}`)
 	}

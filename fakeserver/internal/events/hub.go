@@ -215,11 +215,14 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.collect(h.clock.Now())
-	seen := make(map[int]bool, len(userIDs))
+	var seen map[int]bool // made for the first user with a queue: most publishes find none
 	var full []*queue
 	for _, uid := range userIDs {
-		if seen[uid] {
+		if len(h.byUser[uid]) == 0 || seen[uid] {
 			continue
+		}
+		if seen == nil {
+			seen = make(map[int]bool, len(userIDs))
 		}
 		seen[uid] = true
 		for _, q := range h.byUser[uid] {

@@ -1,6 +1,8 @@
 package markdown
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -81,5 +83,47 @@ func TestRenderWithoutUsers(t *testing.T) {
 	}
 	if got := Render("a\n\n"); got != "<p>a</p>" {
 		t.Errorf("trailing newline kept: %q", got)
+	}
+}
+
+// TestPlainTextRendersAsTheParserDoes: text that skips the parser (isPlainText) gets the HTML the
+// parser gives it, and text one character away from plain still goes through the parser.
+func TestPlainTextRendersAsTheParserDoes(t *testing.T) {
+	parsed := func(source string) string {
+		t.Helper()
+		var buf bytes.Buffer
+		if err := mdRenderer.Convert([]byte(source), &buf); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimRight(buf.String(), "\n")
+	}
+	alphabet := "abcxyzABCXYZ0189,? "
+	rng := rand.New(rand.NewPCG(1, 2))
+	plain := []string{"x", "hello", strings.Repeat("x", 100), "1", "1, 2, 3", "why?", "a,b", "WWW", "http", "Hello world 42"}
+	for range 2000 {
+		b := make([]byte, 1+rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		plain = append(plain, string(b))
+	}
+	fast := 0
+	for _, source := range plain {
+		if !isPlainText(source) {
+			continue
+		}
+		fast++
+		if got, want := RenderMessage(source, nil).HTML, parsed(source); got != want {
+			t.Errorf("%q: fast path %q, parser %q", source, got, want)
+		}
+	}
+	if fast < 1000 {
+		t.Errorf("only %d of %d sources took the fast path", fast, len(plain))
+	}
+	for _, source := range []string{"", " x", "x ", "a  b", "a\nb", "1. x", "1) x", "- x", "# x", "> x", "x*", "_x_", "~x~",
+		"`x`", "a|b", "a&b", "a<b", "@x", ":smile:", "www.x", "http://x", "a.b", "a\tb", "é", "x!", "[x]", "a\\b", `"x"`} {
+		if isPlainText(source) {
+			t.Errorf("%q skips the parser", source)
+		}
 	}
 }

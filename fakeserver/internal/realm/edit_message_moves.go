@@ -197,13 +197,14 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 	return detached
 }
 
-// publishUpdate sends an update_message event to each user with their flags for the message.
+// publishUpdate sends an update_message event to each user with their flags for the message,
+// built only for the queues that exist.
 func (s *State) publishUpdate(ev events.Event, m *Message, userIDs []int) {
-	for _, id := range userIDs {
+	s.events.PublishEach(func(id int, _ events.Client) []events.Event {
 		each := maps.Clone(ev)
 		each["flags"] = viewFlags(m, id)
-		s.publish(each, id)
-	}
+		return []events.Event{each}
+	}, userIDs...)
 }
 
 // moveRows updates the per-user rows of messages moved from one channel to another, as the

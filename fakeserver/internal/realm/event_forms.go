@@ -26,8 +26,8 @@ type eventMessage struct {
 func (s *State) publishNewMessage(m *Message) {
 	audience := m.Rows.userIDs()
 	if ch := s.channels[m.ChannelID]; ch != nil && !ch.InviteOnly {
-		for _, id := range s.activeUserIDs() {
-			if !m.Rows.has(id) && !s.users[id].IsGuest() {
+		for id, u := range s.users {
+			if u.IsActive && !u.IsGuest() && !m.Rows.has(id) {
 				audience = append(audience, id)
 			}
 		}

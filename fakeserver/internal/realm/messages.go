@@ -87,10 +87,10 @@ func (s *State) normalizeContent(content string) (string, *apierr.Error) {
 // truncate shortens text longer than max characters to max, ending with marker as the real
 // server does; where max is too small to hold the marker, the text is cut without it.
 func truncate(text string, max int, marker string) string {
-	runes := []rune(text)
-	if len(runes) <= max {
+	if len(text) <= max || utf8.RuneCountInString(text) <= max {
 		return text
 	}
+	runes := []rune(text)
 	keep := max - utf8.RuneCountInString(marker)
 	if keep <= 0 {
 		return string(runes[:max])
@@ -144,6 +144,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 		if err := s.checkWildcardMentions(sender, ch, topic, m.Mentions); err != nil {
 			return 0, err
 		}
+		receivers = make([]int, 0, len(ch.Subscribers)+1) // and the sender
 		for id := range ch.Subscribers {
 			receivers = append(receivers, id)
 		}

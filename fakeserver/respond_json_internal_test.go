@@ -1,0 +1,83 @@
+package fakeserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// jsonOf is the reference: encoding/json with HTML escaping off, as writeJSON answered before.
+func jsonOf(t *testing.T, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// TestReplyEncoderMatchesEncodingJSON: the reply encoder writes exactly encoding/json's bytes,
+// for every byte value in strings and keys, and for the kinds of values replies hold.
+func TestReplyEncoderMatchesEncodingJSON(t *testing.T) {
+	var every strings.Builder
+	for b := range 256 {
+		every.WriteByte(byte(b))
+	}
+	type view struct {
+		ID      int      `json:"id"`
+		Content string   `json:"content"`
+		Flags   []string `json:"flags"`
+		Omitted *int     `json:"omitted,omitempty"`
+	}
+	var nilMap map[string]any
+	var nilList []any
+	values := map[string]any{
+		"every byte":    every.String(),
+		"html":          `<p>a & b</p> <a href="x">`,
+		"unicode":       "naïve \u2028 \u2029 😀 \x7f",
+		"invalid utf-8": "a\xffb\xc0",
+		"escapes":       "quote \" backslash \\ newline \n tab \t bell \a formfeed \f",
+		"integers":      []any{0, -1, 1 << 40, int64(math.MinInt64), int32(5), uint8(7)},
+		"floats":        []any{0.0, 1.5, 1e21, 1e-7, -3.25, float32(0.1)},
+		"booleans":      []any{true, false, nil},
+		"empty":         fields{},
+		"nil map":       nilMap,
+		"nil list":      nilList,
+		"empty list":    []any{},
+		"struct":        view{ID: 3, Content: "<b>x</b>", Flags: []string{"read"}},
+		"structs":       []view{{ID: 1}, {ID: 2, Flags: []string{}}},
+		"nested":        map[string]any{"z": map[string]any{"b": []map[string]any{{"y": 1, "x": "\u00e9"}}, "a": nil}, "a": fields{"k": 1}},
+		"events":        []events.Event{{"type": "message", "id": 3}, {"op": "add"}},
+		"time":          time.Unix(1700000000, 0).UTC(),
+		"raw":           json.RawMessage(`{"b":1,"a":2}`),
+	}
+	values[every.String()] = "a key with every byte"
+	for name, v := range values {
+		data, release, err := encodeReply(map[string]any{"v": v})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if want := jsonOf(t, map[string]any{"v": v}); !bytes.Equal(data, want) {
+			t.Errorf("%s:\n got  %s\n want %s", name, data, want)
+		}
+		release()
+	}
+	data, release, err := encodeReply(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if want := jsonOf(t, values); !bytes.Equal(data, want) {
+		t.Errorf("all values:\n got  %s\n want %s", data, want)
+	}
+	if _, _, err := encodeReply(fields{"nan": math.NaN()}); err == nil {
+		t.Error("a NaN, which JSON cannot hold, encoded without error")
+	}
+}
