@@ -14,10 +14,13 @@ func (s *Server) Router() chi.Routes { return s.handler }
 
 // SeedChannelMessages stores n messages of size bytes in the channel named channel, spread
 // over the given number of topics, straight through the domain layer: benchmarks need realms
-// of a million messages, which would take minutes through HTTP.
+// of a million messages, which would take minutes through HTTP. Each message has content and
+// a topic string of its own, as messages sent over HTTP have.
 func (s *Server) SeedChannelMessages(senderID int, channel string, n, topics, size int) {
-	content := strings.Repeat("x", size)
+	filler := strings.Repeat("x", size)
 	for i := range n {
+		number := fmt.Sprintf("message %d ", i)
+		content := number + filler[:max(0, size-len(number))]
 		d := realm.Draft{Channel: channel, Topic: fmt.Sprintf("topic %d", i%topics), TopicGiven: true, Content: content, Client: "bench"}
 		if _, err := s.state.Send(senderID, d); err != nil {
 			panic(err)

@@ -99,8 +99,8 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 	if p.contentEdit {
 		orig.content, orig.rendered = m.Content, m.Rendered
 		entry.PrevContent, entry.PrevRendered = &orig.content, &orig.rendered
-		m.Content, m.Rendered, m.Mentions, m.LastEditTime = *p.content, p.rendered.html, p.rendered.mentions, now
-		s.applyMentionFlags(m)
+		m.Content, m.Rendered, m.LastEditTime = sharedContent(*p.content, p.rendered.html), p.rendered.html, now
+		s.applyMentionFlags(m, p.rendered.mentions)
 		detached = s.afterContentEdited(m, orig.content)
 	}
 	ev := events.Event{

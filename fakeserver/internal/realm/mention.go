@@ -94,18 +94,19 @@ func (s *State) checkWildcardMentions(sender *User, ch *Channel, topic string, m
 // applyMentionFlags sets each row's mention flags from the content: mentioned for users
 // named, stream_wildcard_mentioned for everyone on a channel wildcard, topic_wildcard_mentioned
 // for the topic's participants on a topic wildcard, and the older wildcard_mentioned as the
-// OR of the two.
-func (s *State) applyMentionFlags(m *Message) {
+// OR of the two. The mentions are the content's, as rendering found them; messages do not keep
+// them, since nothing reads them after the flags are set.
+func (s *State) applyMentionFlags(m *Message, mentions mentionSet) {
 	var participants map[int]bool
-	if m.Mentions.TopicWildcard && !m.IsDirect {
+	if mentions.TopicWildcard && !m.IsDirect {
 		participants = s.topicParticipants(m.ChannelID, m.Topic)
 	}
 	// Below level 224 there was no topic wildcard and only the one wildcard flag.
 	split := s.atLeast(LevelWildcardFlags)
 	for _, id := range m.Rows.userIDs() {
-		stream := m.Mentions.StreamWildcard
-		topic := split && m.Mentions.TopicWildcard && !m.IsDirect && participants[id]
-		s.setFlag(m, id, "mentioned", slices.Contains(m.Mentions.UserIDs, id))
+		stream := mentions.StreamWildcard
+		topic := split && mentions.TopicWildcard && !m.IsDirect && participants[id]
+		s.setFlag(m, id, "mentioned", slices.Contains(mentions.UserIDs, id))
 		s.setFlag(m, id, "stream_wildcard_mentioned", split && stream)
 		s.setFlag(m, id, "topic_wildcard_mentioned", topic)
 		s.setFlag(m, id, "wildcard_mentioned", stream || topic)

@@ -29,8 +29,6 @@ type Message struct {
 	// and only they have flags such as read (message_rows.go).
 	Rows messageRows
 
-	// Mentions are the users the content mentions by name and its wildcard mentions.
-	Mentions mentionSet
 	// EditHistory lists the edits and moves, oldest first (the API shows newest first).
 	EditHistory []EditEntry
 	// LastEditTime is when the content was last edited (0: never).
@@ -98,6 +96,15 @@ func truncate(text string, max int, marker string) string {
 	return string(runes[:keep]) + marker
 }
 
+// sharedContent returns content as a part of its HTML where the HTML holds it verbatim (plain
+// text in a paragraph, the usual message): a stored message then keeps one string, not two.
+func sharedContent(content, html string) string {
+	if i := strings.Index(html, content); i >= 0 && content != "" {
+		return html[i : i+len(content)]
+	}
+	return content
+}
+
 // Send stores a new message and returns its ID.
 func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	// The Markdown is rendered under the read lock, before the write lock: readers go on while
@@ -117,9 +124,10 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	defer s.mu.Unlock()
 	sender := s.users[senderID]
 	m := &Message{
-		IsDirect: d.Direct, Content: content, Rendered: rendered.HTML, SenderID: senderID,
-		Timestamp: s.Now(), Client: d.Client, Mentions: mentionsOf(rendered),
+		IsDirect: d.Direct, Content: sharedContent(content, rendered.HTML), Rendered: rendered.HTML, SenderID: senderID,
+		Timestamp: s.Now(), Client: d.Client,
 	}
+	mentions := mentionsOf(rendered)
 	var receivers []int
 	if d.Direct {
 		receivers, err = s.directRecipients(sender, d.Recipients)
@@ -141,7 +149,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 			return 0, err
 		}
 		m.ChannelID, m.Topic, m.RecipientID = ch.ID, topic, ch.RecipientID
-		if err := s.checkWildcardMentions(sender, ch, topic, m.Mentions); err != nil {
+		if err := s.checkWildcardMentions(sender, ch, topic, mentions); err != nil {
 			return 0, err
 		}
 		receivers = make([]int, 0, len(ch.Subscribers)+1) // and the sender
@@ -152,7 +160,7 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	m.ID = nextID(&s.next.message)
 	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID })
 	s.storeMessage(m)
-	s.applyMentionFlags(m)
+	s.applyMentionFlags(m, mentions)
 	s.afterMessageStored(m)
 	s.attachWidget(m)
 	s.publishNewMessage(m)

@@ -61,13 +61,13 @@ func (s *State) sendNotification(ch *Channel, topic, content string, readFor ...
 	bot := s.botUser()
 	rendered := s.render(content)
 	m := &Message{
-		Content: content, Rendered: rendered.HTML, SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal",
-		Mentions: mentionsOf(rendered), ChannelID: ch.ID, Topic: topic, RecipientID: ch.RecipientID,
+		Content: sharedContent(content, rendered.HTML), Rendered: rendered.HTML, SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal",
+		ChannelID: ch.ID, Topic: topic, RecipientID: ch.RecipientID,
 		ID: nextID(&s.next.message),
 	}
 	m.Rows = newRows(slices.Collect(maps.Keys(ch.Subscribers)), func(id int) bool { return slices.Contains(readFor, id) })
 	s.storeMessage(m)
-	s.applyMentionFlags(m)
+	s.applyMentionFlags(m, mentionsOf(rendered))
 	s.afterMessageStored(m)
 	s.publishNewMessage(m)
 	if ch.FirstMessageID == 0 {
