@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
 )
 
 // editGraceSeconds is the real server's allowance past the edit and move time limits, for
@@ -46,6 +47,7 @@ type editPlan struct {
 	contentEdit bool
 	moved       bool
 	streamGiven bool // stream_id was sent, even if it names the current channel
+	pre         *preRendered
 }
 
 type renderedContent struct {
@@ -56,23 +58,37 @@ type renderedContent struct {
 // UpdateMessage edits a message's content and/or moves it to another topic or channel, with
 // the real server's checks in its order. It returns the uploads the edit detached (never nil).
 func (s *State) UpdateMessage(editorID, messageID int, req EditRequest) ([]DetachedUpload, *apierr.Error) {
+	// New content is rendered under the read lock, before the write lock, as Send renders.
+	var pre *preRendered
+	if req.Content != nil {
+		s.mu.RLock()
+		content := s.editedContent(*req.Content)
+		pre = &preRendered{content: content, result: s.render(content)}
+		s.mu.RUnlock()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, err := s.planEdit(editorID, messageID, req)
+	p, err := s.planEdit(editorID, messageID, req, pre)
 	if err != nil {
 		return nil, err
 	}
 	return s.applyEdit(p), nil
 }
 
+// preRendered is content rendered before the write lock was taken.
+type preRendered struct {
+	content string
+	result  markdown.Result
+}
+
 // planEdit runs every check of an edit and returns what to change.
-func (s *State) planEdit(editorID, messageID int, req EditRequest) (*editPlan, *apierr.Error) {
+func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRendered) (*editPlan, *apierr.Error) {
 	u := s.users[editorID]
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return nil, err
 	}
-	p := &editPlan{req: req, editor: u, target: m, streamGiven: req.StreamID != nil}
+	p := &editPlan{req: req, editor: u, target: m, streamGiven: req.StreamID != nil, pre: pre}
 	if req.PropagateMode == "" {
 		p.req.PropagateMode = ChangeOne
 	}
@@ -182,15 +198,20 @@ func checkTopicCharacters(topic string) *apierr.Error {
 	return nil
 }
 
+// editedContent is new content as an edit stores it: trimmed, "(deleted)" for none, truncated.
+func (s *State) editedContent(raw string) string {
+	content := strings.TrimRightFunc(raw, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+	if strings.TrimSpace(content) == "" {
+		content = "(deleted)"
+	}
+	return truncate(content, s.settings.MaxMessageLength, "\n[message truncated]")
+}
+
 // buildEdit normalizes the new content and topic and resolves the target channel.
 func (s *State) buildEdit(p *editPlan) *apierr.Error {
 	m := p.target
 	if p.req.Content != nil {
-		content := strings.TrimRightFunc(*p.req.Content, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
-		if strings.TrimSpace(content) == "" {
-			content = "(deleted)"
-		}
-		content = truncate(content, s.settings.MaxMessageLength, "\n[message truncated]")
+		content := s.editedContent(*p.req.Content)
 		p.content, p.contentEdit = &content, true
 	}
 	if m.IsDirect {
@@ -258,7 +279,12 @@ func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
 		}
 	}
 	if p.contentEdit {
-		rendered := s.render(*p.content)
+		var rendered markdown.Result
+		if p.pre != nil && p.pre.content == *p.content {
+			rendered = p.pre.result
+		} else {
+			rendered = s.render(*p.content)
+		}
 		p.rendered = renderedContent{html: rendered.HTML, mentions: mentionsOf(rendered)}
 		if !m.IsDirect {
 			sender := s.userOrBot(m.SenderID)

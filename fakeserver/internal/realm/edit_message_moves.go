@@ -141,28 +141,26 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 		ev["orig_subject"], ev["subject"], ev[links] = oldTopic, newTopic, s.topicLinks(newTopic)
 	}
 	ids := make([]int, 0, len(moved))
-	for _, mm := range moved {
+	s.moveIndexed(moved, func(mm *Message) {
 		e := EditEntry{UserID: editor.ID, Timestamp: now}
 		if mm == m {
 			e = entry
 		}
-		s.moveIndexed(mm, func() {
-			if p.toChannel != nil {
-				e.PrevStream, e.Stream = from.ID, to.ID
-				mm.ChannelID, mm.RecipientID = to.ID, to.RecipientID
-			}
-			if p.topic != nil {
-				prev, next := mm.Topic, newTopic
-				e.PrevTopic, e.Topic = &prev, &next
-				mm.Topic = newTopic
-			}
-		})
+		if p.toChannel != nil {
+			e.PrevStream, e.Stream = from.ID, to.ID
+			mm.ChannelID, mm.RecipientID = to.ID, to.RecipientID
+		}
+		if p.topic != nil {
+			prev, next := mm.Topic, newTopic
+			e.PrevTopic, e.Topic = &prev, &next
+			mm.Topic = newTopic
+		}
 		mm.EditHistory = append(mm.EditHistory, e)
 		if p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved) {
 			mm.LastMoveTime = now
 		}
 		ids = append(ids, mm.ID)
-	}
+	})
 	slices.Sort(ids)
 	ev["message_ids"] = ids
 	losing := []int{}

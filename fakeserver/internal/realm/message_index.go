@@ -50,6 +50,38 @@ func (l idList) without(id int) idList {
 	return l
 }
 
+// withoutAll returns the list without the given ids, in one pass.
+func (l idList) withoutAll(ids []int) idList {
+	if len(ids) == 1 {
+		return l.without(ids[0])
+	}
+	gone := make(map[int]bool, len(ids))
+	for _, id := range ids {
+		gone[id] = true
+	}
+	return slices.DeleteFunc(l, func(id int) bool { return gone[id] })
+}
+
+// withAll returns the list with the given ids added, in one merge.
+func (l idList) withAll(ids []int) idList {
+	if len(ids) == 1 {
+		return l.with(ids[0])
+	}
+	added := slices.Sorted(slices.Values(ids))
+	merged := make(idList, 0, len(l)+len(added))
+	i := 0
+	for _, id := range added {
+		for i < len(l) && l[i] < id {
+			merged = append(merged, l[i])
+			i++
+		}
+		if i == len(l) || l[i] != id {
+			merged = append(merged, id)
+		}
+	}
+	return append(merged, l[i:]...)
+}
+
 // addTo adds id to the list under key, making the list if needed.
 func addTo[K comparable](m map[K]idList, key K, id int) { m[key] = m[key].with(id) }
 
@@ -91,12 +123,50 @@ func (s *State) dropMessage(m *Message) {
 	delete(s.messages, m.ID)
 }
 
-// moveIndexed applies change, which may change the message's channel or topic, and keeps the
-// index in step.
-func (s *State) moveIndexed(m *Message, change func()) {
-	s.unindexChannel(m)
-	change()
-	s.indexChannel(m)
+// moveIndexed applies change to each message, which may change its channel or topic, and keeps
+// the index in step: each list the move touches is rewritten once, however many messages
+// moved, and a change that keeps a message's channel and topic touches none (a content edit).
+func (s *State) moveIndexed(ms []*Message, change func(*Message)) {
+	type topicRef struct {
+		channel int
+		key     string
+	}
+	leaving, joining := map[topicRef][]int{}, map[topicRef][]int{}
+	channelsLeaving, channelsJoining := map[int][]int{}, map[int][]int{}
+	for _, m := range ms {
+		from := topicRef{m.ChannelID, topicKeyOf(m.Topic)}
+		change(m)
+		to := topicRef{m.ChannelID, topicKeyOf(m.Topic)}
+		if m.IsDirect || to == from {
+			continue
+		}
+		leaving[from] = append(leaving[from], m.ID)
+		joining[to] = append(joining[to], m.ID)
+		if to.channel != from.channel {
+			channelsLeaving[from.channel] = append(channelsLeaving[from.channel], m.ID)
+			channelsJoining[to.channel] = append(channelsJoining[to.channel], m.ID)
+		}
+	}
+	for ref, ids := range leaving {
+		byTopic := s.index.topics[ref.channel]
+		if byTopic[ref.key] = byTopic[ref.key].withoutAll(ids); len(byTopic[ref.key]) == 0 {
+			delete(byTopic, ref.key)
+		}
+	}
+	for ref, ids := range joining {
+		if s.index.topics[ref.channel] == nil {
+			s.index.topics[ref.channel] = map[string]idList{}
+		}
+		s.index.topics[ref.channel][ref.key] = s.index.topics[ref.channel][ref.key].withAll(ids)
+	}
+	for channel, ids := range channelsLeaving {
+		if s.index.channels[channel] = s.index.channels[channel].withoutAll(ids); len(s.index.channels[channel]) == 0 {
+			delete(s.index.channels, channel)
+		}
+	}
+	for channel, ids := range channelsJoining {
+		s.index.channels[channel] = s.index.channels[channel].withAll(ids)
+	}
 }
 
 // reindexUnread follows a change of the user's row of a stored message.
