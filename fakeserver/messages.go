@@ -10,27 +10,38 @@ import (
 )
 
 // getMessage: GET /messages/{message_id} (operation 6).
-func (s *Server) getMessage(c *call) (fields, error) {
+func (s *Server) getMessage(c *call) (messageReply, error) {
 	id, err := c.pathID("message_id", apierr.InvalidMessage)
 	if err != nil {
-		return nil, err
+		return messageReply{}, err
 	}
 	opts := realm.ViewOptions{
 		ApplyMarkdown:       c.p.Bool("apply_markdown", true),
 		AllowEmptyTopicName: c.p.Bool("allow_empty_topic_name", false),
 	}
 	if err := c.done(); err != nil {
-		return nil, err
+		return messageReply{}, err
 	}
 	msg, raw, aerr := s.realm().GetMessage(c.user.ID, id, opts)
 	if aerr != nil {
-		return nil, aerr
+		return messageReply{}, aerr
 	}
-	return fields{"message": msg, "raw_content": raw}, nil
+	return messageReply{Message: msg, RawContent: raw}, nil
+}
+
+// messageReply is the reply of GET /messages/{message_id}.
+type messageReply struct {
+	Message    realm.MessageView `json:"message"`
+	RawContent string            `json:"raw_content"`
+}
+
+// sentReply is the reply of POST /messages.
+type sentReply struct {
+	ID int `json:"id"`
 }
 
 // sendMessage: POST /messages, channel and direct.
-func (s *Server) sendMessage(c *call) (fields, error) {
+func (s *Server) sendMessage(c *call) (sentReply, error) {
 	kind := c.p.RequiredEnum("type", "direct", "private", "stream", "channel")
 	to := c.p.RequiredString("to")
 	topic, topicGiven := s.topicParam(c)
@@ -40,13 +51,13 @@ func (s *Server) sendMessage(c *call) (fields, error) {
 	c.p.Has("queue_id")
 	c.p.Bool("read_by_sender", true)
 	if err := c.done(); err != nil {
-		return nil, err
+		return sentReply{}, err
 	}
 	d := realm.Draft{Direct: kind == "direct" || kind == "private", Topic: topic, TopicGiven: topicGiven, Content: content, Client: clientName(c)}
 	if d.Direct {
 		ids, err := s.directRecipientIDs(c.user.ID, to)
 		if err != nil {
-			return nil, err
+			return sentReply{}, err
 		}
 		d.Recipients = ids
 	} else {
@@ -54,9 +65,9 @@ func (s *Server) sendMessage(c *call) (fields, error) {
 	}
 	id, aerr := s.realm().Send(c.user.ID, d)
 	if aerr != nil {
-		return nil, aerr
+		return sentReply{}, aerr
 	}
-	return fields{"id": id}, nil
+	return sentReply{ID: id}, nil
 }
 
 // topicParam reads topic or its deprecated alias subject; both at once is confusing.

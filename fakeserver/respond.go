@@ -32,6 +32,16 @@ func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
 	writeJSON(w, http.StatusOK, body)
 }
 
+// writeTyped is writeSuccess for a reply of fixed shape: body is a struct whose JSON fields
+// follow the envelope's.
+func writeTyped[T any](w http.ResponseWriter, p *params.Params, body T) {
+	env := typedEnvelope{body: body}
+	if p != nil {
+		env.ignored = p.Unsupported()
+	}
+	writeJSON(w, http.StatusOK, env)
+}
+
 // writeError is the one error writer: every failure, whatever its origin, leaves here.
 func writeError(w http.ResponseWriter, err error) {
 	e := apierr.From(err)

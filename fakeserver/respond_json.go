@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"sync"
@@ -67,6 +68,8 @@ func (e *replyEncoder) value(v any) error {
 		return array(e, x)
 	case []events.Event:
 		return array(e, x)
+	case typedEnvelope:
+		return e.typedEnvelope(x)
 	default:
 		return e.reflected(v)
 	}
@@ -137,5 +140,36 @@ func array[T any](e *replyEncoder, list []T) error {
 		}
 	}
 	e.buf.WriteByte(']')
+	return nil
+}
+
+// typedEnvelope is a success reply of fixed shape: the envelope, then body's fields (a struct).
+type typedEnvelope struct {
+	ignored []string
+	body    any
+}
+
+func (e *replyEncoder) typedEnvelope(env typedEnvelope) error {
+	e.buf.WriteString(`{"result":"success","msg":""`)
+	if len(env.ignored) > 0 {
+		e.buf.WriteString(`,"ignored_parameters_unsupported":`)
+		if err := array(e, env.ignored); err != nil {
+			return err
+		}
+	}
+	start := e.buf.Len()
+	if err := e.reflected(env.body); err != nil {
+		return err
+	}
+	// The body's object joins the envelope's: its "{" becomes a comma, or goes with its "}".
+	if e.buf.Bytes()[start] != '{' {
+		return fmt.Errorf("a typed reply of %T is not a JSON object", env.body)
+	}
+	if e.buf.Len()-start == 2 {
+		e.buf.Truncate(start)
+		e.buf.WriteByte('}')
+	} else {
+		e.buf.Bytes()[start] = ','
+	}
 	return nil
 }

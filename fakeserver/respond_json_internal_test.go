@@ -81,3 +81,45 @@ func TestReplyEncoderMatchesEncodingJSON(t *testing.T) {
 		t.Error("a NaN, which JSON cannot hold, encoded without error")
 	}
 }
+
+// TestTypedReplies: a reply of fixed shape holds the envelope and the struct's fields, the same
+// fields the map form of the reply holds; a body that is no JSON object is refused.
+func TestTypedReplies(t *testing.T) {
+	type body struct {
+		ID   int    `json:"id"`
+		Name string `json:"name,omitempty"`
+	}
+	for _, tc := range []struct {
+		name    string
+		env     typedEnvelope
+		asMap   map[string]any
+		ignored []string
+	}{
+		{"fields", typedEnvelope{body: body{ID: 7, Name: "x"}}, map[string]any{"id": 7, "name": "x"}, nil},
+		{"an empty body", typedEnvelope{body: struct{}{}}, map[string]any{}, nil},
+		{"ignored parameters", typedEnvelope{body: body{ID: 1}, ignored: []string{"a", "b"}}, map[string]any{"id": 1}, []string{"a", "b"}},
+	} {
+		data, release, err := encodeReply(tc.env)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatalf("%s: %s: %v", tc.name, data, err)
+		}
+		release()
+		want := map[string]any{"result": "success", "msg": ""}
+		for k, v := range tc.asMap {
+			want[k] = v
+		}
+		if tc.ignored != nil {
+			want["ignored_parameters_unsupported"] = tc.ignored
+		}
+		if g, w := jsonOf(t, got), jsonOf(t, want); !bytes.Equal(g, w) {
+			t.Errorf("%s: %s, want %s", tc.name, g, w)
+		}
+	}
+	if _, _, err := encodeReply(typedEnvelope{body: []int{1}}); err == nil {
+		t.Error("a list body encoded as a reply")
+	}
+}

@@ -49,7 +49,7 @@ func (s *Server) routes() *chi.Mux {
 
 			// Documented operations, by their number in the API document.
 			r.Post("/users/me/presence", serve(humansOnly(s.updatePresence)))             // 4
-			r.Get("/messages/"+messageID, serve(s.getMessage))                            // 6
+			r.Get("/messages/"+messageID, serveTyped(s.getMessage))                       // 6
 			r.Post("/streams/"+streamID+"/delete_topic", serve(adminOnly(s.deleteTopic))) // 8
 			r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription))     // 10
 			r.Post("/users", serve(adminOnly(s.createUser)))                              // 11
@@ -61,7 +61,7 @@ func (s *Server) routes() *chi.Mux {
 			r.Post("/register", serve(s.register))
 			r.Get("/events", serve(s.getEvents))
 			r.Delete("/events", serve(s.deleteEvents))
-			r.Post("/messages", serve(s.sendMessage))
+			r.Post("/messages", serveTyped(s.sendMessage))
 			r.Post("/users/me/subscriptions", serve(s.subscribe))
 			r.Get("/users/me/subscriptions", serve(s.getSubscriptions))
 			r.Delete("/messages/"+messageID, serve(s.deleteMessage))
@@ -69,7 +69,7 @@ func (s *Server) routes() *chi.Mux {
 			r.Get("/get_stream_id", serve(s.getStreamID))
 			r.Delete("/streams/"+streamID, serve(s.archiveChannel))
 			r.Get("/users", serve(s.getUsers))
-			r.Get("/users/me", serve(s.getOwnUser))
+			r.Get("/users/me", serveTyped(s.getOwnUser))
 			r.Get("/users/"+userID, serve(s.getUser))
 			r.Patch("/users/"+userID, serve(s.updateUser))
 			r.Post("/bots", serve(humansOnly(s.createBot)))

@@ -69,19 +69,38 @@ func pathEmail(c *call) (string, error) {
 }
 
 // getOwnUser: GET /users/me — the requester's own user object, its fields at top level.
-func (s *Server) getOwnUser(c *call) (fields, error) {
+func (s *Server) getOwnUser(c *call) (ownUserReply, error) {
 	v, aerr := s.realm().UserView(c.user.ID, c.user.ID)
 	if aerr != nil {
-		return nil, aerr
+		return ownUserReply{}, aerr
 	}
-	return fields{
-		"user_id": v.UserID, "delivery_email": v.DeliveryEmail, "email": v.Email, "full_name": v.FullName,
-		"date_joined": v.DateJoined, "is_active": v.IsActive, "is_owner": v.IsOwner, "is_admin": v.IsAdmin,
-		"is_guest": v.IsGuest, "is_bot": v.IsBot, "role": v.Role, "timezone": v.Timezone,
-		"avatar_url": v.AvatarURL, "avatar_version": v.AvatarVersion,
-		// Deprecated on the real server but still sent, and read by older clients.
-		"max_message_id": s.realm().MaxMessageID(c.user.ID),
+	return ownUserReply{
+		UserID: v.UserID, DeliveryEmail: v.DeliveryEmail, Email: v.Email, FullName: v.FullName,
+		DateJoined: v.DateJoined, IsActive: v.IsActive, IsOwner: v.IsOwner, IsAdmin: v.IsAdmin,
+		IsGuest: v.IsGuest, IsBot: v.IsBot, Role: v.Role, Timezone: v.Timezone,
+		AvatarURL: v.AvatarURL, AvatarVersion: v.AvatarVersion,
+		MaxMessageID: s.realm().MaxMessageID(c.user.ID),
 	}, nil
+}
+
+// ownUserReply is the reply of GET /users/me.
+type ownUserReply struct {
+	UserID        int    `json:"user_id"`
+	DeliveryEmail any    `json:"delivery_email"`
+	Email         string `json:"email"`
+	FullName      string `json:"full_name"`
+	DateJoined    string `json:"date_joined"`
+	IsActive      bool   `json:"is_active"`
+	IsOwner       bool   `json:"is_owner"`
+	IsAdmin       bool   `json:"is_admin"`
+	IsGuest       bool   `json:"is_guest"`
+	IsBot         bool   `json:"is_bot"`
+	Role          int    `json:"role"`
+	Timezone      string `json:"timezone"`
+	AvatarURL     any    `json:"avatar_url"`
+	AvatarVersion int    `json:"avatar_version"`
+	// MaxMessageID is deprecated on the real server but still sent, and read by older clients.
+	MaxMessageID int `json:"max_message_id"`
 }
 
 // updateUser: PATCH /users/{user_id} — full name, role, custom profile fields, email.
