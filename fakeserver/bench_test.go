@@ -137,15 +137,20 @@ func realmOf(n int) (*fakeserver.Server, float64) {
 	return srv, seeded.heap[n]
 }
 
-// BenchmarkScale measures topic listing and a 20-message narrowed fetch as the realm grows from
-// 10^3 to 10^6 messages (100 topics): their cost should follow what they return, not the realm.
+// BenchmarkScale measures topic listing and 20-message narrowed fetches (by channel and topic,
+// by channel, by sender) as the realm grows from 10^3 to 10^6 messages (100 topics): their cost
+// should follow what they return, not the realm.
 func BenchmarkScale(b *testing.B) {
-	narrow := url.QueryEscape(`[{"operator":"channel","operand":"general"},{"operator":"topic","operand":"topic 7"}]`)
-	queries := map[string]string{
-		"topics": "/api/v1/users/me/1/topics",
-		"narrow": "/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=" + narrow,
+	fetch := func(narrow string) string {
+		return "/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=" + url.QueryEscape(narrow)
 	}
-	for _, name := range []string{"topics", "narrow"} {
+	queries := map[string]string{
+		"topics":         "/api/v1/users/me/1/topics",
+		"narrow":         fetch(`[{"operator":"channel","operand":"general"},{"operator":"topic","operand":"topic 7"}]`),
+		"narrow-channel": fetch(`[{"operator":"channel","operand":"general"}]`),
+		"narrow-sender":  fetch(`[{"operator":"sender","operand":"1"}]`),
+	}
+	for _, name := range []string{"topics", "narrow", "narrow-channel", "narrow-sender"} {
 		for _, n := range []int{1e3, 1e4, 1e5, 1e6} {
 			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
 				srv, heap := realmOf(n)
