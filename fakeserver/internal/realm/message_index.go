@@ -6,9 +6,10 @@ import (
 )
 
 // The message index: ascending message ids by channel topic (topics grouped case-insensitively,
-// as topics are), by channel, by sender, every id, and each user's unread messages. Topic
-// listing, narrowed fetches, topic deletion and moves, and marking messages read read it, so
-// they cost what they return or change, not the realm's size.
+// as topics are), by channel, by sender, every id, each user's unread messages, and each user's
+// newest message with a row. Topic listing, narrowed fetches, topic deletion and moves, marking
+// messages read and max_message_id read it, so they cost what they return or change, not the
+// realm's size.
 //
 // Every change of s.messages goes through storeMessage, dropMessage or moveIndexed, and every
 // change of a stored message's rows through putRow, dropRow or setFlag (message_rows.go).
@@ -18,11 +19,13 @@ type messageIndex struct {
 	channels map[int]idList            // channel -> ids
 	senders  map[int]idList            // sender -> ids
 	unread   map[int]idList            // user -> ids of the messages whose row of theirs is unread
+	newest   map[int]int               // user -> the newest message id with a row of theirs
 }
 
 func newMessageIndex() messageIndex {
 	return messageIndex{
 		topics: map[int]map[string]idList{}, channels: map[int]idList{}, senders: map[int]idList{}, unread: map[int]idList{},
+		newest: map[int]int{},
 	}
 }
 
@@ -107,6 +110,7 @@ func (s *State) storeMessage(m *Message) {
 		if row.flags&flagRead == 0 {
 			addTo(s.index.unread, int(row.userID), m.ID)
 		}
+		s.index.newest[int(row.userID)] = max(s.index.newest[int(row.userID)], m.ID)
 	}
 }
 
@@ -121,6 +125,25 @@ func (s *State) dropMessage(m *Message) {
 	}
 	s.index.all = s.index.all.without(m.ID)
 	delete(s.messages, m.ID)
+	for _, row := range m.Rows {
+		s.forgetRow(int(row.userID), m.ID)
+	}
+}
+
+// forgetRow follows the loss of the user's row of message id (or of the message): when it was
+// the user's newest, the next newest is found walking back from it.
+func (s *State) forgetRow(userID, id int) {
+	if s.index.newest[userID] != id {
+		return
+	}
+	delete(s.index.newest, userID)
+	below, _ := slices.BinarySearch(s.index.all, id)
+	for _, older := range slices.Backward(s.index.all[:below]) {
+		if s.messages[older].Rows.has(userID) {
+			s.index.newest[userID] = older
+			return
+		}
+	}
 }
 
 // moveIndexed applies change to each message, which may change its channel or topic, and keeps

@@ -64,6 +64,7 @@ func rebuiltIndex(s *State) messageIndex {
 			if row.flags&flagRead == 0 {
 				x.unread[int(row.userID)] = append(x.unread[int(row.userID)], id)
 			}
+			x.newest[int(row.userID)] = id
 		}
 	}
 	return x
@@ -87,6 +88,9 @@ func checkIndex(t *testing.T, s *State, step string) {
 		if !equalLists(pair[0], pair[1]) {
 			t.Errorf("%s: %s: kept %v, scan %v", step, name, pair[0], pair[1])
 		}
+	}
+	if !maps.Equal(got.newest, want.newest) {
+		t.Errorf("%s: newest rows: kept %v, scan %v", step, got.newest, want.newest)
 	}
 	for _, ch := range slices.Sorted(maps.Keys(s.channels)) {
 		if !equalLists(got.topics[ch], want.topics[ch]) {
@@ -153,8 +157,8 @@ func changeRealm(t *testing.T, s *State) map[string]int {
 	step("user 2 marks three unread", apiErr)
 	_, _, apiErr = s.UpdateFlags(3, []int{chanIDs[1]}, true, "starred")
 	step("user 3 stars a design message (a row from public history)", apiErr)
-	step("user 3 reacts to a design message (a row from public history)",
-		s.AddReaction(3, chanIDs[3], ReactionRequest{EmojiName: "smile"}))
+	step("user 3 reacts to design's newest message (a row from public history, their newest)",
+		s.AddReaction(3, chanIDs[35], ReactionRequest{EmojiName: "smile"}))
 
 	topic, resolved := "delta", ResolvedTopicPrefix+"alpha"
 	general, design, secret := ch["general"], ch["design"], ch["secret"]
@@ -180,6 +184,12 @@ func changeRealm(t *testing.T, s *State) map[string]int {
 	step("user 2 marks a channel read", s.MarkChannelAsRead(2, design))
 	s.MarkAllAsRead(4, Batching{BatchSize: 3, MaxBatches: 2})
 	checkIndex(t, s, "user 4 marks all read (bounded)")
+
+	// The newest message of several users goes: their newest row is found again.
+	step("delete the realm's newest message", s.DeleteMessage(1, s.index.all[len(s.index.all)-1]))
+	newestInGeneral := s.index.channels[general][len(s.index.channels[general])-1]
+	_, apiErr = s.UpdateMessage(1, newestInGeneral, EditRequest{StreamID: &secret, PropagateMode: ChangeOne})
+	step("move general's newest message into the protected channel", apiErr)
 	return ch
 }
 

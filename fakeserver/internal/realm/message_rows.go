@@ -106,6 +106,7 @@ func (s *State) putRow(m *Message, userID int, flags flagSet) {
 		m.Rows[i].flags = flags
 	} else {
 		m.Rows = slices.Insert(m.Rows, i, messageRow{userID: int32(userID), flags: flags})
+		s.index.newest[userID] = max(s.index.newest[userID], m.ID)
 	}
 	s.reindexUnread(m, userID, wasUnread)
 }
@@ -116,6 +117,7 @@ func (s *State) dropRow(m *Message, userID int) {
 		wasUnread := m.Rows[i].flags&flagRead == 0
 		m.Rows = slices.Delete(m.Rows, i, i+1)
 		s.reindexUnread(m, userID, wasUnread)
+		s.forgetRow(userID, m.ID)
 	}
 }
 

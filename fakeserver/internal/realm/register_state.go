@@ -95,11 +95,8 @@ func (s *State) NeverSubscribed(userID int, opts SubscriptionOptions) []NeverSub
 func (s *State) MaxMessageID(userID int) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	// Newest first: a user who receives the realm's traffic stops at once.
-	for _, id := range slices.Backward(s.index.all) {
-		if s.messages[id].Rows.has(userID) {
-			return id
-		}
+	if id, ok := s.index.newest[userID]; ok {
+		return id
 	}
 	return -1
 }
