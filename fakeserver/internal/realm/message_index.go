@@ -6,8 +6,8 @@ import (
 )
 
 // The message index: ascending message ids by channel topic (topics grouped case-insensitively,
-// as topics are), by channel, by sender, every id, each user's unread messages, and each user's
-// newest message with a row. Topic listing, narrowed fetches, topic deletion and moves, marking
+// as topics are), by channel, by direct conversation, by sender, every id, each user's unread
+// messages, and each user's newest message with a row. Topic listing, narrowed fetches, topic deletion and moves, marking
 // messages read and max_message_id read it, so they cost what they return or change, not the
 // realm's size.
 //
@@ -17,6 +17,7 @@ type messageIndex struct {
 	all      idList
 	topics   map[int]map[string]idList // channel -> topic key -> ids
 	channels map[int]idList            // channel -> ids
+	directs  map[string]idList         // a direct message's participants (joinInts) -> ids
 	senders  map[int]idList            // sender -> ids
 	unread   map[int]idList            // user -> ids of the messages whose row of theirs is unread
 	newest   map[int]int               // user -> the newest message id with a row of theirs
@@ -24,7 +25,7 @@ type messageIndex struct {
 
 func newMessageIndex() messageIndex {
 	return messageIndex{
-		topics: map[int]map[string]idList{}, channels: map[int]idList{}, senders: map[int]idList{}, unread: map[int]idList{},
+		topics: map[int]map[string]idList{}, channels: map[int]idList{}, directs: map[string]idList{}, senders: map[int]idList{}, unread: map[int]idList{},
 		newest: map[int]int{},
 	}
 }
@@ -204,6 +205,7 @@ func (s *State) reindexUnread(m *Message, userID int, wasUnread bool) {
 
 func (s *State) indexChannel(m *Message) {
 	if m.IsDirect {
+		addTo(s.index.directs, joinInts(m.Participants), m.ID)
 		return
 	}
 	addTo(s.index.channels, m.ChannelID, m.ID)
@@ -217,6 +219,7 @@ func (s *State) indexChannel(m *Message) {
 
 func (s *State) unindexChannel(m *Message) {
 	if m.IsDirect {
+		removeFrom(s.index.directs, joinInts(m.Participants), m.ID)
 		return
 	}
 	removeFrom(s.index.channels, m.ChannelID, m.ID)

@@ -52,7 +52,10 @@ func rebuiltIndex(s *State) messageIndex {
 		m := s.messages[id]
 		x.all = append(x.all, id)
 		x.senders[m.SenderID] = append(x.senders[m.SenderID], id)
-		if !m.IsDirect {
+		if m.IsDirect {
+			key := joinInts(m.Participants)
+			x.directs[key] = append(x.directs[key], id)
+		} else {
 			x.channels[m.ChannelID] = append(x.channels[m.ChannelID], id)
 			if x.topics[m.ChannelID] == nil {
 				x.topics[m.ChannelID] = map[string]idList{}
@@ -88,6 +91,9 @@ func checkIndex(t *testing.T, s *State, step string) {
 		if !equalLists(pair[0], pair[1]) {
 			t.Errorf("%s: %s: kept %v, scan %v", step, name, pair[0], pair[1])
 		}
+	}
+	if !equalLists(got.directs, want.directs) {
+		t.Errorf("%s: directs: kept %v, scan %v", step, got.directs, want.directs)
 	}
 	if !maps.Equal(got.newest, want.newest) {
 		t.Errorf("%s: newest rows: kept %v, scan %v", step, got.newest, want.newest)
@@ -265,6 +271,9 @@ func TestNarrowedFetchesEqualAScan(t *testing.T) {
 		{term("is", "starred")},
 		{term("is", "dm")},
 		{{Operator: "dm", Operand: []any{"4"}}},
+		{{Operator: "dm", Operand: "2,4"}},
+		{{Operator: "dm", Operand: []any{"5"}}},
+		{not(NarrowTerm{Operator: "dm", Operand: []any{"4"}}), term("is", "dm")},
 		{term("dm-including", "2")},
 		{term("search", "message")},
 		{not(term("channel", "general")), term("sender", "1")},

@@ -103,6 +103,7 @@ type narrowFilter struct {
 	topic     *string
 	senderID  int
 	unread    bool
+	direct    *string // the participants of a positive dm term (joinInts)
 }
 
 func operandString(v any) string {
@@ -196,6 +197,10 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 		want := append(ids, viewer.ID)
 		slices.Sort(want)
 		want = slices.Compact(want)
+		if !t.Negated {
+			key := joinInts(want)
+			f.direct = &key
+		}
 		return func(m *Message) bool { return m.IsDirect && slices.Equal(m.Participants, want) }, nil
 	case "dm-including":
 		id, ok := s.userRef(viewer, operand)
@@ -514,6 +519,9 @@ func (s *State) narrowSource(f *narrowFilter) []int {
 		consider(s.topicMessageIDs(f.channelID, *f.topic))
 	case f.channelID != 0:
 		consider(s.index.channels[f.channelID])
+	}
+	if f.direct != nil {
+		consider(s.index.directs[*f.direct])
 	}
 	if f.senderID != 0 {
 		consider(s.index.senders[f.senderID])
