@@ -97,7 +97,7 @@ type narrowFilter struct {
 	checks  []func(*Message) bool
 	search  []string // lower-cased search words
 	inChans bool     // a positive channel term: history beyond the user's rows counts
-	// Positive channel, topic, sender and is:unread terms choose the smallest list of the
+	// Positive channel, topic, dm, sender and is:unread terms choose the smallest list of the
 	// message index that holds every message that can match (narrowSource).
 	channelID int
 	topic     *string
