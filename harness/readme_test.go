@@ -29,7 +29,9 @@ func TestReadmeSettingsTable(t *testing.T) {
 // TestRepositoryStandsAlone: a clone has no files beside the repository, so no source or
 // document in it may point at them (the API document and the design are in docs/).
 func TestRepositoryStandsAlone(t *testing.T) {
-	outside := []string{"../shared", "shared/spec/", "shared/reference/", "DESIGN decision", "DESIGN.md", "real-server.md"}
+	// Assembled from parts, so that this file does not hold the references it looks for.
+	dir, design := "shared", "DESIGN"
+	outside := []string{"../" + dir, dir + "/spec/", dir + "/reference/", design + " decision", design + ".md", "real-server" + ".md"}
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -51,7 +53,7 @@ func TestRepositoryStandsAlone(t *testing.T) {
 			return err
 		}
 		for _, ref := range outside {
-			if bytes.Contains(data, []byte(ref)) && !strings.HasSuffix(path, "readme_test.go") {
+			if bytes.Contains(data, []byte(ref)) {
 				t.Errorf("%s refers to %q, outside the repository", path, ref)
 			}
 		}
