@@ -74,31 +74,13 @@ func (s *Server) getOwnUser(c *call) (ownUserReply, error) {
 	if aerr != nil {
 		return ownUserReply{}, aerr
 	}
-	return ownUserReply{
-		UserID: v.UserID, DeliveryEmail: v.DeliveryEmail, Email: v.Email, FullName: v.FullName,
-		DateJoined: v.DateJoined, IsActive: v.IsActive, IsOwner: v.IsOwner, IsAdmin: v.IsAdmin,
-		IsGuest: v.IsGuest, IsBot: v.IsBot, Role: v.Role, Timezone: v.Timezone,
-		AvatarURL: v.AvatarURL, AvatarVersion: v.AvatarVersion,
-		MaxMessageID: s.realm().MaxMessageID(c.user.ID),
-	}, nil
+	return ownUserReply{Person: v.Person, MaxMessageID: s.realm().MaxMessageID(c.user.ID)}, nil
 }
 
-// ownUserReply is the reply of GET /users/me.
+// ownUserReply is the reply of GET /users/me: the user object without the bot fields, as on
+// the real server, and max_message_id.
 type ownUserReply struct {
-	UserID        int    `json:"user_id"`
-	DeliveryEmail any    `json:"delivery_email"`
-	Email         string `json:"email"`
-	FullName      string `json:"full_name"`
-	DateJoined    string `json:"date_joined"`
-	IsActive      bool   `json:"is_active"`
-	IsOwner       bool   `json:"is_owner"`
-	IsAdmin       bool   `json:"is_admin"`
-	IsGuest       bool   `json:"is_guest"`
-	IsBot         bool   `json:"is_bot"`
-	Role          int    `json:"role"`
-	Timezone      string `json:"timezone"`
-	AvatarURL     any    `json:"avatar_url"`
-	AvatarVersion int    `json:"avatar_version"`
+	realm.Person
 	// MaxMessageID is deprecated on the real server but still sent, and read by older clients.
 	MaxMessageID int `json:"max_message_id"`
 }

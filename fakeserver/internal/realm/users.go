@@ -184,8 +184,9 @@ func avatarURL(u *User) string {
 	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&version=%d", hex.EncodeToString(sum[:]), u.AvatarVersion)
 }
 
-// UserView is the API's User object as one viewer sees it.
-type UserView struct {
+// Person is the part of the User object every reply about a user carries; GET /users/me
+// answers it alone (with max_message_id), without the bot fields.
+type Person struct {
 	UserID        int    `json:"user_id"`
 	DeliveryEmail any    `json:"delivery_email"`
 	Email         string `json:"email"`
@@ -196,13 +197,18 @@ type UserView struct {
 	IsAdmin       bool   `json:"is_admin"`
 	IsGuest       bool   `json:"is_guest"`
 	IsBot         bool   `json:"is_bot"`
-	BotType       any    `json:"bot_type"`
+	Role          int    `json:"role"`
+	Timezone      string `json:"timezone"`
+	AvatarURL     any    `json:"avatar_url"`
+	AvatarVersion int    `json:"avatar_version"`
+}
+
+// UserView is the API's User object as one viewer sees it.
+type UserView struct {
+	Person
+	BotType any `json:"bot_type"`
 	// BotOwnerID is present for bots only: the owner's ID, or null for a bot without one.
 	BotOwnerID     json.RawMessage `json:"bot_owner_id,omitempty"`
-	Role           int             `json:"role"`
-	Timezone       string          `json:"timezone"`
-	AvatarURL      any             `json:"avatar_url"`
-	AvatarVersion  int             `json:"avatar_version"`
 	IsImportedStub bool            `json:"is_imported_stub"`
 	// ProfileData holds the custom profile field values (a map, empty when none), only when
 	// the client asked for them.
@@ -210,12 +216,12 @@ type UserView struct {
 }
 
 func (s *State) userView(viewer, u *User) UserView {
-	v := UserView{
+	v := UserView{Person: Person{
 		UserID: u.ID, DeliveryEmail: deliveryEmail(viewer, u), Email: s.apiEmail(u), FullName: u.FullName,
 		DateJoined: u.DateJoined.Format(time.RFC3339), IsActive: u.IsActive, IsOwner: u.Role == RoleOwner,
 		IsAdmin: u.IsAdmin(), IsGuest: u.IsGuest(), IsBot: u.IsBot, Role: u.Role, Timezone: u.Timezone,
 		AvatarURL: avatarURL(u), AvatarVersion: u.AvatarVersion,
-	}
+	}}
 	if u.IsBot {
 		v.BotType, v.BotOwnerID = u.BotType, json.RawMessage("null")
 		if u.BotOwnerID != 0 {
