@@ -87,13 +87,11 @@ func installZulipJS(ctx context.Context, t *testing.T) {
 
 func userOf(t *testing.T, f *fixtures.Fixture, role string) fixtures.User {
 	t.Helper()
-	for _, u := range f.Users {
-		if u.Role == role {
-			return u
-		}
+	u, ok := f.UserByRole(role)
+	if !ok {
+		t.Fatalf("the default fixture has no %s", role)
 	}
-	t.Fatalf("the default fixture has no %s", role)
-	return fixtures.User{}
+	return u
 }
 
 // startFake builds the fake's binary, starts it on a free loopback port with the given flags,
