@@ -113,45 +113,84 @@ func (acctOps) expectDummyEmail(email string, u harness.User) {
 	Expect(email).To(HavePrefix(fmt.Sprintf("user%d@", u.ID)), "a dummy address is user<id>@<realm host>")
 }
 
-// expectUserObject checks the fields and field rules of a User object of the document for
-// a user of role (Bot for a bot): types, is_owner implying is_admin, the role code, bot_type
-// and bot_owner_id, is_deleted only when true.
-func (acctOps) expectUserObject(u *httpexpect.Object, role harness.Role) {
-	GinkgoHelper()
-	u.Value("user_id").Number().IsInt()
-	harness.ExpectStringOrNull(u.Value("delivery_email"))
-	for _, key := range []string{"email", "full_name", "date_joined", "timezone"} {
-		u.Value(key).String()
-	}
-	u.Value("avatar_version").Number().IsInt()
-	for _, key := range []string{"is_active", "is_owner", "is_admin", "is_guest", "is_bot", "is_imported_stub"} {
-		u.Value(key).Boolean()
-	}
-	if raw := u.Raw(); raw["avatar_url"] != nil {
-		u.Value("avatar_url").String()
-	}
-	if u.Value("is_owner").Boolean().Raw() {
+// userRule is one requirement of the User object, checked on the object of a user of role
+// (Bot for a bot); roles, when set, are the roles the rule says something about.
+type userRule struct {
+	id, says string
+	roles    []harness.Role
+	check    func(u *httpexpect.Object, role harness.Role)
+}
+
+// userRules are the User object's field rules, one requirement each, so that one wrong field
+// fails only the requirement about it.
+var userRules = []userRule{
+	{id: "RES-05", says: "has the documented fields with their types", check: func(u *httpexpect.Object, _ harness.Role) {
+		u.Value("user_id").Number().IsInt()
+		for _, key := range []string{"email", "full_name", "date_joined", "timezone"} {
+			u.Value(key).String()
+		}
+		u.Value("avatar_version").Number().IsInt()
+		for _, key := range []string{"is_active", "is_owner", "is_admin", "is_guest", "is_bot", "is_imported_stub"} {
+			u.Value(key).Boolean()
+		}
+	}},
+	{id: "RES-06", says: "gives delivery_email as a string or null", check: func(u *httpexpect.Object, _ harness.Role) {
+		harness.ExpectStringOrNull(u.Value("delivery_email"))
+	}},
+	{id: "RES-10", says: "sets is_admin with is_owner", roles: []harness.Role{harness.Owner}, check: func(u *httpexpect.Object, _ harness.Role) {
+		u.Value("is_owner").Boolean().IsTrue()
 		u.Value("is_admin").Boolean().IsTrue()
-	}
-	if d, present := u.Raw()["is_deleted"]; present {
-		Expect(d).To(BeTrue(), "is_deleted is present only when true")
-	}
-	roleCode := int(u.Value("role").Number().IsInt().Raw())
-	Expect([]int{100, 200, 300, 400, 600}).To(ContainElement(roleCode), "role is one of the documented values")
-	if role == harness.Bot {
-		u.Value("is_bot").Boolean().IsTrue()
+	}},
+	{id: "RES-11", says: "gives bot_type null for a human and 1 to 4 for a bot", check: func(u *httpexpect.Object, role harness.Role) {
+		if role != harness.Bot {
+			u.Value("bot_type").IsNull()
+			return
+		}
 		Expect([]int{1, 2, 3, 4}).To(ContainElement(int(u.Value("bot_type").Number().IsInt().Raw())), "bot_type of a bot")
+	}},
+	{id: "RES-12", says: "gives a bot's bot_owner_id as an integer or null", roles: []harness.Role{harness.Bot}, check: func(u *httpexpect.Object, _ harness.Role) {
 		if owner := u.Raw()["bot_owner_id"]; owner != nil {
 			u.Value("bot_owner_id").Number().IsInt()
 		}
-		return
+	}},
+	// The role flags are the role in another form, so they are checked with the role code.
+	{id: "RES-13", says: "gives the role code of the user's role", check: func(u *httpexpect.Object, role harness.Role) {
+		code := int(u.Value("role").Number().IsInt().Raw())
+		Expect([]int{100, 200, 300, 400, 600}).To(ContainElement(code), "role is one of the documented values")
+		u.Value("is_bot").Boolean().IsEqual(role == harness.Bot)
+		if role == harness.Bot {
+			return
+		}
+		Expect(code).To(Equal(harness.RoleCode(role)), "role matches the user's role")
+		u.Value("is_owner").Boolean().IsEqual(role == harness.Owner)
+		u.Value("is_admin").Boolean().IsEqual(role == harness.Owner || role == harness.Admin)
+		u.Value("is_guest").Boolean().IsEqual(role == harness.Guest)
+	}},
+	{id: "RES-14", says: "gives avatar_url as a string or null", check: func(u *httpexpect.Object, _ harness.Role) {
+		if u.Raw()["avatar_url"] != nil {
+			u.Value("avatar_url").String()
+		}
+	}},
+	{id: "RES-15", says: "has is_deleted only when true", check: func(u *httpexpect.Object, _ harness.Role) {
+		if d, present := u.Raw()["is_deleted"]; present {
+			Expect(d).To(BeTrue(), "is_deleted is present only when true")
+		}
+	}},
+}
+
+// appliesTo says whether the rule says anything about a user of role.
+func (r userRule) appliesTo(role harness.Role) bool {
+	return r.roles == nil || slices.Contains(r.roles, role)
+}
+
+// expectUserObject checks every rule of the User object on u, the object of a user of role.
+func (acctOps) expectUserObject(u *httpexpect.Object, role harness.Role) {
+	GinkgoHelper()
+	for _, r := range userRules {
+		if r.appliesTo(role) {
+			r.check(u, role)
+		}
 	}
-	u.Value("is_bot").Boolean().IsFalse()
-	u.Value("bot_type").IsNull()
-	Expect(roleCode).To(Equal(harness.RoleCode(role)), "role matches the user's role")
-	u.Value("is_owner").Boolean().IsEqual(role == harness.Owner)
-	u.Value("is_admin").Boolean().IsEqual(role == harness.Owner || role == harness.Admin)
-	u.Value("is_guest").Boolean().IsEqual(role == harness.Guest)
 }
 
 // ownerNeeds decides, before the spec acts, whether the owner holds permission, a
