@@ -22,16 +22,20 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	)
 	BeforeEach(func() { t, member, ch, topic = memberChannel("edits") })
 
-	It("replaces the content of the message named by the path and answers detached_uploads as an array",
-		harness.Req("OP01-13", "OP01-26", "STATE-21"), func() {
-			id := t.SendToChannel(harness.Member, ch, topic, "before the edit")
-			other := t.SendToChannel(harness.Member, ch, topic, "not edited")
-			body := harness.Success(msgs.edit(member, id, "content", "after **the** edit"))
-			body.Value("detached_uploads").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
-			Expect(msgs.raw(member, id)).To(Equal("after **the** edit"))
-			msgs.fetch(member, id).Value("content").String().Contains("<strong>the</strong>")
-			Expect(msgs.raw(member, other)).To(Equal("not edited"), "another message of the topic")
-		})
+	It("replaces the content of the message named by the path, and no other", harness.Req("OP01-13", "STATE-21"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "before the edit")
+		other := t.SendToChannel(harness.Member, ch, topic, "not edited")
+		harness.Success(msgs.edit(member, id, "content", "after **the** edit"))
+		Expect(msgs.raw(member, id)).To(Equal("after **the** edit"))
+		msgs.fetch(member, id).Value("content").String().Contains("<strong>the</strong>")
+		Expect(msgs.raw(member, other)).To(Equal("not edited"), "another message of the topic")
+	})
+
+	It("answers detached_uploads as an array of objects", harness.Req("OP01-26"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "before the edit")
+		body := harness.Success(msgs.edit(member, id, "content", "after the edit"))
+		body.Value("detached_uploads").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
+	})
 
 	// topic and stream_id are "only for channel messages": a direct message has neither, and
 	// an edit that names one changes nothing.
@@ -154,12 +158,18 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	})
 
 	Describe("realm settings", Serial, func() {
-		It("refuses content edits while the realm does not allow message editing", harness.Req("STATE-21", "ERR-04"), func() {
-			id := t.SendToChannel(harness.Member, ch, topic, "original")
-			t.ChangeRealmSetting("allow_message_editing", false)
-			harness.FailsWith(msgs.edit(member, id, "content", "new"), "BAD_REQUEST")
-			Expect(msgs.raw(member, id)).To(Equal("original"))
-		})
+		DescribeTable("refuses content edits while the realm does not allow message editing",
+			func(refused func(r *httpexpect.Response, id int)) {
+				id := t.SendToChannel(harness.Member, ch, topic, "original")
+				t.ChangeRealmSetting("allow_message_editing", false)
+				refused(msgs.edit(member, id, "content", "new"), id)
+			},
+			Entry("and changes nothing", harness.Req("STATE-21"), func(r *httpexpect.Response, id int) {
+				harness.Fails(r)
+				Expect(msgs.raw(member, id)).To(Equal("original"))
+			}),
+			Entry("with BAD_REQUEST", harness.Req("ERR-04"), func(r *httpexpect.Response, _ int) { harness.FailsWith(r, "BAD_REQUEST") }),
+		)
 
 		It("refuses content edits older than message_content_edit_limit_seconds", harness.Req("LIMIT-05"), func() {
 			t.NeedCapability("clock")

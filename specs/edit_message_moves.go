@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/gavv/httpexpect/v2"
+
 	"github.com/chatconform/chatconform/harness"
 )
 
@@ -67,22 +69,61 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		Entry("change_all: the whole topic", harness.Req("OP01-08"), "change_all", []int{0, 1, 2}),
 	)
 
-	It("moves a message to another channel with stream_id, recording prev_stream and stream in the edit history",
-		harness.Req("OP01-17", "MSG-31", "MSG-42", "MSG-40"), func() {
-			id := t.SendToChannel(harness.Member, ch, topic, "to another channel")
-			other := t.NewChannel(harness.Public, harness.Member)
-			harness.Success(msgs.edit(member, id, "stream_id", other.ID))
-			m := msgs.fetch(member, id)
-			m.Value("stream_id").Number().IsEqual(other.ID)
-			m.Value("display_recipient").String().IsEqual(other.Name)
-			entry := m.Value("edit_history").Array().Value(0).Object()
-			entry.Value("prev_stream").Number().IsEqual(ch.ID)
-			entry.Value("stream").Number().IsEqual(other.ID)
-			entry.Value("user_id").Number().IsEqual(member.ID)
-			for _, key := range []string{"prev_topic", "topic", "prev_content", "prev_rendered_content"} {
-				entry.NotContainsKey(key)
+	It("moves a message to another channel with stream_id", harness.Req("OP01-17"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "to another channel")
+		other := t.NewChannel(harness.Public, harness.Member)
+		harness.Success(msgs.edit(member, id, "stream_id", other.ID))
+		m := msgs.fetch(member, id)
+		m.Value("stream_id").Number().IsEqual(other.ID)
+		m.Value("display_recipient").String().IsEqual(other.Name)
+	})
+
+	// One spec a field rule of the entry a move records: a move to another channel, or to
+	// another topic (prev_topic is named from level 118: needCatalogLevels).
+	type moved struct {
+		fromChannel, toChannel int
+		fromTopic, toTopic     string
+	}
+	DescribeTable("records in the edit history",
+		func(toChannel bool, check func(entry *httpexpect.Object, m moved)) {
+			needCatalogLevels(t)
+			id := t.SendToChannel(harness.Member, ch, topic, "moved")
+			m := moved{fromChannel: ch.ID, toChannel: ch.ID, fromTopic: topic, toTopic: topic}
+			if toChannel {
+				m.toChannel = t.NewChannel(harness.Public, harness.Member).ID
+				harness.Success(msgs.edit(member, id, "stream_id", m.toChannel))
+			} else {
+				m.toTopic = harness.UniqueName("renamed")
+				harness.Success(msgs.edit(member, id, "topic", m.toTopic))
 			}
-		})
+			check(msgs.fetch(member, id).Value("edit_history").Array().Value(0).Object(), m)
+		},
+		Entry("of a channel move: prev_stream and stream", harness.Req("MSG-42"), true, func(e *httpexpect.Object, m moved) {
+			e.Value("prev_stream").Number().IsEqual(m.fromChannel)
+			e.Value("stream").Number().IsEqual(m.toChannel)
+		}),
+		Entry("of a channel move: the mover's user_id and the time", harness.Req("MSG-40"), true, func(e *httpexpect.Object, _ moved) {
+			e.Value("user_id").Number().IsEqual(member.ID)
+			harness.ExpectTimestampNow(e.Value("timestamp"))
+		}),
+		Entry("of a channel move: no topic fields", harness.Req("MSG-43"), true, func(e *httpexpect.Object, _ moved) {
+			e.NotContainsKey("prev_topic").NotContainsKey("topic")
+		}),
+		Entry("of a channel move: no content fields", harness.Req("MSG-41"), true, func(e *httpexpect.Object, _ moved) {
+			e.NotContainsKey("prev_content").NotContainsKey("prev_rendered_content")
+		}),
+		Entry("of a topic change: prev_topic and topic, not prev_subject", harness.Req("MSG-43", "VER-09"), false, func(e *httpexpect.Object, m moved) {
+			e.Value("prev_topic").String().IsEqual(m.fromTopic)
+			e.Value("topic").String().IsEqual(m.toTopic)
+			e.NotContainsKey("prev_subject")
+		}),
+		Entry("of a topic change: no channel fields", harness.Req("MSG-42"), false, func(e *httpexpect.Object, _ moved) {
+			e.NotContainsKey("prev_stream").NotContainsKey("stream")
+		}),
+		Entry("of a topic change: no content fields", harness.Req("MSG-41"), false, func(e *httpexpect.Object, _ moved) {
+			e.NotContainsKey("prev_content").NotContainsKey("prev_rendered_content")
+		}),
+	)
 
 	It("records prev_subject, not prev_topic, for a topic change below level 118", harness.Req("VER-31"), func() {
 		t.NeedLevelBelow(118)
@@ -92,20 +133,6 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		entry.Value("prev_subject").String().IsEqual(topic)
 		entry.NotContainsKey("prev_topic")
 	})
-
-	It("records prev_topic and topic, and only those, for a topic change",
-		harness.Req("MSG-43", "MSG-41", "VER-09"), func() {
-			t.NeedLevel(118) // prev_topic was prev_subject before
-			id := t.SendToChannel(harness.Member, ch, topic, "renamed")
-			renamed := harness.UniqueName("renamed")
-			harness.Success(msgs.edit(member, id, "topic", renamed))
-			entry := msgs.fetch(member, id).Value("edit_history").Array().Value(0).Object()
-			entry.Value("prev_topic").String().IsEqual(topic)
-			entry.Value("topic").String().IsEqual(renamed)
-			for _, key := range []string{"prev_stream", "stream", "prev_content", "prev_rendered_content", "prev_subject"} {
-				entry.NotContainsKey(key)
-			}
-		})
 
 	// Before last_moved_timestamp (level 365) a move set last_edit_timestamp: this is that
 	// boundary (VER-17); MSG-33 on its own is checked at every level by the fetch specs.
@@ -197,7 +224,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	// Resolving itself predates can_resolve_topics_group (level 367): this spec gates only on
 	// last_moved_timestamp (level 365).
 	It("leaves last_moved_timestamp absent when the only moves were resolving and unresolving",
-		harness.Req("MSG-37", "VER-17"), func() {
+		harness.Req("MSG-37"), func() {
 			t.NeedLevel(365)
 			id := t.SendToChannel(harness.Member, ch, topic, "resolved and unresolved")
 			harness.Success(msgs.edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
@@ -210,15 +237,18 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	Describe("resolving topics", func() {
 		BeforeEach(func() { t.NeedLevel(367) })
 
-		It("resolves a topic with the ✔ prefix and change_all, and unresolves it with the original name",
-			harness.Req("STATE-01", "STATE-03"), func() {
-				ids := sendThree()
-				resolved := "✔ " + topic
-				harness.Success(msgs.edit(member, ids[2], "topic", resolved, "propagate_mode", "change_all"))
-				msgs.expectTopicOf(member, resolved, ids...)
-				harness.Success(msgs.edit(member, ids[2], "topic", topic, "propagate_mode", "change_all"))
-				msgs.expectTopicOf(member, topic, ids...)
-			})
+		It("resolves a topic with the ✔ prefix and change_all", harness.Req("STATE-01"), func() {
+			ids := sendThree()
+			harness.Success(msgs.edit(member, ids[2], "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			msgs.expectTopicOf(member, "✔ "+topic, ids...)
+		})
+
+		It("unresolves a resolved topic with the original name", harness.Req("STATE-03"), func() {
+			ids := sendThree()
+			harness.Success(msgs.edit(member, ids[2], "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			harness.Success(msgs.edit(member, ids[2], "topic", topic, "propagate_mode", "change_all"))
+			msgs.expectTopicOf(member, topic, ids...)
+		})
 
 		It("only moves: send_notification_to_new_thread adds no notice to a resolved topic", harness.Req("STATE-02"), func() {
 			withNotice, without := harness.UniqueName("a"), harness.UniqueName("b")

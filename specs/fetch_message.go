@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -104,28 +105,45 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		Expect(msgs.flagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
 	})
 
+	// One spec a message and a flag, each naming the flag's rule.
+	wildcardFlags := []struct{ flag, req string }{
+		{"stream_wildcard_mentioned", "MSG-24"}, {"topic_wildcard_mentioned", "MSG-25"}, {"wildcard_mentioned", "MSG-26"},
+	}
+	wildcardMessages := []struct {
+		name, content string
+		participate   bool
+		flags         []string
+	}{
+		{"a channel wildcard mention", "@**all** please read", false, []string{"stream_wildcard_mentioned", "wildcard_mentioned"}},
+		{"a topic wildcard mention to a participant", "@**topic** please read", true, []string{"topic_wildcard_mentioned", "wildcard_mentioned"}},
+		{"no wildcard mention", "nothing for everyone", true, nil},
+	}
+	var wildcardEntries []TableEntry
+	for _, m := range wildcardMessages {
+		for _, f := range wildcardFlags {
+			set := slices.Contains(m.flags, f.flag)
+			says := "without"
+			if set {
+				says = "with"
+			}
+			wildcardEntries = append(wildcardEntries, Entry(fmt.Sprintf("%s: %s %s", m.name, says, f.flag), harness.Req(f.req),
+				m.content, m.participate, f.flag, set))
+		}
+	}
 	DescribeTable("sets the wildcard mention flags, and wildcard_mentioned as their OR",
-		func(content string, participate bool, want []string) {
+		func(content string, participate bool, flag string, set bool) {
 			t.NeedLevel(224) // the channel and topic flags replaced wildcard_mentioned there
 			if participate {
 				t.SendToChannel(harness.Member, ch, topic, "the member takes part in the topic")
 			}
 			id := t.SendToChannel(harness.Owner, ch, topic, content)
-			flags := msgs.flagsOf(member, id)
-			for _, flag := range []string{"stream_wildcard_mentioned", "topic_wildcard_mentioned", "wildcard_mentioned"} {
-				if slices.Contains(want, flag) {
-					Expect(flags).To(ContainElement(flag), "flags of %q", content)
-				} else {
-					Expect(flags).NotTo(ContainElement(flag), "flags of %q", content)
-				}
+			if set {
+				Expect(msgs.flagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
+			} else {
+				Expect(msgs.flagsOf(member, id)).NotTo(ContainElement(flag), "flags of %q", content)
 			}
 		},
-		Entry("a channel wildcard mention", harness.Req("MSG-24", "MSG-26"),
-			"@**all** please read", false, []string{"stream_wildcard_mentioned", "wildcard_mentioned"}),
-		Entry("a topic wildcard mention to a participant", harness.Req("MSG-25", "MSG-26"),
-			"@**topic** please read", true, []string{"topic_wildcard_mentioned", "wildcard_mentioned"}),
-		Entry("no wildcard mention", harness.Req("MSG-24", "MSG-25", "MSG-26"),
-			"nothing for everyone", true, []string{}),
+		wildcardEntries,
 	)
 
 	// Deprecated at level 224 and still set, so at every level.

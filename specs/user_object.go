@@ -5,6 +5,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/gavv/httpexpect/v2"
+
 	"github.com/chatconform/chatconform/harness"
 )
 
@@ -32,16 +34,19 @@ var _ = Describe("The User object", func() {
 		entries,
 	)
 
-	It("gives a bot its bot_type and its owner's ID as bot_owner_id", harness.Req("RES-11", "RES-12"), func() {
-		owner := t.Users[harness.Owner]
-		resp := t.As(harness.Owner).POST("/bots").WithFormField("full_name", "Webhook "+harness.UniqueName("b")).
-			WithFormField("short_name", harness.UniqueName("hook")).WithFormField("bot_type", 2).Expect()
-		id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
-		t.DeactivateAtEnd(harness.User{ID: id, Role: harness.Bot})
-		bot := acct.userAs(t.Users[harness.Member], id)
-		bot.Value("bot_type").Number().IsEqual(2)
-		bot.Value("bot_owner_id").Number().IsEqual(owner.ID)
-	})
+	DescribeTable("gives a bot created by the owner",
+		func(check func(bot *httpexpect.Object)) {
+			resp := t.As(harness.Owner).POST("/bots").WithFormField("full_name", "Webhook "+harness.UniqueName("b")).
+				WithFormField("short_name", harness.UniqueName("hook")).WithFormField("bot_type", 2).Expect()
+			id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
+			t.DeactivateAtEnd(harness.User{ID: id, Role: harness.Bot})
+			check(acct.userAs(t.Users[harness.Member], id))
+		},
+		Entry("its bot_type", harness.Req("RES-11"), func(bot *httpexpect.Object) { bot.Value("bot_type").Number().IsEqual(2) }),
+		Entry("its owner's ID as bot_owner_id", harness.Req("RES-12"), func(bot *httpexpect.Object) {
+			bot.Value("bot_owner_id").Number().IsEqual(t.Users[harness.Owner].ID)
+		}),
+	)
 
 	It("says is_active false for a deactivated user", harness.Req("RES-09"), func() {
 		u := t.NewUser(harness.Member)
