@@ -28,19 +28,30 @@ func addPlayground(name, language, template string) *httpexpect.Response {
 }
 
 var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)", func() {
-	It("creates a playground with an id, and the realm lists it with its name, language and template",
-		harness.Req("OP14-02", "OP14-05", "RES-27", "RES-28", "RES-29"), func() {
+	DescribeTable("creates a playground",
+		func(check func(answer, listed *httpexpect.Object, name string)) {
 			t := harness.Current()
 			name := harness.UniqueName("playground")
-			id := harness.Success(addPlayground(name, "Python", playgroundTemplate)).Value("id").Number().IsInt().Raw()
-
+			answer := harness.Success(addPlayground(name, "Python", playgroundTemplate))
+			id := answer.Value("id").Raw()
 			listed := t.StateOf(t.Users[harness.Member], "realm_playgrounds").Value("realm_playgrounds").Array().
 				Find(func(_ int, v *httpexpect.Value) bool { return v.Object().Value("id").Raw() == id })
-			p := listed.Object()
-			p.Value("name").String().IsEqual(name)
-			p.Value("pygments_language").String().IsEqual("Python")
-			p.Value("url_template").String().IsEqual(playgroundTemplate)
-		})
+			check(answer, listed.Object(), name)
+		},
+		Entry("answering its integer id", harness.Req("OP14-05"), func(answer, _ *httpexpect.Object, _ string) {
+			answer.Value("id").Number().IsInt()
+		}),
+		Entry("which the realm lists by that id, an integer", harness.Req("RES-27"), func(_, listed *httpexpect.Object, _ string) {
+			listed.Value("id").Number().IsInt()
+		}),
+		Entry("which the realm lists with its name and language", harness.Req("RES-28"), func(_, listed *httpexpect.Object, name string) {
+			listed.Value("name").String().IsEqual(name)
+			listed.Value("pygments_language").String().IsEqual("Python")
+		}),
+		Entry("from a url_template with one variable named code, which the realm lists", harness.Req("OP14-02", "RES-29"), func(_, listed *httpexpect.Object, _ string) {
+			listed.Value("url_template").String().IsEqual(playgroundTemplate)
+		}),
+	)
 
 	DescribeTable("requires name, pygments_language and url_template",
 		func(name, language, template string) {

@@ -65,14 +65,18 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		topic = harness.UniqueName("remind")
 	})
 
-	DescribeTable("schedules a reminder of a message and answers with an integer reminder_id",
+	It("answers the new reminder's integer reminder_id", harness.Req("OP15-04"), func() {
+		id := t.SendToChannel(harness.Owner, ch, topic, "remember this")
+		harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "a note for later")).Value("reminder_id").Number().IsInt()
+	})
+
+	DescribeTable("takes note as an optional string",
 		func(note string) {
 			id := t.SendToChannel(harness.Owner, ch, topic, "remember this")
-			resp := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), note))
-			resp.Value("reminder_id").Number().IsInt()
+			harness.Success(createReminder(user, id, t.Now().Add(reminderLead), note))
 		},
-		Entry("with a note", harness.Req("OP15-04", "OP15-03", "OP15-01"), "a note for later"),
-		Entry("without a note, which is optional", harness.Req("OP15-04", "OP15-03"), ""),
+		Entry("with a note", harness.Req("OP15-03"), "a note for later"),
+		Entry("without a note", harness.Req("OP15-03"), ""),
 	)
 
 	It("schedules it: the user's reminders list it with its message, time and note", harness.Req("STATE-19"), func() {
@@ -161,13 +165,23 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 		t.NeedCapability("clock")
 	})
 
-	DescribeTable("sends the requester the notification bot's message with the note and a link to the message, not before",
-		func(send func(user harness.User) int) {
+	// The reminder of a message arrives as a direct message from the notification bot at the
+	// scheduled time; the entries check, each for its own rule, when it came, what it is and
+	// that it carries the note.
+	channelMessage := func(harness.User) int {
+		ch := t.NewChannel(harness.Public)
+		return t.SendToChannel(harness.Owner, ch, harness.UniqueName("remind"), "the channel message")
+	}
+	directMessage := func(user harness.User) int {
+		return int(harness.Success(t.As(harness.Owner).POST("/messages").WithFormField("type", "direct").
+			WithFormField("to", fmt.Sprintf("[%d]", user.ID)).WithFormField("content", "the direct message").Expect()).
+			Value("id").Number().IsInt().Raw())
+	}
+	DescribeTable("delivers a reminder",
+		func(send func(user harness.User) int, notBefore bool, check func(d delivered)) {
 			user := t.NewUser(harness.Member)
-			target := send(user)
-			note := harness.UniqueName("note")
-			at := t.Now().Add(deliveryLead)
-			harness.Success(createReminder(user, target, at, note))
+			d := delivered{user: user, target: send(user), note: harness.UniqueName("note"), at: t.Now().Add(deliveryLead)}
+			harness.Success(createReminder(user, d.target, d.at, d.note))
 
 			// Only direct messages: the user may hear of channel messages others send meanwhile.
 			events := t.ListenAs(user, "message").About(func(ev map[string]any) bool {
@@ -175,32 +189,45 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 				return m["type"] == "private"
 			})
 			t.PassTime(deliveryLead - time.Second)
-			events.ExpectNoEvents(eventWait)
-
+			if notBefore {
+				events.ExpectNoEvents(eventWait)
+			}
 			t.PassTime(time.Second)
 			got := events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "message"}))
 			message, _ := got[0]["message"].(map[string]any)
 			Expect(message).To(HaveKey("id"))
-			id := int(message["id"].(float64))
-
-			reminder := harness.Success(t.AsUser(user).GET("/messages/{id}", id).Expect()).Value("message").Object()
-			sender := int(reminder.Value("sender_id").Number().IsInt().Raw())
-			Expect(sender).NotTo(Equal(user.ID), "the reminder comes from the notification bot, not the requester")
-			Expect(sender).NotTo(Equal(t.Users[harness.Owner].ID), "the reminder comes from the notification bot, not the message's sender")
-			reminder.Value("type").String().IsEqual("private")
-			reminder.Value("timestamp").Number().IsInt().Ge(at.Unix())
-			content := reminder.Value("content").String()
-			content.Contains(note)
-			content.Match(linksMessage(target).String())
+			d.reminder = harness.Success(t.AsUser(user).GET("/messages/{id}", int(message["id"].(float64))).Expect()).Value("message").Object()
+			check(d)
 		},
-		Entry("of a channel message", harness.Req("STATE-20", "RES-31", "OP15-02", "OP15-01"), func(harness.User) int {
-			ch := t.NewChannel(harness.Public)
-			return t.SendToChannel(harness.Owner, ch, harness.UniqueName("remind"), "the channel message")
-		}),
-		Entry("of a direct message", harness.Req("STATE-20", "RES-31"), func(user harness.User) int {
-			return int(harness.Success(t.As(harness.Owner).POST("/messages").WithFormField("type", "direct").
-				WithFormField("to", fmt.Sprintf("[%d]", user.ID)).WithFormField("content", "the direct message").Expect()).
-				Value("id").Number().IsInt().Raw())
-		}),
+		Entry("of a channel message at the scheduled time in UNIX seconds, not a second before", harness.Req("STATE-20", "OP15-02"),
+			channelMessage, true, func(d delivered) { d.reminder.Value("timestamp").Number().IsInt().Ge(d.at.Unix()) }),
+		Entry("of a channel message to the requester from the notification bot, with a link to the message", harness.Req("STATE-20"),
+			channelMessage, false, expectReminderMessage),
+		Entry("of a direct message to the requester from the notification bot, with a link to the message", harness.Req("STATE-20"),
+			directMessage, false, expectReminderMessage),
+		Entry("of a channel message with the note", harness.Req("RES-31"),
+			channelMessage, false, func(d delivered) { d.reminder.Value("content").String().Contains(d.note) }),
+		Entry("of a direct message with the note", harness.Req("RES-31"),
+			directMessage, false, func(d delivered) { d.reminder.Value("content").String().Contains(d.note) }),
 	)
 })
+
+// delivered is a reminder message as the requester fetched it, with what it reminds of.
+type delivered struct {
+	reminder *httpexpect.Object
+	user     harness.User
+	target   int
+	note     string
+	at       time.Time
+}
+
+// expectReminderMessage: the reminder is a direct message to the requester from neither the
+// requester nor the message's sender (the notification bot), linking to the message.
+func expectReminderMessage(d delivered) {
+	GinkgoHelper()
+	sender := int(d.reminder.Value("sender_id").Number().IsInt().Raw())
+	Expect(sender).NotTo(Equal(d.user.ID), "the reminder comes from the notification bot, not the requester")
+	Expect(sender).NotTo(Equal(harness.Current().Users[harness.Owner].ID), "the reminder comes from the notification bot, not the message's sender")
+	d.reminder.Value("type").String().IsEqual("private")
+	d.reminder.Value("content").String().Match(linksMessage(d.target).String())
+}
