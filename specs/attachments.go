@@ -72,20 +72,25 @@ var _ = Describe("Attachments: files that messages reference", func() {
 	BeforeEach(func() { t, member, ch, topic = memberChannel("files") })
 
 	Describe("detached uploads of an edit (operation 1)", func() {
-		It("returns a file whose only reference the edit removed, with its id, name, path_id and size",
-			harness.Req("STATE-23", "RES-01"), func() {
+		DescribeTable("returns a file whose only reference the edit removed",
+			func(check func(detached *httpexpect.Array, f harness.UploadedFile, attachment int)) {
 				f := t.Upload(member, uploadContent)
 				id := t.SendToChannelAs(member, ch, topic, "the file: "+f.Link())
 				attachment := attachmentID(member, f)
-
-				detached := editContent(member, id, "the file is gone")
+				check(editContent(member, id, "the file is gone"), f, attachment)
+			},
+			Entry("as the one detached upload", harness.Req("STATE-23"), func(detached *httpexpect.Array, _ harness.UploadedFile, attachment int) {
 				detached.Length().IsEqual(1)
+				detached.Value(0).Object().Value("id").Number().IsEqual(attachment)
+			}),
+			Entry("with its id, name, path_id and size", harness.Req("RES-01"), func(detached *httpexpect.Array, f harness.UploadedFile, attachment int) {
 				d := detached.Value(0).Object()
 				d.Value("id").Number().IsInt().IsEqual(attachment)
 				d.Value("name").String().IsEqual(f.Name)
 				d.Value("size").Number().IsInt().IsEqual(len(uploadContent))
 				d.Value("path_id").String().IsEqual(f.PathID)
-			})
+			}),
+		)
 
 		It("serves the detached file at {server_url}/user_uploads/<path_id>", harness.Req("RES-02"), func() {
 			f := t.Upload(member, uploadContent)
@@ -125,27 +130,30 @@ var _ = Describe("Attachments: files that messages reference", func() {
 				"the message that links the file")
 		})
 
-		It("gives message_ids as an integer array, which counts other users' messages too",
-			harness.Req("RES-04", "VER-26", "STATE-23"), func() {
-				t.NeedLevel(472)
-				f := t.Upload(member, uploadContent)
-				mine := t.SendToChannelAs(member, ch, topic, "mine: "+f.Link())
-				theirs := t.SendToChannel(harness.Owner, ch, topic, "theirs: "+f.Link())
+		It("gives message_ids as an integer array, which counts other users' messages too", harness.Req("RES-04", "VER-26"), func() {
+			t.NeedLevel(472)
+			f := t.Upload(member, uploadContent)
+			mine := t.SendToChannelAs(member, ch, topic, "mine: "+f.Link())
+			theirs := t.SendToChannel(harness.Owner, ch, topic, "theirs: "+f.Link())
+			a, _ := attachmentOf(member, f)
+			Expect(a).To(HaveKeyWithValue("message_ids", ConsistOf(float64(mine), float64(theirs))),
+				"the attachment is referenced by both messages")
 
-				a, _ := attachmentOf(member, f)
-				Expect(a).To(HaveKeyWithValue("message_ids", ConsistOf(float64(mine), float64(theirs))),
-					"the attachment is referenced by both messages")
-				// Another user's message still references the file: the edit does not detach it.
-				editContent(member, mine, "not mine any more").IsEmpty()
+			harness.Success(t.AsUser(member).PATCH("/messages/{id}", mine).WithFormField("content", "not mine any more").Expect())
+			harness.Success(t.As(harness.Owner).PATCH("/messages/{id}", theirs).WithFormField("content", "not theirs either").Expect())
+			a, _ = attachmentOf(member, f)
+			Expect(a).To(HaveKeyWithValue("message_ids", BeEmpty()))
 
-				harness.Success(t.As(harness.Owner).PATCH("/messages/{id}", theirs).WithFormField("content", "not theirs either").Expect())
-				a, _ = attachmentOf(member, f)
-				Expect(a).To(HaveKeyWithValue("message_ids", BeEmpty()))
+			again := t.SendToChannelAs(member, ch, topic, "again: "+f.Link())
+			editContent(member, again, "and gone").Value(0).Object().Value("message_ids").Array().IsEmpty()
+		})
 
-				again := t.SendToChannelAs(member, ch, topic, "again: "+f.Link())
-				d := editContent(member, again, "and gone").Value(0).Object()
-				d.Value("message_ids").Array().IsEmpty()
-			})
+		It("does not detach a file another user's message still references", harness.Req("STATE-23"), func() {
+			f := t.Upload(member, uploadContent)
+			mine := t.SendToChannelAs(member, ch, topic, "mine: "+f.Link())
+			t.SendToChannel(harness.Owner, ch, topic, "theirs: "+f.Link())
+			editContent(member, mine, "not mine any more").IsEmpty()
+		})
 
 		It("is an empty list when the edit removed no file", harness.Req("STATE-23"), func() {
 			f := t.Upload(member, uploadContent)

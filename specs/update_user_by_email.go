@@ -142,20 +142,20 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 			users = t.ProfileField(harness.ProfileFieldUsers)
 		})
 
-		It("sets fields of each type from an array of {id, value} objects", harness.Req("OP02-08", "OP02-10", "OP02-11"), func() {
-			member := t.Users[harness.Member]
-			harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data",
-				acct.profileData(text, "+1 555 0100", link, "https://example.com/profile", users, []int{member.ID})))
-			v, ok := acct.profileValue(subject.ID, text)
-			Expect(ok).To(BeTrue())
-			Expect(v).To(Equal("+1 555 0100"))
-			v, ok = acct.profileValue(subject.ID, link)
-			Expect(ok).To(BeTrue())
-			Expect(v).To(Equal("https://example.com/profile"))
-			v, ok = acct.profileValue(subject.ID, users)
-			Expect(ok).To(BeTrue())
-			Expect(acct.userIDsValue(v)).To(Equal([]int{member.ID}))
-		})
+		DescribeTable("sets a field from an array of {id, value} objects",
+			func(field func() int, value func() any, stored func(v any) any) {
+				harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(field(), value())))
+				v, ok := acct.profileValue(subject.ID, field())
+				Expect(ok).To(BeTrue(), "the field has a value")
+				Expect(stored(v)).To(Equal(value()))
+			},
+			Entry("a text field, from a string", harness.Req("OP02-08"),
+				func() int { return text }, func() any { return "+1 555 0100" }, func(v any) any { return v }),
+			Entry("a link field, from a URL", harness.Req("OP02-10"),
+				func() int { return link }, func() any { return "https://example.com/profile" }, func(v any) any { return v }),
+			Entry("a users field, from an array of user IDs", harness.Req("OP02-11"),
+				func() int { return users }, func() any { return []int{t.Users[harness.Member].ID} }, func(v any) any { return acct.userIDsValue(v) }),
+		)
 
 		It("removes a field's value when the value is null", harness.Req("OP02-09"), func() {
 			harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(text, "to be removed")))
