@@ -56,6 +56,9 @@ type Config struct {
 	InsecureSkipVerify bool
 	// ReportDir receives the conformance reports.
 	ReportDir string
+	// RecordExchanges writes every spec's exchanges to exchanges.jsonl in ReportDir, as
+	// chatconform diff reads them; a run records only the failed specs' otherwise.
+	RecordExchanges bool
 	// RequestTimeout bounds every HTTP request the harness sends.
 	RequestTimeout time.Duration
 	// ConfigFile is the YAML file the configuration was read from, if any.
@@ -138,6 +141,7 @@ type configJSON struct {
 	CAFile                   string               `json:"ca_file,omitempty"`
 	InsecureSkipVerify       bool                 `json:"insecure_skip_verify,omitempty"`
 	ReportDir                string               `json:"report_dir"`
+	RecordExchanges          bool                 `json:"record_exchanges,omitempty"`
 	RequestTimeout           string               `json:"request_timeout"`
 	ConfigFile               string               `json:"config_file,omitempty"`
 }
@@ -148,7 +152,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		URL: c.URL, Owner: c.Owner, Users: c.Users, FeatureLevel: c.FeatureLevel,
 		Features: c.Features, Capabilities: c.Capabilities, OwnerPermissions: c.OwnerPermissions,
 		JWTKey: c.JWTKey, JWTAlgorithm: c.JWTAlgorithm,
-		ReportDir: c.ReportDir, RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
+		ReportDir: c.ReportDir, RecordExchanges: c.RecordExchanges, RequestTimeout: c.RequestTimeout.String(), ConfigFile: c.ConfigFile,
 		CAFile: c.CAFile, InsecureSkipVerify: c.InsecureSkipVerify, Implementation: c.Implementation,
 		WildcardMentionThreshold: c.WildcardMentionThreshold, ControlToken: c.ControlToken,
 	})
@@ -168,7 +172,7 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		URL: j.URL, Owner: j.Owner, Users: j.Users, FeatureLevel: j.FeatureLevel,
 		Features: j.Features, Capabilities: j.Capabilities, OwnerPermissions: j.OwnerPermissions,
 		JWTKey: j.JWTKey, JWTAlgorithm: j.JWTAlgorithm,
-		ReportDir: j.ReportDir, RequestTimeout: d, ConfigFile: j.ConfigFile,
+		ReportDir: j.ReportDir, RecordExchanges: j.RecordExchanges, RequestTimeout: d, ConfigFile: j.ConfigFile,
 		CAFile: j.CAFile, InsecureSkipVerify: j.InsecureSkipVerify, Implementation: j.Implementation,
 		WildcardMentionThreshold: j.WildcardMentionThreshold, ControlToken: j.ControlToken,
 	}

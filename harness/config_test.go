@@ -245,7 +245,7 @@ func TestSettingsTable(t *testing.T) {
 	s := "x"
 	l := stringList{"x"}
 	fc.URL, fc.FeatureLevel, fc.ReportDir, fc.Timeout, fc.WildcardMentionThreshold = &s, &s, &s, &s, &s
-	fc.CAFile, fc.InsecureSkipVerify = &s, &s
+	fc.CAFile, fc.InsecureSkipVerify, fc.RecordExchanges = &s, &s, &s
 	fc.Implementation = &Implementation{Name: "x", Version: "x", URL: "x", Contact: "x"}
 	fc.Features, fc.Capabilities = &l, &l
 	fc.Owner = &fileOwner{Email: "x", APIKey: "x", Permissions: &l}

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"mime"
@@ -10,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // maxLoggedBody caps a logged body: enough for any JSON envelope, not a
@@ -86,15 +84,13 @@ func writeHeaders(b *strings.Builder, h http.Header) {
 	}
 }
 
-// writeBody shows form bodies one parameter per line (decoded, as the spec
-// wrote them), text and JSON as they are, anything else by its size.
+// writeBody shows form bodies one parameter per line (decoded, as the spec wrote them), and
+// anything else as bodyText gives it.
 func writeBody(b *strings.Builder, contentType string, body []byte) {
 	if len(body) == 0 {
 		return
 	}
-	mt, _, _ := mime.ParseMediaType(contentType)
-	switch {
-	case mt == "application/x-www-form-urlencoded":
+	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/x-www-form-urlencoded" {
 		for _, pair := range strings.Split(string(body), "&") {
 			k, v, _ := strings.Cut(pair, "=")
 			k, _ = url.QueryUnescape(k)
@@ -104,15 +100,10 @@ func writeBody(b *strings.Builder, contentType string, body []byte) {
 			}
 			fmt.Fprintf(b, "    %s=%s\n", k, truncate(v))
 		}
-	case strings.HasPrefix(mt, "multipart/"):
-		fmt.Fprintf(b, "    <%s body, %d bytes>\n", mt, len(body))
-	case utf8.Valid(body):
-		text := RedactText(truncate(string(bytes.TrimSpace(body))))
-		for _, line := range strings.Split(text, "\n") {
-			fmt.Fprintf(b, "    %s\n", line)
-		}
-	default:
-		fmt.Fprintf(b, "    <%d bytes of %s>\n", len(body), contentType)
+		return
+	}
+	for _, line := range strings.Split(bodyText(contentType, body), "\n") {
+		fmt.Fprintf(b, "    %s\n", line)
 	}
 }
 

@@ -159,6 +159,7 @@ type fileConfig struct {
 	CAFile                   *string                `yaml:"ca_file"`
 	InsecureSkipVerify       *string                `yaml:"insecure_skip_verify"`
 	ReportDir                *string                `yaml:"report_dir"`
+	RecordExchanges          *string                `yaml:"record_exchanges"`
 	Timeout                  *string                `yaml:"timeout"`
 }
 
@@ -206,6 +207,7 @@ func (f fileConfig) values() map[string]string {
 	put("ca_file", f.CAFile)
 	put("insecure_skip_verify", f.InsecureSkipVerify)
 	put("report_dir", f.ReportDir)
+	put("record_exchanges", f.RecordExchanges)
 	put("timeout", f.Timeout)
 	return out
 }

@@ -95,6 +95,10 @@ var Settings = []Setting{
 		Default: "reports",
 		Meaning: "Directory that receives conformance.json and conformance.html.",
 		set:     setReportDir},
+	{Name: "record-exchanges", Flag: FlagPrefix + "record-exchanges", Env: "CHATCONFORM_RECORD_EXCHANGES", YAML: "record_exchanges",
+		Default: "false",
+		Meaning: "Also write every spec's HTTP exchanges, redacted, to exchanges.jsonl in the report directory (chatconform diff sets it).",
+		set:     setRecordExchanges},
 	{Name: "timeout", Flag: FlagPrefix + "timeout", Env: "CHATCONFORM_TIMEOUT", YAML: "timeout",
 		Default: "10s",
 		Meaning: "Timeout of each HTTP request (Go duration, e.g. 10s); time spent waiting out a rate limit (HTTP 429, Retry-After) does not count.",
@@ -337,11 +341,15 @@ func setCAFile(c *Config, v string) error {
 	return nil
 }
 
-func setInsecureSkipVerify(c *Config, v string) error {
-	b, err := strconv.ParseBool(strings.TrimSpace(v))
+func setInsecureSkipVerify(c *Config, v string) error { return setBool(&c.InsecureSkipVerify, v) }
+
+func setRecordExchanges(c *Config, v string) error { return setBool(&c.RecordExchanges, v) }
+
+func setBool(b *bool, v string) error {
+	parsed, err := strconv.ParseBool(strings.TrimSpace(v))
 	if err != nil {
 		return fmt.Errorf("is not true or false")
 	}
-	c.InsecureSkipVerify = b
+	*b = parsed
 	return nil
 }

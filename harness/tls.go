@@ -25,8 +25,12 @@ func caPool(path string) (*x509.CertPool, error) {
 }
 
 // baseTransport is the transport every client of the target starts from: the default one, with
-// the configured certificate authorities and verification.
+// the configured certificate authorities and verification, recording every exchange.
 func (t *Target) baseTransport() http.RoundTripper {
+	return exchangeRecorder{base: t.tlsTransport()}
+}
+
+func (t *Target) tlsTransport() http.RoundTripper {
 	c := t.Config
 	if c.CAFile == "" && !c.InsecureSkipVerify {
 		return http.DefaultTransport

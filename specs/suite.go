@@ -59,7 +59,19 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 
 // Every spec takes the next accounts of the persistent cast, so that no account needs more
 // requests in a run than the real server's rate limit allows (README, "Footprint of a run").
-var _ = BeforeEach(func() { harness.Current().NextCast() })
+var _ = BeforeEach(func() {
+	harness.TakeExchanges() // what came before the spec (another spec's cleanup) is not the spec's
+	harness.Current().NextCast()
+})
+
+// A spec's exchanges, structured, go into its report where the reports show them: a failed
+// spec's, or every spec's when the run records them for chatconform diff.
+var _ = AfterEach(func() {
+	exchanges := harness.TakeExchanges()
+	if len(exchanges) > 0 && (CurrentSpecReport().Failed() || harness.Current().Config.RecordExchanges) {
+		AddReportEntry(harness.ExchangesEntry, ReportEntryVisibilityNever, exchanges)
+	}
+})
 
 var _ = SynchronizedAfterSuite(func() {
 	if target, ok := harness.TryCurrent(); ok {
@@ -87,6 +99,9 @@ var _ = ReportAfterSuite("conformance report", func(r Report) {
 	dir := reportDir(target)
 	Expect(report.Write(conf, dir)).To(Succeed())
 	Expect(report.WriteJUnit(r, filepath.Join(dir, "junit.xml"))).To(Succeed())
+	if target != nil && target.Config.RecordExchanges {
+		Expect(report.WriteExchanges(r, filepath.Join(dir, report.ExchangesFile))).To(Succeed())
+	}
 	fmt.Fprint(os.Stdout, report.Summary(conf))
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs

@@ -6,6 +6,7 @@
 //	chatconform list [--coverage]                 # the requirements catalog
 //	chatconform version
 //	chatconform serve [-addr …] [-fixture …]      # the reference fake server
+//	chatconform diff [--a URL …] [--b URL …]      # two servers' answers side by side
 //
 // Every chatconform setting is also an environment variable (see the README), and every
 // Ginkgo flag works with its -ginkgo. prefix (for example -ginkgo.label-filter). Reports go to
@@ -65,6 +66,7 @@ func execute(args []string) int {
 		&cobra.Command{Use: "run [-chatconform.<setting> …] [-ginkgo.<flag> …]", Short: "Run the suite against a server (the default command)",
 			DisableFlagParsing: true, RunE: func(_ *cobra.Command, args []string) error { code = runSuite(args); return nil }},
 		listCommand(),
+		diffCommand(&code),
 		&cobra.Command{Use: "version", Short: "Print the runner's version and what its catalog holds", Args: cobra.NoArgs,
 			RunE: func(*cobra.Command, []string) error { return printVersion() }},
 		&cobra.Command{Use: "serve [-addr …] [-fixture …] [-control-token …]", Short: "Run the reference fake server",
@@ -248,7 +250,8 @@ func printVersion() error {
 	for _, r := range cat.Requirements {
 		highest = max(highest, r.MinLevel, r.BelowLevel)
 	}
-	fmt.Printf("chatconform %s: %d requirements of the API document, up to feature level %d\n", harness.Version, len(cat.Requirements), highest)
+	fmt.Printf("chatconform %s: %d requirements of the API document, up to feature level %d (catalog %s)\n",
+		harness.Version, len(cat.Requirements), highest, catalog.Version())
 	return nil
 }
 

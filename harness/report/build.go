@@ -31,6 +31,7 @@ func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance
 			EndTime:        r.EndTime,
 			RunTime:        r.RunTime.Round(time.Millisecond).String(),
 			HarnessVersion: harness.Version,
+			CatalogVersion: catalog.Version(),
 			FailureReasons: r.SpecialSuiteFailureReasons,
 		},
 		Target: TargetFrom(t),
@@ -156,10 +157,11 @@ func failureOf(s types.SpecReport) Failure {
 		name = s.LeafNodeType.String()
 	}
 	f := Failure{
-		Spec:     name,
-		State:    s.State.String(),
-		Message:  harness.RedactText(s.Failure.Message),
-		Exchange: harness.RedactText(s.CapturedGinkgoWriterOutput),
+		Spec:      name,
+		State:     s.State.String(),
+		Message:   harness.RedactText(s.Failure.Message),
+		Output:    harness.RedactText(s.CapturedGinkgoWriterOutput),
+		Exchanges: harness.ExchangesOf(s.ReportEntries),
 	}
 	if s.Failure.ForwardedPanic != "" {
 		f.Message = strings.TrimSpace(f.Message + "\npanic: " + harness.RedactText(s.Failure.ForwardedPanic))
@@ -168,7 +170,9 @@ func failureOf(s types.SpecReport) Failure {
 		f.Location = s.Failure.Location.String()
 	}
 	for _, e := range s.ReportEntries {
-		f.Notes = append(f.Notes, harness.RedactText(e.Name+": "+e.StringRepresentation()))
+		if e.Name != harness.ExchangesEntry {
+			f.Notes = append(f.Notes, harness.RedactText(e.Name+": "+e.StringRepresentation()))
+		}
 	}
 	return f
 }

@@ -38,7 +38,7 @@ func renderHTML(w io.Writer, c *Conformance) error {
 			if !seen {
 				anchor = fmt.Sprintf("failure-%d", len(failures)+1)
 				failureOf[f.Spec] = anchor
-				failures = append(failures, htmlFailure{Failure: f, Anchor: anchor, Exchange: markFailing(f.Exchange)})
+				failures = append(failures, htmlFailure{Failure: f, Anchor: anchor, Exchange: markFailing(f.Output)})
 			}
 			row.FailureLinks = append(row.FailureLinks, htmlLink{Anchor: anchor, Spec: f.Spec})
 		}
@@ -83,7 +83,7 @@ type htmlFailure struct {
 func othersOf(fs []Failure) []htmlFailure {
 	out := make([]htmlFailure, 0, len(fs))
 	for i, f := range fs {
-		out = append(out, htmlFailure{Failure: f, Anchor: fmt.Sprintf("other-%d", i+1), Exchange: markFailing(f.Exchange)})
+		out = append(out, htmlFailure{Failure: f, Anchor: fmt.Sprintf("other-%d", i+1), Exchange: markFailing(f.Output)})
 	}
 	return out
 }
@@ -134,7 +134,7 @@ details{margin:.3em 0}summary{cursor:pointer}
 <p>Target <b>{{.Target.URL}}</b>, feature level {{.Target.FeatureLevel}}{{if .Target.ServerVersion}}, server {{.Target.ServerVersion}}{{end}}, clock offset {{.Target.Realm.ClockOffsetSeconds}} s from the runner's.
 Features: {{range .Target.Features}}{{.}} {{else}}none{{end}}.
 Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}} {{else}}none{{end}}.</p>
-<p class="small">{{.APIVersion}} · generated {{.GeneratedAt.Format "2006-01-02 15:04:05 UTC"}} · run time {{.Suite.RunTime}} · harness {{.Suite.HarnessVersion}}{{if .Target.Realm.Defaulted}} · defaulted realm values: {{range .Target.Realm.Defaulted}}{{.}} {{end}}{{end}}</p>
+<p class="small">{{.APIVersion}} · generated {{.GeneratedAt.Format "2006-01-02 15:04:05 UTC"}} · run time {{.Suite.RunTime}} · harness {{.Suite.HarnessVersion}} · catalog {{.Suite.CatalogVersion}}{{if .Target.Realm.Defaulted}} · defaulted realm values: {{range .Target.Realm.Defaulted}}{{.}} {{end}}{{end}}</p>
 
 <table class="counts">
 <tr><th>Requirements</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th><th class="pending">Pending</th><th>Covered</th></tr>

@@ -3,9 +3,12 @@ package report
 import (
 	"encoding/xml"
 	"os"
+	"slices"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/chatconform/chatconform/harness"
 )
 
 // junitConfig keeps junit.xml small: the exchanges a spec captured are kept only where it
@@ -19,6 +22,15 @@ var junitConfig = reporters.JunitReportConfig{
 // or concern it belongs to (its outermost Describe), so CI systems group the cases as the
 // document does.
 func WriteJUnit(r types.Report, path string) error {
+	// The structured exchanges are the JSON report's; a failed spec's timeline has them as text.
+	specs := make(types.SpecReports, len(r.SpecReports))
+	for i, s := range r.SpecReports {
+		s.ReportEntries = slices.DeleteFunc(slices.Clone(s.ReportEntries), func(e types.ReportEntry) bool {
+			return e.Name == harness.ExchangesEntry
+		})
+		specs[i] = s
+	}
+	r.SpecReports = specs
 	if err := reporters.GenerateJUnitReportWithConfig(r, path, junitConfig); err != nil {
 		return err
 	}

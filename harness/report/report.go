@@ -59,6 +59,8 @@ type Suite struct {
 	EndTime        time.Time `json:"end_time"`
 	RunTime        string    `json:"run_time"`
 	HarnessVersion string    `json:"harness_version"`
+	// CatalogVersion names the requirements catalog the run checked (catalog.Version).
+	CatalogVersion string `json:"catalog_version"`
 	// FailureReasons are Ginkgo's suite-level reasons (interrupted, …).
 	FailureReasons []string `json:"failure_reasons,omitempty"`
 }
@@ -144,9 +146,11 @@ type Failure struct {
 	State    string `json:"state"`
 	Message  string `json:"message"`
 	Location string `json:"location,omitempty"`
-	// Exchange is the spec's captured output: every HTTP exchange it made,
-	// credentials already redacted by the harness.
-	Exchange string `json:"exchange,omitempty"`
+	// Output is the spec's captured output as text: every HTTP exchange it made and what
+	// the harness noted, credentials redacted.
+	Output string `json:"output,omitempty"`
+	// Exchanges are the spec's HTTP exchanges, structured, credentials redacted.
+	Exchanges []harness.Exchange `json:"exchanges,omitempty"`
 	// Notes are the spec's report entries, such as the HTTP status seen.
 	Notes []string `json:"notes,omitempty"`
 }

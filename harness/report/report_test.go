@@ -200,7 +200,7 @@ func TestBuild(t *testing.T) {
 	}
 	f := c.Requirements[1].Failures
 	if len(f) != 1 || f[0].Spec != "suite fetches" || f[0].Location != "specs/op06.go:42" ||
-		!strings.Contains(f[0].Exchange, "--> GET http://x/api/v1/messages/1") ||
+		!strings.Contains(f[0].Output, "--> GET http://x/api/v1/messages/1") ||
 		!reflect.DeepEqual(f[0].Notes, []string{"http status: GET /api/v1/messages/1: HTTP 200"}) {
 		t.Errorf("failure = %+v", f)
 	}

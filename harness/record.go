@@ -1,0 +1,148 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// Exchange is one HTTP request and what came back, as the reports carry it: credentials
+// redacted, bodies as text and cut at maxLoggedBody.
+type Exchange struct {
+	Method         string              `json:"method"`
+	URL            string              `json:"url"`
+	RequestHeaders map[string][]string `json:"request_headers,omitempty"`
+	RequestBody    string              `json:"request_body,omitempty"`
+	// Status is the HTTP status code; 0 when no response came (Error says why).
+	Status          int                 `json:"status"`
+	ResponseHeaders map[string][]string `json:"response_headers,omitempty"`
+	ResponseBody    string              `json:"response_body,omitempty"`
+	Error           string              `json:"error,omitempty"`
+	DurationMS      int64               `json:"duration_ms"`
+}
+
+// ExchangesEntry names the report entry that holds a spec's exchanges.
+const ExchangesEntry = "exchanges"
+
+// ExchangesOf returns the exchanges a spec's report entry holds, or nil.
+func ExchangesOf(entries types.ReportEntries) []Exchange {
+	for _, e := range entries {
+		if e.Name != ExchangesEntry {
+			continue
+		}
+		// The value itself in the process that added it, its JSON once it came from another.
+		if list, ok := e.Value.GetRawValue().([]Exchange); ok {
+			return list
+		}
+		var list []Exchange
+		if json.Unmarshal([]byte(e.Value.AsJSON), &list) == nil {
+			return list
+		}
+	}
+	return nil
+}
+
+// recorded holds the exchanges of this process since TakeExchanges last ran. A process runs
+// one spec at a time, so between the suite's BeforeEach and AfterEach they are the spec's.
+var recorded struct {
+	sync.Mutex
+	list []Exchange
+}
+
+// TakeExchanges returns the exchanges recorded since the last call and forgets them.
+func TakeExchanges() []Exchange {
+	recorded.Lock()
+	defer recorded.Unlock()
+	list := recorded.list
+	recorded.list = nil
+	return list
+}
+
+// exchangeRecorder records every exchange that goes through it, under every client of the
+// target (the API, the control API, the event queue), each attempt of a retried request
+// included.
+type exchangeRecorder struct{ base http.RoundTripper }
+
+func (rt exchangeRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	var reqBody []byte
+	if req.Body != nil && req.Body != http.NoBody {
+		var err error
+		if reqBody, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	}
+	shown := *req.URL
+	shown.User = nil
+	shown.RawQuery = redactQuery(req.URL.RawQuery)
+	ex := Exchange{
+		Method: req.Method, URL: shown.String(), RequestHeaders: redactedHeaders(req.Header),
+		RequestBody: bodyText(req.Header.Get("Content-Type"), reqBody),
+	}
+	start := time.Now()
+	resp, err := rt.base.RoundTrip(req)
+	ex.DurationMS = time.Since(start).Milliseconds()
+	if err != nil {
+		ex.Error = err.Error()
+		record(ex)
+		return nil, err
+	}
+	respBody, readErr := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(respBody))
+	ex.Status, ex.ResponseHeaders = resp.StatusCode, redactedHeaders(resp.Header)
+	ex.ResponseBody = bodyText(resp.Header.Get("Content-Type"), respBody)
+	if readErr != nil {
+		ex.Error = "reading the body: " + readErr.Error()
+	}
+	record(ex)
+	return resp, nil
+}
+
+func record(ex Exchange) {
+	recorded.Lock()
+	defer recorded.Unlock()
+	recorded.list = append(recorded.list, ex)
+}
+
+func redactedHeaders(h http.Header) map[string][]string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(h))
+	for name, values := range h {
+		for _, v := range values {
+			out[name] = append(out[name], redactHeader(name, v))
+		}
+	}
+	return out
+}
+
+// bodyText is a body as the reports show it: a form with its secret parameters hidden, text
+// with any credential in it hidden, anything else by its size.
+func bodyText(contentType string, body []byte) string {
+	if len(body) == 0 {
+		return ""
+	}
+	mt, _, _ := mime.ParseMediaType(contentType)
+	switch {
+	case mt == "application/x-www-form-urlencoded":
+		return truncate(redactQuery(string(body)))
+	case strings.HasPrefix(mt, "multipart/"):
+		return fmt.Sprintf("<%s body, %d bytes>", mt, len(body))
+	case utf8.Valid(body):
+		return RedactText(truncate(string(bytes.TrimSpace(body))))
+	}
+	return fmt.Sprintf("<%d bytes of %s>", len(body), contentType)
+}
