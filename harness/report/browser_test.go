@@ -22,8 +22,8 @@ func TestHTMLReportInABrowser(t *testing.T) {
 			{ID: "CONV-01", Section: "Conventions", Text: "paths under /api/v1", Feature: "core", Status: Passed, Specs: []string{"a"}},
 			{ID: "OP06-09", Section: "Endpoints / 6. Fetch a message", Text: "a missing message gets BAD_REQUEST", Feature: "messages", Status: Failed,
 				Specs: []string{"b"}, Failures: []Failure{{Spec: "Operation 6 answers BAD_REQUEST", State: "failed",
-					Message:  `Expected "BAD_REQUEST", got "success"`,
-					Output: "--> POST http://chat.example.test/api/v1/messages\n<-- 200 OK\n--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK\n"}}},
+					Message: `Expected "BAD_REQUEST", got "success"`,
+					Output:  "--> POST http://chat.example.test/api/v1/messages\n<-- 200 OK\n--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK\n"}}},
 			{ID: "MSG-01", Section: "Resources / Message", Text: "id is an integer", Feature: "messages", Status: Passed, Specs: []string{"c"}},
 		}}
 	c.Profiles = profiles(c.Requirements)
