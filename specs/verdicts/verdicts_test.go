@@ -12,11 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/harness/report"
 )
 
@@ -117,6 +119,14 @@ func TestOwnerPermissionVerdicts(t *testing.T) {
 		var failed []string
 		for _, f := range r.Failures {
 			failed = append(failed, f.Spec)
+			// The refused change is among the failure's exchanges, structured and redacted.
+			refused := slices.ContainsFunc(f.Exchanges, func(e harness.Exchange) bool {
+				return e.Method == "PATCH" && e.Status >= 400 && strings.Contains(e.ResponseBody, `"result":"error"`) &&
+					slices.ContainsFunc(e.RequestHeaders["Authorization"], func(v string) bool { return strings.HasSuffix(v, ":****") })
+			})
+			if !refused {
+				t.Errorf("failure of %q: no refused PATCH with redacted credentials among its %d exchanges", f.Spec, len(f.Exchanges))
+			}
 		}
 		if !onlyOwnersChanges(failed) {
 			t.Errorf("failed specs %q: want the owner's two email changes alone", failed)
