@@ -334,3 +334,27 @@ func TestSettingsMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigFileSyntaxLine: a YAML syntax error names the line a person finds it on.
+func TestConfigFileSyntaxLine(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		line string
+	}{
+		{"url: http://x\nowner: [email: a\n", "line 2:"},
+		{"url: http://x\nreport_dir: a\ntimeout: [1\n", "line 3:"},
+		{"url: http://x\nowner: {email: a\n", "line 2:"},
+		{"- a\nurl: b\n", "line 2:"},
+		{"url: http://x\n  timeout: 3s\n", "line 2:"},
+		{"url: x\nowner:\n  email: \"unterminated\n", "line 3:"},
+	} {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadConfig(nil, env(map[string]string{"CHATCONFORM_CONFIG": path}))
+		if err == nil || !strings.Contains(err.Error(), "yaml: "+tc.line) {
+			t.Errorf("%q: error %v, want one naming %s", tc.file, err, tc.line)
+		}
+	}
+}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -224,7 +226,7 @@ func applyFile(cfg *Config, path string) error {
 	dec.KnownFields(true)
 	var fc fileConfig
 	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("config file %s: %w", path, err)
+		return fmt.Errorf("config file %s: %s", path, yamlLine(err))
 	}
 	vals := fc.values()
 	for _, s := range Settings {
@@ -260,4 +262,19 @@ func configurableRoles() []string {
 		}
 	}
 	return slices.Clip(out)
+}
+
+// parserLine is the line a yaml.v3 parser error names. The parser (unlike the scanner, whose
+// lines are right) counts lines from 0 there: "line 1: did not find expected ',' or ']'" is
+// about the second line.
+var parserLine = regexp.MustCompile(`^yaml: line ([0-9]+): (did not find expected .*)$`)
+
+// yamlLine is a YAML error's text with the line a person finds the problem on.
+func yamlLine(err error) string {
+	m := parserLine.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	n, _ := strconv.Atoi(m[1])
+	return fmt.Sprintf("yaml: line %d: %s", n+1, m[2])
 }
