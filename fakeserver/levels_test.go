@@ -169,6 +169,27 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return true
 		}},
+		{"POST /user_topics", realm.LevelUserTopics, func(t *testing.T, base string) bool {
+			res := post(t, base, memberAuth, "/api/v1/user_topics", "stream_id", "1", "topic", "muted", "visibility_policy", "1")
+			if res.status == http.StatusNotFound {
+				return false
+			}
+			requireSuccess(t, "mute with user_topics", res)
+			return true
+		}},
+		{"the last_update_id presence protocol", realm.LevelPresenceUpdateID, func(t *testing.T, base string) bool {
+			got := requireSuccess(t, "presence", post(t, base, memberAuth, "/api/v1/users/me/presence", "status", "active", "last_update_id", "-1"))
+			_, protocol := got["presence_last_update_id"]
+			presences, _ := got["presences"].(map[string]any)
+			_, modern := presences["4"]
+			if protocol != modern {
+				t.Errorf("presence_last_update_id present %v, presences keyed by user ID %v: %v", protocol, modern, got)
+			}
+			if ignored := fmt.Sprint(got["ignored_parameters_unsupported"]); protocol == strings.Contains(ignored, "last_update_id") {
+				t.Errorf("ignored_parameters_unsupported %s with the protocol %v", ignored, protocol)
+			}
+			return protocol
+		}},
 		{"bot-only bot storage", realm.LevelBotOnlyStorage, func(t *testing.T, base string) bool {
 			res := do(t, base, request{method: http.MethodPut, path: "/api/v1/bot_storage", auth: memberAuth,
 				body: formBody("storage", `{"k":"v"}`), contentType: formType})

@@ -19,9 +19,13 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	c.p.Bool("new_user_input", false)
 	slim := c.p.Bool("slim_presence", false)
 	q := realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays}
-	if id, ok := c.p.Int("last_update_id"); ok {
-		last := int(id)
-		q.LastUpdateID = &last
+	// Before its protocol, last_update_id is a parameter the server does not know, and lists.
+	protocol := s.realm().AtLeast(realm.LevelPresenceUpdateID)
+	if protocol {
+		if id, ok := c.p.Int("last_update_id"); ok {
+			last := int(id)
+			q.LastUpdateID = &last
+		}
 	}
 	if days, ok := c.p.Int("history_limit_days"); ok {
 		if days < 0 {
@@ -41,11 +45,11 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	}
 	q.Modern = q.LastUpdateID != nil || slim
 	res := s.realm().Presences(q)
-	return fields{
-		"presence_last_update_id": res.LastUpdateID,
-		"server_timestamp":        float64(s.realm().Now()),
-		"presences":               res.Presences,
-	}, nil
+	out := fields{"server_timestamp": float64(s.realm().Now()), "presences": res.Presences}
+	if protocol {
+		out["presence_last_update_id"] = res.LastUpdateID
+	}
+	return out, nil
 }
 
 // getUserPresence: GET /users/{user_id_or_email}/presence.

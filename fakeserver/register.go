@@ -184,7 +184,10 @@ func (s *Server) coreRegisterState(st *registerState) {
 	}
 	if st.want("presence") {
 		res := r.Presences(realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays, Modern: st.client.SlimPresence})
-		f["presences"], f["server_timestamp"], f["presence_last_update_id"] = res.Presences, float64(r.Now()), res.LastUpdateID
+		f["presences"], f["server_timestamp"] = res.Presences, float64(r.Now())
+		if r.AtLeast(realm.LevelPresenceUpdateID) {
+			f["presence_last_update_id"] = res.LastUpdateID
+		}
 	}
 	if st.want("realm_emoji") {
 		f["realm_emoji"] = s.realm().RealmEmoji()

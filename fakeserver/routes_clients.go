@@ -1,6 +1,10 @@
 package fakeserver
 
-import "github.com/go-chi/chi/v5"
+import (
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
 
 // userIDOrEmail is a user ID or an email address in a path, anything but "me", whose routes
 // come first on the real server (GET /users/me/presence is a wrong method, not a lookup of "me").
@@ -25,7 +29,7 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
 	r.Post("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
 	r.Get("/user_uploads/*", serve(s.fileURL))
-	r.Post("/user_topics", serve(s.updateUserTopic))
+	r.Post("/user_topics", serve(s.fromLevel(realm.LevelUserTopics, s.updateUserTopic)))
 	r.Post("/messages/flags/narrow", serve(s.updateFlagsForNarrow))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))

@@ -1,6 +1,10 @@
 package fakeserver
 
-import "github.com/go-chi/chi/v5"
+import (
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
 
 // messagingRoutes adds the authenticated routes of message editing and moving, topic muting,
 // narrows, read marking, typing and reactions (issue 4).
@@ -22,7 +26,7 @@ func (s *Server) messagingRoutes(r chi.Router) {
 // messagingRegisterState adds this area's state to a POST /register response.
 func (s *Server) messagingRegisterState(st *registerState) {
 	c, fetch, f := st.c, st.want, st.f
-	if fetch("user_topic") {
+	if fetch("user_topic") && s.realm().AtLeast(realm.LevelUserTopics) {
 		f["user_topics"] = s.realm().UserTopics(c.user.ID)
 	}
 	if fetch("muted_topics") {

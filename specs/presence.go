@@ -22,8 +22,15 @@ func (o acctOps) updatePresence(u harness.User, kv ...any) *httpexpect.Response 
 	return sendForm(u, "POST", "/users/me/presence", nil, kv...)
 }
 
-// presences returns the presences map and presence_last_update_id of a successful update.
-func (o acctOps) presences(u harness.User, kv ...any) (map[string]any, int) {
+// presences returns the presences map of a successful update.
+func (o acctOps) presences(u harness.User, kv ...any) map[string]any {
+	GinkgoHelper()
+	return harness.Success(o.updatePresence(u, kv...)).Value("presences").Object().Raw()
+}
+
+// presencesSince returns the presences map and presence_last_update_id of a successful
+// update: the last_update_id protocol of level 263.
+func (o acctOps) presencesSince(u harness.User, kv ...any) (map[string]any, int) {
 	GinkgoHelper()
 	resp := harness.Success(o.updatePresence(u, kv...))
 	last := int(resp.Value("presence_last_update_id").Number().IsInt().Raw())
@@ -91,7 +98,7 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 
 	DescribeTable("answers presences in the modern format when slim_presence is true",
 		func(check func(presences map[string]any)) {
-			presences, _ := acct.presences(u, "status", "active", "slim_presence", true)
+			presences := acct.presences(u, "status", "active", "slim_presence", true)
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 			check(presences)
 		},
@@ -115,19 +122,19 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 			t.NeedLevel(263)
 			other := t.NewUser(harness.Member)
 			harness.Success(acct.updatePresence(other, "status", "idle"))
-			presences, _ := acct.presences(u, "status", "active", "last_update_id", -1)
+			presences := acct.presences(u, "status", "active", "last_update_id", -1)
 			Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 		})
 
 	It("answers a presence_last_update_id never below the last_update_id passed", harness.Req("OP04-09"), func() {
 		t.NeedLevel(263)
-		_, first := acct.presences(u, "status", "active", "last_update_id", -1)
+		_, first := acct.presencesSince(u, "status", "active", "last_update_id", -1)
 		Expect(first).To(BeNumerically(">=", -1))
-		_, second := acct.presences(u, "status", "active", "last_update_id", first)
+		_, second := acct.presencesSince(u, "status", "active", "last_update_id", first)
 		Expect(second).To(BeNumerically(">=", first))
 		ahead := second + 1000
-		_, third := acct.presences(u, "status", "active", "last_update_id", ahead)
+		_, third := acct.presencesSince(u, "status", "active", "last_update_id", ahead)
 		Expect(third).To(BeNumerically(">=", ahead))
 	})
 
@@ -154,7 +161,7 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 	)
 
 	It("accepts history_limit_days as an integer", harness.Req("OP04-04"), func() {
-		presences, _ := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
+		presences := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
 		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 	})
 })
@@ -185,7 +192,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 			} else {
 				time.Sleep(1100 * time.Millisecond)
 			}
-			presences, _ := acct.presences(u, "status", status, "slim_presence", true)
+			presences := acct.presences(u, "status", status, "slim_presence", true)
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 			entry := httpexpect.NewValue(GinkgoT(), presences[strconv.Itoa(u.ID)]).Object()
 			idle := entry.Value("idle_timestamp").Number().IsInt().Raw()
@@ -202,8 +209,8 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 
 	It("answers presence_last_update_id equal to the one passed exactly when there are no updates", harness.Req("OP04-10"), func() {
 		t.NeedLevel(263)
-		_, first := acct.presences(u, "status", "active", "last_update_id", -1)
-		presences, second := acct.presences(u, "status", "active", "last_update_id", first)
+		_, first := acct.presencesSince(u, "status", "active", "last_update_id", -1)
+		presences, second := acct.presencesSince(u, "status", "active", "last_update_id", first)
 		Expect(second).To(BeNumerically(">=", first))
 		if second == first {
 			Expect(presences).To(BeEmpty(), "an unchanged presence_last_update_id means no updates")
@@ -213,17 +220,18 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 
 		other := t.NewUser(harness.Member)
 		harness.Success(acct.updatePresence(other, "status", "active"))
-		presences, third := acct.presences(u, "status", "active", "last_update_id", second)
+		presences, third := acct.presencesSince(u, "status", "active", "last_update_id", second)
 		Expect(third).To(BeNumerically(">", second), "another user's new presence is an update")
 		Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
 	})
 
 	It("answers presence_last_update_id -1 when none was passed and no data was returned", harness.Req("OP04-11"), func() {
 		t.NeedCapability("clock")
+		t.NeedLevel(263) // presence_last_update_id came with the protocol
 		// Presence disabled hides u's own; a day-long history after two quiet days holds no one else.
 		harness.Success(t.AsUser(u).PATCH("/settings").WithFormField("presence_enabled", false).Expect())
 		t.PassTime(2 * day)
-		presences, last := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 1)
+		presences, last := acct.presencesSince(u, "status", "active", "slim_presence", true, "history_limit_days", 1)
 		Expect(presences).To(BeEmpty())
 		Expect(last).To(Equal(-1))
 	})
@@ -234,10 +242,10 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		old := t.NewUser(harness.Member)
 		harness.Success(acct.updatePresence(old, "status", "active"))
 		t.PassTime(13 * day)
-		presences, _ := acct.presences(u, "status", "active", "slim_presence", true)
+		presences := acct.presences(u, "status", "active", "slim_presence", true)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "13 days old is within the default history")
 		t.PassTime(2 * day)
-		presences, _ = acct.presences(u, "status", "active", "slim_presence", true)
+		presences = acct.presences(u, "status", "active", "slim_presence", true)
 		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "15 days old is beyond the default history")
 	})
 
@@ -246,21 +254,21 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		old := t.NewUser(harness.Member)
 		harness.Success(acct.updatePresence(old, "status", "active"))
 		t.PassTime(15 * day)
-		presences, _ := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
+		presences := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "15 days old is within a history of 30 days")
 	})
 
 	It("ignores history_limit_days when last_update_id is greater than 0", harness.Req("LIMIT-09"), func() {
 		t.NeedCapability("clock")
 		t.NeedLevel(263)
-		_, since := acct.presences(u, "status", "active", "last_update_id", -1)
+		_, since := acct.presencesSince(u, "status", "active", "last_update_id", -1)
 		Expect(since).To(BeNumerically(">", 0))
 		old := t.NewUser(harness.Member)
 		harness.Success(acct.updatePresence(old, "status", "active"))
 		t.PassTime(2 * day)
-		presences, _ := acct.presences(u, "status", "active", "last_update_id", since, "history_limit_days", 1)
+		presences := acct.presences(u, "status", "active", "last_update_id", since, "history_limit_days", 1)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "the update since last_update_id, however old")
-		presences, _ = acct.presences(u, "status", "active", "last_update_id", -1, "history_limit_days", 1)
+		presences = acct.presences(u, "status", "active", "last_update_id", -1, "history_limit_days", 1)
 		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "without a positive last_update_id the limit applies")
 	})
 })

@@ -10,6 +10,9 @@ const (
 	LevelTopicNames = 118
 	// LevelIgnoredParametersUnsupported: success replies list the parameters the endpoint ignored.
 	LevelIgnoredParametersUnsupported = 167
+	// LevelUserTopics: POST /user_topics exists, and register gives user_topics (the topic
+	// muting endpoint and muted_topics alone before).
+	LevelUserTopics = 170
 	// LevelLinkifierURLTemplate: linkifiers use URL templates, sent only to clients that read them.
 	LevelLinkifierURLTemplate = 176
 	// LevelBatchComplete: a batched operation (delete topic, mark all as read) answers success
@@ -20,6 +23,9 @@ const (
 	// LevelWildcardFlags: stream_wildcard_mentioned and topic_wildcard_mentioned (and the topic
 	// wildcard); only wildcard_mentioned before.
 	LevelWildcardFlags = 224
+	// LevelPresenceUpdateID: the last_update_id presence protocol (presence_last_update_id in
+	// answers; last_update_id an unknown parameter before).
+	LevelPresenceUpdateID = 263
 	// LevelReactionUserDropped: reactions no longer carry the legacy user object.
 	LevelReactionUserDropped = 328
 	// LevelIgnoredNotSubscribed: marking unread names the unsubscribed channels it skipped.
