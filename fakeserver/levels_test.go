@@ -133,7 +133,14 @@ func TestLevelBoundaries(t *testing.T) {
 		{"attachment create_time in seconds", realm.LevelAttachmentSeconds, func(t *testing.T, base string) bool {
 			url := integFile(t, base, memberAuth, "level.txt")
 			start := float64(defaultFixture.Realm.StartTime)
-			switch created := attachmentAt(t, base, url)["create_time"]; created {
+			// Below 472 the legacy messages list has date_sent in the unit of create_time
+			// (the changelog of level 443 names both fields).
+			msgSend(t, base, memberAuth, "dated", "[file](/user_uploads/"+integPath(url)+")")
+			a := attachmentAt(t, base, url)
+			if list, _ := a["messages"].([]any); len(list) != 1 || list[0].(map[string]any)["date_sent"] != a["create_time"] {
+				t.Errorf("attachment %v: want one message with date_sent in the unit of create_time", a)
+			}
+			switch created := a["create_time"]; created {
 			case start:
 				return true
 			case start * 1000:
@@ -176,6 +183,30 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			requireSuccess(t, "mute with user_topics", res)
 			return true
+		}},
+		{"the whole topic held to the move time limit", realm.LevelWholeTopicTimeLimit, func(t *testing.T, base string) bool {
+			requireSuccess(t, "limit", msgPatch(t, base, ownerAuth, "/api/v1/realm", "move_messages_within_stream_limit_seconds", "100"))
+			msgSend(t, base, memberAuth, "aging", "old")
+			requireSuccess(t, "clock", post(t, base, "", "/_fake/clock", "advance", "1000"))
+			fresh := msgSend(t, base, memberAuth, "aging", "fresh")
+			res := msgPatch(t, base, memberAuth, fmt.Sprintf("/api/v1/messages/%d", fresh), "topic", "moved", "propagate_mode", "change_all")
+			if res.status == http.StatusOK {
+				return false
+			}
+			if res.env["code"] != "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED" {
+				t.Errorf("a whole topic with an old message: %s", res)
+			}
+			return true
+		}},
+		{"can_resolve_topics_group", realm.LevelResolveTopicsGroup, func(t *testing.T, base string) bool {
+			// Only administrators may move topics; everyone may resolve them.
+			requireSuccess(t, "move group", msgPatch(t, base, ownerAuth, "/api/v1/realm", "can_move_messages_between_topics_group", "3"))
+			id := msgSend(t, base, memberAuth, "done", "resolve me")
+			res := msgPatch(t, base, memberAuth, fmt.Sprintf("/api/v1/messages/%d", id), "topic", "✔ done", "propagate_mode", "change_all")
+			if res.status != http.StatusOK && res.env["msg"] != "You don't have permission to edit this message" {
+				t.Errorf("a member resolving where only administrators move topics: %s", res)
+			}
+			return res.status == http.StatusOK
 		}},
 		{"the last_update_id presence protocol", realm.LevelPresenceUpdateID, func(t *testing.T, base string) bool {
 			got := requireSuccess(t, "presence", post(t, base, memberAuth, "/api/v1/users/me/presence", "status", "active", "last_update_id", "-1"))

@@ -266,8 +266,12 @@ func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
 	now := s.Now()
 	if p.topic != nil {
 		if p.resolved || p.unresolved {
-			if !s.inGroupSetting(u.ID, s.editing.CanResolveTopicsGroup) {
-				return apierr.BadRequest("You don't have permission to resolve topics in this channel.")
+			group, refusal := s.editing.CanResolveTopicsGroup, "You don't have permission to resolve topics in this channel."
+			if !s.atLeast(LevelResolveTopicsGroup) { // a topic edit like any other before
+				group, refusal = s.editing.CanMoveMessagesBetweenTopicsGroup, "You don't have permission to edit this message"
+			}
+			if !s.inGroupSetting(u.ID, group) {
+				return apierr.BadRequest("%s", refusal)
 			}
 		} else {
 			if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenTopicsGroup) {
@@ -304,7 +308,7 @@ func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
 			return apierr.BadRequest("The time limit for editing this message's channel has passed")
 		}
 	}
-	if p.req.PropagateMode == ChangeAll && !u.IsModerator() && p.moved && !p.resolved && !p.unresolved {
+	if p.req.PropagateMode == ChangeAll && !u.IsModerator() && p.moved && !p.resolved && !p.unresolved && s.atLeast(LevelWholeTopicTimeLimit) {
 		return s.checkWholeTopicTimeLimit(p)
 	}
 	return nil

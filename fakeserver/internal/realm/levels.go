@@ -13,6 +13,9 @@ const (
 	// LevelUserTopics: POST /user_topics exists, and register gives user_topics (the topic
 	// muting endpoint and muted_topics alone before).
 	LevelUserTopics = 170
+	// LevelWholeTopicTimeLimit: a change_all move is held to the move time limits for the
+	// whole topic (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED); only the target message was before.
+	LevelWholeTopicTimeLimit = 172
 	// LevelLinkifierURLTemplate: linkifiers use URL templates, sent only to clients that read them.
 	LevelLinkifierURLTemplate = 176
 	// LevelBatchComplete: a batched operation (delete topic, mark all as read) answers success
@@ -33,6 +36,9 @@ const (
 	// LevelLastMoved: last_moved_timestamp, and last_edit_timestamp for content edits only
 	// (a move updated last_edit_timestamp before).
 	LevelLastMoved = 365
+	// LevelResolveTopicsGroup: resolving a topic takes can_resolve_topics_group (a topic edit,
+	// under can_move_messages_between_topics_group, before).
+	LevelResolveTopicsGroup = 367
 	// LevelPrevContentSHA256: a message edit reads prev_content_sha256 (ignored before).
 	LevelPrevContentSHA256 = 379
 	// LevelPushRegistration: POST /mobile_push/register exists (an unknown route before).
