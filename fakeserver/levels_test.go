@@ -208,6 +208,19 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return res.status == http.StatusOK
 		}},
+		{"the empty topic", realm.LevelEmptyTopic, func(t *testing.T, base string) bool {
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+			_, displayName := state["realm_empty_topic_display_name"]
+			sent := post(t, base, memberAuth, "/api/v1/messages", "type", "channel", "to", setupChan, "topic", "", "content", "no topic")
+			id := msgSend(t, base, memberAuth, "general chat", "to the display name")
+			named, _ := msgFetch(t, base, memberAuth, id)["subject"].(string)
+			if empty := sent.status == http.StatusOK; empty != displayName || empty != (named == "") {
+				t.Errorf("empty topic sent %v (%s), realm_empty_topic_display_name %v, the display name stored as %q", empty, sent, displayName, named)
+			} else if !empty && sent.env["msg"] != "Topic can't be empty!" {
+				t.Errorf("the empty topic refused with %s", sent)
+			}
+			return displayName
+		}},
 		{"the last_update_id presence protocol", realm.LevelPresenceUpdateID, func(t *testing.T, base string) bool {
 			got := requireSuccess(t, "presence", post(t, base, memberAuth, "/api/v1/users/me/presence", "status", "active", "last_update_id", "-1"))
 			_, protocol := got["presence_last_update_id"]

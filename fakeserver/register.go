@@ -249,7 +249,9 @@ func (s *Server) realmRegisterState(st *registerState) {
 	url := baseURL(st.c)
 	f["max_topic_length"], f["max_message_length"] = set.MaxTopicLength, set.MaxMessageLength
 	f["max_stream_name_length"], f["max_stream_description_length"] = 60, 1024
-	f["realm_empty_topic_display_name"] = set.EmptyTopicDisplayName
+	if set.FeatureLevel >= realm.LevelEmptyTopic {
+		f["realm_empty_topic_display_name"] = set.EmptyTopicDisplayName
+	}
 	f["realm_name"], f["realm_date_created"] = set.Name, set.DateCreated
 	f["realm_url"], f["realm_uri"] = url, url
 	f["realm_icon_url"], f["realm_icon_source"] = url+"/static/images/logo/zulip-icon-128x128.png", "G"

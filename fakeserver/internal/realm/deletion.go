@@ -2,7 +2,6 @@ package realm
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 )
@@ -65,10 +64,7 @@ func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching
 	if err != nil {
 		return false, err
 	}
-	topic = strings.TrimSpace(topic)
-	if topic == s.settings.EmptyTopicDisplayName {
-		topic = ""
-	}
+	topic = s.topicNamed(topic)
 	if !b.run(s.topicMessages(u, ch.ID, topic), s.deleteMessages) {
 		return false, nil
 	}

@@ -99,9 +99,9 @@ func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRende
 	}
 	// A topic or channel equal to the current one changes nothing, as on the real server.
 	if req.Topic != nil {
-		topic := strings.TrimSpace(*req.Topic)
-		if topic == s.settings.EmptyTopicDisplayName {
-			topic = ""
+		topic := s.topicNamed(*req.Topic)
+		if topic == "" && !s.atLeast(LevelEmptyTopic) {
+			return nil, errEmptyTopic()
 		}
 		if topic != m.Topic {
 			p.topic = &topic

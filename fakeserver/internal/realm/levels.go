@@ -1,5 +1,7 @@
 package realm
 
+import "strings"
+
 // The feature levels at which the API document says a server's behaviour changes. The fake
 // reads its fixture's level against these names, so every level gate is listed here once;
 // below a boundary the fake answers as a server of that older level does.
@@ -33,6 +35,10 @@ const (
 	LevelReactionUserDropped = 328
 	// LevelIgnoredNotSubscribed: marking unread names the unsubscribed channels it skipped.
 	LevelIgnoredNotSubscribed = 355
+	// LevelEmptyTopic: the empty topic is a topic, which clients may name by
+	// realm_empty_topic_display_name; before, an empty topic was refused and that name was a
+	// topic name like any other.
+	LevelEmptyTopic = 334
 	// LevelLastMoved: last_moved_timestamp, and last_edit_timestamp for content edits only
 	// (a move updated last_edit_timestamp before).
 	LevelLastMoved = 365
@@ -53,6 +59,16 @@ const (
 
 // AtLeast tells whether the realm's feature level has reached boundary.
 func (s *State) AtLeast(boundary int) bool { return s.Settings().FeatureLevel >= boundary }
+
+// topicNamed is the topic a client names: trimmed, and from LevelEmptyTopic the empty topic's
+// display name read as the empty topic.
+func (s *State) topicNamed(name string) string {
+	name = strings.TrimSpace(name)
+	if name == s.settings.EmptyTopicDisplayName && s.atLeast(LevelEmptyTopic) {
+		return ""
+	}
+	return name
+}
 
 // atLeast is AtLeast for code that already holds the state's lock.
 func (s *State) atLeast(boundary int) bool { return s.settings.FeatureLevel >= boundary }

@@ -47,10 +47,7 @@ func (s *State) MarkTopicAsRead(userID, channelID int, topic string) *apierr.Err
 	if err != nil {
 		return err
 	}
-	name := strings.TrimSpace(topic)
-	if name == s.settings.EmptyTopicDisplayName {
-		name = ""
-	}
+	name := s.topicNamed(topic)
 	inTopic := func(m *Message) bool {
 		return !m.IsDirect && m.ChannelID == ch.ID && strings.EqualFold(m.Topic, name)
 	}

@@ -57,12 +57,15 @@ type Draft struct {
 	Client     string
 }
 
+// errEmptyTopic refuses the empty topic below LevelEmptyTopic, as the real server did.
+func errEmptyTopic() *apierr.Error { return apierr.BadRequest("Topic can't be empty!") }
+
 // normalizeTopic applies the real server's topic rules: trimmed, the display name of the
 // empty topic read as "", control characters refused, long topics truncated.
 func (s *State) normalizeTopic(topic string) (string, *apierr.Error) {
-	topic = strings.TrimSpace(topic)
-	if topic == s.settings.EmptyTopicDisplayName {
-		topic = ""
+	topic = s.topicNamed(topic)
+	if topic == "" && !s.atLeast(LevelEmptyTopic) {
+		return "", errEmptyTopic()
 	}
 	for i, r := range []rune(topic) {
 		if unicode.IsControl(r) || r == utf8.RuneError {
