@@ -31,6 +31,9 @@ func readBodyFirst(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if kept, ok := r.Context().Value(requestBodyKey{}).(*requestBody); ok {
+			kept.data = body
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,8 +92,25 @@ func TestJournalFiltersAndVerify(t *testing.T) {
 		if e.Query != "" && e.Query != "api_key=****" {
 			t.Errorf("query kept a credential: %q", e.Query)
 		}
+		if v, ok := e.Params["api_key"]; ok && v != "****" {
+			t.Errorf("parameters kept a credential: %v", e.Params)
+		}
 	}
-	resp, err := http.Get(ts.URL + "/_fake/journal?path=" + "/api/v1/messages/*" + "&status=400")
+	if len(refused) == 1 && !strings.Contains(refused[0].Response, `"code":"BAD_REQUEST"`) {
+		t.Errorf("refused fetch: the journal keeps no answer: %q", refused[0].Response)
+	}
+
+	// A form's and a JSON body's parameters, decoded.
+	resp, err := member.PostForm(ts.URL+"/api/v1/messages", url.Values{"type": {"channel"}, "to": {"general"}, "topic": {"journal"}, "content": {"hello"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	sent := ts.Server.Journal(fakeserver.JournalFilter{Method: "POST", Path: "/api/v1/messages"})
+	if len(sent) != 1 || sent[0].Params["topic"] != "journal" || sent[0].Params["content"] != "hello" || !strings.Contains(sent[0].Response, `"id":`) {
+		t.Errorf("a sent message's journal entry: %+v", sent)
+	}
+	resp, err = http.Get(ts.URL + "/_fake/journal?path=" + "/api/v1/messages/*" + "&status=400")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,12 @@
 package fakeserver
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"sync"
@@ -20,9 +24,14 @@ type JournalEntry struct {
 	// Query is the raw query string, credentials redacted.
 	Query string `json:"query,omitempty"`
 	// User is the username of the request's HTTP Basic credentials (the email it claimed).
-	User   string `json:"user,omitempty"`
-	Spec   string `json:"spec,omitempty"`
-	Status int    `json:"status"`
+	User string `json:"user,omitempty"`
+	Spec string `json:"spec,omitempty"`
+	// Params are the request's parameters, decoded from the query and a form body (one value
+	// each, credentials redacted, each cut at the entry bound).
+	Params map[string]string `json:"params,omitempty"`
+	Status int               `json:"status"`
+	// Response is the start of the answer's body, cut at the entry bound.
+	Response string `json:"response,omitempty"`
 	// Time is the wall time and VirtualTime the fake's clock when the request arrived, in UNIX
 	// milliseconds and seconds; DurationMicros is how long the answer took.
 	Time           int64 `json:"time_ms"`
@@ -115,7 +124,50 @@ func (j *journal) trim() {
 }
 
 func (e JournalEntry) size() int {
-	return len(e.Method) + len(e.Path) + len(e.Query) + len(e.User) + len(e.Spec)
+	n := len(e.Method) + len(e.Path) + len(e.Query) + len(e.User) + len(e.Spec) + len(e.Response)
+	for k, v := range e.Params {
+		n += len(k) + len(v)
+	}
+	return n
+}
+
+// secretParam tells whether a parameter holds a credential the journal must not show.
+func secretParam(name string) bool {
+	switch strings.ToLower(name) {
+	case "api_key", "password", "token", "jwt_key", "push_key":
+		return true
+	}
+	return false
+}
+
+// journalParams decodes a request's parameters, the query's and a form body's as the API takes
+// them: one value each, credentials redacted, each name and value cut at max bytes, at most 64.
+func journalParams(query string, contentType string, body []byte, max int) map[string]string {
+	out := map[string]string{}
+	put := func(k, v string) {
+		if len(out) < 64 {
+			if secretParam(k) {
+				v = "****"
+			}
+			out[cut(k, max)] = cut(v, max)
+		}
+	}
+	values, _ := url.ParseQuery(query)
+	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/x-www-form-urlencoded" {
+		form, _ := url.ParseQuery(string(body))
+		for k, v := range form {
+			values[k] = append(values[k], v...)
+		}
+	}
+	for k, v := range values {
+		if len(v) > 0 {
+			put(k, v[0])
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // redactQuery hides the values of credential parameters in a query string.
@@ -125,9 +177,7 @@ func redactQuery(raw string) string {
 	}
 	parts := strings.Split(raw, "&")
 	for i, p := range parts {
-		name, _, _ := strings.Cut(p, "=")
-		switch strings.ToLower(name) {
-		case "api_key", "password", "token", "jwt_key", "push_key":
+		if name, _, _ := strings.Cut(p, "="); secretParam(name) {
 			parts[i] = name + "=****"
 		}
 	}
@@ -149,19 +199,26 @@ func cut(s string, n int) string {
 // has been answered.
 func (j *journal) record(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		j.mu.Lock()
+		max := j.entryMax
+		j.mu.Unlock()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK, keep: max}
 		start, virtual := time.Now(), j.clock()
-		next.ServeHTTP(sw, r)
+		// readBodyFirst leaves the body it read here, for the parameters.
+		body := &requestBody{}
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), requestBodyKey{}, body)))
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {
 			return
 		}
 		user, _, _ := r.BasicAuth()
+		e := JournalEntry{Method: cut(r.Method, max), Path: cut(r.URL.Path, max),
+			Query: cut(redactQuery(r.URL.RawQuery), max), User: cut(user, max),
+			Spec:   cut(r.Header.Get(SpecHeader), max),
+			Params: journalParams(r.URL.RawQuery, r.Header.Get("Content-Type"), body.data, max),
+			Status: sw.status, Response: cut(sw.kept.String(), max),
+			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
 		j.mu.Lock()
 		defer j.mu.Unlock()
-		e := JournalEntry{Method: cut(r.Method, j.entryMax), Path: cut(r.URL.Path, j.entryMax),
-			Query: cut(redactQuery(r.URL.RawQuery), j.entryMax), User: cut(user, j.entryMax),
-			Spec: cut(r.Header.Get(SpecHeader), j.entryMax), Status: sw.status,
-			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
 		j.list = append(j.list, e)
 		j.bytes += e.size()
 		j.trim()
@@ -180,10 +237,25 @@ func (j *journal) clear() {
 	j.list, j.bytes = nil, 0
 }
 
+// statusWriter notes the status and keeps the first keep bytes of the body written.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	keep   int
+	kept   bytes.Buffer
 }
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if room := w.keep - w.kept.Len(); room > 0 {
+		w.kept.Write(p[:min(room, len(p))])
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// requestBody is where readBodyFirst leaves the body it read, for the journal.
+type requestBody struct{ data []byte }
+
+type requestBodyKey struct{}
 
 // Unwrap lets http.ResponseController reach the connection (GET /events sets its own write
 // deadline).
