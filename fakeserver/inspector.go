@@ -121,7 +121,9 @@ User <input name="user" size="24" value="{{.Filter.User}}"> Status <input name="
 <table id="journal"><tr><th>Time</th><th>Request</th><th>User</th><th>Status</th><th>µs</th></tr>
 {{range .Journal}}<tr><td class="small">{{ms .Time}}</td><td><details><summary>{{.Method}} {{.Path}}</summary><pre>query: {{.Query}}
 spec: {{.Spec}}
-virtual time: {{unix .VirtualTime}}</pre></details></td><td>{{.User}}</td><td{{if ge .Status 400}} class="err"{{end}}>{{.Status}}</td><td>{{.DurationMicros}}</td></tr>
+virtual time: {{unix .VirtualTime}}{{range $k, $v := .Params}}
+{{$k}} = {{$v}}{{end}}
+answer: {{.Response}}</pre></details></td><td>{{.User}}</td><td{{if ge .Status 400}} class="err"{{end}}>{{.Status}}</td><td>{{.DurationMicros}}</td></tr>
 {{end}}</table>
 
 <h2>Configuration</h2>
