@@ -42,9 +42,7 @@ func (s *Server) uploadFile(c *call) (fields, error) {
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}
-	cfg := s.Config()
-	quota := realm.UploadQuota{PerUser: cfg.UploadQuotaBytesPerUser, Total: cfg.UploadQuotaBytesTotal}
-	up, aerr := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, quota)
+	up, aerr := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, s.Config().uploadQuota())
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -75,4 +73,9 @@ func (s *Server) removeAttachment(c *call) (fields, error) {
 		return nil, aerr
 	}
 	return fields{}, nil
+}
+
+// uploadQuota is the configured bound on stored uploads.
+func (c Config) uploadQuota() realm.UploadQuota {
+	return realm.UploadQuota{PerUser: c.UploadQuotaBytesPerUser, Total: c.UploadQuotaBytesTotal}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -254,4 +255,89 @@ func ExampleServer_As() {
 	msgs, _ := member.Messages("releases", "v2")
 	fmt.Println(len(msgs), msgs[0].Content)
 	// Output: 1 <p>Version <strong>2</strong> is out</p>
+}
+
+// TestSeedingAccessors: bots, uploads and subscriptions seeded from Go, and a user's
+// subscriptions, flags and the event queues read back as copies.
+func TestSeedingAccessors(t *testing.T) {
+	ts := fakeserver.Start(t)
+	owner, _ := ts.Server.As("owner")
+	member, _ := ts.Server.As("member")
+	if err := owner.CreateChannel("announcements", fakeserver.Public); err != nil {
+		t.Fatal(err)
+	}
+	if err := member.Subscribe("announcements"); err != nil {
+		t.Fatal(err)
+	}
+	if err := member.Subscribe("no such channel"); err == nil {
+		t.Error("subscribing to a channel that does not exist succeeded")
+	}
+	subs := member.Subscriptions()
+	if !slices.ContainsFunc(subs, func(s fakeserver.Subscription) bool { return s.Channel == "announcements" && s.ChannelID > 0 && s.Color != "" }) {
+		t.Errorf("the member's subscriptions %+v lack announcements", subs)
+	}
+
+	url, err := member.Upload("notes.txt", "text/plain", []byte("the notes"))
+	if err != nil || !strings.HasPrefix(url, "/user_uploads/") {
+		t.Fatalf("upload: %q %v", url, err)
+	}
+	id, err := owner.Send("announcements", "files", "see @**Max Member** and [the notes]("+url+")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags, err := member.Flags(id)
+	if err != nil || !slices.Contains(flags, "mentioned") || slices.Contains(flags, "read") {
+		t.Errorf("the member's flags on a message mentioning them: %v %v", flags, err)
+	}
+	if flags, _ := owner.Flags(id); !slices.Contains(flags, "read") {
+		t.Errorf("the sender's flags: %v", flags)
+	}
+
+	bot, err := member.CreateBot("Notes", "notes")
+	if err != nil || bot.Email != "notes-bot@chat.example.test" || bot.APIKey == "" {
+		t.Fatalf("bot %+v, %v", bot, err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/api/v1/users/me", nil)
+	req.SetBasicAuth(bot.Email, bot.APIKey)
+	var me struct {
+		UserID int  `json:"user_id"`
+		IsBot  bool `json:"is_bot"`
+	}
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		_ = json.NewDecoder(resp.Body).Decode(&me)
+		resp.Body.Close()
+	}
+	if me.UserID != bot.ID || !me.IsBot {
+		t.Errorf("the bot's credentials authenticate as %+v, want bot %d", me, bot.ID)
+	}
+
+	if len(ts.Server.Queues()) != 0 {
+		t.Errorf("queues before any registration: %v", ts.Server.Queues())
+	}
+	resp, err := ts.Client("member").PostForm(ts.URL+"/api/v1/register", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if _, err := owner.Send("announcements", "later", "news"); err != nil {
+		t.Fatal(err)
+	}
+	queues := ts.Server.Queues()
+	if len(queues) != 1 || queues[0].ID == "" || queues[0].Pending == 0 {
+		t.Errorf("queues after the member registered and a message came: %+v", queues)
+	}
+}
+
+// ExampleActor_Flags reads a user's flags on a message that mentions them, and the event
+// queue a client registered.
+func ExampleActor_Flags() {
+	srv := fakeserver.New()
+	owner, _ := srv.As("owner")
+	id, _ := owner.Send("general", "hello", "welcome, @**Max Member**")
+	member, _ := srv.As("member")
+	flags, _ := member.Flags(id)
+	fmt.Println(flags, len(srv.Queues()))
+	// Output: [mentioned] 0
 }

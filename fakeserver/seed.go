@@ -155,3 +155,95 @@ func (a *Actor) Messages(channel, topic string) ([]Message, error) {
 	}
 	return w.Messages, nil
 }
+
+// Subscribe subscribes the actor to existing channels by name, as joining them through the
+// API would (a public channel, or a private one the actor may join).
+func (a *Actor) Subscribe(channels ...string) error {
+	specs := make([]realm.ChannelSpec, len(channels))
+	for i, name := range channels {
+		if _, aerr := a.s.state.ChannelIDByName(a.id, name); aerr != nil {
+			return fmt.Errorf("fakeserver: channel %q: %s", name, aerr.Error())
+		}
+		specs[i] = realm.ChannelSpec{Name: name}
+	}
+	if _, aerr := a.s.state.Subscribe(a.id, specs, realm.SubscribeOptions{}); aerr != nil {
+		return fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return nil
+}
+
+// Subscription is one of a user's subscriptions, as GET /users/me/subscriptions shows it
+// (a copy).
+type Subscription struct {
+	ChannelID int
+	Channel   string
+	Color     string
+	IsMuted   bool
+	PinToTop  bool
+}
+
+// Subscriptions lists the actor's subscriptions, in channel order.
+func (a *Actor) Subscriptions() []Subscription {
+	var out []Subscription
+	for _, v := range a.s.state.Subscriptions(a.id, realm.SubscriptionOptions{}) {
+		out = append(out, Subscription{ChannelID: v.StreamID, Channel: v.Name, Color: v.Color, IsMuted: v.IsMuted, PinToTop: v.PinToTop})
+	}
+	return out
+}
+
+// Flags returns the actor's flags on a message ("read", "starred", "mentioned", …), as
+// GET /messages/{id} gives them.
+func (a *Actor) Flags(messageID int) ([]string, error) {
+	v, _, aerr := a.s.state.GetMessage(a.id, messageID, realm.ViewOptions{})
+	if aerr != nil {
+		return nil, fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return append([]string{}, v.Flags...), nil
+}
+
+// Bot is a bot an Actor created, with the credentials it authenticates with.
+type Bot struct {
+	ID     int
+	Email  string
+	APIKey string
+}
+
+// CreateBot creates a generic bot the actor owns, as POST /bots does (the short name makes
+// its email, <short name>-bot@<realm host>).
+func (a *Actor) CreateBot(fullName, shortName string) (Bot, error) {
+	u, aerr := a.s.state.CreateBot(a.id, fullName, shortName, 1, a.s.Config().MaxBotsPerUser)
+	if aerr != nil {
+		return Bot{}, fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return Bot{ID: u.ID, Email: u.Email, APIKey: u.APIKey}, nil
+}
+
+// Upload stores a file for the actor, as POST /user_uploads does, within the configured
+// quotas, and returns its URL ("/user_uploads/…"), to link in a message.
+func (a *Actor) Upload(name, contentType string, content []byte) (string, error) {
+	up, aerr := a.s.state.UploadFile(a.id, name, contentType, content, a.s.Config().uploadQuota())
+	if aerr != nil {
+		return "", fmt.Errorf("fakeserver: %s", aerr.Error())
+	}
+	return up.URL, nil
+}
+
+// Queue is a live event queue (a copy).
+type Queue struct {
+	ID     string
+	UserID int
+	// Pending counts the events not yet acknowledged; Waiting tells whether a long poll is
+	// waiting on the queue now.
+	Pending int
+	Waiting bool
+}
+
+// Queues lists the live event queues, by id: what clients registered and have not deleted
+// or let expire.
+func (s *Server) Queues() []Queue {
+	var out []Queue
+	for _, q := range s.hub.Queues() {
+		out = append(out, Queue{ID: q.ID, UserID: q.UserID, Pending: q.Pending, Waiting: q.Waiting})
+	}
+	return out
+}
