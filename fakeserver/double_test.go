@@ -273,7 +273,9 @@ func TestSeedingAccessors(t *testing.T) {
 		t.Error("subscribing to a channel that does not exist succeeded")
 	}
 	subs := member.Subscriptions()
-	if !slices.ContainsFunc(subs, func(s fakeserver.Subscription) bool { return s.Channel == "announcements" && s.ChannelID > 0 && s.Color != "" }) {
+	if !slices.ContainsFunc(subs, func(s fakeserver.Subscription) bool {
+		return s.Channel == "announcements" && s.ChannelID > 0 && s.Color != ""
+	}) {
 		t.Errorf("the member's subscriptions %+v lack announcements", subs)
 	}
 
