@@ -81,6 +81,9 @@ func (s *Server) loadFixture(c *call) (fields, error) {
 		return nil, err
 	}
 	f, err := fixtures.Parse([]byte(text))
+	if err == nil {
+		err = CheckFixture(f)
+	}
 	if err != nil {
 		return nil, apierr.BadRequest("%v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fixtures"
 )
 
 func TestStartClientAndSetClock(t *testing.T) {
@@ -342,4 +343,72 @@ func ExampleActor_Flags() {
 	flags, _ := member.Flags(id)
 	fmt.Println(flags, len(srv.Queues()))
 	// Output: [mentioned] 0
+}
+
+// TestFixtureMessages: a fixture's messages, topics and reactions are there at start and
+// after every reset, at their times, as the API shows them; a fixture whose reaction names an
+// emoji the realm does not know is refused by the control API, naming the message.
+func TestFixtureMessages(t *testing.T) {
+	f := fixtures.Default()
+	start := f.Realm.StartTime
+	f.Messages = []fixtures.Message{
+		{Sender: 4, Channel: "general", Topic: "plans", Content: "an **old** plan", Timestamp: start - 3600,
+			Reactions: []fixtures.Reaction{{User: 1, Emoji: "octopus"}}},
+		{Sender: 1, Channel: "general", Topic: "plans", Content: "a newer plan, @**Max Member**"},
+		{Sender: 1, To: []int{4}, Content: "just for you"},
+	}
+	if err := fakeserver.CheckFixture(f); err != nil {
+		t.Fatal(err)
+	}
+	ts := fakeserver.Start(t, fakeserver.WithFixture(f))
+	check := func(when string) {
+		t.Helper()
+		member, _ := ts.Server.As("member")
+		plans, err := member.Messages("general", "plans")
+		if err != nil || len(plans) != 2 {
+			t.Fatalf("%s: the topic's messages %+v, %v", when, plans, err)
+		}
+		if plans[0].Timestamp != start-3600 || plans[1].Timestamp != start || plans[0].Content != "<p>an <strong>old</strong> plan</p>" ||
+			len(plans[0].Reactions) != 1 || plans[0].Reactions[0].EmojiName != "octopus" {
+			t.Errorf("%s: messages %+v", when, plans)
+		}
+		if flags, _ := member.Flags(plans[1].ID); !slices.Contains(flags, "mentioned") || slices.Contains(flags, "read") {
+			t.Errorf("%s: the member's flags on the mention %v", when, flags)
+		}
+		resp, err := ts.Client("member").Get(ts.URL + "/api/v1/users/me/1/topics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var topics struct {
+			Topics []struct{ Name string } `json:"topics"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&topics)
+		resp.Body.Close()
+		if len(topics.Topics) != 1 || topics.Topics[0].Name != "plans" {
+			t.Errorf("%s: topics %+v", when, topics.Topics)
+		}
+	}
+	check("at start")
+	owner, _ := ts.Server.As("owner")
+	if _, err := owner.Send("general", "later", "not in the fixture"); err != nil {
+		t.Fatal(err)
+	}
+	ts.Server.Reset()
+	check("after a reset")
+
+	yaml := string(fixtures.DefaultYAML()) + "messages:\n  - {sender: 1, channel: general, topic: t, content: hi, reactions: [{user: 4, emoji: no_such_emoji}]}\n"
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/_fake/fixture", strings.NewReader(url.Values{"fixture": {yaml}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set(fakeserver.SpecHeader, "fixture messages")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&env)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(fmt.Sprint(env["msg"]), "messages.0") {
+		t.Errorf("a fixture with an unknown emoji: %d %v", resp.StatusCode, env)
+	}
+	check("after the refused fixture")
 }

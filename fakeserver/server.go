@@ -210,6 +210,7 @@ func New(opts ...Option) *Server {
 	s.hub = events.NewHub(s.clock, events.Options{})
 	s.SetConfig(fixtureConfig(s.fixture, s.config))
 	s.state = realm.New(s.fixture, s.clock, s.hub)
+	s.seedMessages(s.fixture)
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
 	s.handler = s.routes()
@@ -242,10 +243,28 @@ func (s *Server) LoadFixture(f *fixtures.Fixture) {
 	s.SetConfig(fixtureConfig(f, Config{}))
 	s.startClock(f)
 	s.state.Load(f)
+	s.seedMessages(f)
 	s.hub.Reset()
 	s.journal.clear()
 	s.ClearFaults()
 	s.limiter.reset()
+}
+
+// CheckFixture tells whether a fixture loads: beyond what fixtures validates, whether its
+// messages and reactions go through the realm's rules (an emoji name it knows, …). The control
+// API and the binary check every fixture they are given; New and LoadFixture panic on one
+// that does not load.
+func CheckFixture(f *fixtures.Fixture) error {
+	if len(f.Messages) == 0 {
+		return nil
+	}
+	return realm.New(f, clock.New(time.Unix(f.Realm.StartTime, 0)), events.Discard{}).SeedMessages(f)
+}
+
+func (s *Server) seedMessages(f *fixtures.Fixture) {
+	if err := s.state.SeedMessages(f); err != nil {
+		panic("fakeserver: a fixture that does not load (check it with CheckFixture): " + err.Error())
+	}
 }
 
 // Clock returns the virtual time.

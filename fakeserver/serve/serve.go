@@ -67,6 +67,9 @@ func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet, che
 	fixture := fixtures.Default()
 	if fixturePath != "" {
 		f, err := fixtures.LoadFile(fixturePath)
+		if err == nil {
+			err = fakeserver.CheckFixture(f)
+		}
 		if err != nil {
 			return err
 		}

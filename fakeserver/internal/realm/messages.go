@@ -55,6 +55,9 @@ type Draft struct {
 	Recipients []int // direct messages: user IDs
 	Content    string
 	Client     string
+	// Timestamp is when the message was sent, UNIX seconds; 0 is now. Only a fixture's
+	// messages have another time.
+	Timestamp int64
 }
 
 // errEmptyTopic refuses the empty topic below LevelEmptyTopic, as the real server did.
@@ -128,7 +131,10 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	sender := s.users[senderID]
 	m := &Message{
 		IsDirect: d.Direct, Content: sharedContent(content, rendered.HTML), Rendered: rendered.HTML, SenderID: senderID,
-		Timestamp: s.Now(), Client: d.Client,
+		Timestamp: d.Timestamp, Client: d.Client,
+	}
+	if m.Timestamp == 0 {
+		m.Timestamp = s.Now()
 	}
 	mentions := mentionsOf(rendered)
 	var receivers []int

@@ -7,6 +7,7 @@
 package realm
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -73,6 +74,30 @@ func New(f *fixtures.Fixture, clk *clock.Clock, pub events.Publisher) *State {
 	s := &State{clock: clk, events: pub}
 	s.load(f)
 	return s
+}
+
+// SeedMessages sends a fixture's messages and their reactions the way the API does (the same
+// rendering, recipients, flags and topics), each at its time. A fixture that passed
+// fixtures' validation fails here only on what the realm alone knows, such as an unknown
+// emoji name.
+func (s *State) SeedMessages(f *fixtures.Fixture) error {
+	for i, fm := range f.Messages {
+		d := Draft{Channel: fm.Channel, Topic: fm.Topic, TopicGiven: fm.Channel != "", Direct: fm.Channel == "",
+			Recipients: fm.To, Content: fm.Content, Client: "fixture", Timestamp: fm.Timestamp}
+		if d.Timestamp == 0 {
+			d.Timestamp = f.Realm.StartTime
+		}
+		id, err := s.Send(fm.Sender, d)
+		if err != nil {
+			return fmt.Errorf("fixture messages.%d: %s", i, err.Error())
+		}
+		for _, r := range fm.Reactions {
+			if err := s.AddReaction(r.User, id, ReactionRequest{EmojiName: r.Emoji}); err != nil {
+				return fmt.Errorf("fixture messages.%d: reaction %q by %d: %s", i, r.Emoji, r.User, err.Error())
+			}
+		}
+	}
+	return nil
 }
 
 // Load replaces the whole state with the fixture's, atomically.
