@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
 	"path"
@@ -32,6 +31,9 @@ type JournalEntry struct {
 	Status int               `json:"status"`
 	// Response is the start of the answer's body, cut at the entry bound.
 	Response string `json:"response,omitempty"`
+	// form is the start of a form body, decoded into Params only when the journal is read,
+	// so that recording costs a request no parsing.
+	form []byte
 	// Time is the wall time and VirtualTime the fake's clock when the request arrived, in UNIX
 	// milliseconds and seconds; DurationMicros is how long the answer took.
 	Time           int64 `json:"time_ms"`
@@ -124,11 +126,7 @@ func (j *journal) trim() {
 }
 
 func (e JournalEntry) size() int {
-	n := len(e.Method) + len(e.Path) + len(e.Query) + len(e.User) + len(e.Spec) + len(e.Response)
-	for k, v := range e.Params {
-		n += len(k) + len(v)
-	}
-	return n
+	return len(e.Method) + len(e.Path) + len(e.Query) + len(e.User) + len(e.Spec) + len(e.Response) + len(e.form)
 }
 
 // secretParam tells whether a parameter holds a credential the journal must not show.
@@ -142,7 +140,7 @@ func secretParam(name string) bool {
 
 // journalParams decodes a request's parameters, the query's and a form body's as the API takes
 // them: one value each, credentials redacted, each name and value cut at max bytes, at most 64.
-func journalParams(query string, contentType string, body []byte, max int) map[string]string {
+func journalParams(query string, form []byte, max int) map[string]string {
 	out := map[string]string{}
 	put := func(k, v string) {
 		if len(out) < 64 {
@@ -153,11 +151,9 @@ func journalParams(query string, contentType string, body []byte, max int) map[s
 		}
 	}
 	values, _ := url.ParseQuery(query)
-	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/x-www-form-urlencoded" {
-		form, _ := url.ParseQuery(string(body))
-		for k, v := range form {
-			values[k] = append(values[k], v...)
-		}
+	fromBody, _ := url.ParseQuery(string(form))
+	for k, v := range fromBody {
+		values[k] = append(values[k], v...)
 	}
 	for k, v := range values {
 		if len(v) > 0 {
@@ -213,10 +209,11 @@ func (j *journal) record(next http.Handler) http.Handler {
 		user, _, _ := r.BasicAuth()
 		e := JournalEntry{Method: cut(r.Method, max), Path: cut(r.URL.Path, max),
 			Query: cut(redactQuery(r.URL.RawQuery), max), User: cut(user, max),
-			Spec:   cut(r.Header.Get(SpecHeader), max),
-			Params: journalParams(r.URL.RawQuery, r.Header.Get("Content-Type"), body.data, max),
-			Status: sw.status, Response: cut(sw.kept.String(), max),
+			Spec: cut(r.Header.Get(SpecHeader), max), Status: sw.status, Response: cut(sw.kept.String(), max),
 			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+			e.form = []byte(cut(string(body.data), 4*max))
+		}
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.list = append(j.list, e)
@@ -225,10 +222,17 @@ func (j *journal) record(next http.Handler) http.Handler {
 	})
 }
 
+// entries returns copies of the entries, their parameters decoded.
 func (j *journal) entries() []JournalEntry {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	return append([]JournalEntry{}, j.list...)
+	out := append([]JournalEntry{}, j.list...)
+	max := j.entryMax
+	j.mu.Unlock()
+	for i := range out {
+		out[i].Params = journalParams(out[i].Query, out[i].form, max)
+		out[i].form = nil
+	}
+	return out
 }
 
 func (j *journal) clear() {
