@@ -412,3 +412,43 @@ func TestFixtureMessages(t *testing.T) {
 	}
 	check("after the refused fixture")
 }
+
+// ExampleServer_InjectFault makes the member's next fetch of their own user fail once, as a
+// client's retry path would meet it, and then verifies through the journal that both
+// requests came.
+func ExampleServer_InjectFault() {
+	ts := fakeserver.NewTestServer()
+	defer ts.Close()
+	_, _ = ts.Server.InjectFault(fakeserver.Fault{Method: "GET", Path: "/api/v1/users/me", User: "member@chat.example.test",
+		Status: 503, Code: "SERVICE_UNAVAILABLE", Msg: "try again", Times: 1})
+	for range 2 {
+		resp, err := ts.Client("member").Get(ts.URL + "/api/v1/users/me")
+		if err != nil {
+			panic(err)
+		}
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode)
+	}
+	fmt.Println(ts.Server.Verify(fakeserver.JournalFilter{Path: "/api/v1/users/me", User: "member@chat.example.test"}, 2))
+	// Output:
+	// 503
+	// 200
+	// <nil>
+}
+
+// ExampleCheckFixture starts the fake on a realm that already holds a conversation.
+func ExampleCheckFixture() {
+	f := fixtures.Default()
+	f.Messages = []fixtures.Message{
+		{Sender: 4, Channel: "general", Topic: "lunch", Content: "Pizza?"},
+		{Sender: 1, Channel: "general", Topic: "lunch", Content: "Yes!", Reactions: []fixtures.Reaction{{User: 4, Emoji: "tada"}}},
+	}
+	if err := fakeserver.CheckFixture(f); err != nil {
+		panic(err)
+	}
+	srv := fakeserver.New(fakeserver.WithFixture(f))
+	member, _ := srv.As("member")
+	lunch, _ := member.Messages("general", "lunch")
+	fmt.Println(len(lunch), lunch[1].Content, lunch[1].Reactions[0].EmojiName)
+	// Output: 2 <p>Yes!</p> tada
+}

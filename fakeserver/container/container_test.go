@@ -3,6 +3,7 @@ package container_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -72,4 +73,17 @@ func TestRunWithOptions(t *testing.T) {
 	if _, err := c.Control(ctx, http.MethodGet, "/_fake/bogus", nil); err == nil {
 		t.Error("an unknown control route answered success")
 	}
+}
+
+// ExampleRun starts the fake's image at feature level 300 and moves its clock through the
+// control API (it needs a Docker engine, so it is compiled, not run, by go test).
+func ExampleRun() {
+	ctx := context.Background()
+	c, err := container.Run(ctx, container.WithFeatureLevel(300))
+	if err != nil {
+		panic(err)
+	}
+	defer c.Terminate(ctx)
+	out, err := c.Control(ctx, "POST", "/_fake/clock", []byte(`{"advance": 3600}`))
+	fmt.Println(c.URL, c.Owner.Email, string(out), err)
 }
