@@ -20,9 +20,12 @@ import (
 // Spec is one spec's differences.
 type Spec struct {
 	Spec string `json:"spec"`
-	// StateA and StateB are the spec's outcome on each side (passed, failed, skipped, …).
-	StateA string `json:"state_a"`
-	StateB string `json:"state_b"`
+	// StateA and StateB are the spec's outcome on each side (passed, failed, skipped, …), and
+	// ReasonA and ReasonB why it did not pass there.
+	StateA  string `json:"state_a"`
+	StateB  string `json:"state_b"`
+	ReasonA string `json:"reason_a,omitempty"`
+	ReasonB string `json:"reason_b,omitempty"`
 	// Differences are what the two servers answered differently, one line each.
 	Differences []string `json:"differences,omitempty"`
 }
@@ -43,7 +46,7 @@ func Compare(a, b map[string]report.SpecExchanges) []Spec {
 	for _, name := range names {
 		sa, inA := a[name]
 		sb, inB := b[name]
-		d := Spec{Spec: name, StateA: stateOf(sa, inA), StateB: stateOf(sb, inB)}
+		d := Spec{Spec: name, StateA: stateOf(sa, inA), StateB: stateOf(sb, inB), ReasonA: firstLine(sa.Reason), ReasonB: firstLine(sb.Reason)}
 		if inA && inB {
 			d.Differences = exchanges(sa.Exchanges, sb.Exchanges)
 		}
@@ -56,6 +59,12 @@ func Compare(a, b map[string]report.SpecExchanges) []Spec {
 		}
 	}
 	return out
+}
+
+// firstLine is a reason's first line: enough to tell a failure from a level not reached.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 func stateOf(s report.SpecExchanges, present bool) string {
@@ -302,6 +311,11 @@ func Write(w io.Writer, specs []Spec) {
 	}
 	for _, s := range specs {
 		fmt.Fprintf(w, "%s\n  verdict: %s on A, %s on B\n", s.Spec, s.StateA, s.StateB)
+		for _, r := range []struct{ side, reason string }{{"A", s.ReasonA}, {"B", s.ReasonB}} {
+			if r.reason != "" && s.StateA != s.StateB {
+				fmt.Fprintf(w, "  on %s: %s\n", r.side, r.reason)
+			}
+		}
 		for _, d := range s.Differences {
 			fmt.Fprintf(w, "  %s\n", d)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -17,8 +18,10 @@ const ExchangesFile = "exchanges.jsonl"
 // SpecExchanges is one line of exchanges.jsonl: a spec, its outcome and every HTTP exchange
 // it made, credentials redacted.
 type SpecExchanges struct {
-	Spec         string             `json:"spec"`
-	State        string             `json:"state"`
+	Spec  string `json:"spec"`
+	State string `json:"state"`
+	// Reason is why a spec did not pass: its failure, or why it was skipped.
+	Reason       string             `json:"reason,omitempty"`
 	Requirements []string           `json:"requirements"`
 	Exchanges    []harness.Exchange `json:"exchanges"`
 }
@@ -35,8 +38,8 @@ func WriteExchanges(r types.Report, path string) error {
 		if s.LeafNodeType != types.NodeTypeIt {
 			continue
 		}
-		line := SpecExchanges{Spec: s.FullText(), State: s.State.String(), Requirements: harness.ReqIDs(s.Labels()),
-			Exchanges: harness.ExchangesOf(s.ReportEntries)}
+		line := SpecExchanges{Spec: s.FullText(), State: s.State.String(), Reason: harness.RedactText(strings.TrimSpace(s.Failure.Message)),
+			Requirements: harness.ReqIDs(s.Labels()), Exchanges: harness.ExchangesOf(s.ReportEntries)}
 		if err := enc.Encode(line); err != nil {
 			f.Close()
 			return err
