@@ -72,6 +72,7 @@ func runDiff(a, b side, out string, shared []string) int {
 		if what == "" {
 			what = "the reference fake"
 		}
+		_ = os.Remove(filepath.Join(dir, report.ExchangesFile)) // never a previous run's
 		fmt.Printf("running the suite against %s (%s); its reports go to %s\n", s.name, what, dir)
 		if code, msg := s.run(self, dir, shared); code == exitBadSettings || code == exitSetupFailed {
 			fmt.Fprintf(os.Stderr, "chatconform: target %s: %s\n", s.name, msg)

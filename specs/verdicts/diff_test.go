@@ -80,6 +80,28 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestDiffTargetDown: a side that cannot be set up ends the diff with exit status 3 and one
+// line naming the side, before anything is compared.
+func TestDiffTargetDown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the runner")
+	}
+	out := t.TempDir()
+	cmd := exec.Command(runner(t), "diff", "--a", "http://127.0.0.1:1", "--a-owner-email", "owner@example.test",
+		"--a-owner-api-key", "OwnerKey000000000000000000000001", "--out", out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	exit, ok := err.(*exec.ExitError)
+	if !ok || exit.ExitCode() != 3 || !strings.HasPrefix(stderr.String(), "chatconform: target A: cannot set up the target") ||
+		strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
+		t.Errorf("exit %v, stderr %q: want status 3 and one line naming target A", err, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "diff.json")); err == nil {
+		t.Error("diff.json written although a target could not be set up")
+	}
+}
+
 func find(specs []diff.Spec, suffix string) *diff.Spec {
 	for i, s := range specs {
 		if strings.HasSuffix(s.Spec, suffix) {
