@@ -40,6 +40,22 @@ func TestLevelBoundaries(t *testing.T) {
 		// check sends the requests of the gate and tells whether the answer is the newer form.
 		newer func(t *testing.T, base string) bool
 	}{
+		{"client_gravatar on by default", realm.LevelClientGravatarDefault, func(t *testing.T, base string) bool {
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_user"]`))
+			for _, u := range state["realm_users"].([]any) {
+				if user := u.(map[string]any); user["user_id"] == float64(1) {
+					return user["avatar_url"] == nil // the gravatar a client computes itself
+				}
+			}
+			t.Fatalf("register lists no user 1: %v", state["realm_users"])
+			return false
+		}},
+		{"linkifiers only for clients that read URL templates", realm.LevelLinkifierURLTemplate, func(t *testing.T, base string) bool {
+			requireSuccess(t, "linkifier", post(t, base, adminAuth, "/api/v1/realm/filters", "pattern", `#(?P<id>[0-9]+)`,
+				"url_template", "https://tracker.example.test/{id}"))
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_linkifiers"]`))
+			return len(state["realm_linkifiers"].([]any)) == 0
+		}},
 		{"ignored_parameters_unsupported", realm.LevelIgnoredParametersUnsupported, func(t *testing.T, base string) bool {
 			got := requireSuccess(t, "fetch with an extra parameter", get(t, base, memberAuth, "/api/v1/users/me", "bogus_parameter=1"))
 			v, ok := got["ignored_parameters_unsupported"]
