@@ -56,6 +56,14 @@ func TestLevelBoundaries(t *testing.T) {
 			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_linkifiers"]`))
 			return len(state["realm_linkifiers"].([]any)) == 0
 		}},
+		{"is_imported_stub in the User object", realm.LevelImportedStub, func(t *testing.T, base string) bool {
+			user := requireSuccess(t, "user", get(t, base, memberAuth, "/api/v1/users/1", ""))["user"].(map[string]any)
+			stub, present := user["is_imported_stub"]
+			if present && stub != false {
+				t.Errorf("is_imported_stub %v, want false", stub)
+			}
+			return present
+		}},
 		{"ignored_parameters_unsupported", realm.LevelIgnoredParametersUnsupported, func(t *testing.T, base string) bool {
 			got := requireSuccess(t, "fetch with an extra parameter", get(t, base, memberAuth, "/api/v1/users/me", "bogus_parameter=1"))
 			v, ok := got["ignored_parameters_unsupported"]

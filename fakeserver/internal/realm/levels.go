@@ -49,6 +49,9 @@ const (
 	LevelPrevContentSHA256 = 379
 	// LevelPushRegistration: POST /mobile_push/register exists (an unknown route before).
 	LevelPushRegistration = 406
+	// LevelImportedStub: the User object has is_imported_stub (the document names the field
+	// without a level; the real server's changelog puts it here).
+	LevelImportedStub = 433
 	// LevelAttachmentSeconds: an attachment's create_time is in seconds (milliseconds before).
 	LevelAttachmentSeconds = 443
 	// LevelAttachmentMessageIDs: an attachment lists message_ids (a messages list of id and date_sent before).

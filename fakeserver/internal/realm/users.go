@@ -208,8 +208,10 @@ type UserView struct {
 	Person
 	BotType any `json:"bot_type"`
 	// BotOwnerID is present for bots only: the owner's ID, or null for a bot without one.
-	BotOwnerID     json.RawMessage `json:"bot_owner_id,omitempty"`
-	IsImportedStub bool            `json:"is_imported_stub"`
+	BotOwnerID json.RawMessage `json:"bot_owner_id,omitempty"`
+	// IsImportedStub is false for every user of the fake (none is imported); absent below
+	// LevelImportedStub, where the real server did not send it.
+	IsImportedStub *bool `json:"is_imported_stub,omitempty"`
 	// ProfileData holds the custom profile field values (a map, empty when none), only when
 	// the client asked for them.
 	ProfileData any `json:"profile_data,omitempty"`
@@ -222,6 +224,9 @@ func (s *State) userView(viewer, u *User) UserView {
 		IsAdmin: u.IsAdmin(), IsGuest: u.IsGuest(), IsBot: u.IsBot, Role: u.Role, Timezone: u.Timezone,
 		AvatarURL: avatarURL(u), AvatarVersion: u.AvatarVersion,
 	}}
+	if s.atLeast(LevelImportedStub) {
+		v.IsImportedStub = new(bool)
+	}
 	if u.IsBot {
 		v.BotType, v.BotOwnerID = u.BotType, json.RawMessage("null")
 		if u.BotOwnerID != 0 {
