@@ -64,6 +64,22 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return present
 		}},
+		{"an is_muted event beside in_home_view's", realm.LevelMuteEvents, func(t *testing.T, base string) bool {
+			queue := evRegister(t, base, memberAuth, "event_types", `["subscription"]`)
+			requireSuccess(t, "mute", msgPatch(t, base, memberAuth, "/api/v1/users/me/subscriptions/1", "property", "is_muted", "value", "true"))
+			var properties []string
+			for _, ev := range evPoll(t, base, memberAuth, queue, -1, true) {
+				properties = append(properties, fmt.Sprint(ev["property"]))
+			}
+			switch strings.Join(properties, ",") {
+			case "in_home_view,is_muted":
+				return true
+			case "in_home_view":
+				return false
+			}
+			t.Errorf("subscription events for %v, want in_home_view and, from the level, is_muted", properties)
+			return false
+		}},
 		{"ignored_parameters_unsupported", realm.LevelIgnoredParametersUnsupported, func(t *testing.T, base string) bool {
 			got := requireSuccess(t, "fetch with an extra parameter", get(t, base, memberAuth, "/api/v1/users/me", "bogus_parameter=1"))
 			v, ok := got["ignored_parameters_unsupported"]

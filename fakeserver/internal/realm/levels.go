@@ -12,6 +12,10 @@ const (
 	LevelTopicNames = 118
 	// LevelIgnoredParametersUnsupported: success replies list the parameters the endpoint ignored.
 	LevelIgnoredParametersUnsupported = 167
+	// LevelMuteEvents: muting a subscription sends an event for is_muted besides the one for
+	// in_home_view (that one alone before; the real server's changelog, the document names
+	// no level).
+	LevelMuteEvents = 139
 	// LevelUserTopics: POST /user_topics exists, and register gives user_topics (the topic
 	// muting endpoint and muted_topics alone before).
 	LevelUserTopics = 170

@@ -89,9 +89,12 @@ func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, prop
 		update(property, sub.Color)
 	case "is_muted", "in_home_view":
 		sub.IsMuted = value.(bool) == (property == "is_muted")
-		// The legacy property first, as the real server sends them.
+		// The legacy property first, as the real server sends them; alone before the level
+		// that added is_muted's.
 		update("in_home_view", !sub.IsMuted)
-		update("is_muted", sub.IsMuted)
+		if s.atLeast(LevelMuteEvents) {
+			update("is_muted", sub.IsMuted)
+		}
 	case "pin_to_top":
 		sub.PinToTop = value.(bool)
 		update(property, sub.PinToTop)
