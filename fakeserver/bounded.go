@@ -31,9 +31,8 @@ func readBodyFirst(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		if kept, ok := r.Context().Value(requestBodyKey{}).(*requestBody); ok {
-			kept.data = body
-		}
+		r, st := withRequestState(r)
+		st.body = body
 		next.ServeHTTP(w, r)
 	})
 }

@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,8 +27,6 @@ type call struct {
 // the success response or an error. It never writes to the response itself.
 type operation func(c *call) (fields, error)
 
-type userKey struct{}
-
 // serve adapts an operation to HTTP: parameters are decoded first, and the operation's
 // result goes through the one success writer or the one error writer.
 func serve(op operation) http.HandlerFunc { return serveCall(op, false) }
@@ -52,8 +49,8 @@ func serveWith[T any](op func(c *call) (T, error), strict bool, write func(http.
 			return
 		}
 		c := &call{r: r, p: p, strict: strict}
-		if u, ok := r.Context().Value(userKey{}).(realm.User); ok {
-			c.user = u
+		if u := stateOf(r).user; u != nil {
+			c.user = *u
 		}
 		f, err := op(c)
 		if err == nil && strict {
@@ -81,26 +78,27 @@ func (s *Server) fromLevel(boundary int, op operation) operation {
 	}
 }
 
-type levelKey struct{}
-
 // featureLevel notes, for the success writer, whether the fake's feature level lists ignored
 // parameters (read once per request, under the same generation as the handler).
 func (s *Server) featureLevel(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ok := s.realm().AtLeast(realm.LevelIgnoredParametersUnsupported)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), levelKey{}, ok)))
+		r, st := withRequestState(r)
+		st.levelRead, st.reportsIgnored = true, s.realm().AtLeast(realm.LevelIgnoredParametersUnsupported)
+		next.ServeHTTP(w, r)
 	})
 }
 
 // reportsIgnored tells whether the request is answered with ignored_parameters_unsupported.
 func reportsIgnored(r *http.Request) bool {
-	ok, set := r.Context().Value(levelKey{}).(bool)
-	return ok || !set
+	st := stateOf(r)
+	return st.reportsIgnored || !st.levelRead
 }
 
-// withUser stores the authenticated user in the request context.
+// withUser notes the authenticated user in the request's state.
 func withUser(r *http.Request, u realm.User) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), userKey{}, u))
+	r, st := withRequestState(r)
+	st.user = &u
+	return r
 }
 
 // adminOnly enforces the administrator role before any parameter is read, as the real

@@ -1,8 +1,6 @@
 package fakeserver
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -200,19 +198,24 @@ func (j *journal) record(next http.Handler) http.Handler {
 		j.mu.Unlock()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK, keep: max}
 		start, virtual := time.Now(), j.clock()
-		// readBodyFirst leaves the body it read here, for the parameters.
-		body := &requestBody{}
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), requestBodyKey{}, body)))
+		// The request's state, which readBodyFirst fills with the body it read.
+		r, st := withRequestState(r)
+		next.ServeHTTP(sw, r)
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {
 			return
 		}
 		user, _, _ := r.BasicAuth()
 		e := JournalEntry{Method: cut(r.Method, max), Path: cut(r.URL.Path, max),
 			Query: cut(redactQuery(r.URL.RawQuery), max), User: cut(user, max),
-			Spec: cut(r.Header.Get(SpecHeader), max), Status: sw.status, Response: cut(sw.kept.String(), max),
+			Spec: cut(r.Header.Get(SpecHeader), max), Status: sw.status, Response: cut(string(sw.kept), max),
 			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-			e.form = []byte(cut(string(body.data), 4*max))
+			// The body is never written after it was read: a short one is kept as it is, a
+			// long one by a copy of its start, so as not to hold on to all of it.
+			e.form = st.body
+			if len(e.form) > 4*max {
+				e.form = []byte(cut(string(e.form), 4*max))
+			}
 		}
 		j.mu.Lock()
 		defer j.mu.Unlock()
@@ -246,20 +249,18 @@ type statusWriter struct {
 	http.ResponseWriter
 	status int
 	keep   int
-	kept   bytes.Buffer
+	kept   []byte
 }
 
 func (w *statusWriter) Write(p []byte) (int, error) {
-	if room := w.keep - w.kept.Len(); room > 0 {
-		w.kept.Write(p[:min(room, len(p))])
+	if room := w.keep - len(w.kept); room > 0 {
+		if w.kept == nil {
+			w.kept = make([]byte, 0, min(w.keep, len(p)))
+		}
+		w.kept = append(w.kept, p[:min(room, len(p))]...)
 	}
 	return w.ResponseWriter.Write(p)
 }
-
-// requestBody is where readBodyFirst leaves the body it read, for the journal.
-type requestBody struct{ data []byte }
-
-type requestBodyKey struct{}
 
 // Unwrap lets http.ResponseController reach the connection (GET /events sets its own write
 // deadline).

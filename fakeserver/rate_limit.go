@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // Rate limiting as the real server applies it to authenticated API requests: per user, at
@@ -81,8 +80,8 @@ func (l *rateLimiter) take(user, limit int, window time.Duration) rateDecision {
 func (s *Server) rateLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cfg := s.Config()
-		u, ok := r.Context().Value(userKey{}).(realm.User)
-		if cfg.RateLimitRequests <= 0 || !ok {
+		u := stateOf(r).user
+		if cfg.RateLimitRequests <= 0 || u == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
