@@ -32,6 +32,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	})
 
 	It("answers detached_uploads as an array of objects", harness.Req("OP01-26"), func() {
+		t.NeedLevel(285) // the real server's documentation: new at 285
 		id := t.SendToChannel(harness.Member, ch, topic, "before the edit")
 		body := harness.Success(msgs.edit(member, id, "content", "after the edit"))
 		body.Value("detached_uploads").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
