@@ -28,6 +28,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/spf13/cobra"
 
 	"github.com/chatconform/chatconform/fakeserver/serve"
@@ -143,14 +144,25 @@ func runSuite(args []string) int {
 		_ = flags.Set("ginkgo.fail-fast", "true")
 	}
 	// Colour only for a person at a terminal who did not ask for none.
-	if _, set := os.LookupEnv("NO_COLOR"); set || !isTerminal(os.Stdout) {
+	terminal := isTerminal(os.Stdout)
+	if _, set := os.LookupEnv("NO_COLOR"); set || !terminal {
 		_ = flags.Set("ginkgo.no-color", "true")
+	}
+	// Where the run stands instead of a mark per spec, unless Ginkgo was asked to say more.
+	if !flagIsTrue(flags, "ginkgo.v") && !flagIsTrue(flags, "ginkgo.vv") {
+		formatter.ColorableStdOut = newProgress(os.Stdout, terminal)
 	}
 	t := &runT{}
 	if !specs.Run(t) || t.failed {
 		return exitNotConformant
 	}
 	return exitConformant
+}
+
+// flagIsTrue tells whether a boolean flag was set true.
+func flagIsTrue(flags *flag.FlagSet, name string) bool {
+	f := flags.Lookup(name)
+	return f != nil && f.Value.String() == "true"
 }
 
 // suggestFlag names the defined flag closest to an undefined one, for a typo.
