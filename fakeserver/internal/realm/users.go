@@ -39,19 +39,21 @@ const (
 
 // User is an account of the realm: a human or a bot.
 type User struct {
-	ID                     int
-	Email                  string // the real (delivery) address; also the login name
-	FullName               string
-	Role                   int
-	APIKey                 string
-	Password               string
-	IsBot                  bool
-	BotType                int
-	BotOwnerID             int
-	IsActive               bool
-	DateJoined             time.Time
-	Timezone               string
-	AvatarVersion          int
+	ID            int
+	Email         string // the real (delivery) address; also the login name
+	FullName      string
+	Role          int
+	APIKey        string
+	Password      string
+	IsBot         bool
+	BotType       int
+	BotOwnerID    int
+	IsActive      bool
+	DateJoined    time.Time
+	Timezone      string
+	AvatarVersion int
+	// avatar is avatarURL's answer, kept by addUser and changeEmail: every message view shows it.
+	avatar                 string
 	EmailAddressVisibility int
 	CanCreateUsers         bool
 	CanChangeUserEmails    bool
@@ -82,6 +84,7 @@ func userFromFixture(f fixtures.User, joined time.Time) *User {
 }
 
 func (s *State) addUser(u *User) {
+	u.avatar = gravatar(u)
 	s.users[u.ID] = u
 	s.usersByEmail[strings.ToLower(u.Email)] = u
 	s.usersByKey[u.APIKey] = u
@@ -178,8 +181,16 @@ func deliveryEmail(viewer, target *User) any {
 	return nil
 }
 
-// avatarURL is a gravatar-style URL derived from the real address, as the real server's default.
+// avatarURL is a gravatar-style URL derived from the real address, as the real server's
+// default: kept with the user, or computed for one the realm does not hold (the notification bot).
 func avatarURL(u *User) string {
+	if u.avatar != "" {
+		return u.avatar
+	}
+	return gravatar(u)
+}
+
+func gravatar(u *User) string {
 	sum := md5.Sum([]byte(strings.ToLower(u.Email)))
 	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&version=%d", hex.EncodeToString(sum[:]), u.AvatarVersion)
 }
@@ -508,6 +519,7 @@ func (s *State) changeEmail(u *User, email string) {
 	oldAPI := s.apiEmail(u)
 	delete(s.usersByEmail, strings.ToLower(u.Email))
 	u.Email = email
+	u.avatar = gravatar(u)
 	s.usersByEmail[strings.ToLower(email)] = u
 	for _, id := range s.activeUserIDs() {
 		if canSeeRealEmail(s.users[id], u) {
