@@ -9,9 +9,9 @@ import (
 )
 
 // TestFromAnotherModule builds a client developer's module in a temporary directory, with a
-// replace directive to this one, and runs its test: the fake's Go API (Start, seeding with As,
-// Client per role, SetClock, a fault, the journal's Verify) works from outside, with only what
-// the package exports.
+// replace directive to this one, and runs its tests: the fake's Go API (Start, seeding with As,
+// Client per role, SetClock, a fault, the journal's Verify, Flags, a fixture with messages and
+// CheckFixture) works from outside, with only what the packages export.
 func TestFromAnotherModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs another module's test")
@@ -44,7 +44,9 @@ func TestFromAnotherModule(t *testing.T) {
 			t.Fatalf("go %v in the consumer module: %v\n%s", args, err, out)
 		}
 	}
-	if !strings.Contains(string(out), "--- PASS: TestClientAgainstTheFake") {
-		t.Fatalf("the consumer's test did not run:\n%s", out)
+	for _, test := range []string{"TestClientAgainstTheFake", "TestFixtureWithMessages"} {
+		if !strings.Contains(string(out), "--- PASS: "+test) {
+			t.Fatalf("the consumer's %s did not run:\n%s", test, out)
+		}
 	}
 }
