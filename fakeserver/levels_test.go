@@ -216,6 +216,16 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return true
 		}},
+		{"E2EE registration replacing the legacy one", realm.LevelLegacyPushRemoval, func(t *testing.T, base string) bool {
+			integConfig(t, base, "push_configured", "true")
+			requireSuccess(t, "legacy", post(t, base, memberAuth, "/api/v1/users/me/android_gcm_reg_id", "token", "shared-token"))
+			device := fmt.Sprint(requireSuccess(t, "device", post(t, base, memberAuth, "/api/v1/register_client_device"))["device_id"])
+			requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/mobile_push/register", integRegistration(device, "7", "shared-token")...))
+			// Removing the legacy registration finds it only where the E2EE one left it.
+			res := do(t, base, request{method: http.MethodDelete, path: "/api/v1/users/me/android_gcm_reg_id", auth: memberAuth,
+				body: formBody("token", "shared-token"), contentType: formType})
+			return res.status != http.StatusOK
+		}},
 		{"POST /user_topics", realm.LevelUserTopics, func(t *testing.T, base string) bool {
 			res := post(t, base, memberAuth, "/api/v1/user_topics", "stream_id", "1", "topic", "muted", "visibility_policy", "1")
 			if res.status == http.StatusNotFound {

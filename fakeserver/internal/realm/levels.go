@@ -60,6 +60,9 @@ const (
 	LevelAttachmentSeconds = 443
 	// LevelAttachmentMessageIDs: an attachment lists message_ids (a messages list of id and date_sent before).
 	LevelAttachmentMessageIDs = 472
+	// LevelLegacyPushRemoval: an E2EE push registration removes the user's legacy registration
+	// with the same token (both kinds coexist before).
+	LevelLegacyPushRemoval = 483
 	// LevelBotOnlyStorage: bot storage is refused to humans (any user's own storage before).
 	LevelBotOnlyStorage = 494
 )

@@ -102,8 +102,8 @@ type PushRegistration struct {
 
 // RegisterPushDevice registers a device for E2EE push notifications or rotates its push key
 // or token, with the real server's checks in its order (the caller checked the push service
-// is configured). A registration that sets a token removes the user's legacy registration
-// with the same token.
+// is configured). From LevelLegacyPushRemoval, a registration that sets a token removes the
+// user's legacy registration with the same token.
 func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -154,7 +154,7 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error
 			"push_registration_error_code":      info.PushRegistrationErrorCode,
 		}, userID)
 	}
-	if tokenFields {
+	if tokenFields && s.atLeast(LevelLegacyPushRemoval) {
 		s.removeLegacyTokens(userID, d.TokenKind, d.TokenID)
 	}
 	return nil
