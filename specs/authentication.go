@@ -42,7 +42,8 @@ var authenticatedOperations = []authenticatedOperation{
 	// The real server has this route from 361 (its changelog; the document names no level).
 	{13, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d/typing", f.message) }, func(t *harness.Target) { t.NeedLevel(361) }},
 	{14, "POST", func(fixtureIDs) string { return "/realm/playgrounds" }, nil},
-	{15, "POST", func(fixtureIDs) string { return "/reminders" }, nil},
+	// The real server has this route from 381 (its changelog; the document names no level).
+	{15, "POST", func(fixtureIDs) string { return "/reminders" }, func(t *harness.Target) { t.NeedLevel(381) }},
 	// The real server has this route from 127 (its changelog; the document names no level).
 	{16, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/user_groups/%d/members/%d", 1, f.user) }, func(t *harness.Target) { t.NeedLevel(127) }},
 	{17, "GET", func(fixtureIDs) string { return "/realm/linkifiers" }, nil},

@@ -136,6 +136,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			crowd []harness.User
 		)
 		BeforeEach(func() {
+			needCatalogLevels(t) // the group setting from 352 on the real server
 			admin = t.Users[harness.Admin]
 			// "Many" subscribers or participants: the document gives no number; the harness
 			// knows the threshold from the settings, or from the fake, or skips the spec.

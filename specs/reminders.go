@@ -60,6 +60,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	)
 	BeforeEach(func() {
 		t = harness.Current()
+		needCatalogLevels(t) // the route from 381 on the real server, the note from 415
 		user = t.NewUser(harness.Member)
 		ch = t.NewChannel(harness.Public)
 		topic = harness.UniqueName("remind")
@@ -72,7 +73,6 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 
 	DescribeTable("takes note as an optional string",
 		func(note string) {
-			needCatalogLevels(t) // the real server takes note from 415
 			id := t.SendToChannel(harness.Owner, ch, topic, "remember this")
 			harness.Success(createReminder(user, id, t.Now().Add(reminderLead), note))
 		},
@@ -163,6 +163,7 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 	var t *harness.Target
 	BeforeEach(func() {
 		t = harness.Current()
+		needCatalogLevels(t) // the route from 381 on the real server, the note from 415
 		t.NeedCapability("clock")
 	})
 
@@ -180,7 +181,6 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 	}
 	DescribeTable("delivers a reminder",
 		func(send func(user harness.User) int, notBefore bool, check func(d delivered)) {
-			needCatalogLevels(t) // the note, from 415
 			user := t.NewUser(harness.Member)
 			d := delivered{user: user, target: send(user), note: harness.UniqueName("note"), at: t.Now().Add(deliveryLead)}
 			harness.Success(createReminder(user, d.target, d.at, d.note))
