@@ -132,6 +132,41 @@ func TestPushRegistrationAndRotation(t *testing.T) {
 	}
 }
 
+// earlyRegistration is the real server's push registration of levels 432 to 467.
+func earlyRegistration(account string) []string {
+	return []string{"token_kind", "fcm", "push_account_id", account, "push_key", integPushKey,
+		"bouncer_public_key", integBlob, "encrypted_push_registration", integBlob}
+}
+
+// Between levels 406 and 467 push registration had the real server's earlier form: a push
+// account ID instead of a device, every field required, push_devices and push_device events.
+func TestEarlyPushRegistration(t *testing.T) {
+	ts := newServerAt(t, 450)
+	res := post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", "push_account_id", "5")
+	checkBad(t, badCase{want: missing("token_kind")}, res)
+	res = post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", earlyRegistration("5")[:4]...)
+	checkBad(t, badCase{want: missing("push_key")}, res)
+	res = post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", earlyRegistration("5")...)
+	checkBad(t, badCase{want: badRequest("Server is not configured to use push notification service.")}, res)
+	checkBad(t, badCase{want: notFound404}, post(t, ts.URL, memberAuth, "/api/v1/register_client_device"))
+
+	integConfig(t, ts.URL, "push_configured", "true")
+	queue := evRegister(t, ts.URL, memberAuth, "event_types", `["push_device"]`)
+	requireSuccess(t, "register", post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", earlyRegistration("5")...))
+	requireSuccess(t, "again", post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", earlyRegistration("5")...))
+	evs := evPoll(t, ts.URL, memberAuth, queue, -1, true)
+	if len(evs) != 1 || evs[0]["type"] != "push_device" || evs[0]["push_account_id"] != "5" || evs[0]["status"] != "active" {
+		t.Errorf("events %v: want one push_device event, account \"5\" active", evs)
+	}
+	state := requireSuccess(t, "register", post(t, ts.URL, memberAuth, "/api/v1/register", "fetch_event_types", `["push_device","device"]`))
+	if d, _ := state["push_devices"].(map[string]any); len(d) != 1 || d["5"].(map[string]any)["status"] != "active" {
+		t.Errorf("push_devices %v: want account 5 active", state["push_devices"])
+	}
+	if _, ok := state["devices"]; ok {
+		t.Errorf("devices in register below level %d: %v", realm.LevelPushRedesign, state["devices"])
+	}
+}
+
 func TestE2EERegistrationReplacesTheLegacyOneOfTheSameToken(t *testing.T) {
 	ts := newServer(t)
 	integConfig(t, ts.URL, "push_configured", "true")

@@ -216,6 +216,18 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return true
 		}},
+		{"push_key replacing push_public_key", realm.LevelPushKey, func(t *testing.T, base string) bool {
+			integConfig(t, base, "push_configured", "true")
+			res := post(t, base, memberAuth, "/api/v1/mobile_push/register", earlyRegistration("9")...)
+			if res.status != http.StatusOK {
+				checkBad(t, badCase{want: missing("push_public_key")}, res)
+				return false
+			}
+			return true
+		}},
+		{"push registration by client device", realm.LevelPushRedesign, func(t *testing.T, base string) bool {
+			return post(t, base, memberAuth, "/api/v1/register_client_device").status == http.StatusOK
+		}},
 		{"E2EE registration replacing the legacy one", realm.LevelLegacyPushRemoval, func(t *testing.T, base string) bool {
 			integConfig(t, base, "push_configured", "true")
 			requireSuccess(t, "legacy", post(t, base, memberAuth, "/api/v1/users/me/android_gcm_reg_id", "token", "shared-token"))
@@ -247,6 +259,19 @@ func TestLevelBoundaries(t *testing.T) {
 				t.Errorf("a whole topic with an old message: %s", res)
 			}
 			return true
+		}},
+		{"can_move_messages_between_channels_group", realm.LevelMoveChannelsGroup, func(t *testing.T, base string) bool {
+			return rolePolicyOrGroup(t, base, "can_move_messages_between_channels_group", "move_messages_between_streams_policy", 1)
+		}},
+		{"can_move_messages_between_topics_group", realm.LevelMoveTopicsGroup, func(t *testing.T, base string) bool {
+			if rolePolicyOrGroup(t, base, "can_move_messages_between_topics_group", "edit_topic_policy", 5) {
+				return true
+			}
+			id := msgSend(t, base, memberAuth, "policy", "move me") // edit_topic_policy is 4 now: moderators
+			if res := msgPatch(t, base, memberAuth, fmt.Sprintf("/api/v1/messages/%d", id), "topic", "moved"); res.status == http.StatusOK {
+				t.Errorf("a member moved a topic under edit_topic_policy 4 (moderators)")
+			}
+			return false
 		}},
 		{"can_resolve_topics_group", realm.LevelResolveTopicsGroup, func(t *testing.T, base string) bool {
 			// Only administrators may move topics; everyone may resolve them.
@@ -346,4 +371,30 @@ func TestLevelFromControlConfig(t *testing.T) {
 	if got := level(); got != 500 {
 		t.Errorf("level %v after a reset, want the fixture's 500", got)
 	}
+}
+
+// rolePolicyOrGroup tells whether register shows the group setting (newer) or the role policy it
+// replaced; below, it checks the policy's default and that setting it to 4 (moderators) shows.
+func rolePolicyOrGroup(t *testing.T, base, group, policy string, byDefault int) bool {
+	t.Helper()
+	state := func() map[string]any {
+		return requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+	}
+	st := state()
+	_, hasGroup := st["realm_"+group]
+	value, hasPolicy := st["realm_"+policy]
+	if hasGroup == hasPolicy {
+		t.Fatalf("register shows %s: %v, %s: %v; want exactly one", group, hasGroup, policy, hasPolicy)
+	}
+	if hasGroup {
+		return true
+	}
+	if value != float64(byDefault) {
+		t.Errorf("%s %v by default, want %d", policy, value, byDefault)
+	}
+	requireSuccess(t, "policy", msgPatch(t, base, ownerAuth, "/api/v1/realm", policy, "4"))
+	if got := state()["realm_"+policy]; got != float64(4) {
+		t.Errorf("%s %v after setting it to 4", policy, got)
+	}
+	return false
 }

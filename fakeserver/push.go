@@ -19,6 +19,9 @@ func (s *Server) registerClientDevice(c *call) (fields, error) {
 // registerPushDevice: POST /mobile_push/register (operation 7). Parameters are read first, so a
 // missing device_id is reported even when no push service is configured, as on the real server.
 func (s *Server) registerPushDevice(c *call) (fields, error) {
+	if !s.realm().AtLeast(realm.LevelPushRedesign) {
+		return s.registerPushAccount(c)
+	}
 	r := realm.PushRegistration{DeviceID: c.p.RequiredInt("device_id")}
 	if c.p.Has("token_kind") {
 		kind := c.p.Enum("token_kind", "", "fcm", "apns")
@@ -38,13 +41,39 @@ func (s *Server) registerPushDevice(c *call) (fields, error) {
 		return nil, err
 	}
 	if !s.Config().PushConfigured {
-		return nil, apierr.New(http.StatusBadRequest, "PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.")
+		return nil, apierr.New(http.StatusBadRequest, "PUSH_SERVICE_NOT_CONFIGURED", pushNotConfigured)
 	}
 	if aerr := s.realm().RegisterPushDevice(c.user.ID, r); aerr != nil {
 		return nil, aerr
 	}
 	return fields{}, nil
 }
+
+// registerPushAccount: POST /mobile_push/register before its redesign, in the real server's form
+// of levels 406 to 467: every field required, in this order, and the registration named by the
+// client's push account ID. The key is push_public_key before level 432, push_key from there.
+// Without a push service the error had no code of its own yet.
+func (s *Server) registerPushAccount(c *call) (fields, error) {
+	c.p.RequiredEnum("token_kind", "fcm", "apns")
+	account := c.p.RequiredInt("push_account_id")
+	if s.realm().AtLeast(realm.LevelPushKey) {
+		c.p.RequiredString("push_key")
+	} else {
+		c.p.RequiredString("push_public_key")
+	}
+	c.p.RequiredString("bouncer_public_key")
+	c.p.RequiredString("encrypted_push_registration")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if !s.Config().PushConfigured {
+		return nil, apierr.BadRequest(pushNotConfigured)
+	}
+	s.realm().RegisterPushAccount(c.user.ID, account)
+	return fields{}, nil
+}
+
+const pushNotConfigured = "Server is not configured to use push notification service."
 
 // optionalString reads an optional string parameter; nil when it was not sent.
 func optionalString(c *call, name string) *string {

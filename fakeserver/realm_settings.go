@@ -33,8 +33,17 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 		change.TopicsPolicy = &policy
 	}
 	for _, name := range realm.GroupSettingNames {
+		if !s.realm().HasGroupSetting(name) {
+			continue // not a parameter at this level: reported as ignored
+		}
 		if g, given := groupSettingParam(c, name); given {
 			change.Groups[name] = g
+		}
+	}
+	change.Policies = map[string]int{}
+	for _, name := range s.realm().RolePolicyNames() {
+		if v, given := c.p.Int(name); given {
+			change.Policies[name] = int(v)
 		}
 	}
 	if err := c.done(); err != nil {

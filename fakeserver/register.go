@@ -273,5 +273,5 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f["server_inline_image_preview"], f["server_inline_url_embed_preview"] = true, true
 	f["server_emoji_data_url"] = fmt.Sprintf("%s/static/generated/emoji/emoji_api.json", url)
 	f["server_jitsi_server_url"], f["server_can_summarize_topics"] = nil, false
-	maps.Copy(f, s.realm().Editing().State())
+	maps.Copy(f, s.realm().EditingState())
 }

@@ -29,7 +29,7 @@ func (s *Server) integrationRoutes(r chi.Router) {
 	r.Delete("/reminders/"+reminderID, serve(s.deleteReminder))
 	r.Get("/bot_storage", serve(s.botsOnly(s.getBotStorage)))
 	r.Put("/bot_storage", serve(s.botsOnly(s.putBotStorage)))
-	r.Post("/register_client_device", serve(s.registerClientDevice))
+	r.Post("/register_client_device", serve(s.fromLevel(realm.LevelPushRedesign, s.registerClientDevice)))
 	r.Post("/users/me/apns_device_token", serve(humansOnly(s.addAPNsToken)))
 	r.Delete("/users/me/apns_device_token", serve(humansOnly(s.removeAPNsToken)))
 	r.Post("/users/me/android_gcm_reg_id", serve(humansOnly(s.addFCMToken)))
@@ -44,7 +44,10 @@ func (s *Server) integrationRegisterState(st *registerState) {
 	if fetch("reminders") {
 		f["reminders"] = s.realm().Reminders(c.user.ID)
 	}
-	if fetch("device") {
+	if fetch("device") && s.realm().AtLeast(realm.LevelPushRedesign) {
 		f["devices"] = s.realm().Devices(c.user.ID)
+	}
+	if fetch("push_device") && s.realm().AtLeast(realm.LevelPushRegistration) && !s.realm().AtLeast(realm.LevelPushRedesign) {
+		f["push_devices"] = s.realm().PushAccounts(c.user.ID)
 	}
 }

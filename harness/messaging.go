@@ -55,6 +55,26 @@ func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
 	})
 }
 
+// LetMembersMove lets every member move messages between topics and between channels, through
+// the group settings where the target's level has them (the real server's changelog: channels
+// from 310, topics from 316) and through the role policies they replaced below (1: members).
+func (t *Target) LetMembersMove() {
+	ginkgo.GinkgoHelper()
+	for _, p := range []struct {
+		group, policy string
+		since         int
+	}{
+		{"can_move_messages_between_topics_group", "edit_topic_policy", 316},
+		{"can_move_messages_between_channels_group", "move_messages_between_streams_policy", 310},
+	} {
+		if t.FeatureLevel >= p.since {
+			t.ChangeRealmGroupSetting(p.group, t.SystemGroupID("role:members"))
+		} else {
+			t.ChangeRealmSetting(p.policy, 1)
+		}
+	}
+}
+
 // fakeWildcardMentionThreshold is the fake's (and the real server's) many-recipients
 // threshold for wildcard mentions: more than 15 subscribers or participants are many.
 const fakeWildcardMentionThreshold = 15

@@ -31,9 +31,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		const limit = 100 // seconds
 		BeforeEach(func() {
 			t.NeedCapability("clock")
-			members := t.SystemGroupID("role:members")
-			t.ChangeRealmGroupSetting("can_move_messages_between_topics_group", members)
-			t.ChangeRealmGroupSetting("can_move_messages_between_channels_group", members)
+			t.LetMembersMove()
 			t.ChangeRealmSetting("move_messages_within_stream_limit_seconds", limit)
 			t.ChangeRealmSetting("move_messages_between_streams_limit_seconds", limit)
 		})

@@ -37,9 +37,7 @@ func secretBoxKey() string {
 
 // keyFields are the push key fields, with a fresh key and key ID.
 func keyFields() pushFields {
-	var id [4]byte
-	_, _ = rand.Read(id[:])
-	return pushFields{"push_key": secretBoxKey(), "push_key_id": binary.BigEndian.Uint32(id[:])}
+	return pushFields{"push_key": secretBoxKey(), "push_key_id": randomUint32()}
 }
 
 // tokenIDOf is the token_id of a provider token: standard Base64 of the first 8 bytes of
@@ -265,3 +263,29 @@ var _ = Describe("Operation 7: E2EE push registration from level 406", func() {
 			"the server answers as for a route it does not have")
 	})
 })
+
+// Between levels 432 and 467 the registration had the real server's earlier form, which the
+// document does not give, so the real server decides: a push account ID names it and every
+// field is required, the key among them as push_key, which replaced push_public_key at 432.
+var _ = Describe("Operation 7: push_key in push registration before the redesign", Serial, func() {
+	It("accepts a registration with push_key and refuses one with push_public_key in its place", harness.Req("VER-22"), func() {
+		t := harness.Current()
+		t.NeedLevel(432)
+		t.NeedLevelBelow(468)
+		t.UsePushService()
+		user := t.NewUser(harness.Member)
+		early := pushFields{
+			"token_kind": "fcm", "push_account_id": randomUint32(), "push_key": secretBoxKey(),
+			"bouncer_public_key": randomBase64(32), "encrypted_push_registration": randomBase64(96),
+		}
+		harness.Fails(registerPush(user, 0, early.with(pushFields{"push_key": nil, "push_public_key": secretBoxKey()})))
+		harness.BareSuccess(registerPush(user, 0, early))
+	})
+})
+
+// randomUint32 is a client's random ID: a push key ID, or the early form's push account ID.
+func randomUint32() uint32 {
+	var id [4]byte
+	_, _ = rand.Read(id[:])
+	return binary.BigEndian.Uint32(id[:])
+}

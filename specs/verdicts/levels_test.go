@@ -12,8 +12,8 @@ import (
 )
 
 // suiteLevels are the feature levels the suite runs against the fake at: one below every
-// boundary the document names, one between, and the fake's current level.
-var suiteLevels = []int{117, 300, fixtures.Default().Realm.FeatureLevel}
+// boundary the document names, ones between (450: the early push registration), and the fake's current level.
+var suiteLevels = []int{117, 300, 450, fixtures.Default().Realm.FeatureLevel}
 
 // TestSuiteAtOlderLevels runs the whole suite against the fake acting as a server of each level:
 // every requirement of a later level (or of a form replaced by then) must be reported not

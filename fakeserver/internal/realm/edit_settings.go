@@ -66,12 +66,13 @@ func (s *State) inGroupSetting(userID int, g GroupSetting) bool {
 }
 
 // groupSettingRule is one permission group setting: its API name, where it lives, the real
-// server's default group, and whether it may be "role:everyone".
+// server's default group, whether it may be "role:everyone", and the level that added it.
 type groupSettingRule struct {
 	name          string
 	field         func(*EditingSettings) *GroupSetting
 	defaultGroup  string
 	allowEveryone bool
+	since         int
 }
 
 // GroupSettingNames are the permission group settings PATCH /realm takes, by API name.
@@ -82,13 +83,56 @@ var GroupSettingNames = []string{
 
 var groupSettingRules = map[string]groupSettingRule{
 	"can_resolve_topics_group": {"can_resolve_topics_group",
-		func(e *EditingSettings) *GroupSetting { return &e.CanResolveTopicsGroup }, "role:everyone", true},
+		func(e *EditingSettings) *GroupSetting { return &e.CanResolveTopicsGroup }, "role:everyone", true, LevelResolveTopicsGroup},
 	"can_move_messages_between_channels_group": {"can_move_messages_between_channels_group",
-		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenChannelsGroup }, "role:members", false},
+		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenChannelsGroup }, "role:members", false, LevelMoveChannelsGroup},
 	"can_move_messages_between_topics_group": {"can_move_messages_between_topics_group",
-		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenTopicsGroup }, "role:everyone", true},
+		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenTopicsGroup }, "role:everyone", true, LevelMoveTopicsGroup},
 	"can_mention_many_users_group": {"can_mention_many_users_group",
-		func(e *EditingSettings) *GroupSetting { return &e.CanMentionManyUsersGroup }, "role:administrators", true},
+		func(e *EditingSettings) *GroupSetting { return &e.CanMentionManyUsersGroup }, "role:administrators", true, LevelMentionManyUsersGroup},
+}
+
+// HasGroupSetting reports whether the realm's feature level has the group setting.
+func (s *State) HasGroupSetting(name string) bool {
+	rule, ok := groupSettingRules[name]
+	return ok && s.AtLeast(rule.since)
+}
+
+// A role policy is an integer naming who may do something, the form two move permissions had
+// before their group settings replaced them: the realm keeps the group setting, and below
+// its level shows and takes the policy in its place.
+type rolePolicy struct {
+	group  string         // the group setting that replaced it
+	groups map[int]string // policy value → the system group it stands for
+}
+
+var rolePolicies = map[string]rolePolicy{
+	"edit_topic_policy": {"can_move_messages_between_topics_group",
+		map[int]string{1: "role:members", 2: "role:administrators", 3: "role:fullmembers", 4: "role:moderators", 5: "role:everyone"}},
+	"move_messages_between_streams_policy": {"can_move_messages_between_channels_group",
+		map[int]string{1: "role:members", 2: "role:administrators", 3: "role:fullmembers", 4: "role:moderators", 6: "role:nobody"}},
+}
+
+// RolePolicyNames are the role policies the realm's feature level has, by API name.
+func (s *State) RolePolicyNames() []string {
+	var names []string
+	for _, name := range slices.Sorted(maps.Keys(rolePolicies)) {
+		if !s.HasGroupSetting(rolePolicies[name].group) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// policyValue is the role policy standing for the setting's group, or 0 when the setting is
+// not a system group a policy names (an anonymous group, set through the control API).
+func (s *State) policyValue(p rolePolicy, g GroupSetting) int {
+	for v, name := range p.groups {
+		if g.GroupID != 0 && g.GroupID == s.systemGroupID(name) {
+			return v
+		}
+	}
+	return 0
 }
 
 // defaultEditing returns the real server's defaults; the group settings are filled in once
@@ -127,6 +171,7 @@ type EditingChange struct {
 	EditHistoryVisibility *string
 	TopicsPolicy          *string
 	Groups                map[string]GroupSettingChange
+	Policies              map[string]int // role policy name → new value
 }
 
 // Editing returns the current editing settings.
@@ -224,6 +269,18 @@ func (s *State) UpdateEditing(c EditingChange) (map[string]any, *apierr.Error) {
 			changed[name] = cur.apiValue()
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(c.Policies)) {
+		p, v := rolePolicies[name], c.Policies[name]
+		group, known := p.groups[v]
+		if !known {
+			return nil, apierr.BadRequest("Invalid %s", name)
+		}
+		cur := groupSettingRules[p.group].field(&next)
+		if s.policyValue(p, *cur) != v {
+			*cur = GroupSetting{GroupID: s.systemGroupID(group)}
+			changed[name] = v
+		}
+	}
 	s.editing = next
 	// One event per changed setting, each in the real server's form for it.
 	for _, name := range slices.Sorted(maps.Keys(changed)) {
@@ -251,8 +308,11 @@ func limitValue(v *int) any {
 	return *v
 }
 
-// State is the editing settings as POST /register reports them.
-func (e EditingSettings) State() map[string]any {
+// EditingState is the editing settings as POST /register reports them at the realm's level.
+func (s *State) EditingState() map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e := s.editing
 	st := map[string]any{
 		"realm_allow_message_editing":                       e.AllowMessageEditing,
 		"realm_message_content_edit_limit_seconds":          limitValue(e.MessageContentEditLimitSeconds),
@@ -264,7 +324,14 @@ func (e EditingSettings) State() map[string]any {
 		"realm_mandatory_topics":                            e.TopicsPolicy == "disable_empty_topic",
 	}
 	for name, rule := range groupSettingRules {
-		st["realm_"+name] = rule.field(&e).apiValue()
+		if s.atLeast(rule.since) {
+			st["realm_"+name] = rule.field(&e).apiValue()
+		}
+	}
+	for name, p := range rolePolicies {
+		if rule := groupSettingRules[p.group]; !s.atLeast(rule.since) {
+			st["realm_"+name] = s.policyValue(p, *rule.field(&e))
+		}
 	}
 	return st
 }

@@ -18,6 +18,7 @@ type integrationState struct {
 	botStorage map[int]map[string]string // bot user ID → key → value
 
 	devices      map[int]*Device
+	pushAccounts map[pushAccountKey]bool // registrations before LevelPushRedesign
 	legacyTokens []legacyToken
 
 	next struct{ attachment, reminder, device, meeting int }
@@ -33,6 +34,7 @@ func (s *State) loadIntegrations(*fixtures.Fixture) {
 		reminders:           map[int]*Reminder{},
 		botStorage:          map[int]map[string]string{},
 		devices:             map[int]*Device{},
+		pushAccounts:        map[pushAccountKey]bool{},
 	}
 }
 

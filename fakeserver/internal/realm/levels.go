@@ -51,8 +51,22 @@ const (
 	LevelResolveTopicsGroup = 367
 	// LevelPrevContentSHA256: a message edit reads prev_content_sha256 (ignored before).
 	LevelPrevContentSHA256 = 379
+	// LevelMoveChannelsGroup: can_move_messages_between_channels_group (the role policy
+	// move_messages_between_streams_policy before).
+	LevelMoveChannelsGroup = 310
+	// LevelMoveTopicsGroup: can_move_messages_between_topics_group (the role policy
+	// edit_topic_policy before).
+	LevelMoveTopicsGroup = 316
+	// LevelMentionManyUsersGroup: can_mention_many_users_group (wildcard_mention_policy before).
+	LevelMentionManyUsersGroup = 352
 	// LevelPushRegistration: POST /mobile_push/register exists (an unknown route before).
 	LevelPushRegistration = 406
+	// LevelPushKey: the early registration's key parameter is push_key (push_public_key before).
+	LevelPushKey = 432
+	// LevelPushRedesign: push registration names a client device (POST /register_client_device),
+	// register gives devices and device events; before, from LevelPushRegistration, it named a
+	// push account ID, all fields required, with push_devices and push_device events.
+	LevelPushRedesign = 468
 	// LevelImportedStub: the User object has is_imported_stub (the document names the field
 	// without a level; the real server's changelog puts it here).
 	LevelImportedStub = 433
