@@ -1,5 +1,6 @@
 // Command fakeload runs a bounded load against the fake server's binary on loopback, beside a
-// bare net/http server answering the same bytes in the same run, and prints a table (make load).
+// bare net/http server (its own process, the fake binary's server timeouts) answering the same
+// bytes in the same run, and prints a table (make load).
 //
 //	go run ./cmd/fakeload -messages 100000 -duration 3s
 //
@@ -8,7 +9,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -32,7 +33,16 @@ func main() {
 	messages := flag.Int("messages", 10000, "messages stored before the load, in 100 topics of one channel")
 	duration := flag.Duration("duration", 2*time.Second, "load time per route and server")
 	clients := flag.Int("clients", 4, "concurrent clients")
+	bareReply := flag.String("serve-bare", "", "internal: serve this file's bytes to every request on -bare-addr")
+	bareAddr := flag.String("bare-addr", "", "internal: the bare server's address")
 	flag.Parse()
+	if *bareReply != "" {
+		if err := runBare(*bareReply, *bareAddr); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeload bare server:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*messages, *duration, *clients); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeload:", err)
 		os.Exit(1)
@@ -103,13 +113,13 @@ func run(messages int, duration time.Duration, clients int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.name, err)
 		}
-		bare, err := serveBare(reply)
+		bare, err := startBare(dir, reply)
 		if err != nil {
 			return err
 		}
 		fakeStats := c.load(r, duration, clients)
 		bareStats := (&client{http: c.http, base: bare.url, user: c.user, key: c.key}).load(r, duration, clients)
-		bare.close()
+		bare.stop()
 		fmt.Printf("%-10s %12.0f %12.0f %8.2f %10s %10s\n", r.name, fakeStats.rate, bareStats.rate, fakeStats.rate/bareStats.rate,
 			fakeStats.p50.Round(time.Microsecond), fakeStats.p99.Round(time.Microsecond))
 	}
@@ -240,24 +250,62 @@ func (c *client) load(r route, d time.Duration, clients int) stats {
 		p50: latencies[len(latencies)/2], p99: latencies[len(latencies)*99/100]}
 }
 
-// bareServer answers every request with the same bytes, as cheaply as net/http allows.
+// bareServer answers every request with the same bytes, as cheaply as net/http allows. It runs
+// as a process of its own, as the fake does, under the same server timeouts, so that the ratio
+// compares the handlers and not two ways of being served (it once shared the load generator's
+// process, which favoured it).
 type bareServer struct {
-	url   string
-	close func()
+	url  string
+	stop func()
 }
 
-func serveBare(reply []byte) (*bareServer, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+// startBare starts this command again as the bare server of reply.
+func startBare(dir string, reply []byte) (*bareServer, error) {
+	file := filepath.Join(dir, "reply.json")
+	if err := os.WriteFile(file, reply, 0o600); err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.Copy(w, bytes.NewReader(reply))
-	})}
-	go func() { _ = srv.Serve(ln) }()
-	return &bareServer{url: "http://" + ln.Addr().String(), close: func() { _ = srv.Close() }}, nil
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self, "-serve-bare", file, "-bare-addr", addr)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	probe := &client{http: http.DefaultClient, base: "http://" + addr}
+	if err := probe.waitReady(10 * time.Second); err != nil {
+		stop()
+		return nil, err
+	}
+	return &bareServer{url: "http://" + addr, stop: stop}, nil
+}
+
+// runBare is the bare server's process.
+func runBare(file, addr string) error {
+	reply, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Addr: addr,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(reply)
+		}),
+		ReadHeaderTimeout: fakeserver.ReadHeaderTimeout,
+		ReadTimeout:       fakeserver.ReadTimeout,
+		WriteTimeout:      fakeserver.WriteTimeout,
+		IdleTimeout:       fakeserver.IdleTimeout,
+	}
+	return srv.ListenAndServe()
 }
 
 func freeAddr() (string, error) {
