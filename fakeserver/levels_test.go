@@ -398,3 +398,64 @@ func rolePolicyOrGroup(t *testing.T, base, group, policy string, byDefault int) 
 	}
 	return false
 }
+
+// systemGroupOf finds a system group's ID in register's realm_user_groups.
+func systemGroupOf(t *testing.T, base, name string) string {
+	t.Helper()
+	state := requireSuccess(t, "register", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm_user_groups"]`))
+	for _, g := range state["realm_user_groups"].([]any) {
+		if group := g.(map[string]any); group["name"] == name {
+			return fmt.Sprint(group["id"])
+		}
+	}
+	t.Fatalf("no system group %s", name)
+	return ""
+}
+
+// The real server shows the deprecated wildcard_mention_policy at every level: below 352 it is
+// the setting, from 352 the narrowest policy whose users include can_mention_many_users_group's.
+func TestWildcardMentionPolicy(t *testing.T) {
+	policy := func(t *testing.T, base string) (any, bool) {
+		state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+		_, hasGroup := state["realm_can_mention_many_users_group"]
+		return state["realm_wildcard_mention_policy"], hasGroup
+	}
+	t.Run("from the group setting", func(t *testing.T) {
+		base := newServerAt(t, realm.LevelMentionManyUsersGroup).URL
+		if v, hasGroup := policy(t, base); v != float64(5) || !hasGroup {
+			t.Errorf("by default: policy %v (want 5, administrators), group shown %v", v, hasGroup)
+		}
+		mod, _ := defaultFixture.UserByRole(fixtures.RoleModerator)
+		moderator := fmt.Sprint(mod.ID)
+		for _, c := range []struct {
+			name, value string
+			want        float64
+		}{
+			{"moderators", `{"new":` + systemGroupOf(t, base, "role:moderators") + `}`, 7},
+			{"a group of one moderator", `{"new":{"direct_members":[` + moderator + `],"direct_subgroups":[]}}`, 7},
+			{"nobody", `{"new":` + systemGroupOf(t, base, "role:nobody") + `}`, 6},
+			{"everyone", `{"new":` + systemGroupOf(t, base, "role:everyone") + `}`, 1},
+		} {
+			requireSuccess(t, c.name, msgPatch(t, base, ownerAuth, "/api/v1/realm", "can_mention_many_users_group", c.value))
+			if v, _ := policy(t, base); v != c.want {
+				t.Errorf("group %s: policy %v, want %v", c.name, v, c.want)
+			}
+		}
+	})
+	t.Run("below the group setting", func(t *testing.T) {
+		base := newServerAt(t, realm.LevelMentionManyUsersGroup-1).URL
+		if v, hasGroup := policy(t, base); v != float64(5) || hasGroup {
+			t.Errorf("by default: policy %v (want 5), group shown %v (want not)", v, hasGroup)
+		}
+		reply := requireSuccess(t, "policy", msgPatch(t, base, ownerAuth, "/api/v1/realm", "wildcard_mention_policy", "2",
+			"can_mention_many_users_group", `{"new":1}`))
+		if ignored := fmt.Sprint(reply["ignored_parameters_unsupported"]); ignored != "[can_mention_many_users_group]" {
+			t.Errorf("ignored parameters %s, want the group setting", ignored)
+		}
+		if v, _ := policy(t, base); v != float64(2) {
+			t.Errorf("after setting it to 2: policy %v", v)
+		}
+		checkBad(t, badCase{want: badRequest("Invalid wildcard_mention_policy")},
+			msgPatch(t, base, ownerAuth, "/api/v1/realm", "wildcard_mention_policy", "4"))
+	})
+}

@@ -98,22 +98,31 @@ func (s *State) HasGroupSetting(name string) bool {
 	return ok && s.AtLeast(rule.since)
 }
 
-// A role policy is an integer naming who may do something, the form two move permissions had
-// before their group settings replaced them: the realm keeps the group setting, and below
-// its level shows and takes the policy in its place.
+// A role policy is an integer naming who may do something by role, the form three permissions
+// had before their group settings replaced them. The realm keeps the group setting; below its
+// level, register shows and PATCH /realm takes the policy in its place. The real server still
+// shows wildcard_mention_policy at every level, for older clients: from its group setting's
+// level it is the narrowest policy whose users include the group's.
 type rolePolicy struct {
 	group  string         // the group setting that replaced it
 	groups map[int]string // policy value → the system group it stands for
+	order  []int          // the values from the narrowest group to the widest
+	always bool           // shown in register at every level, not only below the group's
 }
 
 var rolePolicies = map[string]rolePolicy{
-	"edit_topic_policy": {"can_move_messages_between_topics_group",
-		map[int]string{1: "role:members", 2: "role:administrators", 3: "role:fullmembers", 4: "role:moderators", 5: "role:everyone"}},
-	"move_messages_between_streams_policy": {"can_move_messages_between_channels_group",
-		map[int]string{1: "role:members", 2: "role:administrators", 3: "role:fullmembers", 4: "role:moderators", 6: "role:nobody"}},
+	"edit_topic_policy": {group: "can_move_messages_between_topics_group",
+		groups: map[int]string{1: "role:members", 2: "role:administrators", 3: "role:fullmembers", 4: "role:moderators", 5: "role:everyone"},
+		order:  []int{2, 4, 3, 1, 5}},
+	"move_messages_between_streams_policy": {group: "can_move_messages_between_channels_group",
+		groups: map[int]string{1: "role:members", 2: "role:administrators", 3: "role:fullmembers", 4: "role:moderators", 6: "role:nobody"},
+		order:  []int{6, 2, 4, 3, 1}},
+	"wildcard_mention_policy": {group: "can_mention_many_users_group", always: true,
+		groups: map[int]string{1: "role:everyone", 2: "role:members", 3: "role:fullmembers", 5: "role:administrators", 6: "role:nobody", 7: "role:moderators"},
+		order:  []int{6, 5, 7, 3, 2, 1}},
 }
 
-// RolePolicyNames are the role policies the realm's feature level has, by API name.
+// RolePolicyNames are the role policies PATCH /realm takes at the realm's level, by API name.
 func (s *State) RolePolicyNames() []string {
 	var names []string
 	for _, name := range slices.Sorted(maps.Keys(rolePolicies)) {
@@ -124,15 +133,28 @@ func (s *State) RolePolicyNames() []string {
 	return names
 }
 
-// policyValue is the role policy standing for the setting's group, or 0 when the setting is
-// not a system group a policy names (an anonymous group, set through the control API).
+// policyValue is the narrowest policy whose users include every user of the setting's group
+// (exactly the group, when it is one a policy names).
 func (s *State) policyValue(p rolePolicy, g GroupSetting) int {
-	for v, name := range p.groups {
-		if g.GroupID != 0 && g.GroupID == s.systemGroupID(name) {
+	for _, v := range p.order {
+		if g.GroupID != 0 && g.GroupID == s.systemGroupID(p.groups[v]) {
 			return v
 		}
 	}
-	return 0
+	for _, v := range p.order {
+		wider := s.systemGroupID(p.groups[v])
+		covers := true
+		for id := range s.users {
+			if s.inGroupSetting(id, g) && !s.inGroup(id, wider, false) {
+				covers = false
+				break
+			}
+		}
+		if covers {
+			return v
+		}
+	}
+	return p.order[len(p.order)-1]
 }
 
 // defaultEditing returns the real server's defaults; the group settings are filled in once
@@ -329,7 +351,7 @@ func (s *State) EditingState() map[string]any {
 		}
 	}
 	for name, p := range rolePolicies {
-		if rule := groupSettingRules[p.group]; !s.atLeast(rule.since) {
+		if rule := groupSettingRules[p.group]; p.always || !s.atLeast(rule.since) {
 			st["realm_"+name] = s.policyValue(p, *rule.field(&e))
 		}
 	}
