@@ -60,7 +60,9 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		harness.Success(topicsOf(harness.Member, ch.ID))
 	})
 
-	// Three read-only operations, on the process's shared channel.
+	// Three read-only operations, on the process's shared channel (which has the shared
+	// message's topic, so the topic list is not empty). The realm may have no linkifier: their
+	// list is typed element by element where there are elements.
 	successes := []struct {
 		name  string
 		call  func() *httpexpect.Response
@@ -69,13 +71,31 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	}{
 		{"get linkifiers", func() *httpexpect.Response {
 			return harness.Current().As(harness.Member).GET("/realm/linkifiers").Expect()
-		}, "linkifiers", func(v *httpexpect.Value) { v.Array().Every(func(_ int, l *httpexpect.Value) { l.Object() }) }},
+		}, "linkifiers", func(v *httpexpect.Value) {
+			v.Array().Every(func(_ int, l *httpexpect.Value) {
+				l.Object().Value("id").Number().IsInt()
+				l.Object().Value("pattern").String()
+			})
+		}},
 		{"get topics", func() *httpexpect.Response {
+			fieldsMessage.get(harness.Current())
 			return topicsOf(harness.Member, harness.Current().SharedChannel().ID)
-		}, "topics", func(v *httpexpect.Value) { v.Array().Every(func(_ int, l *httpexpect.Value) { l.Object() }) }},
+		}, "topics", func(v *httpexpect.Value) {
+			v.Array().NotEmpty().Every(func(_ int, l *httpexpect.Value) {
+				l.Object().Value("name").String()
+				l.Object().Value("max_id").Number().IsInt()
+			})
+		}},
 		{"fetch a message", func() *httpexpect.Response {
 			return fetchMessage(harness.Member, fieldsMessage.get(harness.Current()))
-		}, "message", func(v *httpexpect.Value) { v.Object().Value("id").Number().IsInt() }},
+		}, "message", func(v *httpexpect.Value) {
+			m := v.Object()
+			m.Value("id").Number().IsInt()
+			m.Value("sender_id").Number().IsInt()
+			m.Value("timestamp").Number().IsInt()
+			m.Value("content").String()
+			m.Value("flags").Array()
+		}},
 	}
 	for _, op := range successes {
 		It("wraps a success in result=success and msg=\"\": "+op.name, harness.Req("CONV-05"), func() {

@@ -125,8 +125,4 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 			return &s
 		}),
 	)
-
-	It("does not need credentials: it succeeds for a client that sends none", harness.Req("AUTH-03", "OP09-01"), func() {
-		harness.Success(t.Anonymous().POST("/jwt/fetch_api_key").WithFormField("token", signer.TokenFor(user.Email)).Expect())
-	})
 })
