@@ -26,7 +26,7 @@ func (t *Target) tryMeasureClockOffset() error {
 	owner := t.Users[Owner]
 	before := time.Now()
 	sent, err := t.api("POST", "/messages", &owner, url.Values{
-		"type": {"direct"}, "to": {jsonParam([]int{owner.ID})},
+		"type": {t.DirectMessageType()}, "to": {jsonParam([]int{owner.ID})},
 		"content": {"chatconform clock check " + t.RunID},
 	})
 	after := time.Now()

@@ -333,7 +333,7 @@ func (l *Listener) sendFence() (string, bool) {
 	l.fences++
 	marker := l.fencePrefix + "n" + strconv.Itoa(l.fences) + "z"
 	_, err := l.t.api("POST", "/messages", &l.user, url.Values{
-		"type":    {"direct"},
+		"type":    {l.t.DirectMessageType()},
 		"to":      {jsonParam([]int{l.user.ID})},
 		"content": {"chatconform event fence " + marker},
 	})

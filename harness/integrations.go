@@ -49,7 +49,8 @@ func (t *Target) Upload(u User, content string) UploadedFile {
 
 	resp := Success(t.AsUser(u).POST("/user_uploads").WithHeader("Content-Type", mw.FormDataContentType()).
 		WithBytes(body.Bytes()).Expect())
-	fileURL := resp.Value("url").String().Raw()
+	fileURL, ok := uploadURLOf(resp.Raw())
+	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /user_uploads returned no url")
 	// A server may answer with an absolute URL; the path is what identifies the file.
 	if parsed, err := url.Parse(fileURL); err == nil && parsed.IsAbs() {
 		fileURL = parsed.Path

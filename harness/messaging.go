@@ -161,7 +161,7 @@ func (t *Target) SendDirectTo(as Role, to []User, content string) int {
 	for _, u := range to {
 		ids = append(ids, u.ID)
 	}
-	return t.send(as, url.Values{"type": {"direct"}, "to": {jsonParam(ids)}, "content": {content}}, fmt.Sprintf("directly to %v", ids))
+	return t.send(as, url.Values{"type": {t.DirectMessageType()}, "to": {jsonParam(ids)}, "content": {content}}, fmt.Sprintf("directly to %v", ids))
 }
 
 // LimitBatches makes the fake's batched operations (delete topic, mark all as read) handle

@@ -245,7 +245,7 @@ func (t *Target) SendToChannel(as Role, ch Channel, topic, content string) int {
 func (t *Target) SendDirect(as Role, to []Role, content string) int {
 	ginkgo.GinkgoHelper()
 	return t.send(as, url.Values{
-		"type": {"direct"}, "to": {jsonParam(t.userIDs(to))}, "content": {content},
+		"type": {t.DirectMessageType()}, "to": {jsonParam(t.userIDs(to))}, "content": {content},
 	}, fmt.Sprintf("directly to %v", to))
 }
 

@@ -42,7 +42,7 @@ func (msgOps) fetch(u harness.User, id int, query ...any) *httpexpect.Object {
 		req := withQuery(t.AsUser(u).GET("/messages/{id}", id), query...)
 		return harness.Success(req.Expect()).Value("message").Object()
 	}
-	narrow := fmt.Sprintf(`[{"operator":"id","operand":%d}]`, id)
+	narrow := fmt.Sprintf(`[{"operator":"id","operand":"%d"}]`, id) // a string: integers from 194
 	req := withQuery(t.AsUser(u).GET("/messages"), append([]any{"anchor", id, "num_before", 0, "num_after", 0, "narrow", narrow}, query...)...)
 	found := harness.Success(req.Expect()).Value("messages").Array()
 	found.Length().IsEqual(1)
@@ -77,7 +77,7 @@ func (o msgOps) where(u harness.User, id int) (int, string) {
 func (msgOps) topicIDs(u harness.User, ch harness.Channel, topic string) []int {
 	GinkgoHelper()
 	narrow, _ := json.Marshal([]map[string]any{
-		{"operator": "channel", "operand": ch.ID}, {"operator": "topic", "operand": topic},
+		{"operator": harness.Current().ChannelOperator(), "operand": ch.Name}, {"operator": "topic", "operand": topic},
 	})
 	obj := harness.Success(harness.Current().AsUser(u).GET("/messages").
 		WithQuery("anchor", "newest").WithQuery("num_before", 1000).WithQuery("num_after", 0).

@@ -30,6 +30,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 	Describe("move time limits", func() {
 		const limit = 100 // seconds
 		BeforeEach(func() {
+			needCatalogLevels(t) // the move time limits exist from 162 on the real server
 			t.NeedCapability("clock")
 			t.LetMembersMove()
 			t.ChangeRealmSetting("move_messages_within_stream_limit_seconds", limit)

@@ -46,6 +46,10 @@ func (acctOps) emailsSeenBy(viewer harness.User, subject harness.User, channelMe
 }
 
 var _ = Describe("Email visibility: the email each role sees for another user", func() {
+	// The user's own email_address_visibility, and delivery_email's rules, exist from 163 on the
+	// real server (a realm setting before).
+	BeforeEach(func() { needCatalogLevels(harness.Current()) })
+
 	// delivery_email (RES-06) is where the real address is shown to exactly the viewers the
 	// visibility admits (AUTH-18): each assertion is one viewer's delivery_email.
 	DescribeTable("shows the real address as delivery_email to the viewers the email_address_visibility admits, and null to the others",

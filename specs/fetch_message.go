@@ -160,7 +160,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	})
 
 	It("lists in topic_links the links linkifiers make of the topic", harness.Req("MSG-08"), func() {
-		t.NeedLevel(118) // topic_links was subject_links before
+		t.NeedLevel(176) // topic_links from 118 (subject_links before); a url_template linkifier from 176
 		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tk"), "-", ""))
 		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
 		id := t.SendToChannel(harness.Owner, ch, "about "+prefix+"-4242", "linked")
@@ -172,10 +172,11 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 
 	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
 		harness.Req("MSG-15"), func() {
+			needCatalogLevels(t) // the sender's own email_address_visibility exists from 163 on the real server
 			private := t.NewUser(harness.Member)
 			t.SetEmailVisibility(private, harness.VisibleToAdmins)
 			id := t.SendToChannelAs(private, ch, topic, "from a user whose email only administrators see")
-			narrow := `[{"operator":"id","operand":` + msgIDText(id) + `}]`
+			narrow := `[{"operator":"id","operand":"` + msgIDText(id) + `"}]` // a string: integers from 194
 			for _, gravatar := range []bool{false, true} {
 				list := harness.Success(withQuery(t.As(harness.Member).GET("/messages"), "anchor", id, "num_before", 0,
 					"num_after", 0, "narrow", narrow, "client_gravatar", gravatar).Expect()).Value("messages").Array()

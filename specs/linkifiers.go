@@ -15,7 +15,10 @@ import (
 
 var _ = Describe("Operation 17: get linkifiers (GET /realm/linkifiers)", func() {
 	var t *harness.Target
-	BeforeEach(func() { t = harness.Current() })
+	BeforeEach(func() {
+		t = harness.Current()
+		needCatalogLevels(t) // url_template from 176 on the real server
+	})
 
 	It("returns linkifiers: an array of objects with an integer id, a pattern and a URL template",
 		harness.Req("OP17-01", "RES-23"), func() {
@@ -100,6 +103,10 @@ var _ = Describe("Linkifier objects", func() {
 		return linkifierByID(listedLinkifiers(), id)
 	}
 
+	// The real server has example_input and reverse_template from 471, alternative_url_templates
+	// from 478.
+	BeforeEach(func() { needCatalogLevels(harness.Current()) })
+
 	DescribeTable("carry",
 		func(add func() *httpexpect.Object, check func(l *httpexpect.Object)) { check(add()) },
 		Entry("example_input, set for a reverse linkifier", harness.Req("RES-24"), reverse, func(l *httpexpect.Object) {
@@ -140,6 +147,8 @@ var _ = Describe("Linkifier objects", func() {
 // Reordering names every linkifier of the realm, so it runs alone: a linkifier added beside
 // it would make the list incomplete.
 var _ = Describe("Reordering linkifiers (PATCH /realm/linkifiers)", Serial, func() {
+	BeforeEach(func() { needCatalogLevels(harness.Current()) }) // the route is new at 202 on the real server
+
 	// reorder adds three linkifiers, reverses them in place in the realm's order (every other
 	// linkifier keeps its place) and returns their ids and the whole order set.
 	reorder := func(t *harness.Target) (mine, order []int) {
