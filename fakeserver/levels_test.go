@@ -161,6 +161,22 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return !has
 		}},
+		{"reaction events with the legacy user object again", realm.LevelReactionEventUser, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, ownerAuth, "shapes", "react once")
+			queue := evRegister(t, base, ownerAuth, "event_types", `["reaction"]`)
+			requireSuccess(t, "react", post(t, base, memberAuth, fmt.Sprintf("/api/v1/messages/%d/reactions", id), "emoji_name", "octopus"))
+			evs := evPoll(t, base, ownerAuth, queue, -1, true)
+			if len(evs) != 1 {
+				t.Fatalf("reaction events %v: want one", evs)
+			}
+			_, has := evs[0]["user"]
+			return has
+		}},
+		{"register without realm_is_zephyr_mirror_realm", realm.LevelNoZephyrField, func(t *testing.T, base string) bool {
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+			_, has := state["realm_is_zephyr_mirror_realm"]
+			return !has
+		}},
 		{"prev_content_sha256 read", realm.LevelPrevContentSHA256, func(t *testing.T, base string) bool {
 			id := msgSend(t, base, memberAuth, "shapes", "edit me")
 			res := do(t, base, request{method: http.MethodPatch, path: fmt.Sprintf("/api/v1/messages/%d", id), auth: memberAuth,

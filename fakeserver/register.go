@@ -259,7 +259,10 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f["realm_presence_disabled"], f["realm_inline_image_preview"], f["realm_inline_url_embed_preview"] = false, true, true
 	f["realm_push_notifications_enabled"] = s.Config().PushConfigured
 	f["realm_enable_spectator_access"], f["realm_web_public_access_enabled"] = false, false
-	f["realm_is_zephyr_mirror_realm"], f["realm_waiting_period_threshold"] = false, 0
+	f["realm_waiting_period_threshold"] = 0
+	if !s.realm().AtLeast(realm.LevelNoZephyrField) {
+		f["realm_is_zephyr_mirror_realm"] = false
+	}
 	f["realm_authentication_methods"] = map[string]any{"Email": map[string]any{"enabled": true, "available": true}}
 	f["server_generation"] = s.hub.Generation()
 	f["event_queue_longpoll_timeout_seconds"] = s.Config().EventPollTimeoutSeconds

@@ -35,6 +35,9 @@ type testFake struct {
 	// Event queues (events_test.go).
 	queues fakeQueues
 
+	// User groups (groups_test.go).
+	groups fakeGroups
+
 	// What the fake saw.
 	fetchEventTypes         []string
 	userAgents, specHeaders []string
@@ -237,6 +240,7 @@ func (f *testFake) start(t tb) *httptest.Server {
 	}))
 
 	f.routeEvents(mux)
+	f.routeGroups(mux)
 
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()

@@ -18,20 +18,12 @@ import (
 // ("role:administrators", "role:members", "role:everyone", …), as GET /user_groups lists them.
 func (t *Target) SystemGroupID(name string) int {
 	ginkgo.GinkgoHelper()
-	owner := t.staffer() // any administrator reads the groups
-	obj, err := t.api(http.MethodGet, "/user_groups", &owner, nil)
+	id, found, err := t.groupNamed(name)
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: listing the user groups")
-	groups, _ := obj["user_groups"].([]any)
-	for _, item := range groups {
-		group, _ := item.(map[string]any)
-		if group["name"] == name {
-			if id, ok := object(group).int("id"); ok {
-				return id
-			}
-		}
+	if !found {
+		ginkgo.Fail(fmt.Sprintf("harness: the target has no user group named %q", name))
 	}
-	ginkgo.Fail(fmt.Sprintf("harness: the target has no user group named %q", name))
-	return 0
+	return id
 }
 
 // ChangeRealmGroupSetting points a realm permission group setting (can_resolve_topics_group,

@@ -37,6 +37,11 @@ const (
 	LevelPresenceUpdateID = 263
 	// LevelReactionUserDropped: reactions no longer carry the legacy user object.
 	LevelReactionUserDropped = 328
+	// LevelReactionEventUser: reaction events carry the legacy user object again (messages
+	// still do not); from LevelReactionUserDropped to here they did not.
+	LevelReactionEventUser = 339
+	// LevelNoZephyrField: register no longer gives realm_is_zephyr_mirror_realm.
+	LevelNoZephyrField = 426
 	// LevelIgnoredNotSubscribed: marking unread names the unsubscribed channels it skipped.
 	LevelIgnoredNotSubscribed = 355
 	// LevelEmptyTopic: the empty topic is a topic, which clients may name by

@@ -154,11 +154,17 @@ func (s *State) reactionViews(m *Message) []ReactionView {
 	return out
 }
 
+// publishReaction announces a reaction; the event has the legacy user object except between
+// LevelReactionUserDropped and LevelReactionEventUser, as on the real server.
 func (s *State) publishReaction(m *Message, op string, r Reaction) {
-	s.publish(events.Event{
-		"type": "reaction", "op": op, "message_id": m.ID, "user_id": r.UserID, "user": s.reactionUser(r.UserID),
+	ev := events.Event{
+		"type": "reaction", "op": op, "message_id": m.ID, "user_id": r.UserID,
 		"emoji_name": r.EmojiName, "emoji_code": r.EmojiCode, "reaction_type": r.ReactionType,
-	}, s.messageAudience(m)...)
+	}
+	if !s.atLeast(LevelReactionUserDropped) || s.atLeast(LevelReactionEventUser) {
+		ev["user"] = s.reactionUser(r.UserID)
+	}
+	s.publish(ev, s.messageAudience(m)...)
 }
 
 // messageAudience are the users told of changes to a message: those with a row, and the
