@@ -155,8 +155,8 @@ func TestEarlyPushRegistration(t *testing.T) {
 	requireSuccess(t, "register", post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", earlyRegistration("5")...))
 	requireSuccess(t, "again", post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", earlyRegistration("5")...))
 	evs := evPoll(t, ts.URL, memberAuth, queue, -1, true)
-	if len(evs) != 1 || evs[0]["type"] != "push_device" || evs[0]["push_account_id"] != "5" || evs[0]["status"] != "active" {
-		t.Errorf("events %v: want one push_device event, account \"5\" active", evs)
+	if len(evs) != 1 || evs[0]["type"] != "push_device" || evs[0]["push_account_id"] != float64(5) || evs[0]["status"] != "active" {
+		t.Errorf("events %v: want one push_device event, account 5 (an integer from level 450) active", evs)
 	}
 	state := requireSuccess(t, "register", post(t, ts.URL, memberAuth, "/api/v1/register", "fetch_event_types", `["push_device","device"]`))
 	if d, _ := state["push_devices"].(map[string]any); len(d) != 1 || d["5"].(map[string]any)["status"] != "active" {

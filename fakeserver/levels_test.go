@@ -241,6 +241,17 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return true
 		}},
+		{"push_account_id an integer in push_device events", realm.LevelPushAccountIDInt, func(t *testing.T, base string) bool {
+			integConfig(t, base, "push_configured", "true")
+			queue := evRegister(t, base, memberAuth, "event_types", `["push_device"]`)
+			requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/mobile_push/register", earlyRegistration("8")...))
+			evs := evPoll(t, base, memberAuth, queue, -1, true)
+			if len(evs) != 1 {
+				t.Fatalf("push_device events %v: want one", evs)
+			}
+			_, isNumber := evs[0]["push_account_id"].(float64)
+			return isNumber
+		}},
 		{"push registration by client device", realm.LevelPushRedesign, func(t *testing.T, base string) bool {
 			return post(t, base, memberAuth, "/api/v1/register_client_device").status == http.StatusOK
 		}},

@@ -68,6 +68,9 @@ const (
 	LevelPushRegistration = 406
 	// LevelPushKey: the early registration's key parameter is push_key (push_public_key before).
 	LevelPushKey = 432
+	// LevelPushAccountIDInt: push_device events give push_account_id as an integer (a string
+	// before).
+	LevelPushAccountIDInt = 450
 	// LevelPushRedesign: push registration names a client device (POST /register_client_device),
 	// register gives devices and device events; before, from LevelPushRegistration, it named a
 	// push account ID, all fields required, with push_devices and push_device events.

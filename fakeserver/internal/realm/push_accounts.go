@@ -33,10 +33,11 @@ func (s *State) RegisterPushAccount(userID int, accountID int64) {
 		return
 	}
 	s.integrations.pushAccounts[key] = true
-	s.publish(events.Event{
-		"type": "push_device", "push_account_id": strconv.FormatInt(accountID, 10),
-		"status": "active", "error_code": nil,
-	}, userID)
+	var id any = strconv.FormatInt(accountID, 10)
+	if s.atLeast(LevelPushAccountIDInt) {
+		id = accountID
+	}
+	s.publish(events.Event{"type": "push_device", "push_account_id": id, "status": "active", "error_code": nil}, userID)
 }
 
 // PushAccounts returns the user's early registrations by push account ID (as strings, the
