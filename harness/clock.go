@@ -37,14 +37,9 @@ func (t *Target) tryMeasureClockOffset() error {
 	if !ok {
 		return fmt.Errorf("POST /messages returned no integer id")
 	}
-	got, err := t.api("GET", "/messages/"+strconv.Itoa(id), &owner, nil)
+	ts, err := t.messageTimestamp(owner, id)
 	if err != nil {
 		return err
-	}
-	msg, _ := got["message"].(map[string]any)
-	ts, ok := object(msg).int("timestamp")
-	if !ok {
-		return fmt.Errorf("GET /messages/%d returned no integer message.timestamp", id)
 	}
 	_, _ = t.api("DELETE", "/messages/"+strconv.Itoa(id), &owner, nil)
 	mid := before.Add(after.Sub(before) / 2)
@@ -52,6 +47,37 @@ func (t *Target) tryMeasureClockOffset() error {
 	t.Realm.ClockOffsetSeconds = int64(time.Unix(int64(ts), 0).Sub(mid).Round(time.Second) / time.Second)
 	fmt.Fprintf(ginkgo.GinkgoWriter, "chatconform: the target's clock is %s the runner's (from a message timestamp at setup)\n", t.ClockOffsetText())
 	return nil
+}
+
+// messageTimestamp reads a message's timestamp as u: from GET /messages/{id}, or below level
+// 120, where the real server answers that with raw_content only (its changelog), from
+// GET /messages narrowed to the message.
+func (t *Target) messageTimestamp(u User, id int) (int, error) {
+	if t.FeatureLevel >= 120 {
+		got, err := t.api("GET", "/messages/"+strconv.Itoa(id), &u, nil)
+		if err != nil {
+			return 0, err
+		}
+		msg, _ := got["message"].(map[string]any)
+		if ts, ok := object(msg).int("timestamp"); ok {
+			return ts, nil
+		}
+		return 0, fmt.Errorf("GET /messages/%d returned no integer message.timestamp", id)
+	}
+	got, err := t.api("GET", "/messages", &u, url.Values{
+		"anchor": {strconv.Itoa(id)}, "num_before": {"0"}, "num_after": {"0"},
+		"narrow": {`[{"operator":"id","operand":"` + strconv.Itoa(id) + `"}]`},
+	})
+	if err != nil {
+		return 0, err
+	}
+	if list, _ := got["messages"].([]any); len(list) == 1 {
+		msg, _ := list[0].(map[string]any)
+		if ts, ok := object(msg).int("timestamp"); ok {
+			return ts, nil
+		}
+	}
+	return 0, fmt.Errorf("GET /messages narrowed to message %d returned no one message with an integer timestamp", id)
 }
 
 // ClockOffset is how far the target's clock is ahead of the runner's (negative: behind).
