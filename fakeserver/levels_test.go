@@ -3,6 +3,7 @@ package fakeserver_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -264,6 +265,22 @@ func TestLevelBoundaries(t *testing.T) {
 			res := do(t, base, request{method: http.MethodDelete, path: "/api/v1/users/me/android_gcm_reg_id", auth: memberAuth,
 				body: formBody("token", "shared-token"), contentType: formType})
 			return res.status != http.StatusOK
+		}},
+		{"user_topics in register and user_topic events", realm.LevelUserTopicState, func(t *testing.T, base string) bool {
+			queue := evRegister(t, base, memberAuth) // every event type
+			requireSuccess(t, "mute", do(t, base, request{method: http.MethodPatch, path: "/api/v1/users/me/subscriptions/muted_topics",
+				body: formBody("stream_id", "1", "topic", "quiet", "op", "add"), contentType: formType, auth: memberAuth}))
+			var types []string
+			for _, ev := range evPoll(t, base, memberAuth, queue, -1, true) {
+				types = append(types, fmt.Sprint(ev["type"]))
+			}
+			env := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["user_topic","muted_topics"]`))
+			_, userTopics := env["user_topics"]
+			_, mutedTopics := env["muted_topics"]
+			if has := slices.Contains(types, "user_topic"); has != userTopics || mutedTopics == userTopics || !slices.Contains(types, "muted_topics") {
+				t.Errorf("events %v; register: user_topics %v, muted_topics %v", types, userTopics, mutedTopics)
+			}
+			return userTopics
 		}},
 		{"POST /user_topics", realm.LevelUserTopics, func(t *testing.T, base string) bool {
 			res := post(t, base, memberAuth, "/api/v1/user_topics", "stream_id", "1", "topic", "muted", "visibility_policy", "1")

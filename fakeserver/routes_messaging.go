@@ -26,10 +26,13 @@ func (s *Server) messagingRoutes(r chi.Router) {
 // messagingRegisterState adds this area's state to a POST /register response.
 func (s *Server) messagingRegisterState(st *registerState) {
 	c, fetch, f := st.c, st.want, st.f
-	if fetch("user_topic") && s.realm().AtLeast(realm.LevelUserTopics) {
+	userTopics := s.realm().AtLeast(realm.LevelUserTopicState)
+	if fetch("user_topic") && userTopics {
 		f["user_topics"] = s.realm().UserTopics(c.user.ID)
 	}
-	if fetch("muted_topics") {
+	// As on the real server, a client that names user_topic gets the legacy list only from
+	// a server too old to have user_topics.
+	if fetch("muted_topics") && (st.wanted == nil || !fetch("user_topic") || !userTopics) {
 		f["muted_topics"] = s.realm().MutedTopics(c.user.ID)
 	}
 }

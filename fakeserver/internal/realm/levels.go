@@ -16,8 +16,11 @@ const (
 	// in_home_view (that one alone before; the real server's changelog, the document names
 	// no level).
 	LevelMuteEvents = 139
-	// LevelUserTopics: POST /user_topics exists, and register gives user_topics (the topic
-	// muting endpoint and muted_topics alone before).
+	// LevelUserTopicState: register gives user_topics and the user's clients get user_topic
+	// events (muted_topics alone before; the real server's changelog, the document names no
+	// level). From here a client that asks for user_topic no longer gets muted_topics.
+	LevelUserTopicState = 134
+	// LevelUserTopics: POST /user_topics exists (the topic muting endpoint alone before).
 	LevelUserTopics = 170
 	// LevelWholeTopicTimeLimit: a change_all move is held to the move time limits for the
 	// whole topic (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED); only the target message was before.

@@ -107,9 +107,14 @@ func (s *State) setTopicVisibility(userID int, ch *Channel, topic string, policy
 		list = append(list, &userTopic{ChannelID: ch.ID, Topic: topic, Policy: policy, LastUpdated: s.Now()})
 	}
 	s.messaging.userTopics[userID] = list
-	s.publish(events.Event{
-		"type": "user_topic", "stream_id": ch.ID, "topic_name": topic, "last_updated": s.Now(), "visibility_policy": policy,
-	}, userID)
+	// The legacy event first, as the real server sends it; the hub keeps it from queues that
+	// asked for user_topic.
+	s.publish(events.Event{"type": "muted_topics", "muted_topics": s.mutedTopics(userID)}, userID)
+	if s.settings.FeatureLevel >= LevelUserTopicState {
+		s.publish(events.Event{
+			"type": "user_topic", "stream_id": ch.ID, "topic_name": topic, "last_updated": s.Now(), "visibility_policy": policy,
+		}, userID)
+	}
 }
 
 // clearTopicVisibility removes every user's setting for a topic (a deleted topic).
@@ -139,6 +144,10 @@ func (s *State) UserTopics(userID int) []UserTopicView {
 func (s *State) MutedTopics(userID int) [][]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.mutedTopics(userID)
+}
+
+func (s *State) mutedTopics(userID int) [][]any {
 	out := [][]any{}
 	for _, t := range s.messaging.userTopics[userID] {
 		if ch := s.channels[t.ChannelID]; ch != nil && t.Policy == VisibilityMuted {
