@@ -39,7 +39,7 @@ var (
 	willRun = regexp.MustCompile(`Will run [0-9]+ of ([0-9]+) specs`)
 	// specHeader heads the reporter's block for a spec it says more of than a mark: one that
 	// failed, or recorded information ("• [FAILED] [0.01 seconds]", "• [0.003 seconds]").
-	specHeader = regexp.MustCompile(`(?m)^[•SP] \[([A-Z]+)?`)
+	specHeader  = regexp.MustCompile(`(?m)^[•SP] \[([A-Z]+)?`)
 	failedState = regexp.MustCompile(`^(FAILED|PANICKED|TIMEDOUT|INTERRUPTED|ABORTED)$`)
 )
 
