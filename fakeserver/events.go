@@ -1,9 +1,22 @@
 package fakeserver
 
 import (
+	"slices"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
+
+// registerQueue makes a user's event queue. As on the real server, a queue that names
+// user_topic gets no muted_topics events, which carry the same, where the level has
+// user_topic: a client names both to get muted_topics only from servers too old for it.
+func (s *Server) registerQueue(userID int, eventTypes []string, client events.Client) (string, int) {
+	if slices.Contains(eventTypes, "user_topic") && s.realm().AtLeast(realm.LevelUserTopicState) {
+		eventTypes = slices.DeleteFunc(slices.Clone(eventTypes), func(t string) bool { return t == "muted_topics" })
+	}
+	return s.hub.Register(events.QueueSpec{UserID: userID, EventTypes: eventTypes, Client: client})
+}
 
 // getEvents: GET /events — long-polls an event queue registered with POST /register.
 //
@@ -29,7 +42,7 @@ func (s *Server) getEvents(c *call) (fields, error) {
 			return nil, err
 		}
 		// queue_id is in the answer only here, where the request made the queue.
-		id, _ := s.hub.Register(events.QueueSpec{UserID: c.user.ID, EventTypes: eventTypes, Client: client})
+		id, _ := s.registerQueue(c.user.ID, eventTypes, client)
 		return fields{"events": []events.Event{}, "queue_id": id}, nil
 	}
 	if !hasLast {

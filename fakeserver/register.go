@@ -46,7 +46,7 @@ func (s *Server) register(c *call) (fields, error) {
 	if err := s.checkClientOptions(c, client); err != nil {
 		return nil, err
 	}
-	queueID, lastEventID := s.hub.Register(events.QueueSpec{UserID: c.user.ID, EventTypes: eventTypes, Client: client})
+	queueID, lastEventID := s.registerQueue(c.user.ID, eventTypes, client)
 	wanted := fetchTypes
 	if wanted == nil {
 		wanted = eventTypes

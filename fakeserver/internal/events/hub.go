@@ -244,12 +244,11 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 }
 
 // accepts is the real server's filter of a queue's events beyond their form: the event
-// types it registered for (muted_topics not for a queue that named user_topic, which carries
-// the same), and channel typing notifications only for clients that declared
+// types it registered for, and channel typing notifications only for clients that declared
 // stream_typing_notifications.
 func (q *queue) accepts(ev Event) bool {
 	typ, _ := ev["type"].(string)
-	if q.types != nil && (!q.types[typ] || typ == "muted_topics" && q.types["user_topic"]) {
+	if q.types != nil && !q.types[typ] {
 		return false
 	}
 	if _, channel := ev["stream_id"]; typ == "typing" && channel {
