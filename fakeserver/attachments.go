@@ -47,6 +47,9 @@ func (s *Server) uploadFile(c *call) (fields, error) {
 		return nil, aerr
 	}
 	// uri is the deprecated name of url, still sent by the real server.
+	if !s.realm().AtLeast(realm.LevelUploadURL) {
+		return fields{"uri": up.URL, "filename": up.Filename}, nil
+	}
 	return fields{"uri": up.URL, "url": up.URL, "filename": up.Filename}, nil
 }
 

@@ -13,7 +13,7 @@ func (s *Server) updateFlagsForNarrow(c *call) (fields, error) {
 	q.IncludeAnchor = c.p.Bool("include_anchor", true)
 	q.NumBefore = requiredCount(c, "num_before")
 	q.NumAfter = requiredCount(c, "num_after")
-	q.Narrow = narrowParam(c, true)
+	q.Narrow = s.narrowParam(c, true)
 	op := c.p.RequiredEnum("op", "add", "remove")
 	flag := c.p.RequiredString("flag")
 	if err := c.done(); err != nil {

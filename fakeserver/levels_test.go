@@ -3,6 +3,7 @@ package fakeserver_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,34 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
+
+// narrowsTaken sends GET /messages with each narrow (a term [operator, operand]): the older
+// ones must be taken; it tells whether the newer ones are, all or none of them.
+func narrowsTaken(t *testing.T, base string, older, newer []string) bool {
+	t.Helper()
+	taken := func(term string) bool {
+		res := get(t, base, memberAuth, "/api/v1/messages", "anchor=newest&num_before=1&num_after=0&narrow="+url.QueryEscape("["+term+"]"))
+		if res.status != http.StatusOK && res.env["code"] != "BAD_NARROW" && res.status != http.StatusBadRequest {
+			t.Errorf("narrow %s: %s", term, res)
+		}
+		return res.status == http.StatusOK
+	}
+	for _, term := range older {
+		if !taken(term) {
+			t.Errorf("narrow %s, taken at every level, refused", term)
+		}
+	}
+	count := 0
+	for _, term := range newer {
+		if taken(term) {
+			count++
+		}
+	}
+	if count != 0 && count != len(newer) {
+		t.Errorf("%d of the narrows %v taken: want all or none", count, newer)
+	}
+	return count == len(newer)
+}
 
 // newServerAt starts a fake on the default fixture at the given feature level.
 func newServerAt(t testing.TB, level int) *fakeserver.TestServer {
@@ -266,6 +295,46 @@ func TestLevelBoundaries(t *testing.T) {
 				body: formBody("token", "shared-token"), contentType: formType})
 			return res.status != http.StatusOK
 		}},
+		{"type direct in POST /messages", realm.LevelDirectType, func(t *testing.T, base string) bool {
+			send := func(kind string) response {
+				return post(t, base, memberAuth, "/api/v1/messages", "type", kind, "to", "[1]", "content", "typed "+kind)
+			}
+			requireSuccess(t, "private, taken at every level", send("private"))
+			return send("direct").status == http.StatusOK
+		}},
+		{"the dm and dm-including narrow operators and is:dm", realm.LevelDMOperators, func(t *testing.T, base string) bool {
+			return narrowsTaken(t, base, []string{`["pm-with","1"]`, `["group-pm-with","1"]`, `["is","private"]`},
+				[]string{`["dm","1"]`, `["dm-including","1"]`, `["is","dm"]`})
+		}},
+		{"an integer id operand", realm.LevelIntegerMessageOperand, func(t *testing.T, base string) bool {
+			return narrowsTaken(t, base, []string{`["id","1"]`}, []string{`["id",1]`})
+		}},
+		{"the channel and channels narrow operators", realm.LevelChannelOperators, func(t *testing.T, base string) bool {
+			return narrowsTaken(t, base, []string{`["stream","general"]`, `["streams","public"]`},
+				[]string{`["channel","general"]`, `["channels","public"]`})
+		}},
+		{"the with narrow operator", realm.LevelWithOperator, func(t *testing.T, base string) bool {
+			return narrowsTaken(t, base, nil, []string{`["with","1"]`})
+		}},
+		{"url in the answer of POST /user_uploads", realm.LevelUploadURL, func(t *testing.T, base string) bool {
+			got := requireSuccess(t, "upload", do(t, base, integUpload(memberAuth, "a.txt")))
+			if _, ok := got["uri"].(string); !ok {
+				t.Errorf("no uri, taken at every level: %v", got)
+			}
+			_, ok := got["url"]
+			return ok
+		}},
+		{"reminders in register and reminders events", realm.LevelReminderList, func(t *testing.T, base string) bool {
+			queue := evRegister(t, base, memberAuth, "event_types", `["reminders"]`)
+			id := msgSend(t, base, memberAuth, "later", "remind me")
+			requireSuccess(t, "reminder", post(t, base, memberAuth, "/api/v1/reminders", "message_id", fmt.Sprint(id), "scheduled_delivery_timestamp", "4102444800"))
+			events := len(evPoll(t, base, memberAuth, queue, -1, true)) > 0
+			_, state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["reminders"]`))["reminders"]
+			if events != state {
+				t.Errorf("reminders events %v, register's reminders %v", events, state)
+			}
+			return state
+		}},
 		{"user_topics in register and user_topic events", realm.LevelUserTopicState, func(t *testing.T, base string) bool {
 			// A client that names both, to meet old and new servers, gets one of them.
 			both := `["user_topic","muted_topics"]`
@@ -508,4 +577,35 @@ func TestWildcardMentionPolicy(t *testing.T) {
 		checkBad(t, badCase{want: badRequest("Invalid wildcard_mention_policy")},
 			msgPatch(t, base, ownerAuth, "/api/v1/realm", "wildcard_mention_policy", "4"))
 	})
+}
+
+// Routes the real server added after the oldest level the fake serves (its changelog): one
+// level below, the route is unknown (404); at the boundary, it answers (whatever its answer
+// to these bare requests).
+func TestRoutesByLevel(t *testing.T) {
+	for _, c := range []struct {
+		boundary int
+		req      request
+	}{
+		{realm.LevelGroupMemberRoute, request{method: http.MethodGet, path: "/api/v1/user_groups/1/members/1", auth: memberAuth}},
+		{realm.LevelJWT, request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
+		{realm.LevelLinkifierReorder, request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},
+		{realm.LevelUpdateUserByEmail, request{method: http.MethodPatch, path: "/api/v1/users/member@chat.example.test", auth: ownerAuth}},
+		{realm.LevelEditTypingRoute, request{method: http.MethodPost, path: "/api/v1/messages/1/typing", auth: memberAuth}},
+		{realm.LevelReminders, request{method: http.MethodPost, path: "/api/v1/reminders", auth: memberAuth}},
+		{realm.LevelReminderList, request{method: http.MethodGet, path: "/api/v1/reminders", auth: memberAuth}},
+		{realm.LevelReminderList, request{method: http.MethodDelete, path: "/api/v1/reminders/1", auth: memberAuth}},
+	} {
+		t.Run(c.req.method+" "+c.req.path, func(t *testing.T) {
+			for _, level := range []int{c.boundary - 1, c.boundary} {
+				res := do(t, newServerAt(t, level).URL, c.req)
+				if got, want := res.status != http.StatusNotFound, level >= c.boundary; got != want {
+					t.Errorf("at level %d: %s", level, res)
+				}
+				if res.env["result"] != "success" && res.env["result"] != "error" {
+					t.Errorf("at level %d: not a JSON envelope: %s", level, res)
+				}
+			}
+		})
+	}
 }

@@ -40,9 +40,18 @@ type sentReply struct {
 	ID int `json:"id"`
 }
 
+// messageTypes are the values of type in POST /messages and POST /typing, the default of
+// the latter first: "direct" only from its level, "private" before.
+func (s *Server) messageTypes() []string {
+	if s.realm().AtLeast(realm.LevelDirectType) {
+		return []string{"direct", "private", "stream", "channel"}
+	}
+	return []string{"private", "stream", "channel"}
+}
+
 // sendMessage: POST /messages, channel and direct.
 func (s *Server) sendMessage(c *call) (sentReply, error) {
-	kind := c.p.RequiredEnum("type", "direct", "private", "stream", "channel")
+	kind := c.p.RequiredEnum("type", s.messageTypes()...)
 	to := c.p.RequiredString("to")
 	topic, topicGiven := s.topicParam(c)
 	content := c.p.RequiredString("content")

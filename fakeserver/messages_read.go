@@ -22,7 +22,7 @@ func (s *Server) getMessages(c *call) (fields, error) {
 	q.NumAfter = requiredCount(c, "num_after")
 	useFirstUnread := c.p.Bool("use_first_unread_anchor", false)
 	q.IncludeAnchor = c.p.Bool("include_anchor", true)
-	q.Narrow = narrowParam(c, false)
+	q.Narrow = s.narrowParam(c, false)
 	q.View = realm.ViewOptions{
 		ApplyMarkdown:       c.p.Bool("apply_markdown", true),
 		ClientGravatar:      c.p.Bool("client_gravatar", true),
@@ -99,7 +99,7 @@ func requiredCount(c *call, name string) int {
 }
 
 // narrowParam reads narrow: a JSON list of narrow terms.
-func narrowParam(c *call, required bool) []realm.NarrowTerm {
+func (s *Server) narrowParam(c *call, required bool) []realm.NarrowTerm {
 	if required && !c.p.Has("narrow") {
 		c.p.Fail(apierr.Missing("narrow"))
 		return nil
@@ -108,7 +108,7 @@ func narrowParam(c *call, required bool) []realm.NarrowTerm {
 	if !ok {
 		return nil
 	}
-	terms, err := realm.ParseNarrow(list)
+	terms, err := realm.ParseNarrow(list, s.realm().Settings().FeatureLevel)
 	if err != nil {
 		c.p.Fail(err)
 		return nil
@@ -119,7 +119,7 @@ func narrowParam(c *call, required bool) []realm.NarrowTerm {
 // matchesNarrow: GET /messages/matches_narrow (operation 5).
 func (s *Server) matchesNarrow(c *call) (fields, error) {
 	ids := c.p.RequiredIntList("msg_ids")
-	terms := narrowParam(c, true)
+	terms := s.narrowParam(c, true)
 	if err := c.done(); err != nil {
 		return nil, err
 	}

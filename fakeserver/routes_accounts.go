@@ -1,6 +1,9 @@
 package fakeserver
 
-import "github.com/go-chi/chi/v5"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+	"github.com/go-chi/chi/v5"
+)
 
 // Path patterns of this area's integer IDs.
 const (
@@ -14,8 +17,8 @@ const (
 // accountRoutes adds the authenticated routes of users, roles, groups, JWT authentication, custom profile fields (issue 5).
 func (s *Server) accountRoutes(r chi.Router) {
 	// Documented operations.
-	r.Patch("/users/"+userEmail, serve(s.updateUserByEmail))                                   // 2
-	r.Get("/user_groups/"+userGroupID+"/members/"+userID, serve(membersOnly(s.isGroupMember))) // 16
+	r.Patch("/users/"+userEmail, serve(s.fromLevel(realm.LevelUpdateUserByEmail, s.updateUserByEmail)))                                  // 2
+	r.Get("/user_groups/"+userGroupID+"/members/"+userID, serve(s.fromLevel(realm.LevelGroupMemberRoute, membersOnly(s.isGroupMember)))) // 16
 
 	// Supporting operations of the real server: users by email, deactivation, user groups
 	// and custom profile fields.
@@ -47,5 +50,5 @@ func (s *Server) accountRegisterState(st *registerState) {
 
 // publicAccountRoutes adds the account routes that take no credentials (JWT login).
 func (s *Server) publicAccountRoutes(r chi.Router) {
-	r.Post("/jwt/fetch_api_key", serve(s.jwtFetchAPIKey)) // 9
+	r.Post("/jwt/fetch_api_key", serve(s.fromLevel(realm.LevelJWT, s.jwtFetchAPIKey))) // 9
 }

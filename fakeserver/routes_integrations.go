@@ -17,7 +17,7 @@ const (
 func (s *Server) integrationRoutes(r chi.Router) {
 	// Documented operations, by their number in the API document.
 	r.Post("/mobile_push/register", serve(s.fromLevel(realm.LevelPushRegistration, humansOnly(s.registerPushDevice)))) // 7
-	r.Post("/reminders", serve(s.createReminder))                                                                      // 15
+	r.Post("/reminders", serve(s.fromLevel(realm.LevelReminders, s.createReminder)))                                   // 15
 	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment))                                                  // 18
 	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                    // 20
 	r.Post("/calls/vcall/create", serve(s.createVideoCall))                                                            // 21
@@ -25,8 +25,8 @@ func (s *Server) integrationRoutes(r chi.Router) {
 	// Supporting operations of the real server.
 	r.Post("/user_uploads", serve(s.uploadFile))
 	r.Get("/attachments", serve(s.getAttachments))
-	r.Get("/reminders", serve(s.getReminders))
-	r.Delete("/reminders/"+reminderID, serve(s.deleteReminder))
+	r.Get("/reminders", serve(s.fromLevel(realm.LevelReminderList, s.getReminders)))
+	r.Delete("/reminders/"+reminderID, serve(s.fromLevel(realm.LevelReminderList, s.deleteReminder)))
 	r.Get("/bot_storage", serve(s.botsOnly(s.getBotStorage)))
 	r.Put("/bot_storage", serve(s.botsOnly(s.putBotStorage)))
 	r.Post("/register_client_device", serve(s.fromLevel(realm.LevelPushRedesign, s.registerClientDevice)))
@@ -34,14 +34,14 @@ func (s *Server) integrationRoutes(r chi.Router) {
 	r.Delete("/users/me/apns_device_token", serve(humansOnly(s.removeAPNsToken)))
 	r.Post("/users/me/android_gcm_reg_id", serve(humansOnly(s.addFCMToken)))
 	r.Delete("/users/me/android_gcm_reg_id", serve(humansOnly(s.removeFCMToken)))
-	r.Patch("/realm/linkifiers", serve(adminOnly(s.reorderLinkifiers)))
+	r.Patch("/realm/linkifiers", serve(s.fromLevel(realm.LevelLinkifierReorder, adminOnly(s.reorderLinkifiers))))
 	r.Patch("/realm/filters/"+filterID, serve(adminOnly(s.updateLinkifier)))
 }
 
 // integrationRegisterState adds this area's state to a POST /register response.
 func (s *Server) integrationRegisterState(st *registerState) {
 	c, fetch, f := st.c, st.want, st.f
-	if fetch("reminders") {
+	if fetch("reminders") && s.realm().AtLeast(realm.LevelReminderList) {
 		f["reminders"] = s.realm().Reminders(c.user.ID)
 	}
 	if fetch("device") && s.realm().AtLeast(realm.LevelPushRedesign) {

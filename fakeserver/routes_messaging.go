@@ -10,11 +10,11 @@ import (
 // narrows, read marking, typing and reactions (issue 4).
 func (s *Server) messagingRoutes(r chi.Router) {
 	// Documented operations, by their number in the API document.
-	r.Patch("/messages/"+messageID, serve(s.updateMessage))             // 1
-	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic)) // 3
-	r.Get("/messages/matches_narrow", serve(s.matchesNarrow))           // 5
-	r.Post("/messages/"+messageID+"/typing", serve(s.editTyping))       // 13
-	r.Post("/mark_all_as_read", serve(s.markAllAsRead))                 // 19
+	r.Patch("/messages/"+messageID, serve(s.updateMessage))                                                // 1
+	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic))                                    // 3
+	r.Get("/messages/matches_narrow", serve(s.matchesNarrow))                                              // 5
+	r.Post("/messages/"+messageID+"/typing", serve(s.fromLevel(realm.LevelEditTypingRoute, s.editTyping))) // 13
+	r.Post("/mark_all_as_read", serve(s.markAllAsRead))                                                    // 19
 
 	// Supporting operations of the real server.
 	r.Get("/messages", serve(s.getMessages))

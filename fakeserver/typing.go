@@ -5,7 +5,8 @@ import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
 // setTyping: POST /typing — the user started or stopped composing a direct message (to:
 // user IDs) or a channel message (stream_id and topic).
 func (s *Server) setTyping(c *call) (fields, error) {
-	kind := c.p.Enum("type", "direct", "direct", "private", "stream", "channel")
+	types := s.messageTypes()
+	kind := c.p.Enum("type", types[0], types...)
 	op := c.p.RequiredEnum("op", "start", "stop")
 	to, hasTo := c.p.IntList("to")
 	streamID, hasStream := c.p.Int("stream_id")

@@ -2,9 +2,10 @@ package realm
 
 import "strings"
 
-// The feature levels at which the API document says a server's behaviour changes. The fake
-// reads its fixture's level against these names, so every level gate is listed here once;
-// below a boundary the fake answers as a server of that older level does.
+// The feature levels at which the API document says a server's behaviour changes, and, where
+// the document names none, those of the real server's changelog for what the suite uses. The
+// fake reads its fixture's level against these names, so every level gate is listed here
+// once; below a boundary the fake answers as a server of that older level does.
 const (
 	// LevelClientGravatarDefault: register's client_gravatar defaults to true.
 	LevelClientGravatarDefault = 92
@@ -78,6 +79,45 @@ const (
 	// register gives devices and device events; before, from LevelPushRegistration, it named a
 	// push account ID, all fields required, with push_devices and push_device events.
 	LevelPushRedesign = 468
+
+	// Routes the real server added later (its changelog): below each, the route is unknown.
+
+	// LevelGroupMemberRoute: GET /user_groups/{id}/members/{user_id}.
+	LevelGroupMemberRoute = 127
+	// LevelJWT: POST /jwt/fetch_api_key.
+	LevelJWT = 160
+	// LevelLinkifierReorder: PATCH /realm/linkifiers.
+	LevelLinkifierReorder = 202
+	// LevelUpdateUserByEmail: PATCH /users/{email}.
+	LevelUpdateUserByEmail = 313
+	// LevelEditTypingRoute: POST /messages/{id}/typing (/message_edit_typing from 351, which
+	// the fake does not offer).
+	LevelEditTypingRoute = 361
+	// LevelReminders: POST /reminders.
+	LevelReminders = 381
+	// LevelReminderList: GET /reminders, DELETE /reminders/{id}, reminders events and
+	// register's reminders.
+	LevelReminderList = 399
+
+	// Request and answer forms the real server changed (its changelog).
+
+	// LevelDirectType: POST /messages and POST /typing take type "direct" ("private" alone
+	// before, still taken since).
+	LevelDirectType = 174
+	// LevelDMOperators: the dm and dm-including narrow operators and is:dm (pm-with,
+	// group-pm-with and is:private alone before, still taken since).
+	LevelDMOperators = 177
+	// LevelIntegerMessageOperand: the id narrow operator takes an integer operand (a string
+	// alone before).
+	LevelIntegerMessageOperand = 194
+	// LevelChannelOperators: the channel and channels narrow operators (stream and streams
+	// alone before, still taken since).
+	LevelChannelOperators = 250
+	// LevelWithOperator: the with narrow operator.
+	LevelWithOperator = 271
+	// LevelUploadURL: POST /user_uploads answers url (uri alone before, kept since as an alias).
+	LevelUploadURL = 272
+
 	// LevelImportedStub: the User object has is_imported_stub (the document names the field
 	// without a level; the real server's changelog puts it here).
 	LevelImportedStub = 433

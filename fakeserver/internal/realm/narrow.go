@@ -28,6 +28,13 @@ var narrowOperators = map[string]string{
 	"id": "id", "near": "near", "with": "with",
 }
 
+// narrowOperatorLevels are the levels from which the real server knows an operator name (its
+// changelog); the others it has known since before the oldest level the fake serves.
+var narrowOperatorLevels = map[string]int{
+	"channel": LevelChannelOperators, "channels": LevelChannelOperators,
+	"dm": LevelDMOperators, "dm-including": LevelDMOperators, "with": LevelWithOperator,
+}
+
 // badNarrow is the real server's error for a narrow it cannot apply; desc, the reason,
 // is also a field of its own, which typed clients read.
 func badNarrow(format string, args ...any) *apierr.Error {
@@ -36,8 +43,9 @@ func badNarrow(format string, args ...any) *apierr.Error {
 }
 
 // ParseNarrow decodes a narrow (a decoded JSON list): each term an object with operator,
-// operand and optional negated, or the legacy [operator, operand] pair.
-func ParseNarrow(raw []any) ([]NarrowTerm, *apierr.Error) {
+// operand and optional negated, or the legacy [operator, operand] pair, as a server of the
+// given feature level reads it.
+func ParseNarrow(raw []any, level int) ([]NarrowTerm, *apierr.Error) {
 	terms := make([]NarrowTerm, 0, len(raw))
 	for i, item := range raw {
 		var t NarrowTerm
@@ -71,13 +79,18 @@ func ParseNarrow(raw []any) ([]NarrowTerm, *apierr.Error) {
 		default:
 			return nil, apierr.BadRequest("narrow[%d] is not a dict", i)
 		}
-		canonical, known := narrowOperators[strings.ToLower(t.Operator)]
-		if !known {
+		name := strings.ToLower(t.Operator)
+		canonical, known := narrowOperators[name]
+		if !known || level < narrowOperatorLevels[name] {
 			return nil, badNarrow("unknown operator")
 		}
 		t.Operator = canonical
 		switch t.Operand.(type) {
-		case string, json.Number:
+		case json.Number:
+			if t.Operator == "id" && level < LevelIntegerMessageOperand {
+				return nil, apierr.BadRequest(`narrow[%d]["operand"] is not a string`, i)
+			}
+		case string:
 		case []any:
 			if t.Operator != "dm" {
 				return nil, apierr.BadRequest(`narrow[%d]["operand"] is not a string`, i)
@@ -261,6 +274,9 @@ func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, *api
 	}
 	switch operand {
 	case "dm", "private":
+		if operand == "dm" && s.settings.FeatureLevel < LevelDMOperators {
+			break
+		}
 		return func(m *Message) bool { return m.IsDirect }, nil
 	case "starred":
 		return flag("starred"), nil

@@ -67,7 +67,7 @@ func (s *State) CreateReminder(userID, messageID int, deliverAt int64, note stri
 		ID: nextID(&s.integrations.next.reminder), UserID: userID, MessageID: messageID, DeliverAt: deliverAt, Note: note,
 	}
 	s.integrations.reminders[r.ID] = r
-	s.publish(events.Event{"type": "reminders", "op": "add", "reminders": []ReminderView{s.reminderView(r)}}, userID)
+	s.publishReminders(events.Event{"type": "reminders", "op": "add", "reminders": []ReminderView{s.reminderView(r)}}, userID)
 	return r.ID, nil
 }
 
@@ -98,7 +98,15 @@ func (s *State) DeleteReminder(userID, id int) *apierr.Error {
 
 func (s *State) removeReminder(r *Reminder) {
 	delete(s.integrations.reminders, r.ID)
-	s.publish(events.Event{"type": "reminders", "op": "remove", "reminder_id": r.ID}, r.UserID)
+	s.publishReminders(events.Event{"type": "reminders", "op": "remove", "reminder_id": r.ID}, r.UserID)
+}
+
+// publishReminders tells the user's clients of a change to their reminders, from the level
+// that has reminders events.
+func (s *State) publishReminders(ev events.Event, userID int) {
+	if s.settings.FeatureLevel >= LevelReminderList {
+		s.publish(ev, userID)
+	}
 }
 
 func (s *State) reminderView(r *Reminder) ReminderView {
