@@ -78,13 +78,19 @@ func (s *Server) createGroup(c *call) (fields, error) {
 	name := c.p.RequiredString("name")
 	description := c.p.RequiredString("description")
 	members := intList(c, "members", true)
-	subgroups := intList(c, "subgroups", false)
+	var subgroups []int
+	if s.realm().AtLeast(realm.LevelGroupSubgroupsParams) { // an unknown parameter before
+		subgroups = intList(c, "subgroups", false)
+	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
 	id, aerr := s.realm().CreateGroup(c.user.ID, name, description, members, subgroups)
 	if aerr != nil {
 		return nil, aerr
+	}
+	if !s.realm().AtLeast(realm.LevelGroupCreateID) {
+		return fields{}, nil
 	}
 	return fields{"group_id": id}, nil
 }
@@ -95,14 +101,17 @@ func (s *Server) updateGroupMembers(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := realm.GroupChange{
-		Add: intList(c, "add", false), Delete: intList(c, "delete", false),
-		AddSubgroups: intList(c, "add_subgroups", false), DeleteSubgroups: intList(c, "delete_subgroups", false),
+	ch := realm.GroupChange{Add: intList(c, "add", false), Delete: intList(c, "delete", false)}
+	if s.realm().AtLeast(realm.LevelGroupSubgroupsParams) { // unknown parameters before
+		ch.AddSubgroups, ch.DeleteSubgroups = intList(c, "add_subgroups", false), intList(c, "delete_subgroups", false)
 	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
 	if len(ch.Add)+len(ch.Delete)+len(ch.AddSubgroups)+len(ch.DeleteSubgroups) == 0 {
+		if !s.realm().AtLeast(realm.LevelGroupSubgroupsParams) {
+			return nil, apierr.BadRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
+		}
 		return nil, apierr.BadRequest(`Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".`)
 	}
 	return fields{}, s.changeGroup(c, groupID, ch)

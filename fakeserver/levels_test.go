@@ -41,6 +41,30 @@ func narrowsTaken(t *testing.T, base string, older, newer []string) bool {
 	return count == len(newer)
 }
 
+// groupObject is the user group with this ID in GET /user_groups.
+func groupObject(t *testing.T, base, id string) map[string]any {
+	t.Helper()
+	for _, g := range requireSuccess(t, "groups", get(t, base, ownerAuth, "/api/v1/user_groups", ""))["user_groups"].([]any) {
+		if group := g.(map[string]any); fmt.Sprint(group["id"]) == id {
+			return group
+		}
+	}
+	t.Fatalf("no user group %s", id)
+	return nil
+}
+
+// groupByName is the ID of the user group with this name in GET /user_groups.
+func groupByName(t *testing.T, base, name string) string {
+	t.Helper()
+	for _, g := range requireSuccess(t, "groups", get(t, base, ownerAuth, "/api/v1/user_groups", ""))["user_groups"].([]any) {
+		if group := g.(map[string]any); group["name"] == name {
+			return fmt.Sprint(group["id"])
+		}
+	}
+	t.Fatalf("no user group named %q", name)
+	return ""
+}
+
 // newServerAt starts a fake on the default fixture at the given feature level.
 func newServerAt(t testing.TB, level int) *fakeserver.TestServer {
 	t.Helper()
@@ -335,6 +359,32 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return state
 		}},
+		{"subgroups at group creation and in the membership update", realm.LevelGroupSubgroupsParams, func(t *testing.T, base string) bool {
+			name := "with-subgroup"
+			created := requireSuccess(t, "create", post(t, base, ownerAuth, "/api/v1/user_groups/create", "name", name,
+				"description", "d", "members", "[]", "subgroups", "["+supportGroup+"]"))
+			id := groupByName(t, base, name)
+			res := post(t, base, ownerAuth, "/api/v1/user_groups/"+id+"/members", "add_subgroups", "["+escalationGroup+"]")
+			subgroups := canonical(groupObject(t, base, id)["direct_subgroup_ids"])
+			ignored := strings.Contains(fmt.Sprint(created["ignored_parameters_unsupported"]), "subgroups")
+			switch {
+			case subgroups == "[]" && ignored && res.status == http.StatusBadRequest:
+				return false
+			case subgroups == "["+supportGroup+","+escalationGroup+"]" && !ignored && res.status == http.StatusOK:
+				return true
+			}
+			t.Errorf("subgroups %s, subgroups ignored %v, add_subgroups: %s", subgroups, ignored, res)
+			return false
+		}},
+		{"group_id in the answer of POST /user_groups/create", realm.LevelGroupCreateID, func(t *testing.T, base string) bool {
+			created := requireSuccess(t, "create", post(t, base, ownerAuth, "/api/v1/user_groups/create", "name", "answered",
+				"description", "d", "members", "[]"))
+			id, ok := created["group_id"]
+			if ok && fmt.Sprint(id) != groupByName(t, base, "answered") {
+				t.Errorf("group_id %v is not the new group's", id)
+			}
+			return ok
+		}},
 		{"user_topics in register and user_topic events", realm.LevelUserTopicState, func(t *testing.T, base string) bool {
 			// A client that names both, to meet old and new servers, gets one of them.
 			both := `["user_topic","muted_topics"]`
@@ -587,9 +637,12 @@ func TestRoutesByLevel(t *testing.T) {
 		boundary int
 		req      request
 	}{
-		{realm.LevelGroupMemberRoute, request{method: http.MethodGet, path: "/api/v1/user_groups/1/members/1", auth: memberAuth}},
+		{realm.LevelGroupRoutes, request{method: http.MethodGet, path: "/api/v1/user_groups/1/members/1", auth: memberAuth}},
+		{realm.LevelGroupRoutes, request{method: http.MethodGet, path: "/api/v1/user_groups/1/members", auth: memberAuth}},
+		{realm.LevelGroupRoutes, request{method: http.MethodPost, path: "/api/v1/user_groups/1/subgroups", auth: ownerAuth}},
 		{realm.LevelJWT, request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
 		{realm.LevelLinkifierReorder, request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},
+		{realm.LevelGroupDeactivation, request{method: http.MethodPost, path: "/api/v1/user_groups/8/deactivate", auth: ownerAuth}},
 		{realm.LevelUpdateUserByEmail, request{method: http.MethodPatch, path: "/api/v1/users/member@chat.example.test", auth: ownerAuth}},
 		{realm.LevelEditTypingRoute, request{method: http.MethodPost, path: "/api/v1/messages/1/typing", auth: memberAuth}},
 		{realm.LevelReminders, request{method: http.MethodPost, path: "/api/v1/reminders", auth: memberAuth}},

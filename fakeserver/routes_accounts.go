@@ -17,8 +17,8 @@ const (
 // accountRoutes adds the authenticated routes of users, roles, groups, JWT authentication, custom profile fields (issue 5).
 func (s *Server) accountRoutes(r chi.Router) {
 	// Documented operations.
-	r.Patch("/users/"+userEmail, serve(s.fromLevel(realm.LevelUpdateUserByEmail, s.updateUserByEmail)))                                  // 2
-	r.Get("/user_groups/"+userGroupID+"/members/"+userID, serve(s.fromLevel(realm.LevelGroupMemberRoute, membersOnly(s.isGroupMember)))) // 16
+	r.Patch("/users/"+userEmail, serve(s.fromLevel(realm.LevelUpdateUserByEmail, s.updateUserByEmail)))                             // 2
+	r.Get("/user_groups/"+userGroupID+"/members/"+userID, serve(s.fromLevel(realm.LevelGroupRoutes, membersOnly(s.isGroupMember)))) // 16
 
 	// Supporting operations of the real server: users by email, deactivation, user groups
 	// and custom profile fields.
@@ -27,10 +27,10 @@ func (s *Server) accountRoutes(r chi.Router) {
 	r.Delete("/bots/{bot_id:[0-9]+}", serve(s.deactivateBot))
 	r.Get("/user_groups", serve(membersOnly(s.getGroups)))
 	r.Post("/user_groups/create", serve(s.createGroup))
-	r.Get("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.getGroupMembers)))
+	r.Get("/user_groups/"+userGroupID+"/members", serve(s.fromLevel(realm.LevelGroupRoutes, membersOnly(s.getGroupMembers))))
 	r.Post("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.updateGroupMembers)))
-	r.Post("/user_groups/"+userGroupID+"/subgroups", serve(membersOnly(s.updateGroupSubgroups)))
-	r.Post("/user_groups/"+userGroupID+"/deactivate", serve(s.deactivateGroup))
+	r.Post("/user_groups/"+userGroupID+"/subgroups", serve(s.fromLevel(realm.LevelGroupRoutes, membersOnly(s.updateGroupSubgroups))))
+	r.Post("/user_groups/"+userGroupID+"/deactivate", serve(s.fromLevel(realm.LevelGroupDeactivation, s.deactivateGroup)))
 	r.Get("/realm/profile_fields", serve(s.getProfileFields))
 	r.Post("/realm/profile_fields", serve(adminOnly(s.addProfileField)))
 	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))

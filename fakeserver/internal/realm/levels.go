@@ -82,12 +82,16 @@ const (
 
 	// Routes the real server added later (its changelog): below each, the route is unknown.
 
-	// LevelGroupMemberRoute: GET /user_groups/{id}/members/{user_id}.
-	LevelGroupMemberRoute = 127
+	// LevelGroupRoutes: GET /user_groups/{id}/members/{user_id}, GET /user_groups/{id}/members
+	// and POST /user_groups/{id}/subgroups.
+	LevelGroupRoutes = 127
 	// LevelJWT: POST /jwt/fetch_api_key.
 	LevelJWT = 160
 	// LevelLinkifierReorder: PATCH /realm/linkifiers.
 	LevelLinkifierReorder = 202
+	// LevelGroupDeactivation: POST /user_groups/{id}/deactivate (groups were deleted before,
+	// with DELETE /user_groups/{id}, which the fake does not offer).
+	LevelGroupDeactivation = 290
 	// LevelUpdateUserByEmail: PATCH /users/{email}.
 	LevelUpdateUserByEmail = 313
 	// LevelEditTypingRoute: POST /messages/{id}/typing (/message_edit_typing from 351, which
@@ -117,6 +121,11 @@ const (
 	LevelWithOperator = 271
 	// LevelUploadURL: POST /user_uploads answers url (uri alone before, kept since as an alias).
 	LevelUploadURL = 272
+	// LevelGroupSubgroupsParams: POST /user_groups/create takes subgroups, and the membership
+	// update add_subgroups and delete_subgroups (only POST /user_groups/{id}/subgroups before).
+	LevelGroupSubgroupsParams = 311
+	// LevelGroupCreateID: POST /user_groups/create answers group_id (nothing before).
+	LevelGroupCreateID = 317
 
 	// LevelImportedStub: the User object has is_imported_stub (the document names the field
 	// without a level; the real server's changelog puts it here).
