@@ -41,6 +41,18 @@ func narrowsTaken(t *testing.T, base string, older, newer []string) bool {
 	return count == len(newer)
 }
 
+// narrowedMessage reads a message from GET /messages narrowed to its ID, as at every level.
+func narrowedMessage(t *testing.T, base, auth string, id int) map[string]any {
+	t.Helper()
+	narrow := url.QueryEscape(fmt.Sprintf(`[["id","%d"]]`, id))
+	got := requireSuccess(t, "fetch", get(t, base, auth, "/api/v1/messages", fmt.Sprintf("anchor=%d&num_before=0&num_after=0&narrow=%s", id, narrow)))
+	list, _ := got["messages"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("GET /messages narrowed to message %d: %v", id, got)
+	}
+	return list[0].(map[string]any)
+}
+
 // groupObject is the user group with this ID in GET /user_groups.
 func groupObject(t *testing.T, base, id string) map[string]any {
 	t.Helper()
@@ -146,7 +158,7 @@ func TestLevelBoundaries(t *testing.T) {
 			id := msgSend(t, base, memberAuth, "named", "moved")
 			requireSuccess(t, "move", do(t, base, request{method: http.MethodPatch, path: fmt.Sprintf("/api/v1/messages/%d", id), auth: memberAuth,
 				body: formBody("topic", "renamed"), contentType: formType}))
-			m := msgFetch(t, base, memberAuth, id)
+			m := narrowedMessage(t, base, memberAuth, id) // GET /messages/{id} has it only from 120
 			entry := m["edit_history"].([]any)[0].(map[string]any)
 			_, newLinks := m["topic_links"]
 			_, oldLinks := m["subject_links"]
@@ -358,6 +370,15 @@ func TestLevelBoundaries(t *testing.T) {
 				t.Errorf("reminders events %v, register's reminders %v", events, state)
 			}
 			return state
+		}},
+		{"the message in the answer of GET /messages/{id}", realm.LevelWholeMessage, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, memberAuth, "whole", "the **whole** message")
+			got := requireSuccess(t, "fetch", get(t, base, memberAuth, fmt.Sprintf("/api/v1/messages/%d", id), ""))
+			if got["raw_content"] != "the **whole** message" {
+				t.Errorf("raw_content, given at every level: %v", got)
+			}
+			_, whole := got["message"]
+			return whole
 		}},
 		{"subgroups at group creation and in the membership update", realm.LevelGroupSubgroupsParams, func(t *testing.T, base string) bool {
 			name := "with-subgroup"

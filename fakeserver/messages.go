@@ -26,13 +26,16 @@ func (s *Server) getMessage(c *call) (messageReply, error) {
 	if aerr != nil {
 		return messageReply{}, aerr
 	}
-	return messageReply{Message: msg, RawContent: raw}, nil
+	if !s.realm().AtLeast(realm.LevelWholeMessage) {
+		return messageReply{RawContent: raw}, nil
+	}
+	return messageReply{Message: &msg, RawContent: raw}, nil
 }
 
 // messageReply is the reply of GET /messages/{message_id}.
 type messageReply struct {
-	Message    realm.MessageView `json:"message"`
-	RawContent string            `json:"raw_content"`
+	Message    *realm.MessageView `json:"message,omitempty"`
+	RawContent string             `json:"raw_content"`
 }
 
 // sentReply is the reply of POST /messages.

@@ -82,6 +82,8 @@ const (
 
 	// Routes the real server added later (its changelog): below each, the route is unknown.
 
+	// LevelWholeMessage: GET /messages/{id} answers the message (raw_content alone before).
+	LevelWholeMessage = 120
 	// LevelGroupRoutes: GET /user_groups/{id}/members/{user_id}, GET /user_groups/{id}/members
 	// and POST /user_groups/{id}/subgroups.
 	LevelGroupRoutes = 127
