@@ -38,6 +38,9 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if aerr != nil {
 		return nil, aerr
 	}
+	if !s.realm().AtLeast(realm.LevelDetachedUploads) {
+		return fields{}, nil
+	}
 	return fields{"detached_uploads": detached}, nil
 }
 

@@ -380,6 +380,15 @@ func TestLevelBoundaries(t *testing.T) {
 			_, whole := got["message"]
 			return whole
 		}},
+		{"detached_uploads in the answer of a message edit", realm.LevelDetachedUploads, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, memberAuth, "edited", "before")
+			_, ok := requireSuccess(t, "edit", msgPatch(t, base, memberAuth, fmt.Sprintf("/api/v1/messages/%d", id), "content", "after"))["detached_uploads"]
+			return ok
+		}},
+		{"history_limit_days in a presence update", realm.LevelHistoryLimitDays, func(t *testing.T, base string) bool {
+			got := requireSuccess(t, "presence", post(t, base, memberAuth, "/api/v1/users/me/presence", "status", "active", "history_limit_days", "1"))
+			return !strings.Contains(fmt.Sprint(got["ignored_parameters_unsupported"]), "history_limit_days")
+		}},
 		{"subgroups at group creation and in the membership update", realm.LevelGroupSubgroupsParams, func(t *testing.T, base string) bool {
 			name := "with-subgroup"
 			created := requireSuccess(t, "create", post(t, base, ownerAuth, "/api/v1/user_groups/create", "name", name,

@@ -27,7 +27,7 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 			q.LastUpdateID = &last
 		}
 	}
-	if days, ok := c.p.Int("history_limit_days"); ok {
+	if days, ok := s.historyLimitDays(c); ok {
 		if days < 0 {
 			c.p.Fail(apierr.BadRequest("history_limit_days is too small"))
 		}
@@ -82,4 +82,13 @@ func (s *Server) getRealmPresence(c *call) (fields, error) {
 	}
 	res := s.realm().Presences(realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays})
 	return fields{"presences": res.Presences, "server_timestamp": float64(s.realm().Now())}, nil
+}
+
+// historyLimitDays reads history_limit_days, from the level that knows it (an unknown
+// parameter before, which the fake lists as ignored).
+func (s *Server) historyLimitDays(c *call) (int64, bool) {
+	if !s.realm().AtLeast(realm.LevelHistoryLimitDays) {
+		return 0, false
+	}
+	return c.p.Int("history_limit_days")
 }

@@ -91,6 +91,10 @@ const (
 	LevelJWT = 160
 	// LevelLinkifierReorder: PATCH /realm/linkifiers.
 	LevelLinkifierReorder = 202
+	// LevelDetachedUploads: a message edit answers detached_uploads (nothing before).
+	LevelDetachedUploads = 285
+	// LevelHistoryLimitDays: presence updates take history_limit_days (unknown before).
+	LevelHistoryLimitDays = 288
 	// LevelGroupDeactivation: POST /user_groups/{id}/deactivate (groups were deleted before,
 	// with DELETE /user_groups/{id}, which the fake does not offer).
 	LevelGroupDeactivation = 290
