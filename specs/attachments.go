@@ -72,6 +72,8 @@ var _ = Describe("Attachments: files that messages reference", func() {
 	BeforeEach(func() { t, member, ch, topic = memberChannel("files") })
 
 	Describe("detached uploads of an edit (operation 1)", func() {
+		BeforeEach(func() { needCatalogLevels(t) }) // detached_uploads from 285 on the real server
+
 		DescribeTable("returns a file whose only reference the edit removed",
 			func(check func(detached *httpexpect.Array, f harness.UploadedFile, attachment int)) {
 				f := t.Upload(member, uploadContent)
