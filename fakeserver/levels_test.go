@@ -53,6 +53,30 @@ func narrowedMessage(t *testing.T, base, auth string, id int) map[string]any {
 	return list[0].(map[string]any)
 }
 
+// linkifierFields adds a linkifier with the extra parameters and tells whether the fields are
+// listed, all or none of them, and the parameters taken (not listed as ignored).
+func linkifierFields(t *testing.T, base string, extra []string, fields ...string) bool {
+	t.Helper()
+	params := append([]string{"pattern", `PR (?P<id>[0-9]+)`, "url_template", "https://tracker.example.test/pull/{id}"}, extra...)
+	added := requireSuccess(t, "linkifier", post(t, base, adminAuth, "/api/v1/realm/filters", params...))
+	listed := requireSuccess(t, "list", get(t, base, memberAuth, "/api/v1/realm/linkifiers", ""))["linkifiers"].([]any)[0].(map[string]any)
+	count := 0
+	for _, f := range fields {
+		_, shown := listed[f]
+		ignored := strings.Contains(fmt.Sprint(added["ignored_parameters_unsupported"]), f)
+		if shown == ignored {
+			t.Errorf("%s shown %v, ignored %v", f, shown, ignored)
+		}
+		if shown {
+			count++
+		}
+	}
+	if count != 0 && count != len(fields) {
+		t.Errorf("%d of %v shown: want all or none", count, fields)
+	}
+	return count == len(fields)
+}
+
 // groupObject is the user group with this ID in GET /user_groups.
 func groupObject(t *testing.T, base, id string) map[string]any {
 	t.Helper()
@@ -116,11 +140,49 @@ func TestLevelBoundaries(t *testing.T) {
 			t.Fatalf("register lists no user 1: %v", state["realm_users"])
 			return false
 		}},
-		{"linkifiers only for clients that read URL templates", realm.LevelLinkifierURLTemplate, func(t *testing.T, base string) bool {
-			requireSuccess(t, "linkifier", post(t, base, adminAuth, "/api/v1/realm/filters", "pattern", `#(?P<id>[0-9]+)`,
-				"url_template", "https://tracker.example.test/{id}"))
+		{"linkifiers with URL templates, only for clients that read them", realm.LevelLinkifierURLTemplate, func(t *testing.T, base string) bool {
+			templates := post(t, base, adminAuth, "/api/v1/realm/filters", "pattern", `#(?P<id>[0-9]+)`,
+				"url_template", "https://tracker.example.test/{id}?q=100%25").status == http.StatusOK
+			if !templates { // the Python format string of older servers
+				requireSuccess(t, "linkifier", post(t, base, adminAuth, "/api/v1/realm/filters", "pattern", `#(?P<id>[0-9]+)`,
+					"url_format_string", "https://tracker.example.test/%(id)s?q=100%%25"))
+			}
+			listed := requireSuccess(t, "list", get(t, base, memberAuth, "/api/v1/realm/linkifiers", ""))["linkifiers"].([]any)[0]
+			want := `{"id":1,"pattern":"#(?P\u003cid\u003e[0-9]+)","url_format_string":"https://tracker.example.test/%(id)s?q=100%%25"}`
+			if templates {
+				want = `{"id":1,"pattern":"#(?P\u003cid\u003e[0-9]+)","url_template":"https://tracker.example.test/{id}?q=100%25"}`
+			}
+			if got := canonical(listed); got != want {
+				t.Errorf("listed %s, want %s", got, want)
+			}
 			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_linkifiers"]`))
-			return len(state["realm_linkifiers"].([]any)) == 0
+			if hidden := len(state["realm_linkifiers"].([]any)) == 0; hidden != templates {
+				t.Errorf("hidden from a client that does not read URL templates: %v", hidden)
+			}
+			return templates
+		}},
+		{"url_template of a playground (url_prefix before)", realm.LevelPlaygroundTemplate, func(t *testing.T, base string) bool {
+			templates := post(t, base, adminAuth, "/api/v1/realm/playgrounds", "name", "Run", "pygments_language", "Python",
+				"url_template", "https://play.example.test/?code={code}").status == http.StatusOK
+			if !templates {
+				requireSuccess(t, "playground", post(t, base, adminAuth, "/api/v1/realm/playgrounds", "name", "Run", "pygments_language", "Python",
+					"url_prefix", "https://play.example.test/?code="))
+			}
+			got := canonical(requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_playgrounds"]`))["realm_playgrounds"])
+			want := `[{"id":1,"name":"Run","pygments_language":"Python","url_prefix":"https://play.example.test/?code="}]`
+			if templates {
+				want = `[{"id":1,"name":"Run","pygments_language":"Python","url_template":"https://play.example.test/?code={code}"}]`
+			}
+			if got != want {
+				t.Errorf("playgrounds %s, want %s", got, want)
+			}
+			return templates
+		}},
+		{"example_input and reverse_template of linkifiers", realm.LevelLinkifierReverse, func(t *testing.T, base string) bool {
+			return linkifierFields(t, base, []string{"example_input", "PR 12", "reverse_template", "PR {id}"}, "example_input", "reverse_template")
+		}},
+		{"alternative_url_templates of linkifiers", realm.LevelLinkifierAlternatives, func(t *testing.T, base string) bool {
+			return linkifierFields(t, base, []string{"alternative_url_templates", `["https://mirror.example.test/{id}"]`}, "alternative_url_templates")
 		}},
 		{"is_imported_stub in the User object", realm.LevelImportedStub, func(t *testing.T, base string) bool {
 			user := requireSuccess(t, "user", get(t, base, memberAuth, "/api/v1/users/1", ""))["user"].(map[string]any)

@@ -15,7 +15,7 @@ func (s *Server) getLinkifiers(c *call) (fields, error) {
 
 // addLinkifier: POST /realm/filters — appended last.
 func (s *Server) addLinkifier(c *call) (fields, error) {
-	in := linkifierInput(c)
+	in := s.linkifierInput(c)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
@@ -45,7 +45,12 @@ func (s *Server) removeLinkifier(c *call) (fields, error) {
 func (s *Server) addPlayground(c *call) (fields, error) {
 	name := c.p.RequiredString("name")
 	language := c.p.RequiredString("pygments_language")
-	template := c.p.RequiredString("url_template")
+	var template string
+	if s.realm().AtLeast(realm.LevelPlaygroundTemplate) {
+		template = c.p.RequiredString("url_template")
+	} else { // the URL before the code (playgroundList gives the same form)
+		template = c.p.RequiredString("url_prefix") + "{code}"
+	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
@@ -71,15 +76,23 @@ func (s *Server) removePlayground(c *call) (fields, error) {
 	return fields{}, nil
 }
 
-// linkifierInput reads the fields of POST /realm/filters and PATCH /realm/filters/{id}.
-func linkifierInput(c *call) realm.LinkifierInput {
-	in := realm.LinkifierInput{
-		Pattern:     c.p.RequiredString("pattern"),
-		URLTemplate: c.p.RequiredString("url_template"),
+// linkifierInput reads the fields of POST /realm/filters and PATCH /realm/filters/{id} that
+// the level takes (linkifierList gives the same forms).
+func (s *Server) linkifierInput(c *call) realm.LinkifierInput {
+	r := s.realm()
+	in := realm.LinkifierInput{Pattern: c.p.RequiredString("pattern")}
+	if r.AtLeast(realm.LevelLinkifierURLTemplate) {
+		in.URLTemplate = c.p.RequiredString("url_template")
+	} else {
+		in.URLTemplate = realm.TemplateOfFormatString(c.p.RequiredString("url_format_string"))
 	}
-	in.ExampleInput = optionalString(c, "example_input")
-	in.ReverseTemplate = optionalString(c, "reverse_template")
-	in.AlternativeURLTemplates = stringList(c, "alternative_url_templates")
+	if r.AtLeast(realm.LevelLinkifierReverse) {
+		in.ExampleInput = optionalString(c, "example_input")
+		in.ReverseTemplate = optionalString(c, "reverse_template")
+	}
+	if r.AtLeast(realm.LevelLinkifierAlternatives) {
+		in.AlternativeURLTemplates = stringList(c, "alternative_url_templates")
+	}
 	return in
 }
 
@@ -89,7 +102,7 @@ func (s *Server) updateLinkifier(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := linkifierInput(c)
+	in := s.linkifierInput(c)
 	if err := c.done(); err != nil {
 		return nil, err
 	}

@@ -91,6 +91,13 @@ const (
 	LevelJWT = 160
 	// LevelLinkifierReorder: PATCH /realm/linkifiers.
 	LevelLinkifierReorder = 202
+	// LevelPlaygroundTemplate: playgrounds take and show url_template (url_prefix, the URL
+	// before the code, before).
+	LevelPlaygroundTemplate = 196
+	// LevelLinkifierReverse: linkifiers take and show example_input and reverse_template.
+	LevelLinkifierReverse = 471
+	// LevelLinkifierAlternatives: linkifiers take and show alternative_url_templates.
+	LevelLinkifierAlternatives = 478
 	// LevelDetachedUploads: a message edit answers detached_uploads (nothing before).
 	LevelDetachedUploads = 285
 	// LevelHistoryLimitDays: presence updates take history_limit_days (unknown before).

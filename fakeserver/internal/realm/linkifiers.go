@@ -174,18 +174,56 @@ func (s *State) ReorderLinkifiers(ids []int64) *apierr.Error {
 }
 
 // Linkifiers returns the linkifiers in the order clients must apply them.
-func (s *State) Linkifiers() []Linkifier {
+func (s *State) Linkifiers() []any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.linkifierList()
 }
 
-func (s *State) linkifierList() []Linkifier {
-	out := make([]Linkifier, len(s.linkifiers))
+// linkifierList gives the linkifiers in order, in the form of the realm's level (the real
+// server's changelog): a url_format_string below 176, example_input and reverse_template
+// from 471, alternative_url_templates from 478.
+func (s *State) linkifierList() []any {
+	level := s.settings.FeatureLevel
+	out := make([]any, len(s.linkifiers))
 	for i, l := range s.linkifiers {
-		out[i] = *l
+		if level >= LevelLinkifierAlternatives {
+			out[i] = *l
+			continue
+		}
+		v := map[string]any{"id": l.ID, "pattern": l.Pattern}
+		if level >= LevelLinkifierURLTemplate {
+			v["url_template"] = l.URLTemplate
+		} else {
+			v["url_format_string"] = formatStringOf(l.URLTemplate)
+		}
+		if level >= LevelLinkifierReverse {
+			v["example_input"], v["reverse_template"] = l.ExampleInput, l.ReverseTemplate
+		}
+		out[i] = v
 	}
 	return out
+}
+
+// The variables of a linkifier's URL: {name} in a URL template, %(name)s in the Python format
+// string of older servers (where a literal % is written %%).
+var (
+	templateVariable = regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`)
+	formatVariable   = regexp.MustCompile(`%\(([A-Za-z0-9_]+)\)s`)
+)
+
+// TemplateOfFormatString is the URL template of an older server's url_format_string.
+func TemplateOfFormatString(format string) string {
+	parts := strings.Split(format, "%%")
+	for i, part := range parts {
+		parts[i] = formatVariable.ReplaceAllString(part, "{$1}")
+	}
+	return strings.Join(parts, "%")
+}
+
+// formatStringOf is the url_format_string an older server shows for a URL template.
+func formatStringOf(template string) string {
+	return templateVariable.ReplaceAllString(strings.ReplaceAll(template, "%", "%%"), "%($1)s")
 }
 
 // topicLinks applies the linkifiers, in order, to a topic; the first linkifier to claim a

@@ -67,16 +67,23 @@ func (s *State) RemovePlayground(id int) *apierr.Error {
 }
 
 // Playgrounds returns the realm's playgrounds in creation order.
-func (s *State) Playgrounds() []Playground {
+func (s *State) Playgrounds() []any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.playgroundList()
 }
 
-func (s *State) playgroundList() []Playground {
-	out := make([]Playground, len(s.playgrounds))
+// playgroundList gives the playgrounds in creation order, in the form of the realm's level
+// (the real server's changelog): below 196 with a url_prefix, the URL before the code.
+func (s *State) playgroundList() []any {
+	out := make([]any, len(s.playgrounds))
 	for i, p := range s.playgrounds {
-		out[i] = *p
+		if s.settings.FeatureLevel >= LevelPlaygroundTemplate {
+			out[i] = *p
+			continue
+		}
+		out[i] = map[string]any{"id": p.ID, "name": p.Name, "pygments_language": p.PygmentsLanguage,
+			"url_prefix": strings.TrimSuffix(p.URLTemplate, "{code}")}
 	}
 	return out
 }
