@@ -477,6 +477,36 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return ok
 		}},
+		{"first_message_id moved by a deletion", realm.LevelFirstMessageOnDeletion, func(t *testing.T, base string) bool {
+			oldest := msgSend(t, base, ownerAuth, "first", "the oldest")
+			msgSend(t, base, ownerAuth, "first", "the next")
+			// The fixture's channel 1 may hold older messages: delete up to the oldest sent here.
+			first := func() any {
+				for _, c := range requireSuccess(t, "channels", get(t, base, ownerAuth, "/api/v1/streams", ""))["streams"].([]any) {
+					if ch := c.(map[string]any); ch["stream_id"] == float64(1) {
+						return ch["first_message_id"]
+					}
+				}
+				t.Fatal("no channel 1")
+				return nil
+			}
+			for id := int(first().(float64)); id <= oldest; id++ {
+				do(t, base, request{method: http.MethodDelete, path: fmt.Sprintf("/api/v1/messages/%d", id), auth: ownerAuth})
+			}
+			return first() == float64(oldest+1)
+		}},
+		{"muting a muted topic and unmuting one that is not", realm.LevelIdempotentMuting, func(t *testing.T, base string) bool {
+			mute := func(op string) response {
+				return do(t, base, request{method: http.MethodPatch, path: "/api/v1/users/me/subscriptions/muted_topics", auth: memberAuth,
+					body: formBody("stream_id", "1", "topic", "twice", "op", op), contentType: formType})
+			}
+			unmuteFirst, _ := mute("remove"), mute("add")
+			muteAgain := mute("add")
+			if unmuteFirst.status != muteAgain.status {
+				t.Errorf("unmuting an unmuted topic: %s; muting a muted one: %s", unmuteFirst, muteAgain)
+			}
+			return muteAgain.status == http.StatusOK
+		}},
 		{"user_topics in register and user_topic events", realm.LevelUserTopicState, func(t *testing.T, base string) bool {
 			// A client that names both, to meet old and new servers, gets one of them.
 			both := `["user_topic","muted_topics"]`

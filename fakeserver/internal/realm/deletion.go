@@ -91,7 +91,8 @@ func (s *State) deleteMessages(ms []*Message) {
 		s.publishDeletion(s.readersOf(list), s.channels[g.channelID], g.topic)
 	}
 	for g := range byGroup {
-		if ch := s.channels[g.channelID]; ch != nil {
+		// Before its level the real server left first_message_id as it was (its changelog).
+		if ch := s.channels[g.channelID]; ch != nil && s.settings.FeatureLevel >= LevelFirstMessageOnDeletion {
 			s.refreshFirstMessageID(ch)
 		}
 	}

@@ -21,6 +21,9 @@ const (
 	// events (muted_topics alone before; the real server's changelog, the document names no
 	// level). From here a client that asks for user_topic no longer gets muted_topics.
 	LevelUserTopicState = 134
+	// LevelIdempotentMuting: muting a muted topic, or unmuting one that is not, succeeds (an
+	// error before; the real server's changelog).
+	LevelIdempotentMuting = 169
 	// LevelUserTopics: POST /user_topics exists (the topic muting endpoint alone before).
 	LevelUserTopics = 170
 	// LevelWholeTopicTimeLimit: a change_all move is held to the move time limits for the
@@ -127,6 +130,9 @@ const (
 	// LevelIntegerMessageOperand: the id narrow operator takes an integer operand (a string
 	// alone before).
 	LevelIntegerMessageOperand = 194
+	// LevelFirstMessageOnDeletion: deleting a channel's oldest messages moves its
+	// first_message_id and sends the channel update (it stayed before).
+	LevelFirstMessageOnDeletion = 256
 	// LevelChannelOperators: the channel and channels narrow operators (stream and streams
 	// alone before, still taken since).
 	LevelChannelOperators = 250

@@ -82,6 +82,17 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) *
 	if topic == s.settings.EmptyTopicDisplayName {
 		topic = ""
 	}
+	if s.settings.FeatureLevel < LevelIdempotentMuting {
+		muted := slices.ContainsFunc(s.messaging.userTopics[userID], func(t *userTopic) bool {
+			return t.ChannelID == ch.ID && strings.EqualFold(t.Topic, topic) && t.Policy == VisibilityMuted
+		})
+		switch {
+		case mute && muted:
+			return apierr.BadRequest("Topic already muted")
+		case !mute && !muted:
+			return apierr.BadRequest("Topic is not muted")
+		}
+	}
 	policy := VisibilityInherit
 	if mute {
 		policy = VisibilityMuted
