@@ -495,6 +495,28 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return first() == float64(oldest+1)
 		}},
+		{"realm_url in register and the server settings", realm.LevelRealmURL, func(t *testing.T, base string) bool {
+			register := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+			settings := requireSuccess(t, "server settings", get(t, base, "", "/api/v1/server_settings", ""))
+			_, inRegister := register["realm_url"]
+			_, inSettings := settings["realm_url"]
+			if register["realm_uri"] == nil || settings["realm_uri"] == nil || inRegister != inSettings {
+				t.Errorf("register %v, server settings %v", register["realm_uri"], settings)
+			}
+			return inRegister
+		}},
+		{"a reminder's note", realm.LevelReminderNote, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, memberAuth, "noted", "remind me")
+			added := requireSuccess(t, "reminder", post(t, base, memberAuth, "/api/v1/reminders", "message_id", fmt.Sprint(id),
+				"scheduled_delivery_timestamp", "4102444800", "note", "bring cake"))
+			taken := !strings.Contains(fmt.Sprint(added["ignored_parameters_unsupported"]), "note")
+			listed := requireSuccess(t, "reminders", get(t, base, memberAuth, "/api/v1/reminders", ""))["reminders"].([]any)[0].(map[string]any)
+			_, limit := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))["max_reminder_note_length"]
+			if noted := listed["note"] == "bring cake"; noted != taken || limit != taken {
+				t.Errorf("note taken %v, listed %v, max_reminder_note_length given %v", taken, listed, limit)
+			}
+			return taken
+		}},
 		{"muting a muted topic and unmuting one that is not", realm.LevelIdempotentMuting, func(t *testing.T, base string) bool {
 			mute := func(op string) response {
 				return do(t, base, request{method: http.MethodPatch, path: "/api/v1/users/me/subscriptions/muted_topics", auth: memberAuth,

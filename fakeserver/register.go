@@ -253,7 +253,13 @@ func (s *Server) realmRegisterState(st *registerState) {
 		f["realm_empty_topic_display_name"] = set.EmptyTopicDisplayName
 	}
 	f["realm_name"], f["realm_date_created"] = set.Name, set.DateCreated
-	f["realm_url"], f["realm_uri"] = url, url
+	f["realm_uri"] = url
+	if set.FeatureLevel >= realm.LevelRealmURL {
+		f["realm_url"] = url
+	}
+	if set.FeatureLevel >= realm.LevelReminderNote {
+		f["max_reminder_note_length"] = realm.MaxReminderNoteLength
+	}
 	f["realm_icon_url"], f["realm_icon_source"] = url+"/static/images/logo/zulip-icon-128x128.png", "G"
 	f["realm_description"], f["realm_default_language"] = "<p>"+set.Name+"</p>", "en"
 	f["realm_presence_disabled"], f["realm_inline_image_preview"], f["realm_inline_url_embed_preview"] = false, true, true

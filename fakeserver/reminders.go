@@ -1,6 +1,9 @@
 package fakeserver
 
-import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
 
 // maxInt32 bounds IDs read from JSON integers: larger ones name nothing.
 const maxInt32 = 1<<31 - 1
@@ -9,7 +12,10 @@ const maxInt32 = 1<<31 - 1
 func (s *Server) createReminder(c *call) (fields, error) {
 	messageID := c.p.RequiredInt("message_id")
 	deliverAt := c.p.RequiredInt("scheduled_delivery_timestamp")
-	note, _ := c.p.String("note")
+	var note string
+	if s.realm().AtLeast(realm.LevelReminderNote) { // an unknown parameter before
+		note, _ = c.p.String("note")
+	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}

@@ -2,13 +2,14 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // serverSettings: GET /server_settings, without credentials.
 func (s *Server) serverSettings(c *call) (fields, error) {
 	st := s.realm().Settings()
 	url := baseURL(c)
-	return fields{
+	out := fields{
 		"authentication_methods":          map[string]bool{"password": true, "dev": false, "email": true, "ldap": false, "remoteuser": false, "github": false, "gitlab": false, "google": false, "apple": false, "saml": false, "openid connect": false},
 		"external_authentication_methods": []any{},
 		"zulip_version":                   st.Version,
@@ -18,13 +19,16 @@ func (s *Server) serverSettings(c *call) (fields, error) {
 		"is_incompatible":                 false,
 		"email_auth_enabled":              true,
 		"require_email_format_usernames":  true,
-		"realm_url":                       url,
 		"realm_uri":                       url,
 		"realm_name":                      st.Name,
 		"realm_icon":                      url + "/static/images/logo/zulip-icon-128x128.png",
 		"realm_description":               "<p>" + st.Name + "</p>",
 		"realm_web_public_access_enabled": false,
-	}, nil
+	}
+	if st.FeatureLevel >= realm.LevelRealmURL {
+		out["realm_url"] = url
+	}
+	return out, nil
 }
 
 // baseURL is the URL the client reached the fake at.

@@ -133,6 +133,8 @@ const (
 	// LevelFirstMessageOnDeletion: deleting a channel's oldest messages moves its
 	// first_message_id and sends the channel update (it stayed before).
 	LevelFirstMessageOnDeletion = 256
+	// LevelRealmURL: register gives realm_url (realm_uri alone before, kept since as an alias).
+	LevelRealmURL = 257
 	// LevelChannelOperators: the channel and channels narrow operators (stream and streams
 	// alone before, still taken since).
 	LevelChannelOperators = 250
@@ -146,6 +148,8 @@ const (
 	// LevelGroupCreateID: POST /user_groups/create answers group_id (nothing before).
 	LevelGroupCreateID = 317
 
+	// LevelReminderNote: POST /reminders takes note, and register gives max_reminder_note_length.
+	LevelReminderNote = 415
 	// LevelImportedStub: the User object has is_imported_stub (the document names the field
 	// without a level; the real server's changelog puts it here).
 	LevelImportedStub = 433
