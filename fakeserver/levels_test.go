@@ -468,6 +468,20 @@ func TestLevelBoundaries(t *testing.T) {
 			t.Errorf("subgroups %s, subgroups ignored %v, add_subgroups: %s", subgroups, ignored, res)
 			return false
 		}},
+		{"deactivated users no longer listed as group members", realm.LevelDeactivatedNotMembers, func(t *testing.T, base string) bool {
+			// The member (user 4) is a direct member of support and, through it, of escalation.
+			requireSuccess(t, "deactivate", do(t, base, request{method: http.MethodDelete, path: "/api/v1/users/4", auth: ownerAuth}))
+			hasMember := func(list any) bool { ids, _ := list.([]any); return slices.Contains(ids, any(float64(4))) }
+			listed := []bool{
+				hasMember(groupObject(t, base, supportGroup)["members"]),
+				requireSuccess(t, "is member", get(t, base, ownerAuth, "/api/v1/user_groups/"+escalationGroup+"/members/4", ""))["is_user_group_member"] == true,
+				hasMember(requireSuccess(t, "members", get(t, base, ownerAuth, "/api/v1/user_groups/"+escalationGroup+"/members", ""))["members"]),
+			}
+			if slices.Contains(listed, !listed[0]) {
+				t.Errorf("listed in the group object, by the membership check, in the members: %v", listed)
+			}
+			return !listed[0]
+		}},
 		{"group_id in the answer of POST /user_groups/create", realm.LevelGroupCreateID, func(t *testing.T, base string) bool {
 			created := requireSuccess(t, "create", post(t, base, ownerAuth, "/api/v1/user_groups/create", "name", "answered",
 				"description", "d", "members", "[]"))

@@ -38,7 +38,7 @@ type GroupView struct {
 
 func (s *State) groupView(g *UserGroup) GroupView {
 	v := GroupView{
-		ID: g.ID, Name: g.Name, Description: g.Description, Members: nonNil(slices.Clone(s.directMembers(g))),
+		ID: g.ID, Name: g.Name, Description: g.Description, Members: s.reportedDirectMembers(g),
 		DirectSubgroupIDs: nonNil(slices.Clone(g.Subgroups)), IsSystemGroup: g.IsSystem, Deactivated: g.Deactivated,
 		// The fake keeps no per-group permission settings: they show the real server's
 		// defaults (a group's creator manages it; nobody manages a system group).
@@ -318,7 +318,18 @@ func (s *State) IsGroupMember(groupID, userID int, directOnly bool) (bool, *apie
 	if u == nil || u.IsBot {
 		return false, apierr.NoSuchUser
 	}
-	return s.inGroup(userID, groupID, directOnly), nil
+	return s.reportedMember(userID, groupID, directOnly), nil
+}
+
+// reportedDirectMembers are the direct members a group's object lists (listedMember).
+func (s *State) reportedDirectMembers(g *UserGroup) []int {
+	out := []int{}
+	for _, id := range s.directMembers(g) {
+		if s.listedMember(id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // GroupMembers lists a group's members (GET /user_groups/{id}/members), active users only.
@@ -330,7 +341,7 @@ func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, *apierr.Error
 	}
 	out := []int{}
 	for _, id := range slices.Sorted(maps.Keys(s.users)) {
-		if s.inGroup(id, groupID, directOnly) {
+		if s.reportedMember(id, groupID, directOnly) {
 			out = append(out, id)
 		}
 	}

@@ -142,6 +142,9 @@ const (
 	LevelWithOperator = 271
 	// LevelUploadURL: POST /user_uploads answers url (uri alone before, kept since as an alias).
 	LevelUploadURL = 272
+	// LevelDeactivatedNotMembers: deactivated users are no longer listed as members of their
+	// groups (in group objects and the membership routes).
+	LevelDeactivatedNotMembers = 303
 	// LevelGroupSubgroupsParams: POST /user_groups/create takes subgroups, and the membership
 	// update add_subgroups and delete_subgroups (only POST /user_groups/{id}/subgroups before).
 	LevelGroupSubgroupsParams = 311

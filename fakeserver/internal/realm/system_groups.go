@@ -86,9 +86,25 @@ func (s *State) directMembers(g *UserGroup) []int {
 // directOnly. Deactivated users belong to no group, and deactivated subgroups count for nothing.
 func (s *State) inGroup(userID, groupID int, directOnly bool) bool {
 	u := s.users[userID]
-	if u == nil || !u.IsActive {
-		return false
-	}
+	return u != nil && u.IsActive && s.memberOf(userID, groupID, directOnly)
+}
+
+// reportedMember is whether answers about the group list the user as a member (listedMember).
+func (s *State) reportedMember(userID, groupID int, directOnly bool) bool {
+	return s.listedMember(userID) && s.memberOf(userID, groupID, directOnly)
+}
+
+// listedMember is whether answers about groups list the user among their members: an active
+// user, or below LevelDeactivatedNotMembers a deactivated one too (the real server kept
+// listing them; a deactivated user never has a member's permissions).
+func (s *State) listedMember(userID int) bool {
+	u := s.users[userID]
+	return u != nil && (u.IsActive || !s.atLeast(LevelDeactivatedNotMembers))
+}
+
+// memberOf is group membership whatever the user's state: through subgroups too unless
+// directOnly, deactivated subgroups counting for nothing.
+func (s *State) memberOf(userID, groupID int, directOnly bool) bool {
 	seen := map[int]bool{}
 	var walk func(id int) bool
 	walk = func(id int) bool {
