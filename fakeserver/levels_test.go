@@ -531,6 +531,19 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return taken
 		}},
+		{"the move time limit settings", realm.LevelMoveLimits, func(t *testing.T, base string) bool {
+			requireSuccess(t, "limit", msgPatch(t, base, ownerAuth, "/api/v1/realm", "move_messages_within_stream_limit_seconds", "100"))
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+			_, taken := state["realm_move_messages_within_stream_limit_seconds"]
+			id := msgSend(t, base, memberAuth, "aging", "old")
+			requireSuccess(t, "clock", post(t, base, "", "/_fake/clock", "advance", "1000"))
+			moved := msgPatch(t, base, memberAuth, fmt.Sprintf("/api/v1/messages/%d", id), "topic", "moved").status == http.StatusOK
+			shown, community := state["realm_move_messages_within_stream_limit_seconds"], state["realm_community_topic_editing_limit_seconds"]
+			if taken && (shown != float64(100) || community != nil || moved) || !taken && (shown != nil || community != float64(259200) || !moved) {
+				t.Errorf("setting taken %v; register: limit %v, community limit %v; a move after 1000 s allowed %v", taken, shown, community, moved)
+			}
+			return taken
+		}},
 		{"muting a muted topic and unmuting one that is not", realm.LevelIdempotentMuting, func(t *testing.T, base string) bool {
 			mute := func(op string) response {
 				return do(t, base, request{method: http.MethodPatch, path: "/api/v1/users/me/subscriptions/muted_topics", auth: memberAuth,

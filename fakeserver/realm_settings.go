@@ -18,6 +18,9 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 		change.AllowMessageEditing = &v
 	}
 	for _, name := range realm.EditingSettingNames {
+		if !s.realm().EditingSettingKnown(name) {
+			continue // an unknown parameter at this level
+		}
 		if limit, given := limitParam(c, name); given {
 			change.Limits[name] = limit
 		}

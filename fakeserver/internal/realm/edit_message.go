@@ -277,7 +277,7 @@ func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
 			if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenTopicsGroup) {
 				return apierr.BadRequest("You don't have permission to edit this message")
 			}
-			if limit := s.editing.MoveMessagesWithinStreamLimit; limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
+			if limit, _ := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
 				return apierr.BadRequest("The time limit for editing this message's topic has passed.")
 			}
 		}
@@ -304,7 +304,7 @@ func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
 		if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenChannelsGroup) {
 			return apierr.BadRequest("You don't have permission to move this message")
 		}
-		if limit := s.editing.MoveMessagesBetweenStreamsLimit; limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
+		if _, limit := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
 			return apierr.BadRequest("The time limit for editing this message's channel has passed")
 		}
 	}

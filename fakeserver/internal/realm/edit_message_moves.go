@@ -41,11 +41,12 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) *apierr.Error {
 			deadline = &d
 		}
 	}
+	within, between := s.moveLimits()
 	if p.topic != nil {
-		consider(s.editing.MoveMessagesWithinStreamLimit)
+		consider(within)
 	}
 	if p.toChannel != nil {
-		consider(s.editing.MoveMessagesBetweenStreamsLimit)
+		consider(between)
 	}
 	if deadline == nil {
 		return nil

@@ -208,6 +208,27 @@ var EditingSettingNames = []string{
 	"message_content_edit_limit_seconds", "move_messages_within_stream_limit_seconds", "move_messages_between_streams_limit_seconds",
 }
 
+// communityTopicEditingLimit is the fixed limit on topic moves by non-moderators before
+// LevelMoveLimits (realm_community_topic_editing_limit_seconds, three days).
+const communityTopicEditingLimit = 259200
+
+// EditingSettingKnown is whether PATCH /realm takes the limit setting at the realm's level:
+// the move limits only from LevelMoveLimits.
+func (s *State) EditingSettingKnown(name string) bool {
+	return name == "message_content_edit_limit_seconds" || s.AtLeast(LevelMoveLimits)
+}
+
+// moveLimits are the time limits on topic moves and on moves between channels that hold
+// non-moderators: the settings, or before LevelMoveLimits the fixed community topic editing
+// limit and none between channels.
+func (s *State) moveLimits() (within, between *int) {
+	if !s.atLeast(LevelMoveLimits) {
+		limit := communityTopicEditingLimit
+		return &limit, nil
+	}
+	return s.editing.MoveMessagesWithinStreamLimit, s.editing.MoveMessagesBetweenStreamsLimit
+}
+
 func (e *EditingSettings) limit(name string) **int {
 	switch name {
 	case "message_content_edit_limit_seconds":
@@ -344,6 +365,11 @@ func (s *State) EditingState() map[string]any {
 		"realm_allow_edit_history":                          e.EditHistoryVisibility != "none",
 		"realm_topics_policy":                               e.TopicsPolicy,
 		"realm_mandatory_topics":                            e.TopicsPolicy == "disable_empty_topic",
+	}
+	if !s.atLeast(LevelMoveLimits) {
+		delete(st, "realm_move_messages_within_stream_limit_seconds")
+		delete(st, "realm_move_messages_between_streams_limit_seconds")
+		st["realm_community_topic_editing_limit_seconds"] = communityTopicEditingLimit
 	}
 	for name, rule := range groupSettingRules {
 		if s.atLeast(rule.since) {

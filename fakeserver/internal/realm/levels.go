@@ -21,6 +21,10 @@ const (
 	// events (muted_topics alone before; the real server's changelog, the document names no
 	// level). From here a client that asks for user_topic no longer gets muted_topics.
 	LevelUserTopicState = 134
+	// LevelMoveLimits: the realm settings move_messages_within_stream_limit_seconds and
+	// move_messages_between_streams_limit_seconds (a fixed three-day limit on topic moves,
+	// realm_community_topic_editing_limit_seconds, and none between channels before).
+	LevelMoveLimits = 162
 	// LevelIdempotentMuting: muting a muted topic, or unmuting one that is not, succeeds (an
 	// error before; the real server's changelog).
 	LevelIdempotentMuting = 169
