@@ -26,9 +26,9 @@ import (
 // The stated bounds (README, "Footprint of a run").
 const (
 	// maxNewActiveUsers is how many active users (humans and bots) the first run on a realm
-	// may add: the persistent cast (5 administrators, moderators, members and guests), the 10
+	// may add: the persistent cast (7 administrators, moderators, members and guests), the 10
 	// staff administrators and the 16 crowd members. Later runs add none.
-	maxNewActiveUsers = 4*5 + 10 + 16
+	maxNewActiveUsers = 4*7 + 10 + 16
 	// maxNewActiveChannels is how many active channels any run may add.
 	maxNewActiveChannels = 0
 	// rateLimitPerRun is the real server's limit per user and minute: no account but the
