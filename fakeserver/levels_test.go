@@ -544,6 +544,27 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return taken
 		}},
+		{"email_address_visibility a user's own setting, delivery_email always there", realm.LevelUserEmailVisibility, func(t *testing.T, base string) bool {
+			// Administrators only, as the user's own setting and as the realm's: one of the two
+			// is a parameter the level does not know.
+			requireSuccess(t, "user setting", msgPatch(t, base, memberAuth, "/api/v1/settings", "email_address_visibility", "3"))
+			requireSuccess(t, "realm setting", msgPatch(t, base, ownerAuth, "/api/v1/realm", "email_address_visibility", "3"))
+			userAs := func(auth string) map[string]any {
+				return requireSuccess(t, "user", get(t, base, auth, "/api/v1/users/4", ""))["user"].(map[string]any)
+			}
+			byAdmin, byModerator := userAs(adminAuth), userAs(modAuth)
+			if byAdmin["email"] != "user4@chat.example.test" || byAdmin["delivery_email"] != "member@chat.example.test" {
+				t.Errorf("as the administrator: %v", byAdmin)
+			}
+			delivery, present := byModerator["delivery_email"]
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm","user_settings"]`))
+			_, realmSetting := state["realm_email_address_visibility"]
+			_, userSetting := state["user_settings"].(map[string]any)["email_address_visibility"]
+			if present && delivery != nil || realmSetting == userSetting || userSetting != present {
+				t.Errorf("moderator's delivery_email %v (present %v); register: realm setting %v, user setting %v", delivery, present, realmSetting, userSetting)
+			}
+			return present
+		}},
 		{"muting a muted topic and unmuting one that is not", realm.LevelIdempotentMuting, func(t *testing.T, base string) bool {
 			mute := func(op string) response {
 				return do(t, base, request{method: http.MethodPatch, path: "/api/v1/users/me/subscriptions/muted_topics", auth: memberAuth,

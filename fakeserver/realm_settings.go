@@ -43,6 +43,10 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 			change.Groups[name] = g
 		}
 	}
+	visibility, hasVisibility := int64(0), false
+	if !s.realm().AtLeast(realm.LevelUserEmailVisibility) { // each user's own setting from there
+		visibility, hasVisibility = c.p.Int("email_address_visibility")
+	}
 	change.Policies = map[string]int{}
 	for _, name := range s.realm().RolePolicyNames() {
 		if v, given := c.p.Int(name); given {
@@ -52,9 +56,19 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
+	if hasVisibility { // checked before any other change is made
+		if visibility < realm.VisibleEveryone || visibility > realm.VisibleModerators {
+			return nil, apierr.BadRequest("Invalid email_address_visibility")
+		}
+	}
 	changed, aerr := s.realm().UpdateEditing(change)
 	if aerr != nil {
 		return nil, aerr
+	}
+	if hasVisibility {
+		if updated, _ := s.realm().SetRealmEmailVisibility(int(visibility)); updated {
+			changed["email_address_visibility"] = int(visibility)
+		}
 	}
 	return fields(changed), nil
 }

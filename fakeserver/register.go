@@ -257,6 +257,9 @@ func (s *Server) realmRegisterState(st *registerState) {
 	if set.FeatureLevel >= realm.LevelRealmURL {
 		f["realm_url"] = url
 	}
+	if set.FeatureLevel < realm.LevelUserEmailVisibility { // each user's own setting from there
+		f["realm_email_address_visibility"] = s.realm().RealmEmailVisibility()
+	}
 	if set.FeatureLevel >= realm.LevelReminderNote {
 		f["max_reminder_note_length"] = realm.MaxReminderNoteLength
 	}

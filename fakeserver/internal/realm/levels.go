@@ -25,6 +25,11 @@ const (
 	// move_messages_between_streams_limit_seconds (a fixed three-day limit on topic moves,
 	// realm_community_topic_editing_limit_seconds, and none between channels before).
 	LevelMoveLimits = 162
+	// LevelUserEmailVisibility: email_address_visibility is each user's own setting (the
+	// realm's before, PATCH /realm and realm_email_address_visibility), delivery_email is in
+	// every User object (null without access; before, only where the realm's setting gave the
+	// viewer access to every address), and avatar_url follows the user's setting.
+	LevelUserEmailVisibility = 163
 	// LevelIdempotentMuting: muting a muted topic, or unmuting one that is not, succeeds (an
 	// error before; the real server's changelog).
 	LevelIdempotentMuting = 169

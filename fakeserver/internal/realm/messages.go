@@ -342,7 +342,7 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 		Client: m.Client, RecipientID: m.RecipientID, IsMeMessage: strings.HasPrefix(m.Content, "/me "),
 		Reactions: s.reactionViews(m), Submessages: submessageViews(m),
 	}
-	if opts.ClientGravatar && canSeeRealEmail(viewer, sender) {
+	if opts.ClientGravatar && s.canSeeRealEmail(viewer, sender) {
 		// The client computes gravatar URLs itself; every avatar here is a gravatar.
 		v.AvatarURL = nil
 	}

@@ -54,7 +54,7 @@ func (s *State) publishUserAdded(u *User) {
 	s.events.PublishEach(func(id int, c events.Client) []events.Event {
 		viewer := s.users[id]
 		person := s.userView(viewer, u)
-		if c.ClientGravatar && canSeeRealEmail(viewer, u) {
+		if c.ClientGravatar && s.canSeeRealEmail(viewer, u) {
 			person.AvatarURL = nil
 		}
 		return []events.Event{{"type": "realm_user", "op": "add", "person": person}}

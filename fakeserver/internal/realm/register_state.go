@@ -26,7 +26,7 @@ func (s *State) RegisterUsers(viewerID int, clientGravatar bool) RegisteredUsers
 	for _, id := range slices.Sorted(maps.Keys(s.users)) {
 		u := s.users[id]
 		v := s.userView(viewer, u)
-		if clientGravatar && canSeeRealEmail(viewer, u) {
+		if clientGravatar && s.canSeeRealEmail(viewer, u) {
 			v.AvatarURL = nil
 		}
 		if u.IsActive {
@@ -164,7 +164,7 @@ func (s *State) UserSettings(userID int) map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]
-	return map[string]any{
+	settings := map[string]any{
 		"presence_enabled": u.PresenceEnabled, "email_address_visibility": u.EmailAddressVisibility,
 		"timezone": u.Timezone, "default_language": "en", "twenty_four_hour_time": false,
 		"enter_sends": false, "send_stream_typing_notifications": true, "send_private_typing_notifications": true,
@@ -175,6 +175,10 @@ func (s *State) UserSettings(userID int) map[string]any {
 		"wildcard_mentions_notify": true, "emojiset": "google", "color_scheme": 1, "web_home_view": "inbox",
 		"display_emoji_reaction_users": true, "allow_private_data_export": false,
 	}
+	if !s.atLeast(LevelUserEmailVisibility) { // a realm setting before
+		delete(settings, "email_address_visibility")
+	}
+	return settings
 }
 
 // VisibleChannels returns the streams state: every channel the user can see, subscribed or

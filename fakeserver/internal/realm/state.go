@@ -37,6 +37,9 @@ type State struct {
 
 	settings Settings
 	editing  EditingSettings
+	// realmEmailVisibility is the realm's email_address_visibility, which below
+	// LevelUserEmailVisibility stands for every user's own.
+	realmEmailVisibility int
 
 	users        map[int]*User
 	usersByEmail map[string]*User // lower-cased delivery email
@@ -119,6 +122,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.messages, s.recipients, s.index = map[int]*Message{}, map[string]int{}, newMessageIndex()
 	s.playgrounds, s.linkifiers = nil, nil
 	s.editing = defaultEditing()
+	s.realmEmailVisibility = VisibleEveryone
 	s.presence = map[int]*presence{}
 	s.groups = map[int]*UserGroup{}
 	s.next = counters{}

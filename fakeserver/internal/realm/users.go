@@ -145,12 +145,21 @@ func (s *State) PasswordLogin(email, password string) (User, *apierr.Error) {
 // dummyEmail is the address shown in place of a real one the viewer may not see.
 func (s *State) dummyEmail(u *User) string { return fmt.Sprintf("user%d@%s", u.ID, s.settings.Host) }
 
+// emailVisibility is the email_address_visibility that applies to target: the user's own, or
+// below LevelUserEmailVisibility the realm's (the real server's changelog).
+func (s *State) emailVisibility(target *User) int {
+	if !s.atLeast(LevelUserEmailVisibility) {
+		return s.realmEmailVisibility
+	}
+	return target.EmailAddressVisibility
+}
+
 // canSeeRealEmail applies the target's email visibility to the viewer.
-func canSeeRealEmail(viewer, target *User) bool {
+func (s *State) canSeeRealEmail(viewer, target *User) bool {
 	if viewer.ID == target.ID || target.IsBot {
 		return true
 	}
-	switch target.EmailAddressVisibility {
+	switch s.emailVisibility(target) {
 	case VisibleEveryone:
 		return true
 	case VisibleMembers:
@@ -167,18 +176,31 @@ func canSeeRealEmail(viewer, target *User) bool {
 // apiEmail is the address the API uses for target: the real one only when everyone may see
 // it, as on the real server, so that the same user has the same API email for everybody.
 func (s *State) apiEmail(target *User) string {
-	if target.IsBot || target.EmailAddressVisibility == VisibleEveryone {
+	if target.IsBot || s.emailVisibility(target) == VisibleEveryone {
 		return target.Email
 	}
 	return s.dummyEmail(target)
 }
 
-// deliveryEmail is the real address if viewer may see it, else nil.
-func deliveryEmail(viewer, target *User) any {
-	if canSeeRealEmail(viewer, target) {
+// jsonNull is a field's explicit null (a nil value leaves an omitempty field out).
+var jsonNull = json.RawMessage("null")
+
+// deliveryEmail is the real address if viewer may see it, else null. Below
+// LevelUserEmailVisibility the field is there only for the user's own object and for a
+// viewer the realm's visibility gives access to every address (administrators, or moderators
+// too), as the real server's changelog describes; nil leaves it out.
+func (s *State) deliveryEmail(viewer, target *User) any {
+	if !s.atLeast(LevelUserEmailVisibility) {
+		v := s.realmEmailVisibility
+		if viewer.ID == target.ID || v == VisibleAdmins && viewer.IsAdmin() || v == VisibleModerators && viewer.IsModerator() {
+			return target.Email
+		}
+		return nil
+	}
+	if s.canSeeRealEmail(viewer, target) {
 		return target.Email
 	}
-	return nil
+	return jsonNull
 }
 
 // avatarURL is a gravatar-style URL derived from the real address, as the real server's
@@ -199,7 +221,7 @@ func gravatar(u *User) string {
 // answers it alone (with max_message_id), without the bot fields.
 type Person struct {
 	UserID        int    `json:"user_id"`
-	DeliveryEmail any    `json:"delivery_email"`
+	DeliveryEmail any    `json:"delivery_email,omitempty"` // see deliveryEmail
 	Email         string `json:"email"`
 	FullName      string `json:"full_name"`
 	DateJoined    string `json:"date_joined"`
@@ -230,7 +252,7 @@ type UserView struct {
 
 func (s *State) userView(viewer, u *User) UserView {
 	v := UserView{Person: Person{
-		UserID: u.ID, DeliveryEmail: deliveryEmail(viewer, u), Email: s.apiEmail(u), FullName: u.FullName,
+		UserID: u.ID, DeliveryEmail: s.deliveryEmail(viewer, u), Email: s.apiEmail(u), FullName: u.FullName,
 		DateJoined: u.DateJoined.Format(time.RFC3339), IsActive: u.IsActive, IsOwner: u.Role == RoleOwner,
 		IsAdmin: u.IsAdmin(), IsGuest: u.IsGuest(), IsBot: u.IsBot, Role: u.Role, Timezone: u.Timezone,
 		AvatarURL: avatarURL(u), AvatarVersion: u.AvatarVersion,
@@ -425,7 +447,7 @@ func (s *State) userByEmail(viewer *User, email string) *User {
 			return s.users[id]
 		}
 	}
-	if u := s.usersByEmail[strings.ToLower(email)]; u != nil && canSeeRealEmail(viewer, u) {
+	if u := s.usersByEmail[strings.ToLower(email)]; u != nil && s.canSeeRealEmail(viewer, u) {
 		return u
 	}
 	return nil
@@ -522,7 +544,7 @@ func (s *State) changeEmail(u *User, email string) {
 	u.avatar = gravatar(u)
 	s.usersByEmail[strings.ToLower(email)] = u
 	for _, id := range s.activeUserIDs() {
-		if canSeeRealEmail(s.users[id], u) {
+		if s.canSeeRealEmail(s.users[id], u) {
 			s.publish(events.Event{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": u.ID, "delivery_email": email}}, id)
 		}
 	}
@@ -598,6 +620,40 @@ func (s *State) SetEmailVisibility(userID, visibility int) *apierr.Error {
 		s.publishUserUpdate(u, map[string]any{"new_email": email})
 	}
 	return nil
+}
+
+// SetRealmEmailVisibility changes the realm's email_address_visibility (PATCH /realm, below
+// LevelUserEmailVisibility; the caller is an administrator), and returns whether it changed.
+// Every user whose API email changes with it is announced, as for a user's own setting.
+func (s *State) SetRealmEmailVisibility(visibility int) (bool, *apierr.Error) {
+	if visibility < VisibleEveryone || visibility > VisibleModerators {
+		return false, apierr.BadRequest("Invalid email_address_visibility")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if visibility == s.realmEmailVisibility {
+		return false, nil
+	}
+	before := map[int]string{}
+	for id, u := range s.users {
+		before[id] = s.apiEmail(u)
+	}
+	s.realmEmailVisibility = visibility
+	s.publish(events.Event{"type": "realm", "op": "update", "property": "email_address_visibility", "value": visibility}, s.activeUserIDs()...)
+	for _, id := range slices.Sorted(maps.Keys(s.users)) {
+		if u := s.users[id]; s.apiEmail(u) != before[id] {
+			s.publishUserUpdate(u, map[string]any{"new_email": s.apiEmail(u)})
+		}
+	}
+	return true, nil
+}
+
+// RealmEmailVisibility is the realm's email_address_visibility, for register below
+// LevelUserEmailVisibility.
+func (s *State) RealmEmailVisibility() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.realmEmailVisibility
 }
 
 func (s *State) activeHumanOwners() int {
