@@ -78,6 +78,17 @@ func (s *Server) fromLevel(boundary int, op operation) operation {
 	}
 }
 
+// belowLevel serves op only below boundary, where the real server had a route it later
+// replaced: from the boundary on the route is unknown.
+func (s *Server) belowLevel(boundary int, op operation) operation {
+	return func(c *call) (fields, error) {
+		if s.realm().AtLeast(boundary) {
+			return nil, apierr.NotFound()
+		}
+		return op(c)
+	}
+}
+
 // featureLevel notes, for the success writer, whether the fake's feature level lists ignored
 // parameters (read once per request, under the same generation as the handler).
 func (s *Server) featureLevel(next http.Handler) http.Handler {

@@ -565,6 +565,15 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return present
 		}},
+		{"edit typing notifications through the earlier route", realm.LevelEditTyping, func(t *testing.T, base string) bool {
+			id := msgSend(t, base, memberAuth, "typing", "to be edited")
+			res := post(t, base, memberAuth, "/api/v1/message_edit_typing", "message_id", fmt.Sprint(id), "op", "start")
+			if res.status == http.StatusNotFound {
+				return false
+			}
+			requireSuccess(t, "edit typing", res)
+			return true
+		}},
 		{"muting a muted topic and unmuting one that is not", realm.LevelIdempotentMuting, func(t *testing.T, base string) bool {
 			mute := func(op string) response {
 				return do(t, base, request{method: http.MethodPatch, path: "/api/v1/users/me/subscriptions/muted_topics", auth: memberAuth,
@@ -823,28 +832,35 @@ func TestWildcardMentionPolicy(t *testing.T) {
 
 // Routes the real server added after the oldest level the fake serves (its changelog): one
 // level below, the route is unknown (404); at the boundary, it answers (whatever its answer
-// to these bare requests).
+// to these bare requests). A route it later replaced (until) answers one level below that
+// and is unknown from it.
 func TestRoutesByLevel(t *testing.T) {
 	for _, c := range []struct {
-		boundary int
-		req      request
+		boundary, until int
+		req             request
 	}{
-		{realm.LevelGroupRoutes, request{method: http.MethodGet, path: "/api/v1/user_groups/1/members/1", auth: memberAuth}},
-		{realm.LevelGroupRoutes, request{method: http.MethodGet, path: "/api/v1/user_groups/1/members", auth: memberAuth}},
-		{realm.LevelGroupRoutes, request{method: http.MethodPost, path: "/api/v1/user_groups/1/subgroups", auth: ownerAuth}},
-		{realm.LevelJWT, request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
-		{realm.LevelLinkifierReorder, request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},
-		{realm.LevelGroupDeactivation, request{method: http.MethodPost, path: "/api/v1/user_groups/8/deactivate", auth: ownerAuth}},
-		{realm.LevelUpdateUserByEmail, request{method: http.MethodPatch, path: "/api/v1/users/member@chat.example.test", auth: ownerAuth}},
-		{realm.LevelEditTypingRoute, request{method: http.MethodPost, path: "/api/v1/messages/1/typing", auth: memberAuth}},
-		{realm.LevelReminders, request{method: http.MethodPost, path: "/api/v1/reminders", auth: memberAuth}},
-		{realm.LevelReminderList, request{method: http.MethodGet, path: "/api/v1/reminders", auth: memberAuth}},
-		{realm.LevelReminderList, request{method: http.MethodDelete, path: "/api/v1/reminders/1", auth: memberAuth}},
+		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/1/members/1", auth: memberAuth}},
+		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/1/members", auth: memberAuth}},
+		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodPost, path: "/api/v1/user_groups/1/subgroups", auth: ownerAuth}},
+		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
+		{boundary: realm.LevelLinkifierReorder, req: request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},
+		{boundary: realm.LevelGroupDeactivation, req: request{method: http.MethodPost, path: "/api/v1/user_groups/8/deactivate", auth: ownerAuth}},
+		{boundary: realm.LevelUpdateUserByEmail, req: request{method: http.MethodPatch, path: "/api/v1/users/member@chat.example.test", auth: ownerAuth}},
+		{boundary: realm.LevelEditTypingRoute, req: request{method: http.MethodPost, path: "/api/v1/messages/1/typing", auth: memberAuth}},
+		{boundary: realm.LevelEditTyping, until: realm.LevelEditTypingRoute, req: request{method: http.MethodPost, path: "/api/v1/message_edit_typing", auth: memberAuth}},
+		{boundary: realm.LevelReminders, req: request{method: http.MethodPost, path: "/api/v1/reminders", auth: memberAuth}},
+		{boundary: realm.LevelReminderList, req: request{method: http.MethodGet, path: "/api/v1/reminders", auth: memberAuth}},
+		{boundary: realm.LevelReminderList, req: request{method: http.MethodDelete, path: "/api/v1/reminders/1", auth: memberAuth}},
 	} {
 		t.Run(c.req.method+" "+c.req.path, func(t *testing.T) {
-			for _, level := range []int{c.boundary - 1, c.boundary} {
+			levels := []int{c.boundary - 1, c.boundary}
+			if c.until > 0 {
+				levels = append(levels, c.until-1, c.until)
+			}
+			for _, level := range levels {
 				res := do(t, newServerAt(t, level).URL, c.req)
-				if got, want := res.status != http.StatusNotFound, level >= c.boundary; got != want {
+				served := level >= c.boundary && (c.until == 0 || level < c.until)
+				if got := res.status != http.StatusNotFound; got != served {
 					t.Errorf("at level %d: %s", level, res)
 				}
 				if res.env["result"] != "success" && res.env["result"] != "error" {

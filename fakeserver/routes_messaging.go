@@ -14,7 +14,8 @@ func (s *Server) messagingRoutes(r chi.Router) {
 	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic))                                    // 3
 	r.Get("/messages/matches_narrow", serve(s.matchesNarrow))                                              // 5
 	r.Post("/messages/"+messageID+"/typing", serve(s.fromLevel(realm.LevelEditTypingRoute, s.editTyping))) // 13
-	r.Post("/mark_all_as_read", serve(s.markAllAsRead))                                                    // 19
+	r.Post("/message_edit_typing", serve(s.fromLevel(realm.LevelEditTyping, s.belowLevel(realm.LevelEditTypingRoute, s.editTypingLegacy))))
+	r.Post("/mark_all_as_read", serve(s.markAllAsRead)) // 19
 
 	// Supporting operations of the real server.
 	r.Get("/messages", serve(s.getMessages))

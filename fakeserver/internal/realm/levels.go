@@ -119,8 +119,10 @@ const (
 	LevelGroupDeactivation = 290
 	// LevelUpdateUserByEmail: PATCH /users/{email}.
 	LevelUpdateUserByEmail = 313
-	// LevelEditTypingRoute: POST /messages/{id}/typing (/message_edit_typing from 351, which
-	// the fake does not offer).
+	// LevelEditTyping: edit typing notifications, through POST /message_edit_typing with
+	// message_id in the body until LevelEditTypingRoute.
+	LevelEditTyping = 351
+	// LevelEditTypingRoute: POST /messages/{id}/typing replaces POST /message_edit_typing.
 	LevelEditTypingRoute = 361
 	// LevelReminders: POST /reminders.
 	LevelReminders = 381
