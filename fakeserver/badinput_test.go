@@ -913,6 +913,10 @@ func walkRoutes(t testing.TB) map[string][]string {
 	return out
 }
 
+// olderLevelRoutes are served only below the fixture's level, where the table's setup does not
+// run (it needs later routes): TestOlderRoutesBadInput has their bad-input cases.
+var olderLevelRoutes = map[string]bool{"POST /api/v1/message_edit_typing": true}
+
 func TestRouteTableCoversRouter(t *testing.T) {
 	walked := walkRoutes(t)
 	inTable := map[string]bool{}
@@ -931,6 +935,9 @@ func TestRouteTableCoversRouter(t *testing.T) {
 	}
 	sort.Strings(routes)
 	for _, key := range routes {
+		if olderLevelRoutes[key] {
+			continue
+		}
 		if !inTable[key] {
 			t.Errorf("the router serves %s but the bad-input route table has no entry for it: add one to routeTable", key)
 		}

@@ -870,3 +870,27 @@ func TestRoutesByLevel(t *testing.T) {
 		})
 	}
 }
+
+// Bad input to the routes served only at older levels (olderLevelRoutes), at their last level:
+// each case gets its error envelope, and the valid request then succeeds.
+func TestOlderRoutesBadInput(t *testing.T) {
+	base := newServerAt(t, realm.LevelEditTypingRoute-1).URL
+	id := fmt.Sprint(msgSend(t, base, ownerAuth, "typed", "the owner's"))
+	typing := func(auth string, kv ...string) request {
+		return request{method: http.MethodPost, path: "/api/v1/message_edit_typing", auth: auth, body: formBody(kv...), contentType: formType}
+	}
+	for _, c := range []badCase{
+		{"no message_id", typing(ownerAuth, "op", "start"), missing("message_id")},
+		{"message_id not an integer", typing(ownerAuth, "message_id", "one", "op", "start"), want{status: 400, code: "BAD_REQUEST"}},
+		{"message_id too large", typing(ownerAuth, "message_id", huge, "op", "start"), badRequest("message_id is too large")},
+		{"message_id beyond 32 bits", typing(ownerAuth, "message_id", "4294967296", "op", "start"), badRequest("Invalid message(s)")},
+		{"no such message", typing(ownerAuth, "message_id", "0", "op", "start"), badRequest("Invalid message(s)")},
+		{"no op", typing(ownerAuth, "message_id", id), missing("op")},
+		{"op not start or stop", typing(ownerAuth, "message_id", id, "op", "pause"), badRequest("Invalid op")},
+		{"a message the requester cannot edit", typing(memberAuth, "message_id", id, "op", "start"), badRequest("You don't have permission to edit this message")},
+		{"no credentials", typing("", "message_id", id, "op", "start"), want{status: 401}},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkBad(t, c, do(t, base, c.req)) })
+	}
+	requireSuccess(t, "the valid request", do(t, base, typing(ownerAuth, "message_id", id, "op", "start")))
+}
