@@ -57,8 +57,8 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 		return nil, err
 	}
 	if hasVisibility { // checked before any other change is made
-		if visibility < realm.VisibleEveryone || visibility > realm.VisibleModerators {
-			return nil, apierr.BadRequest("Invalid email_address_visibility")
+		if err := realm.CheckEmailVisibility(int(visibility)); err != nil {
+			return nil, err
 		}
 	}
 	changed, aerr := s.realm().UpdateEditing(change)

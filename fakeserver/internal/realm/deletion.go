@@ -92,7 +92,7 @@ func (s *State) deleteMessages(ms []*Message) {
 	}
 	for g := range byGroup {
 		// Before its level the real server left first_message_id as it was (its changelog).
-		if ch := s.channels[g.channelID]; ch != nil && s.settings.FeatureLevel >= LevelFirstMessageOnDeletion {
+		if ch := s.channels[g.channelID]; ch != nil && s.atLeast(LevelFirstMessageOnDeletion) {
 			s.refreshFirstMessageID(ch)
 		}
 	}

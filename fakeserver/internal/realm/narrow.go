@@ -274,7 +274,7 @@ func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, *api
 	}
 	switch operand {
 	case "dm", "private":
-		if operand == "dm" && s.settings.FeatureLevel < LevelDMOperators {
+		if operand == "dm" && !s.atLeast(LevelDMOperators) {
 			break
 		}
 		return func(m *Message) bool { return m.IsDirect }, nil

@@ -78,7 +78,7 @@ func (s *State) Playgrounds() []any {
 func (s *State) playgroundList() []any {
 	out := make([]any, len(s.playgrounds))
 	for i, p := range s.playgrounds {
-		if s.settings.FeatureLevel >= LevelPlaygroundTemplate {
+		if s.atLeast(LevelPlaygroundTemplate) {
 			out[i] = *p
 			continue
 		}

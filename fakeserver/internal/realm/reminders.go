@@ -104,7 +104,7 @@ func (s *State) removeReminder(r *Reminder) {
 // publishReminders tells the user's clients of a change to their reminders, from the level
 // that has reminders events.
 func (s *State) publishReminders(ev events.Event, userID int) {
-	if s.settings.FeatureLevel >= LevelReminderList {
+	if s.atLeast(LevelReminderList) {
 		s.publish(ev, userID)
 	}
 }

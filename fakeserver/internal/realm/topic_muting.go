@@ -82,7 +82,7 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) *
 	if topic == s.settings.EmptyTopicDisplayName {
 		topic = ""
 	}
-	if s.settings.FeatureLevel < LevelIdempotentMuting {
+	if !s.atLeast(LevelIdempotentMuting) {
 		muted := slices.ContainsFunc(s.messaging.userTopics[userID], func(t *userTopic) bool {
 			return t.ChannelID == ch.ID && strings.EqualFold(t.Topic, topic) && t.Policy == VisibilityMuted
 		})
@@ -121,7 +121,7 @@ func (s *State) setTopicVisibility(userID int, ch *Channel, topic string, policy
 	// The legacy event first, as the real server sends it; the hub keeps it from queues that
 	// asked for user_topic.
 	s.publish(events.Event{"type": "muted_topics", "muted_topics": s.mutedTopics(userID)}, userID)
-	if s.settings.FeatureLevel >= LevelUserTopicState {
+	if s.atLeast(LevelUserTopicState) {
 		s.publish(events.Event{
 			"type": "user_topic", "stream_id": ch.ID, "topic_name": topic, "last_updated": s.Now(), "visibility_policy": policy,
 		}, userID)

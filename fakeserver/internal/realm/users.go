@@ -605,10 +605,18 @@ func (s *State) SetPresenceEnabled(userID int, enabled bool) {
 	s.publish(events.Event{"type": "user_settings", "op": "update", "property": "presence_enabled", "value": enabled}, u.ID)
 }
 
-// SetEmailVisibility changes who may see the user's real email address (PATCH /settings).
-func (s *State) SetEmailVisibility(userID, visibility int) *apierr.Error {
+// CheckEmailVisibility refuses a value email_address_visibility does not have.
+func CheckEmailVisibility(visibility int) *apierr.Error {
 	if visibility < VisibleEveryone || visibility > VisibleModerators {
 		return apierr.BadRequest("Invalid email_address_visibility")
+	}
+	return nil
+}
+
+// SetEmailVisibility changes who may see the user's real email address (PATCH /settings).
+func (s *State) SetEmailVisibility(userID, visibility int) *apierr.Error {
+	if err := CheckEmailVisibility(visibility); err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -626,8 +634,8 @@ func (s *State) SetEmailVisibility(userID, visibility int) *apierr.Error {
 // LevelUserEmailVisibility; the caller is an administrator), and returns whether it changed.
 // Every user whose API email changes with it is announced, as for a user's own setting.
 func (s *State) SetRealmEmailVisibility(visibility int) (bool, *apierr.Error) {
-	if visibility < VisibleEveryone || visibility > VisibleModerators {
-		return false, apierr.BadRequest("Invalid email_address_visibility")
+	if err := CheckEmailVisibility(visibility); err != nil {
+		return false, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
