@@ -12,8 +12,10 @@ import (
 )
 
 // suiteLevels are the feature levels the suite runs against the fake at: one below every
-// boundary the document names, ones between (450: the early push registration), and the fake's current level.
-var suiteLevels = []int{117, 300, 450, fixtures.Default().Realm.FeatureLevel}
+// boundary the document names, ones between that put the real server's changelog forms the
+// harness meets on either side (README, "Feature levels"; 450: the early push registration),
+// and the fake's current level.
+var suiteLevels = []int{117, 160, 200, 300, 355, 400, 450, fixtures.Default().Realm.FeatureLevel}
 
 // TestSuiteAtOlderLevels runs the whole suite against the fake acting as a server of each level:
 // every requirement of a later level (or of a form replaced by then) must be reported not

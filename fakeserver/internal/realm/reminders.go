@@ -35,16 +35,16 @@ type Reminder struct {
 // ReminderView is a reminder as GET /reminders lists it: the real server's fields and the
 // Reminder resource of the API document (message_id, note).
 type ReminderView struct {
-	ReminderID                 int    `json:"reminder_id"`
-	MessageID                  int    `json:"message_id"`
-	ScheduledDeliveryTimestamp int64  `json:"scheduled_delivery_timestamp"`
-	Note                       string `json:"note"`
-	Type                       string `json:"type"`
-	To                         []int  `json:"to"`
-	Content                    string `json:"content"`
-	RenderedContent            string `json:"rendered_content"`
-	Failed                     bool   `json:"failed"`
-	ReminderTargetMessageID    int    `json:"reminder_target_message_id"`
+	ReminderID                 int     `json:"reminder_id"`
+	MessageID                  int     `json:"message_id"`
+	ScheduledDeliveryTimestamp int64   `json:"scheduled_delivery_timestamp"`
+	Note                       *string `json:"note,omitempty"` // from LevelReminderNote
+	Type                       string  `json:"type"`
+	To                         []int   `json:"to"`
+	Content                    string  `json:"content"`
+	RenderedContent            string  `json:"rendered_content"`
+	Failed                     bool    `json:"failed"`
+	ReminderTargetMessageID    int     `json:"reminder_target_message_id"`
 }
 
 // CreateReminder schedules a reminder of a message the user can read (POST /reminders), with
@@ -114,11 +114,15 @@ func (s *State) reminderView(r *Reminder) ReminderView {
 	if m := s.messages[r.MessageID]; m != nil {
 		content = s.reminderContent(m, r.Note)
 	}
-	return ReminderView{
-		ReminderID: r.ID, MessageID: r.MessageID, ScheduledDeliveryTimestamp: r.DeliverAt, Note: r.Note,
+	v := ReminderView{
+		ReminderID: r.ID, MessageID: r.MessageID, ScheduledDeliveryTimestamp: r.DeliverAt,
 		Type: "private", To: []int{r.UserID}, Content: content, RenderedContent: renderPlain(content),
 		Failed: r.Failed, ReminderTargetMessageID: r.MessageID,
 	}
+	if s.atLeast(LevelReminderNote) {
+		v.Note = &r.Note
+	}
+	return v
 }
 
 // deliverDueReminders sends every reminder whose time has come, in time order (under the lock).
