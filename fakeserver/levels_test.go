@@ -77,28 +77,24 @@ func linkifierFields(t *testing.T, base string, extra []string, fields ...string
 	return count == len(fields)
 }
 
-// groupObject is the user group with this ID in GET /user_groups.
-func groupObject(t *testing.T, base, id string) map[string]any {
+// groupWhere is the user group of GET /user_groups whose field has this value (as text).
+func groupWhere(t *testing.T, base, field, value string) map[string]any {
 	t.Helper()
 	for _, g := range requireSuccess(t, "groups", get(t, base, ownerAuth, "/api/v1/user_groups", ""))["user_groups"].([]any) {
-		if group := g.(map[string]any); fmt.Sprint(group["id"]) == id {
+		if group := g.(map[string]any); fmt.Sprint(group[field]) == value {
 			return group
 		}
 	}
-	t.Fatalf("no user group %s", id)
+	t.Fatalf("no user group with %s %q", field, value)
 	return nil
 }
 
-// groupByName is the ID of the user group with this name in GET /user_groups.
+// groupObject is the user group with this ID.
+func groupObject(t *testing.T, base, id string) map[string]any { return groupWhere(t, base, "id", id) }
+
+// groupByName is the ID of the user group with this name.
 func groupByName(t *testing.T, base, name string) string {
-	t.Helper()
-	for _, g := range requireSuccess(t, "groups", get(t, base, ownerAuth, "/api/v1/user_groups", ""))["user_groups"].([]any) {
-		if group := g.(map[string]any); group["name"] == name {
-			return fmt.Sprint(group["id"])
-		}
-	}
-	t.Fatalf("no user group named %q", name)
-	return ""
+	return fmt.Sprint(groupWhere(t, base, "name", name)["id"])
 }
 
 // newServerAt starts a fake on the default fixture at the given feature level.
@@ -410,6 +406,9 @@ func TestLevelBoundaries(t *testing.T) {
 		{"the channel and channels narrow operators", realm.LevelChannelOperators, func(t *testing.T, base string) bool {
 			return narrowsTaken(t, base, []string{`["stream","general"]`, `["streams","public"]`},
 				[]string{`["channel","general"]`, `["channels","public"]`})
+		}},
+		{"the has:reaction narrow", realm.LevelHasReaction, func(t *testing.T, base string) bool {
+			return narrowsTaken(t, base, []string{`["has","link"]`}, []string{`["has","reaction"]`})
 		}},
 		{"the with narrow operator", realm.LevelWithOperator, func(t *testing.T, base string) bool {
 			return narrowsTaken(t, base, nil, []string{`["with","1"]`})

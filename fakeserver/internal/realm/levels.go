@@ -146,6 +146,8 @@ const (
 	LevelFirstMessageOnDeletion = 256
 	// LevelRealmURL: register gives realm_url (realm_uri alone before, kept since as an alias).
 	LevelRealmURL = 257
+	// LevelHasReaction: the has:reaction narrow.
+	LevelHasReaction = 249
 	// LevelChannelOperators: the channel and channels narrow operators (stream and streams
 	// alone before, still taken since).
 	LevelChannelOperators = 250

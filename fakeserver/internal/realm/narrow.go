@@ -201,6 +201,9 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 		}
 		return s.isCheck(viewer, operand)
 	case "has":
+		if operand == "reaction" && !s.atLeast(LevelHasReaction) {
+			return nil, badNarrow("unknown 'has' operand %s", operand)
+		}
 		return hasCheck(operand)
 	case "dm":
 		ids, err := s.userRefs(viewer, t.Operand)
