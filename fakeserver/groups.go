@@ -153,6 +153,21 @@ func (s *Server) deactivateGroup(c *call) (fields, error) {
 	return fields{}, nil
 }
 
+// deleteGroup: DELETE /user_groups/{user_group_id}, below LevelGroupDeletionRemoved.
+func (s *Server) deleteGroup(c *call) (fields, error) {
+	groupID, err := c.pathID("user_group_id", invalidGroup)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().DeleteGroup(c.user.ID, groupID); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
 // intList reads a JSON list of integer IDs; IDs beyond 32 bits name nothing and are kept
 // as such, so the domain reports them as unknown.
 func intList(c *call, name string, required bool) []int {

@@ -846,13 +846,17 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelGroupDeactivation, req: request{method: http.MethodPost, path: "/api/v1/user_groups/8/deactivate", auth: ownerAuth}},
 		{boundary: realm.LevelUpdateUserByEmail, req: request{method: http.MethodPatch, path: "/api/v1/users/member@chat.example.test", auth: ownerAuth}},
 		{boundary: realm.LevelEditTypingRoute, req: request{method: http.MethodPost, path: "/api/v1/messages/1/typing", auth: memberAuth}},
+		{until: realm.LevelGroupDeletionRemoved, req: request{method: http.MethodDelete, path: "/api/v1/user_groups/8", auth: ownerAuth}},
 		{boundary: realm.LevelEditTyping, until: realm.LevelEditTypingRoute, req: request{method: http.MethodPost, path: "/api/v1/message_edit_typing", auth: memberAuth}},
 		{boundary: realm.LevelReminders, req: request{method: http.MethodPost, path: "/api/v1/reminders", auth: memberAuth}},
 		{boundary: realm.LevelReminderList, req: request{method: http.MethodGet, path: "/api/v1/reminders", auth: memberAuth}},
 		{boundary: realm.LevelReminderList, req: request{method: http.MethodDelete, path: "/api/v1/reminders/1", auth: memberAuth}},
 	} {
 		t.Run(c.req.method+" "+c.req.path, func(t *testing.T) {
-			levels := []int{c.boundary - 1, c.boundary}
+			var levels []int
+			if c.boundary > 0 { // 0: served since before the oldest level the fake serves
+				levels = append(levels, c.boundary-1, c.boundary)
+			}
 			if c.until > 0 {
 				levels = append(levels, c.until-1, c.until)
 			}
@@ -892,4 +896,33 @@ func TestOlderRoutesBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { checkBad(t, c, do(t, base, c.req)) })
 	}
 	requireSuccess(t, "the valid request", do(t, base, typing(ownerAuth, "message_id", id, "op", "start")))
+}
+
+// Deleting a user group, below 294: the group goes, the groups it was a subgroup of lose it;
+// bad input gets its error first.
+func TestGroupDeletionBelow294(t *testing.T) {
+	base := newServerAt(t, realm.LevelGroupDeletionRemoved-1).URL
+	del := func(auth, id string) request {
+		return request{method: http.MethodDelete, path: "/api/v1/user_groups/" + id, auth: auth}
+	}
+	for _, c := range []badCase{
+		{"no such group", del(ownerAuth, "99"), badRequest("Invalid user group")},
+		{"an ID beyond 32 bits", del(ownerAuth, huge), want{status: 400}},
+		{"a system group", del(ownerAuth, "1"), badRequest("Insufficient permission")},
+		{"no credentials", del("", supportGroup), want{status: 401}},
+	} {
+		t.Run(c.name, func(t *testing.T) { checkBad(t, c, do(t, base, c.req)) })
+	}
+	if got := canonical(groupObject(t, base, escalationGroup)["direct_subgroup_ids"]); got != "["+supportGroup+"]" {
+		t.Fatalf("escalation's subgroups before: %s", got)
+	}
+	requireSuccess(t, "delete support", do(t, base, del(ownerAuth, supportGroup)))
+	if got := canonical(groupObject(t, base, escalationGroup)["direct_subgroup_ids"]); got != "[]" {
+		t.Errorf("escalation's subgroups after: %s", got)
+	}
+	for _, g := range requireSuccess(t, "groups", get(t, base, ownerAuth, "/api/v1/user_groups", ""))["user_groups"].([]any) {
+		if id := fmt.Sprint(g.(map[string]any)["id"]); id == supportGroup {
+			t.Errorf("support still listed after deletion")
+		}
+	}
 }

@@ -31,6 +31,7 @@ func (s *Server) accountRoutes(r chi.Router) {
 	r.Post("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.updateGroupMembers)))
 	r.Post("/user_groups/"+userGroupID+"/subgroups", serve(s.fromLevel(realm.LevelGroupRoutes, membersOnly(s.updateGroupSubgroups))))
 	r.Post("/user_groups/"+userGroupID+"/deactivate", serve(s.fromLevel(realm.LevelGroupDeactivation, s.deactivateGroup)))
+	r.Delete("/user_groups/"+userGroupID, serve(s.belowLevel(realm.LevelGroupDeletionRemoved, s.deleteGroup)))
 	r.Get("/realm/profile_fields", serve(s.getProfileFields))
 	r.Post("/realm/profile_fields", serve(adminOnly(s.addProfileField)))
 	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))

@@ -284,6 +284,26 @@ func (s *State) DeactivateGroup(requesterID, groupID int) *apierr.Error {
 	return nil
 }
 
+// DeleteGroup deletes a user group (DELETE /user_groups/{id}), the way groups ended on the
+// real server before deactivation (below LevelGroupDeletionRemoved): the groups it was a
+// subgroup of lose it. No realm setting can name it there: the group settings came later.
+func (s *State) DeleteGroup(requesterID, groupID int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, err := s.managedGroup(requesterID, groupID)
+	if err != nil {
+		return err
+	}
+	for _, id := range slices.Sorted(maps.Keys(s.groups)) {
+		if other := s.groups[id]; slices.Contains(other.Subgroups, g.ID) {
+			s.applyGroupChange(other, nil, nil, nil, []int{g.ID})
+		}
+	}
+	delete(s.groups, g.ID)
+	s.publish(events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}, s.activeUserIDs()...)
+	return nil
+}
+
 // setGroupDeactivated deactivates or reactivates a group. Clients that do not know
 // deactivated groups (capability include_deactivated_groups) see the group removed, or added
 // back, as on the real server.

@@ -114,9 +114,10 @@ const (
 	LevelDetachedUploads = 285
 	// LevelHistoryLimitDays: presence updates take history_limit_days (unknown before).
 	LevelHistoryLimitDays = 288
-	// LevelGroupDeactivation: POST /user_groups/{id}/deactivate (groups were deleted before,
-	// with DELETE /user_groups/{id}, which the fake does not offer).
+	// LevelGroupDeactivation: POST /user_groups/{id}/deactivate (groups were deleted before).
 	LevelGroupDeactivation = 290
+	// LevelGroupDeletionRemoved: DELETE /user_groups/{id} is gone (deactivation replaced it).
+	LevelGroupDeletionRemoved = 294
 	// LevelUpdateUserByEmail: PATCH /users/{email}.
 	LevelUpdateUserByEmail = 313
 	// LevelEditTyping: edit typing notifications, through POST /message_edit_typing with
