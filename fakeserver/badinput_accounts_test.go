@@ -174,11 +174,14 @@ func accountRouteCases(add func(routeSpec)) {
 	}
 	add(subgroups)
 
+	// Escalation: support is its subgroup, so support is in use.
 	deactivate := routeSpec{method: "POST", pattern: "/api/v1/user_groups/{user_group_id:[0-9]+}/deactivate",
-		path: "/api/v1/user_groups/{id}/deactivate", id: supportGroup, notFound: "Invalid user group", role: fixtures.RoleOwner}
+		path: "/api/v1/user_groups/{id}/deactivate", id: escalationGroup, notFound: "Invalid user group", role: fixtures.RoleOwner}
 	deactivate.extra = []badCase{
 		{"member", deactivate.as(memberAuth), insufficient},
 		{"system group", onPath("/api/v1/user_groups/"+systemGroup+"/deactivate", deactivate.as(ownerAuth)), insufficient},
+		{"a subgroup of an active group", onPath("/api/v1/user_groups/"+supportGroup+"/deactivate", deactivate.as(ownerAuth)),
+			bad(400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.")},
 	}
 	add(deactivate)
 

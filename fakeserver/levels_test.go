@@ -481,6 +481,17 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return !listed[0]
 		}},
+		{"a code and objections for deactivating a group in use", realm.LevelGroupInUseCode, func(t *testing.T, base string) bool {
+			res := post(t, base, ownerAuth, "/api/v1/user_groups/"+supportGroup+"/deactivate") // escalation's subgroup
+			if res.status != http.StatusBadRequest || res.env["msg"] != "Cannot deactivate user group in use." {
+				t.Fatalf("deactivating a subgroup of an active group: %s", res)
+			}
+			coded := res.env["code"] == "CANNOT_DEACTIVATE_GROUP_IN_USE"
+			if got := canonical(res.env["objections"]); coded && got != `[{"supergroup_ids":[`+escalationGroup+`],"type":"subgroup"}]` || !coded && got != "null" {
+				t.Errorf("code %v, objections %s", res.env["code"], got)
+			}
+			return coded
+		}},
 		{"group_id in the answer of POST /user_groups/create", realm.LevelGroupCreateID, func(t *testing.T, base string) bool {
 			created := requireSuccess(t, "create", post(t, base, ownerAuth, "/api/v1/user_groups/create", "name", "answered",
 				"description", "d", "members", "[]"))

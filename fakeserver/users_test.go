@@ -102,7 +102,11 @@ func TestGroupMembershipThroughSubgroups(t *testing.T) {
 	if member("8", "4", true) != false || member("9", "4", false) != false {
 		t.Error("a deactivated user is reported as a member")
 	}
+	// A deactivated subgroup of an active group: the real server deactivates support only
+	// once escalation is deactivated, which is then reactivated.
+	requireSuccess(t, "deactivate escalation", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/9/deactivate"))
 	requireSuccess(t, "deactivate support", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/8/deactivate"))
+	requireSuccess(t, "reactivate escalation", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/9", "deactivated", "false"))
 	if member("9", "3", false) != false {
 		t.Error("membership through a deactivated subgroup counts")
 	}
@@ -254,4 +258,21 @@ func TestOwnUserMaxMessageID(t *testing.T) {
 	if got := maxID(memberAuth); got != sent {
 		t.Fatalf("member's max_message_id moved to %v on a message to someone else", got)
 	}
+}
+
+// A group a realm setting names, directly or as a subgroup of the setting's anonymous group,
+// is in use: deactivating it is refused with the setting's name, and allowed once the setting
+// names another group.
+func TestDeactivatingGroupNamedBySetting(t *testing.T) {
+	ts := newServer(t)
+	for _, value := range []string{escalationGroup, `{"direct_members":[4],"direct_subgroups":[` + escalationGroup + `]}`} {
+		requireSuccess(t, "setting", patch(t, ts.URL, ownerAuth, "/api/v1/realm", "can_move_messages_between_topics_group", value))
+		res := post(t, ts.URL, ownerAuth, "/api/v1/user_groups/"+escalationGroup+"/deactivate")
+		checkBad(t, badCase{want: bad(400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.")}, res)
+		if got := canonical(res.env["objections"]); got != `[{"settings":["can_move_messages_between_topics_group"],"type":"realm"}]` {
+			t.Errorf("setting %s: objections %s", value, got)
+		}
+	}
+	requireSuccess(t, "setting back", patch(t, ts.URL, ownerAuth, "/api/v1/realm", "can_move_messages_between_topics_group", systemGroupOf(t, ts.URL, "role:members")))
+	requireSuccess(t, "deactivate", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/"+escalationGroup+"/deactivate"))
 }

@@ -280,8 +280,40 @@ func (s *State) DeactivateGroup(requesterID, groupID int) *apierr.Error {
 	if g.Deactivated {
 		return apierr.BadRequest("User group is already deactivated.")
 	}
+	if objections := s.groupObjections(g); len(objections) > 0 {
+		if !s.atLeast(LevelGroupInUseCode) {
+			return apierr.BadRequest("Cannot deactivate user group in use.")
+		}
+		return apierr.New(400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.").With("objections", objections)
+	}
 	s.setGroupDeactivated(g, true)
 	return nil
+}
+
+// groupObjections are where an active group is in use, as the real server lists them when it
+// refuses to deactivate the group: the active groups it is a direct subgroup of, and the realm
+// settings that name it.
+func (s *State) groupObjections(g *UserGroup) []map[string]any {
+	var objections []map[string]any
+	var supergroups []int
+	for _, id := range slices.Sorted(maps.Keys(s.groups)) {
+		if other := s.groups[id]; !other.Deactivated && slices.Contains(other.Subgroups, g.ID) {
+			supergroups = append(supergroups, id)
+		}
+	}
+	if len(supergroups) > 0 {
+		objections = append(objections, map[string]any{"type": "subgroup", "supergroup_ids": supergroups})
+	}
+	var settings []string
+	for _, name := range slices.Sorted(maps.Keys(groupSettingRules)) {
+		if setting := groupSettingRules[name].field(&s.editing); setting.GroupID == g.ID || slices.Contains(setting.Subgroups, g.ID) {
+			settings = append(settings, name)
+		}
+	}
+	if len(settings) > 0 {
+		objections = append(objections, map[string]any{"type": "realm", "settings": settings})
+	}
+	return objections
 }
 
 // DeleteGroup deletes a user group (DELETE /user_groups/{id}), the way groups ended on the

@@ -116,6 +116,9 @@ const (
 	LevelHistoryLimitDays = 288
 	// LevelGroupDeactivation: POST /user_groups/{id}/deactivate (groups were deleted before).
 	LevelGroupDeactivation = 290
+	// LevelGroupInUseCode: refusing to deactivate a group in use has its own code,
+	// CANNOT_DEACTIVATE_GROUP_IN_USE, with the objections (BAD_REQUEST alone before).
+	LevelGroupInUseCode = 298
 	// LevelGroupDeletionRemoved: DELETE /user_groups/{id} is gone (deactivation replaced it).
 	LevelGroupDeletionRemoved = 294
 	// LevelUpdateUserByEmail: PATCH /users/{email}.
