@@ -295,12 +295,7 @@ func (s *State) DeactivateGroup(requesterID, groupID int) *apierr.Error {
 // settings that name it.
 func (s *State) groupObjections(g *UserGroup) []map[string]any {
 	var objections []map[string]any
-	var supergroups []int
-	for _, id := range slices.Sorted(maps.Keys(s.groups)) {
-		if other := s.groups[id]; !other.Deactivated && slices.Contains(other.Subgroups, g.ID) {
-			supergroups = append(supergroups, id)
-		}
-	}
+	supergroups := slices.DeleteFunc(s.supergroupsOf(g.ID), func(id int) bool { return s.groups[id].Deactivated })
 	if len(supergroups) > 0 {
 		objections = append(objections, map[string]any{"type": "subgroup", "supergroup_ids": supergroups})
 	}
@@ -316,6 +311,17 @@ func (s *State) groupObjections(g *UserGroup) []map[string]any {
 	return objections
 }
 
+// supergroupsOf lists, in ID order, the groups that have groupID as a direct subgroup.
+func (s *State) supergroupsOf(groupID int) []int {
+	var ids []int
+	for _, id := range slices.Sorted(maps.Keys(s.groups)) {
+		if slices.Contains(s.groups[id].Subgroups, groupID) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // DeleteGroup deletes a user group (DELETE /user_groups/{id}), the way groups ended on the
 // real server before deactivation (below LevelGroupDeletionRemoved): the groups it was a
 // subgroup of lose it. No realm setting can name it there: the group settings came later.
@@ -326,10 +332,8 @@ func (s *State) DeleteGroup(requesterID, groupID int) *apierr.Error {
 	if err != nil {
 		return err
 	}
-	for _, id := range slices.Sorted(maps.Keys(s.groups)) {
-		if other := s.groups[id]; slices.Contains(other.Subgroups, g.ID) {
-			s.applyGroupChange(other, nil, nil, nil, []int{g.ID})
-		}
+	for _, id := range s.supergroupsOf(g.ID) {
+		s.applyGroupChange(s.groups[id], nil, nil, nil, []int{g.ID})
 	}
 	delete(s.groups, g.ID)
 	s.publish(events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}, s.activeUserIDs()...)
