@@ -28,12 +28,16 @@ var narrowOperators = map[string]string{
 	"id": "id", "near": "near", "with": "with",
 }
 
-// narrowOperatorLevels are the levels from which the real server knows an operator name (its
-// changelog); the others it has known since before the oldest level the fake serves.
-var narrowOperatorLevels = map[string]int{
-	"channel": LevelChannelOperators, "channels": LevelChannelOperators,
-	"dm": LevelDMOperators, "dm-including": LevelDMOperators, "with": LevelWithOperator,
-}
+// narrowOperatorLevels are the levels from which the real server knows an operator name, and
+// narrowOperandLevels an is or has operand (its changelog); the others it has known since
+// before the oldest level the fake serves.
+var (
+	narrowOperatorLevels = map[string]int{
+		"channel": LevelChannelOperators, "channels": LevelChannelOperators,
+		"dm": LevelDMOperators, "dm-including": LevelDMOperators, "with": LevelWithOperator,
+	}
+	narrowOperandLevels = map[string]int{"is:dm": LevelDMOperators, "has:reaction": LevelHasReaction}
+)
 
 // badNarrow is the real server's error for a narrow it cannot apply; desc, the reason,
 // is also a field of its own, which typed clients read.
@@ -151,6 +155,9 @@ func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, 
 
 func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*Message) bool, *apierr.Error) {
 	operand := strings.TrimSpace(operandString(t.Operand))
+	if !s.atLeast(narrowOperandLevels[t.Operator+":"+operand]) {
+		return nil, badNarrow("unknown '%s' operand %s", t.Operator, operand)
+	}
 	switch t.Operator {
 	case "channel":
 		ch := s.channelsByName[strings.ToLower(operand)]
@@ -201,9 +208,6 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 		}
 		return s.isCheck(viewer, operand)
 	case "has":
-		if operand == "reaction" && !s.atLeast(LevelHasReaction) {
-			return nil, badNarrow("unknown 'has' operand %s", operand)
-		}
 		return hasCheck(operand)
 	case "dm":
 		ids, err := s.userRefs(viewer, t.Operand)
@@ -277,9 +281,6 @@ func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, *api
 	}
 	switch operand {
 	case "dm", "private":
-		if operand == "dm" && !s.atLeast(LevelDMOperators) {
-			break
-		}
 		return func(m *Message) bool { return m.IsDirect }, nil
 	case "starred":
 		return flag("starred"), nil
