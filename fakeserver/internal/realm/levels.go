@@ -7,59 +7,26 @@ import "strings"
 // fake reads its fixture's level against these names, so every level gate is listed here
 // once; below a boundary the fake answers as a server of that older level does.
 const (
-	// LevelClientGravatarDefault: register's client_gravatar defaults to true.
-	LevelClientGravatarDefault = 92
+	// The boundaries the document names.
+
 	// LevelTopicNames: topic_links and prev_topic (subject_links and prev_subject before).
 	LevelTopicNames = 118
 	// LevelIgnoredParametersUnsupported: success replies list the parameters the endpoint ignored.
 	LevelIgnoredParametersUnsupported = 167
-	// LevelMuteEvents: muting a subscription sends an event for is_muted besides the one for
-	// in_home_view (that one alone before; the real server's changelog, the document names
-	// no level).
-	LevelMuteEvents = 139
-	// LevelUserTopicState: register gives user_topics and the user's clients get user_topic
-	// events (muted_topics alone before; the real server's changelog, the document names no
-	// level). From here a client that asks for user_topic no longer gets muted_topics.
-	LevelUserTopicState = 134
-	// LevelMoveLimits: the realm settings move_messages_within_stream_limit_seconds and
-	// move_messages_between_streams_limit_seconds (a fixed three-day limit on topic moves,
-	// realm_community_topic_editing_limit_seconds, and none between channels before).
-	LevelMoveLimits = 162
-	// LevelUserEmailVisibility: email_address_visibility is each user's own setting (the
-	// realm's before, PATCH /realm and realm_email_address_visibility), delivery_email is in
-	// every User object (null without access; before, only where the realm's setting gave the
-	// viewer access to every address), and avatar_url follows the user's setting.
-	LevelUserEmailVisibility = 163
-	// LevelIdempotentMuting: muting a muted topic, or unmuting one that is not, succeeds (an
-	// error before; the real server's changelog).
-	LevelIdempotentMuting = 169
 	// LevelUserTopics: POST /user_topics exists (the topic muting endpoint alone before).
 	LevelUserTopics = 170
 	// LevelWholeTopicTimeLimit: a change_all move is held to the move time limits for the
 	// whole topic (MOVE_MESSAGES_TIME_LIMIT_EXCEEDED); only the target message was before.
 	LevelWholeTopicTimeLimit = 172
-	// LevelLinkifierURLTemplate: linkifiers use URL templates, sent only to clients that read them.
-	LevelLinkifierURLTemplate = 176
 	// LevelBatchComplete: a batched operation (delete topic, mark all as read) answers success
 	// with complete; before, an unfinished one answered result partially_completed.
 	LevelBatchComplete = 211
-	// LevelReactionAlreadyExists: a duplicate reaction has its own error code (BAD_REQUEST before).
-	LevelReactionAlreadyExists = 193
 	// LevelWildcardFlags: stream_wildcard_mentioned and topic_wildcard_mentioned (and the topic
 	// wildcard); only wildcard_mentioned before.
 	LevelWildcardFlags = 224
 	// LevelPresenceUpdateID: the last_update_id presence protocol (presence_last_update_id in
 	// answers; last_update_id an unknown parameter before).
 	LevelPresenceUpdateID = 263
-	// LevelReactionUserDropped: reactions no longer carry the legacy user object.
-	LevelReactionUserDropped = 328
-	// LevelReactionEventUser: reaction events carry the legacy user object again (messages
-	// still do not); from LevelReactionUserDropped to here they did not.
-	LevelReactionEventUser = 339
-	// LevelNoZephyrField: register no longer gives realm_is_zephyr_mirror_realm.
-	LevelNoZephyrField = 426
-	// LevelIgnoredNotSubscribed: marking unread names the unsubscribed channels it skipped.
-	LevelIgnoredNotSubscribed = 355
 	// LevelEmptyTopic: the empty topic is a topic, which clients may name by
 	// realm_empty_topic_display_name; before, an empty topic was refused and that name was a
 	// topic name like any other.
@@ -72,109 +39,16 @@ const (
 	LevelResolveTopicsGroup = 367
 	// LevelPrevContentSHA256: a message edit reads prev_content_sha256 (ignored before).
 	LevelPrevContentSHA256 = 379
-	// LevelMoveChannelsGroup: can_move_messages_between_channels_group (the role policy
-	// move_messages_between_streams_policy before).
-	LevelMoveChannelsGroup = 310
-	// LevelMoveTopicsGroup: can_move_messages_between_topics_group (the role policy
-	// edit_topic_policy before).
-	LevelMoveTopicsGroup = 316
-	// LevelMentionManyUsersGroup: can_mention_many_users_group (wildcard_mention_policy before).
-	LevelMentionManyUsersGroup = 352
 	// LevelPushRegistration: POST /mobile_push/register exists (an unknown route before).
 	LevelPushRegistration = 406
 	// LevelPushKey: the early registration's key parameter is push_key (push_public_key before).
 	LevelPushKey = 432
-	// LevelPushAccountIDInt: push_device events give push_account_id as an integer (a string
-	// before).
-	LevelPushAccountIDInt = 450
+	// LevelAttachmentSeconds: an attachment's create_time is in seconds (milliseconds before).
+	LevelAttachmentSeconds = 443
 	// LevelPushRedesign: push registration names a client device (POST /register_client_device),
 	// register gives devices and device events; before, from LevelPushRegistration, it named a
 	// push account ID, all fields required, with push_devices and push_device events.
 	LevelPushRedesign = 468
-
-	// Routes the real server added later (its changelog): below each, the route is unknown.
-
-	// LevelWholeMessage: GET /messages/{id} answers the message (raw_content alone before).
-	LevelWholeMessage = 120
-	// LevelGroupRoutes: GET /user_groups/{id}/members/{user_id}, GET /user_groups/{id}/members
-	// and POST /user_groups/{id}/subgroups.
-	LevelGroupRoutes = 127
-	// LevelJWT: POST /jwt/fetch_api_key.
-	LevelJWT = 160
-	// LevelLinkifierReorder: PATCH /realm/linkifiers.
-	LevelLinkifierReorder = 202
-	// LevelPlaygroundTemplate: playgrounds take and show url_template (url_prefix, the URL
-	// before the code, before).
-	LevelPlaygroundTemplate = 196
-	// LevelLinkifierReverse: linkifiers take and show example_input and reverse_template.
-	LevelLinkifierReverse = 471
-	// LevelLinkifierAlternatives: linkifiers take and show alternative_url_templates.
-	LevelLinkifierAlternatives = 478
-	// LevelDetachedUploads: a message edit answers detached_uploads (nothing before).
-	LevelDetachedUploads = 285
-	// LevelHistoryLimitDays: presence updates take history_limit_days (unknown before).
-	LevelHistoryLimitDays = 288
-	// LevelGroupDeactivation: POST /user_groups/{id}/deactivate (groups were deleted before).
-	LevelGroupDeactivation = 290
-	// LevelGroupInUseCode: refusing to deactivate a group in use has its own code,
-	// CANNOT_DEACTIVATE_GROUP_IN_USE, with the objections (BAD_REQUEST alone before).
-	LevelGroupInUseCode = 298
-	// LevelGroupDeletionRemoved: DELETE /user_groups/{id} is gone (deactivation replaced it).
-	LevelGroupDeletionRemoved = 294
-	// LevelUpdateUserByEmail: PATCH /users/{email}.
-	LevelUpdateUserByEmail = 313
-	// LevelEditTyping: edit typing notifications, through POST /message_edit_typing with
-	// message_id in the body until LevelEditTypingRoute.
-	LevelEditTyping = 351
-	// LevelEditTypingRoute: POST /messages/{id}/typing replaces POST /message_edit_typing.
-	LevelEditTypingRoute = 361
-	// LevelReminders: POST /reminders.
-	LevelReminders = 381
-	// LevelReminderList: GET /reminders, DELETE /reminders/{id}, reminders events and
-	// register's reminders.
-	LevelReminderList = 399
-
-	// Request and answer forms the real server changed (its changelog).
-
-	// LevelDirectType: POST /messages and POST /typing take type "direct" ("private" alone
-	// before, still taken since).
-	LevelDirectType = 174
-	// LevelDMOperators: the dm and dm-including narrow operators and is:dm (pm-with,
-	// group-pm-with and is:private alone before, still taken since).
-	LevelDMOperators = 177
-	// LevelIntegerMessageOperand: the id narrow operator takes an integer operand (a string
-	// alone before).
-	LevelIntegerMessageOperand = 194
-	// LevelFirstMessageOnDeletion: deleting a channel's oldest messages moves its
-	// first_message_id and sends the channel update (it stayed before).
-	LevelFirstMessageOnDeletion = 256
-	// LevelRealmURL: register gives realm_url (realm_uri alone before, kept since as an alias).
-	LevelRealmURL = 257
-	// LevelHasReaction: the has:reaction narrow.
-	LevelHasReaction = 249
-	// LevelChannelOperators: the channel and channels narrow operators (stream and streams
-	// alone before, still taken since).
-	LevelChannelOperators = 250
-	// LevelWithOperator: the with narrow operator.
-	LevelWithOperator = 271
-	// LevelUploadURL: POST /user_uploads answers url (uri alone before, kept since as an alias).
-	LevelUploadURL = 272
-	// LevelDeactivatedNotMembers: deactivated users are no longer listed as members of their
-	// groups (in group objects and the membership routes).
-	LevelDeactivatedNotMembers = 303
-	// LevelGroupSubgroupsParams: POST /user_groups/create takes subgroups, and the membership
-	// update add_subgroups and delete_subgroups (only POST /user_groups/{id}/subgroups before).
-	LevelGroupSubgroupsParams = 311
-	// LevelGroupCreateID: POST /user_groups/create answers group_id (nothing before).
-	LevelGroupCreateID = 317
-
-	// LevelReminderNote: POST /reminders takes note, and register gives max_reminder_note_length.
-	LevelReminderNote = 415
-	// LevelImportedStub: the User object has is_imported_stub (the document names the field
-	// without a level; the real server's changelog puts it here).
-	LevelImportedStub = 433
-	// LevelAttachmentSeconds: an attachment's create_time is in seconds (milliseconds before).
-	LevelAttachmentSeconds = 443
 	// LevelAttachmentMessageIDs: an attachment lists message_ids (a messages list of id and date_sent before).
 	LevelAttachmentMessageIDs = 472
 	// LevelLegacyPushRemoval: an E2EE push registration removes the user's legacy registration
@@ -182,6 +56,130 @@ const (
 	LevelLegacyPushRemoval = 483
 	// LevelBotOnlyStorage: bot storage is refused to humans (any user's own storage before).
 	LevelBotOnlyStorage = 494
+
+	// Where the document names no level: the real server's changelog.
+
+	// LevelClientGravatarDefault: register's client_gravatar defaults to true.
+	LevelClientGravatarDefault = 92
+	// LevelWholeMessage: GET /messages/{id} answers the message (raw_content alone before).
+	LevelWholeMessage = 120
+	// LevelGroupRoutes: GET /user_groups/{id}/members/{user_id}, GET /user_groups/{id}/members
+	// and POST /user_groups/{id}/subgroups.
+	LevelGroupRoutes = 127
+	// LevelUserTopicState: register gives user_topics and the user's clients get user_topic
+	// events (muted_topics alone before; the real server's changelog, the document names no
+	// level). From here a client that asks for user_topic no longer gets muted_topics.
+	LevelUserTopicState = 134
+	// LevelMuteEvents: muting a subscription sends an event for is_muted besides the one for
+	// in_home_view (that one alone before; the real server's changelog, the document names
+	// no level).
+	LevelMuteEvents = 139
+	// LevelJWT: POST /jwt/fetch_api_key.
+	LevelJWT = 160
+	// LevelMoveLimits: the realm settings move_messages_within_stream_limit_seconds and
+	// move_messages_between_streams_limit_seconds (a fixed three-day limit on topic moves,
+	// realm_community_topic_editing_limit_seconds, and none between channels before).
+	LevelMoveLimits = 162
+	// LevelUserEmailVisibility: email_address_visibility is each user's own setting (the
+	// realm's before, PATCH /realm and realm_email_address_visibility), delivery_email is in
+	// every User object (null without access; before, only where the realm's setting gave the
+	// viewer access to every address), and avatar_url follows the user's setting.
+	LevelUserEmailVisibility = 163
+	// LevelIdempotentMuting: muting a muted topic, or unmuting one that is not, succeeds (an
+	// error before; the real server's changelog).
+	LevelIdempotentMuting = 169
+	// LevelDirectType: POST /messages and POST /typing take type "direct" ("private" alone
+	// before, still taken since).
+	LevelDirectType = 174
+	// LevelLinkifierURLTemplate: linkifiers use URL templates, sent only to clients that read them.
+	LevelLinkifierURLTemplate = 176
+	// LevelDMOperators: the dm and dm-including narrow operators and is:dm (pm-with,
+	// group-pm-with and is:private alone before, still taken since).
+	LevelDMOperators = 177
+	// LevelReactionAlreadyExists: a duplicate reaction has its own error code (BAD_REQUEST before).
+	LevelReactionAlreadyExists = 193
+	// LevelIntegerMessageOperand: the id narrow operator takes an integer operand (a string
+	// alone before).
+	LevelIntegerMessageOperand = 194
+	// LevelPlaygroundTemplate: playgrounds take and show url_template (url_prefix, the URL
+	// before the code, before).
+	LevelPlaygroundTemplate = 196
+	// LevelLinkifierReorder: PATCH /realm/linkifiers.
+	LevelLinkifierReorder = 202
+	// LevelHasReaction: the has:reaction narrow.
+	LevelHasReaction = 249
+	// LevelChannelOperators: the channel and channels narrow operators (stream and streams
+	// alone before, still taken since).
+	LevelChannelOperators = 250
+	// LevelFirstMessageOnDeletion: deleting a channel's oldest messages moves its
+	// first_message_id and sends the channel update (it stayed before).
+	LevelFirstMessageOnDeletion = 256
+	// LevelRealmURL: register gives realm_url (realm_uri alone before, kept since as an alias).
+	LevelRealmURL = 257
+	// LevelWithOperator: the with narrow operator.
+	LevelWithOperator = 271
+	// LevelUploadURL: POST /user_uploads answers url (uri alone before, kept since as an alias).
+	LevelUploadURL = 272
+	// LevelDetachedUploads: a message edit answers detached_uploads (nothing before).
+	LevelDetachedUploads = 285
+	// LevelHistoryLimitDays: presence updates take history_limit_days (unknown before).
+	LevelHistoryLimitDays = 288
+	// LevelGroupDeactivation: POST /user_groups/{id}/deactivate (groups were deleted before).
+	LevelGroupDeactivation = 290
+	// LevelGroupDeletionRemoved: DELETE /user_groups/{id} is gone (deactivation replaced it).
+	LevelGroupDeletionRemoved = 294
+	// LevelGroupInUseCode: refusing to deactivate a group in use has its own code,
+	// CANNOT_DEACTIVATE_GROUP_IN_USE, with the objections (BAD_REQUEST alone before).
+	LevelGroupInUseCode = 298
+	// LevelDeactivatedNotMembers: deactivated users are no longer listed as members of their
+	// groups (in group objects and the membership routes).
+	LevelDeactivatedNotMembers = 303
+	// LevelMoveChannelsGroup: can_move_messages_between_channels_group (the role policy
+	// move_messages_between_streams_policy before).
+	LevelMoveChannelsGroup = 310
+	// LevelGroupSubgroupsParams: POST /user_groups/create takes subgroups, and the membership
+	// update add_subgroups and delete_subgroups (only POST /user_groups/{id}/subgroups before).
+	LevelGroupSubgroupsParams = 311
+	// LevelUpdateUserByEmail: PATCH /users/{email}.
+	LevelUpdateUserByEmail = 313
+	// LevelMoveTopicsGroup: can_move_messages_between_topics_group (the role policy
+	// edit_topic_policy before).
+	LevelMoveTopicsGroup = 316
+	// LevelGroupCreateID: POST /user_groups/create answers group_id (nothing before).
+	LevelGroupCreateID = 317
+	// LevelReactionUserDropped: reactions no longer carry the legacy user object.
+	LevelReactionUserDropped = 328
+	// LevelReactionEventUser: reaction events carry the legacy user object again (messages
+	// still do not); from LevelReactionUserDropped to here they did not.
+	LevelReactionEventUser = 339
+	// LevelEditTyping: edit typing notifications, through POST /message_edit_typing with
+	// message_id in the body until LevelEditTypingRoute.
+	LevelEditTyping = 351
+	// LevelMentionManyUsersGroup: can_mention_many_users_group (wildcard_mention_policy before).
+	LevelMentionManyUsersGroup = 352
+	// LevelIgnoredNotSubscribed: marking unread names the unsubscribed channels it skipped.
+	LevelIgnoredNotSubscribed = 355
+	// LevelEditTypingRoute: POST /messages/{id}/typing replaces POST /message_edit_typing.
+	LevelEditTypingRoute = 361
+	// LevelReminders: POST /reminders.
+	LevelReminders = 381
+	// LevelReminderList: GET /reminders, DELETE /reminders/{id}, reminders events and
+	// register's reminders.
+	LevelReminderList = 399
+	// LevelReminderNote: POST /reminders takes note, and register gives max_reminder_note_length.
+	LevelReminderNote = 415
+	// LevelNoZephyrField: register no longer gives realm_is_zephyr_mirror_realm.
+	LevelNoZephyrField = 426
+	// LevelImportedStub: the User object has is_imported_stub (the document names the field
+	// without a level; the real server's changelog puts it here).
+	LevelImportedStub = 433
+	// LevelPushAccountIDInt: push_device events give push_account_id as an integer (a string
+	// before).
+	LevelPushAccountIDInt = 450
+	// LevelLinkifierReverse: linkifiers take and show example_input and reverse_template.
+	LevelLinkifierReverse = 471
+	// LevelLinkifierAlternatives: linkifiers take and show alternative_url_templates.
+	LevelLinkifierAlternatives = 478
 )
 
 // AtLeast tells whether the realm's feature level has reached boundary.
