@@ -77,10 +77,16 @@ func linkifierFields(t *testing.T, base string, extra []string, fields ...string
 	return count == len(fields)
 }
 
+// userGroups lists the user groups of GET /user_groups.
+func userGroups(t *testing.T, base string) []any {
+	t.Helper()
+	return requireSuccess(t, "groups", get(t, base, ownerAuth, "/api/v1/user_groups", ""))["user_groups"].([]any)
+}
+
 // groupWhere is the user group of GET /user_groups whose field has this value (as text).
 func groupWhere(t *testing.T, base, field, value string) map[string]any {
 	t.Helper()
-	for _, g := range requireSuccess(t, "groups", get(t, base, ownerAuth, "/api/v1/user_groups", ""))["user_groups"].([]any) {
+	for _, g := range userGroups(t, base) {
 		if group := g.(map[string]any); fmt.Sprint(group[field]) == value {
 			return group
 		}
@@ -931,7 +937,7 @@ func TestGroupDeletionBelow294(t *testing.T) {
 	if got := canonical(groupObject(t, base, escalationGroup)["direct_subgroup_ids"]); got != "[]" {
 		t.Errorf("escalation's subgroups after: %s", got)
 	}
-	for _, g := range requireSuccess(t, "groups", get(t, base, ownerAuth, "/api/v1/user_groups", ""))["user_groups"].([]any) {
+	for _, g := range userGroups(t, base) {
 		if id := fmt.Sprint(g.(map[string]any)["id"]); id == supportGroup {
 			t.Errorf("support still listed after deletion")
 		}
