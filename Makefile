@@ -13,23 +13,42 @@ GINKGO  := $(GO) tool ginkgo
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 
-.PHONY: conformance test oldest-go unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load
+.PHONY: help conformance test lint race oldest-go unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load
 
+# Each target with the first line of the comment above it.
+help:
+	@awk '/^# / && !c { c = substr($$0, 3) } /^[a-z-]+:/ { sub(/:.*/, ""); if (c) printf "  make %-14s %s\n", $$0, c } !/^# / { c = "" }' $(MAKEFILE_LIST)
+
+# The main job: the suite against the fake on its embedded fixture.
 conformance:
 	$(GO) run ./cmd/chatconform
 
-test: vet oldest-go docker-engine node chromium unit suite suite-binary
+# Every test (the README's second command; .ci/run runs it on a clean clone).
+test: vet lint oldest-go docker-engine node chromium unit race suite suite-binary
 
+# go vet over the whole module.
 vet:
 	$(GO) vet ./...
 
-# The oldest Go the module says it supports (go.mod's go line, the newest its dependencies
-# need) must build and vet it: a consumer's go line is never raised beyond what the code needs.
-# The go command downloads that toolchain once.
+# The linters (.ci/lint/golangci.yml): vet, staticcheck, errorlint, misspell and gofmt.
+# golangci-lint is pinned as a Go tool in a module of its own (.ci/lint/go.mod), so that its
+# two hundred modules stay out of the graph of anyone who imports the fake or the harness.
+lint:
+	$(GO) tool -modfile=.ci/lint/go.mod golangci-lint run --config .ci/lint/golangci.yml ./...
+
+# The fake and the harness under the race detector: both serve and send concurrently.
+race:
+	$(WITHOUT_SETTINGS) $(GO) test -race $(RACE_PKGS)
+RACE_PKGS = ./fakeserver/... ./harness/...
+
 OLDEST_GO := $(shell sed -n 's/^go //p' go.mod)
+# Vet with the oldest Go the module claims (go.mod's go line, the newest its dependencies need):
+# a consumer's go line is never raised beyond what the code needs.
+# The go command downloads that toolchain once.
 oldest-go:
 	GOTOOLCHAIN=go$(OLDEST_GO) $(GO) vet ./...
 
+# Build every package.
 build:
 	$(GO) build ./...
 
@@ -61,10 +80,10 @@ node:
 chromium:
 	bash .ci/ensure-chromium
 
-# The fake's container image, chatconform/fakeserver (FROM scratch: no registry needed).
-# Both images, their binaries stamped with the version: chatconform/fakeserver and
-# chatconform/runner (the runner takes the machine's CA certificates for HTTPS targets).
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# Both container images, chatconform/fakeserver and chatconform/runner, version-stamped.
+# The fake's is FROM scratch (no registry needed); the runner's takes the machine's CA
+# certificates for HTTPS targets.
 image:
 	CGO_ENABLED=0 $(GO) build -ldflags "-X github.com/chatconform/chatconform/fakeserver/serve.Version=$(VERSION)" -o bin/fakeserver ./cmd/fakeserver
 	CGO_ENABLED=0 $(GO) build -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" -o bin/chatconform ./cmd/chatconform
@@ -76,8 +95,8 @@ image:
 fakeserver:
 	$(GO) run ./cmd/fakeserver
 
-# Benchmarks of the fake beside a bare handler (README, "Performance"); about 15 s, building
-# the 10^6-message realm of BenchmarkScale included.
+# Benchmarks of the fake beside a bare handler (README, "Performance").
+# About 15 s, building the 10^6-message realm of BenchmarkScale included.
 bench:
 	$(GO) test -run=NONE -bench=. -benchtime=2000x ./fakeserver/...
 

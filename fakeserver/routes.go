@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
@@ -140,7 +141,7 @@ func recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
-				if v == http.ErrAbortHandler {
+				if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 					panic(v)
 				}
 				writeError(w, nil)

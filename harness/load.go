@@ -122,9 +122,9 @@ func givenFlags(fs *flag.FlagSet) map[string]string {
 // never repeated.
 func settingError(s Setting, source, value string, err error) error {
 	if s.Secret {
-		return fmt.Errorf("invalid %s: %v", source, err)
+		return fmt.Errorf("invalid %s: %w", source, err)
 	}
-	return fmt.Errorf("invalid %s %q: %v", source, value, err)
+	return fmt.Errorf("invalid %s %q: %w", source, value, err)
 }
 
 // stringList accepts a YAML sequence or a comma-separated scalar.

@@ -63,7 +63,7 @@ func run(messages int, duration time.Duration, clients int) error {
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "fakeserver")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/fakeserver").CombinedOutput(); err != nil {
-		return fmt.Errorf("building the fake: %v\n%s", err, out)
+		return fmt.Errorf("building the fake: %w\n%s", err, out)
 	}
 	addr, err := freeAddr()
 	if err != nil {

@@ -186,7 +186,7 @@ func buildContext() (string, error) {
 	build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return "", fmt.Errorf("container: building the fake: %v\n%s", err, out)
+		return "", fmt.Errorf("container: building the fake: %w\n%s", err, out)
 	}
 	return dir, nil
 }

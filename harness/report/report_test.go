@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -85,7 +86,7 @@ func TestCheckCoverage(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if _, ok := err.(*CoverageError); !ok {
+			if ce := (*CoverageError)(nil); !errors.As(err, &ce) {
 				t.Errorf("error is a %T, want *CoverageError", err)
 			}
 			for _, w := range tt.want {

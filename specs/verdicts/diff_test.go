@@ -2,6 +2,7 @@ package verdicts_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -59,7 +60,7 @@ func TestDiff(t *testing.T) {
 			cmd := exec.Command(bin, "diff", "--b", srv.URL, "--b-owner-email", owner.Email, "--b-owner-api-key", owner.APIKey, "--out", out)
 			console, err := cmd.CombinedOutput()
 			code := 0
-			if exit, ok := err.(*exec.ExitError); ok {
+			if exit := (*exec.ExitError)(nil); errors.As(err, &exit) {
 				code = exit.ExitCode()
 			} else if err != nil {
 				t.Fatal(err)
@@ -92,8 +93,8 @@ func TestDiffTargetDown(t *testing.T) {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	err := cmd.Run()
-	exit, ok := err.(*exec.ExitError)
-	if !ok || exit.ExitCode() != 3 || !strings.HasPrefix(stderr.String(), "chatconform: target A: cannot set up the target") ||
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 || !strings.HasPrefix(stderr.String(), "chatconform: target A: cannot set up the target") ||
 		strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
 		t.Errorf("exit %v, stderr %q: want status 3 and one line naming target A", err, stderr.String())
 	}
