@@ -52,7 +52,8 @@ type Server struct {
 
 	clockMode ClockMode // chosen at start for every load; "" lets the fixture decide
 	ticker    wallTicker
-	limiter   rateLimiter
+	limiter   rateLimiter[int]    // API requests per user
+	logins    rateLimiter[string] // password attempts per username
 	uploads   temporaryUploads
 }
 
@@ -250,6 +251,7 @@ func (s *Server) LoadFixture(f *fixtures.Fixture) {
 	s.journal.clear()
 	s.ClearFaults()
 	s.limiter.reset()
+	s.logins.reset()
 }
 
 // CheckFixture tells whether a fixture loads: beyond what fixtures validates, whether its
