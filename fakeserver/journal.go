@@ -200,7 +200,8 @@ func redactReply(b []byte) string {
 			if v := skipJSONSpace(b, colon+1); v < len(b) && b[v] == '"' {
 				out.Write(b[last:v])
 				out.WriteString(`"****"`)
-				last, end = jsonStringEnd(b, v), jsonStringEnd(b, v)
+				end = jsonStringEnd(b, v)
+				last = end
 			}
 		}
 		i = end
