@@ -51,7 +51,7 @@ func TestRateLimiterForgetsIdleKeys(t *testing.T) {
 	now = now.Add(59 * time.Second)
 	l.take("kept", 5, time.Minute)
 	now = now.Add(2 * time.Second) // the first 5000 keys and kept's first request left the window
-	for i := 0; i < 4000; i++ { // the map passes 8192 keys, the size at which it is swept next
+	for i := 0; i < 4000; i++ {    // the map passes 8192 keys, the size at which it is swept next
 		l.take(fmt.Sprint("later-", i), 5, time.Minute)
 	}
 	if len(l.seen) != 4001 {
