@@ -50,8 +50,10 @@ func TestRateLimiterForgetsIdleKeys(t *testing.T) {
 	l.take("kept", 5, time.Minute)
 	now = now.Add(59 * time.Second)
 	l.take("kept", 5, time.Minute)
-	now = now.Add(2 * time.Second) // the first 5000 keys and kept's first request left the window
-	for i := 0; i < 4000; i++ {    // the map passes 8192 keys, the size at which it is swept next
+	// The first 5000 keys and kept's first request leave the window; the map then passes 8192
+	// keys, the size at which it is swept next.
+	now = now.Add(2 * time.Second)
+	for i := 0; i < 4000; i++ {
 		l.take(fmt.Sprint("later-", i), 5, time.Minute)
 	}
 	if len(l.seen) != 4001 {
