@@ -1,7 +1,9 @@
 package fakeserver
 
 import (
+	"crypto/rand"
 	"crypto/subtle"
+	"encoding/hex"
 	"mime"
 	"net"
 	"net/http"
@@ -24,12 +26,25 @@ func WithControlToken(token string) Option { return func(s *Server) { s.controlT
 // WithoutControl turns the control API off: every /_fake/ path answers 404.
 func WithoutControl() Option { return func(s *Server) { s.controlOff = true } }
 
+// InspectorHeader is the header in which the inspector page (GET /_fake/ui) sends the
+// per-process secret it was given; the control API answers no other web page.
+const InspectorHeader = "X-Chatconform-Inspector"
+
+// newInspectorSecret is a secret for one process, known only to the pages of the inspector.
+func newInspectorSecret() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 // guardControl protects the control API: off when so configured; the bearer token when one
 // is configured, else a Host naming this machine (so that a web page whose domain name was
-// rebound to 127.0.0.1 cannot reach it); and for state-changing requests, proof that no
-// cross-site web page sent them (guardCrossSite).
+// rebound to 127.0.0.1 cannot reach it); no web page but the inspector (webPage); and for
+// state-changing requests, proof that no cross-site web page sent them (crossSite).
 func (s *Server) guardControl(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// No site may show the control API in a frame (clickjacking the inspector's buttons).
+		w.Header().Set("X-Frame-Options", "DENY")
 		switch {
 		case s.controlOff:
 			writeError(w, apierr.NotFound())
@@ -38,7 +53,11 @@ func (s *Server) guardControl(next http.Handler) http.Handler {
 		case s.controlToken == "" && !isLocalHost(r.Host):
 			writeError(w, apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers only requests addressed to this machine (Host %q); configure a control token to reach it by another name", r.Host))
 		default:
-			if err := crossSite(r); err != nil {
+			err := s.webPage(r)
+			if err == nil {
+				err = crossSite(r)
+			}
+			if err != nil {
 				writeError(w, err)
 				return
 			}
@@ -99,6 +118,33 @@ func crossSite(r *http.Request) *apierr.Error {
 		return nil
 	}
 	return refuse("send a header a web form cannot (any X- header, such as " + SpecHeader + ", or a bearer token) or Content-Type: application/json")
+}
+
+// webPage refuses a request a web page sent, unless the page is the inspector: a script of
+// any page of the fake's own origin (an uploaded file a browser shows, were it not sandboxed)
+// could otherwise read the journal and change the configuration, as the browser sends such
+// requests as same-origin ones. A browser says a page sent a request with Origin, or with a
+// Sec-Fetch-Site other than "none" (which marks what a person typed or bookmarked, such as
+// the inspector's own address). The inspector proves itself with the secret it was given, in
+// InspectorHeader, or in the query of its own form (GET /_fake/ui?inspector=…); the bearer
+// token, which no page of the fake knows, proves as much (in the header or, for the inspector
+// page, in its address).
+func (s *Server) webPage(r *http.Request) *apierr.Error {
+	site := r.Header.Get("Sec-Fetch-Site")
+	if r.Header.Get("Origin") == "" && (site == "" || site == "none") {
+		return nil
+	}
+	if s.controlToken != "" && (hasBearer(r, s.controlToken) || inspectorToken(r, s.controlToken)) {
+		return nil
+	}
+	secret := r.Header.Get(InspectorHeader)
+	if secret == "" && r.Method == http.MethodGet {
+		secret = r.URL.Query().Get("inspector")
+	}
+	if subtle.ConstantTimeCompare([]byte(secret), []byte(s.inspectorSecret)) == 1 {
+		return nil
+	}
+	return apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers no web page but the inspector: open /_fake/ui from the address bar, or send the request from outside a browser")
 }
 
 // inspectorToken lets a browser open the inspector page with the token in its address

@@ -7,6 +7,7 @@ package fakeserver_test
 import (
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -42,8 +43,10 @@ func runControlCases(t *testing.T, ts *fakeserver.TestServer, cases []controlCas
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != c.status || !strings.Contains(string(body), `"result":`) {
-			t.Errorf("%s: %d %s, want %d in the JSON envelope", c.name, res.StatusCode, body, c.status)
+		page := c.status == http.StatusOK && strings.HasPrefix(c.path, "/_fake/ui") // the inspector is HTML
+		if res.StatusCode != c.status || page != strings.Contains(res.Header.Get("Content-Type"), "text/html") ||
+			!page && !strings.Contains(string(body), `"result":`) {
+			t.Errorf("%s: %d %.300s, want %d (in the JSON envelope unless the inspector's page)", c.name, res.StatusCode, body, c.status)
 		}
 	}
 }
@@ -119,4 +122,69 @@ func TestConfigHidesJWTKey(t *testing.T) {
 		t.Errorf("restored: %v", cfg)
 	}
 	requireSuccess(t, "the fixture's key works again", jwtFetch(t, ts.URL, "token", jwtFor("member@chat.example.test")))
+}
+
+// inspectorSecret reads the secret the inspector page is given, as a browser that opened the
+// page from its address bar sees it.
+func inspectorSecret(t *testing.T, base string) string {
+	t.Helper()
+	res := do(t, base, request{method: http.MethodGet, path: "/_fake/ui", headers: map[string]string{"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate"}})
+	m := regexp.MustCompile(`<meta name="inspector" content="([0-9a-f]{32})">`).FindSubmatch(res.body)
+	if res.status != http.StatusOK || m == nil {
+		t.Fatalf("the inspector page from the address bar: HTTP %d, no secret in it", res.status)
+	}
+	return string(m[1])
+}
+
+// TestControlAPIAnswersNoPageButTheInspector: a page of the fake's own origin (as an uploaded
+// file shown in a browser would be) gets nothing from the control API, read or write; the
+// inspector, with the secret its page carries, gets everything; clients outside a browser are
+// unaffected.
+func TestControlAPIAnswersNoPageButTheInspector(t *testing.T) {
+	ts := newServer(t)
+	secret := inspectorSecret(t, ts.URL)
+	sameOrigin := func(extra ...string) map[string]string {
+		h := map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Content-Type": "application/json"}
+		for i := 0; i+1 < len(extra); i += 2 {
+			h[extra[i]] = extra[i+1]
+		}
+		return h
+	}
+	origin := "http://" + strings.TrimPrefix(ts.URL, "http://")
+	runControlCases(t, ts, []controlCase{
+		{name: "a page reads the journal", method: "GET", path: "/_fake/journal", headers: sameOrigin(), status: 403},
+		{name: "a page reads the configuration", method: "GET", path: "/_fake/config", headers: sameOrigin(), status: 403},
+		{name: "a page changes the configuration", method: "PATCH", path: "/_fake/config?jwt_key=x", headers: sameOrigin(), status: 403},
+		{name: "a page with a wrong secret", method: "POST", path: "/_fake/reset", headers: sameOrigin(fakeserver.InspectorHeader, strings.Repeat("0", 32)), status: 403},
+		{name: "a page of an opaque origin (a sandboxed file)", method: "POST", path: "/_fake/clock", headers: map[string]string{"Origin": "null", "Content-Type": "application/json"}, status: 403},
+		{name: "a same-origin page without Sec-Fetch headers", method: "POST", path: "/_fake/reset", headers: map[string]string{"Origin": origin, "Content-Type": "application/json"}, status: 403},
+		{name: "a page frames or opens the inspector", method: "GET", path: "/_fake/ui", headers: map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "navigate"}, status: 403},
+		{name: "the inspector moves the clock", method: "POST", path: "/_fake/clock?advance=60", headers: sameOrigin(fakeserver.InspectorHeader, secret, "Origin", origin), status: 200},
+		{name: "the inspector's filter form", method: "GET", path: "/_fake/ui?inspector=" + secret + "&method=GET", headers: map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "navigate"}, status: 200},
+		{name: "a person opens the journal", method: "GET", path: "/_fake/journal", headers: map[string]string{"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate"}, status: 200},
+		{name: "a client outside a browser", method: "PATCH", path: "/_fake/config?push_configured=true", headers: map[string]string{fakeserver.SpecHeader: "x"}, status: 200},
+	})
+	t.Run("with a control token", func(t *testing.T) {
+		ts := fakeserver.NewTestServer(fakeserver.WithControlToken("s3cret"))
+		defer ts.Close()
+		runControlCases(t, ts, []controlCase{
+			{name: "the inspector page, token in its address", method: "GET", path: "/_fake/ui?token=s3cret", headers: map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "navigate"}, status: 200},
+			{name: "the inspector's request with the bearer token", method: "POST", path: "/_fake/clock?advance=60", headers: sameOrigin("Authorization", "Bearer s3cret"), status: 200},
+		})
+	})
+}
+
+// TestControlAPICannotBeFramed: no site can show the inspector, or any control reply, in a
+// frame.
+func TestControlAPICannotBeFramed(t *testing.T) {
+	ts := newServer(t)
+	for _, path := range []string{"/_fake/ui", "/_fake/journal", "/_fake/nothing"} {
+		res := get(t, ts.URL, "", path, "")
+		if res.header.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("%s: X-Frame-Options %q, want DENY", path, res.header.Get("X-Frame-Options"))
+		}
+	}
+	if csp := get(t, ts.URL, "", "/_fake/ui", "").header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("the inspector's Content-Security-Policy %q lets other sites frame it", csp)
+	}
 }

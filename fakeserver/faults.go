@@ -131,6 +131,12 @@ func (fs *faults) apply(next http.Handler) http.Handler {
 			return
 		}
 		if f.Delay > 0 {
+			// The delay is the fault's, not the client's: the connection's deadlines move past
+			// it, so that the reply still gets the time every reply gets (as a long poll's do).
+			rc := http.NewResponseController(w)
+			deadline := time.Now().Add(f.Delay + WriteTimeout)
+			_ = rc.SetReadDeadline(deadline)
+			_ = rc.SetWriteDeadline(deadline)
 			select {
 			case <-time.After(f.Delay):
 			case <-r.Context().Done():

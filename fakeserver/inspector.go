@@ -30,6 +30,7 @@ type inspectorView struct {
 	Journal  []JournalEntry
 	Filter   JournalFilter
 	Token    string
+	Secret   string // what the page's own requests carry (InspectorHeader)
 }
 
 type inspectorChannel struct {
@@ -51,7 +52,7 @@ func (s *Server) inspector(w http.ResponseWriter, r *http.Request) {
 	owner, _ := s.Fixture().UserByRole("owner")
 	ownerID, _ := s.state.UserIDByLogin(owner.Email)
 	v := inspectorView{Realm: s.state.Settings().Name, Level: s.state.Settings().FeatureLevel, Clock: s.Clock(), Mode: s.ClockMode(),
-		Users: s.state.Users(ownerID), Config: s.shownConfig(), Queues: s.hub.Queues(), Filter: f, Token: q.Get("token")}
+		Users: s.state.Users(ownerID), Config: s.shownConfig(), Queues: s.hub.Queues(), Filter: f, Token: q.Get("token"), Secret: s.inspectorSecret}
 	for _, ch := range s.state.Channels(ownerID, realm.ChannelQuery{All: true}) {
 		topics, _ := s.state.Topics(ownerID, ch.StreamID, true)
 		v.Channels = append(v.Channels, inspectorChannel{ChannelListItem: ch, Topics: topics})
@@ -67,7 +68,7 @@ func (s *Server) inspector(w http.ResponseWriter, r *http.Request) {
 		v.Journal = v.Journal[:inspectorJournal]
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
 	if err := inspectorPage.Execute(w, v); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
@@ -80,7 +81,7 @@ var inspectorPage = template.Must(template.New("inspector").Funcs(template.FuncM
 		return map[int]string{100: "owner", 200: "administrator", 300: "moderator", 400: "member", 600: "guest"}[code]
 	},
 }).Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>chatconform fake: {{.Realm}}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="inspector" content="{{.Secret}}"><title>chatconform fake: {{.Realm}}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:80em;padding:0 1em;color:#222}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
@@ -115,7 +116,7 @@ table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;pad
 {{end}}</table>
 
 <h2>Journal (newest first)</h2>
-<form method="get" class="small">{{if .Token}}<input type="hidden" name="token" value="{{.Token}}">{{end}}
+<form method="get" class="small"><input type="hidden" name="inspector" value="{{.Secret}}">{{if .Token}}<input type="hidden" name="token" value="{{.Token}}">{{end}}
 Method <input name="method" size="6" value="{{.Filter.Method}}"> Path <input name="path" size="30" value="{{.Filter.Path}}" placeholder="/api/v1/messages/*">
 User <input name="user" size="24" value="{{.Filter.User}}"> Status <input name="status" size="4" value="{{if .Filter.Status}}{{.Filter.Status}}{{end}}"> <button>Filter</button></form>
 <table id="journal"><tr><th>Time</th><th>Request</th><th>User</th><th>Status</th><th>µs</th></tr>
@@ -135,13 +136,21 @@ answer: {{.Response}}</pre></details></td><td>{{.User}}</td><td{{if ge .Status 4
 <tr><td>rate limit</td><td>{{if .RateLimitRequests}}{{.RateLimitRequests}} per {{.RateLimitWindowSeconds}} s{{else}}off{{end}}</td></tr>
 {{end}}</table>
 <script>
-// The clock buttons post to the control API as JSON, which no cross-site form can send.
+// The clock buttons post to the control API as JSON, which no cross-site form can send, with
+// the secret that tells the control API this page is the inspector; the page is then loaded
+// again with the secret in its address, as the control API answers no other page.
+var secret = document.querySelector("meta[name=inspector]").content;
 document.querySelectorAll("button[data-advance]").forEach(function (b) {
   b.addEventListener("click", function () {
-    var headers = {"Content-Type": "application/json"}, token = new URLSearchParams(location.search).get("token");
+    var headers = {"Content-Type": "application/json", "X-Chatconform-Inspector": secret}, token = new URLSearchParams(location.search).get("token");
     if (token) { headers["Authorization"] = "Bearer " + token; }
     fetch("/_fake/clock", {method: "POST", headers: headers, body: JSON.stringify({advance: Number(b.dataset.advance)})})
-      .then(function (r) { return r.ok ? location.reload() : r.json().then(function (e) { document.getElementById("clock-error").textContent = e.msg; }); });
+      .then(function (r) {
+        if (!r.ok) { return r.json().then(function (e) { document.getElementById("clock-error").textContent = e.msg; }); }
+        var again = new URL(location.href);
+        again.searchParams.set("inspector", secret);
+        location.assign(again);
+      });
   });
 });
 </script>

@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -27,7 +29,7 @@ type JournalEntry struct {
 	// each, credentials redacted, each cut at the entry bound).
 	Params map[string]string `json:"params,omitempty"`
 	Status int               `json:"status"`
-	// Response is the start of the answer's body, cut at the entry bound.
+	// Response is the start of the answer's body, credentials redacted, cut at the entry bound.
 	Response string `json:"response,omitempty"`
 	// form is the start of a form body, decoded into Params only when the journal is read,
 	// so that recording costs a request no parsing.
@@ -164,18 +166,82 @@ func journalParams(query string, form []byte, max int) map[string]string {
 	return out
 }
 
-// redactQuery hides the values of credential parameters in a query string.
+// redactQuery hides the values of credential parameters in a query string. A name is judged
+// decoded, as the API reads it (pass%77ord is the password); one that does not decode is
+// hidden too, as what it names cannot be told.
 func redactQuery(raw string) string {
 	if raw == "" {
 		return ""
 	}
 	parts := strings.Split(raw, "&")
 	for i, p := range parts {
-		if name, _, _ := strings.Cut(p, "="); secretParam(name) {
+		name, _, _ := strings.Cut(p, "=")
+		if decoded, err := url.QueryUnescape(name); err != nil || secretParam(decoded) {
 			parts[i] = name + "=****"
 		}
 	}
 	return strings.Join(parts, "&")
+}
+
+// redactReply hides the string values of credential members of a JSON reply (the API keys of
+// POST /fetch_api_key, POST /bots, the JWT fetch), which may be cut short anywhere. A member
+// is judged by its decoded name, wherever it stands.
+func redactReply(b []byte) string {
+	var out strings.Builder
+	last := 0
+	for i := 0; i < len(b); {
+		if b[i] != '"' {
+			i++
+			continue
+		}
+		end := jsonStringEnd(b, i)
+		colon := skipJSONSpace(b, end)
+		if colon < len(b) && b[colon] == ':' && secretParam(jsonStringValue(b[i:end])) {
+			if v := skipJSONSpace(b, colon+1); v < len(b) && b[v] == '"' {
+				out.Write(b[last:v])
+				out.WriteString(`"****"`)
+				end = jsonStringEnd(b, v)
+				last = end
+			}
+		}
+		i = end
+	}
+	if last == 0 {
+		return string(b)
+	}
+	out.Write(b[last:])
+	return out.String()
+}
+
+// jsonStringEnd is the index just past the JSON string that opens at b[i], or len(b) for one
+// cut short.
+func jsonStringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// jsonStringValue decodes a JSON string token ("" for one that does not decode).
+func jsonStringValue(token []byte) string {
+	if bytes.IndexByte(token, '\\') < 0 && len(token) >= 2 {
+		return string(token[1 : len(token)-1])
+	}
+	var s string
+	_ = json.Unmarshal(token, &s)
+	return s
 }
 
 // cut shortens s to at most n bytes, on a rune boundary.
@@ -207,7 +273,7 @@ func (j *journal) record(next http.Handler) http.Handler {
 		user, _, _ := r.BasicAuth()
 		e := JournalEntry{Method: cut(r.Method, max), Path: cut(r.URL.Path, max),
 			Query: cut(redactQuery(r.URL.RawQuery), max), User: cut(user, max),
-			Spec: cut(r.Header.Get(SpecHeader), max), Status: sw.status, Response: cut(string(sw.kept), max),
+			Spec: cut(r.Header.Get(SpecHeader), max), Status: sw.status, Response: cut(redactReply(sw.kept), max),
 			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 			// The body is never written after it was read: a short one is kept as it is, a

@@ -19,20 +19,54 @@ import (
 // DefaultRateLimitWindowSeconds is the real server's window.
 const DefaultRateLimitWindowSeconds = 60
 
-// rateLimiter keeps, per user, the wall times of the requests in the current window.
-type rateLimiter struct {
+// Authentication attempts are limited as on the real server (its authenticate_by_username
+// rule): at most 5 password attempts for one username in 30 minutes, whether they succeed or
+// not; a success forgets the attempts before it. The fake applies the rule while rate limiting
+// is on.
+const (
+	loginAttemptsLimit  = 5
+	loginAttemptsWindow = 30 * time.Minute
+)
+
+// rateLimiter keeps, per key (a user, or the username of a login), the wall times of the
+// requests in the current window.
+type rateLimiter[K comparable] struct {
 	mu   sync.Mutex
-	seen map[int][]time.Time
+	seen map[K][]time.Time
 	// rule is the limit and window the log was kept under; a new rule starts afresh.
 	rule [2]int
-	now  func() time.Time // the wall clock; replaced in tests
+	// sweepAt is the number of keys at which those whose requests all left the window are
+	// dropped, so that keys used once (usernames nobody has) do not pile up.
+	sweepAt int
+	now     func() time.Time // the wall clock; replaced in tests
 }
 
 // reset forgets every request: a reset of the fake starts every user's budget afresh.
-func (l *rateLimiter) reset() {
+func (l *rateLimiter[K]) reset() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.seen = nil
+}
+
+// forget drops the requests of one key (a login that succeeded).
+func (l *rateLimiter[K]) forget(key K) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.seen, key)
+}
+
+// sweep drops the keys whose requests have all left the window, at a size that doubles with
+// what stays, so that its cost per request stays constant. The caller holds l.mu.
+func (l *rateLimiter[K]) sweep(now time.Time, window time.Duration) {
+	if len(l.seen) < max(l.sweepAt, 1024) {
+		return
+	}
+	for k, log := range l.seen {
+		if len(log) == 0 || !log[len(log)-1].Add(window).After(now) {
+			delete(l.seen, k)
+		}
+	}
+	l.sweepAt = 2 * len(l.seen)
 }
 
 // rateDecision is the limiter's answer for one request.
@@ -43,9 +77,9 @@ type rateDecision struct {
 	wait      time.Duration // for a refused request: until the oldest leaves the window
 }
 
-// take logs a request of user under the rule (limit requests per window) unless that would
+// take logs a request of key under the rule (limit requests per window) unless that would
 // exceed it. A refused request is not logged, as on the real server.
-func (l *rateLimiter) take(user, limit int, window time.Duration) rateDecision {
+func (l *rateLimiter[K]) take(key K, limit int, window time.Duration) rateDecision {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := time.Now()
@@ -53,9 +87,10 @@ func (l *rateLimiter) take(user, limit int, window time.Duration) rateDecision {
 		now = l.now()
 	}
 	if rule := [2]int{limit, int(window / time.Second)}; l.seen == nil || l.rule != rule {
-		l.seen, l.rule = map[int][]time.Time{}, rule
+		l.seen, l.rule = map[K][]time.Time{}, rule
 	}
-	log := l.seen[user]
+	l.sweep(now, window)
+	log := l.seen[key]
 	for len(log) > 0 && !log[0].Add(window).After(now) {
 		log = log[1:]
 	}
@@ -65,7 +100,7 @@ func (l *rateLimiter) take(user, limit int, window time.Duration) rateDecision {
 	} else {
 		d.wait = log[0].Add(window).Sub(now)
 	}
-	l.seen[user] = log
+	l.seen[key] = log
 	d.remaining = limit - len(log)
 	d.reset = now
 	if len(log) > 0 {
@@ -94,10 +129,28 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		// The real server gives the wait in seconds, fractions included, in the header and
-		// in the body's retry-after.
-		secs := d.wait.Seconds()
-		h.Set("Retry-After", strconv.FormatFloat(secs, 'f', -1, 64))
-		writeError(w, apierr.New(http.StatusTooManyRequests, "RATE_LIMIT_HIT", "API usage exceeded rate limit").With("retry-after", secs))
+		writeError(w, rateLimitHit(d.wait))
 	})
+}
+
+// rateLimitHit is the real server's refusal of a request over a limit. It gives the wait in
+// seconds, fractions included, in the body's retry-after and (writeError) in Retry-After.
+func rateLimitHit(wait time.Duration) *apierr.Error {
+	return apierr.New(http.StatusTooManyRequests, "RATE_LIMIT_HIT", "API usage exceeded rate limit").With("retry-after", wait.Seconds())
+}
+
+// loginAttempt counts a password attempt for username while rate limiting is on, and refuses
+// one over the real server's limit; done tells it whether the attempt succeeded.
+func (s *Server) loginAttempt(username string) (done func(ok bool), err error) {
+	if s.Config().RateLimitRequests <= 0 {
+		return func(bool) {}, nil
+	}
+	if d := s.logins.take(username, loginAttemptsLimit, loginAttemptsWindow); !d.allowed {
+		return nil, rateLimitHit(d.wait)
+	}
+	return func(ok bool) {
+		if ok {
+			s.logins.forget(username)
+		}
+	}, nil
 }

@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -9,7 +10,7 @@ import (
 // wait until the oldest leaves the window, and a new rule starting afresh.
 func TestRateLimiterWindow(t *testing.T) {
 	now := time.Unix(1000, 0)
-	l := &rateLimiter{now: func() time.Time { return now }}
+	l := &rateLimiter[int]{now: func() time.Time { return now }}
 	window := 10 * time.Second
 	at := func(offset time.Duration) { now = time.Unix(1000, 0).Add(offset) }
 
@@ -34,5 +35,35 @@ func TestRateLimiterWindow(t *testing.T) {
 	}
 	if d := l.take(7, 5, window); !d.allowed || d.remaining != 4 {
 		t.Errorf("under a new rule: %+v, want a fresh budget", d)
+	}
+}
+
+// TestRateLimiterForgetsIdleKeys: keys whose requests all left the window (usernames tried
+// once) are dropped as the map grows, keys still in their window are kept, and forget drops
+// one key's requests.
+func TestRateLimiterForgetsIdleKeys(t *testing.T) {
+	now := time.Unix(1000, 0)
+	l := &rateLimiter[string]{now: func() time.Time { return now }}
+	for i := 0; i < 5000; i++ {
+		l.take(fmt.Sprint("once-", i), 5, time.Minute)
+	}
+	l.take("kept", 5, time.Minute)
+	now = now.Add(59 * time.Second)
+	l.take("kept", 5, time.Minute)
+	// The first 5000 keys and kept's first request leave the window; the map then passes 8192
+	// keys, the size at which it is swept next.
+	now = now.Add(2 * time.Second)
+	for i := 0; i < 4000; i++ {
+		l.take(fmt.Sprint("later-", i), 5, time.Minute)
+	}
+	if len(l.seen) != 4001 {
+		t.Errorf("%d keys kept, want the 5000 idle ones dropped (4001 left)", len(l.seen))
+	}
+	if d := l.take("kept", 5, time.Minute); d.remaining != 3 || !d.allowed {
+		t.Errorf("a key in its window: %+v, want its request in the window still counted", d)
+	}
+	l.forget("kept")
+	if d := l.take("kept", 5, time.Minute); d.remaining != 4 {
+		t.Errorf("after forget: %+v, want a fresh budget", d)
 	}
 }

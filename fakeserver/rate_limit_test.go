@@ -86,3 +86,47 @@ func TestRateLimitWindowPasses(t *testing.T) {
 	evPatchConfig(t, ts.URL, "rate_limit_requests", "1", "rate_limit_window_seconds", "1")
 	requireSuccess(t, "the same limit after a reset", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
 }
+
+// TestPasswordAttemptsLimited: while rate limiting is on, a username gets 5 password attempts
+// in 30 minutes, as on the real server: the 6th is refused with RATE_LIMIT_HIT even with the
+// right password, other usernames keep their attempts, and a success forgets the failures
+// before it. With rate limiting off attempts are never limited.
+func TestPasswordAttemptsLimited(t *testing.T) {
+	owner, _ := defaultFixture.UserByRole("owner")
+	member, _ := defaultFixture.UserByRole("member")
+	login := func(ts string, email, password string) response {
+		return post(t, ts, "", "/api/v1/fetch_api_key", "username", email, "password", password)
+	}
+	failures := func(ts, email string, n int) {
+		t.Helper()
+		for i := 1; i <= n; i++ {
+			if res := login(ts, email, "wrong"); res.status == http.StatusTooManyRequests || res.env["result"] != "error" {
+				t.Fatalf("%s, wrong password %d of %d: HTTP %d %s, want an authentication error", email, i, n, res.status, res)
+			}
+		}
+	}
+
+	off := newServer(t)
+	failures(off.URL, owner.Email, 20)
+	requireSuccess(t, "rate limiting off: the right password after 20 wrong ones", login(off.URL, owner.Email, owner.Password))
+
+	ts := newServer(t)
+	evPatchConfig(t, ts.URL, "rate_limit_requests", "1000")
+	failures(ts.URL, owner.Email, 5)
+	res := login(ts.URL, owner.Email, owner.Password)
+	wait, _ := res.env["retry-after"].(float64)
+	header, err := strconv.ParseFloat(res.header.Get("Retry-After"), 64)
+	if res.status != http.StatusTooManyRequests || res.env["code"] != "RATE_LIMIT_HIT" || wait < 1790 || wait > 1800 || err != nil || header != wait {
+		t.Fatalf("the 6th attempt, with the right password: HTTP %d %s (Retry-After %q), want 429 RATE_LIMIT_HIT for the 30 minutes' rest",
+			res.status, res, res.header.Get("Retry-After"))
+	}
+	failures(ts.URL, member.Email, 4)
+	requireSuccess(t, "another username", login(ts.URL, member.Email, member.Password))
+	failures(ts.URL, member.Email, 5) // the success forgot the four failures before it
+	if res := login(ts.URL, member.Email, member.Password); res.status != http.StatusTooManyRequests {
+		t.Errorf("the member's 6th attempt after the success: HTTP %d %s, want 429", res.status, res)
+	}
+	requireSuccess(t, "reset", post(t, ts.URL, "", "/_fake/reset"))
+	evPatchConfig(t, ts.URL, "rate_limit_requests", "1000")
+	requireSuccess(t, "after a reset", login(ts.URL, owner.Email, owner.Password))
+}

@@ -56,6 +56,9 @@ func writeError(w http.ResponseWriter, err error) {
 	if e.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
 	}
+	if wait, ok := e.Extra["retry-after"].(float64); ok && e.Status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", strconv.FormatFloat(wait, 'f', -1, 64))
+	}
 	writeJSON(w, e.Status, body)
 }
 

@@ -37,11 +37,14 @@ func (s *Server) clientRoutes(r chi.Router) {
 
 // fileRoutes adds the routes outside the API that serve what the API's URLs point at:
 // uploaded files (with the API's credentials, or a temporary URL's token), avatars and the
-// realm icon.
+// realm icon. Every reply of theirs, errors included, carries fileReplyHeaders.
 func (s *Server) fileRoutes(r chi.Router) {
-	r.Get("/user_uploads/temporary/{token}/{name}", s.serveTemporaryUpload)
-	r.Get("/user_uploads/*", s.serveUpload)
-	r.Get("/avatar/"+userIDOrEmail, s.serveAvatar)
-	r.Get("/avatar/"+userIDOrEmail+"/medium", s.serveAvatar)
-	r.Get(realmIconPath, s.serveRealmIcon)
+	r.Group(func(r chi.Router) {
+		r.Use(fileReplyHeaders)
+		r.Get("/user_uploads/temporary/{token}/{name}", s.serveTemporaryUpload)
+		r.Get("/user_uploads/*", s.serveUpload)
+		r.Get("/avatar/"+userIDOrEmail, s.serveAvatar)
+		r.Get("/avatar/"+userIDOrEmail+"/medium", s.serveAvatar)
+		r.Get(realmIconPath, s.serveRealmIcon)
+	})
 }

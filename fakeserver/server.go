@@ -47,10 +47,13 @@ type Server struct {
 
 	controlToken string // bearer token the control API requires; "" for none
 	controlOff   bool   // the control API answers 404
+	// inspectorSecret is what the inspector page sends the control API (webPage).
+	inspectorSecret string
 
 	clockMode ClockMode // chosen at start for every load; "" lets the fixture decide
 	ticker    wallTicker
-	limiter   rateLimiter
+	limiter   rateLimiter[int]    // API requests per user
+	logins    rateLimiter[string] // password attempts per username
 	uploads   temporaryUploads
 }
 
@@ -201,7 +204,7 @@ func WithConfig(c Config) Option { return func(s *Server) { s.config = c } }
 
 // New returns a fake server on the default fixture unless an option says otherwise.
 func New(opts ...Option) *Server {
-	s := &Server{fixture: fixtures.Default(), journal: newJournal(1000)}
+	s := &Server{fixture: fixtures.Default(), journal: newJournal(1000), inspectorSecret: newInspectorSecret()}
 	s.journal.clock = func() int64 { return s.clock.Unix() }
 	for _, o := range opts {
 		o(s)
@@ -248,6 +251,7 @@ func (s *Server) LoadFixture(f *fixtures.Fixture) {
 	s.journal.clear()
 	s.ClearFaults()
 	s.limiter.reset()
+	s.logins.reset()
 }
 
 // CheckFixture tells whether a fixture loads: beyond what fixtures validates, whether its

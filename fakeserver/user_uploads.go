@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"path"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -121,7 +120,31 @@ func (s *Server) serveTemporaryUpload(w http.ResponseWriter, r *http.Request) {
 	s.sendFile(w, r, t.userID, t.pathID)
 }
 
-// sendFile writes an uploaded file: images and text inline, anything else as a download.
+// inlineTypes are the content types a browser may show in place, the real server's list: none
+// of them can run a script. Anything else (SVG, HTML, XML, …) is sent as a download, so that
+// a file a user uploaded never becomes a page of the fake's origin.
+var inlineTypes = map[string]bool{
+	"application/pdf": true,
+	"audio/aac":       true, "audio/flac": true, "audio/mp4": true, "audio/mpeg": true, "audio/wav": true, "audio/webm": true,
+	"image/apng": true, "image/avif": true, "image/gif": true, "image/jpeg": true, "image/png": true, "image/webp": true,
+	"text/plain": true,
+	"video/mp4":  true, "video/webm": true,
+}
+
+// fileReplyHeaders marks every reply of the file routes as a document that may run nothing and
+// load nothing, even when a browser shows it in place (the sandbox gives it an origin of its
+// own, so no script of it could reach the API or the control API as the fake's origin), and
+// forbids guessing a type other than the one sent.
+func fileReplyHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+		h.Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sendFile writes an uploaded file: the inlineTypes in place, anything else as a download.
 func (s *Server) sendFile(w http.ResponseWriter, r *http.Request, userID int, pathID string) {
 	var f realm.UploadedFile
 	var aerr *apierr.Error
@@ -143,7 +166,7 @@ func (s *Server) sendFile(w http.ResponseWriter, r *http.Request, userID int, pa
 		}
 	}
 	disposition := "attachment"
-	if strings.HasPrefix(ctype, "image/") || strings.HasPrefix(ctype, "text/plain") {
+	if mt, _, err := mime.ParseMediaType(ctype); err == nil && inlineTypes[mt] {
 		disposition = "inline"
 	}
 	h := w.Header()

@@ -6,7 +6,10 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
+	"mime"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"strings"
 	"testing"
@@ -86,5 +89,62 @@ func TestRealmIconAndAvatars(t *testing.T) {
 	}
 	if res := do(t, ts.URL, request{method: http.MethodGet, path: "/avatar/999", auth: memberAuth}); res.status != 400 || res.env["msg"] != "No such user" {
 		t.Errorf("avatar of nobody: HTTP %d %s", res.status, res)
+	}
+}
+
+// TestUploadedFilesAreServedSafely: every reply of the file routes forbids scripts and type
+// sniffing, and only the real server's short list of harmless types is shown in place: an
+// SVG, HTML or XML file is a download whatever type its uploader declared (or left to the
+// fake to guess from the name), through the credentialed URL and the temporary one alike.
+func TestUploadedFilesAreServedSafely(t *testing.T) {
+	ts := newServer(t)
+	for _, tc := range []struct {
+		name, declared, wantType, wantDisposition string
+	}{
+		{"cat.svg", "application/octet-stream", "image/svg+xml", "attachment"},
+		{"cat.svg", "image/svg+xml", "image/svg+xml", "attachment"},
+		{"page.html", "", "text/html; charset=utf-8", "attachment"},
+		{"page.xhtml", "application/xhtml+xml", "application/xhtml+xml", "attachment"},
+		{"data.xml", "text/xml", "text/xml", "attachment"},
+		{"notes.txt", "text/plain; charset=utf-8", "text/plain; charset=utf-8", "inline"},
+		{"photo.png", "image/png", "image/png", "inline"},
+		{"paper.pdf", "application/pdf", "application/pdf", "inline"},
+		{"archive.zip", "application/zip", "application/zip", "attachment"},
+	} {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		h := textproto.MIMEHeader{"Content-Disposition": {`form-data; name="file"; filename="` + tc.name + `"`}}
+		if tc.declared != "" {
+			h.Set("Content-Type", tc.declared)
+		}
+		part, _ := mw.CreatePart(h)
+		_, _ = part.Write([]byte("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"))
+		_ = mw.Close()
+		up := requireSuccess(t, "upload "+tc.name, do(t, ts.URL, request{method: http.MethodPost, path: "/api/v1/user_uploads", auth: memberAuth, body: buf.Bytes(), contentType: mw.FormDataContentType()}))
+		temp := requireSuccess(t, "temporary URL", get(t, ts.URL, memberAuth, "/api/v1"+up["url"].(string), ""))["url"].(string)
+		for _, res := range []response{get(t, ts.URL, memberAuth, up["url"].(string), ""), get(t, ts.URL, "", temp, "")} {
+			disposition, _, _ := mime.ParseMediaType(res.header.Get("Content-Disposition"))
+			if res.status != 200 || res.header.Get("Content-Type") != tc.wantType || disposition != tc.wantDisposition {
+				t.Errorf("%s declared %q: HTTP %d, Content-Type %q, Content-Disposition %q; want %q, %s",
+					tc.name, tc.declared, res.status, res.header.Get("Content-Type"), res.header.Get("Content-Disposition"), tc.wantType, tc.wantDisposition)
+			}
+			fileReplyMustBeInert(t, tc.name, res)
+		}
+	}
+	for _, path := range []string{"/user_uploads/1/nothing/here.svg", "/user_uploads/temporary/0123/here.svg", realmIconPath} {
+		fileReplyMustBeInert(t, path, get(t, ts.URL, memberAuth, path, ""))
+	}
+}
+
+// realmIconPath is where the realm icon is served from (server_settings' realm_icon).
+const realmIconPath = "/static/images/logo/zulip-icon-128x128.png"
+
+func fileReplyMustBeInert(t *testing.T, what string, res response) {
+	t.Helper()
+	if csp := res.header.Get("Content-Security-Policy"); csp != "default-src 'none'; sandbox" {
+		t.Errorf("%s: HTTP %d with Content-Security-Policy %q, want default-src 'none'; sandbox", what, res.status, csp)
+	}
+	if res.header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("%s: HTTP %d without X-Content-Type-Options: nosniff", what, res.status)
 	}
 }

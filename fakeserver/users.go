@@ -200,7 +200,12 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
+	done, err := s.loginAttempt(username)
+	if err != nil {
+		return nil, err
+	}
 	u, aerr := s.realm().PasswordLogin(username, password)
+	done(aerr == nil)
 	if aerr != nil {
 		return nil, aerr
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -44,6 +45,23 @@ func (c *Chromium) run(url string, flags ...string) string {
 
 // DOM returns the page's DOM once loaded and its scripts have run.
 func (c *Chromium) DOM(url string) string { return c.run(url, "--dump-dom") }
+
+// Visit opens url and gives the page's scripts budget of (virtual) time to finish what they
+// started, for a test that watches what a page sends rather than what it shows. A URL that
+// never becomes a page (a download, on which headless Chromium at times waits for ever) is
+// left after a few times the budget, with every process of that Chromium ended.
+func (c *Chromium) Visit(url string, budget time.Duration) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*budget+5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, c.path, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+		"--user-data-dir="+c.t.TempDir(), "--dump-dom", fmt.Sprintf("--virtual-time-budget=%d", budget.Milliseconds()), url)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	if err := cmd.Run(); err != nil && ctx.Err() == nil {
+		c.t.Fatalf("chromium %s: %v", url, err)
+	}
+}
 
 // Screenshot saves a PNG of the page, width × height pixels, to path.
 func (c *Chromium) Screenshot(url, path string, width, height int) {

@@ -14,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -142,10 +143,24 @@ func (c *Checker) Exchange(req *http.Request, status int, header http.Header, bo
 	fail := func(format string, args ...any) []string {
 		return []string{name + fmt.Sprintf(" (%d): ", status) + fmt.Sprintf(format, args...)}
 	}
+	// HEAD is GET without the body, answered wherever GET is (as the real server does); the
+	// description lists the GET.
+	head := false
+	if req.Method == http.MethodHead {
+		get := req.Clone(context.Background())
+		get.Method = http.MethodGet
+		if _, _, err := c.router.FindRoute(get); err == nil {
+			req, head = get, true
+		}
+	}
 	route, params, err := c.router.FindRoute(req)
+	if err == nil && status == http.StatusMethodNotAllowed && !pathParamsMatch(route, params) {
+		err = routers.ErrMethodNotAllowed // the method is described for other values of the path
+	}
 	if err != nil {
 		return 0, c.unrouted(req, status, header, body, err, fail)
 	}
+	dropUnreadBody(req, route)
 	mergeQueryIntoForm(req, route)
 	opts := &openapi3filter.Options{
 		MultiError:            true,
@@ -160,6 +175,7 @@ func (c *Checker) Exchange(req *http.Request, status int, header http.Header, bo
 		problems = append(problems, fail("a request the description does not accept succeeded: %v", oneLine(reqErr))...)
 	}
 	respOpts := *opts
+	respOpts.ExcludeResponseBody = head
 	if mediaType(header) != "application/json" {
 		// Files: the description says which content types an operation answers with.
 		respOpts.ExcludeResponseBody = true
@@ -215,6 +231,21 @@ func mustJSON(v any) []byte {
 	return b
 }
 
+// dropUnreadBody removes a body the server does not read: the API reads a body only as a form
+// (URL-encoded or multipart), as the real server does, and ignores one of another type (JSON,
+// text) as if there were none; the description says so. An operation that describes the type
+// (the control API's JSON) keeps it.
+func dropUnreadBody(req *http.Request, route *routers.Route) {
+	switch t := mediaType(req.Header); {
+	case t == "" || t == "application/x-www-form-urlencoded" || t == "multipart/form-data":
+		return
+	case route.Operation.RequestBody != nil && route.Operation.RequestBody.Value.Content.Get(t) != nil:
+		return
+	}
+	req.Body, req.ContentLength = http.NoBody, 0
+	req.Header.Del("Content-Type")
+}
+
 // mergeQueryIntoForm moves the query parameters of a request that has a body into its form
 // body: the server reads an operation's parameters from either (zulip-js sends those of PATCH
 // and DELETE in the query string), and the description lists them once, as the body's fields.
@@ -250,10 +281,15 @@ func (c *Checker) unrouted(req *http.Request, status int, header http.Header, bo
 		return fail("undocumented route answered with success: add it to fakeserver/openapi/openapi.yaml")
 	}
 	schema := "Error"
-	if errors.Is(err, routers.ErrMethodNotAllowed) {
-		if status != http.StatusMethodNotAllowed {
-			return fail("a method the path does not take must be answered 405")
-		}
+	route, params := c.anyRoute(req)
+	switch {
+	case !errors.Is(err, routers.ErrMethodNotAllowed) || route == nil:
+	case status != http.StatusMethodNotAllowed && slices.Contains(route.Operation.Tags, "control") &&
+		(status == http.StatusUnauthorized || status == http.StatusForbidden):
+		// the control API's protection answers before the method is looked at
+	case status != http.StatusMethodNotAllowed && pathParamsMatch(route, params):
+		return fail("a method the path does not take must be answered 405")
+	case status == http.StatusMethodNotAllowed:
 		if header.Get("Allow") == "" {
 			return fail("a 405 must name the allowed methods in its Allow header")
 		}
@@ -263,6 +299,41 @@ func (c *Checker) unrouted(req *http.Request, status int, header http.Header, bo
 		return nil
 	}
 	return c.matches(schema, body, fail)
+}
+
+// anyRoute is the route of a path for some method it takes, with the path's parameters.
+func (c *Checker) anyRoute(req *http.Request) (*routers.Route, map[string]string) {
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete} {
+		other := req.Clone(context.Background())
+		other.Method = method
+		if route, params, err := c.router.FindRoute(other); err == nil {
+			return route, params
+		}
+	}
+	return nil, nil
+}
+
+// pathParamsMatch tells whether the path's parameters take values the route accepts: an
+// integer (an ID) is digits, a string matches its pattern. A path with other values matches no
+// route of the server (the real server's URL patterns, the fake's alike): it is answered 404
+// whatever the method, or 405 where the same path takes the method with other values.
+func pathParamsMatch(route *routers.Route, params map[string]string) bool {
+	for _, p := range append(slices.Clone(route.Operation.Parameters), route.PathItem.Parameters...) {
+		if p.Value == nil || p.Value.In != openapi3.ParameterInPath || p.Value.Schema == nil {
+			continue
+		}
+		if own := route.Operation.Parameters.GetByInAndName(openapi3.ParameterInPath, p.Value.Name); own != nil && own != p.Value {
+			continue // the operation's own parameter of that name overrides the path's
+		}
+		schema, v := p.Value.Schema.Value, params[p.Value.Name]
+		switch {
+		case schema.Type.Is("integer") && (v == "" || strings.Trim(v, "0123456789") != ""):
+			return false
+		case schema.Type.Is("string") && schema.VisitJSON(v) != nil:
+			return false
+		}
+	}
+	return true
 }
 
 // matches validates a reply body against a schema of the description's components.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -57,6 +58,15 @@ func TestExchanges(t *testing.T) {
 		{"a required parameter missing from query and body", "PATCH", "/api/v1/users/me/subscriptions/muted_topics?stream_id=1&topic=a", "", 200, nil, `{` + ok + `}`, "op"},
 		{"a right request", "POST", "/api/v1/messages/1/typing", "op=start", 200, nil, `{` + ok + `}`, ""},
 		{"an undescribed file type", "GET", "/openapi.json", "", 200, http.Header{"Content-Type": {"text/html"}}, `<html>`, "content type"},
+		{"HEAD of a GET operation", "HEAD", "/api/v1/users/me/5/topics", "", 200, nil, ``, ""},
+		{"HEAD of a GET operation, refused", "HEAD", "/api/v1/messages/1", "", 400, nil, ``, ""},
+		{"HEAD of a path without GET, succeeding", "HEAD", "/api/v1/messages/1/typing", "", 200, nil, ``, "undocumented route"},
+		{"HEAD of a GET operation, an undeclared status", "HEAD", "/api/v1/messages/1", "", 302, nil, ``, "status"},
+		{"a wrong method on a path whose ID is no integer, 404", "PUT", "/api/v1/messages/abc", "", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, ""},
+		{"a wrong method on a path whose ID is an integer, 404", "PUT", "/api/v1/messages/12", "", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, "405"},
+		{"DELETE of a user by email, 405", "DELETE", "/api/v1/users/a@b.c", "", 405, http.Header{"Allow": {"GET, HEAD, PATCH"}}, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET","HEAD","PATCH"]}`, ""},
+		{"a wrong method refused by the control API's guard", "PUT", "/_fake/clock", "", 403, nil, `{"result":"error","msg":"Cross-site control request refused","code":"BAD_REQUEST"}`, ""},
+		{"a wrong method refused by authentication", "PUT", "/api/v1/messages/1", "", 401, nil, `{"result":"error","msg":"Not logged in","code":"UNAUTHORIZED"}`, "405"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,6 +160,91 @@ func TestFakeReplies(t *testing.T) {
 	r := c.Report()
 	if !r.OK() || r.Exchanges != 9 || r.Events == 0 {
 		t.Fatalf("want 9 exchanges, some events and no violation: %s", r)
+	}
+}
+
+// TestUnreadBody: a body the API does not read (JSON, text) is checked as absent: an operation
+// whose parameters are all optional may succeed, one with a required parameter may not.
+func TestUnreadBody(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, ctype, body, violation string
+	}{
+		{"JSON to an operation of optional parameters", "/api/v1/register", "application/json", `{"event_types":["message"]}`, ""},
+		{"text to an operation of optional parameters", "/api/v1/register", "text/plain", `event_types=x`, ""},
+		{"JSON carrying a required parameter", "/api/v1/messages/1/typing", "application/json", `{"op":"start"}`, "required"},
+		{"JSON for the control API, which reads it", "/_fake/clock", "application/json", `{"advance":60}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", tc.path, strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", tc.ctype)
+			reply := `{` + ok + `}`
+			if tc.path == "/api/v1/register" {
+				reply = `{` + ok + `,"queue_id":"q","last_event_id":-1,"zulip_feature_level":1,"zulip_version":"x","zulip_merge_base":"x"}`
+			}
+			_, problems := newChecker(t).Exchange(req, 200, http.Header{"Content-Type": {"application/json"}}, []byte(reply))
+			got := strings.Join(problems, "\n")
+			if tc.violation == "" && strings.Contains(got, "does not accept") || tc.violation != "" && !strings.Contains(got, tc.violation) {
+				t.Fatalf("want a violation about %q: %v", tc.violation, problems)
+			}
+		})
+	}
+}
+
+// TestFakeAnswersAgreeWithDescription: the fake in check mode, asked every described path
+// (with integer, non-integer, email and "me" values for its parameters) with every method and
+// with bodies it reads and bodies it ignores, as a member and without credentials, answers
+// nothing the description calls a violation: HEAD where GET is, 404 for a path no route
+// matches, 405 for a method a path does not take, the control API's refusals first.
+func TestFakeAnswersAgreeWithDescription(t *testing.T) {
+	c := newChecker(t)
+	doc, err := check.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeserver.New()
+	defer fake.Close()
+	srv := httptest.NewServer(c.Wrap(fake))
+	defer srv.Close()
+	member := fake.Fixture().Users[3]
+	param := regexp.MustCompile(`\{[^}]*\}`)
+	bodies := map[string][2]string{ // by method: content type and body
+		"POST":  {"application/json", `{"content":"x","op":"start"}`},
+		"PATCH": {"text/plain", "name=x"},
+		"PUT":   {"application/x-www-form-urlencoded", "name=x"},
+	}
+	// Redirects (avatars lead off this machine) are not followed.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	sent := 0
+	for template := range doc.Paths.Map() {
+		values := []string{""}
+		if param.MatchString(template) {
+			values = []string{"7", "x", "owner@chat.example.test", "me"}
+		}
+		for _, v := range values {
+			path := param.ReplaceAllString(template, v)
+			for _, method := range []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"} {
+				for _, auth := range []bool{true, false} {
+					b := bodies[method]
+					req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(b[1]))
+					if b[0] != "" {
+						req.Header.Set("Content-Type", b[0])
+					}
+					if auth {
+						req.SetBasicAuth(member.Email, member.APIKey)
+					}
+					resp, err := client.Do(req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					sent++
+				}
+			}
+		}
+	}
+	if r := c.Report(); !r.OK() || r.Exchanges != sent {
+		t.Fatalf("%d requests: %s", sent, r)
 	}
 }
 
