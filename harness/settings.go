@@ -119,8 +119,20 @@ func setting(name string) Setting {
 	panic("harness: unknown setting " + name)
 }
 
-// settingFlag names a setting the way a user most often gives it.
-func settingFlag(name string) string { return "-" + setting(name).Flag }
+// settingFlag names a setting the way a user most often gives it: by its flag, in the style
+// of the command line in use.
+func settingFlag(name string) string {
+	boundMu.Lock()
+	short := shortFlags
+	boundMu.Unlock()
+	if short {
+		return "--" + name
+	}
+	return "-" + setting(name).Flag
+}
+
+// userSetting is the key of Config.Sources for the account of role r under users:.
+func userSetting(r Role) string { return "users." + string(r) }
 
 // defaultConfig applies every setting's default.
 func defaultConfig() Config {
