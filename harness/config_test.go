@@ -83,7 +83,7 @@ users:
 				FeatureLevel: 300, Features: []string{"push"}, Capabilities: []string{"clock", "config"},
 				ReportDir: "file-reports", RequestTimeout: 3 * time.Second, ConfigFile: file,
 				WildcardMentionThreshold: 20,
-				Sources: map[string]string{"config": "-chatconform.config", "users.member": "users.member in " + file},
+				Sources:                  map[string]string{"config": "-chatconform.config", "users.member": "users.member in " + file},
 			}
 			for name, key := range map[string]string{"url": "url", "owner-email": "owner.email", "owner-api-key": "owner.api_key",
 				"feature-level": "feature_level", "features": "features", "capabilities": "capabilities", "report-dir": "report_dir",
