@@ -24,7 +24,18 @@ const (
 // it once per suite run (process 1 of a parallel run) and share the result with
 // Encode / DecodeTarget.
 func Connect(cfg Config) (*Target, error) {
-	return connect(cfg, false)
+	return connect(cfg, false, nil)
+}
+
+// ConnectLogging is Connect with its exchanges written to log (io.Discard: kept quiet) instead
+// of the GinkgoWriter, for a runner that sets the target up before the suite runs. The target
+// it returns logs to the GinkgoWriter again.
+func ConnectLogging(cfg Config, log io.Writer) (*Target, error) {
+	t, err := connect(cfg, false, log)
+	if t != nil {
+		t.Log = nil
+	}
+	return t, err
 }
 
 // Preflight checks, before any spec runs and without changing the target, what every run
@@ -33,7 +44,7 @@ func Connect(cfg Config) (*Target, error) {
 // line saying what failed, which setting to fix and where it was given; a runner exits on it
 // without reporting on any requirement.
 func Preflight(cfg Config) error {
-	_, err := connect(cfg, true)
+	_, err := connect(cfg, true, io.Discard)
 	return err
 }
 
@@ -44,7 +55,7 @@ type connectStep struct {
 	fix  func() string
 }
 
-func connect(cfg Config, preflight bool) (*Target, error) {
+func connect(cfg Config, preflight bool, log io.Writer) (*Target, error) {
 	if cfg.UsesFake() {
 		return nil, fmt.Errorf("harness: Connect needs a target URL: without %s the suite bootstrap must start the in-process fake and set Config.URL and Config.Owner first", settingFlag("url"))
 	}
@@ -58,6 +69,7 @@ func connect(cfg Config, preflight bool) (*Target, error) {
 		Features:     map[string]bool{},
 		Capabilities: map[string]bool{},
 		Users:        map[Role]User{},
+		Log:          log,
 	}
 	for _, f := range cfg.Features {
 		t.Features[f] = true
@@ -82,9 +94,7 @@ func connect(cfg Config, preflight bool) (*Target, error) {
 		{"provisioning the crowd", t.provisionCrowd, nil},
 	}
 	if preflight {
-		// Reading only, and quietly: the server, who the owner is, and who each configured
-		// account is.
-		t.Log = io.Discard
+		// Reading only: the server, who the owner is, and who each configured account is.
 		steps = []connectStep{serverSettings, owner}
 		for _, r := range Roles {
 			cr, ok := cfg.Users[r]

@@ -23,12 +23,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
+	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
 
 	"github.com/chatconform/chatconform/fakeserver/serve"
@@ -77,7 +79,7 @@ func execute(args []string) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
 		args = append([]string{"run"}, args...)
 	}
-	root.SetArgs(args)
+	root.SetArgs(longFlags(root, args))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "chatconform:", oneLine(err))
 		return exitBadSettings
@@ -85,32 +87,68 @@ func execute(args []string) int {
 	return code
 }
 
-// runSuite parses run's flags and runs the suite.
+// longFlags lets the commands whose flags cobra parses (list, diff) take a long flag with one
+// dash as well as two, as run and serve, whose flags are Go flags, do: -coverage is --coverage.
+// Arguments after "--" are left alone.
+func longFlags(root *cobra.Command, args []string) []string {
+	cmd, _, err := root.Find(args)
+	if err != nil || cmd.DisableFlagParsing {
+		return args
+	}
+	out := slices.Clone(args)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && cmd.Flags().Lookup(name) != nil {
+			out[i] = "-" + a
+		}
+	}
+	return out
+}
+
+// runOptions are run's own flags, beside the settings (harness.Settings) and Ginkgo's.
+type runOptions struct {
+	showVersion, failFast bool
+	sel                   selection
+}
+
+// defineRunFlags registers run's own flags on flags.
+func defineRunFlags(flags *flag.FlagSet) *runOptions {
+	o := &runOptions{}
+	flags.BoolVar(&o.showVersion, "version", false, "print the runner's version, the catalog's size and the highest feature level it names, and exit")
+	flags.StringVar(&o.sel.requirements, "only-requirements", "", "comma list of requirement IDs: run only their specs")
+	flags.StringVar(&o.sel.operations, "only-operations", "", "comma list of operation numbers (1 to 21): run only the specs of their requirements")
+	flags.StringVar(&o.sel.sections, "only-sections", "", "comma list of parts or sections of the document (\"Errors\", \"Endpoints / 6\"): run only their requirements' specs")
+	flags.StringVar(&o.sel.features, "only-features", "", "comma list of catalog features (messages, push, …): run only their requirements' specs")
+	flags.StringVar(&o.sel.profile, "only-profile", "", "a profile (core, or an optional feature's: push, vcall, jwt, bot_storage, reminders): run only its requirements' specs")
+	flags.BoolVar(&o.failFast, "fail-fast", false, "stop at the first failed spec")
+	return o
+}
+
+// runSuite parses run's flags and runs the suite. Everything that can be checked before the
+// first spec is: the settings (exit 2), what the filters select (2), then the report directory,
+// the target and every configured account, and the setup of the cast (3).
 func runSuite(args []string) int {
 	flags := flag.CommandLine
 	flags.Init("chatconform run", flag.ContinueOnError)
 	flags.SetOutput(io.Discard) // one line below instead of every Ginkgo flag
-	showVersion := flags.Bool("version", false, "print the runner's version, the catalog's size and the highest feature level it names, and exit")
-	var sel selection
-	flags.StringVar(&sel.requirements, "only-requirements", "", "comma list of requirement IDs: run only their specs")
-	flags.StringVar(&sel.operations, "only-operations", "", "comma list of operation numbers (1 to 21): run only the specs of their requirements")
-	flags.StringVar(&sel.sections, "only-sections", "", "comma list of parts or sections of the document (\"Errors\", \"Endpoints / 6\"): run only their requirements' specs")
-	flags.StringVar(&sel.features, "only-features", "", "comma list of catalog features (messages, push, …): run only their requirements' specs")
-	flags.StringVar(&sel.profile, "only-profile", "", "a profile (core, or an optional feature's: push, vcall, jwt, bot_storage, reminders): run only its requirements' specs")
-	failFast := flags.Bool("fail-fast", false, "stop at the first failed spec")
+	harness.BindShortFlags(flags)
+	opts := defineRunFlags(flags)
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Println("chatconform run: the settings are in the README (-chatconform.<setting>, or CHATCONFORM_* variables); any Ginkgo flag works as -ginkgo.<flag>, for example -ginkgo.label-filter=req:OP06-01")
+			writeRunHelp(os.Stdout, flags)
 			return exitConformant
 		}
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err.Error()+suggestFlag(flags, err))
 		return exitBadSettings
 	}
 	if flags.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "chatconform: invalid settings: unexpected argument %q (settings are flags: -chatconform.url …)\n", flags.Arg(0))
+		fmt.Fprintf(os.Stderr, "chatconform: invalid settings: unexpected argument %q (settings are flags: --url …)\n", flags.Arg(0))
 		return exitBadSettings
 	}
-	if *showVersion {
+	if opts.showVersion {
 		if err := printVersion(); err != nil {
 			fmt.Fprintln(os.Stderr, "chatconform:", err)
 			return exitBadSettings
@@ -119,19 +157,10 @@ func runSuite(args []string) int {
 	}
 	cfg, err := harness.ResolveConfig()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", oneLine(err))
 		return exitBadSettings
 	}
-	if cfg.InsecureSkipVerify {
-		fmt.Fprintln(os.Stderr, "chatconform:", harness.InsecureWarning)
-	}
-	if !cfg.UsesFake() {
-		if err := harness.Preflight(cfg); err != nil {
-			fmt.Fprintln(os.Stderr, "chatconform: cannot set up the target:", oneLine(err))
-			return exitSetupFailed
-		}
-	}
-	if filter, err := sel.labelFilter(); err != nil {
+	if filter, err := opts.sel.labelFilter(); err != nil {
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
 		return exitBadSettings
 	} else if filter != "" {
@@ -140,8 +169,33 @@ func runSuite(args []string) int {
 		}
 		_ = flags.Set("ginkgo.label-filter", filter)
 	}
-	if *failFast {
+	if err := checkFilters(); err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", oneLine(err))
+		return exitBadSettings
+	}
+	if n := selectedRequirements(); n == 0 {
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings: the filters select no spec of any requirement ("+describeFilters(opts.sel)+"); `chatconform list --coverage` shows the requirements and their specs")
+		return exitBadSettings
+	}
+	if opts.failFast {
 		_ = flags.Set("ginkgo.fail-fast", "true")
+	}
+	if cfg.InsecureSkipVerify {
+		fmt.Fprintln(os.Stderr, "chatconform:", harness.InsecureWarning)
+	}
+	if err := checkReportDir(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform: cannot set up the run:", oneLine(err))
+		return exitSetupFailed
+	}
+	if !cfg.UsesFake() {
+		if err := harness.Preflight(cfg); err != nil {
+			fmt.Fprintln(os.Stderr, "chatconform: cannot set up the target:", oneLine(err))
+			return exitSetupFailed
+		}
+	}
+	if err := specs.Prepare(); err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform: cannot set up the target:", oneLine(err))
+		return exitSetupFailed
 	}
 	// Colour only for a person at a terminal who did not ask for none.
 	terminal := isTerminal(os.Stdout)
@@ -156,7 +210,118 @@ func runSuite(args []string) int {
 	if !specs.Run(t) || t.failed {
 		return exitNotConformant
 	}
+	// Selected specs that all turned out skipped or not applicable checked nothing: a pass
+	// would be a false "conformant".
+	if conf := specs.LastReport(); conf != nil {
+		if n := conf.Counts; n.Passed+n.Partial+n.Failed == 0 {
+			fmt.Fprintf(os.Stderr, "chatconform: invalid settings: no requirement applied to the target: every selected spec was skipped or not applicable (%d requirements not applicable; the report in %s says why)\n",
+				n.NotApplicable, cfg.ReportDir)
+			return exitBadSettings
+		}
+	}
 	return exitConformant
+}
+
+// checkFilters validates Ginkgo's filters before anything runs: Ginkgo itself would exit 1 on
+// a bad label filter, and panic on a bad focus or skip expression.
+func checkFilters() error {
+	suite, _ := ginkgo.GinkgoConfiguration()
+	if suite.LabelFilter != "" {
+		if _, err := types.ParseLabelFilter(suite.LabelFilter); err != nil {
+			return fmt.Errorf("--ginkgo.label-filter %q: %s", suite.LabelFilter, ginkgoMessage(err))
+		}
+	}
+	if suite.SemVerFilter != "" {
+		if _, err := types.ParseSemVerFilter(suite.SemVerFilter); err != nil {
+			return fmt.Errorf("--ginkgo.sem-ver-filter %q: %s", suite.SemVerFilter, ginkgoMessage(err))
+		}
+	}
+	for _, e := range []struct {
+		flag string
+		list []string
+	}{{"--ginkgo.focus", suite.FocusStrings}, {"--ginkgo.skip", suite.SkipStrings}} {
+		for _, expr := range e.list {
+			if _, err := regexp.Compile(expr); err != nil {
+				return fmt.Errorf("%s %q: %v", e.flag, expr, err)
+			}
+		}
+	}
+	for _, e := range []struct {
+		flag string
+		list []string
+	}{{"--ginkgo.focus-file", suite.FocusFiles}, {"--ginkgo.skip-file", suite.SkipFiles}} {
+		if _, err := types.ParseFileFilters(e.list); err != nil {
+			return fmt.Errorf("%s %q: %s", e.flag, e.list, ginkgoMessage(err))
+		}
+	}
+	return nil
+}
+
+// ginkgoMessage is the message of a Ginkgo error without its heading, documentation link and
+// colour marks.
+func ginkgoMessage(err error) string {
+	var ge types.GinkgoError
+	if errors.As(err, &ge) && ge.Message != "" {
+		return colourMark.ReplaceAllString(ge.Message, "")
+	}
+	return err.Error()
+}
+
+// colourMark is a formatter mark such as {{red}} or {{/}} in Ginkgo's messages.
+var colourMark = regexp.MustCompile(`\{\{/?[a-z-]*\}\}`)
+
+// selectedRequirements counts the requirements named by the specs the filters leave to run.
+func selectedRequirements() int {
+	ids := map[string]bool{}
+	for _, s := range ginkgo.PreviewSpecs(specs.SuiteName).SpecReports {
+		if s.LeafNodeType == types.NodeTypeIt && s.State == types.SpecStatePassed {
+			for _, id := range harness.ReqIDs(s.Labels()) {
+				ids[id] = true
+			}
+		}
+	}
+	return len(ids)
+}
+
+// describeFilters names the filters in force, for the message of a run that selects nothing.
+func describeFilters(sel selection) string {
+	suite, _ := ginkgo.GinkgoConfiguration()
+	var given []string
+	add := func(flag string, values ...string) {
+		for _, v := range values {
+			if v != "" {
+				given = append(given, fmt.Sprintf("--%s=%s", flag, v))
+			}
+		}
+	}
+	add("only-requirements", sel.requirements)
+	add("only-operations", sel.operations)
+	add("only-sections", sel.sections)
+	add("only-features", sel.features)
+	add("only-profile", sel.profile)
+	if sel == (selection{}) {
+		add("ginkgo.label-filter", suite.LabelFilter) // otherwise the selection's own
+	}
+	add("ginkgo.focus", suite.FocusStrings...)
+	add("ginkgo.skip", suite.SkipStrings...)
+	add("ginkgo.focus-file", suite.FocusFiles...)
+	add("ginkgo.skip-file", suite.SkipFiles...)
+	add("ginkgo.sem-ver-filter", suite.SemVerFilter)
+	return strings.Join(given, " ")
+}
+
+// checkReportDir makes sure the reports can be written before the run starts, not after it.
+func checkReportDir(cfg harness.Config) error {
+	where := fmt.Sprintf("report directory %s (%s)", cfg.ReportDir, cfg.Source("report-dir"))
+	if err := os.MkdirAll(cfg.ReportDir, 0o755); err != nil {
+		return fmt.Errorf("%s: %v", where, err)
+	}
+	probe, err := os.CreateTemp(cfg.ReportDir, ".chatconform-write-check-*")
+	if err != nil {
+		return fmt.Errorf("%s is not writable: %v", where, err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
 }
 
 // flagIsTrue tells whether a boolean flag was set true.
