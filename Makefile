@@ -16,7 +16,7 @@ SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 .PHONY: conformance test oldest-go unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load
 
 conformance:
-	$(GO) run ./cmd/chatconform
+	$(GO) run -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" ./cmd/chatconform
 
 test: vet oldest-go docker-engine node chromium unit suite suite-binary
 

@@ -101,7 +101,7 @@ func longFlags(root *cobra.Command, args []string) []string {
 			break
 		}
 		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
-		if len(a) > 2 && a[0] == '-' && a[1] != '-' && cmd.Flags().Lookup(name) != nil {
+		if len(a) >= 2 && a[0] == '-' && a[1] != '-' && cmd.Flags().Lookup(name) != nil {
 			out[i] = "-" + a
 		}
 	}
@@ -174,7 +174,7 @@ func runSuite(args []string) int {
 		return exitBadSettings
 	}
 	if n := selectedRequirements(); n == 0 {
-		fmt.Fprintln(os.Stderr, "chatconform: invalid settings: the filters select no spec of any requirement ("+describeFilters(opts.sel)+"); `chatconform list --coverage` shows the requirements and their specs")
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings: the filters select no spec of any requirement ("+describeFilters(opts.sel)+"); chatconform list --coverage shows the requirements and their specs")
 		return exitBadSettings
 	}
 	if opts.failFast {

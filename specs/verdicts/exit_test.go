@@ -13,6 +13,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/harness"
 )
 
 // TestExitCodes: the runner's exit status tells CI what happened: 0 conformant, 1 not (see
@@ -211,6 +212,8 @@ func TestSubcommands(t *testing.T) {
 		{[]string{"version"}, "requirements of the API document, up to feature level"},
 		{[]string{"list"}, "OP06-09"},
 		{[]string{"list", "--coverage"}, "spec: Operation 6"},
+		{[]string{"list", "-coverage"}, "spec: Operation 6"}, // one dash, as run's and serve's flags take it
+		{[]string{"serve", "--version"}, "fakeserver "},
 		{[]string{"serve", "-version"}, "fakeserver "},
 		// Against the in-process fake: one requirement selected; its spec also names ERR-04, which is
 		// then partial (its other specs did not run).
@@ -220,6 +223,47 @@ func TestSubcommands(t *testing.T) {
 		out, err := exec.Command(bin, tc.args...).CombinedOutput()
 		if err != nil || !strings.Contains(string(out), tc.says) {
 			t.Errorf("chatconform %v: %v, output lacks %q:\n%.500s", tc.args, err, tc.says, out)
+		}
+	}
+}
+
+// TestRunHelp: `run --help` lists every setting with its flag, environment variable, file key,
+// default and meaning, and run's own flags, where the binary's and the image's users find them.
+func TestRunHelp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the runner")
+	}
+	bin := runner(t)
+	for _, args := range [][]string{{"run", "--help"}, {"run", "-h"}} {
+		out, err := exec.Command(bin, args...).Output()
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		help := string(out)
+		for _, s := range harness.Settings {
+			name := "--" + s.Name + "\n"
+			if s.Flag == "" {
+				name = s.YAML + " (file only)\n"
+			}
+			at := strings.Index(help, "\n  "+name)
+			if at < 0 {
+				t.Errorf("%v: no entry for setting %s (%q)", args, s.Name, name)
+				continue
+			}
+			lines := strings.SplitN(help[at+len("\n  "+name):], "\n", 3)
+			for _, want := range []string{s.Env, s.YAML, s.Default} {
+				if want != "" && !strings.Contains(lines[0], want) {
+					t.Errorf("%v: setting %s: %q lacks %q", args, s.Name, lines[0], want)
+				}
+			}
+			if strings.TrimSpace(lines[1]) != s.Meaning {
+				t.Errorf("%v: setting %s: meaning %q, want %q", args, s.Name, lines[1], s.Meaning)
+			}
+		}
+		for _, flag := range []string{"--only-requirements", "--only-operations", "--only-sections", "--only-features", "--only-profile", "--fail-fast", "--ginkgo.label-filter", "Exit status: 0 conformant"} {
+			if !strings.Contains(help, flag) {
+				t.Errorf("%v: help lacks %s", args, flag)
+			}
 		}
 	}
 }
