@@ -334,7 +334,7 @@ func TestSettingsMarkdown(t *testing.T) {
 	if got, want := strings.Count(md, "\n"), len(Settings)+2; got != want {
 		t.Errorf("%d lines, want %d:\n%s", got, want, md)
 	}
-	for _, w := range []string{"| url | `-chatconform.url` | `CHATCONFORM_URL` | `url` | — |", "| `10s` |", "| users | — | — | `users` |"} {
+	for _, w := range []string{"| url | `--url` (`-chatconform.url`) | `CHATCONFORM_URL` | `url` | — |", "| `10s` |", "| users | — | — | `users` |"} {
 		if !strings.Contains(md, w) {
 			t.Errorf("table lacks %q:\n%s", w, md)
 		}
