@@ -1,20 +1,22 @@
 // Command chatconform runs the conformance suite as one binary, without Go sources.
 //
 //	chatconform                                   # run, against the in-process fake (default fixture)
-//	chatconform run -chatconform.url https://chat.example.com \
-//	            -chatconform.owner-email ... -chatconform.owner-api-key ...
+//	chatconform run --url https://chat.example.com \
+//	            --owner-email ... --owner-api-key ...
 //	chatconform list [--coverage]                 # the requirements catalog
 //	chatconform version
 //	chatconform serve [-addr …] [-fixture …]      # the reference fake server
 //	chatconform diff [--a URL …] [--b URL …]      # two servers' answers side by side
+//	chatconform summary REPORT_DIR                # a run's report as Markdown, for a CI job summary
 //
-// Every chatconform setting is also an environment variable (see the README), and every
-// Ginkgo flag works with its -ginkgo. prefix (for example -ginkgo.label-filter). Reports go to
-// the report directory: conformance.json, conformance.html and junit.xml.
-// The exit status is 0 when the target conforms (nothing applicable failed), 1 when it does
-// not, 2 when the settings are invalid and 3 when the target cannot be set up (unreachable,
-// credentials refused, or not an owner's); for 2 and 3 one line says what and how to fix it,
-// and no report is written.
+// Every chatconform setting is also an environment variable (`chatconform run --help`,
+// docs/settings.md), and every Ginkgo flag works with its --ginkgo. prefix (for example
+// --ginkgo.label-filter). Reports go to the report directory: conformance.json,
+// conformance.html and junit.xml. The exit status is 0 when the target conforms (something
+// applied, nothing applicable failed), 1 when it does not, 2 when the settings are invalid (or
+// select nothing) and 3 when the run cannot be set up (target unreachable, credentials refused,
+// an account without its role, report directory not writable); for 2 and 3 one line says what
+// and how to fix it.
 package main
 
 import (
@@ -70,6 +72,7 @@ func execute(args []string) int {
 			DisableFlagParsing: true, RunE: func(_ *cobra.Command, args []string) error { code = runSuite(args); return nil }},
 		listCommand(),
 		diffCommand(&code),
+		summaryCommand(),
 		&cobra.Command{Use: "version", Short: "Print the runner's version and what its catalog holds", Args: cobra.NoArgs,
 			RunE: func(*cobra.Command, []string) error { return printVersion() }},
 		&cobra.Command{Use: "serve [-addr …] [-fixture …] [-control-token …]", Short: "Run the reference fake server",
