@@ -25,8 +25,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -73,6 +75,7 @@ func execute(args []string) int {
 		listCommand(),
 		diffCommand(&code),
 		summaryCommand(),
+		selectedCommand(),
 		&cobra.Command{Use: "version", Short: "Print the runner's version and what its catalog holds", Args: cobra.NoArgs,
 			RunE: func(*cobra.Command, []string) error { return printVersion() }},
 		&cobra.Command{Use: "serve [-addr …] [-fixture …] [-control-token …]", Short: "Run the reference fake server",
@@ -134,49 +137,23 @@ func defineRunFlags(flags *flag.FlagSet) *runOptions {
 // first spec is: the settings (exit 2), what the filters select (2), then the report directory,
 // the target and every configured account, and the setup of the cast (3).
 func runSuite(args []string) int {
-	flags := flag.CommandLine
-	flags.Init("chatconform run", flag.ContinueOnError)
-	flags.SetOutput(io.Discard) // one line below instead of every Ginkgo flag
-	harness.BindShortFlags(flags)
-	opts := defineRunFlags(flags)
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeRunHelp(os.Stdout, flags)
-			return exitConformant
-		}
-		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err.Error()+suggestFlag(flags, err))
-		return exitBadSettings
-	}
-	if flags.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "chatconform: invalid settings: unexpected argument %q (settings are flags: --url …)\n", flags.Arg(0))
-		return exitBadSettings
-	}
-	if opts.showVersion {
-		if err := printVersion(); err != nil {
-			fmt.Fprintln(os.Stderr, "chatconform:", err)
-			return exitBadSettings
-		}
-		return exitConformant
+	flags, opts, code := parseRun(args)
+	if code >= 0 {
+		return code
 	}
 	cfg, err := harness.ResolveConfig()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", oneLine(err))
 		return exitBadSettings
 	}
-	if filter, err := opts.sel.labelFilter(); err != nil {
-		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
-		return exitBadSettings
-	} else if filter != "" {
-		if given := flags.Lookup("ginkgo.label-filter").Value.String(); given != "" {
-			filter = "(" + given + ") && (" + filter + ")"
-		}
-		_ = flags.Set("ginkgo.label-filter", filter)
-	}
 	if err := checkFilters(); err != nil {
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", oneLine(err))
 		return exitBadSettings
 	}
-	if n := selectedRequirements(); n == 0 {
+	if n, err := countSelected(args); err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform: cannot set up the run: counting the selected requirements:", oneLine(err))
+		return exitSetupFailed
+	} else if n == 0 {
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings: the filters select no spec of any requirement ("+describeFilters(opts.sel)+"); chatconform list --coverage shows the requirements and their specs")
 		return exitBadSettings
 	}
@@ -223,6 +200,79 @@ func runSuite(args []string) int {
 		}
 	}
 	return exitConformant
+}
+
+// parseRun parses run's command line onto flag.CommandLine (the settings, run's flags and
+// Ginkgo's) and folds the -only-… selection into the label filter. A code of 0 or more ends
+// the command with it (help, version, invalid flags); -1 goes on.
+func parseRun(args []string) (*flag.FlagSet, *runOptions, int) {
+	flags := flag.CommandLine
+	flags.Init("chatconform run", flag.ContinueOnError)
+	flags.SetOutput(io.Discard) // one line below instead of every Ginkgo flag
+	harness.BindShortFlags(flags)
+	opts := defineRunFlags(flags)
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeRunHelp(os.Stdout, flags)
+			return nil, nil, exitConformant
+		}
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err.Error()+suggestFlag(flags, err))
+		return nil, nil, exitBadSettings
+	}
+	if flags.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "chatconform: invalid settings: unexpected argument %q (settings are flags: --url …)\n", flags.Arg(0))
+		return nil, nil, exitBadSettings
+	}
+	if opts.showVersion {
+		if err := printVersion(); err != nil {
+			fmt.Fprintln(os.Stderr, "chatconform:", err)
+			return nil, nil, exitBadSettings
+		}
+		return nil, nil, exitConformant
+	}
+	if filter, err := opts.sel.labelFilter(); err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err)
+		return nil, nil, exitBadSettings
+	} else if filter != "" {
+		if given := flags.Lookup("ginkgo.label-filter").Value.String(); given != "" {
+			filter = "(" + given + ") && (" + filter + ")"
+		}
+		_ = flags.Set("ginkgo.label-filter", filter)
+	}
+	return flags, opts, -1
+}
+
+// selectedCommandName is the hidden command that prints how many requirements run's filters
+// select. It runs in a process of its own: Ginkgo's PreviewSpecs leaves the suite without its
+// top-level BeforeEach and AfterEach nodes (its clone of the suite drops them), so a process
+// that previews must not run the suite after.
+const selectedCommandName = "selected-requirements"
+
+func selectedCommand() *cobra.Command {
+	return &cobra.Command{Use: selectedCommandName + " [run's flags]", Hidden: true, DisableFlagParsing: true,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if _, _, code := parseRun(args); code >= 0 {
+				return fmt.Errorf("the flags do not parse (exit %d)", code)
+			}
+			fmt.Println(selectedRequirements())
+			return nil
+		}}
+}
+
+// countSelected runs the hidden command on run's arguments, in a process of its own.
+func countSelected(args []string) (int, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(self, append([]string{selectedCommandName}, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
 // checkFilters validates Ginkgo's filters before anything runs: Ginkgo itself would exit 1 on
