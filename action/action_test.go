@@ -5,7 +5,6 @@ package action_test
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/internal/exitstatus"
 )
 
 // TestStepsInterpolateNoInput: no step's script holds a ${{ … }} expression; inputs reach the
@@ -121,11 +121,8 @@ func TestActionScript(t *testing.T) {
 				cmd.Env = append(cmd.Env, k+"="+v)
 			}
 			out, err := cmd.CombinedOutput()
-			code := 0
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				code = exit.ExitCode()
-			} else if err != nil {
+			code, err := exitstatus.Of(err)
+			if err != nil {
 				t.Fatal(err)
 			}
 			if code != tc.code {

@@ -2,7 +2,6 @@ package verdicts_test
 
 import (
 	"encoding/pem"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/internal/exitstatus"
 )
 
 // TestExitCodes: the runner's exit status tells CI what happened: 0 conformant, 1 not (see
@@ -111,12 +111,8 @@ func TestExitCodes(t *testing.T) {
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "CHATCONFORM_REPORT_DIR=" + dir}
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				code = exit.ExitCode()
-			} else if err != nil {
+			code, err := exitstatus.Of(cmd.Run())
+			if err != nil {
 				t.Fatal(err)
 			}
 			if code != tc.code {
@@ -177,11 +173,9 @@ func TestTLSSettings(t *testing.T) {
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "CHATCONFORM_REPORT_DIR=" + dir}
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
-			err := cmd.Run()
-			code := 0
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				code = exit.ExitCode()
+			code, err := exitstatus.Of(cmd.Run())
+			if err != nil {
+				t.Fatal(err)
 			}
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d:\n%s", code, tc.code, stderr.String())
