@@ -279,6 +279,10 @@ func countSelected(args []string) (int, error) {
 // a bad label filter, and panic on a bad focus or skip expression.
 func checkFilters() error {
 	suite, _ := ginkgo.GinkgoConfiguration()
+	if suite.DryRun {
+		// Every spec would be reported passed without a request sent: a gate that lies.
+		return errors.New("--ginkgo.dry-run checks nothing and would report every requirement passed; chatconform list --coverage shows what a run checks")
+	}
 	if suite.LabelFilter != "" {
 		if _, err := types.ParseLabelFilter(suite.LabelFilter); err != nil {
 			return fmt.Errorf("--ginkgo.label-filter %q: %s", suite.LabelFilter, ginkgoMessage(err))

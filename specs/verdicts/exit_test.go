@@ -86,6 +86,7 @@ func TestExitCodes(t *testing.T) {
 		{"a label filter of bad syntax", target(srv.URL, "-ginkgo.label-filter=req:OP06-09 || ("), 2,
 			`--ginkgo.label-filter "req:OP06-09 || (": req:OP06-09 || ( Mismatched '(' - could not find matching ')'.`, false},
 		{"a focus of bad syntax", []string{"-ginkgo.focus=("}, 2, `--ginkgo.focus "(": error parsing regexp: missing closing )`, false},
+		{"a dry run", target(srv.URL, "--ginkgo.dry-run"), 2, "--ginkgo.dry-run checks nothing", false},
 		{"nothing selected applies", target(srv.URL, "--feature-level", "2", "--only-requirements", "CONV-09"), 2,
 			"no requirement applied to the target: every selected spec was skipped or not applicable", true},
 		{"unreachable URL", target("http://127.0.0.1:9"), 3,
