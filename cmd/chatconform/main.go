@@ -69,9 +69,12 @@ func execute(args []string) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	run := &cobra.Command{Use: "run [--<setting> …] [--ginkgo.<flag> …]", Short: "Run the suite against a server (the default command)",
+		DisableFlagParsing: true, RunE: func(_ *cobra.Command, args []string) error { code = runSuite(args); return nil }}
+	// `chatconform help run` lists the settings as `run --help` does.
+	run.SetHelpFunc(func(*cobra.Command, []string) { runSuite([]string{"--help"}) })
 	root.AddCommand(
-		&cobra.Command{Use: "run [-chatconform.<setting> …] [-ginkgo.<flag> …]", Short: "Run the suite against a server (the default command)",
-			DisableFlagParsing: true, RunE: func(_ *cobra.Command, args []string) error { code = runSuite(args); return nil }},
+		run,
 		listCommand(),
 		diffCommand(&code),
 		summaryCommand(),

@@ -229,7 +229,7 @@ func TestRunHelp(t *testing.T) {
 		t.Skip("builds and runs the runner")
 	}
 	bin := runner(t)
-	for _, args := range [][]string{{"run", "--help"}, {"run", "-h"}} {
+	for _, args := range [][]string{{"run", "--help"}, {"run", "-h"}, {"help", "run"}} {
 		out, err := exec.Command(bin, args...).Output()
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)
