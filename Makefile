@@ -21,7 +21,7 @@ help:
 
 # The main job: the suite against the fake on its embedded fixture.
 conformance:
-	$(GO) run ./cmd/chatconform
+	$(GO) run -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" ./cmd/chatconform
 
 # Every test (the README's second command; .ci/run runs it on a clean clone).
 test: vet lint oldest-go docker-engine node chromium unit race suite suite-binary

@@ -11,11 +11,16 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
+
+	"github.com/chatconform/chatconform/internal/buildversion"
 )
 
-// Version is the harness version sent in the User-Agent; release builds set
-// it with -ldflags "-X github.com/chatconform/chatconform/harness.Version=…".
-var Version = "dev"
+// Version is the harness version sent in the User-Agent and written in reports; release builds
+// set it with -ldflags "-X github.com/chatconform/chatconform/harness.Version=…". Unstamped, it is
+// what the build information records (go install's module version, or the commit).
+var Version = buildversion.Unstamped
+
+func init() { Version = buildversion.Of(Version) }
 
 // SpecHeader is the request header that names the spec sending a request, so
 // server logs can be matched to specs.

@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"strconv"
 	"time"
-
-	"github.com/onsi/ginkgo/v2"
 )
 
 // measureClockOffset learns how far the target's clock is from the runner's, once per run:
@@ -17,7 +15,7 @@ import (
 // fails does not stop the run: it says so, and the runner's clock is used.
 func (t *Target) measureClockOffset() error {
 	if err := t.tryMeasureClockOffset(); err != nil {
-		fmt.Fprintf(ginkgo.GinkgoWriter, "chatconform: the target's clock offset is unknown (%v): timestamps are compared with the runner's clock\n", err)
+		fmt.Fprintf(t.logWriter(), "chatconform: the target's clock offset is unknown (%v): timestamps are compared with the runner's clock\n", err)
 	}
 	return nil
 }
@@ -45,7 +43,7 @@ func (t *Target) tryMeasureClockOffset() error {
 	mid := before.Add(after.Sub(before) / 2)
 	// The timestamp has whole seconds: the offset is known to a second.
 	t.Realm.ClockOffsetSeconds = int64(time.Unix(int64(ts), 0).Sub(mid).Round(time.Second) / time.Second)
-	fmt.Fprintf(ginkgo.GinkgoWriter, "chatconform: the target's clock is %s the runner's (from a message timestamp at setup)\n", t.ClockOffsetText())
+	fmt.Fprintf(t.logWriter(), "chatconform: the target's clock is %s the runner's (from a message timestamp at setup)\n", t.ClockOffsetText())
 	return nil
 }
 

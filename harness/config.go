@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -63,6 +64,33 @@ type Config struct {
 	RequestTimeout time.Duration
 	// ConfigFile is the YAML file the configuration was read from, if any.
 	ConfigFile string
+	// Sources says where each setting given came from, by setting name (and "users.<role>"):
+	// the flag as given, the environment variable, or the key and file. Defaults are absent.
+	// Not part of the JSON form: the report holds the values, not how they were given.
+	Sources map[string]string
+}
+
+// Source names where the setting came from, for a message that must say which input to fix;
+// a setting not given is named by its flag and variable.
+func (c Config) Source(name string) string {
+	if src, ok := c.Sources[name]; ok {
+		return src
+	}
+	if strings.HasPrefix(name, "users.") {
+		return name + " in the config file"
+	}
+	s := setting(name)
+	var ways []string
+	if s.Flag != "" {
+		ways = append(ways, settingFlag(name))
+	}
+	if s.Env != "" {
+		ways = append(ways, s.Env)
+	}
+	if s.YAML != "" {
+		ways = append(ways, s.YAML+" in the config file")
+	}
+	return strings.Join(ways, ", ") + " (default)"
 }
 
 // Implementation is what the report says of the server under test, as declared.

@@ -83,6 +83,12 @@ users:
 				FeatureLevel: 300, Features: []string{"push"}, Capabilities: []string{"clock", "config"},
 				ReportDir: "file-reports", RequestTimeout: 3 * time.Second, ConfigFile: file,
 				WildcardMentionThreshold: 20,
+				Sources:                  map[string]string{"config": "-chatconform.config", "users.member": "users.member in " + file},
+			}
+			for name, key := range map[string]string{"url": "url", "owner-email": "owner.email", "owner-api-key": "owner.api_key",
+				"feature-level": "feature_level", "features": "features", "capabilities": "capabilities", "report-dir": "report_dir",
+				"timeout": "timeout", "wildcard-mention-threshold": "wildcard_mention_threshold"} {
+				want.Sources[name] = key + " in " + file
 			}
 			if !reflect.DeepEqual(c, want) {
 				t.Errorf("got  %+v\nwant %+v", c, want)
@@ -328,7 +334,7 @@ func TestSettingsMarkdown(t *testing.T) {
 	if got, want := strings.Count(md, "\n"), len(Settings)+2; got != want {
 		t.Errorf("%d lines, want %d:\n%s", got, want, md)
 	}
-	for _, w := range []string{"| url | `-chatconform.url` | `CHATCONFORM_URL` | `url` | — |", "| `10s` |", "| users | — | — | `users` |"} {
+	for _, w := range []string{"| url | `--url` (`-chatconform.url`) | `CHATCONFORM_URL` | `url` | — |", "| `10s` |", "| users | — | — | `users` |"} {
 		if !strings.Contains(md, w) {
 			t.Errorf("table lacks %q:\n%s", w, md)
 		}
@@ -356,5 +362,61 @@ func TestConfigFileSyntaxLine(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "yaml: "+tc.line) {
 			t.Errorf("%q: error %v, want one naming %s", tc.file, err, tc.line)
 		}
+	}
+}
+
+// TestShortFlags: with BindShortFlags, --url and -chatconform.url are one setting; the later
+// on the command line wins, the source names the spelling given, and messages use the short
+// style. Another flag named like a setting is not taken for it.
+func TestShortFlags(t *testing.T) {
+	t.Cleanup(func() { boundMu.Lock(); boundFlags, shortFlags = nil, false; boundMu.Unlock() })
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		url        string
+		source     string
+		invalidMsg string
+	}{
+		{"old spelling", []string{"-chatconform.url", "http://old.test"}, "http://old.test", "-chatconform.url", ""},
+		{"old spelling, two dashes", []string{"--chatconform.url", "http://old.test"}, "http://old.test", "-chatconform.url", ""},
+		{"new spelling", []string{"--url", "http://new.test"}, "http://new.test", "--url", ""},
+		{"new spelling, one dash", []string{"-url=http://new.test"}, "http://new.test", "--url", ""},
+		{"the later wins", []string{"-chatconform.url", "http://old.test", "--url", "http://new.test"}, "http://new.test", "--url", ""},
+		{"invalid, named as given", []string{"--feature-level", "abc"}, "", "", `invalid --feature-level "abc"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := flag.NewFlagSet("run", flag.ContinueOnError)
+			BindFlags(fs)
+			BindShortFlags(fs)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := LoadConfig(fs, env(map[string]string{"CHATCONFORM_OWNER_EMAIL": "o@example.test", "CHATCONFORM_OWNER_API_KEY": ownerKey}))
+			if tc.invalidMsg != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.invalidMsg) {
+					t.Fatalf("err = %v, want %q", err, tc.invalidMsg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.URL != tc.url || cfg.Source("url") != tc.source || cfg.Source("owner-email") != "CHATCONFORM_OWNER_EMAIL" {
+				t.Errorf("url %q from %q, owner from %q; want %q from %q", cfg.URL, cfg.Source("url"), cfg.Source("owner-email"), tc.url, tc.source)
+			}
+			if got := cfg.Source("timeout"); got != "--timeout, CHATCONFORM_TIMEOUT, timeout in the config file (default)" {
+				t.Errorf("an unset setting's source = %q", got)
+			}
+		})
+	}
+
+	fs := flag.NewFlagSet("other", flag.ContinueOnError)
+	BindFlags(fs)
+	fs.String("url", "", "a flag of something else")
+	if err := fs.Parse([]string{"-url", "http://else.test"}); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := LoadConfig(fs, env(nil)); err != nil || cfg.URL != "" {
+		t.Errorf("a foreign -url flag set the target: %q, %v", cfg.URL, err)
 	}
 }

@@ -24,19 +24,38 @@ const (
 // it once per suite run (process 1 of a parallel run) and share the result with
 // Encode / DecodeTarget.
 func Connect(cfg Config) (*Target, error) {
-	return connect(cfg, false)
+	return connect(cfg, false, nil)
+}
+
+// ConnectLogging is Connect with its exchanges written to log (io.Discard: kept quiet) instead
+// of the GinkgoWriter, for a runner that sets the target up before the suite runs. The target
+// it returns logs to the GinkgoWriter again.
+func ConnectLogging(cfg Config, log io.Writer) (*Target, error) {
+	t, err := connect(cfg, false, log)
+	if t != nil {
+		t.Log = nil
+	}
+	return t, err
 }
 
 // Preflight checks, before any spec runs and without changing the target, what every run
-// needs: the URL answers as a chat server, and the owner's credentials work and are an
-// owner's. Its error is one line saying what failed and how to fix it; a runner exits on it
+// needs: the URL answers as a chat server, the owner's credentials work and are an owner's,
+// and so are those of every account the configuration gives under users:. Its error is one
+// line saying what failed, which setting to fix and where it was given; a runner exits on it
 // without reporting on any requirement.
 func Preflight(cfg Config) error {
-	_, err := connect(cfg, true)
+	_, err := connect(cfg, true, io.Discard)
 	return err
 }
 
-func connect(cfg Config, preflight bool) (*Target, error) {
+// connectStep is one step of connecting; fix, for the preflight, says which setting to change.
+type connectStep struct {
+	what string
+	do   func() error
+	fix  func() string
+}
+
+func connect(cfg Config, preflight bool, log io.Writer) (*Target, error) {
 	if cfg.UsesFake() {
 		return nil, fmt.Errorf("harness: Connect needs a target URL: without %s the suite bootstrap must start the in-process fake and set Config.URL and Config.Owner first", settingFlag("url"))
 	}
@@ -50,40 +69,51 @@ func connect(cfg Config, preflight bool) (*Target, error) {
 		Features:     map[string]bool{},
 		Capabilities: map[string]bool{},
 		Users:        map[Role]User{},
+		Log:          log,
 	}
 	for _, f := range cfg.Features {
 		t.Features[f] = true
 	}
-	steps := []struct {
-		what string
-		do   func() error
-	}{
-		{"reading GET /server_settings", t.readServerSettings},
-		{"discovering capabilities", t.discoverCapabilities},
-		{"checking the owner", t.checkOwner},
-		{"learning the owner's permissions", t.learnOwnerPermissions},
-		{"measuring the target's clock offset", t.measureClockOffset},
-		{"reading realm limits from POST /register", t.readRealmState},
-		{"provisioning users", t.provisionCast},
-		{"provisioning the staff administrators", t.provisionStaff},
-		{"provisioning the crowd", t.provisionCrowd},
+	fixURL := func() string {
+		return fmt.Sprintf("is the chat server's base URL (without /api/v1) right, and is it up? (%s)", cfg.Source("url"))
+	}
+	fixOwner := func() string {
+		return fmt.Sprintf("give an organization owner's email and API key (%s; %s)", cfg.Source("owner-email"), cfg.Source("owner-api-key"))
+	}
+	serverSettings := connectStep{"reading GET /server_settings", t.readServerSettings, fixURL}
+	owner := connectStep{"checking the owner", t.checkOwner, fixOwner}
+	steps := []connectStep{
+		serverSettings,
+		{"discovering capabilities", t.discoverCapabilities, nil},
+		owner,
+		{"learning the owner's permissions", t.learnOwnerPermissions, nil},
+		{"measuring the target's clock offset", t.measureClockOffset, nil},
+		{"reading realm limits from POST /register", t.readRealmState, nil},
+		{"provisioning users", t.provisionCast, nil},
+		{"provisioning the staff administrators", t.provisionStaff, nil},
+		{"provisioning the crowd", t.provisionCrowd, nil},
 	}
 	if preflight {
-		// Reading only, and quietly: the server, and who the owner is.
-		t.Log = io.Discard
-		steps = []struct {
-			what string
-			do   func() error
-		}{steps[0], steps[2]}
+		// Reading only: the server, who the owner is, and who each configured account is.
+		steps = []connectStep{serverSettings, owner}
+		for _, r := range Roles {
+			cr, ok := cfg.Users[r]
+			if !ok {
+				continue
+			}
+			steps = append(steps, connectStep{
+				what: "checking the " + string(r),
+				do:   func() error { _, err := t.whoAmI(r, cr); return err },
+				fix: func() string {
+					return fmt.Sprintf("give the email and API key of an account with that role (%s)", cfg.Source(userSetting(r)))
+				},
+			})
+		}
 	}
-	for i, s := range steps {
+	for _, s := range steps {
 		if err := s.do(); err != nil {
 			if preflight {
-				fix := fmt.Sprintf("is %s the chat server's base URL (without /api/v1), and is it up?", settingFlag("url"))
-				if i > 0 {
-					fix = fmt.Sprintf("give an organization owner's email and API key (%s, %s)", settingFlag("owner-email"), settingFlag("owner-api-key"))
-				}
-				return nil, fmt.Errorf("%s: %s: %w; %s", cfg.URL, s.what, err, fix)
+				return nil, fmt.Errorf("%s: %s: %w; %s", cfg.URL, s.what, err, s.fix())
 			}
 			return nil, fmt.Errorf("harness: connecting to %s: %s: %w", cfg.URL, s.what, err)
 		}

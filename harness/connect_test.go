@@ -578,3 +578,63 @@ func TestConnectReportsADeactivatedCastMember(t *testing.T) {
 		t.Errorf("Connect: %v, want the deactivated moderator reported", err)
 	}
 }
+
+// TestPreflight: the read-only check before a run fails on the URL, the owner and every account
+// the configuration gives, in one line that names the setting to fix and where it was given;
+// it creates nothing.
+func TestPreflight(t *testing.T) {
+	const file = "users.member in /etc/chatconform.yaml"
+	tests := []struct {
+		name    string
+		setup   func(f *testFake, cfg *Config)
+		wantErr []string // nil: passes
+	}{
+		{"all right", func(f *testFake, cfg *Config) {
+			u := f.addUser("m@chat.example.test", "memberkey0000000000000000000000m", "", 400, false)
+			cfg.Users = map[Role]Credentials{Member: {u.Email, u.Key}}
+		}, nil},
+		{"wrong owner key", func(f *testFake, cfg *Config) {
+			cfg.Owner.APIKey = strings.Repeat("x", 32)
+			cfg.Sources = map[string]string{"owner-api-key": "CHATCONFORM_OWNER_API_KEY"}
+		}, []string{"checking the owner", "HTTP 401", "give an organization owner's email and API key", "CHATCONFORM_OWNER_API_KEY"}},
+		{"a configured account's wrong key", func(f *testFake, cfg *Config) {
+			u := f.addUser("m@chat.example.test", "memberkey0000000000000000000000m", "", 400, false)
+			cfg.Users = map[Role]Credentials{Member: {u.Email, strings.Repeat("y", 32)}}
+			cfg.Sources = map[string]string{"users.member": file}
+		}, []string{"checking the member", "HTTP 401", file}},
+		{"a configured account's wrong role", func(f *testFake, cfg *Config) {
+			u := f.addUser("m@chat.example.test", "memberkey0000000000000000000000m", "", 200, false)
+			cfg.Users = map[Role]Credentials{Member: {u.Email, u.Key}}
+			cfg.Sources = map[string]string{"users.member": file}
+		}, []string{"checking the member", "has role 200, but the member must have role 400", file}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newTestFake()
+			cfg := connectCfg(f.start(t).URL)
+			tt.setup(f, &cfg)
+			users := len(f.users)
+			err := Preflight(cfg)
+			if len(f.users) != users {
+				t.Errorf("the preflight created %d accounts", len(f.users)-users)
+			}
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q is more than one line", err)
+			}
+			for _, want := range tt.wantErr {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not mention %q", err, want)
+				}
+			}
+		})
+	}
+}

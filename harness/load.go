@@ -16,10 +16,12 @@ import (
 )
 
 // boundFlags remembers the flag set BindFlags registered on, so that
-// ResolveConfig can read it without the caller passing it again.
+// ResolveConfig can read it without the caller passing it again; shortFlags says whether
+// BindShortFlags gave that set the short spellings, which messages then use.
 var (
 	boundMu    sync.Mutex
 	boundFlags *flag.FlagSet
+	shortFlags bool
 )
 
 // BindFlags registers one flag per setting (-chatconform.url, …) on fs.
@@ -40,7 +42,23 @@ func BindFlags(fs *flag.FlagSet) {
 		fs.String(s.Flag, s.Default, usage)
 	}
 	boundMu.Lock()
-	boundFlags = fs
+	boundFlags, shortFlags = fs, false
+	boundMu.Unlock()
+}
+
+// BindShortFlags gives every setting flag BindFlags registered on fs a second name without
+// the prefix (--url beside -chatconform.url), sharing its value: the runner's style, where no
+// go test flag competes for the short names. Messages then name settings that way.
+func BindShortFlags(fs *flag.FlagSet) {
+	for _, s := range Settings {
+		if f := fs.Lookup(s.Flag); s.Flag != "" && f != nil {
+			fs.Var(f.Value, s.Name, f.Usage)
+		}
+	}
+	boundMu.Lock()
+	if boundFlags == fs {
+		shortFlags = true
+	}
 	boundMu.Unlock()
 }
 
@@ -61,19 +79,23 @@ func ResolveConfig() (Config, error) {
 // and lookupEnv replaces os.LookupEnv, which makes precedence testable.
 func LoadConfig(fs *flag.FlagSet, lookupEnv func(string) (string, bool)) (Config, error) {
 	cfg := defaultConfig()
+	cfg.Sources = map[string]string{}
 	flags := givenFlags(fs)
 
 	// The file's path itself comes from a flag or the environment only.
 	cs := setting("config")
-	path, ok := flags[cs.Flag]
-	if !ok {
-		path, _ = lookupEnv(cs.Env) // empty = no file, like any empty variable
+	path, source := "", ""
+	if f, ok := flags[cs.Flag]; ok {
+		path, source = f.value, f.spelling
+	} else if v, ok := lookupEnv(cs.Env); ok {
+		path, source = v, cs.Env // empty = no file, like any empty variable
 	}
 	if path = strings.TrimSpace(path); path != "" {
 		if err := applyFile(&cfg, path); err != nil {
 			return Config{}, err
 		}
 		cfg.ConfigFile = path
+		cfg.Sources[cs.Name] = source
 	}
 
 	for _, s := range Settings {
@@ -86,16 +108,18 @@ func LoadConfig(fs *flag.FlagSet, lookupEnv func(string) (string, bool)) (Config
 			if err := s.set(&cfg, v); err != nil {
 				return Config{}, settingError(s, s.Env, v, err)
 			}
+			cfg.Sources[s.Name] = s.Env
 		}
 	}
 	for _, s := range Settings {
 		if s.set == nil || s.Flag == "" || s.Name == "config" {
 			continue
 		}
-		if v, ok := flags[s.Flag]; ok {
-			if err := s.set(&cfg, v); err != nil {
-				return Config{}, settingError(s, "-"+s.Flag, v, err)
+		if f, ok := flags[s.Flag]; ok {
+			if err := s.set(&cfg, f.value); err != nil {
+				return Config{}, settingError(s, f.spelling, f.value, err)
 			}
+			cfg.Sources[s.Name] = f.spelling
 		}
 	}
 	if err := cfg.validate(); err != nil {
@@ -104,18 +128,38 @@ func LoadConfig(fs *flag.FlagSet, lookupEnv func(string) (string, bool)) (Config
 	return cfg, nil
 }
 
-// givenFlags returns the values of the harness flags that were set on fs.
-func givenFlags(fs *flag.FlagSet) map[string]string {
-	out := map[string]string{}
+// givenFlag is a setting flag as given: its value and the name it was given by.
+type givenFlag struct{ value, spelling string }
+
+// givenFlags returns the harness flags that were set on fs, keyed by their prefixed name
+// whichever of their names was given.
+func givenFlags(fs *flag.FlagSet) map[string]givenFlag {
+	out := map[string]givenFlag{}
 	if fs == nil {
 		return out
 	}
 	fs.Visit(func(f *flag.Flag) {
-		if strings.HasPrefix(f.Name, FlagPrefix) {
-			out[f.Name] = f.Value.String()
+		name := f.Name
+		if !strings.HasPrefix(name, FlagPrefix) {
+			// A short name is the setting's only when it shares the prefixed flag's value.
+			long := fs.Lookup(FlagPrefix + name)
+			if long == nil || long.Value != f.Value {
+				return
+			}
+			name = long.Name
 		}
+		out[name] = givenFlag{f.Value.String(), flagSpelling(f.Name)}
 	})
 	return out
+}
+
+// flagSpelling is how messages write a flag: the prefixed names with one dash, as go test
+// takes them, the short names with two.
+func flagSpelling(name string) string {
+	if strings.HasPrefix(name, FlagPrefix) {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // settingError names the setting and where it came from; secret values are
@@ -237,6 +281,7 @@ func applyFile(cfg *Config, path string) error {
 		if err := s.set(cfg, v); err != nil {
 			return settingError(s, fmt.Sprintf("%s in %s", s.YAML, path), v, err)
 		}
+		cfg.Sources[s.Name] = fmt.Sprintf("%s in %s", s.YAML, path)
 	}
 	if len(fc.Users) > 0 {
 		cfg.Users = map[Role]Credentials{}
@@ -247,6 +292,7 @@ func applyFile(cfg *Config, path string) error {
 			}
 			cr.Email, cr.APIKey = strings.TrimSpace(cr.Email), strings.TrimSpace(cr.APIKey)
 			cfg.Users[r] = cr
+			cfg.Sources[userSetting(r)] = fmt.Sprintf("users.%s in %s", r, path)
 		}
 	}
 	return nil

@@ -16,8 +16,8 @@ import (
 const FlagPrefix = "chatconform."
 
 // Setting is one configuration setting: where it can be given and what it
-// means. The README's configuration table is generated from Settings, so the
-// documentation and the code cannot drift.
+// means. The settings table of docs/settings.md and `chatconform run --help` are generated from
+// Settings, so the documentation and the code cannot drift.
 type Setting struct {
 	Name    string // short name, e.g. "url"
 	Flag    string // command-line flag without the dash, "" if none
@@ -119,8 +119,20 @@ func setting(name string) Setting {
 	panic("harness: unknown setting " + name)
 }
 
-// settingFlag names a setting the way a user most often gives it.
-func settingFlag(name string) string { return "-" + setting(name).Flag }
+// settingFlag names a setting the way a user most often gives it: by its flag, in the style
+// of the command line in use.
+func settingFlag(name string) string {
+	boundMu.Lock()
+	short := shortFlags
+	boundMu.Unlock()
+	if short {
+		return "--" + name
+	}
+	return "-" + setting(name).Flag
+}
+
+// userSetting is the key of Config.Sources for the account of role r under users:.
+func userSetting(r Role) string { return "users." + string(r) }
 
 // defaultConfig applies every setting's default.
 func defaultConfig() Config {
@@ -305,9 +317,8 @@ func looksLikeEmail(s string) bool {
 	return at > 0 && at < len(s)-1 && !strings.ContainsAny(s, " \t\r\n")
 }
 
-// SettingsMarkdown renders Settings as the Markdown table the README
-// reproduces (setting, flag, environment variable, YAML key, default,
-// meaning).
+// SettingsMarkdown renders Settings as the Markdown table of docs/settings.md (setting, flag
+// and its older spelling, environment variable, YAML key, default, meaning).
 func SettingsMarkdown() string {
 	cell := func(s string) string {
 		if s == "" {
@@ -316,15 +327,15 @@ func SettingsMarkdown() string {
 		return "`" + s + "`"
 	}
 	var b strings.Builder
-	b.WriteString("| Setting | Flag | Environment | YAML key | Default | Meaning |\n")
+	b.WriteString("| Setting | Flag (older spelling) | Environment | YAML key | Default | Meaning |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, s := range Settings {
-		flagName := s.Flag
-		if flagName != "" {
-			flagName = "-" + flagName
+		flagName := "—"
+		if s.Flag != "" {
+			flagName = fmt.Sprintf("`--%s` (`-%s`)", s.Name, s.Flag)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n",
-			s.Name, cell(flagName), cell(s.Env), cell(s.YAML), cell(s.Default),
+			s.Name, flagName, cell(s.Env), cell(s.YAML), cell(s.Default),
 			strings.ReplaceAll(s.Meaning, "|", `\|`))
 	}
 	return b.String()

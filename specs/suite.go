@@ -12,8 +12,10 @@ package specs
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -39,18 +41,67 @@ func Run(t GinkgoTestingT) bool {
 // inProcess is the fake started when no target URL is configured (process 1 only).
 var inProcess *fakeserver.TestServer
 
-var _ = SynchronizedBeforeSuite(func() []byte {
+// prepared is the target Prepare set up, encoded; nil when the suite sets it up itself.
+var (
+	prepared    []byte
+	lastReport  *report.Conformance
+	lastReportM sync.Mutex
+)
+
+// Prepare sets the target up before the suite runs, as the suite's first node otherwise does:
+// it starts the in-process fake when no URL is configured, connects and provisions the cast.
+// A runner calls it so that a setup failure is one error, and its exit status, rather than a
+// failed suite; the setup's exchanges are not shown. Call it once, in the process that runs
+// the suite.
+func Prepare() error {
 	cfg, err := harness.ResolveConfig()
-	Expect(err).NotTo(HaveOccurred(), "configuration")
+	if err != nil {
+		return err
+	}
+	encoded, err := setUp(cfg, io.Discard)
+	if err != nil {
+		if inProcess != nil {
+			inProcess.Close()
+			inProcess = nil
+		}
+		return err
+	}
+	prepared = encoded
+	return nil
+}
+
+// setUp starts the in-process fake when cfg has no URL, and connects to the target.
+func setUp(cfg harness.Config, log io.Writer) ([]byte, error) {
 	if cfg.UsesFake() {
 		inProcess = fakeserver.NewTestServer()
 		owner, _ := inProcess.Server.Fixture().UserByRole(fixtures.RoleOwner)
 		cfg.URL = inProcess.URL
 		cfg.Owner = harness.Credentials{Email: owner.Email, APIKey: owner.APIKey}
 	}
-	target, err := harness.Connect(cfg)
+	target, err := harness.ConnectLogging(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	return target.Encode(), nil
+}
+
+// LastReport is the conformance report of the run that ended last in this process, nil before.
+func LastReport() *report.Conformance {
+	lastReportM.Lock()
+	defer lastReportM.Unlock()
+	return lastReport
+}
+
+var _ = SynchronizedBeforeSuite(func() []byte {
+	if prepared != nil {
+		return prepared
+	}
+	cfg, err := harness.ResolveConfig()
+	Expect(err).NotTo(HaveOccurred(), "configuration")
+	// The exchanges of the setup go to the GinkgoWriter, as a spec's do.
+	encoded, err := setUp(cfg, nil)
 	Expect(err).NotTo(HaveOccurred(), "connecting to the target %s", cfg.URL)
-	return target.Encode()
+	return encoded
 }, func(encoded []byte) {
 	target, err := harness.DecodeTarget(encoded)
 	Expect(err).NotTo(HaveOccurred())
@@ -96,6 +147,9 @@ var _ = ReportAfterSuite("conformance report", func(r Report) {
 	// The target is missing when setup failed; the report then records that failure.
 	target, _ := harness.TryCurrent()
 	conf := report.Build(cat, r, target)
+	lastReportM.Lock()
+	lastReport = conf
+	lastReportM.Unlock()
 	dir := reportDir(target)
 	Expect(report.Write(conf, dir)).To(Succeed())
 	Expect(report.WriteJUnit(r, filepath.Join(dir, "junit.xml"))).To(Succeed())

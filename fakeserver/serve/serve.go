@@ -19,11 +19,15 @@ import (
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/internal/buildversion"
 )
 
 // Version is stamped at build time
-// (-ldflags "-X github.com/chatconform/chatconform/fakeserver/serve.Version=…"; make image does).
-var Version = "dev"
+// (-ldflags "-X github.com/chatconform/chatconform/fakeserver/serve.Version=…"; make image does);
+// unstamped, it is what the build information records.
+var Version = buildversion.Unstamped
+
+func init() { Version = buildversion.Of(Version) }
 
 // Main runs the command line args (without the program's name) as the program name and
 // returns the exit status: 0, 1 on an error, 2 on bad flags.

@@ -7,7 +7,6 @@ package verdicts_test
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -20,6 +19,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/harness/report"
+	"github.com/chatconform/chatconform/internal/exitstatus"
 )
 
 // runner builds the chatconform command once per test binary.
@@ -48,11 +48,8 @@ func run(t *testing.T, bin, base string, owner fixtures.User, filter string, env
 		"CHATCONFORM_OWNER_API_KEY=" + owner.APIKey, "CHATCONFORM_REPORT_DIR=" + dir}
 	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
+	code, err := exitstatus.Of(err)
+	if err != nil {
 		t.Fatalf("running the runner: %v", err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "conformance.json"))

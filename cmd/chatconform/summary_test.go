@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/harness/report"
+)
+
+// TestMarkdownSummary: the job summary gives the verdict, one row per part of the document with
+// its statuses, and each failure in one table row whose text cannot break the table; beyond
+// maxSummaryFailures it points at the full reports.
+func TestMarkdownSummary(t *testing.T) {
+	failure := func(spec, msg string) report.Failure { return report.Failure{Spec: spec, Message: msg} }
+	many := make([]report.Failure, maxSummaryFailures+3)
+	for i := range many {
+		many[i] = failure(fmt.Sprintf("spec %d", i), "Expected <int>: 400")
+	}
+	for _, tc := range []struct {
+		name    string
+		reqs    []report.Requirement
+		others  []report.Failure
+		want    []string
+		notWant []string
+	}{
+		{"conformant", []report.Requirement{
+			{ID: "CONV-01", Section: "Conventions", Status: report.Passed},
+			{ID: "OP06-09", Section: "Endpoints / 6. Get topics", Status: report.Passed},
+			{ID: "OP07-01", Section: "Endpoints / 7. x", Status: report.NotApplicable},
+		}, nil, []string{"## chatconform: conformant\n", "| Conventions | 1 | 0 | 0 | 0 | 0 |\n", "| Endpoints | 1 | 0 | 0 | 0 | 1 |\n"}, []string{"### Failures"}},
+		{"a failure whose text would break the table", []report.Requirement{
+			{ID: "OP06-09", Section: "Endpoints / 6. Get topics", Status: report.Failed,
+				Failures: []report.Failure{failure("Operation 6: lists | topics", "Expected\n<string>: a|b <script>\nto equal")}},
+		}, nil, []string{"## chatconform: not conformant\n", "### Failures (1)\n",
+			"| `OP06-09` | Operation 6: lists \\| topics | Expected |\n", "| Endpoints | 0 | 0 | 1 | 0 | 0 |\n"}, []string{"<script>"}},
+		{"a failure outside any requirement", []report.Requirement{{ID: "CONV-01", Section: "Conventions", Status: report.Passed}},
+			[]report.Failure{failure("[SynchronizedAfterSuite]", "archiving failed")},
+			[]string{"## chatconform: not conformant\n", "| — | [SynchronizedAfterSuite] | archiving failed |\n"}, nil},
+		{"nothing applied", []report.Requirement{{ID: "CONV-01", Section: "Conventions", Status: report.Skipped}}, nil,
+			[]string{"## chatconform: no requirement applied\n"}, nil},
+		{"many failures", []report.Requirement{{ID: "OP06-09", Section: "Endpoints / 6", Status: report.Failed, Failures: many}}, nil,
+			[]string{fmt.Sprintf("### Failures (%d)", len(many)), "| spec 49 |", "\n3 more in conformance.html and conformance.json.\n"}, []string{"| spec 50 |"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &report.Conformance{Requirements: tc.reqs, OtherFailures: tc.others}
+			for _, r := range tc.reqs {
+				c.Counts.Requirements++
+				switch r.Status {
+				case report.Passed:
+					c.Counts.Passed++
+				case report.Failed:
+					c.Counts.Failed++
+				}
+			}
+			var b strings.Builder
+			writeMarkdownSummary(&b, c)
+			for _, w := range tc.want {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("summary lacks %q:\n%s", w, b.String())
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(b.String(), w) {
+					t.Errorf("summary has %q:\n%s", w, b.String())
+				}
+			}
+		})
+	}
+}
