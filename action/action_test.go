@@ -16,7 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/chatconform/chatconform/fixtures"
-	"github.com/chatconform/chatconform/internal/exitstatus"
+	"github.com/chatconform/chatconform/harness/exitstatus"
 )
 
 // TestStepsInterpolateNoInput: no step's script holds a ${{ … }} expression; inputs reach the

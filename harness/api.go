@@ -12,7 +12,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
-	"github.com/chatconform/chatconform/internal/buildversion"
+	"github.com/chatconform/chatconform/harness/buildversion"
 )
 
 // Version is the harness version sent in the User-Agent and written in reports; release builds

@@ -19,7 +19,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 	"github.com/chatconform/chatconform/fixtures"
-	"github.com/chatconform/chatconform/internal/buildversion"
+	"github.com/chatconform/chatconform/harness/buildversion"
 )
 
 // Version is stamped at build time

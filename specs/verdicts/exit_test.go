@@ -13,7 +13,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
 	"github.com/chatconform/chatconform/harness"
-	"github.com/chatconform/chatconform/internal/exitstatus"
+	"github.com/chatconform/chatconform/harness/exitstatus"
 )
 
 // TestExitCodes: the runner's exit status tells CI what happened: 0 conformant, 1 not (see

@@ -19,7 +19,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/harness/report"
-	"github.com/chatconform/chatconform/internal/exitstatus"
+	"github.com/chatconform/chatconform/harness/exitstatus"
 )
 
 // runner builds the chatconform command once per test binary.
