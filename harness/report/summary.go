@@ -2,14 +2,20 @@ package report
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
-// Summary returns a few lines for the end of a run's output: requirement
-// counts by status, coverage, and spec counts.
+// summaryFindings is how many findings the summary lists; the HTML and JSON reports have all.
+const summaryFindings = 20
+
+// Summary returns a few lines for the end of a run's output: the findings first (each failure
+// once, with what it takes down), then requirement counts by status, coverage, spec counts,
+// and what would run the requirements that did not run.
 func Summary(c *Conformance) string {
 	n := c.Counts
 	var b strings.Builder
+	writeFindings(&b, c.Findings)
 	fmt.Fprintf(&b, "chatconform: %d requirements: %d passed, %d partial, %d failed, %d skipped, %d not applicable, %d pending\n",
 		n.Requirements, n.Passed, n.Partial, n.Failed, n.Skipped, n.NotApplicable, n.Pending)
 	fmt.Fprintf(&b, "coverage: %d requirements covered by specs, %d pending in the catalog\n", n.Covered, n.Pending)
@@ -22,6 +28,7 @@ func Summary(c *Conformance) string {
 	for _, w := range c.Warnings {
 		b.WriteString(w + "\n")
 	}
+	writeRemedies(&b, c)
 	b.WriteString("profiles:\n")
 	for _, p := range c.Profiles {
 		fmt.Fprintf(&b, "  %-48s %-14s %3d passed, %d partial, %d failed, %d skipped, %d not applicable\n", p.name(), p.Result,
@@ -56,4 +63,62 @@ func byPart(reqs []Requirement) []part {
 		parts[i].counts[r.Status]++
 	}
 	return parts
+}
+
+// writeFindings lists the findings, most specs first, each on two lines.
+func writeFindings(b *strings.Builder, findings []Finding) {
+	if len(findings) == 0 {
+		return
+	}
+	specs := 0
+	for _, f := range findings {
+		specs += f.Count
+	}
+	fmt.Fprintf(b, "chatconform: %d findings (distinct failures) in %d failed specs, most first:\n", len(findings), specs)
+	for i, f := range findings {
+		if i == summaryFindings {
+			fmt.Fprintf(b, "  … and %d more findings (conformance.html, conformance.json)\n", len(findings)-i)
+			break
+		}
+		fmt.Fprintf(b, "  %s  %d specs, %d requirements failed (%d by this alone)  at %s\n", f.ID, f.Count, len(f.Requirements), len(f.Sole), f.Site)
+		fmt.Fprintf(b, "            %s\n", gist(f.Message, 160))
+	}
+}
+
+// gist folds a message onto one line of at most n characters.
+func gist(msg string, n int) string {
+	var parts []string
+	for _, line := range strings.Split(msg, "\n") {
+		if line = strings.TrimSpace(line); line != "" && line != "…" {
+			parts = append(parts, line)
+		}
+	}
+	s := strings.Join(parts, " · ")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// writeRemedies says what would run more: for each remedy the skip reasons name, how many
+// requirements it would run (or run fully).
+func writeRemedies(b *strings.Builder, c *Conformance) {
+	counts := map[string]int{}
+	for _, r := range c.Requirements {
+		if r.Status == Passed || r.Status == Failed {
+			continue
+		}
+		for _, remedy := range r.RunWith {
+			counts[remedy]++
+		}
+	}
+	if len(counts) == 0 {
+		return
+	}
+	remedies := sortedKeys(counts)
+	sort.SliceStable(remedies, func(i, j int) bool { return counts[remedies[i]] > counts[remedies[j]] })
+	fmt.Fprintf(b, "%d requirements skipped or partial, %d not applicable; to run more:\n", c.Counts.Skipped+c.Counts.Partial, c.Counts.NotApplicable)
+	for _, remedy := range remedies {
+		fmt.Fprintf(b, "  %s to run %d of them\n", remedy, counts[remedy])
+	}
 }
