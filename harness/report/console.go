@@ -39,7 +39,6 @@ func (c *Console) Add(s types.SpecReport) {
 		return
 	}
 	id, _, shape := findingOf(s)
-	shape = strings.TrimPrefix(shape, "expected: ")
 	name := specName(s)
 	if labels := s.Labels(); len(labels) > 0 {
 		name += " [" + strings.Join(labels, ", ") + "]"

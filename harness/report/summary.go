@@ -89,7 +89,8 @@ func writeFindings(b *strings.Builder, findings []Finding) {
 func gist(msg string, n int) string {
 	var parts []string
 	for _, line := range strings.Split(msg, "\n") {
-		if line = strings.TrimSpace(line); line != "" && line != "…" {
+		// Labels ("expected key:") and the opening of a dumped value say nothing on one line.
+		if line = strings.TrimSpace(line); line != "" && line != "…" && line != "{" && line != "[" && !strings.HasSuffix(line, ":") {
 			parts = append(parts, line)
 		}
 	}
@@ -100,9 +101,15 @@ func gist(msg string, n int) string {
 	return s
 }
 
-// writeRemedies says what would run more: for each remedy the skip reasons name, how many
-// requirements it would run (or run fully).
-func writeRemedies(b *strings.Builder, c *Conformance) {
+// Remedy is what would run more requirements, and how many.
+type Remedy struct {
+	Text  string
+	Count int
+}
+
+// remedies are the remedies the skip reasons of the requirements that did not run (skipped,
+// partial, not applicable) name, each with how many requirements it would run, most first.
+func remedies(c *Conformance) []Remedy {
 	counts := map[string]int{}
 	for _, r := range c.Requirements {
 		if r.Status == Passed || r.Status == Failed {
@@ -112,13 +119,22 @@ func writeRemedies(b *strings.Builder, c *Conformance) {
 			counts[remedy]++
 		}
 	}
-	if len(counts) == 0 {
+	var out []Remedy
+	for _, text := range sortedKeys(counts) {
+		out = append(out, Remedy{text, counts[text]})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
+	return out
+}
+
+// writeRemedies says what would run more.
+func writeRemedies(b *strings.Builder, c *Conformance) {
+	list := remedies(c)
+	if len(list) == 0 {
 		return
 	}
-	remedies := sortedKeys(counts)
-	sort.SliceStable(remedies, func(i, j int) bool { return counts[remedies[i]] > counts[remedies[j]] })
 	fmt.Fprintf(b, "%d requirements skipped or partial, %d not applicable; to run more:\n", c.Counts.Skipped+c.Counts.Partial, c.Counts.NotApplicable)
-	for _, remedy := range remedies {
-		fmt.Fprintf(b, "  %s to run %d of them\n", remedy, counts[remedy])
+	for _, r := range list {
+		fmt.Fprintf(b, "  %s to run %d of them\n", r.Text, r.Count)
 	}
 }
