@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"regexp"
@@ -28,6 +29,7 @@ type progress struct {
 	done, failed, total int
 	shown               bool // on a terminal: the line is on screen
 	printed             int  // elsewhere: the count last printed
+	showDue             bool // elsewhere: a spec's header was printed, the line is due after it
 
 	// failures, when set, bounds what is printed of failed specs (report.Console): the first of
 	// each finding in full, the others on one line each, in place of the reporter's block.
@@ -143,7 +145,9 @@ func (p *progress) Write(b []byte) (int, error) {
 	} else if p.failures != nil && failureList.MatchString(text) {
 		p.omitting = omitSummaryUp
 		out = []byte(fmt.Sprintf("\n%s%d specs failed, each listed above (the first of each finding in full)\n", p.opening(), p.failed))
-	} else if strings.TrimSpace(text) != "" && strings.TrimSpace(text) != delimiter {
+	} else if strings.TrimSpace(text) == delimiter {
+		p.delimiter = false // the reporter's own
+	} else if strings.TrimSpace(text) != "" {
 		out = append([]byte(p.opening()), b...)
 	}
 	if p.shown {
@@ -153,8 +157,12 @@ func (p *progress) Write(b []byte) (int, error) {
 	if _, err := p.out.Write(out); err != nil {
 		return 0, err
 	}
-	if header != nil && !p.terminal {
-		p.show() // on a terminal the line comes back with the next mark
+	// Elsewhere the line follows the spec's header once that line is complete; on a terminal
+	// it comes back with the next mark.
+	p.showDue = p.showDue || header != nil && !p.terminal
+	if p.showDue && bytes.HasSuffix(out, []byte("\n")) {
+		p.showDue = false
+		p.show()
 	}
 	return len(b), nil
 }

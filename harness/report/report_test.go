@@ -276,8 +276,10 @@ func TestSummary(t *testing.T) {
 		part, _, _ := strings.Cut(r.Section, " / ")
 		parts[part] = true
 	}
-	// And one line per profile, under its heading.
-	want := 6 + len(parts) + 1 + len(extendedProfiles) + 1
+	// And one line per profile, under its heading; before all, the findings (two lines each,
+	// under a heading), and what would run more (one line per remedy, under a heading).
+	remedies := 1
+	want := 6 + len(parts) + 1 + len(extendedProfiles) + 1 + 1 + 2*3 + 1 + remedies
 	if n := strings.Count(s, "\n"); n != want {
 		t.Errorf("summary has %d lines, want %d:\n%s", n, want, s)
 	}
