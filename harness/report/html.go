@@ -175,7 +175,7 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 
 {{range .Warnings}}<p class="failed"><b>{{.}}</b></p>{{end}}
 {{if .FindingsHTML}}
-<h2 class="failed" id="findings">Findings: {{len .FindingsHTML}} distinct failures</h2>
+<h2 class="failed" id="findings">Findings (distinct failures): {{len .FindingsHTML}}</h2>
 <p class="small">Each finding is one assertion failing the same way, in however many specs; fixing it may pass the requirements it fails alone.</p>
 <table class="findings">
 <tr><th>Finding</th><th>Specs</th><th>Requirements failed</th><th>Failure</th></tr>

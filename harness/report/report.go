@@ -140,7 +140,7 @@ type Requirement struct {
 	// skipped) requirement.
 	NotRun []string `json:"not_run,omitempty"`
 	// RunWith says what would run the specs that did not run (skipped, partial, or not
-	// applicable for a feature not claimed): "declare -chatconform.owner-permissions", one
+	// applicable for a feature not claimed): "set `-chatconform.owner-permissions`", one
 	// entry per distinct remedy, from the skip reasons.
 	RunWith  []string  `json:"run_with,omitempty"`
 	Failures []Failure `json:"failures,omitempty"`

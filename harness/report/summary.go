@@ -74,13 +74,13 @@ func writeFindings(b *strings.Builder, findings []Finding) {
 	for _, f := range findings {
 		specs += f.Count
 	}
-	fmt.Fprintf(b, "chatconform: %d findings (distinct failures) in %d failed specs, most first:\n", len(findings), specs)
+	fmt.Fprintf(b, "chatconform: findings (distinct failures): %d, in %d failed specs, most specs first:\n", len(findings), specs)
 	for i, f := range findings {
 		if i == summaryFindings {
 			fmt.Fprintf(b, "  … and %d more findings (conformance.html, conformance.json)\n", len(findings)-i)
 			break
 		}
-		fmt.Fprintf(b, "  %s  %d specs, %d requirements failed (%d by this alone)  at %s\n", f.ID, f.Count, len(f.Requirements), len(f.Sole), f.Site)
+		fmt.Fprintf(b, "  %s  %s, %s failed (%d by this alone)  at %s\n", f.ID, plural(f.Count, "spec"), plural(len(f.Requirements), "requirement"), len(f.Sole), f.Site)
 		fmt.Fprintf(b, "            %s\n", gist(f.Message, 160))
 	}
 }
@@ -137,4 +137,12 @@ func writeRemedies(b *strings.Builder, c *Conformance) {
 	for _, r := range list {
 		fmt.Fprintf(b, "  %s to run %d of them\n", r.Text, r.Count)
 	}
+}
+
+// plural is "1 spec", "2 specs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

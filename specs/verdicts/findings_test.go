@@ -3,14 +3,12 @@ package verdicts_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -52,31 +50,11 @@ func alteringProxy(t *testing.T, alter func(r *http.Request, reply map[string]an
 	return front
 }
 
-// runFull runs the runner against base with the report directory dir, and returns its exit
-// status, its console and its report.
+// runFull runs the runner against base as the fixture's owner, its reports in dir.
 func runFull(t *testing.T, bin, base, dir string, args ...string) (int, string, *report.Conformance) {
 	t.Helper()
 	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
-	cmd := exec.Command(bin, args...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "CHATCONFORM_URL=" + base,
-		"CHATCONFORM_OWNER_EMAIL=" + owner.Email, "CHATCONFORM_OWNER_API_KEY=" + owner.APIKey, "CHATCONFORM_REPORT_DIR=" + dir}
-	out, err := cmd.CombinedOutput()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatalf("running the runner: %v", err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, report.JSONFile))
-	if err != nil {
-		t.Fatalf("no report (exit %d): %v\n%s", code, err, out)
-	}
-	var c report.Conformance
-	if err := json.Unmarshal(data, &c); err != nil {
-		t.Fatal(err)
-	}
-	return code, string(out), &c
+	return runIn(t, bin, base, owner, dir, args, nil)
 }
 
 func fileSize(t *testing.T, path string) int64 {
