@@ -395,6 +395,14 @@ func TestSchemaRefusesBrokenReports(t *testing.T) {
 			}
 		},
 		"no counts": func(m map[string]any) { delete(m, "counts") },
+		"a finding of no spec": func(m map[string]any) {
+			f := m["findings"].([]any)[0].(map[string]any)
+			f["count"], f["specs"] = 0, []any{}
+		},
+		"a finding without an ID": func(m map[string]any) { delete(m["findings"].([]any)[0].(map[string]any), "id") },
+		"a failure naming a malformed finding": func(m map[string]any) {
+			m["other_failures"].([]any)[0].(map[string]any)["finding"] = "F-1"
+		},
 	} {
 		var m map[string]any
 		_ = json.Unmarshal(good, &m)
