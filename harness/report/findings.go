@@ -28,13 +28,13 @@ type Finding struct {
 	Message string `json:"message"`
 	// Count is the number of failed specs.
 	Count int `json:"count"`
-	// Specs are the failed specs, in run order.
+	// Specs are the failed specs, in the order of the requirements they fail (the catalog's).
 	Specs []string `json:"specs"`
 	// Requirements are the failed requirements among whose failures this one is.
 	Requirements []string `json:"requirements"`
 	// Sole are those of Requirements that fail only by this finding: fixing it may pass them.
 	Sole []string `json:"sole,omitempty"`
-	// Example is the first spec's failure, in full.
+	// Example is the failure of its first spec, in full.
 	Example Failure `json:"example"`
 }
 

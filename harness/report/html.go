@@ -184,7 +184,7 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 <td>{{.Count}}</td>
 <td>{{len .Requirements}}{{if .Sole}} ({{len .Sole}} by this alone){{end}}</td>
 <td>{{if .Site}}<div class="small">at {{.Site}}</div>{{end}}<pre>{{.Message}}</pre>
-<div class="small">first: <a class="example" href="#{{.ExampleAnchor}}">{{.Example.Spec}}</a></div>
+<div class="small">for example: <a class="example" href="#{{.ExampleAnchor}}">{{.Example.Spec}}</a></div>
 <details><summary class="small">{{.Count}} spec(s), {{len .Requirements}} requirement(s)</summary><ul class="small">{{range .Links}}<li><a href="#{{.Anchor}}">{{.Spec}}</a></li>{{end}}</ul>
 <p class="small">{{range .Requirements}}<a href="#{{.}}">{{.}}</a> {{end}}</p></details></td>
 </tr>
