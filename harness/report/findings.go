@@ -84,6 +84,9 @@ var (
 	// varying are the tokens that differ between specs failing the same way: words with a
 	// digit in them (ids, numbers, the run's random names, timestamps).
 	varying = regexp.MustCompile(`[A-Za-z0-9_.]*[0-9][A-Za-z0-9_.]*`)
+	// uniqueSuffix is what harness.UniqueName appends to a name: -<run id>-<process>-<counter>,
+	// where the run id and the counter may hold no digit.
+	uniqueSuffix = regexp.MustCompile(`-[a-z0-9]{6}-[0-9]+-[a-z0-9]+\b`)
 	// timestamped is Ginkgo's " @ 01/02/06 15:04:05.000" after a location.
 	timestamped = regexp.MustCompile(` @ [0-9/]+ [0-9:.]+`)
 	// method is the request's method in httpexpect's assertion chain: the same check of the
@@ -101,7 +104,7 @@ func messageShape(msg string) string {
 	var out []string
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimRight(lines[i], " \t")
-		out = append(out, varying.ReplaceAllString(line, "N"))
+		out = append(out, vary(line))
 		if !opens(line) {
 			continue
 		}
@@ -112,11 +115,17 @@ func messageShape(msg string) string {
 			j++
 		}
 		if j-i-1 > 1 {
-			out = append(out, varying.ReplaceAllString(strings.TrimRight(lines[i+1], " \t"), "N"), strings.Repeat(" ", indent(lines[i+1]))+"…")
+			out = append(out, vary(strings.TrimRight(lines[i+1], " \t")), strings.Repeat(" ", indent(lines[i+1]))+"…")
 			i = j - 1
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// vary replaces what varies between specs in a line: the suffixes of unique names, then every
+// token with a digit.
+func vary(line string) string {
+	return varying.ReplaceAllString(uniqueSuffix.ReplaceAllString(line, "-N"), "N")
 }
 
 func indent(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }

@@ -74,6 +74,12 @@ func TestFindingOf(t *testing.T) {
 	if a != b {
 		t.Errorf("the same message about other ids and names gives findings %s and %s", a, b)
 	}
+	// Unique names whose run id and counter hold no digit.
+	u, _, _ := findingOf(failedAt("u1", `Expected ["before-abcdef-1-mk", "after-abcdef-1-ml"] to equal ["after-abcdef-1-ml", "before-abcdef-1-mk"]`, "specs/t.go", 78, 78))
+	v, _, _ := findingOf(failedAt("u2", `Expected ["before-ghijkl-2-mn", "after-ghijkl-2-mo"] to equal ["after-ghijkl-2-mo", "before-ghijkl-2-mn"]`, "specs/t.go", 78, 78))
+	if u != v {
+		t.Errorf("the same message about other unique names gives findings %s and %s", u, v)
+	}
 	x, _, _ := findingOf(failedAt("g3", "Expected\n    <string>: success\nto equal\n    <string>: error", "specs/x.go", 5, 5))
 	y, _, _ := findingOf(failedAt("g4", "Expected\n    <string>: failure\nto equal\n    <string>: error", "specs/x.go", 5, 5))
 	if x == y {
