@@ -18,6 +18,8 @@ import (
 // Exchange is one HTTP request and what came back, as the reports carry it: credentials
 // redacted, bodies as text and cut at maxLoggedBody.
 type Exchange struct {
+	// Start is when the request was sent; the reports tell the exchange a failure was about by it.
+	Start          time.Time           `json:"start,omitzero"`
 	Method         string              `json:"method"`
 	URL            string              `json:"url"`
 	RequestHeaders map[string][]string `json:"request_headers,omitempty"`
@@ -87,7 +89,7 @@ func (rt exchangeRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 	shown.User = nil
 	shown.RawQuery = redactQuery(req.URL.RawQuery)
 	ex := Exchange{
-		Method: req.Method, URL: shown.String(), RequestHeaders: redactedHeaders(req.Header),
+		Start: time.Now(), Method: req.Method, URL: shown.String(), RequestHeaders: redactedHeaders(req.Header),
 		RequestBody: bodyText(req.Header.Get("Content-Type"), reqBody),
 	}
 	start := time.Now()

@@ -124,6 +124,10 @@ var _ = AfterEach(func() {
 	}
 })
 
+// The runner's console prints the first failed spec of each finding in full and the others on
+// one line; it learns of each spec here, just before Ginkgo's reporter prints it.
+var _ = ReportAfterEach(func(r SpecReport) { report.ConsoleAdd(r) })
+
 var _ = SynchronizedAfterSuite(func() {
 	if target, ok := harness.TryCurrent(); ok {
 		Expect(target.TeardownProcess()).To(Succeed(), "archiving this process's shared channel")

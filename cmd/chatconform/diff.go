@@ -23,7 +23,7 @@ type side struct {
 }
 
 // diffCommand runs the suite against two targets, each run recording its exchanges, and lists
-// per spec the verdicts and every answer that differs. A side without a URL is the reference
+// each difference of verdict or answer once, with the specs that show it. A side without a URL is the reference
 // fake on its embedded fixture.
 func diffCommand(code *int) *cobra.Command {
 	a, b := side{name: "A"}, side{name: "B"}
@@ -31,8 +31,8 @@ func diffCommand(code *int) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff [--a URL …] [--b URL …] [-- run settings for both …]",
 		Short: "Run the suite against two servers and list where they answer differently",
-		Long: "Runs the same specs against A and B (a side without a URL is the reference fake) and lists, per spec, the verdict on each side and " +
-			"every difference in the answers: HTTP status, error code and msg, fields only one side sends, field types, and event types and order. " +
+		Long: "Runs the same specs against A and B (a side without a URL is the reference fake) and lists each difference once, with the specs that show it: " +
+			"verdicts, and in the answers HTTP status, error code and msg, fields only one side sends, field types, and event types and order. " +
 			"Exit status 0 when they do not differ, 1 when they do, 2 and 3 as for run.",
 		RunE: func(_ *cobra.Command, shared []string) error {
 			*code = runDiff(a, b, out, shared)
@@ -87,10 +87,12 @@ func runDiff(a, b side, out string, shared []string) int {
 	}
 	specs := diff.Compare(runs["A"], runs["B"])
 	data, _ := json.MarshalIndent(struct {
-		A     string      `json:"a"`
-		B     string      `json:"b"`
-		Specs []diff.Spec `json:"specs"`
-	}{a.url, b.url, specs}, "", "  ")
+		A string `json:"a"`
+		B string `json:"b"`
+		// Differences group the specs by what differs; Specs list each spec's differences.
+		Differences []diff.Group `json:"differences"`
+		Specs       []diff.Spec  `json:"specs"`
+	}{a.url, b.url, diff.Groups(specs), specs}, "", "  ")
 	if err := os.WriteFile(filepath.Join(out, "diff.json"), data, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "chatconform:", err)
 		return exitSetupFailed

@@ -187,7 +187,7 @@ func runSuite(args []string) int {
 	}
 	// Where the run stands instead of a mark per spec, unless Ginkgo was asked to say more.
 	if !flagIsTrue(flags, "ginkgo.v") && !flagIsTrue(flags, "ginkgo.vv") {
-		formatter.ColorableStdOut = newProgress(os.Stdout, terminal)
+		formatter.ColorableStdOut = newBoundedProgress(os.Stdout, terminal)
 	}
 	t := &runT{}
 	if !specs.Run(t) || t.failed {

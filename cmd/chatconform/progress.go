@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"regexp"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatconform/chatconform/harness/report"
 )
 
 // progress stands between Ginkgo's default reporter and the console. The reporter marks each
@@ -26,10 +29,41 @@ type progress struct {
 	done, failed, total int
 	shown               bool // on a terminal: the line is on screen
 	printed             int  // elsewhere: the count last printed
+	showDue             bool // elsewhere: a spec's header was printed, the line is due after it
+
+	// failures, when set, bounds what is printed of failed specs (report.Console): the first of
+	// each finding in full, the others on one line each, in place of the reporter's block.
+	failures interface {
+		Next() (report.ConsoleEntry, bool)
+	}
+	omitting omission
+	// delimiter: the reporter's closing delimiter after a one-line failure was left out, and
+	// the next block in full needs one.
+	delimiter bool
 }
+
+// omission is the part of the reporter's output being left out.
+type omission int
+
+const (
+	omitNothing   omission = iota
+	omitBlock              // a failed spec's block, to its closing delimiter
+	omitNewline            // the newline after that delimiter
+	omitSummaryUp          // the reporter's list of every failed spec, up to "Ran N of M Specs"
+)
 
 func newProgress(out io.Writer, terminal bool) *progress {
 	return &progress{out: out, terminal: terminal, now: time.Now}
+}
+
+// newBoundedProgress is a progress that also bounds the failures it prints, through a console
+// the suite's specs report to.
+func newBoundedProgress(out io.Writer, terminal bool) *progress {
+	p := newProgress(out, terminal)
+	c := report.NewConsole()
+	report.UseConsole(c)
+	p.failures = c
+	return p
 }
 
 var (
@@ -41,6 +75,9 @@ var (
 	// failed, or recorded information ("• [FAILED] [0.01 seconds]", "• [0.003 seconds]").
 	specHeader  = regexp.MustCompile(`(?m)^[•SP] \[([A-Z]+)?`)
 	failedState = regexp.MustCompile(`^(FAILED|PANICKED|TIMEDOUT|INTERRUPTED|ABORTED)$`)
+	// failureList heads the reporter's closing list of every failed spec.
+	failureList = regexp.MustCompile(`^\s*Summarizing [0-9]+ Failures?:`)
+	delimiter   = strings.Repeat("-", 30)
 )
 
 // marks counts the spec marks a write consists of, or returns false when it holds anything else.
@@ -73,23 +110,71 @@ func (p *progress) Write(b []byte) (int, error) {
 		p.total, _ = strconv.Atoi(m[1])
 	}
 	header := specHeader.FindStringSubmatch(text)
+	failed := false
 	if header != nil {
 		p.done++
-		if failedState.MatchString(header[1]) {
+		if failed = failedState.MatchString(header[1]); failed {
 			p.failed++
 		}
+	}
+	out := b
+	switch p.omitting {
+	case omitBlock:
+		if strings.TrimSpace(text) == delimiter {
+			p.omitting, p.delimiter = omitNewline, true
+		}
+		return len(b), nil
+	case omitNewline:
+		p.omitting = omitNothing
+		if text == "\n" {
+			return len(b), nil
+		}
+	case omitSummaryUp:
+		if !strings.HasPrefix(strings.TrimLeft(text, "\n"), "Ran ") {
+			return len(b), nil
+		}
+		p.omitting = omitNothing
+	}
+	if p.failures != nil && failed {
+		if e, ok := p.failures.Next(); ok && e.Replace {
+			p.omitting = omitBlock
+			out = []byte(e.Line + "\n")
+		} else if ok {
+			out = append([]byte(p.opening()+e.Line+"\n"), b...)
+		}
+	} else if p.failures != nil && failureList.MatchString(text) {
+		p.omitting = omitSummaryUp
+		out = []byte(fmt.Sprintf("\n%s%d specs failed, each listed above (the first of each finding in full)\n", p.opening(), p.failed))
+	} else if strings.TrimSpace(text) == delimiter {
+		p.delimiter = false // the reporter's own
+	} else if strings.TrimSpace(text) != "" {
+		out = append([]byte(p.opening()), b...)
 	}
 	if p.shown {
 		fmt.Fprint(p.out, "\r\x1b[2K") // the block replaces the line, which comes back after it
 		p.shown = false
 	}
-	if _, err := p.out.Write(b); err != nil {
+	if _, err := p.out.Write(out); err != nil {
 		return 0, err
 	}
-	if header != nil && !p.terminal {
-		p.show() // on a terminal the line comes back with the next mark
+	// Elsewhere the line follows the spec's header once that line is complete; on a terminal
+	// it comes back with the next mark.
+	p.showDue = p.showDue || header != nil && !p.terminal
+	if p.showDue && bytes.HasSuffix(out, []byte("\n")) {
+		p.showDue = false
+		p.show()
 	}
 	return len(b), nil
+}
+
+// opening is the delimiter a block printed in full needs when the one before it was left out
+// (the reporter printed it, and does not repeat it).
+func (p *progress) opening() string {
+	if !p.delimiter {
+		return ""
+	}
+	p.delimiter = false
+	return delimiter + "\n"
 }
 
 // show prints where the run stands: always on a terminal, elsewhere at each tenth of the

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/onsi/ginkgo/v2/reporters"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/chatconform/chatconform/harness/report"
 )
 
 // TestProgress feeds the progress writer what Ginkgo's default reporter writes for a run of
@@ -53,5 +60,64 @@ func TestProgress(t *testing.T) {
 		!strings.Contains(term, "\r\x1b[2K\n------------------------------\n• [FAILED]") ||
 		!strings.Contains(term, "\r\x1b[2Kchatconform: 3 of 4 specs done, 1 failed") {
 		t.Errorf("terminal output does not rewrite one line around the failure block:\n%q", term)
+	}
+}
+
+// TestProgressBoundsFailures drives Ginkgo's own default reporter through a bounded progress
+// writer: of five specs failing the same way the first is printed in full and the others on
+// one line each, a spec failing another way is printed in full, the reporter's closing list of
+// every failure is left out, and the count of failures stays right.
+func TestProgressBoundsFailures(t *testing.T) {
+	stack := "github.com/chatconform/chatconform/harness.Success(...)\n\t/src/harness/envelope.go:21 +0x1\n"
+	failed := func(i int, msg string) types.SpecReport {
+		return types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: fmt.Sprintf("spec %d", i), ContainerHierarchyTexts: []string{"Operation 6"},
+			State: types.SpecStateFailed, RunTime: time.Millisecond,
+			CapturedGinkgoWriterOutput: "--> GET http://x/api/v1/messages/1\n<-- 200 OK\n    {\"result\":\"success\"}\n\n",
+			Failure: types.Failure{Message: msg, FailureNodeType: types.NodeTypeIt,
+				Location: types.CodeLocation{FileName: "/src/specs/x.go", LineNumber: i, FullStackTrace: stack}}}
+	}
+	specs := types.SpecReports{}
+	for i := range 5 {
+		specs = append(specs, failed(i, fmt.Sprintf("expected: map contains key\n\nexpected key:\n  \"msg\"\n\nactual value:\n  {\n    \"id\": %d,\n    \"result\": \"success\"\n  }", i)))
+	}
+	specs = append(specs, types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "passes", State: types.SpecStatePassed},
+		failed(9, "Expected\n    <string>: success\nto equal\n    <string>: error"))
+
+	var out strings.Builder
+	p := newProgress(&out, false)
+	console := report.NewConsole()
+	p.failures = console
+	reporter := reporters.NewDefaultReporter(types.ReporterConfig{NoColor: true}, p)
+	reporter.SuiteWillBegin(types.Report{SuiteDescription: "suite", PreRunStats: types.PreRunStats{TotalSpecs: len(specs), SpecsThatWillRun: len(specs)}})
+	for _, s := range specs {
+		console.Add(s) // as the suite's ReportAfterEach does, before the reporter prints the spec
+		reporter.DidRun(s)
+	}
+	reporter.SuiteDidEnd(types.Report{SuiteDescription: "suite", SpecReports: specs, PreRunStats: types.PreRunStats{TotalSpecs: len(specs)}})
+	text := out.String()
+
+	for _, tc := range []struct {
+		what  string
+		count int
+		in    string
+	}{
+		{"full failure blocks", 2, "• [FAILED]"},
+		{"findings named as first seen", 2, "first seen here"},
+		{"one-line failures", 4, "✗ FAILED Operation 6 spec "},
+		{"dumped replies", 1, `"result": "success"`},
+		{"closing lists of every failure", 0, "Summarizing"},
+		{"counts of the failures", 1, "6 specs failed, each listed above"},
+		{"end lines", 1, "Ran 7 of 7 Specs"},
+	} {
+		if n := strings.Count(text, tc.in); n != tc.count {
+			t.Errorf("%d %s (%q), want %d:\n%s", n, tc.what, tc.in, tc.count, text)
+		}
+	}
+	if !strings.Contains(text, "7 of 7 specs done, 6 failed") {
+		t.Errorf("progress lost count of the failures:\n%s", text)
+	}
+	// A one-line failure is one line: no delimiter around it.
+	if strings.Contains(text, "------------------------------\n------------------------------") || regexp.MustCompile(`✗[^\n]*\n-{30}\n✗`).MatchString(text) {
+		t.Errorf("delimiters around one-line failures:\n%s", text)
 	}
 }

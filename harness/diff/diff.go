@@ -303,21 +303,86 @@ func eventTypes(polls []harness.Exchange) []string {
 	return types
 }
 
-// Write prints the differences for a reader: one block per spec.
+// Group is one difference and the specs that show it: a server that answers one way
+// everywhere differs in every spec that sends the request, and says so once.
+type Group struct {
+	// Difference is the verdicts ("verdict: passed on A, skipped on B: …") or the answer
+	// ("GET /users/me: field extra only on A") that differ.
+	Difference string   `json:"difference"`
+	Specs      []string `json:"specs"`
+}
+
+// occurrence is the " #2" Compare gives the k-th request of a kind: the same difference in the
+// first and the second request of a spec is one difference.
+var occurrence = regexp.MustCompile(` #[0-9]+: `)
+
+// Groups groups the specs by difference: the verdicts first, then the answers, each with the
+// most specs first.
+func Groups(specs []Spec) []Group {
+	var out []Group
+	index := map[string]int{}
+	add := func(diff, spec string) {
+		i, ok := index[diff]
+		if !ok {
+			i = len(out)
+			index[diff] = i
+			out = append(out, Group{Difference: diff})
+		}
+		if !slices.Contains(out[i].Specs, spec) {
+			out[i].Specs = append(out[i].Specs, spec)
+		}
+	}
+	for _, s := range specs {
+		if s.StateA != s.StateB {
+			add(verdict(s), s.Spec)
+		}
+		for _, d := range s.Differences {
+			add(occurrence.ReplaceAllString(d, ": "), s.Spec)
+		}
+	}
+	isVerdict := func(g Group) bool { return strings.HasPrefix(g.Difference, "verdict: ") }
+	slices.SortStableFunc(out, func(a, b Group) int {
+		if va, vb := isVerdict(a), isVerdict(b); va != vb {
+			if va {
+				return -1
+			}
+			return 1
+		}
+		return len(b.Specs) - len(a.Specs)
+	})
+	return out
+}
+
+// verdict says how a spec's verdicts differ, with the reason of each side that did not pass.
+func verdict(s Spec) string {
+	v := fmt.Sprintf("verdict: %s on A, %s on B", s.StateA, s.StateB)
+	for _, r := range []struct{ side, reason string }{{"A", s.ReasonA}, {"B", s.ReasonB}} {
+		if r.reason != "" {
+			v += fmt.Sprintf("; on %s: %s", r.side, r.reason)
+		}
+	}
+	return v
+}
+
+// maxSpecsShown bounds the specs Write lists under one difference; diff.json has them all.
+const maxSpecsShown = 5
+
+// Write prints the differences for a reader: one block per difference, with the specs that
+// show it.
 func Write(w io.Writer, specs []Spec) {
 	if len(specs) == 0 {
 		fmt.Fprintln(w, "no differences: every spec had the same verdict and the same answers on both sides")
 		return
 	}
-	for _, s := range specs {
-		fmt.Fprintf(w, "%s\n  verdict: %s on A, %s on B\n", s.Spec, s.StateA, s.StateB)
-		for _, r := range []struct{ side, reason string }{{"A", s.ReasonA}, {"B", s.ReasonB}} {
-			if r.reason != "" && s.StateA != s.StateB {
-				fmt.Fprintf(w, "  on %s: %s\n", r.side, r.reason)
+	groups := Groups(specs)
+	for _, g := range groups {
+		fmt.Fprintf(w, "%s (%d specs)\n", g.Difference, len(g.Specs))
+		for i, spec := range g.Specs {
+			if i == maxSpecsShown {
+				fmt.Fprintf(w, "    … and %d more\n", len(g.Specs)-i)
+				break
 			}
-		}
-		for _, d := range s.Differences {
-			fmt.Fprintf(w, "  %s\n", d)
+			fmt.Fprintf(w, "    %s\n", spec)
 		}
 	}
 	verdicts := 0
@@ -326,5 +391,5 @@ func Write(w io.Writer, specs []Spec) {
 			verdicts++
 		}
 	}
-	fmt.Fprintf(w, "\n%d specs differ (%d in their verdict)\n", len(specs), verdicts)
+	fmt.Fprintf(w, "\n%d differences in %d specs (%d specs differ in their verdict); every spec of each in diff.json\n", len(groups), len(specs), verdicts)
 }

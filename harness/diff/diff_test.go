@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chatconform/chatconform/harness"
@@ -51,5 +53,43 @@ func TestCompare(t *testing.T) {
 				t.Errorf("differences %q, want %q", diffs, tc.want)
 			}
 		})
+	}
+}
+
+// TestGroups: a difference shown by many specs, in any of their requests, is one group that
+// lists them; verdicts come first; Write prints each group once, its specs bounded.
+func TestGroups(t *testing.T) {
+	var specs []Spec
+	for i := range 8 {
+		specs = append(specs, Spec{Spec: fmt.Sprintf("spec %d", i), StateA: "passed", StateB: "passed",
+			Differences: []string{"GET /users/# #1: field user.is_imported_stub only on A", "GET /users/# #2: field user.is_imported_stub only on A"}})
+	}
+	specs = append(specs,
+		Spec{Spec: "level", StateA: "passed", StateB: "skipped", ReasonB: "not applicable: needs feature level 468, target has 400"},
+		Spec{Spec: "other", StateA: "passed", StateB: "passed", Differences: []string{"POST /register #1: field max_reminder_note_length only on A"}})
+	groups := Groups(specs)
+	want := []string{
+		"verdict: passed on A, skipped on B; on B: not applicable: needs feature level 468, target has 400 [level]",
+		"GET /users/#: field user.is_imported_stub only on A [spec 0 spec 1 spec 2 spec 3 spec 4 spec 5 spec 6 spec 7]",
+		"POST /register: field max_reminder_note_length only on A [other]",
+	}
+	var got []string
+	for _, g := range groups {
+		got = append(got, g.Difference+" ["+strings.Join(g.Specs, " ")+"]")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("groups:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var out strings.Builder
+	Write(&out, specs)
+	text := out.String()
+	if n := strings.Count(text, "field user.is_imported_stub only on A"); n != 1 {
+		t.Errorf("the difference printed %d times, want once:\n%s", n, text)
+	}
+	if !strings.Contains(text, "    … and 3 more\n") || strings.Contains(text, "spec 5") {
+		t.Errorf("the specs of a group are not bounded:\n%s", text)
+	}
+	if !strings.Contains(text, "3 differences in 10 specs (1 specs differ in their verdict)") {
+		t.Errorf("no totals:\n%s", text)
 	}
 }

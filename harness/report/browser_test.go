@@ -23,7 +23,9 @@ func TestHTMLReportInABrowser(t *testing.T) {
 			{ID: "OP06-09", Section: "Endpoints / 6. Fetch a message", Text: "a missing message gets BAD_REQUEST", Feature: "messages", Status: Failed,
 				Specs: []string{"b"}, Failures: []Failure{{Spec: "Operation 6 answers BAD_REQUEST", State: "failed",
 					Message: `Expected "BAD_REQUEST", got "success"`,
-					Output:  "--> POST http://chat.example.test/api/v1/messages\n<-- 200 OK\n--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK\n"}}},
+					// The cleanup's DELETE comes after the failing GET.
+					Output:         "--> POST http://chat.example.test/api/v1/messages\n<-- 200 OK\n--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK\n--> DELETE http://chat.example.test/api/v1/messages/1\n<-- 200 OK\n",
+					FailingRequest: "--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK"}}},
 			{ID: "MSG-01", Section: "Resources / Message", Text: "id is an integer", Feature: "messages", Status: Passed, Specs: []string{"c"}},
 		}}
 	c.Profiles = profiles(c.Requirements)
@@ -50,7 +52,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 		t.Errorf("the status filter hid the failed row: %s", row("OP06-09"))
 	}
 	marked := regexp.MustCompile(`(?s)<mark class="failing"[^>]*>(.*?)</mark>`).FindStringSubmatch(dom)
-	if marked == nil || !strings.Contains(marked[1], "/api/v1/messages/999") || strings.Contains(marked[1], "POST") {
+	if marked == nil || !strings.Contains(marked[1], "/api/v1/messages/999") || strings.Contains(marked[1], "POST") || strings.Contains(marked[1], "DELETE") {
 		t.Errorf("the failing request is not the one marked: %v", marked)
 	}
 	if !strings.Contains(dom, "1 of 3 shown") {

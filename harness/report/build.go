@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -65,6 +66,7 @@ func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance
 		c.Requirements = append(c.Requirements, out)
 		countRequirement(&c.Counts, out)
 	}
+	c.Findings = findingsOf(c, findingKeys(r))
 	c.Profiles = profiles(c.Requirements)
 	if t != nil && t.Config.InsecureSkipVerify {
 		c.Warnings = append(c.Warnings, harness.InsecureWarning)
@@ -82,7 +84,13 @@ func aggregate(req catalog.Requirement, specs []types.SpecReport) Requirement {
 	var skipReasons []string
 	for _, s := range specs {
 		out.Specs = append(out.Specs, s.FullText())
-		switch kind, reason := classify(s); kind {
+		kind, reason := classify(s)
+		if kind != Passed && kind != Failed {
+			if remedy := remedyOf(reason); remedy != "" {
+				out.RunWith = appendOnce(out.RunWith, remedy)
+			}
+		}
+		switch kind {
 		case Passed:
 			passed++
 		case Failed:
@@ -152,12 +160,8 @@ func classify(s types.SpecReport) (Status, string) {
 
 // failureOf extracts what a reader needs to understand a failure.
 func failureOf(s types.SpecReport) Failure {
-	name := s.FullText()
-	if name == "" {
-		name = s.LeafNodeType.String()
-	}
 	f := Failure{
-		Spec:      name,
+		Spec:      specName(s),
 		State:     s.State.String(),
 		Message:   harness.RedactText(s.Failure.Message),
 		Output:    harness.RedactText(s.CapturedGinkgoWriterOutput),
@@ -169,12 +173,37 @@ func failureOf(s types.SpecReport) Failure {
 	if s.Failure.Location.FileName != "" {
 		f.Location = s.Failure.Location.String()
 	}
+	f.Site = assertionSite(s.Failure.Location)
+	f.FailingRequest, f.FailingExchange = failingExchange(s, f.Exchanges)
 	for _, e := range s.ReportEntries {
 		if e.Name != harness.ExchangesEntry {
 			f.Notes = append(f.Notes, harness.RedactText(e.Name+": "+e.StringRepresentation()))
 		}
 	}
 	return f
+}
+
+// failingExchange finds the exchange the failing assertion was about: the last request the
+// spec sent before it failed. Ginkgo records where in the spec's output the failure came, so
+// the cleanup's requests after it (deleting what the spec made) are never taken for it. It
+// returns the exchange's text, credentials redacted, and its index among the structured ones.
+func failingExchange(s types.SpecReport, exchanges []harness.Exchange) (string, *int) {
+	const request = "--> "
+	text := ""
+	out, at := s.CapturedGinkgoWriterOutput, s.Failure.TimelineLocation.Offset
+	if at > 0 && at <= len(out) {
+		if i := strings.LastIndex(out[:at], request); i >= 0 {
+			text = strings.TrimSpace(harness.RedactText(out[i:at]))
+		}
+	}
+	when := s.Failure.TimelineLocation.Time
+	var index *int
+	for i, e := range exchanges {
+		if !when.IsZero() && !e.Start.IsZero() && !e.Start.After(when) {
+			index = &i
+		}
+	}
+	return text, index
 }
 
 func countSpec(c *SpecCounts, s types.SpecReport) {
@@ -210,4 +239,26 @@ func countRequirement(c *Counts, r Requirement) {
 	case Pending:
 		c.Pending++
 	}
+}
+
+// setting is a runner setting named in a skip reason ("-chatconform.owner-permissions").
+var setting = regexp.MustCompile(`-` + regexp.QuoteMeta(harness.FlagPrefix) + `[a-z-]+`)
+
+// feature is the feature a not-applicable skip says the target does not claim.
+var feature = regexp.MustCompile(`does not claim feature ([a-z_]+)`)
+
+// remedyOf says what would run a spec skipped for reason, or "" when nothing a user sets
+// would (a feature level, a filter): the setting the reason names, the feature to claim, the
+// capability to offer.
+func remedyOf(reason string) string {
+	if flag := setting.FindString(reason); flag != "" {
+		return "set `" + flag + "`"
+	}
+	if m := feature.FindStringSubmatch(reason); m != nil {
+		return "claim feature " + m[1] + " (`-" + harness.FlagPrefix + "features`)"
+	}
+	if caps, ok := strings.CutPrefix(reason, harness.NeedsCapabilityPrefix+" "); ok {
+		return "offer capability " + caps + " (`-" + harness.FlagPrefix + "capabilities`)"
+	}
+	return ""
 }

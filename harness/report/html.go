@@ -38,7 +38,7 @@ func renderHTML(w io.Writer, c *Conformance) error {
 			if !seen {
 				anchor = fmt.Sprintf("failure-%d", len(failures)+1)
 				failureOf[f.Spec] = anchor
-				failures = append(failures, htmlFailure{Failure: f, Anchor: anchor, Exchange: markFailing(f.Output)})
+				failures = append(failures, htmlFailure{Failure: f, Anchor: anchor, Exchange: markFailing(f.Output, f.FailingRequest)})
 			}
 			row.FailureLinks = append(row.FailureLinks, htmlLink{Anchor: anchor, Spec: f.Spec})
 		}
@@ -49,14 +49,20 @@ func renderHTML(w io.Writer, c *Conformance) error {
 			return statusOrder[p.Requirements[i].Status] < statusOrder[p.Requirements[j].Status]
 		})
 	}
+	others := othersOf(c.OtherFailures)
+	for _, f := range others {
+		failureOf[f.Spec] = f.Anchor
+	}
 	return page.Execute(w, struct {
 		*Conformance
-		Parts    []htmlPart
-		Failures []htmlFailure
-		Others   []htmlFailure
-		Config   string
-		Statuses []Status
-	}{c, parts, failures, othersOf(c.OtherFailures), string(cfg), []Status{Failed, Partial, Skipped, NotApplicable, Pending, Passed}})
+		Parts        []htmlPart
+		Failures     []htmlFailure
+		Others       []htmlFailure
+		FindingsHTML []htmlFinding
+		Remedies     []Remedy
+		Config       string
+		Statuses     []Status
+	}{c, parts, failures, others, findingsOfHTML(c.Findings, failureOf), remedies(c), string(cfg), []Status{Failed, Partial, Skipped, NotApplicable, Pending, Passed}})
 }
 
 // htmlPart is a part of the document (Endpoints, Errors, …) and its requirements.
@@ -83,7 +89,7 @@ type htmlFailure struct {
 func othersOf(fs []Failure) []htmlFailure {
 	out := make([]htmlFailure, 0, len(fs))
 	for i, f := range fs {
-		out = append(out, htmlFailure{Failure: f, Anchor: fmt.Sprintf("other-%d", i+1), Exchange: markFailing(f.Output)})
+		out = append(out, htmlFailure{Failure: f, Anchor: fmt.Sprintf("other-%d", i+1), Exchange: markFailing(f.Output, f.FailingRequest)})
 	}
 	return out
 }
@@ -97,16 +103,41 @@ func operationOf(id string) string {
 	return ""
 }
 
-// markFailing escapes a spec's captured exchanges and marks the last one, the request the
-// failing assertion was about (a spec asserts on the answer it just got).
-func markFailing(exchange string) template.HTML {
-	const request = "--> "
-	i := strings.LastIndex(exchange, request)
-	if i < 0 {
-		return template.HTML(html.EscapeString(exchange))
+// markFailing escapes a spec's captured exchanges and marks the one the failing assertion was
+// about (failing, found by the failure's place in the output), never simply the last: the
+// spec's cleanup comes after it.
+func markFailing(output, failing string) template.HTML {
+	i := -1
+	if failing != "" {
+		i = strings.LastIndex(output, failing)
 	}
-	return template.HTML(html.EscapeString(exchange[:i]) + `<mark class="failing" title="the request the failed assertion was about">` +
-		html.EscapeString(exchange[i:]) + `</mark>`)
+	if i < 0 {
+		return template.HTML(html.EscapeString(output))
+	}
+	end := i + len(failing)
+	return template.HTML(html.EscapeString(output[:i]) + `<mark class="failing" title="the request the failed assertion was about">` +
+		html.EscapeString(output[i:end]) + `</mark>` + html.EscapeString(output[end:]))
+}
+
+// htmlFinding is a finding with the anchors of its failures.
+type htmlFinding struct {
+	Finding
+	Anchor        string
+	ExampleAnchor string // the example failure's anchor
+	Links         []htmlLink
+}
+
+// findingsOfHTML pairs the findings with the failures' anchors.
+func findingsOfHTML(fs []Finding, anchors map[string]string) []htmlFinding {
+	out := make([]htmlFinding, 0, len(fs))
+	for _, f := range fs {
+		h := htmlFinding{Finding: f, Anchor: "finding-" + f.ID, ExampleAnchor: anchors[f.Example.Spec]}
+		for _, spec := range f.Specs {
+			h.Links = append(h.Links, htmlLink{Anchor: anchors[spec], Spec: spec})
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
@@ -143,6 +174,23 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 <p class="small">Specs: {{.Counts.Specs.Total}} ({{.Counts.Specs.Passed}} passed, {{.Counts.Specs.Failed}} failed, {{.Counts.Specs.Skipped}} skipped, {{.Counts.Specs.Pending}} pending).</p>
 
 {{range .Warnings}}<p class="failed"><b>{{.}}</b></p>{{end}}
+{{if .FindingsHTML}}
+<h2 class="failed" id="findings">Findings (distinct failures): {{len .FindingsHTML}}</h2>
+<p class="small">Each finding is one assertion failing the same way, in however many specs; fixing it may pass the requirements it fails alone.</p>
+<table class="findings">
+<tr><th>Finding</th><th>Specs</th><th>Requirements failed</th><th>Failure</th></tr>
+{{range .FindingsHTML}}<tr class="finding" id="{{.Anchor}}">
+<td><a href="#{{.Anchor}}">{{.ID}}</a></td>
+<td>{{.Count}}</td>
+<td>{{len .Requirements}}{{if .Sole}} ({{len .Sole}} by this alone){{end}}</td>
+<td>{{if .Site}}<div class="small">at {{.Site}}</div>{{end}}<pre>{{.Message}}</pre>
+<div class="small">for example: <a class="example" href="#{{.ExampleAnchor}}">{{.Example.Spec}}</a></div>
+<details><summary class="small">{{.Count}} spec(s), {{len .Requirements}} requirement(s)</summary><ul class="small">{{range .Links}}<li><a href="#{{.Anchor}}">{{.Spec}}</a></li>{{end}}</ul>
+<p class="small">{{range .Requirements}}<a href="#{{.}}">{{.}}</a> {{end}}</p></details></td>
+</tr>
+{{end}}</table>
+{{end}}
+{{with .Remedies}}<h2>To run more</h2><p class="small">What the reasons of the specs that did not run name:</p><ul>{{range .}}<li>{{.Text}} to run {{.Count}} requirement(s)</li>{{end}}</ul>{{end}}
 <h2>Profiles</h2>
 <table>
 <tr><th>Profile</th><th>Result</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th></tr>
@@ -240,9 +288,11 @@ Search <input id="f-q" type="search" placeholder="ID or words">
 </body>
 </html>
 {{define "failure"}}<div class="failure" id="{{.Anchor}}">
-<p><b>{{.Spec}}</b> <span class="failed">{{.State}}</span>{{if .Location}} <span class="small">at {{.Location}}</span>{{end}}</p>
+<p><b>{{.Spec}}</b> <span class="failed">{{.State}}</span>{{if .Location}} <span class="small">at {{.Location}}</span>{{end}}{{if .Finding}} <span class="small">· <a href="#finding-{{.Finding}}">finding {{.Finding}}</a></span>{{end}}</p>
+{{if .FailingRequest}}<div class="small">The request the failed assertion was about:</div>
+<pre class="failing-request" id="{{.Anchor}}-request"><mark class="failing">{{.FailingRequest}}</mark></pre>{{end}}
 <pre>{{.Message}}</pre>
 {{if .Notes}}<ul class="small">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{if .Exchange}}<details open><summary class="small">HTTP exchanges (the failing request marked)</summary><pre>{{.Exchange}}</pre></details>{{end}}
+{{if .Exchange}}<details><summary class="small">Every HTTP exchange of the spec, in order (the failing one marked)</summary><pre>{{.Exchange}}</pre></details>{{end}}
 </div>{{end}}
 `))

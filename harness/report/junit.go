@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/xml"
+	"fmt"
 	"os"
 	"slices"
 
@@ -18,15 +19,25 @@ var junitConfig = reporters.JunitReportConfig{
 	OmitCapturedStdOutErr:     true,
 }
 
+// Bounds of a failed case in junit.xml. A server with one systemic bug fails hundreds of specs
+// the same way; the first case of each finding keeps its timeline (its last maxTimeline bytes,
+// where the failure is), the others their message and the failing exchange, cut, and the
+// finding's ID. With 472 failed specs of 3 findings the file stays well under 2 MB.
+const (
+	maxTimeline   = 32 << 10
+	maxRepeatText = 1 << 10
+)
+
 // WriteJUnit writes the run as JUnit XML: one test case per spec, its classname the operation
 // or concern it belongs to (its outermost Describe), so CI systems group the cases as the
-// document does.
+// document does. A passing spec carries no notes (the HTTP status of each request is for
+// failures); a failed one names its finding.
 func WriteJUnit(r types.Report, path string) error {
 	// The structured exchanges are the JSON report's; a failed spec's timeline has them as text.
 	specs := make(types.SpecReports, len(r.SpecReports))
 	for i, s := range r.SpecReports {
 		s.ReportEntries = slices.DeleteFunc(slices.Clone(s.ReportEntries), func(e types.ReportEntry) bool {
-			return e.Name == harness.ExchangesEntry
+			return e.Name == harness.ExchangesEntry || !s.Failed()
 		})
 		specs[i] = s
 	}
@@ -42,12 +53,21 @@ func WriteJUnit(r types.Report, path string) error {
 	if err := xml.Unmarshal(data, &suites); err != nil {
 		return err
 	}
+	keys := findingKeys(r)
+	shown := map[string]string{} // finding -> the spec whose case shows it in full
 	// Ginkgo writes one case per spec report, in order (suite nodes included).
 	for i := range suites.TestSuites {
 		cases := suites.TestSuites[i].TestCases
 		for j := range cases {
-			if j < len(r.SpecReports) && len(r.SpecReports[j].ContainerHierarchyTexts) > 0 {
-				cases[j].Classname = r.SpecReports[j].ContainerHierarchyTexts[0]
+			if j >= len(r.SpecReports) {
+				break
+			}
+			s := r.SpecReports[j]
+			if len(s.ContainerHierarchyTexts) > 0 {
+				cases[j].Classname = s.ContainerHierarchyTexts[0]
+			}
+			if k, failed := keys[specName(s)]; failed {
+				boundCase(&cases[j], s, k.id, shown)
 			}
 		}
 	}
@@ -56,4 +76,40 @@ func WriteJUnit(r types.Report, path string) error {
 		return err
 	}
 	return writeFile(path, append([]byte(xml.Header), out...))
+}
+
+// boundCase names a failed case's finding and keeps its detail in bounds: in full (timeline
+// cut to its end) for the finding's first case, as a reference to that case for the others.
+func boundCase(c *reporters.JUnitTestCase, s types.SpecReport, finding string, shown map[string]string) {
+	first, seen := shown[finding]
+	var message, description *string
+	switch {
+	case c.Failure != nil:
+		message, description = &c.Failure.Message, &c.Failure.Description
+	case c.Error != nil:
+		message, description = &c.Error.Message, &c.Error.Description
+	default:
+		return
+	}
+	if !seen {
+		shown[finding] = specName(s)
+		*description = "finding " + finding + "\n" + *description
+		if n := len(c.SystemErr); n > maxTimeline {
+			c.SystemErr = fmt.Sprintf("… (%d bytes of the timeline left out)\n", n-maxTimeline) + c.SystemErr[n-maxTimeline:]
+		}
+		return
+	}
+	*message = cut(harness.RedactText(*message), maxRepeatText)
+	request, _ := failingExchange(s, nil)
+	*description = fmt.Sprintf("finding %s, as in %q (shown in full there)\n%s\n\nthe failing request:\n%s",
+		finding, first, s.Failure.Location, cut(request, maxRepeatText))
+	c.SystemErr = ""
+}
+
+// cut shortens s to n bytes at most, saying how much it left out.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes more)", len(s)-n)
 }

@@ -41,6 +41,8 @@ type Conformance struct {
 	Suite       Suite     `json:"suite"`
 	Target      Target    `json:"target"`
 	Counts      Counts    `json:"counts"`
+	// Findings group the failures: one per assertion failing the same way, most specs first.
+	Findings []Finding `json:"findings"`
 	// Profiles are the core and the extended profiles, each with its result.
 	Profiles     []Profile     `json:"profiles"`
 	Requirements []Requirement `json:"requirements"`
@@ -136,7 +138,11 @@ type Requirement struct {
 	Specs []string `json:"specs"`
 	// NotRun are the specs that apply but did not run, for a partial (or
 	// skipped) requirement.
-	NotRun   []string  `json:"not_run,omitempty"`
+	NotRun []string `json:"not_run,omitempty"`
+	// RunWith says what would run the specs that did not run (skipped, partial, or not
+	// applicable for a feature not claimed): "set `-chatconform.owner-permissions`", one
+	// entry per distinct remedy, from the skip reasons.
+	RunWith  []string  `json:"run_with,omitempty"`
 	Failures []Failure `json:"failures,omitempty"`
 }
 
@@ -146,6 +152,16 @@ type Failure struct {
 	State    string `json:"state"`
 	Message  string `json:"message"`
 	Location string `json:"location,omitempty"`
+	// Site is where the failing assertion is, the harness helper for a shared one (Location
+	// is the spec's line).
+	Site string `json:"site,omitempty"`
+	// Finding is the ID of the finding the failure belongs to (Conformance.Findings).
+	Finding string `json:"finding,omitempty"`
+	// FailingRequest is the text of the exchange the failing assertion was about: the last
+	// one before the failure, so never one of the spec's cleanup.
+	FailingRequest string `json:"failing_request,omitempty"`
+	// FailingExchange is the index in Exchanges of that exchange.
+	FailingExchange *int `json:"failing_exchange,omitempty"`
 	// Output is the spec's captured output as text: every HTTP exchange it made and what
 	// the harness noted, credentials redacted.
 	Output string `json:"output,omitempty"`

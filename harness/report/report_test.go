@@ -277,8 +277,10 @@ func TestSummary(t *testing.T) {
 		part, _, _ := strings.Cut(r.Section, " / ")
 		parts[part] = true
 	}
-	// And one line per profile, under its heading.
-	want := 6 + len(parts) + 1 + len(extendedProfiles) + 1
+	// And one line per profile, under its heading; before all, the findings (two lines each,
+	// under a heading), and what would run more (one line per remedy, under a heading).
+	remedies := 1
+	want := 6 + len(parts) + 1 + len(extendedProfiles) + 1 + 1 + 2*3 + 1 + remedies
 	if n := strings.Count(s, "\n"); n != want {
 		t.Errorf("summary has %d lines, want %d:\n%s", n, want, s)
 	}
@@ -394,6 +396,14 @@ func TestSchemaRefusesBrokenReports(t *testing.T) {
 			}
 		},
 		"no counts": func(m map[string]any) { delete(m, "counts") },
+		"a finding of no spec": func(m map[string]any) {
+			f := m["findings"].([]any)[0].(map[string]any)
+			f["count"], f["specs"] = 0, []any{}
+		},
+		"a finding without an ID": func(m map[string]any) { delete(m["findings"].([]any)[0].(map[string]any), "id") },
+		"a failure naming a malformed finding": func(m map[string]any) {
+			m["other_failures"].([]any)[0].(map[string]any)["finding"] = "F-1"
+		},
 	} {
 		var m map[string]any
 		_ = json.Unmarshal(good, &m)

@@ -2,14 +2,20 @@ package report
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
-// Summary returns a few lines for the end of a run's output: requirement
-// counts by status, coverage, and spec counts.
+// summaryFindings is how many findings the summary lists; the HTML and JSON reports have all.
+const summaryFindings = 20
+
+// Summary returns a few lines for the end of a run's output: the findings first (each failure
+// once, with what it takes down), then requirement counts by status, coverage, spec counts,
+// and what would run the requirements that did not run.
 func Summary(c *Conformance) string {
 	n := c.Counts
 	var b strings.Builder
+	writeFindings(&b, c.Findings)
 	fmt.Fprintf(&b, "chatconform: %d requirements: %d passed, %d partial, %d failed, %d skipped, %d not applicable, %d pending\n",
 		n.Requirements, n.Passed, n.Partial, n.Failed, n.Skipped, n.NotApplicable, n.Pending)
 	fmt.Fprintf(&b, "coverage: %d requirements covered by specs, %d pending in the catalog\n", n.Covered, n.Pending)
@@ -22,6 +28,7 @@ func Summary(c *Conformance) string {
 	for _, w := range c.Warnings {
 		b.WriteString(w + "\n")
 	}
+	writeRemedies(&b, c)
 	b.WriteString("profiles:\n")
 	for _, p := range c.Profiles {
 		fmt.Fprintf(&b, "  %-48s %-14s %3d passed, %d partial, %d failed, %d skipped, %d not applicable\n", p.name(), p.Result,
@@ -56,4 +63,86 @@ func byPart(reqs []Requirement) []part {
 		parts[i].counts[r.Status]++
 	}
 	return parts
+}
+
+// writeFindings lists the findings, most specs first, each on two lines.
+func writeFindings(b *strings.Builder, findings []Finding) {
+	if len(findings) == 0 {
+		return
+	}
+	specs := 0
+	for _, f := range findings {
+		specs += f.Count
+	}
+	fmt.Fprintf(b, "chatconform: findings (distinct failures): %d, in %d failed specs, most specs first:\n", len(findings), specs)
+	for i, f := range findings {
+		if i == summaryFindings {
+			fmt.Fprintf(b, "  … and %d more findings (conformance.html, conformance.json)\n", len(findings)-i)
+			break
+		}
+		fmt.Fprintf(b, "  %s  %s, %s failed (%d by this alone)  at %s\n", f.ID, plural(f.Count, "spec"), plural(len(f.Requirements), "requirement"), len(f.Sole), f.Site)
+		fmt.Fprintf(b, "            %s\n", gist(f.Message, 160))
+	}
+}
+
+// gist folds a message onto one line of at most n characters.
+func gist(msg string, n int) string {
+	var parts []string
+	for _, line := range strings.Split(msg, "\n") {
+		// Labels ("expected key:") and the opening of a dumped value say nothing on one line.
+		if line = strings.TrimSpace(line); line != "" && line != "…" && line != "{" && line != "[" && !strings.HasSuffix(line, ":") {
+			parts = append(parts, line)
+		}
+	}
+	s := strings.Join(parts, " · ")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// Remedy is what would run more requirements, and how many.
+type Remedy struct {
+	Text  string
+	Count int
+}
+
+// remedies are the remedies the skip reasons of the requirements that did not run (skipped,
+// partial, not applicable) name, each with how many requirements it would run, most first.
+func remedies(c *Conformance) []Remedy {
+	counts := map[string]int{}
+	for _, r := range c.Requirements {
+		if r.Status == Passed || r.Status == Failed {
+			continue
+		}
+		for _, remedy := range r.RunWith {
+			counts[remedy]++
+		}
+	}
+	var out []Remedy
+	for _, text := range sortedKeys(counts) {
+		out = append(out, Remedy{text, counts[text]})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Count > out[j].Count })
+	return out
+}
+
+// writeRemedies says what would run more.
+func writeRemedies(b *strings.Builder, c *Conformance) {
+	list := remedies(c)
+	if len(list) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%d requirements skipped or partial, %d not applicable; to run more:\n", c.Counts.Skipped+c.Counts.Partial, c.Counts.NotApplicable)
+	for _, r := range list {
+		fmt.Fprintf(b, "  %s to run %d of them\n", r.Text, r.Count)
+	}
+}
+
+// plural is "1 spec", "2 specs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

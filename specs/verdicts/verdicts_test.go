@@ -37,11 +37,18 @@ func runner(t *testing.T) string {
 // returns its exit status and report.
 func run(t *testing.T, bin, base string, owner fixtures.User, filter string, env ...string) (int, *report.Conformance) {
 	t.Helper()
-	dir := t.TempDir()
 	args := []string{}
 	if filter != "" {
 		args = append(args, "-ginkgo.label-filter="+filter)
 	}
+	code, _, c := runIn(t, bin, base, owner, t.TempDir(), args, env)
+	return code, c
+}
+
+// runIn runs the runner with args and the extra environment against base as owner, its
+// reports in dir, and returns its exit status, its console and its report.
+func runIn(t *testing.T, bin, base string, owner fixtures.User, dir string, args, env []string) (int, string, *report.Conformance) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
 		"CHATCONFORM_URL=" + base, "CHATCONFORM_OWNER_EMAIL=" + owner.Email,
@@ -60,7 +67,7 @@ func run(t *testing.T, bin, base string, owner fixtures.User, filter string, env
 	if err := json.Unmarshal(data, &c); err != nil {
 		t.Fatalf("report: %v", err)
 	}
-	return code, &c
+	return code, string(out), &c
 }
 
 func requirement(t *testing.T, c *report.Conformance, id string) report.Requirement {

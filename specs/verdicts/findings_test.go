@@ -1,0 +1,233 @@
+package verdicts_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/harness/browser"
+	"github.com/chatconform/chatconform/harness/report"
+)
+
+// alteringProxy serves the reference fake behind a reverse proxy that hands every JSON object
+// reply to alter, which may change it: a server with a bug of our choosing.
+func alteringProxy(t *testing.T, alter func(r *http.Request, reply map[string]any)) *httptest.Server {
+	t.Helper()
+	fake := fakeserver.New()
+	backend := httptest.NewServer(fake)
+	u, _ := url.Parse(backend.URL)
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		var reply map[string]any
+		if json.Unmarshal(body, &reply) == nil {
+			alter(resp.Request, reply)
+			body, _ = json.Marshal(reply)
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		return nil
+	}
+	front := httptest.NewServer(proxy)
+	t.Cleanup(func() { front.Close(); backend.Close(); fake.Close() })
+	return front
+}
+
+// runFull runs the runner against base as the fixture's owner, its reports in dir.
+func runFull(t *testing.T, bin, base, dir string, args ...string) (int, string, *report.Conformance) {
+	t.Helper()
+	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
+	return runIn(t, bin, base, owner, dir, args, nil)
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Size()
+}
+
+// failureBlock returns the HTML of the failure section of the spec whose text holds spec.
+func failureBlock(t *testing.T, dom, spec string) string {
+	t.Helper()
+	for _, block := range regexp.MustCompile(`(?s)<div class="failure" id="[^"]+">.*?\n</div>`).FindAllString(dom, -1) {
+		if strings.Contains(block, spec) {
+			return block
+		}
+	}
+	t.Fatalf("no failure section of %q in the page", spec)
+	return ""
+}
+
+// TestFindingsAgainstBrokenServers runs the suite against servers made broken by a proxy in
+// front of the fake, and opens the HTML report in headless Chromium.
+//
+// One rule broken (the topics of a channel listed oldest first): the failure section marks
+// the GET …/topics whose answer the assertion was about, at its top, and not the cleanup's
+// DELETE /streams/{id} that came after it.
+//
+// A systemic bug (success replies without msg): the hundreds of failures are one finding,
+// named first in the console, the HTML and the JSON with its counts; the console prints it once
+// in full and every other failed spec on one line; junit.xml stays under 2 MB.
+//
+// The fake itself: no finding, and a junit.xml without per-request notes.
+func TestFindingsAgainstBrokenServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the runner and runs the suite three times")
+	}
+	bin := runner(t)
+
+	t.Run("one rule broken", func(t *testing.T) {
+		topics := regexp.MustCompile(`^/api/v1/users/me/[0-9]+/topics$`)
+		srv := alteringProxy(t, func(r *http.Request, reply map[string]any) {
+			if list, ok := reply["topics"].([]any); ok && r.Method == "GET" && topics.MatchString(r.URL.Path) {
+				for i, j := 0, len(list)-1; i < j; i, j = i+1, j-1 {
+					list[i], list[j] = list[j], list[i]
+				}
+			}
+		})
+		dir := t.TempDir()
+		code, console, c := runFull(t, bin, srv.URL, dir, "-ginkgo.label-filter=req:OP12-03 || req:OP12-04 || req:OP12-05 || req:OP12-06")
+		if code != 1 {
+			t.Fatalf("exit %d, want 1:\n%s", code, console)
+		}
+		byID := map[string]report.Requirement{}
+		for _, r := range c.Requirements {
+			byID[r.ID] = r
+		}
+		if byID["OP12-03"].Status != report.Passed || byID["OP12-04"].Status != report.Failed || byID["OP12-05"].Status != report.Failed {
+			t.Fatalf("OP12-03 %s, OP12-04 %s, OP12-05 %s: want passed, failed, failed", byID["OP12-03"].Status, byID["OP12-04"].Status, byID["OP12-05"].Status)
+		}
+		// Two assertions fail: the order of two topics (OP12-04), and the owner's list in a
+		// private channel, which both entries of one table check at one line (OP12-05, -06).
+		if len(c.Findings) != 2 || c.Findings[0].Count != 2 || strings.Join(c.Findings[0].Requirements, " ") != "OP12-05 OP12-06" ||
+			strings.Join(c.Findings[1].Requirements, " ") != "OP12-04" {
+			t.Errorf("findings %+v: want one of OP12-05 and -06, one of OP12-04", c.Findings)
+		}
+		f := byID["OP12-04"].Failures[0]
+		if f.FailingExchange == nil || f.Exchanges[*f.FailingExchange].Method != "GET" || !topics.MatchString(pathOf(f.Exchanges[*f.FailingExchange].URL)) {
+			t.Errorf("the failing exchange is %v of %d, not the GET …/topics", f.FailingExchange, len(f.Exchanges))
+		}
+		if !strings.HasPrefix(f.FailingRequest, "--> GET ") || !strings.Contains(f.FailingRequest, "/topics") {
+			t.Errorf("failing request %q, want the GET …/topics", f.FailingRequest)
+		}
+		// The spec's cleanup (archiving its channel) comes after the failing request: the last
+		// request of the spec is not the one to mark.
+		if i := strings.LastIndex(f.Output, f.FailingRequest); i < 0 || !strings.Contains(f.Output[i:], "--> DELETE ") {
+			t.Errorf("no cleanup request after the failing one in the spec's output: the test would not tell the two apart:\n%s", f.Output[max(0, len(f.Output)-1500):])
+		}
+
+		dom := browser.Open(t).DOM("file://" + filepath.Join(dir, report.HTMLFile))
+		block := failureBlock(t, dom, "most recent first")
+		first := regexp.MustCompile(`(?s)<pre[^>]*>(.*?)</pre>`).FindStringSubmatch(block)
+		if first == nil || !strings.Contains(first[0], `class="failing-request"`) || !strings.Contains(first[1], "--&gt; GET ") ||
+			!strings.Contains(first[1], "/topics") || strings.Contains(first[1], "DELETE") {
+			t.Errorf("the failure section does not open with the GET …/topics:\n%.2000s", block)
+		}
+		marks := regexp.MustCompile(`(?s)<mark class="failing"[^>]*>(.*?)</mark>`).FindAllStringSubmatch(block, -1)
+		if len(marks) != 2 {
+			t.Fatalf("%d marks in the failure section, want 2 (at its top and in the timeline)", len(marks))
+		}
+		for _, m := range marks {
+			if !strings.HasPrefix(m[1], "--&gt; GET ") || !strings.Contains(m[1], "/topics") || strings.Contains(m[1], "DELETE") {
+				t.Errorf("marked: %.300s", m[1])
+			}
+		}
+		if !regexp.MustCompile(`<details><summary class="small">Every HTTP exchange`).MatchString(block) {
+			t.Error("the whole timeline is not folded under the failing request")
+		}
+	})
+
+	t.Run("a systemic bug", func(t *testing.T) {
+		srv := alteringProxy(t, func(_ *http.Request, reply map[string]any) {
+			if reply["result"] == "success" {
+				delete(reply, "msg")
+			}
+		})
+		dir := t.TempDir()
+		code, console, c := runFull(t, bin, srv.URL, dir)
+		if code != 1 || len(c.Findings) == 0 {
+			t.Fatalf("exit %d, %d findings: want 1 and some", code, len(c.Findings))
+		}
+		top := c.Findings[0]
+		failed := c.Counts.Specs.Failed
+		if len(c.Findings) != 1 || top.Count != failed || len(top.Requirements) != c.Counts.Failed || !strings.Contains(top.Message, `"msg"`) {
+			t.Errorf("%d findings, the first %s: %d specs of %d failed, %d requirements of %d failed, message %q: want one finding of them all",
+				len(c.Findings), top.ID, top.Count, failed, len(top.Requirements), c.Counts.Failed, top.Message)
+		}
+		lines := strings.Count(console, "\n")
+		oneLine := strings.Count(console, "✗ FAILED ")
+		junit := fileSize(t, filepath.Join(dir, "junit.xml"))
+		t.Logf("systemic bug: %d specs failed, %d requirements failed, %d findings; console %d lines (%d bytes), %d one-line failures; junit.xml %d bytes, conformance.json %d bytes, conformance.html %d bytes",
+			failed, c.Counts.Failed, len(c.Findings), lines, len(console), oneLine, junit,
+			fileSize(t, filepath.Join(dir, report.JSONFile)), fileSize(t, filepath.Join(dir, report.HTMLFile)))
+		if oneLine != failed-len(c.Findings) || strings.Count(console, "first seen here") != len(c.Findings) {
+			t.Errorf("%d one-line failures and %d in full, want %d and %d", oneLine, strings.Count(console, "first seen here"), failed-len(c.Findings), len(c.Findings))
+		}
+		if lines > failed+400 {
+			t.Errorf("console of %d lines for %d failures of %d findings", lines, failed, len(c.Findings))
+		}
+		if i, j := strings.Index(console, "findings (distinct failures)"), strings.Index(console, "requirements: "); i < 0 || i > j {
+			t.Errorf("the summary does not open with the findings:\n%s", console[max(0, len(console)-3000):])
+		}
+		if junit > 2<<20 {
+			t.Errorf("junit.xml is %d bytes, want under 2 MB", junit)
+		}
+
+		dom := browser.Open(t).DOM("file://" + filepath.Join(dir, report.HTMLFile))
+		findings, profiles := strings.Index(dom, `<h2 class="failed" id="findings">`), strings.Index(dom, "<h2>Profiles</h2>")
+		if findings < 0 || findings > profiles {
+			t.Fatalf("the findings do not come before the profiles (at %d and %d)", findings, profiles)
+		}
+		row := regexp.MustCompile(`(?s)<tr class="finding" id="finding-` + top.ID + `">\s*<td>.*?</td>\s*<td>([0-9]+)</td>\s*<td>([0-9]+)`).FindStringSubmatch(dom)
+		if row == nil || row[1] != strconv.Itoa(failed) || row[2] != strconv.Itoa(c.Counts.Failed) {
+			t.Errorf("the finding's row %v, want %d specs and %d requirements", row, failed, c.Counts.Failed)
+		}
+	})
+
+	t.Run("the fake itself", func(t *testing.T) {
+		fake := fakeserver.New()
+		srv := httptest.NewServer(fake)
+		defer srv.Close()
+		defer fake.Close()
+		dir := t.TempDir()
+		code, console, c := runFull(t, bin, srv.URL, dir)
+		junit := fileSize(t, filepath.Join(dir, "junit.xml"))
+		t.Logf("the fake: junit.xml %d bytes, console %d lines", junit, strings.Count(console, "\n"))
+		if code != 0 || len(c.Findings) != 0 {
+			t.Fatalf("exit %d, %d findings: want 0, 0", code, len(c.Findings))
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, "junit.xml"))
+		if bytes.Contains(data, []byte(`name="http status"`)) {
+			t.Error("junit.xml keeps the notes of passing specs")
+		}
+	})
+}
+
+// pathOf is a URL's path.
+func pathOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Path
+}
