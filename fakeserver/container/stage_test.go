@@ -1,0 +1,35 @@
+package container
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestFinalStage: container.Run builds the image from the Dockerfile's last stage, with the
+// fake's files from the build context; a Dockerfile whose last stage does not take them from
+// the build stage is refused rather than built into an image without the fake.
+func TestFinalStage(t *testing.T) {
+	dockerfile, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stage, err := finalStage(dockerfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(stage)
+	if !strings.HasPrefix(got, "FROM scratch\n") || strings.Count(got, "FROM ") != 1 ||
+		!strings.Contains(got, "\nCOPY fakeserver/ /\n") || strings.Contains(got, "--from=build") {
+		t.Errorf("final stage of the Dockerfile:\n%s", got)
+	}
+	for name, bad := range map[string]string{
+		"no copy from the build stage": "FROM golang AS build\nRUN go build\nFROM scratch\nCOPY fakeserver /fakeserver\n",
+		"the copy in the build stage":  "FROM golang AS build\nCOPY --from=build /out/fakeserver/ /\nFROM scratch\n",
+		"a single stage":               "COPY --from=build /out/fakeserver/ /\n",
+	} {
+		if _, err := finalStage([]byte(bad)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
