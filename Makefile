@@ -77,7 +77,7 @@ image:
 fakeserver:
 	$(GO) run ./cmd/fakeserver
 
-# Benchmarks of the fake beside a bare handler (README, "Performance"); about 15 s, building
+# Benchmarks of the fake beside a bare handler (docs/performance.md); about 15 s, building
 # the 10^6-message realm of BenchmarkScale included.
 bench:
 	$(GO) test -run=NONE -bench=. -benchtime=2000x ./fakeserver/...

@@ -16,7 +16,7 @@ import (
 const FlagPrefix = "chatconform."
 
 // Setting is one configuration setting: where it can be given and what it
-// means. The README's configuration table is generated from Settings, so the
+// means. The documented settings table (docs/settings.md) is generated from Settings, so the
 // documentation and the code cannot drift.
 type Setting struct {
 	Name    string // short name, e.g. "url"
@@ -305,7 +305,7 @@ func looksLikeEmail(s string) bool {
 	return at > 0 && at < len(s)-1 && !strings.ContainsAny(s, " \t\r\n")
 }
 
-// SettingsMarkdown renders Settings as the Markdown table the README
+// SettingsMarkdown renders Settings as the Markdown table docs/settings.md
 // reproduces (setting, flag, environment variable, YAML key, default,
 // meaning).
 func SettingsMarkdown() string {

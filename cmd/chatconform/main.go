@@ -8,7 +8,7 @@
 //	chatconform serve [-addr …] [-fixture …]      # the reference fake server
 //	chatconform diff [--a URL …] [--b URL …]      # two servers' answers side by side
 //
-// Every chatconform setting is also an environment variable (see the README), and every
+// Every chatconform setting is also an environment variable (docs/settings.md), and every
 // Ginkgo flag works with its -ginkgo. prefix (for example -ginkgo.label-filter). Reports go to
 // the report directory: conformance.json, conformance.html and junit.xml.
 // The exit status is 0 when the target conforms (nothing applicable failed), 1 when it does
@@ -100,7 +100,7 @@ func runSuite(args []string) int {
 	failFast := flags.Bool("fail-fast", false, "stop at the first failed spec")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Println("chatconform run: the settings are in the README (-chatconform.<setting>, or CHATCONFORM_* variables); any Ginkgo flag works as -ginkgo.<flag>, for example -ginkgo.label-filter=req:OP06-01")
+			fmt.Println("chatconform run: the settings are in docs/settings.md (-chatconform.<setting>, or CHATCONFORM_* variables); any Ginkgo flag works as -ginkgo.<flag>, for example -ginkgo.label-filter=req:OP06-01")
 			return exitConformant
 		}
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", err.Error()+suggestFlag(flags, err))
