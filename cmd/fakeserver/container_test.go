@@ -31,7 +31,7 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
 	fakeImage, runnerImage := buildImages(ctx, t, root)
 	fake, err := container.Run(ctx, container.WithImage(fakeImage))

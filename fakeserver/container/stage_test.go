@@ -33,3 +33,24 @@ func TestFinalStage(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildStagesAgree: Dockerfile and Dockerfile.runner share their build stage word for word,
+// so that building the second image reuses every layer of the first instead of compiling again.
+func TestBuildStagesAgree(t *testing.T) {
+	var stages []string
+	for _, name := range []string{"../../Dockerfile", "../../Dockerfile.runner"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		begin, end := strings.Index(text, "\nARG GO_IMAGE="), strings.LastIndex(text, "\nFROM ")
+		if begin < 0 || end < begin {
+			t.Fatalf("%s has no build stage before its last FROM", name)
+		}
+		stages = append(stages, text[begin:end])
+	}
+	if stages[0] != stages[1] {
+		t.Errorf("the build stages differ:\nDockerfile:%s\nDockerfile.runner:%s", stages[0], stages[1])
+	}
+}
