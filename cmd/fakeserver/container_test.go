@@ -61,7 +61,7 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 }
 
 // buildImages builds Dockerfile.runner and Dockerfile from the repository root, each with its
-// binaries stamped with the version "test", and returns their tags. The build stage's Go image
+// binaries stamped with the version "test", and returns their tags, removed when the test ends. The build stage's Go image
 // is the one .ci/go-builder-image names (the official one where the engine holds it, else one
 // made from this machine's toolchain), and modules come from this machine's module cache,
 // served as a module proxy: no registry, no network. Both share their build stage, so the
@@ -78,7 +78,9 @@ func buildImages(ctx context.Context, t *testing.T, root string) (fakeImage, run
 	}
 	proxy := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download"))))
 	defer proxy.Close()
-	fakeImage, runnerImage = "chatconform/fakeserver:test", "chatconform/runner:test"
+	// Tags of this run alone: other checkouts on the machine build their own.
+	tag := fmt.Sprintf("test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	fakeImage, runnerImage = "chatconform/fakeserver:"+tag, "chatconform/runner:"+tag
 	images := []struct{ dockerfile, tag, version string }{
 		{"Dockerfile.runner", runnerImage, "chatconform test: "},
 		{"Dockerfile", fakeImage, "fakeserver test\n"},
@@ -92,6 +94,7 @@ func buildImages(ctx context.Context, t *testing.T, root string) (fakeImage, run
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("docker build -f %s: %v\n%s", image.dockerfile, err, out)
 		}
+		t.Cleanup(func() { _ = exec.Command("docker", "rmi", image.tag).Run() })
 		// The version the build argument gave, stamped into the binary.
 		out, err := exec.CommandContext(ctx, "docker", "run", "--rm", image.tag, "-version").CombinedOutput()
 		if err != nil || !strings.HasPrefix(string(out), image.version) {
