@@ -1,7 +1,7 @@
-# The fake server as a container image: a static binary on an empty base, so the image builds
-# without any registry and starts in milliseconds. `make image` builds the binary (its version
-# stamped), then this. It listens on 0.0.0.0 inside the container, where its control API needs
-# a token; publish the port on the loopback address only:
+# The fake server as a container image: a static binary on an empty base, so it starts in
+# milliseconds. Built from the sources alone (`docker build .`, or `make image` for both images
+# with the version stamped). It listens on 0.0.0.0 inside the container, where its control API
+# needs a token; publish the port on the loopback address only:
 #
 #   docker run --rm -p 127.0.0.1:9991:9991 -e CHATCONFORM_CONTROL_TOKEN=my-token chatconform/fakeserver
 #
@@ -9,6 +9,24 @@
 #
 #   docker run --rm -p 127.0.0.1:9991:9991 -v "$PWD/realm.yaml:/fixtures/realm.yaml:ro" \
 #     chatconform/fakeserver -fixture /fixtures/realm.yaml
+
+# The build stage is the same, word for word, in Dockerfile.runner: building the second image
+# reuses every layer of the first instead of compiling again.
+ARG GO_IMAGE=golang:1.26
+FROM ${GO_IMAGE} AS build
+# Where modules come from (the go command's default when empty).
+ARG GOPROXY
+WORKDIR /src
+COPY . .
+ARG VERSION=dev
+# Each image's root as a directory, so that one COPY keeps every mode (a world-writable /reports).
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-X github.com/chatconform/chatconform/fakeserver/serve.Version=${VERSION}" \
+      -o /out/fakeserver/fakeserver ./cmd/fakeserver && \
+    CGO_ENABLED=0 go build -trimpath -ldflags "-X github.com/chatconform/chatconform/harness.Version=${VERSION}" \
+      -o /out/runner/chatconform ./cmd/chatconform && \
+    mkdir -p /out/runner/etc/ssl/certs && cp /etc/ssl/certs/ca-certificates.crt /out/runner/etc/ssl/certs/ && \
+    mkdir -m 1777 /out/runner/reports
+
 FROM scratch
 ARG VERSION=dev
 LABEL org.opencontainers.image.title="chatconform fake server" \
@@ -16,7 +34,7 @@ LABEL org.opencontainers.image.title="chatconform fake server" \
       org.opencontainers.image.source="https://github.com/chatconform/chatconform" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.version="${VERSION}"
-COPY bin/fakeserver /fakeserver
+COPY --from=build /out/fakeserver/ /
 # No root: the fake needs no privilege (65532 is the conventional unprivileged "nonroot").
 USER 65532:65532
 EXPOSE 9991

@@ -16,7 +16,7 @@ const (
 	escalationGroup = "9"
 )
 
-// accountRouteCases adds the bad-input cases of the routes of users, roles, groups, JWT, presence, subscriptions (issue 5).
+// accountRouteCases adds the bad-input cases of the routes of users, roles, groups, JWT, presence, subscriptions.
 func accountRouteCases(add func(routeSpec)) {
 	memberEmail := "member@chat.example.test"
 	ownerPrincipal := bad(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")

@@ -32,7 +32,7 @@ func clientStateOf(t testing.TB, base string, state map[string]any) {
 }
 
 // clientRouteCases adds the bad-input cases of the routes real clients call around the
-// documented operations (issue 10). The setup message (ID 1) was sent by the owner to
+// documented operations. The setup message (ID 1) was sent by the owner to
 // general > setup; general (ID 1) is the fixture's one channel, with everyone subscribed.
 func clientRouteCases(add func(routeSpec)) {
 	unsub := routeSpec{method: "DELETE", pattern: "/api/v1/users/me/subscriptions", path: "/api/v1/users/me/subscriptions",

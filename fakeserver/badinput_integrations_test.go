@@ -91,7 +91,7 @@ func integMultipart(vals url.Values, fileField, name string, content []byte) ([]
 }
 
 // integrationRouteCases adds the bad-input cases of the routes of uploads and attachments,
-// reminders, bot storage, push devices, video calls and linkifier editing (issue 6). The
+// reminders, bot storage, push devices, video calls and linkifier editing. The
 // valid requests need integrationSetUp's objects.
 func integrationRouteCases(add func(routeSpec)) {
 	upload := routeSpec{method: "POST", pattern: "/api/v1/user_uploads", path: "/api/v1/user_uploads", role: fixtures.RoleMember, upload: "file"}

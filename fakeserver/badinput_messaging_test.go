@@ -7,7 +7,7 @@ import (
 )
 
 // messagingRouteCases adds the bad-input cases of the routes of message editing and moving,
-// topic muting, narrows, read marking, typing, reactions (issue 4). The setup message (ID 1)
+// topic muting, narrows, read marking, typing, reactions. The setup message (ID 1)
 // was sent by the owner to general > setup.
 func messagingRouteCases(add func(routeSpec)) {
 	edit := routeSpec{method: "PATCH", pattern: "/api/v1/messages/{message_id:[0-9]+}", path: "/api/v1/messages/{id}", id: "1",

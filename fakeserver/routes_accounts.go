@@ -14,7 +14,7 @@ const (
 	userEmail = "{email:[^/]*(?:@|%40)[^/]*}"
 )
 
-// accountRoutes adds the authenticated routes of users, roles, groups, JWT authentication, custom profile fields (issue 5).
+// accountRoutes adds the authenticated routes of users, roles, groups, JWT authentication, custom profile fields.
 func (s *Server) accountRoutes(r chi.Router) {
 	// Documented operations.
 	r.Patch("/users/"+userEmail, serve(s.fromLevel(realm.LevelUpdateUserByEmail, s.updateUserByEmail)))                             // 2

@@ -11,7 +11,7 @@ import (
 const userIDOrEmail = "{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}"
 
 // clientRoutes adds the authenticated routes that real clients call around the documented
-// operations (issue 10): channels, subscriptions, read marking, typing, reactions, edit
+// operations: channels, subscriptions, read marking, typing, reactions, edit
 // history, rendering, presence, emoji, reactivation, group edits and uploaded files.
 func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/streams", serve(s.getChannels))

@@ -13,7 +13,7 @@ const (
 )
 
 // integrationRoutes adds the authenticated routes of uploads and attachments, reminders, bot
-// storage, push devices, video calls and linkifier editing (issue 6).
+// storage, push devices, video calls and linkifier editing.
 func (s *Server) integrationRoutes(r chi.Router) {
 	// Documented operations, by their number in the API document.
 	r.Post("/mobile_push/register", serve(s.fromLevel(realm.LevelPushRegistration, humansOnly(s.registerPushDevice)))) // 7

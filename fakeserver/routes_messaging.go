@@ -7,7 +7,7 @@ import (
 )
 
 // messagingRoutes adds the authenticated routes of message editing and moving, topic muting,
-// narrows, read marking, typing and reactions (issue 4).
+// narrows, read marking, typing and reactions.
 func (s *Server) messagingRoutes(r chi.Router) {
 	// Documented operations, by their number in the API document.
 	r.Patch("/messages/"+messageID, serve(s.updateMessage))                                                // 1

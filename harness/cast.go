@@ -14,7 +14,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 )
 
-// The persistent cast (README, "Footprint of a run"): the users every run needs are found by
+// The persistent cast (docs/footprint.md): the users every run needs are found by
 // stable names and reused, so that runs do not pile users up on a shared server. A run only
 // creates what it cannot reuse: the bot (no API hands a bot's key back; it is deactivated
 // when the run ends) and the fresh users of specs that change a user's own settings (each

@@ -13,7 +13,7 @@ import (
 	"github.com/onsi/gomega"
 )
 
-// What a spec creates is taken away when it ends (README, "Footprint of a run"): users are
+// What a spec creates is taken away when it ends (docs/footprint.md): users are
 // deactivated, channels unsubscribed and archived. The chores go to the
 // staff administrators in turn, so the owner's request budget is left to the specs.
 

@@ -12,7 +12,7 @@ import (
 	"github.com/onsi/gomega"
 )
 
-// Helpers of the message editing, moving, muting, narrow and read-marking specs (issue 4).
+// Helpers of the message editing, moving, muting, narrow and read-marking specs.
 
 // SystemGroupID returns the ID of one of the target's system user groups by its name
 // ("role:administrators", "role:members", "role:everyone", …), as GET /user_groups lists them.

@@ -99,7 +99,7 @@ var _ = Describe("Authentication", func() {
 		var ids fixtureIDs
 		BeforeEach(func() {
 			// The requests are refused before they act, so the specs of a process share the
-			// channel and message they name (README, "Footprint of a run").
+			// channel and message they name (docs/footprint.md).
 			ch := t.SharedChannel()
 			authMessage.Do(func() {
 				authMessage.id = t.SendToChannel(harness.Owner, ch, harness.UniqueName("auth"), "authenticated only")

@@ -39,7 +39,7 @@ func (acctOps) createUser(u harness.User, a newAccount, omit ...string) *httpexp
 }
 
 // deactivateCreatedAtEnd deactivates the account a POST /users answer says it created, when
-// the spec ends, so that no run leaves users behind (README, "Footprint of a run").
+// the spec ends, so that no run leaves users behind (docs/footprint.md).
 func (acctOps) deactivateCreatedAtEnd(resp *httpexpect.Response, email string) {
 	var body struct {
 		Result string `json:"result"`

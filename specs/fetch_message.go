@@ -223,7 +223,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 })
 
 // sharedMessage is a channel message each process sends once to the shared channel, for the
-// specs that only read it, one requirement each (README, "Footprint of a run").
+// specs that only read it, one requirement each (docs/footprint.md).
 type sharedMessage struct {
 	sync.Once
 	id, other int

@@ -109,7 +109,7 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 })
 
 // Every spec takes the next accounts of the persistent cast, so that no account needs more
-// requests in a run than the real server's rate limit allows (README, "Footprint of a run").
+// requests in a run than the real server's rate limit allows (docs/footprint.md).
 var _ = BeforeEach(func() {
 	harness.TakeExchanges() // what came before the spec (another spec's cleanup) is not the spec's
 	harness.Current().NextCast()
@@ -133,8 +133,7 @@ var _ = SynchronizedAfterSuite(func() {
 		Expect(target.TeardownProcess()).To(Succeed(), "archiving this process's shared channel")
 	}
 }, func() {
-	// What the run made for itself alone goes when every process is done (README, "Footprint
-	// of a run").
+	// What the run made for itself alone goes when every process is done (docs/footprint.md).
 	if target, ok := harness.TryCurrent(); ok {
 		Expect(target.Teardown()).To(Succeed(), "deactivating the run's bot")
 	}

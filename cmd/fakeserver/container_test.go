@@ -3,33 +3,38 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/container"
 )
 
-// TestContainerImagePassesTheSuite builds the fake's container image from the Dockerfile,
-// starts it with the container package (testcontainers-go), and runs the whole conformance suite against it: the
-// image a client developer pulls is the fake that passes. It needs a Docker engine; .ci/run
-// installs and starts one.
+// TestContainerImagePassesTheSuite builds both images as a user would (`docker build` from the
+// repository root, nothing prepared), starts the fake's with the container package
+// (testcontainers-go), and runs the whole conformance suite against it: the image a client
+// developer builds is the fake that passes. Then it runs the runner's image against it the ways
+// a CI pipeline does. It needs a Docker engine; .ci/run installs and starts one.
 func TestContainerImagePassesTheSuite(t *testing.T) {
 	if testing.Short() {
-		t.Skip("needs a Docker engine and a minute; skipped with -short")
+		t.Skip("needs a Docker engine and minutes; skipped with -short")
 	}
 	container.SkipWithoutEngine(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
-	fake, err := container.Run(ctx)
+	fakeImage, runnerImage := buildImages(ctx, t, root)
+	fake, err := container.Run(ctx, container.WithImage(fakeImage))
 	if err != nil {
 		t.Fatalf("starting the fake's container (needs a Docker engine): %v", err)
 	}
@@ -52,51 +57,145 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 		t.Fatalf("the suite failed against the container at %s: %v\n%s", url, err, out)
 	}
 	t.Logf("the suite passed against the container at %s", url)
-	runRunnerImage(ctx, t, root, url, token)
+	runRunnerImage(ctx, t, fake.ID(), runnerImage)
 }
 
-// runRunnerImage builds the runner's image (Dockerfile.runner) as make image does and runs it
-// against the fake's container, as a CI pipeline would: a few requirements, exit 0, the
-// reports written to the mounted directory.
-func runRunnerImage(ctx context.Context, t *testing.T, root, url, token string) {
+// buildImages builds Dockerfile.runner and Dockerfile from the repository root, each with its
+// binaries stamped with the version "test", and returns their tags, removed when the test ends. The build stage's Go image
+// is the one .ci/go-builder-image names (the official one where the engine holds it, else one
+// made from this machine's toolchain), and modules come from this machine's module cache,
+// served as a module proxy: no registry, no network. Both share their build stage, so the
+// second build reuses the first's layers.
+func buildImages(ctx context.Context, t *testing.T, root string) (fakeImage, runnerImage string) {
 	t.Helper()
-	dir := t.TempDir()
-	build := exec.CommandContext(ctx, "go", "build", "-ldflags", "-X github.com/chatconform/chatconform/harness.Version=test",
-		"-o", filepath.Join(dir, "bin", "chatconform"), "./cmd/chatconform")
-	build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the runner: %v\n%s", err, out)
-	}
-	certs, err := os.ReadFile("/etc/ssl/certs/ca-certificates.crt")
+	goImage, err := exec.CommandContext(ctx, "bash", filepath.Join(root, ".ci", "go-builder-image")).Output()
 	if err != nil {
-		t.Skipf("no CA certificates to put in the runner's image: %v", err)
+		t.Fatalf(".ci/go-builder-image: %v", err)
 	}
-	dockerfile, err := os.ReadFile(filepath.Join(root, "Dockerfile.runner"))
+	modcache, err := exec.CommandContext(ctx, "go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string][]byte{"bin/ca-certificates.crt": certs, "Dockerfile": dockerfile} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
+	proxy := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download"))))
+	defer proxy.Close()
+	// Tags of this run alone: other checkouts on the machine build their own.
+	tag := fmt.Sprintf("test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	fakeImage, runnerImage = "chatconform/fakeserver:"+tag, "chatconform/runner:"+tag
+	images := []struct{ dockerfile, tag, version string }{
+		{"Dockerfile.runner", runnerImage, "chatconform test: "},
+		{"Dockerfile", fakeImage, "fakeserver test\n"},
+	}
+	for _, image := range images {
+		start := time.Now()
+		build := exec.CommandContext(ctx, "docker", "build", "--network", "host",
+			"--build-arg", "GO_IMAGE="+strings.TrimSpace(string(goImage)), "--build-arg", "GOPROXY="+proxy.URL,
+			"--build-arg", "VERSION=test", "-f", image.dockerfile, "-t", image.tag, ".")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("docker build -f %s: %v\n%s", image.dockerfile, err, out)
 		}
+		t.Cleanup(func() { _ = exec.Command("docker", "rmi", image.tag).Run() })
+		// The version the build argument gave, stamped into the binary.
+		out, err := exec.CommandContext(ctx, "docker", "run", "--rm", image.tag, "-version").CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(out), image.version) {
+			t.Errorf("%s -version printed %q (%v), want it to begin %q", image.tag, out, err, image.version)
+		}
+		size, _ := exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Size}}", image.tag).Output()
+		t.Logf("%s built in %s, %s bytes", image.tag, time.Since(start).Round(time.Second), strings.TrimSpace(string(size)))
 	}
-	image := "chatconform/runner:test"
-	if out, err := exec.CommandContext(ctx, "docker", "build", "--build-arg", "VERSION=test", "-t", image, dir).CombinedOutput(); err != nil {
-		t.Fatalf("building the runner's image: %v\n%s", err, out)
+	return fakeImage, runnerImage
+}
+
+// ciUID is the user CI jobs run as on GitHub's hosted runners, which are not root.
+const ciUID = 1001
+
+// runRunnerImage runs the runner's image against the fake's container the ways a CI job does,
+// as a user that is not root (uid 1001 where the test runs as root, else the test's own) in a
+// directory that user owns: the README's recipe, which mounts a reports directory, and the
+// image alone, as the image's own user and as the job's uid, the reports then copied out. Each
+// must pass a few requirements and leave the reports where the job finds them.
+func runRunnerImage(ctx context.Context, t *testing.T, fakeID, image string) {
+	t.Helper()
+	recipe := snippet(t, "../../README.md", "ci-image")
+	if strings.Count(recipe, "chatconform/runner ") != 1 {
+		t.Fatalf("the README's image recipe names chatconform/runner other than once:\n%s", recipe)
 	}
-	reports := t.TempDir()
-	run := exec.CommandContext(ctx, "docker", "run", "--rm", "--network", "host", "--user", fmt.Sprintf("%d", os.Getuid()),
-		"-v", reports+":/reports", "-e", "CHATCONFORM_CONTROL_TOKEN="+token, image,
-		"-chatconform.url", url, "-chatconform.owner-email", "owner@chat.example.test",
-		"-chatconform.owner-api-key", "OwnerKey000000000000000000000001", "-ginkgo.label-filter=req:OP06-09 || req:AUTH-05")
-	out, err := run.CombinedOutput()
+	recipe = strings.Replace(recipe, "chatconform/runner ", image+" ", 1)
+	// The recipe's last command is the docker run; the test narrows it to a few requirements.
+	recipe = strings.TrimRight(recipe, "\n") + ` "$@"`
+	alone := `docker run --name "$NAME" %s "$IMAGE" -chatconform.url "$CHAT_URL" -chatconform.owner-email "$OWNER_EMAIL" -chatconform.owner-api-key "$OWNER_API_KEY" "$@"
+status=$?
+docker cp "$NAME:/reports" reports && docker rm "$NAME" >/dev/null && exit $status`
+	// The fake's address on the engine's network, where the runner's container reaches it.
+	ip, err := exec.CommandContext(ctx, "docker", "inspect", "--format", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", fakeID).Output()
 	if err != nil {
-		t.Fatalf("the runner's image against the fake's container: %v\n%s", err, out)
+		t.Fatalf("docker inspect: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(reports, "conformance.json")); err != nil {
-		t.Errorf("the runner's image wrote no report to the mounted directory: %v\n%s", err, out)
+	cases := []struct{ name, script string }{
+		{"the README's recipe, reports mounted", recipe},
+		{"the image's own user, no mount", fmt.Sprintf(alone, "")},
+		{"the job's uid, no mount", fmt.Sprintf(alone, `--user "$(id -u):$(id -g)"`)},
 	}
-	t.Logf("the runner's image (version test) checked the container and wrote its reports")
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, uid := jobDir(t)
+			run := asJobUser(ctx, t, uid, "sh", "-c", tc.script, "sh", "-ginkgo.label-filter=req:OP06-09 || req:AUTH-05")
+			run.Dir = dir
+			run.Env = append(withoutSettings(os.Environ()), "HOME="+dir, "IMAGE="+image,
+				fmt.Sprintf("NAME=chatconform-runner-test-%d-%d", os.Getpid(), i),
+				"CHAT_URL=http://"+strings.TrimSpace(string(ip))+":9991",
+				"OWNER_EMAIL=owner@chat.example.test", "OWNER_API_KEY=OwnerKey000000000000000000000001")
+			out, err := run.CombinedOutput()
+			if err != nil {
+				t.Fatalf("as uid %d: %v\n%s", uid, err, out)
+			}
+			info, err := os.Stat(filepath.Join(dir, "reports", "conformance.json"))
+			if err != nil {
+				t.Fatalf("as uid %d: no report where the job looks: %v\n%s", uid, err, out)
+			}
+			if owner := info.Sys().(*syscall.Stat_t).Uid; owner != uint32(uid) {
+				t.Errorf("the report belongs to uid %d, not the job's %d", owner, uid)
+			}
+		})
+	}
+}
+
+// jobDir makes a working directory for a CI job's user and returns it with that user's uid.
+func jobDir(t *testing.T) (string, int) {
+	t.Helper()
+	uid := os.Getuid()
+	if uid == 0 {
+		uid = ciUID
+	}
+	// Not under t.TempDir, whose parents only root may enter.
+	dir, err := os.MkdirTemp("", "chatconform-ci-job")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chown(dir, uid, uid); err != nil {
+		t.Fatal(err)
+	}
+	return dir, uid
+}
+
+// asJobUser makes a command that runs as uid (with the group of the Docker engine's socket, as
+// a hosted runner's user has), or as the test itself where that is not root.
+func asJobUser(ctx context.Context, t *testing.T, uid int, name string, args ...string) *exec.Cmd {
+	t.Helper()
+	if os.Getuid() != 0 {
+		return exec.CommandContext(ctx, name, args...)
+	}
+	groups := []string{"--clear-groups"}
+	socket := "/var/run/docker.sock"
+	if host, ok := strings.CutPrefix(os.Getenv("DOCKER_HOST"), "unix://"); ok {
+		socket = host
+	}
+	if info, err := os.Stat(socket); err == nil {
+		groups = []string{"--groups", fmt.Sprint(info.Sys().(*syscall.Stat_t).Gid)}
+	}
+	id := fmt.Sprint(uid)
+	return exec.CommandContext(ctx, "setpriv", append(append([]string{"--reuid", id, "--regid", id}, groups...), append([]string{name}, args...)...)...)
 }
 
 // withoutSettings drops chatconform settings from an environment, so that only the ones the

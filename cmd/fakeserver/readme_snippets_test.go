@@ -5,27 +5,27 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"testing"
 	"time"
+
+	"github.com/chatconform/chatconform/harness/doccheck"
 )
 
-// snippet returns the code block of the README between <!-- snippet:<name>:begin --> and
-// <!-- snippet:<name>:end -->, without its fence.
-func snippet(t *testing.T, name string) string {
+// snippet returns a document's snippet of that name (doccheck.Snippet), failing the test
+// without it.
+func snippet(t *testing.T, document, name string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	code, err := doccheck.Snippet(document, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)<!-- snippet:" + name + ":begin -->\\n```[a-z]*\\n(.*?)```\\n<!-- snippet:" + name + ":end -->").FindSubmatch(readme)
-	if m == nil {
-		t.Fatalf("README.md has no %s snippet", name)
-	}
-	return string(m[1])
+	return code
 }
 
-// TestReadmeSnippets runs the README's JavaScript and Python snippets against the fake binary
+// snippetDocument holds the JavaScript and Python snippets for client developers.
+const snippetDocument = "../../docs/fake.md"
+
+// TestReadmeSnippets runs the documented JavaScript and Python snippets against the fake binary
 // and compares what they print with what their comments promise.
 func TestReadmeSnippets(t *testing.T) {
 	if testing.Short() {
@@ -59,13 +59,13 @@ func TestReadmeSnippets(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := exec.LookPath(tc.tool); err != nil {
-				t.Skipf("needs %s to run the README's %s snippet", tc.tool, tc.name)
+				t.Skipf("needs %s to run the %s snippet of %s", tc.tool, tc.name, snippetDocument)
 			}
-			cmd := tc.run(snippet(t, tc.name))
+			cmd := tc.run(snippet(t, snippetDocument, tc.name))
 			cmd.Env = append(os.Environ(), "FAKE_URL="+url)
 			out, err := cmd.CombinedOutput()
 			if err != nil || string(out) != tc.want {
-				t.Errorf("the README's %s snippet printed %q (%v), want %q", tc.name, out, err, tc.want)
+				t.Errorf("the %s snippet of %s printed %q (%v), want %q", tc.name, snippetDocument, out, err, tc.want)
 			}
 		})
 	}

@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,9 +162,10 @@ func (c *Container) ID() string { return c.c.GetContainerID() }
 // Terminate stops and removes the container.
 func (c *Container) Terminate(ctx context.Context) error { return c.c.Terminate(ctx) }
 
-// buildContext makes a Docker build context from this module: the Dockerfile and the fake's
-// static binary, built into a temporary directory (the module itself may be read-only, as in
-// the module cache).
+// buildContext makes a Docker build context from this module: the final stage of its
+// Dockerfile and the fake's static binary, built here into a temporary directory (the module
+// itself may be read-only, as in the module cache). The Dockerfile's own build stage compiles
+// in a Go image from a registry, without the build cache; the image is the same.
 func buildContext() (string, error) {
 	_, self, _, ok := runtime.Caller(0)
 	if !ok {
@@ -176,19 +178,37 @@ func buildContext() (string, error) {
 	}
 	dockerfile, err := os.ReadFile(filepath.Join(root, "Dockerfile"))
 	if err == nil {
+		dockerfile, err = finalStage(dockerfile)
+	}
+	if err == nil {
 		err = os.WriteFile(filepath.Join(dir, "Dockerfile"), dockerfile, 0o644)
 	}
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", err
 	}
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "bin", "fakeserver"), "./cmd/fakeserver")
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "fakeserver", "fakeserver"), "./cmd/fakeserver")
 	build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return "", fmt.Errorf("container: building the fake: %w\n%s", err, out)
 	}
 	return dir, nil
+}
+
+// stageCopy is the final stage's one instruction that takes from the build stage; finalStage
+// points it at the build context instead.
+const stageCopy = "COPY --from=build /out/fakeserver/ /"
+
+// finalStage returns the Dockerfile's last stage, the image itself, taking the fake's files
+// from the build context's fakeserver/ directory instead of the build stage.
+func finalStage(dockerfile []byte) ([]byte, error) {
+	text := string(dockerfile)
+	from := strings.LastIndex(text, "\nFROM ")
+	if from < 0 || strings.Count(text[from:], stageCopy) != 1 {
+		return nil, fmt.Errorf("container: the Dockerfile's last stage has no line %q", stageCopy)
+	}
+	return []byte(strings.Replace(text[from+1:], stageCopy, "COPY fakeserver/ /", 1)), nil
 }
 
 // SkipWithoutEngine prepares testcontainers for a local Docker engine and skips the test, with

@@ -64,7 +64,7 @@ type Requirement struct {
 	// BelowLevel, when not 0, is the level from which the statement no longer holds: a form
 	// the document names as replaced there, checked only on servers below it.
 	BelowLevel int `yaml:"below_level"`
-	// Pending names the issue that will write the spec ("issue-3" .. "issue-6"),
+	// Pending names the piece of work that will write the spec (one of pendingIssues),
 	// or is empty when the suite covers the requirement now.
 	Pending string `yaml:"pending"`
 

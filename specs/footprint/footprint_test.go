@@ -1,6 +1,6 @@
-// Package footprint measures what a suite run leaves on its target (README, "Footprint of a
-// run"): it runs the whole suite twice in a row against one fake, as a server implementer runs
-// it against a shared server, and compares the fake's state before and after each run.
+// Package footprint measures what a suite run leaves on its target (docs/footprint.md): it
+// runs the whole suite twice in a row against one fake, as a server implementer runs it against
+// a shared server, and compares the fake's state before and after each run.
 package footprint
 
 import (
@@ -23,7 +23,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// The stated bounds (README, "Footprint of a run").
+// The stated bounds (docs/footprint.md).
 const (
 	// maxNewActiveUsers is how many active users (humans and bots) the first run on a realm
 	// may add: the persistent cast (7 administrators, moderators, members and guests), the 10
@@ -92,7 +92,7 @@ func TestFootprintOfTwoRuns(t *testing.T) {
 			}
 		}
 		// The configured owner alone creates users (can_create_users) and is the owner of
-		// many specs: its requests are stated in the README, not bounded here.
+		// many specs: its requests are stated in docs/footprint.md, not bounded here.
 		for user, times := range run.requestsOfRun {
 			if user != "" && user != owner.Email && len(times) > rateLimitPerRun {
 				t.Errorf("%s: %s sent %d requests, more than the real server allows in a minute (%d)",
@@ -116,8 +116,8 @@ func describe(f fakeserver.Footprint) string {
 		f.ActiveUserGroups, f.ProfileFields, f.Linkifiers, f.Playgrounds)
 }
 
-// runSuite runs the whole suite against url, as the README's binary test does, and fails the
-// test when the suite fails.
+// runSuite runs the whole suite against url, as a server implementer runs it against a server,
+// and fails the test when the suite fails.
 func runSuite(t *testing.T, url string, n int) {
 	t.Helper()
 	root, err := filepath.Abs("../..")

@@ -1,7 +1,7 @@
 // Package realserver_test runs the conformance suite against the fake behind a test double
 // that behaves as the real server of this API family does where the document leaves room,
 // while another client is busy on the same server. It proves that none of those behaviours
-// fails a spec (issue: no false failure on the real server):
+// fails a spec, so that a right server is never failed:
 //
 //   - every JSON reply, every event, the message and user objects in them and every object in
 //     an array carry a field the document does not name, and every batch of events ends with an

@@ -194,7 +194,7 @@ func TestTLSSettings(t *testing.T) {
 	}
 }
 
-// TestSubcommands: version, list and serve answer as the README says.
+// TestSubcommands: version, list and serve answer as docs/running.md says.
 func TestSubcommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the runner")

@@ -13,7 +13,7 @@ import (
 
 // suiteLevels are the feature levels the suite runs against the fake at: one below every
 // boundary the document names, ones between that put the real server's changelog forms the
-// harness meets on either side (README, "Feature levels"; 450: the early push registration),
+// harness meets on either side (docs/feature-levels.md; 450: the early push registration),
 // and the fake's current level.
 var suiteLevels = []int{117, 160, 200, 300, 355, 400, 450, fixtures.Default().Realm.FeatureLevel}
 

@@ -8,7 +8,7 @@ import (
 )
 
 // accountState is the state of accounts beyond the user records: user groups created by
-// users, custom profile fields, authentication settings (issue 5's area).
+// users, custom profile fields, authentication settings.
 type accountState struct {
 	// profileFields are the realm's custom profile fields, in display order.
 	profileFields []*ProfileField

@@ -3,7 +3,7 @@ package realm
 import "github.com/chatconform/chatconform/fixtures"
 
 // integrationState is the state of uploads and attachments, reminders, bot storage, push
-// devices and video calls (issue 6's area). Its IDs count up from 1 after every load, so they
+// devices and video calls. Its IDs count up from 1 after every load, so they
 // are reproducible from one run to the next.
 type integrationState struct {
 	// unusedUploadSeconds reports the server configuration's lifetime of an upload no message

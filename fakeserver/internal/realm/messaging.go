@@ -9,7 +9,7 @@ import (
 )
 
 // messagingState is the state of message editing and moving, topic muting, reactions and
-// message flags (issue 4's area).
+// message flags.
 type messagingState struct {
 	// userTopics holds each user's topic visibility settings (muting), by user ID.
 	userTopics map[int][]*userTopic
