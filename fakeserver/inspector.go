@@ -24,7 +24,7 @@ type inspectorView struct {
 	Mode     ClockMode
 	Users    []realm.UserView
 	Channels []inspectorChannel
-	Messages []Message
+	Messages []realm.MessageView
 	Config   configView
 	Queues   []events.QueueInfo
 	Journal  []JournalEntry
