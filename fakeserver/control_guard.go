@@ -33,7 +33,7 @@ func (s *Server) guardControl(next http.Handler) http.Handler {
 		switch {
 		case s.controlOff:
 			writeError(w, apierr.NotFound())
-		case s.controlToken != "" && !hasBearer(r, s.controlToken) && !inspectorToken(r, s.controlToken):
+		case s.controlToken != "" && !hasBearer(r, s.controlToken) && !inspectorPage(r):
 			writeError(w, apierr.Unauthorized("The control API needs its token: Authorization: Bearer <token>"))
 		case s.controlToken == "" && !isLocalHost(r.Host):
 			writeError(w, apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers only requests addressed to this machine (Host %q); configure a control token to reach it by another name", r.Host))
@@ -101,10 +101,13 @@ func crossSite(r *http.Request) *apierr.Error {
 	return refuse("send a header a web form cannot (any X- header, such as " + SpecHeader + ", or a bearer token) or Content-Type: application/json")
 }
 
-// inspectorToken lets a browser open the inspector page with the token in its address
-// (GET /_fake/ui?token=…), as a browser cannot add a header to a page it navigates to; the
-// page then sends the token as a bearer token itself.
-func inspectorToken(r *http.Request, token string) bool {
-	return r.Method == http.MethodGet && r.URL.Path == "/_fake/ui" &&
-		subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(token)) == 1
+// inspectorPage tells whether r asks for the inspector's page, which holds no data: a browser
+// cannot add a header to a page it navigates to, so the page's own script sends the token with
+// each request for data, as every control client does.
+func inspectorPage(r *http.Request) bool {
+	switch r.URL.Path {
+	case "/_fake", "/_fake/", "/_fake/ui":
+		return r.Method == http.MethodGet
+	}
+	return false
 }

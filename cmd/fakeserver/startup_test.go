@@ -52,6 +52,12 @@ func TestResetKeepsTheFlags(t *testing.T) {
 		out, _ := json.Marshal([]any{settings["zulip_feature_level"], settings["realm_name"], cfg["push_configured"], cfg["rate_limit_requests"]})
 		return string(out)
 	}
+	// The banner's "control at …/_fake/" is the inspector's page.
+	if resp, err := http.Get(url + "/_fake/"); err != nil || resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET /_fake/: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	const started = `[300,"Flagged Chatconform Test Realm",true,5000]`
 	if got := state(); got != started {
 		t.Fatalf("at start: %s, want %s", got, started)

@@ -119,13 +119,13 @@ func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet, che
 	switch {
 	case token != "":
 		opts = append(opts, fakeserver.WithControlToken(token))
-		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/ with the bearer token)\n", url, url, url)
+		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/ with the bearer token, and the inspector there in a browser)\n", url, url, url)
 	case !isLoopback(ln.Addr()):
 		// Anyone who reaches the port could reset the realm or mint API keys through it.
 		opts = append(opts, fakeserver.WithoutControl())
 		fmt.Printf("chatconform fake server on %s (API at %s/api/v1; control API off on a non-loopback address: set -control-token or $%s)\n", url, url, fakeserver.ControlTokenEnv)
 	default:
-		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/)\n", url, url, url)
+		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/, and the inspector there in a browser)\n", url, url, url)
 	}
 	if !quiet {
 		printCredentials(fixture)
