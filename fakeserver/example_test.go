@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"testing"
 	"time"
 
@@ -78,23 +79,22 @@ channels:
 	// Output: Tiny 400
 }
 
-// ExampleTestServer_Client acts as a fixture user against the fake and moves its clock; in a
-// test, fakeserver.Start(t) starts it and closes it when the test ends.
+// ExampleTestServer_Client sends a message as one user (a role, or any active user's email)
+// an hour into the virtual day, and reads it back as another.
 func ExampleTestServer_Client() {
 	ts := fakeserver.NewTestServer()
 	defer ts.Close()
-	resp, err := ts.Client("member").Get(ts.URL + "/api/v1/users/me")
+	_ = ts.Server.SetClock(ts.Server.Clock().Add(time.Hour))
+	owner := ts.Client("owner@chat.example.test")
+	resp, err := owner.PostForm(ts.URL+"/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"news"}, "content": {"Hi all"}})
 	if err != nil {
 		panic(err)
 	}
-	defer resp.Body.Close()
-	var me struct {
-		FullName string `json:"full_name"`
-	}
-	_ = json.NewDecoder(resp.Body).Decode(&me)
-	_ = ts.Server.SetClock(ts.Server.Clock().Add(time.Hour))
-	fmt.Println(me.FullName, ts.Server.Clock().UTC().Format(time.RFC3339))
-	// Output: Max Member 2026-01-01T01:00:00Z
+	resp.Body.Close()
+	member, _ := ts.Server.As("member")
+	news, _ := member.Messages("general", "news")
+	fmt.Println(resp.StatusCode, news[0].SenderFullName, time.Unix(news[0].Timestamp, 0).UTC().Format(time.RFC3339))
+	// Output: 200 Olivia Owner 2026-01-01T01:00:00Z
 }
 
 // ExampleServer_Verify asserts how a client used the API. When the expected request did not
@@ -103,7 +103,7 @@ func ExampleServer_Verify() {
 	ts := fakeserver.NewTestServer()
 	defer ts.Close()
 	resp, err := ts.Client("member").PostForm(ts.URL+"/api/v1/messages",
-		map[string][]string{"type": {"stream"}, "to": {"general"}, "topic": {"lunch"}, "content": {"Pizza?"}})
+		url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"lunch"}, "content": {"Pizza?"}})
 	if err != nil {
 		panic(err)
 	}
