@@ -57,6 +57,8 @@ type inspectPage struct {
 	Offset  int    `json:"offset"`
 	Limit   int    `json:"limit"`
 	Items   any    `json:"items"`
+	// More tells that Matched is a lower bound: more items match than were searched.
+	More bool `json:"more,omitempty"`
 }
 
 // inspect: GET /_fake/inspect?section=…&q=…&offset=…&limit=… — one page of a section, the
@@ -238,8 +240,12 @@ func (s *Server) inspectMessages(viewer int, q string, offset, limit int) inspec
 	msgs := win.Messages
 	slices.Reverse(msgs)
 	pg.Matched = len(msgs)
-	if !win.FoundOldest { // more than the window holds
-		pg.Matched++
+	switch {
+	case win.FoundOldest:
+	case q == "": // more than the window holds: all the realm's, as far as the page can tell
+		pg.Matched = max(pg.Total, len(msgs)+1)
+	default: // more matches than the window holds, how many is not known
+		pg.Matched, pg.More = len(msgs)+1, true
 	}
 	items := []inspectorMessage{}
 	for _, m := range msgs[min(offset, len(msgs)):] {

@@ -184,3 +184,57 @@ func TestInspectorInABrowser(t *testing.T) {
 		t.Errorf("the address after the token was given: %q", href)
 	}
 }
+
+// TestInspectPages: GET /_fake/inspect gives a section a page at a time, counted and filtered,
+// where no browser runs; the messages section pages back through more than one window.
+func TestInspectPages(t *testing.T) {
+	ts := fakeserver.Start(t)
+	busyRealm(t, ts)
+	owner, _ := ts.Server.As("owner")
+	for i := range 120 {
+		if _, err := owner.Send("general", "paging", fmt.Sprintf("numbered message %03d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type page struct {
+		Total, Matched, Offset, Items int
+		First                         string
+	}
+	inspect := func(query string) page {
+		t.Helper()
+		env := requireSuccess(t, query, get(t, ts.URL, "", "/_fake/inspect", query))
+		pg := env["page"].(map[string]any)
+		items := pg["items"].([]any)
+		out := page{Total: int(pg["total"].(float64)), Matched: int(pg["matched"].(float64)), Offset: int(pg["offset"].(float64)), Items: len(items)}
+		if len(items) > 0 {
+			out.First = canonical(items[0])
+		}
+		return out
+	}
+	// Every setting of GET /_fake/config, and the clock's mode.
+	settings := len(requireSuccess(t, "config", get(t, ts.URL, "", "/_fake/config", ""))["config"].(map[string]any)) + 1
+	for _, tc := range []struct {
+		query string
+		want  page
+		first string // a part of the first item
+	}{
+		{"section=users", page{Total: 226, Matched: 226, Items: 50}, `"email":"owner@chat.example.test"`},
+		{"section=users&offset=200", page{Total: 226, Matched: 226, Offset: 200, Items: 26}, `"id":201`},
+		{"section=users&q=SUITE%20USER%2000", page{Total: 226, Matched: 10, Items: 10}, `"full_name":"Suite User 000"`},
+		{"section=users&offset=500", page{Total: 226, Matched: 226, Offset: 500}, ""},
+		{"section=channels&q=paging", page{Total: 238, Matched: 1, Items: 1}, `"name":"general"`},
+		{"section=messages", page{Total: 121, Matched: 121, Items: 50}, `numbered message 119`},
+		{"section=messages&offset=100", page{Total: 121, Matched: 121, Offset: 100, Items: 21}, `numbered message 019`},
+		{"section=messages&q=numbered&limit=500", page{Total: 121, Matched: 120, Items: 120}, `numbered message 119`},
+		{"section=journal&status=400", page{Total: 1, Matched: 1, Items: 1}, `"path":"/api/v1/messages/999999"`},
+		{"section=faults", page{Total: 1, Matched: 1, Items: 1}, `"code":"SERVICE_UNAVAILABLE"`},
+		{"section=config&q=rate_limit_", page{Total: settings, Matched: 2, Items: 2}, `"name":"rate_limit_requests"`},
+	} {
+		got := inspect(tc.query)
+		first := got.First
+		got.First = ""
+		if got != tc.want || !strings.Contains(first, tc.first) {
+			t.Errorf("%s: %+v, first %s; want %+v, first with %s", tc.query, got, first, tc.want, tc.first)
+		}
+	}
+}
