@@ -8,8 +8,9 @@
 //	// ts.URL is the base URL; the API lives under ts.URL + "/api/v1".
 //
 // New returns the bare http.Handler for embedding in a server of your own. The control API
-// under /_fake/ resets state, loads fixtures, moves the virtual clock, changes server
-// configuration and shows a journal of the requests received.
+// under /_fake/ resets state (to what the fake was started with), loads fixtures, moves the
+// virtual clock, changes server configuration and shows a journal of the requests received;
+// /_fake/ itself is the inspector, a page to open in a browser.
 package fakeserver
 
 import (
