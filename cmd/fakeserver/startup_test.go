@@ -28,7 +28,11 @@ func TestResetKeepsTheFlags(t *testing.T) {
 	if err := os.WriteFile(fixture, []byte(strings.Replace(string(fixtures.DefaultYAML()), "name: ", "name: Flagged ", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	url, stop := startFake(ctx, t, "-fixture", fixture, "-feature-level", "300", "-config", `{"push_configured": true, "rate_limit_requests": 5000}`)
+	settings := filepath.Join(t.TempDir(), "settings.json") // the container passes them inline
+	if err := os.WriteFile(settings, []byte(`{"push_configured": true, "rate_limit_requests": 5000}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, stop := startFake(ctx, t, "-fixture", fixture, "-feature-level", "300", "-config", "@"+settings)
 	defer stop()
 	call := func(method, path, body string) map[string]any {
 		t.Helper()
