@@ -3,6 +3,7 @@ package fakeserver_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -261,7 +262,7 @@ func clientRouteCases(add func(routeSpec)) {
 
 	// The setup upload (integrationSetUp): the owner's, attachment 1, whose path_id the fake
 	// derives from the realm and the ID.
-	setupFile := "/user_uploads/1/" + setupUploadHash + "/" + integSetupFile
+	setupFile := "/user_uploads/1/" + setupUpload + "/" + integSetupFile
 	for _, prefix := range []string{"/api/v1", ""} { // the temporary URL, and the bytes
 		file := routeSpec{method: "GET", pattern: prefix + "/user_uploads/*", path: prefix + setupFile, role: fixtures.RoleOwner, raw: prefix == ""}
 		file.extra = []badCase{
@@ -281,9 +282,14 @@ func clientRouteCases(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/openapi.json", path: "/openapi.json", raw: true})
 }
 
-// setupUploadHash is the middle part of the setup upload's path_id: the fake derives it from
-// the realm's string ID and the attachment's ID, so that runs are reproducible.
-var setupUploadHash = func() string {
-	sum := sha256.Sum256([]byte(defaultFixture.Realm.StringID + "/1"))
+// setupUpload stands for the middle part of the setup upload's path_id in the cases; it
+// depends on how many resets the server has seen, so the runner fills it in (withOwnerQueue).
+const setupUpload = "SETUPUPLOAD"
+
+// setupUploadHash is the middle part of the setup upload's path_id after the given number of
+// fixture loads: the fake derives it from the realm's string ID, the load and the
+// attachment's ID, so that runs are reproducible and no path id outlives a reset.
+func setupUploadHash(loads int) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d/1", defaultFixture.Realm.StringID, loads))
 	return hex.EncodeToString(sum[:])[:24]
-}()
+}

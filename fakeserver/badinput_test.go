@@ -866,7 +866,19 @@ func routeTable() []routeSpec {
 	}
 	add(cfg)
 
+	add(routeSpec{method: "GET", pattern: "/_fake/", path: "/_fake/", raw: true})
 	add(routeSpec{method: "GET", pattern: "/_fake/ui", path: "/_fake/ui", raw: true})
+	inspect := routeSpec{method: "GET", pattern: "/_fake/inspect", path: "/_fake/inspect",
+		params: []param{{name: "section", kind: kString, required: true}, {name: "offset", kind: kInt}, {name: "limit", kind: kInt}, {name: "status", kind: kInt}},
+		valid:  []string{"section", "users", "limit", "10"}}
+	inspect.extra = []badCase{
+		{"an unknown section", inspect.with("section", "secrets"), badRequest("Invalid section")},
+		{"limit zero", inspect.with("limit", "0"), badRequest("limit must be between 1 and 500")},
+		{"a negative offset", inspect.as("", "section", "journal", "offset", "-1"), badRequest("offset must be between 0 and 2147483647")},
+		{"a bad path pattern", inspect.as("", "section", "journal", "path", "/api/["), badRequest("Invalid path pattern: /api/[")},
+		{"an unknown filter", inspect.as("", "section", "users", "colour", "red"), badRequest("Unknown setting: colour")},
+	}
+	add(inspect)
 	add(routeSpec{method: "GET", pattern: "/_fake/faults", path: "/_fake/faults"})
 	add(routeSpec{method: "DELETE", pattern: "/_fake/faults", path: "/_fake/faults"})
 	fault := routeSpec{method: "POST", pattern: "/_fake/faults", path: "/_fake/faults",
@@ -1016,8 +1028,10 @@ func freshState(t testing.TB, base string) string {
 const ownerQueue = "OWNERQUEUE"
 
 // withOwnerQueue is c with ownerQueue replaced by the id of the owner's first queue after
-// the given number of resets: queue ids are "<start>-<resets>:<n>".
+// the given number of resets (queue ids are "<start>-<resets>:<n>"), and setupUpload by the
+// setup upload's (the server's first load counts too).
 func (c badCase) withOwnerQueue(resets int) badCase {
+	c.req.path = strings.ReplaceAll(c.req.path, setupUpload, setupUploadHash(resets+1))
 	id := fmt.Sprintf("%d-%d:1", defaultFixture.Realm.StartTime, resets)
 	c.req.query = strings.ReplaceAll(c.req.query, ownerQueue, url.QueryEscape(id))
 	c.req.body = bytes.ReplaceAll(c.req.body, []byte(ownerQueue), []byte(url.QueryEscape(id)))
@@ -1164,8 +1178,6 @@ func TestUnknownRoutes(t *testing.T) {
 		{"GET", "/", "", notFound404},
 		{"GET", "/nonexistent", "", notFound404},
 		{"POST", "/users", ownerAuth, notFound404},
-		{"GET", "/_fake", "", notFound404},
-		{"GET", "/_fake/", "", notFound404},
 		{"GET", "/_fake/nonexistent", "", notFound404},
 		{"POST", "/_fake/clock/advance", "", notFound404},
 		{"GET", "/%FF", "", notFound404},

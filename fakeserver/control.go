@@ -39,7 +39,9 @@ func (s *Server) controlRoutes(r chi.Router) {
 	r.Get("/journal", serveControl(s.getJournal))
 	r.Delete("/journal", serveControl(s.clearJournal))
 	r.Post("/vcall_token", serveControl(s.setVCallToken))
+	r.Get("/", s.inspector)
 	r.Get("/ui", s.inspector)
+	r.Get("/inspect", serveControl(s.inspect))
 	r.Get("/faults", serveControl(s.listFaults))
 	r.Post("/faults", serveControl(s.addFault))
 	r.Delete("/faults", serveControl(s.clearFaults))
@@ -104,6 +106,8 @@ func (s *Server) moveClock(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
+	s.controlSteps.Lock() // a reset in between would leave half a move
+	defer s.controlSteps.Unlock()
 	current := s.clock.Unix()
 	if ClockMode(mode) == ClockWall { // the move starts from the wall time
 		current = time.Now().Unix()
@@ -164,17 +168,28 @@ func (s *Server) shownConfig() configView {
 
 // patchConfig changes the named configuration settings, all or none.
 func (s *Server) patchConfig(c *call) (fields, error) {
-	// Read, change and write as one step: two patches at once must both take effect.
-	s.configWrite.Lock()
-	defer s.configWrite.Unlock()
-	cfg := s.Config()
+	// Read, change and write as one step, ordered with resets: two patches at once must both
+	// take effect, and a patch must never write back what a reset in between undid.
+	s.controlSteps.Lock()
+	defer s.controlSteps.Unlock()
+	cfg, level, err := changeSettings(c, s.Config(), s.realm().Settings().FeatureLevel, s.Fixture())
+	if err != nil {
+		return nil, err
+	}
+	s.SetConfig(cfg)
+	s.realm().SetFeatureLevel(level)
+	return fields{"config": s.shownConfig()}, nil
+}
+
+// changeSettings returns cfg and level with the settings the call names changed
+// (fixture_jwt_key takes f's key), or the error of the first bad or unknown one.
+func changeSettings(c *call, cfg Config, level int, f *fixtures.Fixture) (Config, int, error) {
 	cfg.PushConfigured = c.p.Bool("push_configured", cfg.PushConfigured)
 	cfg.EventPollTimeoutSeconds = intSetting(c, "event_poll_timeout_seconds", 1, maxPollTimeoutSeconds, cfg.EventPollTimeoutSeconds)
 	cfg.EventQueueIdleSeconds = intSetting(c, "event_queue_idle_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleSeconds)
 	cfg.DeleteBatchSize = intSetting(c, "delete_batch_size", 1, 1_000_000, cfg.DeleteBatchSize)
 	cfg.MaxBatchesPerRequest = intSetting(c, "max_batches_per_request", 0, 1_000_000, cfg.MaxBatchesPerRequest)
 	if c.p.Bool("fixture_jwt_key", false) { // the key cannot be read back: this restores it
-		f := s.Fixture()
 		cfg.JWTKey, cfg.JWTAlgorithm = f.Realm.JWTKey, f.Realm.JWTAlgorithm
 	}
 	if key, ok := c.p.String("jwt_key"); ok {
@@ -193,13 +208,11 @@ func (s *Server) patchConfig(c *call) (fields, error) {
 	cfg.EventQueueIdleWallSeconds = intSetting(c, "event_queue_idle_wall_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleWallSeconds)
 	cfg.RateLimitRequests = intSetting(c, "rate_limit_requests", 0, 1_000_000, cfg.RateLimitRequests)
 	cfg.RateLimitWindowSeconds = intSetting(c, "rate_limit_window_seconds", 1, 24*3600, cfg.RateLimitWindowSeconds)
-	level := intSetting(c, "feature_level", 1, 10_000, s.realm().Settings().FeatureLevel)
+	level = intSetting(c, "feature_level", minFeatureLevel, maxFeatureLevel, level)
 	if err := c.done(); err != nil {
-		return nil, err
+		return Config{}, 0, err
 	}
-	s.SetConfig(cfg)
-	s.realm().SetFeatureLevel(level)
-	return fields{"config": s.shownConfig()}, nil
+	return cfg, level, nil
 }
 
 // maxPollTimeoutSeconds bounds event_poll_timeout_seconds: long enough to imitate the real

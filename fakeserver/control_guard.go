@@ -26,7 +26,7 @@ func WithControlToken(token string) Option { return func(s *Server) { s.controlT
 // WithoutControl turns the control API off: every /_fake/ path answers 404.
 func WithoutControl() Option { return func(s *Server) { s.controlOff = true } }
 
-// InspectorHeader is the header in which the inspector page (GET /_fake/ui) sends the
+// InspectorHeader is the header in which the inspector page (GET /_fake/) sends the
 // per-process secret it was given; the control API answers no other web page.
 const InspectorHeader = "X-Chatconform-Inspector"
 
@@ -48,7 +48,7 @@ func (s *Server) guardControl(next http.Handler) http.Handler {
 		switch {
 		case s.controlOff:
 			writeError(w, apierr.NotFound())
-		case s.controlToken != "" && !hasBearer(r, s.controlToken) && !inspectorToken(r, s.controlToken):
+		case s.controlToken != "" && !hasBearer(r, s.controlToken) && !inspectorPage(r):
 			writeError(w, apierr.Unauthorized("The control API needs its token: Authorization: Bearer <token>"))
 		case s.controlToken == "" && !isLocalHost(r.Host):
 			writeError(w, apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers only requests addressed to this machine (Host %q); configure a control token to reach it by another name", r.Host))
@@ -125,32 +125,29 @@ func crossSite(r *http.Request) *apierr.Error {
 // could otherwise read the journal and change the configuration, as the browser sends such
 // requests as same-origin ones. A browser says a page sent a request with Origin, or with a
 // Sec-Fetch-Site other than "none" (which marks what a person typed or bookmarked, such as
-// the inspector's own address). The inspector proves itself with the secret it was given, in
-// InspectorHeader, or in the query of its own form (GET /_fake/ui?inspector=…); the bearer
-// token, which no page of the fake knows, proves as much (in the header or, for the inspector
-// page, in its address).
+// the inspector's own address). The inspector proves itself with the secret its page was
+// given, in InspectorHeader; the bearer token, which no page of the fake knows, proves as much.
 func (s *Server) webPage(r *http.Request) *apierr.Error {
 	site := r.Header.Get("Sec-Fetch-Site")
 	if r.Header.Get("Origin") == "" && (site == "" || site == "none") {
 		return nil
 	}
-	if s.controlToken != "" && (hasBearer(r, s.controlToken) || inspectorToken(r, s.controlToken)) {
+	if s.controlToken != "" && hasBearer(r, s.controlToken) {
 		return nil
 	}
-	secret := r.Header.Get(InspectorHeader)
-	if secret == "" && r.Method == http.MethodGet {
-		secret = r.URL.Query().Get("inspector")
-	}
-	if subtle.ConstantTimeCompare([]byte(secret), []byte(s.inspectorSecret)) == 1 {
+	if subtle.ConstantTimeCompare([]byte(r.Header.Get(InspectorHeader)), []byte(s.inspectorSecret)) == 1 {
 		return nil
 	}
-	return apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers no web page but the inspector: open /_fake/ui from the address bar, or send the request from outside a browser")
+	return apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers no web page but the inspector: open /_fake/ from the address bar, or send the request from outside a browser")
 }
 
-// inspectorToken lets a browser open the inspector page with the token in its address
-// (GET /_fake/ui?token=…), as a browser cannot add a header to a page it navigates to; the
-// page then sends the token as a bearer token itself.
-func inspectorToken(r *http.Request, token string) bool {
-	return r.Method == http.MethodGet && r.URL.Path == "/_fake/ui" &&
-		subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(token)) == 1
+// inspectorPage tells whether r asks for the inspector's page, which holds no data: a browser
+// cannot add a header to a page it navigates to, so the page's own script sends the token with
+// each request for data, as every control client does.
+func inspectorPage(r *http.Request) bool {
+	switch r.URL.Path {
+	case "/_fake", "/_fake/", "/_fake/ui":
+		return r.Method == http.MethodGet
+	}
+	return false
 }

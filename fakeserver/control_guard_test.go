@@ -43,7 +43,7 @@ func runControlCases(t *testing.T, ts *fakeserver.TestServer, cases []controlCas
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		page := c.status == http.StatusOK && strings.HasPrefix(c.path, "/_fake/ui") // the inspector is HTML
+		page := c.status == http.StatusOK && (c.path == "/_fake/" || strings.HasPrefix(c.path, "/_fake/ui")) // the inspector is HTML
 		if res.StatusCode != c.status || page != strings.Contains(res.Header.Get("Content-Type"), "text/html") ||
 			!page && !strings.Contains(string(body), `"result":`) {
 			t.Errorf("%s: %d %.300s, want %d (in the JSON envelope unless the inspector's page)", c.name, res.StatusCode, body, c.status)
@@ -160,7 +160,8 @@ func TestControlAPIAnswersNoPageButTheInspector(t *testing.T) {
 		{name: "a same-origin page without Sec-Fetch headers", method: "POST", path: "/_fake/reset", headers: map[string]string{"Origin": origin, "Content-Type": "application/json"}, status: 403},
 		{name: "a page frames or opens the inspector", method: "GET", path: "/_fake/ui", headers: map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "navigate"}, status: 403},
 		{name: "the inspector moves the clock", method: "POST", path: "/_fake/clock?advance=60", headers: sameOrigin(fakeserver.InspectorHeader, secret, "Origin", origin), status: 200},
-		{name: "the inspector's filter form", method: "GET", path: "/_fake/ui?inspector=" + secret + "&method=GET", headers: map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "navigate"}, status: 200},
+		{name: "the inspector reads a section", method: "GET", path: "/_fake/inspect?section=journal&method=GET", headers: sameOrigin(fakeserver.InspectorHeader, secret), status: 200},
+		{name: "a page reads the inspector's page and its secret", method: "GET", path: "/_fake/", headers: sameOrigin(), status: 403},
 		{name: "a person opens the journal", method: "GET", path: "/_fake/journal", headers: map[string]string{"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate"}, status: 200},
 		{name: "a client outside a browser", method: "PATCH", path: "/_fake/config?push_configured=true", headers: map[string]string{fakeserver.SpecHeader: "x"}, status: 200},
 	})
@@ -168,7 +169,8 @@ func TestControlAPIAnswersNoPageButTheInspector(t *testing.T) {
 		ts := fakeserver.NewTestServer(fakeserver.WithControlToken("s3cret"))
 		defer ts.Close()
 		runControlCases(t, ts, []controlCase{
-			{name: "the inspector page, token in its address", method: "GET", path: "/_fake/ui?token=s3cret", headers: map[string]string{"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "navigate"}, status: 200},
+			{name: "the inspector page, which holds no data, from the address bar", method: "GET", path: "/_fake/", headers: map[string]string{"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate"}, status: 200},
+			{name: "the inspector's data without the token", method: "GET", path: "/_fake/inspect?section=users", headers: sameOrigin(fakeserver.InspectorHeader, inspectorSecret(t, ts.URL)), status: 401},
 			{name: "the inspector's request with the bearer token", method: "POST", path: "/_fake/clock?advance=60", headers: sameOrigin("Authorization", "Bearer s3cret"), status: 200},
 		})
 	})

@@ -8,12 +8,16 @@ import (
 )
 
 // Start starts a fake server on a loopback port for the test and closes it when the test
-// ends (t.Cleanup): the one line a test needs.
+// ends (t.Cleanup): the one line a test needs. Options that cannot start a fake (a fixture
+// that does not load, a feature level out of range) fail the test, saying why.
 //
 //	ts := fakeserver.Start(t)
 //	resp, err := ts.Client("member").Get(ts.URL + "/api/v1/users/me")
 func Start(t testing.TB, opts ...Option) *TestServer {
 	t.Helper()
+	if err := checkStartup(opts); err != nil {
+		t.Fatalf("fakeserver.Start: %v", err)
+	}
 	ts := NewTestServer(opts...)
 	t.Cleanup(ts.Close)
 	return ts

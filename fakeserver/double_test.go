@@ -50,25 +50,6 @@ func TestStartClientAndSetClock(t *testing.T) {
 	}
 }
 
-// ExampleTestServer_Client acts as a fixture user against the fake and moves its clock; in a
-// test, fakeserver.Start(t) starts it and closes it when the test ends.
-func ExampleTestServer_Client() {
-	ts := fakeserver.NewTestServer()
-	defer ts.Close()
-	resp, err := ts.Client("member").Get(ts.URL + "/api/v1/users/me")
-	if err != nil {
-		panic(err)
-	}
-	defer resp.Body.Close()
-	var me struct {
-		FullName string `json:"full_name"`
-	}
-	_ = json.NewDecoder(resp.Body).Decode(&me)
-	_ = ts.Server.SetClock(ts.Server.Clock().Add(time.Hour))
-	fmt.Println(me.FullName, ts.Server.Clock().UTC().Format(time.RFC3339))
-	// Output: Max Member 2026-01-01T01:00:00Z
-}
-
 func TestJournalFiltersAndVerify(t *testing.T) {
 	ts := fakeserver.Start(t)
 	member := ts.Client("member@chat.example.test")
@@ -246,18 +227,6 @@ func TestSeedingFromGo(t *testing.T) {
 	}
 }
 
-// ExampleServer_As seeds a realm from Go: a channel, a message in it, and reads it back.
-func ExampleServer_As() {
-	srv := fakeserver.New()
-	owner, _ := srv.As("owner")
-	_ = owner.CreateChannel("releases", fakeserver.Public, "member@chat.example.test")
-	_, _ = owner.Send("releases", "v2", "Version **2** is out")
-	member, _ := srv.As("member")
-	msgs, _ := member.Messages("releases", "v2")
-	fmt.Println(len(msgs), msgs[0].Content)
-	// Output: 1 <p>Version <strong>2</strong> is out</p>
-}
-
 // TestSeedingAccessors: bots, uploads and subscriptions seeded from Go, and a user's
 // subscriptions, flags and the event queues read back as copies.
 func TestSeedingAccessors(t *testing.T) {
@@ -333,18 +302,6 @@ func TestSeedingAccessors(t *testing.T) {
 	}
 }
 
-// ExampleActor_Flags reads a user's flags on a message that mentions them, and the event
-// queue a client registered.
-func ExampleActor_Flags() {
-	srv := fakeserver.New()
-	owner, _ := srv.As("owner")
-	id, _ := owner.Send("general", "hello", "welcome, @**Max Member**")
-	member, _ := srv.As("member")
-	flags, _ := member.Flags(id)
-	fmt.Println(flags, len(srv.Queues()))
-	// Output: [mentioned] 0
-}
-
 // TestFixtureMessages: a fixture's messages, topics and reactions are there at start and
 // after every reset, at their times, as the API shows them; a fixture whose reaction names an
 // emoji the realm does not know is refused by the control API, naming the message.
@@ -411,44 +368,4 @@ func TestFixtureMessages(t *testing.T) {
 		t.Errorf("a fixture with an unknown emoji: %d %v", resp.StatusCode, env)
 	}
 	check("after the refused fixture")
-}
-
-// ExampleServer_InjectFault makes the member's next fetch of their own user fail once, as a
-// client's retry path would meet it, and then verifies through the journal that both
-// requests came.
-func ExampleServer_InjectFault() {
-	ts := fakeserver.NewTestServer()
-	defer ts.Close()
-	_, _ = ts.Server.InjectFault(fakeserver.Fault{Method: "GET", Path: "/api/v1/users/me", User: "member@chat.example.test",
-		Status: 503, Code: "SERVICE_UNAVAILABLE", Msg: "try again", Times: 1})
-	for range 2 {
-		resp, err := ts.Client("member").Get(ts.URL + "/api/v1/users/me")
-		if err != nil {
-			panic(err)
-		}
-		resp.Body.Close()
-		fmt.Println(resp.StatusCode)
-	}
-	fmt.Println(ts.Server.Verify(fakeserver.JournalFilter{Path: "/api/v1/users/me", User: "member@chat.example.test"}, 2))
-	// Output:
-	// 503
-	// 200
-	// <nil>
-}
-
-// ExampleCheckFixture starts the fake on a realm that already holds a conversation.
-func ExampleCheckFixture() {
-	f := fixtures.Default()
-	f.Messages = []fixtures.Message{
-		{Sender: 4, Channel: "general", Topic: "lunch", Content: "Pizza?"},
-		{Sender: 1, Channel: "general", Topic: "lunch", Content: "Yes!", Reactions: []fixtures.Reaction{{User: 4, Emoji: "tada"}}},
-	}
-	if err := fakeserver.CheckFixture(f); err != nil {
-		panic(err)
-	}
-	srv := fakeserver.New(fakeserver.WithFixture(f))
-	member, _ := srv.As("member")
-	lunch, _ := member.Messages("general", "lunch")
-	fmt.Println(len(lunch), lunch[1].Content, lunch[1].Reactions[0].EmojiName)
-	// Output: 2 <p>Yes!</p> tada
 }

@@ -143,24 +143,33 @@ func (fs *faults) apply(next http.Handler) http.Handler {
 				return
 			}
 		}
-		switch {
-		case f.Drop:
+		if f.Drop || f.Status != 0 {
+			// Read the body as an answered request's is read, so that the journal shows the
+			// faulted request's parameters too.
+			readBodyFirst(f.answer()).ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// answer is what a fault with a status or drop does instead of the route.
+func (f Fault) answer() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if f.Drop {
 			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
 				_ = conn.Close()
 				return
 			}
 			panic(http.ErrAbortHandler) // no connection to take: abort the answer instead
-		case f.Status != 0:
-			code, msg := f.Code, f.Msg
-			if code == "" {
-				code = "BAD_REQUEST"
-			}
-			if msg == "" {
-				msg = fmt.Sprintf("Fault %d injected by the control API", f.ID)
-			}
-			writeError(w, apierr.New(f.Status, code, "%s", msg))
-			return
 		}
-		next.ServeHTTP(w, r)
+		code, msg := f.Code, f.Msg
+		if code == "" {
+			code = "BAD_REQUEST"
+		}
+		if msg == "" {
+			msg = fmt.Sprintf("Fault %d injected by the control API", f.ID)
+		}
+		writeError(w, apierr.New(f.Status, code, "%s", msg))
 	})
 }

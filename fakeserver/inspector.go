@@ -1,157 +1,311 @@
 package fakeserver
 
 import (
-	"html/template"
+	_ "embed"
+	"encoding/json"
+	"io"
+	"maps"
 	"net/http"
+	"path"
 	"slices"
-	"strconv"
-	"time"
+	"strings"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// The inspector: GET /_fake/ui, one page a person can look at while a test runs: the realm's
-// users, channels and topics, the newest messages, the clock (with buttons to move it), the
-// configuration, the event queues and the journal (newest first, filtered by the page's form).
-// Server-rendered with html/template; its little script only sends the clock's moves.
+// The inspector: GET /_fake/ (and /_fake/ui), a page a person opens while a test runs. The page
+// holds no data: its script reads each section from GET /_fake/inspect, filtered and a page at
+// a time, so that a realm of hundreds of users and channels stays one screen per section. With
+// a control token, the script sends it as a bearer token, as every control client does; it
+// keeps it in the tab's sessionStorage, never in an address (see inspector.html). Every request
+// of the page also carries the process's inspector secret (InspectorHeader), which the page is
+// given in a meta tag: no other page of the fake's origin can read it (webPage).
 
-type inspectorView struct {
-	Realm    string
-	Level    int
-	Clock    time.Time
-	Mode     ClockMode
-	Users    []realm.UserView
-	Channels []inspectorChannel
-	Messages []Message
-	Config   configView
-	Queues   []events.QueueInfo
-	Journal  []JournalEntry
-	Filter   JournalFilter
-	Token    string
-	Secret   string // what the page's own requests carry (InspectorHeader)
-}
+//go:embed inspector.html
+var inspectorHTML string
 
-type inspectorChannel struct {
-	realm.ChannelListItem
-	Topics []realm.Topic
-}
+// inspectorSecretSlot is where the page takes the secret.
+const inspectorSecretSlot = `<meta name="inspector" content="INSPECTOR_SECRET">`
 
-// inspectorJournal is how many journal entries the page shows.
-const inspectorJournal = 200
-
+// inspector serves the page.
 func (s *Server) inspector(w http.ResponseWriter, r *http.Request) {
 	if _, err := params.Parse(r); err != nil { // a malformed query, refused as on every route
 		writeError(w, err)
 		return
 	}
-	q := r.URL.Query()
-	f := JournalFilter{Method: q.Get("method"), Path: q.Get("path"), User: q.Get("user")}
-	f.Status, _ = strconv.Atoi(q.Get("status"))
-	owner, _ := s.Fixture().UserByRole("owner")
-	ownerID, _ := s.state.UserIDByLogin(owner.Email)
-	v := inspectorView{Realm: s.state.Settings().Name, Level: s.state.Settings().FeatureLevel, Clock: s.Clock(), Mode: s.ClockMode(),
-		Users: s.state.Users(ownerID), Config: s.shownConfig(), Queues: s.hub.Queues(), Filter: f, Token: q.Get("token"), Secret: s.inspectorSecret}
-	for _, ch := range s.state.Channels(ownerID, realm.ChannelQuery{All: true}) {
-		topics, _ := s.state.Topics(ownerID, ch.StreamID, true)
-		v.Channels = append(v.Channels, inspectorChannel{ChannelListItem: ch, Topics: topics})
-	}
-	if win, err := s.state.Messages(ownerID, realm.MessageQuery{Anchor: realm.AnchorNewest, NumBefore: 20,
-		View: realm.ViewOptions{AllowEmptyTopicName: true}}); err == nil {
-		v.Messages = win.Messages
-		slices.Reverse(v.Messages)
-	}
-	v.Journal = s.Journal(f)
-	slices.Reverse(v.Journal)
-	if len(v.Journal) > inspectorJournal {
-		v.Journal = v.Journal[:inspectorJournal]
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
-	if err := inspectorPage.Execute(w, v); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	_, _ = io.WriteString(w, strings.Replace(inspectorHTML, inspectorSecretSlot, `<meta name="inspector" content="`+s.inspectorSecret+`">`, 1))
 }
 
-var inspectorPage = template.Must(template.New("inspector").Funcs(template.FuncMap{
-	"unix": func(sec int64) string { return time.Unix(sec, 0).UTC().Format("2006-01-02 15:04:05") },
-	"ms":   func(ms int64) string { return time.UnixMilli(ms).UTC().Format("15:04:05.000") },
-	"role": func(code int) string {
-		return map[int]string{100: "owner", 200: "administrator", 300: "moderator", 400: "member", 600: "guest"}[code]
-	},
-}).Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="inspector" content="{{.Secret}}"><title>chatconform fake: {{.Realm}}</title>
-<style>
-body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:80em;padding:0 1em;color:#222}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
-table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:.25em .5em;text-align:left;vertical-align:top}
-.small{color:#666;font-size:12px}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;margin:0}
-.err{color:#b00020}details{margin:0}summary{cursor:pointer}
-</style></head><body>
-<h1>chatconform fake: {{.Realm}}</h1>
-<p>Feature level {{.Level}} · clock <b id="clock">{{.Clock.UTC.Format "2006-01-02 15:04:05"}} UTC</b> ({{.Mode}})
-<button data-advance="60">+1 min</button> <button data-advance="3600">+1 h</button> <button data-advance="86400">+1 day</button>
-<span id="clock-error" class="err"></span></p>
+// Sections of the inspector, in the page's order.
+var inspectorSections = []string{"overview", "users", "channels", "messages", "queues", "faults", "journal", "config"}
 
-<h2>Users ({{len .Users}})</h2>
-<table id="users"><tr><th>ID</th><th>Name</th><th>Email</th><th>Role</th><th></th></tr>
-{{range .Users}}<tr><td>{{.UserID}}</td><td>{{.FullName}}</td><td>{{.Email}}</td><td>{{role .Role}}</td><td class="small">{{if .IsBot}}bot{{end}}{{if not .IsActive}} deactivated{{end}}</td></tr>
-{{end}}</table>
+// Bounds of one page of a section, and of how far back the messages section reaches.
+const (
+	inspectorPageSize    = 50
+	inspectorMaxPageSize = 500
+	inspectorMaxMessages = 10_000
+)
 
-<h2>Channels ({{len .Channels}})</h2>
-<table id="channels"><tr><th>ID</th><th>Channel</th><th>Topics, most recent first</th></tr>
-{{range .Channels}}<tr><td>{{.StreamID}}</td><td>#{{.Name}}{{if .InviteOnly}} <span class="small">private</span>{{end}}{{if .IsArchived}} <span class="small">archived</span>{{end}}</td>
-<td class="small">{{range .Topics}}{{.Name}} ({{.MaxID}}) {{end}}</td></tr>
-{{end}}</table>
+// inspectPage is one page of a section: how many items there are, how many the filter kept,
+// and those from offset on.
+type inspectPage struct {
+	Section string `json:"section"`
+	Total   int    `json:"total"`
+	Matched int    `json:"matched"`
+	Offset  int    `json:"offset"`
+	Limit   int    `json:"limit"`
+	Items   any    `json:"items"`
+	// More tells that Matched is a lower bound: more items match than were searched.
+	More bool `json:"more,omitempty"`
+}
 
-<h2>Newest messages</h2>
-<table id="messages"><tr><th>ID</th><th>Sent</th><th>From</th><th>To</th><th>Content</th></tr>
-{{range .Messages}}<tr><td>{{.ID}}</td><td class="small">{{unix .Timestamp}}</td><td>{{.SenderFullName}}</td><td>{{if eq .Type "stream"}}#{{.DisplayRecipient}} › {{.Subject}}{{else}}direct{{end}}</td><td>{{.Content}}</td></tr>
-{{end}}</table>
+// inspect: GET /_fake/inspect?section=…&q=…&offset=…&limit=… — one page of a section, the
+// items whose text contains q (any case); the journal also takes method, path, user, status.
+func (s *Server) inspect(c *call) (fields, error) {
+	section := c.p.RequiredEnum("section", inspectorSections...)
+	q, _ := c.p.String("q")
+	offset := intSetting(c, "offset", 0, 1<<31-1, 0)
+	limit := intSetting(c, "limit", 1, inspectorMaxPageSize, inspectorPageSize)
+	var jf JournalFilter
+	jf.Method, _ = c.p.String("method")
+	jf.Path, _ = c.p.String("path")
+	jf.User, _ = c.p.String("user")
+	jf.Status = intSetting(c, "status", 0, 599, 0)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if section == "overview" {
+		return s.inspectOverview()
+	}
+	if section == "config" {
+		return fields{"page": s.inspectConfig(q)}, nil
+	}
+	viewer, err := s.inspectorViewer()
+	if err != nil {
+		return nil, err
+	}
+	var pg inspectPage
+	switch section {
+	case "users":
+		var users []inspectorUser
+		for _, u := range s.state.Users(viewer) {
+			users = append(users, inspectorUser{ID: u.UserID, FullName: u.FullName, Email: u.Email, Role: roleName(u.Role, u.IsBot), Active: u.IsActive})
+		}
+		pg = pageOf(users, q, offset, limit, func(u inspectorUser) string {
+			return strings.Join([]string{u.FullName, u.Email, u.Role, activeWord(u.Active)}, " ")
+		})
+	case "channels":
+		pg = pageOf(s.inspectorChannels(viewer), q, offset, limit, func(ch inspectorChannel) string {
+			text := ch.Name
+			for _, t := range ch.Topics {
+				text += " " + t.Name
+			}
+			return text
+		})
+	case "messages":
+		pg = s.inspectMessages(viewer, q, offset, limit)
+	case "queues":
+		var queues []inspectorQueue
+		for _, qi := range s.hub.Queues() {
+			queues = append(queues, inspectorQueue{ID: qi.ID, UserID: qi.UserID, Pending: qi.Pending, Polled: qi.Polled.Unix(), Waiting: qi.Waiting})
+		}
+		pg = pageOf(queues, q, offset, limit, func(qi inspectorQueue) string { return qi.ID })
+	case "faults":
+		var faults []inspectorFault
+		for _, f := range s.Faults() {
+			faults = append(faults, inspectorFault{ID: f.ID, Method: f.Method, Path: f.Path, User: f.User, Status: f.Status, Code: f.Code,
+				Msg: f.Msg, DelayMS: f.Delay.Milliseconds(), Drop: f.Drop, Times: f.Times})
+		}
+		pg = pageOf(faults, q, offset, limit, func(f inspectorFault) string {
+			return strings.Join([]string{f.Method, f.Path, f.User, f.Code, f.Msg}, " ")
+		})
+	case "journal":
+		if _, err := path.Match(jf.Path, ""); err != nil {
+			return nil, apierr.BadRequest("Invalid path pattern: %s", jf.Path)
+		}
+		entries := s.Journal(jf)
+		slices.Reverse(entries) // newest first
+		pg = pageOf(entries, q, offset, limit, func(e JournalEntry) string { return e.String() + " " + e.Spec })
+		pg.Total = len(s.Journal(JournalFilter{}))
+	}
+	pg.Section, pg.Offset, pg.Limit = section, offset, limit
+	return fields{"page": pg}, nil
+}
 
-<h2>Event queues ({{len .Queues}})</h2>
-<table id="queues"><tr><th>Queue</th><th>User</th><th>Pending events</th><th>Last polled</th></tr>
-{{range .Queues}}<tr><td>{{.ID}}</td><td>{{.UserID}}</td><td>{{.Pending}}</td><td class="small">{{.Polled.UTC.Format "15:04:05"}}{{if .Waiting}} (polling now){{end}}</td></tr>
-{{end}}</table>
+// inspectorUser, inspectorFault and inspectorQueue are what those sections show.
+type inspectorUser struct {
+	ID       int    `json:"id"`
+	FullName string `json:"full_name"`
+	Email    string `json:"email"`
+	Role     string `json:"role"`
+	Active   bool   `json:"active"`
+}
 
-<h2>Journal (newest first)</h2>
-<form method="get" class="small"><input type="hidden" name="inspector" value="{{.Secret}}">{{if .Token}}<input type="hidden" name="token" value="{{.Token}}">{{end}}
-Method <input name="method" size="6" value="{{.Filter.Method}}"> Path <input name="path" size="30" value="{{.Filter.Path}}" placeholder="/api/v1/messages/*">
-User <input name="user" size="24" value="{{.Filter.User}}"> Status <input name="status" size="4" value="{{if .Filter.Status}}{{.Filter.Status}}{{end}}"> <button>Filter</button></form>
-<table id="journal"><tr><th>Time</th><th>Request</th><th>User</th><th>Status</th><th>µs</th></tr>
-{{range .Journal}}<tr><td class="small">{{ms .Time}}</td><td><details><summary>{{.Method}} {{.Path}}</summary><pre>query: {{.Query}}
-spec: {{.Spec}}
-virtual time: {{unix .VirtualTime}}{{range $k, $v := .Params}}
-{{$k}} = {{$v}}{{end}}
-answer: {{.Response}}</pre></details></td><td>{{.User}}</td><td{{if ge .Status 400}} class="err"{{end}}>{{.Status}}</td><td>{{.DurationMicros}}</td></tr>
-{{end}}</table>
+type inspectorFault struct {
+	ID      int    `json:"id"`
+	Method  string `json:"method"`
+	Path    string `json:"path"`
+	User    string `json:"user"`
+	Status  int    `json:"status"`
+	Code    string `json:"code"`
+	Msg     string `json:"msg"`
+	DelayMS int64  `json:"delay_ms"`
+	Drop    bool   `json:"drop"`
+	Times   int    `json:"times"`
+}
 
-<h2>Configuration</h2>
-<table id="config">{{with .Config}}
-<tr><td>push notification service</td><td>{{.PushConfigured}}</td></tr>
-<tr><td>video calls</td><td>{{.VideoCallsConfigured}}</td></tr>
-<tr><td>JWT key set</td><td>{{.JWTKeySet}}</td></tr>
-<tr><td>event poll timeout (s)</td><td>{{.EventPollTimeoutSeconds}}</td></tr>
-<tr><td>rate limit</td><td>{{if .RateLimitRequests}}{{.RateLimitRequests}} per {{.RateLimitWindowSeconds}} s{{else}}off{{end}}</td></tr>
-{{end}}</table>
-<script>
-// The clock buttons post to the control API as JSON, which no cross-site form can send, with
-// the secret that tells the control API this page is the inspector; the page is then loaded
-// again with the secret in its address, as the control API answers no other page.
-var secret = document.querySelector("meta[name=inspector]").content;
-document.querySelectorAll("button[data-advance]").forEach(function (b) {
-  b.addEventListener("click", function () {
-    var headers = {"Content-Type": "application/json", "X-Chatconform-Inspector": secret}, token = new URLSearchParams(location.search).get("token");
-    if (token) { headers["Authorization"] = "Bearer " + token; }
-    fetch("/_fake/clock", {method: "POST", headers: headers, body: JSON.stringify({advance: Number(b.dataset.advance)})})
-      .then(function (r) {
-        if (!r.ok) { return r.json().then(function (e) { document.getElementById("clock-error").textContent = e.msg; }); }
-        var again = new URL(location.href);
-        again.searchParams.set("inspector", secret);
-        location.assign(again);
-      });
-  });
-});
-</script>
-</body></html>`))
+type inspectorQueue struct {
+	ID      string `json:"id"`
+	UserID  int    `json:"user_id"`
+	Pending int    `json:"pending"`
+	Polled  int64  `json:"polled"` // UNIX seconds, wall time
+	Waiting bool   `json:"waiting"`
+}
+
+// inspectorViewer is the user the inspector reads the realm as: the fixture's owner.
+func (s *Server) inspectorViewer() (int, error) {
+	owner, _ := s.Fixture().UserByRole("owner")
+	id, ok := s.state.UserIDByLogin(owner.Email)
+	if !ok {
+		return 0, apierr.BadRequest("The inspector reads the realm as the fixture's owner, %s, who is not active now", owner.Email)
+	}
+	return id, nil
+}
+
+// pageOf keeps the items whose text contains q, case-insensitively, and returns those from
+// offset on, at most limit.
+func pageOf[T any](items []T, q string, offset, limit int, text func(T) string) inspectPage {
+	pg := inspectPage{Total: len(items)}
+	kept := items
+	if q = strings.ToLower(strings.TrimSpace(q)); q != "" {
+		kept = nil
+		for _, it := range items {
+			if strings.Contains(strings.ToLower(text(it)), q) {
+				kept = append(kept, it)
+			}
+		}
+	}
+	pg.Matched = len(kept)
+	start := min(offset, len(kept))
+	out := kept[start:min(start+limit, len(kept))]
+	if out == nil {
+		out = []T{}
+	}
+	pg.Items = out
+	return pg
+}
+
+// inspectorChannel is a channel with its topics, most recent first.
+type inspectorChannel struct {
+	ID       int           `json:"id"`
+	Name     string        `json:"name"`
+	Private  bool          `json:"private"`
+	Archived bool          `json:"archived"`
+	Topics   []realm.Topic `json:"topics"`
+}
+
+func (s *Server) inspectorChannels(viewer int) []inspectorChannel {
+	var out []inspectorChannel
+	for _, ch := range s.state.Channels(viewer, realm.ChannelQuery{All: true}) {
+		topics, _ := s.state.Topics(viewer, ch.StreamID, true)
+		out = append(out, inspectorChannel{ID: ch.StreamID, Name: ch.Name, Private: ch.InviteOnly, Archived: ch.IsArchived, Topics: topics})
+	}
+	return out
+}
+
+// inspectorMessage is a message as the messages section shows it.
+type inspectorMessage struct {
+	ID      int    `json:"id"`
+	Sent    int64  `json:"timestamp"`
+	From    string `json:"sender"`
+	To      string `json:"to"`
+	Content string `json:"content"`
+}
+
+// inspectMessages pages the newest messages the viewer can read, newest first; q searches
+// them as the API's search narrow does.
+func (s *Server) inspectMessages(viewer int, q string, offset, limit int) inspectPage {
+	query := realm.MessageQuery{Anchor: realm.AnchorNewest, NumBefore: min(offset+limit, inspectorMaxMessages),
+		View: realm.ViewOptions{AllowEmptyTopicName: true}}
+	if q = strings.TrimSpace(q); q != "" {
+		query.Narrow = []realm.NarrowTerm{{Operator: "search", Operand: q}}
+	}
+	pg := inspectPage{Total: s.state.Footprint().Messages, Items: []inspectorMessage{}}
+	win, err := s.state.Messages(viewer, query)
+	if err != nil {
+		return pg
+	}
+	msgs := win.Messages
+	slices.Reverse(msgs)
+	pg.Matched = len(msgs)
+	switch {
+	case win.FoundOldest:
+	case q == "": // more than the window holds: all the realm's, as far as the page can tell
+		pg.Matched = max(pg.Total, len(msgs)+1)
+	default: // more matches than the window holds, how many is not known
+		pg.Matched, pg.More = len(msgs)+1, true
+	}
+	items := []inspectorMessage{}
+	for _, m := range msgs[min(offset, len(msgs)):] {
+		to := "direct message"
+		if name, ok := m.DisplayRecipient.(string); ok {
+			to = "#" + name + " › " + m.Subject
+		}
+		items = append(items, inspectorMessage{ID: m.ID, Sent: m.Timestamp, From: m.SenderFullName, To: to, Content: m.Content})
+	}
+	pg.Items = items
+	return pg
+}
+
+// inspectOverview is the page's header: the realm, its level and its clock.
+func (s *Server) inspectOverview() (fields, error) {
+	settings := s.state.Settings()
+	return fields{"overview": map[string]any{
+		"realm": settings.Name, "feature_level": settings.FeatureLevel, "version": settings.Version,
+		"clock": s.clock.Unix(), "clock_mode": s.ClockMode(),
+	}}, nil
+}
+
+// configSetting is one line of the configuration section.
+type configSetting struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+}
+
+// inspectConfig lists every setting of the configuration as GET /_fake/config shows it.
+func (s *Server) inspectConfig(q string) inspectPage {
+	raw, _ := json.Marshal(s.shownConfig())
+	var all map[string]any
+	_ = json.Unmarshal(raw, &all)
+	all["clock_mode"] = s.ClockMode()
+	var settings []configSetting
+	for _, name := range slices.Sorted(maps.Keys(all)) {
+		settings = append(settings, configSetting{Name: name, Value: all[name]})
+	}
+	pg := pageOf(settings, q, 0, len(settings), func(c configSetting) string { return c.Name })
+	pg.Section, pg.Limit = "config", len(settings)
+	return pg
+}
+
+func roleName(code int, bot bool) string {
+	if bot {
+		return "bot"
+	}
+	return map[int]string{realm.RoleOwner: "owner", realm.RoleAdmin: "administrator", realm.RoleModerator: "moderator",
+		realm.RoleMember: "member", realm.RoleGuest: "guest"}[code]
+}
+
+func activeWord(active bool) string {
+	if active {
+		return "active"
+	}
+	return "deactivated"
+}

@@ -3,10 +3,14 @@ package fakeserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,17 +81,90 @@ func (s *Server) Journal(f JournalFilter) []JournalEntry {
 }
 
 // Verify checks that exactly n requests matching f were received (WireMock's verify): a test
-// asserts how a client used the API, and the error lists what did arrive.
+// asserts how a client used the API. The error lists the requests that matched and, when
+// fewer than n did, the last ones that arrived at all, with their status and parameters.
 func (s *Server) Verify(f JournalFilter, n int) error {
-	got := s.Journal(f)
+	all := s.Journal(JournalFilter{})
+	var got []JournalEntry
+	for _, e := range all {
+		if f.matches(e) {
+			got = append(got, e)
+		}
+	}
 	if len(got) == n {
 		return nil
 	}
-	var seen []string
-	for _, e := range got {
-		seen = append(seen, e.Method+" "+e.Path)
+	var b strings.Builder
+	fmt.Fprintf(&b, "fakeserver: %d requests match %s, want %d", len(got), f, n)
+	listEntries(&b, "matched", got)
+	if len(got) < n {
+		listEntries(&b, "arrived", all)
 	}
-	return fmt.Errorf("fakeserver: %d requests match %+v, want %d: %v", len(got), f, n, seen)
+	return errors.New(b.String())
+}
+
+// verifyListed bounds how many requests a Verify error lists.
+const verifyListed = 20
+
+// listEntries writes the last entries to b, one a line, newest last.
+func listEntries(b *strings.Builder, what string, entries []JournalEntry) {
+	if len(entries) == 0 {
+		fmt.Fprintf(b, "; none %s", what)
+		return
+	}
+	fmt.Fprintf(b, "; %s (%d", what, len(entries))
+	if len(entries) > verifyListed {
+		fmt.Fprintf(b, ", the last %d", verifyListed)
+		entries = entries[len(entries)-verifyListed:]
+	}
+	b.WriteString("):")
+	for _, e := range entries {
+		fmt.Fprintf(b, "\n\t%s", e)
+	}
+}
+
+// String is the entry on one line: method, path and query, user, status and parameters.
+func (e JournalEntry) String() string {
+	line := e.Method + " " + e.Path
+	if e.Query != "" {
+		line += "?" + e.Query
+	}
+	if e.User != "" {
+		line += " as " + e.User
+	}
+	line += fmt.Sprintf(" -> %d", e.Status)
+	if len(e.Params) > 0 {
+		names := slices.Sorted(maps.Keys(e.Params))
+		pairs := make([]string, len(names))
+		for i, k := range names {
+			pairs[i] = k + "=" + strconv.Quote(cut(e.Params[k], 60))
+		}
+		line += " {" + strings.Join(pairs, ", ") + "}"
+	}
+	return line
+}
+
+// String names the filter's fields that select, as a person would write them.
+func (f JournalFilter) String() string {
+	var parts []string
+	add := func(name, v string) {
+		if v != "" {
+			parts = append(parts, name+" "+v)
+		}
+	}
+	add("method", f.Method)
+	add("path", f.Path)
+	add("user", f.User)
+	if f.Status != 0 {
+		add("status", strconv.Itoa(f.Status))
+	}
+	if !f.Since.IsZero() {
+		add("since", f.Since.UTC().Format(time.RFC3339Nano))
+	}
+	if len(parts) == 0 {
+		return "{any request}"
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // journal keeps the most recent requests, bounded by count, by total bytes and per entry

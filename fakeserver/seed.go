@@ -16,8 +16,51 @@ type Actor struct {
 	id int
 }
 
-// Message is a message as a user sees it (a copy: changing it changes nothing in the fake).
-type Message = realm.MessageView
+// Message is a channel message as a user sees it, as GET /messages shows it to them (a copy:
+// changing it changes nothing in the fake).
+type Message struct {
+	ID int
+	// ChannelID and Channel (its name) are the channel it was sent to, Topic its topic.
+	ChannelID int
+	Channel   string
+	Topic     string
+	// Content is the rendered HTML ("<p>Yes!</p>").
+	Content string
+	// Timestamp is when it was sent, in UNIX seconds of the virtual clock.
+	Timestamp      int64
+	SenderID       int
+	SenderEmail    string
+	SenderFullName string
+	// Flags are the viewer's flags on it: "read", "starred", "mentioned", …
+	Flags     []string
+	Reactions []Reaction
+	// LastEditTimestamp and LastMovedTimestamp are when its content was last edited and when
+	// it was last moved; 0 if never (or if the realm hides edit history).
+	LastEditTimestamp  int64
+	LastMovedTimestamp int64
+}
+
+// Reaction is one user's emoji reaction to a message.
+type Reaction struct {
+	// EmojiName is the name, such as "octopus"; EmojiCode and ReactionType identify the
+	// emoji as the API does ("1f419", "unicode_emoji").
+	EmojiName    string
+	EmojiCode    string
+	ReactionType string
+	UserID       int
+}
+
+// messageOf copies the API's view of a message into a Message.
+func messageOf(v realm.MessageView) Message {
+	m := Message{ID: v.ID, ChannelID: v.StreamID, Topic: v.Subject, Content: v.Content,
+		Timestamp: v.Timestamp, SenderID: v.SenderID, SenderEmail: v.SenderEmail, SenderFullName: v.SenderFullName,
+		Flags: append([]string(nil), v.Flags...), LastEditTimestamp: v.LastEditTimestamp, LastMovedTimestamp: v.LastMovedTimestamp}
+	m.Channel, _ = v.DisplayRecipient.(string)
+	for _, r := range v.Reactions {
+		m.Reactions = append(m.Reactions, Reaction{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID})
+	}
+	return m
+}
 
 // ChannelKind is a channel's access and history: the three kinds the API document names.
 type ChannelKind int
@@ -153,7 +196,11 @@ func (a *Actor) Messages(channel, topic string) ([]Message, error) {
 	if aerr != nil {
 		return nil, fmt.Errorf("fakeserver: %s", aerr.Error())
 	}
-	return w.Messages, nil
+	out := make([]Message, len(w.Messages))
+	for i, v := range w.Messages {
+		out[i] = messageOf(v)
+	}
+	return out, nil
 }
 
 // Subscribe subscribes the actor to existing channels by name, as joining them through the

@@ -8,8 +8,9 @@
 //	// ts.URL is the base URL; the API lives under ts.URL + "/api/v1".
 //
 // New returns the bare http.Handler for embedding in a server of your own. The control API
-// under /_fake/ resets state, loads fixtures, moves the virtual clock, changes server
-// configuration and shows a journal of the requests received.
+// under /_fake/ resets state (to what the fake was started with), loads fixtures, moves the
+// virtual clock, changes server configuration and shows a journal of the requests received;
+// /_fake/ itself is the inspector, a page to open in a browser.
 package fakeserver
 
 import (
@@ -40,10 +41,13 @@ type Server struct {
 	generation sync.RWMutex
 
 	mu sync.Mutex
-	// configWrite makes a control API's read-modify-write of the configuration one step.
-	configWrite sync.Mutex
-	fixture     *fixtures.Fixture
-	config      Config
+	// controlSteps orders resets, fixture loads, configuration changes and clock moves: each
+	// is one step, and none interleaves with another.
+	controlSteps sync.Mutex
+	fixture      *fixtures.Fixture
+	fixtureSet   bool // WithFixture was given
+	config       Config
+	start        startup
 
 	controlToken string // bearer token the control API requires; "" for none
 	controlOff   bool   // the control API answers 404
@@ -196,14 +200,22 @@ func fixtureConfig(f *fixtures.Fixture, c Config) Config {
 // Option configures a Server.
 type Option func(*Server)
 
-// WithFixture starts the server on the given fixture instead of the embedded default.
-func WithFixture(f *fixtures.Fixture) Option { return func(s *Server) { s.fixture = f } }
+// WithFixture starts the server on the given fixture instead of the embedded default (one
+// that fixtures.Parse or fixtures.LoadFile returned, or that passes CheckFixture).
+func WithFixture(f *fixtures.Fixture) Option {
+	return func(s *Server) { s.fixture, s.fixtureSet = f, true }
+}
 
-// WithConfig sets the initial server configuration.
-func WithConfig(c Config) Option { return func(s *Server) { s.config = c } }
+// WithConfig sets the server configuration the fake starts with, and returns to on every
+// reset; settings left zero take their defaults.
+func WithConfig(c Config) Option { return func(s *Server) { s.start.config = c } }
 
-// New returns a fake server on the default fixture unless an option says otherwise.
+// New returns a fake server on the default fixture unless an option says otherwise. It panics
+// on options that cannot start one (Start fails the test instead).
 func New(opts ...Option) *Server {
+	if err := checkStartup(opts); err != nil {
+		panic(err.Error())
+	}
 	s := &Server{fixture: fixtures.Default(), journal: newJournal(1000), inspectorSecret: newInspectorSecret()}
 	s.journal.clock = func() int64 { return s.clock.Unix() }
 	for _, o := range opts {
@@ -211,9 +223,11 @@ func New(opts ...Option) *Server {
 	}
 	s.clock = clock.New(time.Unix(s.fixture.Realm.StartTime, 0))
 	s.hub = events.NewHub(s.clock, events.Options{})
-	s.SetConfig(fixtureConfig(s.fixture, s.config))
+	cfg, level := s.startConfig(s.fixture)
+	s.SetConfig(cfg)
 	s.state = realm.New(s.fixture, s.clock, s.hub)
-	s.seedMessages(s.fixture)
+	s.seedMessages(s.fixture) // at the fixture's level, which CheckFixture checked
+	s.state.SetFeatureLevel(level)
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
 	s.handler = s.routes()
@@ -231,11 +245,25 @@ func (s *Server) Fixture() *fixtures.Fixture {
 	return s.fixture
 }
 
-// Reset restores the state, clock and configuration of the current fixture.
-func (s *Server) Reset() { s.LoadFixture(s.Fixture()) }
+// Reset returns to the state the fake was started with, on the current fixture: its realm and
+// clock, and the configuration and feature level of the start (WithConfig, WithFeatureLevel,
+// ParseSettings); the journal, faults and event queues are emptied.
+func (s *Server) Reset() {
+	s.controlSteps.Lock()
+	defer s.controlSteps.Unlock()
+	s.load(s.Fixture())
+}
 
-// LoadFixture replaces the whole state with a fixture's and resets clock and configuration.
+// LoadFixture replaces the whole state with a fixture's, as a reset does, and makes it the
+// fixture later resets return to; the start-up configuration and feature level still apply.
 func (s *Server) LoadFixture(f *fixtures.Fixture) {
+	s.controlSteps.Lock()
+	defer s.controlSteps.Unlock()
+	s.load(f)
+}
+
+// load is a reset to f. The caller holds controlSteps.
+func (s *Server) load(f *fixtures.Fixture) {
 	// No API request may straddle a reload: one that authenticated against the old realm would
 	// find its user gone in the new one.
 	s.generation.Lock()
@@ -243,22 +271,28 @@ func (s *Server) LoadFixture(f *fixtures.Fixture) {
 	s.mu.Lock()
 	s.fixture = f
 	s.mu.Unlock()
-	s.SetConfig(fixtureConfig(f, Config{}))
+	cfg, level := s.startConfig(f)
+	s.SetConfig(cfg)
 	s.startClock(f)
 	s.state.Load(f)
 	s.seedMessages(f)
+	s.state.SetFeatureLevel(level)
 	s.hub.Reset()
 	s.journal.clear()
 	s.ClearFaults()
 	s.limiter.reset()
 	s.logins.reset()
+	s.uploads.forget()
 }
 
-// CheckFixture tells whether a fixture loads: beyond what fixtures validates, whether its
-// messages and reactions go through the realm's rules (an emoji name it knows, …). The control
-// API and the binary check every fixture they are given; New and LoadFixture panic on one
-// that does not load.
+// CheckFixture tells whether a fixture loads: what fixtures validates (again, for a fixture
+// built in Go), then whether its messages and reactions go through the realm's rules (an emoji
+// name it knows, …). The control API, the binary and Start check every fixture they are
+// given; New and LoadFixture panic on one that does not load.
 func CheckFixture(f *fixtures.Fixture) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
 	if len(f.Messages) == 0 {
 		return nil
 	}

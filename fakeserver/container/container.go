@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,17 +62,19 @@ func WithImage(name string) Option { return func(o *options) { o.image = name } 
 // WithFixture mounts a fixture file (YAML) and starts the fake on it.
 func WithFixture(path string) Option { return func(o *options) { o.fixturePath = path } }
 
-// WithFeatureLevel makes the fake behave as a server of that feature level.
+// WithFeatureLevel makes the fake behave as a server of that feature level, from the start and
+// after every reset (the binary's -feature-level).
 func WithFeatureLevel(level int) Option { return func(o *options) { o.level = level } }
 
-// WithConfig sets configuration settings of the fake (PATCH /_fake/config) once it runs.
+// WithConfig starts the fake with configuration settings, by the names and values PATCH
+// /_fake/config takes; every reset returns to them (the binary's -config).
 func WithConfig(settings map[string]any) Option { return func(o *options) { o.config = settings } }
 
 // WithControlToken sets the control API's token (a random one otherwise).
 func WithControlToken(token string) Option { return func(o *options) { o.token = token } }
 
-// Run starts the fake's container, waits until it is healthy, and applies the options' level
-// and configuration. Where no Docker engine answers, it returns the engine's error.
+// Run starts the fake's container with the options' fixture, level and configuration, and
+// waits until it is healthy. Where no Docker engine answers, it returns the engine's error.
 func Run(ctx context.Context, opts ...Option) (*Container, error) {
 	o := options{token: rand.Text()}
 	for _, opt := range opts {
@@ -106,7 +109,21 @@ func Run(ctx context.Context, opts ...Option) (*Container, error) {
 			return nil, err
 		}
 		req.Files = []testcontainers.ContainerFile{{HostFilePath: abs, ContainerFilePath: "/fixtures/realm.yaml", FileMode: 0o444}}
-		req.Cmd = []string{"-fixture", "/fixtures/realm.yaml"}
+		req.Cmd = append(req.Cmd, "-fixture", "/fixtures/realm.yaml")
+	}
+	// Flags rather than control requests once it runs, so that a reset keeps them.
+	if o.level != 0 {
+		req.Cmd = append(req.Cmd, "-feature-level", strconv.Itoa(o.level))
+	}
+	if len(o.config) > 0 {
+		settings, err := json.Marshal(o.config)
+		if err == nil { // refused here, rather than by a container that never becomes healthy
+			_, err = fakeserver.ParseSettings(settings)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("container: WithConfig: %w", err)
+		}
+		req.Cmd = append(req.Cmd, "-config", string(settings))
 	}
 	c, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{ContainerRequest: req, Started: true})
 	if err != nil {
@@ -117,22 +134,7 @@ func Run(ctx context.Context, opts ...Option) (*Container, error) {
 		_ = c.Terminate(ctx)
 		return nil, err
 	}
-	out := &Container{URL: url, ControlToken: o.token, Owner: owner, c: c}
-	settings := map[string]any{}
-	for k, v := range o.config {
-		settings[k] = v
-	}
-	if o.level != 0 {
-		settings["feature_level"] = o.level
-	}
-	if len(settings) > 0 {
-		body, _ := json.Marshal(settings)
-		if _, err := out.Control(ctx, http.MethodPatch, "/_fake/config", body); err != nil {
-			_ = c.Terminate(ctx)
-			return nil, err
-		}
-	}
-	return out, nil
+	return &Container{URL: url, ControlToken: o.token, Owner: owner, c: c}, nil
 }
 
 // Control sends a request to the fake's control API with its token and a JSON body (nil for

@@ -16,7 +16,7 @@ import (
 )
 
 // TestRunWithOptions starts the fake's image with a fixture of its own, a feature level and a
-// setting, and checks each through the API and the control API.
+// setting, and checks each through the API and the control API, at start and after a reset.
 func TestRunWithOptions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an image and starts a container")
@@ -52,24 +52,38 @@ func TestRunWithOptions(t *testing.T) {
 		}
 		return body
 	}
-	settings := get("/api/v1/server_settings")
-	if settings["zulip_feature_level"] != float64(300) || !strings.HasPrefix(settings["realm_name"].(string), "Mounted ") {
-		t.Errorf("server settings %v: want level 300 and the mounted fixture's realm", settings)
+	control := func(method, path string, body []byte) {
+		t.Helper()
+		if _, err := c.Control(ctx, method, path, body); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if me := get("/api/v1/users/me"); me["role"] != float64(100) {
-		t.Errorf("the owner's credentials: %v", me)
+	// What the container was started with, at start and after a reset that follows changes.
+	check := func(when string) {
+		t.Helper()
+		settings := get("/api/v1/server_settings")
+		if settings["zulip_feature_level"] != float64(300) || !strings.HasPrefix(settings["realm_name"].(string), "Mounted ") {
+			t.Errorf("%s: server settings %v: want level 300 and the mounted fixture's realm", when, settings)
+		}
+		if me := get("/api/v1/users/me"); me["role"] != float64(100) {
+			t.Errorf("%s: the owner's credentials: %v", when, me)
+		}
+		raw, err := c.Control(ctx, http.MethodGet, "/_fake/config", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg struct {
+			Config map[string]any `json:"config"`
+		}
+		_ = json.Unmarshal(raw, &cfg)
+		if cfg.Config["push_configured"] != true {
+			t.Errorf("%s: configuration %v: want push_configured", when, cfg.Config)
+		}
 	}
-	raw, err := c.Control(ctx, http.MethodGet, "/_fake/config", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg struct {
-		Config map[string]any `json:"config"`
-	}
-	_ = json.Unmarshal(raw, &cfg)
-	if cfg.Config["push_configured"] != true {
-		t.Errorf("configuration %v: want push_configured", cfg.Config)
-	}
+	check("at start")
+	control(http.MethodPatch, "/_fake/config", []byte(`{"feature_level": 100, "push_configured": false}`))
+	control(http.MethodPost, "/_fake/reset", nil)
+	check("after a reset")
 	if _, err := c.Control(ctx, http.MethodGet, "/_fake/bogus", nil); err == nil {
 		t.Error("an unknown control route answered success")
 	}

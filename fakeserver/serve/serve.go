@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -41,6 +42,8 @@ func Main(name string, args []string) int {
 	token := flags.String("control-token", os.Getenv(fakeserver.ControlTokenEnv),
 		"bearer token the control API (/_fake/) requires (default $"+fakeserver.ControlTokenEnv+"); without one the control API is off on non-loopback addresses")
 	clock := flags.String("clock", "", "clock mode: frozen (stands still at the fixture's start_time unless the control API moves it) or wall (starts at the wall time and runs with it); default: the fixture's clock setting")
+	level := flags.Int("feature-level", 0, "behave as a server of this feature level (1 to 10000), from the start and after every reset; default: the fixture's")
+	settings := flags.String("config", "", `configuration to start with, which every reset returns to: one JSON object with the settings PATCH /_fake/config takes (feature_level too), such as '{"push_configured": true}', or @file to read it from a file`)
 	checkOpenAPI := flags.Bool("check-openapi", false, "validate every exchange against the fake's OpenAPI description; on exit print the figures and the violations, and exit 1 on any violation")
 	if err := flags.Parse(args); err != nil {
 		return 2
@@ -60,14 +63,46 @@ func Main(name string, args []string) int {
 		fmt.Fprintln(os.Stderr, name+": -clock must be frozen or wall")
 		return 2
 	}
-	if err := run(*addr, *fixturePath, *token, fakeserver.ClockMode(*clock), *quiet, *checkOpenAPI); err != nil {
+	start, err := startOptions(*level, *settings)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		return 2
+	}
+	if err := run(*addr, *fixturePath, *token, fakeserver.ClockMode(*clock), *quiet, *checkOpenAPI, start); err != nil {
 		fmt.Fprintln(os.Stderr, name+":", err)
 		return 1
 	}
 	return 0
 }
 
-func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet, checkOpenAPI bool) error {
+// startOptions turns -feature-level and -config into the options of the state the fake starts
+// with and every reset returns to.
+func startOptions(level int, settings string) ([]fakeserver.Option, error) {
+	var opts []fakeserver.Option
+	if level != 0 {
+		if level < 1 || level > 10_000 {
+			return nil, fmt.Errorf("-feature-level must be 1 to 10000, not %d", level)
+		}
+		opts = append(opts, fakeserver.WithFeatureLevel(level))
+	}
+	if settings == "" {
+		return opts, nil
+	}
+	data := []byte(settings)
+	if file, ok := strings.CutPrefix(settings, "@"); ok {
+		var err error
+		if data, err = os.ReadFile(file); err != nil {
+			return nil, fmt.Errorf("-config: %w", err)
+		}
+	}
+	opt, err := fakeserver.ParseSettings(data)
+	if err != nil {
+		return nil, fmt.Errorf("-config: %w", err)
+	}
+	return append(opts, opt), nil
+}
+
+func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet, checkOpenAPI bool, start []fakeserver.Option) error {
 	fixture := fixtures.Default()
 	if fixturePath != "" {
 		f, err := fixtures.LoadFile(fixturePath)
@@ -84,17 +119,17 @@ func run(addr, fixturePath, token string, clock fakeserver.ClockMode, quiet, che
 		return err
 	}
 	url := "http://" + ln.Addr().String()
-	opts := []fakeserver.Option{fakeserver.WithFixture(fixture), fakeserver.WithClockMode(clock)}
+	opts := append([]fakeserver.Option{fakeserver.WithFixture(fixture), fakeserver.WithClockMode(clock)}, start...)
 	switch {
 	case token != "":
 		opts = append(opts, fakeserver.WithControlToken(token))
-		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/ with the bearer token)\n", url, url, url)
+		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/ with the bearer token, and the inspector there in a browser)\n", url, url, url)
 	case !isLoopback(ln.Addr()):
 		// Anyone who reaches the port could reset the realm or mint API keys through it.
 		opts = append(opts, fakeserver.WithoutControl())
 		fmt.Printf("chatconform fake server on %s (API at %s/api/v1; control API off on a non-loopback address: set -control-token or $%s)\n", url, url, fakeserver.ControlTokenEnv)
 	default:
-		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/)\n", url, url, url)
+		fmt.Printf("chatconform fake server on %s (API at %s/api/v1, control at %s/_fake/, and the inspector there in a browser)\n", url, url, url)
 	}
 	if !quiet {
 		printCredentials(fixture)

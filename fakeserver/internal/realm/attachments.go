@@ -89,10 +89,10 @@ func (s *State) UploadFile(ownerID int, name, contentType string, content []byte
 }
 
 // uploadPath makes a path_id like the real server's: "<realm>/<random>/<file name>". The
-// middle part is derived from the realm and the ID rather than drawn at random, so that runs
-// are reproducible; it still differs between attachments.
+// middle part is derived from the realm, the load and the ID rather than drawn at random, so
+// that runs are reproducible; it still differs between attachments, and across resets.
 func (s *State) uploadPath(id int, name string) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d", s.settings.StringID, id))
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d/%d", s.settings.StringID, s.loads, id))
 	return fmt.Sprintf("1/%s/%s", hex.EncodeToString(sum[:])[:24], sanitizeFileName(name))
 }
 

@@ -65,6 +65,9 @@ type State struct {
 	integrations integrationState
 
 	next counters
+	// loads counts the fixtures this State loaded: opaque ids (upload path ids) carry it, so
+	// that one handed out before a reset never names something created after it.
+	loads int
 }
 
 // counters hand out IDs in order, so ids are reproducible from one run to the next.
@@ -126,6 +129,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.presence = map[int]*presence{}
 	s.groups = map[int]*UserGroup{}
 	s.next = counters{}
+	s.loads++
 	s.addSystemGroups()
 	joined := time.Unix(r.StartTime, 0).UTC()
 	for _, fu := range f.Users {
