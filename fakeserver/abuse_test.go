@@ -1,0 +1,72 @@
+package fakeserver_test
+
+// Abuse within the documented bounds: each case drives one bound as hard as a client may, in a
+// loop bounded in count and time on loopback, and the live heap the fake keeps afterwards must
+// stay under the figure docs/bounds.md gives for it.
+
+import (
+	"fmt"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver"
+)
+
+// liveHeap is the process's live heap after a full collection.
+func liveHeap() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.GC() // the first cycle's finalizers may free more
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func TestAbuseStaysWithinBounds(t *testing.T) {
+	cases := []struct {
+		name string
+		// limit is the most live heap the abuse may leave behind: the documented figure with
+		// room for the test's own allocations.
+		limit uint64
+		// budget is the real time the abuse may take.
+		budget time.Duration
+		abuse  func(t *testing.T, base string)
+	}{
+		{
+			// 1,000 unauthenticated requests with huge headers and query strings: each journal
+			// entry keeps 1 KB of each, and nothing of the rest (1 MB in all by default).
+			name: "journal", limit: 8 << 20, budget: 20 * time.Second,
+			abuse: func(t *testing.T, base string) {
+				query := "q=" + strings.Repeat("q", 20_000)
+				spec := strings.Repeat("s", 40_000)
+				for i := range 1000 {
+					res := do(t, base, request{method: http.MethodGet, path: "/api/v1/users/me", query: query,
+						headers: map[string]string{fakeserver.SpecHeader: fmt.Sprint(i, spec)}})
+					if res.status != http.StatusUnauthorized {
+						t.Fatalf("request %d: %d %s", i, res.status, res)
+					}
+				}
+			},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ts := newServer(t)
+			before := liveHeap()
+			start := time.Now()
+			c.abuse(t, ts.URL)
+			if took := time.Since(start); took > c.budget {
+				t.Errorf("the abuse took %v, want at most %v", took.Round(time.Millisecond), c.budget)
+			}
+			after := liveHeap()
+			runtime.KeepAlive(ts)
+			grown := int64(after) - int64(before)
+			t.Logf("live heap grew by %.1f MB (limit %.1f MB)", float64(grown)/(1<<20), float64(c.limit)/(1<<20))
+			if grown > int64(c.limit) {
+				t.Errorf("the fake keeps %.1f MB more live heap after the abuse, want at most %.1f MB", float64(grown)/(1<<20), float64(c.limit)/(1<<20))
+			}
+		})
+	}
+}
