@@ -50,6 +50,23 @@ func TestAbuseStaysWithinBounds(t *testing.T) {
 				}
 			},
 		},
+		{
+			// A member's 60 bots, each storing 1 MB and deactivated to make room for the next:
+			// their owner's bots hold at most 32 MB (the default quota) in all.
+			name: "bot storage", limit: 40 << 20, budget: 30 * time.Second,
+			abuse: func(t *testing.T, base string) {
+				value := strings.Repeat("v", 1<<20)
+				stored := 0
+				for i := range 60 {
+					id, auth := storageBot(t, base, memberAuth, fmt.Sprint("abuse", i))
+					if putStorage(t, base, auth, "k", value).status == http.StatusOK {
+						stored++
+					}
+					requireSuccess(t, "deactivate", do(t, base, request{method: http.MethodDelete, path: fmt.Sprintf("/api/v1/bots/%d", id), auth: memberAuth}))
+				}
+				t.Logf("%d of 60 bots stored 1 MB", stored)
+			},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
