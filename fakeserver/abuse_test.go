@@ -7,6 +7,7 @@ package fakeserver_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"testing"
@@ -65,6 +66,25 @@ func TestAbuseStaysWithinBounds(t *testing.T) {
 					requireSuccess(t, "deactivate", do(t, base, request{method: http.MethodDelete, path: fmt.Sprintf("/api/v1/bots/%d", id), auth: memberAuth}))
 				}
 				t.Logf("%d of 60 bots stored 1 MB", stored)
+			},
+		},
+		{
+			// A member's 1,000 queues, registered in 200 kinds that each get their own form
+			// of a message, none of them polled, while 100 direct messages reach the member:
+			// all of the member's queues hold at most 50,000 events.
+			name: "event queues", limit: 64 << 20, budget: 60 * time.Second,
+			abuse: func(t *testing.T, base string) {
+				for i := range 1000 {
+					kind := i % 200
+					narrow := strings.TrimSuffix(strings.Repeat(`["is","dm"],`, kind/8+1), ",")
+					requireSuccess(t, "queue", get(t, base, memberAuth, "/api/v1/events", fmt.Sprintf(
+						"dont_block=true&apply_markdown=%t&client_gravatar=%t&slim_presence=%t&narrow=%s",
+						kind&1 == 1, kind&2 == 2, kind&4 == 4, url.QueryEscape("["+narrow+"]"))))
+				}
+				member, _ := defaultFixture.UserByRole("member")
+				for i := range 100 {
+					evSendDirect(t, base, ownerAuth, member.ID, fmt.Sprint("message ", i, " ", strings.Repeat("x", 1000)))
+				}
 			},
 		},
 	}
