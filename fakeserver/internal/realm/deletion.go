@@ -81,8 +81,8 @@ func (s *State) deleteMessages(ms []*Message) {
 		topic     string
 	}
 	byGroup := map[group][]*Message{}
+	s.dropMessages(ms)
 	for _, m := range ms {
-		s.dropMessage(m)
 		g := group{m.ChannelID, m.Topic}
 		byGroup[g] = append(byGroup[g], m)
 	}

@@ -11,7 +11,7 @@ import (
 // messages read and max_message_id read it, so they cost what they return or change, not the
 // realm's size.
 //
-// Every change of s.messages goes through storeMessage, dropMessage or moveIndexed, and every
+// Every change of s.messages goes through storeMessage, dropMessages or moveIndexed, and every
 // change of a stored message's rows through putRow, dropRow or setFlag (message_rows.go).
 type messageIndex struct {
 	all      idList
@@ -54,16 +54,31 @@ func (l idList) without(id int) idList {
 	return l
 }
 
-// withoutAll returns the list without the given ids, in one pass.
+// withoutAll returns the list without the given ids (in any order, some perhaps not in the
+// list): each is found by binary search, and what lies between them moves once.
 func (l idList) withoutAll(ids []int) idList {
 	if len(ids) == 1 {
 		return l.without(ids[0])
 	}
-	gone := make(map[int]bool, len(ids))
-	for _, id := range ids {
-		gone[id] = true
+	w, r := -1, 0 // where the kept ids go, and the next id to read
+	for _, id := range slices.Sorted(slices.Values(ids)) {
+		i, found := slices.BinarySearch(l[r:], id)
+		if !found {
+			continue
+		}
+		i += r
+		if w < 0 {
+			w = i
+		} else {
+			w += copy(l[w:], l[r:i])
+		}
+		r = i + 1
 	}
-	return slices.DeleteFunc(l, func(id int) bool { return gone[id] })
+	if w < 0 {
+		return l
+	}
+	w += copy(l[w:], l[r:])
+	return l[:w]
 }
 
 // withAll returns the list with the given ids added, in one merge.
@@ -90,8 +105,11 @@ func (l idList) withAll(ids []int) idList {
 func addTo[K comparable](m map[K]idList, key K, id int) { m[key] = m[key].with(id) }
 
 // removeFrom removes id from the list under key, forgetting a list that becomes empty.
-func removeFrom[K comparable](m map[K]idList, key K, id int) {
-	if l := m[key].without(id); len(l) > 0 {
+func removeFrom[K comparable](m map[K]idList, key K, id int) { removeAllFrom(m, key, []int{id}) }
+
+// removeAllFrom removes ids from the list under key, forgetting a list that becomes empty.
+func removeAllFrom[K comparable](m map[K]idList, key K, ids []int) {
+	if l := m[key].withoutAll(ids); len(l) > 0 {
 		m[key] = l
 	} else {
 		delete(m, key)
@@ -115,19 +133,57 @@ func (s *State) storeMessage(m *Message) {
 	}
 }
 
-// dropMessage removes a message from the realm and from the index.
-func (s *State) dropMessage(m *Message) {
-	s.unindexChannel(m)
-	removeFrom(s.index.senders, m.SenderID, m.ID)
-	for _, row := range m.Rows {
-		if row.flags&flagRead == 0 {
-			removeFrom(s.index.unread, int(row.userID), m.ID)
+// dropMessages removes messages from the realm and from the index: each list of the index is
+// rewritten once, however many of its messages go.
+func (s *State) dropMessages(ms []*Message) {
+	type topicRef struct {
+		channel int
+		key     string
+	}
+	all := make([]int, 0, len(ms))
+	topics, directs := map[topicRef][]int{}, map[string][]int{}
+	channels, senders, unread := map[int][]int{}, map[int][]int{}, map[int][]int{}
+	for _, m := range ms {
+		all = append(all, m.ID)
+		senders[m.SenderID] = append(senders[m.SenderID], m.ID)
+		if m.IsDirect {
+			key := joinInts(m.Participants)
+			directs[key] = append(directs[key], m.ID)
+		} else {
+			ref := topicRef{m.ChannelID, topicKeyOf(m.Topic)}
+			topics[ref] = append(topics[ref], m.ID)
+			channels[m.ChannelID] = append(channels[m.ChannelID], m.ID)
+		}
+		for _, row := range m.Rows {
+			if row.flags&flagRead == 0 {
+				unread[int(row.userID)] = append(unread[int(row.userID)], m.ID)
+			}
 		}
 	}
-	s.index.all = s.index.all.without(m.ID)
-	delete(s.messages, m.ID)
-	for _, row := range m.Rows {
-		s.forgetRow(int(row.userID), m.ID)
+	for ref, ids := range topics {
+		if byTopic := s.index.topics[ref.channel]; byTopic != nil {
+			removeAllFrom(byTopic, ref.key, ids)
+		}
+	}
+	for key, ids := range directs {
+		removeAllFrom(s.index.directs, key, ids)
+	}
+	for _, lists := range []struct {
+		index map[int]idList
+		ids   map[int][]int
+	}{{s.index.channels, channels}, {s.index.senders, senders}, {s.index.unread, unread}} {
+		for key, ids := range lists.ids {
+			removeAllFrom(lists.index, key, ids)
+		}
+	}
+	s.index.all = s.index.all.withoutAll(all)
+	for _, m := range ms {
+		delete(s.messages, m.ID)
+	}
+	for _, m := range ms {
+		for _, row := range m.Rows {
+			s.forgetRow(int(row.userID), m.ID)
+		}
 	}
 }
 
@@ -215,17 +271,6 @@ func (s *State) indexChannel(m *Message) {
 		s.index.topics[m.ChannelID] = byTopic
 	}
 	addTo(byTopic, topicKeyOf(m.Topic), m.ID)
-}
-
-func (s *State) unindexChannel(m *Message) {
-	if m.IsDirect {
-		removeFrom(s.index.directs, joinInts(m.Participants), m.ID)
-		return
-	}
-	removeFrom(s.index.channels, m.ChannelID, m.ID)
-	if byTopic := s.index.topics[m.ChannelID]; byTopic != nil {
-		removeFrom(byTopic, topicKeyOf(m.Topic), m.ID)
-	}
 }
 
 // topicMessageIDs returns the ids of a channel topic's messages, ascending (nil for none). The
