@@ -1,9 +1,6 @@
 package realm
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // The message index: ascending message ids by channel topic (topics grouped case-insensitively,
 // as topics are), by channel, by direct conversation, by sender, every id, each user's unread
@@ -30,77 +27,6 @@ func newMessageIndex() messageIndex {
 	}
 }
 
-// idList is a list of message ids, ascending and without duplicates.
-type idList []int
-
-// with returns the list with id added. New messages have the highest id, so adding is mostly
-// an append; a moved message is inserted in order.
-func (l idList) with(id int) idList {
-	if n := len(l); n == 0 || l[n-1] < id {
-		return append(l, id)
-	}
-	i, found := slices.BinarySearch(l, id)
-	if found {
-		return l
-	}
-	return slices.Insert(l, i, id)
-}
-
-// without returns the list with id removed.
-func (l idList) without(id int) idList {
-	if i, found := slices.BinarySearch(l, id); found {
-		return slices.Delete(l, i, i+1)
-	}
-	return l
-}
-
-// withoutAll returns the list without the given ids (in any order, some perhaps not in the
-// list): each is found by binary search, and what lies between them moves once.
-func (l idList) withoutAll(ids []int) idList {
-	if len(ids) == 1 {
-		return l.without(ids[0])
-	}
-	w, r := -1, 0 // where the kept ids go, and the next id to read
-	for _, id := range slices.Sorted(slices.Values(ids)) {
-		i, found := slices.BinarySearch(l[r:], id)
-		if !found {
-			continue
-		}
-		i += r
-		if w < 0 {
-			w = i
-		} else {
-			w += copy(l[w:], l[r:i])
-		}
-		r = i + 1
-	}
-	if w < 0 {
-		return l
-	}
-	w += copy(l[w:], l[r:])
-	return l[:w]
-}
-
-// withAll returns the list with the given ids added, in one merge.
-func (l idList) withAll(ids []int) idList {
-	if len(ids) == 1 {
-		return l.with(ids[0])
-	}
-	added := slices.Sorted(slices.Values(ids))
-	merged := make(idList, 0, len(l)+len(added))
-	i := 0
-	for _, id := range added {
-		for i < len(l) && l[i] < id {
-			merged = append(merged, l[i])
-			i++
-		}
-		if i == len(l) || l[i] != id {
-			merged = append(merged, id)
-		}
-	}
-	return append(merged, l[i:]...)
-}
-
 // addTo adds id to the list under key, making the list if needed.
 func addTo[K comparable](m map[K]idList, key K, id int) { m[key] = m[key].with(id) }
 
@@ -109,7 +35,7 @@ func removeFrom[K comparable](m map[K]idList, key K, id int) { removeAllFrom(m, 
 
 // removeAllFrom removes ids from the list under key, forgetting a list that becomes empty.
 func removeAllFrom[K comparable](m map[K]idList, key K, ids []int) {
-	if l := m[key].withoutAll(ids); len(l) > 0 {
+	if l := m[key].withoutAll(ids); l.Len() > 0 {
 		m[key] = l
 	} else {
 		delete(m, key)
@@ -194,8 +120,7 @@ func (s *State) forgetRow(userID, id int) {
 		return
 	}
 	delete(s.index.newest, userID)
-	below, _ := slices.BinarySearch(s.index.all, id)
-	for _, older := range slices.Backward(s.index.all[:below]) {
+	for older := range s.index.all.Before(id) {
 		if s.messages[older].Rows.has(userID) {
 			s.index.newest[userID] = older
 			return
@@ -229,7 +154,7 @@ func (s *State) moveIndexed(ms []*Message, change func(*Message)) {
 	}
 	for ref, ids := range leaving {
 		byTopic := s.index.topics[ref.channel]
-		if byTopic[ref.key] = byTopic[ref.key].withoutAll(ids); len(byTopic[ref.key]) == 0 {
+		if byTopic[ref.key] = byTopic[ref.key].withoutAll(ids); byTopic[ref.key].Len() == 0 {
 			delete(byTopic, ref.key)
 		}
 	}
@@ -240,7 +165,7 @@ func (s *State) moveIndexed(ms []*Message, change func(*Message)) {
 		s.index.topics[ref.channel][ref.key] = s.index.topics[ref.channel][ref.key].withAll(ids)
 	}
 	for channel, ids := range channelsLeaving {
-		if s.index.channels[channel] = s.index.channels[channel].withoutAll(ids); len(s.index.channels[channel]) == 0 {
+		if s.index.channels[channel] = s.index.channels[channel].withoutAll(ids); s.index.channels[channel].Len() == 0 {
 			delete(s.index.channels, channel)
 		}
 	}
@@ -273,14 +198,13 @@ func (s *State) indexChannel(m *Message) {
 	addTo(byTopic, topicKeyOf(m.Topic), m.ID)
 }
 
-// topicMessageIDs returns the ids of a channel topic's messages, ascending (nil for none). The
-// slice belongs to the index: callers read it under the lock and never keep or change it.
+// topicMessageIDs returns the ids of a channel topic's messages, ascending.
 func (s *State) topicMessageIDs(channelID int, topic string) []int {
-	return s.index.topics[channelID][topicKeyOf(topic)]
+	return s.index.topics[channelID][topicKeyOf(topic)].ids()
 }
 
 // unreadIDs returns a copy of the ids of the user's unread messages, ascending: callers may
 // mark them read while they walk it.
 func (s *State) unreadIDs(userID int) []int {
-	return slices.Clone(s.index.unread[userID])
+	return s.index.unread[userID].ids()
 }
