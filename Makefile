@@ -86,7 +86,7 @@ bench:
 # A bounded load against the fake binary on loopback, beside a bare net/http server, driven by
 # wrk (installed if missing); it fails when wrk, not the bare server, sets the pace.
 load: wrk
-	$(GO) run ./cmd/fakeload -messages 100000 -duration 3s
+	$(GO) run ./cmd/fakeload -messages 100000 -duration 2s -rounds 3
 
 # wrk, make load's load generator.
 wrk:

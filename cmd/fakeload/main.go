@@ -6,15 +6,17 @@
 //
 // The load generator is wrk (.ci/ensure-wrk installs it), which drives several times what Go
 // clients in one process do: with those, the bare server measured the clients, and every ratio
-// was pressed toward 1. Per route it measures what wrk alone drives, against a null server that
-// answers without parsing HTTP, then the bare server and the fake under the same wrk settings,
-// and reports both servers' throughput, their ratio and the fake's latency. The run fails when
+// was pressed toward 1. Per route, in rounds, it measures what wrk alone drives, against a null
+// server that answers without parsing HTTP, then the bare server and the fake under the same wrk
+// settings, and reports the medians: both servers' throughput, their ratio and the fake's
+// latency. The run fails when
 // the bare server comes within 10% of what wrk alone drives: the bare figure would then be the
 // generator's limit, not the server's. Then how much a writer delays readers of the own user.
 package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -27,6 +29,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,7 +42,8 @@ import (
 
 func main() {
 	messages := flag.Int("messages", 10000, "messages stored before the load, in 100 topics of one channel")
-	duration := flag.Duration("duration", 2*time.Second, "load time per route and server, whole seconds")
+	duration := flag.Duration("duration", 2*time.Second, "load time per route, server and round, whole seconds")
+	rounds := flag.Int("rounds", 3, "rounds per route: each runs wrk against the null server, the bare server and the fake in turn")
 	threads := flag.Int("threads", 1, "wrk threads")
 	conns := flag.Int("connections", 16, "wrk connections, over all threads")
 	maxShare := flag.Float64("max-bare-share", 0.9, "fail when the bare server reaches more than this fraction of what wrk alone drives")
@@ -61,7 +65,7 @@ func main() {
 		}
 		return
 	}
-	g := generator{threads: *threads, conns: *conns, duration: *duration}
+	g := generator{threads: *threads, conns: *conns, duration: *duration, rounds: max(1, *rounds)}
 	if err := run(*messages, g, *maxShare); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeload:", err)
 		os.Exit(1)
@@ -112,8 +116,8 @@ func run(messages int, g generator, maxShare float64) error {
 		return err
 	}
 	g.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(owner.Email+":"+owner.APIKey))
-	fmt.Printf("fake binary on %s, %d messages seeded in %s; wrk with %d threads and %d connections, %s per route and server\n\n",
-		addr, messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration)
+	fmt.Printf("fake binary on %s, %d messages seeded in %s; wrk with %d threads and %d connections, %s per route, server and round, median of %d rounds\n\n",
+		addr, messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration, g.rounds)
 
 	content := strings.Repeat("x", 100)
 	send := url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"load"}, "content": {content}}
@@ -142,26 +146,32 @@ func run(messages int, g generator, maxShare float64) error {
 			return fmt.Errorf("%s: %w", r.name, err)
 		}
 		// What wrk alone drives with these requests, against a server that does next to
-		// nothing, measured beside the bare server: the machine's load drifts.
-		var capacity, bareStats stats
-		for _, m := range []struct {
-			mode string
-			to   *stats
-		}{{"-serve-null", &capacity}, {"-serve-bare", &bareStats}} {
-			srv, err := startServer(dir, m.mode, reply)
-			if err != nil {
-				return err
-			}
-			*m.to, err = g.load(r, method, srv.url)
-			srv.stop()
-			if err != nil {
-				return fmt.Errorf("%s against the %s server: %w", r.name, strings.TrimPrefix(m.mode, "-serve-"), err)
-			}
-		}
-		fakeStats, err := g.load(r, method, base)
+		// nothing, then the bare server and the fake, in turn for each round: the machine's
+		// load drifts, and each figure is the median of its rounds.
+		null, err := startServer(dir, "-serve-null", reply)
 		if err != nil {
-			return fmt.Errorf("%s against the fake: %w", r.name, err)
+			return err
 		}
+		bare, err := startServer(dir, "-serve-bare", reply)
+		if err != nil {
+			null.stop()
+			return err
+		}
+		var runs [3][]stats // null, bare, fake
+		for range g.rounds {
+			for i, url := range []string{null.url, bare.url, base} {
+				st, err := g.load(r, method, url)
+				if err != nil {
+					null.stop()
+					bare.stop()
+					return fmt.Errorf("%s against %s: %w", r.name, url, err)
+				}
+				runs[i] = append(runs[i], st)
+			}
+		}
+		null.stop()
+		bare.stop()
+		capacity, bareStats, fakeStats := median(runs[0]), median(runs[1]), median(runs[2])
 		share := bareStats.rate / capacity.rate
 		fmt.Printf("%-10s %12.0f %12.0f %8.2f %10s %10s %12.0f %8.0f%%\n", r.name, fakeStats.rate, bareStats.rate, fakeStats.rate/bareStats.rate,
 			fakeStats.p50.Round(time.Microsecond), fakeStats.p99.Round(time.Microsecond), capacity.rate, 100*share)
@@ -203,6 +213,7 @@ func run(messages int, g generator, maxShare float64) error {
 type generator struct {
 	threads, conns int
 	duration       time.Duration
+	rounds         int
 	auth           string // the Authorization header's value
 	dir            string // where its scripts go
 }
@@ -210,6 +221,12 @@ type generator struct {
 type stats struct {
 	rate     float64
 	p50, p99 time.Duration
+}
+
+// median is the run of the median rate.
+func median(runs []stats) stats {
+	slices.SortFunc(runs, func(a, b stats) int { return cmp.Compare(a.rate, b.rate) })
+	return runs[len(runs)/2]
 }
 
 // load runs wrk with the route's requests against base for the generator's duration.
