@@ -25,6 +25,19 @@ func newChecker(t *testing.T) *check.Checker {
 
 const ok = `"result":"success","msg":""`
 
+// wrappedFake serves a fake wrapped in a new checker for the duration of the test.
+func wrappedFake(t *testing.T) (*check.Checker, *fakeserver.Server, *httptest.Server) {
+	t.Helper()
+	c := newChecker(t)
+	fake := fakeserver.New()
+	srv := httptest.NewServer(c.Wrap(fake))
+	t.Cleanup(func() {
+		srv.Close()
+		fake.Close()
+	})
+	return c, fake, srv
+}
+
 // Each wrong exchange must be reported, and each right one must not: a validator that passes
 // everything, or nothing, fails here.
 func TestExchanges(t *testing.T) {
@@ -121,11 +134,7 @@ func TestEvents(t *testing.T) {
 // The fake itself, wrapped: a client's bootstrap, a message, its event and a few refusals pass
 // the check, and the figures count them.
 func TestFakeReplies(t *testing.T) {
-	c := newChecker(t)
-	fake := fakeserver.New()
-	defer fake.Close()
-	srv := httptest.NewServer(c.Wrap(fake))
-	defer srv.Close()
+	c, fake, srv := wrappedFake(t)
 	owner := fake.Fixture().Users[0]
 	call := func(method, path string, form url.Values) string {
 		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(form.Encode()))
@@ -172,11 +181,7 @@ func (zeros) Read(p []byte) (int, error) {
 // A body far over the fake's 25 MB bound is refused 413 once the bound is reached, whether it
 // announces its length or comes in chunks: the checker reads no more of it than the fake would.
 func TestHugeBodyStopsAtTheBound(t *testing.T) {
-	c := newChecker(t)
-	fake := fakeserver.New()
-	defer fake.Close()
-	srv := httptest.NewServer(c.Wrap(fake))
-	defer srv.Close()
+	c, _, srv := wrappedFake(t)
 	const sent = 200 << 20
 	for _, length := range []int64{sent, -1} {
 		var before, after runtime.MemStats
