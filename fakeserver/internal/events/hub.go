@@ -238,7 +238,7 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 	h.collect(h.clock.Now())
 	var seen map[int]bool // made for the first user with a queue: most publishes find none
 	var full []*queue
-	var copies map[uintptr]Event // by the identity of the publisher's map
+	var copies map[uintptr]copied // by the identity of the publisher's map
 	for _, uid := range userIDs {
 		if len(h.byUser[uid]) == 0 || seen[uid] {
 			continue
@@ -248,7 +248,7 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 		}
 		seen[uid] = true
 		if copies == nil {
-			copies = map[uintptr]Event{}
+			copies = map[uintptr]copied{}
 		}
 		var formed map[string][]Event // by client key, made for a user's second queue
 		pending := 0
@@ -307,15 +307,19 @@ func (h *Hub) overBudget(userID, pending int) []*queue {
 	return kept[:n]
 }
 
+// copied is a publisher's event and the hub's copy of it. Holding the event keeps its address
+// from being reused, within the publish, by another event that a form makes.
+type copied struct{ event, copy Event }
+
 // copyOnce is the hub's own copy of a publisher's event, made at its first sight in a publish.
-func copyOnce(copies map[uintptr]Event, ev Event) Event {
+func copyOnce(copies map[uintptr]copied, ev Event) Event {
 	key := reflect.ValueOf(ev).Pointer()
 	c, ok := copies[key]
 	if !ok {
-		c = copyMap(ev)
+		c = copied{ev, copyMap(ev)}
 		copies[key] = c
 	}
-	return c
+	return c.copy
 }
 
 // accepts is the real server's filter of a queue's events beyond their form: the event

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -649,6 +650,27 @@ func TestMaxEventsPerUser(t *testing.T) {
 	}{{1, polled, 1, 1}, {1, kept, -1, 3}, {2, other, -1, 3}} {
 		if n := len(fetch(t, h, tc.user, tc.queue, tc.last)); n != tc.want {
 			t.Errorf("queue %s holds %d events, want %d", tc.queue, n, tc.want)
+		}
+	}
+}
+
+// Each user gets the event its form made for it, even where the forms' maps, freed once
+// copied, come back at the same address.
+func TestFormsOfOnePublishStayApart(t *testing.T) {
+	h, _ := newHub(t, Options{})
+	users := make([]int, 50)
+	queues := map[int]string{}
+	for i := range users {
+		users[i] = i + 1
+		queues[i+1], _ = h.Register(QueueSpec{UserID: i + 1})
+	}
+	h.PublishEach(func(user int, _ Client) []Event {
+		runtime.GC() // frees the previous user's map, whose address may serve this one's
+		return []Event{{"type": "x", "user": user}}
+	}, users...)
+	for _, user := range users {
+		if evs := fetch(t, h, user, queues[user], -1); len(evs) != 1 || evs[0]["user"] != user {
+			t.Errorf("user %d got %v", user, evs)
 		}
 	}
 }
