@@ -206,7 +206,7 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 		id:         fmt.Sprintf("%d-%d:%d", h.gen, h.resets, h.next),
 		userID:     spec.UserID,
 		client:     spec.Client,
-		clientKey:  fmt.Sprint(spec.Client), // maps print sorted
+		clientKey:  fmt.Sprintf("%#v", spec.Client), // strings quoted, maps sorted: alike only if equal
 		pruned:     -1,
 		lastAccess: now,
 		lastWall:   time.Now(),

@@ -674,3 +674,21 @@ func TestFormsOfOnePublishStayApart(t *testing.T) {
 		}
 	}
 }
+
+// Clients that differ only where a plain rendering of them would look the same still get forms
+// of their own.
+func TestClientsThatLookAlikeAreApart(t *testing.T) {
+	h, _ := newHub(t, Options{})
+	narrows := [][][2]string{{{"a b", "c"}}, {{"a", "b c"}}}
+	var queues []string
+	for _, n := range narrows {
+		q, _ := h.Register(QueueSpec{UserID: 1, Client: Client{Narrow: n}})
+		queues = append(queues, q)
+	}
+	h.PublishEach(func(_ int, c Client) []Event { return []Event{{"type": "x", "narrow": c.Narrow[0][0]}} }, 1)
+	for i, q := range queues {
+		if evs := fetch(t, h, 1, q, -1); len(evs) != 1 || evs[0]["narrow"] != narrows[i][0][0] {
+			t.Errorf("the queue of narrow %v got %v", narrows[i], evs)
+		}
+	}
+}
