@@ -13,7 +13,7 @@ GINKGO  := $(GO) tool ginkgo
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 
-.PHONY: help conformance test lint race oldest-go unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load
+.PHONY: help conformance test lint race oldest-go unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load wrk
 
 # Each target with the first line of the comment above it.
 help:
@@ -97,11 +97,18 @@ image:
 fakeserver:
 	$(GO) run ./cmd/fakeserver
 
-# Benchmarks of the fake beside a bare handler (docs/performance.md).
-# About 15 s, building the 10^6-message realm of BenchmarkScale included.
+# Benchmarks of the fake beside a bare handler (docs/performance.md), then the writes that
+# touch many messages at 10^3 to 10^6 messages (fewer rounds: each round prepares its topic
+# from the realm's oldest messages).
 bench:
-	$(GO) test -run=NONE -bench=. -benchtime=2000x ./fakeserver/...
+	$(GO) test -run=NONE -bench='Routes|Scale$$' -benchtime=2000x ./fakeserver/...
+	$(GO) test -run=NONE -bench=ScaleWrites -benchtime=200x ./fakeserver/
 
-# A bounded load against the fake binary on loopback, beside a bare net/http server.
-load:
-	$(GO) run ./cmd/fakeload -messages 100000 -duration 2s
+# A bounded load against the fake binary on loopback, beside a bare net/http server, driven by
+# wrk (installed if missing); it fails when wrk, not the bare server, sets the pace.
+load: wrk
+	$(GO) run ./cmd/fakeload -messages 100000 -duration 2s -rounds 3
+
+# wrk, make load's load generator.
+wrk:
+	bash .ci/ensure-wrk

@@ -1,6 +1,7 @@
 package fakeserver_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -156,6 +157,117 @@ func BenchmarkScale(b *testing.B) {
 				srv, heap := realmOf(n)
 				sideBySide(b, srv, func(int) exchange { return exchange{"GET", queries[name], nil} })
 				b.ReportMetric(heap, "heap-B/msg")
+			})
+		}
+	}
+}
+
+// BenchmarkScaleWrites measures the writes that touch many messages, each on a topic of 100
+// messages, as the realm grows from 10^3 to 10^6 messages: deleting the topic, moving it to
+// another topic and to another channel, marking it read and unread, and deleting one message.
+// The messages written are the realm's oldest, behind all the others in every list of the
+// index. Their cost should follow the messages they change, not the realm (`make bench`).
+func BenchmarkScaleWrites(b *testing.B) {
+	const topicSize = 100
+	type op struct {
+		name string
+		// setup prepares the realm once and returns what iteration i needs beforehand (not
+		// timed) and its request.
+		setup func(srv *fakeserver.Server, owner string) (before func(i int), next func(i int) exchange)
+	}
+	must := func(srv *fakeserver.Server, owner string, e exchange) []byte {
+		rec := e.do(srv, owner)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%s %s: %d %s", e.method, e.path, rec.Code, rec.Body)
+		}
+		return rec.Body.Bytes()
+	}
+	withForm := func(form url.Values, kv ...string) url.Values {
+		out := url.Values{"send_notification_to_old_thread": {"false"}, "send_notification_to_new_thread": {"false"}}
+		for k, v := range form {
+			out[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			out.Set(kv[i], kv[i+1])
+		}
+		return out
+	}
+	// gather moves the channel's k oldest messages into one topic, and sends k new ones to
+	// keep the realm's size: the topic is then the realm's oldest messages.
+	gather := func(srv *fakeserver.Server, owner, topic string, k int) int {
+		narrow := url.QueryEscape(`[{"operator":"channel","operand":"general"}]`)
+		var got struct {
+			Messages []struct{ ID int } `json:"messages"`
+		}
+		body := must(srv, owner, exchange{"GET", fmt.Sprintf("/api/v1/messages?anchor=oldest&num_before=0&num_after=%d&narrow=%s", k, narrow), nil})
+		if err := json.Unmarshal(body, &got); err != nil || len(got.Messages) != k {
+			b.Fatalf("the %d oldest messages: %v, %d found", k, err, len(got.Messages))
+		}
+		for _, m := range got.Messages {
+			must(srv, owner, exchange{"PATCH", fmt.Sprintf("/api/v1/messages/%d", m.ID), withForm(nil, "topic", topic, "propagate_mode", "change_one")})
+		}
+		srv.SeedTopic(1, "general", "refill", k, 100)
+		return got.Messages[0].ID
+	}
+	move := func(first int, key string, values [2]string) func(int) exchange {
+		return func(i int) exchange {
+			return exchange{"PATCH", fmt.Sprintf("/api/v1/messages/%d", first), withForm(nil, key, values[(i+1)%2], "propagate_mode", "change_all")}
+		}
+	}
+	ops := []op{
+		{"delete-topic", func(srv *fakeserver.Server, owner string) (func(int), func(int) exchange) {
+			return func(int) { gather(srv, owner, "doomed", topicSize) }, func(int) exchange {
+				return exchange{"POST", "/api/v1/streams/1/delete_topic", url.Values{"topic_name": {"doomed"}}}
+			}
+		}},
+		{"delete-message", func(srv *fakeserver.Server, owner string) (func(int), func(int) exchange) {
+			var id int
+			return func(int) { id = gather(srv, owner, "single", 1) }, func(int) exchange {
+				return exchange{"DELETE", fmt.Sprintf("/api/v1/messages/%d", id), nil}
+			}
+		}},
+		{"move-topic", func(srv *fakeserver.Server, owner string) (func(int), func(int) exchange) {
+			first := gather(srv, owner, "moving 0", topicSize)
+			return func(int) {}, move(first, "topic", [2]string{"moving 0", "moving 1"})
+		}},
+		{"move-channel", func(srv *fakeserver.Server, owner string) (func(int), func(int) exchange) {
+			name := fmt.Sprint("elsewhere ", time.Now().UnixNano())
+			must(srv, owner, exchange{"POST", "/api/v1/users/me/subscriptions", url.Values{"subscriptions": {fmt.Sprintf(`[{"name":%q}]`, name)}}})
+			var got struct {
+				StreamID int `json:"stream_id"`
+			}
+			if err := json.Unmarshal(must(srv, owner, exchange{"GET", "/api/v1/get_stream_id?stream=" + url.QueryEscape(name), nil}), &got); err != nil {
+				b.Fatal(err)
+			}
+			first := gather(srv, owner, "travelling", topicSize)
+			return func(int) {}, move(first, "stream_id", [2]string{"1", fmt.Sprint(got.StreamID)})
+		}},
+		{"mark-topic", func(srv *fakeserver.Server, owner string) (func(int), func(int) exchange) {
+			gather(srv, owner, "marked", topicSize)
+			narrow := `[{"operator":"channel","operand":"general"},{"operator":"topic","operand":"marked"}]`
+			return func(int) {}, func(i int) exchange {
+				return exchange{"POST", "/api/v1/messages/flags/narrow", url.Values{"anchor": {"oldest"}, "num_before": {"0"},
+					"num_after": {fmt.Sprint(topicSize)}, "narrow": {narrow}, "flag": {"read"}, "op": {[2]string{"add", "remove"}[i%2]}}}
+			}
+		}},
+	}
+	for _, o := range ops {
+		for _, n := range []int{1e3, 1e4, 1e5, 1e6} {
+			b.Run(fmt.Sprintf("%s/n=%d", o.name, n), func(b *testing.B) {
+				srv, _ := realmOf(n)
+				owner := basicAuth(b, "owner")
+				before, next := o.setup(srv, owner)
+				i := 0
+				for b.Loop() { // ns/op counts the write alone
+					b.StopTimer()
+					before(i)
+					e := next(i)
+					b.StartTimer()
+					if rec := e.do(srv, owner); rec.Code != http.StatusOK {
+						b.Fatalf("%s %s: %d %s", e.method, e.path, rec.Code, rec.Body)
+					}
+					i++
+				}
 			})
 		}
 	}

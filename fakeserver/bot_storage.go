@@ -52,7 +52,7 @@ func (s *Server) putBotStorage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().PutBotStorage(c.user.ID, entries); aerr != nil {
+	if aerr := s.realm().PutBotStorage(c.user.ID, entries, s.Config().botStorageQuota()); aerr != nil {
 		return nil, aerr
 	}
 	return fields{}, nil
@@ -68,4 +68,9 @@ func (s *Server) removeBotStorage(c *call) (fields, error) {
 		return nil, aerr
 	}
 	return fields{}, nil
+}
+
+// botStorageQuota is the configured bound on what bots store.
+func (c Config) botStorageQuota() realm.BotStorageQuota {
+	return realm.BotStorageQuota{PerOwner: c.BotStorageQuotaBytesPerOwner, Total: c.BotStorageQuotaBytesTotal}
 }

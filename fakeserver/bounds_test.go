@@ -100,3 +100,41 @@ func TestHeadersTooLarge(t *testing.T) {
 	evPatchConfig(t, ts.URL, "max_header_bytes", "2048")
 	checkBad(t, badCase{want: bad(431, "BAD_REQUEST", "Request header fields are larger than 2048 bytes")}, withHeader(3000))
 }
+
+// storageBot creates a bot of the user of auth and returns its id and credentials.
+func storageBot(t *testing.T, base, auth, shortName string) (int, string) {
+	t.Helper()
+	env := requireSuccess(t, "create bot "+shortName, post(t, base, auth, "/api/v1/bots", "full_name", "Storage "+shortName, "short_name", shortName))
+	return int(env["user_id"].(float64)), basicHeader(shortName+"-bot@chat.example.test", env["api_key"].(string))
+}
+
+// putStorage stores one entry in the storage of the bot of auth.
+func putStorage(t *testing.T, base, auth, key, value string) response {
+	t.Helper()
+	return do(t, base, request{method: http.MethodPut, path: "/api/v1/bot_storage", auth: auth,
+		body: formBody("storage", fmt.Sprintf(`{%q:%q}`, key, value)), contentType: formType})
+}
+
+// TestBotStorageQuotas: beyond each bot's limit, what one owner's bots store is bounded,
+// deactivated bots included, and so is what the realm's bots store; removing frees the room.
+func TestBotStorageQuotas(t *testing.T) {
+	ts := newServer(t)
+	evPatchConfig(t, ts.URL, "bot_storage_quota_bytes_per_owner", "300", "bot_storage_quota_bytes_total", "540")
+	first, firstAuth := storageBot(t, ts.URL, memberAuth, "quota1")
+	_, secondAuth := storageBot(t, ts.URL, memberAuth, "quota2")
+	_, adminBotAuth := storageBot(t, ts.URL, adminAuth, "quota3")
+	// An entry costs its bytes and 64: 1 + 200 + 64 = 265 of the owner's 300.
+	requireSuccess(t, "first bot's entry", putStorage(t, ts.URL, firstAuth, "k", strings.Repeat("v", 200)))
+	overOwner := badRequest("Request exceeds the storage quota of this owner's bots by 80 bytes. The quota is 300 bytes.")
+	checkBad(t, badCase{want: overOwner}, putStorage(t, ts.URL, secondAuth, "k", strings.Repeat("v", 50)))
+	requireSuccess(t, "replacing within the quota", putStorage(t, ts.URL, firstAuth, "k", strings.Repeat("v", 150)))
+	requireSuccess(t, "deactivate the first bot", do(t, ts.URL, request{method: http.MethodDelete, path: fmt.Sprintf("/api/v1/bots/%d", first), auth: memberAuth}))
+	// The deactivated bot keeps its 215 and they still count.
+	checkBad(t, badCase{want: badRequest("Request exceeds the storage quota of this owner's bots by 30 bytes. The quota is 300 bytes.")},
+		putStorage(t, ts.URL, secondAuth, "k", strings.Repeat("v", 50)))
+	requireSuccess(t, "another owner's bot", putStorage(t, ts.URL, adminBotAuth, "k", strings.Repeat("v", 200)))
+	// 215 + 265 of the realm's 540: an entry of 65 fits the member's bots but not the realm.
+	checkBad(t, badCase{want: badRequest("Request exceeds the organization's bot storage quota.")}, putStorage(t, ts.URL, secondAuth, "k", ""))
+	requireSuccess(t, "remove the admin bot's storage", do(t, ts.URL, request{method: http.MethodDelete, path: "/api/v1/bot_storage", auth: adminBotAuth}))
+	requireSuccess(t, "room again", putStorage(t, ts.URL, secondAuth, "k", ""))
+}

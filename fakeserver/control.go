@@ -201,6 +201,8 @@ func changeSettings(c *call, cfg Config, level int, f *fixtures.Fixture) (Config
 	cfg.MaxBotsPerUser = intSetting(c, "max_bots_per_user", 1, 1_000_000, cfg.MaxBotsPerUser)
 	cfg.UploadQuotaBytesPerUser = int64(intSetting(c, "upload_quota_bytes_per_user", 1, 1<<40, int(cfg.UploadQuotaBytesPerUser)))
 	cfg.UploadQuotaBytesTotal = int64(intSetting(c, "upload_quota_bytes_total", 1, 1<<40, int(cfg.UploadQuotaBytesTotal)))
+	cfg.BotStorageQuotaBytesPerOwner = intSetting(c, "bot_storage_quota_bytes_per_owner", 1, 1<<40, cfg.BotStorageQuotaBytesPerOwner)
+	cfg.BotStorageQuotaBytesTotal = intSetting(c, "bot_storage_quota_bytes_total", 1, 1<<40, cfg.BotStorageQuotaBytesTotal)
 	cfg.MaxHeaderBytes = intSetting(c, "max_header_bytes", 1024, 1<<20, cfg.MaxHeaderBytes)
 	cfg.JournalMaxBytes = intSetting(c, "journal_max_bytes", 1024, 1<<30, cfg.JournalMaxBytes)
 	cfg.JournalEntryMaxBytes = intSetting(c, "journal_entry_max_bytes", 16, 1<<20, cfg.JournalEntryMaxBytes)

@@ -27,3 +27,20 @@ func (s *Server) SeedChannelMessages(senderID int, channel string, n, topics, si
 		}
 	}
 }
+
+// SeedTopic stores n messages of size bytes in one topic of the channel named channel, as
+// SeedChannelMessages does, and returns the first one's id.
+func (s *Server) SeedTopic(senderID int, channel, topic string, n, size int) int {
+	first := 0
+	for i := range n {
+		content := fmt.Sprintf("message %d %s", i, strings.Repeat("x", size))[:size]
+		id, err := s.state.Send(senderID, realm.Draft{Channel: channel, Topic: topic, TopicGiven: true, Content: content, Client: "bench"})
+		if err != nil {
+			panic(err)
+		}
+		if first == 0 {
+			first = id
+		}
+	}
+	return first
+}

@@ -321,6 +321,41 @@ func jsonStringValue(token []byte) string {
 	return s
 }
 
+// detach makes the entry hold copies of its strings, the response's start and the form body,
+// in two allocations of their exact sizes: a string cut from a request (a header's value, the
+// request line, the body) would otherwise keep all of it alive, and the journal's byte bound
+// would count only the part it shows.
+func (e *JournalEntry) detach(response string, form []byte) {
+	fields := [...]*string{&e.Method, &e.Path, &e.Query, &e.User, &e.Spec}
+	n := len(response)
+	for _, f := range fields {
+		n += len(*f)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, f := range fields {
+		b.WriteString(*f)
+	}
+	b.WriteString(response)
+	all := b.String()
+	for _, f := range fields {
+		*f, all = all[:len(*f)], all[len(*f):]
+	}
+	e.Response = all
+	e.form = bytes.Clone(form)
+}
+
+// cutBytes is cut for a byte slice.
+func cutBytes(p []byte, n int) []byte {
+	if len(p) <= n {
+		return p
+	}
+	for n > 0 && !utf8.RuneStart(p[n]) {
+		n--
+	}
+	return p[:n]
+}
+
 // cut shortens s to at most n bytes, on a rune boundary.
 func cut(s string, n int) string {
 	if len(s) <= n {
@@ -350,16 +385,13 @@ func (j *journal) record(next http.Handler) http.Handler {
 		user, _, _ := r.BasicAuth()
 		e := JournalEntry{Method: cut(r.Method, max), Path: cut(r.URL.Path, max),
 			Query: cut(redactQuery(r.URL.RawQuery), max), User: cut(user, max),
-			Spec: cut(r.Header.Get(SpecHeader), max), Status: sw.status, Response: cut(redactReply(sw.kept), max),
+			Spec: cut(r.Header.Get(SpecHeader), max), Status: sw.status,
 			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
+		var form []byte
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-			// The body is never written after it was read: a short one is kept as it is, a
-			// long one by a copy of its start, so as not to hold on to all of it.
-			e.form = st.body
-			if len(e.form) > 4*max {
-				e.form = []byte(cut(string(e.form), 4*max))
-			}
+			form = st.body[:len(cutBytes(st.body, 4*max))]
 		}
+		e.detach(cut(redactReply(sw.kept), max), form)
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.list = append(j.list, e)

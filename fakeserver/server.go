@@ -94,6 +94,11 @@ type Config struct {
 	// per owner and in the realm. Zero means the default.
 	UploadQuotaBytesPerUser int64 `json:"upload_quota_bytes_per_user"`
 	UploadQuotaBytesTotal   int64 `json:"upload_quota_bytes_total"`
+	// BotStorageQuotaBytesPerOwner and BotStorageQuotaBytesTotal bound what bot storage holds
+	// beyond each bot's own limit: for all the bots of one owner, deactivated ones included,
+	// and in the realm; bytes of keys and values and 64 more per entry. Zero means the default.
+	BotStorageQuotaBytesPerOwner int `json:"bot_storage_quota_bytes_per_owner"`
+	BotStorageQuotaBytesTotal    int `json:"bot_storage_quota_bytes_total"`
 
 	// MaxHeaderBytes bounds the size of a request's header fields; larger ones are
 	// answered 431 in JSON. Zero means the default.
@@ -137,6 +142,8 @@ const (
 	DefaultUploadQuotaPerUser      = 100 << 20
 	DefaultUploadQuotaTotal        = 1 << 30
 	DefaultJournalEntryMaxBytes    = 1024
+	DefaultBotStorageQuotaPerOwner = 32 << 20
+	DefaultBotStorageQuotaTotal    = 128 << 20
 	DefaultEventQueueMaxEvents     = events.DefaultMaxEvents
 	DefaultEventQueueIdleWall      = events.DefaultIdleWallTimeout
 )
@@ -166,6 +173,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UploadQuotaBytesTotal <= 0 {
 		c.UploadQuotaBytesTotal = DefaultUploadQuotaTotal
+	}
+	if c.BotStorageQuotaBytesPerOwner <= 0 {
+		c.BotStorageQuotaBytesPerOwner = DefaultBotStorageQuotaPerOwner
+	}
+	if c.BotStorageQuotaBytesTotal <= 0 {
+		c.BotStorageQuotaBytesTotal = DefaultBotStorageQuotaTotal
 	}
 	if c.MaxHeaderBytes <= 0 {
 		c.MaxHeaderBytes = DefaultMaxHeaderBytes

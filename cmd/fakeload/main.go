@@ -4,12 +4,22 @@
 //
 //	go run ./cmd/fakeload -messages 100000 -duration 3s
 //
-// Per route it reports the fake's and the bare server's throughput with the same clients, their
-// ratio and the fake's latency; then how much a writer delays readers of the own user.
+// The load generator is wrk (.ci/ensure-wrk installs it), which drives several times what Go
+// clients in one process do: with those, the bare server measured the clients, and every ratio
+// was pressed toward 1. Per route, in rounds, it measures what wrk alone drives, against a null
+// server that answers without parsing HTTP, then the bare server and the fake under the same wrk
+// settings, and reports the medians: both servers' throughput, their ratio and the fake's
+// latency. The run fails when
+// the bare server comes within 10% of what wrk alone drives: the bare figure would then be the
+// generator's limit, not the server's. Then how much a writer delays readers of the own user.
 package main
 
 import (
+	"bufio"
+	"cmp"
 	"context"
+	"encoding/base64"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +30,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,11 +42,22 @@ import (
 
 func main() {
 	messages := flag.Int("messages", 10000, "messages stored before the load, in 100 topics of one channel")
-	duration := flag.Duration("duration", 2*time.Second, "load time per route and server")
-	clients := flag.Int("clients", 4, "concurrent clients")
+	duration := flag.Duration("duration", 2*time.Second, "load time per route, server and round, whole seconds")
+	rounds := flag.Int("rounds", 3, "rounds per route: each runs wrk against the null server, the bare server and the fake in turn")
+	threads := flag.Int("threads", 1, "wrk threads")
+	conns := flag.Int("connections", 16, "wrk connections, over all threads")
+	maxShare := flag.Float64("max-bare-share", 0.9, "fail when the bare server reaches more than this fraction of what wrk alone drives")
+	nullReply := flag.String("serve-null", "", "internal: serve this file's bytes, without parsing HTTP, to every request on -bare-addr")
 	bareReply := flag.String("serve-bare", "", "internal: serve this file's bytes to every request on -bare-addr")
 	bareAddr := flag.String("bare-addr", "", "internal: the bare server's address")
 	flag.Parse()
+	if *nullReply != "" {
+		if err := runNull(*nullReply, *bareAddr); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeload null server:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *bareReply != "" {
 		if err := runBare(*bareReply, *bareAddr); err != nil {
 			fmt.Fprintln(os.Stderr, "fakeload bare server:", err)
@@ -43,24 +65,31 @@ func main() {
 		}
 		return
 	}
-	if err := run(*messages, *duration, *clients); err != nil {
+	g := generator{threads: *threads, conns: *conns, duration: *duration, rounds: max(1, *rounds)}
+	if err := run(*messages, g, *maxShare); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeload:", err)
 		os.Exit(1)
 	}
 }
 
-// route is one request of the load; next varies it by the request's number.
+// route is one request of the load. next gives request i for Go clients; luaPath and luaBody
+// are the same as Lua expressions of the request counter i, for wrk.
 type route struct {
-	name string
-	next func(i int) (method, path string, form url.Values)
+	name             string
+	next             func(i int) (method, path string, form url.Values)
+	luaPath, luaBody string
 }
 
-func run(messages int, duration time.Duration, clients int) error {
+func run(messages int, g generator, maxShare float64) error {
+	if _, err := exec.LookPath("wrk"); err != nil {
+		return errors.New("no wrk on the PATH: run bash .ci/ensure-wrk (make load does)")
+	}
 	dir, err := os.MkdirTemp("", "fakeload")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	g.dir = dir
 	bin := filepath.Join(dir, "fakeserver")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/fakeserver").CombinedOutput(); err != nil {
 		return fmt.Errorf("building the fake: %w\n%s", err, out)
@@ -77,71 +106,182 @@ func run(messages int, duration time.Duration, clients int) error {
 	defer func() { _ = fake.Process.Kill(); _ = fake.Wait() }()
 	base := "http://" + addr
 	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
-	c := &client{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients * 2}}, base: base, user: owner.Email, key: owner.APIKey}
+	const seeders = 4
+	c := &client{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: seeders * 2}}, base: base, user: owner.Email, key: owner.APIKey}
 	if err := c.waitReady(10 * time.Second); err != nil {
 		return err
 	}
 	start := time.Now()
-	if err := c.seed(messages, clients); err != nil {
+	if err := c.seed(messages, seeders); err != nil {
 		return err
 	}
-	fmt.Printf("fake binary on %s, %d messages seeded in %s; %d clients, %s per route and server\n\n",
-		addr, messages, time.Since(start).Round(time.Millisecond), clients, duration)
+	g.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(owner.Email+":"+owner.APIKey))
+	fmt.Printf("fake binary on %s, %d messages seeded in %s; wrk with %d threads and %d connections, %s per route, server and round, median of %d rounds\n\n",
+		addr, messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration, g.rounds)
 
 	content := strings.Repeat("x", 100)
+	send := url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"load"}, "content": {content}}
+	narrow := url.QueryEscape(`[["channel","general"],["topic","topic 7"]]`)
 	routes := []route{
 		{"read", func(i int) (string, string, url.Values) {
 			return "GET", fmt.Sprintf("/api/v1/messages/%d", i%messages+1), nil
-		}},
-		{"write", func(int) (string, string, url.Values) {
-			return "POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"load"}, "content": {content}}
-		}},
+		}, fmt.Sprintf(`"/api/v1/messages/" .. (i %% %d + 1)`, messages), ""},
+		{"write", func(int) (string, string, url.Values) { return "POST", "/api/v1/messages", send },
+			`"/api/v1/messages"`, strconv.Quote(send.Encode())},
 		{"edit", func(i int) (string, string, url.Values) {
 			return "PATCH", fmt.Sprintf("/api/v1/messages/%d", i%messages+1), url.Values{"content": {fmt.Sprint("edit ", i)}}
-		}},
-		{"own-user", func(int) (string, string, url.Values) { return "GET", "/api/v1/users/me", nil }},
-		{"topics", func(int) (string, string, url.Values) { return "GET", "/api/v1/users/me/1/topics", nil }},
+		}, fmt.Sprintf(`"/api/v1/messages/" .. (i %% %d + 1)`, messages), `"content=edit+" .. i`},
+		{"own-user", func(int) (string, string, url.Values) { return "GET", "/api/v1/users/me", nil }, `"/api/v1/users/me"`, ""},
+		{"topics", func(int) (string, string, url.Values) { return "GET", "/api/v1/users/me/1/topics", nil }, `"/api/v1/users/me/1/topics"`, ""},
 		{"narrow-20", func(int) (string, string, url.Values) {
-			narrow := url.QueryEscape(`[["channel","general"],["topic","topic 7"]]`)
 			return "GET", "/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=" + narrow, nil
-		}},
+		}, strconv.Quote("/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=" + narrow), ""},
 	}
-	fmt.Printf("%-10s %12s %12s %8s %10s %10s\n", "route", "fake req/s", "bare req/s", "x-bare", "fake p50", "fake p99")
+	fmt.Printf("%-10s %12s %12s %8s %10s %10s %12s %9s\n", "route", "fake req/s", "bare req/s", "x-bare", "fake p50", "fake p99", "wrk alone", "bare/wrk")
+	var saturated []string
 	for _, r := range routes {
 		method, path, form := r.next(0)
 		reply, err := c.do(method, path, form)
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.name, err)
 		}
-		bare, err := startBare(dir, reply)
+		// What wrk alone drives with these requests, against a server that does next to
+		// nothing, then the bare server and the fake, in turn for each round: the machine's
+		// load drifts, and each figure is the median of its rounds.
+		null, err := startServer(dir, "-serve-null", reply)
 		if err != nil {
 			return err
 		}
-		fakeStats := c.load(r, duration, clients)
-		bareStats := (&client{http: c.http, base: bare.url, user: c.user, key: c.key}).load(r, duration, clients)
+		bare, err := startServer(dir, "-serve-bare", reply)
+		if err != nil {
+			null.stop()
+			return err
+		}
+		var runs [3][]stats // null, bare, fake
+		for range g.rounds {
+			for i, url := range []string{null.url, bare.url, base} {
+				st, err := g.load(r, method, url)
+				if err != nil {
+					null.stop()
+					bare.stop()
+					return fmt.Errorf("%s against %s: %w", r.name, url, err)
+				}
+				runs[i] = append(runs[i], st)
+			}
+		}
+		null.stop()
 		bare.stop()
-		fmt.Printf("%-10s %12.0f %12.0f %8.2f %10s %10s\n", r.name, fakeStats.rate, bareStats.rate, fakeStats.rate/bareStats.rate,
-			fakeStats.p50.Round(time.Microsecond), fakeStats.p99.Round(time.Microsecond))
+		capacity, bareStats, fakeStats := median(runs[0]), median(runs[1]), median(runs[2])
+		share := bareStats.rate / capacity.rate
+		fmt.Printf("%-10s %12.0f %12.0f %8.2f %10s %10s %12.0f %8.0f%%\n", r.name, fakeStats.rate, bareStats.rate, fakeStats.rate/bareStats.rate,
+			fakeStats.p50.Round(time.Microsecond), fakeStats.p99.Round(time.Microsecond), capacity.rate, 100*share)
+		if share > maxShare {
+			saturated = append(saturated, fmt.Sprintf("%s (%.0f%%)", r.name, 100*share))
+		}
 	}
 
 	// Readers of the own user alone, then beside a writer that sends without pause.
 	own := routes[3]
-	alone := c.load(own, duration, clients)
+	alone, err := g.load(own, "GET", base)
+	if err != nil {
+		return err
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	var writes atomic.Int64
 	go func() {
 		for ctx.Err() == nil {
-			method, path, form := routes[1].next(0)
-			if _, err := c.do(method, path, form); err == nil {
+			if _, err := c.do("POST", "/api/v1/messages", send); err == nil {
 				writes.Add(1)
 			}
 		}
 	}()
-	beside := c.load(own, duration, clients)
+	beside, err := g.load(own, "GET", base)
 	stop()
+	if err != nil {
+		return err
+	}
 	fmt.Printf("\nown-user readers: p99 %s alone, %s beside a writer (%d writes): a writer delays a reader by %s at p99\n",
 		alone.p99.Round(time.Microsecond), beside.p99.Round(time.Microsecond), writes.Load(), (beside.p99 - alone.p99).Round(time.Microsecond))
+	if len(saturated) > 0 {
+		return fmt.Errorf("the load generator was the bottleneck: the bare server reached more than %.0f%% of what wrk alone drives on %s, so the bare figures are wrk's limit and the ratios are pressed toward 1 (change wrk's -threads or -connections)",
+			100*maxShare, strings.Join(saturated, ", "))
+	}
 	return nil
+}
+
+// generator runs wrk.
+type generator struct {
+	threads, conns int
+	duration       time.Duration
+	rounds         int
+	auth           string // the Authorization header's value
+	dir            string // where its scripts go
+}
+
+type stats struct {
+	rate     float64
+	p50, p99 time.Duration
+}
+
+// median is the run of the median rate.
+func median(runs []stats) stats {
+	slices.SortFunc(runs, func(a, b stats) int { return cmp.Compare(a.rate, b.rate) })
+	return runs[len(runs)/2]
+}
+
+// load runs wrk with the route's requests against base for the generator's duration.
+func (g generator) load(r route, method, base string) (stats, error) {
+	body := "nil"
+	headers := fmt.Sprintf(`{["Authorization"] = %q}`, g.auth)
+	if r.luaBody != "" {
+		body = r.luaBody
+		headers = fmt.Sprintf(`{["Authorization"] = %q, ["Content-Type"] = "application/x-www-form-urlencoded"}`, g.auth)
+	}
+	script := fmt.Sprintf(`local i = 0
+request = function()
+  i = i + 1
+  return wrk.format(%q, %s, %s, %s)
+end
+`, method, r.luaPath, headers, body)
+	file := filepath.Join(g.dir, r.name+".lua")
+	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
+		return stats{}, err
+	}
+	out, err := exec.Command("wrk", "-t", strconv.Itoa(g.threads), "-c", strconv.Itoa(g.conns),
+		"-d", fmt.Sprintf("%ds", max(1, int(g.duration.Seconds()))), "--latency", "-s", file, base).Output()
+	if err != nil {
+		return stats{}, fmt.Errorf("wrk: %v\n%s", err, out)
+	}
+	return parseWrk(string(out))
+}
+
+// parseWrk reads wrk's report: the rate, the 50th and 99th percentiles of its latency
+// distribution, and any answer that was not a success, which fails the run.
+func parseWrk(out string) (stats, error) {
+	var st stats
+	for line := range strings.Lines(out) {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 2 && f[0] == "Requests/sec:":
+			st.rate, _ = strconv.ParseFloat(f[1], 64)
+		case len(f) == 2 && (f[0] == "50%" || f[0] == "99%"):
+			d, err := time.ParseDuration(f[1])
+			if err != nil {
+				return st, fmt.Errorf("wrk latency %q: %w", f[1], err)
+			}
+			if f[0] == "50%" {
+				st.p50 = d
+			} else {
+				st.p99 = d
+			}
+		case strings.HasPrefix(line, "  Non-2xx or 3xx responses:"), strings.HasPrefix(line, "  Socket errors:"):
+			return st, fmt.Errorf("wrk: %s", strings.TrimSpace(line))
+		}
+	}
+	if st.rate == 0 {
+		return st, fmt.Errorf("wrk reported no rate:\n%s", out)
+	}
+	return st, nil
 }
 
 type client struct {
@@ -210,57 +350,19 @@ func (c *client) seed(n, clients int) error {
 	return <-errs
 }
 
-type stats struct {
-	rate     float64
-	p50, p99 time.Duration
-}
-
-// load sends the route's requests from clients goroutines for d and measures them.
-func (c *client) load(r route, d time.Duration, clients int) stats {
-	var mu sync.Mutex
-	var latencies []time.Duration
-	var n atomic.Int64
-	end := time.Now().Add(d)
-	var wg sync.WaitGroup
-	for range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var mine []time.Duration
-			for time.Now().Before(end) {
-				method, path, form := r.next(int(n.Add(1)))
-				t0 := time.Now()
-				if _, err := c.do(method, path, form); err != nil {
-					fmt.Fprintln(os.Stderr, "fakeload:", err)
-					return
-				}
-				mine = append(mine, time.Since(t0))
-			}
-			mu.Lock()
-			latencies = append(latencies, mine...)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	slices.Sort(latencies)
-	if len(latencies) == 0 {
-		return stats{}
-	}
-	return stats{rate: float64(len(latencies)) / d.Seconds(),
-		p50: latencies[len(latencies)/2], p99: latencies[len(latencies)*99/100]}
-}
-
-// bareServer answers every request with the same bytes, as cheaply as net/http allows. It runs
-// as a process of its own, as the fake does, under the same server timeouts, so that the ratio
-// compares the handlers and not two ways of being served (it once shared the load generator's
-// process, which favoured it).
+// bareServer answers every request with the same bytes: the bare server as cheaply as net/http
+// allows, the null server without net/http. Each runs as a process of its own, as the fake does
+// (the bare one under the same server timeouts), so that the ratio compares the handlers and not
+// two ways of being served (the bare server once shared the load generator's process, which
+// favoured it).
 type bareServer struct {
 	url  string
 	stop func()
 }
 
-// startBare starts this command again as the bare server of reply.
-func startBare(dir string, reply []byte) (*bareServer, error) {
+// startServer starts this command again as the server of reply that mode ("-serve-bare" or
+// "-serve-null") names.
+func startServer(dir, mode string, reply []byte) (*bareServer, error) {
 	file := filepath.Join(dir, "reply.json")
 	if err := os.WriteFile(file, reply, 0o600); err != nil {
 		return nil, err
@@ -273,7 +375,7 @@ func startBare(dir string, reply []byte) (*bareServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, "-serve-bare", file, "-bare-addr", addr)
+	cmd := exec.Command(self, mode, file, "-bare-addr", addr)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -306,6 +408,52 @@ func runBare(file, addr string) error {
 		IdleTimeout:       fakeserver.IdleTimeout,
 	}
 	return srv.ListenAndServe()
+}
+
+// runNull is the null server's process: it answers every request on a connection with the
+// reply, reading no more of the request than where it ends (its header, and a body of the
+// Content-Length it names), so that it costs next to nothing and wrk sets the pace.
+func runNull(file, addr string) error {
+	reply, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	answer := fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(reply), reply)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return err
+		}
+		go func() {
+			defer conn.Close()
+			r := bufio.NewReader(conn)
+			for {
+				length := 0
+				for {
+					line, err := r.ReadSlice('\n')
+					if err != nil {
+						return
+					}
+					if len(line) <= 2 {
+						break
+					}
+					if name, value, ok := strings.Cut(string(line), ":"); ok && strings.EqualFold(name, "Content-Length") {
+						length, _ = strconv.Atoi(strings.TrimSpace(value))
+					}
+				}
+				if _, err := r.Discard(length); err != nil {
+					return
+				}
+				if _, err := conn.Write(answer); err != nil {
+					return
+				}
+			}
+		}()
+	}
 }
 
 func freeAddr() (string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -29,6 +30,9 @@ const (
 	// DefaultMaxEvents bounds the events one queue holds unacknowledged: a queue nobody
 	// polls would otherwise grow with every event of the realm.
 	DefaultMaxEvents = 10000
+	// DefaultMaxEventsPerUser bounds the events all of one user's queues hold unacknowledged:
+	// without it a user's thousand queues could hold ten million.
+	DefaultMaxEventsPerUser = 50000
 	// DefaultIdleWallTimeout is how long, in real time, a queue lives after its client last
 	// touched it, whatever the virtual clock says: the real server's queues expire in real
 	// time, and a fake whose clock stands still must not keep abandoned queues forever.
@@ -47,6 +51,9 @@ type Options struct {
 	// MaxEvents is how many unacknowledged events a queue may hold; a queue that would hold
 	// more is dropped (its client gets BAD_EVENT_QUEUE_ID and registers again).
 	MaxEvents int
+	// MaxEventsPerUser is how many unacknowledged events all of one user's queues may hold;
+	// beyond it the user's fullest queues are dropped until they hold no more.
+	MaxEventsPerUser int
 	// IdleWallTimeout is the real time after which a queue nobody polls is dropped.
 	IdleWallTimeout time.Duration
 }
@@ -90,12 +97,20 @@ type queue struct {
 	userID     int
 	types      map[string]bool // nil: all types
 	client     Client
-	events     []Event   // unacknowledged events, ids ascending
+	clientKey  string    // client in a comparable form: queues alike get the same events
+	events     []queued  // unacknowledged events, ids ascending
 	nextID     int       // id of the next event
 	pruned     int       // id of the newest acknowledged event, -1 when none
 	lastAccess time.Time // virtual time the client last registered or fetched
 	lastWall   time.Time // real time of the same
 	waiter     *waiter   // the fetch blocked on this queue, if any
+}
+
+// queued is an event in a queue. Its body is shared by every queue that got the same event and
+// never changed: the hub copies what a publisher hands over once, and what a fetch returns.
+type queued struct {
+	id   int
+	body Event
 }
 
 // waiter is one blocked fetch; done is closed when it must answer (an event arrived,
@@ -127,6 +142,9 @@ func withDefaults(o Options) Options {
 	}
 	if o.MaxEvents <= 0 {
 		o.MaxEvents = DefaultMaxEvents
+	}
+	if o.MaxEventsPerUser <= 0 {
+		o.MaxEventsPerUser = DefaultMaxEventsPerUser
 	}
 	if o.IdleWallTimeout <= 0 {
 		o.IdleWallTimeout = DefaultIdleWallTimeout
@@ -188,6 +206,7 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 		id:         fmt.Sprintf("%d-%d:%d", h.gen, h.resets, h.next),
 		userID:     spec.UserID,
 		client:     spec.Client,
+		clientKey:  fmt.Sprintf("%#v", spec.Client), // strings quoted, maps sorted: alike only if equal
 		pruned:     -1,
 		lastAccess: now,
 		lastWall:   time.Now(),
@@ -203,20 +222,23 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 	return q.id, -1
 }
 
-// Publish implements Publisher: ev goes, as its own copy with the queue's next id, to every
-// live queue of the users that accepts it, and wakes their fetches.
+// Publish implements Publisher: ev goes, numbered with each queue's next id, to every live
+// queue of the users that accepts it, and wakes their fetches.
 // The hub owns ev's values from now on: a publisher must not change them afterwards.
 func (h *Hub) Publish(ev Event, userIDs ...int) {
 	h.PublishEach(Only(ev), userIDs...)
 }
 
-// PublishEach implements Publisher.
+// PublishEach implements Publisher. form runs once per user and kind of client (queues
+// registered alike share its events), and each event it returns is copied once, however many
+// users and queues get it.
 func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.collect(h.clock.Now())
 	var seen map[int]bool // made for the first user with a queue: most publishes find none
 	var full []*queue
+	var copies map[uintptr]copied // by the identity of the publisher's map
 	for _, uid := range userIDs {
 		if len(h.byUser[uid]) == 0 || seen[uid] {
 			continue
@@ -225,22 +247,79 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 			seen = make(map[int]bool, len(userIDs))
 		}
 		seen[uid] = true
-		for _, q := range h.byUser[uid] {
-			for _, ev := range form(uid, q.client) {
+		if copies == nil {
+			copies = map[uintptr]copied{}
+		}
+		var formed map[string][]Event // by client key, made for a user's second queue
+		pending := 0
+		for i, q := range h.byUser[uid] {
+			evs, ok := formed[q.clientKey]
+			if !ok {
+				for _, ev := range form(uid, q.client) {
+					evs = append(evs, copyOnce(copies, ev))
+				}
+				if i == 0 && len(h.byUser[uid]) > 1 {
+					formed = map[string][]Event{}
+				}
+				if formed != nil {
+					formed[q.clientKey] = evs
+				}
+			}
+			for _, ev := range evs {
 				if q.accepts(ev) {
 					q.push(ev)
 				}
 			}
 			if len(q.events) > h.opts.MaxEvents {
 				full = append(full, q)
+			} else {
+				pending += len(q.events)
 			}
 		}
+		full = append(full, h.overBudget(uid, pending)...)
 	}
 	// A queue over its bound is dropped, as the real server drops a queue it cannot keep:
 	// the client learns it from BAD_EVENT_QUEUE_ID and registers again.
 	for _, q := range full {
 		h.drop(q)
 	}
+}
+
+// overBudget returns the user's fullest queues (none over MaxEvents, which go anyway) to drop
+// so that the rest hold at most MaxEventsPerUser events; pending is what they hold now. The
+// caller holds h.mu.
+func (h *Hub) overBudget(userID, pending int) []*queue {
+	if pending <= h.opts.MaxEventsPerUser {
+		return nil
+	}
+	var kept []*queue
+	for _, q := range h.byUser[userID] {
+		if len(q.events) <= h.opts.MaxEvents {
+			kept = append(kept, q)
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b *queue) int { return len(b.events) - len(a.events) })
+	n := 0
+	for n < len(kept) && pending > h.opts.MaxEventsPerUser {
+		pending -= len(kept[n].events)
+		n++
+	}
+	return kept[:n]
+}
+
+// copied is a publisher's event and the hub's copy of it. Holding the event keeps its address
+// from being reused, within the publish, by another event that a form makes.
+type copied struct{ event, copy Event }
+
+// copyOnce is the hub's own copy of a publisher's event, made at its first sight in a publish.
+func copyOnce(copies map[uintptr]copied, ev Event) Event {
+	key := reflect.ValueOf(ev).Pointer()
+	c, ok := copies[key]
+	if !ok {
+		c = copied{ev, copyMap(ev)}
+		copies[key] = c
+	}
+	return c.copy
 }
 
 // accepts is the real server's filter of a queue's events beyond their form: the event
@@ -257,12 +336,10 @@ func (q *queue) accepts(ev Event) bool {
 	return true
 }
 
-// push appends a copy of ev numbered in this queue and answers the waiting fetch.
+// push appends ev, the hub's own copy, numbered in this queue, and answers the waiting fetch.
 func (q *queue) push(ev Event) {
-	c := copyMap(ev)
-	c["id"] = q.nextID
+	q.events = append(q.events, queued{id: q.nextID, body: ev})
 	q.nextID++
-	q.events = append(q.events, c)
 	q.release()
 }
 
@@ -274,10 +351,15 @@ func (q *queue) release() {
 	}
 }
 
-// contents returns the queue's unacknowledged events as a new slice (never nil). The events
-// themselves are shared and never changed after they are queued.
+// contents returns copies of the queue's unacknowledged events with their ids, as a new slice
+// (never nil): the client may change them, and the bodies are shared with other queues.
 func (q *queue) contents() []Event {
-	return append(make([]Event, 0, len(q.events)), q.events...)
+	out := make([]Event, len(q.events))
+	for i, e := range q.events {
+		out[i] = copyMap(e.body)
+		out[i]["id"] = e.id
+	}
+	return out
 }
 
 // Get is GET /events on a queue: it acknowledges (drops) the events up to lastEventID and
@@ -344,8 +426,8 @@ func (q *queue) acknowledge(lastEventID int) *apierr.Error {
 		return apierr.BadRequest("An event newer than %d has already been pruned!", lastEventID)
 	}
 	newest, n := q.pruned, 0
-	for n < len(q.events) && q.events[n]["id"].(int) <= lastEventID {
-		newest = q.events[n]["id"].(int)
+	for n < len(q.events) && q.events[n].id <= lastEventID {
+		newest = q.events[n].id
 		n++
 	}
 	if newest != lastEventID {
@@ -481,9 +563,9 @@ func (h *Hub) evictFor(userID int) {
 	}
 }
 
-// copyMap copies an event so that no two queues share a mutable map: maps and lists of the
-// generic JSON shapes are copied all the way down; other values are shared, which is safe
-// because publishers hand them over for good.
+// copyMap copies an event so that nobody else holds a map of the hub's, nor the hub one of a
+// client's: maps and lists of the generic JSON shapes are copied all the way down; other
+// values are shared, which is safe because publishers hand them over for good.
 func copyMap(m map[string]any) Event {
 	c := make(Event, len(m)+1)
 	for k, v := range m {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -596,5 +597,98 @@ func TestPublishEachAsksEveryQueue(t *testing.T) {
 	}
 	if evs := fetch(t, h, 1, html, -1); evs[0]["form"] != "html" {
 		t.Errorf("the apply_markdown queue got %v", evs[0])
+	}
+}
+
+// Queues registered alike get one form of an event, made once for all of them; each client
+// kind gets its own, and every queue still numbers the event itself.
+func TestQueuesAlikeShareOneForm(t *testing.T) {
+	h, _ := newHub(t, Options{})
+	var alike []string
+	for range 3 {
+		q, _ := h.Register(QueueSpec{UserID: 1, Client: Client{Capabilities: map[string]bool{"a": true, "b": true}}})
+		alike = append(alike, q)
+	}
+	html, _ := h.Register(QueueSpec{UserID: 1, Client: Client{ApplyMarkdown: true}})
+	h.Publish(Event{"type": "first"}, 1)
+	calls := map[bool]int{}
+	h.PublishEach(func(_ int, c Client) []Event {
+		calls[c.ApplyMarkdown]++
+		return []Event{{"type": "message", "html": c.ApplyMarkdown}}
+	}, 1)
+	if calls[false] != 1 || calls[true] != 1 {
+		t.Errorf("form ran %d times for the three queues alike and %d for the other, want once each", calls[false], calls[true])
+	}
+	for _, q := range append(alike, html) {
+		evs := fetch(t, h, 1, q, -1)
+		if got := summary(evs); got != "first/0 message/1" || evs[1]["html"] != (q == html) {
+			t.Errorf("queue %s: %s %v", q, got, evs)
+		}
+	}
+}
+
+// All of a user's queues together hold at most MaxEventsPerUser events: beyond it the fullest
+// go, and another user's queues, holding as many, are not touched.
+func TestMaxEventsPerUser(t *testing.T) {
+	h, _ := newHub(t, Options{MaxEvents: 10, MaxEventsPerUser: 6})
+	polled, _ := h.Register(QueueSpec{UserID: 1})
+	fullest, _ := h.Register(QueueSpec{UserID: 1})
+	kept, _ := h.Register(QueueSpec{UserID: 1})
+	other, _ := h.Register(QueueSpec{UserID: 2})
+	for range 2 {
+		h.Publish(Event{"type": "x"}, 1, 2)
+	}
+	fetch(t, h, 1, polled, 1) // acknowledges both: 0 + 2 + 2 held
+	h.Publish(Event{"type": "x"}, 1, 2)
+	// 1 + 3 + 3 is over 6: the first of the fullest goes, 1 + 3 stay.
+	_, err := h.Get(context.Background(), 1, fullest, -1, true)
+	wantBadQueue(t, err, fullest)
+	for _, tc := range []struct {
+		user       int
+		queue      string
+		last, want int
+	}{{1, polled, 1, 1}, {1, kept, -1, 3}, {2, other, -1, 3}} {
+		if n := len(fetch(t, h, tc.user, tc.queue, tc.last)); n != tc.want {
+			t.Errorf("queue %s holds %d events, want %d", tc.queue, n, tc.want)
+		}
+	}
+}
+
+// Each user gets the event its form made for it, even where the forms' maps, freed once
+// copied, come back at the same address.
+func TestFormsOfOnePublishStayApart(t *testing.T) {
+	h, _ := newHub(t, Options{})
+	users := make([]int, 50)
+	queues := map[int]string{}
+	for i := range users {
+		users[i] = i + 1
+		queues[i+1], _ = h.Register(QueueSpec{UserID: i + 1})
+	}
+	h.PublishEach(func(user int, _ Client) []Event {
+		runtime.GC() // frees the previous user's map, whose address may serve this one's
+		return []Event{{"type": "x", "user": user}}
+	}, users...)
+	for _, user := range users {
+		if evs := fetch(t, h, user, queues[user], -1); len(evs) != 1 || evs[0]["user"] != user {
+			t.Errorf("user %d got %v", user, evs)
+		}
+	}
+}
+
+// Clients that differ only where a plain rendering of them would look the same still get forms
+// of their own.
+func TestClientsThatLookAlikeAreApart(t *testing.T) {
+	h, _ := newHub(t, Options{})
+	narrows := [][][2]string{{{"a b", "c"}}, {{"a", "b c"}}}
+	var queues []string
+	for _, n := range narrows {
+		q, _ := h.Register(QueueSpec{UserID: 1, Client: Client{Narrow: n}})
+		queues = append(queues, q)
+	}
+	h.PublishEach(func(_ int, c Client) []Event { return []Event{{"type": "x", "narrow": c.Narrow[0][0]}} }, 1)
+	for i, q := range queues {
+		if evs := fetch(t, h, 1, q, -1); len(evs) != 1 || evs[0]["narrow"] != narrows[i][0][0] {
+			t.Errorf("the queue of narrow %v got %v", narrows[i], evs)
+		}
 	}
 }

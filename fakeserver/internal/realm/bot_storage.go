@@ -3,6 +3,7 @@ package realm
 import (
 	"maps"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 )
@@ -13,6 +14,27 @@ import (
 // characters.
 const BotStorageLimit = 10_000_000
 
+// BotStorageQuota bounds what the bots store beyond each bot's own limit, so that a user's many
+// bots cannot fill the fake's memory: PerOwner what all the bots of one owner store, active or
+// deactivated (a deactivated bot keeps its storage, as on the real server, so it keeps
+// counting), and Total what every bot of the realm stores. Both count what the storage costs
+// the fake's memory: the bytes of keys and values (UTF-8), and BotStorageEntryCost more for
+// each entry, whatever its size. Zero means no bound.
+type BotStorageQuota struct{ PerOwner, Total int }
+
+// BotStorageEntryCost is what one entry counts toward a BotStorageQuota beyond its bytes.
+const BotStorageEntryCost = 64
+
+// botStore is one bot's storage and its size.
+type botStore struct {
+	entries map[string]string
+	chars   int // of the keys and values
+	bytes   int // of the same
+}
+
+// cost is what the storage counts toward a BotStorageQuota.
+func (b *botStore) cost() int { return b.bytes + BotStorageEntryCost*len(b.entries) }
+
 var errNoSuchKey = apierr.BadRequest("Key does not exist.")
 
 // BotStorage returns the named entries of the bot's storage, or all of them when keys is
@@ -20,7 +42,10 @@ var errNoSuchKey = apierr.BadRequest("Key does not exist.")
 func (s *State) BotStorage(botID int, keys []string) (map[string]string, *apierr.Error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	stored := s.integrations.botStorage[botID]
+	var stored map[string]string
+	if b := s.integrations.botStorage[botID]; b != nil {
+		stored = b.entries
+	}
 	out := map[string]string{}
 	if len(keys) == 0 {
 		maps.Copy(out, stored)
@@ -37,27 +62,71 @@ func (s *State) BotStorage(botID int, keys []string) (map[string]string, *apierr
 }
 
 // PutBotStorage adds or replaces entries of the bot's storage, all or none: a change that
-// would take the storage over its limit changes nothing.
-func (s *State) PutBotStorage(botID int, entries map[string]string) *apierr.Error {
+// would take the storage over its limit, or its owner's bots or the realm's over the quota,
+// changes nothing.
+func (s *State) PutBotStorage(botID int, entries map[string]string, quota BotStorageQuota) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	stored := s.integrations.botStorage[botID]
-	size := storageSize(stored)
+	b := s.integrations.botStorage[botID]
+	if b == nil {
+		b = &botStore{entries: map[string]string{}}
+	}
+	chars, bytes, added := b.chars, b.bytes, 0
 	for k, v := range entries {
-		size += charCount(k) + charCount(v)
-		if old, ok := stored[k]; ok {
-			size -= charCount(k) + charCount(old)
+		chars += charCount(k) + charCount(v)
+		bytes += len(k) + len(v)
+		if old, ok := b.entries[k]; ok {
+			chars -= charCount(k) + charCount(old)
+			bytes -= len(k) + len(old)
+		} else {
+			added++
 		}
 	}
-	if size > BotStorageLimit {
-		return apierr.BadRequest("Request exceeds storage limit by %d characters. The limit is %d characters.", size-BotStorageLimit, BotStorageLimit)
+	if chars > BotStorageLimit {
+		return apierr.BadRequest("Request exceeds storage limit by %d characters. The limit is %d characters.", chars-BotStorageLimit, BotStorageLimit)
 	}
-	if stored == nil {
-		stored = map[string]string{}
-		s.integrations.botStorage[botID] = stored
+	grows := bytes - b.bytes + BotStorageEntryCost*added
+	if quota.PerOwner > 0 {
+		if over := s.ownerBotStorage(botID) + grows - quota.PerOwner; over > 0 && grows > 0 {
+			return apierr.BadRequest("Request exceeds the storage quota of this owner's bots by %d bytes. The quota is %d bytes.", over, quota.PerOwner)
+		}
 	}
-	maps.Copy(stored, entries)
+	if quota.Total > 0 && grows > 0 && s.totalBotStorage()+grows > quota.Total {
+		return apierr.BadRequest("Request exceeds the organization's bot storage quota.")
+	}
+	s.integrations.botStorage[botID] = b
+	maps.Copy(b.entries, entries)
+	b.chars, b.bytes = chars, bytes
 	return nil
+}
+
+// ownerBotStorage is what the bots with the same owner as this bot (itself included) store, as
+// counted toward a BotStorageQuota; a bot without an owner is its own group. The caller holds
+// the lock.
+func (s *State) ownerBotStorage(botID int) int {
+	owner := func(id int) int {
+		if u := s.users[id]; u != nil && u.BotOwnerID != 0 {
+			return u.BotOwnerID
+		}
+		return -id
+	}
+	mine, n := owner(botID), 0
+	for id, b := range s.integrations.botStorage {
+		if owner(id) == mine {
+			n += b.cost()
+		}
+	}
+	return n
+}
+
+// totalBotStorage is what every bot of the realm stores, as counted toward a BotStorageQuota.
+// The caller holds the lock.
+func (s *State) totalBotStorage() int {
+	n := 0
+	for _, b := range s.integrations.botStorage {
+		n += b.cost()
+	}
+	return n
 }
 
 // RemoveBotStorage deletes the named entries of the bot's storage, or all of them when keys
@@ -65,29 +134,35 @@ func (s *State) PutBotStorage(botID int, entries map[string]string) *apierr.Erro
 func (s *State) RemoveBotStorage(botID int, keys []string) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	stored := s.integrations.botStorage[botID]
+	b := s.integrations.botStorage[botID]
 	if len(keys) == 0 {
 		delete(s.integrations.botStorage, botID)
 		return nil
 	}
 	for _, k := range keys {
-		if _, ok := stored[k]; !ok {
+		if _, ok := b.lookup(k); !ok {
 			return errNoSuchKey
 		}
 	}
 	for _, k := range slices.Compact(slices.Sorted(slices.Values(keys))) {
-		delete(stored, k)
+		b.chars -= charCount(k) + charCount(b.entries[k])
+		b.bytes -= len(k) + len(b.entries[k])
+		delete(b.entries, k)
+	}
+	if len(b.entries) == 0 {
+		delete(s.integrations.botStorage, botID)
 	}
 	return nil
 }
 
-func storageSize(stored map[string]string) int {
-	n := 0
-	for k, v := range stored {
-		n += charCount(k) + charCount(v)
+// lookup is the value stored under key in a storage that may not exist.
+func (b *botStore) lookup(key string) (string, bool) {
+	if b == nil {
+		return "", false
 	}
-	return n
+	v, ok := b.entries[key]
+	return v, ok
 }
 
 // charCount counts characters as the real server (Python's len) does: code points.
-func charCount(s string) int { return len([]rune(s)) }
+func charCount(s string) int { return utf8.RuneCountInString(s) }

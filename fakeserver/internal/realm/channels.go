@@ -320,7 +320,7 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 	topics := make([]Topic, 0, len(s.index.topics[ch.ID]))
 	for _, ids := range s.index.topics[ch.ID] {
 		// The newest message of the topic the user may read (usually the newest of all).
-		for _, id := range slices.Backward(ids) {
+		for id := range ids.Backward() {
 			if m := s.messages[id]; s.canRead(u, m) {
 				t := Topic{Name: m.Topic, MaxID: m.ID}
 				if t.Name == "" && !allowEmptyName {

@@ -81,8 +81,8 @@ func (s *State) deleteMessages(ms []*Message) {
 		topic     string
 	}
 	byGroup := map[group][]*Message{}
+	s.dropMessages(ms)
 	for _, m := range ms {
-		s.dropMessage(m)
 		g := group{m.ChannelID, m.Topic}
 		byGroup[g] = append(byGroup[g], m)
 	}
@@ -101,10 +101,7 @@ func (s *State) deleteMessages(ms []*Message) {
 
 // refreshFirstMessageID recomputes a channel's oldest message and announces a change.
 func (s *State) refreshFirstMessageID(ch *Channel) {
-	first := 0
-	if ids := s.index.channels[ch.ID]; len(ids) > 0 {
-		first = ids[0]
-	}
+	first := s.index.channels[ch.ID].First()
 	if first == ch.FirstMessageID {
 		return
 	}

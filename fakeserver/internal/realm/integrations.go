@@ -15,7 +15,7 @@ type integrationState struct {
 
 	reminders map[int]*Reminder
 
-	botStorage map[int]map[string]string // bot user ID → key → value
+	botStorage map[int]*botStore // by bot user ID
 
 	devices      map[int]*Device
 	pushAccounts map[pushAccountKey]bool // registrations before LevelPushRedesign
@@ -32,7 +32,7 @@ func (s *State) loadIntegrations(*fixtures.Fixture) {
 		attachments:         map[int]*Attachment{},
 		byPath:              map[string]*Attachment{},
 		reminders:           map[int]*Reminder{},
-		botStorage:          map[int]map[string]string{},
+		botStorage:          map[int]*botStore{},
 		devices:             map[int]*Device{},
 		pushAccounts:        map[pushAccountKey]bool{},
 	}

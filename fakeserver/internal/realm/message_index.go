@@ -1,9 +1,6 @@
 package realm
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // The message index: ascending message ids by channel topic (topics grouped case-insensitively,
 // as topics are), by channel, by direct conversation, by sender, every id, each user's unread
@@ -11,7 +8,7 @@ import (
 // messages read and max_message_id read it, so they cost what they return or change, not the
 // realm's size.
 //
-// Every change of s.messages goes through storeMessage, dropMessage or moveIndexed, and every
+// Every change of s.messages goes through storeMessage, dropMessages or moveIndexed, and every
 // change of a stored message's rows through putRow, dropRow or setFlag (message_rows.go).
 type messageIndex struct {
 	all      idList
@@ -30,68 +27,15 @@ func newMessageIndex() messageIndex {
 	}
 }
 
-// idList is a list of message ids, ascending and without duplicates.
-type idList []int
-
-// with returns the list with id added. New messages have the highest id, so adding is mostly
-// an append; a moved message is inserted in order.
-func (l idList) with(id int) idList {
-	if n := len(l); n == 0 || l[n-1] < id {
-		return append(l, id)
-	}
-	i, found := slices.BinarySearch(l, id)
-	if found {
-		return l
-	}
-	return slices.Insert(l, i, id)
-}
-
-// without returns the list with id removed.
-func (l idList) without(id int) idList {
-	if i, found := slices.BinarySearch(l, id); found {
-		return slices.Delete(l, i, i+1)
-	}
-	return l
-}
-
-// withoutAll returns the list without the given ids, in one pass.
-func (l idList) withoutAll(ids []int) idList {
-	if len(ids) == 1 {
-		return l.without(ids[0])
-	}
-	gone := make(map[int]bool, len(ids))
-	for _, id := range ids {
-		gone[id] = true
-	}
-	return slices.DeleteFunc(l, func(id int) bool { return gone[id] })
-}
-
-// withAll returns the list with the given ids added, in one merge.
-func (l idList) withAll(ids []int) idList {
-	if len(ids) == 1 {
-		return l.with(ids[0])
-	}
-	added := slices.Sorted(slices.Values(ids))
-	merged := make(idList, 0, len(l)+len(added))
-	i := 0
-	for _, id := range added {
-		for i < len(l) && l[i] < id {
-			merged = append(merged, l[i])
-			i++
-		}
-		if i == len(l) || l[i] != id {
-			merged = append(merged, id)
-		}
-	}
-	return append(merged, l[i:]...)
-}
-
 // addTo adds id to the list under key, making the list if needed.
 func addTo[K comparable](m map[K]idList, key K, id int) { m[key] = m[key].with(id) }
 
 // removeFrom removes id from the list under key, forgetting a list that becomes empty.
-func removeFrom[K comparable](m map[K]idList, key K, id int) {
-	if l := m[key].without(id); len(l) > 0 {
+func removeFrom[K comparable](m map[K]idList, key K, id int) { removeAllFrom(m, key, []int{id}) }
+
+// removeAllFrom removes ids from the list under key, forgetting a list that becomes empty.
+func removeAllFrom[K comparable](m map[K]idList, key K, ids []int) {
+	if l := m[key].withoutAll(ids); l.Len() > 0 {
 		m[key] = l
 	} else {
 		delete(m, key)
@@ -115,19 +59,57 @@ func (s *State) storeMessage(m *Message) {
 	}
 }
 
-// dropMessage removes a message from the realm and from the index.
-func (s *State) dropMessage(m *Message) {
-	s.unindexChannel(m)
-	removeFrom(s.index.senders, m.SenderID, m.ID)
-	for _, row := range m.Rows {
-		if row.flags&flagRead == 0 {
-			removeFrom(s.index.unread, int(row.userID), m.ID)
+// dropMessages removes messages from the realm and from the index: each list of the index is
+// rewritten once, however many of its messages go.
+func (s *State) dropMessages(ms []*Message) {
+	type topicRef struct {
+		channel int
+		key     string
+	}
+	all := make([]int, 0, len(ms))
+	topics, directs := map[topicRef][]int{}, map[string][]int{}
+	channels, senders, unread := map[int][]int{}, map[int][]int{}, map[int][]int{}
+	for _, m := range ms {
+		all = append(all, m.ID)
+		senders[m.SenderID] = append(senders[m.SenderID], m.ID)
+		if m.IsDirect {
+			key := joinInts(m.Participants)
+			directs[key] = append(directs[key], m.ID)
+		} else {
+			ref := topicRef{m.ChannelID, topicKeyOf(m.Topic)}
+			topics[ref] = append(topics[ref], m.ID)
+			channels[m.ChannelID] = append(channels[m.ChannelID], m.ID)
+		}
+		for _, row := range m.Rows {
+			if row.flags&flagRead == 0 {
+				unread[int(row.userID)] = append(unread[int(row.userID)], m.ID)
+			}
 		}
 	}
-	s.index.all = s.index.all.without(m.ID)
-	delete(s.messages, m.ID)
-	for _, row := range m.Rows {
-		s.forgetRow(int(row.userID), m.ID)
+	for ref, ids := range topics {
+		if byTopic := s.index.topics[ref.channel]; byTopic != nil {
+			removeAllFrom(byTopic, ref.key, ids)
+		}
+	}
+	for key, ids := range directs {
+		removeAllFrom(s.index.directs, key, ids)
+	}
+	for _, lists := range []struct {
+		index map[int]idList
+		ids   map[int][]int
+	}{{s.index.channels, channels}, {s.index.senders, senders}, {s.index.unread, unread}} {
+		for key, ids := range lists.ids {
+			removeAllFrom(lists.index, key, ids)
+		}
+	}
+	s.index.all = s.index.all.withoutAll(all)
+	for _, m := range ms {
+		delete(s.messages, m.ID)
+	}
+	for _, m := range ms {
+		for _, row := range m.Rows {
+			s.forgetRow(int(row.userID), m.ID)
+		}
 	}
 }
 
@@ -138,8 +120,7 @@ func (s *State) forgetRow(userID, id int) {
 		return
 	}
 	delete(s.index.newest, userID)
-	below, _ := slices.BinarySearch(s.index.all, id)
-	for _, older := range slices.Backward(s.index.all[:below]) {
+	for older := range s.index.all.Before(id) {
 		if s.messages[older].Rows.has(userID) {
 			s.index.newest[userID] = older
 			return
@@ -173,7 +154,7 @@ func (s *State) moveIndexed(ms []*Message, change func(*Message)) {
 	}
 	for ref, ids := range leaving {
 		byTopic := s.index.topics[ref.channel]
-		if byTopic[ref.key] = byTopic[ref.key].withoutAll(ids); len(byTopic[ref.key]) == 0 {
+		if byTopic[ref.key] = byTopic[ref.key].withoutAll(ids); byTopic[ref.key].Len() == 0 {
 			delete(byTopic, ref.key)
 		}
 	}
@@ -184,7 +165,7 @@ func (s *State) moveIndexed(ms []*Message, change func(*Message)) {
 		s.index.topics[ref.channel][ref.key] = s.index.topics[ref.channel][ref.key].withAll(ids)
 	}
 	for channel, ids := range channelsLeaving {
-		if s.index.channels[channel] = s.index.channels[channel].withoutAll(ids); len(s.index.channels[channel]) == 0 {
+		if s.index.channels[channel] = s.index.channels[channel].withoutAll(ids); s.index.channels[channel].Len() == 0 {
 			delete(s.index.channels, channel)
 		}
 	}
@@ -217,25 +198,13 @@ func (s *State) indexChannel(m *Message) {
 	addTo(byTopic, topicKeyOf(m.Topic), m.ID)
 }
 
-func (s *State) unindexChannel(m *Message) {
-	if m.IsDirect {
-		removeFrom(s.index.directs, joinInts(m.Participants), m.ID)
-		return
-	}
-	removeFrom(s.index.channels, m.ChannelID, m.ID)
-	if byTopic := s.index.topics[m.ChannelID]; byTopic != nil {
-		removeFrom(byTopic, topicKeyOf(m.Topic), m.ID)
-	}
-}
-
-// topicMessageIDs returns the ids of a channel topic's messages, ascending (nil for none). The
-// slice belongs to the index: callers read it under the lock and never keep or change it.
+// topicMessageIDs returns the ids of a channel topic's messages, ascending.
 func (s *State) topicMessageIDs(channelID int, topic string) []int {
-	return s.index.topics[channelID][topicKeyOf(topic)]
+	return s.index.topics[channelID][topicKeyOf(topic)].ids()
 }
 
 // unreadIDs returns a copy of the ids of the user's unread messages, ascending: callers may
 // mark them read while they walk it.
 func (s *State) unreadIDs(userID int) []int {
-	return slices.Clone(s.index.unread[userID])
+	return s.index.unread[userID].ids()
 }

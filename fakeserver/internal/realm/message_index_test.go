@@ -50,22 +50,22 @@ func rebuiltIndex(s *State) messageIndex {
 	x := newMessageIndex()
 	for _, id := range slices.Sorted(maps.Keys(s.messages)) {
 		m := s.messages[id]
-		x.all = append(x.all, id)
-		x.senders[m.SenderID] = append(x.senders[m.SenderID], id)
+		x.all = x.all.with(id)
+		addTo(x.senders, m.SenderID, id)
 		if m.IsDirect {
 			key := joinInts(m.Participants)
-			x.directs[key] = append(x.directs[key], id)
+			addTo(x.directs, key, id)
 		} else {
-			x.channels[m.ChannelID] = append(x.channels[m.ChannelID], id)
+			addTo(x.channels, m.ChannelID, id)
 			if x.topics[m.ChannelID] == nil {
 				x.topics[m.ChannelID] = map[string]idList{}
 			}
 			key := topicKeyOf(m.Topic)
-			x.topics[m.ChannelID][key] = append(x.topics[m.ChannelID][key], id)
+			addTo(x.topics[m.ChannelID], key, id)
 		}
 		for _, row := range m.Rows {
 			if row.flags&flagRead == 0 {
-				x.unread[int(row.userID)] = append(x.unread[int(row.userID)], id)
+				addTo(x.unread, int(row.userID), id)
 			}
 			x.newest[int(row.userID)] = id
 		}
@@ -74,7 +74,7 @@ func rebuiltIndex(s *State) messageIndex {
 }
 
 func equalLists[K comparable](a, b map[K]idList) bool {
-	return maps.EqualFunc(a, b, func(x, y idList) bool { return slices.Equal(x, y) })
+	return maps.EqualFunc(a, b, func(x, y idList) bool { return slices.Equal(x.ids(), y.ids()) })
 }
 
 // checkIndex fails the test where the kept index differs from the rebuilt one, or a message's
@@ -82,8 +82,8 @@ func equalLists[K comparable](a, b map[K]idList) bool {
 func checkIndex(t *testing.T, s *State, step string) {
 	t.Helper()
 	want, got := rebuiltIndex(s), s.index
-	if !slices.Equal(got.all, want.all) {
-		t.Errorf("%s: every id: kept %v, scan %v", step, got.all, want.all)
+	if !slices.Equal(got.all.ids(), want.all.ids()) {
+		t.Errorf("%s: every id: kept %v, scan %v", step, got.all.ids(), want.all.ids())
 	}
 	for name, pair := range map[string][2]map[int]idList{
 		"channels": {got.channels, want.channels}, "senders": {got.senders, want.senders}, "unread": {got.unread, want.unread},
@@ -192,8 +192,8 @@ func changeRealm(t *testing.T, s *State) map[string]int {
 	checkIndex(t, s, "user 4 marks all read (bounded)")
 
 	// The newest message of several users goes: their newest row is found again.
-	step("delete the realm's newest message", s.DeleteMessage(1, s.index.all[len(s.index.all)-1]))
-	newestInGeneral := s.index.channels[general][len(s.index.channels[general])-1]
+	step("delete the realm's newest message", s.DeleteMessage(1, s.index.all.Last()))
+	newestInGeneral := s.index.channels[general].Last()
 	_, apiErr = s.UpdateMessage(1, newestInGeneral, EditRequest{StreamID: &secret, PropagateMode: ChangeOne})
 	step("move general's newest message into the protected channel", apiErr)
 	return ch
@@ -202,17 +202,17 @@ func changeRealm(t *testing.T, s *State) map[string]int {
 func TestMessageIndexFollowsEveryChange(t *testing.T) {
 	s := newIndexedRealm(t)
 	changeRealm(t, s)
-	if len(s.index.unread[2]) == 0 || len(s.index.unread[4]) == 0 {
+	if s.index.unread[2].Len() == 0 || s.index.unread[4].Len() == 0 {
 		t.Fatalf("the scenario should leave unread messages for users 2 and 4: %v", s.index.unread)
 	}
 	s.MarkAllAsRead(2, Batching{})
 	checkIndex(t, s, "user 2 marks all read")
-	if len(s.index.unread[2]) != 0 {
+	if s.index.unread[2].Len() != 0 {
 		t.Errorf("user 2 still has unread %v", s.index.unread[2])
 	}
 	s.Load(indexFixture())
 	checkIndex(t, s, "reset")
-	if len(s.index.all) != 0 || len(s.index.unread) != 0 || len(s.index.senders) != 0 {
+	if s.index.all.Len() != 0 || len(s.index.unread) != 0 || len(s.index.senders) != 0 {
 		t.Errorf("a reset left %+v", s.index)
 	}
 	changeRealm(t, s)

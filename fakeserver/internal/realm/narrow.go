@@ -524,19 +524,19 @@ func idOfAnchor(anchor int) int {
 	return anchor
 }
 
-// narrowSource returns the ascending ids of a list of the message index that holds every
-// message the narrow can match: the shortest of those its positive terms select, or every id.
-// The slice belongs to the index (read it under the lock, never keep or change it).
-func (s *State) narrowSource(f *narrowFilter) []int {
+// narrowSource returns the list of the message index that holds every message the narrow can
+// match: the shortest of those its positive terms select, or every id. The list belongs to the
+// index (read it under the lock, never keep it).
+func (s *State) narrowSource(f *narrowFilter) idList {
 	source := s.index.all
-	consider := func(ids []int) {
-		if len(ids) < len(source) {
+	consider := func(ids idList) {
+		if ids.Len() < source.Len() {
 			source = ids
 		}
 	}
 	switch {
 	case f.channelID != 0 && f.topic != nil:
-		consider(s.topicMessageIDs(f.channelID, *f.topic))
+		consider(s.index.topics[f.channelID][topicKeyOf(*f.topic)])
 	case f.channelID != 0:
 		consider(s.index.channels[f.channelID])
 	}
@@ -555,7 +555,7 @@ func (s *State) narrowSource(f *narrowFilter) []int {
 // firstUnread is the first_unread anchor: the oldest message of the narrow the viewer has not
 // read, found among the viewer's unread messages (LargerThanMaxMessageID for none).
 func (s *State) firstUnread(f *narrowFilter) int {
-	for _, id := range s.index.unread[f.viewer.ID] {
+	for id := range s.index.unread[f.viewer.ID].All() {
 		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
 			return id
 		}
@@ -568,7 +568,6 @@ func (s *State) firstUnread(f *narrowFilter) int {
 // reaches (one message more each way, to tell whether it found the ends).
 func (s *State) narrowed(f *narrowFilter, anchor, numBefore, numAfter int) []*Message {
 	ids := s.narrowSource(f)
-	split, _ := slices.BinarySearch(ids, anchor)
 	keep := func(id int) *Message {
 		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
 			return m
@@ -576,15 +575,21 @@ func (s *State) narrowed(f *narrowFilter, anchor, numBefore, numAfter int) []*Me
 		return nil
 	}
 	var before []*Message
-	for i := split - 1; i >= 0 && len(before) <= numBefore; i-- {
-		if m := keep(ids[i]); m != nil {
+	for id := range ids.Before(anchor) {
+		if len(before) > numBefore {
+			break
+		}
+		if m := keep(id); m != nil {
 			before = append(before, m)
 		}
 	}
 	slices.Reverse(before)
 	after := before
-	for i := split; i < len(ids) && len(after)-len(before) <= numAfter+1; i++ {
-		if m := keep(ids[i]); m != nil {
+	for id := range ids.From(anchor) {
+		if len(after)-len(before) > numAfter+1 {
+			break
+		}
+		if m := keep(id); m != nil {
 			after = append(after, m)
 		}
 	}

@@ -115,7 +115,7 @@ func (s *State) UnreadMessages(userID int) map[string]any {
 	topics := map[topicKey][]int{} // channel topic -> ids
 	var mentions []int
 	ids := s.index.unread[userID]
-	for _, id := range ids {
+	for id := range ids.All() {
 		m := s.messages[id]
 		switch {
 		case !m.IsDirect:
@@ -153,7 +153,7 @@ func (s *State) UnreadMessages(userID int) map[string]any {
 		mentions = []int{}
 	}
 	return map[string]any{
-		"count": len(ids), "pms": pms, "huddles": huddles, "streams": streams, "mentions": mentions,
+		"count": ids.Len(), "pms": pms, "huddles": huddles, "streams": streams, "mentions": mentions,
 		"old_unreads_missing": false,
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/openapi"
 )
 
@@ -109,8 +110,17 @@ func (c *Checker) Report() Report {
 func (c *Checker) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The body is read first, to be checked after the reply; a body that fails midway
-		// fails the same way for the fake, which answers as it would unwrapped.
-		body, err := io.ReadAll(r.Body)
+		// fails the same way for the fake, which answers as it would unwrapped. The fake's
+		// bound applies first: a larger body is read no further than the fake would read it,
+		// and the fake answers it 413 from the error.
+		var body []byte
+		var err error = &http.MaxBytesError{Limit: params.MaxBodyBytes}
+		if r.ContentLength <= params.MaxBodyBytes {
+			body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, params.MaxBodyBytes))
+		}
+		if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
+			body = nil // refused whole: neither the fake nor the check reads what arrived
+		}
 		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), failingReader{err}))
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(rec, r)

@@ -6,8 +6,10 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
@@ -23,6 +25,19 @@ func newChecker(t *testing.T) *check.Checker {
 }
 
 const ok = `"result":"success","msg":""`
+
+// wrappedFake serves a fake wrapped in a new checker for the duration of the test.
+func wrappedFake(t *testing.T) (*check.Checker, *fakeserver.Server, *httptest.Server) {
+	t.Helper()
+	c := newChecker(t)
+	fake := fakeserver.New()
+	srv := httptest.NewServer(c.Wrap(fake))
+	t.Cleanup(func() {
+		srv.Close()
+		fake.Close()
+	})
+	return c, fake, srv
+}
 
 // Each wrong exchange must be reported, and each right one must not: a validator that passes
 // everything, or nothing, fails here.
@@ -129,11 +144,7 @@ func TestEvents(t *testing.T) {
 // The fake itself, wrapped: a client's bootstrap, a message, its event and a few refusals pass
 // the check, and the figures count them.
 func TestFakeReplies(t *testing.T) {
-	c := newChecker(t)
-	fake := fakeserver.New()
-	defer fake.Close()
-	srv := httptest.NewServer(c.Wrap(fake))
-	defer srv.Close()
+	c, fake, srv := wrappedFake(t)
 	owner := fake.Fixture().Users[0]
 	call := func(method, path string, form url.Values) string {
 		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(form.Encode()))
@@ -252,4 +263,47 @@ func between(s, start, end string) string {
 	_, after, _ := strings.Cut(s, start)
 	v, _, _ := strings.Cut(after, end)
 	return v
+}
+
+// zeros is an endless body that costs its sender no memory.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// A body far over the fake's 25 MB bound is refused 413 once the bound is reached, whether it
+// announces its length or comes in chunks: the checker reads no more of it than the fake would.
+func TestHugeBodyStopsAtTheBound(t *testing.T) {
+	c, _, srv := wrappedFake(t)
+	const sent = 200 << 20
+	for _, length := range []int64{sent, -1} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/messages", io.LimitReader(zeros{}, sent))
+		req.ContentLength = length
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		client := &http.Client{Timeout: 20 * time.Second}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("no answer to a %d MB body (Content-Length %d): %v", sent>>20, length, err)
+		}
+		resp.Body.Close()
+		took := time.Since(start)
+		runtime.ReadMemStats(&after)
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("Content-Length %d: status %d, want 413", length, resp.StatusCode)
+		}
+		// The bound's 25 MB, read by growing a buffer, allocate about twice that.
+		if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 100<<20 || took > 10*time.Second {
+			t.Errorf("Content-Length %d: a %d MB body allocated %d MB and took %v, want at most 100 MB and 10 s",
+				length, sent>>20, allocated>>20, took.Round(time.Millisecond))
+		}
+	}
+	if r := c.Report(); !r.OK() || r.Exchanges != 2 {
+		t.Errorf("want 2 exchanges and no violation: %s", r)
+	}
 }
