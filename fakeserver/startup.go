@@ -48,7 +48,7 @@ func ParseSettings(data []byte) (Option, error) {
 		if errors.As(err, &aerr) { // the message alone: no HTTP status where there is no request
 			return nil, fmt.Errorf("invalid settings: %s", aerr.Msg)
 		}
-		return nil, fmt.Errorf("invalid settings: %v", err)
+		return nil, fmt.Errorf("invalid settings: %w", err)
 	}
 	return func(s *Server) { s.start.settings = form }, nil
 }

@@ -201,7 +201,7 @@ func TestResetAndConfigChangesAreOrdered(t *testing.T) {
 		race := func(method, path, body string) {
 			defer wg.Done()
 			if res, err := control(method, path, body); err != nil || res.status != 200 {
-				errs <- fmt.Errorf("%s %s: %v %v", method, path, err, res)
+				errs <- fmt.Errorf("%s %s: %w %v", method, path, err, res)
 			}
 		}
 		wg.Add(4)

@@ -134,7 +134,7 @@ func TestReadmeCommands(t *testing.T) {
 	for _, s := range Settings {
 		flags[s.Flag] = s.Flag != ""
 	}
-	makeTarget := regexp.MustCompile("\\bmake ([a-z][a-z-]*)")
+	makeTarget := regexp.MustCompile(`\bmake ([a-z][a-z-]*)`)
 	repoPath := regexp.MustCompile("(?:^|[\\s\"'(])(?:\\./)?((?:cmd|\\.ci|fixtures|fakeserver|harness|specs)/[A-Za-z0-9_./-]*[A-Za-z0-9_])")
 	flag := regexp.MustCompile("-(" + regexp.QuoteMeta(FlagPrefix) + "[a-z-]+)")
 	inline := regexp.MustCompile("`([^`\\n]+)`")

@@ -273,7 +273,7 @@ func countSelected(args []string) (int, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return 0, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+		return 0, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
@@ -302,7 +302,7 @@ func checkFilters() error {
 	}{{"--ginkgo.focus", suite.FocusStrings}, {"--ginkgo.skip", suite.SkipStrings}} {
 		for _, expr := range e.list {
 			if _, err := regexp.Compile(expr); err != nil {
-				return fmt.Errorf("%s %q: %v", e.flag, expr, err)
+				return fmt.Errorf("%s %q: %w", e.flag, expr, err)
 			}
 		}
 	}
@@ -374,11 +374,11 @@ func describeFilters(sel selection) string {
 func checkReportDir(cfg harness.Config) error {
 	where := fmt.Sprintf("report directory %s (%s)", cfg.ReportDir, cfg.Source("report-dir"))
 	if err := os.MkdirAll(cfg.ReportDir, 0o755); err != nil {
-		return fmt.Errorf("%s: %v", where, err)
+		return fmt.Errorf("%s: %w", where, err)
 	}
 	probe, err := os.CreateTemp(cfg.ReportDir, ".chatconform-write-check-*")
 	if err != nil {
-		return fmt.Errorf("%s is not writable: %v", where, err)
+		return fmt.Errorf("%s is not writable: %w", where, err)
 	}
 	probe.Close()
 	return os.Remove(probe.Name())

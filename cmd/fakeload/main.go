@@ -52,11 +52,9 @@ func main() {
 	bareAddr := flag.String("bare-addr", "", "internal: the bare server's address")
 	flag.Parse()
 	if *nullReply != "" {
-		if err := runNull(*nullReply, *bareAddr); err != nil {
-			fmt.Fprintln(os.Stderr, "fakeload null server:", err)
-			os.Exit(1)
-		}
-		return
+		// The null server serves until it is killed: it returns only on an error.
+		fmt.Fprintln(os.Stderr, "fakeload null server:", runNull(*nullReply, *bareAddr))
+		os.Exit(1)
 	}
 	if *bareReply != "" {
 		if err := runBare(*bareReply, *bareAddr); err != nil {
@@ -250,7 +248,7 @@ end
 	out, err := exec.Command("wrk", "-t", strconv.Itoa(g.threads), "-c", strconv.Itoa(g.conns),
 		"-d", fmt.Sprintf("%ds", max(1, int(g.duration.Seconds()))), "--latency", "-s", file, base).Output()
 	if err != nil {
-		return stats{}, fmt.Errorf("wrk: %v\n%s", err, out)
+		return stats{}, fmt.Errorf("wrk: %w\n%s", err, out)
 	}
 	return parseWrk(string(out))
 }

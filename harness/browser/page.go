@@ -80,7 +80,7 @@ func (p *Page) read(from *os.File) {
 		msg, err := r.ReadBytes(0)
 		if err != nil {
 			p.mu.Lock()
-			p.dead = fmt.Errorf("chromium closed the DevTools pipe: %v", err)
+			p.dead = fmt.Errorf("chromium closed the DevTools pipe: %w", err)
 			for id, ch := range p.waiting {
 				close(ch)
 				delete(p.waiting, id)

@@ -18,8 +18,8 @@ import (
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
 	"github.com/chatconform/chatconform/harness"
-	"github.com/chatconform/chatconform/harness/report"
 	"github.com/chatconform/chatconform/harness/exitstatus"
+	"github.com/chatconform/chatconform/harness/report"
 )
 
 // runner builds the chatconform command once per test binary.
