@@ -747,6 +747,10 @@ func TestLevelFromControlConfig(t *testing.T) {
 	if got := level(); got != 166 {
 		t.Fatalf("level %v after the patch", got)
 	}
+	// The fixture's version was the default for its level, so it follows the level.
+	if got := requireSuccess(t, "settings", get(t, ts.URL, "", "/api/v1/server_settings", ""))["zulip_version"]; got != fixtures.VersionForLevel(166) {
+		t.Errorf("zulip_version %v at level 166, want %s", got, fixtures.VersionForLevel(166))
+	}
 	if got := requireSuccess(t, "extra parameter", get(t, ts.URL, memberAuth, "/api/v1/users/me", "bogus_parameter=1")); got["ignored_parameters_unsupported"] != nil {
 		t.Errorf("at level 166 a reply lists ignored parameters: %v", got)
 	}

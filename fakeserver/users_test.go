@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/chatconform/chatconform/fixtures"
 )
 
 func patch(t testing.TB, base, auth, path string, kv ...string) response {
@@ -275,4 +278,28 @@ func TestDeactivatingGroupNamedBySetting(t *testing.T) {
 	}
 	requireSuccess(t, "setting back", patch(t, ts.URL, ownerAuth, "/api/v1/realm", "can_move_messages_between_topics_group", systemGroupOf(t, ts.URL, "role:members")))
 	requireSuccess(t, "deactivate", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/"+escalationGroup+"/deactivate"))
+}
+
+// GET /users/me carries the requester's custom profile field values, {} when there are none,
+// as on the real server; a value set through PATCH /users/{id} shows there, keyed by field ID.
+func TestOwnUserProfileData(t *testing.T) {
+	ts := newServer(t)
+	own := func() string {
+		t.Helper()
+		got := requireSuccess(t, "own user", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
+		data, ok := got["profile_data"]
+		if !ok {
+			t.Fatalf("GET /users/me has no profile_data: %v", got)
+		}
+		return canonical(data)
+	}
+	if got := own(); got != "{}" {
+		t.Fatalf("profile_data %s before any value is set, want {}", got)
+	}
+	member, _ := defaultFixture.UserByRole(fixtures.RoleMember)
+	requireSuccess(t, "set a value", patch(t, ts.URL, ownerAuth, fmt.Sprintf("/api/v1/users/%d", member.ID),
+		"profile_data", `[{"id":1,"value":"Blue"}]`))
+	if got := own(); !strings.Contains(got, `"1":{`) || !strings.Contains(got, `"value":"Blue"`) {
+		t.Errorf("profile_data %s after setting field 1", got)
+	}
 }
