@@ -695,6 +695,20 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return protocol
 		}},
+		{"legacy presence keyed by website", realm.LevelPresenceWebsite, func(t *testing.T, base string) bool {
+			requireSuccess(t, "report", do(t, base, request{method: http.MethodPost, path: "/api/v1/users/me/presence", auth: memberAuth,
+				body: formBody("status", "active"), contentType: formType, headers: map[string]string{"User-Agent": "ZulipMobile/27.0"}}))
+			entry := requireSuccess(t, "realm presence", get(t, base, ownerAuth, "/api/v1/realm/presence", ""))["presences"].(map[string]any)["member@chat.example.test"].(map[string]any)
+			_, website := entry["website"]
+			_, named := entry["ZulipMobile"]
+			if website == named {
+				t.Errorf("legacy presence entry %v: want exactly one of website and the client's name", entry)
+			}
+			if website && entry["website"].(map[string]any)["client"] != "website" {
+				t.Errorf("the website entry names client %v", entry["website"])
+			}
+			return website
+		}},
 		{"bot-only bot storage", realm.LevelBotOnlyStorage, func(t *testing.T, base string) bool {
 			res := do(t, base, request{method: http.MethodPut, path: "/api/v1/bot_storage", auth: memberAuth,
 				body: formBody("storage", `{"k":"v"}`), contentType: formType})

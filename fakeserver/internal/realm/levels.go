@@ -96,6 +96,9 @@ const (
 	// LevelDMOperators: the dm and dm-including narrow operators and is:dm (pm-with,
 	// group-pm-with and is:private alone before, still taken since).
 	LevelDMOperators = 177
+	// LevelPresenceWebsite: the server no longer stores which client reported presence: the
+	// legacy format's per-client entry is always "website" (the reporting client's name before).
+	LevelPresenceWebsite = 178
 	// LevelReactionAlreadyExists: a duplicate reaction has its own error code (BAD_REQUEST before).
 	LevelReactionAlreadyExists = 193
 	// LevelIntegerMessageOperand: the id narrow operator takes an integer operand (a string
