@@ -1104,8 +1104,28 @@ func checkBad(t *testing.T, c badCase, res response) {
 func TestWrongMethodAllowHeader(t *testing.T) {
 	ts := newServer(t)
 	var problems []string
-	for pattern, methods := range walkRoutes(t) {
+	// The methods served at the fixture's level, by sample path (two patterns may give the
+	// same path: /users/{email} and /users/{user_id} both give /users/1).
+	served, walkedAt := map[string][]string{}, map[string][]string{}
+	for pattern, walked := range walkRoutes(t) {
 		path := regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(pattern, "1")
+		walkedAt[path] = append(walkedAt[path], walked...)
+		for _, m := range walked {
+			if ts.Server.ServedAtLevel(m, pattern) && !slices.Contains(served[path], m) {
+				served[path] = append(served[path], m)
+			}
+		}
+	}
+	for path, walked := range walkedAt {
+		// Only the methods served at the fixture's level are allowed; a path none of whose
+		// routes is served there is unknown.
+		methods := served[path]
+		if len(methods) == 0 {
+			if res := do(t, ts.URL, request{method: walked[0], path: path, auth: ownerAuth}); res.status != http.StatusNotFound {
+				problems = append(problems, fmt.Sprintf("%s %s, served at no method at this level: HTTP %d, want 404", walked[0], path, res.status))
+			}
+			continue
+		}
 		// PUT, unless the path takes it (PUT /bot_storage): then another method it does not take.
 		wrong := http.MethodPut
 		for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodPost, http.MethodGet} {
@@ -1130,6 +1150,9 @@ func TestWrongMethodAllowHeader(t *testing.T) {
 			if !strings.Contains(allow, m) {
 				problems = append(problems, fmt.Sprintf("%s %s: Allow %q lacks %s", wrong, path, allow, m))
 			}
+		}
+		if got := len(strings.Split(allow, ", ")); got != len(methods) {
+			problems = append(problems, fmt.Sprintf("%s %s: Allow %q, want exactly %v", wrong, path, allow, methods))
 		}
 	}
 	if len(problems) > 0 {

@@ -27,3 +27,7 @@ func (s *Server) SeedChannelMessages(senderID int, channel string, n, topics, si
 		}
 	}
 }
+
+// ServedAtLevel tells the external tests whether a route the router holds is served at the
+// fake's feature level (gated routes are unknown outside their levels).
+func (s *Server) ServedAtLevel(method, pattern string) bool { return s.servedAtLevel(method, pattern) }

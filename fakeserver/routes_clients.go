@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"net/http"
+
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -29,7 +31,7 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
 	r.Post("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
 	r.Get("/user_uploads/*", serve(s.fileURL))
-	r.Post("/user_topics", serve(s.fromLevel(realm.LevelUserTopics, s.updateUserTopic)))
+	s.gated(r, http.MethodPost, "/user_topics", levelGate{from: realm.LevelUserTopics}, s.updateUserTopic)
 	r.Post("/messages/flags/narrow", serve(s.updateFlagsForNarrow))
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
