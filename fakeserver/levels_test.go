@@ -735,6 +735,54 @@ func TestLevelBoundaries(t *testing.T) {
 	}
 }
 
+// The channel fields the real server added after level 372 are absent one level below their
+// level and present at it, in GET /streams/{id} (the same object serves every channel list).
+func TestChannelFieldsByLevel(t *testing.T) {
+	for _, c := range []struct {
+		boundary int
+		fields   []string
+	}{
+		{realm.LevelChannelFolders, []string{"folder_id"}},
+		{realm.LevelChannelTopicsPolicy, []string{"topics_policy"}},
+		{realm.LevelSubscriberCount, []string{"subscriber_count"}},
+		{realm.LevelChannelMoveGroups, []string{"can_move_messages_out_of_channel_group", "can_move_messages_within_channel_group"}},
+		{realm.LevelChannelResolveGroup, []string{"can_resolve_topics_group"}},
+		{realm.LevelChannelDeleteGroups, []string{"can_delete_any_message_group", "can_delete_own_message_group"}},
+	} {
+		for _, level := range []int{c.boundary - 1, c.boundary} {
+			ch := requireSuccess(t, "channel", get(t, newServerAt(t, level).URL, memberAuth, "/api/v1/streams/1", ""))["stream"].(map[string]any)
+			for _, f := range c.fields {
+				if _, shown := ch[f]; shown != (level >= c.boundary) {
+					t.Errorf("at level %d: %s shown %v", level, f, shown)
+				}
+			}
+		}
+	}
+}
+
+// Archiving a channel: its delete event says for_archiving from level 378 only.
+func TestForArchivingByLevel(t *testing.T) {
+	for _, level := range []int{realm.LevelArchivingEvents - 1, realm.LevelArchivingEvents} {
+		base := newServerAt(t, level).URL
+		queue := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "event_types", `["stream"]`))
+		requireSuccess(t, "archive", do(t, base, request{method: http.MethodDelete, path: "/api/v1/streams/1", auth: ownerAuth}))
+		evs := requireSuccess(t, "events", get(t, base, memberAuth, "/api/v1/events",
+			fmt.Sprintf("queue_id=%s&last_event_id=-1&dont_block=true", url.QueryEscape(queue["queue_id"].(string)))))["events"].([]any)
+		found := false
+		for _, e := range evs {
+			if ev := e.(map[string]any); ev["op"] == "delete" {
+				found = true
+				if _, has := ev["for_archiving"]; has != (level >= realm.LevelArchivingEvents) {
+					t.Errorf("at level %d: delete event %v", level, ev)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("at level %d: no delete event in %v", level, evs)
+		}
+	}
+}
+
 // TestLevelFromControlFixture: a fixture loaded through the control API sets the level the
 // fake behaves as, not only the number it reports.
 func TestLevelFromControlFixture(t *testing.T) {

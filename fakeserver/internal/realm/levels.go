@@ -164,11 +164,29 @@ const (
 	LevelIgnoredNotSubscribed = 355
 	// LevelEditTypingRoute: POST /messages/{id}/typing replaces POST /message_edit_typing.
 	LevelEditTypingRoute = 361
+	// LevelArchivingEvents: archiving a channel tells clients for_archiving in its delete event
+	// (a guess: the changelog's entry of this level changed archiving's events and names no
+	// field; the flag was not sent before).
+	LevelArchivingEvents = 378
 	// LevelReminders: POST /reminders.
 	LevelReminders = 381
+	// LevelChannelFolders: channel folders; channel objects carry folder_id.
+	LevelChannelFolders = 389
+	// LevelChannelTopicsPolicy: channel objects carry topics_policy.
+	LevelChannelTopicsPolicy = 392
+	// LevelSubscriberCount: channel objects carry subscriber_count.
+	LevelSubscriberCount = 394
+	// LevelChannelMoveGroups: channel objects carry can_move_messages_out_of_channel_group and
+	// can_move_messages_within_channel_group.
+	LevelChannelMoveGroups = 396
 	// LevelReminderList: GET /reminders, DELETE /reminders/{id}, reminders events and
 	// register's reminders.
 	LevelReminderList = 399
+	// LevelChannelResolveGroup: channel objects carry can_resolve_topics_group.
+	LevelChannelResolveGroup = 402
+	// LevelChannelDeleteGroups: channel objects carry can_delete_any_message_group and
+	// can_delete_own_message_group.
+	LevelChannelDeleteGroups = 407
 	// LevelReminderNote: POST /reminders takes note, and register gives max_reminder_note_length.
 	LevelReminderNote = 415
 	// LevelNoZephyrField: register no longer gives realm_is_zephyr_mirror_realm.

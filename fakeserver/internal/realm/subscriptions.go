@@ -338,7 +338,11 @@ func (s *State) publishChannelsHidden(channelIDs []int, userIDs ...int) {
 	for _, id := range channelIDs {
 		streams = append(streams, map[string]any{"stream_id": id})
 	}
-	s.publish(events.Event{"type": "stream", "op": "delete", "streams": streams, "stream_ids": channelIDs, "for_archiving": false}, userIDs...)
+	deleted := events.Event{"type": "stream", "op": "delete", "streams": streams, "stream_ids": channelIDs}
+	if s.atLeast(LevelArchivingEvents) {
+		deleted["for_archiving"] = false
+	}
+	s.publish(deleted, userIDs...)
 }
 
 // Unsubscribed lists the subscriptions the user left (the register state's unsubscribed), in
