@@ -760,6 +760,35 @@ func TestChannelFieldsByLevel(t *testing.T) {
 	}
 }
 
+// Register's state keys the real server added or removed at a level: one level below and at it.
+func TestRegisterKeysByLevel(t *testing.T) {
+	for _, c := range []struct {
+		boundary  int
+		eventType string
+		key       string
+		added     bool // false: removed at the boundary
+	}{
+		{realm.LevelRequireUniqueNames, "realm", "realm_require_unique_names", true},
+		{realm.LevelThumbnailFormats, "realm", "server_thumbnail_formats", true},
+		{realm.LevelBillingGroup, "realm_user", "is_billing_admin", false},
+	} {
+		for _, level := range []int{c.boundary - 1, c.boundary} {
+			state := requireSuccess(t, "register", post(t, newServerAt(t, level).URL, memberAuth, "/api/v1/register",
+				"fetch_event_types", `["`+c.eventType+`"]`))
+			if _, shown := state[c.key]; shown != (c.added == (level >= c.boundary)) {
+				t.Errorf("at level %d: %s shown %v", level, c.key, shown)
+			}
+		}
+	}
+	// Keys the real server does not send at any level.
+	state := requireSuccess(t, "register", post(t, newServerAt(t, 500).URL, memberAuth, "/api/v1/register", ""))
+	for _, key := range []string{"realm_web_public_access_enabled", "display_emoji_reaction_users"} {
+		if _, shown := state[key]; shown {
+			t.Errorf("register gives %s, which the real server does not", key)
+		}
+	}
+}
+
 // Archiving a channel: its delete event says for_archiving from level 378 only.
 func TestForArchivingByLevel(t *testing.T) {
 	for _, level := range []int{realm.LevelArchivingEvents - 1, realm.LevelArchivingEvents} {

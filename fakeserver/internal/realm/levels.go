@@ -109,6 +109,8 @@ const (
 	LevelPlaygroundTemplate = 196
 	// LevelLinkifierReorder: PATCH /realm/linkifiers.
 	LevelLinkifierReorder = 202
+	// LevelRequireUniqueNames: register gives realm_require_unique_names.
+	LevelRequireUniqueNames = 246
 	// LevelHasReaction: the has:reaction narrow.
 	LevelHasReaction = 249
 	// LevelChannelOperators: the channel and channels narrow operators (stream and streams
@@ -123,6 +125,8 @@ const (
 	LevelWithOperator = 271
 	// LevelUploadURL: POST /user_uploads answers url (uri alone before, kept since as an alias).
 	LevelUploadURL = 272
+	// LevelThumbnailFormats: register gives server_thumbnail_formats.
+	LevelThumbnailFormats = 273
 	// LevelDetachedUploads: a message edit answers detached_uploads (nothing before).
 	LevelDetachedUploads = 285
 	// LevelHistoryLimitDays: presence updates take history_limit_days (unknown before).
@@ -164,6 +168,9 @@ const (
 	LevelIgnoredNotSubscribed = 355
 	// LevelEditTypingRoute: POST /messages/{id}/typing replaces POST /message_edit_typing.
 	LevelEditTypingRoute = 361
+	// LevelBillingGroup: the realm's can_manage_billing_group replaced each user's
+	// is_billing_admin, which register no longer gives.
+	LevelBillingGroup = 363
 	// LevelArchivingEvents: archiving a channel tells clients for_archiving in its delete event
 	// (a guess: the changelog's entry of this level changed archiving's events and names no
 	// field; the flag was not sent before).
