@@ -239,7 +239,7 @@ func clientRouteCases(add func(routeSpec)) {
 	}
 	add(editChannel)
 
-	group := routeSpec{method: "POST", pattern: "/api/v1/user_groups/{user_group_id:[0-9]+}", path: "/api/v1/user_groups/{id}", id: "8",
+	group := routeSpec{method: "PATCH", pattern: "/api/v1/user_groups/{user_group_id:[0-9]+}", path: "/api/v1/user_groups/{id}", id: "8",
 		notFound: "Invalid user group", role: fixtures.RoleAdmin,
 		params: []param{
 			{name: "name", oversizeFails: true},
@@ -249,7 +249,7 @@ func clientRouteCases(add func(routeSpec)) {
 		valid: []string{"name", "renamed by the bad-input test"}}
 	group.extra = []badCase{
 		{"nothing to change", group.without("name"), badRequest("No new data supplied")},
-		{"a system group", request{method: "POST", path: "/api/v1/user_groups/1", auth: adminAuth, body: []byte("name=x"), contentType: formType}, badRequest("Insufficient permission")},
+		{"a system group", request{method: "PATCH", path: "/api/v1/user_groups/1", auth: adminAuth, body: []byte("name=x"), contentType: formType}, badRequest("Insufficient permission")},
 		{"as a member who did not create it", group.as(memberAuth), badRequest("Insufficient permission")},
 		{"as a guest", group.as(guestAuth), badRequest("Not allowed for guest users")},
 		{"the name of another group", group.with("name", "ESCALATION"), badRequest("User group 'ESCALATION' already exists.")},

@@ -1,6 +1,6 @@
 package fakeserver_test
 
-// POST /user_groups/{id}: renaming, describing, deactivating and reactivating a group, and
+// PATCH /user_groups/{id}: renaming, describing, deactivating and reactivating a group, and
 // what clients with and without include_deactivated_groups are told.
 
 import (
@@ -15,10 +15,10 @@ func TestUpdateGroup(t *testing.T) {
 	knows := evRegister(t, ts.URL, ownerAuth, "event_types", `["user_group"]`, "client_capabilities", `{"include_deactivated_groups":true}`)
 	old := evRegister(t, ts.URL, adminAuth, "event_types", `["user_group"]`)
 
-	requireSuccess(t, "rename and describe", post(t, ts.URL, memberAuth, path, "name", " Chefs ", "description", "they cook"))
-	requireSuccess(t, "deactivate", post(t, ts.URL, memberAuth, path, "deactivated", "true"))
-	wantRefusal(t, "rename a deactivated group", post(t, ts.URL, memberAuth, path, "name", "x"), "User group is deactivated.")
-	requireSuccess(t, "reactivate", post(t, ts.URL, memberAuth, path, "deactivated", "false"))
+	requireSuccess(t, "rename and describe", patch(t, ts.URL, memberAuth, path, "name", " Chefs ", "description", "they cook"))
+	requireSuccess(t, "deactivate", patch(t, ts.URL, memberAuth, path, "deactivated", "true"))
+	wantRefusal(t, "rename a deactivated group", patch(t, ts.URL, memberAuth, path, "name", "x"), "User group is deactivated.")
+	requireSuccess(t, "reactivate", patch(t, ts.URL, memberAuth, path, "deactivated", "false"))
 
 	summary := func(evs []map[string]any) string {
 		var out []string

@@ -953,6 +953,8 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/1/members/1", auth: memberAuth}},
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/1/members", auth: memberAuth}},
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodPost, path: "/api/v1/user_groups/1/subgroups", auth: ownerAuth}},
+		{boundary: realm.LevelChannelByID, req: request{method: http.MethodGet, path: "/api/v1/streams/1", auth: memberAuth}},
+		{boundary: realm.LevelFlagsForNarrow, req: request{method: http.MethodPost, path: "/api/v1/messages/flags/narrow", auth: memberAuth}},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
 		{boundary: realm.LevelLinkifierReorder, req: request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},
 		{boundary: realm.LevelGroupDeactivation, req: request{method: http.MethodPost, path: "/api/v1/user_groups/8/deactivate", auth: ownerAuth}},
@@ -1048,8 +1050,8 @@ func TestWrongMethodByLevel(t *testing.T) {
 		wantStatus int
 		wantAllow  string
 	}{
-		{realm.LevelGroupDeletionRemoved - 1, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "POST, DELETE"},
-		{realm.LevelGroupDeletionRemoved, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "POST"},
+		{realm.LevelGroupDeletionRemoved - 1, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH, DELETE"},
+		{realm.LevelGroupDeletionRemoved, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH"},
 		{realm.LevelReminderList - 1, request{method: http.MethodPatch, path: "/api/v1/reminders/1", auth: ownerAuth}, 404, ""},
 		{realm.LevelReminderList, request{method: http.MethodPatch, path: "/api/v1/reminders/1", auth: ownerAuth}, 405, "DELETE"},
 	} {

@@ -17,7 +17,7 @@ const userIDOrEmail = "{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}"
 // history, rendering, presence, emoji, reactivation, group edits and uploaded files.
 func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/streams", serve(s.getChannels))
-	r.Get("/streams/"+streamID, serve(s.getChannel))
+	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
 	r.Patch("/streams/"+streamID, serve(s.updateChannel))
 	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
@@ -29,10 +29,10 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/realm/presence", serve(s.getRealmPresence))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
-	r.Post("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
+	r.Patch("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
 	r.Get("/user_uploads/*", serve(s.fileURL))
 	s.gated(r, http.MethodPost, "/user_topics", levelGate{from: realm.LevelUserTopics}, s.updateUserTopic)
-	r.Post("/messages/flags/narrow", serve(s.updateFlagsForNarrow))
+	s.gated(r, http.MethodPost, "/messages/flags/narrow", levelGate{from: realm.LevelFlagsForNarrow}, s.updateFlagsForNarrow)
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
 }

@@ -66,6 +66,8 @@ const (
 	// LevelGroupRoutes: GET /user_groups/{id}/members/{user_id}, GET /user_groups/{id}/members
 	// and POST /user_groups/{id}/subgroups.
 	LevelGroupRoutes = 127
+	// LevelChannelByID: GET /streams/{stream_id}.
+	LevelChannelByID = 132
 	// LevelUserTopicState: register gives user_topics and the user's clients get user_topic
 	// events (muted_topics alone before; the real server's changelog, the document names no
 	// level). From here a client that asks for user_topic no longer gets muted_topics.
@@ -74,6 +76,8 @@ const (
 	// in_home_view (that one alone before; the real server's changelog, the document names
 	// no level).
 	LevelMuteEvents = 139
+	// LevelFlagsForNarrow: POST /messages/flags/narrow.
+	LevelFlagsForNarrow = 155
 	// LevelJWT: POST /jwt/fetch_api_key.
 	LevelJWT = 160
 	// LevelMoveLimits: the realm settings move_messages_within_stream_limit_seconds and
