@@ -169,4 +169,3 @@ func checkGate(t *testing.T, s *Server, op clientOperation, pattern string) {
 		t.Errorf("client_operations.txt:%d: %s %s: the fake's gate (%+v) disagrees with the list: %s", op.line, op.method, op.path, g, strings.Join(problems, "; "))
 	}
 }
-
