@@ -261,7 +261,7 @@ func integrationRouteCases(add func(routeSpec)) {
 		{"token that does not decode", addAPNs.with("token", "not hex!"), badRequest("Invalid APNS token")},
 		{"a Base64 token", addAPNs.with("token", "bmV3LWFwbnMtdG9rZW4="), badRequest("Invalid APNS token")},
 		{"an odd number of hex digits", addAPNs.with("token", "4e657"), badRequest("Invalid APNS token")},
-		{"a space inside a byte", addAPNs.with("token", "4e 65"), badRequest("Invalid APNS token")},
+		{"a space inside a byte", addAPNs.with("token", "4 e65"), badRequest("Invalid APNS token")},
 		{"app ID with bad characters", addAPNs.with("appid", "org.example/app"), badRequest("appid has invalid format")},
 	}
 	add(addAPNs)

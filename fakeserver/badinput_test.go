@@ -896,6 +896,7 @@ func routeTable() []routeSpec {
 	accountRouteCases(add)
 	integrationRouteCases(add)
 	clientRouteCases(add)
+	personalRouteCases(add)
 	return table
 }
 
@@ -986,6 +987,7 @@ func stateOf(t testing.TB, base string) string {
 	field("config", get(t, base, "", "/_fake/config", ""), "config")
 	integrationStateOf(t, base, state)
 	clientStateOf(t, base, state)
+	personalStateOf(t, base, state)
 	return canonical(state)
 }
 
@@ -1001,6 +1003,7 @@ func setUp(t testing.TB, base string) {
 		"name", "Setup Playground", "pygments_language", "Python", "url_template", "https://setup.example/?code={code}"))
 	integrationSetUp(t, base)
 	clientSetUp(t, base)
+	personalSetUp(t, base)
 }
 
 // freshState resets the fake to its fixture plus the setup objects and returns that state.

@@ -709,6 +709,13 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return website
 		}},
+		{"muting bots", realm.LevelMuteBots, func(t *testing.T, base string) bool {
+			res := post(t, base, memberAuth, "/api/v1/users/me/muted_users/6")
+			if res.status != http.StatusOK {
+				checkBad(t, badCase{want: badRequest("No such user")}, res)
+			}
+			return res.status == http.StatusOK
+		}},
 		{"bot-only bot storage", realm.LevelBotOnlyStorage, func(t *testing.T, base string) bool {
 			res := do(t, base, request{method: http.MethodPut, path: "/api/v1/bot_storage", auth: memberAuth,
 				body: formBody("storage", `{"k":"v"}`), contentType: formType})
@@ -956,6 +963,7 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelChannelByID, req: request{method: http.MethodGet, path: "/api/v1/streams/1", auth: memberAuth}},
 		{boundary: realm.LevelFlagsForNarrow, req: request{method: http.MethodPost, path: "/api/v1/messages/flags/narrow", auth: memberAuth}},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
+		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},
 		{boundary: realm.LevelLinkifierReorder, req: request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},
 		{boundary: realm.LevelGroupDeactivation, req: request{method: http.MethodPost, path: "/api/v1/user_groups/8/deactivate", auth: ownerAuth}},
 		{boundary: realm.LevelUpdateUserByEmail, req: request{method: http.MethodPatch, path: "/api/v1/users/member@chat.example.test", auth: ownerAuth}},

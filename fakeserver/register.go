@@ -66,6 +66,7 @@ func (s *Server) register(c *call) (fields, error) {
 	s.messagingRegisterState(&st)
 	s.accountRegisterState(&st)
 	s.integrationRegisterState(&st)
+	s.personalRegisterState(&st)
 	return st.f, nil
 }
 

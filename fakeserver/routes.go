@@ -87,6 +87,7 @@ func (s *Server) routes() *chi.Mux {
 			s.accountRoutes(r)
 			s.integrationRoutes(r)
 			s.clientRoutes(r)
+			s.personalRoutes(r)
 		})
 	})
 

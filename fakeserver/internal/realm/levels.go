@@ -103,6 +103,8 @@ const (
 	// LevelPresenceWebsite: the server no longer stores which client reported presence: the
 	// legacy format's per-client entry is always "website" (the reporting client's name before).
 	LevelPresenceWebsite = 178
+	// LevelMuteBots: bots may be muted (No such user before).
+	LevelMuteBots = 188
 	// LevelReactionAlreadyExists: a duplicate reaction has its own error code (BAD_REQUEST before).
 	LevelReactionAlreadyExists = 193
 	// LevelIntegerMessageOperand: the id narrow operator takes an integer operand (a string
@@ -125,6 +127,8 @@ const (
 	LevelFirstMessageOnDeletion = 256
 	// LevelRealmURL: register gives realm_url (realm_uri alone before, kept since as an alias).
 	LevelRealmURL = 257
+	// LevelGetUserStatus: GET /users/{user_id}/status.
+	LevelGetUserStatus = 262
 	// LevelWithOperator: the with narrow operator.
 	LevelWithOperator = 271
 	// LevelUploadURL: POST /user_uploads answers url (uri alone before, kept since as an alias).

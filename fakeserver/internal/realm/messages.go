@@ -167,7 +167,8 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 		}
 	}
 	m.ID = nextID(&s.next.message)
-	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID })
+	// A message from a muted user arrives read, as on the real server.
+	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID || s.hasMuted(id, senderID) })
 	s.storeMessage(m)
 	s.applyMentionFlags(m, mentions)
 	s.afterMessageStored(m)

@@ -63,6 +63,7 @@ type State struct {
 	messaging    messagingState
 	accounts     accountState
 	integrations integrationState
+	personal     personalState
 
 	next counters
 }
@@ -145,6 +146,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.loadMessaging(f)
 	s.loadAccounts(f)
 	s.loadIntegrations(f)
+	s.loadPersonal()
 }
 
 // Settings returns the realm settings.

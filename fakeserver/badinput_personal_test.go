@@ -1,0 +1,90 @@
+package fakeserver_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// personalSetUp gives the member an alert word, a status and a muted user (the bot, 6), so
+// that a wrongful change to any of them shows.
+func personalSetUp(t testing.TB, base string) {
+	t.Helper()
+	requireSuccess(t, "setup alert word", post(t, base, memberAuth, "/api/v1/users/me/alert_words", "alert_words", `["setupword"]`))
+	requireSuccess(t, "setup status", post(t, base, memberAuth, "/api/v1/users/me/status", "status_text", "set up", "emoji_name", "heart"))
+	requireSuccess(t, "setup muted user", post(t, base, memberAuth, "/api/v1/users/me/muted_users/6"))
+}
+
+// personalStateOf adds the member's alert words, everyone's statuses and the member's muted users.
+func personalStateOf(t testing.TB, base string, state map[string]any) {
+	t.Helper()
+	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["alert_words","user_status","muted_users"]`)
+	for _, key := range []string{"alert_words", "user_status", "muted_users"} {
+		recordField(state, "member "+key, member, key)
+	}
+}
+
+// personalRouteCases adds the bad-input cases of alert words, user status and muted users.
+func personalRouteCases(add func(routeSpec)) {
+	add(routeSpec{method: "GET", pattern: "/api/v1/users/me/alert_words", path: "/api/v1/users/me/alert_words", role: fixtures.RoleMember})
+	for _, method := range []string{"POST", "DELETE"} {
+		words := routeSpec{method: method, pattern: "/api/v1/users/me/alert_words", path: "/api/v1/users/me/alert_words", role: fixtures.RoleMember,
+			params: []param{{name: "alert_words", kind: kStrList, required: true}},
+			valid:  []string{"alert_words", `["setupword","another"]`}}
+		if method == "POST" {
+			words.extra = []badCase{
+				{"a word too long (all or nothing)", words.with("alert_words", `["fine","`+strings.Repeat("w", 101)+`"]`), badRequest("alert_words[1] is too long (limit: 100 characters)")},
+			}
+		}
+		add(words)
+	}
+
+	status := routeSpec{method: "POST", pattern: "/api/v1/users/me/status", path: "/api/v1/users/me/status", role: fixtures.RoleMember,
+		params: []param{
+			{name: "away", kind: kBool},
+			{name: "status_text", oversizeFails: true},
+			{name: "emoji_name", oversizeFails: true},
+			{name: "emoji_code", oversizeFails: true},
+			{name: "reaction_type", oversizeFails: true},
+		},
+		valid: []string{"status_text", "at lunch", "emoji_name", "coffee"}}
+	withOnly := func(kv ...string) request {
+		v := url.Values{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return status.build(v)
+	}
+	status.extra = []badCase{
+		{"nothing to change", withOnly(), badRequest("Client did not pass any new values.")},
+		{"status text too long (all or nothing)", status.with("status_text", strings.Repeat("s", 61)), badRequest("status_text is too long (limit: 60 characters)")},
+		{"emoji code without a name", withOnly("emoji_code", "2615"), badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")},
+		{"reaction type without a name", withOnly("status_text", "x", "reaction_type", "unicode_emoji"), badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")},
+		{"unknown emoji", status.with("emoji_name", "nonesuch"), badRequest("Emoji 'nonesuch' does not exist")},
+		{"code of another emoji", status.as(memberAuth, "emoji_code", "2764"), badRequest("Invalid emoji name.")},
+		{"malformed emoji code", status.as(memberAuth, "emoji_code", "zz"), badRequest("Invalid emoji code.")},
+		{"unknown reaction type", status.with("reaction_type", "sticker"), badRequest("Invalid reaction_type")},
+	}
+	add(status)
+
+	add(routeSpec{method: "GET", pattern: "/api/v1/users/{user_id:[0-9]+}/status", path: "/api/v1/users/{id}/status", id: "4",
+		notFound: "No such user", role: fixtures.RoleGuest})
+
+	onPath := func(path string, r request) request { r.path = path; return r }
+	mute := routeSpec{method: "POST", pattern: "/api/v1/users/me/muted_users/{muted_user_id:[0-9]+}", path: "/api/v1/users/me/muted_users/{id}",
+		id: "5", notFound: "No such user", role: fixtures.RoleMember}
+	mute.extra = []badCase{
+		{"oneself", onPath("/api/v1/users/me/muted_users/4", mute.as(memberAuth)), badRequest("Cannot mute self")},
+		{"a user muted already", onPath("/api/v1/users/me/muted_users/6", mute.as(memberAuth)), badRequest("User already muted")},
+	}
+	add(mute)
+	unmute := routeSpec{method: "DELETE", pattern: "/api/v1/users/me/muted_users/{muted_user_id:[0-9]+}", path: "/api/v1/users/me/muted_users/{id}",
+		id: "6", notFound: "No such user", role: fixtures.RoleMember}
+	unmute.extra = []badCase{
+		{"a user not muted", onPath("/api/v1/users/me/muted_users/5", unmute.as(memberAuth)), badRequest("User is not muted")},
+		{"another user's mute", unmute.as(ownerAuth), badRequest("User is not muted")},
+	}
+	add(unmute)
+}

@@ -1,0 +1,105 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// alertWordsParam reads the required alert_words, a JSON list of strings.
+func alertWordsParam(c *call) []string {
+	if !c.p.Has("alert_words") {
+		c.p.Fail(apierr.Missing("alert_words"))
+		return nil
+	}
+	return stringList(c, "alert_words")
+}
+
+// getAlertWords: GET /users/me/alert_words.
+func (s *Server) getAlertWords(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{"alert_words": s.realm().AlertWords(c.user.ID)}, nil
+}
+
+// addAlertWords: POST /users/me/alert_words — answers the whole list.
+func (s *Server) addAlertWords(c *call) (fields, error) {
+	words := alertWordsParam(c)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	list, aerr := s.realm().AddAlertWords(c.user.ID, words)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"alert_words": list}, nil
+}
+
+// removeAlertWords: DELETE /users/me/alert_words — answers what is left.
+func (s *Server) removeAlertWords(c *call) (fields, error) {
+	words := alertWordsParam(c)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{"alert_words": s.realm().RemoveAlertWords(c.user.ID, words)}, nil
+}
+
+// updateStatus: POST /users/me/status.
+func (s *Server) updateStatus(c *call) (fields, error) {
+	var change realm.StatusChange
+	if c.p.Has("away") {
+		away := c.p.Bool("away", false)
+		change.Away = &away
+	}
+	change.StatusText = optionalString(c, "status_text")
+	change.EmojiName = optionalString(c, "emoji_name")
+	change.EmojiCode = optionalString(c, "emoji_code")
+	change.ReactionType = optionalString(c, "reaction_type")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().UpdateStatus(c.user.ID, change); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// getStatus: GET /users/{user_id}/status.
+func (s *Server) getStatus(c *call) (fields, error) {
+	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	st, aerr := s.realm().Status(id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"status": st}, nil
+}
+
+// muteUser: POST /users/me/muted_users/{muted_user_id}.
+func (s *Server) muteUser(c *call) (fields, error) {
+	return s.changeMute(c, s.realm().MuteUser)
+}
+
+// unmuteUser: DELETE /users/me/muted_users/{muted_user_id}.
+func (s *Server) unmuteUser(c *call) (fields, error) {
+	return s.changeMute(c, s.realm().UnmuteUser)
+}
+
+func (s *Server) changeMute(c *call, change func(userID, targetID int) *apierr.Error) (fields, error) {
+	id, err := c.pathID("muted_user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := change(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -1,0 +1,159 @@
+package fakeserver_test
+
+// Alert words, user status and muted users: their answers, events, register state, and what
+// they do to messages (has_alert_word; a muted sender's messages arrive read).
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fakeserver/openapi/check"
+)
+
+// newCheckedServer is a fake on the default fixture whose every exchange is checked against
+// its OpenAPI description (replies and events); the test fails at its end on a violation.
+func newCheckedServer(t *testing.T) string {
+	t.Helper()
+	c, err := check.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeserver.New()
+	srv := httptest.NewServer(c.Wrap(fake))
+	t.Cleanup(func() {
+		srv.Close()
+		fake.Close()
+		if r := c.Report(); !r.OK() || r.Exchanges == 0 {
+			t.Errorf("replies against the OpenAPI description: %s", r)
+		}
+	})
+	return srv.URL
+}
+
+// flagsOf are the requester's flags on a message.
+func flagsOf(t *testing.T, base, auth string, id int) []any {
+	t.Helper()
+	return narrowedMessage(t, base, auth, id)["flags"].([]any)
+}
+
+func TestAlertWords(t *testing.T) {
+	base := newCheckedServer(t)
+	queue := evRegister(t, base, memberAuth, "event_types", `["alert_words"]`)
+	got := requireSuccess(t, "add", post(t, base, memberAuth, "/api/v1/users/me/alert_words", "alert_words", `["Lunch"," pizza ","","lunch"]`))
+	if canonical(got["alert_words"]) != `["Lunch","pizza"]` {
+		t.Errorf("after adding: %v (trimmed, blanks dropped, case-insensitive duplicates skipped)", got["alert_words"])
+	}
+	if evs := eventsOfType(evPoll(t, base, memberAuth, queue, -1, true), "alert_words"); len(evs) != 1 || canonical(evs[0]["alert_words"]) != `["Lunch","pizza"]` {
+		t.Errorf("alert_words events %v", evs)
+	}
+
+	for _, c := range []struct {
+		sender, content string
+		alert           bool
+	}{
+		{ownerAuth, "time for LUNCH!", true},
+		{ownerAuth, "(pizza)", true},
+		{ownerAuth, "lunchbox pizzas", false},
+		{memberAuth, "my own lunch", false}, // the sender is not alerted by their own words
+	} {
+		id := msgSend(t, base, c.sender, "alerts", c.content)
+		if got := slices.Contains(flagsOf(t, base, memberAuth, id), any("has_alert_word")); got != c.alert {
+			t.Errorf("%q: has_alert_word %v, want %v", c.content, got, c.alert)
+		}
+	}
+	if slices.Contains(flagsOf(t, base, ownerAuth, 1), any("has_alert_word")) {
+		t.Errorf("the owner, without alert words, has has_alert_word")
+	}
+
+	left := requireSuccess(t, "remove", do(t, base, request{method: http.MethodDelete, path: "/api/v1/users/me/alert_words", auth: memberAuth,
+		body: formBody("alert_words", `["LUNCH","never added"]`), contentType: formType}))
+	if canonical(left["alert_words"]) != `["pizza"]` {
+		t.Errorf("after removing: %v", left["alert_words"])
+	}
+	listed := requireSuccess(t, "list", get(t, base, memberAuth, "/api/v1/users/me/alert_words", ""))["alert_words"]
+	state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["alert_words"]`))["alert_words"]
+	if canonical(listed) != `["pizza"]` || canonical(state) != `["pizza"]` {
+		t.Errorf("GET %v, register %v", listed, state)
+	}
+	if other := requireSuccess(t, "owner's", get(t, base, ownerAuth, "/api/v1/users/me/alert_words", ""))["alert_words"]; canonical(other) != "[]" {
+		t.Errorf("the owner's alert words %v", other)
+	}
+}
+
+func TestUserStatus(t *testing.T) {
+	base := newCheckedServer(t)
+	queue := evRegister(t, base, ownerAuth, "event_types", `["user_status"]`)
+	requireSuccess(t, "set", post(t, base, memberAuth, "/api/v1/users/me/status", "status_text", "  in a meeting ", "emoji_name", "calendar_x", "emoji_code", "1f4c6", "reaction_type", "unicode_emoji"))
+	status := func() string {
+		return canonical(requireSuccess(t, "status", get(t, base, guestAuth, "/api/v1/users/4/status", ""))["status"])
+	}
+	if got := status(); got != `{"emoji_code":"1f4c6","emoji_name":"calendar_x","reaction_type":"unicode_emoji","status_text":"in a meeting"}` {
+		t.Errorf("status %s", got)
+	}
+	evs := eventsOfType(evPoll(t, base, ownerAuth, queue, -1, true), "user_status")
+	if len(evs) != 1 || evs[0]["user_id"] != float64(4) || evs[0]["status_text"] != "in a meeting" || evs[0]["emoji_code"] != "1f4c6" {
+		t.Errorf("user_status events %v", evs)
+	}
+	if _, away := evs[0]["away"]; away {
+		t.Errorf("the event names away, which the request did not: %v", evs[0])
+	}
+	// Clearing the emoji, and the text alone.
+	requireSuccess(t, "clear emoji", post(t, base, memberAuth, "/api/v1/users/me/status", "emoji_name", ""))
+	if got := status(); got != `{"status_text":"in a meeting"}` {
+		t.Errorf("after clearing the emoji: %s", got)
+	}
+	requireSuccess(t, "away", post(t, base, memberAuth, "/api/v1/users/me/status", "away", "true", "status_text", ""))
+	if got := status(); got != `{"away":true}` {
+		t.Errorf("after clearing the text and going away: %s", got)
+	}
+	state := requireSuccess(t, "register", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["user_status"]`))["user_status"]
+	if canonical(state) != `{"4":{"away":true}}` {
+		t.Errorf("register user_status %s", canonical(state))
+	}
+	if got := requireSuccess(t, "no status", get(t, base, memberAuth, "/api/v1/users/1/status", ""))["status"]; canonical(got) != "{}" {
+		t.Errorf("a user without a status: %v", got)
+	}
+}
+
+func TestMutedUsers(t *testing.T) {
+	base := newCheckedServer(t)
+	before := msgSend(t, base, ownerAuth, "muting", "unread before the mute")
+	queue := evRegister(t, base, memberAuth, "event_types", `["muted_users","update_message_flags"]`)
+	requireSuccess(t, "mute", post(t, base, memberAuth, "/api/v1/users/me/muted_users/1"))
+	evs := evPoll(t, base, memberAuth, queue, -1, true)
+	muted := eventsOfType(evs, "muted_users")
+	want := fmt.Sprintf(`[{"id":1,"timestamp":%d}]`, defaultFixture.Realm.StartTime)
+	if len(muted) != 1 || canonical(muted[0]["muted_users"]) != want {
+		t.Errorf("muted_users events %v, want one with %s", muted, want)
+	}
+	// What muting hides: the muted user's messages are read, those before and those after.
+	flags := eventsOfType(evs, "update_message_flags")
+	if len(flags) != 1 || flags[0]["flag"] != "read" || !slices.Contains(flags[0]["messages"].([]any), any(float64(before))) {
+		t.Errorf("update_message_flags events %v, want the earlier message marked read", flags)
+	}
+	after := msgSend(t, base, ownerAuth, "muting", "sent while muted")
+	for _, id := range []int{before, after} {
+		if !slices.Contains(flagsOf(t, base, memberAuth, id), any("read")) {
+			t.Errorf("message %d from the muted user is unread", id)
+		}
+	}
+	if slices.Contains(flagsOf(t, base, adminAuth, after), any("read")) {
+		t.Errorf("the message is read for the administrator, who muted nobody")
+	}
+	state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["muted_users"]`))["muted_users"]
+	if canonical(state) != want {
+		t.Errorf("register muted_users %s", canonical(state))
+	}
+	requireSuccess(t, "unmute", do(t, base, request{method: http.MethodDelete, path: "/api/v1/users/me/muted_users/1", auth: memberAuth}))
+	if later := msgSend(t, base, ownerAuth, "muting", "after the unmute"); slices.Contains(flagsOf(t, base, memberAuth, later), any("read")) {
+		t.Errorf("a message after the unmute arrives read")
+	}
+	state = requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["muted_users"]`))["muted_users"]
+	if canonical(state) != "[]" {
+		t.Errorf("register muted_users after the unmute %s", canonical(state))
+	}
+}

@@ -1,0 +1,34 @@
+package fakeserver
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// personalRoutes adds the routes of a user's own alert words, status and muted users.
+func (s *Server) personalRoutes(r chi.Router) {
+	r.Get("/users/me/alert_words", serve(s.getAlertWords))
+	r.Post("/users/me/alert_words", serve(s.addAlertWords))
+	r.Delete("/users/me/alert_words", serve(s.removeAlertWords))
+	r.Post("/users/me/status", serve(s.updateStatus))
+	s.gated(r, http.MethodGet, "/users/"+userID+"/status", levelGate{from: realm.LevelGetUserStatus}, s.getStatus)
+	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.muteUser))
+	r.Delete("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.unmuteUser))
+}
+
+// personalRegisterState adds this area's state to a POST /register response.
+func (s *Server) personalRegisterState(st *registerState) {
+	uid, f := st.c.user.ID, st.f
+	if st.want("alert_words") {
+		f["alert_words"] = s.realm().AlertWords(uid)
+	}
+	if st.want("user_status") {
+		f["user_status"] = s.realm().Statuses()
+	}
+	if st.want("muted_users") {
+		f["muted_users"] = s.realm().MutedUsers(uid)
+	}
+}
