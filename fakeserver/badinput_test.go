@@ -60,12 +60,14 @@ type routeSpec struct {
 	pattern string // as chi.Walk reports it
 	path    string // concrete path; "{id}" stands for the path ID
 	id      string // a valid path ID ("" when the route has none)
-	// notFound is the msg for a well-formed path ID that names nothing (0, 99999999999999999999).
-	notFound string
-	role     string   // role to authenticate as; "" for routes without credentials
-	params   []param  // in the order the handler reads them
-	valid    []string // name/value pairs of a request that succeeds
-	extra    []badCase
+	// notFound is the msg for a well-formed path ID that names nothing (0, 99999999999999999999),
+	// sent with notFoundStatus (400 when 0).
+	notFound       string
+	notFoundStatus int
+	role           string   // role to authenticate as; "" for routes without credentials
+	params         []param  // in the order the handler reads them
+	valid          []string // name/value pairs of a request that succeeds
+	extra          []badCase
 	// upload is the file field of a route that takes one uploaded file (POST /user_uploads):
 	// its requests are multipart/form-data carrying the values and one file in that field.
 	upload string
@@ -389,7 +391,11 @@ func cases(rs routeSpec, methods map[string][]string) []badCase {
 		for _, id := range []string{"0", huge, "123456"} {
 			r := rs.build(valid)
 			r.path = rs.pathWith(id)
-			add("path id "+id, r, badRequest(rs.notFound))
+			w := badRequest(rs.notFound)
+			if rs.notFoundStatus != 0 {
+				w.status = rs.notFoundStatus
+			}
+			add("path id "+id, r, w)
 		}
 	}
 

@@ -157,3 +157,45 @@ func TestMutedUsers(t *testing.T) {
 		t.Errorf("register muted_users after the unmute %s", canonical(state))
 	}
 }
+
+func TestDrafts(t *testing.T) {
+	base := newCheckedServer(t)
+	queue := evRegister(t, base, memberAuth, "event_types", `["drafts"]`)
+	created := requireSuccess(t, "create", post(t, base, memberAuth, "/api/v1/drafts", "drafts", `[
+		{"type":"stream","to":[1],"topic":"plans","content":"see you  \n","timestamp":1767225700},
+		{"type":"private","to":[4,1,1],"topic":"ignored","content":"hi"},
+		{"type":"private","to":[4],"topic":"","content":"note to self","timestamp":1767225500},
+		{"type":"private","to":[],"topic":"","content":"nobody yet","timestamp":1767225400}]`))
+	if canonical(created["ids"]) != "[1,2,3,4]" {
+		t.Fatalf("ids %v", created["ids"])
+	}
+	now := defaultFixture.Realm.StartTime
+	want := fmt.Sprintf(`[`+
+		`{"content":"nobody yet","id":4,"timestamp":1767225400,"to":[],"topic":"","type":""},`+
+		`{"content":"note to self","id":3,"timestamp":1767225500,"to":[4],"topic":"","type":"private"},`+
+		`{"content":"hi","id":2,"timestamp":%d,"to":[1],"topic":"","type":"private"},`+
+		`{"content":"see you","id":1,"timestamp":1767225700,"to":[1],"topic":"plans","type":"stream"}]`, now)
+	listed := requireSuccess(t, "list", get(t, base, memberAuth, "/api/v1/drafts", ""))
+	if canonical(listed["drafts"]) != want || listed["count"] != float64(4) {
+		t.Errorf("GET /drafts: %v\nwant drafts %s", listed, want)
+	}
+	requireSuccess(t, "edit", msgPatch(t, base, memberAuth, "/api/v1/drafts/2", "draft", `{"type":"stream","to":[1],"topic":"t","content":"now public","timestamp":1767225800}`))
+	requireSuccess(t, "delete", do(t, base, request{method: http.MethodDelete, path: "/api/v1/drafts/4", auth: memberAuth}))
+	evs := eventsOfType(evPoll(t, base, memberAuth, queue, -1, true), "drafts")
+	if len(evs) != 3 || evs[0]["op"] != "add" || len(evs[0]["drafts"].([]any)) != 4 ||
+		evs[1]["op"] != "update" || canonical(evs[1]["draft"]) != `{"content":"now public","id":2,"timestamp":1767225800,"to":[1],"topic":"t","type":"stream"}` ||
+		evs[2]["op"] != "remove" || evs[2]["draft_id"] != float64(4) {
+		t.Errorf("drafts events %v", evs)
+	}
+	state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["drafts"]`))["drafts"].([]any)
+	var ids []any
+	for _, d := range state {
+		ids = append(ids, d.(map[string]any)["id"])
+	}
+	if canonical(ids) != "[3,1,2]" {
+		t.Errorf("register drafts, in edit order: ids %v", ids)
+	}
+	if others := requireSuccess(t, "owner's", get(t, base, ownerAuth, "/api/v1/drafts", "")); others["count"] != float64(0) {
+		t.Errorf("the owner sees drafts: %v", others)
+	}
+}

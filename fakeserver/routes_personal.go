@@ -8,7 +8,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// personalRoutes adds the routes of a user's own alert words, status and muted users.
+// personalRoutes adds the routes of a user's own alert words, status, muted users and drafts.
 func (s *Server) personalRoutes(r chi.Router) {
 	r.Get("/users/me/alert_words", serve(s.getAlertWords))
 	r.Post("/users/me/alert_words", serve(s.addAlertWords))
@@ -17,6 +17,10 @@ func (s *Server) personalRoutes(r chi.Router) {
 	s.gated(r, http.MethodGet, "/users/"+userID+"/status", levelGate{from: realm.LevelGetUserStatus}, s.getStatus)
 	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.muteUser))
 	r.Delete("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.unmuteUser))
+	r.Get("/drafts", serve(s.getDrafts))
+	r.Post("/drafts", serve(s.createDrafts))
+	r.Patch("/drafts/{draft_id:[0-9]+}", serve(s.editDraft))
+	r.Delete("/drafts/{draft_id:[0-9]+}", serve(s.deleteDraft))
 }
 
 // personalRegisterState adds this area's state to a POST /register response.
@@ -30,5 +34,8 @@ func (s *Server) personalRegisterState(st *registerState) {
 	}
 	if st.want("muted_users") {
 		f["muted_users"] = s.realm().MutedUsers(uid)
+	}
+	if st.want("drafts") {
+		f["drafts"] = s.realm().Drafts(uid)
 	}
 }

@@ -11,18 +11,24 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
-// A user's own settings beyond user_settings: alert words, status, muted users.
+// A user's own settings beyond user_settings: alert words, status, muted users (and drafts,
+// drafts.go).
 
-// personalState is each user's alert words, status and muted users, by user ID.
+// personalState is each user's alert words, status, muted users and drafts.
 type personalState struct {
 	alertWords map[int][]string
 	status     map[int]UserStatus
 	// muted maps a user to the users they muted and when (UNIX seconds).
 	muted map[int]map[int]int64
+	// drafts are every user's drafts, by draft ID (drafts.go).
+	drafts    map[int]*userDraft
+	nextDraft int
 }
 
 func (s *State) loadPersonal() {
-	s.personal = personalState{alertWords: map[int][]string{}, status: map[int]UserStatus{}, muted: map[int]map[int]int64{}}
+	s.personal = personalState{
+		alertWords: map[int][]string{}, status: map[int]UserStatus{}, muted: map[int]map[int]int64{}, drafts: map[int]*userDraft{},
+	}
 }
 
 // MaxAlertWordLength is the real server's limit on an alert word, in characters.

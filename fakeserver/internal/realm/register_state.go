@@ -174,6 +174,7 @@ func (s *State) UserSettings(userID int) map[string]any {
 		"enable_stream_push_notifications": false, "enable_stream_email_notifications": false,
 		"wildcard_mentions_notify": true, "emojiset": "google", "color_scheme": 1, "web_home_view": "inbox",
 		"display_emoji_reaction_users": true, "allow_private_data_export": false,
+		"enable_drafts_synchronization": true, // drafts are always kept on the server (drafts.go)
 	}
 	if !s.atLeast(LevelUserEmailVisibility) { // a realm setting before
 		delete(settings, "email_address_visibility")
