@@ -41,3 +41,22 @@ func TestUpdateGroup(t *testing.T) {
 		t.Errorf("events of a client that does not: %s", got)
 	}
 }
+
+// GET /user_groups/{id}/subgroups: the direct subgroups, or all reached through them, in ID order.
+func TestGroupSubgroups(t *testing.T) {
+	base := newServer(t).URL
+	// top has escalation as a subgroup, which has support.
+	top := fmt.Sprint(requireSuccess(t, "create", post(t, base, ownerAuth, "/api/v1/user_groups/create",
+		"name", "top", "description", "", "members", "[]", "subgroups", "["+escalationGroup+"]"))["group_id"])
+	for _, c := range []struct{ group, query, want string }{
+		{top, "", "[" + supportGroup + "," + escalationGroup + "]"},
+		{top, "direct_subgroup_only=true", "[" + escalationGroup + "]"},
+		{escalationGroup, "", "[" + supportGroup + "]"},
+		{supportGroup, "", "[]"},
+	} {
+		got := requireSuccess(t, "subgroups", get(t, base, memberAuth, "/api/v1/user_groups/"+c.group+"/subgroups", c.query))["subgroups"]
+		if canonical(got) != c.want {
+			t.Errorf("subgroups of %s (%s): %s, want %s", c.group, c.query, canonical(got), c.want)
+		}
+	}
+}

@@ -32,6 +32,7 @@ func (s *Server) accountRoutes(r chi.Router) {
 	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/members", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupMembers))
 	r.Post("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.updateGroupMembers)))
 	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.updateGroupSubgroups))
+	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupSubgroups))
 	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/deactivate", levelGate{from: realm.LevelGroupDeactivation}, s.deactivateGroup)
 	s.gated(r, http.MethodDelete, "/user_groups/"+userGroupID, levelGate{until: realm.LevelGroupDeletionRemoved}, s.deleteGroup)
 	r.Get("/realm/profile_fields", serve(s.getProfileFields))
