@@ -259,6 +259,24 @@ func clientRouteCases(add func(routeSpec)) {
 	}
 	add(group)
 
+	add(routeSpec{method: "GET", pattern: "/api/v1/streams/{stream_id:[0-9]+}/members", path: "/api/v1/streams/{id}/members", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleGuest})
+	subStatus := routeSpec{method: "GET", pattern: "/api/v1/users/{user_id:[0-9]+}/subscriptions/{stream_id:[0-9]+}",
+		path: "/api/v1/users/4/subscriptions/{id}", id: "1", notFound: "Invalid channel ID", role: fixtures.RoleMember}
+	ofUser := func(user string) request {
+		r := subStatus.as(memberAuth)
+		r.path = "/api/v1/users/" + user + "/subscriptions/1"
+		return r
+	}
+	subStatus.extra = []badCase{
+		{"unknown user", ofUser("999"), badRequest("No such user")},
+		{"user id zero", ofUser("0"), badRequest("No such user")},
+		{"user id overflow", ofUser(huge), badRequest("No such user")},
+		{"user id not a number", ofUser("me"), notFound404},
+		{"unknown user and channel (the user first)", func() request { r := ofUser("999"); r.path += "9"; return r }(), badRequest("No such user")},
+	}
+	add(subStatus)
+
 	// The setup upload (integrationSetUp): the owner's, attachment 1, whose path_id the fake
 	// derives from the realm and the ID.
 	setupFile := "/user_uploads/1/" + setupUploadHash + "/" + integSetupFile

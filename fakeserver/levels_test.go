@@ -962,6 +962,7 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodPost, path: "/api/v1/user_groups/1/subgroups", auth: ownerAuth}},
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/9/subgroups", auth: memberAuth}},
 		{boundary: realm.LevelChannelByID, req: request{method: http.MethodGet, path: "/api/v1/streams/1", auth: memberAuth}},
+		{boundary: realm.LevelChannelMembers, req: request{method: http.MethodGet, path: "/api/v1/streams/1/members", auth: memberAuth}},
 		{boundary: realm.LevelFlagsForNarrow, req: request{method: http.MethodPost, path: "/api/v1/messages/flags/narrow", auth: memberAuth}},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
 		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},

@@ -18,6 +18,8 @@ const userIDOrEmail = "{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}"
 func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/streams", serve(s.getChannels))
 	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
+	s.gated(r, http.MethodGet, "/streams/"+streamID+"/members", levelGate{from: realm.LevelChannelMembers}, s.getChannelMembers)
+	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
 	r.Patch("/streams/"+streamID, serve(s.updateChannel))
 	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))

@@ -109,7 +109,7 @@ func TestGroupMembershipThroughSubgroups(t *testing.T) {
 	// once escalation is deactivated, which is then reactivated.
 	requireSuccess(t, "deactivate escalation", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/9/deactivate"))
 	requireSuccess(t, "deactivate support", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/8/deactivate"))
-	requireSuccess(t, "reactivate escalation", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/9", "deactivated", "false"))
+	requireSuccess(t, "reactivate escalation", patch(t, ts.URL, ownerAuth, "/api/v1/user_groups/9", "deactivated", "false"))
 	if member("9", "3", false) != false {
 		t.Error("membership through a deactivated subgroup counts")
 	}

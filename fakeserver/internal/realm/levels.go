@@ -113,6 +113,8 @@ const (
 	// LevelPlaygroundTemplate: playgrounds take and show url_template (url_prefix, the URL
 	// before the code, before).
 	LevelPlaygroundTemplate = 196
+	// LevelChannelMembers: GET /streams/{stream_id}/members.
+	LevelChannelMembers = 198
 	// LevelLinkifierReorder: PATCH /realm/linkifiers.
 	LevelLinkifierReorder = 202
 	// LevelRequireUniqueNames: register gives realm_require_unique_names.
@@ -212,6 +214,9 @@ const (
 	// LevelPushAccountIDInt: push_device events give push_account_id as an integer (a string
 	// before).
 	LevelPushAccountIDInt = 450
+	// LevelBotSubscriptionStatus: GET /users/{id}/subscriptions/{stream_id} answers for bots
+	// (No such user before).
+	LevelBotSubscriptionStatus = 458
 	// LevelLinkifierReverse: linkifiers take and show example_input and reverse_template.
 	LevelLinkifierReverse = 471
 	// LevelLinkifierAlternatives: linkifiers take and show alternative_url_templates.

@@ -211,6 +211,34 @@ func (s *State) subscriberIDs(ch *Channel) []int {
 	return ids
 }
 
+// ChannelSubscribers lists a channel's active subscribers in ID order (GET
+// /streams/{id}/members), for a requester who may access the channel.
+func (s *State) ChannelSubscribers(userID, channelID int) ([]int, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ch, err := s.accessibleChannel(s.users[userID], channelID)
+	if err != nil {
+		return nil, err
+	}
+	return s.subscriberIDs(ch), nil
+}
+
+// IsSubscribed tells whether a user is subscribed to a channel the requester may access (GET
+// /users/{id}/subscriptions/{stream_id}); bots may be asked about from LevelBotSubscriptionStatus.
+func (s *State) IsSubscribed(requesterID, targetID, channelID int) (bool, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	target := s.users[targetID]
+	if target == nil || (target.IsBot && !s.atLeast(LevelBotSubscriptionStatus)) {
+		return false, apierr.NoSuchUser
+	}
+	ch, err := s.accessibleChannel(s.users[requesterID], channelID)
+	if err != nil {
+		return false, err
+	}
+	return ch.subscribed(target), nil
+}
+
 // UnsubscribeResult names, once per user and channel, the subscriptions a DELETE
 // /users/me/subscriptions removed and those it did not because there were none.
 type UnsubscribeResult struct {
