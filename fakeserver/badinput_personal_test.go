@@ -96,6 +96,10 @@ func personalRouteCases(add func(routeSpec)) {
 	}
 	add(unmute)
 
+	receipts := routeSpec{method: "GET", pattern: "/api/v1/messages/{message_id:[0-9]+}/read_receipts", path: "/api/v1/messages/{id}/read_receipts",
+		id: "1", notFound: "Invalid message(s)", role: fixtures.RoleMember}
+	add(receipts)
+
 	// Drafts: the cases of a draft object, shared by POST /drafts (in a list) and PATCH.
 	draftCases := func(rs routeSpec, param string, wrap func(string) string) []badCase {
 		at := param

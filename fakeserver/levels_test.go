@@ -964,6 +964,7 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelChannelByID, req: request{method: http.MethodGet, path: "/api/v1/streams/1", auth: memberAuth}},
 		{boundary: realm.LevelChannelMembers, req: request{method: http.MethodGet, path: "/api/v1/streams/1/members", auth: memberAuth}},
 		{boundary: realm.LevelFlagsForNarrow, req: request{method: http.MethodPost, path: "/api/v1/messages/flags/narrow", auth: memberAuth}},
+		{boundary: realm.LevelReadReceipts, req: request{method: http.MethodGet, path: "/api/v1/messages/1/read_receipts", auth: memberAuth}},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
 		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},
 		{boundary: realm.LevelLinkifierReorder, req: request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},

@@ -103,3 +103,19 @@ func (s *Server) changeMute(c *call, change func(userID, targetID int) *apierr.E
 	}
 	return fields{}, nil
 }
+
+// getReadReceipts: GET /messages/{message_id}/read_receipts.
+func (s *Server) getReadReceipts(c *call) (fields, error) {
+	id, err := c.pathID("message_id", apierr.InvalidMessage)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	ids, aerr := s.realm().ReadReceipts(c.user.ID, id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"user_ids": ids}, nil
+}

@@ -199,3 +199,31 @@ func TestDrafts(t *testing.T) {
 		t.Errorf("the owner sees drafts: %v", others)
 	}
 }
+
+// Read receipts: those who read the message (the requester too), not its sender, and neither a
+// user the requester muted nor one who muted the requester.
+func TestReadReceipts(t *testing.T) {
+	base := newCheckedServer(t)
+	id := msgSend(t, base, ownerAuth, "receipts", "read me")
+	receipts := func(auth string) string {
+		t.Helper()
+		return canonical(requireSuccess(t, "receipts", get(t, base, auth, fmt.Sprintf("/api/v1/messages/%d/read_receipts", id), ""))["user_ids"])
+	}
+	if got := receipts(ownerAuth); got != "[]" {
+		t.Errorf("before anyone read it: %s (the sender is never listed)", got)
+	}
+	for _, auth := range []string{memberAuth, adminAuth, guestAuth} {
+		requireSuccess(t, "read", post(t, base, auth, "/api/v1/messages/flags", "messages", fmt.Sprint("[", id, "]"), "op", "add", "flag", "read"))
+	}
+	if got := receipts(ownerAuth); got != "[2,4,5]" {
+		t.Errorf("after the administrator, member and guest read it: %s", got)
+	}
+	requireSuccess(t, "the member mutes the guest", post(t, base, memberAuth, "/api/v1/users/me/muted_users/5"))
+	requireSuccess(t, "the administrator mutes the member", post(t, base, adminAuth, "/api/v1/users/me/muted_users/4"))
+	if got := receipts(memberAuth); got != "[4]" {
+		t.Errorf("as the member, who muted the guest and is muted by the administrator: %s, want [4] (their own read counts)", got)
+	}
+	if got := receipts(ownerAuth); got != "[2,4,5]" {
+		t.Errorf("as the owner, who has no mutes: %s", got)
+	}
+}

@@ -8,7 +8,8 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// personalRoutes adds the routes of a user's own alert words, status, muted users and drafts.
+// personalRoutes adds the routes of a user's own alert words, status, muted users and drafts,
+// and read receipts (which muting filters).
 func (s *Server) personalRoutes(r chi.Router) {
 	r.Get("/users/me/alert_words", serve(s.getAlertWords))
 	r.Post("/users/me/alert_words", serve(s.addAlertWords))
@@ -17,6 +18,7 @@ func (s *Server) personalRoutes(r chi.Router) {
 	s.gated(r, http.MethodGet, "/users/"+userID+"/status", levelGate{from: realm.LevelGetUserStatus}, s.getStatus)
 	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.muteUser))
 	r.Delete("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.unmuteUser))
+	s.gated(r, http.MethodGet, "/messages/"+messageID+"/read_receipts", levelGate{from: realm.LevelReadReceipts}, s.getReadReceipts)
 	r.Get("/drafts", serve(s.getDrafts))
 	r.Post("/drafts", serve(s.createDrafts))
 	r.Patch("/drafts/{draft_id:[0-9]+}", serve(s.editDraft))

@@ -72,6 +72,8 @@ const (
 	// events (muted_topics alone before; the real server's changelog, the document names no
 	// level). From here a client that asks for user_topic no longer gets muted_topics.
 	LevelUserTopicState = 134
+	// LevelReadReceipts: GET /messages/{message_id}/read_receipts.
+	LevelReadReceipts = 137
 	// LevelMuteEvents: muting a subscription sends an event for is_muted besides the one for
 	// in_home_view (that one alone before; the real server's changelog, the document names
 	// no level).

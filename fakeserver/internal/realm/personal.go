@@ -291,3 +291,26 @@ func (s *State) hasMuted(userID, senderID int) bool {
 	_, muted := s.personal.muted[userID][senderID]
 	return muted
 }
+
+// ReadReceipts lists, in ID order, the users who have read a message the requester can read
+// (GET /messages/{id}/read_receipts), as the real server counts them: active users with a
+// read row, not the sender, neither a user the requester muted nor one who muted the
+// requester. Every user of the fake shares read receipts (send_read_receipts is on).
+func (s *State) ReadReceipts(requesterID, messageID int) ([]int, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, err := s.accessibleMessage(s.users[requesterID], messageID)
+	if err != nil {
+		return nil, err
+	}
+	out := []int{}
+	for _, id := range m.Rows.userIDs() {
+		flags, _ := m.Rows.get(id)
+		u := s.users[id]
+		if u == nil || !u.IsActive || id == m.SenderID || !flags.has("read") || s.hasMuted(requesterID, id) || s.hasMuted(id, requesterID) {
+			continue
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
