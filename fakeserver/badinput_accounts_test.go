@@ -197,6 +197,12 @@ func accountRouteCases(add func(routeSpec)) {
 			{"bot", request{method: "GET", path: "/api/v1/user_groups/9/subgroups", auth: botAuth}, notBots},
 		}})
 
+	deactivateSelf := routeSpec{method: "DELETE", pattern: "/api/v1/users/me", path: "/api/v1/users/me", role: fixtures.RoleMember}
+	deactivateSelf.extra = []badCase{
+		{"the only owner", deactivateSelf.as(ownerAuth), bad(400, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only organization owner.")},
+	}
+	add(deactivateSelf)
+
 	deactivateUser := routeSpec{method: "DELETE", pattern: "/api/v1/users/{user_id:[0-9]+}", path: "/api/v1/users/{id}", id: "4",
 		notFound: "No such user", role: fixtures.RoleAdmin,
 		params: []param{{name: "deactivation_notification_comment", oversizeFails: true}}}

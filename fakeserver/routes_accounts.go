@@ -26,6 +26,7 @@ func (s *Server) accountRoutes(r chi.Router) {
 	// and custom profile fields.
 	r.Get("/users/"+userEmail, serve(s.getUserByEmail))
 	r.Delete("/users/"+userID, serve(adminOnly(s.deactivateUser)))
+	r.Delete("/users/me", serve(s.deactivateSelf))
 	r.Delete("/bots/{bot_id:[0-9]+}", serve(s.deactivateBot))
 	r.Get("/user_groups", serve(membersOnly(s.getGroups)))
 	r.Post("/user_groups/create", serve(s.createGroup))

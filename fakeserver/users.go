@@ -245,3 +245,14 @@ func (s *Server) deactivateBot(c *call) (fields, error) {
 	}
 	return fields{}, nil
 }
+
+// deactivateSelf: DELETE /users/me — the requester deactivates their own account.
+func (s *Server) deactivateSelf(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().DeactivateSelf(c.user.ID); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}

@@ -303,3 +303,22 @@ func TestOwnUserProfileData(t *testing.T) {
 		t.Errorf("profile_data %s after setting field 1", got)
 	}
 }
+
+// DELETE /users/me: the account is deactivated (its key no longer works, everyone is told);
+// the only owner is refused with is_last_owner.
+func TestDeactivateOwnUser(t *testing.T) {
+	ts := newServer(t)
+	queue := evRegister(t, ts.URL, ownerAuth, "event_types", `["realm_user"]`)
+	last := do(t, ts.URL, request{method: http.MethodDelete, path: "/api/v1/users/me", auth: ownerAuth})
+	if last.status != http.StatusBadRequest || last.env["code"] != "CANNOT_DEACTIVATE_LAST_USER" || last.env["is_last_owner"] != true {
+		t.Errorf("the only owner deactivating themselves: %s", last)
+	}
+	requireSuccess(t, "deactivate", do(t, ts.URL, request{method: http.MethodDelete, path: "/api/v1/users/me", auth: memberAuth}))
+	if res := get(t, ts.URL, memberAuth, "/api/v1/users/me", ""); res.status != http.StatusUnauthorized {
+		t.Errorf("the deactivated member's key still works: %s", res)
+	}
+	evs := eventsOfType(evPoll(t, ts.URL, ownerAuth, queue, -1, true), "realm_user")
+	if len(evs) != 1 || canonical(evs[0]["person"]) != `{"is_active":false,"user_id":4}` {
+		t.Errorf("realm_user events %v", evs)
+	}
+}
