@@ -796,6 +796,29 @@ func TestRegisterKeysByLevel(t *testing.T) {
 	}
 }
 
+// User settings the real server added at a level: absent from register's user_settings one
+// level below, present at it.
+func TestUserSettingsByLevel(t *testing.T) {
+	for _, c := range []struct {
+		boundary int
+		setting  string
+	}{
+		{realm.LevelFollowWhereMentioned, "automatically_follow_topics_where_mentioned"},
+		{realm.LevelWebFontSize, "web_font_size_px"},
+		{realm.LevelReceivesTyping, "receives_typing_notifications"},
+		{realm.LevelResolvedNoticePolicy, "resolved_topic_notice_auto_read_policy"},
+		{realm.LevelUnreadsCountSummary, "web_left_sidebar_unreads_count_summary"},
+	} {
+		for _, level := range []int{c.boundary - 1, c.boundary} {
+			settings := requireSuccess(t, "register", post(t, newServerAt(t, level).URL, memberAuth, "/api/v1/register",
+				"fetch_event_types", `["user_settings"]`))["user_settings"].(map[string]any)
+			if _, shown := settings[c.setting]; shown != (level >= c.boundary) {
+				t.Errorf("at level %d: user_settings.%s shown %v", level, c.setting, shown)
+			}
+		}
+	}
+}
+
 // Archiving a channel: its delete event says for_archiving from level 378 only.
 func TestForArchivingByLevel(t *testing.T) {
 	for _, level := range []int{realm.LevelArchivingEvents - 1, realm.LevelArchivingEvents} {

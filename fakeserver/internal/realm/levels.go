@@ -78,6 +78,8 @@ const (
 	// in_home_view (that one alone before; the real server's changelog, the document names
 	// no level).
 	LevelMuteEvents = 139
+	// LevelUserListStyle: user_settings has user_list_style.
+	LevelUserListStyle = 141
 	// LevelFlagsForNarrow: POST /messages/flags/narrow.
 	LevelFlagsForNarrow = 155
 	// LevelJWT: POST /jwt/fetch_api_key.
@@ -91,12 +93,16 @@ const (
 	// every User object (null without access; before, only where the realm's setting gave the
 	// viewer access to every address), and avatar_url follows the user's setting.
 	LevelUserEmailVisibility = 163
+	// LevelRealmNameInEmails: user_settings has realm_name_in_email_notifications_policy.
+	LevelRealmNameInEmails = 168
 	// LevelIdempotentMuting: muting a muted topic, or unmuting one that is not, succeeds (an
 	// error before; the real server's changelog).
 	LevelIdempotentMuting = 169
 	// LevelDirectType: POST /messages and POST /typing take type "direct" ("private" alone
 	// before, still taken since).
 	LevelDirectType = 174
+	// LevelMarkReadOnScroll: user_settings has web_mark_read_on_scroll_policy.
+	LevelMarkReadOnScroll = 175
 	// LevelLinkifierURLTemplate: linkifiers use URL templates, sent only to clients that read them.
 	LevelLinkifierURLTemplate = 176
 	// LevelDMOperators: the dm and dm-including narrow operators and is:dm (pm-with,
@@ -107,6 +113,8 @@ const (
 	LevelPresenceWebsite = 178
 	// LevelMuteBots: bots may be muted (No such user before).
 	LevelMuteBots = 188
+	// LevelFollowedTopics: user_settings has the enable_followed_topic_* notification settings.
+	LevelFollowedTopics = 189
 	// LevelReactionAlreadyExists: a duplicate reaction has its own error code (BAD_REQUEST before).
 	LevelReactionAlreadyExists = 193
 	// LevelIntegerMessageOperand: the id narrow operator takes an integer operand (a string
@@ -119,6 +127,17 @@ const (
 	LevelChannelMembers = 198
 	// LevelLinkifierReorder: PATCH /realm/linkifiers.
 	LevelLinkifierReorder = 202
+	// LevelUnreadsCountDisplay: user_settings has web_stream_unreads_count_display_policy.
+	LevelUnreadsCountDisplay = 210
+	// LevelAutoFollowTopics: user_settings has automatically_follow_topics_policy and
+	// automatically_unmute_topics_in_muted_streams_policy.
+	LevelAutoFollowTopics = 214
+	// LevelWebHomeView: user_settings has web_escape_navigates_to_home_view.
+	LevelWebHomeView = 219
+	// LevelFollowWhereMentioned: user_settings has automatically_follow_topics_where_mentioned.
+	LevelFollowWhereMentioned = 235
+	// LevelWebFontSize: user_settings has web_font_size_px and web_line_height_percent.
+	LevelWebFontSize = 245
 	// LevelRequireUniqueNames: register gives realm_require_unique_names.
 	LevelRequireUniqueNames = 246
 	// LevelHasReaction: the has:reaction narrow.
@@ -126,6 +145,8 @@ const (
 	// LevelChannelOperators: the channel and channels narrow operators (stream and streams
 	// alone before, still taken since).
 	LevelChannelOperators = 250
+	// LevelReceivesTyping: user_settings has receives_typing_notifications.
+	LevelReceivesTyping = 253
 	// LevelFirstMessageOnDeletion: deleting a channel's oldest messages moves its
 	// first_message_id and sends the channel update (it stayed before).
 	LevelFirstMessageOnDeletion = 256
@@ -139,6 +160,10 @@ const (
 	LevelUploadURL = 272
 	// LevelThumbnailFormats: register gives server_thumbnail_formats.
 	LevelThumbnailFormats = 273
+	// LevelAnimateImagePreviews: user_settings has web_animate_image_previews.
+	LevelAnimateImagePreviews = 275
+	// LevelChannelDefaultView: user_settings has web_channel_default_view.
+	LevelChannelDefaultView = 280
 	// LevelDetachedUploads: a message edit answers detached_uploads (nothing before).
 	LevelDetachedUploads = 285
 	// LevelHistoryLimitDays: presence updates take history_limit_days (unknown before).
@@ -171,6 +196,8 @@ const (
 	// LevelReactionEventUser: reaction events carry the legacy user object again (messages
 	// still do not); from LevelReactionUserDropped to here they did not.
 	LevelReactionEventUser = 339
+	// LevelHideAIFeatures: user_settings has hide_ai_features.
+	LevelHideAIFeatures = 350
 	// LevelEditTyping: edit typing notifications, through POST /message_edit_typing with
 	// message_id in the body until LevelEditTypingRoute.
 	LevelEditTyping = 351
@@ -189,6 +216,8 @@ const (
 	LevelArchivingEvents = 378
 	// LevelReminders: POST /reminders.
 	LevelReminders = 381
+	// LevelResolvedNoticePolicy: user_settings has resolved_topic_notice_auto_read_policy.
+	LevelResolvedNoticePolicy = 385
 	// LevelChannelFolders: channel folders; channel objects carry folder_id.
 	LevelChannelFolders = 389
 	// LevelChannelTopicsPolicy: channel objects carry topics_policy.
@@ -198,6 +227,8 @@ const (
 	// LevelChannelMoveGroups: channel objects carry can_move_messages_out_of_channel_group and
 	// can_move_messages_within_channel_group.
 	LevelChannelMoveGroups = 396
+	// LevelUnreadsCountSummary: user_settings has web_left_sidebar_unreads_count_summary.
+	LevelUnreadsCountSummary = 398
 	// LevelReminderList: GET /reminders, DELETE /reminders/{id}, reminders events and
 	// register's reminders.
 	LevelReminderList = 399
