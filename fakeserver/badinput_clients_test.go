@@ -272,7 +272,7 @@ func clientRouteCases(add func(routeSpec)) {
 		{"unknown user", ofUser("999"), badRequest("No such user")},
 		{"user id zero", ofUser("0"), badRequest("No such user")},
 		{"user id overflow", ofUser(huge), badRequest("No such user")},
-		{"user id not a number", ofUser("me"), notFound404},
+		{"user id not a number", ofUser("abc"), notFound404},
 		{"unknown user and channel (the user first)", func() request { r := ofUser("999"); r.path += "9"; return r }(), badRequest("No such user")},
 	}
 	add(subStatus)

@@ -77,6 +77,16 @@ func personalRouteCases(add func(routeSpec)) {
 	}
 	add(status)
 
+	statusOf := routeSpec{method: "POST", pattern: "/api/v1/users/{user_id:[0-9]+}/status", path: "/api/v1/users/{id}/status", id: "4",
+		notFound: "No such user", role: fixtures.RoleAdmin, params: status.params[1:], valid: status.valid}
+	onUser := func(id string) request { r := statusOf.as(adminAuth); r.path = "/api/v1/users/" + id + "/status"; return r }
+	statusOf.extra = []badCase{
+		{"as a member", statusOf.as(memberAuth), principalAdmin},
+		{"a bot", onUser("6"), badRequest("No such user")},
+		{"nothing to change", statusOf.build(url.Values{}), badRequest("Client did not pass any new values.")},
+		{"unknown emoji", statusOf.with("emoji_name", "nonesuch"), badRequest("Emoji 'nonesuch' does not exist")},
+	}
+	add(statusOf)
 	add(routeSpec{method: "GET", pattern: "/api/v1/users/{user_id:[0-9]+}/status", path: "/api/v1/users/{id}/status", id: "4",
 		notFound: "No such user", role: fixtures.RoleGuest})
 

@@ -44,10 +44,10 @@ func (s *Server) removeAlertWords(c *call) (fields, error) {
 	return fields{"alert_words": s.realm().RemoveAlertWords(c.user.ID, words)}, nil
 }
 
-// updateStatus: POST /users/me/status.
-func (s *Server) updateStatus(c *call) (fields, error) {
+// statusChange reads a status change; away only where the route takes it (the own status).
+func statusChange(c *call, withAway bool) realm.StatusChange {
 	var change realm.StatusChange
-	if c.p.Has("away") {
+	if withAway && c.p.Has("away") {
 		away := c.p.Bool("away", false)
 		change.Away = &away
 	}
@@ -55,13 +55,33 @@ func (s *Server) updateStatus(c *call) (fields, error) {
 	change.EmojiName = optionalString(c, "emoji_name")
 	change.EmojiCode = optionalString(c, "emoji_code")
 	change.ReactionType = optionalString(c, "reaction_type")
+	return change
+}
+
+// updateStatus: POST /users/me/status.
+func (s *Server) updateStatus(c *call) (fields, error) {
+	change := statusChange(c, true)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateStatus(c.user.ID, change); aerr != nil {
-		return nil, aerr
+	return legacyResult(s.realm().UpdateStatus(c.user.ID, change))
+}
+
+// updateStatusOf: POST /users/{user_id}/status — an administrator sets another user's
+// status; administrators' bots too from LevelAdminBotStatus.
+func (s *Server) updateStatusOf(c *call) (fields, error) {
+	if c.user.IsBot && !s.realm().AtLeast(realm.LevelAdminBotStatus) {
+		return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
 	}
-	return fields{}, nil
+	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	change := statusChange(c, false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return legacyResult(s.realm().UpdateStatusOf(id, change))
 }
 
 // getStatus: GET /users/{user_id}/status.

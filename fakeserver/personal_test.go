@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 )
 
@@ -225,5 +226,30 @@ func TestReadReceipts(t *testing.T) {
 	}
 	if got := receipts(ownerAuth); got != "[2,4,5]" {
 		t.Errorf("as the owner, who has no mutes: %s", got)
+	}
+}
+
+// An administrator sets another user's status (from 407), which everyone sees as the user's
+// own; an administrator's bot may from 473 only.
+func TestStatusSetByAdministrator(t *testing.T) {
+	base := newCheckedServer(t)
+	queue := evRegister(t, base, memberAuth, "event_types", `["user_status"]`)
+	requireSuccess(t, "set", post(t, base, adminAuth, "/api/v1/users/4/status", "status_text", "on leave", "emoji_name", "zzz"))
+	if got := canonical(requireSuccess(t, "status", get(t, base, memberAuth, "/api/v1/users/4/status", ""))["status"]); got != `{"emoji_code":"1f4a4","emoji_name":"zzz","reaction_type":"unicode_emoji","status_text":"on leave"}` {
+		t.Errorf("the member's status %s", got)
+	}
+	if evs := eventsOfType(evPoll(t, base, memberAuth, queue, -1, true), "user_status"); len(evs) != 1 || evs[0]["user_id"] != float64(4) {
+		t.Errorf("user_status events %v", evs)
+	}
+	// The fixture's bot is the owner's; make it an administrator's bot by role.
+	for _, c := range []struct {
+		level  int
+		status int
+	}{{realm.LevelAdminBotStatus - 1, http.StatusBadRequest}, {realm.LevelAdminBotStatus, http.StatusOK}} {
+		b := newServerAt(t, c.level).URL
+		requireSuccess(t, "make the bot an administrator", patch(t, b, ownerAuth, "/api/v1/users/6", "role", "200"))
+		if res := post(t, b, botAuth, "/api/v1/users/4/status", "status_text", "set by a bot"); res.status != c.status {
+			t.Errorf("an administrator bot at level %d: %s", c.level, res)
+		}
 	}
 }

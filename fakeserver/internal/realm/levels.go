@@ -237,6 +237,8 @@ const (
 	// LevelChannelDeleteGroups: channel objects carry can_delete_any_message_group and
 	// can_delete_own_message_group.
 	LevelChannelDeleteGroups = 407
+	// LevelStatusOfOthers: POST /users/{user_id}/status (administrators set others' status).
+	LevelStatusOfOthers = 407
 	// LevelReminderNote: POST /reminders takes note, and register gives max_reminder_note_length.
 	LevelReminderNote = 415
 	// LevelNoZephyrField: register no longer gives realm_is_zephyr_mirror_realm.
@@ -252,6 +254,8 @@ const (
 	LevelBotSubscriptionStatus = 458
 	// LevelLinkifierReverse: linkifiers take and show example_input and reverse_template.
 	LevelLinkifierReverse = 471
+	// LevelAdminBotStatus: administrators' bots may use POST /users/{user_id}/status.
+	LevelAdminBotStatus = 473
 	// LevelLinkifierAlternatives: linkifiers take and show alternative_url_templates.
 	LevelLinkifierAlternatives = 478
 )

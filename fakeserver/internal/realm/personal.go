@@ -133,6 +133,21 @@ type StatusChange struct {
 	ReactionType *string
 }
 
+// UpdateStatusOf changes another user's status for an administrator (POST
+// /users/{user_id}/status): the target must be an active human, then UpdateStatus's checks.
+func (s *State) UpdateStatusOf(targetID int, c StatusChange) *apierr.Error {
+	s.mu.RLock()
+	target := s.users[targetID]
+	s.mu.RUnlock()
+	switch {
+	case target == nil || target.IsBot:
+		return apierr.NoSuchUser
+	case !target.IsActive:
+		return apierr.BadRequest("User is deactivated")
+	}
+	return s.UpdateStatus(targetID, c)
+}
+
 // UpdateStatus changes the user's status with the real server's checks, in its order, and
 // tells everyone of the fields that were given.
 func (s *State) UpdateStatus(userID int, c StatusChange) *apierr.Error {
