@@ -79,7 +79,11 @@ func personalRouteCases(add func(routeSpec)) {
 
 	statusOf := routeSpec{method: "POST", pattern: "/api/v1/users/{user_id:[0-9]+}/status", path: "/api/v1/users/{id}/status", id: "4",
 		notFound: "No such user", role: fixtures.RoleAdmin, params: status.params[1:], valid: status.valid}
-	onUser := func(id string) request { r := statusOf.as(adminAuth); r.path = "/api/v1/users/" + id + "/status"; return r }
+	onUser := func(id string) request {
+		r := statusOf.as(adminAuth)
+		r.path = "/api/v1/users/" + id + "/status"
+		return r
+	}
 	statusOf.extra = []badCase{
 		{"as a member", statusOf.as(memberAuth), principalAdmin},
 		{"a bot", onUser("6"), badRequest("No such user")},
