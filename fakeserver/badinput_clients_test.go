@@ -261,6 +261,8 @@ func clientRouteCases(add func(routeSpec)) {
 
 	add(routeSpec{method: "GET", pattern: "/api/v1/streams/{stream_id:[0-9]+}/members", path: "/api/v1/streams/{id}/members", id: "1",
 		notFound: "Invalid channel ID", role: fixtures.RoleGuest})
+	add(routeSpec{method: "GET", pattern: "/api/v1/streams/{stream_id:[0-9]+}/email_address", path: "/api/v1/streams/{id}/email_address", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleMember})
 	subStatus := routeSpec{method: "GET", pattern: "/api/v1/users/{user_id:[0-9]+}/subscriptions/{stream_id:[0-9]+}",
 		path: "/api/v1/users/4/subscriptions/{id}", id: "1", notFound: "Invalid channel ID", role: fixtures.RoleMember}
 	ofUser := func(user string) request {

@@ -76,3 +76,19 @@ func (s *Server) getSubscriptionStatus(c *call) (fields, error) {
 	}
 	return fields{"is_subscribed": subscribed}, nil
 }
+
+// getChannelEmailAddress: GET /streams/{stream_id}/email_address.
+func (s *Server) getChannelEmailAddress(c *call) (fields, error) {
+	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	email, aerr := s.realm().ChannelEmailAddress(c.user.ID, id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"email": email}, nil
+}

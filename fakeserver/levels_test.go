@@ -986,6 +986,7 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/9/subgroups", auth: memberAuth}},
 		{boundary: realm.LevelChannelByID, req: request{method: http.MethodGet, path: "/api/v1/streams/1", auth: memberAuth}},
 		{boundary: realm.LevelChannelMembers, req: request{method: http.MethodGet, path: "/api/v1/streams/1/members", auth: memberAuth}},
+		{boundary: realm.LevelChannelEmailAddress, req: request{method: http.MethodGet, path: "/api/v1/streams/1/email_address", auth: memberAuth}},
 		{boundary: realm.LevelFlagsForNarrow, req: request{method: http.MethodPost, path: "/api/v1/messages/flags/narrow", auth: memberAuth}},
 		{boundary: realm.LevelReadReceipts, req: request{method: http.MethodGet, path: "/api/v1/messages/1/read_receipts", auth: memberAuth}},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},

@@ -19,6 +19,7 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/streams", serve(s.getChannels))
 	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
 	s.gated(r, http.MethodGet, "/streams/"+streamID+"/members", levelGate{from: realm.LevelChannelMembers}, s.getChannelMembers)
+	s.gated(r, http.MethodGet, "/streams/"+streamID+"/email_address", levelGate{from: realm.LevelChannelEmailAddress}, s.getChannelEmailAddress)
 	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
 	r.Patch("/streams/"+streamID, serve(s.updateChannel))
 	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))

@@ -208,3 +208,16 @@ func TestChannelMembership(t *testing.T) {
 		}
 	}
 }
+
+// GET /streams/{id}/email_address answers an empty address (the fake has no email gateway)
+// for a channel the requester may access, and Invalid channel ID for one they may not.
+func TestChannelEmailAddress(t *testing.T) {
+	base := newServer(t).URL
+	if got := requireSuccess(t, "address", get(t, base, memberAuth, "/api/v1/streams/1/email_address", "")); got["email"] != "" {
+		t.Errorf("email %v, want the empty address of a server without an email gateway", got["email"])
+	}
+	requireSuccess(t, "private channel", post(t, base, ownerAuth, "/api/v1/users/me/subscriptions",
+		"subscriptions", `[{"name":"hidden"}]`, "invite_only", "true"))
+	id := requireSuccess(t, "id", get(t, base, ownerAuth, "/api/v1/get_stream_id", "stream=hidden"))["stream_id"]
+	checkBad(t, badCase{want: badRequest("Invalid channel ID")}, get(t, base, memberAuth, fmt.Sprintf("/api/v1/streams/%v/email_address", id), ""))
+}

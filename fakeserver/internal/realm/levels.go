@@ -134,6 +134,9 @@ const (
 	LevelAutoFollowTopics = 214
 	// LevelWebHomeView: user_settings has web_escape_navigates_to_home_view.
 	LevelWebHomeView = 219
+	// LevelChannelEmailAddress: GET /streams/{stream_id}/email_address (before, subscription
+	// objects carried email_address, which the fake does not give).
+	LevelChannelEmailAddress = 226
 	// LevelFollowWhereMentioned: user_settings has automatically_follow_topics_where_mentioned.
 	LevelFollowWhereMentioned = 235
 	// LevelWebFontSize: user_settings has web_font_size_px and web_line_height_percent.

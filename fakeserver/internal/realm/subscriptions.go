@@ -223,6 +223,18 @@ func (s *State) ChannelSubscribers(userID, channelID int) ([]int, *apierr.Error)
 	return s.subscriberIDs(ch), nil
 }
 
+// ChannelEmailAddress is the address that posts to a channel by email (GET
+// /streams/{id}/email_address). The fake has no email gateway, so it is empty, as on a real
+// server without one (EMAIL_GATEWAY_PATTERN unset); the channel is checked all the same.
+func (s *State) ChannelEmailAddress(userID, channelID int) (string, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if _, err := s.accessibleChannel(s.users[userID], channelID); err != nil {
+		return "", err
+	}
+	return "", nil
+}
+
 // IsSubscribed tells whether a user is subscribed to a channel the requester may access (GET
 // /users/{id}/subscriptions/{stream_id}); bots may be asked about from LevelBotSubscriptionStatus.
 func (s *State) IsSubscribed(requesterID, targetID, channelID int) (bool, *apierr.Error) {
