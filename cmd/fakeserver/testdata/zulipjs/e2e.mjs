@@ -218,6 +218,12 @@ async function main() {
   const subscribers = await check('GET /streams/{id}/members', () => call(`/streams/${streamId}/members`, 'GET'));
   expect('the owner is a subscriber', (subscribers.subscribers || []).includes(me.user_id), JSON.stringify(subscribers));
   await check('GET /users/{id}/subscriptions/{stream_id}', () => call(`/users/${member.user_id}/subscriptions/${streamId}`, 'GET'));
+  await check('GET /streams/{id}/email_address', () => call(`/streams/${streamId}/email_address`, 'GET'));
+  await check('GET /messages/{id}/read_receipts', () => call(`/messages/${opsId}/read_receipts`, 'GET'));
+  await check('POST /users/{id}/status', () => call(`/users/${member.user_id}/status`, 'POST', { status_text: 'set by the owner' }));
+  // The user made by users.create logs in with its password and deactivates itself.
+  const leaver = await zulipInit({ realm, username: `js-${unique}@chat.example.test`, password: `pw-${unique}` });
+  await check('DELETE /users/me', () => leaver.callEndpoint('/users/me', 'DELETE', {}));
 
   // Wrappers that remove, last. Two wrappers are left out: users.me.pointer (GET and POST
   // /users/me/pointer) and filters.retrieve (GET /realm/filters), routes the real server no
