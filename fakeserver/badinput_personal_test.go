@@ -1,6 +1,7 @@
 package fakeserver_test
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,7 +17,12 @@ func personalSetUp(t testing.TB, base string) {
 	requireSuccess(t, "setup status", post(t, base, memberAuth, "/api/v1/users/me/status", "status_text", "set up", "emoji_name", "heart"))
 	requireSuccess(t, "setup muted user", post(t, base, memberAuth, "/api/v1/users/me/muted_users/6"))
 	requireSuccess(t, "setup draft", post(t, base, memberAuth, "/api/v1/drafts", "drafts", setupDraft))
+	requireSuccess(t, "setup scheduled message", post(t, base, memberAuth, "/api/v1/scheduled_messages",
+		"type", "stream", "to", "1", "topic", "setup", "content", "scheduled by the setup", "scheduled_delivery_timestamp", scheduledAt))
 }
+
+// scheduledAt is a day after the fixture's start: the bad-input fakes' clocks never reach it.
+var scheduledAt = fmt.Sprint(defaultFixture.Realm.StartTime + 86400)
 
 // setupDraft is the member's draft 1; draftOf is a draft object with the given type and to.
 const setupDraft = `[{"type":"stream","to":[1],"topic":"setup","content":"a setup draft","timestamp":1767225600}]`
@@ -28,8 +34,8 @@ func draftOf(typ, to, topic, content string) string {
 // personalStateOf adds the member's alert words, everyone's statuses and the member's muted users.
 func personalStateOf(t testing.TB, base string, state map[string]any) {
 	t.Helper()
-	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["alert_words","user_status","muted_users","drafts"]`)
-	for _, key := range []string{"alert_words", "user_status", "muted_users", "drafts"} {
+	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["alert_words","user_status","muted_users","drafts","scheduled_messages"]`)
+	for _, key := range []string{"alert_words", "user_status", "muted_users", "drafts", "scheduled_messages"} {
 		recordField(state, "member "+key, member, key)
 	}
 }
@@ -159,4 +165,55 @@ func personalRouteCases(add func(routeSpec)) {
 		notFound: "Draft does not exist", notFoundStatus: 404, role: fixtures.RoleMember}
 	del.extra = []badCase{{"another user's draft", del.as(ownerAuth), draftNotFound}}
 	add(del)
+
+	// Scheduled messages.
+	add(routeSpec{method: "GET", pattern: "/api/v1/scheduled_messages", path: "/api/v1/scheduled_messages", role: fixtures.RoleMember})
+	schedule := routeSpec{method: "POST", pattern: "/api/v1/scheduled_messages", path: "/api/v1/scheduled_messages", role: fixtures.RoleMember,
+		params: []param{
+			{name: "type", kind: kEnum, required: true},
+			{name: "to", required: true, oversizeFails: true}, // an integer or a list: its JSON cases are below
+			{name: "topic"},
+			{name: "content", required: true},
+			{name: "scheduled_delivery_timestamp", kind: kInt, required: true},
+			{name: "read_by_sender", kind: kBool},
+		},
+		valid: []string{"type", "direct", "to", "[1]", "content", "later", "scheduled_delivery_timestamp", scheduledAt}}
+	schedule.extra = []badCase{
+		{"the time now", schedule.with("scheduled_delivery_timestamp", fmt.Sprint(defaultFixture.Realm.StartTime)), badRequest("Scheduled delivery time must be in the future.")},
+		{"past time and no content (time first)", schedule.as(memberAuth, "scheduled_delivery_timestamp", "0", "content", " "), badRequest("Scheduled delivery time must be in the future.")},
+		{"empty content", schedule.with("content", "  "), badRequest("Message must not be empty")},
+		{"unknown recipient", schedule.with("to", "[999]"), badRequest("Invalid user ID 999")},
+		{"recipients of strings", schedule.with("to", `["x"]`), badRequest("to[0] is not an integer")},
+		{"to not JSON", schedule.with("to", "general"), badRequest("to is not valid JSON")},
+		{"to an object", schedule.with("to", `{"id":1}`), badRequest("to is not an integer or a list of integers")},
+		{"a channel message to two channels", schedule.as(memberAuth, "type", "stream", "to", "[1,1]", "topic", "t"), badRequest("Invalid data type for channel ID")},
+		{"a channel message to an unknown channel", schedule.as(memberAuth, "type", "stream", "to", "999", "topic", "t"), bad(400, "STREAM_DOES_NOT_EXIST", "Channel with ID '999' does not exist")},
+		{"a channel message without a topic", schedule.as(memberAuth, "type", "stream", "to", "1"), badRequest("Missing topic")},
+	}
+	add(schedule)
+	scheduledNotFound := bad(404, "BAD_REQUEST", "Scheduled message does not exist")
+	editScheduled := routeSpec{method: "PATCH", pattern: "/api/v1/scheduled_messages/{scheduled_message_id:[0-9]+}", path: "/api/v1/scheduled_messages/{id}",
+		id: "1", notFound: "Scheduled message does not exist", notFoundStatus: 404, role: fixtures.RoleMember,
+		params: []param{
+			{name: "type", kind: kEnum},
+			{name: "to", oversizeFails: true},
+			{name: "topic"},
+			{name: "content"},
+			{name: "scheduled_delivery_timestamp", kind: kInt},
+		},
+		valid: []string{"content", "edited by the bad-input test"}}
+	editScheduled.extra = []badCase{
+		{"nothing to change", editScheduled.build(url.Values{}), badRequest("Nothing to change")},
+		{"another user's", editScheduled.as(ownerAuth), scheduledNotFound},
+		{"a time in the past", editScheduled.with("scheduled_delivery_timestamp", "5"), badRequest("Scheduled delivery time must be in the future.")},
+		{"a new type without recipients", editScheduled.with("type", "direct"), badRequest("Scheduled message type changed but no recipients were given.")},
+		{"an unknown channel", editScheduled.with("to", "999"), bad(400, "STREAM_DOES_NOT_EXIST", "Channel with ID '999' does not exist")},
+		{"empty content", editScheduled.with("content", " "), badRequest("Message must not be empty")},
+		{"to a string", editScheduled.with("to", `"general"`), badRequest("to is not an integer or a list of integers")},
+	}
+	add(editScheduled)
+	delScheduled := routeSpec{method: "DELETE", pattern: "/api/v1/scheduled_messages/{scheduled_message_id:[0-9]+}", path: "/api/v1/scheduled_messages/{id}",
+		id: "1", notFound: "Scheduled message does not exist", notFoundStatus: 404, role: fixtures.RoleMember}
+	delScheduled.extra = []badCase{{"another user's", delScheduled.as(ownerAuth), scheduledNotFound}}
+	add(delScheduled)
 }

@@ -778,6 +778,7 @@ func TestRegisterKeysByLevel(t *testing.T) {
 		{realm.LevelRequireUniqueNames, "realm", "realm_require_unique_names", true},
 		{realm.LevelThumbnailFormats, "realm", "server_thumbnail_formats", true},
 		{realm.LevelBillingGroup, "realm_user", "is_billing_admin", false},
+		{realm.LevelScheduleMessages, "scheduled_messages", "scheduled_messages", true},
 	} {
 		for _, level := range []int{c.boundary - 1, c.boundary} {
 			state := requireSuccess(t, "register", post(t, newServerAt(t, level).URL, memberAuth, "/api/v1/register",
@@ -979,6 +980,9 @@ func TestRoutesByLevel(t *testing.T) {
 	for _, c := range []struct {
 		boundary, until int
 		req             request
+		// missing is the msg of a served route's 404 for an object that does not exist, where
+		// the request names one (the unknown route's 404 says "Not Found").
+		missing string
 	}{
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/1/members/1", auth: memberAuth}},
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/1/members", auth: memberAuth}},
@@ -989,6 +993,10 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelChannelEmailAddress, req: request{method: http.MethodGet, path: "/api/v1/streams/1/email_address", auth: memberAuth}},
 		{boundary: realm.LevelFlagsForNarrow, req: request{method: http.MethodPost, path: "/api/v1/messages/flags/narrow", auth: memberAuth}},
 		{boundary: realm.LevelReadReceipts, req: request{method: http.MethodGet, path: "/api/v1/messages/1/read_receipts", auth: memberAuth}},
+		{boundary: realm.LevelScheduledMessages, req: request{method: http.MethodGet, path: "/api/v1/scheduled_messages", auth: memberAuth}},
+		{boundary: realm.LevelScheduledMessages, req: request{method: http.MethodDelete, path: "/api/v1/scheduled_messages/1", auth: memberAuth}, missing: "Scheduled message does not exist"},
+		{boundary: realm.LevelScheduleMessages, req: request{method: http.MethodPost, path: "/api/v1/scheduled_messages", auth: memberAuth}},
+		{boundary: realm.LevelEditScheduledMessages, req: request{method: http.MethodPatch, path: "/api/v1/scheduled_messages/1", auth: memberAuth}, missing: "Scheduled message does not exist"},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
 		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},
 		{boundary: realm.LevelStatusOfOthers, req: request{method: http.MethodPost, path: "/api/v1/users/4/status", auth: adminAuth}},
@@ -1013,7 +1021,14 @@ func TestRoutesByLevel(t *testing.T) {
 			for _, level := range levels {
 				res := do(t, newServerAt(t, level).URL, c.req)
 				served := level >= c.boundary && (c.until == 0 || level < c.until)
-				if got := res.status != http.StatusNotFound; got != served {
+				got := res.status != http.StatusNotFound
+				if c.missing != "" && res.status == http.StatusNotFound {
+					got = res.env["msg"] == c.missing
+					if !got && res.env["msg"] != "Not Found" {
+						t.Errorf("at level %d: neither the route's answer nor an unknown route: %s", level, res)
+					}
+				}
+				if got != served {
 					t.Errorf("at level %d: %s", level, res)
 				}
 				if res.env["result"] != "success" && res.env["result"] != "error" {

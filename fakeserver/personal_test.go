@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chatconform/chatconform/fakeserver"
@@ -251,5 +252,54 @@ func TestStatusSetByAdministrator(t *testing.T) {
 		if res := post(t, b, botAuth, "/api/v1/users/4/status", "status_text", "set by a bot"); res.status != c.status {
 			t.Errorf("an administrator bot at level %d: %s", c.level, res)
 		}
+	}
+}
+
+// Scheduled messages: listed soonest first, edited, cancelled, and sent as the user at their
+// time on the fake's clock; one that can no longer be sent stays, failed.
+func TestScheduledMessages(t *testing.T) {
+	base := newCheckedServer(t)
+	start := defaultFixture.Realm.StartTime
+	queue := evRegister(t, base, memberAuth, "event_types", `["scheduled_messages","message"]`)
+	schedule := func(kv ...string) float64 {
+		t.Helper()
+		return requireSuccess(t, "schedule", post(t, base, memberAuth, "/api/v1/scheduled_messages", kv...))["scheduled_message_id"].(float64)
+	}
+	channelMsg := schedule("type", "stream", "to", "1", "topic", "later", "content", "in a while  ", "scheduled_delivery_timestamp", fmt.Sprint(start+600))
+	directMsg := schedule("type", "direct", "to", "[1,4]", "content", "**soon**", "scheduled_delivery_timestamp", fmt.Sprint(start+300))
+	listed := requireSuccess(t, "list", get(t, base, memberAuth, "/api/v1/scheduled_messages", ""))["scheduled_messages"]
+	want := fmt.Sprintf(`[{"content":"**soon**","failed":false,"rendered_content":"<p><strong>soon</strong></p>","scheduled_delivery_timestamp":%d,"scheduled_message_id":2,"to":[1],"type":"private"},`+
+		`{"content":"in a while","failed":false,"rendered_content":"<p>in a while</p>","scheduled_delivery_timestamp":%d,"scheduled_message_id":1,"to":1,"topic":"later","type":"stream"}]`, start+300, start+600)
+	want = strings.NewReplacer("<", `\u003c`, ">", `\u003e`).Replace(want) // as canonical escapes HTML
+	if canonical(listed) != want {
+		t.Errorf("GET /scheduled_messages:\n%s\nwant\n%s", canonical(listed), want)
+	}
+	requireSuccess(t, "edit", msgPatch(t, base, memberAuth, fmt.Sprintf("/api/v1/scheduled_messages/%v", channelMsg), "content", "edited", "scheduled_delivery_timestamp", fmt.Sprint(start+900)))
+
+	integAdvance(t, base, 300)
+	evs := evPoll(t, base, memberAuth, queue, -1, true)
+	scheduled, messages := eventsOfType(evs, "scheduled_messages"), eventsOfType(evs, "message")
+	if len(scheduled) != 4 || scheduled[0]["op"] != "add" || scheduled[1]["op"] != "add" || scheduled[2]["op"] != "update" ||
+		scheduled[3]["op"] != "remove" || scheduled[3]["scheduled_message_id"] != directMsg {
+		t.Errorf("scheduled_messages events %v", scheduled)
+	}
+	if len(messages) != 1 || messages[0]["message"].(map[string]any)["sender_id"] != float64(4) || messages[0]["message"].(map[string]any)["content"] != "**soon**" {
+		t.Errorf("message events at the first time: %v", messages)
+	}
+	left := requireSuccess(t, "list", get(t, base, memberAuth, "/api/v1/scheduled_messages", ""))["scheduled_messages"].([]any)
+	if len(left) != 1 || left[0].(map[string]any)["content"] != "edited" {
+		t.Errorf("left after the first delivery: %v", left)
+	}
+
+	// The member leaves the channel's audience: the channel is archived, so the message fails.
+	requireSuccess(t, "archive", do(t, base, request{method: http.MethodDelete, path: "/api/v1/streams/1", auth: ownerAuth}))
+	integAdvance(t, base, 600)
+	failed := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["scheduled_messages"]`))["scheduled_messages"].([]any)
+	if len(failed) != 1 || failed[0].(map[string]any)["failed"] != true {
+		t.Errorf("a message that cannot be sent: %v, want it kept, failed", failed)
+	}
+	requireSuccess(t, "delete", do(t, base, request{method: http.MethodDelete, path: fmt.Sprintf("/api/v1/scheduled_messages/%v", channelMsg), auth: memberAuth}))
+	if left := requireSuccess(t, "list", get(t, base, memberAuth, "/api/v1/scheduled_messages", ""))["scheduled_messages"]; canonical(left) != "[]" {
+		t.Errorf("after deleting: %v", left)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// personalRoutes adds the routes of a user's own alert words, status, muted users and drafts,
-// and read receipts (which muting filters).
+// personalRoutes adds the routes of a user's own alert words, status, muted users, drafts and
+// scheduled messages, and read receipts (which muting filters).
 func (s *Server) personalRoutes(r chi.Router) {
 	r.Get("/users/me/alert_words", serve(s.getAlertWords))
 	r.Post("/users/me/alert_words", serve(s.addAlertWords))
@@ -20,6 +20,11 @@ func (s *Server) personalRoutes(r chi.Router) {
 	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.muteUser))
 	r.Delete("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.unmuteUser))
 	s.gated(r, http.MethodGet, "/messages/"+messageID+"/read_receipts", levelGate{from: realm.LevelReadReceipts}, s.getReadReceipts)
+	scheduledID := "/scheduled_messages/{scheduled_message_id:[0-9]+}"
+	s.gated(r, http.MethodGet, "/scheduled_messages", levelGate{from: realm.LevelScheduledMessages}, s.getScheduledMessages)
+	s.gated(r, http.MethodPost, "/scheduled_messages", levelGate{from: realm.LevelScheduleMessages}, s.createScheduledMessage)
+	s.gated(r, http.MethodPatch, scheduledID, levelGate{from: realm.LevelEditScheduledMessages}, s.editScheduledMessage)
+	s.gated(r, http.MethodDelete, scheduledID, levelGate{from: realm.LevelScheduledMessages}, s.deleteScheduledMessage)
 	r.Get("/drafts", serve(s.getDrafts))
 	r.Post("/drafts", serve(s.createDrafts))
 	r.Patch("/drafts/{draft_id:[0-9]+}", serve(s.editDraft))
@@ -40,5 +45,8 @@ func (s *Server) personalRegisterState(st *registerState) {
 	}
 	if st.want("drafts") {
 		f["drafts"] = s.realm().Drafts(uid)
+	}
+	if st.want("scheduled_messages") && s.realm().AtLeast(realm.LevelScheduleMessages) {
+		f["scheduled_messages"] = s.realm().ScheduledMessages(uid)
 	}
 }

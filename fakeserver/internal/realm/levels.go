@@ -98,6 +98,8 @@ const (
 	// LevelIdempotentMuting: muting a muted topic, or unmuting one that is not, succeeds (an
 	// error before; the real server's changelog).
 	LevelIdempotentMuting = 169
+	// LevelScheduledMessages: GET /scheduled_messages and DELETE /scheduled_messages/{id}.
+	LevelScheduledMessages = 173
 	// LevelDirectType: POST /messages and POST /typing take type "direct" ("private" alone
 	// before, still taken since).
 	LevelDirectType = 174
@@ -111,6 +113,11 @@ const (
 	// LevelPresenceWebsite: the server no longer stores which client reported presence: the
 	// legacy format's per-client entry is always "website" (the reporting client's name before).
 	LevelPresenceWebsite = 178
+	// LevelScheduleMessages: POST /scheduled_messages, scheduled_messages events and register's
+	// scheduled_messages.
+	LevelScheduleMessages = 179
+	// LevelEditScheduledMessages: PATCH /scheduled_messages/{id}.
+	LevelEditScheduledMessages = 184
 	// LevelMuteBots: bots may be muted (No such user before).
 	LevelMuteBots = 188
 	// LevelFollowedTopics: user_settings has the enable_followed_topic_* notification settings.

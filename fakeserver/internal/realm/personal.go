@@ -23,11 +23,15 @@ type personalState struct {
 	// drafts are every user's drafts, by draft ID (drafts.go).
 	drafts    map[int]*userDraft
 	nextDraft int
+	// scheduled are every user's scheduled messages, by ID (scheduled_messages.go).
+	scheduled     map[int]*scheduledMessage
+	nextScheduled int
 }
 
 func (s *State) loadPersonal() {
 	s.personal = personalState{
 		alertWords: map[int][]string{}, status: map[int]UserStatus{}, muted: map[int]map[int]int64{}, drafts: map[int]*userDraft{},
+		scheduled: map[int]*scheduledMessage{},
 	}
 }
 
