@@ -218,6 +218,13 @@ async function main() {
   const subscribers = await check('GET /streams/{id}/members', () => call(`/streams/${streamId}/members`, 'GET'));
   expect('the owner is a subscriber', (subscribers.subscribers || []).includes(me.user_id), JSON.stringify(subscribers));
   await check('GET /users/{id}/subscriptions/{stream_id}', () => call(`/users/${member.user_id}/subscriptions/${streamId}`, 'GET'));
+  const later = Math.floor(Date.now() / 1000) + 365 * 86400;
+  const scheduledMsg = await check('POST /scheduled_messages', () => call('/scheduled_messages', 'POST', {
+    type: 'stream', to: streamId, topic: `scheduled ${unique}`, content: 'later', scheduled_delivery_timestamp: later,
+  }));
+  await check('GET /scheduled_messages', () => call('/scheduled_messages', 'GET'));
+  await check('PATCH /scheduled_messages/{id}', () => call(`/scheduled_messages/${scheduledMsg.scheduled_message_id}`, 'PATCH', { content: 'later, edited' }));
+  await check('DELETE /scheduled_messages/{id}', () => call(`/scheduled_messages/${scheduledMsg.scheduled_message_id}`, 'DELETE', {}));
   await check('GET /streams/{id}/email_address', () => call(`/streams/${streamId}/email_address`, 'GET'));
   await check('GET /messages/{id}/read_receipts', () => call(`/messages/${opsId}/read_receipts`, 'GET'));
   await check('POST /users/{id}/status', () => call(`/users/${member.user_id}/status`, 'POST', { status_text: 'set by the owner' }));
