@@ -17,6 +17,7 @@ func personalSetUp(t testing.TB, base string) {
 	requireSuccess(t, "setup status", post(t, base, memberAuth, "/api/v1/users/me/status", "status_text", "set up", "emoji_name", "heart"))
 	requireSuccess(t, "setup muted user", post(t, base, memberAuth, "/api/v1/users/me/muted_users/6"))
 	requireSuccess(t, "setup draft", post(t, base, memberAuth, "/api/v1/drafts", "drafts", setupDraft))
+	requireSuccess(t, "setup saved snippet", post(t, base, memberAuth, "/api/v1/saved_snippets", "title", "setup", "content", "a setup snippet"))
 	requireSuccess(t, "setup scheduled message", post(t, base, memberAuth, "/api/v1/scheduled_messages",
 		"type", "stream", "to", "1", "topic", "setup", "content", "scheduled by the setup", "scheduled_delivery_timestamp", scheduledAt))
 }
@@ -34,8 +35,8 @@ func draftOf(typ, to, topic, content string) string {
 // personalStateOf adds the member's alert words, everyone's statuses and the member's muted users.
 func personalStateOf(t testing.TB, base string, state map[string]any) {
 	t.Helper()
-	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["alert_words","user_status","muted_users","drafts","scheduled_messages"]`)
-	for _, key := range []string{"alert_words", "user_status", "muted_users", "drafts", "scheduled_messages"} {
+	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["alert_words","user_status","muted_users","drafts","scheduled_messages","saved_snippets"]`)
+	for _, key := range []string{"alert_words", "user_status", "muted_users", "drafts", "scheduled_messages", "saved_snippets"} {
 		recordField(state, "member "+key, member, key)
 	}
 }
@@ -216,4 +217,31 @@ func personalRouteCases(add func(routeSpec)) {
 		id: "1", notFound: "Scheduled message does not exist", notFoundStatus: 404, role: fixtures.RoleMember}
 	delScheduled.extra = []badCase{{"another user's", delScheduled.as(ownerAuth), scheduledNotFound}}
 	add(delScheduled)
+
+	// Saved snippets.
+	add(routeSpec{method: "GET", pattern: "/api/v1/saved_snippets", path: "/api/v1/saved_snippets", role: fixtures.RoleMember})
+	snippet := routeSpec{method: "POST", pattern: "/api/v1/saved_snippets", path: "/api/v1/saved_snippets", role: fixtures.RoleMember,
+		params: []param{{name: "title", required: true, oversizeFails: true}, {name: "content", required: true, oversizeFails: true}},
+		valid:  []string{"title", "greeting", "content", "Hello!"}}
+	snippetCases := func(rs routeSpec) []badCase {
+		return []badCase{
+			{"a blank title", rs.with("title", "  "), badRequest("title cannot be blank")},
+			{"a title too long (all or nothing)", rs.with("title", strings.Repeat("t", 61)), badRequest("title is too long (limit: 60 characters)")},
+			{"blank content", rs.with("content", "\n"), badRequest("content cannot be blank")},
+			{"content too long", rs.with("content", strings.Repeat("c", 10001)), badRequest("content is too long (limit: 10000 characters)")},
+		}
+	}
+	snippet.extra = snippetCases(snippet)
+	add(snippet)
+	snippetNotFound := bad(404, "BAD_REQUEST", "Saved snippet does not exist.")
+	editSnippet := routeSpec{method: "PATCH", pattern: "/api/v1/saved_snippets/{saved_snippet_id:[0-9]+}", path: "/api/v1/saved_snippets/{id}",
+		id: "1", notFound: "Saved snippet does not exist.", notFoundStatus: 404, role: fixtures.RoleMember,
+		params: []param{{name: "title", oversizeFails: true}, {name: "content", oversizeFails: true}},
+		valid:  []string{"title", "renamed"}}
+	editSnippet.extra = append(snippetCases(editSnippet), badCase{"another user's", editSnippet.as(ownerAuth), snippetNotFound})
+	add(editSnippet)
+	delSnippet := routeSpec{method: "DELETE", pattern: "/api/v1/saved_snippets/{saved_snippet_id:[0-9]+}", path: "/api/v1/saved_snippets/{id}",
+		id: "1", notFound: "Saved snippet does not exist.", notFoundStatus: 404, role: fixtures.RoleMember}
+	delSnippet.extra = []badCase{{"another user's", delSnippet.as(ownerAuth), snippetNotFound}}
+	add(delSnippet)
 }

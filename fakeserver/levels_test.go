@@ -779,6 +779,7 @@ func TestRegisterKeysByLevel(t *testing.T) {
 		{realm.LevelThumbnailFormats, "realm", "server_thumbnail_formats", true},
 		{realm.LevelBillingGroup, "realm_user", "is_billing_admin", false},
 		{realm.LevelScheduleMessages, "scheduled_messages", "scheduled_messages", true},
+		{realm.LevelSavedSnippets, "saved_snippets", "saved_snippets", true},
 	} {
 		for _, level := range []int{c.boundary - 1, c.boundary} {
 			state := requireSuccess(t, "register", post(t, newServerAt(t, level).URL, memberAuth, "/api/v1/register",
@@ -997,6 +998,10 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelScheduledMessages, req: request{method: http.MethodDelete, path: "/api/v1/scheduled_messages/1", auth: memberAuth}, missing: "Scheduled message does not exist"},
 		{boundary: realm.LevelScheduleMessages, req: request{method: http.MethodPost, path: "/api/v1/scheduled_messages", auth: memberAuth}},
 		{boundary: realm.LevelEditScheduledMessages, req: request{method: http.MethodPatch, path: "/api/v1/scheduled_messages/1", auth: memberAuth}, missing: "Scheduled message does not exist"},
+		{boundary: realm.LevelSavedSnippets, req: request{method: http.MethodGet, path: "/api/v1/saved_snippets", auth: memberAuth}},
+		{boundary: realm.LevelSavedSnippets, req: request{method: http.MethodPost, path: "/api/v1/saved_snippets", auth: memberAuth}},
+		{boundary: realm.LevelSavedSnippets, req: request{method: http.MethodDelete, path: "/api/v1/saved_snippets/1", auth: memberAuth}, missing: "Saved snippet does not exist."},
+		{boundary: realm.LevelEditSavedSnippets, req: request{method: http.MethodPatch, path: "/api/v1/saved_snippets/1", auth: memberAuth, body: formBody("title", "x"), contentType: formType}, missing: "Saved snippet does not exist."},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
 		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},
 		{boundary: realm.LevelStatusOfOthers, req: request{method: http.MethodPost, path: "/api/v1/users/4/status", auth: adminAuth}},

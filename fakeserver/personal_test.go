@@ -303,3 +303,32 @@ func TestScheduledMessages(t *testing.T) {
 		t.Errorf("after deleting: %v", left)
 	}
 }
+
+// Saved snippets: trimmed, listed in ID order, edited (an empty edit changes nothing and says
+// nothing), deleted, each change told to the user's clients.
+func TestSavedSnippets(t *testing.T) {
+	base := newCheckedServer(t)
+	queue := evRegister(t, base, memberAuth, "event_types", `["saved_snippets"]`)
+	first := requireSuccess(t, "create", post(t, base, memberAuth, "/api/v1/saved_snippets", "title", " greeting ", "content", " Hello!\n"))["saved_snippet_id"]
+	second := requireSuccess(t, "create", post(t, base, memberAuth, "/api/v1/saved_snippets", "title", "bye", "content", "Goodbye"))["saved_snippet_id"]
+	requireSuccess(t, "edit", msgPatch(t, base, memberAuth, fmt.Sprintf("/api/v1/saved_snippets/%v", first), "content", "Hi there"))
+	requireSuccess(t, "empty edit", msgPatch(t, base, memberAuth, fmt.Sprintf("/api/v1/saved_snippets/%v", first)))
+	requireSuccess(t, "delete", do(t, base, request{method: http.MethodDelete, path: fmt.Sprintf("/api/v1/saved_snippets/%v", second), auth: memberAuth}))
+	at := defaultFixture.Realm.StartTime
+	want := fmt.Sprintf(`[{"content":"Hi there","date_created":%d,"id":1,"title":"greeting"}]`, at)
+	if got := canonical(requireSuccess(t, "list", get(t, base, memberAuth, "/api/v1/saved_snippets", ""))["saved_snippets"]); got != want {
+		t.Errorf("GET /saved_snippets %s, want %s", got, want)
+	}
+	evs := eventsOfType(evPoll(t, base, memberAuth, queue, -1, true), "saved_snippets")
+	var ops []any
+	for _, e := range evs {
+		ops = append(ops, e["op"])
+	}
+	if canonical(ops) != `["add","add","update","remove"]` || evs[3]["saved_snippet_id"] != second {
+		t.Errorf("saved_snippets events %v", evs)
+	}
+	state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["saved_snippets"]`))["saved_snippets"]
+	if canonical(state) != want {
+		t.Errorf("register saved_snippets %s", canonical(state))
+	}
+}

@@ -8,8 +8,8 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// personalRoutes adds the routes of a user's own alert words, status, muted users, drafts and
-// scheduled messages, and read receipts (which muting filters).
+// personalRoutes adds the routes of a user's own alert words, status, muted users, drafts,
+// saved snippets and scheduled messages, and read receipts (which muting filters).
 func (s *Server) personalRoutes(r chi.Router) {
 	r.Get("/users/me/alert_words", serve(s.getAlertWords))
 	r.Post("/users/me/alert_words", serve(s.addAlertWords))
@@ -25,6 +25,11 @@ func (s *Server) personalRoutes(r chi.Router) {
 	s.gated(r, http.MethodPost, "/scheduled_messages", levelGate{from: realm.LevelScheduleMessages}, s.createScheduledMessage)
 	s.gated(r, http.MethodPatch, scheduledID, levelGate{from: realm.LevelEditScheduledMessages}, s.editScheduledMessage)
 	s.gated(r, http.MethodDelete, scheduledID, levelGate{from: realm.LevelScheduledMessages}, s.deleteScheduledMessage)
+	snippetID := "/saved_snippets/{saved_snippet_id:[0-9]+}"
+	s.gated(r, http.MethodGet, "/saved_snippets", levelGate{from: realm.LevelSavedSnippets}, s.getSavedSnippets)
+	s.gated(r, http.MethodPost, "/saved_snippets", levelGate{from: realm.LevelSavedSnippets}, s.createSavedSnippet)
+	s.gated(r, http.MethodPatch, snippetID, levelGate{from: realm.LevelEditSavedSnippets}, s.editSavedSnippet)
+	s.gated(r, http.MethodDelete, snippetID, levelGate{from: realm.LevelSavedSnippets}, s.deleteSavedSnippet)
 	r.Get("/drafts", serve(s.getDrafts))
 	r.Post("/drafts", serve(s.createDrafts))
 	r.Patch("/drafts/{draft_id:[0-9]+}", serve(s.editDraft))
@@ -45,6 +50,9 @@ func (s *Server) personalRegisterState(st *registerState) {
 	}
 	if st.want("drafts") {
 		f["drafts"] = s.realm().Drafts(uid)
+	}
+	if st.want("saved_snippets") && s.realm().AtLeast(realm.LevelSavedSnippets) {
+		f["saved_snippets"] = s.realm().SavedSnippets(uid)
 	}
 	if st.want("scheduled_messages") && s.realm().AtLeast(realm.LevelScheduleMessages) {
 		f["scheduled_messages"] = s.realm().ScheduledMessages(uid)

@@ -182,6 +182,9 @@ const (
 	LevelGroupDeactivation = 290
 	// LevelGroupDeletionRemoved: DELETE /user_groups/{id} is gone (deactivation replaced it).
 	LevelGroupDeletionRemoved = 294
+	// LevelSavedSnippets: GET and POST /saved_snippets, DELETE /saved_snippets/{id},
+	// saved_snippets events and register's saved_snippets.
+	LevelSavedSnippets = 297
 	// LevelGroupInUseCode: refusing to deactivate a group in use has its own code,
 	// CANNOT_DEACTIVATE_GROUP_IN_USE, with the objections (BAD_REQUEST alone before).
 	LevelGroupInUseCode = 298
@@ -220,6 +223,8 @@ const (
 	// LevelBillingGroup: the realm's can_manage_billing_group replaced each user's
 	// is_billing_admin, which register no longer gives.
 	LevelBillingGroup = 363
+	// LevelEditSavedSnippets: PATCH /saved_snippets/{id}.
+	LevelEditSavedSnippets = 368
 	// LevelArchivingEvents: archiving a channel tells clients for_archiving in its delete event
 	// (a guess: the changelog's entry of this level changed archiving's events and names no
 	// field; the flag was not sent before).

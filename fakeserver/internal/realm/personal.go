@@ -26,12 +26,15 @@ type personalState struct {
 	// scheduled are every user's scheduled messages, by ID (scheduled_messages.go).
 	scheduled     map[int]*scheduledMessage
 	nextScheduled int
+	// snippets are every user's saved snippets, by ID (saved_snippets.go).
+	snippets    map[int]*userSnippet
+	nextSnippet int
 }
 
 func (s *State) loadPersonal() {
 	s.personal = personalState{
 		alertWords: map[int][]string{}, status: map[int]UserStatus{}, muted: map[int]map[int]int64{}, drafts: map[int]*userDraft{},
-		scheduled: map[int]*scheduledMessage{},
+		scheduled: map[int]*scheduledMessage{}, snippets: map[int]*userSnippet{},
 	}
 }
 
