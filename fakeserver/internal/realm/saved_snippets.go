@@ -111,7 +111,9 @@ func (s *State) DeleteSavedSnippet(userID, id int) *apierr.Error {
 }
 
 // errNoSnippet is the real server's answer for a snippet that is not the user's.
-func errNoSnippet() *apierr.Error { return apierr.New(404, "BAD_REQUEST", "Saved snippet does not exist.") }
+func errNoSnippet() *apierr.Error {
+	return apierr.New(404, "BAD_REQUEST", "Saved snippet does not exist.")
+}
 
 // SavedSnippets lists the user's snippets in ID order.
 func (s *State) SavedSnippets(userID int) []SavedSnippet {
