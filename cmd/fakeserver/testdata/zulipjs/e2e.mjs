@@ -225,6 +225,10 @@ async function main() {
   await check('GET /scheduled_messages', () => call('/scheduled_messages', 'GET'));
   await check('PATCH /scheduled_messages/{id}', () => call(`/scheduled_messages/${scheduledMsg.scheduled_message_id}`, 'PATCH', { content: 'later, edited' }));
   await check('DELETE /scheduled_messages/{id}', () => call(`/scheduled_messages/${scheduledMsg.scheduled_message_id}`, 'DELETE', {}));
+  const snippet = await check('POST /saved_snippets', () => call('/saved_snippets', 'POST', { title: `snippet ${unique}`, content: 'Hello!' }));
+  await check('GET /saved_snippets', () => call('/saved_snippets', 'GET'));
+  await check('PATCH /saved_snippets/{id}', () => call(`/saved_snippets/${snippet.saved_snippet_id}`, 'PATCH', { content: 'Hi!' }));
+  await check('DELETE /saved_snippets/{id}', () => call(`/saved_snippets/${snippet.saved_snippet_id}`, 'DELETE', {}));
   await check('GET /streams/{id}/email_address', () => call(`/streams/${streamId}/email_address`, 'GET'));
   await check('GET /messages/{id}/read_receipts', () => call(`/messages/${opsId}/read_receipts`, 'GET'));
   await check('POST /users/{id}/status', () => call(`/users/${member.user_id}/status`, 'POST', { status_text: 'set by the owner' }));
