@@ -1,9 +1,12 @@
 package fakeserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -55,11 +58,17 @@ func draftData(raw any, path string) (realm.DraftData, *apierr.Error) {
 		}
 		*dst = str
 	}
+	if strings.TrimSpace(d.Content) == "" {
+		return d, apierr.BadRequest(`%s["content"] cannot be blank`, path)
+	}
 	if raw, ok := obj["timestamp"]; ok && raw != nil {
-		ts, isInt := jsonInt(raw)
-		if !isInt {
-			return d, apierr.BadRequest(`%s["timestamp"] is not an integer`, path)
+		// An integer or a float, kept to the second as the real server shows it.
+		n, isNum := raw.(json.Number)
+		f, err := n.Float64()
+		if !isNum || err != nil {
+			return d, apierr.BadRequest(`%s["timestamp"] is not a number`, path)
 		}
+		ts := int64(math.Floor(math.Max(math.Min(f, math.MaxInt64/2), math.MinInt64/2)))
 		d.Timestamp = &ts
 	}
 	return d, nil

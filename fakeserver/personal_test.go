@@ -166,7 +166,7 @@ func TestDrafts(t *testing.T) {
 	created := requireSuccess(t, "create", post(t, base, memberAuth, "/api/v1/drafts", "drafts", `[
 		{"type":"stream","to":[1],"topic":"plans","content":"see you  \n","timestamp":1767225700},
 		{"type":"private","to":[4,1,1],"topic":"ignored","content":"hi"},
-		{"type":"private","to":[4],"topic":"","content":"note to self","timestamp":1767225500},
+		{"type":"private","to":[4],"topic":"","content":"note to self","timestamp":1767225500.75},
 		{"type":"private","to":[],"topic":"","content":"nobody yet","timestamp":1767225400}]`))
 	if canonical(created["ids"]) != "[1,2,3,4]" {
 		t.Fatalf("ids %v", created["ids"])
