@@ -5,40 +5,10 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// scheduledTo reads a scheduled message's to: a JSON integer (a channel's ID, or one user's)
-// or a JSON list of user IDs; nil when absent or bad.
-func scheduledTo(c *call) []int {
-	v, ok := c.p.JSON("to")
-	if !ok {
-		return nil
-	}
-	if n, isInt := jsonInt(v); isInt {
-		return []int{int(min(max(n, 0), maxInt32))}
-	}
-	list, isList := v.([]any)
-	if !isList {
-		c.p.Fail(apierr.BadRequest("to is not an integer or a list of integers"))
-		return nil
-	}
-	ids := []int{}
-	for i, e := range list {
-		n, isInt := jsonInt(e)
-		if !isInt {
-			c.p.Fail(apierr.BadRequest("to[%d] is not an integer", i))
-			return nil
-		}
-		ids = append(ids, int(min(max(n, 0), maxInt32)))
-	}
-	return ids
-}
-
 // createScheduledMessage: POST /scheduled_messages.
 func (s *Server) createScheduledMessage(c *call) (fields, error) {
 	kind := c.p.RequiredEnum("type", s.messageTypes()...)
-	if !c.p.Has("to") {
-		c.p.Fail(apierr.Missing("to"))
-	}
-	to := scheduledTo(c)
+	to := c.p.RequiredString("to")
 	topic, topicGiven := c.p.String("topic")
 	content := c.p.RequiredString("content")
 	deliverAt := c.p.RequiredInt("scheduled_delivery_timestamp")
@@ -47,10 +17,7 @@ func (s *Server) createScheduledMessage(c *call) (fields, error) {
 		return nil, err
 	}
 	m := realm.ScheduledMessage{Draft: realm.Draft{Direct: kind == "direct" || kind == "private", Topic: topic, TopicGiven: topicGiven, Content: content}, DeliverAt: deliverAt}
-	if aerr := realm.ScheduledTarget(&m, to); aerr != nil {
-		return nil, aerr
-	}
-	id, aerr := s.realm().CreateScheduledMessage(c.user.ID, m)
+	id, aerr := s.realm().CreateScheduledMessage(c.user.ID, m, to)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -80,7 +47,7 @@ func (s *Server) editScheduledMessage(c *call) (fields, error) {
 		direct := kind == "direct" || kind == "private"
 		change.Direct = &direct
 	}
-	change.To = scheduledTo(c)
+	change.To = optionalString(c, "to")
 	change.Topic = optionalString(c, "topic")
 	change.Content = optionalString(c, "content")
 	if at, ok := c.p.Int("scheduled_delivery_timestamp"); ok {

@@ -1,8 +1,11 @@
 package realm
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -37,11 +40,52 @@ type ScheduledMessageView struct {
 	Failed                     bool    `json:"failed"`
 }
 
-// checkScheduled applies the checks of sending, and the time's, to a scheduled message (under
-// a lock), in the real server's order: the time first; it returns the message as kept.
+// checkFuture refuses a delivery time that is not in the future (on the fake's clock).
+func (s *State) checkFuture(at int64) *apierr.Error {
+	if at <= s.Now() {
+		return apierr.BadRequest("Scheduled delivery time must be in the future.")
+	}
+	return nil
+}
+
+// scheduledTarget sets a message's channel or recipients from a request's to, read as the
+// real server reads it for the message's type: a channel's ID as an integer; recipients as a
+// JSON list of user IDs (repeats dropped).
+func scheduledTarget(m *ScheduledMessage, to string) *apierr.Error {
+	if !m.Direct {
+		id, err := strconv.Atoi(strings.TrimSpace(to))
+		if err != nil {
+			return apierr.BadRequest("Invalid data type for channel ID")
+		}
+		m.ChannelID = id
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(to))
+	dec.UseNumber()
+	var list []any
+	if dec.Decode(&list) != nil || dec.More() {
+		return apierr.BadRequest("Invalid data type for recipients")
+	}
+	m.Recipients = nil
+	for _, v := range list {
+		n, isNum := v.(json.Number)
+		id, err := strconv.ParseInt(string(n), 10, 32)
+		if !isNum || err != nil {
+			return apierr.BadRequest("Recipient list may only contain user IDs")
+		}
+		if !slices.Contains(m.Recipients, int(id)) {
+			m.Recipients = append(m.Recipients, int(id))
+		}
+	}
+	return nil
+}
+
+// checkScheduled applies the checks of sending to a scheduled message (under a lock), in the
+// real server's order: the topic's presence, the content, then the channel or recipients; it
+// returns the message as kept.
 func (s *State) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, *apierr.Error) {
-	if m.DeliverAt <= s.Now() {
-		return m, apierr.BadRequest("Scheduled delivery time must be in the future.")
+	if !m.Direct && !m.TopicGiven {
+		return m, apierr.BadRequest("Missing topic")
 	}
 	content, err := s.normalizeContent(m.Content)
 	if err != nil {
@@ -58,9 +102,6 @@ func (s *State) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, *
 	if err != nil {
 		return m, err
 	}
-	if !m.TopicGiven {
-		return m, apierr.BadRequest("Missing topic")
-	}
 	topic, err := s.normalizeTopic(m.Topic)
 	if err != nil {
 		return m, err
@@ -69,10 +110,17 @@ func (s *State) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, *
 	return m, nil
 }
 
-// CreateScheduledMessage schedules a message (POST /scheduled_messages).
-func (s *State) CreateScheduledMessage(userID int, m ScheduledMessage) (int, *apierr.Error) {
+// CreateScheduledMessage schedules a message (POST /scheduled_messages) to the channel or
+// recipients to names; the time is checked first.
+func (s *State) CreateScheduledMessage(userID int, m ScheduledMessage, to string) (int, *apierr.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.checkFuture(m.DeliverAt); err != nil {
+		return 0, err
+	}
+	if err := scheduledTarget(&m, to); err != nil {
+		return 0, err
+	}
 	m, err := s.checkScheduled(s.users[userID], m)
 	if err != nil {
 		return 0, err
@@ -86,47 +134,41 @@ func (s *State) CreateScheduledMessage(userID int, m ScheduledMessage) (int, *ap
 // ScheduledChange is what PATCH /scheduled_messages/{id} asks for: each field nil when absent.
 type ScheduledChange struct {
 	Direct    *bool
-	To        []int // the channel's ID alone, or the recipients' IDs; nil: unchanged
+	To        *string
 	Topic     *string
 	Content   *string
 	DeliverAt *int64
 }
 
-// ScheduledTarget sets a message's channel or recipients from a request's to: a channel
-// message names exactly one channel.
-func ScheduledTarget(m *ScheduledMessage, to []int) *apierr.Error {
-	if m.Direct {
-		m.Recipients = to
-		return nil
-	}
-	if len(to) != 1 {
-		return apierr.BadRequest("Invalid data type for channel ID")
-	}
-	m.ChannelID = to[0]
-	return nil
-}
-
-// EditScheduledMessage changes one of the user's scheduled messages; the result is checked as
-// a new one is (a failed one is tried again when due).
+// EditScheduledMessage changes one of the user's scheduled messages, with the real server's
+// checks in its order: the request's own, then the message's existence, then the changed
+// message's as a new one's (a failed one is tried again when due).
 func (s *State) EditScheduledMessage(userID, id int, c ScheduledChange) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	switch {
+	case c.Direct == nil && c.To == nil && c.Topic == nil && c.Content == nil && c.DeliverAt == nil:
+		return apierr.BadRequest("Nothing to change")
+	case c.Direct != nil && c.To == nil:
+		return apierr.BadRequest("Recipient required when updating type of scheduled message.")
+	case c.Direct != nil && !*c.Direct && c.Topic == nil:
+		return apierr.BadRequest("Topic required when updating scheduled message type to stream.")
+	}
+	if c.DeliverAt != nil {
+		if err := s.checkFuture(*c.DeliverAt); err != nil {
+			return err
+		}
+	}
 	sm := s.personal.scheduled[id]
 	if sm == nil || sm.userID != userID {
 		return errNoScheduled()
 	}
-	if c.Direct == nil && c.To == nil && c.Topic == nil && c.Content == nil && c.DeliverAt == nil {
-		return apierr.BadRequest("Nothing to change")
-	}
 	m := sm.ScheduledMessage
-	if c.Direct != nil && *c.Direct != m.Direct {
-		if c.To == nil { // a change of type needs its recipients
-			return apierr.BadRequest("Scheduled message type changed but no recipients were given.")
-		}
+	if c.Direct != nil {
 		m.Direct = *c.Direct
 	}
 	if c.To != nil {
-		if err := ScheduledTarget(&m, c.To); err != nil {
+		if err := scheduledTarget(&m, *c.To); err != nil {
 			return err
 		}
 	}
