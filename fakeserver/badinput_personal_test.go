@@ -43,6 +43,7 @@ func personalStateOf(t testing.TB, base string, state map[string]any) {
 
 // personalRouteCases adds the bad-input cases of alert words, user status and muted users.
 func personalRouteCases(add func(routeSpec)) {
+	onPath := func(path string, r request) request { r.path = path; return r }
 	add(routeSpec{method: "GET", pattern: "/api/v1/users/me/alert_words", path: "/api/v1/users/me/alert_words", role: fixtures.RoleMember})
 	for _, method := range []string{"POST", "DELETE"} {
 		words := routeSpec{method: method, pattern: "/api/v1/users/me/alert_words", path: "/api/v1/users/me/alert_words", role: fixtures.RoleMember,
@@ -75,7 +76,9 @@ func personalRouteCases(add func(routeSpec)) {
 	status.extra = []badCase{
 		{"nothing to change", withOnly(), badRequest("Client did not pass any new values.")},
 		{"status text too long (all or nothing)", status.with("status_text", strings.Repeat("s", 61)), badRequest("status_text is too long (limit: 60 characters)")},
-		{"emoji code without a name", withOnly("emoji_code", "2615"), badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")},
+		{"emoji code alone (nothing to change)", withOnly("emoji_code", "2615"), badRequest("Client did not pass any new values.")},
+		{"emoji code without a name", withOnly("status_text", "x", "emoji_code", "2615"), badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")},
+		{"a bot", status.as(botAuth), badRequest("This endpoint does not accept bot requests.")},
 		{"reaction type without a name", withOnly("status_text", "x", "reaction_type", "unicode_emoji"), badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")},
 		{"unknown emoji", status.with("emoji_name", "nonesuch"), badRequest("Emoji 'nonesuch' does not exist")},
 		{"code of another emoji", status.as(memberAuth, "emoji_code", "2764"), badRequest("Invalid emoji name.")},
@@ -98,10 +101,11 @@ func personalRouteCases(add func(routeSpec)) {
 		{"unknown emoji", statusOf.with("emoji_name", "nonesuch"), badRequest("Emoji 'nonesuch' does not exist")},
 	}
 	add(statusOf)
-	add(routeSpec{method: "GET", pattern: "/api/v1/users/{user_id:[0-9]+}/status", path: "/api/v1/users/{id}/status", id: "4",
-		notFound: "No such user", role: fixtures.RoleGuest})
+	getStatus := routeSpec{method: "GET", pattern: "/api/v1/users/{user_id:[0-9]+}/status", path: "/api/v1/users/{id}/status", id: "4",
+		notFound: "No such user", role: fixtures.RoleGuest}
+	getStatus.extra = []badCase{{"a bot's", onPath("/api/v1/users/6/status", getStatus.as(guestAuth)), badRequest("No such user")}}
+	add(getStatus)
 
-	onPath := func(path string, r request) request { r.path = path; return r }
 	mute := routeSpec{method: "POST", pattern: "/api/v1/users/me/muted_users/{muted_user_id:[0-9]+}", path: "/api/v1/users/me/muted_users/{id}",
 		id: "5", notFound: "No such user", role: fixtures.RoleMember}
 	mute.extra = []badCase{

@@ -14,7 +14,7 @@ func (s *Server) personalRoutes(r chi.Router) {
 	r.Get("/users/me/alert_words", serve(s.getAlertWords))
 	r.Post("/users/me/alert_words", serve(s.addAlertWords))
 	r.Delete("/users/me/alert_words", serve(s.removeAlertWords))
-	r.Post("/users/me/status", serve(s.updateStatus))
+	r.Post("/users/me/status", serve(humansOnly(s.updateStatus)))
 	s.gated(r, http.MethodGet, "/users/"+userID+"/status", levelGate{from: realm.LevelGetUserStatus}, s.getStatus)
 	s.gated(r, http.MethodPost, "/users/"+userID+"/status", levelGate{from: realm.LevelStatusOfOthers}, adminOnly(s.updateStatusOf))
 	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.muteUser))

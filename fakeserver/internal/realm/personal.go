@@ -158,7 +158,7 @@ func (s *State) UpdateStatusOf(targetID int, c StatusChange) *apierr.Error {
 // UpdateStatus changes the user's status with the real server's checks, in its order, and
 // tells everyone of the fields that were given.
 func (s *State) UpdateStatus(userID int, c StatusChange) *apierr.Error {
-	if c.Away == nil && c.StatusText == nil && c.EmojiName == nil && c.EmojiCode == nil && c.ReactionType == nil {
+	if c.Away == nil && c.StatusText == nil && c.EmojiName == nil {
 		return apierr.BadRequest("Client did not pass any new values.")
 	}
 	if c.StatusText != nil {
@@ -170,7 +170,7 @@ func (s *State) UpdateStatus(userID int, c StatusChange) *apierr.Error {
 	}
 	var emoji ReactionRequest
 	switch {
-	case (c.EmojiName == nil || *c.EmojiName == "") && ((c.EmojiCode != nil && *c.EmojiCode != "") || c.ReactionType != nil):
+	case c.EmojiName == nil && ((c.EmojiCode != nil && *c.EmojiCode != "") || (c.ReactionType != nil && *c.ReactionType != "")):
 		return apierr.BadRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")
 	case c.EmojiName != nil && *c.EmojiName != "":
 		emoji.EmojiName = *c.EmojiName
@@ -216,12 +216,16 @@ func (st UserStatus) shown() UserStatus {
 	return st
 }
 
-// Status is one user's status (GET /users/{user_id}/status).
+// Status is one user's status (GET /users/{user_id}/status): an active human's, as the real
+// server's user lookup allows.
 func (s *State) Status(targetID int) (UserStatus, *apierr.Error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.users[targetID] == nil {
+	switch u := s.users[targetID]; {
+	case u == nil || u.IsBot:
 		return UserStatus{}, apierr.NoSuchUser
+	case !u.IsActive:
+		return UserStatus{}, apierr.BadRequest("User is deactivated")
 	}
 	return s.personal.status[targetID].shown(), nil
 }
