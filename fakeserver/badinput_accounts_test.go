@@ -189,6 +189,19 @@ func accountRouteCases(add func(routeSpec)) {
 		path: "/api/v1/user_groups/{id}/members", id: escalationGroup, notFound: "Invalid user group", role: fixtures.RoleMember,
 		params: []param{{name: "direct_member_only", kind: kBool}},
 		extra:  []badCase{{"guest", request{method: "GET", path: "/api/v1/user_groups/9/members", auth: guestAuth}, notGuests}}})
+	add(routeSpec{method: "GET", pattern: "/api/v1/user_groups/{user_group_id:[0-9]+}/subgroups",
+		path: "/api/v1/user_groups/{id}/subgroups", id: escalationGroup, notFound: "Invalid user group", role: fixtures.RoleMember,
+		params: []param{{name: "direct_subgroup_only", kind: kBool}},
+		extra: []badCase{
+			{"guest", request{method: "GET", path: "/api/v1/user_groups/9/subgroups", auth: guestAuth}, notGuests},
+			{"bot", request{method: "GET", path: "/api/v1/user_groups/9/subgroups", auth: botAuth}, notBots},
+		}})
+
+	deactivateSelf := routeSpec{method: "DELETE", pattern: "/api/v1/users/me", path: "/api/v1/users/me", role: fixtures.RoleMember}
+	deactivateSelf.extra = []badCase{
+		{"the only owner", deactivateSelf.as(ownerAuth), bad(400, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only organization owner.")},
+	}
+	add(deactivateSelf)
 
 	deactivateUser := routeSpec{method: "DELETE", pattern: "/api/v1/users/{user_id:[0-9]+}", path: "/api/v1/users/{id}", id: "4",
 		notFound: "No such user", role: fixtures.RoleAdmin,

@@ -240,7 +240,7 @@ func clientRouteCases(add func(routeSpec)) {
 	}
 	add(editChannel)
 
-	group := routeSpec{method: "POST", pattern: "/api/v1/user_groups/{user_group_id:[0-9]+}", path: "/api/v1/user_groups/{id}", id: "8",
+	group := routeSpec{method: "PATCH", pattern: "/api/v1/user_groups/{user_group_id:[0-9]+}", path: "/api/v1/user_groups/{id}", id: "8",
 		notFound: "Invalid user group", role: fixtures.RoleAdmin,
 		params: []param{
 			{name: "name", oversizeFails: true},
@@ -250,7 +250,7 @@ func clientRouteCases(add func(routeSpec)) {
 		valid: []string{"name", "renamed by the bad-input test"}}
 	group.extra = []badCase{
 		{"nothing to change", group.without("name"), badRequest("No new data supplied")},
-		{"a system group", request{method: "POST", path: "/api/v1/user_groups/1", auth: adminAuth, body: []byte("name=x"), contentType: formType}, badRequest("Insufficient permission")},
+		{"a system group", request{method: "PATCH", path: "/api/v1/user_groups/1", auth: adminAuth, body: []byte("name=x"), contentType: formType}, badRequest("Insufficient permission")},
 		{"as a member who did not create it", group.as(memberAuth), badRequest("Insufficient permission")},
 		{"as a guest", group.as(guestAuth), badRequest("Not allowed for guest users")},
 		{"the name of another group", group.with("name", "ESCALATION"), badRequest("User group 'ESCALATION' already exists.")},
@@ -259,6 +259,26 @@ func clientRouteCases(add func(routeSpec)) {
 		{"a good name, a description too long (all or nothing)", group.as(adminAuth, "description", strings.Repeat("d", 1025)), badRequest("description is too long (limit: 1024 characters)")},
 	}
 	add(group)
+
+	add(routeSpec{method: "GET", pattern: "/api/v1/streams/{stream_id:[0-9]+}/members", path: "/api/v1/streams/{id}/members", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleGuest})
+	add(routeSpec{method: "GET", pattern: "/api/v1/streams/{stream_id:[0-9]+}/email_address", path: "/api/v1/streams/{id}/email_address", id: "1",
+		notFound: "Invalid channel ID", role: fixtures.RoleMember})
+	subStatus := routeSpec{method: "GET", pattern: "/api/v1/users/{user_id:[0-9]+}/subscriptions/{stream_id:[0-9]+}",
+		path: "/api/v1/users/4/subscriptions/{id}", id: "1", notFound: "Invalid channel ID", role: fixtures.RoleMember}
+	ofUser := func(user string) request {
+		r := subStatus.as(memberAuth)
+		r.path = "/api/v1/users/" + user + "/subscriptions/1"
+		return r
+	}
+	subStatus.extra = []badCase{
+		{"unknown user", ofUser("999"), badRequest("No such user")},
+		{"user id zero", ofUser("0"), badRequest("No such user")},
+		{"user id overflow", ofUser(huge), badRequest("No such user")},
+		{"user id not a number", ofUser("abc"), notFound404},
+		{"unknown user and channel (the user first)", func() request { r := ofUser("999"); r.path += "9"; return r }(), badRequest("No such user")},
+	}
+	add(subStatus)
 
 	// The setup upload (integrationSetUp): the owner's, attachment 1, whose path_id the fake
 	// derives from the realm and the ID.

@@ -19,7 +19,7 @@ const (
 	integSetupFile      = "setup.txt"
 	integBotKey         = "setup-key"
 	integFCMToken       = "setup-fcm-token"
-	integAPNsToken      = "c2V0dXAtYXBucy10b2tlbg=="
+	integAPNsToken      = "5365747570415041704e73546f6b656e"
 	integReminderLater  = 86400 // seconds after the fixture's start
 	integLinkifierID    = "1"
 	integSetupAttach    = "1"
@@ -254,11 +254,14 @@ func integrationRouteCases(add func(routeSpec)) {
 	humansOnly := badRequest("This endpoint does not accept bot requests.")
 	addAPNs := routeSpec{method: "POST", pattern: "/api/v1/users/me/apns_device_token", path: "/api/v1/users/me/apns_device_token", role: fixtures.RoleMember,
 		params: []param{{name: "appid", required: true}, {name: "token", required: true, oversizeFails: true}},
-		valid:  []string{"appid", integAPNsAppID, "token", "bmV3LWFwbnMtdG9rZW4="}}
+		valid:  []string{"appid", integAPNsAppID, "token", "4e65772041504e7320746f6b656e"}}
 	addAPNs.extra = []badCase{
 		{"bot", addAPNs.as(botAuth), humansOnly},
 		{"empty token", addAPNs.with("token", ""), invalidToken},
-		{"token that does not decode", addAPNs.with("token", "not base64!"), badRequest("Invalid APNS token")},
+		{"token that does not decode", addAPNs.with("token", "not hex!"), badRequest("Invalid APNS token")},
+		{"a Base64 token", addAPNs.with("token", "bmV3LWFwbnMtdG9rZW4="), badRequest("Invalid APNS token")},
+		{"an odd number of hex digits", addAPNs.with("token", "4e657"), badRequest("Invalid APNS token")},
+		{"a space inside a byte", addAPNs.with("token", "4 e65"), badRequest("Invalid APNS token")},
 		{"app ID with bad characters", addAPNs.with("appid", "org.example/app"), badRequest("appid has invalid format")},
 	}
 	add(addAPNs)
@@ -268,7 +271,7 @@ func integrationRouteCases(add func(routeSpec)) {
 		valid:  []string{"token", integAPNsToken}}
 	delAPNs.extra = []badCase{
 		{"bot", delAPNs.as(botAuth), humansOnly},
-		{"unknown token", delAPNs.with("token", "dW5rbm93bg=="), notRecognized},
+		{"unknown token", delAPNs.with("token", "0a0b0c"), notRecognized},
 		{"another user's token", delAPNs.as(ownerAuth), notRecognized},
 		{"empty token", delAPNs.with("token", ""), invalidToken},
 		{"the FCM token", delAPNs.with("token", integFCMToken), badRequest("Invalid APNS token")},

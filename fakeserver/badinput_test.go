@@ -60,12 +60,14 @@ type routeSpec struct {
 	pattern string // as chi.Walk reports it
 	path    string // concrete path; "{id}" stands for the path ID
 	id      string // a valid path ID ("" when the route has none)
-	// notFound is the msg for a well-formed path ID that names nothing (0, 99999999999999999999).
-	notFound string
-	role     string   // role to authenticate as; "" for routes without credentials
-	params   []param  // in the order the handler reads them
-	valid    []string // name/value pairs of a request that succeeds
-	extra    []badCase
+	// notFound is the msg for a well-formed path ID that names nothing (0, 99999999999999999999),
+	// sent with notFoundStatus (400 when 0).
+	notFound       string
+	notFoundStatus int
+	role           string   // role to authenticate as; "" for routes without credentials
+	params         []param  // in the order the handler reads them
+	valid          []string // name/value pairs of a request that succeeds
+	extra          []badCase
 	// upload is the file field of a route that takes one uploaded file (POST /user_uploads):
 	// its requests are multipart/form-data carrying the values and one file in that field.
 	upload string
@@ -389,7 +391,11 @@ func cases(rs routeSpec, methods map[string][]string) []badCase {
 		for _, id := range []string{"0", huge, "123456"} {
 			r := rs.build(valid)
 			r.path = rs.pathWith(id)
-			add("path id "+id, r, badRequest(rs.notFound))
+			w := badRequest(rs.notFound)
+			if rs.notFoundStatus != 0 {
+				w.status = rs.notFoundStatus
+			}
+			add("path id "+id, r, w)
 		}
 	}
 
@@ -908,6 +914,7 @@ func routeTable() []routeSpec {
 	accountRouteCases(add)
 	integrationRouteCases(add)
 	clientRouteCases(add)
+	personalRouteCases(add)
 	return table
 }
 
@@ -998,6 +1005,7 @@ func stateOf(t testing.TB, base string) string {
 	field("config", get(t, base, "", "/_fake/config", ""), "config")
 	integrationStateOf(t, base, state)
 	clientStateOf(t, base, state)
+	personalStateOf(t, base, state)
 	return canonical(state)
 }
 
@@ -1013,6 +1021,7 @@ func setUp(t testing.TB, base string) {
 		"name", "Setup Playground", "pygments_language", "Python", "url_template", "https://setup.example/?code={code}"))
 	integrationSetUp(t, base)
 	clientSetUp(t, base)
+	personalSetUp(t, base)
 }
 
 // freshState resets the fake to its fixture plus the setup objects and returns that state.
@@ -1118,8 +1127,28 @@ func checkBad(t *testing.T, c badCase, res response) {
 func TestWrongMethodAllowHeader(t *testing.T) {
 	ts := newServer(t)
 	var problems []string
-	for pattern, methods := range walkRoutes(t) {
+	// The methods served at the fixture's level, by sample path (two patterns may give the
+	// same path: /users/{email} and /users/{user_id} both give /users/1).
+	served, walkedAt := map[string][]string{}, map[string][]string{}
+	for pattern, walked := range walkRoutes(t) {
 		path := regexp.MustCompile(`\{[^}]*\}`).ReplaceAllString(pattern, "1")
+		walkedAt[path] = append(walkedAt[path], walked...)
+		for _, m := range walked {
+			if ts.Server.ServedAtLevel(m, pattern) && !slices.Contains(served[path], m) {
+				served[path] = append(served[path], m)
+			}
+		}
+	}
+	for path, walked := range walkedAt {
+		// Only the methods served at the fixture's level are allowed; a path none of whose
+		// routes is served there is unknown.
+		methods := served[path]
+		if len(methods) == 0 {
+			if res := do(t, ts.URL, request{method: walked[0], path: path, auth: ownerAuth}); res.status != http.StatusNotFound {
+				problems = append(problems, fmt.Sprintf("%s %s, served at no method at this level: HTTP %d, want 404", walked[0], path, res.status))
+			}
+			continue
+		}
 		// PUT, unless the path takes it (PUT /bot_storage): then another method it does not take.
 		wrong := http.MethodPut
 		for _, m := range []string{http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodPost, http.MethodGet} {
@@ -1144,6 +1173,9 @@ func TestWrongMethodAllowHeader(t *testing.T) {
 			if !strings.Contains(allow, m) {
 				problems = append(problems, fmt.Sprintf("%s %s: Allow %q lacks %s", wrong, path, allow, m))
 			}
+		}
+		if got := len(strings.Split(allow, ", ")); got != len(methods) {
+			problems = append(problems, fmt.Sprintf("%s %s: Allow %q, want exactly %v", wrong, path, allow, methods))
 		}
 	}
 	if len(problems) > 0 {

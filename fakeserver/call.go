@@ -67,26 +67,33 @@ func serveWith[T any](op func(c *call) (T, error), strict bool, write func(http.
 	}
 }
 
-// fromLevel serves a route only from the feature level that added it: an older server has
-// no such route, so the request gets the unknown-route answer (authentication already passed).
-func (s *Server) fromLevel(boundary int, op operation) operation {
-	return func(c *call) (fields, error) {
-		if !s.realm().AtLeast(boundary) {
-			return nil, apierr.NotFound()
-		}
-		return op(c)
-	}
+// levelGate is the span of feature levels in which the real server has a route: from the
+// level that added it (0: before the oldest level the fake serves) up to, not including, the
+// level that removed it (0: never removed).
+type levelGate struct{ from, until int }
+
+func (g levelGate) serves(level int) bool {
+	return level >= g.from && (g.until == 0 || level < g.until)
 }
 
-// belowLevel serves op only below boundary, where the real server had a route it later
-// replaced: from the boundary on the route is unknown.
-func (s *Server) belowLevel(boundary int, op operation) operation {
-	return func(c *call) (fields, error) {
-		if s.realm().AtLeast(boundary) {
+// gated adds a route the real server has only at some feature levels. Outside them the route
+// is unknown: the request gets the unknown-route answer (authentication already passed), and a
+// wrong method's Allow header leaves the method out (see wrongMethod).
+func (s *Server) gated(r chi.Router, method, pattern string, g levelGate, op operation) {
+	s.gates[method+" "+apiPrefix+pattern] = g
+	r.Method(method, pattern, serve(func(c *call) (fields, error) {
+		if !g.serves(s.realm().Settings().FeatureLevel) {
 			return nil, apierr.NotFound()
 		}
 		return op(c)
-	}
+	}))
+}
+
+// servedAtLevel tells whether the route of this method and pattern (as chi reports it) is
+// served at the fake's feature level.
+func (s *Server) servedAtLevel(method, pattern string) bool {
+	g, ok := s.gates[method+" "+pattern]
+	return !ok || g.serves(s.realm().Settings().FeatureLevel)
 }
 
 // featureLevel notes, for the success writer, whether the fake's feature level lists ignored

@@ -40,3 +40,55 @@ func (s *Server) getChannel(c *call) (fields, error) {
 	}
 	return fields{"stream": ch}, nil
 }
+
+// getChannelMembers: GET /streams/{stream_id}/members — the channel's subscribers.
+func (s *Server) getChannelMembers(c *call) (fields, error) {
+	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	ids, aerr := s.realm().ChannelSubscribers(c.user.ID, id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"subscribers": ids}, nil
+}
+
+// getSubscriptionStatus: GET /users/{user_id}/subscriptions/{stream_id}.
+func (s *Server) getSubscriptionStatus(c *call) (fields, error) {
+	userID, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	channelID, err := c.pathID("stream_id", apierr.InvalidChannel)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	subscribed, aerr := s.realm().IsSubscribed(c.user.ID, userID, channelID)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"is_subscribed": subscribed}, nil
+}
+
+// getChannelEmailAddress: GET /streams/{stream_id}/email_address.
+func (s *Server) getChannelEmailAddress(c *call) (fields, error) {
+	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	email, aerr := s.realm().ChannelEmailAddress(c.user.ID, id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"email": email}, nil
+}

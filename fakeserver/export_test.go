@@ -44,3 +44,7 @@ func (s *Server) SeedTopic(senderID int, channel, topic string, n, size int) int
 	}
 	return first
 }
+
+// ServedAtLevel tells the external tests whether a route the router holds is served at the
+// fake's feature level (gated routes are unknown outside their levels).
+func (s *Server) ServedAtLevel(method, pattern string) bool { return s.servedAtLevel(method, pattern) }

@@ -73,6 +73,23 @@ func (s *Server) getGroupMembers(c *call) (fields, error) {
 	return fields{"members": members}, nil
 }
 
+// getGroupSubgroups: GET /user_groups/{user_group_id}/subgroups.
+func (s *Server) getGroupSubgroups(c *call) (fields, error) {
+	groupID, err := c.pathID("user_group_id", invalidGroup)
+	if err != nil {
+		return nil, err
+	}
+	directOnly := c.p.Bool("direct_subgroup_only", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	subgroups, aerr := s.realm().GroupSubgroups(groupID, directOnly)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"subgroups": subgroups}, nil
+}
+
 // createGroup: POST /user_groups/create — a group with direct members and subgroups.
 func (s *Server) createGroup(c *call) (fields, error) {
 	name := c.p.RequiredString("name")

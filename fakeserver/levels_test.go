@@ -695,6 +695,27 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return protocol
 		}},
+		{"legacy presence keyed by website", realm.LevelPresenceWebsite, func(t *testing.T, base string) bool {
+			requireSuccess(t, "report", do(t, base, request{method: http.MethodPost, path: "/api/v1/users/me/presence", auth: memberAuth,
+				body: formBody("status", "active"), contentType: formType, headers: map[string]string{"User-Agent": "ZulipMobile/27.0"}}))
+			entry := requireSuccess(t, "realm presence", get(t, base, ownerAuth, "/api/v1/realm/presence", ""))["presences"].(map[string]any)["member@chat.example.test"].(map[string]any)
+			_, website := entry["website"]
+			_, named := entry["ZulipMobile"]
+			if website == named {
+				t.Errorf("legacy presence entry %v: want exactly one of website and the client's name", entry)
+			}
+			if website && entry["website"].(map[string]any)["client"] != "website" {
+				t.Errorf("the website entry names client %v", entry["website"])
+			}
+			return website
+		}},
+		{"muting bots", realm.LevelMuteBots, func(t *testing.T, base string) bool {
+			res := post(t, base, memberAuth, "/api/v1/users/me/muted_users/6")
+			if res.status != http.StatusOK {
+				checkBad(t, badCase{want: badRequest("No such user")}, res)
+			}
+			return res.status == http.StatusOK
+		}},
 		{"bot-only bot storage", realm.LevelBotOnlyStorage, func(t *testing.T, base string) bool {
 			res := do(t, base, request{method: http.MethodPut, path: "/api/v1/bot_storage", auth: memberAuth,
 				body: formBody("storage", `{"k":"v"}`), contentType: formType})
@@ -718,6 +739,108 @@ func TestLevelBoundaries(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The channel fields the real server added after level 372 are absent one level below their
+// level and present at it, in GET /streams/{id} (the same object serves every channel list).
+func TestChannelFieldsByLevel(t *testing.T) {
+	for _, c := range []struct {
+		boundary int
+		fields   []string
+	}{
+		{realm.LevelChannelFolders, []string{"folder_id"}},
+		{realm.LevelChannelTopicsPolicy, []string{"topics_policy"}},
+		{realm.LevelSubscriberCount, []string{"subscriber_count"}},
+		{realm.LevelChannelMoveGroups, []string{"can_move_messages_out_of_channel_group", "can_move_messages_within_channel_group"}},
+		{realm.LevelChannelResolveGroup, []string{"can_resolve_topics_group"}},
+		{realm.LevelChannelDeleteGroups, []string{"can_delete_any_message_group", "can_delete_own_message_group"}},
+	} {
+		for _, level := range []int{c.boundary - 1, c.boundary} {
+			ch := requireSuccess(t, "channel", get(t, newServerAt(t, level).URL, memberAuth, "/api/v1/streams/1", ""))["stream"].(map[string]any)
+			for _, f := range c.fields {
+				if _, shown := ch[f]; shown != (level >= c.boundary) {
+					t.Errorf("at level %d: %s shown %v", level, f, shown)
+				}
+			}
+		}
+	}
+}
+
+// Register's state keys the real server added or removed at a level: one level below and at it.
+func TestRegisterKeysByLevel(t *testing.T) {
+	for _, c := range []struct {
+		boundary  int
+		eventType string
+		key       string
+		added     bool // false: removed at the boundary
+	}{
+		{realm.LevelRequireUniqueNames, "realm", "realm_require_unique_names", true},
+		{realm.LevelThumbnailFormats, "realm", "server_thumbnail_formats", true},
+		{realm.LevelBillingGroup, "realm_user", "is_billing_admin", false},
+		{realm.LevelScheduleMessages, "scheduled_messages", "scheduled_messages", true},
+		{realm.LevelSavedSnippets, "saved_snippets", "saved_snippets", true},
+	} {
+		for _, level := range []int{c.boundary - 1, c.boundary} {
+			state := requireSuccess(t, "register", post(t, newServerAt(t, level).URL, memberAuth, "/api/v1/register",
+				"fetch_event_types", `["`+c.eventType+`"]`))
+			if _, shown := state[c.key]; shown != (c.added == (level >= c.boundary)) {
+				t.Errorf("at level %d: %s shown %v", level, c.key, shown)
+			}
+		}
+	}
+	// Keys the real server does not send at any level.
+	state := requireSuccess(t, "register", post(t, newServerAt(t, 500).URL, memberAuth, "/api/v1/register", ""))
+	for _, key := range []string{"realm_web_public_access_enabled", "display_emoji_reaction_users"} {
+		if _, shown := state[key]; shown {
+			t.Errorf("register gives %s, which the real server does not", key)
+		}
+	}
+}
+
+// User settings the real server added at a level: absent from register's user_settings one
+// level below, present at it.
+func TestUserSettingsByLevel(t *testing.T) {
+	for _, c := range []struct {
+		boundary int
+		setting  string
+	}{
+		{realm.LevelFollowWhereMentioned, "automatically_follow_topics_where_mentioned"},
+		{realm.LevelWebFontSize, "web_font_size_px"},
+		{realm.LevelReceivesTyping, "receives_typing_notifications"},
+		{realm.LevelResolvedNoticePolicy, "resolved_topic_notice_auto_read_policy"},
+		{realm.LevelUnreadsCountSummary, "web_left_sidebar_unreads_count_summary"},
+	} {
+		for _, level := range []int{c.boundary - 1, c.boundary} {
+			settings := requireSuccess(t, "register", post(t, newServerAt(t, level).URL, memberAuth, "/api/v1/register",
+				"fetch_event_types", `["user_settings"]`))["user_settings"].(map[string]any)
+			if _, shown := settings[c.setting]; shown != (level >= c.boundary) {
+				t.Errorf("at level %d: user_settings.%s shown %v", level, c.setting, shown)
+			}
+		}
+	}
+}
+
+// Archiving a channel: its delete event says for_archiving from level 378 only.
+func TestForArchivingByLevel(t *testing.T) {
+	for _, level := range []int{realm.LevelArchivingEvents - 1, realm.LevelArchivingEvents} {
+		base := newServerAt(t, level).URL
+		queue := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "event_types", `["stream"]`))
+		requireSuccess(t, "archive", do(t, base, request{method: http.MethodDelete, path: "/api/v1/streams/1", auth: ownerAuth}))
+		evs := requireSuccess(t, "events", get(t, base, memberAuth, "/api/v1/events",
+			fmt.Sprintf("queue_id=%s&last_event_id=-1&dont_block=true", url.QueryEscape(queue["queue_id"].(string)))))["events"].([]any)
+		found := false
+		for _, e := range evs {
+			if ev := e.(map[string]any); ev["op"] == "delete" {
+				found = true
+				if _, has := ev["for_archiving"]; has != (level >= realm.LevelArchivingEvents) {
+					t.Errorf("at level %d: delete event %v", level, ev)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("at level %d: no delete event in %v", level, evs)
+		}
 	}
 }
 
@@ -746,6 +869,10 @@ func TestLevelFromControlConfig(t *testing.T) {
 		body: []byte(`{"feature_level": 166}`), contentType: "application/json"}))
 	if got := level(); got != 166 {
 		t.Fatalf("level %v after the patch", got)
+	}
+	// The fixture's version was the default for its level, so it follows the level.
+	if got := requireSuccess(t, "settings", get(t, ts.URL, "", "/api/v1/server_settings", ""))["zulip_version"]; got != fixtures.VersionForLevel(166) {
+		t.Errorf("zulip_version %v at level 166, want %s", got, fixtures.VersionForLevel(166))
 	}
 	if got := requireSuccess(t, "extra parameter", get(t, ts.URL, memberAuth, "/api/v1/users/me", "bogus_parameter=1")); got["ignored_parameters_unsupported"] != nil {
 		t.Errorf("at level 166 a reply lists ignored parameters: %v", got)
@@ -854,11 +981,30 @@ func TestRoutesByLevel(t *testing.T) {
 	for _, c := range []struct {
 		boundary, until int
 		req             request
+		// missing is the msg of a served route's 404 for an object that does not exist, where
+		// the request names one (the unknown route's 404 says "Not Found").
+		missing string
 	}{
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/1/members/1", auth: memberAuth}},
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/1/members", auth: memberAuth}},
 		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodPost, path: "/api/v1/user_groups/1/subgroups", auth: ownerAuth}},
+		{boundary: realm.LevelGroupRoutes, req: request{method: http.MethodGet, path: "/api/v1/user_groups/9/subgroups", auth: memberAuth}},
+		{boundary: realm.LevelChannelByID, req: request{method: http.MethodGet, path: "/api/v1/streams/1", auth: memberAuth}},
+		{boundary: realm.LevelChannelMembers, req: request{method: http.MethodGet, path: "/api/v1/streams/1/members", auth: memberAuth}},
+		{boundary: realm.LevelChannelEmailAddress, req: request{method: http.MethodGet, path: "/api/v1/streams/1/email_address", auth: memberAuth}},
+		{boundary: realm.LevelFlagsForNarrow, req: request{method: http.MethodPost, path: "/api/v1/messages/flags/narrow", auth: memberAuth}},
+		{boundary: realm.LevelReadReceipts, req: request{method: http.MethodGet, path: "/api/v1/messages/1/read_receipts", auth: memberAuth}},
+		{boundary: realm.LevelScheduledMessages, req: request{method: http.MethodGet, path: "/api/v1/scheduled_messages", auth: memberAuth}},
+		{boundary: realm.LevelScheduledMessages, req: request{method: http.MethodDelete, path: "/api/v1/scheduled_messages/1", auth: memberAuth}, missing: "Scheduled message does not exist"},
+		{boundary: realm.LevelScheduleMessages, req: request{method: http.MethodPost, path: "/api/v1/scheduled_messages", auth: memberAuth}},
+		{boundary: realm.LevelEditScheduledMessages, req: request{method: http.MethodPatch, path: "/api/v1/scheduled_messages/1", auth: memberAuth}, missing: "Scheduled message does not exist"},
+		{boundary: realm.LevelSavedSnippets, req: request{method: http.MethodGet, path: "/api/v1/saved_snippets", auth: memberAuth}},
+		{boundary: realm.LevelSavedSnippets, req: request{method: http.MethodPost, path: "/api/v1/saved_snippets", auth: memberAuth}},
+		{boundary: realm.LevelSavedSnippets, req: request{method: http.MethodDelete, path: "/api/v1/saved_snippets/1", auth: memberAuth}, missing: "Saved snippet does not exist."},
+		{boundary: realm.LevelEditSavedSnippets, req: request{method: http.MethodPatch, path: "/api/v1/saved_snippets/1", auth: memberAuth, body: formBody("title", "x"), contentType: formType}, missing: "Saved snippet does not exist."},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
+		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},
+		{boundary: realm.LevelStatusOfOthers, req: request{method: http.MethodPost, path: "/api/v1/users/4/status", auth: adminAuth}},
 		{boundary: realm.LevelLinkifierReorder, req: request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},
 		{boundary: realm.LevelGroupDeactivation, req: request{method: http.MethodPost, path: "/api/v1/user_groups/8/deactivate", auth: ownerAuth}},
 		{boundary: realm.LevelUpdateUserByEmail, req: request{method: http.MethodPatch, path: "/api/v1/users/member@chat.example.test", auth: ownerAuth}},
@@ -880,7 +1026,14 @@ func TestRoutesByLevel(t *testing.T) {
 			for _, level := range levels {
 				res := do(t, newServerAt(t, level).URL, c.req)
 				served := level >= c.boundary && (c.until == 0 || level < c.until)
-				if got := res.status != http.StatusNotFound; got != served {
+				got := res.status != http.StatusNotFound
+				if c.missing != "" && res.status == http.StatusNotFound {
+					got = res.env["msg"] == c.missing
+					if !got && res.env["msg"] != "Not Found" {
+						t.Errorf("at level %d: neither the route's answer nor an unknown route: %s", level, res)
+					}
+				}
+				if got != served {
 					t.Errorf("at level %d: %s", level, res)
 				}
 				if res.env["result"] != "success" && res.env["result"] != "error" {
@@ -940,6 +1093,27 @@ func TestGroupDeletionBelow294(t *testing.T) {
 	for _, g := range userGroups(t, base) {
 		if id := fmt.Sprint(g.(map[string]any)["id"]); id == supportGroup {
 			t.Errorf("support still listed after deletion")
+		}
+	}
+}
+
+// A 405 lists only the methods served at the fake's level: DELETE /user_groups/{id} until 294,
+// and a path whose only routes are of other levels is unknown (404), not a wrong method.
+func TestWrongMethodByLevel(t *testing.T) {
+	for _, c := range []struct {
+		level      int
+		req        request
+		wantStatus int
+		wantAllow  string
+	}{
+		{realm.LevelGroupDeletionRemoved - 1, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH, DELETE"},
+		{realm.LevelGroupDeletionRemoved, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH"},
+		{realm.LevelReminderList - 1, request{method: http.MethodPatch, path: "/api/v1/reminders/1", auth: ownerAuth}, 404, ""},
+		{realm.LevelReminderList, request{method: http.MethodPatch, path: "/api/v1/reminders/1", auth: ownerAuth}, 405, "DELETE"},
+	} {
+		res := do(t, newServerAt(t, c.level).URL, c.req)
+		if allow := strings.Join(res.header.Values("Allow"), ", "); res.status != c.wantStatus || allow != c.wantAllow {
+			t.Errorf("%s %s at level %d: HTTP %d, Allow %q; want %d, %q", c.req.method, c.req.path, c.level, res.status, allow, c.wantStatus, c.wantAllow)
 		}
 	}
 }

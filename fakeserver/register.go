@@ -66,6 +66,7 @@ func (s *Server) register(c *call) (fields, error) {
 	s.messagingRegisterState(&st)
 	s.accountRegisterState(&st)
 	s.integrationRegisterState(&st)
+	s.personalRegisterState(&st)
 	return st.f, nil
 }
 
@@ -157,7 +158,10 @@ func (s *Server) coreRegisterState(st *registerState) {
 		me := users.Me
 		f["realm_users"], f["realm_non_active_users"], f["cross_realm_bots"] = users.Active, users.NonActive, []any{}
 		f["user_id"], f["email"], f["delivery_email"], f["full_name"] = me.UserID, me.Email, me.DeliveryEmail, me.FullName
-		f["is_owner"], f["is_admin"], f["is_guest"], f["is_billing_admin"] = me.IsOwner, me.IsAdmin, me.IsGuest, false
+		f["is_owner"], f["is_admin"], f["is_guest"] = me.IsOwner, me.IsAdmin, me.IsGuest
+		if !r.AtLeast(realm.LevelBillingGroup) { // can_manage_billing_group replaced it
+			f["is_billing_admin"] = false
+		}
 		f["is_moderator"] = me.Role <= realm.RoleModerator
 		f["avatar_source"], f["avatar_url"], f["avatar_url_medium"] = "G", me.AvatarURL, me.AvatarURL
 		f["can_create_streams"] = !me.IsGuest
@@ -215,7 +219,7 @@ func (s *Server) coreRegisterState(st *registerState) {
 var (
 	legacyDisplaySettings = []string{
 		"default_language", "twenty_four_hour_time", "emojiset", "color_scheme", "web_home_view",
-		"display_emoji_reaction_users", "enter_sends", "timezone",
+		"enter_sends", "timezone",
 	}
 	legacyNotificationSettings = []string{
 		"enable_desktop_notifications", "enable_sounds", "enable_offline_push_notifications",
@@ -243,6 +247,13 @@ func (s *Server) settingsRegisterState(st *registerState) {
 	}
 }
 
+// thumbnailFormats are the real server's default thumbnail formats (THUMBNAIL_OUTPUT_FORMATS):
+// one animated and one still WebP of at most 840×560.
+var thumbnailFormats = []map[string]any{
+	{"name": "840x560-anim.webp", "max_width": 840, "max_height": 560, "format": "webp", "animated": true},
+	{"name": "840x560.webp", "max_width": 840, "max_height": 560, "format": "webp", "animated": false},
+}
+
 // realmRegisterState adds the realm's settings and the server's constants and intervals.
 func (s *Server) realmRegisterState(st *registerState) {
 	f, set := st.f, st.settings
@@ -267,7 +278,13 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f["realm_description"], f["realm_default_language"] = "<p>"+set.Name+"</p>", "en"
 	f["realm_presence_disabled"], f["realm_inline_image_preview"], f["realm_inline_url_embed_preview"] = false, true, true
 	f["realm_push_notifications_enabled"] = s.Config().PushConfigured
-	f["realm_enable_spectator_access"], f["realm_web_public_access_enabled"] = false, false
+	f["realm_enable_spectator_access"] = false
+	if set.FeatureLevel >= realm.LevelRequireUniqueNames {
+		f["realm_require_unique_names"] = false
+	}
+	if set.FeatureLevel >= realm.LevelThumbnailFormats {
+		f["server_thumbnail_formats"] = thumbnailFormats
+	}
 	f["realm_waiting_period_threshold"] = 0
 	if !s.realm().AtLeast(realm.LevelNoZephyrField) {
 		f["realm_is_zephyr_mirror_realm"] = false

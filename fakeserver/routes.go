@@ -20,6 +20,9 @@ const (
 	playgroundI = "{playground_id:[0-9]+}"
 )
 
+// apiPrefix is where the API's routes are.
+const apiPrefix = "/api/v1"
+
 // publicPaths answer without credentials.
 var publicPaths = map[string]bool{
 	"/api/v1/server_settings":   true,
@@ -32,6 +35,7 @@ var publicPaths = map[string]bool{
 // suite's provisioning need, then the control API.
 func (s *Server) routes() *chi.Mux {
 	r := chi.NewRouter()
+	s.gates = map[string]levelGate{}
 	// The journal is outermost so that even a request that panics is recorded; faults come
 	// next, outside the recoverer, so that a dropped connection is not turned into a 500.
 	// The body is read before sameGeneration takes its lock (see readBodyFirst); GetHead
@@ -40,7 +44,7 @@ func (s *Server) routes() *chi.Mux {
 	r.NotFound(s.unknownRoute)
 	r.MethodNotAllowed(s.wrongMethod)
 
-	r.Route("/api/v1", func(r chi.Router) {
+	r.Route(apiPrefix, func(r chi.Router) {
 		r.Get("/server_settings", serve(s.serverSettings))
 		r.Post("/fetch_api_key", serve(s.fetchAPIKey))
 		s.publicAccountRoutes(r)
@@ -84,6 +88,7 @@ func (s *Server) routes() *chi.Mux {
 			s.accountRoutes(r)
 			s.integrationRoutes(r)
 			s.clientRoutes(r)
+			s.personalRoutes(r)
 		})
 	})
 
@@ -113,12 +118,17 @@ func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
 func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		if s.handler.Match(chi.NewRouteContext(), m, r.URL.Path) {
+		rctx := chi.NewRouteContext()
+		if s.handler.Match(rctx, m, r.URL.Path) && s.servedAtLevel(m, rctx.RoutePattern()) {
 			allowed = append(allowed, m)
 			if m == http.MethodGet {
 				allowed = append(allowed, http.MethodHead)
 			}
 		}
+	}
+	if len(allowed) == 0 { // only routes of other feature levels: the path is unknown here
+		s.unknownRoute(w, r)
+		return
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	writeError(w, apierr.New(http.StatusMethodNotAllowed, "", "Method Not Allowed").With("allowed_methods", allowed))

@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"net/http"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/go-chi/chi/v5"
 )
@@ -17,21 +19,23 @@ const (
 // accountRoutes adds the authenticated routes of users, roles, groups, JWT authentication, custom profile fields.
 func (s *Server) accountRoutes(r chi.Router) {
 	// Documented operations.
-	r.Patch("/users/"+userEmail, serve(s.fromLevel(realm.LevelUpdateUserByEmail, s.updateUserByEmail)))                             // 2
-	r.Get("/user_groups/"+userGroupID+"/members/"+userID, serve(s.fromLevel(realm.LevelGroupRoutes, membersOnly(s.isGroupMember)))) // 16
+	s.gated(r, http.MethodPatch, "/users/"+userEmail, levelGate{from: realm.LevelUpdateUserByEmail}, s.updateUserByEmail)                             // 2
+	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/members/"+userID, levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.isGroupMember)) // 16
 
 	// Supporting operations of the real server: users by email, deactivation, user groups
 	// and custom profile fields.
 	r.Get("/users/"+userEmail, serve(s.getUserByEmail))
 	r.Delete("/users/"+userID, serve(adminOnly(s.deactivateUser)))
+	r.Delete("/users/me", serve(s.deactivateSelf))
 	r.Delete("/bots/{bot_id:[0-9]+}", serve(s.deactivateBot))
 	r.Get("/user_groups", serve(membersOnly(s.getGroups)))
 	r.Post("/user_groups/create", serve(s.createGroup))
-	r.Get("/user_groups/"+userGroupID+"/members", serve(s.fromLevel(realm.LevelGroupRoutes, membersOnly(s.getGroupMembers))))
+	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/members", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupMembers))
 	r.Post("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.updateGroupMembers)))
-	r.Post("/user_groups/"+userGroupID+"/subgroups", serve(s.fromLevel(realm.LevelGroupRoutes, membersOnly(s.updateGroupSubgroups))))
-	r.Post("/user_groups/"+userGroupID+"/deactivate", serve(s.fromLevel(realm.LevelGroupDeactivation, s.deactivateGroup)))
-	r.Delete("/user_groups/"+userGroupID, serve(s.belowLevel(realm.LevelGroupDeletionRemoved, s.deleteGroup)))
+	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.updateGroupSubgroups))
+	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupSubgroups))
+	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/deactivate", levelGate{from: realm.LevelGroupDeactivation}, s.deactivateGroup)
+	s.gated(r, http.MethodDelete, "/user_groups/"+userGroupID, levelGate{until: realm.LevelGroupDeletionRemoved}, s.deleteGroup)
 	r.Get("/realm/profile_fields", serve(s.getProfileFields))
 	r.Post("/realm/profile_fields", serve(adminOnly(s.addProfileField)))
 	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))
@@ -51,5 +55,5 @@ func (s *Server) accountRegisterState(st *registerState) {
 
 // publicAccountRoutes adds the account routes that take no credentials (JWT login).
 func (s *Server) publicAccountRoutes(r chi.Router) {
-	r.Post("/jwt/fetch_api_key", serve(s.fromLevel(realm.LevelJWT, s.jwtFetchAPIKey))) // 9
+	s.gated(r, http.MethodPost, "/jwt/fetch_api_key", levelGate{from: realm.LevelJWT}, s.jwtFetchAPIKey) // 9
 }

@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"net/http"
+
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -15,7 +17,10 @@ const userIDOrEmail = "{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}"
 // history, rendering, presence, emoji, reactivation, group edits and uploaded files.
 func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/streams", serve(s.getChannels))
-	r.Get("/streams/"+streamID, serve(s.getChannel))
+	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
+	s.gated(r, http.MethodGet, "/streams/"+streamID+"/members", levelGate{from: realm.LevelChannelMembers}, s.getChannelMembers)
+	s.gated(r, http.MethodGet, "/streams/"+streamID+"/email_address", levelGate{from: realm.LevelChannelEmailAddress}, s.getChannelEmailAddress)
+	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
 	r.Patch("/streams/"+streamID, serve(s.updateChannel))
 	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
@@ -27,10 +32,10 @@ func (s *Server) clientRoutes(r chi.Router) {
 	r.Get("/realm/presence", serve(s.getRealmPresence))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
-	r.Post("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
+	r.Patch("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
 	r.Get("/user_uploads/*", serve(s.fileURL))
-	r.Post("/user_topics", serve(s.fromLevel(realm.LevelUserTopics, s.updateUserTopic)))
-	r.Post("/messages/flags/narrow", serve(s.updateFlagsForNarrow))
+	s.gated(r, http.MethodPost, "/user_topics", levelGate{from: realm.LevelUserTopics}, s.updateUserTopic)
+	s.gated(r, http.MethodPost, "/messages/flags/narrow", levelGate{from: realm.LevelFlagsForNarrow}, s.updateFlagsForNarrow)
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
 }

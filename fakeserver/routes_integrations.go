@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"net/http"
+
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -16,25 +18,25 @@ const (
 // storage, push devices, video calls and linkifier editing.
 func (s *Server) integrationRoutes(r chi.Router) {
 	// Documented operations, by their number in the API document.
-	r.Post("/mobile_push/register", serve(s.fromLevel(realm.LevelPushRegistration, humansOnly(s.registerPushDevice)))) // 7
-	r.Post("/reminders", serve(s.fromLevel(realm.LevelReminders, s.createReminder)))                                   // 15
-	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment))                                                  // 18
-	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                    // 20
-	r.Post("/calls/vcall/create", serve(s.createVideoCall))                                                            // 21
+	s.gated(r, http.MethodPost, "/mobile_push/register", levelGate{from: realm.LevelPushRegistration}, humansOnly(s.registerPushDevice)) // 7
+	s.gated(r, http.MethodPost, "/reminders", levelGate{from: realm.LevelReminders}, s.createReminder)                                   // 15
+	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment))                                                                    // 18
+	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                                      // 20
+	r.Post("/calls/vcall/create", serve(s.createVideoCall))                                                                              // 21
 
 	// Supporting operations of the real server.
 	r.Post("/user_uploads", serve(s.uploadFile))
 	r.Get("/attachments", serve(s.getAttachments))
-	r.Get("/reminders", serve(s.fromLevel(realm.LevelReminderList, s.getReminders)))
-	r.Delete("/reminders/"+reminderID, serve(s.fromLevel(realm.LevelReminderList, s.deleteReminder)))
+	s.gated(r, http.MethodGet, "/reminders", levelGate{from: realm.LevelReminderList}, s.getReminders)
+	s.gated(r, http.MethodDelete, "/reminders/"+reminderID, levelGate{from: realm.LevelReminderList}, s.deleteReminder)
 	r.Get("/bot_storage", serve(s.botsOnly(s.getBotStorage)))
 	r.Put("/bot_storage", serve(s.botsOnly(s.putBotStorage)))
-	r.Post("/register_client_device", serve(s.fromLevel(realm.LevelPushRedesign, s.registerClientDevice)))
+	s.gated(r, http.MethodPost, "/register_client_device", levelGate{from: realm.LevelPushRedesign}, s.registerClientDevice)
 	r.Post("/users/me/apns_device_token", serve(humansOnly(s.addAPNsToken)))
 	r.Delete("/users/me/apns_device_token", serve(humansOnly(s.removeAPNsToken)))
 	r.Post("/users/me/android_gcm_reg_id", serve(humansOnly(s.addFCMToken)))
 	r.Delete("/users/me/android_gcm_reg_id", serve(humansOnly(s.removeFCMToken)))
-	r.Patch("/realm/linkifiers", serve(s.fromLevel(realm.LevelLinkifierReorder, adminOnly(s.reorderLinkifiers))))
+	s.gated(r, http.MethodPatch, "/realm/linkifiers", levelGate{from: realm.LevelLinkifierReorder}, adminOnly(s.reorderLinkifiers))
 	r.Patch("/realm/filters/"+filterID, serve(adminOnly(s.updateLinkifier)))
 }
 

@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"net/http"
+
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -10,11 +12,11 @@ import (
 // narrows, read marking, typing and reactions.
 func (s *Server) messagingRoutes(r chi.Router) {
 	// Documented operations, by their number in the API document.
-	r.Patch("/messages/"+messageID, serve(s.updateMessage))                                                // 1
-	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic))                                    // 3
-	r.Get("/messages/matches_narrow", serve(s.matchesNarrow))                                              // 5
-	r.Post("/messages/"+messageID+"/typing", serve(s.fromLevel(realm.LevelEditTypingRoute, s.editTyping))) // 13
-	r.Post("/message_edit_typing", serve(s.fromLevel(realm.LevelEditTyping, s.belowLevel(realm.LevelEditTypingRoute, s.editTypingLegacy))))
+	r.Patch("/messages/"+messageID, serve(s.updateMessage))                                                                  // 1
+	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic))                                                      // 3
+	r.Get("/messages/matches_narrow", serve(s.matchesNarrow))                                                                // 5
+	s.gated(r, http.MethodPost, "/messages/"+messageID+"/typing", levelGate{from: realm.LevelEditTypingRoute}, s.editTyping) // 13
+	s.gated(r, http.MethodPost, "/message_edit_typing", levelGate{from: realm.LevelEditTyping, until: realm.LevelEditTypingRoute}, s.editTypingLegacy)
 	r.Post("/mark_all_as_read", serve(s.markAllAsRead)) // 19
 
 	// Supporting operations of the real server.

@@ -30,6 +30,8 @@ import (
 // Server is the fake chat server. It is an http.Handler and safe for concurrent use.
 type Server struct {
 	handler *chi.Mux
+	// gates holds the feature levels of the routes served only at some ("METHOD pattern").
+	gates   map[string]levelGate
 	clock   *clock.Clock
 	state   *realm.State
 	hub     *events.Hub

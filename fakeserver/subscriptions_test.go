@@ -6,7 +6,10 @@ package fakeserver_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // unsubscribe sends DELETE /users/me/subscriptions as auth.
@@ -172,4 +175,49 @@ func TestAGuestLeavingAPublicChannelNoLongerSeesIt(t *testing.T) {
 		t.Errorf("guest's events %v, want the subscription remove and general deleted from view", evs)
 	}
 	wantRefusal(t, "the guest looks general up", get(t, ts.URL, guestAuth, "/api/v1/streams/1", ""), "Invalid channel ID")
+}
+
+// GET /streams/{id}/members and GET /users/{id}/subscriptions/{stream_id} follow subscribing
+// and unsubscribing; a bot's status is asked about from level 458 (No such user before).
+func TestChannelMembership(t *testing.T) {
+	base := newServer(t).URL
+	members := func() string {
+		return canonical(requireSuccess(t, "members", get(t, base, memberAuth, "/api/v1/streams/1/members", ""))["subscribers"])
+	}
+	status := func(user string) any {
+		return requireSuccess(t, "status", get(t, base, memberAuth, "/api/v1/users/"+user+"/subscriptions/1", ""))["is_subscribed"]
+	}
+	before := members()
+	if status("4") != true {
+		t.Fatalf("the member is not subscribed to general: %s", before)
+	}
+	requireSuccess(t, "unsubscribe", do(t, base, request{method: http.MethodDelete, path: "/api/v1/users/me/subscriptions", auth: memberAuth,
+		body: formBody("subscriptions", `["general"]`), contentType: formType}))
+	if after := members(); strings.Contains(after, "4") || after == before {
+		t.Errorf("subscribers after the member left: %s (before %s)", after, before)
+	}
+	if status("4") != false {
+		t.Errorf("is_subscribed still true after unsubscribing")
+	}
+	for _, c := range []struct {
+		level  int
+		status int
+	}{{realm.LevelBotSubscriptionStatus - 1, http.StatusBadRequest}, {realm.LevelBotSubscriptionStatus, http.StatusOK}} {
+		if res := get(t, newServerAt(t, c.level).URL, memberAuth, "/api/v1/users/6/subscriptions/1", ""); res.status != c.status {
+			t.Errorf("a bot's subscription status at level %d: %s", c.level, res)
+		}
+	}
+}
+
+// GET /streams/{id}/email_address answers an empty address (the fake has no email gateway)
+// for a channel the requester may access, and Invalid channel ID for one they may not.
+func TestChannelEmailAddress(t *testing.T) {
+	base := newServer(t).URL
+	if got := requireSuccess(t, "address", get(t, base, memberAuth, "/api/v1/streams/1/email_address", "")); got["email"] != "" {
+		t.Errorf("email %v, want the empty address of a server without an email gateway", got["email"])
+	}
+	requireSuccess(t, "private channel", post(t, base, ownerAuth, "/api/v1/users/me/subscriptions",
+		"subscriptions", `[{"name":"hidden"}]`, "invite_only", "true"))
+	id := requireSuccess(t, "id", get(t, base, ownerAuth, "/api/v1/get_stream_id", "stream=hidden"))["stream_id"]
+	checkBad(t, badCase{want: badRequest("Invalid channel ID")}, get(t, base, memberAuth, fmt.Sprintf("/api/v1/streams/%v/email_address", id), ""))
 }

@@ -70,17 +70,18 @@ func pathEmail(c *call) (string, error) {
 
 // getOwnUser: GET /users/me — the requester's own user object, its fields at top level.
 func (s *Server) getOwnUser(c *call) (ownUserReply, error) {
-	v, aerr := s.realm().UserView(c.user.ID, c.user.ID)
+	v, aerr := s.realm().UserViewWith(c.user.ID, c.user.ID, true)
 	if aerr != nil {
 		return ownUserReply{}, aerr
 	}
-	return ownUserReply{Person: v.Person, MaxMessageID: s.realm().MaxMessageID(c.user.ID)}, nil
+	return ownUserReply{Person: v.Person, ProfileData: v.ProfileData, MaxMessageID: s.realm().MaxMessageID(c.user.ID)}, nil
 }
 
 // ownUserReply is the reply of GET /users/me: the user object without the bot fields, as on
-// the real server, and max_message_id.
+// the real server, with the user's custom profile field values ({} when none) and max_message_id.
 type ownUserReply struct {
 	realm.Person
+	ProfileData any `json:"profile_data"`
 	// MaxMessageID is deprecated on the real server but still sent, and read by older clients.
 	MaxMessageID int `json:"max_message_id"`
 }
@@ -245,6 +246,17 @@ func (s *Server) deactivateBot(c *call) (fields, error) {
 		return nil, err
 	}
 	if aerr := s.realm().DeactivateBot(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// deactivateSelf: DELETE /users/me — the requester deactivates their own account.
+func (s *Server) deactivateSelf(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().DeactivateSelf(c.user.ID); aerr != nil {
 		return nil, aerr
 	}
 	return fields{}, nil

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/chatconform/chatconform/fixtures"
 )
 
 func patch(t testing.TB, base, auth, path string, kv ...string) response {
@@ -106,7 +109,7 @@ func TestGroupMembershipThroughSubgroups(t *testing.T) {
 	// once escalation is deactivated, which is then reactivated.
 	requireSuccess(t, "deactivate escalation", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/9/deactivate"))
 	requireSuccess(t, "deactivate support", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/8/deactivate"))
-	requireSuccess(t, "reactivate escalation", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/9", "deactivated", "false"))
+	requireSuccess(t, "reactivate escalation", patch(t, ts.URL, ownerAuth, "/api/v1/user_groups/9", "deactivated", "false"))
 	if member("9", "3", false) != false {
 		t.Error("membership through a deactivated subgroup counts")
 	}
@@ -275,4 +278,47 @@ func TestDeactivatingGroupNamedBySetting(t *testing.T) {
 	}
 	requireSuccess(t, "setting back", patch(t, ts.URL, ownerAuth, "/api/v1/realm", "can_move_messages_between_topics_group", systemGroupOf(t, ts.URL, "role:members")))
 	requireSuccess(t, "deactivate", post(t, ts.URL, ownerAuth, "/api/v1/user_groups/"+escalationGroup+"/deactivate"))
+}
+
+// GET /users/me carries the requester's custom profile field values, {} when there are none,
+// as on the real server; a value set through PATCH /users/{id} shows there, keyed by field ID.
+func TestOwnUserProfileData(t *testing.T) {
+	ts := newServer(t)
+	own := func() string {
+		t.Helper()
+		got := requireSuccess(t, "own user", get(t, ts.URL, memberAuth, "/api/v1/users/me", ""))
+		data, ok := got["profile_data"]
+		if !ok {
+			t.Fatalf("GET /users/me has no profile_data: %v", got)
+		}
+		return canonical(data)
+	}
+	if got := own(); got != "{}" {
+		t.Fatalf("profile_data %s before any value is set, want {}", got)
+	}
+	member, _ := defaultFixture.UserByRole(fixtures.RoleMember)
+	requireSuccess(t, "set a value", patch(t, ts.URL, ownerAuth, fmt.Sprintf("/api/v1/users/%d", member.ID),
+		"profile_data", `[{"id":1,"value":"Blue"}]`))
+	if got := own(); !strings.Contains(got, `"1":{`) || !strings.Contains(got, `"value":"Blue"`) {
+		t.Errorf("profile_data %s after setting field 1", got)
+	}
+}
+
+// DELETE /users/me: the account is deactivated (its key no longer works, everyone is told);
+// the only owner is refused with is_last_owner.
+func TestDeactivateOwnUser(t *testing.T) {
+	ts := newServer(t)
+	queue := evRegister(t, ts.URL, ownerAuth, "event_types", `["realm_user"]`)
+	last := do(t, ts.URL, request{method: http.MethodDelete, path: "/api/v1/users/me", auth: ownerAuth})
+	if last.status != http.StatusBadRequest || last.env["code"] != "CANNOT_DEACTIVATE_LAST_USER" || last.env["is_last_owner"] != true {
+		t.Errorf("the only owner deactivating themselves: %s", last)
+	}
+	requireSuccess(t, "deactivate", do(t, ts.URL, request{method: http.MethodDelete, path: "/api/v1/users/me", auth: memberAuth}))
+	if res := get(t, ts.URL, memberAuth, "/api/v1/users/me", ""); res.status != http.StatusUnauthorized {
+		t.Errorf("the deactivated member's key still works: %s", res)
+	}
+	evs := eventsOfType(evPoll(t, ts.URL, ownerAuth, queue, -1, true), "realm_user")
+	if len(evs) != 1 || canonical(evs[0]["person"]) != `{"is_active":false,"user_id":4}` {
+		t.Errorf("realm_user events %v", evs)
+	}
 }

@@ -14,6 +14,13 @@ import (
 //go:embed openapi.yaml
 var description []byte
 
+//go:embed client_operations.txt
+var clientOperations []byte
+
+// ClientOperations is the list of the real server's client operations (client_operations.txt):
+// method, path and the feature level each appeared at, and why the fake lacks those it lacks.
+func ClientOperations() []byte { return clientOperations }
+
 // YAML is the description as written.
 func YAML() []byte { return description }
 

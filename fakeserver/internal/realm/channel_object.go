@@ -1,36 +1,38 @@
 package realm
 
+import "encoding/json"
+
 // ChannelObject is a channel as the real server describes it in stream events, in
 // subscriptions and in the register state (its BasicStreamFields), whoever looks.
 type ChannelObject struct {
-	StreamID                   int    `json:"stream_id"`
-	Name                       string `json:"name"`
-	Description                string `json:"description"`
-	RenderedDescription        string `json:"rendered_description"`
-	DateCreated                int64  `json:"date_created"`
-	CreatorID                  any    `json:"creator_id"`
-	InviteOnly                 bool   `json:"invite_only"`
-	IsWebPublic                bool   `json:"is_web_public"`
-	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
-	FirstMessageID             any    `json:"first_message_id"`
-	MessageRetentionDays       any    `json:"message_retention_days"`
-	StreamWeeklyTraffic        any    `json:"stream_weekly_traffic"`
-	IsArchived                 bool   `json:"is_archived"`
-	IsAnnouncementOnly         bool   `json:"is_announcement_only"`
-	StreamPostPolicy           int    `json:"stream_post_policy"`
-	TopicsPolicy               string `json:"topics_policy"`
-	FolderID                   any    `json:"folder_id"`
-	IsRecentlyActive           bool   `json:"is_recently_active"`
-	SubscriberCount            int    `json:"subscriber_count"`
+	StreamID                   int             `json:"stream_id"`
+	Name                       string          `json:"name"`
+	Description                string          `json:"description"`
+	RenderedDescription        string          `json:"rendered_description"`
+	DateCreated                int64           `json:"date_created"`
+	CreatorID                  any             `json:"creator_id"`
+	InviteOnly                 bool            `json:"invite_only"`
+	IsWebPublic                bool            `json:"is_web_public"`
+	HistoryPublicToSubscribers bool            `json:"history_public_to_subscribers"`
+	FirstMessageID             any             `json:"first_message_id"`
+	MessageRetentionDays       any             `json:"message_retention_days"`
+	StreamWeeklyTraffic        any             `json:"stream_weekly_traffic"`
+	IsArchived                 bool            `json:"is_archived"`
+	IsAnnouncementOnly         bool            `json:"is_announcement_only"`
+	StreamPostPolicy           int             `json:"stream_post_policy"`
+	TopicsPolicy               string          `json:"topics_policy,omitempty"` // from LevelChannelTopicsPolicy
+	FolderID                   json.RawMessage `json:"folder_id,omitempty"`     // null from LevelChannelFolders
+	IsRecentlyActive           bool            `json:"is_recently_active"`
+	SubscriberCount            *int            `json:"subscriber_count,omitempty"` // from LevelSubscriberCount
 	// The channel's permission settings: a system group's id, or the members and subgroups.
 	CanAddSubscribersGroup            any `json:"can_add_subscribers_group"`
 	CanAdministerChannelGroup         any `json:"can_administer_channel_group"`
-	CanDeleteAnyMessageGroup          any `json:"can_delete_any_message_group"`
-	CanDeleteOwnMessageGroup          any `json:"can_delete_own_message_group"`
-	CanMoveMessagesOutOfChannelGroup  any `json:"can_move_messages_out_of_channel_group"`
-	CanMoveMessagesWithinChannelGroup any `json:"can_move_messages_within_channel_group"`
+	CanDeleteAnyMessageGroup          any `json:"can_delete_any_message_group,omitempty"`
+	CanDeleteOwnMessageGroup          any `json:"can_delete_own_message_group,omitempty"`
+	CanMoveMessagesOutOfChannelGroup  any `json:"can_move_messages_out_of_channel_group,omitempty"`
+	CanMoveMessagesWithinChannelGroup any `json:"can_move_messages_within_channel_group,omitempty"`
 	CanRemoveSubscribersGroup         any `json:"can_remove_subscribers_group"`
-	CanResolveTopicsGroup             any `json:"can_resolve_topics_group"`
+	CanResolveTopicsGroup             any `json:"can_resolve_topics_group,omitempty"`
 	CanSendMessageGroup               any `json:"can_send_message_group"`
 	CanSubscribeGroup                 any `json:"can_subscribe_group"`
 }
@@ -43,18 +45,32 @@ func (s *State) channelObject(ch *Channel) ChannelObject {
 		StreamID: ch.ID, Name: ch.Name, Description: ch.Description,
 		RenderedDescription: s.renderDescription(ch.Description), DateCreated: ch.DateCreated,
 		InviteOnly: ch.InviteOnly, HistoryPublicToSubscribers: ch.HistoryPublicToSubscribers,
-		IsArchived: ch.Archived, StreamPostPolicy: 1, TopicsPolicy: "inherit", IsRecentlyActive: true,
-		SubscriberCount:                   len(s.subscriberIDs(ch)),
-		CanAddSubscribersGroup:            group("role:nobody"),
-		CanAdministerChannelGroup:         group("role:nobody"),
-		CanDeleteAnyMessageGroup:          group("role:administrators"),
-		CanDeleteOwnMessageGroup:          group("role:everyone"),
-		CanMoveMessagesOutOfChannelGroup:  group("role:nobody"),
-		CanMoveMessagesWithinChannelGroup: group("role:nobody"),
-		CanRemoveSubscribersGroup:         group("role:administrators"),
-		CanResolveTopicsGroup:             group("role:nobody"),
-		CanSendMessageGroup:               group("role:everyone"),
-		CanSubscribeGroup:                 group("role:nobody"),
+		IsArchived: ch.Archived, StreamPostPolicy: 1, IsRecentlyActive: true,
+		CanAddSubscribersGroup:    group("role:nobody"),
+		CanAdministerChannelGroup: group("role:nobody"),
+		CanRemoveSubscribersGroup: group("role:administrators"),
+		CanSendMessageGroup:       group("role:everyone"),
+		CanSubscribeGroup:         group("role:nobody"),
+	}
+	// The fields the real server added after 10.1 (level 372), each from its level.
+	if s.atLeast(LevelChannelFolders) {
+		o.FolderID = json.RawMessage("null")
+	}
+	if s.atLeast(LevelChannelTopicsPolicy) {
+		o.TopicsPolicy = "inherit"
+	}
+	if s.atLeast(LevelSubscriberCount) {
+		n := len(s.subscriberIDs(ch))
+		o.SubscriberCount = &n
+	}
+	if s.atLeast(LevelChannelMoveGroups) {
+		o.CanMoveMessagesOutOfChannelGroup, o.CanMoveMessagesWithinChannelGroup = group("role:nobody"), group("role:nobody")
+	}
+	if s.atLeast(LevelChannelResolveGroup) {
+		o.CanResolveTopicsGroup = group("role:nobody")
+	}
+	if s.atLeast(LevelChannelDeleteGroups) {
+		o.CanDeleteAnyMessageGroup, o.CanDeleteOwnMessageGroup = group("role:administrators"), group("role:everyone")
 	}
 	if ch.CreatorID != 0 {
 		o.CreatorID = ch.CreatorID

@@ -151,10 +151,11 @@ func (s *State) ArchiveChannel(requesterID, channelID int) *apierr.Error {
 	s.publish(events.Event{
 		"type": "stream", "op": "update", "stream_id": ch.ID, "name": ch.Name, "property": "is_archived", "value": true,
 	}, audience...)
-	s.publish(events.Event{
-		"type": "stream", "op": "delete", "streams": []any{map[string]any{"stream_id": ch.ID}},
-		"stream_ids": []int{ch.ID}, "for_archiving": true,
-	}, audience...)
+	deleted := events.Event{"type": "stream", "op": "delete", "streams": []any{map[string]any{"stream_id": ch.ID}}, "stream_ids": []int{ch.ID}}
+	if s.atLeast(LevelArchivingEvents) {
+		deleted["for_archiving"] = true
+	}
+	s.publish(deleted, audience...)
 	// The notice is read for everyone: archiving leaves nobody an unread message.
 	s.sendNotification(ch, archiveTopic, fmt.Sprintf("Channel %s has been archived.", ch.Name), slices.Collect(maps.Keys(ch.Subscribers))...)
 	return nil

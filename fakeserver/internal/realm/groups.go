@@ -404,6 +404,31 @@ func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, *apierr.Error
 	return out, nil
 }
 
+// GroupSubgroups lists a group's subgroups in ID order (GET /user_groups/{id}/subgroups): the
+// direct ones, or every group reached through them.
+func (s *State) GroupSubgroups(groupID int, directOnly bool) ([]int, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	g := s.groups[groupID]
+	if g == nil {
+		return nil, apierr.BadRequest("Invalid user group")
+	}
+	seen := map[int]bool{}
+	queue := slices.Clone(g.Subgroups)
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if seen[id] || id == groupID {
+			continue
+		}
+		seen[id] = true
+		if !directOnly {
+			queue = append(queue, s.groups[id].Subgroups...)
+		}
+	}
+	return append([]int{}, slices.Sorted(maps.Keys(seen))...), nil
+}
+
 // managedGroup finds a group the requester may change, or the real server's error for a
 // missing group or one they may not manage.
 func (s *State) managedGroup(requesterID, groupID int) (*UserGroup, *apierr.Error) {

@@ -111,8 +111,8 @@ func (s *State) afterContentEdited(m *Message, oldContent string) []DetachedUplo
 	return detached
 }
 
-// Tick runs what falls due when virtual time moves (the control API's clock): reminder
-// delivery and the expiry of unused uploads.
+// Tick runs what falls due when virtual time moves (the control API's clock): reminder and
+// scheduled message delivery and the expiry of unused uploads.
 func (s *State) Tick() {
 	// The lifetime comes from the server's configuration, which has a lock of its own: read
 	// it before taking the realm's, so that the two are never held together.
@@ -127,5 +127,6 @@ func (s *State) Tick() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.deliverDueReminders()
+	s.deliverDueScheduled()
 	s.expireUnusedUploads(seconds)
 }

@@ -94,7 +94,8 @@ func (s *State) checkWildcardMentions(sender *User, ch *Channel, topic string, m
 // applyMentionFlags sets each row's mention flags from the content: mentioned for users
 // named, stream_wildcard_mentioned for everyone on a channel wildcard, topic_wildcard_mentioned
 // for the topic's participants on a topic wildcard, and the older wildcard_mentioned as the
-// OR of the two. The mentions are the content's, as rendering found them; messages do not keep
+// OR of the two; and has_alert_word for the recipients, not the sender, whose alert words the
+// content holds (personal.go). The mentions are the content's, as rendering found them; messages do not keep
 // them, since nothing reads them after the flags are set.
 func (s *State) applyMentionFlags(m *Message, mentions mentionSet) {
 	var participants map[int]bool
@@ -110,5 +111,6 @@ func (s *State) applyMentionFlags(m *Message, mentions mentionSet) {
 		s.setFlag(m, id, "stream_wildcard_mentioned", split && stream)
 		s.setFlag(m, id, "topic_wildcard_mentioned", topic)
 		s.setFlag(m, id, "wildcard_mentioned", stream || topic)
+		s.setFlag(m, id, "has_alert_word", id != m.SenderID && s.hasAlertWord(id, m.Content))
 	}
 }

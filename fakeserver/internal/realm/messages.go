@@ -128,6 +128,12 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.store(senderID, d, content, rendered)
+}
+
+// store sends a message whose content is normalized and rendered (under the lock).
+func (s *State) store(senderID int, d Draft, content string, rendered markdown.Result) (int, *apierr.Error) {
+	var err *apierr.Error
 	sender := s.users[senderID]
 	m := &Message{
 		IsDirect: d.Direct, Content: sharedContent(content, rendered.HTML), Rendered: rendered.HTML, SenderID: senderID,
@@ -167,7 +173,8 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 		}
 	}
 	m.ID = nextID(&s.next.message)
-	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID })
+	// A message from a muted user arrives read, as on the real server.
+	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID || s.hasMuted(id, senderID) })
 	s.storeMessage(m)
 	s.applyMentionFlags(m, mentions)
 	s.afterMessageStored(m)

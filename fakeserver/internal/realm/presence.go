@@ -78,6 +78,9 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 			p.activeTS, p.idleTS, changed = now, max(p.idleTS, now), true
 		}
 	}
+	if s.atLeast(LevelPresenceWebsite) {
+		client = "website"
+	}
 	p.client = client
 	if changed {
 		p.lastUpdateID = nextID(&s.next.presence)

@@ -213,10 +213,29 @@ func checkLegacyToken(kind, token string) *apierr.Error {
 	if token == "" || len(token) > maxLegacyTokenBytes {
 		return apierr.BadRequest("Empty or invalid length token")
 	}
-	if _, ok := decodeBase64(token); kind == "apns" && !ok {
+	if kind == "apns" && !isHexBytes(token) {
 		return apierr.BadRequest("Invalid APNS token")
 	}
 	return nil
+}
+
+// isHexBytes tells whether an APNs token reads as bytes in hex, as the real server reads it
+// (Python's bytes.fromhex): pairs of hex digits, whitespace allowed between pairs only.
+func isHexBytes(token string) bool {
+	digits := 0
+	for i := 0; i < len(token); i++ {
+		switch c := token[i]; {
+		case strings.IndexByte(" \t\n\r\v\f", c) >= 0:
+			if digits%2 != 0 {
+				return false
+			}
+		case strings.IndexByte("0123456789abcdefABCDEF", c) >= 0:
+			digits++
+		default:
+			return false
+		}
+	}
+	return digits%2 == 0
 }
 
 // AddLegacyToken records a legacy push registration (kind "fcm" or "apns"); adding one again

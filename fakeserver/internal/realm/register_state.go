@@ -174,11 +174,63 @@ func (s *State) UserSettings(userID int) map[string]any {
 		"enable_stream_push_notifications": false, "enable_stream_email_notifications": false,
 		"wildcard_mentions_notify": true, "emojiset": "google", "color_scheme": 1, "web_home_view": "inbox",
 		"display_emoji_reaction_users": true, "allow_private_data_export": false,
+		"enable_drafts_synchronization": true, // drafts are always kept on the server (drafts.go)
 	}
 	if !s.atLeast(LevelUserEmailVisibility) { // a realm setting before
 		delete(settings, "email_address_visibility")
 	}
+	for _, d := range userSettingDefaults {
+		if s.atLeast(d.since) {
+			settings[d.name] = d.value
+		}
+	}
 	return settings
+}
+
+// userSettingDefaults are the rest of the real server's user settings, which no route of the
+// fake changes: each with the real server's default for a new user and the level that added
+// it (0: before user_settings itself, level 89).
+var userSettingDefaults = []struct {
+	name  string
+	value any
+	since int
+}{
+	{"starred_message_counts", true, 0},
+	{"fluid_layout_width", false, 0},
+	{"high_contrast_mode", false, 0},
+	{"translate_emoticons", false, 0},
+	{"left_side_userlist", false, 0},
+	{"demote_inactive_streams", 1, 0},
+	{"notification_sound", "zulip", 0},
+	{"email_notifications_batching_period_seconds", 120, 0},
+	{"enable_online_push_notifications", true, 0},
+	{"enable_digest_emails", true, 0},
+	{"enable_marketing_emails", true, 0},
+	{"enable_login_emails", true, 0},
+	{"message_content_in_email_notifications", true, 0},
+	{"pm_content_in_desktop_notifications", true, 0},
+	{"desktop_icon_count_display", 1, 0},
+	{"user_list_style", 2, LevelUserListStyle},
+	{"realm_name_in_email_notifications_policy", 1, LevelRealmNameInEmails},
+	{"web_mark_read_on_scroll_policy", 1, LevelMarkReadOnScroll},
+	{"enable_followed_topic_desktop_notifications", true, LevelFollowedTopics},
+	{"enable_followed_topic_email_notifications", true, LevelFollowedTopics},
+	{"enable_followed_topic_push_notifications", true, LevelFollowedTopics},
+	{"enable_followed_topic_audible_notifications", true, LevelFollowedTopics},
+	{"enable_followed_topic_wildcard_mentions_notify", true, LevelFollowedTopics},
+	{"web_stream_unreads_count_display_policy", 2, LevelUnreadsCountDisplay},
+	{"automatically_follow_topics_policy", 3, LevelAutoFollowTopics},
+	{"automatically_unmute_topics_in_muted_streams_policy", 2, LevelAutoFollowTopics},
+	{"web_escape_navigates_to_home_view", true, LevelWebHomeView},
+	{"automatically_follow_topics_where_mentioned", true, LevelFollowWhereMentioned},
+	{"web_font_size_px", 16, LevelWebFontSize},
+	{"web_line_height_percent", 140, LevelWebFontSize},
+	{"receives_typing_notifications", true, LevelReceivesTyping},
+	{"web_animate_image_previews", "on_hover", LevelAnimateImagePreviews},
+	{"web_channel_default_view", 1, LevelChannelDefaultView},
+	{"hide_ai_features", false, LevelHideAIFeatures},
+	{"resolved_topic_notice_auto_read_policy", "except_followed", LevelResolvedNoticePolicy},
+	{"web_left_sidebar_unreads_count_summary", true, LevelUnreadsCountSummary},
 }
 
 // VisibleChannels returns the streams state: every channel the user can see, subscribed or

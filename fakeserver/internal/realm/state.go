@@ -63,6 +63,7 @@ type State struct {
 	messaging    messagingState
 	accounts     accountState
 	integrations integrationState
+	personal     personalState
 
 	next counters
 	// loads counts the fixtures this State loaded: opaque ids (upload path ids) carry it, so
@@ -149,13 +150,18 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.loadMessaging(f)
 	s.loadAccounts(f)
 	s.loadIntegrations(f)
+	s.loadPersonal()
 }
 
 // Settings returns the realm settings.
-// SetFeatureLevel makes the realm a server of another feature level until the next load.
+// SetFeatureLevel makes the realm a server of another feature level until the next load. A
+// version that was the default for the old level follows the level (a fixture's own stays).
 func (s *State) SetFeatureLevel(level int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.settings.Version == fixtures.VersionForLevel(s.settings.FeatureLevel) {
+		s.settings.Version = fixtures.VersionForLevel(level)
+	}
 	s.settings.FeatureLevel = level
 }
 

@@ -211,6 +211,46 @@ func (s *State) subscriberIDs(ch *Channel) []int {
 	return ids
 }
 
+// ChannelSubscribers lists a channel's active subscribers in ID order (GET
+// /streams/{id}/members), for a requester who may access the channel.
+func (s *State) ChannelSubscribers(userID, channelID int) ([]int, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ch, err := s.accessibleChannel(s.users[userID], channelID)
+	if err != nil {
+		return nil, err
+	}
+	return s.subscriberIDs(ch), nil
+}
+
+// ChannelEmailAddress is the address that posts to a channel by email (GET
+// /streams/{id}/email_address). The fake has no email gateway, so it is empty, as on a real
+// server without one (EMAIL_GATEWAY_PATTERN unset); the channel is checked all the same.
+func (s *State) ChannelEmailAddress(userID, channelID int) (string, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if _, err := s.accessibleChannel(s.users[userID], channelID); err != nil {
+		return "", err
+	}
+	return "", nil
+}
+
+// IsSubscribed tells whether a user is subscribed to a channel the requester may access (GET
+// /users/{id}/subscriptions/{stream_id}); bots may be asked about from LevelBotSubscriptionStatus.
+func (s *State) IsSubscribed(requesterID, targetID, channelID int) (bool, *apierr.Error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	target := s.users[targetID]
+	if target == nil || (target.IsBot && !s.atLeast(LevelBotSubscriptionStatus)) {
+		return false, apierr.NoSuchUser
+	}
+	ch, err := s.accessibleChannel(s.users[requesterID], channelID)
+	if err != nil {
+		return false, err
+	}
+	return ch.subscribed(target), nil
+}
+
 // UnsubscribeResult names, once per user and channel, the subscriptions a DELETE
 // /users/me/subscriptions removed and those it did not because there were none.
 type UnsubscribeResult struct {
@@ -338,7 +378,11 @@ func (s *State) publishChannelsHidden(channelIDs []int, userIDs ...int) {
 	for _, id := range channelIDs {
 		streams = append(streams, map[string]any{"stream_id": id})
 	}
-	s.publish(events.Event{"type": "stream", "op": "delete", "streams": streams, "stream_ids": channelIDs, "for_archiving": false}, userIDs...)
+	deleted := events.Event{"type": "stream", "op": "delete", "streams": streams, "stream_ids": channelIDs}
+	if s.atLeast(LevelArchivingEvents) {
+		deleted["for_archiving"] = false
+	}
+	s.publish(deleted, userIDs...)
 }
 
 // Unsubscribed lists the subscriptions the user left (the register state's unsubscribed), in

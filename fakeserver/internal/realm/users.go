@@ -574,6 +574,38 @@ func (s *State) DeactivateUser(requesterID, targetID int) *apierr.Error {
 	return nil
 }
 
+// DeactivateSelf deactivates the requester's own account (DELETE /users/me), refused for the
+// realm's last active user and its last owner, as on the real server.
+func (s *State) DeactivateSelf(userID int) *apierr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[userID]
+	active := 0
+	for _, other := range s.users {
+		if other.IsActive {
+			active++
+		}
+	}
+	switch {
+	case active == 1:
+		return errLastUser(false)
+	case u.Role == RoleOwner && !u.IsBot && s.activeHumanOwners() == 1:
+		return errLastUser(true)
+	}
+	u.IsActive = false
+	s.publishUserUpdate(u, map[string]any{"is_active": false})
+	return nil
+}
+
+// errLastUser is the real server's refusal to deactivate the last user or the last owner.
+func errLastUser(lastOwner bool) *apierr.Error {
+	entity := "user"
+	if lastOwner {
+		entity = "organization owner"
+	}
+	return apierr.New(400, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only %s.", entity).With("is_last_owner", lastOwner)
+}
+
 // DeactivateBot deactivates a bot (DELETE /bots/{bot_id}): its owner and organization
 // administrators may, as on the real server.
 func (s *State) DeactivateBot(requesterID, botID int) *apierr.Error {

@@ -1,0 +1,151 @@
+package fakeserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// draftKeys are the fields of a draft object; timestamp alone is optional.
+var draftKeys = []string{"type", "to", "topic", "content", "timestamp"}
+
+// draftData reads one draft object of a request; path names it in errors (drafts[0], draft).
+func draftData(raw any, path string) (realm.DraftData, *apierr.Error) {
+	var d realm.DraftData
+	obj, isObj := raw.(map[string]any)
+	if !isObj {
+		return d, apierr.BadRequest("%s is not a dict", path)
+	}
+	for _, key := range slices.Sorted(maps.Keys(obj)) { // the same key named every time
+		if !slices.Contains(draftKeys, key) {
+			return d, apierr.BadRequest(`Argument "%s" at %s is unexpected`, key, path)
+		}
+	}
+	for _, key := range draftKeys[:4] {
+		if _, ok := obj[key]; !ok {
+			return d, apierr.BadRequest(`%s["%s"] is missing`, path, key)
+		}
+	}
+	typ, isStr := obj["type"].(string)
+	if !isStr || !slices.Contains([]string{"", "stream", "private"}, typ) {
+		return d, apierr.BadRequest(`Invalid %s["type"]`, path)
+	}
+	d.Type = typ
+	to, isList := obj["to"].([]any)
+	if !isList {
+		return d, apierr.BadRequest(`%s["to"] is not a list`, path)
+	}
+	for i, e := range to {
+		n, ok := jsonInt(e)
+		if !ok {
+			return d, apierr.BadRequest(`%s["to"][%d] is not an integer`, path, i)
+		}
+		if n < 0 || n > maxInt32 {
+			n = 0 // names nothing
+		}
+		d.To = append(d.To, int(n))
+	}
+	for key, dst := range map[string]*string{"topic": &d.Topic, "content": &d.Content} {
+		str, isStr := obj[key].(string)
+		if !isStr {
+			return d, apierr.BadRequest(`%s["%s"] is not a string`, path, key)
+		}
+		*dst = str
+	}
+	if strings.TrimSpace(d.Content) == "" {
+		return d, apierr.BadRequest(`%s["content"] cannot be blank`, path)
+	}
+	if raw, ok := obj["timestamp"]; ok && raw != nil {
+		// An integer or a float, kept to the second as the real server shows it.
+		n, isNum := raw.(json.Number)
+		f, err := n.Float64()
+		if !isNum || err != nil {
+			return d, apierr.BadRequest(`%s["timestamp"] is not a number`, path)
+		}
+		ts := int64(math.Floor(math.Max(math.Min(f, math.MaxInt64/2), math.MinInt64/2)))
+		d.Timestamp = &ts
+	}
+	return d, nil
+}
+
+// getDrafts: GET /drafts.
+func (s *Server) getDrafts(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	drafts := s.realm().Drafts(c.user.ID)
+	return fields{"count": len(drafts), "drafts": drafts}, nil
+}
+
+// createDrafts: POST /drafts — drafts is a JSON list of draft objects; all or none are saved.
+func (s *Server) createDrafts(c *call) (fields, error) {
+	var drafts []realm.DraftData
+	if !c.p.Has("drafts") {
+		c.p.Fail(apierr.Missing("drafts"))
+	} else if list, ok := jsonOfKind[[]any](c, "drafts", "a list"); ok {
+		for i, raw := range list {
+			d, err := draftData(raw, fmt.Sprintf("drafts[%d]", i))
+			if err != nil {
+				c.p.Fail(err)
+				break
+			}
+			drafts = append(drafts, d)
+		}
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	ids, aerr := s.realm().CreateDrafts(c.user.ID, drafts)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"ids": ids}, nil
+}
+
+// editDraft: PATCH /drafts/{draft_id} — draft is one JSON draft object.
+func (s *Server) editDraft(c *call) (fields, error) {
+	id, err := c.pathID("draft_id", errDraftMissing)
+	if err != nil {
+		return nil, err
+	}
+	var d realm.DraftData
+	if !c.p.Has("draft") {
+		c.p.Fail(apierr.Missing("draft"))
+	} else if raw, ok := c.p.JSON("draft"); ok {
+		var derr *apierr.Error
+		if d, derr = draftData(raw, "draft"); derr != nil {
+			c.p.Fail(derr)
+		}
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().EditDraft(c.user.ID, id, d); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// deleteDraft: DELETE /drafts/{draft_id}.
+func (s *Server) deleteDraft(c *call) (fields, error) {
+	id, err := c.pathID("draft_id", errDraftMissing)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().DeleteDraft(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// errDraftMissing is the answer for a draft ID too large to name one.
+var errDraftMissing = apierr.New(404, "BAD_REQUEST", "Draft does not exist")
