@@ -22,6 +22,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
@@ -301,6 +302,9 @@ func (s *Server) realm() *realm.State { return s.state }
 // batching is how batched operations (delete topic, mark all as read) split their work.
 func (s *Server) batching() realm.Batching {
 	c := s.Config()
+	if mutation.On("variant-small-batches") && c.MaxBatchesPerRequest == 0 {
+		return realm.Batching{BatchSize: 2, MaxBatches: 1}
+	}
 	return realm.Batching{BatchSize: c.DeleteBatchSize, MaxBatches: c.MaxBatchesPerRequest}
 }
 

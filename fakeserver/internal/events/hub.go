@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Defaults of the hub's timing, used where Options leaves a field zero.
@@ -259,7 +260,14 @@ func (q *queue) accepts(ev Event) bool {
 
 // push appends a copy of ev numbered in this queue and answers the waiting fetch.
 func (q *queue) push(ev Event) {
+	if mutation.On("variant-extra-event-types") && q.types == nil && ev["type"] != "heartbeat" {
+		q.events = append(q.events, Event{"type": "x_variant_notice", "id": q.nextID})
+		q.nextID++
+	}
 	c := copyMap(ev)
+	if mutation.On("variant-extra-event-fields") {
+		c["x_variant_note"] = "a field the document does not list"
+	}
 	c["id"] = q.nextID
 	q.nextID++
 	q.events = append(q.events, c)
@@ -300,6 +308,10 @@ func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID i
 	q.lastAccess, q.lastWall = now, time.Now()
 	// A new fetch takes the queue over: an earlier one still waiting answers now.
 	q.release()
+	if mutation.On("variant-one-event-per-poll") && len(q.events) > 1 {
+		defer h.mu.Unlock()
+		return q.contents()[:1], nil
+	}
 	if len(q.events) > 0 || dontBlock || h.closed {
 		defer h.mu.Unlock()
 		return q.contents(), nil

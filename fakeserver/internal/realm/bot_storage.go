@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Bot storage: a bot's own key-value store of strings (GET, PUT and DELETE /bot_storage).
@@ -72,6 +73,9 @@ func (s *State) RemoveBotStorage(botID int, keys []string) *apierr.Error {
 	}
 	for _, k := range keys {
 		if _, ok := stored[k]; !ok {
+			if mutation.On("bot-storage-refused-but-removed") {
+				removeKeys(stored, keys)
+			}
 			return errNoSuchKey
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Channel is a channel (stream) of the realm.
@@ -332,6 +333,12 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 		}
 	}
 	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
+	if mutation.On("topics-oldest-first") {
+		slices.Reverse(topics)
+	}
+	if mutation.On("topic-max-id-of-first-message") {
+		s.firstIDsAsMax(topics, ch.ID)
+	}
 	return topics, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // editGraceSeconds is the real server's allowance past the edit and move time limits, for
@@ -269,6 +270,12 @@ func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
 			group, refusal := s.editing.CanResolveTopicsGroup, "You don't have permission to resolve topics in this channel."
 			if !s.atLeast(LevelResolveTopicsGroup) { // a topic edit like any other before
 				group, refusal = s.editing.CanMoveMessagesBetweenTopicsGroup, "You don't have permission to edit this message"
+			}
+			if mutation.On("resolve-by-topic-movers") {
+				group = s.editing.CanMoveMessagesBetweenTopicsGroup
+			}
+			if mutation.On("unresolve-refused") && p.unresolved {
+				return apierr.BadRequest("%s", refusal)
 			}
 			if !s.inGroupSetting(u.ID, group) {
 				return apierr.BadRequest("%s", refusal)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // SubscriptionProperties are the per-user channel settings a client may change, in the
@@ -81,7 +82,12 @@ func (s *State) SetSubscriptionProperties(userID int, changes []SubscriptionChan
 
 func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, property string, value any) {
 	update := func(property string, value any) {
-		s.publish(events.Event{"type": "subscription", "op": "update", "stream_id": channelID, "property": property, "value": value}, sub.UserID)
+		ev := events.Event{"type": "subscription", "op": "update", "stream_id": channelID, "property": property, "value": value}
+		if mutation.On("subscription-event-to-every-subscriber") {
+			s.publish(ev, s.subscriberIDs(s.channels[channelID])...)
+			return
+		}
+		s.publish(ev, sub.UserID)
 	}
 	switch property {
 	case "color":
@@ -89,6 +95,13 @@ func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, prop
 		update(property, sub.Color)
 	case "is_muted", "in_home_view":
 		sub.IsMuted = value.(bool) == (property == "is_muted")
+		if mutation.On("in-home-view-not-inverted") {
+			sub.IsMuted = value.(bool)
+		}
+		if mutation.On("mute-one-event") {
+			update(property, value)
+			return
+		}
 		// The legacy property first, as the real server sends them; alone before the level
 		// that added is_muted's.
 		update("in_home_view", !sub.IsMuted)
@@ -101,6 +114,9 @@ func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, prop
 	default:
 		b := value.(bool)
 		*sub.notification(property) = &b
+		if mutation.On("notification-sets-every-notification") {
+			setEveryNotification(sub, b)
+		}
 		update(property, b)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -115,6 +116,9 @@ func (s *State) Authenticate(email, apiKey string) (User, *apierr.Error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if b := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]; mutation.On("bot-any-key-accepted") && b != nil && b.IsBot && b.IsActive {
+		return *b, nil
+	}
 	u, ok := s.usersByKey[apiKey]
 	if !ok || !strings.EqualFold(strings.TrimSpace(email), u.Email) {
 		return User{}, apierr.Unauthorized("Invalid API key")
@@ -543,6 +547,9 @@ func (s *State) changeEmail(u *User, email string) {
 	u.Email = email
 	u.avatar = gravatar(u)
 	s.usersByEmail[strings.ToLower(email)] = u
+	if mutation.On("delivery-email-event-to-everyone") {
+		s.publish(events.Event{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": u.ID, "delivery_email": email}}, s.activeUserIDs()...)
+	}
 	for _, id := range s.activeUserIDs() {
 		if s.canSeeRealEmail(s.users[id], u) {
 			s.publish(events.Event{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": u.ID, "delivery_email": email}}, id)

@@ -1,0 +1,94 @@
+package main
+
+// Entries are the mutants and benign variants, each named for its mutation point in the fake
+// (mutation.On), grouped by operator. A mutant names the requirements it breaks: it is killed
+// when at least one of them fails.
+var Entries = []Entry{
+	// Wrong value of the right type.
+	sample(Entry{Name: "recipient-id-per-message", Operator: WrongValue, Requirements: reqs("MSG-19"), Does: "recipient_id is the message's own ID, a new value per message where it names the conversation"}),
+	sample(Entry{Name: "sender-realm-per-sender", Operator: WrongValue, Requirements: reqs("MSG-13"), Does: "sender_realm_str is the sender's full name: a string per sender, not the realm's"}),
+	sample(Entry{Name: "emoji-code-of-name", Operator: WrongValue, Requirements: reqs("MSG-46", "MSG-44"), Does: "a unicode reaction's emoji_code in messages is its name, not the codepoints' hex"}),
+	{Name: "reaction-user-is-sender", Operator: WrongValue, Requirements: reqs("MSG-44"), Does: "a reaction's user_id is the message's sender, not the reacting user"},
+	{Name: "sender-email-real-always", Operator: Privacy, Requirements: reqs("MSG-12", "AUTH-19", "RES-08"), Does: "sender_email is the sender's real address even where the requester may only see the dummy one"},
+	{Name: "is-me-message-never", Operator: WrongValue, Requirements: reqs("MSG-21"), Does: "is_me_message is false for a /me message"},
+	{Name: "timestamp-milliseconds", Operator: WrongValue, Requirements: reqs("MSG-11"), Does: "a message's timestamp is in milliseconds"},
+	{Name: "dm-recipients-without-sender", Operator: WrongValue, Requirements: reqs("MSG-18"), Does: "display_recipient of a direct message leaves the sender out"},
+	{Name: "topic-max-id-of-first-message", Operator: WrongValue, Requirements: reqs("RES-17"), Does: "a topic entry's max_id is the ID of the topic's first message"},
+	{Name: "in-home-view-not-inverted", Operator: WrongValue, Requirements: reqs("RES-34", "VER-13"), Does: "in_home_view=true mutes the channel, as if it were is_muted"},
+	{Name: "ping-only-ignored", Operator: WrongValue, Requirements: reqs("OP04-05"), Does: "ping_only=true answers presences and server_timestamp as if it were false"},
+
+	// Exact boundary.
+	sample(Entry{Name: "mute-topic-refused-at-limit", Operator: Boundary, Requirements: reqs("OP03-04", "LIMIT-02"), Does: "topic muting refuses a topic of exactly max_topic_length characters"}),
+	{Name: "presence-update-id-below-passed", Operator: Boundary, Requirements: reqs("OP04-09", "OP04-10"), Does: "with no updates, presence_last_update_id is one less than the last_update_id passed"},
+	{Name: "playground-extra-variable-accepted", Operator: Boundary, Requirements: reqs("OP14-04", "RES-29"), Does: "a playground url_template with code and a second variable is accepted"},
+
+	// Refused, but applied.
+	sample(Entry{Name: "playground-refused-but-stored", Operator: RefusedApplied, Requirements: reqs("OP14-03"), Does: "a playground without the code variable is refused, and stored anyway"}),
+	sample(Entry{Name: "bot-storage-refused-but-removed", Operator: RefusedApplied, Requirements: reqs("OP20-04"), Does: "removing stored keys with one missing is refused, and the present ones are removed anyway"}),
+
+	// Applied, but one view stale.
+	sample(Entry{Name: "attachment-file-still-served", Operator: StaleView, Requirements: reqs("STATE-18", "OP18-01"), Does: "a deleted attachment is gone from the list, but its file is still served"}),
+	{Name: "attachment-delete-not-applied", Operator: StaleView, Requirements: reqs("OP18-03", "STATE-18"), Does: "deleting an attachment answers success and keeps it"},
+	{Name: "first-message-id-stale", Operator: StaleView, Requirements: reqs("EVENT-02", "EVENT-03"), Does: "a channel's first_message_id never changes once set, when its oldest message is deleted or moved"},
+	{Name: "notification-sets-every-notification", Operator: StaleView, Requirements: reqs("OP10-05"), Does: "setting one notification property of a subscription sets the other four too"},
+
+	// One half of a pair.
+	sample(Entry{Name: "unmute-ignored", Operator: HalfPair, Requirements: reqs("STATE-07", "OP03-07"), Does: "op=remove answers success and leaves the topic muted"}),
+	sample(Entry{Name: "unresolve-refused", Operator: HalfPair, Requirements: reqs("STATE-03"), Does: "resolving works, unresolving is refused"}),
+
+	// One kind of actor.
+	sample(Entry{Name: "bot-any-key-accepted", Operator: ActorKind, Requirements: reqs("AUTH-06"), Does: "a bot's email authenticates with any well-formed API key"}),
+	sample(Entry{Name: "deactivated-user-reported-member", Operator: ActorKind, Requirements: reqs("OP16-04"), Does: "a deactivated user is reported as a member of any group"}),
+	{Name: "resolve-by-topic-movers", Operator: ActorKind, Requirements: reqs("AUTH-15", "VER-18", "STATE-01"), Does: "resolving is governed by can_move_messages_between_topics_group, not can_resolve_topics_group"},
+
+	// Combinations the document names.
+	sample(Entry{Name: "subgroups-one-level-deep", Operator: Combination, Requirements: reqs("OP16-01"), Does: "membership through a subgroup counts one level deep only, not through a subgroup's subgroup"}),
+	{Name: "change-later-moves-whole-topic", Operator: Combination, Requirements: reqs("OP01-07"), Does: "propagate_mode=change_later moves the earlier messages of the topic too"},
+	{Name: "direct-member-only-ignored", Operator: Combination, Requirements: reqs("OP16-02"), Does: "direct_member_only=true still counts membership through subgroups"},
+	{Name: "subgroup-membership-ignored", Operator: Combination, Requirements: reqs("OP16-01"), Does: "by default membership through subgroups does not count"},
+
+	// Privacy on every surface.
+	sample(Entry{Name: "delivery-email-event-to-everyone", Operator: Privacy, Requirements: reqs("RES-06", "AUTH-19"), Does: "a changed real email is announced in realm_user events to every user, not only those who may see it"}),
+
+	// Event isolation.
+	sample(Entry{Name: "subscription-event-to-every-subscriber", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "a user's subscription settings events go to every subscriber of the channel"}),
+
+	// The documented error code.
+	sample(Entry{Name: "code-unauthorized-principal-as-bad-request", Operator: ErrorCode, Requirements: reqs("ERR-11", "OP08-06"), Does: "UNAUTHORIZED_PRINCIPAL answered as BAD_REQUEST"}),
+	{Name: "code-permission-denied-as-bad-request", Operator: ErrorCode, Requirements: reqs("ERR-13", "OP20-01"), Does: "PERMISSION_DENIED answered as BAD_REQUEST"},
+	{Name: "code-push-not-configured-as-bad-request", Operator: ErrorCode, Requirements: reqs("ERR-10", "OP07-11"), Does: "PUSH_SERVICE_NOT_CONFIGURED answered as BAD_REQUEST"},
+	{Name: "code-move-time-limit-as-bad-request", Operator: ErrorCode, Requirements: reqs("ERR-05", "OP01-20"), Does: "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED answered as BAD_REQUEST"},
+	{Name: "code-stream-wildcard-as-bad-request", Operator: ErrorCode, Requirements: reqs("ERR-08", "OP01-24", "LIMIT-13", "LIMIT-14"), Does: "STREAM_WILDCARD_MENTION_NOT_ALLOWED answered as BAD_REQUEST"},
+	{Name: "code-topic-wildcard-as-bad-request", Operator: ErrorCode, Requirements: reqs("ERR-09", "OP01-25", "LIMIT-13", "LIMIT-14"), Does: "TOPIC_WILDCARD_MENTION_NOT_ALLOWED answered as BAD_REQUEST"},
+	{Name: "code-unauthorized-as-bad-request", Operator: ErrorCode, Requirements: reqs("AUTH-05", "AUTH-06", "AUTH-07", "ERR-12"), Does: "UNAUTHORIZED answered as BAD_REQUEST with HTTP 400"},
+
+	// Event data versus state.
+	sample(Entry{Name: "mute-one-event", Operator: EventState, Requirements: reqs("STATE-11", "EVENT-01"), Does: "muting a channel sends one subscription update event, for the property sent, not two"}),
+	{Name: "move-event-without-new-stream", Operator: EventState, Requirements: reqs("OP01-17"), Does: "the update_message event of a channel move lacks new_stream_id"},
+	{Name: "resolve-sets-last-moved", Operator: EventState, Requirements: reqs("MSG-37"), Does: "resolving or unresolving a topic sets last_moved_timestamp"},
+	{Name: "edit-history-without-prev-content", Operator: EventState, Requirements: reqs("MSG-41", "STATE-22"), Does: "a content edit's history entry lacks prev_content and prev_rendered_content"},
+
+	// Ordering and paging.
+	sample(Entry{Name: "reactions-newest-first", Operator: Ordering, Requirements: reqs("MSG-28"), Does: "a message's reactions are listed newest first"}),
+	{Name: "edit-history-oldest-first", Operator: Ordering, Requirements: reqs("MSG-31"), Does: "edit_history is ordered oldest edit first"},
+	{Name: "topics-oldest-first", Operator: Ordering, Requirements: reqs("OP12-04"), Does: "topics are listed least recent first"},
+	{Name: "batches-oldest-first", Operator: Ordering, Requirements: reqs("STATE-13", "STATE-15"), Does: "mark all as read and delete topic work oldest first"},
+
+	// Repeat of the same request.
+	sample(Entry{Name: "mute-repeat-refused", Operator: Repeat, Requirements: reqs("STATE-05"), Does: "muting an already muted topic is refused"}),
+	{Name: "unmute-unmuted-refused", Operator: Repeat, Requirements: reqs("STATE-08"), Does: "unmuting a topic that is not muted is refused"},
+
+	// complete of batch operations.
+	sample(Entry{Name: "batch-stopped-reports-complete", Operator: Complete, Requirements: reqs("STATE-13", "STATE-15", "OP08-05", "OP19-03", "OP19-02", "OP08-04"), Does: "a batch run stopped by its bound answers complete=true"}),
+	{Name: "delete-topic-stopped-reports-complete", Operator: Complete, Requirements: reqs("STATE-15", "OP08-05", "OP08-04"), Does: "delete topic stopped by its bound answers complete=true"},
+
+	// Benign variants: another choice the document leaves open; each must pass.
+	sample(Entry{Name: "variant-error-messages-reworded", Operator: Variant, Does: "every error's msg says the same in other words"}),
+	sample(Entry{Name: "variant-extra-reply-field", Operator: Variant, Does: "every success reply carries a field the document does not list"}),
+	sample(Entry{Name: "variant-one-event-per-poll", Operator: Variant, Does: "GET /events hands out one event per poll, the others in the polls after"}),
+	sample(Entry{Name: "variant-extra-event-types", Operator: Variant, Does: "a queue registered for every event type also receives an event type the document does not name"}),
+	sample(Entry{Name: "variant-small-batches", Operator: Variant, Does: "mark all as read and delete topic work two messages per request and answer complete=false until done"}),
+	{Name: "variant-bad-request-as-422", Operator: Variant, Does: "errors the fake answers with HTTP 400 are answered with HTTP 422 (the document shows no status)"},
+	{Name: "variant-extra-event-fields", Operator: Variant, Does: "every event carries a field the document does not list"},
+	{Name: "variant-flags-reversed", Operator: Variant, Does: "a message's flags are listed in the reverse order (a set)"},
+}
