@@ -303,7 +303,7 @@ func (s *Server) realm() *realm.State { return s.state }
 func (s *Server) batching() realm.Batching {
 	c := s.Config()
 	if mutation.On("variant-small-batches") && c.MaxBatchesPerRequest == 0 {
-		return realm.Batching{BatchSize: 2, MaxBatches: 1}
+		return realm.Batching{BatchSize: 1, MaxBatches: 1}
 	}
 	return realm.Batching{BatchSize: c.DeleteBatchSize, MaxBatches: c.MaxBatchesPerRequest}
 }

@@ -7,7 +7,7 @@ var Entries = []Entry{
 	// Wrong value of the right type.
 	sample(Entry{Name: "recipient-id-per-message", Operator: WrongValue, Requirements: reqs("MSG-19"), Does: "recipient_id is the message's own ID, a new value per message where it names the conversation"}),
 	sample(Entry{Name: "sender-realm-per-sender", Operator: WrongValue, Requirements: reqs("MSG-13"), Does: "sender_realm_str is the sender's full name: a string per sender, not the realm's"}),
-	sample(Entry{Name: "emoji-code-of-name", Operator: WrongValue, Requirements: reqs("MSG-46", "MSG-44"), Does: "a unicode reaction's emoji_code in messages is its name, not the codepoints' hex"}),
+	sample(Entry{Name: "emoji-code-of-another-emoji", Operator: WrongValue, Requirements: reqs("MSG-46"), Does: "a unicode reaction's emoji_code in messages is the code of another emoji (1f600), of the right form"}),
 	{Name: "reaction-user-is-sender", Operator: WrongValue, Requirements: reqs("MSG-44"), Does: "a reaction's user_id is the message's sender, not the reacting user"},
 	{Name: "sender-email-real-always", Operator: Privacy, Requirements: reqs("MSG-12", "AUTH-19", "RES-08"), Does: "sender_email is the sender's real address even where the requester may only see the dummy one"},
 	{Name: "is-me-message-never", Operator: WrongValue, Requirements: reqs("MSG-21"), Does: "is_me_message is false for a /me message"},
@@ -25,6 +25,8 @@ var Entries = []Entry{
 	// Refused, but applied.
 	sample(Entry{Name: "playground-refused-but-stored", Operator: RefusedApplied, Requirements: reqs("OP14-03"), Does: "a playground without the code variable is refused, and stored anyway"}),
 	sample(Entry{Name: "bot-storage-refused-but-removed", Operator: RefusedApplied, Requirements: reqs("OP20-04"), Does: "removing stored keys with one missing is refused, and the present ones are removed anyway"}),
+
+	{Name: "bot-storage-empty-keys-removes-all", Operator: WrongValue, Requirements: reqs("OP20-02"), Does: "keys=[] removes all of the bot's storage, as if keys were omitted"},
 
 	// Applied, but one view stale.
 	sample(Entry{Name: "attachment-file-still-served", Operator: StaleView, Requirements: reqs("STATE-18", "OP18-01"), Does: "a deleted attachment is gone from the list, but its file is still served"}),
@@ -64,7 +66,6 @@ var Entries = []Entry{
 
 	// Event data versus state.
 	sample(Entry{Name: "mute-one-event", Operator: EventState, Requirements: reqs("STATE-11", "EVENT-01"), Does: "muting a channel sends one subscription update event, for the property sent, not two"}),
-	{Name: "move-event-without-new-stream", Operator: EventState, Requirements: reqs("OP01-17"), Does: "the update_message event of a channel move lacks new_stream_id"},
 	{Name: "resolve-sets-last-moved", Operator: EventState, Requirements: reqs("MSG-37"), Does: "resolving or unresolving a topic sets last_moved_timestamp"},
 	{Name: "edit-history-without-prev-content", Operator: EventState, Requirements: reqs("MSG-41", "STATE-22"), Does: "a content edit's history entry lacks prev_content and prev_rendered_content"},
 
@@ -87,7 +88,7 @@ var Entries = []Entry{
 	sample(Entry{Name: "variant-extra-reply-field", Operator: Variant, Does: "every success reply carries a field the document does not list"}),
 	sample(Entry{Name: "variant-one-event-per-poll", Operator: Variant, Does: "GET /events hands out one event per poll, the others in the polls after"}),
 	sample(Entry{Name: "variant-extra-event-types", Operator: Variant, Does: "a queue registered for every event type also receives an event type the document does not name"}),
-	sample(Entry{Name: "variant-small-batches", Operator: Variant, Does: "mark all as read and delete topic work two messages per request and answer complete=false until done"}),
+	sample(Entry{Name: "variant-small-batches", Operator: Variant, Does: "mark all as read and delete topic work one message per request and answer complete=false until done"}),
 	{Name: "variant-bad-request-as-422", Operator: Variant, Does: "errors the fake answers with HTTP 400 are answered with HTTP 422 (the document shows no status)"},
 	{Name: "variant-extra-event-fields", Operator: Variant, Does: "every event carries a field the document does not list"},
 	{Name: "variant-flags-reversed", Operator: Variant, Does: "a message's flags are listed in the reverse order (a set)"},

@@ -62,12 +62,16 @@ func (s *State) PutBotStorage(botID int, entries map[string]string) *apierr.Erro
 }
 
 // RemoveBotStorage deletes the named entries of the bot's storage, or all of them when keys
-// is empty; a key that is not stored fails the whole request and nothing is removed.
+// is nil (omitted: an empty list names no entry and removes none, as on the real server); a
+// key that is not stored fails the whole request and nothing is removed.
 func (s *State) RemoveBotStorage(botID int, keys []string) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	stored := s.integrations.botStorage[botID]
-	if len(keys) == 0 {
+	if mutation.On("bot-storage-empty-keys-removes-all") && keys != nil && len(keys) == 0 {
+		keys = nil
+	}
+	if keys == nil {
 		delete(s.integrations.botStorage, botID)
 		return nil
 	}

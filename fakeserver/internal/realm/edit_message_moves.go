@@ -140,9 +140,6 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 	}
 	if p.toChannel != nil {
 		ev["new_stream_id"] = to.ID
-		if mutation.On("move-event-without-new-stream") {
-			delete(ev, "new_stream_id")
-		}
 	}
 	if p.topic != nil {
 		links := "topic_links"

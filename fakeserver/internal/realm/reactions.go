@@ -146,8 +146,8 @@ func (s *State) reactionViews(m *Message) []ReactionView {
 	out := make([]ReactionView, 0, len(m.Reactions))
 	for _, r := range m.Reactions {
 		v := ReactionView{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID}
-		if mutation.On("emoji-code-of-name") && r.ReactionType == "unicode_emoji" {
-			v.EmojiCode = r.EmojiName
+		if mutation.On("emoji-code-of-another-emoji") && r.ReactionType == "unicode_emoji" {
+			v.EmojiCode = "1f600"
 		}
 		if mutation.On("reaction-user-is-sender") {
 			v.UserID = m.SenderID
