@@ -1,6 +1,9 @@
 package fakeserver
 
-import "github.com/chatconform/chatconform/fakeserver/internal/realm"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
 
 // jwtFetchAPIKey: POST /jwt/fetch_api_key (operation 9), without credentials. The token is
 // verified with the key and algorithm of the server configuration (PATCH /_fake/config).
@@ -10,6 +13,9 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 	includeProfile := c.p.Bool("include_profile", false)
 	if err := c.done(); err != nil {
 		return nil, err
+	}
+	if mutation.On("jwt-profile-by-default") && !c.p.Has("include_profile") {
+		includeProfile = true
 	}
 	cfg := s.Config()
 	u, aerr := s.realm().JWTLogin(token, realm.JWTConfig{Key: cfg.JWTKey, Algorithm: cfg.JWTAlgorithm})

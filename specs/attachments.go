@@ -184,8 +184,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 				harness.Success(admin.DELETE("/messages/{id}", second).Expect())
 			}),
 			Entry("by deleting their topic", harness.Req("STATE-16"), func(harness.UploadedFile, int, int) {
-				harness.Success(t.As(harness.Admin).POST("/streams/{id}/delete_topic", ch.ID).
-					WithFormField("topic_name", topic).Expect())
+				untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.Users[harness.Admin], ch, &topic) })
 			}),
 		)
 

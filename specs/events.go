@@ -8,6 +8,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
 
+	"github.com/gavv/httpexpect/v2"
+
 	"github.com/chatconform/chatconform/harness"
 )
 
@@ -90,8 +92,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			t.SendToChannel(harness.Owner, ch, topic, "also in the deleted topic")
 			survivor := t.SendToChannel(harness.Owner, ch, harness.UniqueName("survivor"), "in another topic")
 			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
-			harness.Success(t.As(harness.Admin).POST("/streams/{id}/delete_topic", ch.ID).
-				WithFormField("topic_name", topic).Expect())
+			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.Users[harness.Admin], ch, &topic) })
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))
 		})
 	})

@@ -17,10 +17,17 @@ var Entries = []Entry{
 	{Name: "in-home-view-not-inverted", Operator: WrongValue, Requirements: reqs("RES-34", "VER-13"), Does: "in_home_view=true mutes the channel, as if it were is_muted"},
 	{Name: "ping-only-ignored", Operator: WrongValue, Requirements: reqs("OP04-05"), Does: "ping_only=true answers presences and server_timestamp as if it were false"},
 
+	{Name: "apply-markdown-default-false", Operator: WrongValue, Requirements: reqs("OP06-01"), Does: "a fetched message's content is raw Markdown when apply_markdown is not sent"},
+	{Name: "jwt-profile-by-default", Operator: WrongValue, Requirements: reqs("OP09-04"), Does: "the JWT fetch answers user when include_profile is not sent"},
+	{Name: "matches-narrow-subject-unescaped", Operator: WrongValue, Requirements: reqs("OP05-03"), Does: "match_subject is the topic as it is, not HTML-escaped"},
+	{Name: "reminder-note-dropped", Operator: WrongValue, Requirements: reqs("RES-31"), Does: "the reminder message leaves the note out"},
+
 	// Exact boundary.
 	sample(Entry{Name: "mute-topic-refused-at-limit", Operator: Boundary, Requirements: reqs("OP03-04", "LIMIT-02"), Does: "topic muting refuses a topic of exactly max_topic_length characters"}),
 	{Name: "presence-update-id-below-passed", Operator: Boundary, Requirements: reqs("OP04-09", "OP04-10"), Does: "with no updates, presence_last_update_id is one less than the last_update_id passed"},
 	{Name: "playground-extra-variable-accepted", Operator: Boundary, Requirements: reqs("OP14-04", "RES-29"), Does: "a playground url_template with code and a second variable is accepted"},
+
+	{Name: "only-owner-demoted", Operator: Boundary, Requirements: reqs("OP02-07"), Does: "the only owner can lose the owner role"},
 
 	// Refused, but applied.
 	sample(Entry{Name: "playground-refused-but-stored", Operator: RefusedApplied, Requirements: reqs("OP14-03"), Does: "a playground without the code variable is refused, and stored anyway"}),
@@ -28,20 +35,34 @@ var Entries = []Entry{
 
 	{Name: "bot-storage-empty-keys-removes-all", Operator: WrongValue, Requirements: reqs("OP20-02"), Does: "keys=[] removes all of the bot's storage, as if keys were omitted"},
 
+	{Name: "refused-role-change-renames", Operator: RefusedApplied, Requirements: reqs("OP02-05", "OP02-06", "OP02-07", "OP02-14"), Does: "a refused role change still applies the full_name sent with it"},
+	{Name: "create-user-duplicate-email-accepted", Operator: RefusedApplied, Requirements: reqs("OP11-05"), Does: "creating a user with an email in use succeeds"},
+	{Name: "edit-typing-invisible-message-accepted", Operator: RefusedApplied, Requirements: reqs("OP13-03"), Does: "edit typing on a missing or invisible message succeeds"},
+	{Name: "vcall-without-token-accepted", Operator: RefusedApplied, Requirements: reqs("OP21-03"), Does: "a user without a video-call token gets a meeting URL"},
+
 	// Applied, but one view stale.
 	sample(Entry{Name: "attachment-file-still-served", Operator: StaleView, Requirements: reqs("STATE-18", "OP18-01"), Does: "a deleted attachment is gone from the list, but its file is still served"}),
 	{Name: "attachment-delete-not-applied", Operator: StaleView, Requirements: reqs("OP18-03", "STATE-18"), Does: "deleting an attachment answers success and keeps it"},
 	{Name: "first-message-id-stale", Operator: StaleView, Requirements: reqs("EVENT-02", "EVENT-03"), Does: "a channel's first_message_id never changes once set, when its oldest message is deleted or moved"},
 	{Name: "notification-sets-every-notification", Operator: StaleView, Requirements: reqs("OP10-05"), Does: "setting one notification property of a subscription sets the other four too"},
 
+	{Name: "full-name-not-applied", Operator: StaleView, Requirements: reqs("OP02-04"), Does: "a full_name change answers success and changes nothing"},
+	{Name: "linkifier-reorder-not-applied", Operator: StaleView, Requirements: reqs("OP17-04"), Does: "reordering linkifiers answers success and keeps the old order"},
+	{Name: "push-legacy-registration-kept", Operator: StaleView, Requirements: reqs("OP07-10", "VER-21"), Does: "an E2EE push registration leaves the matching legacy registration in place"},
+
 	// One half of a pair.
 	sample(Entry{Name: "unmute-ignored", Operator: HalfPair, Requirements: reqs("STATE-07", "OP03-07"), Does: "op=remove answers success and leaves the topic muted"}),
 	sample(Entry{Name: "unresolve-refused", Operator: HalfPair, Requirements: reqs("STATE-03"), Does: "resolving works, unresolving is refused"}),
+
+	{Name: "push-key-rotation-ignored", Operator: HalfPair, Requirements: reqs("OP07-08"), Does: "rotating only the push key answers success and keeps the old key (token rotation works)"},
 
 	// One kind of actor.
 	sample(Entry{Name: "bot-any-key-accepted", Operator: ActorKind, Requirements: reqs("AUTH-06"), Does: "a bot's email authenticates with any well-formed API key"}),
 	sample(Entry{Name: "deactivated-user-reported-member", Operator: ActorKind, Requirements: reqs("OP16-04"), Does: "a deactivated user is reported as a member of any group"}),
 	{Name: "resolve-by-topic-movers", Operator: ActorKind, Requirements: reqs("AUTH-15", "VER-18", "STATE-01"), Does: "resolving is governed by can_move_messages_between_topics_group, not can_resolve_topics_group"},
+
+	{Name: "admin-demotes-owners", Operator: ActorKind, Requirements: reqs("OP02-06", "AUTH-12"), Does: "an administrator may remove the owner role (not add it)"},
+	{Name: "guest-made-administrator", Operator: ActorKind, Requirements: reqs("OP02-14"), Does: "a guest can be made an administrator or moderator"},
 
 	// Combinations the document names.
 	sample(Entry{Name: "subgroups-one-level-deep", Operator: Combination, Requirements: reqs("OP16-01"), Does: "membership through a subgroup counts one level deep only, not through a subgroup's subgroup"}),
@@ -52,8 +73,13 @@ var Entries = []Entry{
 	// Privacy on every surface.
 	sample(Entry{Name: "delivery-email-event-to-everyone", Operator: Privacy, Requirements: reqs("RES-06", "AUTH-19"), Does: "a changed real email is announced in realm_user events to every user, not only those who may see it"}),
 
+	{Name: "fetch-protected-history-shown", Operator: Privacy, Requirements: reqs("OP06-10"), Does: "fetching a message of a protected-history channel from before the requester subscribed succeeds"},
+	{Name: "topics-protected-history-shown", Operator: Privacy, Requirements: reqs("OP12-05", "OP12-06"), Does: "the topic list of a protected-history channel includes topics from before the requester subscribed"},
+
 	// Event isolation.
 	sample(Entry{Name: "subscription-event-to-every-subscriber", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "a user's subscription settings events go to every subscriber of the channel"}),
+
+	{Name: "edit-typing-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "edit typing events reach every user, not only the message's recipients"},
 
 	// The documented error code.
 	sample(Entry{Name: "code-unauthorized-principal-as-bad-request", Operator: ErrorCode, Requirements: reqs("ERR-11", "OP08-06"), Does: "UNAUTHORIZED_PRINCIPAL answered as BAD_REQUEST"}),
@@ -68,6 +94,10 @@ var Entries = []Entry{
 	sample(Entry{Name: "mute-one-event", Operator: EventState, Requirements: reqs("STATE-11", "EVENT-01"), Does: "muting a channel sends one subscription update event, for the property sent, not two"}),
 	{Name: "resolve-sets-last-moved", Operator: EventState, Requirements: reqs("MSG-37"), Does: "resolving or unresolving a topic sets last_moved_timestamp"},
 	{Name: "edit-history-without-prev-content", Operator: EventState, Requirements: reqs("MSG-41", "STATE-22"), Does: "a content edit's history entry lacks prev_content and prev_rendered_content"},
+
+	{Name: "vcall-token-event-stale", Operator: EventState, Requirements: reqs("EVENT-06", "OP21-04"), Does: "the has_vcall_token event says the opposite of the state it announces"},
+	{Name: "presence-event-never-sent", Operator: EventState, Requirements: reqs("EVENT-05"), Does: "no presence event when a user comes online"},
+	{Name: "matches-narrow-lists-non-matching", Operator: WrongValue, Requirements: reqs("OP05-04"), Does: "messages that do not match the narrow are listed too"},
 
 	// Ordering and paging.
 	sample(Entry{Name: "reactions-newest-first", Operator: Ordering, Requirements: reqs("MSG-28"), Does: "a message's reactions are listed newest first"}),

@@ -327,6 +327,9 @@ func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]
+	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.channels[m.ChannelID].canAccess(u) {
+		return s.messageView(u, m, opts), m.Content, nil
+	}
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return MessageView{}, "", err

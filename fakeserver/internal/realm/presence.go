@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // OfflineThresholdSeconds is how long after their last report the real server still shows a
@@ -81,6 +82,9 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 	p.client = client
 	if changed {
 		p.lastUpdateID = nextID(&s.next.presence)
+	}
+	if mutation.On("presence-event-never-sent") {
+		return
 	}
 	u := s.users[userID]
 	if u.PresenceEnabled && (!wasOnline || oldStatus != p.status(now)) {

@@ -11,6 +11,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Message reminders: at the scheduled time the notification bot sends the requester a direct
@@ -161,6 +162,9 @@ func (s *State) reminderContent(m *Message, note string) string {
 	} else {
 		ch := s.channels[m.ChannelID]
 		fmt.Fprintf(&b, "You requested a reminder for [#%s > %s @ 💬](%s).", ch.Name, s.topicDisplay(m.Topic), link)
+	}
+	if mutation.On("reminder-note-dropped") {
+		note = ""
 	}
 	if note != "" {
 		fmt.Fprintf(&b, " Note:\n > %s", note)

@@ -335,6 +335,9 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 	if strings.Contains(strings.SplitN(email, "@", 2)[0], "+") {
 		return 0, apierr.BadRequest("Email addresses containing + are not allowed.")
 	}
+	if mutation.On("create-user-duplicate-email-accepted") {
+		delete(s.usersByEmail, strings.ToLower(email))
+	}
 	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
 		return 0, apierr.BadRequest("Email '%s' already in use", email)
 	}
@@ -474,6 +477,9 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 	if up.Role != nil {
 		role = *up.Role
 		if err := s.checkRoleChange(req, target, role); err != nil {
+			if mutation.On("refused-role-change-renames") {
+				target.FullName = name
+			}
 			return err
 		}
 	}
@@ -486,6 +492,9 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 		if newEmail, err = s.checkNewEmail(req, *up.NewEmail); err != nil {
 			return err
 		}
+	}
+	if mutation.On("full-name-not-applied") {
+		name = target.FullName
 	}
 	if name != target.FullName {
 		target.FullName = name
@@ -505,6 +514,15 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 // checkRoleChange: valid role values; owners only add or remove the owner role; the only
 // owner keeps it; and, as the API document says, a guest does not become an administrator.
 func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
+	if mutation.On("admin-demotes-owners") && roleValues[role] && target.Role == RoleOwner && role != RoleOwner && s.activeHumanOwners() > 1 {
+		return nil
+	}
+	if mutation.On("only-owner-demoted") && roleValues[role] && target.Role == RoleOwner && req.Role == RoleOwner {
+		return nil
+	}
+	if mutation.On("guest-made-administrator") && roleValues[role] && target.IsGuest() && role != RoleOwner {
+		return nil
+	}
 	switch {
 	case !roleValues[role]:
 		return apierr.BadRequest("Invalid role")
@@ -722,6 +740,9 @@ func (s *State) SetVCallToken(userID int, has bool) *apierr.Error {
 		return apierr.NoSuchUser
 	}
 	u.HasVCallToken = has
+	if mutation.On("vcall-token-event-stale") {
+		has = !has
+	}
 	s.publish(events.Event{"type": "has_vcall_token", "value": has}, u.ID)
 	return nil
 }
