@@ -6,20 +6,20 @@ type Operator string
 
 // The catalogue of mutation operators (docs/mutation.md describes each).
 const (
-	WrongValue    Operator = "wrong-value"    // the right type, the wrong value: another object's id, a constant, per message where per conversation
-	Boundary      Operator = "boundary"       // off by one at a documented limit, in either direction
+	WrongValue     Operator = "wrong-value"     // the right type, the wrong value: another object's id, a constant, per message where per conversation
+	Boundary       Operator = "boundary"        // off by one at a documented limit, in either direction
 	RefusedApplied Operator = "refused-applied" // the error is answered and the change happens anyway
-	StaleView     Operator = "stale-view"     // applied, but one place that shows it stays as it was
-	HalfPair      Operator = "half-pair"      // one half of a pair: add but not remove, mute but not unmute
-	ActorKind     Operator = "actor-kind"     // the rule holds for one kind of actor but not another
-	Combination   Operator = "combination"    // a combination the document names goes wrong
-	Privacy       Operator = "privacy"        // a visibility rule broken on one surface
-	Isolation     Operator = "isolation"      // an event reaches a queue it must not reach
-	ErrorCode     Operator = "error-code"     // the documented error code replaced by another
-	EventState    Operator = "event-state"    // event data disagrees with the state it announces
-	Ordering      Operator = "ordering"       // ordering and paging: sort order, anchors, newest first
-	Repeat        Operator = "repeat"         // a repeat of the same request does not do what the document says
-	Complete      Operator = "complete"       // complete of a batch operation wrong
+	StaleView      Operator = "stale-view"      // applied, but one place that shows it stays as it was
+	HalfPair       Operator = "half-pair"       // one half of a pair: add but not remove, mute but not unmute
+	ActorKind      Operator = "actor-kind"      // the rule holds for one kind of actor but not another
+	Combination    Operator = "combination"     // a combination the document names goes wrong
+	Privacy        Operator = "privacy"         // a visibility rule broken on one surface
+	Isolation      Operator = "isolation"       // an event reaches a queue it must not reach
+	ErrorCode      Operator = "error-code"      // the documented error code replaced by another
+	EventState     Operator = "event-state"     // event data disagrees with the state it announces
+	Ordering       Operator = "ordering"        // ordering and paging: sort order, anchors, newest first
+	Repeat         Operator = "repeat"          // a repeat of the same request does not do what the document says
+	Complete       Operator = "complete"        // complete of a batch operation wrong
 )
 
 // Operators lists the operators in the table's column order.

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"cmp"
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -50,12 +50,12 @@ type Result struct {
 	FailedSpecs []string `json:"failed_specs,omitempty"`
 	// Reached says whether the fake reached the mutation point during the run: a survivor
 	// not reached sits on a path no spec takes.
-	Reached bool    `json:"reached"`
+	Reached bool `json:"reached"`
 	// Watchers are, for a survivor, the specs that name its requirements: those that should
 	// have caught it.
 	Watchers []string `json:"watchers,omitempty"`
-	Seconds float64 `json:"seconds"`
-	Error   string  `json:"error,omitempty"`
+	Seconds  float64  `json:"seconds"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // binaries are the two programs a run needs, built once.
