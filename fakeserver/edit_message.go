@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -26,6 +27,9 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if s.realm().AtLeast(realm.LevelPrevContentSHA256) { // unknown, so unread, before
 		if sum, given := c.p.String("prev_content_sha256"); given {
 			req.PrevContentSHA256 = &sum
+			if mutation.On("prev-content-sha256-ignored") {
+				req.PrevContentSHA256 = nil
+			}
 		}
 	}
 	if streamID, given := nonNegativeInt(c, "stream_id"); given {

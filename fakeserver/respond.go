@@ -24,6 +24,9 @@ func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
 	if _, set := body[resultField]; !set {
 		body[resultField] = "success"
 	}
+	if mutation.On("ignored-parameters-never-listed") {
+		p = nil
+	}
 	body["msg"] = ""
 	if mutation.On("variant-extra-reply-field") {
 		body["x_variant_note"] = "a field the document does not list"

@@ -22,12 +22,19 @@ var Entries = []Entry{
 	{Name: "matches-narrow-subject-unescaped", Operator: WrongValue, Requirements: reqs("OP05-03"), Does: "match_subject is the topic as it is, not HTML-escaped"},
 	{Name: "reminder-note-dropped", Operator: WrongValue, Requirements: reqs("RES-31"), Does: "the reminder message leaves the note out"},
 
+	{Name: "topics-empty-name-by-default", Operator: WrongValue, Requirements: reqs("OP12-01"), Does: "the topic list reports the empty topic as the empty string when allow_empty_topic_name is not sent"},
+	{Name: "attachment-message-ids-own-only", Operator: WrongValue, Requirements: reqs("RES-04"), Does: "an attachment's message_ids lists only its owner's messages, not other users' that reference the file"},
+	{Name: "ignored-parameters-never-listed", Operator: WrongValue, Requirements: reqs("CONV-10", "VER-04"), Does: "replies built as maps never carry ignored_parameters_unsupported (typed replies still do)"},
+
 	// Exact boundary.
 	sample(Entry{Name: "mute-topic-refused-at-limit", Operator: Boundary, Requirements: reqs("OP03-04", "LIMIT-02"), Does: "topic muting refuses a topic of exactly max_topic_length characters"}),
 	{Name: "presence-update-id-below-passed", Operator: Boundary, Requirements: reqs("OP04-09", "OP04-10"), Does: "with no updates, presence_last_update_id is one less than the last_update_id passed"},
 	{Name: "playground-extra-variable-accepted", Operator: Boundary, Requirements: reqs("OP14-04", "RES-29"), Does: "a playground url_template with code and a second variable is accepted"},
 
 	{Name: "only-owner-demoted", Operator: Boundary, Requirements: reqs("OP02-07"), Does: "the only owner can lose the owner role"},
+
+	{Name: "register-max-topic-length-plus-one", Operator: Boundary, Requirements: reqs("LIMIT-01", "LIMIT-02"), Does: "register gives max_topic_length one more than the bound the server enforces"},
+	{Name: "prev-content-sha256-ignored", Operator: RefusedApplied, Requirements: reqs("OP01-15"), Does: "an edit whose prev_content_sha256 does not match the stored content succeeds"},
 
 	// Refused, but applied.
 	sample(Entry{Name: "playground-refused-but-stored", Operator: RefusedApplied, Requirements: reqs("OP14-03"), Does: "a playground without the code variable is refused, and stored anyway"}),

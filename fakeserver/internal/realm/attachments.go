@@ -127,6 +127,9 @@ func (s *State) attachmentView(a *Attachment) DetachedUpload {
 		ID: a.ID, Name: a.Name, PathID: a.PathID, Size: len(a.Content), CreateTime: created,
 		MessageIDs: slices.Clone(a.MessageIDs),
 	}
+	if mutation.On("attachment-message-ids-own-only") {
+		v.MessageIDs = s.ownMessageIDs(a)
+	}
 	if !s.atLeast(LevelAttachmentMessageIDs) {
 		v.messages = []attachedMessage{}
 		for _, id := range a.MessageIDs {

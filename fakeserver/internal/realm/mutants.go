@@ -45,3 +45,14 @@ func (s *State) firstIDsAsMax(topics []Topic, channelID int) {
 		}
 	}
 }
+
+// ownMessageIDs are the messages referencing an attachment that its owner sent.
+func (s *State) ownMessageIDs(a *Attachment) []int {
+	ids := []int{}
+	for _, id := range a.MessageIDs {
+		if m := s.messages[id]; m != nil && m.SenderID == a.OwnerID {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
