@@ -32,6 +32,9 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 			}
 		}
 	}
+	if mutation.On("propagate-mode-default-change-all") && !c.p.Has("propagate_mode") {
+		req.PropagateMode = realm.ChangeAll
+	}
 	if streamID, given := nonNegativeInt(c, "stream_id"); given {
 		req.StreamID = &streamID
 	}

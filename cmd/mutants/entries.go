@@ -26,6 +26,8 @@ var Entries = []Entry{
 	{Name: "attachment-message-ids-own-only", Operator: WrongValue, Requirements: reqs("RES-04"), Does: "an attachment's message_ids lists only its owner's messages, not other users' that reference the file"},
 	{Name: "ignored-parameters-never-listed", Operator: WrongValue, Requirements: reqs("CONV-10", "VER-04"), Does: "replies built as maps never carry ignored_parameters_unsupported (typed replies still do)"},
 
+	{Name: "propagate-mode-default-change-all", Operator: WrongValue, Requirements: reqs("OP01-06"), Does: "a topic edit without propagate_mode moves the whole topic"},
+
 	// Exact boundary.
 	sample(Entry{Name: "mute-topic-refused-at-limit", Operator: Boundary, Requirements: reqs("OP03-04", "LIMIT-02"), Does: "topic muting refuses a topic of exactly max_topic_length characters"}),
 	{Name: "presence-update-id-below-passed", Operator: Boundary, Requirements: reqs("OP04-09", "OP04-10"), Does: "with no updates, presence_last_update_id is one less than the last_update_id passed"},
@@ -35,6 +37,9 @@ var Entries = []Entry{
 
 	{Name: "register-max-topic-length-plus-one", Operator: Boundary, Requirements: reqs("LIMIT-01", "LIMIT-02"), Does: "register gives max_topic_length one more than the bound the server enforces"},
 	{Name: "prev-content-sha256-ignored", Operator: RefusedApplied, Requirements: reqs("OP01-15"), Does: "an edit whose prev_content_sha256 does not match the stored content succeeds"},
+
+	{Name: "edit-content-one-over-limit", Operator: Boundary, Requirements: reqs("OP01-14", "LIMIT-04"), Does: "an edit stores content of max_message_length + 1 characters"},
+	{Name: "color-any-string-accepted", Operator: Boundary, Requirements: reqs("OP10-03"), Does: "a subscription color that is not a hex color is accepted"},
 
 	// Refused, but applied.
 	sample(Entry{Name: "playground-refused-but-stored", Operator: RefusedApplied, Requirements: reqs("OP14-03"), Does: "a playground without the code variable is refused, and stored anyway"}),
@@ -46,6 +51,8 @@ var Entries = []Entry{
 	{Name: "create-user-duplicate-email-accepted", Operator: RefusedApplied, Requirements: reqs("OP11-05"), Does: "creating a user with an email in use succeeds"},
 	{Name: "edit-typing-invisible-message-accepted", Operator: RefusedApplied, Requirements: reqs("OP13-03"), Does: "edit typing on a missing or invisible message succeeds"},
 	{Name: "vcall-without-token-accepted", Operator: RefusedApplied, Requirements: reqs("OP21-03"), Does: "a user without a video-call token gets a meeting URL"},
+
+	{Name: "direct-message-topic-edit-accepted", Operator: RefusedApplied, Requirements: reqs("OP01-27"), Does: "a topic edit of a direct message answers success (and changes nothing)"},
 
 	// Applied, but one view stale.
 	sample(Entry{Name: "attachment-file-still-served", Operator: StaleView, Requirements: reqs("STATE-18", "OP18-01"), Does: "a deleted attachment is gone from the list, but its file is still served"}),
@@ -87,6 +94,9 @@ var Entries = []Entry{
 	sample(Entry{Name: "subscription-event-to-every-subscriber", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "a user's subscription settings events go to every subscriber of the channel"}),
 
 	{Name: "edit-typing-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "edit typing events reach every user, not only the message's recipients"},
+
+	{Name: "direct-typing-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "direct message typing events reach every user, not only the conversation's"},
+	{Name: "reaction-event-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "reaction events reach every user, also those who cannot read the message"},
 
 	// The documented error code.
 	sample(Entry{Name: "code-unauthorized-principal-as-bad-request", Operator: ErrorCode, Requirements: reqs("ERR-11", "OP08-06"), Does: "UNAUTHORIZED_PRINCIPAL answered as BAD_REQUEST"}),

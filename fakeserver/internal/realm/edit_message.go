@@ -152,6 +152,9 @@ func (s *State) validateEditPayload(p *editPlan) *apierr.Error {
 	if p.topic == nil && req.Content == nil && req.StreamID == nil {
 		return apierr.BadRequest("Nothing to change")
 	}
+	if mutation.On("direct-message-topic-edit-accepted") && m.IsDirect && req.StreamID == nil {
+		p.topic = nil
+	}
 	if m.IsDirect {
 		if req.StreamID != nil {
 			return apierr.BadRequest("Direct messages cannot be moved to channels.")
@@ -204,6 +207,9 @@ func (s *State) editedContent(raw string) string {
 	content := strings.TrimRightFunc(raw, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 	if strings.TrimSpace(content) == "" {
 		content = "(deleted)"
+	}
+	if mutation.On("edit-content-one-over-limit") {
+		return truncate(content, s.settings.MaxMessageLength+1, "\n[message truncated]")
 	}
 	return truncate(content, s.settings.MaxMessageLength, "\n[message truncated]")
 }

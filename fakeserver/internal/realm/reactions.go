@@ -174,6 +174,10 @@ func (s *State) publishReaction(m *Message, op string, r Reaction) {
 	if !s.atLeast(LevelReactionUserDropped) || s.atLeast(LevelReactionEventUser) {
 		ev["user"] = s.reactionUser(r.UserID)
 	}
+	if mutation.On("reaction-event-to-everyone") {
+		s.publish(ev, s.activeUserIDs()...)
+		return
+	}
 	s.publish(ev, s.messageAudience(m)...)
 }
 
