@@ -23,6 +23,9 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 		return nil, aerr
 	}
 	f := fields{"api_key": u.APIKey, "email": u.Email}
+	if mutation.On("jwt-api-key-rotated") {
+		f["api_key"] = u.APIKey[1:] + u.APIKey[:1]
+	}
 	if includeProfile {
 		// The user as they see themselves, as the real server returns it.
 		v, aerr := s.realm().UserView(u.ID, u.ID)

@@ -28,6 +28,9 @@ var Entries = []Entry{
 
 	{Name: "propagate-mode-default-change-all", Operator: WrongValue, Requirements: reqs("OP01-06"), Does: "a topic edit without propagate_mode moves the whole topic"},
 
+	{Name: "create-user-id-of-next", Operator: WrongValue, Requirements: reqs("OP11-04"), Does: "create user answers the ID the next user will get, not the new user's"},
+	{Name: "jwt-api-key-rotated", Operator: WrongValue, Requirements: reqs("AUTH-04", "OP09-03"), Does: "the JWT fetch answers a key of the right form that is not the user's"},
+
 	// Exact boundary.
 	sample(Entry{Name: "mute-topic-refused-at-limit", Operator: Boundary, Requirements: reqs("OP03-04", "LIMIT-02"), Does: "topic muting refuses a topic of exactly max_topic_length characters"}),
 	{Name: "presence-update-id-below-passed", Operator: Boundary, Requirements: reqs("OP04-09", "OP04-10"), Does: "with no updates, presence_last_update_id is one less than the last_update_id passed"},
@@ -40,6 +43,8 @@ var Entries = []Entry{
 
 	{Name: "edit-content-one-over-limit", Operator: Boundary, Requirements: reqs("OP01-14", "LIMIT-04"), Does: "an edit stores content of max_message_length + 1 characters"},
 	{Name: "color-any-string-accepted", Operator: Boundary, Requirements: reqs("OP10-03"), Does: "a subscription color that is not a hex color is accepted"},
+
+	{Name: "reminder-delivered-a-minute-early", Operator: Boundary, Requirements: reqs("STATE-20"), Does: "a reminder is delivered up to a minute before its scheduled time"},
 
 	// Refused, but applied.
 	sample(Entry{Name: "playground-refused-but-stored", Operator: RefusedApplied, Requirements: reqs("OP14-03"), Does: "a playground without the code variable is refused, and stored anyway"}),

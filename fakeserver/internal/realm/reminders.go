@@ -130,6 +130,9 @@ func (s *State) reminderView(r *Reminder) ReminderView {
 func (s *State) deliverDueReminders() {
 	var due []*Reminder
 	for _, r := range s.integrations.reminders {
+		if mutation.On("reminder-delivered-a-minute-early") && !r.Failed && r.DeliverAt-60 <= s.Now() && r.DeliverAt > s.Now() {
+			due = append(due, r)
+		}
 		if !r.Failed && r.DeliverAt <= s.Now() {
 			due = append(due, r)
 		}
