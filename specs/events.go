@@ -158,18 +158,30 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		ch := t.NewChannel(harness.Public, harness.Admin)
 		outsider := t.NewUser(harness.Member)
 		t.SubscribeUsers(ch, outsider) // a channel both share; the administrator's settings of it are theirs
-		events := t.ListenAs(outsider, "message", "subscription")
+		events := t.ListenAs(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction")
 
 		secret := harness.UniqueName("secret")
-		t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
+		dm := t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
 		harness.Success(t.As(harness.Admin).PATCH("/users/me/subscriptions/{id}", ch.ID).
 			WithFormField("property", "pin_to_top").WithFormField("value", true).Expect())
+		// What the two do in their conversation is theirs too: typing, editing, reacting.
+		admin := t.Users[harness.Admin]
+		harness.Success(sendForm(t.Users[harness.Owner], "POST", "/typing", nil, "op", "start", "to", jsonText([]int{admin.ID})))
+		if editTyping, _ := requirements().Get("OP13-01"); t.FeatureLevel >= editTyping.MinLevel {
+			harness.Success(msgs.editTyping(t.Users[harness.Owner], dm, "op", "start"))
+		}
+		harness.Success(sendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
 
 		for _, ev := range events.Collect(eventWait) {
 			Expect(jsonText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
-			if ev["type"] == "subscription" {
+			switch ev["type"] {
+			case "subscription":
 				Expect(ev).NotTo(And(HaveKeyWithValue("stream_id", BeNumerically("==", ch.ID)), HaveKeyWithValue("property", "pin_to_top")),
 					"the administrator's subscription setting reached the queue")
+			case "typing_edit_message", "reaction":
+				Expect(ev).NotTo(HaveKeyWithValue("message_id", BeNumerically("==", dm)), "a %s event of the direct message between two others reached the queue", ev["type"])
+			case "typing":
+				Expect(ev["message_type"]).NotTo(Equal("direct"), "typing in a direct conversation between two others reached the queue")
 			}
 		}
 	})

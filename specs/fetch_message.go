@@ -86,6 +86,13 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 			private := t.NewChannel(harness.PrivateShared)
 			return t.SendToChannel(harness.Owner, private, harness.UniqueName("topic"), "not for the member")
 		}),
+		// Subscribed now, but the history is protected: what came before stays hidden.
+		Entry("a message sent to a protected-history channel before the requester subscribed", func() int {
+			protected := t.NewChannel(harness.PrivateProtected)
+			id := t.SendToChannel(harness.Owner, protected, harness.UniqueName("topic"), "before the member came")
+			t.Subscribe(protected, harness.Member)
+			return id
+		}),
 	)
 })
 
