@@ -40,6 +40,9 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	if status != "active" && status != "idle" {
 		return nil, apierr.BadRequest("Invalid status: %s", status)
 	}
+	if mutation.On("ping-only-status-not-recorded") && pingOnly {
+		return fields{}, nil
+	}
 	s.realm().UpdatePresence(c.user.ID, status, clientName(c))
 	if mutation.On("ping-only-ignored") {
 		pingOnly = false

@@ -208,6 +208,14 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		Entry("idle", harness.Req("STATE-09"), "idle"),
 	)
 
+	// ping_only leaves presence data out of the answer, not the status out of the state: read
+	// back through another user, whose request does not report the user's status itself.
+	It("records the status sent with ping_only true, as another user's presence data shows", harness.Req("STATE-09"), func() {
+		harness.Success(acct.updatePresence(u, "status", "active", "ping_only", true))
+		presences := acct.presences(t.Users[harness.Owner], "status", "active", "slim_presence", true)
+		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)), "the status reported with ping_only is not recorded")
+	})
+
 	It("answers presence_last_update_id equal to the one passed exactly when there are no updates", harness.Req("OP04-10"), func() {
 		t.NeedLevel(263)
 		_, first := acct.presencesSince(u, "status", "active", "last_update_id", -1)

@@ -59,6 +59,8 @@ var Entries = []Entry{
 
 	{Name: "direct-message-topic-edit-accepted", Operator: RefusedApplied, Requirements: reqs("OP01-27"), Does: "a topic edit of a direct message answers success (and changes nothing)"},
 
+	{Name: "ping-only-status-not-recorded", Operator: StaleView, Requirements: reqs("STATE-09"), Does: "a ping_only report answers success and records no status"},
+
 	// Applied, but one view stale.
 	sample(Entry{Name: "attachment-file-still-served", Operator: StaleView, Requirements: reqs("STATE-18", "OP18-01"), Does: "a deleted attachment is gone from the list, but its file is still served"}),
 	{Name: "attachment-delete-not-applied", Operator: StaleView, Requirements: reqs("OP18-03", "STATE-18"), Does: "deleting an attachment answers success and keeps it"},
