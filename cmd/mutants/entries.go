@@ -94,7 +94,7 @@ var Entries = []Entry{
 	// Privacy on every surface.
 	sample(Entry{Name: "delivery-email-event-to-everyone", Operator: Privacy, Requirements: reqs("RES-06"), Does: "a changed real email is announced in realm_user events to every user, not only those who may see it"}),
 
-	{Name: "fetch-protected-history-shown", Operator: Privacy, Requirements: reqs("OP06-10"), Does: "fetching a message of a protected-history channel from before the requester subscribed succeeds"},
+	sample(Entry{Name: "fetch-protected-history-shown", Operator: Privacy, Requirements: reqs("OP06-10"), Does: "fetching a message of a protected-history channel from before the requester subscribed succeeds"}),
 	{Name: "topics-protected-history-shown", Operator: Privacy, Requirements: reqs("OP12-05", "OP12-06"), Does: "the topic list of a protected-history channel includes topics from before the requester subscribed"},
 
 	// Event isolation.
