@@ -121,6 +121,25 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		Entry("move_messages_between_streams_limit_seconds", harness.Req("EVENT-04"), "move_messages_between_streams_limit_seconds", 4323),
 	)
 
+	// The group setting that governs resolving (from VER-18's level), with the group's ID as
+	// its value: the event carries the value the state now holds.
+	It("a realm update_dict event carries the change of can_resolve_topics_group", harness.Req("EVENT-04"), func() {
+		since, _ := requirements().Get("VER-18")
+		t.NeedLevel(since.MinLevel)
+		const setting = "can_resolve_topics_group"
+		moderators := t.SystemGroupID("role:moderators")
+		events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
+			data, _ := ev["data"].(map[string]any)
+			_, inData := data[setting]
+			return inData || ev["property"] == setting
+		})
+		t.ChangeRealmGroupSetting(setting, moderators)
+		Expect(t.StateOf(t.Users[harness.Member], "realm").Value("realm_" + setting).Raw()).To(BeNumerically("==", moderators))
+		updateDict := harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: moderators}})
+		update := harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": moderators})
+		events.ExpectEvents(eventWait, Or(updateDict, update))
+	})
+
 	// The real server of this family sends no presence events in a realm of more than
 	// presenceEventUsers active users (clients poll presence there instead): when no event
 	// comes in such a realm, the requirement is skipped with the reason. The event's fields are

@@ -123,6 +123,8 @@ var Entries = []Entry{
 	{Name: "presence-event-never-sent", Operator: EventState, Requirements: reqs("EVENT-05"), Does: "no presence event when a user comes online"},
 	{Name: "matches-narrow-lists-non-matching", Operator: WrongValue, Requirements: reqs("OP05-04"), Does: "messages that do not match the narrow are listed too"},
 
+	{Name: "group-setting-event-other-value", Operator: EventState, Requirements: reqs("EVENT-04"), Does: "the update_dict event of a realm group setting carries another value than the one set"},
+
 	// Ordering and paging.
 	sample(Entry{Name: "reactions-newest-first", Operator: Ordering, Requirements: reqs("MSG-28"), Does: "a message's reactions are listed newest first"}),
 	{Name: "edit-history-oldest-first", Operator: Ordering, Requirements: reqs("MSG-31"), Does: "edit_history is ordered oldest edit first"},
