@@ -138,8 +138,10 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 	// The rule holds on every surface that carries the address: the events of a change of
 	// address and the register state, not only the user object.
 	It("keeps a changed real address out of the events and register state of a viewer the visibility excludes", harness.Req("RES-06"), func() {
-		acct.ownerNeeds("can_change_user_emails")
 		t := harness.Current()
+		byEmail, _ := requirements().Get("OP02-12") // the address is changed through operation 2
+		t.NeedLevel(byEmail.MinLevel)
+		acct.ownerNeeds("can_change_user_emails")
 		subject := t.NewUser(harness.Member)
 		t.SetEmailVisibility(subject, harness.VisibleToAdmins)
 		member := t.Users[harness.Member]

@@ -124,6 +124,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// The group setting that governs resolving (from VER-18's level), with the group's ID as
 	// its value: the event carries the value the state now holds.
 	It("a realm update_dict event carries the change of can_resolve_topics_group", harness.Req("EVENT-04"), func() {
+		needCatalogLevels(t)
 		since, _ := requirements().Get("VER-18")
 		t.NeedLevel(since.MinLevel)
 		const setting = "can_resolve_topics_group"
