@@ -34,12 +34,12 @@ const Variant Operator = "variant"
 // (mutation.On(Name)), its operator, the requirements it breaks (none for a variant) and
 // what the fake does differently.
 type Entry struct {
-	Name         string
-	Operator     Operator
-	Requirements []string
-	Does         string
+	Name         string   `json:"name"`
+	Operator     Operator `json:"operator"`
+	Requirements []string `json:"requirements,omitempty"`
+	Does         string   `json:"does"`
 	// Sample puts the entry in the fixed sample that make test runs.
-	Sample bool
+	Sample bool `json:"sample,omitempty"`
 }
 
 // Mutant reports whether the entry breaks a rule (a variant breaks none).

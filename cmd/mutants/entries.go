@@ -31,6 +31,9 @@ var Entries = []Entry{
 	{Name: "create-user-id-of-next", Operator: WrongValue, Requirements: reqs("OP11-04"), Does: "create user answers the ID the next user will get, not the new user's"},
 	{Name: "jwt-api-key-rotated", Operator: WrongValue, Requirements: reqs("AUTH-04", "OP09-03"), Does: "the JWT fetch answers a key of the right form that is not the user's"},
 
+	{Name: "reminder-id-of-next", Operator: WrongValue, Requirements: reqs("OP15-04"), Does: "creating a reminder answers the ID the next reminder will get"},
+	{Name: "reminder-timestamp-milliseconds", Operator: WrongValue, Requirements: reqs("RES-30", "OP15-02"), Does: "a reminder's scheduled_delivery_timestamp is shown in milliseconds"},
+
 	// Exact boundary.
 	sample(Entry{Name: "mute-topic-refused-at-limit", Operator: Boundary, Requirements: reqs("OP03-04", "LIMIT-02"), Does: "topic muting refuses a topic of exactly max_topic_length characters"}),
 	{Name: "presence-update-id-below-passed", Operator: Boundary, Requirements: reqs("OP04-09", "OP04-10"), Does: "with no updates, presence_last_update_id is one less than the last_update_id passed"},

@@ -120,6 +120,9 @@ func (s *State) reminderView(r *Reminder) ReminderView {
 		Type: "private", To: []int{r.UserID}, Content: content, RenderedContent: renderPlain(content),
 		Failed: r.Failed, ReminderTargetMessageID: r.MessageID,
 	}
+	if mutation.On("reminder-timestamp-milliseconds") {
+		v.ScheduledDeliveryTimestamp *= 1000
+	}
 	if s.atLeast(LevelReminderNote) {
 		v.Note = &r.Note
 	}
