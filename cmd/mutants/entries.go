@@ -80,6 +80,9 @@ var Entries = []Entry{
 
 	{Name: "push-key-rotation-ignored", Operator: HalfPair, Requirements: reqs("OP07-08"), Does: "rotating only the push key answers success and keeps the old key (token rotation works)"},
 
+	{Name: "vcall-token-never-revoked", Operator: HalfPair, Requirements: reqs("OP21-04", "EVENT-06"), Does: "a video-call token can be granted but not revoked: has_vcall_token stays true"},
+	{Name: "channel-unmute-ignored", Operator: HalfPair, Requirements: reqs("OP10-05", "RES-34"), Does: "muting a channel works, unmuting answers success and leaves it muted"},
+
 	// One kind of actor.
 	sample(Entry{Name: "bot-any-key-accepted", Operator: ActorKind, Requirements: reqs("AUTH-06"), Does: "a bot's email authenticates with any well-formed API key"}),
 	sample(Entry{Name: "deactivated-user-reported-member", Operator: ActorKind, Requirements: reqs("OP16-04"), Does: "a deactivated user is reported as a member of any group"}),
@@ -99,6 +102,9 @@ var Entries = []Entry{
 
 	sample(Entry{Name: "fetch-protected-history-shown", Operator: Privacy, Requirements: reqs("OP06-10"), Does: "fetching a message of a protected-history channel from before the requester subscribed succeeds"}),
 	{Name: "topics-protected-history-shown", Operator: Privacy, Requirements: reqs("OP12-05", "OP12-06"), Does: "the topic list of a protected-history channel includes topics from before the requester subscribed"},
+
+	{Name: "presence-keyed-by-real-email", Operator: Privacy, Requirements: reqs("AUTH-19", "RES-08"), Does: "the legacy presence format is keyed by the real address, also for viewers who may not see it"},
+	{Name: "delivery-email-shown-to-all", Operator: Privacy, Requirements: reqs("RES-06", "AUTH-19"), Does: "every viewer is shown delivery_email, whatever the user's email visibility"},
 
 	// Event isolation.
 	sample(Entry{Name: "subscription-event-to-every-subscriber", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "a user's subscription settings events go to every subscriber of the channel"}),

@@ -135,6 +135,10 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 				"aggregated": s.legacyClientEntry(p, u, false),
 				p.client:     s.legacyClientEntry(p, u, true),
 			}
+			if api := s.apiEmail(u); mutation.On("presence-keyed-by-real-email") && api != u.Email {
+				res.Presences[u.Email] = res.Presences[api]
+				delete(res.Presences, api)
+			}
 		}
 	}
 	return res

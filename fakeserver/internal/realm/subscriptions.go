@@ -97,6 +97,9 @@ func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, prop
 		sub.Color = value.(string)
 		update(property, sub.Color)
 	case "is_muted", "in_home_view":
+		if mutation.On("channel-unmute-ignored") && !(value.(bool) == (property == "is_muted")) {
+			return
+		}
 		sub.IsMuted = value.(bool) == (property == "is_muted")
 		if mutation.On("in-home-view-not-inverted") {
 			sub.IsMuted = value.(bool)

@@ -261,6 +261,9 @@ func (s *State) userView(viewer, u *User) UserView {
 		IsAdmin: u.IsAdmin(), IsGuest: u.IsGuest(), IsBot: u.IsBot, Role: u.Role, Timezone: u.Timezone,
 		AvatarURL: avatarURL(u), AvatarVersion: u.AvatarVersion,
 	}}
+	if mutation.On("delivery-email-shown-to-all") {
+		v.DeliveryEmail = u.Email
+	}
 	if s.atLeast(LevelImportedStub) {
 		v.IsImportedStub = new(bool)
 	}
@@ -738,6 +741,9 @@ func (s *State) SetVCallToken(userID int, has bool) *apierr.Error {
 	u := s.users[userID]
 	if u == nil {
 		return apierr.NoSuchUser
+	}
+	if mutation.On("vcall-token-never-revoked") && !has {
+		return nil
 	}
 	u.HasVCallToken = has
 	if mutation.On("vcall-token-event-stale") {
