@@ -13,7 +13,7 @@ GINKGO  := $(GO) tool ginkgo
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 
-.PHONY: help conformance test lint race oldest-go unit suite suite-binary docker-engine node chromium image fakeserver vet build bench load wrk
+.PHONY: help conformance test lint race oldest-go unit suite suite-binary mutants mutants-sample docker-engine node chromium image fakeserver vet build bench load wrk
 
 # Each target with the first line of the comment above it.
 help:
@@ -24,7 +24,7 @@ conformance:
 	$(GO) run -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" ./cmd/chatconform
 
 # Every test (the README's second command; .ci/run runs it on a clean clone).
-test: vet lint oldest-go docker-engine node chromium unit race suite suite-binary
+test: vet lint oldest-go docker-engine node chromium unit race suite suite-binary mutants-sample
 
 # go vet over the whole module.
 vet:
@@ -71,6 +71,17 @@ suite:
 # The suite against the fake started as its own binary.
 suite-binary:
 	PROCS=$(PROCS) bash .ci/suite-against-binary
+
+# The suite's strength (docs/mutation.md): the suite against every mutant (the fake with one
+# documented rule broken; each must fail) and every benign variant (another choice the
+# document leaves open; each must pass), $(PROCS) at once; the table goes to reports/mutants.md.
+mutants:
+	$(WITHOUT_SETTINGS) $(GO) run ./cmd/mutants -j $(PROCS)
+
+# The fixed sample of make test, so that the harness cannot rot: about 20 mutants, each against
+# the specs of its requirements, and 5 variants against the whole suite.
+mutants-sample:
+	$(WITHOUT_SETTINGS) $(GO) run ./cmd/mutants -sample -j $(PROCS) -out reports/mutants-sample
 
 # A running Docker engine, for the container test among the unit tests.
 docker-engine:

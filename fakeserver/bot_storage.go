@@ -58,7 +58,8 @@ func (s *Server) putBotStorage(c *call) (fields, error) {
 	return fields{}, nil
 }
 
-// removeBotStorage: DELETE /bot_storage (operation 20) — the named entries, or all of them.
+// removeBotStorage: DELETE /bot_storage (operation 20) — the named entries, or all of them
+// when keys is omitted.
 func (s *Server) removeBotStorage(c *call) (fields, error) {
 	keys := stringList(c, "keys")
 	if err := c.done(); err != nil {

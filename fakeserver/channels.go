@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -16,6 +17,9 @@ func (s *Server) getTopics(c *call) (fields, error) {
 	allowEmpty := c.p.Bool("allow_empty_topic_name", false)
 	if err := c.done(); err != nil {
 		return nil, err
+	}
+	if mutation.On("topics-empty-name-by-default") && !c.p.Has("allow_empty_topic_name") {
+		allowEmpty = true
 	}
 	topics, aerr := s.realm().Topics(c.user.ID, id, allowEmpty)
 	if aerr != nil {

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -26,7 +27,13 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if s.realm().AtLeast(realm.LevelPrevContentSHA256) { // unknown, so unread, before
 		if sum, given := c.p.String("prev_content_sha256"); given {
 			req.PrevContentSHA256 = &sum
+			if mutation.On("prev-content-sha256-ignored") {
+				req.PrevContentSHA256 = nil
+			}
 		}
+	}
+	if mutation.On("propagate-mode-default-change-all") && !c.p.Has("propagate_mode") {
+		req.PropagateMode = realm.ChangeAll
 	}
 	if streamID, given := nonNegativeInt(c, "stream_id"); given {
 		req.StreamID = &streamID

@@ -216,11 +216,16 @@ func TestBotStorage(t *testing.T) {
 	if got := fmt.Sprint(storage("keys=" + `["a","c"]`)); got != "map[a:one c:3]" {
 		t.Errorf("GET with keys: %s", got)
 	}
-	// The real server reads an empty list as "all keys".
-	requireSuccess(t, "delete all with []", do(t, ts.URL, request{method: http.MethodDelete, path: "/api/v1/bot_storage", auth: botAuth,
+	// An empty list names no key and removes nothing; only an omitted keys removes everything
+	// (the real server's remove_storage takes all keys only when keys is None).
+	requireSuccess(t, "delete nothing with []", do(t, ts.URL, request{method: http.MethodDelete, path: "/api/v1/bot_storage", auth: botAuth,
 		body: formBody("keys", "[]"), contentType: formType}))
-	if got := fmt.Sprint(storage("")); got != "map[]" {
+	if got := fmt.Sprint(storage("")); got != "map[a:one b:2 c:3]" {
 		t.Errorf("after deleting with an empty list: %s", got)
+	}
+	requireSuccess(t, "delete all without keys", do(t, ts.URL, request{method: http.MethodDelete, path: "/api/v1/bot_storage", auth: botAuth}))
+	if got := fmt.Sprint(storage("")); got != "map[]" {
+		t.Errorf("after deleting without keys: %s", got)
 	}
 	// The limit counts keys and values, in characters (é is one).
 	limit := realm.BotStorageLimit

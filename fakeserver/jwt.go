@@ -1,6 +1,9 @@
 package fakeserver
 
-import "github.com/chatconform/chatconform/fakeserver/internal/realm"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
 
 // jwtFetchAPIKey: POST /jwt/fetch_api_key (operation 9), without credentials. The token is
 // verified with the key and algorithm of the server configuration (PATCH /_fake/config).
@@ -11,12 +14,18 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
+	if mutation.On("jwt-profile-by-default") && !c.p.Has("include_profile") {
+		includeProfile = true
+	}
 	cfg := s.Config()
 	u, aerr := s.realm().JWTLogin(token, realm.JWTConfig{Key: cfg.JWTKey, Algorithm: cfg.JWTAlgorithm})
 	if aerr != nil {
 		return nil, aerr
 	}
 	f := fields{"api_key": u.APIKey, "email": u.Email}
+	if mutation.On("jwt-api-key-rotated") {
+		f["api_key"] = u.APIKey[1:] + u.APIKey[:1]
+	}
 	if includeProfile {
 		// The user as they see themselves, as the real server returns it.
 		v, aerr := s.realm().UserView(u.ID, u.ID)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -21,6 +22,9 @@ func (s *Server) getMessage(c *call) (messageReply, error) {
 	}
 	if err := c.done(); err != nil {
 		return messageReply{}, err
+	}
+	if mutation.On("apply-markdown-default-false") && !c.p.Has("apply_markdown") {
+		opts.ApplyMarkdown = false
 	}
 	msg, raw, aerr := s.realm().GetMessage(c.user.ID, id, opts)
 	if aerr != nil {

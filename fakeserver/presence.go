@@ -6,6 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -39,7 +40,13 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	if status != "active" && status != "idle" {
 		return nil, apierr.BadRequest("Invalid status: %s", status)
 	}
+	if mutation.On("ping-only-status-not-recorded") && pingOnly {
+		return fields{}, nil
+	}
 	s.realm().UpdatePresence(c.user.ID, status, clientName(c))
+	if mutation.On("ping-only-ignored") {
+		pingOnly = false
+	}
 	if pingOnly {
 		return fields{}, nil
 	}
@@ -48,6 +55,9 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	out := fields{"server_timestamp": float64(s.realm().Now()), "presences": res.Presences}
 	if protocol {
 		out["presence_last_update_id"] = res.LastUpdateID
+		if mutation.On("presence-update-id-below-passed") && q.LastUpdateID != nil && res.LastUpdateID == *q.LastUpdateID {
+			out["presence_last_update_id"] = res.LastUpdateID - 1
+		}
 	}
 	return out, nil
 }

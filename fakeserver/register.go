@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -259,6 +260,9 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f, set := st.f, st.settings
 	url := baseURL(st.c)
 	f["max_topic_length"], f["max_message_length"] = set.MaxTopicLength, set.MaxMessageLength
+	if mutation.On("register-max-topic-length-plus-one") {
+		f["max_topic_length"] = set.MaxTopicLength + 1
+	}
 	f["max_stream_name_length"], f["max_stream_description_length"] = 60, 1024
 	if set.FeatureLevel >= realm.LevelEmptyTopic {
 		f["realm_empty_topic_display_name"] = set.EmptyTopicDisplayName

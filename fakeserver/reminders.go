@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -25,6 +26,9 @@ func (s *Server) createReminder(c *call) (fields, error) {
 	id, aerr := s.realm().CreateReminder(c.user.ID, int(messageID), deliverAt, note)
 	if aerr != nil {
 		return nil, aerr
+	}
+	if mutation.On("reminder-id-of-next") {
+		id++
 	}
 	return fields{"reminder_id": id}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 )
 
@@ -23,7 +24,13 @@ func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
 	if _, set := body[resultField]; !set {
 		body[resultField] = "success"
 	}
+	if mutation.On("ignored-parameters-never-listed") {
+		p = nil
+	}
 	body["msg"] = ""
+	if mutation.On("variant-extra-reply-field") {
+		body["x_variant_note"] = "a field the document does not list"
+	}
 	if p != nil {
 		if unsupported := p.Unsupported(); len(unsupported) > 0 {
 			body["ignored_parameters_unsupported"] = unsupported
@@ -44,7 +51,7 @@ func writeTyped[T any](w http.ResponseWriter, p *params.Params, body T) {
 
 // writeError is the one error writer: every failure, whatever its origin, leaves here.
 func writeError(w http.ResponseWriter, err error) {
-	e := apierr.From(err)
+	e := mutatedError(apierr.From(err))
 	body := map[string]any{}
 	for k, v := range e.Extra {
 		body[k] = v

@@ -23,6 +23,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
@@ -354,6 +355,9 @@ func (s *Server) realm() *realm.State { return s.state }
 // batching is how batched operations (delete topic, mark all as read) split their work.
 func (s *Server) batching() realm.Batching {
 	c := s.Config()
+	if mutation.On("variant-small-batches") && c.MaxBatchesPerRequest == 0 {
+		return realm.Batching{BatchSize: 1, MaxBatches: 1}
+	}
 	return realm.Batching{BatchSize: c.DeleteBatchSize, MaxBatches: c.MaxBatchesPerRequest}
 }
 

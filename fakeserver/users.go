@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -165,6 +166,9 @@ func (s *Server) createUser(c *call) (fields, error) {
 	id, aerr := s.realm().CreateUser(c.user.ID, email, password, fullName)
 	if aerr != nil {
 		return nil, aerr
+	}
+	if mutation.On("create-user-id-of-next") {
+		id++
 	}
 	return fields{"user_id": id}, nil
 }

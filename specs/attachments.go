@@ -184,8 +184,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 				harness.Success(admin.DELETE("/messages/{id}", second).Expect())
 			}),
 			Entry("by deleting their topic", harness.Req("STATE-16"), func(harness.UploadedFile, int, int) {
-				harness.Success(t.As(harness.Admin).POST("/streams/{id}/delete_topic", ch.ID).
-					WithFormField("topic_name", topic).Expect())
+				untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.Users[harness.Admin], ch, &topic) })
 			}),
 		)
 
@@ -210,6 +209,10 @@ var _ = Describe("Operation 18: delete an attachment (DELETE /attachments/{attac
 		t.SendToChannelAs(member, ch, harness.UniqueName("files"), f.Link())
 		harness.BareSuccess(t.AsUser(member).DELETE("/attachments/{id}", attachmentID(member, f)).Expect())
 		expectListed(member, f, false)
+		// The file itself goes with it: its URL serves it no more, to its owner either.
+		served := t.FilesAs(member).GET("/user_uploads/" + f.PathID).Expect()
+		Expect(served.Raw().StatusCode).NotTo(Equal(http.StatusOK), "the deleted attachment's file is still served")
+		Expect(served.Body().Raw()).NotTo(Equal(uploadContent), "the deleted attachment's bytes are still served")
 	})
 
 	DescribeTable("answers BAD_REQUEST for an invalid attachment ID",

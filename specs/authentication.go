@@ -59,7 +59,7 @@ var authenticatedOperations = []authenticatedOperation{
 	}},
 }
 
-// badCredentials are the three ways a request can fail to authenticate, each with the
+// badCredentials are the ways a request can fail to authenticate, each with the
 // requirements its UNAUTHORIZED answer proves.
 var badCredentials = []struct {
 	name   string
@@ -70,6 +70,10 @@ var badCredentials = []struct {
 		func(t *harness.Target) *harness.Client { return t.Anonymous() }},
 	{"a known email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
 		return t.WithBasicAuth(t.Users[harness.Member].Email, harness.WrongAPIKey)
+	}},
+	// Every kind of account: a bot's key is checked as a user's is.
+	{"a bot's email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
+		return t.WithBasicAuth(t.Users[harness.Bot].Email, harness.WrongAPIKey)
 	}},
 	{"an unknown email", []string{"AUTH-07", "ERR-12"}, func(t *harness.Target) *harness.Client {
 		return t.WithBasicAuth(harness.UniqueName("nobody")+"@unknown.example.test", t.Users[harness.Member].APIKey)

@@ -126,27 +126,37 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		}),
 	)
 
-	// GET /messages/{id} parses its parameters on the real server, which is what lists the
-	// ones it does not take; reading a message changes no state other specs look at.
-	It("succeeds despite a parameter the endpoint does not support, and lists it in ignored_parameters_unsupported",
-		harness.Req("CONV-09", "CONV-10", "VER-04"), func() {
+	// Operations whose views parse their parameters on the real server, which is what lists
+	// the ones they do not take; each changes no state other specs look at. call sends the
+	// operation with supported parameters and the extra ones given.
+	DescribeTable("succeeds despite a parameter the endpoint does not support, and lists it in ignored_parameters_unsupported",
+		func(supportedName string, call func(extra ...any) *httpexpect.Response) {
 			t.NeedLevel(167)
-			id := t.SendToChannel(harness.Owner, t.NewChannel(harness.Public, harness.Member), harness.UniqueName("params"), "x")
 			const unsupported = "chatconform_unsupported"
-			body := harness.Success(fetchMessage(harness.Member, id, "apply_markdown", false, unsupported, "1"))
-			body.Value("message").Object().Value("id").Number().IsEqual(id)
+			body := harness.Success(call(unsupported, "1"))
 			ignored := body.Value("ignored_parameters_unsupported").Array().NotEmpty().Raw()
 			Expect(ignored).To(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+unsupported+`"`))),
 				"an element names the unsupported parameter (the elements' shape is not shown)")
-			Expect(ignored).NotTo(ContainElement(WithTransform(jsonText, ContainSubstring(`"apply_markdown"`))),
+			Expect(ignored).NotTo(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+supportedName+`"`))),
 				"a supported parameter is not listed")
 
-			supported := harness.Success(fetchMessage(harness.Member, id, "apply_markdown", false))
+			supported := harness.Success(call())
 			if list, present := supported.Raw()["ignored_parameters_unsupported"]; present {
 				supported.Value("ignored_parameters_unsupported").Array()
-				Expect(list).NotTo(ContainElement(WithTransform(jsonText, ContainSubstring(`"apply_markdown"`))))
+				Expect(list).NotTo(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+supportedName+`"`))))
 			}
-		})
+		},
+		Entry("fetch a message (operation 6)", harness.Req("CONV-09", "CONV-10", "VER-04"), "apply_markdown", func(extra ...any) *httpexpect.Response {
+			id := t.SendToChannel(harness.Owner, t.SharedChannel(), harness.UniqueName("params"), "x")
+			return fetchMessage(harness.Member, id, append([]any{"apply_markdown", false}, extra...)...)
+		}),
+		Entry("get topics in a channel (operation 12)", harness.Req("CONV-09", "CONV-10", "VER-04"), "allow_empty_topic_name", func(extra ...any) *httpexpect.Response {
+			return topicsOf(harness.Member, t.SharedChannel().ID, append([]any{"allow_empty_topic_name", false}, extra...)...)
+		}),
+		Entry("update your presence (operation 4)", harness.Req("CONV-09", "CONV-10", "VER-04"), "status", func(extra ...any) *httpexpect.Response {
+			return acct.updatePresence(t.Users[harness.Member], append([]any{"status", "active"}, extra...)...)
+		}),
+	)
 })
 
 // jsonText is v as JSON text, to find a name in a value whose shape the document leaves open.

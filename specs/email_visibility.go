@@ -1,8 +1,10 @@
 package specs
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -132,6 +134,31 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		Entry("moderators", harness.Req("AUTH-19", "RES-08"), harness.VisibleToModerators),
 		Entry("nobody", harness.Req("AUTH-19", "RES-08"), harness.VisibleToNobody),
 	)
+
+	// The rule holds on every surface that carries the address: the events of a change of
+	// address and the register state, not only the user object.
+	It("keeps a changed real address out of the events and register state of a viewer the visibility excludes", harness.Req("RES-06"), func() {
+		t := harness.Current()
+		byEmail, _ := requirements().Get("OP02-12") // the address is changed through operation 2
+		t.NeedLevel(byEmail.MinLevel)
+		acct.ownerNeeds("can_change_user_emails")
+		subject := t.NewUser(harness.Member)
+		t.SetEmailVisibility(subject, harness.VisibleToAdmins)
+		member := t.Users[harness.Member]
+		events := t.ListenAs(member, "realm_user")
+		moved := acct.freshAccount().email
+		harness.Success(acct.updateByEmail(t.Users[harness.Owner], subject.Email, "new_email", moved))
+		shows := ContainSubstring(strings.ToLower(moved))
+		for _, ev := range events.Collect(5 * time.Second) {
+			encoded, _ := json.Marshal(ev)
+			Expect(strings.ToLower(string(encoded))).NotTo(shows, "a realm_user event shows the member the real address")
+		}
+		for _, u := range t.StateOf(member, "realm_user").Value("realm_users").Array().Iter() {
+			if entry := u.Object().Raw(); entry["user_id"] == float64(subject.ID) {
+				Expect(entry["delivery_email"]).To(BeNil(), "the member's register state shows delivery_email")
+			}
+		}
+	})
 
 	It("always shows a bot's real email as its delivery_email", harness.Req("RES-07"), func() {
 		t := harness.Current()

@@ -8,6 +8,8 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
 
+	"github.com/gavv/httpexpect/v2"
+
 	"github.com/chatconform/chatconform/harness"
 )
 
@@ -90,8 +92,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			t.SendToChannel(harness.Owner, ch, topic, "also in the deleted topic")
 			survivor := t.SendToChannel(harness.Owner, ch, harness.UniqueName("survivor"), "in another topic")
 			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
-			harness.Success(t.As(harness.Admin).POST("/streams/{id}/delete_topic", ch.ID).
-				WithFormField("topic_name", topic).Expect())
+			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.Users[harness.Admin], ch, &topic) })
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))
 		})
 	})
@@ -119,6 +120,26 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		Entry("move_messages_within_stream_limit_seconds", harness.Req("EVENT-04"), "move_messages_within_stream_limit_seconds", 4322),
 		Entry("move_messages_between_streams_limit_seconds", harness.Req("EVENT-04"), "move_messages_between_streams_limit_seconds", 4323),
 	)
+
+	// The group setting that governs resolving (from VER-18's level), with the group's ID as
+	// its value: the event carries the value the state now holds.
+	It("a realm update_dict event carries the change of can_resolve_topics_group", harness.Req("EVENT-04"), func() {
+		needCatalogLevels(t)
+		since, _ := requirements().Get("VER-18")
+		t.NeedLevel(since.MinLevel)
+		const setting = "can_resolve_topics_group"
+		moderators := t.SystemGroupID("role:moderators")
+		events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
+			data, _ := ev["data"].(map[string]any)
+			_, inData := data[setting]
+			return inData || ev["property"] == setting
+		})
+		t.ChangeRealmGroupSetting(setting, moderators)
+		Expect(t.StateOf(t.Users[harness.Member], "realm").Value("realm_" + setting).Raw()).To(BeNumerically("==", moderators))
+		updateDict := harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: moderators}})
+		update := harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": moderators})
+		events.ExpectEvents(eventWait, Or(updateDict, update))
+	})
 
 	// The real server of this family sends no presence events in a realm of more than
 	// presenceEventUsers active users (clients poll presence there instead): when no event
@@ -157,18 +178,30 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		ch := t.NewChannel(harness.Public, harness.Admin)
 		outsider := t.NewUser(harness.Member)
 		t.SubscribeUsers(ch, outsider) // a channel both share; the administrator's settings of it are theirs
-		events := t.ListenAs(outsider, "message", "subscription")
+		events := t.ListenAs(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction")
 
 		secret := harness.UniqueName("secret")
-		t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
+		dm := t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
 		harness.Success(t.As(harness.Admin).PATCH("/users/me/subscriptions/{id}", ch.ID).
 			WithFormField("property", "pin_to_top").WithFormField("value", true).Expect())
+		// What the two do in their conversation is theirs too: typing, editing, reacting.
+		admin := t.Users[harness.Admin]
+		harness.Success(sendForm(t.Users[harness.Owner], "POST", "/typing", nil, "op", "start", "to", jsonText([]int{admin.ID})))
+		if editTyping, _ := requirements().Get("OP13-01"); t.FeatureLevel >= editTyping.MinLevel {
+			harness.Success(msgs.editTyping(t.Users[harness.Owner], dm, "op", "start"))
+		}
+		harness.Success(sendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
 
 		for _, ev := range events.Collect(eventWait) {
 			Expect(jsonText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
-			if ev["type"] == "subscription" {
+			switch ev["type"] {
+			case "subscription":
 				Expect(ev).NotTo(And(HaveKeyWithValue("stream_id", BeNumerically("==", ch.ID)), HaveKeyWithValue("property", "pin_to_top")),
 					"the administrator's subscription setting reached the queue")
+			case "typing_edit_message", "reaction":
+				Expect(ev).NotTo(HaveKeyWithValue("message_id", BeNumerically("==", dm)), "a %s event of the direct message between two others reached the queue", ev["type"])
+			case "typing":
+				Expect(ev["message_type"]).NotTo(Equal("direct"), "typing in a direct conversation between two others reached the queue")
 			}
 		}
 	})

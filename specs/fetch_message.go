@@ -86,6 +86,13 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 			private := t.NewChannel(harness.PrivateShared)
 			return t.SendToChannel(harness.Owner, private, harness.UniqueName("topic"), "not for the member")
 		}),
+		// Subscribed now, but the history is protected: what came before stays hidden.
+		Entry("a message sent to a protected-history channel before the requester subscribed", func() int {
+			protected := t.NewChannel(harness.PrivateProtected)
+			id := t.SendToChannel(harness.Owner, protected, harness.UniqueName("topic"), "before the member came")
+			t.Subscribe(protected, harness.Member)
+			return id
+		}),
 	)
 })
 
@@ -303,14 +310,27 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 			m.Value("sender_full_name").String().IsEqual(owner().FullName)
 			m.Value("sender_email").String().IsEqual(harness.Current().APIEmail(harness.Owner, owner().ID))
 		}),
-		// A string; it may be empty, for the realm on the server's root domain.
-		Entry("sender_realm_str, a string", harness.Req("MSG-13"), func(m *httpexpect.Object) { m.Value("sender_realm_str").String() }),
+		// A string, the same for every sender of the realm (it may be empty, for the realm on
+		// the server's root domain): a value per sender is no realm's identifier.
+		Entry("sender_realm_str, the same string for another sender of the realm", harness.Req("MSG-13"), func(m *httpexpect.Object) {
+			t := harness.Current()
+			other := t.SendToChannel(harness.Member, fieldsMessage.channel, fieldsMessage.topic, "from another sender")
+			msgs.fetch(owner(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
+		}),
 		Entry("avatar_url, a string or null", harness.Req("MSG-14"), func(m *httpexpect.Object) { harness.ExpectStringOrNull(m.Value("avatar_url")) }),
 		Entry("client, a string", harness.Req("MSG-16"), func(m *httpexpect.Object) { m.Value("client").String() }),
 		Entry("display_recipient, the channel's name", harness.Req("MSG-17"), func(m *httpexpect.Object) {
 			m.Value("display_recipient").String().IsEqual(fieldsMessage.channel.Name)
 		}),
-		Entry("recipient_id, an integer", harness.Req("MSG-19"), func(m *httpexpect.Object) { m.Value("recipient_id").Number().IsInt() }),
+		// The ID of the set of recipients: one value for the messages of a channel, another
+		// for a direct message conversation.
+		Entry("recipient_id, the channel's: the same for another message there, another for a direct message", harness.Req("MSG-19"), func(m *httpexpect.Object) {
+			t := harness.Current()
+			channel := m.Value("recipient_id").Number().IsInt().Raw()
+			msgs.fetch(owner(), fieldsMessage.other).Value("recipient_id").Number().IsEqual(channel)
+			direct := t.SendDirect(harness.Owner, []harness.Role{harness.Member}, "a direct message")
+			msgs.fetch(owner(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
+		}),
 		Entry("is_me_message, a boolean (false for a plain message)", harness.Req("MSG-20"), func(m *httpexpect.Object) {
 			m.Value("is_me_message").Boolean().IsFalse()
 		}),

@@ -2,6 +2,7 @@ package specs
 
 import (
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 
 	"github.com/gavv/httpexpect/v2"
 
@@ -64,9 +65,14 @@ var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)"
 		Entry("without url_template", harness.Req("OP14-01"), "missing-template", "Python", ""),
 	)
 
+	// A refused playground is not stored either: the realm's list, read back, lacks its name.
 	DescribeTable("refuses a url_template that does not have exactly one variable, named code",
 		func(template string) {
-			harness.Fails(addPlayground(harness.UniqueName("bad-template"), "Python", template))
+			t := harness.Current()
+			name := harness.UniqueName("bad-template")
+			harness.Fails(addPlayground(name, "Python", template))
+			listed := t.StateOf(t.Users[harness.Member], "realm_playgrounds").Value("realm_playgrounds").Array()
+			Expect(harness.StringsOf(listed, "name")).NotTo(ContainElement(name), "the refused playground is listed")
 		},
 		Entry("no variable at all", harness.Req("OP14-03"), "https://play.example.test/"),
 		Entry("one variable with another name", harness.Req("OP14-03"), "https://play.example.test/?src={source}"),

@@ -143,6 +143,10 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 			resp := harness.Success(acct.updatePresence(u, append([]any{"status", "active", "ping_only", true}, kv...)...))
 			resp.NotContainsKey("server_timestamp")
 			resp.NotContainsKey("presences")
+			// The document lists presence_last_update_id in every answer; the real server leaves
+			// it out of ping_only answers: both pass, and the report says which this target does.
+			_, listed := resp.Raw()["presence_last_update_id"]
+			harness.Info("presence_last_update_id in a ping_only answer", "present: %t", listed)
 		},
 		Entry("legacy", harness.Req("OP04-05")),
 		Entry("with last_update_id", harness.Req("OP04-05"), "last_update_id", -1),
@@ -207,6 +211,14 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		Entry("active", harness.Req("STATE-09"), "active"),
 		Entry("idle", harness.Req("STATE-09"), "idle"),
 	)
+
+	// ping_only leaves presence data out of the answer, not the status out of the state: read
+	// back through another user, whose request does not report the user's status itself.
+	It("records the status sent with ping_only true, as another user's presence data shows", harness.Req("STATE-09"), func() {
+		harness.Success(acct.updatePresence(u, "status", "active", "ping_only", true))
+		presences := acct.presences(t.Users[harness.Owner], "status", "active", "slim_presence", true)
+		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)), "the status reported with ping_only is not recorded")
+	})
 
 	It("answers presence_last_update_id equal to the one passed exactly when there are no updates", harness.Req("OP04-10"), func() {
 		t.NeedLevel(263)

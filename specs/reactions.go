@@ -60,8 +60,10 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 			Expect(r.Value("reaction_type").String().Raw()).To(BeElementOf("unicode_emoji", "realm_emoji", "zulip_extra_emoji"))
 			r.Value("reaction_type").String().IsEqual("unicode_emoji")
 		}),
+		// The codepoints of the emoji reacted with (tada is U+1F389), not merely of the form.
 		Entry("with the codepoints of a Unicode emoji as emoji_code", harness.Req("MSG-46"), func(r *httpexpect.Object) {
 			Expect(r.Value("emoji_code").String().Raw()).To(MatchRegexp(unicodeEmojiCode.String()))
+			r.Value("emoji_code").String().IsEqual("1f389")
 		}),
 	)
 })

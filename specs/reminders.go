@@ -70,9 +70,13 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		topic = harness.UniqueName("remind")
 	})
 
+	// The reminder's own ID, not merely an integer: the user's reminders (GET /reminders, the
+	// real server's listing) hold one by that ID.
 	It("answers the new reminder's integer reminder_id", harness.Req("OP15-04"), func() {
 		id := t.SendToChannel(harness.Owner, ch, topic, "remember this")
-		harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "a note for later")).Value("reminder_id").Number().IsInt()
+		reminderID := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "a note for later")).Value("reminder_id").Number().IsInt().Raw()
+		listed := harness.Success(t.AsUser(user).GET("/reminders").Expect()).Value("reminders").Array()
+		Expect(harness.IntsOf(listed, "reminder_id")).To(ContainElement(int(reminderID)), "no reminder of the user has the reminder_id answered")
 	})
 
 	DescribeTable("takes note as an optional string",

@@ -31,6 +31,14 @@ func (acctOps) subscription(u harness.User, channelID int) *httpexpect.Object {
 	return nil
 }
 
+// subscriptionProperties are the properties operation 10 sets; linkedProperties the two that
+// are one setting (in_home_view is the inverse of is_muted).
+var (
+	subscriptionProperties = []string{"color", "is_muted", "in_home_view", "pin_to_top", "desktop_notifications",
+		"audible_notifications", "push_notifications", "email_notifications", "wildcard_mentions_notify"}
+	linkedProperties = map[string]bool{"is_muted": true, "in_home_view": true}
+)
+
 var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/subscriptions/{stream_id})", func() {
 	var (
 		t      *harness.Target
@@ -48,12 +56,27 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 	})
 
 	// The listing showing the value that was set is both the change (OP10-05) and the
-	// property's type (RES-32, RES-33, RES-35): one assertion.
-	DescribeTable("sets each boolean property, as the subscription listing shows",
+	// property's type (RES-32, RES-33, RES-35): one assertion. The change is of that property
+	// alone: every other property reads back as it was.
+	DescribeTable("sets each boolean property, and no other, as the subscription listing shows",
 		func(property string) {
+			others := func() map[string]any {
+				GinkgoHelper()
+				listed := acct.subscription(member, ch.ID).Raw()
+				out := map[string]any{}
+				for _, p := range subscriptionProperties {
+					if p != property && !(linkedProperties[p] && linkedProperties[property]) {
+						out[p] = listed[p]
+					}
+				}
+				return out
+			}
+			before := others()
 			for _, value := range []bool{true, false} {
 				harness.Success(acct.setSubscription(member, ch.ID, "property", property, "value", value))
-				acct.subscription(member, ch.ID).Value(property).Boolean().IsEqual(value)
+				listed := acct.subscription(member, ch.ID)
+				listed.Value(property).Boolean().IsEqual(value)
+				Expect(others()).To(Equal(before), "setting %s changed other properties", property)
 			}
 		},
 		Entry("is_muted", harness.Req("OP10-05", "RES-33"), "is_muted"),

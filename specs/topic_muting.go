@@ -109,6 +109,13 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 		harness.Fails(msgs.muteTopic(member, "stream_id", ch.ID, "op", "add"))
 	})
 
+	// The bound's other side: a topic of exactly max_topic_length characters is within it.
+	It("mutes a topic of exactly max_topic_length characters", harness.Req("OP03-04", "LIMIT-02"), func() {
+		atLimit := topic + strings.Repeat("m", t.Realm.MaxTopicLength-utf8.RuneCountInString(topic))
+		harness.Success(msgs.muteTopic(member, "stream_id", ch.ID, "topic", atLimit, "op", "add"))
+		Expect(msgs.mutedTopics(member, ch)).To(ConsistOf(atLimit))
+	})
+
 	// The document bounds the topic by max_topic_length without saying whether a longer one
 	// is refused or shortened: either way no muted topic exceeds the bound.
 	It("mutes no topic longer than max_topic_length", harness.Req("OP03-04", "LIMIT-02"), func() {

@@ -100,10 +100,13 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 		Entry("600 guest", harness.Req("OP02-05"), 600),
 	)
 
-	DescribeTable("refuses any other role value with BAD_REQUEST",
+	// A refused request changes nothing, not even the full_name sent with the bad role.
+	DescribeTable("refuses any other role value with BAD_REQUEST, and applies nothing of the request",
 		func(code any) {
-			harness.FailsWith(acct.updateByEmail(owner(), subject.Email, "role", code), "BAD_REQUEST")
+			before := acct.userAs(owner(), subject.ID).Value("full_name").String().Raw()
+			harness.FailsWith(acct.updateByEmail(owner(), subject.Email, "role", code, "full_name", "Renamed "+harness.UniqueName("n")), "BAD_REQUEST")
 			Expect(acct.roleCodeOf(subject)).To(Equal(400))
+			acct.userAs(owner(), subject.ID).Value("full_name").String().IsEqual(before)
 		},
 		Entry("0", harness.Req("OP02-05"), 0),
 		Entry("250", harness.Req("OP02-05"), 250),

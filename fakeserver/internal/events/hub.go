@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Defaults of the hub's timing, used where Options leaves a field zero.
@@ -338,6 +339,14 @@ func (q *queue) accepts(ev Event) bool {
 
 // push appends ev, the hub's own copy, numbered in this queue, and answers the waiting fetch.
 func (q *queue) push(ev Event) {
+	if mutation.On("variant-extra-event-types") && q.types == nil && ev["type"] != "heartbeat" {
+		q.events = append(q.events, queued{id: q.nextID, body: Event{"type": "x_variant_notice"}})
+		q.nextID++
+	}
+	if mutation.On("variant-extra-event-fields") {
+		ev = copyMap(ev)
+		ev["x_variant_note"] = "a field the document does not list"
+	}
 	q.events = append(q.events, queued{id: q.nextID, body: ev})
 	q.nextID++
 	q.release()
@@ -382,6 +391,10 @@ func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID i
 	q.lastAccess, q.lastWall = now, time.Now()
 	// A new fetch takes the queue over: an earlier one still waiting answers now.
 	q.release()
+	if mutation.On("variant-one-event-per-poll") && len(q.events) > 1 {
+		defer h.mu.Unlock()
+		return q.contents()[:1], nil
+	}
 	if len(q.events) > 0 || dontBlock || h.closed {
 		defer h.mu.Unlock()
 		return q.contents(), nil

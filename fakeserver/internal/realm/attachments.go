@@ -13,6 +13,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Uploads and attachments: a file uploaded with POST /user_uploads is an attachment of its
@@ -126,6 +127,9 @@ func (s *State) attachmentView(a *Attachment) DetachedUpload {
 		ID: a.ID, Name: a.Name, PathID: a.PathID, Size: len(a.Content), CreateTime: created,
 		MessageIDs: slices.Clone(a.MessageIDs),
 	}
+	if mutation.On("attachment-message-ids-own-only") {
+		v.MessageIDs = s.ownMessageIDs(a)
+	}
 	if !s.atLeast(LevelAttachmentMessageIDs) {
 		v.messages = []attachedMessage{}
 		for _, id := range a.MessageIDs {
@@ -182,6 +186,9 @@ func (s *State) RemoveAttachment(userID, id int) *apierr.Error {
 	if a == nil || a.OwnerID != userID {
 		return apierr.BadRequest("Invalid attachment")
 	}
+	if mutation.On("attachment-delete-not-applied") {
+		return nil
+	}
 	s.deleteAttachment(a)
 	return nil
 }
@@ -208,6 +215,9 @@ func (s *State) uploadSpaceUsed() int {
 func (s *State) deleteAttachment(a *Attachment) {
 	delete(s.integrations.attachments, a.ID)
 	delete(s.integrations.byPath, a.PathID)
+	if mutation.On("attachment-file-still-served") {
+		s.integrations.byPath[a.PathID] = a
+	}
 	s.publish(events.Event{
 		"type": "attachment", "op": "remove", "attachment": map[string]any{"id": a.ID},
 		"upload_space_used": s.uploadSpaceUsed(),

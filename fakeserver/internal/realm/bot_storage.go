@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Bot storage: a bot's own key-value store of strings (GET, PUT and DELETE /bot_storage).
@@ -130,29 +131,46 @@ func (s *State) totalBotStorage() int {
 }
 
 // RemoveBotStorage deletes the named entries of the bot's storage, or all of them when keys
-// is empty; a key that is not stored fails the whole request and nothing is removed.
+// is nil (omitted: an empty list names no entry and removes none, as on the real server); a
+// key that is not stored fails the whole request and nothing is removed.
 func (s *State) RemoveBotStorage(botID int, keys []string) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.integrations.botStorage[botID]
-	if len(keys) == 0 {
+	if mutation.On("bot-storage-empty-keys-removes-all") && keys != nil && len(keys) == 0 {
+		keys = nil
+	}
+	if keys == nil {
 		delete(s.integrations.botStorage, botID)
 		return nil
 	}
 	for _, k := range keys {
 		if _, ok := b.lookup(k); !ok {
+			if mutation.On("bot-storage-refused-but-removed") {
+				b.remove(keys)
+			}
 			return errNoSuchKey
 		}
 	}
-	for _, k := range slices.Compact(slices.Sorted(slices.Values(keys))) {
-		b.chars -= charCount(k) + charCount(b.entries[k])
-		b.bytes -= len(k) + len(b.entries[k])
-		delete(b.entries, k)
-	}
+	b.remove(keys)
 	if len(b.entries) == 0 {
 		delete(s.integrations.botStorage, botID)
 	}
 	return nil
+}
+
+// remove deletes the listed keys that are stored, keeping the counts.
+func (b *botStore) remove(keys []string) {
+	if b == nil {
+		return
+	}
+	for _, k := range slices.Compact(slices.Sorted(slices.Values(keys))) {
+		if v, ok := b.entries[k]; ok {
+			b.chars -= charCount(k) + charCount(v)
+			b.bytes -= len(k) + len(v)
+			delete(b.entries, k)
+		}
+	}
 }
 
 // lookup is the value stored under key in a storage that may not exist.

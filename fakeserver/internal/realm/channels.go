@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Channel is a channel (stream) of the realm.
@@ -318,11 +319,15 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 	if err != nil {
 		return nil, err
 	}
+	readable := s.canRead
+	if mutation.On("topics-protected-history-shown") {
+		readable = func(*User, *Message) bool { return true }
+	}
 	topics := make([]Topic, 0, len(s.index.topics[ch.ID]))
 	for _, ids := range s.index.topics[ch.ID] {
 		// The newest message of the topic the user may read (usually the newest of all).
 		for id := range ids.Backward() {
-			if m := s.messages[id]; s.canRead(u, m) {
+			if m := s.messages[id]; readable(u, m) {
 				t := Topic{Name: m.Topic, MaxID: m.ID}
 				if t.Name == "" && !allowEmptyName {
 					t.Name = s.settings.EmptyTopicDisplayName
@@ -333,6 +338,12 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 		}
 	}
 	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
+	if mutation.On("topics-oldest-first") {
+		slices.Reverse(topics)
+	}
+	if mutation.On("topic-max-id-of-first-message") {
+		s.firstIDsAsMax(topics, ch.ID)
+	}
 	return topics, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // messageDeleteLimitSeconds is the real server's default time a sender may delete their own message.
@@ -38,13 +39,16 @@ type Batching struct {
 // finished before the bound stopped it (the request then answers complete=false).
 func (b Batching) run(ms []*Message, do func(batch []*Message)) (complete bool) {
 	slices.SortFunc(ms, func(x, y *Message) int { return y.ID - x.ID })
+	if mutation.On("batches-oldest-first") {
+		slices.Reverse(ms)
+	}
 	size := b.BatchSize
 	if size <= 0 {
 		size = len(ms) + 1
 	}
 	for batch := 0; len(ms) > 0; batch++ {
 		if b.MaxBatches > 0 && batch == b.MaxBatches {
-			return false
+			return mutation.On("batch-stopped-reports-complete") // stopped: not complete
 		}
 		n := min(size, len(ms))
 		do(ms[:n])
@@ -66,6 +70,9 @@ func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching
 	}
 	topic = s.topicNamed(topic)
 	if !b.run(s.topicMessages(u, ch.ID, topic), s.deleteMessages) {
+		if mutation.On("delete-topic-stopped-reports-complete") {
+			return true, nil
+		}
 		return false, nil
 	}
 	// The real server forgets the topic's visibility settings with the topic.
@@ -101,6 +108,9 @@ func (s *State) deleteMessages(ms []*Message) {
 
 // refreshFirstMessageID recomputes a channel's oldest message and announces a change.
 func (s *State) refreshFirstMessageID(ch *Channel) {
+	if mutation.On("first-message-id-stale") {
+		return
+	}
 	first := s.index.channels[ch.ID].First()
 	if first == ch.FirstMessageID {
 		return

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // editGraceSeconds is the real server's allowance past the edit and move time limits, for
@@ -151,6 +152,9 @@ func (s *State) validateEditPayload(p *editPlan) *apierr.Error {
 	if p.topic == nil && req.Content == nil && req.StreamID == nil {
 		return apierr.BadRequest("Nothing to change")
 	}
+	if mutation.On("direct-message-topic-edit-accepted") && m.IsDirect && req.StreamID == nil {
+		p.topic = nil
+	}
 	if m.IsDirect {
 		if req.StreamID != nil {
 			return apierr.BadRequest("Direct messages cannot be moved to channels.")
@@ -203,6 +207,9 @@ func (s *State) editedContent(raw string) string {
 	content := strings.TrimRightFunc(raw, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 	if strings.TrimSpace(content) == "" {
 		content = "(deleted)"
+	}
+	if mutation.On("edit-content-one-over-limit") {
+		return truncate(content, s.settings.MaxMessageLength+1, "\n[message truncated]")
 	}
 	return truncate(content, s.settings.MaxMessageLength, "\n[message truncated]")
 }
@@ -269,6 +276,12 @@ func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
 			group, refusal := s.editing.CanResolveTopicsGroup, "You don't have permission to resolve topics in this channel."
 			if !s.atLeast(LevelResolveTopicsGroup) { // a topic edit like any other before
 				group, refusal = s.editing.CanMoveMessagesBetweenTopicsGroup, "You don't have permission to edit this message"
+			}
+			if mutation.On("resolve-by-topic-movers") {
+				group = s.editing.CanMoveMessagesBetweenTopicsGroup
+			}
+			if mutation.On("unresolve-refused") && p.unresolved {
+				return apierr.BadRequest("%s", refusal)
 			}
 			if !s.inGroupSetting(u.ID, group) {
 				return apierr.BadRequest("%s", refusal)

@@ -1,6 +1,10 @@
 package realm
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
+)
 
 // EditEntry is one edit or move of a message. A field is set only for the kind of change
 // that happened: content (PrevContent, PrevRendered), channel (PrevStream, Stream) or topic
@@ -63,6 +67,9 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 			}
 		}
 		views = append(views, view)
+	}
+	if mutation.On("edit-history-oldest-first") {
+		slices.Reverse(views)
 	}
 	v.EditHistory = views
 }

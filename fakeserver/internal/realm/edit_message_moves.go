@@ -9,6 +9,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // resolveUndoSeconds is how soon after a resolve notice an unresolve (or the reverse) deletes
@@ -81,6 +82,9 @@ func (s *State) messagesToMove(p *editPlan) []*Message {
 	if p.req.PropagateMode == ChangeOne {
 		return []*Message{p.target}
 	}
+	if mutation.On("change-later-moves-whole-topic") && p.req.PropagateMode == ChangeLater {
+		return s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic)
+	}
 	var out []*Message
 	for _, m := range s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic) {
 		if p.req.PropagateMode == ChangeAll || m.ID >= p.target.ID || m == p.target {
@@ -100,6 +104,9 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 	if p.contentEdit {
 		orig.content, orig.rendered = m.Content, m.Rendered
 		entry.PrevContent, entry.PrevRendered = &orig.content, &orig.rendered
+		if mutation.On("edit-history-without-prev-content") {
+			entry.PrevContent, entry.PrevRendered = nil, nil
+		}
 		m.Content, m.Rendered, m.LastEditTime = sharedContent(*p.content, p.rendered.html), p.rendered.html, now
 		s.applyMentionFlags(m, p.rendered.mentions)
 		detached = s.afterContentEdited(m, orig.content)
@@ -157,6 +164,9 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 			mm.Topic = newTopic
 		}
 		mm.EditHistory = append(mm.EditHistory, e)
+		if mutation.On("resolve-sets-last-moved") && (p.resolved || p.unresolved) {
+			mm.LastMoveTime = now
+		}
 		if p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved) {
 			mm.LastMoveTime = now
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // EditingSettings are the realm settings that govern editing and moving messages. A nil limit
@@ -337,6 +338,9 @@ func (s *State) UpdateEditing(c EditingChange) (map[string]any, *apierr.Error) {
 // property and value for the others (the move time limits among them).
 func realmSettingEvent(name string, value any) events.Event {
 	_, isGroup := groupSettingRules[name]
+	if mutation.On("group-setting-event-other-value") && isGroup {
+		value = -1
+	}
 	if isGroup || name == "allow_message_editing" || name == "message_content_edit_limit_seconds" {
 		return events.Event{"type": "realm", "op": "update_dict", "property": "default", "data": map[string]any{name: value}}
 	}

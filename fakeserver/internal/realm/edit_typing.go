@@ -5,6 +5,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // SetEditTyping tells the other users who can see a message that the user started or stopped
@@ -15,6 +16,9 @@ func (s *State) SetEditTyping(userID, messageID int, start bool) *apierr.Error {
 	defer s.mu.Unlock()
 	u := s.users[userID]
 	m, err := s.accessibleMessage(u, messageID)
+	if mutation.On("edit-typing-invisible-message-accepted") && err != nil {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -36,6 +40,9 @@ func (s *State) SetEditTyping(userID, messageID int, start bool) *apierr.Error {
 		for id := range ch.Subscribers {
 			audience = append(audience, id)
 		}
+	}
+	if mutation.On("edit-typing-to-everyone") {
+		audience = s.activeUserIDs()
 	}
 	audience = slices.DeleteFunc(audience, func(id int) bool { return id == u.ID })
 	slices.Sort(audience)

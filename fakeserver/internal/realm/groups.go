@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Limits of the real server's user groups.
@@ -373,6 +374,15 @@ func (s *State) IsGroupMember(groupID, userID int, directOnly bool) (bool, *apie
 	u := s.users[userID]
 	if u == nil || u.IsBot {
 		return false, apierr.NoSuchUser
+	}
+	if mutation.On("deactivated-user-reported-member") && !u.IsActive {
+		return true, nil
+	}
+	if mutation.On("direct-member-only-ignored") {
+		directOnly = false
+	}
+	if mutation.On("subgroup-membership-ignored") {
+		directOnly = true
 	}
 	return s.reportedMember(userID, groupID, directOnly), nil
 }

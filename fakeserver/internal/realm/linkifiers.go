@@ -8,6 +8,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Linkifier turns text matching a pattern into a link built from an RFC 6570 template.
@@ -167,6 +168,9 @@ func (s *State) ReorderLinkifiers(ids []int64) *apierr.Error {
 			return apierr.BadRequest("The ordered list must enumerate all existing linkifiers exactly once")
 		}
 		ordered = append(ordered, l)
+	}
+	if mutation.On("linkifier-reorder-not-applied") {
+		ordered = s.linkifiers
 	}
 	s.linkifiers = ordered
 	s.publishRealmList("realm_linkifiers", s.linkifierList())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Message is a channel or direct message.
@@ -333,6 +334,9 @@ func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]
+	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.channels[m.ChannelID].canAccess(u) {
+		return s.messageView(u, m, opts), m.Content, nil
+	}
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return MessageView{}, "", err
@@ -349,6 +353,21 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 		Client: m.Client, RecipientID: m.RecipientID, IsMeMessage: strings.HasPrefix(m.Content, "/me "),
 		Reactions: s.reactionViews(m), Submessages: submessageViews(m),
 	}
+	if mutation.On("recipient-id-per-message") {
+		v.RecipientID = m.ID
+	}
+	if mutation.On("sender-realm-per-sender") {
+		v.SenderRealmStr = sender.FullName
+	}
+	if mutation.On("sender-email-real-always") {
+		v.SenderEmail = sender.Email
+	}
+	if mutation.On("is-me-message-never") {
+		v.IsMeMessage = false
+	}
+	if mutation.On("timestamp-milliseconds") {
+		v.Timestamp *= 1000
+	}
 	if opts.ClientGravatar && s.canSeeRealEmail(viewer, sender) {
 		// The client computes gravatar URLs itself; every avatar here is a gravatar.
 		v.AvatarURL = nil
@@ -364,6 +383,9 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 			recipients = append(recipients, Recipient{ID: p.ID, Email: s.apiEmail(p), FullName: p.FullName})
 		}
 		v.DisplayRecipient = recipients
+		if mutation.On("dm-recipients-without-sender") {
+			v.DisplayRecipient = slices.DeleteFunc(recipients, func(r Recipient) bool { return r.ID == m.SenderID })
+		}
 	} else {
 		v.DisplayRecipient = s.channels[m.ChannelID].Name
 		if m.Topic == "" && !opts.AllowEmptyTopicName {
@@ -377,6 +399,9 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 		v.SubjectLinks = &links
 	}
 	v.Flags = viewFlags(m, viewer.ID)
+	if mutation.On("variant-flags-reversed") {
+		slices.Reverse(v.Flags)
+	}
 	s.addEditFields(&v, m, opts)
 	return v
 }

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // NarrowTerm is one term of a narrow: operator, operand and whether it is negated.
@@ -420,12 +421,19 @@ func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[st
 		if m == nil || !s.canRead(u, m) {
 			continue
 		}
+		if mutation.On("matches-narrow-lists-non-matching") {
+			out[strconv.Itoa(id)] = NarrowMatch{MatchContent: m.Rendered, MatchSubject: html.EscapeString(m.Topic)}
+			continue
+		}
 		if !m.Rows.has(u.ID) || !f.matches(m) {
 			continue
 		}
 		out[strconv.Itoa(id)] = NarrowMatch{
 			MatchContent: highlight(m.Rendered, f.search),
 			MatchSubject: highlight(html.EscapeString(m.Topic), f.search),
+		}
+		if mutation.On("matches-narrow-subject-unescaped") {
+			out[strconv.Itoa(id)] = NarrowMatch{MatchContent: out[strconv.Itoa(id)].MatchContent, MatchSubject: m.Topic}
 		}
 	}
 	return out, nil

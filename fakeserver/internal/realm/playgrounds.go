@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Playground is a code playground: a place to open a code block of a given language.
@@ -36,8 +37,14 @@ func (s *State) AddPlayground(name, language, template string) (int, *apierr.Err
 		return 0, err
 	}
 	vars := tmpl.Varnames()
+	if mutation.On("playground-refused-but-stored") && !slices.Contains(vars, "code") {
+		s.storePlayground(name, language, template)
+	}
 	if !slices.Contains(vars, "code") {
 		return 0, apierr.BadRequest(`Missing the required variable "code" in the URL template`)
+	}
+	if mutation.On("playground-extra-variable-accepted") {
+		vars = vars[:1]
 	}
 	if len(vars) != 1 {
 		return 0, apierr.BadRequest(`"code" should be the only variable present in the URL template`)

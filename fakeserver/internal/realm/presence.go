@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // OfflineThresholdSeconds is how long after their last report the real server still shows a
@@ -85,6 +86,9 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 	if changed {
 		p.lastUpdateID = nextID(&s.next.presence)
 	}
+	if mutation.On("presence-event-never-sent") {
+		return
+	}
 	u := s.users[userID]
 	if u.PresenceEnabled && (!wasOnline || oldStatus != p.status(now)) {
 		// Clients of slim_presence identify users by id only: the email is left out.
@@ -133,6 +137,10 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 			res.Presences[s.apiEmail(u)] = map[string]any{
 				"aggregated": s.legacyClientEntry(p, u, false),
 				p.client:     s.legacyClientEntry(p, u, true),
+			}
+			if api := s.apiEmail(u); mutation.On("presence-keyed-by-real-email") && api != u.Email {
+				res.Presences[u.Email] = res.Presences[api]
+				delete(res.Presences, api)
 			}
 		}
 	}

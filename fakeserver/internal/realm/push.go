@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Push devices: a client registers its device (POST /register_client_device) and then the
@@ -137,6 +138,9 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error
 			return apierr.BadRequest("No push registration exists to rotate token for.")
 		}
 	}
+	if mutation.On("push-key-rotation-ignored") && !tokenFields {
+		keyFields = false
+	}
 	changed := false
 	if keyFields && (d.PushKeyID == nil || *d.PushKeyID != *r.PushKeyID || !bytes.Equal(d.PushKey, key)) {
 		id := *r.PushKeyID
@@ -153,6 +157,9 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error
 			"push_token_last_updated_timestamp": info.PushTokenLastUpdatedTimestamp,
 			"push_registration_error_code":      info.PushRegistrationErrorCode,
 		}, userID)
+	}
+	if mutation.On("push-legacy-registration-kept") {
+		return nil
 	}
 	if tokenFields && s.atLeast(LevelLegacyPushRemoval) {
 		s.removeLegacyTokens(userID, d.TokenKind, d.TokenID)

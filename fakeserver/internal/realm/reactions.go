@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Reaction is one user's emoji reaction to a message.
@@ -145,11 +146,20 @@ func (s *State) reactionViews(m *Message) []ReactionView {
 	out := make([]ReactionView, 0, len(m.Reactions))
 	for _, r := range m.Reactions {
 		v := ReactionView{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID}
+		if mutation.On("emoji-code-of-another-emoji") && r.ReactionType == "unicode_emoji" {
+			v.EmojiCode = "1f600"
+		}
+		if mutation.On("reaction-user-is-sender") {
+			v.UserID = m.SenderID
+		}
 		if !s.atLeast(LevelReactionUserDropped) {
 			u := s.userOrBot(r.UserID)
 			v.User = map[string]any{"id": u.ID, "email": s.apiEmail(u), "full_name": u.FullName, "is_mirror_dummy": false}
 		}
 		out = append(out, v)
+	}
+	if mutation.On("reactions-newest-first") {
+		slices.Reverse(out)
 	}
 	return out
 }
@@ -163,6 +173,10 @@ func (s *State) publishReaction(m *Message, op string, r Reaction) {
 	}
 	if !s.atLeast(LevelReactionUserDropped) || s.atLeast(LevelReactionEventUser) {
 		ev["user"] = s.reactionUser(r.UserID)
+	}
+	if mutation.On("reaction-event-to-everyone") {
+		s.publish(ev, s.activeUserIDs()...)
+		return
 	}
 	s.publish(ev, s.messageAudience(m)...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Message reminders: at the scheduled time the notification bot sends the requester a direct
@@ -119,6 +120,9 @@ func (s *State) reminderView(r *Reminder) ReminderView {
 		Type: "private", To: []int{r.UserID}, Content: content, RenderedContent: renderPlain(content),
 		Failed: r.Failed, ReminderTargetMessageID: r.MessageID,
 	}
+	if mutation.On("reminder-timestamp-milliseconds") {
+		v.ScheduledDeliveryTimestamp *= 1000
+	}
 	if s.atLeast(LevelReminderNote) {
 		v.Note = &r.Note
 	}
@@ -129,6 +133,9 @@ func (s *State) reminderView(r *Reminder) ReminderView {
 func (s *State) deliverDueReminders() {
 	var due []*Reminder
 	for _, r := range s.integrations.reminders {
+		if mutation.On("reminder-delivered-a-minute-early") && !r.Failed && r.DeliverAt-60 <= s.Now() && r.DeliverAt > s.Now() {
+			due = append(due, r)
+		}
 		if !r.Failed && r.DeliverAt <= s.Now() {
 			due = append(due, r)
 		}
@@ -161,6 +168,9 @@ func (s *State) reminderContent(m *Message, note string) string {
 	} else {
 		ch := s.channels[m.ChannelID]
 		fmt.Fprintf(&b, "You requested a reminder for [#%s > %s @ 💬](%s).", ch.Name, s.topicDisplay(m.Topic), link)
+	}
+	if mutation.On("reminder-note-dropped") {
+		note = ""
 	}
 	if note != "" {
 		fmt.Fprintf(&b, " Note:\n > %s", note)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // SubscriptionProperties are the per-user channel settings a client may change, in the
@@ -24,6 +25,9 @@ var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 func CheckSubscriptionValue(property string, value any) *apierr.Error {
 	if !slices.Contains(SubscriptionProperties, property) {
 		return apierr.BadRequest("Unknown subscription property: %s", property)
+	}
+	if _, isString := value.(string); mutation.On("color-any-string-accepted") && property == "color" && isString {
+		return nil
 	}
 	if property == "color" {
 		if s, ok := value.(string); !ok || !hexColor.MatchString(s) {
@@ -81,14 +85,29 @@ func (s *State) SetSubscriptionProperties(userID int, changes []SubscriptionChan
 
 func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, property string, value any) {
 	update := func(property string, value any) {
-		s.publish(events.Event{"type": "subscription", "op": "update", "stream_id": channelID, "property": property, "value": value}, sub.UserID)
+		ev := events.Event{"type": "subscription", "op": "update", "stream_id": channelID, "property": property, "value": value}
+		if mutation.On("subscription-event-to-every-subscriber") {
+			s.publish(ev, s.subscriberIDs(s.channels[channelID])...)
+			return
+		}
+		s.publish(ev, sub.UserID)
 	}
 	switch property {
 	case "color":
 		sub.Color = value.(string)
 		update(property, sub.Color)
 	case "is_muted", "in_home_view":
+		if mutation.On("channel-unmute-ignored") && !(value.(bool) == (property == "is_muted")) {
+			return
+		}
 		sub.IsMuted = value.(bool) == (property == "is_muted")
+		if mutation.On("in-home-view-not-inverted") {
+			sub.IsMuted = value.(bool)
+		}
+		if mutation.On("mute-one-event") {
+			update(property, value)
+			return
+		}
 		// The legacy property first, as the real server sends them; alone before the level
 		// that added is_muted's.
 		update("in_home_view", !sub.IsMuted)
@@ -101,6 +120,9 @@ func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, prop
 	default:
 		b := value.(bool)
 		*sub.notification(property) = &b
+		if mutation.On("notification-sets-every-notification") {
+			setEveryNotification(sub, b)
+		}
 		update(property, b)
 	}
 }

@@ -2,6 +2,8 @@ package realm
 
 import (
 	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // UserGroup is a group of users. System groups follow roles; their members are derived from
@@ -115,6 +117,9 @@ func (s *State) memberOf(userID, groupID int, directOnly bool) bool {
 		seen[id] = true
 		if slices.Contains(s.directMembers(g), userID) {
 			return true
+		}
+		if mutation.On("subgroups-one-level-deep") && id != groupID {
+			return false
 		}
 		if directOnly {
 			return false

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Topic visibility policies, as the real server numbers them.
@@ -61,6 +62,9 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) *
 	if n := utf8.RuneCountInString(topic); n > s.settings.MaxTopicLength {
 		return apierr.BadRequest("topic is too long (limit: %d characters)", s.settings.MaxTopicLength)
 	}
+	if mutation.On("mute-topic-refused-at-limit") && utf8.RuneCountInString(topic) == s.settings.MaxTopicLength {
+		return apierr.BadRequest("topic is too long (limit: %d characters)", s.settings.MaxTopicLength)
+	}
 	u := s.users[userID]
 	var ch *Channel
 	if mute {
@@ -92,6 +96,15 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) *
 		case !mute && !muted:
 			return apierr.BadRequest("Topic is not muted")
 		}
+	}
+	if mutation.On("unmute-ignored") && !mute {
+		return nil
+	}
+	if mutation.On("mute-repeat-refused") && mute && s.topicPolicy(userID, ch.ID, topic) == VisibilityMuted {
+		return apierr.BadRequest("Topic already muted")
+	}
+	if mutation.On("unmute-unmuted-refused") && !mute && s.topicPolicy(userID, ch.ID, topic) != VisibilityMuted {
+		return apierr.BadRequest("Topic is not muted")
 	}
 	policy := VisibilityInherit
 	if mute {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // typingPerson is a user as typing events name them.
@@ -36,6 +37,9 @@ func (s *State) SetDirectTyping(userID int, to []int, start bool) *apierr.Error 
 	recipients := make([]map[string]any, 0, len(ids))
 	for _, id := range ids {
 		recipients = append(recipients, s.typingPerson(s.users[id]))
+	}
+	if mutation.On("direct-typing-to-everyone") {
+		ids = s.activeUserIDs()
 	}
 	s.publish(events.Event{
 		"type": "typing", "op": typingOp(start), "message_type": "direct", "sender": s.typingPerson(u), "recipients": recipients,

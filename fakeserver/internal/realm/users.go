@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -115,6 +116,9 @@ func (s *State) Authenticate(email, apiKey string) (User, *apierr.Error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if b := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]; mutation.On("bot-any-key-accepted") && b != nil && b.IsBot && b.IsActive {
+		return *b, nil
+	}
 	u, ok := s.usersByKey[apiKey]
 	if !ok || !strings.EqualFold(strings.TrimSpace(email), u.Email) {
 		return User{}, apierr.Unauthorized("Invalid API key")
@@ -257,6 +261,9 @@ func (s *State) userView(viewer, u *User) UserView {
 		IsAdmin: u.IsAdmin(), IsGuest: u.IsGuest(), IsBot: u.IsBot, Role: u.Role, Timezone: u.Timezone,
 		AvatarURL: avatarURL(u), AvatarVersion: u.AvatarVersion,
 	}}
+	if mutation.On("delivery-email-shown-to-all") {
+		v.DeliveryEmail = u.Email
+	}
 	if s.atLeast(LevelImportedStub) {
 		v.IsImportedStub = new(bool)
 	}
@@ -330,6 +337,9 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 	}
 	if strings.Contains(strings.SplitN(email, "@", 2)[0], "+") {
 		return 0, apierr.BadRequest("Email addresses containing + are not allowed.")
+	}
+	if mutation.On("create-user-duplicate-email-accepted") {
+		delete(s.usersByEmail, strings.ToLower(email))
 	}
 	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
 		return 0, apierr.BadRequest("Email '%s' already in use", email)
@@ -470,6 +480,9 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 	if up.Role != nil {
 		role = *up.Role
 		if err := s.checkRoleChange(req, target, role); err != nil {
+			if mutation.On("refused-role-change-renames") {
+				target.FullName = name
+			}
 			return err
 		}
 	}
@@ -482,6 +495,9 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 		if newEmail, err = s.checkNewEmail(req, *up.NewEmail); err != nil {
 			return err
 		}
+	}
+	if mutation.On("full-name-not-applied") {
+		name = target.FullName
 	}
 	if name != target.FullName {
 		target.FullName = name
@@ -501,6 +517,15 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 // checkRoleChange: valid role values; owners only add or remove the owner role; the only
 // owner keeps it; and, as the API document says, a guest does not become an administrator.
 func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
+	if mutation.On("admin-demotes-owners") && roleValues[role] && target.Role == RoleOwner && role != RoleOwner && s.activeHumanOwners() > 1 {
+		return nil
+	}
+	if mutation.On("only-owner-demoted") && roleValues[role] && target.Role == RoleOwner && req.Role == RoleOwner {
+		return nil
+	}
+	if mutation.On("guest-made-administrator") && roleValues[role] && target.IsGuest() && role != RoleOwner {
+		return nil
+	}
 	switch {
 	case !roleValues[role]:
 		return apierr.BadRequest("Invalid role")
@@ -543,6 +568,9 @@ func (s *State) changeEmail(u *User, email string) {
 	u.Email = email
 	u.avatar = gravatar(u)
 	s.usersByEmail[strings.ToLower(email)] = u
+	if mutation.On("delivery-email-event-to-everyone") {
+		s.publish(events.Event{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": u.ID, "delivery_email": email}}, s.activeUserIDs()...)
+	}
 	for _, id := range s.activeUserIDs() {
 		if s.canSeeRealEmail(s.users[id], u) {
 			s.publish(events.Event{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": u.ID, "delivery_email": email}}, id)
@@ -746,7 +774,13 @@ func (s *State) SetVCallToken(userID int, has bool) *apierr.Error {
 	if u == nil {
 		return apierr.NoSuchUser
 	}
+	if mutation.On("vcall-token-never-revoked") && !has {
+		return nil
+	}
 	u.HasVCallToken = has
+	if mutation.On("vcall-token-event-stale") {
+		has = !has
+	}
 	s.publish(events.Event{"type": "has_vcall_token", "value": has}, u.ID)
 	return nil
 }

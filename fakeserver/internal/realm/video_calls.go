@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Video calls: the fake imitates the real server's Zoom integration, the pattern its newer
@@ -17,6 +18,9 @@ func (s *State) CreateVideoCall(userID int, configured bool) (string, *apierr.Er
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if mutation.On("vcall-without-token-accepted") {
+		return fmt.Sprintf("https://vcall.%s/j/%d", s.settings.Host, 81_000_000_000+nextID(&s.integrations.next.meeting)), nil
+	}
 	if u := s.users[userID]; u == nil || !u.HasVCallToken {
 		return "", apierr.New(400, "INVALID_VIDEO_CALL_PROVIDER_TOKEN", "Invalid video call access token")
 	}

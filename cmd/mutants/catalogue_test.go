@@ -1,0 +1,93 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/specs/catalog"
+)
+
+// hookPattern finds a mutation point in the fake's sources.
+var hookPattern = regexp.MustCompile(`mutation\.On\("([a-z0-9-]+)"\)`)
+
+// hooks returns the names of the fake's mutation points and how often each occurs.
+func hooks(t *testing.T) map[string]int {
+	t.Helper()
+	found := map[string]int{}
+	err := filepath.WalkDir("../../fakeserver", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		for _, m := range hookPattern.FindAllStringSubmatch(string(data), -1) {
+			found[m[1]]++
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
+}
+
+// Every entry has its one mutation point in the fake, and every point an entry: a name
+// without a point would be a mutant that changes nothing and survives for no reason.
+func TestEveryEntryHasItsPoint(t *testing.T) {
+	points := hooks(t)
+	names := map[string]bool{}
+	for _, e := range Entries {
+		if names[e.Name] {
+			t.Errorf("%s: two entries", e.Name)
+		}
+		names[e.Name] = true
+		if points[e.Name] != 1 {
+			t.Errorf("%s: %d mutation points in the fake, want 1", e.Name, points[e.Name])
+		}
+	}
+	for p := range points {
+		if !names[p] {
+			t.Errorf("mutation point %q has no entry", p)
+		}
+	}
+}
+
+// Entries are well formed: an operator of the catalogue, requirements of the catalog for a
+// mutant and none for a variant, a description; variants are named as such.
+func TestEntriesWellFormed(t *testing.T) {
+	c, err := catalog.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := map[bool]int{}
+	for _, e := range Entries {
+		if e.Does == "" {
+			t.Errorf("%s: says nothing of what it does", e.Name)
+		}
+		if e.Mutant() != !strings.HasPrefix(e.Name, "variant-") {
+			t.Errorf("%s: a variant's name starts with variant-, a mutant's does not", e.Name)
+		}
+		if e.Mutant() && !slices.Contains(Operators, e.Operator) {
+			t.Errorf("%s: operator %q not in the catalogue", e.Name, e.Operator)
+		}
+		if e.Mutant() == (len(e.Requirements) == 0) {
+			t.Errorf("%s: a mutant names the requirements it breaks, a variant none", e.Name)
+		}
+		for _, id := range e.Requirements {
+			if !c.Has(id) {
+				t.Errorf("%s: unknown requirement %s", e.Name, id)
+			}
+		}
+		if e.Sample {
+			samples[e.Mutant()]++
+		}
+	}
+	// The sample of make test: about 20 mutants and 5 variants, spread over the operators.
+	if samples[true] < 15 || samples[true] > 25 || samples[false] != 5 {
+		t.Errorf("sample: %d mutants and %d variants, want about 20 and 5", samples[true], samples[false])
+	}
+}

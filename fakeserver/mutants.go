@@ -1,0 +1,33 @@
+package fakeserver
+
+import (
+	"net/http"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
+)
+
+// mutatedError is the error a mutant or variant answers in place of e (package mutation):
+// a documented code replaced by the generic one, or another message text or status where
+// the document shows none. Without the mutants build tag it is e itself.
+func mutatedError(e *apierr.Error) *apierr.Error {
+	out := *e // e may be a shared value (apierr.MustBeAdmin): never change it
+	switch {
+	case e.Code == "UNAUTHORIZED_PRINCIPAL" && mutation.On("code-unauthorized-principal-as-bad-request"),
+		e.Code == "PERMISSION_DENIED" && mutation.On("code-permission-denied-as-bad-request"),
+		e.Code == "PUSH_SERVICE_NOT_CONFIGURED" && mutation.On("code-push-not-configured-as-bad-request"),
+		e.Code == "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED" && mutation.On("code-move-time-limit-as-bad-request"),
+		e.Code == "STREAM_WILDCARD_MENTION_NOT_ALLOWED" && mutation.On("code-stream-wildcard-as-bad-request"),
+		e.Code == "TOPIC_WILDCARD_MENTION_NOT_ALLOWED" && mutation.On("code-topic-wildcard-as-bad-request"):
+		out.Code = "BAD_REQUEST"
+	case e.Code == "UNAUTHORIZED" && mutation.On("code-unauthorized-as-bad-request"):
+		out.Code, out.Status = "BAD_REQUEST", http.StatusBadRequest
+	case mutation.On("variant-error-messages-reworded"):
+		out.Msg = "Refused: " + e.Msg
+	case e.Status == http.StatusBadRequest && mutation.On("variant-bad-request-as-422"):
+		out.Status = http.StatusUnprocessableEntity
+	default:
+		return e
+	}
+	return &out
+}
