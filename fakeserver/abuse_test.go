@@ -26,19 +26,20 @@ func liveHeap() uint64 {
 }
 
 func TestAbuseStaysWithinBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("heavy, and a measure of memory that the race detector distorts: make unit runs it")
+	}
 	cases := []struct {
 		name string
 		// limit is the most live heap the abuse may leave behind: the documented figure with
 		// room for the test's own allocations.
 		limit uint64
-		// budget is the real time the abuse may take.
-		budget time.Duration
-		abuse  func(t *testing.T, base string)
+		abuse func(t *testing.T, base string)
 	}{
 		{
 			// 1,000 unauthenticated requests with huge headers and query strings: each journal
 			// entry keeps 1 KB of each, and nothing of the rest (1 MB in all by default).
-			name: "journal", limit: 8 << 20, budget: 20 * time.Second,
+			name: "journal", limit: 8 << 20,
 			abuse: func(t *testing.T, base string) {
 				query := "q=" + strings.Repeat("q", 20_000)
 				spec := strings.Repeat("s", 40_000)
@@ -54,7 +55,7 @@ func TestAbuseStaysWithinBounds(t *testing.T) {
 		{
 			// A member's 60 bots, each storing 1 MB and deactivated to make room for the next:
 			// their owner's bots hold at most 32 MB (the default quota) in all.
-			name: "bot storage", limit: 40 << 20, budget: 30 * time.Second,
+			name: "bot storage", limit: 40 << 20,
 			abuse: func(t *testing.T, base string) {
 				value := strings.Repeat("v", 1<<20)
 				stored := 0
@@ -72,7 +73,7 @@ func TestAbuseStaysWithinBounds(t *testing.T) {
 			// A member's 1,000 queues, registered in 200 kinds that each get their own form
 			// of a message, none of them polled, while 100 direct messages reach the member:
 			// all of the member's queues hold at most 50,000 events.
-			name: "event queues", limit: 64 << 20, budget: 60 * time.Second,
+			name: "event queues", limit: 64 << 20,
 			abuse: func(t *testing.T, base string) {
 				for i := range 1000 {
 					kind := i % 200
@@ -94,13 +95,11 @@ func TestAbuseStaysWithinBounds(t *testing.T) {
 			before := liveHeap()
 			start := time.Now()
 			c.abuse(t, ts.URL)
-			if took := time.Since(start); took > c.budget {
-				t.Errorf("the abuse took %v, want at most %v", took.Round(time.Millisecond), c.budget)
-			}
+			took := time.Since(start)
 			after := liveHeap()
 			runtime.KeepAlive(ts)
 			grown := int64(after) - int64(before)
-			t.Logf("live heap grew by %.1f MB (limit %.1f MB)", float64(grown)/(1<<20), float64(c.limit)/(1<<20))
+			t.Logf("in %v, live heap grew by %.1f MB (limit %.1f MB)", took.Round(time.Millisecond), float64(grown)/(1<<20), float64(c.limit)/(1<<20))
 			if grown > int64(c.limit) {
 				t.Errorf("the fake keeps %.1f MB more live heap after the abuse, want at most %.1f MB", float64(grown)/(1<<20), float64(c.limit)/(1<<20))
 			}

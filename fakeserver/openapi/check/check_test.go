@@ -276,6 +276,9 @@ func (zeros) Read(p []byte) (int, error) {
 // A body far over the fake's 25 MB bound is refused 413 once the bound is reached, whether it
 // announces its length or comes in chunks: the checker reads no more of it than the fake would.
 func TestHugeBodyStopsAtTheBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a measure of allocation that the race detector distorts: make unit runs it")
+	}
 	c, _, srv := wrappedFake(t)
 	const sent = 200 << 20
 	for _, length := range []int64{sent, -1} {
@@ -298,9 +301,10 @@ func TestHugeBodyStopsAtTheBound(t *testing.T) {
 			t.Errorf("Content-Length %d: status %d, want 413", length, resp.StatusCode)
 		}
 		// The bound's 25 MB, read by growing a buffer, allocate about twice that.
-		if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 100<<20 || took > 10*time.Second {
-			t.Errorf("Content-Length %d: a %d MB body allocated %d MB and took %v, want at most 100 MB and 10 s",
-				length, sent>>20, allocated>>20, took.Round(time.Millisecond))
+		allocated := after.TotalAlloc - before.TotalAlloc
+		t.Logf("Content-Length %d: a %d MB body allocated %d MB in %v", length, sent>>20, allocated>>20, took.Round(time.Millisecond))
+		if allocated > 100<<20 {
+			t.Errorf("Content-Length %d: a %d MB body allocated %d MB, want at most 100 MB", length, sent>>20, allocated>>20)
 		}
 	}
 	if r := c.Report(); !r.OK() || r.Exchanges != 2 {
