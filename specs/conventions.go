@@ -22,7 +22,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 
 	It("takes GET parameters from the query string", harness.Req("CONV-02"), func() {
 		ch := t.NewChannel(harness.Public, harness.Member)
-		id := t.SendToChannel(harness.Owner, ch, harness.UniqueName("topic"), "query *string*")
+		id := t.SendToChannel(harness.Admin, ch, harness.UniqueName("topic"), "query *string*")
 		m := msgs.fetch(t.Users[harness.Member], id, "apply_markdown", false)
 		m.Value("content").String().IsEqual("query *string*")
 	})
@@ -131,7 +131,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	It("succeeds despite a parameter the endpoint does not support, and lists it in ignored_parameters_unsupported",
 		harness.Req("CONV-09", "CONV-10", "VER-04"), func() {
 			t.NeedLevel(167)
-			id := t.SendToChannel(harness.Owner, t.NewChannel(harness.Public, harness.Member), harness.UniqueName("params"), "x")
+			id := t.SendToChannel(harness.Admin, t.NewChannel(harness.Public, harness.Member), harness.UniqueName("params"), "x")
 			const unsupported = "chatconform_unsupported"
 			body := harness.Success(fetchMessage(harness.Member, id, "apply_markdown", false, unsupported, "1"))
 			body.Value("message").Object().Value("id").Number().IsEqual(id)
