@@ -52,12 +52,12 @@ var (
 )
 
 // matrixChannel makes a public channel every role is subscribed to, with one message of the
-// owner's in a fresh topic, and returns the channel, the topic and the message.
+// administrator's in a fresh topic, and returns the channel, the topic and the message.
 func (acctOps) matrixChannel(t *harness.Target) (harness.Channel, string, int) {
 	GinkgoHelper()
 	ch := t.NewChannel(harness.Public, matrixOthers...)
 	topic := harness.UniqueName("matrix")
-	return ch, topic, t.SendToChannel(harness.Owner, ch, topic, "role matrix")
+	return ch, topic, t.SendToChannel(harness.Admin, ch, topic, "role matrix")
 }
 
 // matrixGroupSetting points a realm permission group setting at the moderators (and those
