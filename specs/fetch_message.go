@@ -59,7 +59,7 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	DescribeTable("reports the empty topic",
 		func(allow bool, want func() string) {
 			t.NeedLevel(334)
-			empty := t.SendToEmptyTopic(harness.Owner, t.SharedChannel())
+			empty := t.SendToEmptyTopic(harness.Admin, t.SharedChannel())
 			query := []any{}
 			if allow {
 				query = append(query, "allow_empty_topic_name", true)
