@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// measureClockOffset learns how far the target's clock is from the runner's, once per run:
-// the owner sends itself a direct message and the message's timestamp is compared with the
-// middle of the request. Timestamp checks then compare with the target's clock (Now), so a
+// measureClockOffset learns how far the target's clock is from the runner's, once per run: a
+// staff administrator (the owner, without staff) sends itself a direct message and the
+// message's timestamp is compared with the middle of the request. Timestamp checks then compare with the target's clock (Now), so a
 // target whose clock is off by minutes or hours is not failed for it. The message is deleted
 // again; a target that refuses the deletion keeps one message per run. A measurement that
 // fails does not stop the run: it says so, and the runner's clock is used.
@@ -21,10 +21,10 @@ func (t *Target) measureClockOffset() error {
 }
 
 func (t *Target) tryMeasureClockOffset() error {
-	owner := t.Users[Owner]
+	sender := t.staffer()
 	before := time.Now()
-	sent, err := t.api("POST", "/messages", &owner, url.Values{
-		"type": {t.DirectMessageType()}, "to": {jsonParam([]int{owner.ID})},
+	sent, err := t.api("POST", "/messages", &sender, url.Values{
+		"type": {t.DirectMessageType()}, "to": {jsonParam([]int{sender.ID})},
 		"content": {"chatconform clock check " + t.RunID},
 	})
 	after := time.Now()
@@ -35,11 +35,11 @@ func (t *Target) tryMeasureClockOffset() error {
 	if !ok {
 		return fmt.Errorf("POST /messages returned no integer id")
 	}
-	ts, err := t.messageTimestamp(owner, id)
+	ts, err := t.messageTimestamp(sender, id)
 	if err != nil {
 		return err
 	}
-	_, _ = t.api("DELETE", "/messages/"+strconv.Itoa(id), &owner, nil)
+	_, _ = t.api("DELETE", "/messages/"+strconv.Itoa(id), &sender, nil)
 	mid := before.Add(after.Sub(before) / 2)
 	// The timestamp has whole seconds: the offset is known to a second.
 	t.Realm.ClockOffsetSeconds = int64(time.Unix(int64(ts), 0).Sub(mid).Round(time.Second) / time.Second)

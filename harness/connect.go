@@ -87,11 +87,12 @@ func connect(cfg Config, preflight bool, log io.Writer) (*Target, error) {
 		{"discovering capabilities", t.discoverCapabilities, nil},
 		owner,
 		{"learning the owner's permissions", t.learnOwnerPermissions, nil},
-		{"measuring the target's clock offset", t.measureClockOffset, nil},
-		{"reading realm limits from POST /register", t.readRealmState, nil},
 		{"provisioning users", t.provisionCast, nil},
 		{"provisioning the staff administrators", t.provisionStaff, nil},
 		{"provisioning the crowd", t.provisionCrowd, nil},
+		// After the staff, who send these in the owner's stead.
+		{"measuring the target's clock offset", t.measureClockOffset, nil},
+		{"reading realm limits from POST /register", t.readRealmState, nil},
 	}
 	if preflight {
 		// Reading only: the server, who the owner is, and who each configured account is.
@@ -269,8 +270,8 @@ func (t *Target) whoAmI(role Role, cr Credentials) (User, error) {
 // readRealmState reads the limits specs need from the registration
 // response, where the API document says clients find them.
 func (t *Target) readRealmState() error {
-	owner := t.Users[Owner]
-	obj, err := t.api("POST", "/register", &owner, nil)
+	admin := t.staffer()
+	obj, err := t.api("POST", "/register", &admin, nil)
 	if err != nil {
 		return err
 	}

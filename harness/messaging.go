@@ -118,10 +118,10 @@ func (t *Target) Crowd(n int) []User {
 	return have[:n]
 }
 
-// SubscribeUsers subscribes the given users to ch, as the owner.
+// SubscribeUsers subscribes the given users to ch, as Subscribe does.
 func (t *Target) SubscribeUsers(ch Channel, users ...User) {
 	ginkgo.GinkgoHelper()
-	owner := t.user(Owner)
+	owner := t.subscriber(ch)
 	ids := make([]int, 0, len(users))
 	for _, u := range users {
 		ids = append(ids, u.ID)

@@ -219,16 +219,27 @@ func (t *Target) newChannel(kind ChannelKind, subscribers ...Role) Channel {
 	return Channel{ID: id, Name: name, Kind: kind}
 }
 
-// Subscribe subscribes users of the given roles to ch, as the owner.
-// Failure fails the spec.
+// Subscribe subscribes users of the given roles to ch, as a staff administrator (as the owner
+// for a private channel, which only its subscribers may open to others: NewChannel subscribes
+// the owner). Failure fails the spec.
 func (t *Target) Subscribe(ch Channel, roles ...Role) {
 	ginkgo.GinkgoHelper()
-	owner := t.user(Owner)
-	_, err := t.api("POST", "/users/me/subscriptions", &owner, url.Values{
+	admin := t.subscriber(ch)
+	_, err := t.api("POST", "/users/me/subscriptions", &admin, url.Values{
 		"subscriptions": {jsonParam([]map[string]string{{"name": ch.Name}})},
 		"principals":    {jsonParam(t.userIDs(roles))},
 	})
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: subscribing %v to channel %q", roles, ch.Name)
+}
+
+// subscriber is who subscribes others to ch: a staff administrator for a public channel, else
+// the owner, whom NewChannel subscribes to every channel.
+func (t *Target) subscriber(ch Channel) User {
+	ginkgo.GinkgoHelper()
+	if ch.Kind.inviteOnly() {
+		return t.user(Owner)
+	}
+	return t.staffer()
 }
 
 // SendToChannel sends a channel message as the user of role as and returns

@@ -33,10 +33,10 @@ func (acctOps) userAs(viewer harness.User, id int, query ...any) *httpexpect.Obj
 	return harness.Success(req.Expect()).Value("user").Object()
 }
 
-// roleCodeOf returns the user's role code as the owner sees it.
+// roleCodeOf returns the user's role code as an administrator sees it.
 func (acctOps) roleCodeOf(u harness.User) int {
 	GinkgoHelper()
-	return int(acct.userAs(harness.Current().Users[harness.Owner], u.ID).Value("role").Number().Raw())
+	return int(acct.userAs(harness.Current().Users[harness.Admin], u.ID).Value("role").Number().Raw())
 }
 
 // accountExists reports whether some user has the email, as its real or API email in any

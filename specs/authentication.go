@@ -106,7 +106,7 @@ var _ = Describe("Authentication", func() {
 			// channel and message they name (docs/footprint.md).
 			ch := t.SharedChannel()
 			authMessage.Do(func() {
-				authMessage.id = t.SendToChannel(harness.Owner, ch, harness.UniqueName("auth"), "authenticated only")
+				authMessage.id = t.SendToChannel(harness.Admin, ch, harness.UniqueName("auth"), "authenticated only")
 			})
 			ids = fixtureIDs{message: authMessage.id, channel: ch.ID, user: t.Users[harness.Member].ID}
 		})

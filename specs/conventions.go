@@ -22,7 +22,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 
 	It("takes GET parameters from the query string", harness.Req("CONV-02"), func() {
 		ch := t.NewChannel(harness.Public, harness.Member)
-		id := t.SendToChannel(harness.Owner, ch, harness.UniqueName("topic"), "query *string*")
+		id := t.SendToChannel(harness.Admin, ch, harness.UniqueName("topic"), "query *string*")
 		m := msgs.fetch(t.Users[harness.Member], id, "apply_markdown", false)
 		m.Value("content").String().IsEqual("query *string*")
 	})

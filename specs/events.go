@@ -73,7 +73,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			needCatalogLevels(t) // the real server sends this update on deletions from 256
 			ch = t.NewChannel(harness.Public, harness.Member)
 			topic = harness.UniqueName("oldest")
-			oldest = t.SendToChannel(harness.Owner, ch, topic, "the oldest message")
+			oldest = t.SendToChannel(harness.Admin, ch, topic, "the oldest message")
 		})
 		firstMessageIDUpdate := func(value int) types.GomegaMatcher {
 			return harness.Event(map[string]any{
@@ -82,15 +82,15 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		}
 
 		It("is sent when the oldest message is deleted", harness.Req("EVENT-02"), func() {
-			next := t.SendToChannel(harness.Owner, ch, topic, "the next message")
+			next := t.SendToChannel(harness.Admin, ch, topic, "the next message")
 			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
 			harness.Success(t.As(harness.Admin).DELETE("/messages/{id}", oldest).Expect())
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(next))
 		})
 
 		It("is sent when deleting a topic removes the oldest message", harness.Req("EVENT-03", "EVENT-02"), func() {
-			t.SendToChannel(harness.Owner, ch, topic, "also in the deleted topic")
-			survivor := t.SendToChannel(harness.Owner, ch, harness.UniqueName("survivor"), "in another topic")
+			t.SendToChannel(harness.Admin, ch, topic, "also in the deleted topic")
+			survivor := t.SendToChannel(harness.Admin, ch, harness.UniqueName("survivor"), "in another topic")
 			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
 			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.Users[harness.Admin], ch, &topic) })
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))

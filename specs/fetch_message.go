@@ -59,7 +59,7 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	DescribeTable("reports the empty topic",
 		func(allow bool, want func() string) {
 			t.NeedLevel(334)
-			empty := t.SendToEmptyTopic(harness.Owner, t.SharedChannel())
+			empty := t.SendToEmptyTopic(harness.Admin, t.SharedChannel())
 			query := []any{}
 			if allow {
 				query = append(query, "allow_empty_topic_name", true)
@@ -106,7 +106,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	BeforeEach(func() { t, member, ch, topic = memberChannel("fetched") })
 
 	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
-		id := t.SendToChannel(harness.Owner, ch, topic, "news for the member")
+		id := t.SendToChannel(harness.Admin, ch, topic, "news for the member")
 		Expect(msgs.flagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
 		harness.Success(sendForm(member, "POST", "/messages/flags", nil, "messages", "["+msgIDText(id)+"]", "op", "add", "flag", "read"))
 		Expect(msgs.flagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
@@ -143,7 +143,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 			if participate {
 				t.SendToChannel(harness.Member, ch, topic, "the member takes part in the topic")
 			}
-			id := t.SendToChannel(harness.Owner, ch, topic, content)
+			id := t.SendToChannel(harness.Admin, ch, topic, content)
 			if set {
 				Expect(msgs.flagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
 			} else {
@@ -155,13 +155,13 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 
 	// Deprecated at level 224 and still set, so at every level.
 	It("sets the deprecated wildcard_mentioned for a channel wildcard mention", harness.Req("VER-12"), func() {
-		id := t.SendToChannel(harness.Owner, ch, topic, "@**all** please read")
+		id := t.SendToChannel(harness.Admin, ch, topic, "@**all** please read")
 		Expect(msgs.flagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
 	})
 
 	It("marks a /me status message with is_me_message", harness.Req("MSG-21"), func() {
-		me := t.SendToChannel(harness.Owner, ch, topic, "/me waves")
-		plain := t.SendToChannel(harness.Owner, ch, topic, "waves")
+		me := t.SendToChannel(harness.Admin, ch, topic, "/me waves")
+		plain := t.SendToChannel(harness.Admin, ch, topic, "waves")
 		msgs.fetch(member, me).Value("is_me_message").Boolean().IsTrue()
 		msgs.fetch(member, plain).Value("is_me_message").Boolean().IsFalse()
 	})
@@ -170,11 +170,11 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		t.NeedLevel(176) // topic_links from 118 (subject_links before); a url_template linkifier from 176
 		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tk"), "-", ""))
 		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
-		id := t.SendToChannel(harness.Owner, ch, "about "+prefix+"-4242", "linked")
+		id := t.SendToChannel(harness.Admin, ch, "about "+prefix+"-4242", "linked")
 		links := msgs.fetch(member, id).Value("topic_links").Array()
 		links.NotEmpty()
 		links.Every(func(_ int, v *httpexpect.Value) { v.Object() })
-		Expect(msgs.fetch(member, t.SendToChannel(harness.Owner, ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
+		Expect(msgs.fetch(member, t.SendToChannel(harness.Admin, ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
 	})
 
 	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",

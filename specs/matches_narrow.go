@@ -34,7 +34,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 		ch     harness.Channel
 		topic  string
 		mine   int // sent by the member: "the quick brown fox"
-		theirs int // sent by the owner: "a lazy dog sleeps"
+		theirs int // sent by the administrator: "a lazy dog sleeps"
 		elsewh int // in another topic
 		ids    []int
 		keyOf  = func(id int) string { return msgIDText(id) }
@@ -42,8 +42,8 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	BeforeEach(func() {
 		t, member, ch, topic = memberChannel("narrow")
 		mine = t.SendToChannel(harness.Member, ch, topic, "the quick brown fox")
-		theirs = t.SendToChannel(harness.Owner, ch, topic, "a lazy dog sleeps")
-		elsewh = t.SendToChannel(harness.Owner, ch, harness.UniqueName("other"), "the quick grey wolf")
+		theirs = t.SendToChannel(harness.Admin, ch, topic, "a lazy dog sleeps")
+		elsewh = t.SendToChannel(harness.Admin, ch, harness.UniqueName("other"), "the quick grey wolf")
 		ids = []int{mine, theirs, elsewh}
 	})
 

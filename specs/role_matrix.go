@@ -52,12 +52,12 @@ var (
 )
 
 // matrixChannel makes a public channel every role is subscribed to, with one message of the
-// owner's in a fresh topic, and returns the channel, the topic and the message.
+// administrator's in a fresh topic, and returns the channel, the topic and the message.
 func (acctOps) matrixChannel(t *harness.Target) (harness.Channel, string, int) {
 	GinkgoHelper()
 	ch := t.NewChannel(harness.Public, matrixOthers...)
 	topic := harness.UniqueName("matrix")
-	return ch, topic, t.SendToChannel(harness.Owner, ch, topic, "role matrix")
+	return ch, topic, t.SendToChannel(harness.Admin, ch, topic, "role matrix")
 }
 
 // matrixGroupSetting points a realm permission group setting at the moderators (and those
@@ -74,7 +74,7 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			ch, topic, _ := acct.matrixChannel(t)
 			resp := t.AsUser(u).POST("/streams/{id}/delete_topic", ch.ID).WithFormField("topic_name", topic).Expect()
-			return resp, func() bool { return !slices.Contains(topicNames(topicsOf(harness.Owner, ch.ID)), topic) }
+			return resp, func() bool { return !slices.Contains(topicNames(topicsOf(harness.Admin, ch.ID)), topic) }
 		},
 	},
 	{
@@ -83,7 +83,7 @@ var restrictedOps = []restrictedOp{
 			subject, name := t.NewUser(harness.Member), "Matrix "+harness.UniqueName("n")
 			resp := acct.updateByEmail(u, subject.Email, "full_name", name)
 			return resp, func() bool {
-				return acct.userAs(t.Users[harness.Owner], subject.ID).Value("full_name").String().Raw() == name
+				return acct.userAs(t.Users[harness.Admin], subject.ID).Value("full_name").String().Raw() == name
 			}
 		},
 	},
@@ -175,7 +175,7 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			_, topic, id := acct.matrixChannel(t)
 			resp := sendForm(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
-			return resp, func() bool { _, now := msgs.where(t.Users[harness.Owner], id); return now == "✔ "+topic }
+			return resp, func() bool { _, now := msgs.where(t.Users[harness.Admin], id); return now == "✔ "+topic }
 		},
 	},
 	{
@@ -186,7 +186,7 @@ var restrictedOps = []restrictedOp{
 			_, _, id := acct.matrixChannel(t)
 			moved := harness.UniqueName("moved")
 			resp := sendForm(u, "PATCH", "/messages/{id}", id, "topic", moved)
-			return resp, func() bool { _, now := msgs.where(t.Users[harness.Owner], id); return now == moved }
+			return resp, func() bool { _, now := msgs.where(t.Users[harness.Admin], id); return now == moved }
 		},
 	},
 	{
@@ -197,7 +197,7 @@ var restrictedOps = []restrictedOp{
 			_, _, id := acct.matrixChannel(t)
 			target := t.NewChannel(harness.Public, matrixOthers...)
 			resp := sendForm(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
-			return resp, func() bool { now, _ := msgs.where(t.Users[harness.Owner], id); return now == target.ID }
+			return resp, func() bool { now, _ := msgs.where(t.Users[harness.Admin], id); return now == target.ID }
 		},
 	},
 }

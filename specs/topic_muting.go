@@ -51,7 +51,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	)
 	BeforeEach(func() {
 		t, member, ch, topic = memberChannel("noise")
-		t.SendToChannel(harness.Owner, ch, topic, "chatter")
+		t.SendToChannel(harness.Admin, ch, topic, "chatter")
 	})
 
 	It("answers a success envelope to op=add and op=remove", harness.Req("OP03-08"), func() {
@@ -154,7 +154,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	// mutes nothing, a success mutes the topic.
 	It("mutes a topic of a public channel the requester is not subscribed to, or refuses and mutes nothing", harness.Req("STATE-04"), func() {
 		public := t.NewChannel(harness.Public)
-		t.SendToChannel(harness.Owner, public, topic, "chatter")
+		t.SendToChannel(harness.Admin, public, topic, "chatter")
 		resp := msgs.muteTopic(member, "stream_id", public.ID, "topic", topic, "op", "add")
 		if !msgs.succeeded(resp) {
 			harness.Fails(resp)

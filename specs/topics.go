@@ -33,8 +33,8 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 		func(check func(topics *httpexpect.Array, tt twoTopics)) {
 			ch := t.NewChannel(harness.Public, harness.Member)
 			tt := twoTopics{older: harness.UniqueName("older"), newer: harness.UniqueName("newer")}
-			t.SendToChannel(harness.Owner, ch, tt.older, "first")
-			tt.lastOfNewer = t.SendToChannel(harness.Owner, ch, tt.newer, "second")
+			t.SendToChannel(harness.Admin, ch, tt.older, "first")
+			tt.lastOfNewer = t.SendToChannel(harness.Admin, ch, tt.newer, "second")
 			tt.lastOfOlder = t.SendToChannel(harness.Member, ch, tt.older, "third")
 			check(harness.Success(topicsOf(harness.Member, ch.ID)).Value("topics").Array(), tt)
 		},
@@ -57,7 +57,7 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 		func(query []any, want func() string) {
 			t.NeedLevel(334)
 			ch := t.NewChannel(harness.Public, harness.Member)
-			t.SendToEmptyTopic(harness.Owner, ch)
+			t.SendToEmptyTopic(harness.Admin, ch)
 			Expect(topicNames(topicsOf(harness.Member, ch.ID, query...))).To(Equal([]string{want()}))
 		},
 		Entry("as realm_empty_topic_display_name by default", harness.Req("OP12-01"), nil,
