@@ -95,7 +95,7 @@ func (s *Server) routes() *chi.Mux {
 	s.fileRoutes(r)
 	r.Get(describePath, s.serveDescription)
 
-	r.Route("/_fake", func(r chi.Router) {
+	s.control = r.Route(controlPrefix, func(r chi.Router) {
 		r.Use(s.guardControl)
 		s.controlRoutes(r)
 	})
@@ -118,8 +118,7 @@ func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
 func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		rctx := chi.NewRouteContext()
-		if s.handler.Match(rctx, m, r.URL.Path) && s.servedAtLevel(m, rctx.RoutePattern()) {
+		if s.serves(m, r.URL.Path) {
 			allowed = append(allowed, m)
 			if m == http.MethodGet {
 				allowed = append(allowed, http.MethodHead)
@@ -132,6 +131,19 @@ func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	writeError(w, apierr.New(http.StatusMethodNotAllowed, "", "Method Not Allowed").With("allowed_methods", allowed))
+}
+
+// controlPrefix is where the control API is mounted.
+const controlPrefix = "/_fake"
+
+// serves tells whether a route takes method on path at the fake's level. chi answers every
+// method at a mount point itself (/_fake, /_fake/), so there the control routes are asked.
+func (s *Server) serves(method, path string) bool {
+	if path == controlPrefix || path == controlPrefix+"/" {
+		return s.control.Match(chi.NewRouteContext(), method, "/")
+	}
+	rctx := chi.NewRouteContext()
+	return s.handler.Match(rctx, method, path) && s.servedAtLevel(method, rctx.RoutePattern())
 }
 
 func (s *Server) refuseUnauthenticated(w http.ResponseWriter, r *http.Request) bool {

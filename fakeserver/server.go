@@ -31,6 +31,7 @@ import (
 // Server is the fake chat server. It is an http.Handler and safe for concurrent use.
 type Server struct {
 	handler *chi.Mux
+	control chi.Router // the control API's routes, under controlPrefix
 	// gates holds the feature levels of the routes served only at some ("METHOD pattern").
 	gates   map[string]levelGate
 	clock   *clock.Clock

@@ -297,6 +297,9 @@ func (c *Checker) unrouted(req *http.Request, status int, header http.Header, bo
 	case status != http.StatusMethodNotAllowed && slices.Contains(route.Operation.Tags, "control") &&
 		(status == http.StatusUnauthorized || status == http.StatusForbidden):
 		// the control API's protection answers before the method is looked at
+	case (status == http.StatusNotFound || status == http.StatusUnauthorized) && servedAtSomeLevels(route):
+		// the path exists only at the levels that serve it, and may not at the fake's: an
+		// unknown path, answered 404, or 401 first to a client without credentials
 	case status != http.StatusMethodNotAllowed && pathParamsMatch(route, params):
 		return fail("a method the path does not take must be answered 405")
 	case status == http.StatusMethodNotAllowed:
@@ -309,6 +312,18 @@ func (c *Checker) unrouted(req *http.Request, status int, header http.Header, bo
 		return nil
 	}
 	return c.matches(schema, body, fail)
+}
+
+// servedAtSomeLevels tells whether every operation of the route's path is served only at
+// some feature levels (x-served-levels), so that at others the whole path is unknown.
+func servedAtSomeLevels(route *routers.Route) bool {
+	ops := route.PathItem.Operations()
+	for _, op := range ops {
+		if op.Extensions["x-served-levels"] == nil {
+			return false
+		}
+	}
+	return len(ops) > 0
 }
 
 // anyRoute is the route of a path for some method it takes, with the path's parameters.
