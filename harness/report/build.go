@@ -284,9 +284,6 @@ func printedAt(before string, exchanges []harness.Exchange, i int, when time.Tim
 		}
 		later++
 	}
-	if retried(exchanges, i) {
-		return 0, false
-	}
 	end := len(before)
 	for {
 		k := strings.LastIndex(before[:end], line)
