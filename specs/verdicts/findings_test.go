@@ -180,6 +180,11 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 			t.Errorf("%d findings, the first %s: %d specs of %d failed, %d requirements of %d failed, message %q: want one finding of them all",
 				len(c.Findings), top.ID, top.Count, failed, len(top.Requirements), c.Counts.Failed, top.Message)
 		}
+		// The site is the harness's check of the envelope, not the harness's assertion handler
+		// the failure went through, nor httpexpect.
+		if !strings.HasPrefix(top.Site, "harness/envelope.go:") || top.Example.Location == "" || strings.Contains(top.Example.Location, "reporter.go") {
+			t.Errorf("the finding's site %q, its first failure at %q: want harness/envelope.go and the spec's line", top.Site, top.Example.Location)
+		}
 		// The envelope is checked by an httpexpect assertion, which names the reply it checked:
 		// the marked exchange is a success without msg, whatever the spec sent after it.
 		byAssertion, failures := 0, 0
