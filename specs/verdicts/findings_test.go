@@ -158,6 +158,9 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 				t.Errorf("marked: %.300s", m[1])
 			}
 		}
+		if !strings.Contains(block, "The last request before the failure (the failed assertion does not say which reply it checked)") {
+			t.Error("the failure section does not say its mark is the last request before the failure")
+		}
 		if !regexp.MustCompile(`<details><summary class="small">Every HTTP exchange`).MatchString(block) {
 			t.Error("the whole timeline is not folded under the failing request")
 		}
