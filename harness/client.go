@@ -61,17 +61,19 @@ func (t *Target) expect(baseURL string, auth *basicAuth) *httpexpect.Expect {
 		reporter = ginkgoReporter{}
 	}
 	e := httpexpect.WithConfig(httpexpect.Config{
-		BaseURL:  baseURL,
-		Client:   t.httpClient(),
-		Reporter: reporter,
-		// The exchange is already in the spec's output through the printer,
-		// redacted; the formatter must not repeat it with the raw
-		// Authorization header.
-		Formatter: &httpexpect.DefaultFormatter{
-			DisableRequests:  true,
-			DisableResponses: true,
-			ColorMode:        httpexpect.ColorModeNever,
-		},
+		BaseURL: baseURL,
+		Client:  t.httpClient(),
+		AssertionHandler: &assertionHandler{httpexpect.DefaultAssertionHandler{
+			Reporter: reporter,
+			// The exchange is already in the spec's output through the printer,
+			// redacted; the formatter must not repeat it with the raw
+			// Authorization header.
+			Formatter: &httpexpect.DefaultFormatter{
+				DisableRequests:  true,
+				DisableResponses: true,
+				ColorMode:        httpexpect.ColorModeNever,
+			},
+		}},
 		Printers: []httpexpect.Printer{exchangePrinter{out: t.logWriter}},
 	})
 	return e.Builder(func(r *httpexpect.Request) {

@@ -2,11 +2,13 @@ package harness
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +32,43 @@ type Exchange struct {
 	ResponseBody    string              `json:"response_body,omitempty"`
 	Error           string              `json:"error,omitempty"`
 	DurationMS      int64               `json:"duration_ms"`
+	// FailedAssertions are the messages of the httpexpect assertions about this exchange's
+	// response that failed (at most the last maxNotedFailures): the reports mark the exchange
+	// a spec's failure was about by its message, whatever the spec sent after it.
+	FailedAssertions []string `json:"failed_assertions,omitempty"`
+
+	// tag is in the context of the request sent, so the response's assertions find it.
+	tag *exchangeTag
+}
+
+// maxNotedFailures bounds the messages kept on one exchange: an assertion retried by
+// Eventually on one response fails again and again, and only the last one is the spec's.
+const maxNotedFailures = 4
+
+// exchangeKey is the context key of a recorded request's exchangeTag.
+type exchangeKey struct{}
+
+// exchangeTag goes with a recorded request (in its context, which every copy of the request,
+// and so the response's Request, keeps) and collects the failures of the assertions about it.
+type exchangeTag struct{ failed []string }
+
+// noteFailedAssertion notes on the recorded exchange that gave resp that an assertion about
+// it failed with msg (as the spec's failure carries it). A response not recorded through the
+// harness's transport (or recorded before the spec) has no exchange to note it on.
+func noteFailedAssertion(resp *http.Response, msg string) {
+	if resp == nil || resp.Request == nil {
+		return
+	}
+	tag, ok := resp.Request.Context().Value(exchangeKey{}).(*exchangeTag)
+	if !ok {
+		return
+	}
+	recorded.Lock()
+	defer recorded.Unlock()
+	if len(tag.failed) == maxNotedFailures {
+		tag.failed = tag.failed[1:]
+	}
+	tag.failed = append(tag.failed, msg)
 }
 
 // ExchangesEntry names the report entry that holds a spec's exchanges.
@@ -66,6 +105,11 @@ func TakeExchanges() []Exchange {
 	defer recorded.Unlock()
 	list := recorded.list
 	recorded.list = nil
+	for i := range list {
+		if t := list[i].tag; t != nil && len(t.failed) > 0 {
+			list[i].FailedAssertions = slices.Clone(t.failed)
+		}
+	}
 	return list
 }
 
@@ -88,9 +132,11 @@ func (rt exchangeRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 	shown := *req.URL
 	shown.User = nil
 	shown.RawQuery = redactQuery(req.URL.RawQuery)
+	tag := &exchangeTag{}
+	req = req.WithContext(context.WithValue(req.Context(), exchangeKey{}, tag))
 	ex := Exchange{
 		Start: time.Now(), Method: req.Method, URL: shown.String(), RequestHeaders: redactedHeaders(req.Header),
-		RequestBody: bodyText(req.Header.Get("Content-Type"), reqBody),
+		RequestBody: bodyText(req.Header.Get("Content-Type"), reqBody), tag: tag,
 	}
 	start := time.Now()
 	resp, err := rt.base.RoundTrip(req)
@@ -99,6 +145,11 @@ func (rt exchangeRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 		ex.Error = err.Error()
 		record(ex)
 		return nil, err
+	}
+	if resp.Request == nil {
+		// The response's Request is how its assertions find the exchange (http.Transport
+		// sets it; another RoundTripper may not).
+		resp.Request = req
 	}
 	respBody, readErr := io.ReadAll(resp.Body)
 	resp.Body.Close()

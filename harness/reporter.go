@@ -5,8 +5,36 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/gavv/httpexpect/v2"
 	"github.com/onsi/ginkgo/v2"
 )
+
+// assertionHandler reports httpexpect's assertions as the default handler does, and first
+// notes a failed one on the exchange whose response it was about: a spec may have sent other
+// requests since (and its cleanup sends more), so the last request before the failure is not
+// always the one the assertion checked.
+type assertionHandler struct {
+	httpexpect.DefaultAssertionHandler
+}
+
+// handlerFailure is the name of assertionHandler.Failure's frame, which Errorf skips with
+// httpexpect's.
+const handlerFailure = "github.com/chatconform/chatconform/harness.(*assertionHandler).Failure"
+
+// Failure implements httpexpect.AssertionHandler.
+func (h *assertionHandler) Failure(ctx *httpexpect.AssertionContext, failure *httpexpect.AssertionFailure) {
+	if failure.Severity != httpexpect.SeverityError {
+		h.DefaultAssertionHandler.Failure(ctx, failure)
+		return
+	}
+	msg := h.Formatter.FormatFailure(ctx, failure)
+	if ctx.Response != nil {
+		// Redacted, as ginkgoReporter hands it to Fail: the reports find the exchange by the
+		// spec's failure message.
+		noteFailedAssertion(ctx.Response.Raw(), RedactText(msg))
+	}
+	h.Reporter.Errorf("%s", msg)
+}
 
 // ginkgoReporter fails the running spec on an httpexpect assertion failure,
 // with credentials redacted from the message and the failure located at the
@@ -18,9 +46,9 @@ func (ginkgoReporter) Errorf(format string, args ...any) {
 	ginkgo.Fail(RedactText(fmt.Sprintf(format, args...)), httpexpectDepth()+1)
 }
 
-// httpexpectDepth counts the httpexpect frames directly above Errorf's
-// caller chain, so Fail can skip them; Ginkgo skips the harness helpers
-// marked with GinkgoHelper itself.
+// httpexpectDepth counts the httpexpect frames (and the harness's assertion
+// handler among them) directly above Errorf's caller chain, so Fail can skip
+// them; Ginkgo skips the harness helpers marked with GinkgoHelper itself.
 func httpexpectDepth() int {
 	pcs := make([]uintptr, 64)
 	// Skip runtime.Callers, httpexpectDepth and Errorf.
@@ -29,7 +57,7 @@ func httpexpectDepth() int {
 	depth := 0
 	for {
 		f, more := frames.Next()
-		if !strings.HasPrefix(f.Function, "github.com/gavv/httpexpect/") {
+		if !strings.HasPrefix(f.Function, "github.com/gavv/httpexpect/") && f.Function != handlerFailure {
 			return depth
 		}
 		depth++

@@ -12,7 +12,7 @@ import (
 
 // TestHTMLReportInABrowser opens a report with a failure in headless Chromium, with the status
 // filter set through the page's URL: the DOM must hide the passed rows and keep the failed one,
-// and the failure must show its failing request marked. It keeps a screenshot for a person to
+// and the failure must show its failing request marked, and how it was found. It keeps a screenshot for a person to
 // look at (its path is logged). Chromium is installed by .ci/ensure-chromium; without it the
 // test says so and is skipped.
 func TestHTMLReportInABrowser(t *testing.T) {
@@ -25,7 +25,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 					Message: `Expected "BAD_REQUEST", got "success"`,
 					// The cleanup's DELETE comes after the failing GET.
 					Output:         "--> POST http://chat.example.test/api/v1/messages\n<-- 200 OK\n--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK\n--> DELETE http://chat.example.test/api/v1/messages/1\n<-- 200 OK\n",
-					FailingRequest: "--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK"}}},
+					FailingRequest: "--> GET http://chat.example.test/api/v1/messages/999\n<-- 200 OK", FailingBy: ByAssertion}}},
 			{ID: "MSG-01", Section: "Resources / Message", Text: "id is an integer", Feature: "messages", Status: Passed, Specs: []string{"c"}},
 		}}
 	c.Profiles = profiles(c.Requirements)
@@ -54,6 +54,9 @@ func TestHTMLReportInABrowser(t *testing.T) {
 	marked := regexp.MustCompile(`(?s)<mark class="failing"[^>]*>(.*?)</mark>`).FindStringSubmatch(dom)
 	if marked == nil || !strings.Contains(marked[1], "/api/v1/messages/999") || strings.Contains(marked[1], "POST") || strings.Contains(marked[1], "DELETE") {
 		t.Errorf("the failing request is not the one marked: %v", marked)
+	}
+	if !strings.Contains(dom, "The request the failed assertion was about (the assertion checked its response)") {
+		t.Error("the page does not say the failing assertion named its exchange")
 	}
 	if !strings.Contains(dom, "1 of 3 shown") {
 		t.Error("the page does not say how many rows the filter shows")

@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -174,7 +176,11 @@ func failureOf(s types.SpecReport) Failure {
 		f.Location = s.Failure.Location.String()
 	}
 	f.Site = assertionSite(s.Failure.Location)
-	f.FailingRequest, f.FailingExchange = failingExchange(s, f.Exchanges)
+	m := failingExchange(s, f.Exchanges)
+	f.FailingRequest, f.FailingExchange, f.FailingBy, f.failingAt = m.text, m.index, m.by, m.at
+	// The mark says which exchange it was; the messages noted on the exchanges would only
+	// repeat the failure's.
+	f.Exchanges = withoutNotes(f.Exchanges)
 	for _, e := range s.ReportEntries {
 		if e.Name != harness.ExchangesEntry {
 			f.Notes = append(f.Notes, harness.RedactText(e.Name+": "+e.StringRepresentation()))
@@ -183,27 +189,166 @@ func failureOf(s types.SpecReport) Failure {
 	return f
 }
 
-// failingExchange finds the exchange the failing assertion was about: the last request the
-// spec sent before it failed. Ginkgo records where in the spec's output the failure came, so
-// the cleanup's requests after it (deleting what the spec made) are never taken for it. It
-// returns the exchange's text, credentials redacted, and its index among the structured ones.
-func failingExchange(s types.SpecReport, exchanges []harness.Exchange) (string, *int) {
-	const request = "--> "
-	text := ""
+// How the exchange a failure was about was found (Failure.FailingBy).
+const (
+	// ByAssertion: the failing httpexpect assertion named the exchange whose response it
+	// checked.
+	ByAssertion = "assertion"
+	// ByOrder: the assertion named none (a Gomega assertion on a value taken out of a reply),
+	// so the mark is the last request the spec sent before it failed.
+	ByOrder = "order"
+)
+
+// failingMark is the exchange a failure was about.
+type failingMark struct {
+	// text is its request and response as the spec's output shows them, credentials redacted.
+	text string
+	// at is where text starts in the spec's redacted output; nil when it is not there.
+	at *int
+	// index is its index among the structured exchanges; nil when not known.
+	index *int
+	by    string
+}
+
+// failingExchange finds the exchange the failing assertion was about. An httpexpect assertion
+// notes its failure on the exchange whose response it checked (harness.Exchange's
+// FailedAssertions): the one whose note is the spec's failure message is it, whatever the spec
+// sent after it. Otherwise it is the last request the spec sent before it failed: Ginkgo
+// records where in the spec's output the failure came, so the cleanup's requests after it
+// (deleting what the spec made) are never taken for it.
+func failingExchange(s types.SpecReport, exchanges []harness.Exchange) failingMark {
 	out, at := s.CapturedGinkgoWriterOutput, s.Failure.TimelineLocation.Offset
-	if at > 0 && at <= len(out) {
-		if i := strings.LastIndex(out[:at], request); i >= 0 {
-			text = strings.TrimSpace(harness.RedactText(out[i:at]))
+	placed := at > 0 && at <= len(out)
+	if !placed {
+		at = len(out)
+	}
+	// The search runs in the redacted output, which is what the reports show.
+	before := harness.RedactText(out[:at])
+	if i := assertedExchange(s.Failure.Message, exchanges); i >= 0 {
+		m := failingMark{index: &i, by: ByAssertion}
+		if start, ok := printedAt(before, exchanges, i, s.Failure.TimelineLocation.Time); ok {
+			m.at, m.text = &start, printedBlock(before, start)
+		} else {
+			m.text = exchangeText(exchanges[i])
+		}
+		return m
+	}
+	m := failingMark{by: ByOrder}
+	if placed {
+		if i := strings.LastIndex(before, request); i >= 0 {
+			m.at, m.text = &i, strings.TrimSpace(before[i:])
 		}
 	}
 	when := s.Failure.TimelineLocation.Time
-	var index *int
 	for i, e := range exchanges {
 		if !when.IsZero() && !e.Start.IsZero() && !e.Start.After(when) {
-			index = &i
+			m.index = &i
 		}
 	}
-	return text, index
+	if m.text == "" && m.index == nil {
+		m.by = ""
+	}
+	return m
+}
+
+// request opens a request in a spec's output, as the harness's printer writes it.
+const request = "--> "
+
+// assertedExchange is the index of the last exchange an httpexpect assertion failed on with
+// msg, -1 for none.
+func assertedExchange(msg string, exchanges []harness.Exchange) int {
+	if strings.TrimSpace(msg) == "" {
+		return -1
+	}
+	redacted := harness.RedactText(msg)
+	for i := len(exchanges) - 1; i >= 0; i-- {
+		if slices.Contains(exchanges[i].FailedAssertions, msg) || slices.Contains(exchanges[i].FailedAssertions, redacted) {
+			return i
+		}
+	}
+	return -1
+}
+
+// printedAt finds where the spec's output (up to the failure) shows exchanges[i]: the request
+// line of the same method and URL that as many such lines follow as exchanges of the same
+// method and URL followed it before the failure. A rate-limited attempt the harness retried is
+// printed with its retry once, and is not counted.
+func printedAt(before string, exchanges []harness.Exchange, i int, when time.Time) (int, bool) {
+	line := request + exchanges[i].Method + " " + exchanges[i].URL + "\n"
+	later := 0
+	for j := i + 1; j < len(exchanges); j++ {
+		e := exchanges[j]
+		if e.Method+" "+e.URL != exchanges[i].Method+" "+exchanges[i].URL || retried(exchanges, j) ||
+			(!when.IsZero() && !e.Start.IsZero() && e.Start.After(when)) {
+			continue
+		}
+		later++
+	}
+	end := len(before)
+	for {
+		k := strings.LastIndex(before[:end], line)
+		if k < 0 {
+			return 0, false
+		}
+		if k == 0 || before[k-1] == '\n' {
+			if later == 0 {
+				return k, true
+			}
+			later--
+		}
+		end = k
+	}
+}
+
+// retried reports whether exchanges[j] is an attempt the harness's transport retried because
+// it was rate limited: the same request follows it.
+func retried(exchanges []harness.Exchange, j int) bool {
+	e := exchanges[j]
+	if j+1 >= len(exchanges) || exchanges[j+1].Method != e.Method || exchanges[j+1].URL != e.URL {
+		return false
+	}
+	return e.Status == http.StatusTooManyRequests || (e.Status >= 400 && strings.Contains(e.ResponseBody, "RATE_LIMIT_HIT"))
+}
+
+// printedBlock is the exchange printed at start in out: its request and what follows up to the
+// next request.
+func printedBlock(out string, start int) string {
+	block := out[start:]
+	if k := strings.Index(block[len(request):], "\n"+request); k >= 0 {
+		block = block[:len(request)+k]
+	}
+	return strings.TrimSpace(block)
+}
+
+// exchangeText is a structured exchange as text, for one the output does not show.
+func exchangeText(e harness.Exchange) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%s %s\n", request, e.Method, e.URL)
+	if e.RequestBody != "" {
+		fmt.Fprintf(&b, "    %s\n", e.RequestBody)
+	}
+	if e.Error != "" {
+		fmt.Fprintf(&b, "<-- error: %s\n", e.Error)
+	}
+	if e.Status != 0 {
+		fmt.Fprintf(&b, "<-- %d %s (%dms)\n", e.Status, http.StatusText(e.Status), e.DurationMS)
+	}
+	if e.ResponseBody != "" {
+		fmt.Fprintf(&b, "    %s\n", strings.ReplaceAll(e.ResponseBody, "\n", "\n    "))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// withoutNotes is a copy of exchanges without the failures noted on them.
+func withoutNotes(exchanges []harness.Exchange) []harness.Exchange {
+	if !slices.ContainsFunc(exchanges, func(e harness.Exchange) bool { return len(e.FailedAssertions) > 0 }) {
+		return exchanges
+	}
+	out := slices.Clone(exchanges)
+	for i := range out {
+		out[i].FailedAssertions = nil
+	}
+	return out
 }
 
 func countSpec(c *SpecCounts, s types.SpecReport) {

@@ -171,8 +171,8 @@ func TestFindingsInReport(t *testing.T) {
 	}
 }
 
-// TestFailingExchangeIndex: the structured exchange the failure was about is the last one sent
-// before it.
+// TestFailingExchangeIndex: for a failure no assertion noted on an exchange, the structured
+// exchange it was about is the last one sent before it.
 func TestFailingExchangeIndex(t *testing.T) {
 	at := time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)
 	s := spec("x", types.SpecStateFailed, "boom")
@@ -180,13 +180,13 @@ func TestFailingExchangeIndex(t *testing.T) {
 	ex := func(method string, sec int) harness.Exchange {
 		return harness.Exchange{Method: method, Start: at.Add(time.Duration(sec) * time.Second)}
 	}
-	_, i := failingExchange(s, []harness.Exchange{ex("POST", -5), ex("GET", -1), ex("DELETE", 2)})
-	if i == nil || *i != 1 {
-		t.Errorf("failing exchange %v, want 1 (the GET before the failure)", i)
+	m := failingExchange(s, []harness.Exchange{ex("POST", -5), ex("GET", -1), ex("DELETE", 2)})
+	if m.index == nil || *m.index != 1 || m.by != ByOrder {
+		t.Errorf("failing exchange %v by %q, want 1 (the GET before the failure) by order", m.index, m.by)
 	}
 	s.Failure.TimelineLocation.Time = time.Time{}
-	if _, i := failingExchange(s, []harness.Exchange{ex("GET", 0)}); i != nil {
-		t.Errorf("a failure without a time gives exchange %d", *i)
+	if m := failingExchange(s, []harness.Exchange{ex("GET", 0)}); m.index != nil {
+		t.Errorf("a failure without a time gives exchange %d", *m.index)
 	}
 }
 
@@ -250,14 +250,14 @@ func TestRemedies(t *testing.T) {
 // and on nothing when the failing exchange is not known.
 func TestMarkFailing(t *testing.T) {
 	out := "--> POST /messages\n<-- 200\n--> GET /users/me/1/topics\n<-- 200\n--> DELETE /streams/1\n<-- 200\n"
-	got := string(markFailing(out, "--> GET /users/me/1/topics\n<-- 200"))
+	got := string(markFailing(out, "--> GET /users/me/1/topics\n<-- 200", nil))
 	if !strings.Contains(got, `<mark class="failing" title="the request the failed assertion was about">--&gt; GET /users/me/1/topics`) {
 		t.Errorf("the GET is not marked:\n%s", got)
 	}
 	if strings.Contains(got, "DELETE /streams/1\n&lt;-- 200\n</mark>") || strings.Count(got, "<mark") != 1 {
 		t.Errorf("not one mark, on the GET:\n%s", got)
 	}
-	if got := string(markFailing(out, "")); strings.Contains(got, "<mark") {
+	if got := string(markFailing(out, "", nil)); strings.Contains(got, "<mark") {
 		t.Errorf("a mark without a failing exchange:\n%s", got)
 	}
 }

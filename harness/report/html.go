@@ -38,7 +38,7 @@ func renderHTML(w io.Writer, c *Conformance) error {
 			if !seen {
 				anchor = fmt.Sprintf("failure-%d", len(failures)+1)
 				failureOf[f.Spec] = anchor
-				failures = append(failures, htmlFailure{Failure: f, Anchor: anchor, Exchange: markFailing(f.Output, f.FailingRequest)})
+				failures = append(failures, htmlFailure{Failure: f, Anchor: anchor, Exchange: markFailing(f.Output, f.FailingRequest, f.failingAt)})
 			}
 			row.FailureLinks = append(row.FailureLinks, htmlLink{Anchor: anchor, Spec: f.Spec})
 		}
@@ -89,7 +89,7 @@ type htmlFailure struct {
 func othersOf(fs []Failure) []htmlFailure {
 	out := make([]htmlFailure, 0, len(fs))
 	for i, f := range fs {
-		out = append(out, htmlFailure{Failure: f, Anchor: fmt.Sprintf("other-%d", i+1), Exchange: markFailing(f.Output, f.FailingRequest)})
+		out = append(out, htmlFailure{Failure: f, Anchor: fmt.Sprintf("other-%d", i+1), Exchange: markFailing(f.Output, f.FailingRequest, f.failingAt)})
 	}
 	return out
 }
@@ -104,11 +104,15 @@ func operationOf(id string) string {
 }
 
 // markFailing escapes a spec's captured exchanges and marks the one the failing assertion was
-// about (failing, found by the failure's place in the output), never simply the last: the
-// spec's cleanup comes after it.
-func markFailing(output, failing string) template.HTML {
+// about (failing, where the output has it at at), never simply the last: the spec's cleanup
+// comes after it, and the assertion may be about an earlier exchange than the last before it.
+func markFailing(output, failing string, at *int) template.HTML {
 	i := -1
-	if failing != "" {
+	switch {
+	case failing == "":
+	case at != nil && *at >= 0 && strings.HasPrefix(output[min(*at, len(output)):], failing):
+		i = *at
+	default:
 		i = strings.LastIndex(output, failing)
 	}
 	if i < 0 {
@@ -289,7 +293,7 @@ Search <input id="f-q" type="search" placeholder="ID or words">
 </html>
 {{define "failure"}}<div class="failure" id="{{.Anchor}}">
 <p><b>{{.Spec}}</b> <span class="failed">{{.State}}</span>{{if .Location}} <span class="small">at {{.Location}}</span>{{end}}{{if .Finding}} <span class="small">· <a href="#finding-{{.Finding}}">finding {{.Finding}}</a></span>{{end}}</p>
-{{if .FailingRequest}}<div class="small">The request the failed assertion was about:</div>
+{{if .FailingRequest}}<div class="small">{{if eq .FailingBy "assertion"}}The request the failed assertion was about (the assertion checked its response):{{else}}The last request before the failure (the failed assertion does not say which reply it checked):{{end}}</div>
 <pre class="failing-request" id="{{.Anchor}}-request"><mark class="failing">{{.FailingRequest}}</mark></pre>{{end}}
 <pre>{{.Message}}</pre>
 {{if .Notes}}<ul class="small">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}

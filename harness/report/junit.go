@@ -100,7 +100,7 @@ func boundCase(c *reporters.JUnitTestCase, s types.SpecReport, finding string, s
 		return
 	}
 	*message = cut(harness.RedactText(*message), maxRepeatText)
-	request, _ := failingExchange(s, nil)
+	request := failingExchange(s, harness.ExchangesOf(s.ReportEntries)).text
 	*description = fmt.Sprintf("finding %s, as in %q (shown in full there)\n%s\n\nthe failing request:\n%s",
 		finding, first, s.Failure.Location, cut(request, maxRepeatText))
 	c.SystemErr = ""

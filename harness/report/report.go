@@ -157,11 +157,17 @@ type Failure struct {
 	Site string `json:"site,omitempty"`
 	// Finding is the ID of the finding the failure belongs to (Conformance.Findings).
 	Finding string `json:"finding,omitempty"`
-	// FailingRequest is the text of the exchange the failing assertion was about: the last
-	// one before the failure, so never one of the spec's cleanup.
+	// FailingRequest is the text of the exchange the failing assertion was about: the one
+	// whose response a failing httpexpect assertion checked, else the last one before the
+	// failure; so never one of the spec's cleanup.
 	FailingRequest string `json:"failing_request,omitempty"`
 	// FailingExchange is the index in Exchanges of that exchange.
 	FailingExchange *int `json:"failing_exchange,omitempty"`
+	// FailingBy says how that exchange was found: ByAssertion (the assertion named it) or
+	// ByOrder (the last request before the failure).
+	FailingBy string `json:"failing_by,omitempty"`
+	// failingAt is where FailingRequest starts in Output, nil when not known.
+	failingAt *int
 	// Output is the spec's captured output as text: every HTTP exchange it made and what
 	// the harness noted, credentials redacted.
 	Output string `json:"output,omitempty"`

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/harness/browser"
 	"github.com/chatconform/chatconform/harness/report"
 )
@@ -130,6 +131,11 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 		if !strings.HasPrefix(f.FailingRequest, "--> GET ") || !strings.Contains(f.FailingRequest, "/topics") {
 			t.Errorf("failing request %q, want the GET …/topics", f.FailingRequest)
 		}
+		// The order is checked by a Gomega assertion on the names taken out of the reply: it
+		// does not know its reply, so the mark is the last request before it.
+		if f.FailingBy != report.ByOrder {
+			t.Errorf("the failing exchange found by %q, want %q", f.FailingBy, report.ByOrder)
+		}
 		// The spec's cleanup (archiving its channel) comes after the failing request: the last
 		// request of the spec is not the one to mark.
 		if i := strings.LastIndex(f.Output, f.FailingRequest); i < 0 || !strings.Contains(f.Output[i:], "--> DELETE ") {
@@ -151,6 +157,9 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 			if !strings.HasPrefix(m[1], "--&gt; GET ") || !strings.Contains(m[1], "/topics") || strings.Contains(m[1], "DELETE") {
 				t.Errorf("marked: %.300s", m[1])
 			}
+		}
+		if !strings.Contains(block, "The last request before the failure (the failed assertion does not say which reply it checked)") {
+			t.Error("the failure section does not say its mark is the last request before the failure")
 		}
 		if !regexp.MustCompile(`<details><summary class="small">Every HTTP exchange`).MatchString(block) {
 			t.Error("the whole timeline is not folded under the failing request")
@@ -174,6 +183,33 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 			t.Errorf("%d findings, the first %s: %d specs of %d failed, %d requirements of %d failed, message %q: want one finding of them all",
 				len(c.Findings), top.ID, top.Count, failed, len(top.Requirements), c.Counts.Failed, top.Message)
 		}
+		// The site is the harness's check of the envelope, not the harness's assertion handler
+		// the failure went through, nor httpexpect.
+		if !strings.HasPrefix(top.Site, "harness/envelope.go:") || top.Example.Location == "" || strings.Contains(top.Example.Location, "reporter.go") {
+			t.Errorf("the finding's site %q, its first failure at %q: want harness/envelope.go and the spec's line", top.Site, top.Example.Location)
+		}
+		// The envelope is checked by an httpexpect assertion, which names the reply it checked:
+		// the marked exchange is a success without msg, whatever the spec sent after it.
+		byAssertion, failures := 0, 0
+		for _, r := range c.Requirements {
+			for _, f := range r.Failures {
+				failures++
+				if f.FailingBy != report.ByAssertion {
+					continue
+				}
+				byAssertion++
+				if f.FailingExchange == nil {
+					t.Fatalf("%s: failing by assertion without an exchange", f.Spec)
+				}
+				if ex := f.Exchanges[*f.FailingExchange]; !successWithoutMsg(ex) {
+					t.Errorf("%s: the marked exchange's reply is not a success without msg: %s %s: %d %.300s", f.Spec, ex.Method, ex.URL, ex.Status, ex.ResponseBody)
+				}
+			}
+		}
+		if byAssertion == 0 {
+			t.Error("no failure's exchange was found by its assertion")
+		}
+		t.Logf("systemic bug: %d of %d failures (per requirement) marked by their assertion", byAssertion, failures)
 		lines := strings.Count(console, "\n")
 		oneLine := strings.Count(console, "✗ FAILED ")
 		junit := fileSize(t, filepath.Join(dir, "junit.xml"))
@@ -221,6 +257,17 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 			t.Error("junit.xml keeps the notes of passing specs")
 		}
 	})
+}
+
+// successWithoutMsg reports whether an exchange's reply is a success without msg; a body cut
+// for the report (not JSON any more) is judged by its status and the absence of the key.
+func successWithoutMsg(ex harness.Exchange) bool {
+	var reply map[string]any
+	if json.Unmarshal([]byte(ex.ResponseBody), &reply) != nil {
+		return ex.Status == http.StatusOK && !strings.Contains(ex.ResponseBody, `"msg":`)
+	}
+	_, hasMsg := reply["msg"]
+	return reply["result"] == "success" && !hasMsg
 }
 
 // pathOf is a URL's path.
