@@ -272,3 +272,22 @@ func BenchmarkScaleWrites(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewTestServer measures starting and closing one fake on loopback beside starting
+// and closing a bare httptest.Server in the same run: the cost of giving every test its own
+// fake (target ≤ 100 µs and ≤ 50 KB per instance).
+func BenchmarkNewTestServer(b *testing.B) {
+	b.Run("fake", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			fakeserver.NewTestServer().Close()
+		}
+	})
+	b.Run("httptest", func(b *testing.B) {
+		h := bare([]byte(`{"result":"success"}`))
+		b.ReportAllocs()
+		for b.Loop() {
+			httptest.NewServer(h).Close()
+		}
+	})
+}

@@ -27,11 +27,10 @@ var publicPaths = map[string]bool{
 	"/api/v1/jwt/fetch_api_key": true,
 }
 
-// routes is the fake's table of contents: the documented operations in the order of the
+// routes is the fake's table of contents (route_table.go shares it between Servers): the documented operations in the order of the
 // API document, then the supporting operations of the real server that clients and the
 // suite's provisioning need, then the control API.
-func (s *Server) routes() *chi.Mux {
-	r := chi.NewRouter()
+func (s *Server) routes(r chi.Router) {
 	// The journal is outermost so that even a request that panics is recorded; faults come
 	// next, outside the recoverer, so that a dropped connection is not turned into a 500.
 	// The body is read before sameGeneration takes its lock (see readBodyFirst); GetHead
@@ -94,7 +93,6 @@ func (s *Server) routes() *chi.Mux {
 		r.Use(s.guardControl)
 		s.controlRoutes(r)
 	})
-	return r
 }
 
 // unknownRoute answers 404 in the JSON envelope. Under /api/v1 credentials are checked
@@ -113,7 +111,7 @@ func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
 func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		if s.handler.Match(chi.NewRouteContext(), m, r.URL.Path) {
+		if sharedRoutes.mux.Match(chi.NewRouteContext(), m, r.URL.Path) {
 			allowed = append(allowed, m)
 			if m == http.MethodGet {
 				allowed = append(allowed, http.MethodHead)
