@@ -16,18 +16,12 @@ import (
 // real router (building) and once per Server against a recorder (routeWalker without a
 // router), which keeps that Server's handlers and middlewares in the same order.
 
-// maxMiddlewares bounds the middlewares in the table; routeScope holds a next handler for each.
-const maxMiddlewares = 24
-
 // sharedRoutes is the process's route table.
 var sharedRoutes struct {
 	once     sync.Once
 	mux      *chi.Mux
 	patterns []routeKey // of each handler, to check that every Server recorded the same table
 	mws      int
-	// nexts[j] is the handler middleware j of every Server wraps: it goes on to what the table
-	// puts after middleware j on this request's path.
-	nexts [maxMiddlewares]http.Handler
 }
 
 // serverRoutes is one Server's part of the table: its handlers and its middlewares, each
@@ -38,13 +32,23 @@ type serverRoutes struct {
 }
 
 // routeScope is a request's context on its way through the shared table: the Server serving it,
-// chi's routing context, and, for each middleware, where the table goes on after it.
+// chi's routing context, and where the table goes on after the middleware running now.
 type routeScope struct {
 	context.Context
 	s    *Server
 	rctx *chi.Context
-	next [maxMiddlewares]http.Handler
+	next http.Handler
 }
+
+// goOn is the handler every Server's middlewares wrap. The table's dispatcher of a middleware
+// leaves its next handler in the scope before it runs the Server's, which calls goOn at most
+// once, before any later middleware runs (as chi's middlewares do): one field is enough.
+var goOn http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	sc := scopeOf(r)
+	next := sc.next
+	sc.next = nil
+	next.ServeHTTP(w, r)
+})
 
 type routeScopeKey struct{}
 
@@ -122,23 +126,17 @@ func (w *routeWalker) middlewares(mws []func(http.Handler) http.Handler) []func(
 	var out []func(http.Handler) http.Handler
 	for _, mw := range mws {
 		j := len(w.s.table.mws)
-		if j >= maxMiddlewares {
-			panic("fakeserver: more middlewares than maxMiddlewares")
-		}
 		if w.build != nil {
-			sharedRoutes.nexts[j] = http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-				scopeOf(r).next[j].ServeHTTP(rw, r)
-			})
 			sharedRoutes.mws++
 			out = append(out, func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 					sc := scopeOf(r)
-					sc.next[j] = next
+					sc.next = next
 					sc.s.table.mws[j].ServeHTTP(rw, r)
 				})
 			})
 		}
-		w.s.table.mws = append(w.s.table.mws, mw(sharedRoutes.nexts[j]))
+		w.s.table.mws = append(w.s.table.mws, mw(goOn))
 	}
 	return out
 }
