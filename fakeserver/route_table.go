@@ -16,13 +16,16 @@ import (
 // real router (building) and once per Server against a recorder (routeWalker without a
 // router), which keeps that Server's handlers and middlewares in the same order.
 
-// sharedRoutes is the process's route table.
-var sharedRoutes struct {
+// routeTable is a chi router whose handlers and middlewares dispatch to the serving Server's.
+type routeTable struct {
 	once     sync.Once
 	mux      *chi.Mux
 	patterns []routeKey // of each handler, to check that every Server recorded the same table
 	mws      int
 }
+
+// sharedRoutes is the process's route table, of routes().
+var sharedRoutes routeTable
 
 // serverRoutes is one Server's part of the table: its handlers and its middlewares, each
 // already wrapped around the table's next handler.
@@ -66,31 +69,31 @@ func scopeOf(r *http.Request) *routeScope { return r.Context().Value(routeScopeK
 
 var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
 
-// serveShared serves a request through the shared table on behalf of s.
-func (s *Server) serveShared(w http.ResponseWriter, r *http.Request) {
+// serve serves a request through the table on behalf of s.
+func (t *routeTable) serve(s *Server, w http.ResponseWriter, r *http.Request) {
 	rctx := routeContexts.Get().(*chi.Context)
 	rctx.Reset()
-	rctx.Routes = sharedRoutes.mux
-	sharedRoutes.mux.ServeHTTP(w, r.WithContext(&routeScope{Context: r.Context(), s: s, rctx: rctx}))
+	rctx.Routes = t.mux
+	t.mux.ServeHTTP(w, r.WithContext(&routeScope{Context: r.Context(), s: s, rctx: rctx}))
 	routeContexts.Put(rctx)
 }
 
-// bindRoutes records s's handlers and middlewares, building the shared table on first use.
-func (s *Server) bindRoutes() {
+// bind records s's handlers and middlewares, which routes registers, building the table on
+// first use.
+func (t *routeTable) bind(s *Server, routes func(chi.Router)) {
 	built := false
-	sharedRoutes.once.Do(func() {
+	t.once.Do(func() {
 		mux := chi.NewRouter()
-		s.routes(&routeWalker{s: s, build: mux})
-		sharedRoutes.mux = mux
+		routes(&routeWalker{s: s, t: t, build: mux})
+		t.mux = mux
 		built = true
 	})
 	if built {
 		return
 	}
-	w := &routeWalker{s: s}
-	s.table = serverRoutes{handlers: make([]http.Handler, 0, len(sharedRoutes.patterns)), mws: make([]http.Handler, 0, sharedRoutes.mws)}
-	s.routes(w)
-	if len(s.table.handlers) != len(sharedRoutes.patterns) || len(s.table.mws) != sharedRoutes.mws {
+	s.table = serverRoutes{handlers: make([]http.Handler, 0, len(t.patterns)), mws: make([]http.Handler, 0, t.mws)}
+	routes(&routeWalker{s: s, t: t})
+	if len(s.table.handlers) != len(t.patterns) || len(s.table.mws) != t.mws {
 		panic("fakeserver: routes() registered another table than the shared one; it must not depend on the Server")
 	}
 }
@@ -100,6 +103,7 @@ func (s *Server) bindRoutes() {
 // the real router.
 type routeWalker struct {
 	s     *Server
+	t     *routeTable
 	build chi.Router // nil when only recording
 }
 
@@ -111,12 +115,12 @@ func (w *routeWalker) handler(key routeKey, h http.Handler) http.Handler {
 	i := len(w.s.table.handlers)
 	w.s.table.handlers = append(w.s.table.handlers, h)
 	if w.build == nil {
-		if i >= len(sharedRoutes.patterns) || sharedRoutes.patterns[i] != key {
+		if i >= len(w.t.patterns) || w.t.patterns[i] != key {
 			panic(fmt.Sprintf("fakeserver: routes() registered %v as handler %d, not what the shared table has; it must not depend on the Server", key, i))
 		}
 		return nil
 	}
-	sharedRoutes.patterns = append(sharedRoutes.patterns, key)
+	w.t.patterns = append(w.t.patterns, key)
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		scopeOf(r).s.table.handlers[i].ServeHTTP(rw, r)
 	})
@@ -127,7 +131,7 @@ func (w *routeWalker) middlewares(mws []func(http.Handler) http.Handler) []func(
 	for _, mw := range mws {
 		j := len(w.s.table.mws)
 		if w.build != nil {
-			sharedRoutes.mws++
+			w.t.mws++
 			out = append(out, func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 					sc := scopeOf(r)
@@ -141,7 +145,9 @@ func (w *routeWalker) middlewares(mws []func(http.Handler) http.Handler) []func(
 	return out
 }
 
-func (w *routeWalker) sub(build chi.Router) *routeWalker { return &routeWalker{s: w.s, build: build} }
+func (w *routeWalker) sub(build chi.Router) *routeWalker {
+	return &routeWalker{s: w.s, t: w.t, build: build}
+}
 
 func (w *routeWalker) Use(mws ...func(http.Handler) http.Handler) {
 	if out := w.middlewares(mws); w.build != nil {
@@ -224,12 +230,12 @@ func (w *routeWalker) MethodNotAllowed(h http.HandlerFunc) {
 
 // The queries of chi.Routes and serving go to the shared table: the walker only registers.
 
-func (w *routeWalker) ServeHTTP(rw http.ResponseWriter, r *http.Request) { w.s.ServeHTTP(rw, r) }
-func (w *routeWalker) Routes() []chi.Route                               { return sharedRoutes.mux.Routes() }
-func (w *routeWalker) Middlewares() chi.Middlewares                      { return sharedRoutes.mux.Middlewares() }
+func (w *routeWalker) ServeHTTP(rw http.ResponseWriter, r *http.Request) { w.t.serve(w.s, rw, r) }
+func (w *routeWalker) Routes() []chi.Route                               { return w.t.mux.Routes() }
+func (w *routeWalker) Middlewares() chi.Middlewares                      { return w.t.mux.Middlewares() }
 func (w *routeWalker) Match(rctx *chi.Context, method, path string) bool {
-	return sharedRoutes.mux.Match(rctx, method, path)
+	return w.t.mux.Match(rctx, method, path)
 }
 func (w *routeWalker) Find(rctx *chi.Context, method, path string) string {
-	return sharedRoutes.mux.Find(rctx, method, path)
+	return w.t.mux.Find(rctx, method, path)
 }

@@ -241,13 +241,13 @@ func New(opts ...Option) *Server {
 	s.state.SetFeatureLevel(level)
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
-	s.bindRoutes()
+	sharedRoutes.bind(s, s.routes)
 	s.startClock(s.fixture)
 	return s
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.serveShared(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { sharedRoutes.serve(s, w, r) }
 
 // defaultFixture is the embedded default fixture, parsed once and shared by every Server that
 // starts on it: the realm copies what it loads, and nothing changes a fixture once parsed.
