@@ -272,3 +272,52 @@ func BenchmarkScaleWrites(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewTestServer measures starting and closing one fake on loopback (fake) beside
+// starting and closing a bare httptest.Server (httptest), and the fake's own part, New and
+// Close without a listener (new): what it costs to give every test its own fake (target
+// ≤ 100 µs and ≤ 50 KB per instance; `make bench`). side-by-side starts the fake and the bare
+// server alternately, so that their times compare on a shared, noisy machine, and adds the
+// process's CPU time per start (cpu-ns/op: wall time on a busy machine counts waits for a core).
+func BenchmarkNewTestServer(b *testing.B) {
+	h := bare([]byte(`{"result":"success"}`))
+	fake := func() { fakeserver.NewTestServer().Close() }
+	plain := func() { httptest.NewServer(h).Close() }
+	fake() // the first fake builds what all share
+	for _, c := range []struct {
+		name  string
+		start func()
+	}{
+		{"fake", fake},
+		{"httptest", plain},
+		{"new", func() { fakeserver.New().Close() }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0, ok := processCPU()
+			n := 0
+			for b.Loop() {
+				c.start()
+				n++
+			}
+			if cpu1, _ := processCPU(); ok {
+				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
+			}
+		})
+	}
+	b.Run("side-by-side", func(b *testing.B) {
+		var fakeTime, plainTime time.Duration
+		n := 0
+		for b.Loop() {
+			t0 := time.Now()
+			fake()
+			t1 := time.Now()
+			plain()
+			plainTime += time.Since(t1)
+			fakeTime += t1.Sub(t0)
+			n++
+		}
+		b.ReportMetric(float64(fakeTime.Nanoseconds())/float64(n), "fake-ns/op")
+		b.ReportMetric(float64(plainTime.Nanoseconds())/float64(n), "httptest-ns/op")
+	})
+}

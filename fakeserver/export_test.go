@@ -10,7 +10,7 @@ import (
 
 // Router exposes the chi router to the external tests, which walk it so that every route
 // the fake serves must have bad-input cases.
-func (s *Server) Router() chi.Routes { return s.handler }
+func (s *Server) Router() chi.Routes { return sharedRoutes.mux }
 
 // SeedChannelMessages stores n messages of size bytes in the channel named channel, spread
 // over the given number of topics, straight through the domain layer: benchmarks need realms

@@ -30,11 +30,10 @@ var publicPaths = map[string]bool{
 	"/api/v1/jwt/fetch_api_key": true,
 }
 
-// routes is the fake's table of contents: the documented operations in the order of the
+// routes is the fake's table of contents (route_table.go shares it between Servers): the documented operations in the order of the
 // API document, then the supporting operations of the real server that clients and the
 // suite's provisioning need, then the control API.
-func (s *Server) routes() *chi.Mux {
-	r := chi.NewRouter()
+func (s *Server) routes(r chi.Router) {
 	s.gates = map[string]levelGate{}
 	// The journal is outermost so that even a request that panics is recorded; faults come
 	// next, outside the recoverer, so that a dropped connection is not turned into a 500.
@@ -95,11 +94,10 @@ func (s *Server) routes() *chi.Mux {
 	s.fileRoutes(r)
 	r.Get(describePath, s.serveDescription)
 
-	s.control = r.Route(controlPrefix, func(r chi.Router) {
+	r.Route(controlPrefix, func(r chi.Router) {
 		r.Use(s.guardControl)
 		s.controlRoutes(r)
 	})
-	return r
 }
 
 // unknownRoute answers 404 in the JSON envelope. Under /api/v1 credentials are checked
@@ -140,10 +138,15 @@ const controlPrefix = "/_fake"
 // method at a mount point itself (/_fake, /_fake/), so there the control routes are asked.
 func (s *Server) serves(method, path string) bool {
 	if path == controlPrefix || path == controlPrefix+"/" {
-		return s.control.Match(chi.NewRouteContext(), method, "/")
+		for _, rt := range sharedRoutes.mux.Routes() {
+			if rt.Pattern == controlPrefix+"/*" && rt.SubRoutes != nil {
+				return rt.SubRoutes.Match(chi.NewRouteContext(), method, "/")
+			}
+		}
+		return false
 	}
 	rctx := chi.NewRouteContext()
-	return s.handler.Match(rctx, method, path) && s.servedAtLevel(method, rctx.RoutePattern())
+	return sharedRoutes.mux.Match(rctx, method, path) && s.servedAtLevel(method, rctx.RoutePattern())
 }
 
 func (s *Server) refuseUnauthenticated(w http.ResponseWriter, r *http.Request) bool {

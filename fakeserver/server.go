@@ -19,8 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
@@ -30,8 +28,7 @@ import (
 
 // Server is the fake chat server. It is an http.Handler and safe for concurrent use.
 type Server struct {
-	handler *chi.Mux
-	control chi.Router // the control API's routes, under controlPrefix
+	table serverRoutes // its handlers in the shared route table
 	// gates holds the feature levels of the routes served only at some ("METHOD pattern").
 	gates   map[string]levelGate
 	clock   *clock.Clock
@@ -233,7 +230,7 @@ func New(opts ...Option) *Server {
 	if err := checkStartup(opts); err != nil {
 		panic(err.Error())
 	}
-	s := &Server{fixture: fixtures.Default(), journal: newJournal(1000), inspectorSecret: newInspectorSecret()}
+	s := &Server{fixture: defaultFixture(), journal: newJournal(1000), inspectorSecret: newInspectorSecret()}
 	s.journal.clock = func() int64 { return s.clock.Unix() }
 	for _, o := range opts {
 		o(s)
@@ -247,15 +244,20 @@ func New(opts ...Option) *Server {
 	s.state.SetFeatureLevel(level)
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
-	s.handler = s.routes()
+	sharedRoutes.bind(s, s.routes)
 	s.startClock(s.fixture)
 	return s
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { sharedRoutes.serve(s, w, r) }
 
-// Fixture returns the fixture the server was last loaded with.
+// defaultFixture is the embedded default fixture, parsed once and shared by every Server that
+// starts on it: the realm copies what it loads, and nothing changes a fixture once parsed.
+var defaultFixture = sync.OnceValue(fixtures.Default)
+
+// Fixture returns the fixture the server was last loaded with. Servers share it (the default
+// one, or one given to several): read it, do not change it.
 func (s *Server) Fixture() *fixtures.Fixture {
 	s.mu.Lock()
 	defer s.mu.Unlock()
