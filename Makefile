@@ -15,9 +15,9 @@ SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 
 .PHONY: help conformance test lint race oldest-go unit suite suite-binary mutants mutants-sample docker-engine node chromium image fakeserver vet build bench load wrk
 
-# Each target with the first line of the comment above it.
+# Each target with the first sentence of the comment above it.
 help:
-	@awk '/^# / && !c { c = substr($$0, 3) } /^[a-z-]+:/ { sub(/:.*/, ""); if (c) printf "  make %-14s %s\n", $$0, c } !/^# / { c = "" }' $(MAKEFILE_LIST)
+	@awk '/^# / { c = c (c ? " " : "") substr($$0, 3); next } /^[a-z-]+:/ && c { sub(/:.*/, ""); n = index(c ". ", ". "); printf "  make %-15s %s\n", $$0, substr(c, 1, n) } { c = "" }' $(MAKEFILE_LIST)
 
 # The main job: the suite against the fake on its embedded fixture.
 conformance:
