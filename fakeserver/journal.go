@@ -263,8 +263,8 @@ func redactQuery(raw string) string {
 // redactReply hides the string values of credential members of a JSON reply (the API keys of
 // POST /fetch_api_key, POST /bots, the JWT fetch), which may be cut short anywhere. A member
 // is judged by its decoded name, wherever it stands.
-func redactReply(b []byte) string {
-	var out strings.Builder
+func redactReply(b []byte) []byte {
+	var out bytes.Buffer
 	last := 0
 	for i := 0; i < len(b); {
 		if b[i] != '"' {
@@ -284,10 +284,10 @@ func redactReply(b []byte) string {
 		i = end
 	}
 	if last == 0 {
-		return string(b)
+		return b // nothing to hide: the caller copies what it keeps
 	}
 	out.Write(b[last:])
-	return out.String()
+	return out.Bytes()
 }
 
 // jsonStringEnd is the index just past the JSON string that opens at b[i], or len(b) for one
@@ -325,7 +325,7 @@ func jsonStringValue(token []byte) string {
 // in two allocations of their exact sizes: a string cut from a request (a header's value, the
 // request line, the body) would otherwise keep all of it alive, and the journal's byte bound
 // would count only the part it shows.
-func (e *JournalEntry) detach(response string, form []byte) {
+func (e *JournalEntry) detach(response, form []byte) {
 	fields := [...]*string{&e.Method, &e.Path, &e.Query, &e.User, &e.Spec}
 	n := len(response)
 	for _, f := range fields {
@@ -336,7 +336,7 @@ func (e *JournalEntry) detach(response string, form []byte) {
 	for _, f := range fields {
 		b.WriteString(*f)
 	}
-	b.WriteString(response)
+	b.Write(response)
 	all := b.String()
 	for _, f := range fields {
 		*f, all = all[:len(*f)], all[len(*f):]
@@ -391,7 +391,7 @@ func (j *journal) record(next http.Handler) http.Handler {
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 			form = st.body[:len(cutBytes(st.body, 4*max))]
 		}
-		e.detach(cut(redactReply(sw.kept), max), form)
+		e.detach(cutBytes(redactReply(sw.kept), max), form)
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.list = append(j.list, e)

@@ -18,7 +18,7 @@ func TestRedactReply(t *testing.T) {
 		{`{"api_k`, `{"api_k`},
 		{``, ``},
 	} {
-		if got := redactReply([]byte(tc.in)); got != tc.want {
+		if got := string(redactReply([]byte(tc.in))); got != tc.want {
 			t.Errorf("redactReply(%s) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
