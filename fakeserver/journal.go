@@ -345,19 +345,9 @@ func (e *JournalEntry) detach(response, form []byte) {
 	e.form = bytes.Clone(form)
 }
 
-// cutBytes is cut for a byte slice.
-func cutBytes(p []byte, n int) []byte {
-	if len(p) <= n {
-		return p
-	}
-	for n > 0 && !utf8.RuneStart(p[n]) {
-		n--
-	}
-	return p[:n]
-}
 
-// cut shortens s to at most n bytes, on a rune boundary.
-func cut(s string, n int) string {
+// cut shortens s (a string or the bytes of one) to at most n bytes, on a rune boundary.
+func cut[T ~string | ~[]byte](s T, n int) T {
 	if len(s) <= n {
 		return s
 	}
@@ -389,9 +379,9 @@ func (j *journal) record(next http.Handler) http.Handler {
 			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
 		var form []byte
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-			form = st.body[:len(cutBytes(st.body, 4*max))]
+			form = st.body[:len(cut(st.body, 4*max))]
 		}
-		e.detach(cutBytes(redactReply(sw.kept), max), form)
+		e.detach(cut(redactReply(sw.kept), max), form)
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.list = append(j.list, e)
