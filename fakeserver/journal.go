@@ -345,7 +345,6 @@ func (e *JournalEntry) detach(response, form []byte) {
 	e.form = bytes.Clone(form)
 }
 
-
 // cut shortens s (a string or the bytes of one) to at most n bytes, on a rune boundary.
 func cut[T ~string | ~[]byte](s T, n int) T {
 	if len(s) <= n {
