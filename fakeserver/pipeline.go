@@ -1,0 +1,198 @@
+package fakeserver
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// Path patterns of integer IDs: a non-numeric ID matches no route, as on the real server.
+const (
+	messageID   = "{message_id:[0-9]+}"
+	streamID    = "{stream_id:[0-9]+}"
+	userID      = "{user_id:[0-9]+}"
+	filterID    = "{filter_id:[0-9]+}"
+	playgroundI = "{playground_id:[0-9]+}"
+)
+
+// apiPrefix is where the API's routes are.
+const apiPrefix = "/api/v1"
+
+// publicPaths answer without credentials.
+var publicPaths = map[string]bool{
+	"/api/v1/server_settings":   true,
+	"/api/v1/fetch_api_key":     true,
+	"/api/v1/jwt/fetch_api_key": true,
+}
+
+// routes is the fake's table of contents (route_table.go shares it between Servers): the documented operations in the order of the
+// API document, then the supporting operations of the real server that clients and the
+// suite's provisioning need, then the control API.
+func (s *Server) routes(r chi.Router) {
+	s.gates = map[string]levelGate{}
+	// The journal is outermost so that even a request that panics is recorded; faults come
+	// next, outside the recoverer, so that a dropped connection is not turned into a 500.
+	// The body is read before sameGeneration takes its lock (see readBodyFirst); GetHead
+	// answers HEAD with the GET route, as the real server does.
+	r.Use(s.journal.record, s.faults.apply, recoverer, s.limitHeaders, s.longPollDeadline, readBodyFirst, s.sameGeneration, s.featureLevel, middleware.GetHead)
+	r.NotFound(s.unknownRoute)
+	r.MethodNotAllowed(s.wrongMethod)
+
+	r.Route(apiPrefix, func(r chi.Router) {
+		r.Get("/server_settings", serve(s.serverSettings))
+		r.Post("/fetch_api_key", serve(s.fetchAPIKey))
+		s.publicAccountRoutes(r)
+
+		r.Group(func(r chi.Router) {
+			r.Use(s.requireAuth, s.rateLimit)
+
+			// Documented operations, by their number in the API document.
+			r.Post("/users/me/presence", serve(humansOnly(s.updatePresence)))             // 4
+			r.Get("/messages/"+messageID, serveTyped(s.getMessage))                       // 6
+			r.Post("/streams/"+streamID+"/delete_topic", serve(adminOnly(s.deleteTopic))) // 8
+			r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription))     // 10
+			r.Post("/users", serve(adminOnly(s.createUser)))                              // 11
+			r.Get("/users/me/"+streamID+"/topics", serve(s.getTopics))                    // 12
+			r.Post("/realm/playgrounds", serve(adminOnly(s.addPlayground)))               // 14
+			r.Get("/realm/linkifiers", serve(s.getLinkifiers))                            // 17
+
+			// Supporting operations of the real server.
+			r.Post("/register", serve(s.register))
+			r.Get("/events", serve(s.getEvents))
+			r.Delete("/events", serve(s.deleteEvents))
+			r.Post("/messages", serveTyped(s.sendMessage))
+			r.Post("/users/me/subscriptions", serve(s.subscribe))
+			r.Get("/users/me/subscriptions", serve(s.getSubscriptions))
+			r.Delete("/messages/"+messageID, serve(s.deleteMessage))
+			r.Patch("/realm", serve(adminOnly(s.updateRealm)))
+			r.Get("/get_stream_id", serve(s.getStreamID))
+			r.Delete("/streams/"+streamID, serve(s.archiveChannel))
+			r.Get("/users", serve(s.getUsers))
+			r.Get("/users/me", serveTyped(s.getOwnUser))
+			r.Get("/users/"+userID, serve(s.getUser))
+			r.Patch("/users/"+userID, serve(s.updateUser))
+			r.Post("/bots", serve(humansOnly(s.createBot)))
+			r.Patch("/settings", serve(s.updateSettings))
+			r.Post("/realm/filters", serve(adminOnly(s.addLinkifier)))
+			r.Delete("/realm/filters/"+filterID, serve(adminOnly(s.removeLinkifier)))
+			r.Delete("/realm/playgrounds/"+playgroundI, serve(adminOnly(s.removePlayground)))
+
+			// Each area of the API adds its routes in its own file.
+			s.messagingRoutes(r)
+			s.accountRoutes(r)
+			s.integrationRoutes(r)
+			s.clientRoutes(r)
+			s.personalRoutes(r)
+		})
+	})
+
+	s.fileRoutes(r)
+	r.Get(describePath, s.serveDescription)
+
+	r.Route(controlPrefix, func(r chi.Router) {
+		r.Use(s.guardControl)
+		s.controlRoutes(r)
+	})
+}
+
+// unknownRoute answers 404 in the JSON envelope. Under /api/v1 credentials are checked
+// first, so that an unauthenticated client learns nothing about which routes exist.
+func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
+	if s.refuseUnauthenticated(w, r) {
+		return
+	}
+	writeError(w, apierr.NotFound())
+}
+
+// wrongMethod answers 405 in the envelope, without a code and before any authentication, as
+// the real server's URL dispatch does: the methods the path takes go in the Allow header and
+// in allowed_methods, HEAD wherever GET is taken. (chi tells only its own default handler
+// which methods matched, so the router is asked again here.)
+func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if s.serves(m, r.URL.Path) {
+			allowed = append(allowed, m)
+			if m == http.MethodGet {
+				allowed = append(allowed, http.MethodHead)
+			}
+		}
+	}
+	if len(allowed) == 0 { // only routes of other feature levels: the path is unknown here
+		s.unknownRoute(w, r)
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	writeError(w, apierr.New(http.StatusMethodNotAllowed, "", "Method Not Allowed").With("allowed_methods", allowed))
+}
+
+// controlPrefix is where the control API is mounted.
+const controlPrefix = "/_fake"
+
+// serves tells whether a route takes method on path at the fake's level. chi answers every
+// method at a mount point itself (/_fake, /_fake/), so there the control routes are asked.
+func (s *Server) serves(method, path string) bool {
+	if path == controlPrefix || path == controlPrefix+"/" {
+		for _, rt := range sharedRoutes.mux.Routes() {
+			if rt.Pattern == controlPrefix+"/*" && rt.SubRoutes != nil {
+				return rt.SubRoutes.Match(chi.NewRouteContext(), method, "/")
+			}
+		}
+		return false
+	}
+	rctx := chi.NewRouteContext()
+	return sharedRoutes.mux.Match(rctx, method, path) && s.servedAtLevel(method, rctx.RoutePattern())
+}
+
+func (s *Server) refuseUnauthenticated(w http.ResponseWriter, r *http.Request) bool {
+	if !strings.HasPrefix(r.URL.Path, "/api/v1/") || publicPaths[r.URL.Path] {
+		return false
+	}
+	if _, err := s.authenticate(r); err != nil {
+		writeError(w, err)
+		return true
+	}
+	return false
+}
+
+// recoverer turns a panic into the real server's 500 envelope. The suite proves no input
+// reaches it; it exists so that a bug shows as a clear error rather than a dropped connection.
+func recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
+					panic(v)
+				}
+				writeError(w, nil)
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sameGeneration keeps an API request and a reset from interleaving (see Server.generation).
+// Long polls of the event queue are left out: they may wait for seconds, and a reset answers
+// them itself. The control API is left out: its reset takes the lock for writing. The body
+// has been read already and the reply is written after the lock is released, so the lock is
+// never held while the fake waits for a client.
+func (s *Server) sameGeneration(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/v1/") || r.URL.Path == "/api/v1/events" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		reply := &bufferedReply{header: w.Header()}
+		func() {
+			s.generation.RLock()
+			defer s.generation.RUnlock()
+			next.ServeHTTP(reply, r)
+		}()
+		reply.sendTo(w)
+	})
+}
