@@ -11,28 +11,12 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 )
 
-// Path patterns of integer IDs: a non-numeric ID matches no route, as on the real server.
-const (
-	messageID   = "{message_id:[0-9]+}"
-	streamID    = "{stream_id:[0-9]+}"
-	userID      = "{user_id:[0-9]+}"
-	filterID    = "{filter_id:[0-9]+}"
-	playgroundI = "{playground_id:[0-9]+}"
-)
-
 // apiPrefix is where the API's routes are.
 const apiPrefix = "/api/v1"
 
-// publicPaths answer without credentials.
-var publicPaths = map[string]bool{
-	"/api/v1/server_settings":   true,
-	"/api/v1/fetch_api_key":     true,
-	"/api/v1/jwt/fetch_api_key": true,
-}
-
-// routes is the fake's table of contents (route_table.go shares it between Servers): the documented operations in the order of the
-// API document, then the supporting operations of the real server that clients and the
-// suite's provisioning need, then the control API.
+// routes is the request pipeline around the route table (routes.go), then the files the API's
+// URLs point at, the description and the control API. pipeline_router.go shares what it
+// registers between Servers.
 func (s *Server) routes(r chi.Router) {
 	s.gates = map[string]levelGate{}
 	// The journal is outermost so that even a request that panics is recorded; faults come
@@ -44,50 +28,11 @@ func (s *Server) routes(r chi.Router) {
 	r.MethodNotAllowed(s.wrongMethod)
 
 	r.Route(apiPrefix, func(r chi.Router) {
-		r.Get("/server_settings", serve(s.serverSettings))
-		r.Post("/fetch_api_key", serve(s.fetchAPIKey))
-		s.publicAccountRoutes(r)
+		s.publicRoutes(r)
 
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireAuth, s.rateLimit)
-
-			// Documented operations, by their number in the API document.
-			r.Post("/users/me/presence", serve(humansOnly(s.updatePresence)))             // 4
-			r.Get("/messages/"+messageID, serveTyped(s.getMessage))                       // 6
-			r.Post("/streams/"+streamID+"/delete_topic", serve(adminOnly(s.deleteTopic))) // 8
-			r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription))     // 10
-			r.Post("/users", serve(adminOnly(s.createUser)))                              // 11
-			r.Get("/users/me/"+streamID+"/topics", serve(s.getTopics))                    // 12
-			r.Post("/realm/playgrounds", serve(adminOnly(s.addPlayground)))               // 14
-			r.Get("/realm/linkifiers", serve(s.getLinkifiers))                            // 17
-
-			// Supporting operations of the real server.
-			r.Post("/register", serve(s.register))
-			r.Get("/events", serve(s.getEvents))
-			r.Delete("/events", serve(s.deleteEvents))
-			r.Post("/messages", serveTyped(s.sendMessage))
-			r.Post("/users/me/subscriptions", serve(s.subscribe))
-			r.Get("/users/me/subscriptions", serve(s.getSubscriptions))
-			r.Delete("/messages/"+messageID, serve(s.deleteMessage))
-			r.Patch("/realm", serve(adminOnly(s.updateRealm)))
-			r.Get("/get_stream_id", serve(s.getStreamID))
-			r.Delete("/streams/"+streamID, serve(s.archiveChannel))
-			r.Get("/users", serve(s.getUsers))
-			r.Get("/users/me", serveTyped(s.getOwnUser))
-			r.Get("/users/"+userID, serve(s.getUser))
-			r.Patch("/users/"+userID, serve(s.updateUser))
-			r.Post("/bots", serve(humansOnly(s.createBot)))
-			r.Patch("/settings", serve(s.updateSettings))
-			r.Post("/realm/filters", serve(adminOnly(s.addLinkifier)))
-			r.Delete("/realm/filters/"+filterID, serve(adminOnly(s.removeLinkifier)))
-			r.Delete("/realm/playgrounds/"+playgroundI, serve(adminOnly(s.removePlayground)))
-
-			// Each area of the API adds its routes in its own file.
-			s.messagingRoutes(r)
-			s.accountRoutes(r)
-			s.integrationRoutes(r)
-			s.clientRoutes(r)
-			s.personalRoutes(r)
+			s.apiRoutes(r)
 		})
 	})
 

@@ -8,36 +8,187 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
+// The route table: every route of the fake, grouped by the resource its path names. A trailing
+// number is the operation's number in the API document; the other routes are the real server's
+// supporting operations that clients and the suite's provisioning need. The stages every
+// request passes before it gets here are in pipeline.go.
+
+// Path patterns of integer IDs: a non-numeric ID matches no route, as on the real server.
+const (
+	messageID      = "{message_id:[0-9]+}"
+	streamID       = "{stream_id:[0-9]+}"
+	userID         = "{user_id:[0-9]+}"
+	filterID       = "{filter_id:[0-9]+}"
+	playgroundI    = "{playground_id:[0-9]+}"
+	userGroupID    = "{user_group_id:[0-9]+}"
+	profileFieldID = "{field_id:[0-9]+}"
+	attachmentID   = "{attachment_id:[0-9]+}"
+	reminderID     = "{reminder_id:[0-9]+}"
+	// userEmail is an email address in a path: a segment with an @, so that numeric user IDs
+	// and words such as "me" keep their own routes.
+	userEmail = "{email:[^/]*(?:@|%40)[^/]*}"
+)
+
 // userIDOrEmail is a user ID or an email address in a path, anything but "me", whose routes
 // come first on the real server (GET /users/me/presence is a wrong method, not a lookup of "me").
 const userIDOrEmail = "{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}"
 
-// clientRoutes adds the authenticated routes that real clients call around the documented
-// operations: channels, subscriptions, read marking, typing, reactions, edit
-// history, rendering, presence, emoji, reactivation, group edits and uploaded files.
-func (s *Server) clientRoutes(r chi.Router) {
-	r.Get("/streams", serve(s.getChannels))
-	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
-	s.gated(r, http.MethodGet, "/streams/"+streamID+"/members", levelGate{from: realm.LevelChannelMembers}, s.getChannelMembers)
-	s.gated(r, http.MethodGet, "/streams/"+streamID+"/email_address", levelGate{from: realm.LevelChannelEmailAddress}, s.getChannelEmailAddress)
-	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
-	r.Patch("/streams/"+streamID, serve(s.updateChannel))
-	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
-	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
-	r.Delete("/messages/"+messageID+"/reactions", serve(s.removeReaction))
-	r.Post("/typing", serve(s.setTyping))
+// publicPaths answer without credentials: the routes of publicRoutes.
+var publicPaths = map[string]bool{
+	"/api/v1/server_settings":   true,
+	"/api/v1/fetch_api_key":     true,
+	"/api/v1/jwt/fetch_api_key": true,
+}
+
+// publicRoutes adds the API's routes that take no credentials.
+func (s *Server) publicRoutes(r chi.Router) {
+	r.Get("/server_settings", serve(s.serverSettings))
+	r.Post("/fetch_api_key", serve(s.fetchAPIKey))
+	s.gated(r, http.MethodPost, "/jwt/fetch_api_key", levelGate{from: realm.LevelJWT}, s.jwtFetchAPIKey) // 9
+}
+
+// apiRoutes adds the API's authenticated routes.
+func (s *Server) apiRoutes(r chi.Router) {
+	// Register and the event queue (the state register returns: api_register.go).
+	r.Post("/register", serve(s.register))
+	r.Get("/events", serve(s.getEvents))
+	r.Delete("/events", serve(s.deleteEvents))
+
+	// Messages.
+	r.Get("/messages", serve(s.getMessages))
+	r.Post("/messages", serveTyped(s.sendMessage))
+	r.Get("/messages/"+messageID, serveTyped(s.getMessage)) // 6
+	r.Patch("/messages/"+messageID, serve(s.updateMessage)) // 1
+	r.Delete("/messages/"+messageID, serve(s.deleteMessage))
 	r.Get("/messages/"+messageID+"/history", serve(s.getMessageHistory))
 	r.Post("/messages/render", serve(s.renderMessage))
-	r.Get("/users/"+userIDOrEmail+"/presence", serve(s.getUserPresence))
-	r.Get("/realm/presence", serve(s.getRealmPresence))
-	r.Get("/realm/emoji", serve(s.getRealmEmoji))
-	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
-	r.Patch("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
-	r.Get("/user_uploads/*", serve(s.fileURL))
-	s.gated(r, http.MethodPost, "/user_topics", levelGate{from: realm.LevelUserTopics}, s.updateUserTopic)
+	r.Get("/messages/matches_narrow", serve(s.matchesNarrow))                                                                // 5
+	s.gated(r, http.MethodPost, "/messages/"+messageID+"/typing", levelGate{from: realm.LevelEditTypingRoute}, s.editTyping) // 13
+	s.gated(r, http.MethodPost, "/message_edit_typing", levelGate{from: realm.LevelEditTyping, until: realm.LevelEditTypingRoute}, s.editTypingLegacy)
+	r.Post("/typing", serve(s.setTyping))
+	r.Post("/messages/"+messageID+"/reactions", serve(s.addReaction))
+	r.Delete("/messages/"+messageID+"/reactions", serve(s.removeReaction))
+	r.Post("/submessage", serve(s.addSubmessage))
+	s.gated(r, http.MethodGet, "/messages/"+messageID+"/read_receipts", levelGate{from: realm.LevelReadReceipts}, s.getReadReceipts)
+
+	// Message flags and read marking.
+	r.Post("/messages/flags", serve(s.updateFlags))
 	s.gated(r, http.MethodPost, "/messages/flags/narrow", levelGate{from: realm.LevelFlagsForNarrow}, s.updateFlagsForNarrow)
+	r.Post("/mark_all_as_read", serve(s.markAllAsRead)) // 19
 	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
 	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
+
+	// Scheduled messages, reminders, drafts and saved snippets.
+	scheduledID := "/scheduled_messages/{scheduled_message_id:[0-9]+}"
+	s.gated(r, http.MethodGet, "/scheduled_messages", levelGate{from: realm.LevelScheduledMessages}, s.getScheduledMessages)
+	s.gated(r, http.MethodPost, "/scheduled_messages", levelGate{from: realm.LevelScheduleMessages}, s.createScheduledMessage)
+	s.gated(r, http.MethodPatch, scheduledID, levelGate{from: realm.LevelEditScheduledMessages}, s.editScheduledMessage)
+	s.gated(r, http.MethodDelete, scheduledID, levelGate{from: realm.LevelScheduledMessages}, s.deleteScheduledMessage)
+	s.gated(r, http.MethodPost, "/reminders", levelGate{from: realm.LevelReminders}, s.createReminder) // 15
+	s.gated(r, http.MethodGet, "/reminders", levelGate{from: realm.LevelReminderList}, s.getReminders)
+	s.gated(r, http.MethodDelete, "/reminders/"+reminderID, levelGate{from: realm.LevelReminderList}, s.deleteReminder)
+	r.Get("/drafts", serve(s.getDrafts))
+	r.Post("/drafts", serve(s.createDrafts))
+	r.Patch("/drafts/{draft_id:[0-9]+}", serve(s.editDraft))
+	r.Delete("/drafts/{draft_id:[0-9]+}", serve(s.deleteDraft))
+	snippetID := "/saved_snippets/{saved_snippet_id:[0-9]+}"
+	s.gated(r, http.MethodGet, "/saved_snippets", levelGate{from: realm.LevelSavedSnippets}, s.getSavedSnippets)
+	s.gated(r, http.MethodPost, "/saved_snippets", levelGate{from: realm.LevelSavedSnippets}, s.createSavedSnippet)
+	s.gated(r, http.MethodPatch, snippetID, levelGate{from: realm.LevelEditSavedSnippets}, s.editSavedSnippet)
+	s.gated(r, http.MethodDelete, snippetID, levelGate{from: realm.LevelSavedSnippets}, s.deleteSavedSnippet)
+
+	// Channels (streams) and their topics.
+	r.Get("/streams", serve(s.getChannels))
+	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
+	r.Patch("/streams/"+streamID, serve(s.updateChannel))
+	r.Delete("/streams/"+streamID, serve(s.archiveChannel))
+	r.Get("/get_stream_id", serve(s.getStreamID))
+	s.gated(r, http.MethodGet, "/streams/"+streamID+"/members", levelGate{from: realm.LevelChannelMembers}, s.getChannelMembers)
+	s.gated(r, http.MethodGet, "/streams/"+streamID+"/email_address", levelGate{from: realm.LevelChannelEmailAddress}, s.getChannelEmailAddress)
+	r.Get("/users/me/"+streamID+"/topics", serve(s.getTopics))                    // 12
+	r.Post("/streams/"+streamID+"/delete_topic", serve(adminOnly(s.deleteTopic))) // 8
+	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic))           // 3
+	s.gated(r, http.MethodPost, "/user_topics", levelGate{from: realm.LevelUserTopics}, s.updateUserTopic)
+
+	// Subscriptions.
+	r.Get("/users/me/subscriptions", serve(s.getSubscriptions))
+	r.Post("/users/me/subscriptions", serve(s.subscribe))
+	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
+	r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription)) // 10
+	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
+	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
+
+	// Users and bots.
+	r.Get("/users", serve(s.getUsers))
+	r.Post("/users", serve(adminOnly(s.createUser))) // 11
+	r.Get("/users/me", serveTyped(s.getOwnUser))
+	r.Delete("/users/me", serve(s.deactivateSelf))
+	r.Get("/users/"+userID, serve(s.getUser))
+	r.Patch("/users/"+userID, serve(s.updateUser))
+	r.Delete("/users/"+userID, serve(adminOnly(s.deactivateUser)))
+	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
+	r.Get("/users/"+userEmail, serve(s.getUserByEmail))
+	s.gated(r, http.MethodPatch, "/users/"+userEmail, levelGate{from: realm.LevelUpdateUserByEmail}, s.updateUserByEmail) // 2
+	r.Post("/bots", serve(humansOnly(s.createBot)))
+	r.Delete("/bots/{bot_id:[0-9]+}", serve(s.deactivateBot))
+	r.Patch("/settings", serve(s.updateSettings))
+
+	// A user's presence, status, alert words and muted users.
+	r.Post("/users/me/presence", serve(humansOnly(s.updatePresence))) // 4
+	r.Get("/users/"+userIDOrEmail+"/presence", serve(s.getUserPresence))
+	r.Get("/realm/presence", serve(s.getRealmPresence))
+	r.Post("/users/me/status", serve(humansOnly(s.updateStatus)))
+	s.gated(r, http.MethodGet, "/users/"+userID+"/status", levelGate{from: realm.LevelGetUserStatus}, s.getStatus)
+	s.gated(r, http.MethodPost, "/users/"+userID+"/status", levelGate{from: realm.LevelStatusOfOthers}, adminOnly(s.updateStatusOf))
+	r.Get("/users/me/alert_words", serve(s.getAlertWords))
+	r.Post("/users/me/alert_words", serve(s.addAlertWords))
+	r.Delete("/users/me/alert_words", serve(s.removeAlertWords))
+	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.muteUser))
+	r.Delete("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.unmuteUser))
+
+	// User groups.
+	r.Get("/user_groups", serve(membersOnly(s.getGroups)))
+	r.Post("/user_groups/create", serve(s.createGroup))
+	r.Patch("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
+	s.gated(r, http.MethodDelete, "/user_groups/"+userGroupID, levelGate{until: realm.LevelGroupDeletionRemoved}, s.deleteGroup)
+	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/deactivate", levelGate{from: realm.LevelGroupDeactivation}, s.deactivateGroup)
+	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/members", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupMembers))
+	r.Post("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.updateGroupMembers)))
+	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/members/"+userID, levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.isGroupMember)) // 16
+	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupSubgroups))
+	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.updateGroupSubgroups))
+
+	// The realm: settings, emoji, linkifiers, code playgrounds, custom profile fields.
+	r.Patch("/realm", serve(adminOnly(s.updateRealm)))
+	r.Get("/realm/emoji", serve(s.getRealmEmoji))
+	r.Get("/realm/linkifiers", serve(s.getLinkifiers)) // 17
+	s.gated(r, http.MethodPatch, "/realm/linkifiers", levelGate{from: realm.LevelLinkifierReorder}, adminOnly(s.reorderLinkifiers))
+	r.Post("/realm/filters", serve(adminOnly(s.addLinkifier)))
+	r.Patch("/realm/filters/"+filterID, serve(adminOnly(s.updateLinkifier)))
+	r.Delete("/realm/filters/"+filterID, serve(adminOnly(s.removeLinkifier)))
+	r.Post("/realm/playgrounds", serve(adminOnly(s.addPlayground))) // 14
+	r.Delete("/realm/playgrounds/"+playgroundI, serve(adminOnly(s.removePlayground)))
+	r.Get("/realm/profile_fields", serve(s.getProfileFields))
+	r.Post("/realm/profile_fields", serve(adminOnly(s.addProfileField)))
+	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))
+
+	// Uploads and attachments.
+	r.Post("/user_uploads", serve(s.uploadFile))
+	r.Get("/user_uploads/*", serve(s.fileURL))
+	r.Get("/attachments", serve(s.getAttachments))
+	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment)) // 18
+
+	// Integrations: bot storage, push devices, video calls.
+	r.Get("/bot_storage", serve(s.botsOnly(s.getBotStorage)))
+	r.Put("/bot_storage", serve(s.botsOnly(s.putBotStorage)))
+	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                                      // 20
+	s.gated(r, http.MethodPost, "/mobile_push/register", levelGate{from: realm.LevelPushRegistration}, humansOnly(s.registerPushDevice)) // 7
+	s.gated(r, http.MethodPost, "/register_client_device", levelGate{from: realm.LevelPushRedesign}, s.registerClientDevice)
+	r.Post("/users/me/apns_device_token", serve(humansOnly(s.addAPNsToken)))
+	r.Delete("/users/me/apns_device_token", serve(humansOnly(s.removeAPNsToken)))
+	r.Post("/users/me/android_gcm_reg_id", serve(humansOnly(s.addFCMToken)))
+	r.Delete("/users/me/android_gcm_reg_id", serve(humansOnly(s.removeFCMToken)))
+	r.Post("/calls/vcall/create", serve(s.createVideoCall)) // 21
 }
 
 // fileRoutes adds the routes outside the API that serve what the API's URLs point at:
