@@ -57,26 +57,6 @@ func (s *Server) getChannelMembers(c *call) (fields, error) {
 	return fields{"subscribers": ids}, nil
 }
 
-// getSubscriptionStatus: GET /users/{user_id}/subscriptions/{stream_id}.
-func (s *Server) getSubscriptionStatus(c *call) (fields, error) {
-	userID, err := c.pathID("user_id", apierr.NoSuchUser)
-	if err != nil {
-		return nil, err
-	}
-	channelID, err := c.pathID("stream_id", apierr.InvalidChannel)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	subscribed, aerr := s.realm().IsSubscribed(c.user.ID, userID, channelID)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"is_subscribed": subscribed}, nil
-}
-
 // getChannelEmailAddress: GET /streams/{stream_id}/email_address.
 func (s *Server) getChannelEmailAddress(c *call) (fields, error) {
 	id, err := c.pathID("stream_id", apierr.InvalidChannel)
@@ -91,4 +71,68 @@ func (s *Server) getChannelEmailAddress(c *call) (fields, error) {
 		return nil, aerr
 	}
 	return fields{"email": email}, nil
+}
+
+// getStreamID: GET /get_stream_id?stream=NAME.
+func (s *Server) getStreamID(c *call) (fields, error) {
+	name := c.p.RequiredString("stream")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	id, aerr := s.realm().ChannelIDByName(c.user.ID, name)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"stream_id": id}, nil
+}
+
+// archiveChannel: DELETE /streams/{stream_id} — archives the channel, as the real server's
+// "delete" does: its messages and subscriptions stay, it takes no new messages.
+func (s *Server) archiveChannel(c *call) (fields, error) {
+	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().ArchiveChannel(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// updateChannel: PATCH /streams/{stream_id} — a channel's access, description and name.
+// The settings the fake does not keep (default channel, retention, topics policy, folder,
+// permission groups) are not read, so the reply lists them in ignored_parameters_unsupported.
+func (s *Server) updateChannel(c *call) (fields, error) {
+	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+	if err != nil {
+		return nil, err
+	}
+	var ch realm.ChannelChange
+	ch.Description = optionalString(c, "description")
+	ch.NewName = optionalString(c, "new_name")
+	ch.IsPrivate = optionalBool(c, "is_private")
+	ch.HistoryPublic = optionalBool(c, "history_public_to_subscribers")
+	ch.IsWebPublic = optionalBool(c, "is_web_public")
+	if archived := optionalBool(c, "is_archived"); archived != nil && !*archived {
+		ch.Unarchive = true
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().UpdateChannel(c.user.ID, id, ch); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// optionalBool reads an optional JSON boolean; nil when absent.
+func optionalBool(c *call, name string) *bool {
+	if !c.p.Has(name) {
+		return nil
+	}
+	v := c.p.Bool(name, false)
+	return &v
 }

@@ -41,41 +41,6 @@ func (s *Server) removeLinkifier(c *call) (fields, error) {
 	return fields{}, nil
 }
 
-// addPlayground: POST /realm/playgrounds (operation 14).
-func (s *Server) addPlayground(c *call) (fields, error) {
-	name := c.p.RequiredString("name")
-	language := c.p.RequiredString("pygments_language")
-	var template string
-	if s.realm().AtLeast(realm.LevelPlaygroundTemplate) {
-		template = c.p.RequiredString("url_template")
-	} else { // the URL before the code (playgroundList gives the same form)
-		template = c.p.RequiredString("url_prefix") + "{code}"
-	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	id, aerr := s.realm().AddPlayground(name, language, template)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"id": id}, nil
-}
-
-// removePlayground: DELETE /realm/playgrounds/{playground_id}.
-func (s *Server) removePlayground(c *call) (fields, error) {
-	id, err := c.pathID("playground_id", apierr.BadRequest("Invalid playground"))
-	if err != nil {
-		return nil, err
-	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	if aerr := s.realm().RemovePlayground(id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
-}
-
 // linkifierInput reads the fields of POST /realm/filters and PATCH /realm/filters/{id} that
 // the level takes (linkifierList gives the same forms).
 func (s *Server) linkifierInput(c *call) realm.LinkifierInput {

@@ -38,3 +38,29 @@ func (s *Server) updateFlagsForNarrow(c *call) (fields, error) {
 	}
 	return f, nil
 }
+
+// updateFlags: POST /messages/flags — add or remove a personal flag on messages.
+func (s *Server) updateFlags(c *call) (fields, error) {
+	ids := c.p.RequiredIntList("messages")
+	op := c.p.RequiredEnum("op", "add", "remove")
+	flag := c.p.RequiredString("flag")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	msgIDs := make([]int, 0, len(ids))
+	for _, id := range ids {
+		if id <= 0 || id > 1<<31-1 {
+			return nil, apierr.InvalidMessage
+		}
+		msgIDs = append(msgIDs, int(id))
+	}
+	asked, ignored, aerr := s.realm().UpdateFlags(c.user.ID, msgIDs, op == "add", flag)
+	if aerr != nil {
+		return nil, aerr
+	}
+	f := fields{"messages": asked}
+	if s.realm().ReportsIgnoredChannels(op == "add", flag) {
+		f["ignored_because_not_subscribed_channels"] = ignored
+	}
+	return f, nil
+}

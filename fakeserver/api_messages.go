@@ -2,45 +2,13 @@ package fakeserver
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
-
-// getMessage: GET /messages/{message_id} (operation 6).
-func (s *Server) getMessage(c *call) (messageReply, error) {
-	id, err := c.pathID("message_id", apierr.InvalidMessage)
-	if err != nil {
-		return messageReply{}, err
-	}
-	opts := realm.ViewOptions{
-		ApplyMarkdown:       c.p.Bool("apply_markdown", true),
-		AllowEmptyTopicName: c.p.Bool("allow_empty_topic_name", false),
-	}
-	if err := c.done(); err != nil {
-		return messageReply{}, err
-	}
-	if mutation.On("apply-markdown-default-false") && !c.p.Has("apply_markdown") {
-		opts.ApplyMarkdown = false
-	}
-	msg, raw, aerr := s.realm().GetMessage(c.user.ID, id, opts)
-	if aerr != nil {
-		return messageReply{}, aerr
-	}
-	if !s.realm().AtLeast(realm.LevelWholeMessage) {
-		return messageReply{RawContent: raw}, nil
-	}
-	return messageReply{Message: &msg, RawContent: raw}, nil
-}
-
-// messageReply is the reply of GET /messages/{message_id}.
-type messageReply struct {
-	Message    *realm.MessageView `json:"message,omitempty"`
-	RawContent string             `json:"raw_content"`
-}
 
 // sentReply is the reply of POST /messages.
 type sentReply struct {
@@ -180,23 +148,6 @@ func (s *Server) deleteMessage(c *call) (fields, error) {
 	return fields{}, nil
 }
 
-// deleteTopic: POST /streams/{stream_id}/delete_topic (operation 8); administrators only.
-func (s *Server) deleteTopic(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
-	if err != nil {
-		return nil, err
-	}
-	topic := c.p.RequiredString("topic_name")
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	complete, aerr := s.realm().DeleteTopic(c.user.ID, id, topic, s.batching())
-	if aerr != nil {
-		return nil, aerr
-	}
-	return s.completion(complete), nil
-}
-
 // completion is the reply of a batched operation: complete, or below level 211 the real
 // server's earlier form, no field when done and result partially_completed (with code
 // REQUEST_TIMEOUT) when it stopped early.
@@ -208,4 +159,93 @@ func (s *Server) completion(complete bool) fields {
 		return fields{}
 	}
 	return fields{resultField: "partially_completed", "code": "REQUEST_TIMEOUT"}
+}
+
+// maxMessagesPerFetch is the real server's bound on num_before + num_after.
+const maxMessagesPerFetch = 5000
+
+// getMessages: GET /messages — a window of the messages of a narrow around an anchor.
+func (s *Server) getMessages(c *call) (fields, error) {
+	// The anchor is checked after the other parameters, as on the real server: it is needed
+	// only without use_first_unread_anchor, the older way of saying anchor=first_unread.
+	anchor, hasAnchor := c.p.String("anchor")
+	var q realm.MessageQuery
+	q.NumBefore = requiredCount(c, "num_before")
+	q.NumAfter = requiredCount(c, "num_after")
+	useFirstUnread := c.p.Bool("use_first_unread_anchor", false)
+	q.IncludeAnchor = c.p.Bool("include_anchor", true)
+	q.Narrow = s.narrowParam(c, false)
+	q.View = realm.ViewOptions{
+		ApplyMarkdown:       c.p.Bool("apply_markdown", true),
+		ClientGravatar:      c.p.Bool("client_gravatar", true),
+		AllowEmptyTopicName: c.p.Bool("allow_empty_topic_name", false),
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	switch {
+	case useFirstUnread:
+		q.Anchor = realm.AnchorFirstUnread
+	case !hasAnchor:
+		return nil, apierr.BadRequest("Missing 'anchor' argument.")
+	default:
+		a, err := parseAnchor(anchor)
+		if err != nil {
+			return nil, err
+		}
+		q.Anchor = a
+	}
+	if q.NumBefore+q.NumAfter > maxMessagesPerFetch {
+		return nil, apierr.BadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
+	}
+	w, aerr := s.realm().Messages(c.user.ID, q)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{
+		"messages": w.Messages, "anchor": w.Anchor, "found_anchor": w.FoundAnchor, "found_oldest": w.FoundOldest,
+		"found_newest": w.FoundNewest, "history_limited": w.HistoryLimited,
+	}, nil
+}
+
+// anchorParam reads a required anchor: a message ID, or newest, oldest or first_unread.
+func anchorParam(c *call) int {
+	raw, given := c.p.String("anchor")
+	if !given {
+		c.p.Fail(apierr.Missing("anchor"))
+		return 0
+	}
+	a, err := parseAnchor(raw)
+	if err != nil {
+		c.p.Fail(err)
+	}
+	return a
+}
+
+// parseAnchor reads an anchor as the real server does. Negative anchors, which older clients
+// sent, mean the oldest message; anchors beyond any message ID the newest.
+func parseAnchor(raw string) (int, *apierr.Error) {
+	switch raw = strings.Trim(strings.TrimSpace(raw), `"`); raw {
+	case "newest":
+		return realm.AnchorNewest, nil
+	case "oldest":
+		return realm.AnchorOldest, nil
+	case "first_unread":
+		return realm.AnchorFirstUnread, nil
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, apierr.BadRequest("Invalid anchor")
+	}
+	return int(max(min(n, realm.LargerThanMaxMessageID), 0)), nil
+}
+
+// requiredCount reads a required non-negative JSON integer count.
+func requiredCount(c *call, name string) int {
+	if !c.p.Has(name) {
+		c.p.Fail(apierr.Missing(name))
+		return 0
+	}
+	n, _ := nonNegativeInt(c, name)
+	return n
 }

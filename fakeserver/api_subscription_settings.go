@@ -30,36 +30,6 @@ func (s *Server) updateSubscription(c *call) (fields, error) {
 	return fields{}, nil
 }
 
-// getSubscriptions: GET /users/me/subscriptions — the requester's subscriptions and settings.
-func (s *Server) getSubscriptions(c *call) (fields, error) {
-	withSubscribers := c.p.Bool("include_subscribers", false)
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	subs := s.realm().Subscriptions(c.user.ID, realm.SubscriptionOptions{
-		IncludeSubscribers: withSubscribers, NotificationSettingsNull: true, IncludeArchived: true,
-	})
-	return fields{"subscriptions": subs}, nil
-}
-
-// unsubscribe: DELETE /users/me/subscriptions — removes the requester's subscriptions, or
-// the principals', to the named channels.
-func (s *Server) unsubscribe(c *call) (fields, error) {
-	if !c.p.Has("subscriptions") {
-		c.p.Fail(apierr.Missing("subscriptions"))
-	}
-	names := stringList(c, "subscriptions")
-	principals := s.principals(c)
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	res, aerr := s.realm().Unsubscribe(c.user.ID, names, principals)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"removed": res.Removed, "not_removed": res.NotRemoved}, nil
-}
-
 // updateSubscriptionProperties: POST /users/me/subscriptions/properties — the bulk form of
 // operation 10: a JSON list of {"stream_id", "property", "value"}.
 func (s *Server) updateSubscriptionProperties(c *call) (fields, error) {

@@ -4,29 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
-
-// getTopics: GET /users/me/{stream_id}/topics (operation 12).
-func (s *Server) getTopics(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
-	if err != nil {
-		return nil, err
-	}
-	allowEmpty := c.p.Bool("allow_empty_topic_name", false)
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	if mutation.On("topics-empty-name-by-default") && !c.p.Has("allow_empty_topic_name") {
-		allowEmpty = true
-	}
-	topics, aerr := s.realm().Topics(c.user.ID, id, allowEmpty)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"topics": topics}, nil
-}
 
 // subscribe: POST /users/me/subscriptions — creates missing channels and subscribes.
 func (s *Server) subscribe(c *call) (fields, error) {
@@ -110,31 +89,52 @@ func (s *Server) principals(c *call) []int {
 	return ids
 }
 
-// getStreamID: GET /get_stream_id?stream=NAME.
-func (s *Server) getStreamID(c *call) (fields, error) {
-	name := c.p.RequiredString("stream")
+// getSubscriptions: GET /users/me/subscriptions — the requester's subscriptions and settings.
+func (s *Server) getSubscriptions(c *call) (fields, error) {
+	withSubscribers := c.p.Bool("include_subscribers", false)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().ChannelIDByName(c.user.ID, name)
+	subs := s.realm().Subscriptions(c.user.ID, realm.SubscriptionOptions{
+		IncludeSubscribers: withSubscribers, NotificationSettingsNull: true, IncludeArchived: true,
+	})
+	return fields{"subscriptions": subs}, nil
+}
+
+// unsubscribe: DELETE /users/me/subscriptions — removes the requester's subscriptions, or
+// the principals', to the named channels.
+func (s *Server) unsubscribe(c *call) (fields, error) {
+	if !c.p.Has("subscriptions") {
+		c.p.Fail(apierr.Missing("subscriptions"))
+	}
+	names := stringList(c, "subscriptions")
+	principals := s.principals(c)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	res, aerr := s.realm().Unsubscribe(c.user.ID, names, principals)
 	if aerr != nil {
 		return nil, aerr
 	}
-	return fields{"stream_id": id}, nil
+	return fields{"removed": res.Removed, "not_removed": res.NotRemoved}, nil
 }
 
-// archiveChannel: DELETE /streams/{stream_id} — archives the channel, as the real server's
-// "delete" does: its messages and subscriptions stay, it takes no new messages.
-func (s *Server) archiveChannel(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+// getSubscriptionStatus: GET /users/{user_id}/subscriptions/{stream_id}.
+func (s *Server) getSubscriptionStatus(c *call) (fields, error) {
+	userID, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	channelID, err := c.pathID("stream_id", apierr.InvalidChannel)
 	if err != nil {
 		return nil, err
 	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().ArchiveChannel(c.user.ID, id); aerr != nil {
+	subscribed, aerr := s.realm().IsSubscribed(c.user.ID, userID, channelID)
+	if aerr != nil {
 		return nil, aerr
 	}
-	return fields{}, nil
+	return fields{"is_subscribed": subscribed}, nil
 }

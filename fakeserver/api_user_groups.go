@@ -22,27 +22,6 @@ func membersOnly(op operation) operation {
 	}
 }
 
-// isGroupMember: GET /user_groups/{user_group_id}/members/{user_id} (operation 16).
-func (s *Server) isGroupMember(c *call) (fields, error) {
-	groupID, err := c.pathID("user_group_id", invalidGroup)
-	if err != nil {
-		return nil, err
-	}
-	userID, err := c.pathID("user_id", apierr.NoSuchUser)
-	if err != nil {
-		return nil, err
-	}
-	directOnly := c.p.Bool("direct_member_only", false)
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	member, aerr := s.realm().IsGroupMember(groupID, userID, directOnly)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"is_user_group_member": member}, nil
-}
-
 // getGroups: GET /user_groups.
 func (s *Server) getGroups(c *call) (fields, error) {
 	all := c.p.Bool("include_deactivated_groups", false)

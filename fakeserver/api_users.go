@@ -4,11 +4,9 @@ import (
 	"net/url"
 	"unicode/utf8"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+	"github.com/go-chi/chi/v5"
 )
 
 // getUsers: GET /users.
@@ -103,23 +101,6 @@ func (s *Server) updateUser(c *call) (fields, error) {
 	return fields{}, nil
 }
 
-// updateUserByEmail: PATCH /users/{email} (operation 2) — as PATCH /users/{user_id}, the
-// user named by a real address the requester may see or by the dummy user<id>@<realm host>.
-func (s *Server) updateUserByEmail(c *call) (fields, error) {
-	email, err := pathEmail(c)
-	if err != nil {
-		return nil, err
-	}
-	up := userUpdate(c)
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	if aerr := s.realm().UpdateUserByEmail(c.user.ID, email, up); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
-}
-
 // userUpdate reads the parameters both user updates share, in the real server's order.
 func userUpdate(c *call) realm.UserUpdate {
 	var up realm.UserUpdate
@@ -153,24 +134,6 @@ func (s *Server) deactivateUser(c *call) (fields, error) {
 		return nil, aerr
 	}
 	return fields{}, nil
-}
-
-// createUser: POST /users (operation 11); administrators with can_create_users.
-func (s *Server) createUser(c *call) (fields, error) {
-	email := c.p.RequiredString("email")
-	password := c.p.RequiredString("password")
-	fullName := c.p.RequiredString("full_name")
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	id, aerr := s.realm().CreateUser(c.user.ID, email, password, fullName)
-	if aerr != nil {
-		return nil, aerr
-	}
-	if mutation.On("create-user-id-of-next") {
-		id++
-	}
-	return fields{"user_id": id}, nil
 }
 
 // createBot: POST /bots — a bot owned by the requester, with its API key.
@@ -261,6 +224,21 @@ func (s *Server) deactivateSelf(c *call) (fields, error) {
 		return nil, err
 	}
 	if aerr := s.realm().DeactivateSelf(c.user.ID); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// reactivateUser: POST /users/{user_id}/reactivate; administrators only.
+func (s *Server) reactivateUser(c *call) (fields, error) {
+	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().ReactivateUser(c.user.ID, id); aerr != nil {
 		return nil, aerr
 	}
 	return fields{}, nil

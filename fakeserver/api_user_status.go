@@ -1,0 +1,62 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// statusChange reads a status change; away only where the route takes it (the own status).
+func statusChange(c *call, withAway bool) realm.StatusChange {
+	var change realm.StatusChange
+	if withAway && c.p.Has("away") {
+		away := c.p.Bool("away", false)
+		change.Away = &away
+	}
+	change.StatusText = optionalString(c, "status_text")
+	change.EmojiName = optionalString(c, "emoji_name")
+	change.EmojiCode = optionalString(c, "emoji_code")
+	change.ReactionType = optionalString(c, "reaction_type")
+	return change
+}
+
+// updateStatus: POST /users/me/status.
+func (s *Server) updateStatus(c *call) (fields, error) {
+	change := statusChange(c, true)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return legacyResult(s.realm().UpdateStatus(c.user.ID, change))
+}
+
+// updateStatusOf: POST /users/{user_id}/status — an administrator sets another user's
+// status; administrators' bots too from LevelAdminBotStatus.
+func (s *Server) updateStatusOf(c *call) (fields, error) {
+	if c.user.IsBot && !s.realm().AtLeast(realm.LevelAdminBotStatus) {
+		return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
+	}
+	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	change := statusChange(c, false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return legacyResult(s.realm().UpdateStatusOf(id, change))
+}
+
+// getStatus: GET /users/{user_id}/status.
+func (s *Server) getStatus(c *call) (fields, error) {
+	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	st, aerr := s.realm().Status(id)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"status": st}, nil
+}
