@@ -19,10 +19,6 @@ const (
 	ClockWall ClockMode = fixtures.ClockWall
 )
 
-// WithClockMode chooses the clock mode for every load of a fixture, whatever the fixture's
-// own clock setting says.
-func WithClockMode(m ClockMode) Option { return func(s *Server) { s.clockMode = m } }
-
 // startClock sets the clock for a fixture (re)load: at the fixture's start time, then
 // running from the wall time when the server's mode, or else the fixture's, says so.
 func (s *Server) startClock(f *fixtures.Fixture) {

@@ -17,15 +17,6 @@ import (
 // suite's setting control-token reads the same one, so one export serves both).
 const ControlTokenEnv = "CHATCONFORM_CONTROL_TOKEN"
 
-// WithControlToken requires every control request to carry "Authorization: Bearer <token>".
-// The control API can read the JWT key's effects, mint API keys through it and reset the
-// realm, so a fake reachable from other machines must have one (cmd/fakeserver turns the
-// control API off on non-loopback addresses without it).
-func WithControlToken(token string) Option { return func(s *Server) { s.controlToken = token } }
-
-// WithoutControl turns the control API off: every /_fake/ path answers 404.
-func WithoutControl() Option { return func(s *Server) { s.controlOff = true } }
-
 // InspectorHeader is the header in which the inspector page (GET /_fake/) sends the
 // per-process secret it was given; the control API answers no other web page.
 const InspectorHeader = "X-Chatconform-Inspector"

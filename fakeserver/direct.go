@@ -81,19 +81,6 @@ var roleCodes = map[string]int{
 	fixtures.RoleMember: realm.RoleMember, fixtures.RoleGuest: realm.RoleGuest,
 }
 
-// As returns an Actor for who: a fixture role ("owner", "member", …) or the login email of any
-// active user of the realm, including one an Actor created.
-func (s *Server) As(who string) (*Actor, error) {
-	if u, ok := s.Fixture().UserByRole(who); ok {
-		who = u.Email
-	}
-	id, ok := s.state.UserIDByLogin(who)
-	if !ok {
-		return nil, fmt.Errorf("fakeserver: no active user %q (a fixture role or a login email)", who)
-	}
-	return &Actor{s: s, id: id}, nil
-}
-
 // ids resolves login emails to user ids.
 func (a *Actor) ids(emails []string) ([]int, error) {
 	out := make([]int, 0, len(emails))

@@ -3,8 +3,11 @@ package fakeserver
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/chatconform/chatconform/fixtures"
 )
 
 // Start starts a fake server on a loopback port for the test and closes it when the test
@@ -57,4 +60,72 @@ func (b basicAuthTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.SetBasicAuth(b.email, b.key)
 	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithFixture starts the server on the given fixture instead of the embedded default (one
+// that fixtures.Parse or fixtures.LoadFile returned, or that passes CheckFixture).
+func WithFixture(f *fixtures.Fixture) Option {
+	return func(s *Server) { s.fixture, s.fixtureSet = f, true }
+}
+
+// WithConfig sets the server configuration the fake starts with, and returns to on every
+// reset; settings left zero take their defaults.
+func WithConfig(c Config) Option { return func(s *Server) { s.start.config = c } }
+
+// TestServer is a fake server listening on a loopback port, in the style of httptest.Server.
+type TestServer struct {
+	// URL is the base URL, e.g. http://127.0.0.1:50123; the API is under URL + "/api/v1".
+	URL string
+	// Server is the fake itself, for direct use of its Go control methods.
+	Server *Server
+
+	ts *httptest.Server
+}
+
+// NewTestServer starts a fake server on 127.0.0.1 at a free port.
+func NewTestServer(opts ...Option) *TestServer {
+	srv := New(opts...)
+	ts := httptest.NewServer(srv)
+	return &TestServer{URL: ts.URL, Server: srv, ts: ts}
+}
+
+// Close shuts the server down and waits for requests in flight; long polls of GET /events
+// are answered at once rather than at their timeout.
+func (ts *TestServer) Close() {
+	ts.Server.Close()
+	ts.ts.Close()
+}
+
+// WithFeatureLevel makes the fake a server of that feature level (1 to 10000) from the start
+// and after every reset or fixture load, whatever the fixture says; PATCH /_fake/config with
+// feature_level changes it until the next reset.
+func WithFeatureLevel(level int) Option { return func(s *Server) { s.start.level = level } }
+
+// WithClockMode chooses the clock mode for every load of a fixture, whatever the fixture's
+// own clock setting says.
+func WithClockMode(m ClockMode) Option { return func(s *Server) { s.clockMode = m } }
+
+// WithControlToken requires every control request to carry "Authorization: Bearer <token>".
+// The control API can read the JWT key's effects, mint API keys through it and reset the
+// realm, so a fake reachable from other machines must have one (cmd/fakeserver turns the
+// control API off on non-loopback addresses without it).
+func WithControlToken(token string) Option { return func(s *Server) { s.controlToken = token } }
+
+// WithoutControl turns the control API off: every /_fake/ path answers 404.
+func WithoutControl() Option { return func(s *Server) { s.controlOff = true } }
+
+// As returns an Actor for who: a fixture role ("owner", "member", …) or the login email of any
+// active user of the realm, including one an Actor created.
+func (s *Server) As(who string) (*Actor, error) {
+	if u, ok := s.Fixture().UserByRole(who); ok {
+		who = u.Email
+	}
+	id, ok := s.state.UserIDByLogin(who)
+	if !ok {
+		return nil, fmt.Errorf("fakeserver: no active user %q (a fixture role or a login email)", who)
+	}
+	return &Actor{s: s, id: id}, nil
 }

@@ -15,7 +15,6 @@ package fakeserver
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"time"
 
@@ -211,19 +210,6 @@ func fixtureConfig(f *fixtures.Fixture, c Config) Config {
 	return c
 }
 
-// Option configures a Server.
-type Option func(*Server)
-
-// WithFixture starts the server on the given fixture instead of the embedded default (one
-// that fixtures.Parse or fixtures.LoadFile returned, or that passes CheckFixture).
-func WithFixture(f *fixtures.Fixture) Option {
-	return func(s *Server) { s.fixture, s.fixtureSet = f, true }
-}
-
-// WithConfig sets the server configuration the fake starts with, and returns to on every
-// reset; settings left zero take their defaults.
-func WithConfig(c Config) Option { return func(s *Server) { s.start.config = c } }
-
 // New returns a fake server on the default fixture unless an option says otherwise. It panics
 // on options that cannot start one (Start fails the test instead).
 func New(opts ...Option) *Server {
@@ -362,30 +348,6 @@ func (s *Server) batching() realm.Batching {
 		return realm.Batching{BatchSize: 1, MaxBatches: 1}
 	}
 	return realm.Batching{BatchSize: c.DeleteBatchSize, MaxBatches: c.MaxBatchesPerRequest}
-}
-
-// TestServer is a fake server listening on a loopback port, in the style of httptest.Server.
-type TestServer struct {
-	// URL is the base URL, e.g. http://127.0.0.1:50123; the API is under URL + "/api/v1".
-	URL string
-	// Server is the fake itself, for direct use of its Go control methods.
-	Server *Server
-
-	ts *httptest.Server
-}
-
-// NewTestServer starts a fake server on 127.0.0.1 at a free port.
-func NewTestServer(opts ...Option) *TestServer {
-	srv := New(opts...)
-	ts := httptest.NewServer(srv)
-	return &TestServer{URL: ts.URL, Server: srv, ts: ts}
-}
-
-// Close shuts the server down and waits for requests in flight; long polls of GET /events
-// are answered at once rather than at their timeout.
-func (ts *TestServer) Close() {
-	ts.Server.Close()
-	ts.ts.Close()
 }
 
 // Close answers every waiting long poll at once, so an http.Server serving the fake can shut

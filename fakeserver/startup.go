@@ -27,11 +27,6 @@ const (
 	maxFeatureLevel = 10_000
 )
 
-// WithFeatureLevel makes the fake a server of that feature level (1 to 10000) from the start
-// and after every reset or fixture load, whatever the fixture says; PATCH /_fake/config with
-// feature_level changes it until the next reset.
-func WithFeatureLevel(level int) Option { return func(s *Server) { s.start.level = level } }
-
 // ParseSettings reads settings to start the fake with: one JSON object with the names and
 // values PATCH /_fake/config takes, feature_level included (the binary's -config flag, the
 // container's WithConfig). Unlike a PATCH, they hold across resets: the Option it returns
