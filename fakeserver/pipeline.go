@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/httpx"
 )
 
 // apiPrefix is where the API's routes are.
@@ -132,12 +133,12 @@ func (s *Server) sameGeneration(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		reply := &bufferedReply{header: w.Header()}
+		reply := httpx.NewBufferedReply(w.Header())
 		func() {
 			s.generation.RLock()
 			defer s.generation.RUnlock()
 			next.ServeHTTP(reply, r)
 		}()
-		reply.sendTo(w)
+		reply.SendTo(w)
 	})
 }

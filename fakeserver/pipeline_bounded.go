@@ -37,39 +37,6 @@ func readBodyFirst(next http.Handler) http.Handler {
 	})
 }
 
-// bufferedReply collects a reply in memory, so that it can be written to the client after
-// the locks the handler held are released: a client that does not read its reply then delays
-// nobody but itself.
-type bufferedReply struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *bufferedReply) Header() http.Header { return b.header }
-
-func (b *bufferedReply) WriteHeader(status int) {
-	if b.status == 0 {
-		b.status = status
-	}
-}
-
-func (b *bufferedReply) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.body.Write(p)
-}
-
-// sendTo writes the collected reply to w.
-func (b *bufferedReply) sendTo(w http.ResponseWriter) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	w.WriteHeader(b.status)
-	_, _ = w.Write(b.body.Bytes())
-}
-
 // Timeouts a server serving the fake should set (cmd/fakeserver does): a client gets this long
 // to send its request and to take its reply, and an idle keep-alive connection is closed
 // after IdleTimeout. A long poll of GET /events gets its poll timeout on top (longPollDeadline).

@@ -20,6 +20,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/httpx"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
@@ -56,8 +57,8 @@ type Server struct {
 
 	clockMode ClockMode // chosen at start for every load; "" lets the fixture decide
 	ticker    wallTicker
-	limiter   rateLimiter[int]    // API requests per user
-	logins    rateLimiter[string] // password attempts per username
+	limiter   httpx.Limiter[int]    // API requests per user
+	logins    httpx.Limiter[string] // password attempts per username
 	uploads   temporaryUploads
 }
 
@@ -285,8 +286,8 @@ func (s *Server) load(f *fixtures.Fixture) {
 	s.hub.Reset()
 	s.journal.clear()
 	s.ClearFaults()
-	s.limiter.reset()
-	s.logins.reset()
+	s.limiter.Reset()
+	s.logins.Reset()
 	s.uploads.forget()
 }
 

@@ -1,0 +1,43 @@
+package httpx
+
+import (
+	"bytes"
+	"net/http"
+)
+
+// BufferedReply collects a reply in memory, so that it can be written to the client after
+// the locks the handler held are released: a client that does not read its reply then delays
+// nobody but itself.
+type BufferedReply struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *BufferedReply) Header() http.Header { return b.header }
+
+func (b *BufferedReply) WriteHeader(status int) {
+	if b.status == 0 {
+		b.status = status
+	}
+}
+
+func (b *BufferedReply) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	return b.body.Write(p)
+}
+
+// SendTo writes the collected reply to w.
+func (b *BufferedReply) SendTo(w http.ResponseWriter) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	w.WriteHeader(b.status)
+	_, _ = w.Write(b.body.Bytes())
+}
+
+// NewBufferedReply collects a reply whose header is header (the client's, so that middlewares
+// before the buffer see what handlers set).
+func NewBufferedReply(header http.Header) *BufferedReply { return &BufferedReply{header: header} }
