@@ -23,7 +23,7 @@ import (
 // of the page also carries the process's inspector secret (InspectorHeader), which the page is
 // given in a meta tag: no other page of the fake's origin can read it (webPage).
 
-//go:embed inspector.html
+//go:embed control_inspector.html
 var inspectorHTML string
 
 // inspectorSecretSlot is where the page takes the secret.
