@@ -19,7 +19,7 @@ import (
 // holds no data: its script reads each section from GET /_fake/inspect, filtered and a page at
 // a time, so that a realm of hundreds of users and channels stays one screen per section. With
 // a control token, the script sends it as a bearer token, as every control client does; it
-// keeps it in the tab's sessionStorage, never in an address (see inspector.html). Every request
+// keeps it in the tab's sessionStorage, never in an address (see control_inspector.html). Every request
 // of the page also carries the process's inspector secret (InspectorHeader), which the page is
 // given in a meta tag: no other page of the fake's origin can read it (webPage).
 
