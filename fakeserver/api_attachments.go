@@ -1,9 +1,57 @@
 package fakeserver
 
 import (
+	"io"
+	"maps"
+	"mime/multipart"
+	"slices"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
+
+// uploadFile: POST /user_uploads, a multipart request carrying exactly one file.
+func (s *Server) uploadFile(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	var files []*multipart.FileHeader
+	for _, name := range slices.Sorted(maps.Keys(c.p.Files())) {
+		files = append(files, c.p.Files()[name]...)
+	}
+	switch {
+	case len(files) == 0:
+		return nil, apierr.BadRequest("You must specify a file to upload")
+	case len(files) > 1:
+		return nil, apierr.BadRequest("You may only upload one file at a time")
+	}
+	fh := files[0]
+	if fh.Size > realm.MaxUploadBytes {
+		return nil, apierr.BadRequest("File is larger than this server's configured maximum upload size (%d MiB).", realm.MaxUploadBytes>>20)
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, apierr.BadRequest("Could not read the uploaded file")
+	}
+	defer f.Close()
+	content, err := io.ReadAll(io.LimitReader(f, realm.MaxUploadBytes+1))
+	if err != nil {
+		return nil, apierr.BadRequest("Could not read the uploaded file")
+	}
+	contentType := fh.Header.Get("Content-Type")
+	if contentType == "" {
+		contentType = "application/octet-stream"
+	}
+	up, aerr := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, s.Config().uploadQuota())
+	if aerr != nil {
+		return nil, aerr
+	}
+	// uri is the deprecated name of url, still sent by the real server.
+	if !s.realm().AtLeast(realm.LevelUploadURL) {
+		return fields{"uri": up.URL, "filename": up.Filename}, nil
+	}
+	return fields{"uri": up.URL, "url": up.URL, "filename": up.Filename}, nil
+}
 
 // getAttachments: GET /attachments — the requester's uploads.
 func (s *Server) getAttachments(c *call) (fields, error) {
