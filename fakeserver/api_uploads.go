@@ -10,10 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
-	"github.com/go-chi/chi/v5"
 )
 
 // Uploaded files are served as on the real server: GET /user_uploads/<path_id> (outside the
