@@ -245,3 +245,13 @@ func decodeObject(data []byte) map[string]any {
 	}
 	return env
 }
+
+func integConfig(t *testing.T, base string, kv ...string) {
+	t.Helper()
+	requireSuccess(t, "config", do(t, base, request{method: http.MethodPatch, path: "/_fake/config", body: formBody(kv...), contentType: formType}))
+}
+
+func integAdvance(t *testing.T, base string, seconds int64) {
+	t.Helper()
+	requireSuccess(t, "clock", post(t, base, "", "/_fake/clock", "advance", fmt.Sprint(seconds)))
+}
