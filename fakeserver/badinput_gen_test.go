@@ -390,3 +390,30 @@ func flatten(v url.Values) map[string]string {
 	}
 	return out
 }
+
+// onPath is r sent to another path.
+func onPath(path string, r request) request { r.path = path; return r }
+
+// Values the account routes' cases share.
+var (
+	memberEmail    = "member@chat.example.test"
+	ownerPrincipal = bad(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")
+	notGuests      = badRequest("Not allowed for guest users")
+	notBots        = badRequest("This endpoint does not accept bot requests.")
+	insufficient   = badRequest("Insufficient permission")
+)
+
+// narrowGeneral is a valid narrow: the setup channel.
+const narrowGeneral = `[{"operator":"channel","operand":"general"}]`
+
+// badNarrow is the error of a narrow the server refuses.
+func badNarrow(msg string) want { return bad(400, "BAD_NARROW", "Invalid narrow operator: "+msg) }
+
+// valuesOf builds url.Values-style name/value pairs for routeSpec.build.
+func valuesOf(kv ...string) map[string][]string {
+	v := map[string][]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v[kv[i]] = append(v[kv[i]], kv[i+1])
+	}
+	return v
+}
