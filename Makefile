@@ -13,7 +13,7 @@ GINKGO  := $(GO) tool ginkgo
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 
-.PHONY: help conformance test lint race oldest-go unit suite suite-binary mutants mutants-sample docker-engine node chromium image fakeserver vet build bench load wrk
+.PHONY: help conformance test lint race oldest-go unit suite suite-binary levels mutants mutants-sample docker-engine node chromium image fakeserver vet build bench load wrk
 
 # Each target with the first sentence of the comment above it.
 help:
@@ -24,7 +24,7 @@ conformance:
 	$(GO) run -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" ./cmd/chatconform
 
 # Every test (the README's second command; .ci/run runs it on a clean clone).
-test: vet lint oldest-go docker-engine node chromium unit race suite suite-binary mutants-sample
+test: vet lint oldest-go docker-engine node chromium unit race suite suite-binary levels mutants-sample
 
 # go vet over the whole module.
 vet:
@@ -71,6 +71,13 @@ suite:
 # The suite against the fake started as its own binary.
 suite-binary:
 	PROCS=$(PROCS) bash .ci/suite-against-binary
+
+# The suite against the fake at every feature-level boundary, the catalog's and the fake's, and
+# the level below each (docs/feature-levels.md): at each, every requirement of the level passes
+# and every other is not applicable. The runner is built once; $(PROCS) levels run at once, each
+# against a fake of its own.
+levels:
+	$(WITHOUT_SETTINGS) $(GO) test -count=1 -v -run '^TestSuiteAtOlderLevels$$' -parallel $(PROCS) -timeout 30m ./specs/verdicts -args -every-boundary
 
 # The suite's strength (docs/mutation.md): the suite against every mutant (the fake with one
 # documented rule broken; each must fail) and every benign variant (another choice the

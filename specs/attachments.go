@@ -72,8 +72,6 @@ var _ = Describe("Attachments: files that messages reference", func() {
 	BeforeEach(func() { t, member, ch, topic = memberChannel("files") })
 
 	Describe("detached uploads of an edit (operation 1)", func() {
-		BeforeEach(func() { needCatalogLevels(t) }) // detached_uploads from 285 on the real server
-
 		DescribeTable("returns a file whose only reference the edit removed",
 			func(check func(detached *httpexpect.Array, f harness.UploadedFile, attachment int)) {
 				f := t.Upload(member, uploadContent)
@@ -104,7 +102,6 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		})
 
 		It("gives create_time in UNIX seconds", harness.Req("RES-03", "VER-25"), func() {
-			t.NeedLevel(443)
 			f := t.Upload(member, uploadContent)
 			id := t.SendToChannelAs(member, ch, topic, f.Link())
 			d := editContent(member, id, "no file any more").Value(0).Object()
@@ -113,7 +110,6 @@ var _ = Describe("Attachments: files that messages reference", func() {
 
 		// The forms the document names as replaced, on servers below the boundary.
 		It("gives create_time in UNIX milliseconds below level 443", harness.Req("VER-27"), func() {
-			t.NeedLevelBelow(443)
 			f := t.Upload(member, uploadContent)
 			t.SendToChannelAs(member, ch, topic, f.Link())
 			a, listed := attachmentOf(member, f)
@@ -123,7 +119,6 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		})
 
 		It("lists the referencing messages in messages, not message_ids, below level 472", harness.Req("VER-28"), func() {
-			t.NeedLevelBelow(472)
 			f := t.Upload(member, uploadContent)
 			id := t.SendToChannelAs(member, ch, topic, f.Link())
 			a, _ := attachmentOf(member, f)
@@ -133,7 +128,6 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		})
 
 		It("gives message_ids as an integer array, which counts other users' messages too", harness.Req("RES-04", "VER-26"), func() {
-			t.NeedLevel(472)
 			f := t.Upload(member, uploadContent)
 			mine := t.SendToChannelAs(member, ch, topic, "mine: "+f.Link())
 			theirs := t.SendToChannel(harness.Owner, ch, topic, "theirs: "+f.Link())

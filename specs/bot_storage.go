@@ -94,7 +94,6 @@ var _ = Describe("Operation 20: remove a bot's stored data (DELETE /bot_storage)
 
 	DescribeTable("answers PERMISSION_DENIED to a caller that is not a bot",
 		func(role harness.Role) {
-			t.NeedLevel(494)
 			harness.FailsWith(t.As(role).DELETE("/bot_storage").Expect(), "PERMISSION_DENIED")
 		},
 		Entry("a member", harness.Req("OP20-01", "ERR-13", "VER-23"), harness.Member),

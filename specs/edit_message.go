@@ -32,7 +32,6 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	})
 
 	It("answers detached_uploads as an array of objects", harness.Req("OP01-26"), func() {
-		t.NeedLevel(285) // the real server's documentation: new at 285
 		id := t.SendToChannel(harness.Member, ch, topic, "before the edit")
 		body := harness.Success(msgs.edit(member, id, "content", "after the edit"))
 		body.Value("detached_uploads").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
@@ -112,8 +111,6 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	})
 
 	Describe("prev_content_sha256", func() {
-		BeforeEach(func() { t.NeedLevel(379) })
-
 		It("refuses the edit when it does not match the stored content", harness.Req("OP01-15", "VER-16"), func() {
 			id := t.SendToChannel(harness.Member, ch, topic, "original")
 			harness.Fails(msgs.edit(member, id, "content", "conflicting edit", "prev_content_sha256", msgs.sha256Hex("something else")))

@@ -28,17 +28,13 @@ func (o msgOps) edit(u harness.User, id int, kv ...any) *httpexpect.Response {
 	return sendForm(u, "PATCH", "/messages/{id}", id, kv...)
 }
 
-// wholeMessageLevel is the level from which the real server's GET /messages/{id} answers the
-// whole message (its changelog; only raw_content before).
-const wholeMessageLevel = 120
-
 // fetch returns the message object as u sees it: from GET /messages/{id}, or below the level
 // where that answers the whole message, from GET /messages narrowed to the message, so that a
 // spec about the message's fields holds on an older server too.
 func (msgOps) fetch(u harness.User, id int, query ...any) *httpexpect.Object {
 	GinkgoHelper()
 	t := harness.Current()
-	if t.FeatureLevel >= wholeMessageLevel {
+	if reaches(t, "OP06-07") {
 		req := withQuery(t.AsUser(u).GET("/messages/{id}", id), query...)
 		return harness.Success(req.Expect()).Value("message").Object()
 	}

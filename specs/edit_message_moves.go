@@ -79,14 +79,13 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	})
 
 	// One spec a field rule of the entry a move records: a move to another channel, or to
-	// another topic (prev_topic is named from level 118: needCatalogLevels).
+	// another topic (prev_topic is named from level 118: the catalog gates the spec).
 	type moved struct {
 		fromChannel, toChannel int
 		fromTopic, toTopic     string
 	}
 	DescribeTable("records in the edit history",
 		func(toChannel bool, check func(entry *httpexpect.Object, m moved)) {
-			needCatalogLevels(t)
 			id := t.SendToChannel(harness.Member, ch, topic, "moved")
 			m := moved{fromChannel: ch.ID, toChannel: ch.ID, fromTopic: topic, toTopic: topic}
 			if toChannel {
@@ -126,7 +125,6 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	)
 
 	It("records prev_subject, not prev_topic, for a topic change below level 118", harness.Req("VER-31"), func() {
-		t.NeedLevelBelow(118)
 		id := t.SendToChannel(harness.Member, ch, topic, "renamed")
 		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("renamed")))
 		entry := msgs.fetch(member, id).Value("edit_history").Array().Value(0).Object()
@@ -137,14 +135,12 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	// Before last_moved_timestamp (level 365) a move set last_edit_timestamp: this is that
 	// boundary (VER-17); MSG-33 on its own is checked at every level by the fetch specs.
 	It("leaves last_edit_timestamp absent after a move: the content was never edited", harness.Req("MSG-33", "VER-17"), func() {
-		t.NeedLevel(365)
 		id := t.SendToChannel(harness.Member, ch, topic, "moved, not edited")
 		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("elsewhere")))
 		msgs.fetch(member, id).NotContainsKey("last_edit_timestamp")
 	})
 
 	It("sets last_moved_timestamp when a message is moved", harness.Req("MSG-36", "VER-17"), func() {
-		t.NeedLevel(365)
 		id := t.SendToChannel(harness.Member, ch, topic, "moved")
 		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("elsewhere")))
 		harness.ExpectTimestampNow(msgs.fetch(member, id).Value("last_moved_timestamp"))
@@ -164,11 +160,18 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	})
 
 	Describe("the empty topic", func() {
-		BeforeEach(func() { t.NeedLevel(334) })
-
 		It("reads topic = realm_empty_topic_display_name as the empty topic", harness.Req("OP01-03", "VER-14"), func() {
 			id := t.SendToChannel(harness.Member, ch, topic, "to the empty topic")
 			harness.Success(msgs.edit(member, id, "topic", t.Realm.EmptyTopicDisplayName))
+			msgs.expectTopicOf(member, "", id)
+		})
+
+		It("takes the empty string as the topic of a new message and as an edit's new topic", harness.Req("VER-14"), func() {
+			sent := harness.Success(sendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				"topic", "", "content", "sent to the empty topic"))
+			msgs.expectTopicOf(member, "", int(sent.Value("id").Number().IsInt().Raw()))
+			id := t.SendToChannel(harness.Member, ch, topic, "moved to the empty topic")
+			harness.Success(msgs.edit(member, id, "topic", ""))
 			msgs.expectTopicOf(member, "", id)
 		})
 
@@ -225,7 +228,6 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	// last_moved_timestamp (level 365).
 	It("leaves last_moved_timestamp absent when the only moves were resolving and unresolving",
 		harness.Req("MSG-37"), func() {
-			t.NeedLevel(365)
 			id := t.SendToChannel(harness.Member, ch, topic, "resolved and unresolved")
 			harness.Success(msgs.edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
 			harness.Success(msgs.edit(member, id, "topic", topic, "propagate_mode", "change_all"))
@@ -235,8 +237,6 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		})
 
 	Describe("resolving topics", func() {
-		BeforeEach(func() { t.NeedLevel(367) })
-
 		It("resolves a topic with the ✔ prefix and change_all", harness.Req("STATE-01"), func() {
 			ids := sendThree()
 			harness.Success(msgs.edit(member, ids[2], "topic", "✔ "+topic, "propagate_mode", "change_all"))

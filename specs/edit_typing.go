@@ -21,7 +21,6 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route as the document has it exists from 361 on the real server
 		member = t.Users[harness.Member]
 		ch := t.NewChannel(harness.Public, harness.Member)
 		id = t.SendToChannel(harness.Member, ch, harness.UniqueName("typing"), "being edited")

@@ -31,8 +31,6 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	var t *harness.Target
 	BeforeEach(func() { t = harness.Current() })
 
-	// muteEventsLevel is the level from which the real server sends is_muted's event too.
-	const muteEventsLevel = 139
 	DescribeTable("updating is_muted or in_home_view sends two subscription update events, one per property",
 		func(mutedBefore bool, property string, value, mutedAfter bool) {
 			ch := t.NewChannel(harness.Public, harness.Member)
@@ -45,11 +43,9 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
 				WithFormField("property", property).WithFormField("value", value).Expect())
 
-			// The document names no level; the real server sends is_muted's event from level
-			// 139 (its changelog), and only in_home_view's before, which the suite accepts there.
-			want := []any{harness.Event(map[string]any{"type": "subscription", "op": "update", "stream_id": ch.ID, "property": "in_home_view", "value": !mutedAfter})}
-			if t.FeatureLevel >= muteEventsLevel {
-				want = append(want, harness.Event(map[string]any{"type": "subscription", "op": "update", "stream_id": ch.ID, "property": "is_muted", "value": mutedAfter}))
+			want := []any{
+				harness.Event(map[string]any{"type": "subscription", "op": "update", "stream_id": ch.ID, "property": "in_home_view", "value": !mutedAfter}),
+				harness.Event(map[string]any{"type": "subscription", "op": "update", "stream_id": ch.ID, "property": "is_muted", "value": mutedAfter}),
 			}
 			expected := make([]types.GomegaMatcher, len(want))
 			for i := range want {
@@ -70,7 +66,6 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			topic  string
 		)
 		BeforeEach(func() {
-			needCatalogLevels(t) // the real server sends this update on deletions from 256
 			ch = t.NewChannel(harness.Public, harness.Member)
 			topic = harness.UniqueName("oldest")
 			oldest = t.SendToChannel(harness.Admin, ch, topic, "the oldest message")
@@ -101,7 +96,6 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// with property and value for the move time limits. Either form passes; the report says which.
 	DescribeTable("a realm update_dict event carries changes of the message editing and moving settings",
 		func(setting string, value any) {
-			needCatalogLevels(t) // the move time limits exist from 162 on the real server
 			events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
 				data, _ := ev["data"].(map[string]any)
 				_, inData := data[setting]
@@ -124,9 +118,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// The group setting that governs resolving (from VER-18's level), with the group's ID as
 	// its value: the event carries the value the state now holds.
 	It("a realm update_dict event carries the change of can_resolve_topics_group", harness.Req("EVENT-04"), func() {
-		needCatalogLevels(t)
-		since, _ := requirements().Get("VER-18")
-		t.NeedLevel(since.MinLevel)
+		needLevelOf(t, "VER-18")
 		const setting = "can_resolve_topics_group"
 		moderators := t.SystemGroupID("role:moderators")
 		events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
@@ -187,7 +179,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		// What the two do in their conversation is theirs too: typing, editing, reacting.
 		admin := t.Users[harness.Admin]
 		harness.Success(sendForm(t.Users[harness.Owner], "POST", "/typing", nil, "op", "start", "to", jsonText([]int{admin.ID})))
-		if editTyping, _ := requirements().Get("OP13-01"); t.FeatureLevel >= editTyping.MinLevel {
+		if reaches(t, "OP13-01") {
 			harness.Success(msgs.editTyping(t.Users[harness.Owner], dm, "op", "start"))
 		}
 		harness.Success(sendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))

@@ -31,7 +31,6 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	})
 
 	It("omits last_moved_timestamp for a message never moved", harness.Req("MSG-35"), func() {
-		t.NeedLevel(365)
 		msgs.fetch(member, fieldsMessage.get(t)).NotContainsKey("last_moved_timestamp")
 	})
 
@@ -58,7 +57,6 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 
 	DescribeTable("reports the empty topic",
 		func(allow bool, want func() string) {
-			t.NeedLevel(334)
 			empty := t.SendToEmptyTopic(harness.Admin, t.SharedChannel())
 			query := []any{}
 			if allow {
@@ -139,7 +137,6 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	}
 	DescribeTable("sets the wildcard mention flags, and wildcard_mentioned as their OR",
 		func(content string, participate bool, flag string, set bool) {
-			t.NeedLevel(224) // the channel and topic flags replaced wildcard_mentioned there
 			if participate {
 				t.SendToChannel(harness.Member, ch, topic, "the member takes part in the topic")
 			}
@@ -167,7 +164,6 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	})
 
 	It("lists in topic_links the links linkifiers make of the topic", harness.Req("MSG-08"), func() {
-		t.NeedLevel(176) // topic_links from 118 (subject_links before); a url_template linkifier from 176
 		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tk"), "-", ""))
 		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
 		id := t.SendToChannel(harness.Admin, ch, "about "+prefix+"-4242", "linked")
@@ -179,7 +175,6 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 
 	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
 		harness.Req("MSG-15"), func() {
-			needCatalogLevels(t) // the sender's own email_address_visibility exists from 163 on the real server
 			private := t.NewUser(harness.Member)
 			t.SetEmailVisibility(private, harness.VisibleToAdmins)
 			id := t.SendToChannelAs(private, ch, topic, "from a user whose email only administrators see")
@@ -258,7 +253,6 @@ func (f *sharedMessage) get(t *harness.Target) int {
 var _ = Describe("Operation 6: the Message object of a channel message", func() {
 	var id int
 	BeforeEach(func() {
-		needCatalogLevels(harness.Current()) // the whole message in the answer from 120 on the real server
 		id = fieldsMessage.get(harness.Current())
 	})
 
@@ -344,15 +338,12 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 			m.Value("submessages").Array().IsEmpty()
 		}),
 		Entry("topic_links, an array of objects", harness.Req("MSG-07"), func(m *httpexpect.Object) {
-			harness.Current().NeedLevel(118) // topic_links was subject_links before
 			m.Value("topic_links").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
 		}),
 		Entry("no subject_links, the older name of topic_links", harness.Req("VER-10"), func(m *httpexpect.Object) {
-			harness.Current().NeedLevel(118)
 			m.NotContainsKey("subject_links")
 		}),
 		Entry("subject_links, the name of topic_links below level 118", harness.Req("VER-30"), func(m *httpexpect.Object) {
-			harness.Current().NeedLevelBelow(118)
 			m.Value("subject_links").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
 			m.NotContainsKey("topic_links")
 		}),

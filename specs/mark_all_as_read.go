@@ -38,7 +38,6 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 	// the same of the operation the document gives, with complete, from level 211.
 	DescribeTable("marks every message of the requester as read, and no other user's",
 		func() {
-			needCatalogLevels(t)
 			for _, id := range ids {
 				Expect(read(id)).To(BeFalse(), "message %d before", id)
 			}
@@ -55,14 +54,12 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 	// The server may stop early (complete = false) at any batch size: every answer has a
 	// boolean complete, and repeating ends with true.
 	It("answers complete, a boolean, true when it did all", harness.Req("OP19-01"), func() {
-		t.NeedLevel(211)
 		markAllAsRead(reader, len(ids))
 	})
 
 	// One batch of two out of five: the first answer says complete = false.
 	DescribeTable("works in batches", Serial,
 		func(check func()) {
-			t.NeedLevel(211)
 			t.LimitBatches(2, 1)
 			check()
 		},
@@ -86,7 +83,6 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 	)
 
 	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
-		t.NeedLevelBelow(211)
 		t.LimitBatches(2, 1)
 		partial(sendForm(reader, "POST", "/mark_all_as_read", nil))
 		Expect(read(ids[len(ids)-1])).To(BeTrue(), "the newest message, in the batch done")
@@ -108,8 +104,7 @@ func markAllAsRead(u harness.User, messages int) {
 // may hold others), and fails the spec when the last still answers complete = false.
 func untilComplete(what string, messages int, send func() *httpexpect.Response) {
 	GinkgoHelper()
-	replaced, _ := requirements().Get("VER-29") // partially_completed, until complete replaced it
-	completes := harness.Current().FeatureLevel >= replaced.BelowLevel
+	completes := !reaches(harness.Current(), "VER-29") // partially_completed, until complete replaced it
 	limit := 2*messages + 5
 	for range limit {
 		resp := send()

@@ -29,8 +29,6 @@ func addPlayground(name, language, template string) *httpexpect.Response {
 }
 
 var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)", func() {
-	BeforeEach(func() { needCatalogLevels(harness.Current()) }) // url_template from 196 on the real server
-
 	DescribeTable("creates a playground",
 		func(check func(answer, listed *httpexpect.Object, name string)) {
 			t := harness.Current()

@@ -109,7 +109,6 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 	var t *harness.Target
 	BeforeEach(func() {
 		t = harness.Current()
-		t.NeedLevel(468)
 	})
 
 	It("answers PUSH_SERVICE_NOT_CONFIGURED when the server has no push notification service",
@@ -232,7 +231,6 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 
 		Describe("and a legacy push registration", func() {
 			BeforeEach(func() {
-				t.NeedLevel(483)
 				harness.Success(t.AsUser(user).POST("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
 			})
 
@@ -256,7 +254,6 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 var _ = Describe("Operation 7: E2EE push registration from level 406", func() {
 	It("is a route of the server: a request without parameters gets an error, not a missing route", harness.Req("VER-19"), func() {
 		t := harness.Current()
-		t.NeedLevel(406)
 		resp := registerPush(t.NewUser(harness.Member), 0)
 		harness.Fails(resp)
 		Expect(resp.Raw().StatusCode).NotTo(BeElementOf(http.StatusNotFound, http.StatusMethodNotAllowed),
@@ -270,8 +267,7 @@ var _ = Describe("Operation 7: E2EE push registration from level 406", func() {
 var _ = Describe("Operation 7: push_key in push registration before the redesign", Serial, func() {
 	It("accepts a registration with push_key and refuses one with push_public_key in its place", harness.Req("VER-22"), func() {
 		t := harness.Current()
-		t.NeedLevel(432)
-		t.NeedLevelBelow(468)
+		needLevelBefore(t, "OP07-01") // the documented form from there
 		t.UsePushService()
 		user := t.NewUser(harness.Member)
 		early := pushFields{

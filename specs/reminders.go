@@ -19,10 +19,6 @@ import (
 // reminderLead is how far ahead the reminder specs schedule a reminder.
 const reminderLead = time.Hour
 
-// reminderNoteLevel is the level from which the real server takes a reminder's note (its
-// changelog); before, the note is an unknown parameter.
-const reminderNoteLevel = 415
-
 // deliveryLead is how far ahead the delivery specs schedule one: less than the time an event
 // queue nobody polls lives (ten minutes on the real server), so the listener outlives the jump.
 const deliveryLead = 5 * time.Minute
@@ -64,7 +60,6 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route from 381 on the real server, the note from 415
 		user = t.NewUser(harness.Member)
 		ch = t.NewChannel(harness.Public)
 		topic = harness.UniqueName("remind")
@@ -74,6 +69,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	// real server's listing) hold one by that ID.
 	It("answers the new reminder's integer reminder_id", harness.Req("OP15-04"), func() {
 		id := t.SendToChannel(harness.Owner, ch, topic, "remember this")
+		needLevelOf(t, "RES-30") // the listing read back
 		reminderID := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "a note for later")).Value("reminder_id").Number().IsInt().Raw()
 		listed := harness.Success(t.AsUser(user).GET("/reminders").Expect()).Value("reminders").Array()
 		Expect(harness.IntsOf(listed, "reminder_id")).To(ContainElement(int(reminderID)), "no reminder of the user has the reminder_id answered")
@@ -111,7 +107,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		Expect(found).NotTo(BeNil(), "reminder %d among the user's reminders", reminder)
 		found.Value("scheduled_delivery_timestamp").Number().IsEqual(at.Unix())
 		found.Value("reminder_target_message_id").Number().IsEqual(id)
-		if t.FeatureLevel >= reminderNoteLevel {
+		if reaches(t, "OP15-03") { // the note, an unknown parameter before
 			found.Value("content").String().Contains("the note")
 		}
 	})
@@ -147,7 +143,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 				AddReportEntry("reminder listing without message_id", raw)
 			}
 			// Below the note's level the note sent is an unknown parameter: nothing to compare.
-			if _, ok := raw["note"]; ok && t.FeatureLevel >= reminderNoteLevel {
+			if _, ok := raw["note"]; ok && reaches(t, "OP15-03") {
 				r.Value("note").String().IsEqual(note)
 			} else {
 				AddReportEntry("reminder listing without note, or below level 415", raw)
@@ -174,7 +170,6 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 	var t *harness.Target
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route from 381 on the real server, the note from 415
 		t.NeedCapability("clock")
 	})
 

@@ -36,7 +36,7 @@ type restrictedOp struct {
 	// cell need setup rather than fail. "" for none.
 	ownerPermission string
 	// setup runs before the attempt (realm settings); nil for none. Feature levels come
-	// from the catalog entries of reqs (needCatalogLevels).
+	// from the catalog entries of reqs (every spec gates on its requirements).
 	setup func(t *harness.Target)
 	// actor is who attempts the operation for a role; nil means the cast member of the role.
 	actor func(t *harness.Target, role harness.Role) harness.User
@@ -222,7 +222,6 @@ var _ = Describe("Role matrix: every role-restricted operation against every rol
 		}
 		args := append(append(decorators, func(role harness.Role) {
 			t := harness.Current()
-			needCatalogLevels(t)
 			if op.setup != nil {
 				op.setup(t)
 			}

@@ -55,7 +55,6 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 
 	DescribeTable("reports the empty topic",
 		func(query []any, want func() string) {
-			t.NeedLevel(334)
 			ch := t.NewChannel(harness.Public, harness.Member)
 			t.SendToEmptyTopic(harness.Admin, ch)
 			Expect(topicNames(topicsOf(harness.Member, ch.ID, query...))).To(Equal([]string{want()}))

@@ -386,8 +386,9 @@ func countRequirement(c *Counts, r Requirement) {
 	}
 }
 
-// setting is a runner setting named in a skip reason ("-chatconform.owner-permissions").
-var setting = regexp.MustCompile(`-` + regexp.QuoteMeta(harness.FlagPrefix) + `[a-z-]+`)
+// setting is a runner setting named in a skip reason: "-chatconform.owner-permissions" under
+// go test, "--owner-permissions" under the runner binary; its name is the submatch.
+var setting = regexp.MustCompile(`(?:-` + regexp.QuoteMeta(harness.FlagPrefix) + `|--)([a-z][a-z-]*)`)
 
 // feature is the feature a not-applicable skip says the target does not claim.
 var feature = regexp.MustCompile(`does not claim feature ([a-z_]+)`)
@@ -396,8 +397,10 @@ var feature = regexp.MustCompile(`does not claim feature ([a-z_]+)`)
 // would (a feature level, a filter): the setting the reason names, the feature to claim, the
 // capability to offer.
 func remedyOf(reason string) string {
-	if flag := setting.FindString(reason); flag != "" {
-		return "set `" + flag + "`"
+	for _, m := range setting.FindAllStringSubmatch(reason, -1) {
+		if slices.ContainsFunc(harness.Settings, func(s harness.Setting) bool { return s.Flag != "" && s.Name == m[1] }) {
+			return "set `" + m[0] + "`"
+		}
 	}
 	if m := feature.FindStringSubmatch(reason); m != nil {
 		return "claim feature " + m[1] + " (`-" + harness.FlagPrefix + "features`)"

@@ -226,6 +226,8 @@ func TestRemedies(t *testing.T) {
 		{"not applicable: target does not claim feature push", "claim feature push (`-chatconform.features`)"},
 		{"needs capability clock", "offer capability clock (`-chatconform.capabilities`)"},
 		{"needs capability config (or the JWT key in the setting -chatconform.jwt-key)", "set `-chatconform.jwt-key`"},
+		{"needs setup: the document does not give the many-subscribers threshold; set --wildcard-mention-threshold", "set `--wildcard-mention-threshold`"},
+		{"needs setup: not a setting --no-such-setting", ""},
 		{"not applicable: needs feature level 468, target has 400", ""},
 		{"not run (filtered out, or the suite stopped early)", ""},
 	} {

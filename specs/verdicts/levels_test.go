@@ -1,8 +1,17 @@
 package verdicts_test
 
 import (
+	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chatconform/chatconform/fakeserver"
@@ -11,15 +20,21 @@ import (
 	"github.com/chatconform/chatconform/specs/catalog"
 )
 
-// suiteLevels are the feature levels the suite runs against the fake at: one below every
-// boundary the document names, ones between that put the real server's changelog forms the
-// harness meets on either side (docs/feature-levels.md; 450: the early push registration),
-// and the fake's current level.
-var suiteLevels = []int{117, 160, 200, 300, 355, 400, 450, fixtures.Default().Realm.FeatureLevel}
+// everyBoundary selects make levels' sweep instead of the sample.
+var everyBoundary = flag.Bool("every-boundary", false,
+	"run the suite at every feature-level boundary (the catalogue's and the fake's) and the level below each, instead of the sample")
+
+// sampleLevels are the feature levels make test runs the suite against the fake at: one below
+// every boundary the document names, ones between that put the real server's changelog forms the
+// harness meets on either side (docs/feature-levels.md; 450: the early push registration), 263
+// and 287 (the presence protocol without history_limit_days), and the fake's current level.
+var sampleLevels = []int{117, 160, 200, 263, 287, 300, 355, 400, 450, fixtures.Default().Realm.FeatureLevel}
 
 // TestSuiteAtOlderLevels runs the whole suite against the fake acting as a server of each level:
 // every requirement of a later level (or of a form replaced by then) must be reported not
 // applicable, every other one passed: the suite skips what a level lacks and checks what it has.
+// With -every-boundary (make levels) it runs at every boundary level and the one below it, the
+// levels in parallel up to -test.parallel.
 func TestSuiteAtOlderLevels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runner and runs the whole suite at each level")
@@ -28,46 +43,118 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	levels := sampleLevels
+	if *everyBoundary {
+		fake, err := fakeBoundaries(filepath.Join("..", "..", "fakeserver"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		levels = sweepLevels(cat, fake, fixtures.Default().Realm.FeatureLevel)
+		t.Logf("%d levels: %v", len(levels), levels)
+	}
 	bin := runner(t)
-	for _, level := range suiteLevels {
+	for _, level := range levels {
 		t.Run(fmt.Sprintf("level %d", level), func(t *testing.T) {
-			fx := fixtures.Default()
-			fx.Realm.FeatureLevel = level
-			owner, _ := fx.UserByRole(fixtures.RoleOwner)
-			fake := fakeserver.New(fakeserver.WithFixture(fx))
-			srv := httptest.NewServer(fake)
-			defer srv.Close()
-			defer fake.Close()
-
-			code, c := run(t, bin, srv.URL, owner, "")
-			wantNA := 0
-			for _, r := range cat.Requirements {
-				if later(r, level) {
-					wantNA++
-				}
-			}
-			n := c.Counts
-			t.Logf("level %d: %d passed, %d not applicable, %d partial, %d skipped, %d failed (exit %d)",
-				level, n.Passed, n.NotApplicable, n.Partial, n.Skipped, n.Failed, code)
-			if code != 0 || n.Failed != 0 || n.Skipped != 0 || n.Partial != 0 {
-				for _, r := range c.Requirements {
-					if r.Status != report.Passed && r.Status != report.NotApplicable {
-						t.Errorf("%s %s: %s", r.ID, r.Status, r.Reason)
-					}
-				}
-				t.Fatalf("exit %d: want every requirement passed or not applicable", code)
-			}
-			if n.NotApplicable != wantNA || n.Passed != n.Requirements-wantNA {
-				t.Errorf("%d not applicable and %d passed: want the %d requirements of later levels not applicable and the other %d passed",
-					n.NotApplicable, n.Passed, wantNA, n.Requirements-wantNA)
-				for _, r := range c.Requirements {
-					if later(catalogEntry(cat, r.ID), level) != (r.Status == report.NotApplicable) {
-						t.Errorf("%s (min_level %d) is %s: %s", r.ID, r.MinLevel, r.Status, r.Reason)
-					}
-				}
-			}
+			t.Parallel()
+			suiteAtLevel(t, cat, bin, level)
 		})
 	}
+}
+
+func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int) {
+	fx := fixtures.Default()
+	fx.Realm.FeatureLevel = level
+	owner, _ := fx.UserByRole(fixtures.RoleOwner)
+	fake := fakeserver.New(fakeserver.WithFixture(fx))
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	defer fake.Close()
+
+	code, c := run(t, bin, srv.URL, owner, "")
+	wantNA := 0
+	for _, r := range cat.Requirements {
+		if later(r, level) {
+			wantNA++
+		}
+	}
+	n := c.Counts
+	t.Logf("level %d: %d passed, %d not applicable, %d partial, %d skipped, %d failed (exit %d)",
+		level, n.Passed, n.NotApplicable, n.Partial, n.Skipped, n.Failed, code)
+	if code != 0 || n.Failed != 0 || n.Skipped != 0 || n.Partial != 0 {
+		for _, r := range c.Requirements {
+			if r.Status != report.Passed && r.Status != report.NotApplicable {
+				t.Errorf("%s %s: %s", r.ID, r.Status, r.Reason)
+			}
+		}
+		t.Fatalf("exit %d: want every requirement passed or not applicable", code)
+	}
+	if n.NotApplicable != wantNA || n.Passed != n.Requirements-wantNA {
+		t.Errorf("%d not applicable and %d passed: want the %d requirements of later levels not applicable and the other %d passed",
+			n.NotApplicable, n.Passed, wantNA, n.Requirements-wantNA)
+		for _, r := range c.Requirements {
+			if later(catalogEntry(cat, r.ID), level) != (r.Status == report.NotApplicable) {
+				t.Errorf("%s (min_level %d) is %s: %s", r.ID, r.MinLevel, r.Status, r.Reason)
+			}
+		}
+	}
+}
+
+// sweepLevels are every boundary of the catalogue (min_level, below_level) and of the fake,
+// the level below each, and the fake's current level, in order.
+func sweepLevels(cat *catalog.Catalog, fake []int, current int) []int {
+	boundaries := slices.Clone(fake)
+	for _, r := range cat.Requirements {
+		for _, l := range []int{r.MinLevel, r.BelowLevel} {
+			if l > 0 {
+				boundaries = append(boundaries, l)
+			}
+		}
+	}
+	levels := []int{current}
+	for _, b := range boundaries {
+		levels = append(levels, b-1, b)
+	}
+	slices.Sort(levels)
+	return slices.Compact(levels)
+}
+
+// fakeBoundaries are the levels of the fake's named gates: the integer constants named
+// Level… in its Go sources under dir (fakeserver/internal/realm/levels.go names every gate).
+func fakeBoundaries(dir string) ([]int, error) {
+	var levels []int
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, name := range vs.Names {
+					if !strings.HasPrefix(name.Name, "Level") || i >= len(vs.Values) {
+						continue
+					}
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.INT {
+						if n, err := strconv.Atoi(lit.Value); err == nil {
+							levels = append(levels, n)
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err == nil && len(levels) == 0 {
+		err = fmt.Errorf("no Level… constants under %s: where did the fake's level gates go?", dir)
+	}
+	return levels, err
 }
 
 // later reports whether r does not apply at level: it needs a later level, or names a form

@@ -151,3 +151,47 @@ func TestOwnerPermissionVerdicts(t *testing.T) {
 		}
 	})
 }
+
+// TestWildcardRulesNeedTheThreshold: the rules on wildcard mentions where there are many
+// recipients apply to every target, but the document gives no number for "many". Against a
+// target that is not known to be the fake and without the setting they are skipped, as needing
+// that setup and naming it, never reported not applicable; with the setting they run and pass.
+func TestWildcardRulesNeedTheThreshold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the runner")
+	}
+	fx := fixtures.Default()
+	owner, _ := fx.UserByRole(fixtures.RoleOwner)
+	fake := fakeserver.New(fakeserver.WithFixture(fx))
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	defer fake.Close()
+	bin := runner(t)
+	wildcardRules := []string{"ERR-08", "ERR-09", "LIMIT-13", "LIMIT-14", "OP01-24", "OP01-25"}
+	filter := "req:" + strings.Join(wildcardRules, " || req:")
+	// Without the config capability the harness cannot ask the fake for its threshold.
+	const noControl = "CHATCONFORM_CAPABILITIES=none"
+
+	t.Run("without the threshold they are skipped, needing it", func(t *testing.T) {
+		_, c := run(t, bin, srv.URL, owner, filter, noControl)
+		for _, id := range wildcardRules {
+			r := requirement(t, c, id)
+			if r.Status != report.Skipped || !strings.HasPrefix(r.Reason, harness.NeedsSetupPrefix) ||
+				!slices.Contains(r.RunWith, "set `--wildcard-mention-threshold`") {
+				t.Errorf("%s %s (%s, run with %q): want skipped, needing setup, naming the threshold setting", id, r.Status, r.Reason, r.RunWith)
+			}
+		}
+	})
+
+	t.Run("with the threshold they run", func(t *testing.T) {
+		code, c := run(t, bin, srv.URL, owner, filter, noControl, "CHATCONFORM_WILDCARD_MENTION_THRESHOLD=15")
+		for _, id := range wildcardRules {
+			if r := requirement(t, c, id); r.Status != report.Passed {
+				t.Errorf("%s %s (%s): want passed", id, r.Status, r.Reason)
+			}
+		}
+		if code != 0 {
+			t.Errorf("exit %d, want 0", code)
+		}
+	})
+}
