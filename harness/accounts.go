@@ -59,7 +59,7 @@ func (t *Target) DeactivateUser(u User) {
 	ginkgo.GinkgoHelper()
 	admin := t.staffer()
 	if u.Role == Owner {
-		admin = t.user(Owner)
+		admin = t.User(Owner)
 	}
 	_, err := t.api("DELETE", "/users/"+strconv.Itoa(u.ID), &admin, nil)
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: deactivating %s", u.Email)
@@ -71,7 +71,7 @@ func (t *Target) DeactivateUser(u User) {
 func (t *Target) NewOwner() User {
 	ginkgo.GinkgoHelper()
 	u := t.NewUser(Member)
-	owner := t.user(Owner)
+	owner := t.User(Owner)
 	setRole := func(role Role) error {
 		_, err := t.api("PATCH", "/users/"+strconv.Itoa(u.ID), &owner, url.Values{"role": {strconv.Itoa(roleCodes[role])}})
 		return err
@@ -158,7 +158,7 @@ func (t *Target) AddSubgroups(group int, subgroups ...int) {
 // side never change or delete one another's. Failure fails the spec.
 func (t *Target) ProfileField(fieldType int) int {
 	ginkgo.GinkgoHelper()
-	admin := t.user(Admin)
+	admin := t.User(Admin)
 	obj, err := t.api("POST", "/realm/profile_fields", &admin, url.Values{
 		"name": {UniqueName("f")}, "field_type": {strconv.Itoa(fieldType)},
 	})

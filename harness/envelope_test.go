@@ -151,14 +151,14 @@ func TestClientRequests(t *testing.T) {
 	tgt := &Target{URL: srv.URL, Reporter: rec, Log: &log, Users: map[Role]User{Member: member},
 		Capabilities: map[string]bool{"clock": true}}
 
-	Success(tgt.As(Member).POST("/messages").WithFormField("password", "pw-pw-pw-pw-9999").Expect())
+	Success(tgt.As(tgt.User(Member)).POST("/messages").WithFormField("password", "pw-pw-pw-pw-9999").Expect())
 	Success(tgt.Anonymous().GET("/server_settings").Expect())
 	Success(tgt.WithBasicAuth("who@x.test", "bad").GET("/users/me").Expect())
 	Success(tgt.Fake().GET("/_fake/clock").Expect())
 	if f := rec.take(); len(f) > 0 {
 		t.Fatalf("failures: %v", f)
 	}
-	if c := tgt.As(Member); c.User != member {
+	if c := tgt.As(tgt.User(Member)); c.User != member {
 		t.Errorf("As(Member).User = %+v", c.User)
 	}
 

@@ -79,17 +79,11 @@ func (l *Listener) AboutField(key string, value any) *Listener {
 // long-polling client; they never count.
 const heartbeat = "heartbeat"
 
-// Listen registers an event queue as the user of role as (POST /register,
-// with event_types as a JSON list when given — plus "message", for the
-// fence — and all types when none) and deletes it (DELETE /events) when
-// the spec ends. Failure fails the spec.
-func (t *Target) Listen(as Role, eventTypes ...string) *Listener {
-	ginkgo.GinkgoHelper()
-	return t.ListenAs(t.user(as), eventTypes...)
-}
-
-// ListenAs is Listen for any user, for example one the spec created.
-func (t *Target) ListenAs(u User, eventTypes ...string) *Listener {
+// Listen registers an event queue as u (POST /register, with event_types as
+// a JSON list when given — plus "message", for the fence — and all types when
+// none) and deletes it (DELETE /events) when the spec ends. Failure fails the
+// spec.
+func (t *Target) Listen(u User, eventTypes ...string) *Listener {
 	ginkgo.GinkgoHelper()
 	l := &Listener{
 		t:             t,
@@ -136,7 +130,7 @@ func (t *Target) ListenAs(u User, eventTypes ...string) *Listener {
 // events, without leaving queues behind on the server.
 func (t *Target) StateOf(u User, fetchEventTypes ...string) *httpexpect.Object {
 	ginkgo.GinkgoHelper()
-	req := t.AsUser(u).POST("/register")
+	req := t.As(u).POST("/register")
 	if len(fetchEventTypes) > 0 {
 		req = req.WithFormField("fetch_event_types", jsonParam(fetchEventTypes))
 	}

@@ -220,7 +220,7 @@ var _ = Describe("event listener", func() {
 	}
 
 	It("passes on exactly the expected events, in order, and returns them unmodified", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		Expect(fake.queues.registered[len(fake.queues.registered)-1]).To(Equal(`["subscription","message"]`))
 
 		fake.emit(sub("update", "is_muted", true), member)
@@ -250,7 +250,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("observes only events about the spec's objects and of the types asked for", func() {
-		l := tgt.Listen(Member, "subscription").AboutField("stream_id", 101)
+		l := tgt.Listen(tgt.User(Member), "subscription").AboutField("stream_id", 101)
 		fake.emit(map[string]any{"type": "subscription", "op": "peer_add", "stream_ids": []int{7}, "user_ids": []int{9}}, member)
 		fake.emit(sub("update", "is_muted", true), member)
 		fake.emit(map[string]any{"type": "subscription", "op": "update", "property": "is_muted", "value": true, "stream_id": 7}, member)
@@ -262,7 +262,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("asks for all event types when none are given", func() {
-		l := tgt.Listen(Member)
+		l := tgt.Listen(tgt.User(Member))
 		Expect(fake.queues.registered[len(fake.queues.registered)-1]).To(BeEmpty())
 		fake.emit(map[string]any{"type": "presence", "user_id": 5}, member)
 		l.ExpectEvents(2*time.Second, Event(map[string]any{"type": "presence", "user_id": 5}))
@@ -270,7 +270,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("accepts any Gomega matcher as an expected event", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("add", "", nil), member)
 		l.ExpectEvents(2*time.Second, HaveKeyWithValue("op", "add"))
 		Expect(rec.take()).To(BeEmpty())
@@ -283,7 +283,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails on a missing event, listing what was expected and received", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("update", "is_muted", true), member)
 		start := time.Now()
 		got := l.ExpectEvents(300*time.Millisecond,
@@ -305,7 +305,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails on an extra event before the fence", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("update", "is_muted", true), member)
 		fake.emit(sub("update", "pin_to_top", true), member)
 		got := l.ExpectEvents(2*time.Second, Event(map[string]any{"property": "is_muted"}))
@@ -315,7 +315,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails on the wrong order", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("update", "in_home_view", false), member)
 		fake.emit(sub("update", "is_muted", true), member)
 		l.ExpectEvents(2*time.Second,
@@ -328,7 +328,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails on a wrong field", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("update", "is_muted", false), member)
 		l.ExpectEvents(2*time.Second, Event(map[string]any{"property": "is_muted", "value": true}))
 		Expect(oneFailure()).To(ContainSubstring(`field "value" is false, want true`))
@@ -336,7 +336,7 @@ var _ = Describe("event listener", func() {
 
 	It("ignores heartbeats and acknowledges them", func() {
 		fake.queues.heartbeatAfter = 30 * time.Millisecond
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		time.AfterFunc(300*time.Millisecond, func() { fake.emit(sub("add", "", nil), member) })
 		got := l.ExpectEvents(3*time.Second, Event(map[string]any{"op": "add"}))
 		Expect(rec.take()).To(BeEmpty())
@@ -350,7 +350,7 @@ var _ = Describe("event listener", func() {
 
 	It("waits for late events without waiting for the heartbeat", func() {
 		fake.queues.heartbeatAfter = 20 * time.Second
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		time.AfterFunc(200*time.Millisecond, func() { fake.emit(sub("add", "", nil), member) })
 		start := time.Now()
 		l.ExpectEvents(5*time.Second, Event(map[string]any{"op": "add"}))
@@ -360,7 +360,7 @@ var _ = Describe("event listener", func() {
 
 	It("stops waiting at the deadline with a request in flight", func() {
 		fake.queues.heartbeatAfter = 20 * time.Second
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		start := time.Now()
 		l.ExpectEvents(300*time.Millisecond, Event(map[string]any{"op": "add"}))
 		Expect(time.Since(start)).To(And(BeNumerically(">=", 300*time.Millisecond), BeNumerically("<", 3*time.Second)))
@@ -369,8 +369,8 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("strips the fence and message events that were not asked for", func() {
-		l := tgt.Listen(Member, "subscription")
-		tgt.SendDirect(Admin, []Role{Member}, "hello")
+		l := tgt.Listen(tgt.User(Member), "subscription")
+		tgt.SendDirect(tgt.User(Admin), []User{tgt.User(Member)}, "hello")
 		fake.emit(sub("add", "", nil), member)
 		got := l.ExpectEvents(2*time.Second, Event(map[string]any{"op": "add"}))
 		Expect(rec.take()).To(BeEmpty())
@@ -381,8 +381,8 @@ var _ = Describe("event listener", func() {
 
 	It("returns message events when asked for, without the fence", func() {
 		for _, types := range [][]string{{"message"}, nil} {
-			l := tgt.Listen(Member, types...)
-			tgt.SendDirect(Admin, []Role{Member}, "hello *there*")
+			l := tgt.Listen(tgt.User(Member), types...)
+			tgt.SendDirect(tgt.User(Admin), []User{tgt.User(Member)}, "hello *there*")
 			got := l.ExpectEvents(2*time.Second, Event(map[string]any{
 				"type":    "message",
 				"message": map[string]any{"sender_id": tgt.Users[Admin].ID, "content": "<p>hello *there*</p>"},
@@ -394,7 +394,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("passes ExpectNoEvents on a quiet queue and fails it on an event", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		l.ExpectNoEvents(2 * time.Second)
 		Expect(rec.take()).To(BeEmpty())
 
@@ -407,7 +407,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("collects whatever arrived before the fence without asserting on it", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		Expect(l.Collect(2 * time.Second)).To(BeEmpty())
 		fake.emit(sub("update", "pin_to_top", true), member)
 		fake.emit(sub("remove", "", nil), member)
@@ -426,7 +426,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("keeps events that arrive after the fence for the next call", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.queues.onMessage = func(url_values) {
 			fake.queues.onMessage = nil
 			fake.emitLocked(sub("update", "color", "#fff"), member)
@@ -442,7 +442,7 @@ var _ = Describe("event listener", func() {
 
 	It("fails when the fence does not arrive", func() {
 		fake.queues.dropMessages = true
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("add", "", nil), member)
 		l.ExpectNoEvents(300 * time.Millisecond)
 		msg := oneFailure()
@@ -452,7 +452,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails with context on BAD_EVENT_QUEUE_ID and then stays quiet", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.mu.Lock()
 		delete(fake.queues.byID, l.QueueID()) // the server expired it
 		fake.mu.Unlock()
@@ -470,7 +470,7 @@ var _ = Describe("event listener", func() {
 
 	It("fails with context when registration fails", func() {
 		stranger := User{Role: Member, ID: 99, Email: "stranger@chat.example.test", APIKey: WrongAPIKey}
-		l := tgt.ListenAs(stranger, "subscription")
+		l := tgt.Listen(stranger, "subscription")
 		msg := oneFailure()
 		Expect(msg).To(ContainSubstring("registering an event queue as stranger@chat.example.test (user 99, the member) for event types subscription"))
 		Expect(msg).To(ContainSubstring("UNAUTHORIZED"))
@@ -481,7 +481,7 @@ var _ = Describe("event listener", func() {
 
 	It("listens as any user", func() {
 		u := tgt.NewUser(Guest)
-		l := tgt.ListenAs(u, "subscription")
+		l := tgt.Listen(u, "subscription")
 		fake.emit(sub("add", "", nil), u.ID)
 		l.ExpectEvents(2*time.Second, Event(map[string]any{"op": "add"}))
 		Expect(rec.take()).To(BeEmpty())
@@ -495,12 +495,12 @@ var _ = Describe("event listener", func() {
 			Expect(fake.queues.deleted).To(ContainElement(id))
 			Expect(fake.queues.byID).NotTo(HaveKey(id))
 		})
-		id = tgt.Listen(Member, "subscription").QueueID()
+		id = tgt.Listen(tgt.User(Member), "subscription").QueueID()
 		Expect(fake.queues.byID).To(HaveKey(id))
 	})
 
 	It("logs its requests without credentials", func() {
-		l := tgt.Listen(Bot, "subscription")
+		l := tgt.Listen(tgt.User(Bot), "subscription")
 		l.ExpectNoEvents(2 * time.Second)
 		Expect(rec.take()).To(BeEmpty())
 		out := CurrentSpecReport().CapturedGinkgoWriterOutput

@@ -47,7 +47,7 @@ func (t *Target) Upload(u User, content string) UploadedFile {
 	_, _ = part.Write([]byte(content))
 	g.Expect(mw.Close()).To(gomega.Succeed())
 
-	resp := Success(t.AsUser(u).POST("/user_uploads").WithHeader("Content-Type", mw.FormDataContentType()).
+	resp := Success(t.As(u).POST("/user_uploads").WithHeader("Content-Type", mw.FormDataContentType()).
 		WithBytes(body.Bytes()).Expect())
 	fileURL, ok := uploadURLOf(resp.Raw())
 	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /user_uploads returned no url")

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/onsi/ginkgo/v2"
@@ -33,10 +32,10 @@ func (t *Target) SystemGroupID(name string) int {
 func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
 	ginkgo.GinkgoHelper()
 	requireSerial("changing a realm group setting")
-	state := t.StateOf(t.user(Admin), "realm").Raw()
+	state := t.StateOf(t.User(Admin), "realm").Raw()
 	previous, known := state["realm_"+name]
 	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)
-	admin := t.user(Admin)
+	admin := t.User(Admin)
 	patch := func(v any) error {
 		_, err := t.api(http.MethodPatch, "/realm", &admin, url.Values{name: {jsonParam(map[string]any{"new": v})}})
 		return err
@@ -116,44 +115,6 @@ func (t *Target) Crowd(n int) []User {
 	}
 	crowds.users[t.URL] = have
 	return have[:n]
-}
-
-// SubscribeUsers subscribes the given users to ch, as Subscribe does.
-func (t *Target) SubscribeUsers(ch Channel, users ...User) {
-	ginkgo.GinkgoHelper()
-	owner := t.subscriber(ch)
-	ids := make([]int, 0, len(users))
-	for _, u := range users {
-		ids = append(ids, u.ID)
-	}
-	_, err := t.api(http.MethodPost, "/users/me/subscriptions", &owner, url.Values{
-		"subscriptions": {jsonParam([]map[string]string{{"name": ch.Name}})},
-		"principals":    {jsonParam(ids)},
-	})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: subscribing %d users to channel %q", len(users), ch.Name)
-}
-
-// SendToChannelAs sends a channel message as u (any user, not only the cast) and returns its id.
-func (t *Target) SendToChannelAs(u User, ch Channel, topic, content string) int {
-	ginkgo.GinkgoHelper()
-	obj, err := t.api(http.MethodPost, "/messages", &u, url.Values{
-		"type": {"stream"}, "to": {strconv.Itoa(ch.ID)}, "topic": {topic}, "content": {content},
-	})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: sending a message as %s to channel %q topic %q", u.Email, ch.Name, topic)
-	id, ok := obj.int("id")
-	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /messages returned no integer id")
-	return id
-}
-
-// SendDirectTo sends a direct message from the user of role as to the users given, and
-// returns its id.
-func (t *Target) SendDirectTo(as Role, to []User, content string) int {
-	ginkgo.GinkgoHelper()
-	ids := make([]int, 0, len(to))
-	for _, u := range to {
-		ids = append(ids, u.ID)
-	}
-	return t.send(as, url.Values{"type": {t.DirectMessageType()}, "to": {jsonParam(ids)}, "content": {content}}, fmt.Sprintf("directly to %v", ids))
 }
 
 // LimitBatches makes the fake's batched operations (delete topic, mark all as read) handle

@@ -177,10 +177,10 @@ type Channel struct {
 }
 
 // NewChannel creates a channel with a unique name, subscribing the owner and the given
-// roles, and returns it; the channel is unsubscribed and archived when the spec ends
+// users, and returns it; the channel is unsubscribed and archived when the spec ends
 // (ArchiveAtEnd). A staff administrator creates it, so the owner's requests are left to the
 // specs. Failure fails the spec.
-func (t *Target) NewChannel(kind ChannelKind, subscribers ...Role) Channel {
+func (t *Target) NewChannel(kind ChannelKind, subscribers ...User) Channel {
 	ginkgo.GinkgoHelper()
 	ch := t.newChannel(kind, subscribers...)
 	t.ArchiveAtEnd(ch)
@@ -188,10 +188,11 @@ func (t *Target) NewChannel(kind ChannelKind, subscribers ...Role) Channel {
 }
 
 // newChannel is NewChannel without the cleanup.
-func (t *Target) newChannel(kind ChannelKind, subscribers ...Role) Channel {
+func (t *Target) newChannel(kind ChannelKind, subscribers ...User) Channel {
 	ginkgo.GinkgoHelper()
 	name := UniqueName(kind.String())
-	ids := t.userIDs(append([]Role{Owner}, subscribers...))
+	owner := t.User(Owner)
+	ids := userIDs(append([]User{owner}, subscribers...))
 	creator := t.staffer()
 	_, err := t.api("POST", "/users/me/subscriptions", &creator, url.Values{
 		"subscriptions":                 {jsonParam([]map[string]string{{"name": name}})},
@@ -204,10 +205,10 @@ func (t *Target) newChannel(kind ChannelKind, subscribers ...Role) Channel {
 	// Anyone may look a public channel up; a private one only its subscribers.
 	finder := creator
 	if kind.inviteOnly() {
-		finder = t.user(Owner)
-		for _, r := range subscribers {
-			if r != Owner {
-				finder = t.user(r)
+		finder = owner
+		for _, u := range subscribers {
+			if u.ID != owner.ID {
+				finder = u
 				break
 			}
 		}
@@ -219,17 +220,18 @@ func (t *Target) newChannel(kind ChannelKind, subscribers ...Role) Channel {
 	return Channel{ID: id, Name: name, Kind: kind}
 }
 
-// Subscribe subscribes users of the given roles to ch, as a staff administrator (as the owner
+// Subscribe subscribes the given users to ch, as a staff administrator (as the owner
 // for a private channel, which only its subscribers may open to others: NewChannel subscribes
 // the owner). Failure fails the spec.
-func (t *Target) Subscribe(ch Channel, roles ...Role) {
+func (t *Target) Subscribe(ch Channel, users ...User) {
 	ginkgo.GinkgoHelper()
 	admin := t.subscriber(ch)
+	ids := userIDs(users)
 	_, err := t.api("POST", "/users/me/subscriptions", &admin, url.Values{
 		"subscriptions": {jsonParam([]map[string]string{{"name": ch.Name}})},
-		"principals":    {jsonParam(t.userIDs(roles))},
+		"principals":    {jsonParam(ids)},
 	})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: subscribing %v to channel %q", roles, ch.Name)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: subscribing users %v to channel %q", ids, ch.Name)
 }
 
 // subscriber is who subscribes others to ch: a staff administrator for a public channel, else
@@ -237,42 +239,42 @@ func (t *Target) Subscribe(ch Channel, roles ...Role) {
 func (t *Target) subscriber(ch Channel) User {
 	ginkgo.GinkgoHelper()
 	if ch.Kind.inviteOnly() {
-		return t.user(Owner)
+		return t.User(Owner)
 	}
 	return t.staffer()
 }
 
-// SendToChannel sends a channel message as the user of role as and returns
-// its id. Failure fails the spec.
-func (t *Target) SendToChannel(as Role, ch Channel, topic, content string) int {
+// SendToChannel sends a channel message as u and returns its id. Failure fails the spec.
+func (t *Target) SendToChannel(u User, ch Channel, topic, content string) int {
 	ginkgo.GinkgoHelper()
-	return t.send(as, url.Values{
+	return t.send(u, url.Values{
 		"type": {"stream"}, "to": {strconv.Itoa(ch.ID)}, "topic": {topic}, "content": {content},
 	}, fmt.Sprintf("to channel %q topic %q", ch.Name, topic))
 }
 
-// SendDirect sends a direct message from the user of role as to the users
-// of the roles in to and returns its id. Failure fails the spec.
-func (t *Target) SendDirect(as Role, to []Role, content string) int {
+// SendDirect sends a direct message from the user from to the users to and returns its id.
+// Failure fails the spec.
+func (t *Target) SendDirect(from User, to []User, content string) int {
 	ginkgo.GinkgoHelper()
-	return t.send(as, url.Values{
-		"type": {t.DirectMessageType()}, "to": {jsonParam(t.userIDs(to))}, "content": {content},
-	}, fmt.Sprintf("directly to %v", to))
+	ids := userIDs(to)
+	return t.send(from, url.Values{
+		"type": {t.DirectMessageType()}, "to": {jsonParam(ids)}, "content": {content},
+	}, fmt.Sprintf("directly to users %v", ids))
 }
 
-// send posts a message and returns its id.
-func (t *Target) send(as Role, params url.Values, what string) int {
+// send posts a message as sender and returns its id.
+func (t *Target) send(sender User, params url.Values, what string) int {
 	ginkgo.GinkgoHelper()
-	sender := t.user(as)
 	obj, err := t.api("POST", "/messages", &sender, params)
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: sending a message as the %s %s", as, what)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: sending a message as %s %s", who(sender), what)
 	id, ok := obj.int("id")
 	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /messages returned no integer id")
 	return id
 }
 
-// user returns the cast member of role r, failing the spec if there is none.
-func (t *Target) user(r Role) User {
+// User returns the cast member of role r, the account through which a spec acts as that
+// role, failing the spec if there is none.
+func (t *Target) User(r Role) User {
 	ginkgo.GinkgoHelper()
 	u, ok := t.Users[r]
 	if !ok {
@@ -281,16 +283,32 @@ func (t *Target) user(r Role) User {
 	return u
 }
 
-// userIDs maps roles to user ids, without repeats.
-func (t *Target) userIDs(roles []Role) []int {
+// UsersOf returns the cast members of the given roles, in order: User for each.
+func (t *Target) UsersOf(roles ...Role) []User {
 	ginkgo.GinkgoHelper()
+	users := make([]User, 0, len(roles))
+	for _, r := range roles {
+		users = append(users, t.User(r))
+	}
+	return users
+}
+
+// who names u in a failure message: its role and email.
+func who(u User) string {
+	if u.Role == "" {
+		return u.Email
+	}
+	return fmt.Sprintf("the %s %s", u.Role, u.Email)
+}
+
+// userIDs maps users to their ids, without repeats.
+func userIDs(users []User) []int {
 	ids := []int{}
 	seen := map[int]bool{}
-	for _, r := range roles {
-		id := t.user(r).ID
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
+	for _, u := range users {
+		if !seen[u.ID] {
+			seen[u.ID] = true
+			ids = append(ids, u.ID)
 		}
 	}
 	return ids

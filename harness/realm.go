@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/gavv/httpexpect/v2"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
@@ -39,35 +38,32 @@ func (t *Target) NewUser(r Role) User {
 	return u
 }
 
-// ChannelByName looks a channel up by name as the user of role as. Its
-// Kind is not looked up and is left at its zero value.
-func (t *Target) ChannelByName(as Role, name string) Channel {
+// ChannelByName looks a channel up by name as u. Its Kind is not looked up
+// and is left at its zero value.
+func (t *Target) ChannelByName(u User, name string) Channel {
 	ginkgo.GinkgoHelper()
-	u := t.user(as)
 	obj, err := t.api("GET", "/get_stream_id", &u, url.Values{"stream": {name}})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: looking up channel %q as the %s", name, as)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: looking up channel %q as %s", name, who(u))
 	id, ok := obj.int("stream_id")
 	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /get_stream_id?stream=%s returned no integer stream_id", name)
 	return Channel{ID: id, Name: name}
 }
 
 // SendToEmptyTopic sends a channel message with the empty topic (valid from
-// feature level 334) as the user of role as and returns its id.
-func (t *Target) SendToEmptyTopic(as Role, ch Channel) int {
+// feature level 334) as u and returns its id.
+func (t *Target) SendToEmptyTopic(u User, ch Channel) int {
 	ginkgo.GinkgoHelper()
-	return t.send(as, url.Values{
+	return t.send(u, url.Values{
 		"type": {"stream"}, "to": {strconv.Itoa(ch.ID)}, "topic": {""}, "content": {"empty topic " + UniqueName("m")},
 	}, "to channel "+strconv.Quote(ch.Name)+" with the empty topic")
 }
 
-// APIEmail returns the email address the user of role as sees for user id
-// (user.email of GET /users/{id}): the real one or a dummy, depending on
-// email visibility.
-func (t *Target) APIEmail(as Role, id int) string {
+// APIEmail returns the email address u sees for user id (user.email of
+// GET /users/{id}): the real one or a dummy, depending on email visibility.
+func (t *Target) APIEmail(u User, id int) string {
 	ginkgo.GinkgoHelper()
-	u := t.user(as)
 	obj, err := t.api("GET", "/users/"+strconv.Itoa(id), &u, nil)
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading user %d as the %s", id, as)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading user %d as %s", id, who(u))
 	user, _ := obj["user"].(map[string]any)
 	email, ok := user["email"].(string)
 	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /users/%d returned no user.email", id)
@@ -79,7 +75,7 @@ func (t *Target) APIEmail(as Role, id int) string {
 // linkifiers are realm-wide and would pile up on a shared server.
 func (t *Target) AddLinkifier(pattern, urlTemplate string) int {
 	ginkgo.GinkgoHelper()
-	admin := t.user(Admin)
+	admin := t.User(Admin)
 	obj, err := t.api("POST", "/realm/filters", &admin, url.Values{"pattern": {pattern}, "url_template": {urlTemplate}})
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: adding linkifier %q", pattern)
 	id, ok := obj.int("id")
@@ -89,12 +85,4 @@ func (t *Target) AddLinkifier(pattern, urlTemplate string) int {
 		_, _ = t.api("DELETE", "/realm/filters/"+strconv.Itoa(id), &admin, nil)
 	})
 	return id
-}
-
-// RealmState returns, as the user of role as, the success body of POST /register with the
-// state of the given fetch_event_types (all state when none is given): where the document
-// says clients read realm limits and settings. The queue the registration makes is deleted.
-func (t *Target) RealmState(as Role, fetchEventTypes ...string) *httpexpect.Object {
-	ginkgo.GinkgoHelper()
-	return t.StateOf(t.user(as), fetchEventTypes...)
 }

@@ -15,13 +15,13 @@ import (
 func (t *Target) ChangeRealmSetting(name string, value any) {
 	ginkgo.GinkgoHelper()
 	requireSerial("changing a realm setting")
-	state := t.RealmState(Admin, "realm").Raw()
+	state := t.StateOf(t.User(Admin), "realm").Raw()
 	previous, known := state["realm_"+name]
 	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)
 	if previous == nil {
 		previous = "unlimited"
 	}
-	admin := t.user(Admin)
+	admin := t.User(Admin)
 	patch := func(v any) error {
 		_, err := t.api("PATCH", "/realm", &admin, url.Values{name: {jsonParam(v)}})
 		return err

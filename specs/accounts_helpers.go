@@ -29,21 +29,21 @@ func (o acctOps) updateByEmail(u harness.User, email string, kv ...any) *httpexp
 // userAs returns the user object of GET /users/{id} as viewer sees it.
 func (acctOps) userAs(viewer harness.User, id int, query ...any) *httpexpect.Object {
 	GinkgoHelper()
-	req := withQuery(harness.Current().AsUser(viewer).GET("/users/{id}", id), query...)
+	req := withQuery(harness.Current().As(viewer).GET("/users/{id}", id), query...)
 	return harness.Success(req.Expect()).Value("user").Object()
 }
 
 // roleCodeOf returns the user's role code as an administrator sees it.
 func (acctOps) roleCodeOf(u harness.User) int {
 	GinkgoHelper()
-	return int(acct.userAs(harness.Current().Users[harness.Admin], u.ID).Value("role").Number().Raw())
+	return int(acct.userAs(harness.Current().User(harness.Admin), u.ID).Value("role").Number().Raw())
 }
 
 // accountExists reports whether some user has the email, as its real or API email in any
 // case, as the owner sees the users.
 func (acctOps) accountExists(email string) bool {
 	GinkgoHelper()
-	for _, m := range harness.Success(harness.Current().As(harness.Owner).GET("/users").Expect()).Value("members").Array().Iter() {
+	for _, m := range harness.Success(harness.Current().As(harness.Current().User(harness.Owner)).GET("/users").Expect()).Value("members").Array().Iter() {
 		u := m.Object().Raw()
 		for _, key := range []string{"delivery_email", "email"} {
 			if s, ok := u[key].(string); ok && strings.EqualFold(s, email) {
@@ -68,7 +68,7 @@ func (acctOps) realEmailIn(u *httpexpect.Object) string {
 // as an administrator reads it, and whether there is one (absent and null both mean none).
 func (o acctOps) profileValue(id, field int) (any, bool) {
 	GinkgoHelper()
-	admin := harness.Current().Users[harness.Admin]
+	admin := harness.Current().User(harness.Admin)
 	data := o.userAs(admin, id, "include_custom_profile_fields", true).Value("profile_data").Object().Raw()
 	entry, ok := data[fmt.Sprint(field)].(map[string]any)
 	if !ok || entry["value"] == nil {
@@ -224,7 +224,7 @@ func (acctOps) ownerNeeds(permission string) {
 	held, known := t.OwnerHolds(permission)
 	if !known {
 		// A user object that shows the permission settles it; none of the real server's does.
-		me := harness.Success(t.As(harness.Owner).GET("/users/me").Expect()).Raw()
+		me := harness.Success(t.As(t.User(harness.Owner)).GET("/users/me").Expect()).Raw()
 		held, known = me[permission].(bool)
 	}
 	switch {

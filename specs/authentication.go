@@ -29,7 +29,7 @@ type fixtureIDs struct{ message, channel, user int }
 var authenticatedOperations = []authenticatedOperation{
 	{1, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }, nil},
 	// The real server has this route from 313 (its changelog; the document names no level).
-	{2, "PATCH", func(fixtureIDs) string { return "/users/" + harness.Current().Users[harness.Member].Email }, func(t *harness.Target) { t.NeedLevel(313) }},
+	{2, "PATCH", func(fixtureIDs) string { return "/users/" + harness.Current().User(harness.Member).Email }, func(t *harness.Target) { t.NeedLevel(313) }},
 	{3, "PATCH", func(fixtureIDs) string { return "/users/me/subscriptions/muted_topics" }, nil},
 	{4, "POST", func(fixtureIDs) string { return "/users/me/presence" }, nil},
 	{5, "GET", func(fixtureIDs) string { return "/messages/matches_narrow" }, nil},
@@ -69,14 +69,14 @@ var badCredentials = []struct {
 	{"no credentials", []string{"AUTH-05", "CONV-08", "ERR-12"},
 		func(t *harness.Target) *harness.Client { return t.Anonymous() }},
 	{"a known email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
-		return t.WithBasicAuth(t.Users[harness.Member].Email, harness.WrongAPIKey)
+		return t.WithBasicAuth(t.User(harness.Member).Email, harness.WrongAPIKey)
 	}},
 	// Every kind of account: a bot's key is checked as a user's is.
 	{"a bot's email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
-		return t.WithBasicAuth(t.Users[harness.Bot].Email, harness.WrongAPIKey)
+		return t.WithBasicAuth(t.User(harness.Bot).Email, harness.WrongAPIKey)
 	}},
 	{"an unknown email", []string{"AUTH-07", "ERR-12"}, func(t *harness.Target) *harness.Client {
-		return t.WithBasicAuth(harness.UniqueName("nobody")+"@unknown.example.test", t.Users[harness.Member].APIKey)
+		return t.WithBasicAuth(harness.UniqueName("nobody")+"@unknown.example.test", t.User(harness.Member).APIKey)
 	}},
 }
 
@@ -92,8 +92,8 @@ var _ = Describe("Authentication", func() {
 
 	DescribeTable("accepts HTTP Basic authentication with an email and API key",
 		func(role harness.Role) {
-			me := harness.Success(t.As(role).GET("/users/me").Expect())
-			me.Value("user_id").Number().IsEqual(t.Users[role].ID)
+			me := harness.Success(t.As(t.User(role)).GET("/users/me").Expect())
+			me.Value("user_id").Number().IsEqual(t.User(role).ID)
 		},
 		Entry("of a user", harness.Req("AUTH-01"), harness.Member),
 		Entry("of a bot", harness.Req("AUTH-02"), harness.Bot),
@@ -106,9 +106,9 @@ var _ = Describe("Authentication", func() {
 			// channel and message they name (docs/footprint.md).
 			ch := t.SharedChannel()
 			authMessage.Do(func() {
-				authMessage.id = t.SendToChannel(harness.Admin, ch, harness.UniqueName("auth"), "authenticated only")
+				authMessage.id = t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("auth"), "authenticated only")
 			})
-			ids = fixtureIDs{message: authMessage.id, channel: ch.ID, user: t.Users[harness.Member].ID}
+			ids = fixtureIDs{message: authMessage.id, channel: ch.ID, user: t.User(harness.Member).ID}
 		})
 		for _, op := range authenticatedOperations {
 			for _, cred := range badCredentials {
@@ -140,7 +140,7 @@ var _ = Describe("Authentication", func() {
 			subject = t.NewUser(harness.Member)
 		})
 
-		userAs := func(viewer harness.Role) *httpexpect.Object { return acct.userAs(t.Users[viewer], subject.ID) }
+		userAs := func(viewer harness.Role) *httpexpect.Object { return acct.userAs(t.User(viewer), subject.ID) }
 
 		It("shows the real address to everyone when visibility is everyone", harness.Req("AUTH-18"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToEveryone)

@@ -20,14 +20,14 @@ type newAccount struct{ email, password, fullName string }
 func (acctOps) freshAccount() newAccount {
 	t := harness.Current()
 	name := harness.UniqueName("created")
-	domain := t.Users[harness.Owner].Email[strings.LastIndexByte(t.Users[harness.Owner].Email, '@')+1:]
+	domain := t.User(harness.Owner).Email[strings.LastIndexByte(t.User(harness.Owner).Email, '@')+1:]
 	return newAccount{email: name + "@" + domain, password: "Pw-" + harness.UniqueName("secret"), fullName: "Created " + name}
 }
 
 // createUser sends POST /users (operation 11) as u with the account's fields, leaving out
 // the ones named in omit.
 func (acctOps) createUser(u harness.User, a newAccount, omit ...string) *httpexpect.Response {
-	req := harness.Current().AsUser(u).POST("/users")
+	req := harness.Current().As(u).POST("/users")
 	for name, value := range map[string]string{"email": a.email, "password": a.password, "full_name": a.fullName} {
 		if !slices.Contains(omit, name) {
 			req = req.WithFormField(name, value)
@@ -59,7 +59,7 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 		harness.Req("OP11-04"), func() {
 			acct.ownerNeeds("can_create_users")
 			a := acct.freshAccount()
-			owner := t.Users[harness.Owner]
+			owner := t.User(harness.Owner)
 			resp := acct.createUser(owner, a)
 			id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
 
@@ -82,14 +82,14 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 
 	It("answers BAD_REQUEST when the email is already used in the realm", harness.Req("OP11-05"), func() {
 		a := acct.freshAccount()
-		a.email = t.Users[harness.Member].Email
-		harness.FailsWith(acct.createUser(t.Users[harness.Owner], a), "BAD_REQUEST")
+		a.email = t.User(harness.Member).Email
+		harness.FailsWith(acct.createUser(t.User(harness.Owner), a), "BAD_REQUEST")
 	})
 
 	DescribeTable("refuses a request without a required field",
 		func(field string) {
 			a := acct.freshAccount()
-			harness.Fails(acct.createUser(t.Users[harness.Owner], a, field))
+			harness.Fails(acct.createUser(t.User(harness.Owner), a, field))
 			Expect(acct.accountExists(a.email)).To(BeFalse(), "an account was created")
 		},
 		Entry("email", harness.Req("OP11-03"), "email"),
@@ -100,7 +100,7 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 	DescribeTable("refuses a requester who is not an administrator",
 		func(role harness.Role) {
 			a := acct.freshAccount()
-			harness.Fails(acct.createUser(t.Users[role], a))
+			harness.Fails(acct.createUser(t.User(role), a))
 			Expect(acct.accountExists(a.email)).To(BeFalse(), "an account was created")
 		},
 		Entry("a moderator", harness.Req("OP11-01", "AUTH-11"), harness.Moderator),

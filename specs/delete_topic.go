@@ -23,7 +23,7 @@ func (o msgOps) deleteTopic(u harness.User, ch harness.Channel, topic *string) *
 // be the error envelope (result, code, msg): a crash or an empty reply proves no deletion.
 func (msgOps) gone(u harness.User, id int) bool {
 	GinkgoHelper()
-	r := harness.Current().AsUser(u).GET("/messages/{id}", id).Expect()
+	r := harness.Current().As(u).GET("/messages/{id}", id).Expect()
 	if msgs.succeeded(r) {
 		return false
 	}
@@ -40,16 +40,16 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		admin = t.Users[harness.Admin]
-		ch = t.NewChannel(harness.Public, harness.Member, harness.Admin)
+		admin = t.User(harness.Admin)
+		ch = t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
 		topic = harness.UniqueName("doomed")
 	})
 
 	DescribeTable("deletes",
 		func(check func(doomed []int, kept int, survivor string)) {
-			doomed := []int{t.SendToChannel(harness.Member, ch, topic, "one"), t.SendToChannel(harness.Owner, ch, topic, "two")}
+			doomed := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
 			survivor := harness.UniqueName("survivor")
-			kept := t.SendToChannel(harness.Member, ch, survivor, "stays")
+			kept := t.SendToChannel(t.User(harness.Member), ch, survivor, "stays")
 			untilComplete("delete topic", len(doomed), func() *httpexpect.Response { return msgs.deleteTopic(admin, ch, &topic) })
 			check(doomed, kept, survivor)
 		},
@@ -66,7 +66,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 
 	It("answers complete = true when it deleted every message of the topic", harness.Req("OP08-04"), func() {
 		t.NeedLevel(211) // before, a request that stopped early was an error, not complete = false
-		ids := []int{t.SendToChannel(harness.Member, ch, topic, "one"), t.SendToChannel(harness.Owner, ch, topic, "two")}
+		ids := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
 		untilComplete("delete topic", len(ids), func() *httpexpect.Response { return msgs.deleteTopic(admin, ch, &topic) })
 		for _, id := range ids {
 			Expect(msgs.gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
@@ -74,14 +74,14 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	})
 
 	It("requires topic_name", harness.Req("OP08-02"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "stays")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
 		harness.Fails(msgs.deleteTopic(admin, ch, nil))
 		Expect(msgs.gone(admin, id)).To(BeFalse())
 	})
 
 	It("reads topic_name = realm_empty_topic_display_name as the empty topic", harness.Req("OP08-03"), func() {
 		t.NeedLevel(334)
-		id := t.SendToEmptyTopic(harness.Member, ch)
+		id := t.SendToEmptyTopic(t.User(harness.Member), ch)
 		display := t.Realm.EmptyTopicDisplayName
 		untilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.deleteTopic(admin, ch, &display) })
 		Expect(msgs.gone(admin, id)).To(BeTrue())
@@ -89,15 +89,15 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 
 	It("deletes a topic whose name is max_topic_length long, named in full", harness.Req("LIMIT-02"), func() {
 		full := topic + strings.Repeat("x", t.Realm.MaxTopicLength-len([]rune(topic)))
-		id := t.SendToChannel(harness.Member, ch, full, "at the bound")
-		kept := t.SendToChannel(harness.Member, ch, topic, "another topic")
+		id := t.SendToChannel(t.User(harness.Member), ch, full, "at the bound")
+		kept := t.SendToChannel(t.User(harness.Member), ch, topic, "another topic")
 		harness.Success(msgs.deleteTopic(admin, ch, &full))
 		Expect(msgs.gone(admin, id)).To(BeTrue(), "the message of the topic at the bound")
 		Expect(msgs.gone(admin, kept)).To(BeFalse(), "a message of a topic its name starts with")
 	})
 
 	It("matches no topic with a topic_name longer than max_topic_length", harness.Req("LIMIT-02"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "stays")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
 		long := topic + strings.Repeat("x", t.Realm.MaxTopicLength)
 		resp := msgs.deleteTopic(admin, ch, &long)
 		if !msgs.succeeded(resp) {
@@ -108,8 +108,8 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 
 	DescribeTable("answers UNAUTHORIZED_PRINCIPAL to a requester who is not an administrator",
 		func(role harness.Role) {
-			id := t.SendToChannel(harness.Member, ch, topic, "stays")
-			harness.FailsWith(msgs.deleteTopic(t.Users[role], ch, &topic), "UNAUTHORIZED_PRINCIPAL")
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
+			harness.FailsWith(msgs.deleteTopic(t.User(role), ch, &topic), "UNAUTHORIZED_PRINCIPAL")
 			Expect(msgs.gone(admin, id)).To(BeFalse())
 		},
 		Entry("a moderator", harness.Req("OP08-06", "ERR-11"), harness.Moderator),
@@ -122,7 +122,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 			t.NeedLevel(211)
 			var ids []int
 			for i := range 5 {
-				ids = append(ids, t.SendToChannel(harness.Member, ch, topic, "message "+msgIDText(i)))
+				ids = append(ids, t.SendToChannel(t.User(harness.Member), ch, topic, "message "+msgIDText(i)))
 			}
 			t.LimitBatches(2, 1)
 			check(ids)
@@ -149,9 +149,9 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 
 	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
 		t.NeedLevelBelow(211)
-		first := t.SendToChannel(harness.Member, ch, topic, "older")
+		first := t.SendToChannel(t.User(harness.Member), ch, topic, "older")
 		for range 3 {
-			t.SendToChannel(harness.Member, ch, topic, "newer")
+			t.SendToChannel(t.User(harness.Member), ch, topic, "newer")
 		}
 		t.LimitBatches(2, 1)
 		partial(msgs.deleteTopic(admin, ch, &topic))

@@ -23,8 +23,8 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	BeforeEach(func() { t, member, ch, topic = memberChannel("edits") })
 
 	It("replaces the content of the message named by the path, and no other", harness.Req("OP01-13", "STATE-21"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "before the edit")
-		other := t.SendToChannel(harness.Member, ch, topic, "not edited")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "before the edit")
+		other := t.SendToChannel(t.User(harness.Member), ch, topic, "not edited")
 		harness.Success(msgs.edit(member, id, "content", "after **the** edit"))
 		Expect(msgs.raw(member, id)).To(Equal("after **the** edit"))
 		msgs.fetch(member, id).Value("content").String().Contains("<strong>the</strong>")
@@ -33,7 +33,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 
 	It("answers detached_uploads as an array of objects", harness.Req("OP01-26"), func() {
 		t.NeedLevel(285) // the real server's documentation: new at 285
-		id := t.SendToChannel(harness.Member, ch, topic, "before the edit")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "before the edit")
 		body := harness.Success(msgs.edit(member, id, "content", "after the edit"))
 		body.Value("detached_uploads").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
 	})
@@ -42,7 +42,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	// an edit that names one changes nothing.
 	DescribeTable("refuses an edit of a direct message that names a channel message's parameter",
 		func(param func() (string, any)) {
-			id := t.SendDirect(harness.Member, []harness.Role{harness.Owner}, "a direct message")
+			id := t.SendDirect(t.User(harness.Member), []harness.User{t.User(harness.Owner)}, "a direct message")
 			name, value := param()
 			harness.Fails(msgs.edit(member, id, name, value))
 			m := msgs.fetch(member, id)
@@ -56,7 +56,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	// twiceEdited is a message of the member's edited twice, as fetched after.
 	twiceEdited := func() *httpexpect.Object {
 		GinkgoHelper()
-		id := t.SendToChannel(harness.Member, ch, topic, "first *version*")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "first *version*")
 		harness.Success(msgs.edit(member, id, "content", "second version"))
 		harness.Success(msgs.edit(member, id, "content", "third version"))
 		return msgs.fetch(member, id)
@@ -98,7 +98,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	)
 
 	It("does not store content beyond max_message_length", harness.Req("OP01-14", "LIMIT-04"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "short")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "short")
 		long := strings.Repeat("x", t.Realm.MaxMessageLength+50)
 		resp := msgs.edit(member, id, "content", long)
 		stored := msgs.raw(member, id)
@@ -115,21 +115,21 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		BeforeEach(func() { t.NeedLevel(379) })
 
 		It("refuses the edit when it does not match the stored content", harness.Req("OP01-15", "VER-16"), func() {
-			id := t.SendToChannel(harness.Member, ch, topic, "original")
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
 			harness.Fails(msgs.edit(member, id, "content", "conflicting edit", "prev_content_sha256", msgs.sha256Hex("something else")))
 			Expect(msgs.raw(member, id)).To(Equal("original"))
 		})
 
 		It("lets the edit through when it matches the stored content", harness.Req("OP01-16", "VER-16"), func() {
-			id := t.SendToChannel(harness.Member, ch, topic, "original")
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
 			harness.Success(msgs.edit(member, id, "content", "checked edit", "prev_content_sha256", msgs.sha256Hex("original")))
 			Expect(msgs.raw(member, id)).To(Equal("checked edit"))
 		})
 	})
 
 	It("refuses content and stream_id together (rule 1)", harness.Req("OP01-18"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "original")
-		other := t.NewChannel(harness.Public, harness.Member)
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
+		other := t.NewChannel(harness.Public, t.User(harness.Member))
 		harness.Fails(msgs.edit(member, id, "content", "new", "stream_id", other.ID))
 		Expect(msgs.raw(member, id)).To(Equal("original"))
 		channelID, _ := msgs.where(member, id)
@@ -137,13 +137,13 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	})
 
 	It("answers BAD_REQUEST to a requester without permission to edit (rule 2)", harness.Req("OP01-19", "ERR-04"), func() {
-		id := t.SendToChannel(harness.Owner, ch, topic, "the owner's words")
+		id := t.SendToChannel(t.User(harness.Owner), ch, topic, "the owner's words")
 		harness.FailsWith(msgs.edit(member, id, "content", "the member's words"), "BAD_REQUEST")
 		Expect(msgs.raw(member, id)).To(Equal("the owner's words"))
 	})
 
 	It("accepts only change_one as propagate_mode of a content-only edit", harness.Req("OP01-10"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "original")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
 		for _, mode := range []string{"change_later", "change_all"} {
 			harness.Fails(msgs.edit(member, id, "content", "new", "propagate_mode", mode))
 		}
@@ -152,7 +152,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	})
 
 	It("refuses a propagate_mode other than change_one, change_later and change_all", harness.Req("OP01-09"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "original")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
 		harness.Fails(msgs.edit(member, id, "topic", harness.UniqueName("t"), "propagate_mode", "change_some"))
 		_, got := msgs.where(member, id)
 		Expect(got).To(Equal(topic))
@@ -161,7 +161,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 	Describe("realm settings", Serial, func() {
 		DescribeTable("refuses content edits while the realm does not allow message editing",
 			func(refused func(r *httpexpect.Response, id int)) {
-				id := t.SendToChannel(harness.Member, ch, topic, "original")
+				id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
 				t.ChangeRealmSetting("allow_message_editing", false)
 				refused(msgs.edit(member, id, "content", "new"), id)
 			},
@@ -175,7 +175,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		It("refuses content edits older than message_content_edit_limit_seconds", harness.Req("LIMIT-05"), func() {
 			t.NeedCapability("clock")
 			t.ChangeRealmSetting("message_content_edit_limit_seconds", 100)
-			fresh := t.SendToChannel(harness.Member, ch, topic, "fresh")
+			fresh := t.SendToChannel(t.User(harness.Member), ch, topic, "fresh")
 			harness.Success(msgs.edit(member, fresh, "content", "edited in time"))
 			t.PassTime(10 * time.Minute)
 			harness.Fails(msgs.edit(member, fresh, "content", "edited too late"))

@@ -39,11 +39,11 @@ func (msgOps) fetch(u harness.User, id int, query ...any) *httpexpect.Object {
 	GinkgoHelper()
 	t := harness.Current()
 	if t.FeatureLevel >= wholeMessageLevel {
-		req := withQuery(t.AsUser(u).GET("/messages/{id}", id), query...)
+		req := withQuery(t.As(u).GET("/messages/{id}", id), query...)
 		return harness.Success(req.Expect()).Value("message").Object()
 	}
 	narrow := fmt.Sprintf(`[{"operator":"id","operand":"%d"}]`, id) // a string: integers from 194
-	req := withQuery(t.AsUser(u).GET("/messages"), append([]any{"anchor", id, "num_before", 0, "num_after", 0, "narrow", narrow}, query...)...)
+	req := withQuery(t.As(u).GET("/messages"), append([]any{"anchor", id, "num_before", 0, "num_after", 0, "narrow", narrow}, query...)...)
 	found := harness.Success(req.Expect()).Value("messages").Array()
 	found.Length().IsEqual(1)
 	return found.Value(0).Object()
@@ -52,7 +52,7 @@ func (msgOps) fetch(u harness.User, id int, query ...any) *httpexpect.Object {
 // raw is the stored Markdown of a message as u reads it.
 func (msgOps) raw(u harness.User, id int) string {
 	GinkgoHelper()
-	return harness.Success(harness.Current().AsUser(u).GET("/messages/{id}", id).Expect()).Value("raw_content").String().Raw()
+	return harness.Success(harness.Current().As(u).GET("/messages/{id}", id).Expect()).Value("raw_content").String().Raw()
 }
 
 // flagsOf returns u's flags for a message.
@@ -79,7 +79,7 @@ func (msgOps) topicIDs(u harness.User, ch harness.Channel, topic string) []int {
 	narrow, _ := json.Marshal([]map[string]any{
 		{"operator": harness.Current().ChannelOperator(), "operand": ch.Name}, {"operator": "topic", "operand": topic},
 	})
-	obj := harness.Success(harness.Current().AsUser(u).GET("/messages").
+	obj := harness.Success(harness.Current().As(u).GET("/messages").
 		WithQuery("anchor", "newest").WithQuery("num_before", 1000).WithQuery("num_after", 0).
 		WithQuery("narrow", string(narrow)).WithQuery("allow_empty_topic_name", true).Expect())
 	ids := harness.IntsOf(obj.Value("messages").Array(), "id")
@@ -90,7 +90,7 @@ func (msgOps) topicIDs(u harness.User, ch harness.Channel, topic string) []int {
 // topicNamesOf lists the names of a channel's topics as u sees them (empty topic allowed).
 func (msgOps) topicNamesOf(u harness.User, ch harness.Channel) []string {
 	GinkgoHelper()
-	resp := harness.Current().AsUser(u).GET("/users/me/{id}/topics", ch.ID).WithQuery("allow_empty_topic_name", true).Expect()
+	resp := harness.Current().As(u).GET("/users/me/{id}/topics", ch.ID).WithQuery("allow_empty_topic_name", true).Expect()
 	return topicNames(resp)
 }
 
@@ -104,7 +104,7 @@ func (msgOps) sha256Hex(text string) string {
 // where the target has it, else the older mandatory_topics. The spec must be Serial.
 func (msgOps) requireTopics(t *harness.Target) {
 	GinkgoHelper()
-	state := t.StateOf(t.Users[harness.Admin], "realm").Raw()
+	state := t.StateOf(t.User(harness.Admin), "realm").Raw()
 	if _, ok := state["realm_topics_policy"]; ok {
 		t.ChangeRealmSetting("topics_policy", "disable_empty_topic")
 		return
@@ -116,7 +116,7 @@ func (msgOps) requireTopics(t *harness.Target) {
 // message_edit_history_visibility_policy where the target has it, else allow_edit_history.
 func (msgOps) hideEditHistory(t *harness.Target) {
 	GinkgoHelper()
-	state := t.StateOf(t.Users[harness.Admin], "realm").Raw()
+	state := t.StateOf(t.User(harness.Admin), "realm").Raw()
 	if _, ok := state["realm_message_edit_history_visibility_policy"]; ok {
 		t.ChangeRealmSetting("message_edit_history_visibility_policy", "none")
 		return

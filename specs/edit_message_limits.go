@@ -22,8 +22,8 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		member, moderator = t.Users[harness.Member], t.Users[harness.Moderator]
-		ch = t.NewChannel(harness.Public, harness.Member, harness.Moderator)
+		member, moderator = t.User(harness.Member), t.User(harness.Moderator)
+		ch = t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Moderator))
 		topic = harness.UniqueName("limits")
 	})
 
@@ -39,7 +39,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 
 		It("keeps non-moderators from moving messages older than move_messages_within_stream_limit_seconds to another topic",
 			harness.Req("LIMIT-06"), func() {
-				id := t.SendToChannel(harness.Member, ch, topic, "getting old")
+				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)
 				harness.Fails(msgs.edit(member, id, "topic", harness.UniqueName("late")))
 				msgs.expectTopicOf(member, topic, id)
@@ -50,8 +50,8 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 
 		It("keeps non-moderators from moving messages older than move_messages_between_streams_limit_seconds to another channel",
 			harness.Req("LIMIT-07"), func() {
-				other := t.NewChannel(harness.Public, harness.Member, harness.Moderator)
-				id := t.SendToChannel(harness.Member, ch, topic, "getting old")
+				other := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Moderator))
+				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)
 				harness.Fails(msgs.edit(member, id, "stream_id", other.ID))
 				channelID, _ := msgs.where(member, id)
@@ -65,9 +65,9 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			var old, recent []int
 			BeforeEach(func() {
 				t.NeedLevel(172)
-				old = []int{t.SendToChannel(harness.Member, ch, topic, "old one"), t.SendToChannel(harness.Member, ch, topic, "old two")}
+				old = []int{t.SendToChannel(t.User(harness.Member), ch, topic, "old one"), t.SendToChannel(t.User(harness.Member), ch, topic, "old two")}
 				t.PassTime(10 * limit * time.Second)
-				recent = []int{t.SendToChannel(harness.Member, ch, topic, "recent one"), t.SendToChannel(harness.Member, ch, topic, "recent two")}
+				recent = []int{t.SendToChannel(t.User(harness.Member), ch, topic, "recent one"), t.SendToChannel(t.User(harness.Member), ch, topic, "recent two")}
 			})
 
 			// refuse is the whole-topic move a member may not make; it must move nothing.
@@ -104,7 +104,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			DescribeTable("lets moderators and administrators move the whole topic",
 				func(role harness.Role) {
 					renamed := harness.UniqueName("whole")
-					harness.Success(msgs.edit(t.Users[role], recent[1], "topic", renamed, "propagate_mode", "change_all"))
+					harness.Success(msgs.edit(t.User(role), recent[1], "topic", renamed, "propagate_mode", "change_all"))
 					msgs.expectTopicOf(member, renamed, append(old, recent...)...)
 				},
 				Entry("a moderator", harness.Req("OP01-21"), harness.Moderator),
@@ -115,17 +115,17 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		It("in a private channel with protected history counts and moves only the messages the requester can access (rule 4)",
 			harness.Req("OP01-23"), func() {
 				private := t.NewChannel(harness.PrivateProtected)
-				hidden := t.SendToChannel(harness.Owner, private, topic, "sent before the member joined")
+				hidden := t.SendToChannel(t.User(harness.Owner), private, topic, "sent before the member joined")
 				t.PassTime(10 * limit * time.Second)
-				t.Subscribe(private, harness.Member)
+				t.Subscribe(private, t.User(harness.Member))
 				recent := []int{
-					t.SendToChannel(harness.Owner, private, topic, "sent after the member joined"),
-					t.SendToChannel(harness.Member, private, topic, "the member's own"),
+					t.SendToChannel(t.User(harness.Owner), private, topic, "sent after the member joined"),
+					t.SendToChannel(t.User(harness.Member), private, topic, "the member's own"),
 				}
 				renamed := harness.UniqueName("accessible")
 				harness.Success(msgs.edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"))
-				msgs.expectTopicOf(t.Users[harness.Owner], renamed, recent...)
-				msgs.expectTopicOf(t.Users[harness.Owner], topic, hidden)
+				msgs.expectTopicOf(t.User(harness.Owner), renamed, recent...)
+				msgs.expectTopicOf(t.User(harness.Owner), topic, hidden)
 			})
 	})
 
@@ -136,7 +136,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		)
 		BeforeEach(func() {
 			needCatalogLevels(t) // the group setting from 352 on the real server
-			admin = t.Users[harness.Admin]
+			admin = t.User(harness.Admin)
 			// "Many" subscribers or participants: the document gives no number; the harness
 			// knows the threshold from the settings, or from the fake, or skips the spec.
 			crowd = t.Crowd(t.WildcardMentionCrowdSize())
@@ -145,15 +145,15 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 
 		// crowdedChannel is a channel with many subscribers.
 		crowdedChannel := func() harness.Channel {
-			crowded := t.NewChannel(harness.Public, harness.Member, harness.Admin)
-			t.SubscribeUsers(crowded, crowd...)
+			crowded := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
+			t.Subscribe(crowded, crowd...)
 			return crowded
 		}
 		// crowdedTopic fills a topic with many participants.
 		crowdedTopic := func(in harness.Channel) string {
 			busy := harness.UniqueName("busy")
 			for _, u := range crowd {
-				t.SendToChannelAs(u, in, busy, "here")
+				t.SendToChannel(u, in, busy, "here")
 			}
 			return busy
 		}
@@ -183,20 +183,20 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		It("answers STREAM_WILDCARD_MENTION_NOT_ALLOWED to an edit adding a channel wildcard mention in a channel with many subscribers (rule 5)",
 			harness.Req("OP01-24", "ERR-08", "LIMIT-13"), func() {
 				crowded := crowdedChannel()
-				id := t.SendToChannel(harness.Member, crowded, topic, "hello")
+				id := t.SendToChannel(t.User(harness.Member), crowded, topic, "hello")
 				harness.FailsWith(msgs.edit(member, id, "content", "hello @**all**"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
 				Expect(msgs.raw(member, id)).To(Equal("hello"))
-				mine := t.SendToChannel(harness.Admin, crowded, topic, "hello")
+				mine := t.SendToChannel(t.User(harness.Admin), crowded, topic, "hello")
 				harness.Success(msgs.edit(admin, mine, "content", "hello @**all**"))
 			})
 
 		It("answers TOPIC_WILDCARD_MENTION_NOT_ALLOWED to an edit adding a topic wildcard mention in a topic with many participants (rule 5)",
 			harness.Req("OP01-25", "ERR-09", "LIMIT-13"), func() {
 				busy := crowdedTopic(ch)
-				id := t.SendToChannel(harness.Member, ch, busy, "hello")
+				id := t.SendToChannel(t.User(harness.Member), ch, busy, "hello")
 				harness.FailsWith(msgs.edit(member, id, "content", "hello @**topic**"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
 				Expect(msgs.raw(member, id)).To(Equal("hello"))
-				mine := t.SendToChannel(harness.Admin, ch, busy, "hello")
+				mine := t.SendToChannel(t.User(harness.Admin), ch, busy, "hello")
 				harness.Success(msgs.edit(admin, mine, "content", "hello @**topic**"))
 			})
 	})

@@ -24,21 +24,21 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	// sendThree sends three messages to the topic and returns their IDs, oldest first.
 	sendThree := func() []int {
 		return []int{
-			t.SendToChannel(harness.Member, ch, topic, "one"),
-			t.SendToChannel(harness.Member, ch, topic, "two"),
-			t.SendToChannel(harness.Member, ch, topic, "three"),
+			t.SendToChannel(t.User(harness.Member), ch, topic, "one"),
+			t.SendToChannel(t.User(harness.Member), ch, topic, "two"),
+			t.SendToChannel(t.User(harness.Member), ch, topic, "three"),
 		}
 	}
 
 	It("sets a new topic with topic", harness.Req("OP01-01"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "to be moved")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "to be moved")
 		renamed := harness.UniqueName("renamed")
 		harness.Success(msgs.edit(member, id, "topic", renamed))
 		msgs.expectTopicOf(member, renamed, id)
 	})
 
 	It("accepts subject as the deprecated alias of topic", harness.Req("OP01-02", "VER-08"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "to be moved")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "to be moved")
 		renamed := harness.UniqueName("subject")
 		harness.Success(msgs.edit(member, id, "subject", renamed))
 		msgs.expectTopicOf(member, renamed, id)
@@ -70,8 +70,8 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	)
 
 	It("moves a message to another channel with stream_id", harness.Req("OP01-17"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "to another channel")
-		other := t.NewChannel(harness.Public, harness.Member)
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "to another channel")
+		other := t.NewChannel(harness.Public, t.User(harness.Member))
 		harness.Success(msgs.edit(member, id, "stream_id", other.ID))
 		m := msgs.fetch(member, id)
 		m.Value("stream_id").Number().IsEqual(other.ID)
@@ -87,10 +87,10 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	DescribeTable("records in the edit history",
 		func(toChannel bool, check func(entry *httpexpect.Object, m moved)) {
 			needCatalogLevels(t)
-			id := t.SendToChannel(harness.Member, ch, topic, "moved")
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved")
 			m := moved{fromChannel: ch.ID, toChannel: ch.ID, fromTopic: topic, toTopic: topic}
 			if toChannel {
-				m.toChannel = t.NewChannel(harness.Public, harness.Member).ID
+				m.toChannel = t.NewChannel(harness.Public, t.User(harness.Member)).ID
 				harness.Success(msgs.edit(member, id, "stream_id", m.toChannel))
 			} else {
 				m.toTopic = harness.UniqueName("renamed")
@@ -127,7 +127,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 
 	It("records prev_subject, not prev_topic, for a topic change below level 118", harness.Req("VER-31"), func() {
 		t.NeedLevelBelow(118)
-		id := t.SendToChannel(harness.Member, ch, topic, "renamed")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "renamed")
 		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("renamed")))
 		entry := msgs.fetch(member, id).Value("edit_history").Array().Value(0).Object()
 		entry.Value("prev_subject").String().IsEqual(topic)
@@ -138,20 +138,20 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	// boundary (VER-17); MSG-33 on its own is checked at every level by the fetch specs.
 	It("leaves last_edit_timestamp absent after a move: the content was never edited", harness.Req("MSG-33", "VER-17"), func() {
 		t.NeedLevel(365)
-		id := t.SendToChannel(harness.Member, ch, topic, "moved, not edited")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved, not edited")
 		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("elsewhere")))
 		msgs.fetch(member, id).NotContainsKey("last_edit_timestamp")
 	})
 
 	It("sets last_moved_timestamp when a message is moved", harness.Req("MSG-36", "VER-17"), func() {
 		t.NeedLevel(365)
-		id := t.SendToChannel(harness.Member, ch, topic, "moved")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved")
 		harness.Success(msgs.edit(member, id, "topic", harness.UniqueName("elsewhere")))
 		harness.ExpectTimestampNow(msgs.fetch(member, id).Value("last_moved_timestamp"))
 	})
 
 	It("stores a topic longer than max_topic_length no longer than the bound", harness.Req("LIMIT-02"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "long topic")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "long topic")
 		long := harness.UniqueName("long") + strings.Repeat("t", t.Realm.MaxTopicLength)
 		resp := msgs.edit(member, id, "topic", long)
 		_, stored := msgs.where(member, id)
@@ -167,14 +167,14 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		BeforeEach(func() { t.NeedLevel(334) })
 
 		It("reads topic = realm_empty_topic_display_name as the empty topic", harness.Req("OP01-03", "VER-14"), func() {
-			id := t.SendToChannel(harness.Member, ch, topic, "to the empty topic")
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "to the empty topic")
 			harness.Success(msgs.edit(member, id, "topic", t.Realm.EmptyTopicDisplayName))
 			msgs.expectTopicOf(member, "", id)
 		})
 
 		It("shows the empty topic as realm_empty_topic_display_name in edit history unless allow_empty_topic_name is true",
 			harness.Req("OP06-04"), func() {
-				id := t.SendToEmptyTopic(harness.Member, ch)
+				id := t.SendToEmptyTopic(t.User(harness.Member), ch)
 				harness.Success(msgs.edit(member, id, "topic", topic))
 				shown := msgs.fetch(member, id).Value("edit_history").Array().Value(0).Object()
 				shown.Value("prev_topic").String().IsEqual(t.Realm.EmptyTopicDisplayName)
@@ -183,13 +183,13 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 			})
 
 		It("cannot be resolved", harness.Req("OP01-05"), func() {
-			id := t.SendToEmptyTopic(harness.Member, ch)
+			id := t.SendToEmptyTopic(t.User(harness.Member), ch)
 			harness.Fails(msgs.edit(member, id, "topic", "✔ ", "propagate_mode", "change_all"))
 			msgs.expectTopicOf(member, "", id)
 		})
 
 		It("cannot be the target when topics are required", Serial, harness.Req("OP01-04"), func() {
-			id := t.SendToChannel(harness.Member, ch, topic, "stays in its topic")
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays in its topic")
 			msgs.requireTopics(t)
 			for _, empty := range []string{"(no topic)", "", t.Realm.EmptyTopicDisplayName} {
 				harness.Fails(msgs.edit(member, id, "topic", empty))
@@ -201,8 +201,8 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	Describe("notifications", func() {
 		It("posts nothing to the old thread unless send_notification_to_old_thread is true", harness.Req("OP01-11"), func() {
 			quiet, loud := harness.UniqueName("quiet"), harness.UniqueName("loud")
-			a := t.SendToChannel(harness.Member, ch, quiet, "moved quietly")
-			b := t.SendToChannel(harness.Member, ch, loud, "moved with a notice")
+			a := t.SendToChannel(t.User(harness.Member), ch, quiet, "moved quietly")
+			b := t.SendToChannel(t.User(harness.Member), ch, loud, "moved with a notice")
 			harness.Success(msgs.edit(member, a, "topic", harness.UniqueName("new"), "propagate_mode", "change_all"))
 			harness.Success(msgs.edit(member, b, "topic", harness.UniqueName("new"), "propagate_mode", "change_all",
 				"send_notification_to_old_thread", true))
@@ -211,8 +211,8 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		})
 
 		It("posts a notice to the new thread unless send_notification_to_new_thread is false", harness.Req("OP01-12"), func() {
-			a := t.SendToChannel(harness.Member, ch, topic, "moved with a notice")
-			b := t.SendToChannel(harness.Member, ch, topic, "moved quietly")
+			a := t.SendToChannel(t.User(harness.Member), ch, topic, "moved with a notice")
+			b := t.SendToChannel(t.User(harness.Member), ch, topic, "moved quietly")
 			noticed, quiet := harness.UniqueName("noticed"), harness.UniqueName("quiet")
 			harness.Success(msgs.edit(member, a, "topic", noticed))
 			harness.Success(msgs.edit(member, b, "topic", quiet, "send_notification_to_new_thread", false))
@@ -226,7 +226,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	It("leaves last_moved_timestamp absent when the only moves were resolving and unresolving",
 		harness.Req("MSG-37"), func() {
 			t.NeedLevel(365)
-			id := t.SendToChannel(harness.Member, ch, topic, "resolved and unresolved")
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "resolved and unresolved")
 			harness.Success(msgs.edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
 			harness.Success(msgs.edit(member, id, "topic", topic, "propagate_mode", "change_all"))
 			m := msgs.fetch(member, id)
@@ -252,8 +252,8 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 
 		It("only moves: send_notification_to_new_thread adds no notice to a resolved topic", harness.Req("STATE-02"), func() {
 			withNotice, without := harness.UniqueName("a"), harness.UniqueName("b")
-			a := t.SendToChannel(harness.Member, ch, withNotice, "resolve me")
-			b := t.SendToChannel(harness.Member, ch, without, "resolve me too")
+			a := t.SendToChannel(t.User(harness.Member), ch, withNotice, "resolve me")
+			b := t.SendToChannel(t.User(harness.Member), ch, without, "resolve me too")
 			harness.Success(msgs.edit(member, a, "topic", "✔ "+withNotice, "propagate_mode", "change_all",
 				"send_notification_to_new_thread", true))
 			harness.Success(msgs.edit(member, b, "topic", "✔ "+without, "propagate_mode", "change_all",
@@ -263,11 +263,11 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		})
 
 		It("is for members of can_resolve_topics_group only", Serial, harness.Req("VER-18"), func() {
-			id := t.SendToChannel(harness.Member, ch, topic, "resolve me")
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "resolve me")
 			t.ChangeRealmGroupSetting("can_resolve_topics_group", t.SystemGroupID("role:administrators"))
 			harness.Fails(msgs.edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
 			msgs.expectTopicOf(member, topic, id)
-			harness.Success(msgs.edit(t.Users[harness.Admin], id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			harness.Success(msgs.edit(t.User(harness.Admin), id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
 			msgs.expectTopicOf(member, "✔ "+topic, id)
 		})
 	})

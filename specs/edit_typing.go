@@ -22,9 +22,9 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 	BeforeEach(func() {
 		t = harness.Current()
 		needCatalogLevels(t) // the route as the document has it exists from 361 on the real server
-		member = t.Users[harness.Member]
-		ch := t.NewChannel(harness.Public, harness.Member)
-		id = t.SendToChannel(harness.Member, ch, harness.UniqueName("typing"), "being edited")
+		member = t.User(harness.Member)
+		ch := t.NewChannel(harness.Public, t.User(harness.Member))
+		id = t.SendToChannel(t.User(harness.Member), ch, harness.UniqueName("typing"), "being edited")
 	})
 
 	DescribeTable("accepts op start and stop with no extra fields",
@@ -43,7 +43,7 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 		func(message func() int) { harness.Fails(msgs.editTyping(member, message(), "op", "start")) },
 		Entry("one that does not exist", harness.Req("OP13-03"), func() int { return harness.UnusedID }),
 		Entry("a direct message between two other users", harness.Req("OP13-03"), func() int {
-			return t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "not for the member")
+			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the member")
 		}),
 	)
 })

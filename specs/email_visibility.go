@@ -27,7 +27,7 @@ func (acctOps) emailsSeenBy(viewer harness.User, subject harness.User, channelMe
 	var seen emailsSeen
 	u := acct.userAs(viewer, subject.ID).Raw()
 	seen.email, _ = u["email"].(string)
-	for _, m := range harness.Success(t.AsUser(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
+	for _, m := range harness.Success(t.As(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
 		if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
 			seen.listEmail, _ = entry["email"].(string)
 		}
@@ -60,11 +60,11 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 			subject := t.NewUser(harness.Member)
 			t.SetEmailVisibility(subject, visibility)
 			for _, viewerRole := range harness.Roles {
-				viewer := t.Users[viewerRole]
+				viewer := t.User(viewerRole)
 				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
 				delivery := acct.userAs(viewer, subject.ID).Raw()["delivery_email"]
 				var listDelivery any = "absent"
-				for _, m := range harness.Success(t.AsUser(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
+				for _, m := range harness.Success(t.As(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
 					if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
 						listDelivery = entry["delivery_email"]
 					}
@@ -93,19 +93,19 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 			t := harness.Current()
 			subject := t.NewUser(harness.Member)
 			t.SetEmailVisibility(subject, visibility)
-			ch := t.NewChannel(harness.Public, harness.Admin, harness.Moderator, harness.Member, harness.Guest, harness.Bot)
-			t.SubscribeUsers(ch, subject)
-			channelMessage := t.SendToChannelAs(subject, ch, harness.UniqueName("visibility"), "who am I?")
+			ch := t.NewChannel(harness.Public, t.User(harness.Admin), t.User(harness.Moderator), t.User(harness.Member), t.User(harness.Guest), t.User(harness.Bot))
+			t.Subscribe(ch, subject)
+			channelMessage := t.SendToChannel(subject, ch, harness.UniqueName("visibility"), "who am I?")
 			// A group direct message from the owner to the subject and every other role.
 			var everyone []harness.User
 			for _, r := range harness.Roles[1:] {
-				everyone = append(everyone, t.Users[r])
+				everyone = append(everyone, t.User(r))
 			}
-			directMessage := t.SendDirectTo(harness.Owner, append(everyone, subject), "to all of us")
+			directMessage := t.SendDirect(t.User(harness.Owner), append(everyone, subject), "to all of us")
 			harness.Success(acct.updatePresence(subject, "status", "active"))
 
 			for _, viewerRole := range harness.Roles {
-				viewer := t.Users[viewerRole]
+				viewer := t.User(viewerRole)
 				seen := acct.emailsSeenBy(viewer, subject, channelMessage, directMessage)
 				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
 				Expect([]string{seen.listEmail, seen.senderEmail, seen.recipientEmail}).To(HaveEach(seen.email), what)
@@ -144,10 +144,10 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		acct.ownerNeeds("can_change_user_emails")
 		subject := t.NewUser(harness.Member)
 		t.SetEmailVisibility(subject, harness.VisibleToAdmins)
-		member := t.Users[harness.Member]
-		events := t.ListenAs(member, "realm_user")
+		member := t.User(harness.Member)
+		events := t.Listen(member, "realm_user")
 		moved := acct.freshAccount().email
-		harness.Success(acct.updateByEmail(t.Users[harness.Owner], subject.Email, "new_email", moved))
+		harness.Success(acct.updateByEmail(t.User(harness.Owner), subject.Email, "new_email", moved))
 		shows := ContainSubstring(strings.ToLower(moved))
 		for _, ev := range events.Collect(5 * time.Second) {
 			encoded, _ := json.Marshal(ev)
@@ -162,9 +162,9 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 
 	It("always shows a bot's real email as its delivery_email", harness.Req("RES-07"), func() {
 		t := harness.Current()
-		bot := t.Users[harness.Bot]
+		bot := t.User(harness.Bot)
 		for _, viewer := range harness.Roles {
-			acct.userAs(t.Users[viewer], bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
+			acct.userAs(t.User(viewer), bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
 		}
 	})
 })

@@ -35,13 +35,13 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	const muteEventsLevel = 139
 	DescribeTable("updating is_muted or in_home_view sends two subscription update events, one per property",
 		func(mutedBefore bool, property string, value, mutedAfter bool) {
-			ch := t.NewChannel(harness.Public, harness.Member)
-			member := t.As(harness.Member)
+			ch := t.NewChannel(harness.Public, t.User(harness.Member))
+			member := t.As(t.User(harness.Member))
 			if mutedBefore {
 				harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
 					WithFormField("property", "is_muted").WithFormField("value", true).Expect())
 			}
-			events := t.Listen(harness.Member, "subscription").AboutField("stream_id", ch.ID)
+			events := t.Listen(t.User(harness.Member), "subscription").AboutField("stream_id", ch.ID)
 			harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
 				WithFormField("property", property).WithFormField("value", value).Expect())
 
@@ -71,9 +71,9 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		)
 		BeforeEach(func() {
 			needCatalogLevels(t) // the real server sends this update on deletions from 256
-			ch = t.NewChannel(harness.Public, harness.Member)
+			ch = t.NewChannel(harness.Public, t.User(harness.Member))
 			topic = harness.UniqueName("oldest")
-			oldest = t.SendToChannel(harness.Admin, ch, topic, "the oldest message")
+			oldest = t.SendToChannel(t.User(harness.Admin), ch, topic, "the oldest message")
 		})
 		firstMessageIDUpdate := func(value int) types.GomegaMatcher {
 			return harness.Event(map[string]any{
@@ -82,17 +82,17 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		}
 
 		It("is sent when the oldest message is deleted", harness.Req("EVENT-02"), func() {
-			next := t.SendToChannel(harness.Admin, ch, topic, "the next message")
-			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
-			harness.Success(t.As(harness.Admin).DELETE("/messages/{id}", oldest).Expect())
+			next := t.SendToChannel(t.User(harness.Admin), ch, topic, "the next message")
+			events := t.Listen(t.User(harness.Member), "stream").AboutField("stream_id", ch.ID)
+			harness.Success(t.As(t.User(harness.Admin)).DELETE("/messages/{id}", oldest).Expect())
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(next))
 		})
 
 		It("is sent when deleting a topic removes the oldest message", harness.Req("EVENT-03", "EVENT-02"), func() {
-			t.SendToChannel(harness.Admin, ch, topic, "also in the deleted topic")
-			survivor := t.SendToChannel(harness.Admin, ch, harness.UniqueName("survivor"), "in another topic")
-			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
-			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.Users[harness.Admin], ch, &topic) })
+			t.SendToChannel(t.User(harness.Admin), ch, topic, "also in the deleted topic")
+			survivor := t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("survivor"), "in another topic")
+			events := t.Listen(t.User(harness.Member), "stream").AboutField("stream_id", ch.ID)
+			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.User(harness.Admin), ch, &topic) })
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))
 		})
 	})
@@ -102,7 +102,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	DescribeTable("a realm update_dict event carries changes of the message editing and moving settings",
 		func(setting string, value any) {
 			needCatalogLevels(t) // the move time limits exist from 162 on the real server
-			events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
+			events := t.Listen(t.User(harness.Member), "realm").About(func(ev map[string]any) bool {
 				data, _ := ev["data"].(map[string]any)
 				_, inData := data[setting]
 				return inData || ev["property"] == setting
@@ -129,13 +129,13 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		t.NeedLevel(since.MinLevel)
 		const setting = "can_resolve_topics_group"
 		moderators := t.SystemGroupID("role:moderators")
-		events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
+		events := t.Listen(t.User(harness.Member), "realm").About(func(ev map[string]any) bool {
 			data, _ := ev["data"].(map[string]any)
 			_, inData := data[setting]
 			return inData || ev["property"] == setting
 		})
 		t.ChangeRealmGroupSetting(setting, moderators)
-		Expect(t.StateOf(t.Users[harness.Member], "realm").Value("realm_" + setting).Raw()).To(BeNumerically("==", moderators))
+		Expect(t.StateOf(t.User(harness.Member), "realm").Value("realm_" + setting).Raw()).To(BeNumerically("==", moderators))
 		updateDict := harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: moderators}})
 		update := harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": moderators})
 		events.ExpectEvents(eventWait, Or(updateDict, update))
@@ -149,8 +149,8 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// listener's fence: the spec keeps collecting until the event comes or eventWait passes.
 	It("tells clients at once when a user comes online", harness.Req("EVENT-05"), func() {
 		newcomer := t.NewUser(harness.Member)
-		events := t.Listen(harness.Member, "presence").AboutField("user_id", newcomer.ID)
-		harness.Success(t.AsUser(newcomer).POST("/users/me/presence").WithFormField("status", "active").Expect())
+		events := t.Listen(t.User(harness.Member), "presence").AboutField("user_id", newcomer.ID)
+		harness.Success(t.As(newcomer).POST("/users/me/presence").WithFormField("status", "active").Expect())
 		deadline := time.Now().Add(eventWait)
 		for time.Now().Before(deadline) {
 			if len(events.Collect(eventWait)) > 0 {
@@ -166,7 +166,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	It("tells the client with has_vcall_token whether the user holds a video-call token", harness.Req("EVENT-06"), func() {
 		t.NeedCapability("vcall-token")
 		user := t.NewUser(harness.Member)
-		events := t.ListenAs(user, "has_vcall_token") // the user's own events: nothing foreign
+		events := t.Listen(user, "has_vcall_token") // the user's own events: nothing foreign
 		t.SetVCallToken(user, true)
 		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": true}))
 		t.SetVCallToken(user, false)
@@ -175,20 +175,20 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 
 	// Other events may reach the queue (the realm is shared); only the two private ones must not.
 	It("never gives one user's queue another user's private events", harness.Req("EVENT-07"), func() {
-		ch := t.NewChannel(harness.Public, harness.Admin)
+		ch := t.NewChannel(harness.Public, t.User(harness.Admin))
 		outsider := t.NewUser(harness.Member)
-		t.SubscribeUsers(ch, outsider) // a channel both share; the administrator's settings of it are theirs
-		events := t.ListenAs(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction")
+		t.Subscribe(ch, outsider) // a channel both share; the administrator's settings of it are theirs
+		events := t.Listen(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction")
 
 		secret := harness.UniqueName("secret")
-		dm := t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
-		harness.Success(t.As(harness.Admin).PATCH("/users/me/subscriptions/{id}", ch.ID).
+		dm := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "for the administrator only: "+secret)
+		harness.Success(t.As(t.User(harness.Admin)).PATCH("/users/me/subscriptions/{id}", ch.ID).
 			WithFormField("property", "pin_to_top").WithFormField("value", true).Expect())
 		// What the two do in their conversation is theirs too: typing, editing, reacting.
-		admin := t.Users[harness.Admin]
-		harness.Success(sendForm(t.Users[harness.Owner], "POST", "/typing", nil, "op", "start", "to", jsonText([]int{admin.ID})))
+		admin := t.User(harness.Admin)
+		harness.Success(sendForm(t.User(harness.Owner), "POST", "/typing", nil, "op", "start", "to", jsonText([]int{admin.ID})))
 		if editTyping, _ := requirements().Get("OP13-01"); t.FeatureLevel >= editTyping.MinLevel {
-			harness.Success(msgs.editTyping(t.Users[harness.Owner], dm, "op", "start"))
+			harness.Success(msgs.editTyping(t.User(harness.Owner), dm, "op", "start"))
 		}
 		harness.Success(sendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
 

@@ -27,7 +27,7 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		member = t.Users[harness.Member]
+		member = t.User(harness.Member)
 	})
 
 	It("omits last_moved_timestamp for a message never moved", harness.Req("MSG-35"), func() {
@@ -38,7 +38,7 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	// A direct message between the owner and the member: one requirement an assertion.
 	DescribeTable("describes a direct message",
 		func(check func(m *httpexpect.Object)) {
-			check(msgs.fetch(member, t.SendDirect(harness.Owner, []harness.Role{harness.Member}, "a direct message")))
+			check(msgs.fetch(member, t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")))
 		},
 		Entry("with type private", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("private") }),
 		Entry("without stream_id", harness.Req("MSG-03"), func(m *httpexpect.Object) { m.NotContainsKey("stream_id") }),
@@ -52,14 +52,14 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 				r.Value("full_name").String()
 				r.Value("is_mirror_dummy").Boolean()
 			})
-			Expect(harness.IntsOf(recipients, "id")).To(ConsistOf(t.Users[harness.Owner].ID, t.Users[harness.Member].ID))
+			Expect(harness.IntsOf(recipients, "id")).To(ConsistOf(t.User(harness.Owner).ID, t.User(harness.Member).ID))
 		}),
 	)
 
 	DescribeTable("reports the empty topic",
 		func(allow bool, want func() string) {
 			t.NeedLevel(334)
-			empty := t.SendToEmptyTopic(harness.Admin, t.SharedChannel())
+			empty := t.SendToEmptyTopic(t.User(harness.Admin), t.SharedChannel())
 			query := []any{}
 			if allow {
 				query = append(query, "allow_empty_topic_name", true)
@@ -80,17 +80,17 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 			harness.FailsWith(fetchMessage(harness.Member, send()), "BAD_REQUEST")
 		},
 		Entry("a direct message between two other users", func() int {
-			return t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "not for the member")
+			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the member")
 		}),
 		Entry("a message in a private channel the requester is not subscribed to", func() int {
 			private := t.NewChannel(harness.PrivateShared)
-			return t.SendToChannel(harness.Owner, private, harness.UniqueName("topic"), "not for the member")
+			return t.SendToChannel(t.User(harness.Owner), private, harness.UniqueName("topic"), "not for the member")
 		}),
 		// Subscribed now, but the history is protected: what came before stays hidden.
 		Entry("a message sent to a protected-history channel before the requester subscribed", func() int {
 			protected := t.NewChannel(harness.PrivateProtected)
-			id := t.SendToChannel(harness.Owner, protected, harness.UniqueName("topic"), "before the member came")
-			t.Subscribe(protected, harness.Member)
+			id := t.SendToChannel(t.User(harness.Owner), protected, harness.UniqueName("topic"), "before the member came")
+			t.Subscribe(protected, t.User(harness.Member))
 			return id
 		}),
 	)
@@ -106,7 +106,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	BeforeEach(func() { t, member, ch, topic = memberChannel("fetched") })
 
 	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
-		id := t.SendToChannel(harness.Admin, ch, topic, "news for the member")
+		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "news for the member")
 		Expect(msgs.flagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
 		harness.Success(sendForm(member, "POST", "/messages/flags", nil, "messages", "["+msgIDText(id)+"]", "op", "add", "flag", "read"))
 		Expect(msgs.flagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
@@ -141,9 +141,9 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		func(content string, participate bool, flag string, set bool) {
 			t.NeedLevel(224) // the channel and topic flags replaced wildcard_mentioned there
 			if participate {
-				t.SendToChannel(harness.Member, ch, topic, "the member takes part in the topic")
+				t.SendToChannel(t.User(harness.Member), ch, topic, "the member takes part in the topic")
 			}
-			id := t.SendToChannel(harness.Admin, ch, topic, content)
+			id := t.SendToChannel(t.User(harness.Admin), ch, topic, content)
 			if set {
 				Expect(msgs.flagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
 			} else {
@@ -155,13 +155,13 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 
 	// Deprecated at level 224 and still set, so at every level.
 	It("sets the deprecated wildcard_mentioned for a channel wildcard mention", harness.Req("VER-12"), func() {
-		id := t.SendToChannel(harness.Admin, ch, topic, "@**all** please read")
+		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "@**all** please read")
 		Expect(msgs.flagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
 	})
 
 	It("marks a /me status message with is_me_message", harness.Req("MSG-21"), func() {
-		me := t.SendToChannel(harness.Admin, ch, topic, "/me waves")
-		plain := t.SendToChannel(harness.Admin, ch, topic, "waves")
+		me := t.SendToChannel(t.User(harness.Admin), ch, topic, "/me waves")
+		plain := t.SendToChannel(t.User(harness.Admin), ch, topic, "waves")
 		msgs.fetch(member, me).Value("is_me_message").Boolean().IsTrue()
 		msgs.fetch(member, plain).Value("is_me_message").Boolean().IsFalse()
 	})
@@ -170,11 +170,11 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		t.NeedLevel(176) // topic_links from 118 (subject_links before); a url_template linkifier from 176
 		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tk"), "-", ""))
 		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
-		id := t.SendToChannel(harness.Admin, ch, "about "+prefix+"-4242", "linked")
+		id := t.SendToChannel(t.User(harness.Admin), ch, "about "+prefix+"-4242", "linked")
 		links := msgs.fetch(member, id).Value("topic_links").Array()
 		links.NotEmpty()
 		links.Every(func(_ int, v *httpexpect.Value) { v.Object() })
-		Expect(msgs.fetch(member, t.SendToChannel(harness.Admin, ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
+		Expect(msgs.fetch(member, t.SendToChannel(t.User(harness.Admin), ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
 	})
 
 	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
@@ -182,10 +182,10 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 			needCatalogLevels(t) // the sender's own email_address_visibility exists from 163 on the real server
 			private := t.NewUser(harness.Member)
 			t.SetEmailVisibility(private, harness.VisibleToAdmins)
-			id := t.SendToChannelAs(private, ch, topic, "from a user whose email only administrators see")
+			id := t.SendToChannel(private, ch, topic, "from a user whose email only administrators see")
 			narrow := `[{"operator":"id","operand":"` + msgIDText(id) + `"}]` // a string: integers from 194
 			for _, gravatar := range []bool{false, true} {
-				list := harness.Success(withQuery(t.As(harness.Member).GET("/messages"), "anchor", id, "num_before", 0,
+				list := harness.Success(withQuery(t.As(t.User(harness.Member)).GET("/messages"), "anchor", id, "num_before", 0,
 					"num_after", 0, "narrow", narrow, "client_gravatar", gravatar).Expect()).Value("messages").Array()
 				list.Length().IsEqual(1)
 				list.Value(0).Object().Value("avatar_url").String()
@@ -196,7 +196,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	// JSON string, and a message without a widget accepts any.
 	const submessageContent = `{"chatconform":"data"}`
 	addSubmessage := func() int {
-		id := t.SendToChannel(harness.Member, ch, topic, "a message with data attached")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "a message with data attached")
 		harness.Success(sendForm(member, "POST", "/submessage", nil,
 			"message_id", msgIDText(id), "msg_type", "widget", "content", submessageContent))
 		return id
@@ -221,7 +221,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	})
 
 	It("omits edit_history when viewing edit history is not allowed in the organization", Serial, harness.Req("MSG-32"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "original")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
 		harness.Success(msgs.edit(member, id, "content", "edited"))
 		msgs.fetch(member, id).ContainsKey("edit_history")
 		msgs.hideEditHistory(t)
@@ -249,8 +249,8 @@ func (f *sharedMessage) get(t *harness.Target) int {
 	f.Do(func() {
 		f.channel = t.SharedChannel()
 		f.topic = harness.UniqueName("fields")
-		f.id = t.SendToChannel(harness.Owner, f.channel, f.topic, fieldsSource)
-		f.other = t.SendToChannel(harness.Owner, f.channel, f.topic, "another message")
+		f.id = t.SendToChannel(t.User(harness.Owner), f.channel, f.topic, fieldsSource)
+		f.other = t.SendToChannel(t.User(harness.Owner), f.channel, f.topic, "another message")
 	})
 	return f.id
 }
@@ -262,7 +262,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		id = fieldsMessage.get(harness.Current())
 	})
 
-	owner := func() harness.User { return harness.Current().Users[harness.Owner] }
+	owner := func() harness.User { return harness.Current().User(harness.Owner) }
 	each := func(kind func(v *httpexpect.Value)) func(_ int, v *httpexpect.Value) {
 		return func(_ int, v *httpexpect.Value) { kind(v) }
 	}
@@ -308,13 +308,13 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		Entry("sender_id, sender_email and sender_full_name of the sender", harness.Req("MSG-12"), func(m *httpexpect.Object) {
 			m.Value("sender_id").Number().IsEqual(owner().ID)
 			m.Value("sender_full_name").String().IsEqual(owner().FullName)
-			m.Value("sender_email").String().IsEqual(harness.Current().APIEmail(harness.Owner, owner().ID))
+			m.Value("sender_email").String().IsEqual(harness.Current().APIEmail(harness.Current().User(harness.Owner), owner().ID))
 		}),
 		// A string, the same for every sender of the realm (it may be empty, for the realm on
 		// the server's root domain): a value per sender is no realm's identifier.
 		Entry("sender_realm_str, the same string for another sender of the realm", harness.Req("MSG-13"), func(m *httpexpect.Object) {
 			t := harness.Current()
-			other := t.SendToChannel(harness.Member, fieldsMessage.channel, fieldsMessage.topic, "from another sender")
+			other := t.SendToChannel(t.User(harness.Member), fieldsMessage.channel, fieldsMessage.topic, "from another sender")
 			msgs.fetch(owner(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
 		}),
 		Entry("avatar_url, a string or null", harness.Req("MSG-14"), func(m *httpexpect.Object) { harness.ExpectStringOrNull(m.Value("avatar_url")) }),
@@ -328,7 +328,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 			t := harness.Current()
 			channel := m.Value("recipient_id").Number().IsInt().Raw()
 			msgs.fetch(owner(), fieldsMessage.other).Value("recipient_id").Number().IsEqual(channel)
-			direct := t.SendDirect(harness.Owner, []harness.Role{harness.Member}, "a direct message")
+			direct := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")
 			msgs.fetch(owner(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
 		}),
 		Entry("is_me_message, a boolean (false for a plain message)", harness.Req("MSG-20"), func(m *httpexpect.Object) {
@@ -363,7 +363,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	It("has timestamp, the UNIX second it was sent", harness.Req("MSG-11"), func() {
 		// A message of its own: the shared one may be older than the timestamp slack allows.
 		t := harness.Current()
-		sent := t.SendToChannel(harness.Owner, t.SharedChannel(), fieldsMessage.topic, "when")
+		sent := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), fieldsMessage.topic, "when")
 		harness.ExpectTimestampNow(msgs.fetch(owner(), sent).Value("timestamp"))
 	})
 })

@@ -12,7 +12,7 @@ import (
 // groupMembership sends GET /user_groups/{user_group_id}/members/{user_id} (operation 16) as
 // the member; query holds name, value pairs.
 func (acctOps) groupMembership(group, user int, query ...any) *httpexpect.Response {
-	return withQuery(harness.Current().As(harness.Member).GET("/user_groups/{group}/members/{user}", group, user), query...).Expect()
+	return withQuery(harness.Current().As(harness.Current().User(harness.Member)).GET("/user_groups/{group}/members/{user}", group, user), query...).Expect()
 }
 
 // isMember is the is_user_group_member answer of a successful request.

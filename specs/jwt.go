@@ -27,7 +27,7 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 		signer = t.NeedJWT()
 		// Fetching a key changes nothing about the user, so the cast's member serves; the
 		// specs that change the user take a fresh one.
-		user = t.Users[harness.Member]
+		user = t.User(harness.Member)
 	})
 
 	// A token with the user's email claim, sent without credentials (acct.jwtFetch sends none).
@@ -63,7 +63,7 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 			case harness.Owner:
 				subject = t.NewOwner() // an owner that stops being one when the spec ends
 			default:
-				subject = t.Users[role]
+				subject = t.User(role)
 			}
 			resp := harness.Success(acct.jwtFetch("token", signer.TokenFor(subject.Email), "include_profile", true))
 			profile := resp.Value("user").Object()

@@ -24,7 +24,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 		reader, other = t.NewUser(harness.Member), t.Crowd(1)[0]
 		ids = nil
 		for i := range 5 {
-			ids = append(ids, t.SendDirectTo(harness.Admin, []harness.User{reader, other}, "unread "+msgIDText(i)))
+			ids = append(ids, t.SendDirect(t.User(harness.Admin), []harness.User{reader, other}, "unread "+msgIDText(i)))
 		}
 	})
 

@@ -23,7 +23,7 @@ func (msgOps) matchesNarrow(u harness.User, ids []int, terms ...[2]any) *httpexp
 	}
 	idsJSON, _ := json.Marshal(ids)
 	narrowJSON, _ := json.Marshal(narrow)
-	return harness.Current().AsUser(u).GET("/messages/matches_narrow").
+	return harness.Current().As(u).GET("/messages/matches_narrow").
 		WithQuery("msg_ids", string(idsJSON)).WithQuery("narrow", string(narrowJSON)).Expect()
 }
 
@@ -41,9 +41,9 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	)
 	BeforeEach(func() {
 		t, member, ch, topic = memberChannel("narrow")
-		mine = t.SendToChannel(harness.Member, ch, topic, "the quick brown fox")
-		theirs = t.SendToChannel(harness.Admin, ch, topic, "a lazy dog sleeps")
-		elsewh = t.SendToChannel(harness.Admin, ch, harness.UniqueName("other"), "the quick grey wolf")
+		mine = t.SendToChannel(t.User(harness.Member), ch, topic, "the quick brown fox")
+		theirs = t.SendToChannel(t.User(harness.Admin), ch, topic, "a lazy dog sleeps")
+		elsewh = t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("other"), "the quick grey wolf")
 		ids = []int{mine, theirs, elsewh}
 	})
 
@@ -85,7 +85,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 		}{
 			{"channel", [][2]any{{"channel", ch.Name}}, ids},
 			{"channel and topic", [][2]any{{"channel", ch.Name}, {"topic", topic}}, []int{mine, theirs}},
-			{"sender", [][2]any{{"sender", t.APIEmail(harness.Member, member.ID)}}, []int{mine}},
+			{"sender", [][2]any{{"sender", t.APIEmail(t.User(harness.Member), member.ID)}}, []int{mine}},
 			{"is:dm", [][2]any{{"is", "dm"}}, nil},
 			{"has:reaction", [][2]any{{"has", "reaction"}}, nil},
 		}
@@ -112,7 +112,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	})
 
 	It("maps each message ID to match_content (HTML) and match_subject (the topic)", harness.Req("OP05-03"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "escaped: 1 < 2 & 3 in the quick message")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "escaped: 1 < 2 & 3 in the quick message")
 		found := harness.Success(msgs.matchesNarrow(member, []int{id}, [2]any{"search", "quick"})).Value("messages").Object()
 		entry := found.Value(keyOf(id)).Object()
 		// HTML, whatever its markup: the text is there, with < and & escaped.
@@ -123,7 +123,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 
 	It("HTML-escapes match_subject", harness.Req("OP05-03"), func() {
 		odd := harness.UniqueName("t") + ` <b> & "q"`
-		id := t.SendToChannel(harness.Member, ch, odd, "escaped")
+		id := t.SendToChannel(t.User(harness.Member), ch, odd, "escaped")
 		found := harness.Success(msgs.matchesNarrow(member, []int{id}, [2]any{"search", "escaped"})).Value("messages").Object()
 		subject := found.Value(keyOf(id)).Object().Value("match_subject").String().Raw()
 		Expect(subject).To(ContainSubstring("&lt;b&gt;"))
@@ -139,11 +139,11 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	})
 
 	It("requires msg_ids", harness.Req("OP05-01"), func() {
-		harness.Fails(t.As(harness.Member).GET("/messages/matches_narrow").
+		harness.Fails(t.As(t.User(harness.Member)).GET("/messages/matches_narrow").
 			WithQuery("narrow", `[{"operator":"search","operand":"quick"}]`).Expect())
 	})
 
 	It("requires narrow", harness.Req("OP05-02"), func() {
-		harness.Fails(t.As(harness.Member).GET("/messages/matches_narrow").WithQuery("msg_ids", "["+keyOf(mine)+"]").Expect())
+		harness.Fails(t.As(t.User(harness.Member)).GET("/messages/matches_narrow").WithQuery("msg_ids", "["+keyOf(mine)+"]").Expect())
 	})
 })

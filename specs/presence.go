@@ -216,7 +216,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	// back through another user, whose request does not report the user's status itself.
 	It("records the status sent with ping_only true, as another user's presence data shows", harness.Req("STATE-09"), func() {
 		harness.Success(acct.updatePresence(u, "status", "active", "ping_only", true))
-		presences := acct.presences(t.Users[harness.Owner], "status", "active", "slim_presence", true)
+		presences := acct.presences(t.User(harness.Owner), "status", "active", "slim_presence", true)
 		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)), "the status reported with ping_only is not recorded")
 	})
 
@@ -242,7 +242,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		t.NeedCapability("clock")
 		t.NeedLevel(263) // presence_last_update_id came with the protocol
 		// Presence disabled hides u's own; a day-long history after two quiet days holds no one else.
-		harness.Success(t.AsUser(u).PATCH("/settings").WithFormField("presence_enabled", false).Expect())
+		harness.Success(t.As(u).PATCH("/settings").WithFormField("presence_enabled", false).Expect())
 		t.PassTime(2 * day)
 		presences, last := acct.presencesSince(u, "status", "active", "slim_presence", true, "history_limit_days", 1)
 		Expect(presences).To(BeEmpty())

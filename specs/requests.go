@@ -53,14 +53,14 @@ func envelope(r *httpexpect.Response) (success bool, code, msg string) {
 // getAs sends GET path (with one {id} path argument) as role, with query parameters as
 // name, value pairs.
 func getAs(role harness.Role, path string, id int, query ...any) *httpexpect.Response {
-	return withQuery(harness.Current().As(role).GET(path, id), query...).Expect()
+	return withQuery(harness.Current().As(harness.Current().User(role)).GET(path, id), query...).Expect()
 }
 
 // memberChannel is the setup many specs share: the target, its member, a fresh public channel
 // the member is subscribed to, and a fresh topic name with the given prefix.
 func memberChannel(topicPrefix string) (*harness.Target, harness.User, harness.Channel, string) {
 	t := harness.Current()
-	return t, t.Users[harness.Member], t.NewChannel(harness.Public, harness.Member), harness.UniqueName(topicPrefix)
+	return t, t.User(harness.Member), t.NewChannel(harness.Public, t.User(harness.Member)), harness.UniqueName(topicPrefix)
 }
 
 // sendForm sends method path as u with form fields given as name, value pairs; id fills the
@@ -70,5 +70,5 @@ func sendForm(u harness.User, method, path string, id any, kv ...any) *httpexpec
 	if id != nil {
 		args = append(args, id)
 	}
-	return withForm(harness.Current().AsUser(u).Request(method, path, args...), kv...).Expect()
+	return withForm(harness.Current().As(u).Request(method, path, args...), kv...).Expect()
 }

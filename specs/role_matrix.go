@@ -55,9 +55,9 @@ var (
 // administrator's in a fresh topic, and returns the channel, the topic and the message.
 func (acctOps) matrixChannel(t *harness.Target) (harness.Channel, string, int) {
 	GinkgoHelper()
-	ch := t.NewChannel(harness.Public, matrixOthers...)
+	ch := t.NewChannel(harness.Public, t.UsersOf(matrixOthers...)...)
 	topic := harness.UniqueName("matrix")
-	return ch, topic, t.SendToChannel(harness.Admin, ch, topic, "role matrix")
+	return ch, topic, t.SendToChannel(t.User(harness.Admin), ch, topic, "role matrix")
 }
 
 // matrixGroupSetting points a realm permission group setting at the moderators (and those
@@ -73,7 +73,7 @@ var restrictedOps = []restrictedOp{
 		name: "delete topic (operation 8)", reqs: []string{"AUTH-09"}, allowed: matrixAdmins, refusal: "UNAUTHORIZED_PRINCIPAL",
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			ch, topic, _ := acct.matrixChannel(t)
-			resp := t.AsUser(u).POST("/streams/{id}/delete_topic", ch.ID).WithFormField("topic_name", topic).Expect()
+			resp := t.As(u).POST("/streams/{id}/delete_topic", ch.ID).WithFormField("topic_name", topic).Expect()
 			return resp, func() bool { return !slices.Contains(topicNames(topicsOf(harness.Admin, ch.ID)), topic) }
 		},
 	},
@@ -83,7 +83,7 @@ var restrictedOps = []restrictedOp{
 			subject, name := t.NewUser(harness.Member), "Matrix "+harness.UniqueName("n")
 			resp := acct.updateByEmail(u, subject.Email, "full_name", name)
 			return resp, func() bool {
-				return acct.userAs(t.Users[harness.Admin], subject.ID).Value("full_name").String().Raw() == name
+				return acct.userAs(t.User(harness.Admin), subject.ID).Value("full_name").String().Raw() == name
 			}
 		},
 	},
@@ -105,7 +105,7 @@ var restrictedOps = []restrictedOp{
 			if role == harness.Admin {
 				return t.NewUser(harness.Admin)
 			}
-			return t.Users[role]
+			return t.User(role)
 		},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			a := acct.freshAccount()
@@ -121,7 +121,7 @@ var restrictedOps = []restrictedOp{
 			isOwner := func() bool { return acct.roleCodeOf(subject) == 100 }
 			DeferCleanup(func() {
 				if isOwner() {
-					harness.Success(acct.updateByEmail(t.Users[harness.Owner], subject.Email, "role", 400))
+					harness.Success(acct.updateByEmail(t.User(harness.Owner), subject.Email, "role", 400))
 				}
 			})
 			return resp, isOwner
@@ -142,7 +142,7 @@ var restrictedOps = []restrictedOp{
 			subject, moved := t.NewUser(harness.Member), acct.freshAccount().email
 			resp := acct.updateByEmail(u, subject.Email, "new_email", moved)
 			return resp, func() bool {
-				email, _ := acct.userAs(t.Users[harness.Owner], subject.ID).Value("delivery_email").Raw().(string)
+				email, _ := acct.userAs(t.User(harness.Owner), subject.ID).Value("delivery_email").Raw().(string)
 				return email == moved
 			}
 		},
@@ -154,17 +154,17 @@ var restrictedOps = []restrictedOp{
 			if role == harness.Bot {
 				return t.NewUser(harness.Bot)
 			}
-			return t.Users[role]
+			return t.User(role)
 		},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			if u.Role != harness.Bot {
-				return t.AsUser(u).DELETE("/bot_storage").Expect(), nil
+				return t.As(u).DELETE("/bot_storage").Expect(), nil
 			}
 			stored, _ := json.Marshal(map[string]string{"matrix": "value"})
-			harness.Success(t.AsUser(u).PUT("/bot_storage").WithFormField("storage", string(stored)).Expect())
-			resp := t.AsUser(u).DELETE("/bot_storage").Expect()
+			harness.Success(t.As(u).PUT("/bot_storage").WithFormField("storage", string(stored)).Expect())
+			resp := t.As(u).DELETE("/bot_storage").Expect()
 			return resp, func() bool {
-				return len(harness.Success(t.AsUser(u).GET("/bot_storage").Expect()).Value("storage").Object().Raw()) == 0
+				return len(harness.Success(t.As(u).GET("/bot_storage").Expect()).Value("storage").Object().Raw()) == 0
 			}
 		},
 	},
@@ -175,7 +175,7 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			_, topic, id := acct.matrixChannel(t)
 			resp := sendForm(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
-			return resp, func() bool { _, now := msgs.where(t.Users[harness.Admin], id); return now == "✔ "+topic }
+			return resp, func() bool { _, now := msgs.where(t.User(harness.Admin), id); return now == "✔ "+topic }
 		},
 	},
 	{
@@ -186,7 +186,7 @@ var restrictedOps = []restrictedOp{
 			_, _, id := acct.matrixChannel(t)
 			moved := harness.UniqueName("moved")
 			resp := sendForm(u, "PATCH", "/messages/{id}", id, "topic", moved)
-			return resp, func() bool { _, now := msgs.where(t.Users[harness.Admin], id); return now == moved }
+			return resp, func() bool { _, now := msgs.where(t.User(harness.Admin), id); return now == moved }
 		},
 	},
 	{
@@ -195,9 +195,9 @@ var restrictedOps = []restrictedOp{
 		setup: matrixGroupSetting("can_move_messages_between_channels_group"),
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			_, _, id := acct.matrixChannel(t)
-			target := t.NewChannel(harness.Public, matrixOthers...)
+			target := t.NewChannel(harness.Public, t.UsersOf(matrixOthers...)...)
 			resp := sendForm(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
-			return resp, func() bool { now, _ := msgs.where(t.Users[harness.Admin], id); return now == target.ID }
+			return resp, func() bool { now, _ := msgs.where(t.User(harness.Admin), id); return now == target.ID }
 		},
 	},
 }
@@ -226,7 +226,7 @@ var _ = Describe("Role matrix: every role-restricted operation against every rol
 			if op.setup != nil {
 				op.setup(t)
 			}
-			actor := t.Users[role]
+			actor := t.User(role)
 			if op.actor != nil {
 				actor = op.actor(t, role)
 			}

@@ -21,7 +21,7 @@ func (o acctOps) setSubscription(u harness.User, channelID int, kv ...any) *http
 // (GET /users/me/subscriptions).
 func (acctOps) subscription(u harness.User, channelID int) *httpexpect.Object {
 	GinkgoHelper()
-	subs := harness.Success(harness.Current().AsUser(u).GET("/users/me/subscriptions").Expect()).Value("subscriptions").Array()
+	subs := harness.Success(harness.Current().As(u).GET("/users/me/subscriptions").Expect()).Value("subscriptions").Array()
 	for _, s := range subs.Iter() {
 		if s.Object().Value("stream_id").Number().Raw() == float64(channelID) {
 			return s.Object()
@@ -47,8 +47,8 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		member = t.Users[harness.Member]
-		ch = t.NewChannel(harness.Public, harness.Member)
+		member = t.User(harness.Member)
+		ch = t.NewChannel(harness.Public, t.User(harness.Member))
 	})
 
 	It("answers a success envelope", harness.Req("OP10-06"), func() {

@@ -51,7 +51,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	)
 	BeforeEach(func() {
 		t, member, ch, topic = memberChannel("noise")
-		t.SendToChannel(harness.Admin, ch, topic, "chatter")
+		t.SendToChannel(t.User(harness.Admin), ch, topic, "chatter")
 	})
 
 	It("answers a success envelope to op=add and op=remove", harness.Req("OP03-08"), func() {
@@ -62,7 +62,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	It("mutes the topic for the subscribed requester, and no one else, with op=add", harness.Req("OP03-06", "STATE-04", "VER-05"), func() {
 		harness.Success(msgs.muteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
 		Expect(msgs.mutedTopics(member, ch)).To(ConsistOf(topic))
-		Expect(msgs.mutedTopics(t.Users[harness.Owner], ch)).To(BeEmpty(), "another user's muted topics")
+		Expect(msgs.mutedTopics(t.User(harness.Owner), ch)).To(BeEmpty(), "another user's muted topics")
 	})
 
 	It("unmutes the topic with op=remove", harness.Req("OP03-07", "STATE-07"), func() {
@@ -154,7 +154,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	// mutes nothing, a success mutes the topic.
 	It("mutes a topic of a public channel the requester is not subscribed to, or refuses and mutes nothing", harness.Req("STATE-04"), func() {
 		public := t.NewChannel(harness.Public)
-		t.SendToChannel(harness.Admin, public, topic, "chatter")
+		t.SendToChannel(t.User(harness.Admin), public, topic, "chatter")
 		resp := msgs.muteTopic(member, "stream_id", public.ID, "topic", topic, "op", "add")
 		if !msgs.succeeded(resp) {
 			harness.Fails(resp)

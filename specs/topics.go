@@ -31,11 +31,11 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 	}
 	DescribeTable("lists the channel's topics",
 		func(check func(topics *httpexpect.Array, tt twoTopics)) {
-			ch := t.NewChannel(harness.Public, harness.Member)
+			ch := t.NewChannel(harness.Public, t.User(harness.Member))
 			tt := twoTopics{older: harness.UniqueName("older"), newer: harness.UniqueName("newer")}
-			t.SendToChannel(harness.Admin, ch, tt.older, "first")
-			tt.lastOfNewer = t.SendToChannel(harness.Admin, ch, tt.newer, "second")
-			tt.lastOfOlder = t.SendToChannel(harness.Member, ch, tt.older, "third")
+			t.SendToChannel(t.User(harness.Admin), ch, tt.older, "first")
+			tt.lastOfNewer = t.SendToChannel(t.User(harness.Admin), ch, tt.newer, "second")
+			tt.lastOfOlder = t.SendToChannel(t.User(harness.Member), ch, tt.older, "third")
 			check(harness.Success(topicsOf(harness.Member, ch.ID)).Value("topics").Array(), tt)
 		},
 		Entry("by name", harness.Req("OP12-03", "RES-16"), func(topics *httpexpect.Array, tt twoTopics) {
@@ -56,8 +56,8 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 	DescribeTable("reports the empty topic",
 		func(query []any, want func() string) {
 			t.NeedLevel(334)
-			ch := t.NewChannel(harness.Public, harness.Member)
-			t.SendToEmptyTopic(harness.Admin, ch)
+			ch := t.NewChannel(harness.Public, t.User(harness.Member))
+			t.SendToEmptyTopic(t.User(harness.Admin), ch)
 			Expect(topicNames(topicsOf(harness.Member, ch.ID, query...))).To(Equal([]string{want()}))
 		},
 		Entry("as realm_empty_topic_display_name by default", harness.Req("OP12-01"), nil,
@@ -70,9 +70,9 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 		func(role harness.Role) {
 			ch := t.NewChannel(harness.PrivateProtected)
 			before, after := harness.UniqueName("before"), harness.UniqueName("after")
-			t.SendToChannel(harness.Owner, ch, before, "sent before the subscription")
-			t.Subscribe(ch, role)
-			t.SendToChannel(harness.Owner, ch, after, "sent after the subscription")
+			t.SendToChannel(t.User(harness.Owner), ch, before, "sent before the subscription")
+			t.Subscribe(ch, t.User(role))
+			t.SendToChannel(t.User(harness.Owner), ch, after, "sent after the subscription")
 
 			Expect(topicNames(topicsOf(role, ch.ID))).To(Equal([]string{after}))
 			Expect(topicNames(topicsOf(harness.Owner, ch.ID))).To(Equal([]string{after, before}))
@@ -88,7 +88,7 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 		Entry("a channel that does not exist", harness.Req("OP12-07", "ERR-04"), func() int { return harness.UnusedID }),
 		Entry("a private channel the requester is not subscribed to", harness.Req("OP12-08", "ERR-04"), func() int {
 			ch := t.NewChannel(harness.PrivateShared)
-			t.SendToChannel(harness.Owner, ch, harness.UniqueName("secret"), "hidden")
+			t.SendToChannel(t.User(harness.Owner), ch, harness.UniqueName("secret"), "hidden")
 			return ch.ID
 		}),
 	)

@@ -30,13 +30,13 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 		needCatalogLevels(t) // the route exists from 313 on the real server
 		subject = t.NewUser(harness.Member)
 	})
-	owner := func() harness.User { return t.Users[harness.Owner] }
-	admin := func() harness.User { return t.Users[harness.Admin] }
+	owner := func() harness.User { return t.User(harness.Owner) }
+	admin := func() harness.User { return t.User(harness.Admin) }
 
 	It("changes full_name", harness.Req("OP02-04"), func() {
 		name := "Renamed " + harness.UniqueName("n")
 		harness.Success(acct.updateByEmail(admin(), subject.Email, "full_name", name))
-		acct.userAs(t.Users[harness.Member], subject.ID).Value("full_name").String().IsEqual(name)
+		acct.userAs(t.User(harness.Member), subject.ID).Value("full_name").String().IsEqual(name)
 	})
 
 	It("answers a change with the success envelope and no further fields", harness.Req("OP02-13"), func() {
@@ -46,7 +46,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	DescribeTable("is for administrators only",
 		func(role harness.Role, allowed bool) {
 			name := "By " + string(role) + " " + harness.UniqueName("n")
-			resp := acct.updateByEmail(t.Users[role], subject.Email, "full_name", name)
+			resp := acct.updateByEmail(t.User(role), subject.Email, "full_name", name)
 			if allowed {
 				harness.Success(resp)
 				acct.userAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
@@ -158,7 +158,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 			Entry("a link field, from a URL", harness.Req("OP02-10"),
 				func() int { return link }, func() any { return "https://example.com/profile" }, func(v any) any { return v }),
 			Entry("a users field, from an array of user IDs", harness.Req("OP02-11"),
-				func() int { return users }, func() any { return []int{t.Users[harness.Member].ID} }, func(v any) any { return acct.userIDsValue(v) }),
+				func() int { return users }, func() any { return []int{t.User(harness.Member).ID} }, func(v any) any { return acct.userIDsValue(v) }),
 		)
 
 		It("removes a field's value when the value is null", harness.Req("OP02-09"), func() {
@@ -208,7 +208,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 				harness.Fails(acct.updateByEmail(requester(), subject.Email, "new_email", acct.freshAccount().email))
 				acct.userAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(subject.Email)
 			},
-			Entry("an administrator", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.Users[harness.Admin] }),
+			Entry("an administrator", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.User(harness.Admin) }),
 			Entry("an owner without can_change_user_emails", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.NewOwner() }),
 		)
 	})
@@ -220,9 +220,9 @@ var _ = Describe("Operation 2: update a user by email, the only owner", Serial, 
 	It("keeps the owner role on the only owner (BAD_REQUEST)", harness.Req("OP02-07"), func() {
 		t := harness.Current()
 		t.NeedLevel(313) // the route, on the real server
-		owner := t.Users[harness.Owner]
+		owner := t.User(harness.Owner)
 		owners := 0
-		for _, m := range harness.Success(t.As(harness.Owner).GET("/users").Expect()).Value("members").Array().Iter() {
+		for _, m := range harness.Success(t.As(t.User(harness.Owner)).GET("/users").Expect()).Value("members").Array().Iter() {
 			u := m.Object().Raw()
 			if u["role"] == 100.0 && u["is_active"] == true && u["is_bot"] == false {
 				owners++

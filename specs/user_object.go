@@ -30,29 +30,29 @@ var _ = Describe("The User object", func() {
 	DescribeTable("as GET /users/{user_id} gives it",
 		func(rule userRule, role harness.Role) {
 			needCatalogLevels(t) // delivery_email's rules hold from 163 on the real server
-			rule.check(acct.userAs(t.Users[harness.Member], t.Users[role].ID), role)
+			rule.check(acct.userAs(t.User(harness.Member), t.User(role).ID), role)
 		},
 		entries,
 	)
 
 	DescribeTable("gives a bot created by the owner",
 		func(check func(bot *httpexpect.Object)) {
-			resp := t.As(harness.Owner).POST("/bots").WithFormField("full_name", "Webhook "+harness.UniqueName("b")).
+			resp := t.As(t.User(harness.Owner)).POST("/bots").WithFormField("full_name", "Webhook "+harness.UniqueName("b")).
 				WithFormField("short_name", harness.UniqueName("hook")).WithFormField("bot_type", 2).Expect()
 			id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
 			t.DeactivateAtEnd(harness.User{ID: id, Role: harness.Bot})
-			check(acct.userAs(t.Users[harness.Member], id))
+			check(acct.userAs(t.User(harness.Member), id))
 		},
 		Entry("its bot_type", harness.Req("RES-11"), func(bot *httpexpect.Object) { bot.Value("bot_type").Number().IsEqual(2) }),
 		Entry("its owner's ID as bot_owner_id", harness.Req("RES-12"), func(bot *httpexpect.Object) {
-			bot.Value("bot_owner_id").Number().IsEqual(t.Users[harness.Owner].ID)
+			bot.Value("bot_owner_id").Number().IsEqual(t.User(harness.Owner).ID)
 		}),
 	)
 
 	It("says is_active false for a deactivated user", harness.Req("RES-09"), func() {
 		u := t.NewUser(harness.Member)
-		acct.userAs(t.Users[harness.Admin], u.ID).Value("is_active").Boolean().IsTrue()
+		acct.userAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsTrue()
 		t.DeactivateUser(u)
-		acct.userAs(t.Users[harness.Admin], u.ID).Value("is_active").Boolean().IsFalse()
+		acct.userAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsFalse()
 	})
 })
