@@ -207,3 +207,8 @@ func jsonParam(v any) string {
 	}
 	return string(b)
 }
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}

@@ -1,74 +1,13 @@
 package harness
 
 import (
+	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
-
-// ReportDir is where the conformance reports go (the configured directory,
-// "reports" by default).
-func (t *Target) ReportDir() string {
-	if t.Config.ReportDir == "" {
-		return setting("report-dir").Default
-	}
-	return t.Config.ReportDir
-}
-
-// NewUser creates a fresh user of role r (a bot for Bot), for specs that change a user's own
-// settings and so must not share the cast's. The user is deactivated when the spec ends
-// (DeactivateAtEnd). Failure fails the spec.
-func (t *Target) NewUser(r Role) User {
-	ginkgo.GinkgoHelper()
-	g.Expect(r.valid()).To(gomega.BeTrue(), "harness: NewUser(%q): unknown role", r)
-	var (
-		u   User
-		err error
-	)
-	if r == Bot {
-		// Owned by a staff administrator: the cast's bot is the owner's.
-		u, err = t.createBot(t.staffer())
-	} else {
-		u, err = t.createHuman(r)
-	}
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating a %s", r)
-	t.DeactivateAtEnd(u)
-	return u
-}
-
-// ChannelByName looks a channel up by name as u. Its Kind is not looked up
-// and is left at its zero value.
-func (t *Target) ChannelByName(u User, name string) Channel {
-	ginkgo.GinkgoHelper()
-	obj, err := t.api("GET", "/get_stream_id", &u, url.Values{"stream": {name}})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: looking up channel %q as %s", name, who(u))
-	id, ok := obj.int("stream_id")
-	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /get_stream_id?stream=%s returned no integer stream_id", name)
-	return Channel{ID: id, Name: name}
-}
-
-// SendToEmptyTopic sends a channel message with the empty topic (valid from
-// feature level 334) as u and returns its id.
-func (t *Target) SendToEmptyTopic(u User, ch Channel) int {
-	ginkgo.GinkgoHelper()
-	return t.send(u, url.Values{
-		"type": {"stream"}, "to": {strconv.Itoa(ch.ID)}, "topic": {""}, "content": {"empty topic " + UniqueName("m")},
-	}, "to channel "+strconv.Quote(ch.Name)+" with the empty topic")
-}
-
-// APIEmail returns the email address u sees for user id (user.email of
-// GET /users/{id}): the real one or a dummy, depending on email visibility.
-func (t *Target) APIEmail(u User, id int) string {
-	ginkgo.GinkgoHelper()
-	obj, err := t.api("GET", "/users/"+strconv.Itoa(id), &u, nil)
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading user %d as %s", id, who(u))
-	user, _ := obj["user"].(map[string]any)
-	email, ok := user["email"].(string)
-	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /users/%d returned no user.email", id)
-	return email
-}
 
 // AddLinkifier adds a linkifier to the realm as an administrator and
 // returns its id; the linkifier is deleted when the spec ends, because
@@ -85,4 +24,120 @@ func (t *Target) AddLinkifier(pattern, urlTemplate string) int {
 		_, _ = t.api("DELETE", "/realm/filters/"+strconv.Itoa(id), &admin, nil)
 	})
 	return id
+}
+
+// Custom profile field types, as the real server numbers them.
+const (
+	ProfileFieldShortText = 1
+	ProfileFieldLongText  = 2
+	ProfileFieldURL       = 5
+	ProfileFieldUsers     = 6
+)
+
+// ProfileField creates a custom profile field of the given type with a unique name
+// (POST /realm/profile_fields, as an administrator) and returns its ID; the field is
+// deleted when the spec ends. Each spec gets a field of its own, so specs running side by
+// side never change or delete one another's. Failure fails the spec.
+func (t *Target) ProfileField(fieldType int) int {
+	ginkgo.GinkgoHelper()
+	admin := t.User(Admin)
+	obj, err := t.api("POST", "/realm/profile_fields", &admin, url.Values{
+		"name": {UniqueName("f")}, "field_type": {strconv.Itoa(fieldType)},
+	})
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating a custom profile field of type %d", fieldType)
+	id, ok := obj.int("id")
+	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /realm/profile_fields returned no integer id")
+	ginkgo.DeferCleanup(func() {
+		// Best effort: the field is the spec's own, nothing else depends on it.
+		_, _ = t.api("DELETE", "/realm/profile_fields/"+strconv.Itoa(id), &admin, nil)
+	})
+	return id
+}
+
+// ChangeRealmGroupSetting points a realm permission group setting (can_resolve_topics_group,
+// can_mention_many_users_group, …) at the group with the given ID for the rest of the spec
+// and restores its value when the spec ends. It sends the real server's {"new": …} form.
+// Such specs must be marked Serial (docs/design.md, "Hermetic specs").
+func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
+	ginkgo.GinkgoHelper()
+	requireSerial("changing a realm group setting")
+	state := t.StateOf(t.User(Admin), "realm").Raw()
+	previous, known := state["realm_"+name]
+	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)
+	admin := t.User(Admin)
+	patch := func(v any) error {
+		_, err := t.api(http.MethodPatch, "/realm", &admin, url.Values{name: {jsonParam(map[string]any{"new": v})}})
+		return err
+	}
+	g.Expect(patch(groupID)).To(gomega.Succeed(), "harness: setting realm %s to group %d", name, groupID)
+	ginkgo.DeferCleanup(func() {
+		g.Expect(patch(previous)).To(gomega.Succeed(), "harness: restoring realm %s to %v", name, previous)
+	})
+}
+
+// LetMembersMove lets every member move messages between topics and between channels, through
+// the group settings where the target's level has them (the real server's changelog: channels
+// from 310, topics from 316) and through the role policies they replaced below (1: members).
+func (t *Target) LetMembersMove() {
+	ginkgo.GinkgoHelper()
+	for _, p := range []struct {
+		group, policy string
+		since         int
+	}{
+		{"can_move_messages_between_topics_group", "edit_topic_policy", 316},
+		{"can_move_messages_between_channels_group", "move_messages_between_streams_policy", 310},
+	} {
+		if t.FeatureLevel >= p.since {
+			t.ChangeRealmGroupSetting(p.group, t.SystemGroupID("role:members"))
+		} else {
+			t.ChangeRealmSetting(p.policy, 1)
+		}
+	}
+}
+
+// fakeWildcardMentionThreshold is the fake's (and the real server's) many-recipients
+// threshold for wildcard mentions: more than 15 subscribers or participants are many.
+const fakeWildcardMentionThreshold = 15
+
+// WildcardMentionCrowdSize returns how many users make a channel's subscribers or a
+// topic's participants "many" for wildcard mentions (Limits: wildcard mentions): one more
+// than the threshold of the setting wildcard-mention-threshold, or, when that is not set,
+// than the fake's when the target is the fake (its control API answers and offers config).
+// The document gives no threshold, so against any other target the spec is not applicable.
+func (t *Target) WildcardMentionCrowdSize() int {
+	ginkgo.GinkgoHelper()
+	if n := t.Config.WildcardMentionThreshold; n > 0 {
+		return n + 1
+	}
+	if t.Capabilities["config"] {
+		if _, err := t.call(http.MethodGet, t.URL+"/_fake/health", nil, nil); err == nil {
+			return fakeWildcardMentionThreshold + 1
+		}
+	}
+	ginkgo.Skip(NotApplicablePrefix + " the document does not give the many-subscribers threshold; set " + settingFlag("wildcard-mention-threshold"))
+	return 0
+}
+
+// ChangeRealmSetting sets one realm-wide setting (PATCH /realm as an administrator) for the
+// rest of the spec and restores the value it had when the spec ends. It is the one place
+// where specs change the realm; such specs must be marked Serial (docs/design.md, "Hermetic specs").
+// A null value in the registration state is an unlimited time limit, restored as "unlimited".
+func (t *Target) ChangeRealmSetting(name string, value any) {
+	ginkgo.GinkgoHelper()
+	requireSerial("changing a realm setting")
+	state := t.StateOf(t.User(Admin), "realm").Raw()
+	previous, known := state["realm_"+name]
+	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)
+	if previous == nil {
+		previous = "unlimited"
+	}
+	admin := t.User(Admin)
+	patch := func(v any) error {
+		_, err := t.api("PATCH", "/realm", &admin, url.Values{name: {jsonParam(v)}})
+		return err
+	}
+	g.Expect(patch(value)).To(gomega.Succeed(), "harness: setting realm %s to %v", name, value)
+	ginkgo.DeferCleanup(func() {
+		g.Expect(patch(previous)).To(gomega.Succeed(), "harness: restoring realm %s to %v", name, previous)
+	})
 }
