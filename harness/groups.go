@@ -31,8 +31,9 @@ func (t *Target) NewGroup(members []int, subgroups ...int) int {
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating a user group")
 	id, ok := obj.int("group_id")
 	if !ok && t.FeatureLevel < 317 {
-		id, ok, err = t.groupNamed(name)
+		id, err = t.groupNamed(name)
 		g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: finding the new user group %q", name)
+		ok = true
 	}
 	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /user_groups/create returned no integer group_id")
 	ginkgo.DeferCleanup(func() {
@@ -49,22 +50,25 @@ func (t *Target) NewGroup(members []int, subgroups ...int) int {
 	return id
 }
 
-// groupNamed finds a user group's ID by its name in GET /user_groups; found is false when
-// no group has the name.
-func (t *Target) groupNamed(name string) (id int, found bool, err error) {
+// groupNamed finds a user group's ID by its name in GET /user_groups; it is an error when no
+// group has the name.
+func (t *Target) groupNamed(name string) (int, error) {
 	owner := t.staffer() // any administrator reads the groups
 	obj, err := t.api("GET", "/user_groups", &owner, nil)
 	if err != nil {
-		return 0, false, err
+		return 0, fmt.Errorf("listing the user groups: %w", err)
 	}
 	groups, _ := obj["user_groups"].([]any)
 	for _, raw := range groups {
 		if group, _ := raw.(map[string]any); group["name"] == name {
-			id, found = object(group).int("id")
-			return id, found, nil
+			id, ok := object(group).int("id")
+			if !ok {
+				return 0, fmt.Errorf("GET /user_groups: the group named %q has no integer id", name)
+			}
+			return id, nil
 		}
 	}
-	return 0, false, nil
+	return 0, fmt.Errorf("the target has no user group named %q", name)
 }
 
 // AddSubgroups adds direct subgroups to a group (POST /user_groups/{id}/subgroups, as a staff
@@ -80,10 +84,7 @@ func (t *Target) AddSubgroups(group int, subgroups ...int) {
 // ("role:administrators", "role:members", "role:everyone", …), as GET /user_groups lists them.
 func (t *Target) SystemGroupID(name string) int {
 	ginkgo.GinkgoHelper()
-	id, found, err := t.groupNamed(name)
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: listing the user groups")
-	if !found {
-		ginkgo.Fail(fmt.Sprintf("harness: the target has no user group named %q", name))
-	}
+	id, err := t.groupNamed(name)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: finding a system user group")
 	return id
 }

@@ -277,7 +277,8 @@ func (l *Listener) poll(deadline time.Time) bool {
 		"last_event_id": {strconv.Itoa(l.lastID)},
 		"dont_block":    {"false"},
 	}
-	obj, raw, err := l.t.longPoll(ctx, "/events", &l.user, params)
+	r, err := l.t.longPoll(ctx, "/events", &l.user, params)
+	obj, raw := r.obj, r.raw
 	if errors.Is(err, errDeadline) {
 		return true
 	}
@@ -450,7 +451,7 @@ var errDeadline = errors.New("deadline passed with the request in flight")
 
 // longPoll sends GET path (under /api/v1) as u, bounded by ctx instead of the client
 // timeout, because a server holds an event poll open for up to ~50 s.
-func (t *Target) longPoll(ctx context.Context, path string, u *User, params url.Values) (object, []byte, error) {
+func (t *Target) longPoll(ctx context.Context, path string, u *User, params url.Values) (reply, error) {
 	// The same pool and rate-limit handling as the target's client, without its timeout.
 	client := &http.Client{Transport: newRetryTransport(t.baseTransport(), 0, t.logWriter)}
 	return t.exchange(ctx, client, http.MethodGet, t.URL+"/api/v1"+path, u, params)
