@@ -10,6 +10,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // Attachments: files uploaded with POST /user_uploads and listed by GET /attachments, the
@@ -69,7 +70,10 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() { t, member, ch, topic = memberChannel("files") })
+	BeforeEach(func() {
+		s := ops.MemberChannel("files")
+		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
+	})
 
 	Describe("detached uploads of an edit (operation 1)", func() {
 		BeforeEach(func() { needCatalogLevels(t) }) // detached_uploads from 285 on the real server
@@ -184,7 +188,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 				harness.Success(admin.DELETE("/messages/{id}", second).Expect())
 			}),
 			Entry("by deleting their topic", harness.Req("STATE-16"), func(harness.UploadedFile, int, int) {
-				untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.User(harness.Admin), ch, &topic) })
+				untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
 			}),
 		)
 

@@ -140,7 +140,7 @@ var _ = Describe("Authentication", func() {
 			subject = t.NewUser(harness.Member)
 		})
 
-		userAs := func(viewer harness.Role) *httpexpect.Object { return acct.userAs(t.User(viewer), subject.ID) }
+		userAs := func(viewer harness.Role) *httpexpect.Object { return acct.UserAs(t.User(viewer), subject.ID) }
 
 		It("shows the real address to everyone when visibility is everyone", harness.Req("AUTH-18"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToEveryone)
@@ -157,7 +157,7 @@ var _ = Describe("Authentication", func() {
 		It("shows the dummy address user<id>@<realm host>, and no real one, to those the setting excludes", harness.Req("AUTH-19"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToAdmins)
 			member := userAs(harness.Member)
-			acct.expectDummyEmail(member.Value("email").String().Raw(), subject)
+			acct.ExpectDummyEmail(member.Value("email").String().Raw(), subject)
 			member.Value("delivery_email").IsNull()
 		})
 	})

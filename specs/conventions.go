@@ -9,6 +9,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() {
@@ -23,7 +24,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	It("takes GET parameters from the query string", harness.Req("CONV-02"), func() {
 		ch := t.NewChannel(harness.Public, t.User(harness.Member))
 		id := t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("topic"), "query *string*")
-		m := msgs.fetch(t.User(harness.Member), id, "apply_markdown", false)
+		m := msgs.Fetch(t.User(harness.Member), id, "apply_markdown", false)
 		m.Value("content").String().IsEqual("query *string*")
 	})
 
@@ -42,7 +43,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			WithFormField("type", "stream").WithFormField("to", ch.ID).
 			WithFormField("topic", topic).WithFormField("content", "sent form-encoded").Expect()).
 			Value("id").Number().IsInt().Raw()
-		m := msgs.fetch(t.User(harness.Member), int(id), "apply_markdown", false)
+		m := msgs.Fetch(t.User(harness.Member), int(id), "apply_markdown", false)
 		m.Value("subject").String().IsEqual(topic)
 		m.Value("content").String().IsEqual("sent form-encoded")
 	})
@@ -90,7 +91,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		}, func(body *httpexpect.Object) {
 			// Below the level where the real server answers the whole message, it answers
 			// only raw_content (its changelog).
-			if harness.Current().FeatureLevel < wholeMessageLevel {
+			if harness.Current().FeatureLevel < ops.WholeMessageLevel {
 				body.Value("raw_content").String()
 				return
 			}
@@ -135,15 +136,15 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			const unsupported = "chatconform_unsupported"
 			body := harness.Success(call(unsupported, "1"))
 			ignored := body.Value("ignored_parameters_unsupported").Array().NotEmpty().Raw()
-			Expect(ignored).To(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+unsupported+`"`))),
+			Expect(ignored).To(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+unsupported+`"`))),
 				"an element names the unsupported parameter (the elements' shape is not shown)")
-			Expect(ignored).NotTo(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+supportedName+`"`))),
+			Expect(ignored).NotTo(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+supportedName+`"`))),
 				"a supported parameter is not listed")
 
 			supported := harness.Success(call())
 			if list, present := supported.Raw()["ignored_parameters_unsupported"]; present {
 				supported.Value("ignored_parameters_unsupported").Array()
-				Expect(list).NotTo(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+supportedName+`"`))))
+				Expect(list).NotTo(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+supportedName+`"`))))
 			}
 		},
 		Entry("fetch a message (operation 6)", harness.Req("CONV-09", "CONV-10", "VER-04"), "apply_markdown", func(extra ...any) *httpexpect.Response {
@@ -154,16 +155,10 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			return topicsOf(harness.Member, t.SharedChannel().ID, append([]any{"allow_empty_topic_name", false}, extra...)...)
 		}),
 		Entry("update your presence (operation 4)", harness.Req("CONV-09", "CONV-10", "VER-04"), "status", func(extra ...any) *httpexpect.Response {
-			return acct.updatePresence(t.User(harness.Member), append([]any{"status", "active"}, extra...)...)
+			return acct.UpdatePresence(t.User(harness.Member), append([]any{"status", "active"}, extra...)...)
 		}),
 	)
 })
-
-// jsonText is v as JSON text, to find a name in a value whose shape the document leaves open.
-func jsonText(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
 
 var _ = Describe("Versioning and limits the server publishes", func() {
 	var t *harness.Target

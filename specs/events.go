@@ -11,6 +11,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // eventWait bounds how long a spec waits for an event; events normally arrive at once.
@@ -92,7 +93,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			t.SendToChannel(t.User(harness.Admin), ch, topic, "also in the deleted topic")
 			survivor := t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("survivor"), "in another topic")
 			events := t.Listen(t.User(harness.Member), "stream").AboutField("stream_id", ch.ID)
-			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.User(harness.Admin), ch, &topic) })
+			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
 			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))
 		})
 	})
@@ -186,14 +187,14 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			WithFormField("property", "pin_to_top").WithFormField("value", true).Expect())
 		// What the two do in their conversation is theirs too: typing, editing, reacting.
 		admin := t.User(harness.Admin)
-		harness.Success(sendForm(t.User(harness.Owner), "POST", "/typing", nil, "op", "start", "to", jsonText([]int{admin.ID})))
+		harness.Success(ops.SendForm(t.User(harness.Owner), "POST", "/typing", nil, "op", "start", "to", ops.JSONText([]int{admin.ID})))
 		if editTyping, _ := requirements().Get("OP13-01"); t.FeatureLevel >= editTyping.MinLevel {
-			harness.Success(msgs.editTyping(t.User(harness.Owner), dm, "op", "start"))
+			harness.Success(msgs.EditTyping(t.User(harness.Owner), dm, "op", "start"))
 		}
-		harness.Success(sendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
+		harness.Success(ops.SendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
 
 		for _, ev := range events.Collect(eventWait) {
-			Expect(jsonText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
+			Expect(ops.JSONText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
 			switch ev["type"] {
 			case "subscription":
 				Expect(ev).NotTo(And(HaveKeyWithValue("stream_id", BeNumerically("==", ch.ID)), HaveKeyWithValue("property", "pin_to_top")),

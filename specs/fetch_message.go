@@ -12,12 +12,13 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // fetchMessage sends GET /messages/{id} as role, with query parameters as name, value pairs,
-// for specs that look at the whole response (msgs.fetch returns the message of a success).
+// for specs that look at the whole response (msgs.Fetch returns the message of a success).
 func fetchMessage(role harness.Role, id int, query ...any) *httpexpect.Response {
-	return getAs(role, "/messages/{id}", id, query...)
+	return ops.GetAs(role, "/messages/{id}", id, query...)
 }
 
 var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id})", func() {
@@ -32,13 +33,13 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 
 	It("omits last_moved_timestamp for a message never moved", harness.Req("MSG-35"), func() {
 		t.NeedLevel(365)
-		msgs.fetch(member, fieldsMessage.get(t)).NotContainsKey("last_moved_timestamp")
+		msgs.Fetch(member, fieldsMessage.get(t)).NotContainsKey("last_moved_timestamp")
 	})
 
 	// A direct message between the owner and the member: one requirement an assertion.
 	DescribeTable("describes a direct message",
 		func(check func(m *httpexpect.Object)) {
-			check(msgs.fetch(member, t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")))
+			check(msgs.Fetch(member, t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")))
 		},
 		Entry("with type private", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("private") }),
 		Entry("without stream_id", harness.Req("MSG-03"), func(m *httpexpect.Object) { m.NotContainsKey("stream_id") }),
@@ -64,7 +65,7 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 			if allow {
 				query = append(query, "allow_empty_topic_name", true)
 			}
-			msgs.fetch(member, empty, query...).Value("subject").String().IsEqual(want())
+			msgs.Fetch(member, empty, query...).Value("subject").String().IsEqual(want())
 		},
 		Entry("as realm_empty_topic_display_name by default", harness.Req("OP06-03", "MSG-06"), false,
 			func() string { return harness.Current().Realm.EmptyTopicDisplayName }),
@@ -103,13 +104,16 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() { t, member, ch, topic = memberChannel("fetched") })
+	BeforeEach(func() {
+		s := ops.MemberChannel("fetched")
+		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
+	})
 
 	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
 		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "news for the member")
-		Expect(msgs.flagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
-		harness.Success(sendForm(member, "POST", "/messages/flags", nil, "messages", "["+msgIDText(id)+"]", "op", "add", "flag", "read"))
-		Expect(msgs.flagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
+		Expect(msgs.FlagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
+		harness.Success(ops.SendForm(member, "POST", "/messages/flags", nil, "messages", "["+ops.MsgIDText(id)+"]", "op", "add", "flag", "read"))
+		Expect(msgs.FlagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
 	})
 
 	// One spec a message and a flag, each naming the flag's rule.
@@ -145,9 +149,9 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 			}
 			id := t.SendToChannel(t.User(harness.Admin), ch, topic, content)
 			if set {
-				Expect(msgs.flagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
+				Expect(msgs.FlagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
 			} else {
-				Expect(msgs.flagsOf(member, id)).NotTo(ContainElement(flag), "flags of %q", content)
+				Expect(msgs.FlagsOf(member, id)).NotTo(ContainElement(flag), "flags of %q", content)
 			}
 		},
 		wildcardEntries,
@@ -156,14 +160,14 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	// Deprecated at level 224 and still set, so at every level.
 	It("sets the deprecated wildcard_mentioned for a channel wildcard mention", harness.Req("VER-12"), func() {
 		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "@**all** please read")
-		Expect(msgs.flagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
+		Expect(msgs.FlagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
 	})
 
 	It("marks a /me status message with is_me_message", harness.Req("MSG-21"), func() {
 		me := t.SendToChannel(t.User(harness.Admin), ch, topic, "/me waves")
 		plain := t.SendToChannel(t.User(harness.Admin), ch, topic, "waves")
-		msgs.fetch(member, me).Value("is_me_message").Boolean().IsTrue()
-		msgs.fetch(member, plain).Value("is_me_message").Boolean().IsFalse()
+		msgs.Fetch(member, me).Value("is_me_message").Boolean().IsTrue()
+		msgs.Fetch(member, plain).Value("is_me_message").Boolean().IsFalse()
 	})
 
 	It("lists in topic_links the links linkifiers make of the topic", harness.Req("MSG-08"), func() {
@@ -171,10 +175,10 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tk"), "-", ""))
 		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
 		id := t.SendToChannel(t.User(harness.Admin), ch, "about "+prefix+"-4242", "linked")
-		links := msgs.fetch(member, id).Value("topic_links").Array()
+		links := msgs.Fetch(member, id).Value("topic_links").Array()
 		links.NotEmpty()
 		links.Every(func(_ int, v *httpexpect.Value) { v.Object() })
-		Expect(msgs.fetch(member, t.SendToChannel(t.User(harness.Admin), ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
+		Expect(msgs.Fetch(member, t.SendToChannel(t.User(harness.Admin), ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
 	})
 
 	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
@@ -183,9 +187,9 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 			private := t.NewUser(harness.Member)
 			t.SetEmailVisibility(private, harness.VisibleToAdmins)
 			id := t.SendToChannel(private, ch, topic, "from a user whose email only administrators see")
-			narrow := `[{"operator":"id","operand":"` + msgIDText(id) + `"}]` // a string: integers from 194
+			narrow := `[{"operator":"id","operand":"` + ops.MsgIDText(id) + `"}]` // a string: integers from 194
 			for _, gravatar := range []bool{false, true} {
-				list := harness.Success(withQuery(t.As(t.User(harness.Member)).GET("/messages"), "anchor", id, "num_before", 0,
+				list := harness.Success(ops.WithQuery(t.As(t.User(harness.Member)).GET("/messages"), "anchor", id, "num_before", 0,
 					"num_after", 0, "narrow", narrow, "client_gravatar", gravatar).Expect()).Value("messages").Array()
 				list.Length().IsEqual(1)
 				list.Value(0).Object().Value("avatar_url").String()
@@ -197,14 +201,14 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	const submessageContent = `{"chatconform":"data"}`
 	addSubmessage := func() int {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "a message with data attached")
-		harness.Success(sendForm(member, "POST", "/submessage", nil,
-			"message_id", msgIDText(id), "msg_type", "widget", "content", submessageContent))
+		harness.Success(ops.SendForm(member, "POST", "/submessage", nil,
+			"message_id", ops.MsgIDText(id), "msg_type", "widget", "content", submessageContent))
 		return id
 	}
 
 	It("describes submessages with integer id, message_id and sender_id and string msg_type and content", harness.Req("MSG-47"), func() {
 		id := addSubmessage()
-		list := msgs.fetch(member, id).Value("submessages").Array()
+		list := msgs.Fetch(member, id).Value("submessages").Array()
 		list.Length().IsEqual(1)
 		sm := list.Value(0).Object()
 		sm.Value("id").Number().IsInt()
@@ -215,17 +219,17 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	})
 
 	It("lists submessages as an array of objects", harness.Req("MSG-29"), func() {
-		list := msgs.fetch(member, addSubmessage()).Value("submessages").Array()
+		list := msgs.Fetch(member, addSubmessage()).Value("submessages").Array()
 		list.Length().IsEqual(1)
 		list.Every(func(_ int, v *httpexpect.Value) { v.Object() })
 	})
 
 	It("omits edit_history when viewing edit history is not allowed in the organization", Serial, harness.Req("MSG-32"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
-		harness.Success(msgs.edit(member, id, "content", "edited"))
-		msgs.fetch(member, id).ContainsKey("edit_history")
-		msgs.hideEditHistory(t)
-		msgs.fetch(member, id).NotContainsKey("edit_history")
+		harness.Success(msgs.Edit(member, id, "content", "edited"))
+		msgs.Fetch(member, id).ContainsKey("edit_history")
+		msgs.HideEditHistory(t)
+		msgs.Fetch(member, id).NotContainsKey("edit_history")
 	})
 })
 
@@ -266,7 +270,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	each := func(kind func(v *httpexpect.Value)) func(_ int, v *httpexpect.Value) {
 		return func(_ int, v *httpexpect.Value) { kind(v) }
 	}
-	fetched := func(query ...any) *httpexpect.Object { return msgs.fetch(owner(), id, query...) }
+	fetched := func(query ...any) *httpexpect.Object { return msgs.Fetch(owner(), id, query...) }
 
 	DescribeTable("returns",
 		func(check func(body *httpexpect.Object)) { check(harness.Success(fetchMessage(harness.Owner, id))) },
@@ -315,7 +319,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		Entry("sender_realm_str, the same string for another sender of the realm", harness.Req("MSG-13"), func(m *httpexpect.Object) {
 			t := harness.Current()
 			other := t.SendToChannel(t.User(harness.Member), fieldsMessage.channel, fieldsMessage.topic, "from another sender")
-			msgs.fetch(owner(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
+			msgs.Fetch(owner(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
 		}),
 		Entry("avatar_url, a string or null", harness.Req("MSG-14"), func(m *httpexpect.Object) { harness.ExpectStringOrNull(m.Value("avatar_url")) }),
 		Entry("client, a string", harness.Req("MSG-16"), func(m *httpexpect.Object) { m.Value("client").String() }),
@@ -327,9 +331,9 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		Entry("recipient_id, the channel's: the same for another message there, another for a direct message", harness.Req("MSG-19"), func(m *httpexpect.Object) {
 			t := harness.Current()
 			channel := m.Value("recipient_id").Number().IsInt().Raw()
-			msgs.fetch(owner(), fieldsMessage.other).Value("recipient_id").Number().IsEqual(channel)
+			msgs.Fetch(owner(), fieldsMessage.other).Value("recipient_id").Number().IsEqual(channel)
 			direct := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")
-			msgs.fetch(owner(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
+			msgs.Fetch(owner(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
 		}),
 		Entry("is_me_message, a boolean (false for a plain message)", harness.Req("MSG-20"), func(m *httpexpect.Object) {
 			m.Value("is_me_message").Boolean().IsFalse()
@@ -364,6 +368,6 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		// A message of its own: the shared one may be older than the timestamp slack allows.
 		t := harness.Current()
 		sent := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), fieldsMessage.topic, "when")
-		harness.ExpectTimestampNow(msgs.fetch(owner(), sent).Value("timestamp"))
+		harness.ExpectTimestampNow(msgs.Fetch(owner(), sent).Value("timestamp"))
 	})
 })

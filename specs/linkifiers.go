@@ -11,6 +11,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 17: get linkifiers (GET /realm/linkifiers)", func() {
@@ -135,7 +136,7 @@ var _ = Describe("Linkifier objects", func() {
 		resp := t.As(t.User(harness.Admin)).POST("/realm/filters").
 			WithFormField("pattern", p+`-(?P<id>[0-9]+)`).WithFormField("url_template", "https://tracker.example.test/{id}").
 			WithFormField("reverse_template", p+"-{id}").Expect()
-		if ok, _, _ := envelope(resp); ok {
+		if ops.Envelope(resp).Success {
 			// Not left behind by a server that got it wrong.
 			id := int(harness.Success(resp).Value("id").Number().Raw())
 			DeferCleanup(func() { t.As(t.User(harness.Admin)).DELETE("/realm/filters/{id}", id).Expect() })

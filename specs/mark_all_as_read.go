@@ -10,6 +10,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_read)", func() {
@@ -24,13 +25,13 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 		reader, other = t.NewUser(harness.Member), t.Crowd(1)[0]
 		ids = nil
 		for i := range 5 {
-			ids = append(ids, t.SendDirect(t.User(harness.Admin), []harness.User{reader, other}, "unread "+msgIDText(i)))
+			ids = append(ids, t.SendDirect(t.User(harness.Admin), []harness.User{reader, other}, "unread "+ops.MsgIDText(i)))
 		}
 	})
 
 	readBy := func(u harness.User, id int) bool {
 		GinkgoHelper()
-		return slices.Contains(msgs.flagsOf(u, id), "read")
+		return slices.Contains(msgs.FlagsOf(u, id), "read")
 	}
 	read := func(id int) bool { return readBy(reader, id) }
 
@@ -67,15 +68,15 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 			check()
 		},
 		Entry("newest first", harness.Req("STATE-13"), func() {
-			harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil))
+			harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil))
 			for i, id := range ids {
 				Expect(read(id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
 			}
 		}),
 		Entry("answering complete = false when it stopped early; repeating finishes", harness.Req("OP19-03", "STATE-13", "ERR-03"), func() {
-			harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsFalse()
+			harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsFalse()
 			for range len(ids) {
-				if harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().Raw() {
+				if harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().Raw() {
 					break
 				}
 			}
@@ -88,7 +89,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
 		t.NeedLevelBelow(211)
 		t.LimitBatches(2, 1)
-		partial(sendForm(reader, "POST", "/mark_all_as_read", nil))
+		partial(ops.SendForm(reader, "POST", "/mark_all_as_read", nil))
 		Expect(read(ids[len(ids)-1])).To(BeTrue(), "the newest message, in the batch done")
 	})
 })
@@ -97,7 +98,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 func markAllAsRead(u harness.User, messages int) {
 	GinkgoHelper()
 	untilComplete("mark all as read", messages, func() *httpexpect.Response {
-		return sendForm(u, "POST", "/mark_all_as_read", nil)
+		return ops.SendForm(u, "POST", "/mark_all_as_read", nil)
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // unicodeEmojiCode is the documented form of a unicode_emoji code: dash-separated hex of the
@@ -29,14 +30,14 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 
 	react := func(role harness.Role, emoji string) {
 		GinkgoHelper()
-		harness.Success(sendForm(t.User(role), "POST", "/messages/{id}/reactions", id, "emoji_name", emoji))
+		harness.Success(ops.SendForm(t.User(role), "POST", "/messages/{id}/reactions", id, "emoji_name", emoji))
 	}
 
 	It("lists reactions oldest to newest", harness.Req("MSG-28"), func() {
 		react(harness.Member, "octopus")
 		react(harness.Owner, "heart")
 		react(harness.Admin, "octopus")
-		reactions := msgs.fetch(t.User(harness.Member), id).Value("reactions").Array()
+		reactions := msgs.Fetch(t.User(harness.Member), id).Value("reactions").Array()
 		Expect(harness.IntsOf(reactions, "user_id")).To(Equal([]int{
 			t.User(harness.Member).ID, t.User(harness.Owner).ID, t.User(harness.Admin).ID,
 		}))
@@ -46,7 +47,7 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 	DescribeTable("describes a reaction",
 		func(check func(r *httpexpect.Object)) {
 			react(harness.Member, "tada")
-			reactions := msgs.fetch(t.User(harness.Owner), id).Value("reactions").Array()
+			reactions := msgs.Fetch(t.User(harness.Owner), id).Value("reactions").Array()
 			reactions.Length().IsEqual(1)
 			check(reactions.Value(0).Object())
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // Reminders are created by users of their own (NewUser): a reminder falls due whenever any
@@ -98,8 +99,8 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		// The document gives no way to list reminders; the real server's GET /reminders does,
 		// and a server that has it must show the reminder there as scheduled.
 		list := t.As(user).GET("/reminders").Expect()
-		if ok, code, msg := envelope(list); !ok {
-			harness.Info("reminders list", "GET /reminders is not served (%s %q): only the reminder_id shows the reminder", code, msg)
+		if e := ops.Envelope(list); !e.Success {
+			harness.Info("reminders list", "GET /reminders is not served (%s %q): only the reminder_id shows the reminder", e.Code, e.Msg)
 			return
 		}
 		var found *httpexpect.Object

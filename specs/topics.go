@@ -7,17 +7,12 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // topicsOf sends GET /users/me/{stream_id}/topics as role; query holds name, value pairs.
 func topicsOf(role harness.Role, channelID int, query ...any) *httpexpect.Response {
-	return getAs(role, "/users/me/{id}/topics", channelID, query...)
-}
-
-// topicNames lists the names of a successful topics response, in order.
-func topicNames(resp *httpexpect.Response) []string {
-	topics := harness.Success(resp).Value("topics").Array()
-	return harness.StringsOf(topics, "name")
+	return ops.GetAs(role, "/users/me/{id}/topics", channelID, query...)
 }
 
 var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_id}/topics)", func() {
@@ -58,7 +53,7 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 			t.NeedLevel(334)
 			ch := t.NewChannel(harness.Public, t.User(harness.Member))
 			t.SendToEmptyTopic(t.User(harness.Admin), ch)
-			Expect(topicNames(topicsOf(harness.Member, ch.ID, query...))).To(Equal([]string{want()}))
+			Expect(ops.TopicNames(topicsOf(harness.Member, ch.ID, query...))).To(Equal([]string{want()}))
 		},
 		Entry("as realm_empty_topic_display_name by default", harness.Req("OP12-01"), nil,
 			func() string { return harness.Current().Realm.EmptyTopicDisplayName }),
@@ -74,8 +69,8 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 			t.Subscribe(ch, t.User(role))
 			t.SendToChannel(t.User(harness.Owner), ch, after, "sent after the subscription")
 
-			Expect(topicNames(topicsOf(role, ch.ID))).To(Equal([]string{after}))
-			Expect(topicNames(topicsOf(harness.Owner, ch.ID))).To(Equal([]string{after, before}))
+			Expect(ops.TopicNames(topicsOf(role, ch.ID))).To(Equal([]string{after}))
+			Expect(ops.TopicNames(topicsOf(harness.Owner, ch.ID))).To(Equal([]string{after, before}))
 		},
 		Entry("for a user", harness.Req("OP12-05"), harness.Member),
 		Entry("for a bot", harness.Req("OP12-06"), harness.Bot),
