@@ -76,7 +76,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 	})
 
 	Describe("detached uploads of an edit (operation 1)", func() {
-		BeforeEach(func() { needCatalogLevels(t) }) // detached_uploads from 285 on the real server
+		BeforeEach(func() { ops.NeedCatalogLevels(t) }) // detached_uploads from 285 on the real server
 
 		DescribeTable("returns a file whose only reference the edit removed",
 			func(check func(detached *httpexpect.Array, f harness.UploadedFile, attachment int)) {
@@ -188,7 +188,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 				harness.Success(admin.DELETE("/messages/{id}", second).Expect())
 			}),
 			Entry("by deleting their topic", harness.Req("STATE-16"), func(harness.UploadedFile, int, int) {
-				untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
+				ops.UntilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
 			}),
 		)
 

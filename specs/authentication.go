@@ -10,6 +10,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // authenticatedOperation is one of the 20 documented operations that require credentials,
@@ -136,7 +137,7 @@ var _ = Describe("Authentication", func() {
 	Describe("shows another user's real email only as that user's email_address_visibility allows", func() {
 		var subject harness.User
 		BeforeEach(func() {
-			needCatalogLevels(t) // the user's own email_address_visibility exists from 163 on the real server
+			ops.NeedCatalogLevels(t) // the user's own email_address_visibility exists from 163 on the real server
 			subject = t.NewUser(harness.Member)
 		})
 

@@ -31,7 +31,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 			doomed := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
 			survivor := harness.UniqueName("survivor")
 			kept := t.SendToChannel(t.User(harness.Member), ch, survivor, "stays")
-			untilComplete("delete topic", len(doomed), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
+			ops.UntilComplete("delete topic", len(doomed), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
 			check(doomed, kept, survivor)
 		},
 		Entry("the topic's messages in the channel, and no other", harness.Req("OP08-01", "STATE-14"), func(doomed []int, kept int, _ string) {
@@ -48,7 +48,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	It("answers complete = true when it deleted every message of the topic", harness.Req("OP08-04"), func() {
 		t.NeedLevel(211) // before, a request that stopped early was an error, not complete = false
 		ids := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
-		untilComplete("delete topic", len(ids), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
+		ops.UntilComplete("delete topic", len(ids), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
 		for _, id := range ids {
 			Expect(msgs.Gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
 		}
@@ -64,7 +64,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 		t.NeedLevel(334)
 		id := t.SendToEmptyTopic(t.User(harness.Member), ch)
 		display := t.Realm.EmptyTopicDisplayName
-		untilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &display) })
+		ops.UntilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &display) })
 		Expect(msgs.Gone(admin, id)).To(BeTrue())
 	})
 
@@ -135,7 +135,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 			t.SendToChannel(t.User(harness.Member), ch, topic, "newer")
 		}
 		t.LimitBatches(2, 1)
-		partial(msgs.DeleteTopic(admin, ch, &topic))
+		ops.Partial(msgs.DeleteTopic(admin, ch, &topic))
 		Expect(msgs.Gone(admin, first)).To(BeFalse(), "the oldest message, beyond the batch done")
 	})
 })

@@ -31,7 +31,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 	Describe("move time limits", func() {
 		const limit = 100 // seconds
 		BeforeEach(func() {
-			needCatalogLevels(t) // the move time limits exist from 162 on the real server
+			ops.NeedCatalogLevels(t) // the move time limits exist from 162 on the real server
 			t.NeedCapability("clock")
 			t.LetMembersMove()
 			t.ChangeRealmSetting("move_messages_within_stream_limit_seconds", limit)
@@ -136,7 +136,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			crowd []harness.User
 		)
 		BeforeEach(func() {
-			needCatalogLevels(t) // the group setting from 352 on the real server
+			ops.NeedCatalogLevels(t) // the group setting from 352 on the real server
 			admin = t.User(harness.Admin)
 			// "Many" subscribers or participants: the document gives no number; the harness
 			// knows the threshold from the settings, or from the fake, or skips the spec.

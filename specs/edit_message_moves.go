@@ -90,7 +90,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	}
 	DescribeTable("records in the edit history",
 		func(toChannel bool, check func(entry *httpexpect.Object, m moved)) {
-			needCatalogLevels(t)
+			ops.NeedCatalogLevels(t)
 			id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved")
 			m := moved{fromChannel: ch.ID, toChannel: ch.ID, fromTopic: topic, toTopic: topic}
 			if toChannel {

@@ -4,6 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 13: set typing status for message editing (POST /messages/{message_id}/typing)", func() {
@@ -14,7 +15,7 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route as the document has it exists from 361 on the real server
+		ops.NeedCatalogLevels(t) // the route as the document has it exists from 361 on the real server
 		member = t.User(harness.Member)
 		ch := t.NewChannel(harness.Public, t.User(harness.Member))
 		id = t.SendToChannel(t.User(harness.Member), ch, harness.UniqueName("typing"), "being edited")

@@ -10,12 +10,13 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Email visibility: the email each role sees for another user", func() {
 	// The user's own email_address_visibility, and delivery_email's rules, exist from 163 on the
 	// real server (a realm setting before).
-	BeforeEach(func() { needCatalogLevels(harness.Current()) })
+	BeforeEach(func() { ops.NeedCatalogLevels(harness.Current()) })
 
 	// delivery_email (RES-06) is where the real address is shown to exactly the viewers the
 	// visibility admits (AUTH-18): each assertion is one viewer's delivery_email.
@@ -104,7 +105,7 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 	// address and the register state, not only the user object.
 	It("keeps a changed real address out of the events and register state of a viewer the visibility excludes", harness.Req("RES-06"), func() {
 		t := harness.Current()
-		byEmail, _ := requirements().Get("OP02-12") // the address is changed through operation 2
+		byEmail, _ := ops.Requirements().Get("OP02-12") // the address is changed through operation 2
 		t.NeedLevel(byEmail.MinLevel)
 		acct.OwnerNeeds("can_change_user_emails")
 		subject := t.NewUser(harness.Member)

@@ -14,9 +14,6 @@ import (
 	"github.com/chatconform/chatconform/specs/ops"
 )
 
-// eventWait bounds how long a spec waits for an event; events normally arrive at once.
-const eventWait = 10 * time.Second
-
 // presenceEventUsers is the realm size above which the real server of this family stops
 // sending presence events.
 const presenceEventUsers = 100
@@ -56,7 +53,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			for i := range want {
 				expected[i] = anEvent("subscription")
 			}
-			Expect(events.ExpectEvents(eventWait, expected...)).To(ConsistOf(want...))
+			Expect(events.ExpectEvents(ops.EventWait, expected...)).To(ConsistOf(want...))
 		},
 		Entry("muting with is_muted=true", harness.Req("EVENT-01", "STATE-11"), false, "is_muted", true, true),
 		Entry("muting with in_home_view=false", harness.Req("EVENT-01", "STATE-11"), false, "in_home_view", false, true),
@@ -71,7 +68,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			topic  string
 		)
 		BeforeEach(func() {
-			needCatalogLevels(t) // the real server sends this update on deletions from 256
+			ops.NeedCatalogLevels(t) // the real server sends this update on deletions from 256
 			ch = t.NewChannel(harness.Public, t.User(harness.Member))
 			topic = harness.UniqueName("oldest")
 			oldest = t.SendToChannel(t.User(harness.Admin), ch, topic, "the oldest message")
@@ -86,15 +83,15 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			next := t.SendToChannel(t.User(harness.Admin), ch, topic, "the next message")
 			events := t.Listen(t.User(harness.Member), "stream").AboutField("stream_id", ch.ID)
 			harness.Success(t.As(t.User(harness.Admin)).DELETE("/messages/{id}", oldest).Expect())
-			events.ExpectEvents(eventWait, firstMessageIDUpdate(next))
+			events.ExpectEvents(ops.EventWait, firstMessageIDUpdate(next))
 		})
 
 		It("is sent when deleting a topic removes the oldest message", harness.Req("EVENT-03", "EVENT-02"), func() {
 			t.SendToChannel(t.User(harness.Admin), ch, topic, "also in the deleted topic")
 			survivor := t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("survivor"), "in another topic")
 			events := t.Listen(t.User(harness.Member), "stream").AboutField("stream_id", ch.ID)
-			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
-			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))
+			ops.UntilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
+			events.ExpectEvents(ops.EventWait, firstMessageIDUpdate(survivor))
 		})
 	})
 
@@ -102,7 +99,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// with property and value for the move time limits. Either form passes; the report says which.
 	DescribeTable("a realm update_dict event carries changes of the message editing and moving settings",
 		func(setting string, value any) {
-			needCatalogLevels(t) // the move time limits exist from 162 on the real server
+			ops.NeedCatalogLevels(t) // the move time limits exist from 162 on the real server
 			events := t.Listen(t.User(harness.Member), "realm").About(func(ev map[string]any) bool {
 				data, _ := ev["data"].(map[string]any)
 				_, inData := data[setting]
@@ -111,7 +108,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			t.ChangeRealmSetting(setting, value)
 			updateDict := harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: value}})
 			update := harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": value})
-			got := events.ExpectEvents(eventWait, Or(updateDict, update))
+			got := events.ExpectEvents(ops.EventWait, Or(updateDict, update))
 			if len(got) == 1 {
 				harness.Info("realm setting event form", "%s: op %q", setting, got[0]["op"])
 			}
@@ -125,8 +122,8 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// The group setting that governs resolving (from VER-18's level), with the group's ID as
 	// its value: the event carries the value the state now holds.
 	It("a realm update_dict event carries the change of can_resolve_topics_group", harness.Req("EVENT-04"), func() {
-		needCatalogLevels(t)
-		since, _ := requirements().Get("VER-18")
+		ops.NeedCatalogLevels(t)
+		since, _ := ops.Requirements().Get("VER-18")
 		t.NeedLevel(since.MinLevel)
 		const setting = "can_resolve_topics_group"
 		moderators := t.SystemGroupID("role:moderators")
@@ -139,7 +136,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		Expect(t.StateOf(t.User(harness.Member), "realm").Value("realm_" + setting).Raw()).To(BeNumerically("==", moderators))
 		updateDict := harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: moderators}})
 		update := harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": moderators})
-		events.ExpectEvents(eventWait, Or(updateDict, update))
+		events.ExpectEvents(ops.EventWait, Or(updateDict, update))
 	})
 
 	// The real server of this family sends no presence events in a realm of more than
@@ -147,21 +144,21 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// comes in such a realm, the requirement is skipped with the reason. The event's fields are
 	// not shown in the document, so the spec demands only that an event about the newcomer
 	// arrives. The real server announces presence from a queue worker, possibly after the
-	// listener's fence: the spec keeps collecting until the event comes or eventWait passes.
+	// listener's fence: the spec keeps collecting until the event comes or ops.EventWait passes.
 	It("tells clients at once when a user comes online", harness.Req("EVENT-05"), func() {
 		newcomer := t.NewUser(harness.Member)
 		events := t.Listen(t.User(harness.Member), "presence").AboutField("user_id", newcomer.ID)
 		harness.Success(t.As(newcomer).POST("/users/me/presence").WithFormField("status", "active").Expect())
-		deadline := time.Now().Add(eventWait)
+		deadline := time.Now().Add(ops.EventWait)
 		for time.Now().Before(deadline) {
-			if len(events.Collect(eventWait)) > 0 {
+			if len(events.Collect(ops.EventWait)) > 0 {
 				return
 			}
 		}
 		if n := t.ActiveUsers(); n > presenceEventUsers {
 			Skip(fmt.Sprintf("no presence event came, and the target's realm has %d active users: a server of this family sends no presence events above %d", n, presenceEventUsers))
 		}
-		Fail(fmt.Sprintf("no presence event about the user %d who came online arrived within %s", newcomer.ID, eventWait))
+		Fail(fmt.Sprintf("no presence event about the user %d who came online arrived within %s", newcomer.ID, ops.EventWait))
 	})
 
 	It("tells the client with has_vcall_token whether the user holds a video-call token", harness.Req("EVENT-06"), func() {
@@ -169,9 +166,9 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		user := t.NewUser(harness.Member)
 		events := t.Listen(user, "has_vcall_token") // the user's own events: nothing foreign
 		t.SetVCallToken(user, true)
-		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": true}))
+		events.ExpectEvents(ops.EventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": true}))
 		t.SetVCallToken(user, false)
-		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": false}))
+		events.ExpectEvents(ops.EventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": false}))
 	})
 
 	// Other events may reach the queue (the realm is shared); only the two private ones must not.
@@ -188,12 +185,12 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		// What the two do in their conversation is theirs too: typing, editing, reacting.
 		admin := t.User(harness.Admin)
 		harness.Success(ops.SendForm(t.User(harness.Owner), "POST", "/typing", nil, "op", "start", "to", ops.JSONText([]int{admin.ID})))
-		if editTyping, _ := requirements().Get("OP13-01"); t.FeatureLevel >= editTyping.MinLevel {
+		if editTyping, _ := ops.Requirements().Get("OP13-01"); t.FeatureLevel >= editTyping.MinLevel {
 			harness.Success(msgs.EditTyping(t.User(harness.Owner), dm, "op", "start"))
 		}
 		harness.Success(ops.SendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
 
-		for _, ev := range events.Collect(eventWait) {
+		for _, ev := range events.Collect(ops.EventWait) {
 			Expect(ops.JSONText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
 			switch ev["type"] {
 			case "subscription":

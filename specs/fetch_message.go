@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -14,12 +13,6 @@ import (
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/specs/ops"
 )
-
-// fetchMessage sends GET /messages/{id} as role, with query parameters as name, value pairs,
-// for specs that look at the whole response (msgs.Fetch returns the message of a success).
-func fetchMessage(role harness.Role, id int, query ...any) *httpexpect.Response {
-	return ops.GetAs(role, "/messages/{id}", id, query...)
-}
 
 var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id})", func() {
 	var (
@@ -33,7 +26,7 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 
 	It("omits last_moved_timestamp for a message never moved", harness.Req("MSG-35"), func() {
 		t.NeedLevel(365)
-		msgs.Fetch(member, fieldsMessage.get(t)).NotContainsKey("last_moved_timestamp")
+		msgs.Fetch(member, ops.FieldsMessage.Get(t)).NotContainsKey("last_moved_timestamp")
 	})
 
 	// A direct message between the owner and the member: one requirement an assertion.
@@ -73,12 +66,12 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	)
 
 	It("answers BAD_REQUEST for a message that does not exist", harness.Req("OP06-09", "ERR-04"), func() {
-		harness.FailsWith(fetchMessage(harness.Member, harness.UnusedID), "BAD_REQUEST")
+		harness.FailsWith(ops.FetchMessage(harness.Member, harness.UnusedID), "BAD_REQUEST")
 	})
 
 	DescribeTable("answers BAD_REQUEST for a message the requester cannot see", harness.Req("OP06-10", "ERR-04"),
 		func(send func() int) {
-			harness.FailsWith(fetchMessage(harness.Member, send()), "BAD_REQUEST")
+			harness.FailsWith(ops.FetchMessage(harness.Member, send()), "BAD_REQUEST")
 		},
 		Entry("a direct message between two other users", func() int {
 			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the member")
@@ -183,7 +176,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 
 	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
 		harness.Req("MSG-15"), func() {
-			needCatalogLevels(t) // the sender's own email_address_visibility exists from 163 on the real server
+			ops.NeedCatalogLevels(t) // the sender's own email_address_visibility exists from 163 on the real server
 			private := t.NewUser(harness.Member)
 			t.SetEmailVisibility(private, harness.VisibleToAdmins)
 			id := t.SendToChannel(private, ch, topic, "from a user whose email only administrators see")
@@ -233,37 +226,11 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	})
 })
 
-// sharedMessage is a channel message each process sends once to the shared channel, for the
-// specs that only read it, one requirement each (docs/footprint.md).
-type sharedMessage struct {
-	sync.Once
-	id, other int
-	channel   harness.Channel
-	topic     string
-}
-
-// fieldsMessage is the shared message of operation 6's field specs; fieldsSource its Markdown.
-var fieldsMessage sharedMessage
-
-const fieldsSource = "Fetch **bold** check"
-
-// get sends the message (and another after it) on first use in the process; it returns its id.
-func (f *sharedMessage) get(t *harness.Target) int {
-	GinkgoHelper()
-	f.Do(func() {
-		f.channel = t.SharedChannel()
-		f.topic = harness.UniqueName("fields")
-		f.id = t.SendToChannel(t.User(harness.Owner), f.channel, f.topic, fieldsSource)
-		f.other = t.SendToChannel(t.User(harness.Owner), f.channel, f.topic, "another message")
-	})
-	return f.id
-}
-
 var _ = Describe("Operation 6: the Message object of a channel message", func() {
 	var id int
 	BeforeEach(func() {
-		needCatalogLevels(harness.Current()) // the whole message in the answer from 120 on the real server
-		id = fieldsMessage.get(harness.Current())
+		ops.NeedCatalogLevels(harness.Current()) // the whole message in the answer from 120 on the real server
+		id = ops.FieldsMessage.Get(harness.Current())
 	})
 
 	owner := func() harness.User { return harness.Current().User(harness.Owner) }
@@ -273,12 +240,12 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	fetched := func(query ...any) *httpexpect.Object { return msgs.Fetch(owner(), id, query...) }
 
 	DescribeTable("returns",
-		func(check func(body *httpexpect.Object)) { check(harness.Success(fetchMessage(harness.Owner, id))) },
+		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(harness.Owner, id))) },
 		Entry("the requested message in message", harness.Req("OP06-06", "OP06-07", "MSG-38"), func(body *httpexpect.Object) {
 			body.Value("message").Object().HasValue("id", id)
 		}),
 		Entry("its Markdown in raw_content", harness.Req("OP06-08", "MSG-39", "VER-11"), func(body *httpexpect.Object) {
-			body.Value("raw_content").String().IsEqual(fieldsSource)
+			body.Value("raw_content").String().IsEqual(ops.FieldsSource)
 		}),
 	)
 
@@ -291,7 +258,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 			m.Value("content_type").String().IsEqual("text/html")
 		}),
 		Entry("the raw Markdown with apply_markdown=false", harness.Req("OP06-02", "MSG-09"), []any{"apply_markdown", false},
-			func(m *httpexpect.Object) { m.Value("content").String().IsEqual(fieldsSource) }),
+			func(m *httpexpect.Object) { m.Value("content").String().IsEqual(ops.FieldsSource) }),
 		Entry("content_type text/x-markdown with apply_markdown=false", harness.Req("OP06-02", "MSG-10"), []any{"apply_markdown", false},
 			func(m *httpexpect.Object) { m.Value("content_type").String().IsEqual("text/x-markdown") }),
 	)
@@ -300,14 +267,14 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		func(check func(m *httpexpect.Object)) { check(fetched()) },
 		Entry("id, an integer, distinct from another message's", harness.Req("MSG-01"), func(m *httpexpect.Object) {
 			m.Value("id").Number().IsInt().IsEqual(id)
-			Expect(fieldsMessage.other).NotTo(Equal(id), "two messages got the same id")
+			Expect(ops.FieldsMessage.Other).NotTo(Equal(id), "two messages got the same id")
 		}),
 		Entry("type stream", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("stream") }),
 		Entry("stream_id, the channel's id", harness.Req("MSG-03"), func(m *httpexpect.Object) {
-			m.Value("stream_id").Number().IsInt().IsEqual(fieldsMessage.channel.ID)
+			m.Value("stream_id").Number().IsInt().IsEqual(ops.FieldsMessage.Channel.ID)
 		}),
 		Entry("subject, the topic", harness.Req("MSG-04"), func(m *httpexpect.Object) {
-			m.Value("subject").String().IsEqual(fieldsMessage.topic)
+			m.Value("subject").String().IsEqual(ops.FieldsMessage.Topic)
 		}),
 		Entry("sender_id, sender_email and sender_full_name of the sender", harness.Req("MSG-12"), func(m *httpexpect.Object) {
 			m.Value("sender_id").Number().IsEqual(owner().ID)
@@ -318,20 +285,20 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		// the server's root domain): a value per sender is no realm's identifier.
 		Entry("sender_realm_str, the same string for another sender of the realm", harness.Req("MSG-13"), func(m *httpexpect.Object) {
 			t := harness.Current()
-			other := t.SendToChannel(t.User(harness.Member), fieldsMessage.channel, fieldsMessage.topic, "from another sender")
+			other := t.SendToChannel(t.User(harness.Member), ops.FieldsMessage.Channel, ops.FieldsMessage.Topic, "from another sender")
 			msgs.Fetch(owner(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
 		}),
 		Entry("avatar_url, a string or null", harness.Req("MSG-14"), func(m *httpexpect.Object) { harness.ExpectStringOrNull(m.Value("avatar_url")) }),
 		Entry("client, a string", harness.Req("MSG-16"), func(m *httpexpect.Object) { m.Value("client").String() }),
 		Entry("display_recipient, the channel's name", harness.Req("MSG-17"), func(m *httpexpect.Object) {
-			m.Value("display_recipient").String().IsEqual(fieldsMessage.channel.Name)
+			m.Value("display_recipient").String().IsEqual(ops.FieldsMessage.Channel.Name)
 		}),
 		// The ID of the set of recipients: one value for the messages of a channel, another
 		// for a direct message conversation.
 		Entry("recipient_id, the channel's: the same for another message there, another for a direct message", harness.Req("MSG-19"), func(m *httpexpect.Object) {
 			t := harness.Current()
 			channel := m.Value("recipient_id").Number().IsInt().Raw()
-			msgs.Fetch(owner(), fieldsMessage.other).Value("recipient_id").Number().IsEqual(channel)
+			msgs.Fetch(owner(), ops.FieldsMessage.Other).Value("recipient_id").Number().IsEqual(channel)
 			direct := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")
 			msgs.Fetch(owner(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
 		}),
@@ -367,7 +334,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	It("has timestamp, the UNIX second it was sent", harness.Req("MSG-11"), func() {
 		// A message of its own: the shared one may be older than the timestamp slack allows.
 		t := harness.Current()
-		sent := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), fieldsMessage.topic, "when")
+		sent := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), ops.FieldsMessage.Topic, "when")
 		harness.ExpectTimestampNow(msgs.Fetch(owner(), sent).Value("timestamp"))
 	})
 })

@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 16: get user group membership status (GET /user_groups/{user_group_id}/members/{user_id})", func() {
@@ -18,7 +19,7 @@ var _ = Describe("Operation 16: get user group membership status (GET /user_grou
 	// direct is fresh, as some specs deactivate it.
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route exists from 127 on the real server
+		ops.NeedCatalogLevels(t) // the route exists from 127 on the real server
 		crowd := t.Crowd(2)
 		direct, nested, nobody = t.NewUser(harness.Member), crowd[0], crowd[1]
 		inner = t.NewGroup([]int{direct.ID})

@@ -6,6 +6,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // The JWT specs are Serial: against the fake each one sets the server's JWT key.
@@ -17,7 +18,7 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route exists from 160 on the real server; its email rules from 163
+		ops.NeedCatalogLevels(t) // the route exists from 160 on the real server; its email rules from 163
 		signer = t.NeedJWT()
 		// Fetching a key changes nothing about the user, so the cast's member serves; the
 		// specs that change the user take a fresh one.

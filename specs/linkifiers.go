@@ -18,7 +18,7 @@ var _ = Describe("Operation 17: get linkifiers (GET /realm/linkifiers)", func() 
 	var t *harness.Target
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // url_template from 176 on the real server
+		ops.NeedCatalogLevels(t) // url_template from 176 on the real server
 	})
 
 	It("returns linkifiers: an array of objects with an integer id, a pattern and a URL template",
@@ -106,7 +106,7 @@ var _ = Describe("Linkifier objects", func() {
 
 	// The real server has example_input and reverse_template from 471, alternative_url_templates
 	// from 478.
-	BeforeEach(func() { needCatalogLevels(harness.Current()) })
+	BeforeEach(func() { ops.NeedCatalogLevels(harness.Current()) })
 
 	DescribeTable("carry",
 		func(add func() *httpexpect.Object, check func(l *httpexpect.Object)) { check(add()) },
@@ -148,7 +148,7 @@ var _ = Describe("Linkifier objects", func() {
 // Reordering names every linkifier of the realm, so it runs alone: a linkifier added beside
 // it would make the list incomplete.
 var _ = Describe("Reordering linkifiers (PATCH /realm/linkifiers)", Serial, func() {
-	BeforeEach(func() { needCatalogLevels(harness.Current()) }) // the route is new at 202 on the real server
+	BeforeEach(func() { ops.NeedCatalogLevels(harness.Current()) }) // the route is new at 202 on the real server
 
 	// reorder adds three linkifiers, reverses them in place in the realm's order (every other
 	// linkifier keeps its place) and returns their ids and the whole order set.

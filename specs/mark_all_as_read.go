@@ -1,7 +1,6 @@
 package specs
 
 import (
-	"fmt"
 	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -39,7 +38,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 	// the same of the operation the document gives, with complete, from level 211.
 	DescribeTable("marks every message of the requester as read, and no other user's",
 		func() {
-			needCatalogLevels(t)
+			ops.NeedCatalogLevels(t)
 			for _, id := range ids {
 				Expect(read(id)).To(BeFalse(), "message %d before", id)
 			}
@@ -89,7 +88,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
 		t.NeedLevelBelow(211)
 		t.LimitBatches(2, 1)
-		partial(ops.SendForm(reader, "POST", "/mark_all_as_read", nil))
+		ops.Partial(ops.SendForm(reader, "POST", "/mark_all_as_read", nil))
 		Expect(read(ids[len(ids)-1])).To(BeTrue(), "the newest message, in the batch done")
 	})
 })
@@ -97,40 +96,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 // markAllAsRead marks all of u's messages as read (see untilComplete).
 func markAllAsRead(u harness.User, messages int) {
 	GinkgoHelper()
-	untilComplete("mark all as read", messages, func() *httpexpect.Response {
+	ops.UntilComplete("mark all as read", messages, func() *httpexpect.Response {
 		return ops.SendForm(u, "POST", "/mark_all_as_read", nil)
 	})
-}
-
-// untilComplete repeats a batch operation (delete topic, mark all as read) while the server
-// answers that it stopped early, complete = false (below level 211 result
-// partially_completed), as the document tells clients to: batch sizes are the server's
-// choice. It allows two requests per message the spec made and a few more (the requester
-// may hold others), and fails the spec when the last still answers complete = false.
-func untilComplete(what string, messages int, send func() *httpexpect.Response) {
-	GinkgoHelper()
-	replaced, _ := requirements().Get("VER-29") // partially_completed, until complete replaced it
-	completes := harness.Current().FeatureLevel >= replaced.BelowLevel
-	limit := 2*messages + 5
-	for range limit {
-		resp := send()
-		if !completes && resp.JSON().Object().Value("result").String().Raw() == "partially_completed" {
-			partial(resp)
-			continue
-		}
-		body := harness.Success(resp)
-		if !completes || body.Value("complete").Boolean().Raw() {
-			return
-		}
-	}
-	Fail(fmt.Sprintf("%s still answers complete = false after %d requests for %d messages", what, limit, messages))
-}
-
-// partial checks the envelope that replaced complete = false at level 211: result
-// partially_completed and a code string.
-func partial(resp *httpexpect.Response) {
-	GinkgoHelper()
-	body := resp.JSON().Object()
-	body.Value("result").String().IsEqual("partially_completed")
-	body.Value("code").String().NotEmpty()
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // playgroundTemplate is a valid RFC 6570 template with the one variable, code.
@@ -31,7 +32,7 @@ func addPlayground(name, language, template string) *httpexpect.Response {
 }
 
 var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)", func() {
-	BeforeEach(func() { needCatalogLevels(harness.Current()) }) // url_template from 196 on the real server
+	BeforeEach(func() { ops.NeedCatalogLevels(harness.Current()) }) // url_template from 196 on the real server
 
 	DescribeTable("creates a playground",
 		func(check func(answer, listed *httpexpect.Object, name string)) {

@@ -65,7 +65,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route from 381 on the real server, the note from 415
+		ops.NeedCatalogLevels(t) // the route from 381 on the real server, the note from 415
 		user = t.NewUser(harness.Member)
 		ch = t.NewChannel(harness.Public)
 		topic = harness.UniqueName("remind")
@@ -175,7 +175,7 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 	var t *harness.Target
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route from 381 on the real server, the note from 415
+		ops.NeedCatalogLevels(t) // the route from 381 on the real server, the note from 415
 		t.NeedCapability("clock")
 	})
 
@@ -204,10 +204,10 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 			})
 			t.PassTime(deliveryLead - time.Second)
 			if notBefore {
-				events.ExpectNoEvents(eventWait)
+				events.ExpectNoEvents(ops.EventWait)
 			}
 			t.PassTime(time.Second)
-			got := events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "message"}))
+			got := events.ExpectEvents(ops.EventWait, harness.Event(map[string]any{"type": "message"}))
 			message, _ := got[0]["message"].(map[string]any)
 			Expect(message).To(HaveKey("id"))
 			d.reminder = harness.Success(t.As(user).GET("/messages/{id}", int(message["id"].(float64))).Expect()).Value("message").Object()

@@ -84,7 +84,7 @@ var restrictedOps = []restrictedOp{
 			m := matrixChannel(t)
 			ch, topic := m.ch, m.topic
 			resp := t.As(u).POST("/streams/{id}/delete_topic", ch.ID).WithFormField("topic_name", topic).Expect()
-			return resp, func() bool { return !slices.Contains(ops.TopicNames(topicsOf(harness.Admin, ch.ID)), topic) }
+			return resp, func() bool { return !slices.Contains(ops.TopicNames(ops.TopicsOf(harness.Admin, ch.ID)), topic) }
 		},
 	},
 	{
@@ -233,7 +233,7 @@ var _ = Describe("Role matrix: every role-restricted operation against every rol
 		}
 		args := append(append(decorators, func(role harness.Role) {
 			t := harness.Current()
-			needCatalogLevels(t)
+			ops.NeedCatalogLevels(t)
 			if op.setup != nil {
 				op.setup(t)
 			}

@@ -47,7 +47,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	})
 
 	It("succeeds when the topic is already muted", harness.Req("STATE-05"), func() {
-		needCatalogLevels(t) // an error before 169 on the real server
+		ops.NeedCatalogLevels(t) // an error before 169 on the real server
 		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
 		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
 		Expect(msgs.MutedTopics(member, ch)).To(ConsistOf(topic))
@@ -60,7 +60,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	})
 
 	It("succeeds in unmuting a topic that is not muted", harness.Req("STATE-08"), func() {
-		needCatalogLevels(t) // an error before 169 on the real server
+		ops.NeedCatalogLevels(t) // an error before 169 on the real server
 		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
 		Expect(msgs.MutedTopics(member, ch)).To(BeEmpty())
 	})

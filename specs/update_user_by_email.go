@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", func() {
@@ -16,7 +17,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		needCatalogLevels(t) // the route exists from 313 on the real server
+		ops.NeedCatalogLevels(t) // the route exists from 313 on the real server
 		subject = t.NewUser(harness.Member)
 	})
 	owner := func() harness.User { return t.User(harness.Owner) }

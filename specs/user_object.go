@@ -30,7 +30,7 @@ var _ = Describe("The User object", func() {
 	}
 	DescribeTable("as GET /users/{user_id} gives it",
 		func(rule ops.UserRule, role harness.Role) {
-			needCatalogLevels(t) // delivery_email's rules hold from 163 on the real server
+			ops.NeedCatalogLevels(t) // delivery_email's rules hold from 163 on the real server
 			rule.Check(acct.UserAs(t.User(harness.Member), t.User(role).ID), role)
 		},
 		entries,

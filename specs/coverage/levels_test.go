@@ -26,7 +26,8 @@ import (
 //
 // It reads the spec files: a spec's gate is the highest constant level of the NeedLevel
 // calls in its It (or Entry and table body), in the BeforeEach and JustBeforeEach nodes of
-// its containers, and in the spec package's functions these call; needCatalogLevels counts
+// its containers, and in the functions of the spec package and of its helpers (specs/ops) these
+// call; ops.NeedCatalogLevels counts
 // as gating on every level. A spec whose gate is elsewhere (a closure stored in a
 // variable, a level computed at run time) is reported, so move its gate where this check
 // sees it.
@@ -92,7 +93,7 @@ func levelsText(why []string) string {
 	return strings.Join(why, ", ")
 }
 
-// everyLevel is the gate of needCatalogLevels: whatever the spec names.
+// everyLevel is the gate of ops.NeedCatalogLevels: whatever the spec names.
 const everyLevel = math.MaxInt
 
 // Names the check knows: Ginkgo's leaf and container nodes, its setup nodes, the gates.
@@ -107,7 +108,7 @@ var (
 
 const (
 	needLevel     = "NeedLevel"
-	catalogLevels = "needCatalogLevels"
+	catalogLevels = "NeedCatalogLevels"
 )
 
 // specSources are the parsed spec files and what their functions gate on.
@@ -119,12 +120,18 @@ type specSources struct {
 	memo   map[*ast.FuncDecl]int
 }
 
-// parseSpecs parses the non-test Go files of the spec package in dir.
+// parseSpecs parses the non-test Go files of the spec package in dir and of its helpers'
+// package (dir/ops).
 func parseSpecs(dir string) (*specSources, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, err
 	}
+	helpers, err := filepath.Glob(filepath.Join(dir, "ops", "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	paths = append(paths, helpers...)
 	src := &specSources{fset: token.NewFileSet(), files: map[string]*ast.File{}, consts: map[string]int{},
 		funcs: map[string][]*ast.FuncDecl{}, memo: map[*ast.FuncDecl]int{}}
 	for _, p := range paths {
@@ -299,10 +306,16 @@ func (src *specSources) funcLevel(d *ast.FuncDecl, visiting map[*ast.FuncDecl]bo
 	return v
 }
 
-// constValue evaluates a NeedLevel argument: an integer literal or package constant.
+// constValue evaluates a NeedLevel argument: an integer literal, or a constant of the spec
+// package or of its helpers' (ops.Name).
 func (src *specSources) constValue(e ast.Expr) (int, bool) {
 	if n, ok := intLiteral(e); ok {
 		return n, true
+	}
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "ops" {
+			e = sel.Sel
+		}
 	}
 	if id, ok := e.(*ast.Ident); ok {
 		n, ok := src.consts[id.Name]

@@ -1,7 +1,8 @@
-package specs
+package ops
 
 import (
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -14,19 +15,22 @@ import (
 // instead of failing. Most specs call NeedLevel with the level written out, next to the
 // rule; specs/coverage checks that every such gate is there and high enough.
 
-// requirements is the catalog, loaded once.
-var requirements = sync.OnceValue(catalog.MustLoad)
+// Requirements is the catalog, loaded once.
+var Requirements = sync.OnceValue(catalog.MustLoad)
 
-// needCatalogLevels skips the running spec as not applicable when the target's feature
+// NeedCatalogLevels skips the running spec as not applicable when the target's feature
 // level is below the min_level of any requirement the spec names: for specs built from
 // data (the role matrix), whose requirements vary from spec to spec.
-func needCatalogLevels(t *harness.Target) {
+func NeedCatalogLevels(t *harness.Target) {
 	GinkgoHelper()
 	level := 0
 	for _, id := range harness.ReqIDs(CurrentSpecReport().Labels()) {
-		if r, ok := requirements().Get(id); ok {
+		if r, ok := Requirements().Get(id); ok {
 			level = max(level, r.MinLevel)
 		}
 	}
 	t.NeedLevel(level)
 }
+
+// EventWait bounds how long a spec waits for an event; events normally arrive at once.
+const EventWait = 10 * time.Second
