@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,14 +15,23 @@ import (
 // linkifiers are realm-wide and would pile up on a shared server.
 func (t *Target) AddLinkifier(pattern, urlTemplate string) int {
 	ginkgo.GinkgoHelper()
+	return t.createRealmObject("/realm/filters", url.Values{"pattern": {pattern}, "url_template": {urlTemplate}},
+		fmt.Sprintf("adding linkifier %q", pattern))
+}
+
+// createRealmObject creates a realm-wide object (POST path, as an administrator), returns its
+// id, and deletes it (DELETE path/{id}) when the spec ends, so that such objects do not pile
+// up on a shared server.
+func (t *Target) createRealmObject(path string, params url.Values, what string) int {
+	ginkgo.GinkgoHelper()
 	admin := t.User(Admin)
-	obj, err := t.api("POST", "/realm/filters", &admin, url.Values{"pattern": {pattern}, "url_template": {urlTemplate}})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: adding linkifier %q", pattern)
+	obj, err := t.api("POST", path, &admin, params)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: %s", what)
 	id, ok := obj.int("id")
-	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /realm/filters returned no integer id")
+	g.Expect(ok).To(gomega.BeTrue(), "harness: POST %s returned no integer id", path)
 	ginkgo.DeferCleanup(func() {
 		// Best effort: a spec may have deleted it already.
-		_, _ = t.api("DELETE", "/realm/filters/"+strconv.Itoa(id), &admin, nil)
+		_, _ = t.api("DELETE", path+"/"+strconv.Itoa(id), &admin, nil)
 	})
 	return id
 }
@@ -40,18 +50,9 @@ const (
 // side never change or delete one another's. Failure fails the spec.
 func (t *Target) ProfileField(fieldType int) int {
 	ginkgo.GinkgoHelper()
-	admin := t.User(Admin)
-	obj, err := t.api("POST", "/realm/profile_fields", &admin, url.Values{
+	return t.createRealmObject("/realm/profile_fields", url.Values{
 		"name": {UniqueName("f")}, "field_type": {strconv.Itoa(fieldType)},
-	})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating a custom profile field of type %d", fieldType)
-	id, ok := obj.int("id")
-	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /realm/profile_fields returned no integer id")
-	ginkgo.DeferCleanup(func() {
-		// Best effort: the field is the spec's own, nothing else depends on it.
-		_, _ = t.api("DELETE", "/realm/profile_fields/"+strconv.Itoa(id), &admin, nil)
-	})
-	return id
+	}, fmt.Sprintf("creating a custom profile field of type %d", fieldType))
 }
 
 // ChangeRealmGroupSetting points a realm permission group setting (can_resolve_topics_group,
