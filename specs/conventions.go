@@ -58,7 +58,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		// The member was subscribed through the JSON list: the new channel is theirs to read.
 		ch := t.ChannelByName(t.User(harness.Member), name)
 		t.ArchiveAtEnd(ch)
-		harness.Success(ops.TopicsOf(harness.Member, ch.ID))
+		harness.Success(ops.TopicsOf(harness.Current().User(harness.Member), ch.ID))
 	})
 
 	// Three read-only operations, on the process's shared channel (which has the shared
@@ -79,7 +79,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		}},
 		{"get topics", func() *httpexpect.Response {
 			ops.FieldsMessage.Get(harness.Current())
-			return ops.TopicsOf(harness.Member, harness.Current().SharedChannel().ID)
+			return ops.TopicsOf(harness.Current().User(harness.Member), harness.Current().SharedChannel().ID)
 		}, func(body *httpexpect.Object) {
 			body.Value("topics").Array().NotEmpty().Every(func(_ int, l *httpexpect.Value) {
 				l.Object().Value("name").String()
@@ -87,7 +87,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			})
 		}},
 		{"fetch a message", func() *httpexpect.Response {
-			return ops.FetchMessage(harness.Member, ops.FieldsMessage.Get(harness.Current()))
+			return ops.FetchMessage(harness.Current().User(harness.Member), ops.FieldsMessage.Get(harness.Current()))
 		}, func(body *httpexpect.Object) {
 			// Below the level where the real server answers the whole message, it answers
 			// only raw_content (its changelog).
@@ -117,10 +117,10 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			harness.Fails(call())
 		},
 		Entry("a message that does not exist", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
-			return ops.FetchMessage(harness.Member, harness.UnusedID)
+			return ops.FetchMessage(harness.Current().User(harness.Member), harness.UnusedID)
 		}),
 		Entry("a channel that does not exist", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
-			return ops.TopicsOf(harness.Member, harness.UnusedID)
+			return ops.TopicsOf(harness.Current().User(harness.Member), harness.UnusedID)
 		}),
 		Entry("a request without credentials", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
 			return harness.Current().Anonymous().GET("/realm/linkifiers").Expect()
@@ -149,10 +149,10 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		},
 		Entry("fetch a message (operation 6)", harness.Req("CONV-09", "CONV-10", "VER-04"), "apply_markdown", func(extra ...any) *httpexpect.Response {
 			id := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), harness.UniqueName("params"), "x")
-			return ops.FetchMessage(harness.Member, id, append([]any{"apply_markdown", false}, extra...)...)
+			return ops.FetchMessage(harness.Current().User(harness.Member), id, append([]any{"apply_markdown", false}, extra...)...)
 		}),
 		Entry("get topics in a channel (operation 12)", harness.Req("CONV-09", "CONV-10", "VER-04"), "allow_empty_topic_name", func(extra ...any) *httpexpect.Response {
-			return ops.TopicsOf(harness.Member, t.SharedChannel().ID, append([]any{"allow_empty_topic_name", false}, extra...)...)
+			return ops.TopicsOf(harness.Current().User(harness.Member), t.SharedChannel().ID, append([]any{"allow_empty_topic_name", false}, extra...)...)
 		}),
 		Entry("update your presence (operation 4)", harness.Req("CONV-09", "CONV-10", "VER-04"), "status", func(extra ...any) *httpexpect.Response {
 			return acct.UpdatePresence(t.User(harness.Member), append([]any{"status", "active"}, extra...)...)

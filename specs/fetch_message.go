@@ -66,12 +66,12 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	)
 
 	It("answers BAD_REQUEST for a message that does not exist", harness.Req("OP06-09", "ERR-04"), func() {
-		harness.FailsWith(ops.FetchMessage(harness.Member, harness.UnusedID), "BAD_REQUEST")
+		harness.FailsWith(ops.FetchMessage(t.User(harness.Member), harness.UnusedID), "BAD_REQUEST")
 	})
 
 	DescribeTable("answers BAD_REQUEST for a message the requester cannot see", harness.Req("OP06-10", "ERR-04"),
 		func(send func() int) {
-			harness.FailsWith(ops.FetchMessage(harness.Member, send()), "BAD_REQUEST")
+			harness.FailsWith(ops.FetchMessage(t.User(harness.Member), send()), "BAD_REQUEST")
 		},
 		Entry("a direct message between two other users", func() int {
 			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the member")
@@ -240,7 +240,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	fetched := func(query ...any) *httpexpect.Object { return msgs.Fetch(owner(), id, query...) }
 
 	DescribeTable("returns",
-		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(harness.Owner, id))) },
+		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(harness.Current().User(harness.Owner), id))) },
 		Entry("the requested message in message", harness.Req("OP06-06", "OP06-07", "MSG-38"), func(body *httpexpect.Object) {
 			body.Value("message").Object().HasValue("id", id)
 		}),

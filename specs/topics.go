@@ -26,7 +26,7 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 			t.SendToChannel(t.User(harness.Admin), ch, tt.older, "first")
 			tt.lastOfNewer = t.SendToChannel(t.User(harness.Admin), ch, tt.newer, "second")
 			tt.lastOfOlder = t.SendToChannel(t.User(harness.Member), ch, tt.older, "third")
-			check(harness.Success(ops.TopicsOf(harness.Member, ch.ID)).Value("topics").Array(), tt)
+			check(harness.Success(ops.TopicsOf(t.User(harness.Member), ch.ID)).Value("topics").Array(), tt)
 		},
 		Entry("by name", harness.Req("OP12-03", "RES-16"), func(topics *httpexpect.Array, tt twoTopics) {
 			Expect(harness.StringsOf(topics, "name")).To(ConsistOf(tt.older, tt.newer))
@@ -48,7 +48,7 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 			t.NeedLevel(334)
 			ch := t.NewChannel(harness.Public, t.User(harness.Member))
 			t.SendToEmptyTopic(t.User(harness.Admin), ch)
-			Expect(ops.TopicNames(ops.TopicsOf(harness.Member, ch.ID, query...))).To(Equal([]string{want()}))
+			Expect(ops.TopicNames(ops.TopicsOf(t.User(harness.Member), ch.ID, query...))).To(Equal([]string{want()}))
 		},
 		Entry("as realm_empty_topic_display_name by default", harness.Req("OP12-01"), nil,
 			func() string { return harness.Current().Realm.EmptyTopicDisplayName }),
@@ -64,8 +64,8 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 			t.Subscribe(ch, t.User(role))
 			t.SendToChannel(t.User(harness.Owner), ch, after, "sent after the subscription")
 
-			Expect(ops.TopicNames(ops.TopicsOf(role, ch.ID))).To(Equal([]string{after}))
-			Expect(ops.TopicNames(ops.TopicsOf(harness.Owner, ch.ID))).To(Equal([]string{after, before}))
+			Expect(ops.TopicNames(ops.TopicsOf(t.User(role), ch.ID))).To(Equal([]string{after}))
+			Expect(ops.TopicNames(ops.TopicsOf(t.User(harness.Owner), ch.ID))).To(Equal([]string{after, before}))
 		},
 		Entry("for a user", harness.Req("OP12-05"), harness.Member),
 		Entry("for a bot", harness.Req("OP12-06"), harness.Bot),
@@ -73,7 +73,7 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 
 	DescribeTable("answers BAD_REQUEST for a channel the requester cannot use",
 		func(channelID func() int) {
-			harness.FailsWith(ops.TopicsOf(harness.Member, channelID()), "BAD_REQUEST")
+			harness.FailsWith(ops.TopicsOf(t.User(harness.Member), channelID()), "BAD_REQUEST")
 		},
 		Entry("a channel that does not exist", harness.Req("OP12-07", "ERR-04"), func() int { return harness.UnusedID }),
 		Entry("a private channel the requester is not subscribed to", harness.Req("OP12-08", "ERR-04"), func() int {

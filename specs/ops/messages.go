@@ -250,15 +250,15 @@ func Partial(resp *httpexpect.Response) {
 	body.Value("code").String().NotEmpty()
 }
 
-// TopicsOf sends GET /users/me/{stream_id}/topics as role; query holds name, value pairs.
-func TopicsOf(role harness.Role, channelID int, query ...any) *httpexpect.Response {
-	return GetAs(role, "/users/me/{id}/topics", channelID, query...)
+// TopicsOf sends GET /users/me/{stream_id}/topics as u; query holds name, value pairs.
+func TopicsOf(u harness.User, channelID int, query ...any) *httpexpect.Response {
+	return GetAs(u, "/users/me/{id}/topics", channelID, query...)
 }
 
-// FetchMessage sends GET /messages/{id} as role, with query parameters as name, value pairs,
+// FetchMessage sends GET /messages/{id} as u, with query parameters as name, value pairs,
 // for specs that look at the whole response (msgs.Fetch returns the message of a success).
-func FetchMessage(role harness.Role, id int, query ...any) *httpexpect.Response {
-	return GetAs(role, "/messages/{id}", id, query...)
+func FetchMessage(u harness.User, id int, query ...any) *httpexpect.Response {
+	return GetAs(u, "/messages/{id}", id, query...)
 }
 
 // SharedMessage is a channel message each process sends once to the shared channel, for the

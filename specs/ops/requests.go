@@ -63,10 +63,10 @@ func Envelope(r *httpexpect.Response) EnvelopeFields {
 	return EnvelopeFields{Success: body.Result == "success", Code: body.Code, Msg: body.Msg}
 }
 
-// GetAs sends GET path (with one {id} path argument) as role, with query parameters as
-// name, value pairs.
-func GetAs(role harness.Role, path string, id int, query ...any) *httpexpect.Response {
-	return WithQuery(harness.Current().As(harness.Current().User(role)).GET(path, id), query...).Expect()
+// GetAs sends GET path (with one {id} path argument) as u, with query parameters as name,
+// value pairs.
+func GetAs(u harness.User, path string, id int, query ...any) *httpexpect.Response {
+	return WithQuery(harness.Current().As(u).GET(path, id), query...).Expect()
 }
 
 // MemberSetup is the setup many specs share: the target, its member, a fresh public channel
