@@ -240,7 +240,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	fetched := func(query ...any) *httpexpect.Object { return msgs.Fetch(owner(), id, query...) }
 
 	DescribeTable("returns",
-		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(harness.Current().User(harness.Owner), id))) },
+		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(owner(), id))) },
 		Entry("the requested message in message", harness.Req("OP06-06", "OP06-07", "MSG-38"), func(body *httpexpect.Object) {
 			body.Value("message").Object().HasValue("id", id)
 		}),

@@ -84,7 +84,9 @@ var restrictedOps = []restrictedOp{
 			m := matrixChannel(t)
 			ch, topic := m.ch, m.topic
 			resp := t.As(u).POST("/streams/{id}/delete_topic", ch.ID).WithFormField("topic_name", topic).Expect()
-			return resp, func() bool { return !slices.Contains(ops.TopicNames(ops.TopicsOf(t.User(harness.Admin), ch.ID)), topic) }
+			return resp, func() bool {
+				return !slices.Contains(ops.TopicNames(ops.TopicsOf(t.User(harness.Admin), ch.ID)), topic)
+			}
 		},
 	},
 	{
