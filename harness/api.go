@@ -120,14 +120,21 @@ func (t *Target) api(method, path string, u *User, params url.Values) (object, e
 // envelope. Setup code uses it instead of httpexpect because it must return
 // errors rather than fail a spec; it logs the exchange the same way.
 func (t *Target) call(method, rawURL string, u *User, params url.Values) (object, error) {
-	obj, _, err := t.exchange(context.Background(), t.httpClient(), method, rawURL, u, params)
-	return obj, err
+	r, err := t.exchange(context.Background(), t.httpClient(), method, rawURL, u, params)
+	return r.obj, err
+}
+
+// reply is what exchange read: the success body, and the raw body whatever it held (nil when
+// none was read).
+type reply struct {
+	obj object
+	raw []byte
 }
 
 // exchange is call with a context and a client of the caller's choosing (a long poll needs
 // both: a deadline of its own and no client timeout). It also returns the raw body. A request
 // cut short by ctx returns errDeadline.
-func (t *Target) exchange(ctx context.Context, client *http.Client, method, rawURL string, u *User, params url.Values) (object, []byte, error) {
+func (t *Target) exchange(ctx context.Context, client *http.Client, method, rawURL string, u *User, params url.Values) (reply, error) {
 	path := strings.TrimPrefix(rawURL, t.URL)
 	fail := &APIError{Method: method, Path: path}
 	if u != nil {
@@ -147,7 +154,7 @@ func (t *Target) exchange(ctx context.Context, client *http.Client, method, rawU
 	req, err := http.NewRequestWithContext(ctx, method, rawURL, body)
 	if err != nil {
 		fail.Detail = err.Error()
-		return nil, nil, fail
+		return reply{}, fail
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -165,10 +172,10 @@ func (t *Target) exchange(ctx context.Context, client *http.Client, method, rawU
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(log, "<-- (no response: abandoned at the deadline after %s)\n\n", time.Since(start).Round(time.Millisecond))
-			return nil, nil, errDeadline
+			return reply{}, errDeadline
 		}
 		fail.Detail = err.Error()
-		return nil, nil, fail
+		return reply{}, fail
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
@@ -176,16 +183,16 @@ func (t *Target) exchange(ctx context.Context, client *http.Client, method, rawU
 	fail.Status = resp.StatusCode
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, errDeadline
+			return reply{}, errDeadline
 		}
 		fail.Detail = "reading the body: " + err.Error()
-		return nil, raw, fail
+		return reply{raw: raw}, fail
 	}
 
 	var obj object
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		fail.Detail = fmt.Sprintf("body is not a JSON object: %.200q", RedactText(string(raw)))
-		return nil, raw, fail
+		return reply{raw: raw}, fail
 	}
 	if result, _ := obj.string("result"); result != "success" {
 		fail.Code, _ = obj.string("code")
@@ -193,9 +200,9 @@ func (t *Target) exchange(ctx context.Context, client *http.Client, method, rawU
 		if result != "error" {
 			fail.Detail = fmt.Sprintf("result is %q, want success", result)
 		}
-		return nil, raw, fail
+		return reply{raw: raw}, fail
 	}
-	return obj, raw, nil
+	return reply{obj: obj, raw: raw}, nil
 }
 
 // jsonParam encodes an array or object parameter: the API sends those as
@@ -206,4 +213,9 @@ func jsonParam(v any) string {
 		panic(fmt.Sprintf("harness: encoding parameter: %v", err))
 	}
 	return string(b)
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }

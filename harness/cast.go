@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 )
 
 // The persistent cast (docs/footprint.md): the users every run needs are found by
@@ -190,4 +193,32 @@ func (t *Target) staffer() User {
 	}
 	n := housekeeping.Add(1) + uint64(ginkgo.GinkgoParallelProcess())
 	return t.Staff[n%uint64(len(t.Staff))]
+}
+
+// crowds caches, per target URL, the members found or made by Crowd, so the specs of one
+// process look them up once.
+var crowds = struct {
+	sync.Mutex
+	users map[string][]User
+}{users: map[string][]User{}}
+
+// Crowd returns n member accounts for specs that need many users (a channel with many
+// subscribers, a topic with many participants): persistent members (crowd-1, crowd-2, …; see
+// cast.go), found by Connect (or, beyond those, on first use) and shared by every spec and
+// run; specs must not change their settings.
+func (t *Target) Crowd(n int) []User {
+	ginkgo.GinkgoHelper()
+	crowds.Lock()
+	defer crowds.Unlock()
+	have := crowds.users[t.URL]
+	if len(have) < len(t.CrowdUsers) {
+		have = slices.Clone(t.CrowdUsers)
+	}
+	for len(have) < n {
+		u, err := t.persistentHuman(fmt.Sprintf("crowd-%d", len(have)+1), Member)
+		g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating member %d of a crowd", len(have)+1)
+		have = append(have, u)
+	}
+	crowds.users[t.URL] = have
+	return have[:n]
 }

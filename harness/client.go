@@ -16,15 +16,9 @@ type Client struct {
 	User User
 }
 
-// As returns a client authenticated as the cast member of role r.
-func (t *Target) As(r Role) *Client {
-	ginkgo.GinkgoHelper()
-	return t.AsUser(t.user(r))
-}
-
-// AsUser returns a client authenticated as u (for example a user a spec
-// created itself).
-func (t *Target) AsUser(u User) *Client {
+// As returns a client authenticated as u: a cast member (User) or a user the
+// spec created itself.
+func (t *Target) As(u User) *Client {
 	return &Client{Expect: t.expect(t.URL+"/api/v1", &basicAuth{u.Email, u.APIKey}), User: u}
 }
 

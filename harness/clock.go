@@ -5,6 +5,9 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 )
 
 // measureClockOffset learns how far the target's clock is from the runner's, once per run: a
@@ -92,4 +95,20 @@ func (t *Target) ClockOffsetText() string {
 		return (-d).String() + " behind"
 	}
 	return "in step with"
+}
+
+// Now returns the target's current time: GET /_fake/clock when the target
+// has the clock capability (the fake's virtual clock moves only when told),
+// else the wall clock corrected by the target's clock offset measured at
+// setup, so a target whose clock is off is not failed for it.
+func (t *Target) Now() time.Time {
+	ginkgo.GinkgoHelper()
+	if !t.Capabilities["clock"] {
+		return time.Now().Add(t.ClockOffset())
+	}
+	obj, err := t.call("GET", t.URL+"/_fake/clock", nil, nil)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading the target's clock")
+	sec, ok := obj.int("now")
+	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /_fake/clock returned no integer now")
+	return time.Unix(int64(sec), 0)
 }

@@ -7,6 +7,11 @@
 // and feature levels, and (in package report) turns a Ginkgo run into a
 // per-requirement conformance report.
 //
+// A spec acts as someone in one way: every action takes a User (t.As(u),
+// t.SendToChannel(u, …), t.Listen(u, …)), and t.User(role) is the cast
+// member of a role. The Target's methods sit in the file of the resource they
+// act on (messages.go, channels.go, users.go, groups.go, realm.go, …).
+//
 // Specs reach the target only through its public HTTP API (docs/design.md,
 // "Public API only"); the fake's control API under /_fake/ is offered separately by
 // Target.Fake for specs that declared the capability they need.

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"mime"
+	"slices"
 
 	"github.com/gavv/httpexpect/v2"
 	"github.com/onsi/ginkgo/v2"
@@ -84,4 +85,24 @@ func noteStatus(r *httpexpect.Response, expected string) {
 // outside one (for example in the harness's own unit tests).
 func inSpec() bool {
 	return ginkgo.CurrentSpecReport().LeafNodeType != types.NodeTypeInvalid
+}
+
+// BareSuccess asserts a success envelope for an operation whose response the document says
+// has "no extra fields". That means the operation documents none, not that a server may send
+// none: a field beyond result, msg and ignored_parameters_unsupported never fails a spec; it
+// is recorded as information.
+func BareSuccess(r *httpexpect.Response) *httpexpect.Object {
+	ginkgo.GinkgoHelper()
+	obj := Success(r)
+	var extra []string
+	for key := range obj.Raw() {
+		if !envelopeKeys[key] {
+			extra = append(extra, key)
+		}
+	}
+	if len(extra) > 0 {
+		slices.Sort(extra)
+		Info("undocumented response fields", "%v", extra)
+	}
+	return obj
 }

@@ -151,14 +151,14 @@ func TestClientRequests(t *testing.T) {
 	tgt := &Target{URL: srv.URL, Reporter: rec, Log: &log, Users: map[Role]User{Member: member},
 		Capabilities: map[string]bool{"clock": true}}
 
-	Success(tgt.As(Member).POST("/messages").WithFormField("password", "pw-pw-pw-pw-9999").Expect())
+	Success(tgt.As(tgt.User(Member)).POST("/messages").WithFormField("password", "pw-pw-pw-pw-9999").Expect())
 	Success(tgt.Anonymous().GET("/server_settings").Expect())
 	Success(tgt.WithBasicAuth("who@x.test", "bad").GET("/users/me").Expect())
 	Success(tgt.Fake().GET("/_fake/clock").Expect())
 	if f := rec.take(); len(f) > 0 {
 		t.Fatalf("failures: %v", f)
 	}
-	if c := tgt.As(Member); c.User != member {
+	if c := tgt.As(tgt.User(Member)); c.User != member {
 		t.Errorf("As(Member).User = %+v", c.User)
 	}
 
@@ -203,5 +203,36 @@ func TestFailureMessageRedacted(t *testing.T) {
 	}
 	if strings.Contains(got, ownerKey) {
 		t.Errorf("failure message holds the key:\n%s", got)
+	}
+}
+
+func TestBareSuccess(t *testing.T) {
+	bodies := map[string]string{
+		"bare":    `{"result":"success","msg":""}`,
+		"ignored": `{"result":"success","msg":"","ignored_parameters_unsupported":["x"]}`,
+		"field":   `{"result":"success","msg":"","id":1}`,
+		"error":   `{"result":"error","msg":"no","code":"BAD_REQUEST"}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, bodies[strings.TrimPrefix(r.URL.Path, "/api/v1/")])
+	}))
+	t.Cleanup(srv.Close)
+	rec := &recorder{}
+	tgt := &Target{URL: srv.URL, Reporter: rec, Log: io.Discard}
+	for _, tt := range []struct {
+		name   string
+		wantOK bool
+	}{
+		{"bare", true},
+		{"ignored", true},
+		{"field", true}, // an undocumented field is information, never a failure
+		{"error", false},
+	} {
+		rec.take()
+		BareSuccess(tgt.Anonymous().GET("/" + tt.name).Expect())
+		if failures := rec.take(); (len(failures) == 0) != tt.wantOK {
+			t.Errorf("%s: failures %v, want ok=%v", tt.name, failures, tt.wantOK)
+		}
 	}
 }

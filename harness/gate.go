@@ -115,3 +115,15 @@ func requireSerial(what string) {
 		ginkgo.Fail("harness: " + what + " changes what every spec shares; mark the spec Serial")
 	}
 }
+
+// NeedsSetupPrefix starts the reason of a spec skipped because the target lacks setup that
+// no API of the suite can do (an account permission such as can_change_user_emails, a
+// login method): reported as skipped, with what to set up.
+const NeedsSetupPrefix = "needs setup:"
+
+// SkipNeedsSetup skips the spec as needing setup; reason says what is missing and how to
+// provide it.
+func SkipNeedsSetup(reason string) {
+	ginkgo.GinkgoHelper()
+	ginkgo.Skip(NeedsSetupPrefix + " " + reason)
+}

@@ -70,7 +70,7 @@ var _ = Describe("provisioning", func() {
 			kind                ChannelKind
 			inviteOnly, history string
 		}{{Public, "false", "true"}, {PrivateShared, "true", "true"}, {PrivateProtected, "true", "false"}} {
-			ch := tgt.NewChannel(tc.kind, Member, Guest, Member)
+			ch := tgt.NewChannel(tc.kind, tgt.User(Member), tgt.User(Guest), tgt.User(Member))
 			Expect(ch.Name).To(HavePrefix(tc.kind.String() + "-" + tgt.RunID + "-"))
 			Expect(ch.Kind).To(Equal(tc.kind))
 			got, ok := fake.channels[ch.Name]
@@ -82,16 +82,16 @@ var _ = Describe("provisioning", func() {
 				tgt.Users[Owner].ID: true, tgt.Users[Member].ID: true, tgt.Users[Guest].ID: true,
 			}))
 
-			tgt.Subscribe(ch, Admin, Bot)
+			tgt.Subscribe(ch, tgt.User(Admin), tgt.User(Bot))
 			Expect(got.Subscribers).To(HaveKey(tgt.Users[Admin].ID))
 			Expect(got.Subscribers).To(HaveKey(tgt.Users[Bot].ID))
 		}
 	})
 
 	It("sends channel and direct messages as the given role", func() {
-		ch := tgt.NewChannel(Public, Member)
-		id := tgt.SendToChannel(Member, ch, "greetings", "hello")
-		dm := tgt.SendDirect(Guest, []Role{Member, Admin}, "psst")
+		ch := tgt.NewChannel(Public, tgt.User(Member))
+		id := tgt.SendToChannel(tgt.User(Member), ch, "greetings", "hello")
+		dm := tgt.SendDirect(tgt.User(Guest), []User{tgt.User(Member), tgt.User(Admin)}, "psst")
 		Expect(dm).To(Equal(id + 1))
 
 		// The first message is the clock check of Connect.
@@ -111,7 +111,7 @@ var _ = Describe("provisioning", func() {
 
 	It("names the spec in every request and records the status it saw", func() {
 		n := len(fake.specHeaders)
-		Success(tgt.As(Member).GET("/users/me").Expect())
+		Success(tgt.As(tgt.User(Member)).GET("/users/me").Expect())
 		FailsWith(tgt.Anonymous().GET("/users/me").Expect(), "UNAUTHORIZED")
 
 		full := CurrentSpecReport().FullText()
@@ -131,7 +131,7 @@ var _ = Describe("provisioning", func() {
 	})
 
 	It("logs exchanges without credentials", func() {
-		Success(tgt.As(Guest).GET("/users/me").Expect())
+		Success(tgt.As(tgt.User(Guest)).GET("/users/me").Expect())
 		out := CurrentSpecReport().CapturedGinkgoWriterOutput
 		Expect(out).To(ContainSubstring("--> GET " + tgt.URL + "/api/v1/users/me"))
 		Expect(out).To(ContainSubstring("Authorization: Basic " + tgt.Users[Guest].Email + ":****"))
@@ -164,16 +164,16 @@ var _ = Describe("spec helpers", func() {
 	})
 
 	It("looks channels up, sends to the empty topic and reads API emails", func() {
-		ch := tgt.NewChannel(Public, Member)
-		Expect(tgt.ChannelByName(Member, ch.Name)).To(Equal(Channel{ID: ch.ID, Name: ch.Name}))
+		ch := tgt.NewChannel(Public, tgt.User(Member))
+		Expect(tgt.ChannelByName(tgt.User(Member), ch.Name)).To(Equal(Channel{ID: ch.ID, Name: ch.Name}))
 
-		tgt.SendToEmptyTopic(Owner, ch)
+		tgt.SendToEmptyTopic(tgt.User(Owner), ch)
 		last := fake.messages[len(fake.messages)-1]
 		Expect(last).To(HaveKeyWithValue("topic", ""))
 		Expect(last).To(HaveKeyWithValue("to", strconv.Itoa(ch.ID)))
 
 		owner := tgt.Users[Owner].ID
-		Expect(tgt.APIEmail(Member, owner)).To(Equal(fmt.Sprintf("user%d@chat.example.test", owner)))
+		Expect(tgt.APIEmail(tgt.User(Member), owner)).To(Equal(fmt.Sprintf("user%d@chat.example.test", owner)))
 	})
 
 	It("adds linkifiers and removes them when the spec ends", func() {
@@ -185,10 +185,10 @@ var _ = Describe("spec helpers", func() {
 	})
 
 	It("reads realm state from the registration response", func() {
-		state := tgt.RealmState(Member, "realm")
+		state := tgt.StateOf(tgt.User(Member), "realm")
 		Expect(state.Value("max_topic_length").Number().Raw()).To(BeNumerically("==", 60))
 		Expect(fake.fetchEventTypes[len(fake.fetchEventTypes)-1]).To(Equal(`["realm"]`))
-		tgt.RealmState(Member)
+		tgt.StateOf(tgt.User(Member))
 		Expect(fake.fetchEventTypes[len(fake.fetchEventTypes)-1]).To(BeEmpty())
 	})
 

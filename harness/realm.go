@@ -1,100 +1,145 @@
 package harness
 
 import (
+	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 
-	"github.com/gavv/httpexpect/v2"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
-
-// ReportDir is where the conformance reports go (the configured directory,
-// "reports" by default).
-func (t *Target) ReportDir() string {
-	if t.Config.ReportDir == "" {
-		return setting("report-dir").Default
-	}
-	return t.Config.ReportDir
-}
-
-// NewUser creates a fresh user of role r (a bot for Bot), for specs that change a user's own
-// settings and so must not share the cast's. The user is deactivated when the spec ends
-// (DeactivateAtEnd). Failure fails the spec.
-func (t *Target) NewUser(r Role) User {
-	ginkgo.GinkgoHelper()
-	g.Expect(r.valid()).To(gomega.BeTrue(), "harness: NewUser(%q): unknown role", r)
-	var (
-		u   User
-		err error
-	)
-	if r == Bot {
-		// Owned by a staff administrator: the cast's bot is the owner's.
-		u, err = t.createBot(t.staffer())
-	} else {
-		u, err = t.createHuman(r)
-	}
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating a %s", r)
-	t.DeactivateAtEnd(u)
-	return u
-}
-
-// ChannelByName looks a channel up by name as the user of role as. Its
-// Kind is not looked up and is left at its zero value.
-func (t *Target) ChannelByName(as Role, name string) Channel {
-	ginkgo.GinkgoHelper()
-	u := t.user(as)
-	obj, err := t.api("GET", "/get_stream_id", &u, url.Values{"stream": {name}})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: looking up channel %q as the %s", name, as)
-	id, ok := obj.int("stream_id")
-	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /get_stream_id?stream=%s returned no integer stream_id", name)
-	return Channel{ID: id, Name: name}
-}
-
-// SendToEmptyTopic sends a channel message with the empty topic (valid from
-// feature level 334) as the user of role as and returns its id.
-func (t *Target) SendToEmptyTopic(as Role, ch Channel) int {
-	ginkgo.GinkgoHelper()
-	return t.send(as, url.Values{
-		"type": {"stream"}, "to": {strconv.Itoa(ch.ID)}, "topic": {""}, "content": {"empty topic " + UniqueName("m")},
-	}, "to channel "+strconv.Quote(ch.Name)+" with the empty topic")
-}
-
-// APIEmail returns the email address the user of role as sees for user id
-// (user.email of GET /users/{id}): the real one or a dummy, depending on
-// email visibility.
-func (t *Target) APIEmail(as Role, id int) string {
-	ginkgo.GinkgoHelper()
-	u := t.user(as)
-	obj, err := t.api("GET", "/users/"+strconv.Itoa(id), &u, nil)
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading user %d as the %s", id, as)
-	user, _ := obj["user"].(map[string]any)
-	email, ok := user["email"].(string)
-	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /users/%d returned no user.email", id)
-	return email
-}
 
 // AddLinkifier adds a linkifier to the realm as an administrator and
 // returns its id; the linkifier is deleted when the spec ends, because
 // linkifiers are realm-wide and would pile up on a shared server.
 func (t *Target) AddLinkifier(pattern, urlTemplate string) int {
 	ginkgo.GinkgoHelper()
-	admin := t.user(Admin)
-	obj, err := t.api("POST", "/realm/filters", &admin, url.Values{"pattern": {pattern}, "url_template": {urlTemplate}})
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: adding linkifier %q", pattern)
+	return t.createRealmObject("/realm/filters", url.Values{"pattern": {pattern}, "url_template": {urlTemplate}},
+		fmt.Sprintf("adding linkifier %q", pattern))
+}
+
+// createRealmObject creates a realm-wide object (POST path, as an administrator), returns its
+// id, and deletes it (DELETE path/{id}) when the spec ends, so that such objects do not pile
+// up on a shared server.
+func (t *Target) createRealmObject(path string, params url.Values, what string) int {
+	ginkgo.GinkgoHelper()
+	admin := t.User(Admin)
+	obj, err := t.api("POST", path, &admin, params)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: %s", what)
 	id, ok := obj.int("id")
-	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /realm/filters returned no integer id")
+	g.Expect(ok).To(gomega.BeTrue(), "harness: POST %s returned no integer id", path)
 	ginkgo.DeferCleanup(func() {
 		// Best effort: a spec may have deleted it already.
-		_, _ = t.api("DELETE", "/realm/filters/"+strconv.Itoa(id), &admin, nil)
+		_, _ = t.api("DELETE", path+"/"+strconv.Itoa(id), &admin, nil)
 	})
 	return id
 }
 
-// RealmState returns, as the user of role as, the success body of POST /register with the
-// state of the given fetch_event_types (all state when none is given): where the document
-// says clients read realm limits and settings. The queue the registration makes is deleted.
-func (t *Target) RealmState(as Role, fetchEventTypes ...string) *httpexpect.Object {
+// Custom profile field types, as the real server numbers them.
+const (
+	ProfileFieldShortText = 1
+	ProfileFieldLongText  = 2
+	ProfileFieldURL       = 5
+	ProfileFieldUsers     = 6
+)
+
+// ProfileField creates a custom profile field of the given type with a unique name
+// (POST /realm/profile_fields, as an administrator) and returns its ID; the field is
+// deleted when the spec ends. Each spec gets a field of its own, so specs running side by
+// side never change or delete one another's. Failure fails the spec.
+func (t *Target) ProfileField(fieldType int) int {
 	ginkgo.GinkgoHelper()
-	return t.StateOf(t.user(as), fetchEventTypes...)
+	return t.createRealmObject("/realm/profile_fields", url.Values{
+		"name": {UniqueName("f")}, "field_type": {strconv.Itoa(fieldType)},
+	}, fmt.Sprintf("creating a custom profile field of type %d", fieldType))
+}
+
+// ChangeRealmGroupSetting points a realm permission group setting (can_resolve_topics_group,
+// can_mention_many_users_group, …) at the group with the given ID for the rest of the spec
+// and restores its value when the spec ends. It sends the real server's {"new": …} form.
+// Such specs must be marked Serial (docs/design.md, "Hermetic specs").
+func (t *Target) ChangeRealmGroupSetting(name string, groupID int) {
+	ginkgo.GinkgoHelper()
+	requireSerial("changing a realm group setting")
+	state := t.StateOf(t.User(Admin), "realm").Raw()
+	previous, known := state["realm_"+name]
+	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)
+	admin := t.User(Admin)
+	patch := func(v any) error {
+		_, err := t.api(http.MethodPatch, "/realm", &admin, url.Values{name: {jsonParam(map[string]any{"new": v})}})
+		return err
+	}
+	g.Expect(patch(groupID)).To(gomega.Succeed(), "harness: setting realm %s to group %d", name, groupID)
+	ginkgo.DeferCleanup(func() {
+		g.Expect(patch(previous)).To(gomega.Succeed(), "harness: restoring realm %s to %v", name, previous)
+	})
+}
+
+// LetMembersMove lets every member move messages between topics and between channels, through
+// the group settings where the target's level has them (the real server's changelog: channels
+// from 310, topics from 316) and through the role policies they replaced below (1: members).
+func (t *Target) LetMembersMove() {
+	ginkgo.GinkgoHelper()
+	for _, p := range []struct {
+		group, policy string
+		since         int
+	}{
+		{"can_move_messages_between_topics_group", "edit_topic_policy", 316},
+		{"can_move_messages_between_channels_group", "move_messages_between_streams_policy", 310},
+	} {
+		if t.FeatureLevel >= p.since {
+			t.ChangeRealmGroupSetting(p.group, t.SystemGroupID("role:members"))
+		} else {
+			t.ChangeRealmSetting(p.policy, 1)
+		}
+	}
+}
+
+// fakeWildcardMentionThreshold is the fake's (and the real server's) many-recipients
+// threshold for wildcard mentions: more than 15 subscribers or participants are many.
+const fakeWildcardMentionThreshold = 15
+
+// WildcardMentionCrowdSize returns how many users make a channel's subscribers or a
+// topic's participants "many" for wildcard mentions (Limits: wildcard mentions): one more
+// than the threshold of the setting wildcard-mention-threshold, or, when that is not set,
+// than the fake's when the target is the fake (its control API answers and offers config).
+// The document gives no threshold, so against any other target the spec is skipped as
+// needing that setting (the rule applies; the run cannot check it without the number).
+func (t *Target) WildcardMentionCrowdSize() int {
+	ginkgo.GinkgoHelper()
+	if n := t.Config.WildcardMentionThreshold; n > 0 {
+		return n + 1
+	}
+	if t.Capabilities["config"] {
+		if _, err := t.call(http.MethodGet, t.URL+"/_fake/health", nil, nil); err == nil {
+			return fakeWildcardMentionThreshold + 1
+		}
+	}
+	SkipNeedsSetup("the document does not give the many-subscribers threshold; set " + settingFlag("wildcard-mention-threshold"))
+	return 0
+}
+
+// ChangeRealmSetting sets one realm-wide setting (PATCH /realm as an administrator) for the
+// rest of the spec and restores the value it had when the spec ends. It is the one place
+// where specs change the realm; such specs must be marked Serial (docs/design.md, "Hermetic specs").
+// A null value in the registration state is an unlimited time limit, restored as "unlimited".
+func (t *Target) ChangeRealmSetting(name string, value any) {
+	ginkgo.GinkgoHelper()
+	requireSerial("changing a realm setting")
+	state := t.StateOf(t.User(Admin), "realm").Raw()
+	previous, known := state["realm_"+name]
+	g.Expect(known).To(gomega.BeTrue(), "harness: the registration state has no realm_%s to restore later", name)
+	if previous == nil {
+		previous = "unlimited"
+	}
+	admin := t.User(Admin)
+	patch := func(v any) error {
+		_, err := t.api("PATCH", "/realm", &admin, url.Values{name: {jsonParam(v)}})
+		return err
+	}
+	g.Expect(patch(value)).To(gomega.Succeed(), "harness: setting realm %s to %v", name, value)
+	ginkgo.DeferCleanup(func() {
+		g.Expect(patch(previous)).To(gomega.Succeed(), "harness: restoring realm %s to %v", name, previous)
+	})
 }

@@ -35,3 +35,7 @@ func (r Role) valid() bool {
 	}
 	return false
 }
+
+// RoleCode returns the integer `role` of the API for a human role (100 owner … 600 guest),
+// and 0 for Bot, which has no role code of its own.
+func RoleCode(r Role) int { return roleCodes[r] }

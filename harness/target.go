@@ -208,3 +208,12 @@ func (c controlAuth) RoundTrip(req *http.Request) (*http.Response, error) {
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	return c.base.RoundTrip(req)
 }
+
+// ReportDir is where the conformance reports go (the configured directory,
+// "reports" by default).
+func (t *Target) ReportDir() string {
+	if t.Config.ReportDir == "" {
+		return setting("report-dir").Default
+	}
+	return t.Config.ReportDir
+}

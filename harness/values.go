@@ -6,7 +6,6 @@ import (
 
 	"github.com/gavv/httpexpect/v2"
 	"github.com/onsi/ginkgo/v2"
-	"github.com/onsi/gomega"
 )
 
 // UnusedID is an id no message, channel, user or other object of a target
@@ -33,22 +32,6 @@ func ExpectTimestampNow(v *httpexpect.Value) {
 	v.Number().IsInt().InRange(
 		float64(now.Add(-timestampSlack).Unix()),
 		float64(now.Add(timestampSlack).Unix()))
-}
-
-// Now returns the target's current time: GET /_fake/clock when the target
-// has the clock capability (the fake's virtual clock moves only when told),
-// else the wall clock corrected by the target's clock offset measured at
-// setup, so a target whose clock is off is not failed for it.
-func (t *Target) Now() time.Time {
-	ginkgo.GinkgoHelper()
-	if !t.Capabilities["clock"] {
-		return time.Now().Add(t.ClockOffset())
-	}
-	obj, err := t.call("GET", t.URL+"/_fake/clock", nil, nil)
-	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading the target's clock")
-	sec, ok := obj.int("now")
-	g.Expect(ok).To(gomega.BeTrue(), "harness: GET /_fake/clock returned no integer now")
-	return time.Unix(int64(sec), 0)
 }
 
 // ExpectStringOrNull asserts that v is a string or null, the type the

@@ -10,6 +10,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // Attachments: files uploaded with POST /user_uploads and listed by GET /attachments, the
@@ -22,7 +23,7 @@ const uploadContent = "chatconform attachment content\n"
 // /attachments, and whether it is listed.
 func attachmentOf(u harness.User, f harness.UploadedFile) (map[string]any, bool) {
 	GinkgoHelper()
-	list := harness.Success(harness.Current().AsUser(u).GET("/attachments").Expect()).Value("attachments").Array()
+	list := harness.Success(harness.Current().As(u).GET("/attachments").Expect()).Value("attachments").Array()
 	for _, v := range list.Iter() {
 		if a, _ := v.Raw().(map[string]any); a != nil && a["path_id"] == f.PathID {
 			return a, true
@@ -58,7 +59,7 @@ func expectListed(u harness.User, f harness.UploadedFile, listed bool) {
 // editContent replaces a message's content as u and returns the edit's detached_uploads.
 func editContent(u harness.User, messageID int, content string) *httpexpect.Array {
 	GinkgoHelper()
-	return harness.Success(harness.Current().AsUser(u).PATCH("/messages/{id}", messageID).
+	return harness.Success(harness.Current().As(u).PATCH("/messages/{id}", messageID).
 		WithFormField("content", content).Expect()).Value("detached_uploads").Array()
 }
 
@@ -69,13 +70,16 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() { t, member, ch, topic = memberChannel("files") })
+	BeforeEach(func() {
+		s := ops.MemberChannel("files")
+		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
+	})
 
 	Describe("detached uploads of an edit (operation 1)", func() {
 		DescribeTable("returns a file whose only reference the edit removed",
 			func(check func(detached *httpexpect.Array, f harness.UploadedFile, attachment int)) {
 				f := t.Upload(member, uploadContent)
-				id := t.SendToChannelAs(member, ch, topic, "the file: "+f.Link())
+				id := t.SendToChannel(member, ch, topic, "the file: "+f.Link())
 				attachment := attachmentID(member, f)
 				check(editContent(member, id, "the file is gone"), f, attachment)
 			},
@@ -94,7 +98,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 
 		It("serves the detached file at {server_url}/user_uploads/<path_id>", harness.Req("RES-02"), func() {
 			f := t.Upload(member, uploadContent)
-			id := t.SendToChannelAs(member, ch, topic, "the file: "+f.Link())
+			id := t.SendToChannel(member, ch, topic, "the file: "+f.Link())
 			pathID := editContent(member, id, "the file is gone").Value(0).Object().Value("path_id").String().Raw()
 			served := t.FilesAs(member).GET("/user_uploads/" + pathID).Expect()
 			served.Status(http.StatusOK)
@@ -103,7 +107,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 
 		It("gives create_time in UNIX seconds", harness.Req("RES-03", "VER-25"), func() {
 			f := t.Upload(member, uploadContent)
-			id := t.SendToChannelAs(member, ch, topic, f.Link())
+			id := t.SendToChannel(member, ch, topic, f.Link())
 			d := editContent(member, id, "no file any more").Value(0).Object()
 			harness.ExpectTimestampNow(d.Value("create_time"))
 		})
@@ -111,7 +115,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		// The forms the document names as replaced, on servers below the boundary.
 		It("gives create_time in UNIX milliseconds below level 443", harness.Req("VER-27"), func() {
 			f := t.Upload(member, uploadContent)
-			t.SendToChannelAs(member, ch, topic, f.Link())
+			t.SendToChannel(member, ch, topic, f.Link())
 			a, listed := attachmentOf(member, f)
 			Expect(listed).To(BeTrue(), "GET /attachments lists the upload")
 			Expect(a["create_time"]).To(BeNumerically("~", t.Now().UnixMilli(), (5*time.Minute).Milliseconds()),
@@ -120,7 +124,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 
 		It("lists the referencing messages in messages, not message_ids, below level 472", harness.Req("VER-28"), func() {
 			f := t.Upload(member, uploadContent)
-			id := t.SendToChannelAs(member, ch, topic, f.Link())
+			id := t.SendToChannel(member, ch, topic, f.Link())
 			a, _ := attachmentOf(member, f)
 			Expect(a).NotTo(HaveKey("message_ids"))
 			Expect(a).To(HaveKeyWithValue("messages", ContainElement(HaveKeyWithValue("id", float64(id)))),
@@ -129,31 +133,31 @@ var _ = Describe("Attachments: files that messages reference", func() {
 
 		It("gives message_ids as an integer array, which counts other users' messages too", harness.Req("RES-04", "VER-26"), func() {
 			f := t.Upload(member, uploadContent)
-			mine := t.SendToChannelAs(member, ch, topic, "mine: "+f.Link())
-			theirs := t.SendToChannel(harness.Owner, ch, topic, "theirs: "+f.Link())
+			mine := t.SendToChannel(member, ch, topic, "mine: "+f.Link())
+			theirs := t.SendToChannel(t.User(harness.Owner), ch, topic, "theirs: "+f.Link())
 			a, _ := attachmentOf(member, f)
 			Expect(a).To(HaveKeyWithValue("message_ids", ConsistOf(float64(mine), float64(theirs))),
 				"the attachment is referenced by both messages")
 
-			harness.Success(t.AsUser(member).PATCH("/messages/{id}", mine).WithFormField("content", "not mine any more").Expect())
-			harness.Success(t.As(harness.Owner).PATCH("/messages/{id}", theirs).WithFormField("content", "not theirs either").Expect())
+			harness.Success(t.As(member).PATCH("/messages/{id}", mine).WithFormField("content", "not mine any more").Expect())
+			harness.Success(t.As(t.User(harness.Owner)).PATCH("/messages/{id}", theirs).WithFormField("content", "not theirs either").Expect())
 			a, _ = attachmentOf(member, f)
 			Expect(a).To(HaveKeyWithValue("message_ids", BeEmpty()))
 
-			again := t.SendToChannelAs(member, ch, topic, "again: "+f.Link())
+			again := t.SendToChannel(member, ch, topic, "again: "+f.Link())
 			editContent(member, again, "and gone").Value(0).Object().Value("message_ids").Array().IsEmpty()
 		})
 
 		It("does not detach a file another user's message still references", harness.Req("STATE-23"), func() {
 			f := t.Upload(member, uploadContent)
-			mine := t.SendToChannelAs(member, ch, topic, "mine: "+f.Link())
-			t.SendToChannel(harness.Owner, ch, topic, "theirs: "+f.Link())
+			mine := t.SendToChannel(member, ch, topic, "mine: "+f.Link())
+			t.SendToChannel(t.User(harness.Owner), ch, topic, "theirs: "+f.Link())
 			editContent(member, mine, "not mine any more").IsEmpty()
 		})
 
 		It("is an empty list when the edit removed no file", harness.Req("STATE-23"), func() {
 			f := t.Upload(member, uploadContent)
-			id := t.SendToChannelAs(member, ch, topic, "keeps the file: "+f.Link())
+			id := t.SendToChannel(member, ch, topic, "keeps the file: "+f.Link())
 			editContent(member, id, "still keeps the file: "+f.Link()).IsEmpty()
 			expectListed(member, f, true)
 		})
@@ -163,8 +167,8 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		DescribeTable("is deleted automatically when the last message referencing it is deleted",
 			func(deleteAll func(f harness.UploadedFile, first, second int)) {
 				f := t.Upload(member, uploadContent)
-				first := t.SendToChannelAs(member, ch, topic, "first: "+f.Link())
-				second := t.SendToChannelAs(member, ch, topic, "second: "+f.Link())
+				first := t.SendToChannel(member, ch, topic, "first: "+f.Link())
+				second := t.SendToChannel(member, ch, topic, "second: "+f.Link())
 				expectListed(member, f, true)
 				deleteAll(f, first, second)
 				Eventually(func() bool { _, listed := attachmentOf(member, f); return listed }).
@@ -172,13 +176,13 @@ var _ = Describe("Attachments: files that messages reference", func() {
 					Should(BeFalse(), "GET /attachments still lists %s after its last reference was deleted", f.PathID)
 			},
 			Entry("directly, one message at a time", harness.Req("STATE-16"), func(f harness.UploadedFile, first, second int) {
-				admin := t.As(harness.Admin)
+				admin := t.As(t.User(harness.Admin))
 				harness.Success(admin.DELETE("/messages/{id}", first).Expect())
 				expectListed(member, f, true)
 				harness.Success(admin.DELETE("/messages/{id}", second).Expect())
 			}),
 			Entry("by deleting their topic", harness.Req("STATE-16"), func(harness.UploadedFile, int, int) {
-				untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.Users[harness.Admin], ch, &topic) })
+				ops.UntilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
 			}),
 		)
 
@@ -190,18 +194,18 @@ var _ = Describe("Operation 18: delete an attachment (DELETE /attachments/{attac
 	BeforeEach(func() { t = harness.Current() })
 
 	It("deletes the attachment: GET /attachments no longer lists it", harness.Req("OP18-03", "STATE-18"), func() {
-		member := t.Users[harness.Member]
+		member := t.User(harness.Member)
 		f := t.Upload(member, uploadContent)
-		harness.Success(t.AsUser(member).DELETE("/attachments/{id}", attachmentID(member, f)).Expect())
+		harness.Success(t.As(member).DELETE("/attachments/{id}", attachmentID(member, f)).Expect())
 		expectListed(member, f, false)
 	})
 
 	It("deletes an attachment that messages still reference", harness.Req("OP18-01", "STATE-18"), func() {
-		member := t.Users[harness.Member]
-		ch := t.NewChannel(harness.Public, harness.Member)
+		member := t.User(harness.Member)
+		ch := t.NewChannel(harness.Public, t.User(harness.Member))
 		f := t.Upload(member, uploadContent)
-		t.SendToChannelAs(member, ch, harness.UniqueName("files"), f.Link())
-		harness.BareSuccess(t.AsUser(member).DELETE("/attachments/{id}", attachmentID(member, f)).Expect())
+		t.SendToChannel(member, ch, harness.UniqueName("files"), f.Link())
+		harness.BareSuccess(t.As(member).DELETE("/attachments/{id}", attachmentID(member, f)).Expect())
 		expectListed(member, f, false)
 		// The file itself goes with it: its URL serves it no more, to its owner either.
 		served := t.FilesAs(member).GET("/user_uploads/" + f.PathID).Expect()
@@ -211,21 +215,21 @@ var _ = Describe("Operation 18: delete an attachment (DELETE /attachments/{attac
 
 	DescribeTable("answers BAD_REQUEST for an invalid attachment ID",
 		func(id func() int) {
-			harness.FailsWith(t.As(harness.Member).DELETE("/attachments/{id}", id()).Expect(), "BAD_REQUEST")
+			harness.FailsWith(t.As(t.User(harness.Member)).DELETE("/attachments/{id}", id()).Expect(), "BAD_REQUEST")
 		},
 		Entry("an ID no attachment has", harness.Req("OP18-02", "ERR-04"), func() int { return harness.UnusedID }),
 		Entry("an attachment deleted already", harness.Req("OP18-02", "ERR-04"), func() int {
-			member := t.Users[harness.Member]
+			member := t.User(harness.Member)
 			id := attachmentID(member, t.Upload(member, uploadContent))
-			harness.Success(t.AsUser(member).DELETE("/attachments/{id}", id).Expect())
+			harness.Success(t.As(member).DELETE("/attachments/{id}", id).Expect())
 			return id
 		}),
 	)
 
 	It("answers BAD_REQUEST for another user's attachment, which stays", harness.Req("OP18-02", "ERR-04"), func() {
-		owner := t.Users[harness.Owner]
+		owner := t.User(harness.Owner)
 		f := t.Upload(owner, uploadContent)
-		harness.FailsWith(t.As(harness.Member).DELETE("/attachments/{id}", attachmentID(owner, f)).Expect(), "BAD_REQUEST")
+		harness.FailsWith(t.As(t.User(harness.Member)).DELETE("/attachments/{id}", attachmentID(owner, f)).Expect(), "BAD_REQUEST")
 		expectListed(owner, f, true)
 	})
 })
@@ -238,11 +242,11 @@ var _ = Describe("Attachments: an upload no message references", Serial, func() 
 		t.NeedCapability("clock", "config")
 		const lifetime = time.Hour
 		t.SetFakeConfig("unused_attachment_seconds", int(lifetime/time.Second))
-		member := t.Users[harness.Member]
-		ch := t.NewChannel(harness.Public, harness.Member)
+		member := t.User(harness.Member)
+		ch := t.NewChannel(harness.Public, t.User(harness.Member))
 		unused := t.Upload(member, uploadContent)
 		used := t.Upload(member, uploadContent)
-		t.SendToChannelAs(member, ch, harness.UniqueName("files"), used.Link())
+		t.SendToChannel(member, ch, harness.UniqueName("files"), used.Link())
 
 		t.PassTime(lifetime - time.Minute)
 		expectListed(member, unused, true)

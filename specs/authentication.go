@@ -10,6 +10,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // authenticatedOperation is one of the 20 documented operations that require credentials,
@@ -29,21 +30,21 @@ type fixtureIDs struct{ message, channel, user int }
 var authenticatedOperations = []authenticatedOperation{
 	{1, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }, nil},
 	// The route exists where operation 2's rules hold (the catalog's level, from the real server's changelog).
-	{2, "PATCH", func(fixtureIDs) string { return "/users/" + harness.Current().Users[harness.Member].Email }, func(t *harness.Target) { needLevelOf(t, "OP02-01") }},
+	{2, "PATCH", func(fixtureIDs) string { return "/users/" + harness.Current().User(harness.Member).Email }, func(t *harness.Target) { ops.NeedLevelOf(t, "OP02-01") }},
 	{3, "PATCH", func(fixtureIDs) string { return "/users/me/subscriptions/muted_topics" }, nil},
 	{4, "POST", func(fixtureIDs) string { return "/users/me/presence" }, nil},
 	{5, "GET", func(fixtureIDs) string { return "/messages/matches_narrow" }, nil},
 	{6, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d", f.message) }, nil},
-	{7, "POST", func(fixtureIDs) string { return "/mobile_push/register" }, func(t *harness.Target) { needLevelOf(t, "VER-19") }},
+	{7, "POST", func(fixtureIDs) string { return "/mobile_push/register" }, func(t *harness.Target) { ops.NeedLevelOf(t, "VER-19") }},
 	{8, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/streams/%d/delete_topic", f.channel) }, nil},
 	{10, "PATCH", func(f fixtureIDs) string { return fmt.Sprintf("/users/me/subscriptions/%d", f.channel) }, nil},
 	{11, "POST", func(fixtureIDs) string { return "/users" }, nil},
 	{12, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/users/me/%d/topics", f.channel) }, nil},
 	// Likewise for operations 13, 15 and 16.
-	{13, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d/typing", f.message) }, func(t *harness.Target) { needLevelOf(t, "OP13-01") }},
+	{13, "POST", func(f fixtureIDs) string { return fmt.Sprintf("/messages/%d/typing", f.message) }, func(t *harness.Target) { ops.NeedLevelOf(t, "OP13-01") }},
 	{14, "POST", func(fixtureIDs) string { return "/realm/playgrounds" }, nil},
-	{15, "POST", func(fixtureIDs) string { return "/reminders" }, func(t *harness.Target) { needLevelOf(t, "OP15-01") }},
-	{16, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/user_groups/%d/members/%d", 1, f.user) }, func(t *harness.Target) { needLevelOf(t, "OP16-01") }},
+	{15, "POST", func(fixtureIDs) string { return "/reminders" }, func(t *harness.Target) { ops.NeedLevelOf(t, "OP15-01") }},
+	{16, "GET", func(f fixtureIDs) string { return fmt.Sprintf("/user_groups/%d/members/%d", 1, f.user) }, func(t *harness.Target) { ops.NeedLevelOf(t, "OP16-01") }},
 	{17, "GET", func(fixtureIDs) string { return "/realm/linkifiers" }, nil},
 	{18, "DELETE", func(fixtureIDs) string { return "/attachments/1" }, nil},
 	{19, "POST", func(fixtureIDs) string { return "/mark_all_as_read" }, nil},
@@ -67,14 +68,14 @@ var badCredentials = []struct {
 	{"no credentials", []string{"AUTH-05", "CONV-08", "ERR-12"},
 		func(t *harness.Target) *harness.Client { return t.Anonymous() }},
 	{"a known email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
-		return t.WithBasicAuth(t.Users[harness.Member].Email, harness.WrongAPIKey)
+		return t.WithBasicAuth(t.User(harness.Member).Email, harness.WrongAPIKey)
 	}},
 	// Every kind of account: a bot's key is checked as a user's is.
 	{"a bot's email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
-		return t.WithBasicAuth(t.Users[harness.Bot].Email, harness.WrongAPIKey)
+		return t.WithBasicAuth(t.User(harness.Bot).Email, harness.WrongAPIKey)
 	}},
 	{"an unknown email", []string{"AUTH-07", "ERR-12"}, func(t *harness.Target) *harness.Client {
-		return t.WithBasicAuth(harness.UniqueName("nobody")+"@unknown.example.test", t.Users[harness.Member].APIKey)
+		return t.WithBasicAuth(harness.UniqueName("nobody")+"@unknown.example.test", t.User(harness.Member).APIKey)
 	}},
 }
 
@@ -90,8 +91,8 @@ var _ = Describe("Authentication", func() {
 
 	DescribeTable("accepts HTTP Basic authentication with an email and API key",
 		func(role harness.Role) {
-			me := harness.Success(t.As(role).GET("/users/me").Expect())
-			me.Value("user_id").Number().IsEqual(t.Users[role].ID)
+			me := harness.Success(t.As(t.User(role)).GET("/users/me").Expect())
+			me.Value("user_id").Number().IsEqual(t.User(role).ID)
 		},
 		Entry("of a user", harness.Req("AUTH-01"), harness.Member),
 		Entry("of a bot", harness.Req("AUTH-02"), harness.Bot),
@@ -104,9 +105,9 @@ var _ = Describe("Authentication", func() {
 			// channel and message they name (docs/footprint.md).
 			ch := t.SharedChannel()
 			authMessage.Do(func() {
-				authMessage.id = t.SendToChannel(harness.Admin, ch, harness.UniqueName("auth"), "authenticated only")
+				authMessage.id = t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("auth"), "authenticated only")
 			})
-			ids = fixtureIDs{message: authMessage.id, channel: ch.ID, user: t.Users[harness.Member].ID}
+			ids = fixtureIDs{message: authMessage.id, channel: ch.ID, user: t.User(harness.Member).ID}
 		})
 		for _, op := range authenticatedOperations {
 			for _, cred := range badCredentials {
@@ -137,7 +138,7 @@ var _ = Describe("Authentication", func() {
 			subject = t.NewUser(harness.Member)
 		})
 
-		userAs := func(viewer harness.Role) *httpexpect.Object { return acct.userAs(t.Users[viewer], subject.ID) }
+		userAs := func(viewer harness.Role) *httpexpect.Object { return acct.UserAs(t.User(viewer), subject.ID) }
 
 		It("shows the real address to everyone when visibility is everyone", harness.Req("AUTH-18"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToEveryone)
@@ -154,7 +155,7 @@ var _ = Describe("Authentication", func() {
 		It("shows the dummy address user<id>@<realm host>, and no real one, to those the setting excludes", harness.Req("AUTH-19"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToAdmins)
 			member := userAs(harness.Member)
-			acct.expectDummyEmail(member.Value("email").String().Raw(), subject)
+			acct.ExpectDummyEmail(member.Value("email").String().Raw(), subject)
 			member.Value("delivery_email").IsNull()
 		})
 	})

@@ -18,18 +18,18 @@ import (
 func storeForBot(bot harness.User, entries map[string]string) {
 	GinkgoHelper()
 	encoded, _ := json.Marshal(entries)
-	harness.Success(harness.Current().AsUser(bot).PUT("/bot_storage").WithFormField("storage", string(encoded)).Expect())
+	harness.Success(harness.Current().As(bot).PUT("/bot_storage").WithFormField("storage", string(encoded)).Expect())
 }
 
 // storedByBot returns a bot's whole storage (GET /bot_storage).
 func storedByBot(bot harness.User) map[string]any {
 	GinkgoHelper()
-	return harness.Success(harness.Current().AsUser(bot).GET("/bot_storage").Expect()).Value("storage").Object().Raw()
+	return harness.Success(harness.Current().As(bot).GET("/bot_storage").Expect()).Value("storage").Object().Raw()
 }
 
 // removeStorage sends DELETE /bot_storage as u, with keys JSON-encoded unless nil.
 func removeStorage(u harness.User, keys []string) *httpexpect.Response {
-	req := harness.Current().AsUser(u).DELETE("/bot_storage")
+	req := harness.Current().As(u).DELETE("/bot_storage")
 	if keys != nil {
 		encoded, _ := json.Marshal(keys)
 		req = req.WithFormField("keys", string(encoded))
@@ -84,7 +84,7 @@ var _ = Describe("Operation 20: remove a bot's stored data (DELETE /bot_storage)
 
 	DescribeTable("refuses keys that are not a JSON-encoded list of strings, and removes nothing",
 		func(keys string) {
-			harness.Fails(t.AsUser(bot).DELETE("/bot_storage").WithFormField("keys", keys).Expect())
+			harness.Fails(t.As(bot).DELETE("/bot_storage").WithFormField("keys", keys).Expect())
 			Expect(storedByBot(bot)).To(HaveLen(3))
 		},
 		Entry("not JSON", harness.Req("OP20-02"), `["alpha"`),
@@ -94,7 +94,7 @@ var _ = Describe("Operation 20: remove a bot's stored data (DELETE /bot_storage)
 
 	DescribeTable("answers PERMISSION_DENIED to a caller that is not a bot",
 		func(role harness.Role) {
-			harness.FailsWith(t.As(role).DELETE("/bot_storage").Expect(), "PERMISSION_DENIED")
+			harness.FailsWith(t.As(t.User(role)).DELETE("/bot_storage").Expect(), "PERMISSION_DENIED")
 		},
 		Entry("a member", harness.Req("OP20-01", "ERR-13", "VER-23"), harness.Member),
 		Entry("an administrator", harness.Req("OP20-01", "ERR-13", "VER-23"), harness.Admin),

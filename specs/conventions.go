@@ -9,6 +9,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() {
@@ -17,32 +18,32 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 
 	It("serves the operations under {base_url}/api/v1", harness.Req("CONV-01", "VER-01"), func() {
 		// The client's base URL is {base_url}/api/v1.
-		harness.Success(t.As(harness.Member).GET("/realm/linkifiers").Expect())
+		harness.Success(t.As(t.User(harness.Member)).GET("/realm/linkifiers").Expect())
 	})
 
 	It("takes GET parameters from the query string", harness.Req("CONV-02"), func() {
-		ch := t.NewChannel(harness.Public, harness.Member)
-		id := t.SendToChannel(harness.Admin, ch, harness.UniqueName("topic"), "query *string*")
-		m := msgs.fetch(t.Users[harness.Member], id, "apply_markdown", false)
+		ch := t.NewChannel(harness.Public, t.User(harness.Member))
+		id := t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("topic"), "query *string*")
+		m := msgs.Fetch(t.User(harness.Member), id, "apply_markdown", false)
 		m.Value("content").String().IsEqual("query *string*")
 	})
 
 	It("takes PATCH parameters form-encoded in the body", harness.Req("CONV-03"), func() {
 		subject := t.NewUser(harness.Member)
 		name := "Renamed " + harness.UniqueName("n")
-		harness.Success(t.As(harness.Admin).PATCH("/users/{id}", subject.ID).WithFormField("full_name", name).Expect())
-		harness.Success(t.As(harness.Member).GET("/users/{id}", subject.ID).Expect()).
+		harness.Success(t.As(t.User(harness.Admin)).PATCH("/users/{id}", subject.ID).WithFormField("full_name", name).Expect())
+		harness.Success(t.As(t.User(harness.Member)).GET("/users/{id}", subject.ID).Expect()).
 			Value("user").Object().Value("full_name").String().IsEqual(name)
 	})
 
 	It("takes POST parameters form-encoded in the body", harness.Req("CONV-03"), func() {
-		ch := t.NewChannel(harness.Public, harness.Member)
+		ch := t.NewChannel(harness.Public, t.User(harness.Member))
 		topic := harness.UniqueName("form")
-		id := harness.Success(t.As(harness.Member).POST("/messages").
+		id := harness.Success(t.As(t.User(harness.Member)).POST("/messages").
 			WithFormField("type", "stream").WithFormField("to", ch.ID).
 			WithFormField("topic", topic).WithFormField("content", "sent form-encoded").Expect()).
 			Value("id").Number().IsInt().Raw()
-		m := msgs.fetch(t.Users[harness.Member], int(id), "apply_markdown", false)
+		m := msgs.Fetch(t.User(harness.Member), int(id), "apply_markdown", false)
 		m.Value("subject").String().IsEqual(topic)
 		m.Value("content").String().IsEqual("sent form-encoded")
 	})
@@ -50,14 +51,14 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	It("takes array and object parameters as JSON-encoded strings", harness.Req("CONV-04"), func() {
 		name := harness.UniqueName("json-param")
 		subscriptions, _ := json.Marshal([]map[string]string{{"name": name}})
-		principals, _ := json.Marshal([]int{t.Users[harness.Owner].ID, t.Users[harness.Member].ID})
-		harness.Success(t.As(harness.Owner).POST("/users/me/subscriptions").
+		principals, _ := json.Marshal([]int{t.User(harness.Owner).ID, t.User(harness.Member).ID})
+		harness.Success(t.As(t.User(harness.Owner)).POST("/users/me/subscriptions").
 			WithFormField("subscriptions", string(subscriptions)).
 			WithFormField("principals", string(principals)).Expect())
 		// The member was subscribed through the JSON list: the new channel is theirs to read.
-		ch := t.ChannelByName(harness.Member, name)
+		ch := t.ChannelByName(t.User(harness.Member), name)
 		t.ArchiveAtEnd(ch)
-		harness.Success(topicsOf(harness.Member, ch.ID))
+		harness.Success(ops.TopicsOf(harness.Current().User(harness.Member), ch.ID))
 	})
 
 	// Three read-only operations, on the process's shared channel (which has the shared
@@ -69,7 +70,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 		typed func(body *httpexpect.Object)
 	}{
 		{"get linkifiers", func() *httpexpect.Response {
-			return harness.Current().As(harness.Member).GET("/realm/linkifiers").Expect()
+			return harness.Current().As(harness.Current().User(harness.Member)).GET("/realm/linkifiers").Expect()
 		}, func(body *httpexpect.Object) {
 			body.Value("linkifiers").Array().Every(func(_ int, l *httpexpect.Value) {
 				l.Object().Value("id").Number().IsInt()
@@ -77,8 +78,8 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			})
 		}},
 		{"get topics", func() *httpexpect.Response {
-			fieldsMessage.get(harness.Current())
-			return topicsOf(harness.Member, harness.Current().SharedChannel().ID)
+			ops.FieldsMessage.Get(harness.Current())
+			return ops.TopicsOf(harness.Current().User(harness.Member), harness.Current().SharedChannel().ID)
 		}, func(body *httpexpect.Object) {
 			body.Value("topics").Array().NotEmpty().Every(func(_ int, l *httpexpect.Value) {
 				l.Object().Value("name").String()
@@ -86,11 +87,11 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			})
 		}},
 		{"fetch a message", func() *httpexpect.Response {
-			return fetchMessage(harness.Member, fieldsMessage.get(harness.Current()))
+			return ops.FetchMessage(harness.Current().User(harness.Member), ops.FieldsMessage.Get(harness.Current()))
 		}, func(body *httpexpect.Object) {
 			// Below the level where the real server answers the whole message, it answers
 			// only raw_content (its changelog).
-			if !reaches(harness.Current(), "OP06-07") {
+			if !ops.Reaches(harness.Current(), "OP06-07") {
 				body.Value("raw_content").String()
 				return
 			}
@@ -116,10 +117,10 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			harness.Fails(call())
 		},
 		Entry("a message that does not exist", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
-			return fetchMessage(harness.Member, harness.UnusedID)
+			return ops.FetchMessage(harness.Current().User(harness.Member), harness.UnusedID)
 		}),
 		Entry("a channel that does not exist", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
-			return topicsOf(harness.Member, harness.UnusedID)
+			return ops.TopicsOf(harness.Current().User(harness.Member), harness.UnusedID)
 		}),
 		Entry("a request without credentials", harness.Req("CONV-07", "ERR-01"), func() *httpexpect.Response {
 			return harness.Current().Anonymous().GET("/realm/linkifiers").Expect()
@@ -134,35 +135,29 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			const unsupported = "chatconform_unsupported"
 			body := harness.Success(call(unsupported, "1"))
 			ignored := body.Value("ignored_parameters_unsupported").Array().NotEmpty().Raw()
-			Expect(ignored).To(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+unsupported+`"`))),
+			Expect(ignored).To(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+unsupported+`"`))),
 				"an element names the unsupported parameter (the elements' shape is not shown)")
-			Expect(ignored).NotTo(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+supportedName+`"`))),
+			Expect(ignored).NotTo(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+supportedName+`"`))),
 				"a supported parameter is not listed")
 
 			supported := harness.Success(call())
 			if list, present := supported.Raw()["ignored_parameters_unsupported"]; present {
 				supported.Value("ignored_parameters_unsupported").Array()
-				Expect(list).NotTo(ContainElement(WithTransform(jsonText, ContainSubstring(`"`+supportedName+`"`))))
+				Expect(list).NotTo(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+supportedName+`"`))))
 			}
 		},
 		Entry("fetch a message (operation 6)", harness.Req("CONV-09", "CONV-10", "VER-04"), "apply_markdown", func(extra ...any) *httpexpect.Response {
-			id := t.SendToChannel(harness.Owner, t.SharedChannel(), harness.UniqueName("params"), "x")
-			return fetchMessage(harness.Member, id, append([]any{"apply_markdown", false}, extra...)...)
+			id := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), harness.UniqueName("params"), "x")
+			return ops.FetchMessage(harness.Current().User(harness.Member), id, append([]any{"apply_markdown", false}, extra...)...)
 		}),
 		Entry("get topics in a channel (operation 12)", harness.Req("CONV-09", "CONV-10", "VER-04"), "allow_empty_topic_name", func(extra ...any) *httpexpect.Response {
-			return topicsOf(harness.Member, t.SharedChannel().ID, append([]any{"allow_empty_topic_name", false}, extra...)...)
+			return ops.TopicsOf(harness.Current().User(harness.Member), t.SharedChannel().ID, append([]any{"allow_empty_topic_name", false}, extra...)...)
 		}),
 		Entry("update your presence (operation 4)", harness.Req("CONV-09", "CONV-10", "VER-04"), "status", func(extra ...any) *httpexpect.Response {
-			return acct.updatePresence(t.Users[harness.Member], append([]any{"status", "active"}, extra...)...)
+			return acct.UpdatePresence(t.User(harness.Member), append([]any{"status", "active"}, extra...)...)
 		}),
 	)
 })
-
-// jsonText is v as JSON text, to find a name in a value whose shape the document leaves open.
-func jsonText(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
 
 var _ = Describe("Versioning and limits the server publishes", func() {
 	var t *harness.Target
@@ -188,7 +183,7 @@ var _ = Describe("Versioning and limits the server publishes", func() {
 
 	DescribeTable("gives clients the limits in the registration response",
 		func(field string) {
-			t.StateOf(t.Users[harness.Member], "realm").Value(field).Number().IsInt().Gt(0)
+			t.StateOf(t.User(harness.Member), "realm").Value(field).Number().IsInt().Gt(0)
 		},
 		Entry("max_topic_length", harness.Req("LIMIT-01"), "max_topic_length"),
 		Entry("max_message_length", harness.Req("LIMIT-03"), "max_message_length"),

@@ -9,27 +9,8 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
-
-// deleteTopic sends POST /streams/{id}/delete_topic as u; no topic_name when topic is nil.
-func (o msgOps) deleteTopic(u harness.User, ch harness.Channel, topic *string) *httpexpect.Response {
-	if topic == nil {
-		return sendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID)
-	}
-	return sendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID, "topic_name", *topic)
-}
-
-// gone reports whether u can no longer fetch the message. A fetch that does not succeed must
-// be the error envelope (result, code, msg): a crash or an empty reply proves no deletion.
-func (msgOps) gone(u harness.User, id int) bool {
-	GinkgoHelper()
-	r := harness.Current().AsUser(u).GET("/messages/{id}", id).Expect()
-	if msgs.succeeded(r) {
-		return false
-	}
-	harness.Fails(r)
-	return true
-}
 
 var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_topic)", func() {
 	var (
@@ -40,75 +21,75 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		admin = t.Users[harness.Admin]
-		ch = t.NewChannel(harness.Public, harness.Member, harness.Admin)
+		admin = t.User(harness.Admin)
+		ch = t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
 		topic = harness.UniqueName("doomed")
 	})
 
 	DescribeTable("deletes",
 		func(check func(doomed []int, kept int, survivor string)) {
-			doomed := []int{t.SendToChannel(harness.Member, ch, topic, "one"), t.SendToChannel(harness.Owner, ch, topic, "two")}
+			doomed := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
 			survivor := harness.UniqueName("survivor")
-			kept := t.SendToChannel(harness.Member, ch, survivor, "stays")
-			untilComplete("delete topic", len(doomed), func() *httpexpect.Response { return msgs.deleteTopic(admin, ch, &topic) })
+			kept := t.SendToChannel(t.User(harness.Member), ch, survivor, "stays")
+			ops.UntilComplete("delete topic", len(doomed), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
 			check(doomed, kept, survivor)
 		},
 		Entry("the topic's messages in the channel, and no other", harness.Req("OP08-01", "STATE-14"), func(doomed []int, kept int, _ string) {
 			for _, id := range doomed {
-				Expect(msgs.gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
+				Expect(msgs.Gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
 			}
-			Expect(msgs.gone(admin, kept)).To(BeFalse(), "a message of another topic")
+			Expect(msgs.Gone(admin, kept)).To(BeFalse(), "a message of another topic")
 		}),
 		Entry("with its messages the topic", harness.Req("RES-18"), func(_ []int, _ int, survivor string) {
-			Expect(msgs.topicNamesOf(admin, ch)).To(Equal([]string{survivor}))
+			Expect(msgs.TopicNamesOf(admin, ch)).To(Equal([]string{survivor}))
 		}),
 	)
 
 	It("answers complete = true when it deleted every message of the topic", harness.Req("OP08-04"), func() {
-		ids := []int{t.SendToChannel(harness.Member, ch, topic, "one"), t.SendToChannel(harness.Owner, ch, topic, "two")}
-		untilComplete("delete topic", len(ids), func() *httpexpect.Response { return msgs.deleteTopic(admin, ch, &topic) })
+		ids := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
+		ops.UntilComplete("delete topic", len(ids), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
 		for _, id := range ids {
-			Expect(msgs.gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
+			Expect(msgs.Gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
 		}
 	})
 
 	It("requires topic_name", harness.Req("OP08-02"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "stays")
-		harness.Fails(msgs.deleteTopic(admin, ch, nil))
-		Expect(msgs.gone(admin, id)).To(BeFalse())
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
+		harness.Fails(msgs.DeleteTopic(admin, ch, nil))
+		Expect(msgs.Gone(admin, id)).To(BeFalse())
 	})
 
 	It("reads topic_name = realm_empty_topic_display_name as the empty topic", harness.Req("OP08-03"), func() {
-		id := t.SendToEmptyTopic(harness.Member, ch)
+		id := t.SendToEmptyTopic(t.User(harness.Member), ch)
 		display := t.Realm.EmptyTopicDisplayName
-		untilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.deleteTopic(admin, ch, &display) })
-		Expect(msgs.gone(admin, id)).To(BeTrue())
+		ops.UntilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &display) })
+		Expect(msgs.Gone(admin, id)).To(BeTrue())
 	})
 
 	It("deletes a topic whose name is max_topic_length long, named in full", harness.Req("LIMIT-02"), func() {
 		full := topic + strings.Repeat("x", t.Realm.MaxTopicLength-len([]rune(topic)))
-		id := t.SendToChannel(harness.Member, ch, full, "at the bound")
-		kept := t.SendToChannel(harness.Member, ch, topic, "another topic")
-		harness.Success(msgs.deleteTopic(admin, ch, &full))
-		Expect(msgs.gone(admin, id)).To(BeTrue(), "the message of the topic at the bound")
-		Expect(msgs.gone(admin, kept)).To(BeFalse(), "a message of a topic its name starts with")
+		id := t.SendToChannel(t.User(harness.Member), ch, full, "at the bound")
+		kept := t.SendToChannel(t.User(harness.Member), ch, topic, "another topic")
+		harness.Success(msgs.DeleteTopic(admin, ch, &full))
+		Expect(msgs.Gone(admin, id)).To(BeTrue(), "the message of the topic at the bound")
+		Expect(msgs.Gone(admin, kept)).To(BeFalse(), "a message of a topic its name starts with")
 	})
 
 	It("matches no topic with a topic_name longer than max_topic_length", harness.Req("LIMIT-02"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "stays")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
 		long := topic + strings.Repeat("x", t.Realm.MaxTopicLength)
-		resp := msgs.deleteTopic(admin, ch, &long)
-		if !msgs.succeeded(resp) {
+		resp := msgs.DeleteTopic(admin, ch, &long)
+		if !msgs.Succeeded(resp) {
 			harness.Fails(resp)
 		}
-		Expect(msgs.gone(admin, id)).To(BeFalse())
+		Expect(msgs.Gone(admin, id)).To(BeFalse())
 	})
 
 	DescribeTable("answers UNAUTHORIZED_PRINCIPAL to a requester who is not an administrator",
 		func(role harness.Role) {
-			id := t.SendToChannel(harness.Member, ch, topic, "stays")
-			harness.FailsWith(msgs.deleteTopic(t.Users[role], ch, &topic), "UNAUTHORIZED_PRINCIPAL")
-			Expect(msgs.gone(admin, id)).To(BeFalse())
+			id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
+			harness.FailsWith(msgs.DeleteTopic(t.User(role), ch, &topic), "UNAUTHORIZED_PRINCIPAL")
+			Expect(msgs.Gone(admin, id)).To(BeFalse())
 		},
 		Entry("a moderator", harness.Req("OP08-06", "ERR-11"), harness.Moderator),
 		Entry("a member", harness.Req("OP08-06", "ERR-11"), harness.Member),
@@ -119,38 +100,38 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 		func(check func(ids []int)) {
 			var ids []int
 			for i := range 5 {
-				ids = append(ids, t.SendToChannel(harness.Member, ch, topic, "message "+msgIDText(i)))
+				ids = append(ids, t.SendToChannel(t.User(harness.Member), ch, topic, "message "+ops.MsgIDText(i)))
 			}
 			t.LimitBatches(2, 1)
 			check(ids)
 		},
 		Entry("newest first", harness.Req("STATE-15"), func(ids []int) {
-			harness.Success(msgs.deleteTopic(admin, ch, &topic))
+			harness.Success(msgs.DeleteTopic(admin, ch, &topic))
 			for i, id := range ids {
-				Expect(msgs.gone(admin, id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
+				Expect(msgs.Gone(admin, id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
 			}
 		}),
 		Entry("answering complete = false when it stopped early; repeating finishes", harness.Req("OP08-05", "STATE-15", "ERR-02"), func(ids []int) {
-			harness.Success(msgs.deleteTopic(admin, ch, &topic)).Value("complete").Boolean().IsFalse()
+			harness.Success(msgs.DeleteTopic(admin, ch, &topic)).Value("complete").Boolean().IsFalse()
 			for range len(ids) {
-				if harness.Success(msgs.deleteTopic(admin, ch, &topic)).Value("complete").Boolean().Raw() {
+				if harness.Success(msgs.DeleteTopic(admin, ch, &topic)).Value("complete").Boolean().Raw() {
 					break
 				}
 			}
 			for _, id := range ids {
-				Expect(msgs.gone(admin, id)).To(BeTrue())
+				Expect(msgs.Gone(admin, id)).To(BeTrue())
 			}
-			Expect(msgs.topicNamesOf(admin, ch)).To(BeEmpty())
+			Expect(msgs.TopicNamesOf(admin, ch)).To(BeEmpty())
 		}),
 	)
 
 	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
-		first := t.SendToChannel(harness.Member, ch, topic, "older")
+		first := t.SendToChannel(t.User(harness.Member), ch, topic, "older")
 		for range 3 {
-			t.SendToChannel(harness.Member, ch, topic, "newer")
+			t.SendToChannel(t.User(harness.Member), ch, topic, "newer")
 		}
 		t.LimitBatches(2, 1)
-		partial(msgs.deleteTopic(admin, ch, &topic))
-		Expect(msgs.gone(admin, first)).To(BeFalse(), "the oldest message, beyond the batch done")
+		ops.Partial(msgs.DeleteTopic(admin, ch, &topic))
+		Expect(msgs.Gone(admin, first)).To(BeFalse(), "the oldest message, beyond the batch done")
 	})
 })

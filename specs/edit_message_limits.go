@@ -9,6 +9,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // The specs below change realm settings or move the clock, so they run alone.
@@ -22,8 +23,8 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		member, moderator = t.Users[harness.Member], t.Users[harness.Moderator]
-		ch = t.NewChannel(harness.Public, harness.Member, harness.Moderator)
+		member, moderator = t.User(harness.Member), t.User(harness.Moderator)
+		ch = t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Moderator))
 		topic = harness.UniqueName("limits")
 	})
 
@@ -38,42 +39,42 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 
 		It("keeps non-moderators from moving messages older than move_messages_within_stream_limit_seconds to another topic",
 			harness.Req("LIMIT-06"), func() {
-				id := t.SendToChannel(harness.Member, ch, topic, "getting old")
+				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)
-				harness.Fails(msgs.edit(member, id, "topic", harness.UniqueName("late")))
-				msgs.expectTopicOf(member, topic, id)
+				harness.Fails(msgs.Edit(member, id, "topic", harness.UniqueName("late")))
+				msgs.ExpectTopicOf(member, topic, id)
 				moved := harness.UniqueName("by-moderator")
-				harness.Success(msgs.edit(moderator, id, "topic", moved))
-				msgs.expectTopicOf(member, moved, id)
+				harness.Success(msgs.Edit(moderator, id, "topic", moved))
+				msgs.ExpectTopicOf(member, moved, id)
 			})
 
 		It("keeps non-moderators from moving messages older than move_messages_between_streams_limit_seconds to another channel",
 			harness.Req("LIMIT-07"), func() {
-				other := t.NewChannel(harness.Public, harness.Member, harness.Moderator)
-				id := t.SendToChannel(harness.Member, ch, topic, "getting old")
+				other := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Moderator))
+				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)
-				harness.Fails(msgs.edit(member, id, "stream_id", other.ID))
-				channelID, _ := msgs.where(member, id)
+				harness.Fails(msgs.Edit(member, id, "stream_id", other.ID))
+				channelID, _ := msgs.Where(member, id)
 				Expect(channelID).To(Equal(ch.ID))
-				harness.Success(msgs.edit(moderator, id, "stream_id", other.ID))
-				channelID, _ = msgs.where(member, id)
+				harness.Success(msgs.Edit(moderator, id, "stream_id", other.ID))
+				channelID, _ = msgs.Where(member, id)
 				Expect(channelID).To(Equal(other.ID))
 			})
 
 		Describe("a whole-topic move (change_all) when part of the topic is older than the limit", func() {
 			var old, recent []int
 			BeforeEach(func() {
-				old = []int{t.SendToChannel(harness.Member, ch, topic, "old one"), t.SendToChannel(harness.Member, ch, topic, "old two")}
+				old = []int{t.SendToChannel(t.User(harness.Member), ch, topic, "old one"), t.SendToChannel(t.User(harness.Member), ch, topic, "old two")}
 				t.PassTime(10 * limit * time.Second)
-				recent = []int{t.SendToChannel(harness.Member, ch, topic, "recent one"), t.SendToChannel(harness.Member, ch, topic, "recent two")}
+				recent = []int{t.SendToChannel(t.User(harness.Member), ch, topic, "recent one"), t.SendToChannel(t.User(harness.Member), ch, topic, "recent two")}
 			})
 
 			// refuse is the whole-topic move a member may not make; it must move nothing.
 			refuse := func(renamed string) *httpexpect.Object {
 				GinkgoHelper()
-				refused := harness.FailsWith(msgs.edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"),
+				refused := harness.FailsWith(msgs.Edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"),
 					"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED")
-				msgs.expectTopicOf(member, topic, append(old, recent...)...)
+				msgs.ExpectTopicOf(member, topic, append(old, recent...)...)
 				return refused
 			}
 
@@ -94,16 +95,16 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			It("moves from first_message_id_allowed_to_move with change_later", harness.Req("OP01-22"), func() {
 				renamed := harness.UniqueName("recent-only")
 				first := int(refuse(renamed).Value("first_message_id_allowed_to_move").Number().Raw())
-				harness.Success(msgs.edit(member, first, "topic", renamed, "propagate_mode", "change_later"))
-				msgs.expectTopicOf(member, renamed, recent...)
-				msgs.expectTopicOf(member, topic, old...)
+				harness.Success(msgs.Edit(member, first, "topic", renamed, "propagate_mode", "change_later"))
+				msgs.ExpectTopicOf(member, renamed, recent...)
+				msgs.ExpectTopicOf(member, topic, old...)
 			})
 
 			DescribeTable("lets moderators and administrators move the whole topic",
 				func(role harness.Role) {
 					renamed := harness.UniqueName("whole")
-					harness.Success(msgs.edit(t.Users[role], recent[1], "topic", renamed, "propagate_mode", "change_all"))
-					msgs.expectTopicOf(member, renamed, append(old, recent...)...)
+					harness.Success(msgs.Edit(t.User(role), recent[1], "topic", renamed, "propagate_mode", "change_all"))
+					msgs.ExpectTopicOf(member, renamed, append(old, recent...)...)
 				},
 				Entry("a moderator", harness.Req("OP01-21"), harness.Moderator),
 				Entry("an administrator", harness.Req("OP01-21"), harness.Admin),
@@ -113,17 +114,17 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		It("in a private channel with protected history counts and moves only the messages the requester can access (rule 4)",
 			harness.Req("OP01-23"), func() {
 				private := t.NewChannel(harness.PrivateProtected)
-				hidden := t.SendToChannel(harness.Owner, private, topic, "sent before the member joined")
+				hidden := t.SendToChannel(t.User(harness.Owner), private, topic, "sent before the member joined")
 				t.PassTime(10 * limit * time.Second)
-				t.Subscribe(private, harness.Member)
+				t.Subscribe(private, t.User(harness.Member))
 				recent := []int{
-					t.SendToChannel(harness.Owner, private, topic, "sent after the member joined"),
-					t.SendToChannel(harness.Member, private, topic, "the member's own"),
+					t.SendToChannel(t.User(harness.Owner), private, topic, "sent after the member joined"),
+					t.SendToChannel(t.User(harness.Member), private, topic, "the member's own"),
 				}
 				renamed := harness.UniqueName("accessible")
-				harness.Success(msgs.edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"))
-				msgs.expectTopicOf(t.Users[harness.Owner], renamed, recent...)
-				msgs.expectTopicOf(t.Users[harness.Owner], topic, hidden)
+				harness.Success(msgs.Edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"))
+				msgs.ExpectTopicOf(t.User(harness.Owner), renamed, recent...)
+				msgs.ExpectTopicOf(t.User(harness.Owner), topic, hidden)
 			})
 	})
 
@@ -133,7 +134,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			crowd []harness.User
 		)
 		BeforeEach(func() {
-			admin = t.Users[harness.Admin]
+			admin = t.User(harness.Admin)
 			// "Many" subscribers or participants: the document gives no number; the harness
 			// knows the threshold from the settings, or from the fake, or skips the spec.
 			crowd = t.Crowd(t.WildcardMentionCrowdSize())
@@ -142,15 +143,15 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 
 		// crowdedChannel is a channel with many subscribers.
 		crowdedChannel := func() harness.Channel {
-			crowded := t.NewChannel(harness.Public, harness.Member, harness.Admin)
-			t.SubscribeUsers(crowded, crowd...)
+			crowded := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
+			t.Subscribe(crowded, crowd...)
 			return crowded
 		}
 		// crowdedTopic fills a topic with many participants.
 		crowdedTopic := func(in harness.Channel) string {
 			busy := harness.UniqueName("busy")
 			for _, u := range crowd {
-				t.SendToChannelAs(u, in, busy, "here")
+				t.SendToChannel(u, in, busy, "here")
 			}
 			return busy
 		}
@@ -159,10 +160,10 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			harness.Req("LIMIT-14", "ERR-08"), func() {
 				crowded := crowdedChannel()
 				send := func(u harness.User, in harness.Channel) bool {
-					return msgs.succeeded(sendForm(u, "POST", "/messages", nil, "type", "stream", "to", in.ID,
+					return msgs.Succeeded(ops.SendForm(u, "POST", "/messages", nil, "type", "stream", "to", in.ID,
 						"topic", topic, "content", "@**all** please read"))
 				}
-				harness.FailsWith(sendForm(member, "POST", "/messages", nil, "type", "stream", "to", crowded.ID,
+				harness.FailsWith(ops.SendForm(member, "POST", "/messages", nil, "type", "stream", "to", crowded.ID,
 					"topic", topic, "content", "@**all** please read"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
 				Expect(send(admin, crowded)).To(BeTrue(), "an administrator (in the group) mentions the channel")
 				Expect(send(member, ch)).To(BeTrue(), "a member mentions a channel with few subscribers")
@@ -171,41 +172,41 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		It("keeps topic wildcard mentions in topics with many participants to members of the group, on send",
 			harness.Req("LIMIT-14", "ERR-09"), func() {
 				busy := crowdedTopic(ch)
-				harness.FailsWith(sendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				harness.FailsWith(ops.SendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
 					"topic", busy, "content", "@**topic** please read"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
-				harness.Success(sendForm(admin, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				harness.Success(ops.SendForm(admin, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
 					"topic", busy, "content", "@**topic** please read"))
 				// A topic with few participants, in the same channel: the member may.
-				harness.Success(sendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				harness.Success(ops.SendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
 					"topic", harness.UniqueName("quiet"), "content", "@**topic** please read"))
 			})
 
 		It("answers STREAM_WILDCARD_MENTION_NOT_ALLOWED to an edit adding a channel wildcard mention in a channel with many subscribers (rule 5)",
 			harness.Req("OP01-24", "ERR-08", "LIMIT-13"), func() {
 				crowded := crowdedChannel()
-				id := t.SendToChannel(harness.Member, crowded, topic, "hello")
-				harness.FailsWith(msgs.edit(member, id, "content", "hello @**all**"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
-				Expect(msgs.raw(member, id)).To(Equal("hello"))
-				mine := t.SendToChannel(harness.Admin, crowded, topic, "hello")
-				harness.Success(msgs.edit(admin, mine, "content", "hello @**all**"))
+				id := t.SendToChannel(t.User(harness.Member), crowded, topic, "hello")
+				harness.FailsWith(msgs.Edit(member, id, "content", "hello @**all**"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+				Expect(msgs.Raw(member, id)).To(Equal("hello"))
+				mine := t.SendToChannel(t.User(harness.Admin), crowded, topic, "hello")
+				harness.Success(msgs.Edit(admin, mine, "content", "hello @**all**"))
 				// A channel with few subscribers: the member may.
-				few := t.SendToChannel(harness.Member, ch, topic, "hello")
-				harness.Success(msgs.edit(member, few, "content", "hello @**all**"))
-				Expect(msgs.raw(member, few)).To(Equal("hello @**all**"))
+				few := t.SendToChannel(t.User(harness.Member), ch, topic, "hello")
+				harness.Success(msgs.Edit(member, few, "content", "hello @**all**"))
+				Expect(msgs.Raw(member, few)).To(Equal("hello @**all**"))
 			})
 
 		It("answers TOPIC_WILDCARD_MENTION_NOT_ALLOWED to an edit adding a topic wildcard mention in a topic with many participants (rule 5)",
 			harness.Req("OP01-25", "ERR-09", "LIMIT-13"), func() {
 				busy := crowdedTopic(ch)
-				id := t.SendToChannel(harness.Member, ch, busy, "hello")
-				harness.FailsWith(msgs.edit(member, id, "content", "hello @**topic**"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
-				Expect(msgs.raw(member, id)).To(Equal("hello"))
-				mine := t.SendToChannel(harness.Admin, ch, busy, "hello")
-				harness.Success(msgs.edit(admin, mine, "content", "hello @**topic**"))
+				id := t.SendToChannel(t.User(harness.Member), ch, busy, "hello")
+				harness.FailsWith(msgs.Edit(member, id, "content", "hello @**topic**"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
+				Expect(msgs.Raw(member, id)).To(Equal("hello"))
+				mine := t.SendToChannel(t.User(harness.Admin), ch, busy, "hello")
+				harness.Success(msgs.Edit(admin, mine, "content", "hello @**topic**"))
 				// A topic with few participants, in the same channel: the member may.
-				few := t.SendToChannel(harness.Member, ch, harness.UniqueName("quiet"), "hello")
-				harness.Success(msgs.edit(member, few, "content", "hello @**topic**"))
-				Expect(msgs.raw(member, few)).To(Equal("hello @**topic**"))
+				few := t.SendToChannel(t.User(harness.Member), ch, harness.UniqueName("quiet"), "hello")
+				harness.Success(msgs.Edit(member, few, "content", "hello @**topic**"))
+				Expect(msgs.Raw(member, few)).To(Equal("hello @**topic**"))
 			})
 	})
 })

@@ -3,15 +3,8 @@ package specs
 import (
 	. "github.com/onsi/ginkgo/v2"
 
-	"github.com/gavv/httpexpect/v2"
-
 	"github.com/chatconform/chatconform/harness"
 )
-
-// editTyping sends POST /messages/{id}/typing as u with the given parameters.
-func (o msgOps) editTyping(u harness.User, id int, kv ...any) *httpexpect.Response {
-	return sendForm(u, "POST", "/messages/{id}/typing", id, kv...)
-}
 
 var _ = Describe("Operation 13: set typing status for message editing (POST /messages/{message_id}/typing)", func() {
 	var (
@@ -21,28 +14,28 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		member = t.Users[harness.Member]
-		ch := t.NewChannel(harness.Public, harness.Member)
-		id = t.SendToChannel(harness.Member, ch, harness.UniqueName("typing"), "being edited")
+		member = t.User(harness.Member)
+		ch := t.NewChannel(harness.Public, t.User(harness.Member))
+		id = t.SendToChannel(t.User(harness.Member), ch, harness.UniqueName("typing"), "being edited")
 	})
 
 	DescribeTable("accepts op start and stop with no extra fields",
-		func(op string) { harness.BareSuccess(msgs.editTyping(member, id, "op", op)) },
+		func(op string) { harness.BareSuccess(msgs.EditTyping(member, id, "op", op)) },
 		Entry("start", harness.Req("OP13-01", "OP13-02"), "start"),
 		Entry("stop", harness.Req("OP13-01", "OP13-02"), "stop"),
 	)
 
 	DescribeTable("refuses a missing or unknown op",
-		func(kv ...any) { harness.Fails(msgs.editTyping(member, id, kv...)) },
+		func(kv ...any) { harness.Fails(msgs.EditTyping(member, id, kv...)) },
 		Entry("missing", harness.Req("OP13-01")),
 		Entry("unknown", harness.Req("OP13-01"), "op", "pause"),
 	)
 
 	DescribeTable("refuses a message the requester cannot edit-type on",
-		func(message func() int) { harness.Fails(msgs.editTyping(member, message(), "op", "start")) },
+		func(message func() int) { harness.Fails(msgs.EditTyping(member, message(), "op", "start")) },
 		Entry("one that does not exist", harness.Req("OP13-03"), func() int { return harness.UnusedID }),
 		Entry("a direct message between two other users", harness.Req("OP13-03"), func() int {
-			return t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "not for the member")
+			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the member")
 		}),
 	)
 })

@@ -10,42 +10,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
-
-// emailsSeen is every API email of one user that one viewer is shown: the user object's
-// email (GET /users/{id} and the GET /users list), the user's address as a
-// message sender and as a direct-message recipient, and the keys of the legacy presence
-// format (humans only: bots have no presence).
-type emailsSeen struct {
-	email, listEmail, senderEmail, recipientEmail string
-	presenceKeys                                  []string
-}
-
-func (acctOps) emailsSeenBy(viewer harness.User, subject harness.User, channelMessage, directMessage int) emailsSeen {
-	GinkgoHelper()
-	t := harness.Current()
-	var seen emailsSeen
-	u := acct.userAs(viewer, subject.ID).Raw()
-	seen.email, _ = u["email"].(string)
-	for _, m := range harness.Success(t.AsUser(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
-		if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
-			seen.listEmail, _ = entry["email"].(string)
-		}
-	}
-	seen.senderEmail = msgs.fetch(viewer, channelMessage).Value("sender_email").String().Raw()
-	for _, r := range msgs.fetch(viewer, directMessage).Value("display_recipient").Array().Iter() {
-		if o := r.Object().Raw(); o["id"] == float64(subject.ID) {
-			seen.recipientEmail, _ = o["email"].(string)
-		}
-	}
-	if viewer.Role != harness.Bot {
-		presences := harness.Success(acct.updatePresence(viewer, "status", "active")).Value("presences").Object().Raw()
-		for key := range presences {
-			seen.presenceKeys = append(seen.presenceKeys, key)
-		}
-	}
-	return seen
-}
 
 var _ = Describe("Email visibility: the email each role sees for another user", func() {
 	// The user's own email_address_visibility, and delivery_email's rules, exist from 163 on the
@@ -59,16 +25,16 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 			subject := t.NewUser(harness.Member)
 			t.SetEmailVisibility(subject, visibility)
 			for _, viewerRole := range harness.Roles {
-				viewer := t.Users[viewerRole]
+				viewer := t.User(viewerRole)
 				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
-				delivery := acct.userAs(viewer, subject.ID).Raw()["delivery_email"]
+				delivery := acct.UserAs(viewer, subject.ID).Raw()["delivery_email"]
 				var listDelivery any = "absent"
-				for _, m := range harness.Success(t.AsUser(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
+				for _, m := range harness.Success(t.As(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
 					if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
 						listDelivery = entry["delivery_email"]
 					}
 				}
-				if !acct.canSeeRealEmail(viewerRole, visibility) {
+				if !acct.CanSeeRealEmail(viewerRole, visibility) {
 					Expect(delivery).To(BeNil(), "%s: delivery_email is null", what)
 					Expect(listDelivery).To(BeNil(), "%s: delivery_email is null in the user list", what)
 					continue
@@ -92,37 +58,37 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 			t := harness.Current()
 			subject := t.NewUser(harness.Member)
 			t.SetEmailVisibility(subject, visibility)
-			ch := t.NewChannel(harness.Public, harness.Admin, harness.Moderator, harness.Member, harness.Guest, harness.Bot)
-			t.SubscribeUsers(ch, subject)
-			channelMessage := t.SendToChannelAs(subject, ch, harness.UniqueName("visibility"), "who am I?")
+			ch := t.NewChannel(harness.Public, t.User(harness.Admin), t.User(harness.Moderator), t.User(harness.Member), t.User(harness.Guest), t.User(harness.Bot))
+			t.Subscribe(ch, subject)
+			channelMessage := t.SendToChannel(subject, ch, harness.UniqueName("visibility"), "who am I?")
 			// A group direct message from the owner to the subject and every other role.
 			var everyone []harness.User
 			for _, r := range harness.Roles[1:] {
-				everyone = append(everyone, t.Users[r])
+				everyone = append(everyone, t.User(r))
 			}
-			directMessage := t.SendDirectTo(harness.Owner, append(everyone, subject), "to all of us")
-			harness.Success(acct.updatePresence(subject, "status", "active"))
+			directMessage := t.SendDirect(t.User(harness.Owner), append(everyone, subject), "to all of us")
+			harness.Success(acct.UpdatePresence(subject, "status", "active"))
 
 			for _, viewerRole := range harness.Roles {
-				viewer := t.Users[viewerRole]
-				seen := acct.emailsSeenBy(viewer, subject, channelMessage, directMessage)
+				viewer := t.User(viewerRole)
+				seen := acct.EmailsSeenBy(viewer, subject, channelMessage, directMessage)
 				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
-				Expect([]string{seen.listEmail, seen.senderEmail, seen.recipientEmail}).To(HaveEach(seen.email), what)
-				seesReal := acct.canSeeRealEmail(viewerRole, visibility)
+				Expect([]string{seen.ListEmail, seen.SenderEmail, seen.RecipientEmail}).To(HaveEach(seen.Email), what)
+				seesReal := acct.CanSeeRealEmail(viewerRole, visibility)
 				if viewerRole != harness.Bot {
 					// The legacy format is keyed by "user email": the API email, or the real one
 					// where the viewer may see it.
-					key := Equal(seen.email)
+					key := Equal(seen.Email)
 					if seesReal {
 						key = Or(key, WithTransform(strings.ToLower, Equal(strings.ToLower(subject.Email))))
 					}
-					Expect(seen.presenceKeys).To(ContainElement(key), "%s: the legacy presence format has an entry keyed by the user's email", what)
+					Expect(seen.PresenceKeys).To(ContainElement(key), "%s: the legacy presence format has an entry keyed by the user's email", what)
 				}
 				if seesReal {
 					continue
 				}
-				acct.expectDummyEmail(seen.email, subject)
-				for _, key := range seen.presenceKeys {
+				acct.ExpectDummyEmail(seen.Email, subject)
+				for _, key := range seen.PresenceKeys {
 					Expect(strings.EqualFold(key, subject.Email)).To(BeFalse(), "%s: presence shows the real email", what)
 				}
 			}
@@ -138,14 +104,14 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 	// address and the register state, not only the user object.
 	It("keeps a changed real address out of the events and register state of a viewer the visibility excludes", harness.Req("RES-06"), func() {
 		t := harness.Current()
-		needLevelOf(t, "OP02-12") // the address is changed through operation 2
-		acct.ownerNeeds("can_change_user_emails")
+		ops.NeedLevelOf(t, "OP02-12") // the address is changed through operation 2
+		acct.OwnerNeeds("can_change_user_emails")
 		subject := t.NewUser(harness.Member)
 		t.SetEmailVisibility(subject, harness.VisibleToAdmins)
-		member := t.Users[harness.Member]
-		events := t.ListenAs(member, "realm_user")
-		moved := acct.freshAccount().email
-		harness.Success(acct.updateByEmail(t.Users[harness.Owner], subject.Email, "new_email", moved))
+		member := t.User(harness.Member)
+		events := t.Listen(member, "realm_user")
+		moved := acct.FreshAccount().Email
+		harness.Success(acct.UpdateByEmail(t.User(harness.Owner), subject.Email, "new_email", moved))
 		shows := ContainSubstring(strings.ToLower(moved))
 		for _, ev := range events.Collect(5 * time.Second) {
 			encoded, _ := json.Marshal(ev)
@@ -160,9 +126,9 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 
 	It("always shows a bot's real email as its delivery_email", harness.Req("RES-07"), func() {
 		t := harness.Current()
-		bot := t.Users[harness.Bot]
+		bot := t.User(harness.Bot)
 		for _, viewer := range harness.Roles {
-			acct.userAs(t.Users[viewer], bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
+			acct.UserAs(t.User(viewer), bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
 		}
 	})
 })

@@ -11,10 +11,8 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
-
-// eventWait bounds how long a spec waits for an event; events normally arrive at once.
-const eventWait = 10 * time.Second
 
 // presenceEventUsers is the realm size above which the real server of this family stops
 // sending presence events.
@@ -33,13 +31,13 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 
 	DescribeTable("updating is_muted or in_home_view sends two subscription update events, one per property",
 		func(mutedBefore bool, property string, value, mutedAfter bool) {
-			ch := t.NewChannel(harness.Public, harness.Member)
-			member := t.As(harness.Member)
+			ch := t.NewChannel(harness.Public, t.User(harness.Member))
+			member := t.As(t.User(harness.Member))
 			if mutedBefore {
 				harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
 					WithFormField("property", "is_muted").WithFormField("value", true).Expect())
 			}
-			events := t.Listen(harness.Member, "subscription").AboutField("stream_id", ch.ID)
+			events := t.Listen(t.User(harness.Member), "subscription").AboutField("stream_id", ch.ID)
 			harness.Success(member.PATCH("/users/me/subscriptions/{id}", ch.ID).
 				WithFormField("property", property).WithFormField("value", value).Expect())
 
@@ -51,7 +49,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			for i := range want {
 				expected[i] = anEvent("subscription")
 			}
-			Expect(events.ExpectEvents(eventWait, expected...)).To(ConsistOf(want...))
+			Expect(events.ExpectEvents(ops.EventWait, expected...)).To(ConsistOf(want...))
 		},
 		Entry("muting with is_muted=true", harness.Req("EVENT-01", "STATE-11"), false, "is_muted", true, true),
 		Entry("muting with in_home_view=false", harness.Req("EVENT-01", "STATE-11"), false, "in_home_view", false, true),
@@ -66,9 +64,9 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			topic  string
 		)
 		BeforeEach(func() {
-			ch = t.NewChannel(harness.Public, harness.Member)
+			ch = t.NewChannel(harness.Public, t.User(harness.Member))
 			topic = harness.UniqueName("oldest")
-			oldest = t.SendToChannel(harness.Admin, ch, topic, "the oldest message")
+			oldest = t.SendToChannel(t.User(harness.Admin), ch, topic, "the oldest message")
 		})
 		firstMessageIDUpdate := func(value int) types.GomegaMatcher {
 			return harness.Event(map[string]any{
@@ -77,18 +75,18 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		}
 
 		It("is sent when the oldest message is deleted", harness.Req("EVENT-02"), func() {
-			next := t.SendToChannel(harness.Admin, ch, topic, "the next message")
-			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
-			harness.Success(t.As(harness.Admin).DELETE("/messages/{id}", oldest).Expect())
-			events.ExpectEvents(eventWait, firstMessageIDUpdate(next))
+			next := t.SendToChannel(t.User(harness.Admin), ch, topic, "the next message")
+			events := t.Listen(t.User(harness.Member), "stream").AboutField("stream_id", ch.ID)
+			harness.Success(t.As(t.User(harness.Admin)).DELETE("/messages/{id}", oldest).Expect())
+			events.ExpectEvents(ops.EventWait, firstMessageIDUpdate(next))
 		})
 
 		It("is sent when deleting a topic removes the oldest message", harness.Req("EVENT-03", "EVENT-02"), func() {
-			t.SendToChannel(harness.Admin, ch, topic, "also in the deleted topic")
-			survivor := t.SendToChannel(harness.Admin, ch, harness.UniqueName("survivor"), "in another topic")
-			events := t.Listen(harness.Member, "stream").AboutField("stream_id", ch.ID)
-			untilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.deleteTopic(t.Users[harness.Admin], ch, &topic) })
-			events.ExpectEvents(eventWait, firstMessageIDUpdate(survivor))
+			t.SendToChannel(t.User(harness.Admin), ch, topic, "also in the deleted topic")
+			survivor := t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("survivor"), "in another topic")
+			events := t.Listen(t.User(harness.Member), "stream").AboutField("stream_id", ch.ID)
+			ops.UntilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
+			events.ExpectEvents(ops.EventWait, firstMessageIDUpdate(survivor))
 		})
 	})
 
@@ -96,7 +94,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// with property and value for the move time limits. Either form passes; the report says which.
 	DescribeTable("a realm update_dict event carries changes of the message editing and moving settings",
 		func(setting string, value any) {
-			events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
+			events := t.Listen(t.User(harness.Member), "realm").About(func(ev map[string]any) bool {
 				data, _ := ev["data"].(map[string]any)
 				_, inData := data[setting]
 				return inData || ev["property"] == setting
@@ -104,7 +102,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			t.ChangeRealmSetting(setting, value)
 			updateDict := harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: value}})
 			update := harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": value})
-			got := events.ExpectEvents(eventWait, Or(updateDict, update))
+			got := events.ExpectEvents(ops.EventWait, Or(updateDict, update))
 			if len(got) == 1 {
 				harness.Info("realm setting event form", "%s: op %q", setting, got[0]["op"])
 			}
@@ -118,19 +116,19 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// The group setting that governs resolving (from VER-18's level), with the group's ID as
 	// its value: the event carries the value the state now holds.
 	It("a realm update_dict event carries the change of can_resolve_topics_group", harness.Req("EVENT-04"), func() {
-		needLevelOf(t, "VER-18")
+		ops.NeedLevelOf(t, "VER-18")
 		const setting = "can_resolve_topics_group"
 		moderators := t.SystemGroupID("role:moderators")
-		events := t.Listen(harness.Member, "realm").About(func(ev map[string]any) bool {
+		events := t.Listen(t.User(harness.Member), "realm").About(func(ev map[string]any) bool {
 			data, _ := ev["data"].(map[string]any)
 			_, inData := data[setting]
 			return inData || ev["property"] == setting
 		})
 		t.ChangeRealmGroupSetting(setting, moderators)
-		Expect(t.StateOf(t.Users[harness.Member], "realm").Value("realm_" + setting).Raw()).To(BeNumerically("==", moderators))
+		Expect(t.StateOf(t.User(harness.Member), "realm").Value("realm_" + setting).Raw()).To(BeNumerically("==", moderators))
 		updateDict := harness.Event(map[string]any{"type": "realm", "op": "update_dict", "data": map[string]any{setting: moderators}})
 		update := harness.Event(map[string]any{"type": "realm", "op": "update", "property": setting, "value": moderators})
-		events.ExpectEvents(eventWait, Or(updateDict, update))
+		events.ExpectEvents(ops.EventWait, Or(updateDict, update))
 	})
 
 	// The real server of this family sends no presence events in a realm of more than
@@ -138,54 +136,54 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// comes in such a realm, the requirement is skipped with the reason. The event's fields are
 	// not shown in the document, so the spec demands only that an event about the newcomer
 	// arrives. The real server announces presence from a queue worker, possibly after the
-	// listener's fence: the spec keeps collecting until the event comes or eventWait passes.
+	// listener's fence: the spec keeps collecting until the event comes or ops.EventWait passes.
 	It("tells clients at once when a user comes online", harness.Req("EVENT-05"), func() {
 		newcomer := t.NewUser(harness.Member)
-		events := t.Listen(harness.Member, "presence").AboutField("user_id", newcomer.ID)
-		harness.Success(t.AsUser(newcomer).POST("/users/me/presence").WithFormField("status", "active").Expect())
-		deadline := time.Now().Add(eventWait)
+		events := t.Listen(t.User(harness.Member), "presence").AboutField("user_id", newcomer.ID)
+		harness.Success(t.As(newcomer).POST("/users/me/presence").WithFormField("status", "active").Expect())
+		deadline := time.Now().Add(ops.EventWait)
 		for time.Now().Before(deadline) {
-			if len(events.Collect(eventWait)) > 0 {
+			if len(events.Collect(ops.EventWait)) > 0 {
 				return
 			}
 		}
 		if n := t.ActiveUsers(); n > presenceEventUsers {
 			Skip(fmt.Sprintf("no presence event came, and the target's realm has %d active users: a server of this family sends no presence events above %d", n, presenceEventUsers))
 		}
-		Fail(fmt.Sprintf("no presence event about the user %d who came online arrived within %s", newcomer.ID, eventWait))
+		Fail(fmt.Sprintf("no presence event about the user %d who came online arrived within %s", newcomer.ID, ops.EventWait))
 	})
 
 	It("tells the client with has_vcall_token whether the user holds a video-call token", harness.Req("EVENT-06"), func() {
 		t.NeedCapability("vcall-token")
 		user := t.NewUser(harness.Member)
-		events := t.ListenAs(user, "has_vcall_token") // the user's own events: nothing foreign
+		events := t.Listen(user, "has_vcall_token") // the user's own events: nothing foreign
 		t.SetVCallToken(user, true)
-		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": true}))
+		events.ExpectEvents(ops.EventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": true}))
 		t.SetVCallToken(user, false)
-		events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": false}))
+		events.ExpectEvents(ops.EventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": false}))
 	})
 
 	// Other events may reach the queue (the realm is shared); only the two private ones must not.
 	It("never gives one user's queue another user's private events", harness.Req("EVENT-07"), func() {
-		ch := t.NewChannel(harness.Public, harness.Admin)
+		ch := t.NewChannel(harness.Public, t.User(harness.Admin))
 		outsider := t.NewUser(harness.Member)
-		t.SubscribeUsers(ch, outsider) // a channel both share; the administrator's settings of it are theirs
-		events := t.ListenAs(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction")
+		t.Subscribe(ch, outsider) // a channel both share; the administrator's settings of it are theirs
+		events := t.Listen(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction")
 
 		secret := harness.UniqueName("secret")
-		dm := t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
-		harness.Success(t.As(harness.Admin).PATCH("/users/me/subscriptions/{id}", ch.ID).
+		dm := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "for the administrator only: "+secret)
+		harness.Success(t.As(t.User(harness.Admin)).PATCH("/users/me/subscriptions/{id}", ch.ID).
 			WithFormField("property", "pin_to_top").WithFormField("value", true).Expect())
 		// What the two do in their conversation is theirs too: typing, editing, reacting.
-		admin := t.Users[harness.Admin]
-		harness.Success(sendForm(t.Users[harness.Owner], "POST", "/typing", nil, "op", "start", "to", jsonText([]int{admin.ID})))
-		if reaches(t, "OP13-01") {
-			harness.Success(msgs.editTyping(t.Users[harness.Owner], dm, "op", "start"))
+		admin := t.User(harness.Admin)
+		harness.Success(ops.SendForm(t.User(harness.Owner), "POST", "/typing", nil, "op", "start", "to", ops.JSONText([]int{admin.ID})))
+		if ops.Reaches(t, "OP13-01") {
+			harness.Success(msgs.EditTyping(t.User(harness.Owner), dm, "op", "start"))
 		}
-		harness.Success(sendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
+		harness.Success(ops.SendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
 
-		for _, ev := range events.Collect(eventWait) {
-			Expect(jsonText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
+		for _, ev := range events.Collect(ops.EventWait) {
+			Expect(ops.JSONText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
 			switch ev["type"] {
 			case "subscription":
 				Expect(ev).NotTo(And(HaveKeyWithValue("stream_id", BeNumerically("==", ch.ID)), HaveKeyWithValue("property", "pin_to_top")),

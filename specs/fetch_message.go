@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -12,13 +11,8 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
-
-// fetchMessage sends GET /messages/{id} as role, with query parameters as name, value pairs,
-// for specs that look at the whole response (msgs.fetch returns the message of a success).
-func fetchMessage(role harness.Role, id int, query ...any) *httpexpect.Response {
-	return getAs(role, "/messages/{id}", id, query...)
-}
 
 var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id})", func() {
 	var (
@@ -27,17 +21,17 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		member = t.Users[harness.Member]
+		member = t.User(harness.Member)
 	})
 
 	It("omits last_moved_timestamp for a message never moved", harness.Req("MSG-35"), func() {
-		msgs.fetch(member, fieldsMessage.get(t)).NotContainsKey("last_moved_timestamp")
+		msgs.Fetch(member, ops.FieldsMessage.Get(t)).NotContainsKey("last_moved_timestamp")
 	})
 
 	// A direct message between the owner and the member: one requirement an assertion.
 	DescribeTable("describes a direct message",
 		func(check func(m *httpexpect.Object)) {
-			check(msgs.fetch(member, t.SendDirect(harness.Owner, []harness.Role{harness.Member}, "a direct message")))
+			check(msgs.Fetch(member, t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")))
 		},
 		Entry("with type private", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("private") }),
 		Entry("without stream_id", harness.Req("MSG-03"), func(m *httpexpect.Object) { m.NotContainsKey("stream_id") }),
@@ -51,18 +45,18 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 				r.Value("full_name").String()
 				r.Value("is_mirror_dummy").Boolean()
 			})
-			Expect(harness.IntsOf(recipients, "id")).To(ConsistOf(t.Users[harness.Owner].ID, t.Users[harness.Member].ID))
+			Expect(harness.IntsOf(recipients, "id")).To(ConsistOf(t.User(harness.Owner).ID, t.User(harness.Member).ID))
 		}),
 	)
 
 	DescribeTable("reports the empty topic",
 		func(allow bool, want func() string) {
-			empty := t.SendToEmptyTopic(harness.Admin, t.SharedChannel())
+			empty := t.SendToEmptyTopic(t.User(harness.Admin), t.SharedChannel())
 			query := []any{}
 			if allow {
 				query = append(query, "allow_empty_topic_name", true)
 			}
-			msgs.fetch(member, empty, query...).Value("subject").String().IsEqual(want())
+			msgs.Fetch(member, empty, query...).Value("subject").String().IsEqual(want())
 		},
 		Entry("as realm_empty_topic_display_name by default", harness.Req("OP06-03", "MSG-06"), false,
 			func() string { return harness.Current().Realm.EmptyTopicDisplayName }),
@@ -70,25 +64,25 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	)
 
 	It("answers BAD_REQUEST for a message that does not exist", harness.Req("OP06-09", "ERR-04"), func() {
-		harness.FailsWith(fetchMessage(harness.Member, harness.UnusedID), "BAD_REQUEST")
+		harness.FailsWith(ops.FetchMessage(t.User(harness.Member), harness.UnusedID), "BAD_REQUEST")
 	})
 
 	DescribeTable("answers BAD_REQUEST for a message the requester cannot see", harness.Req("OP06-10", "ERR-04"),
 		func(send func() int) {
-			harness.FailsWith(fetchMessage(harness.Member, send()), "BAD_REQUEST")
+			harness.FailsWith(ops.FetchMessage(t.User(harness.Member), send()), "BAD_REQUEST")
 		},
 		Entry("a direct message between two other users", func() int {
-			return t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "not for the member")
+			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the member")
 		}),
 		Entry("a message in a private channel the requester is not subscribed to", func() int {
 			private := t.NewChannel(harness.PrivateShared)
-			return t.SendToChannel(harness.Owner, private, harness.UniqueName("topic"), "not for the member")
+			return t.SendToChannel(t.User(harness.Owner), private, harness.UniqueName("topic"), "not for the member")
 		}),
 		// Subscribed now, but the history is protected: what came before stays hidden.
 		Entry("a message sent to a protected-history channel before the requester subscribed", func() int {
 			protected := t.NewChannel(harness.PrivateProtected)
-			id := t.SendToChannel(harness.Owner, protected, harness.UniqueName("topic"), "before the member came")
-			t.Subscribe(protected, harness.Member)
+			id := t.SendToChannel(t.User(harness.Owner), protected, harness.UniqueName("topic"), "before the member came")
+			t.Subscribe(protected, t.User(harness.Member))
 			return id
 		}),
 	)
@@ -101,13 +95,16 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() { t, member, ch, topic = memberChannel("fetched") })
+	BeforeEach(func() {
+		s := ops.MemberChannel("fetched")
+		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
+	})
 
 	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
-		id := t.SendToChannel(harness.Admin, ch, topic, "news for the member")
-		Expect(msgs.flagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
-		harness.Success(sendForm(member, "POST", "/messages/flags", nil, "messages", "["+msgIDText(id)+"]", "op", "add", "flag", "read"))
-		Expect(msgs.flagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
+		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "news for the member")
+		Expect(msgs.FlagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
+		harness.Success(ops.SendForm(member, "POST", "/messages/flags", nil, "messages", "["+ops.MsgIDText(id)+"]", "op", "add", "flag", "read"))
+		Expect(msgs.FlagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
 	})
 
 	// One spec a message and a flag, each naming the flag's rule.
@@ -138,13 +135,13 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	DescribeTable("sets the wildcard mention flags, and wildcard_mentioned as their OR",
 		func(content string, participate bool, flag string, set bool) {
 			if participate {
-				t.SendToChannel(harness.Member, ch, topic, "the member takes part in the topic")
+				t.SendToChannel(t.User(harness.Member), ch, topic, "the member takes part in the topic")
 			}
-			id := t.SendToChannel(harness.Admin, ch, topic, content)
+			id := t.SendToChannel(t.User(harness.Admin), ch, topic, content)
 			if set {
-				Expect(msgs.flagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
+				Expect(msgs.FlagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
 			} else {
-				Expect(msgs.flagsOf(member, id)).NotTo(ContainElement(flag), "flags of %q", content)
+				Expect(msgs.FlagsOf(member, id)).NotTo(ContainElement(flag), "flags of %q", content)
 			}
 		},
 		wildcardEntries,
@@ -152,35 +149,35 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 
 	// Deprecated at level 224 and still set, so at every level.
 	It("sets the deprecated wildcard_mentioned for a channel wildcard mention", harness.Req("VER-12"), func() {
-		id := t.SendToChannel(harness.Admin, ch, topic, "@**all** please read")
-		Expect(msgs.flagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
+		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "@**all** please read")
+		Expect(msgs.FlagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
 	})
 
 	It("marks a /me status message with is_me_message", harness.Req("MSG-21"), func() {
-		me := t.SendToChannel(harness.Admin, ch, topic, "/me waves")
-		plain := t.SendToChannel(harness.Admin, ch, topic, "waves")
-		msgs.fetch(member, me).Value("is_me_message").Boolean().IsTrue()
-		msgs.fetch(member, plain).Value("is_me_message").Boolean().IsFalse()
+		me := t.SendToChannel(t.User(harness.Admin), ch, topic, "/me waves")
+		plain := t.SendToChannel(t.User(harness.Admin), ch, topic, "waves")
+		msgs.Fetch(member, me).Value("is_me_message").Boolean().IsTrue()
+		msgs.Fetch(member, plain).Value("is_me_message").Boolean().IsFalse()
 	})
 
 	It("lists in topic_links the links linkifiers make of the topic", harness.Req("MSG-08"), func() {
 		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tk"), "-", ""))
 		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
-		id := t.SendToChannel(harness.Admin, ch, "about "+prefix+"-4242", "linked")
-		links := msgs.fetch(member, id).Value("topic_links").Array()
+		id := t.SendToChannel(t.User(harness.Admin), ch, "about "+prefix+"-4242", "linked")
+		links := msgs.Fetch(member, id).Value("topic_links").Array()
 		links.NotEmpty()
 		links.Every(func(_ int, v *httpexpect.Value) { v.Object() })
-		Expect(msgs.fetch(member, t.SendToChannel(harness.Admin, ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
+		Expect(msgs.Fetch(member, t.SendToChannel(t.User(harness.Admin), ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
 	})
 
 	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
 		harness.Req("MSG-15"), func() {
 			private := t.NewUser(harness.Member)
 			t.SetEmailVisibility(private, harness.VisibleToAdmins)
-			id := t.SendToChannelAs(private, ch, topic, "from a user whose email only administrators see")
-			narrow := `[{"operator":"id","operand":"` + msgIDText(id) + `"}]` // a string: integers from 194
+			id := t.SendToChannel(private, ch, topic, "from a user whose email only administrators see")
+			narrow := `[{"operator":"id","operand":"` + ops.MsgIDText(id) + `"}]` // a string: integers from 194
 			for _, gravatar := range []bool{false, true} {
-				list := harness.Success(withQuery(t.As(harness.Member).GET("/messages"), "anchor", id, "num_before", 0,
+				list := harness.Success(ops.WithQuery(t.As(t.User(harness.Member)).GET("/messages"), "anchor", id, "num_before", 0,
 					"num_after", 0, "narrow", narrow, "client_gravatar", gravatar).Expect()).Value("messages").Array()
 				list.Length().IsEqual(1)
 				list.Value(0).Object().Value("avatar_url").String()
@@ -191,15 +188,15 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	// JSON string, and a message without a widget accepts any.
 	const submessageContent = `{"chatconform":"data"}`
 	addSubmessage := func() int {
-		id := t.SendToChannel(harness.Member, ch, topic, "a message with data attached")
-		harness.Success(sendForm(member, "POST", "/submessage", nil,
-			"message_id", msgIDText(id), "msg_type", "widget", "content", submessageContent))
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "a message with data attached")
+		harness.Success(ops.SendForm(member, "POST", "/submessage", nil,
+			"message_id", ops.MsgIDText(id), "msg_type", "widget", "content", submessageContent))
 		return id
 	}
 
 	It("describes submessages with integer id, message_id and sender_id and string msg_type and content", harness.Req("MSG-47"), func() {
 		id := addSubmessage()
-		list := msgs.fetch(member, id).Value("submessages").Array()
+		list := msgs.Fetch(member, id).Value("submessages").Array()
 		list.Length().IsEqual(1)
 		sm := list.Value(0).Object()
 		sm.Value("id").Number().IsInt()
@@ -210,65 +207,39 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	})
 
 	It("lists submessages as an array of objects", harness.Req("MSG-29"), func() {
-		list := msgs.fetch(member, addSubmessage()).Value("submessages").Array()
+		list := msgs.Fetch(member, addSubmessage()).Value("submessages").Array()
 		list.Length().IsEqual(1)
 		list.Every(func(_ int, v *httpexpect.Value) { v.Object() })
 	})
 
 	It("omits edit_history when viewing edit history is not allowed in the organization", Serial, harness.Req("MSG-32"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "original")
-		harness.Success(msgs.edit(member, id, "content", "edited"))
-		msgs.fetch(member, id).ContainsKey("edit_history")
-		msgs.hideEditHistory(t)
-		msgs.fetch(member, id).NotContainsKey("edit_history")
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
+		harness.Success(msgs.Edit(member, id, "content", "edited"))
+		msgs.Fetch(member, id).ContainsKey("edit_history")
+		msgs.HideEditHistory(t)
+		msgs.Fetch(member, id).NotContainsKey("edit_history")
 	})
 })
-
-// sharedMessage is a channel message each process sends once to the shared channel, for the
-// specs that only read it, one requirement each (docs/footprint.md).
-type sharedMessage struct {
-	sync.Once
-	id, other int
-	channel   harness.Channel
-	topic     string
-}
-
-// fieldsMessage is the shared message of operation 6's field specs; fieldsSource its Markdown.
-var fieldsMessage sharedMessage
-
-const fieldsSource = "Fetch **bold** check"
-
-// get sends the message (and another after it) on first use in the process; it returns its id.
-func (f *sharedMessage) get(t *harness.Target) int {
-	GinkgoHelper()
-	f.Do(func() {
-		f.channel = t.SharedChannel()
-		f.topic = harness.UniqueName("fields")
-		f.id = t.SendToChannel(harness.Owner, f.channel, f.topic, fieldsSource)
-		f.other = t.SendToChannel(harness.Owner, f.channel, f.topic, "another message")
-	})
-	return f.id
-}
 
 var _ = Describe("Operation 6: the Message object of a channel message", func() {
 	var id int
 	BeforeEach(func() {
-		id = fieldsMessage.get(harness.Current())
+		id = ops.FieldsMessage.Get(harness.Current())
 	})
 
-	owner := func() harness.User { return harness.Current().Users[harness.Owner] }
+	owner := func() harness.User { return harness.Current().User(harness.Owner) }
 	each := func(kind func(v *httpexpect.Value)) func(_ int, v *httpexpect.Value) {
 		return func(_ int, v *httpexpect.Value) { kind(v) }
 	}
-	fetched := func(query ...any) *httpexpect.Object { return msgs.fetch(owner(), id, query...) }
+	fetched := func(query ...any) *httpexpect.Object { return msgs.Fetch(owner(), id, query...) }
 
 	DescribeTable("returns",
-		func(check func(body *httpexpect.Object)) { check(harness.Success(fetchMessage(harness.Owner, id))) },
+		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(owner(), id))) },
 		Entry("the requested message in message", harness.Req("OP06-06", "OP06-07", "MSG-38"), func(body *httpexpect.Object) {
 			body.Value("message").Object().HasValue("id", id)
 		}),
 		Entry("its Markdown in raw_content", harness.Req("OP06-08", "MSG-39", "VER-11"), func(body *httpexpect.Object) {
-			body.Value("raw_content").String().IsEqual(fieldsSource)
+			body.Value("raw_content").String().IsEqual(ops.FieldsSource)
 		}),
 	)
 
@@ -281,7 +252,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 			m.Value("content_type").String().IsEqual("text/html")
 		}),
 		Entry("the raw Markdown with apply_markdown=false", harness.Req("OP06-02", "MSG-09"), []any{"apply_markdown", false},
-			func(m *httpexpect.Object) { m.Value("content").String().IsEqual(fieldsSource) }),
+			func(m *httpexpect.Object) { m.Value("content").String().IsEqual(ops.FieldsSource) }),
 		Entry("content_type text/x-markdown with apply_markdown=false", harness.Req("OP06-02", "MSG-10"), []any{"apply_markdown", false},
 			func(m *httpexpect.Object) { m.Value("content_type").String().IsEqual("text/x-markdown") }),
 	)
@@ -290,40 +261,40 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		func(check func(m *httpexpect.Object)) { check(fetched()) },
 		Entry("id, an integer, distinct from another message's", harness.Req("MSG-01"), func(m *httpexpect.Object) {
 			m.Value("id").Number().IsInt().IsEqual(id)
-			Expect(fieldsMessage.other).NotTo(Equal(id), "two messages got the same id")
+			Expect(ops.FieldsMessage.Other).NotTo(Equal(id), "two messages got the same id")
 		}),
 		Entry("type stream", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("stream") }),
 		Entry("stream_id, the channel's id", harness.Req("MSG-03"), func(m *httpexpect.Object) {
-			m.Value("stream_id").Number().IsInt().IsEqual(fieldsMessage.channel.ID)
+			m.Value("stream_id").Number().IsInt().IsEqual(ops.FieldsMessage.Channel.ID)
 		}),
 		Entry("subject, the topic", harness.Req("MSG-04"), func(m *httpexpect.Object) {
-			m.Value("subject").String().IsEqual(fieldsMessage.topic)
+			m.Value("subject").String().IsEqual(ops.FieldsMessage.Topic)
 		}),
 		Entry("sender_id, sender_email and sender_full_name of the sender", harness.Req("MSG-12"), func(m *httpexpect.Object) {
 			m.Value("sender_id").Number().IsEqual(owner().ID)
 			m.Value("sender_full_name").String().IsEqual(owner().FullName)
-			m.Value("sender_email").String().IsEqual(harness.Current().APIEmail(harness.Owner, owner().ID))
+			m.Value("sender_email").String().IsEqual(harness.Current().APIEmail(harness.Current().User(harness.Owner), owner().ID))
 		}),
 		// A string, the same for every sender of the realm (it may be empty, for the realm on
 		// the server's root domain): a value per sender is no realm's identifier.
 		Entry("sender_realm_str, the same string for another sender of the realm", harness.Req("MSG-13"), func(m *httpexpect.Object) {
 			t := harness.Current()
-			other := t.SendToChannel(harness.Member, fieldsMessage.channel, fieldsMessage.topic, "from another sender")
-			msgs.fetch(owner(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
+			other := t.SendToChannel(t.User(harness.Member), ops.FieldsMessage.Channel, ops.FieldsMessage.Topic, "from another sender")
+			msgs.Fetch(owner(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
 		}),
 		Entry("avatar_url, a string or null", harness.Req("MSG-14"), func(m *httpexpect.Object) { harness.ExpectStringOrNull(m.Value("avatar_url")) }),
 		Entry("client, a string", harness.Req("MSG-16"), func(m *httpexpect.Object) { m.Value("client").String() }),
 		Entry("display_recipient, the channel's name", harness.Req("MSG-17"), func(m *httpexpect.Object) {
-			m.Value("display_recipient").String().IsEqual(fieldsMessage.channel.Name)
+			m.Value("display_recipient").String().IsEqual(ops.FieldsMessage.Channel.Name)
 		}),
 		// The ID of the set of recipients: one value for the messages of a channel, another
 		// for a direct message conversation.
 		Entry("recipient_id, the channel's: the same for another message there, another for a direct message", harness.Req("MSG-19"), func(m *httpexpect.Object) {
 			t := harness.Current()
 			channel := m.Value("recipient_id").Number().IsInt().Raw()
-			msgs.fetch(owner(), fieldsMessage.other).Value("recipient_id").Number().IsEqual(channel)
-			direct := t.SendDirect(harness.Owner, []harness.Role{harness.Member}, "a direct message")
-			msgs.fetch(owner(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
+			msgs.Fetch(owner(), ops.FieldsMessage.Other).Value("recipient_id").Number().IsEqual(channel)
+			direct := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")
+			msgs.Fetch(owner(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
 		}),
 		Entry("is_me_message, a boolean (false for a plain message)", harness.Req("MSG-20"), func(m *httpexpect.Object) {
 			m.Value("is_me_message").Boolean().IsFalse()
@@ -354,7 +325,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	It("has timestamp, the UNIX second it was sent", harness.Req("MSG-11"), func() {
 		// A message of its own: the shared one may be older than the timestamp slack allows.
 		t := harness.Current()
-		sent := t.SendToChannel(harness.Owner, t.SharedChannel(), fieldsMessage.topic, "when")
-		harness.ExpectTimestampNow(msgs.fetch(owner(), sent).Value("timestamp"))
+		sent := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), ops.FieldsMessage.Topic, "when")
+		harness.ExpectTimestampNow(msgs.Fetch(owner(), sent).Value("timestamp"))
 	})
 })

@@ -4,22 +4,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/gavv/httpexpect/v2"
-
 	"github.com/chatconform/chatconform/harness"
 )
-
-// groupMembership sends GET /user_groups/{user_group_id}/members/{user_id} (operation 16) as
-// the member; query holds name, value pairs.
-func (acctOps) groupMembership(group, user int, query ...any) *httpexpect.Response {
-	return withQuery(harness.Current().As(harness.Member).GET("/user_groups/{group}/members/{user}", group, user), query...).Expect()
-}
-
-// isMember is the is_user_group_member answer of a successful request.
-func (o acctOps) isMember(group, user int, query ...any) bool {
-	GinkgoHelper()
-	return harness.Success(o.groupMembership(group, user, query...)).Value("is_user_group_member").Boolean().Raw()
-}
 
 var _ = Describe("Operation 16: get user group membership status (GET /user_groups/{user_group_id}/members/{user_id})", func() {
 	var (
@@ -41,41 +27,41 @@ var _ = Describe("Operation 16: get user group membership status (GET /user_grou
 	})
 
 	It("reports a direct member with is_user_group_member true", harness.Req("OP16-03"), func() {
-		harness.Success(acct.groupMembership(inner, direct.ID)).Value("is_user_group_member").Boolean().IsTrue()
+		harness.Success(acct.GroupMembership(inner, direct.ID)).Value("is_user_group_member").Boolean().IsTrue()
 	})
 
 	It("reports a direct member with direct_member_only true", harness.Req("OP16-02"), func() {
-		Expect(acct.isMember(inner, direct.ID, "direct_member_only", true)).To(BeTrue())
-		Expect(acct.isMember(middle, nested.ID, "direct_member_only", true)).To(BeTrue())
+		Expect(acct.IsMember(inner, direct.ID, "direct_member_only", true)).To(BeTrue())
+		Expect(acct.IsMember(middle, nested.ID, "direct_member_only", true)).To(BeTrue())
 	})
 
 	It("counts membership through nested subgroups by default", harness.Req("OP16-01"), func() {
-		Expect(acct.isMember(middle, direct.ID)).To(BeTrue(), "through one subgroup")
-		Expect(acct.isMember(outer, direct.ID)).To(BeTrue(), "through two levels of subgroups")
-		Expect(acct.isMember(outer, nested.ID)).To(BeTrue())
-		Expect(acct.isMember(outer, direct.ID, "direct_member_only", false)).To(BeTrue())
+		Expect(acct.IsMember(middle, direct.ID)).To(BeTrue(), "through one subgroup")
+		Expect(acct.IsMember(outer, direct.ID)).To(BeTrue(), "through two levels of subgroups")
+		Expect(acct.IsMember(outer, nested.ID)).To(BeTrue())
+		Expect(acct.IsMember(outer, direct.ID, "direct_member_only", false)).To(BeTrue())
 	})
 
 	It("ignores membership through subgroups with direct_member_only true", harness.Req("OP16-02"), func() {
-		Expect(acct.isMember(middle, direct.ID, "direct_member_only", true)).To(BeFalse())
-		Expect(acct.isMember(outer, direct.ID, "direct_member_only", true)).To(BeFalse())
-		Expect(acct.isMember(outer, nested.ID, "direct_member_only", true)).To(BeFalse())
+		Expect(acct.IsMember(middle, direct.ID, "direct_member_only", true)).To(BeFalse())
+		Expect(acct.IsMember(outer, direct.ID, "direct_member_only", true)).To(BeFalse())
+		Expect(acct.IsMember(outer, nested.ID, "direct_member_only", true)).To(BeFalse())
 	})
 
 	It("reports a user in no group of the tree as no member", harness.Req("OP16-03"), func() {
 		for _, g := range []int{inner, middle, outer} {
-			Expect(acct.isMember(g, nobody.ID)).To(BeFalse())
+			Expect(acct.IsMember(g, nobody.ID)).To(BeFalse())
 		}
-		Expect(acct.isMember(inner, nested.ID)).To(BeFalse(), "membership does not flow up to subgroups")
+		Expect(acct.IsMember(inner, nested.ID)).To(BeFalse(), "membership does not flow up to subgroups")
 	})
 
 	DescribeTable("never reports a deactivated user as a member",
 		func(group func() int, query ...any) {
 			t.DeactivateUser(direct)
-			resp := acct.groupMembership(group(), direct.ID, query...)
+			resp := acct.GroupMembership(group(), direct.ID, query...)
 			// The document does not say whether the answer is false or an error; either
 			// way the user is not reported as a member.
-			if msgs.succeeded(resp) {
+			if msgs.Succeeded(resp) {
 				harness.Success(resp).Value("is_user_group_member").Boolean().IsFalse()
 			} else {
 				harness.Fails(resp)

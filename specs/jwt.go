@@ -8,12 +8,6 @@ import (
 	"github.com/chatconform/chatconform/harness"
 )
 
-// jwtFetch sends POST /jwt/fetch_api_key (operation 9) without credentials; kv are form
-// fields as name, value pairs.
-func (acctOps) jwtFetch(kv ...any) *httpexpect.Response {
-	return withForm(harness.Current().Anonymous().POST("/jwt/fetch_api_key"), kv...).Expect()
-}
-
 // The JWT specs are Serial: against the fake each one sets the server's JWT key.
 var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_key)", Serial, func() {
 	var (
@@ -26,13 +20,13 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 		signer = t.NeedJWT()
 		// Fetching a key changes nothing about the user, so the cast's member serves; the
 		// specs that change the user take a fresh one.
-		user = t.Users[harness.Member]
+		user = t.User(harness.Member)
 	})
 
-	// A token with the user's email claim, sent without credentials (acct.jwtFetch sends none).
+	// A token with the user's email claim, sent without credentials (acct.JwtFetch sends none).
 	DescribeTable("exchanges a token with the user's email claim",
 		func(check func(resp *httpexpect.Object)) {
-			check(harness.Success(acct.jwtFetch("token", signer.TokenFor(user.Email))))
+			check(harness.Success(acct.JwtFetch("token", signer.TokenFor(user.Email))))
 		},
 		Entry("sent without credentials", harness.Req("OP09-01", "AUTH-03"), func(*httpexpect.Object) {}),
 		Entry("for the user's api_key and email", harness.Req("OP09-03"), func(resp *httpexpect.Object) {
@@ -48,7 +42,7 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 
 	DescribeTable("answers without a user object unless include_profile is true",
 		func(extra ...any) {
-			resp := harness.Success(acct.jwtFetch(append([]any{"token", signer.TokenFor(user.Email)}, extra...)...))
+			resp := harness.Success(acct.JwtFetch(append([]any{"token", signer.TokenFor(user.Email)}, extra...)...))
 			resp.NotContainsKey("user")
 		},
 		Entry("include_profile left out", harness.Req("OP09-04")),
@@ -62,11 +56,11 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 			case harness.Owner:
 				subject = t.NewOwner() // an owner that stops being one when the spec ends
 			default:
-				subject = t.Users[role]
+				subject = t.User(role)
 			}
-			resp := harness.Success(acct.jwtFetch("token", signer.TokenFor(subject.Email), "include_profile", true))
+			resp := harness.Success(acct.JwtFetch("token", signer.TokenFor(subject.Email), "include_profile", true))
 			profile := resp.Value("user").Object()
-			acct.expectUserObject(profile, role)
+			acct.ExpectUserObject(profile, role)
 			profile.Value("user_id").Number().IsEqual(subject.ID)
 			profile.Value("delivery_email").String().IsEqualFold(subject.Email)
 		},
@@ -83,13 +77,13 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 		func(check func(profile *httpexpect.Object, user harness.User)) {
 			user := t.NewUser(harness.Member)
 			t.SetEmailVisibility(user, harness.VisibleToNobody)
-			check(harness.Success(acct.jwtFetch("token", signer.TokenFor(user.Email), "include_profile", true)).Value("user").Object(), user)
+			check(harness.Success(acct.JwtFetch("token", signer.TokenFor(user.Email), "include_profile", true)).Value("user").Object(), user)
 		},
 		Entry("the real address as delivery_email", harness.Req("RES-06"), func(profile *httpexpect.Object, user harness.User) {
 			profile.Value("delivery_email").String().IsEqualFold(user.Email)
 		}),
 		Entry("the dummy address as email", harness.Req("RES-08"), func(profile *httpexpect.Object, user harness.User) {
-			acct.expectDummyEmail(profile.Value("email").String().Raw(), user)
+			acct.ExpectDummyEmail(profile.Value("email").String().Raw(), user)
 		}),
 	)
 
@@ -97,9 +91,9 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 		func(token func() *string) {
 			var resp *httpexpect.Response
 			if tok := token(); tok == nil {
-				resp = acct.jwtFetch()
+				resp = acct.JwtFetch()
 			} else {
-				resp = acct.jwtFetch("token", *tok)
+				resp = acct.JwtFetch("token", *tok)
 			}
 			harness.Fails(resp).NotContainsKey("api_key")
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 17: get linkifiers (GET /realm/linkifiers)", func() {
@@ -22,7 +23,7 @@ var _ = Describe("Operation 17: get linkifiers (GET /realm/linkifiers)", func() 
 	It("returns linkifiers: an array of objects with an integer id, a pattern and a URL template",
 		harness.Req("OP17-01", "RES-23"), func() {
 			t.AddLinkifier(harness.UniqueName("shape")+`-(?P<id>[0-9]+)`, "https://tracker.example.test/{id}")
-			list := harness.Success(t.As(harness.Member).GET("/realm/linkifiers").Expect()).Value("linkifiers").Array()
+			list := harness.Success(t.As(t.User(harness.Member)).GET("/realm/linkifiers").Expect()).Value("linkifiers").Array()
 			list.Length().Gt(0)
 			list.Every(func(_ int, v *httpexpect.Value) {
 				l := v.Object()
@@ -38,7 +39,7 @@ var _ = Describe("Operation 17: get linkifiers (GET /realm/linkifiers)", func() 
 			template := "https://tracker.example.test/issues/{id}"
 			id := t.AddLinkifier(pattern, template)
 
-			list := harness.Success(t.As(harness.Member).GET("/realm/linkifiers").Expect()).Value("linkifiers").Array()
+			list := harness.Success(t.As(t.User(harness.Member)).GET("/realm/linkifiers").Expect()).Value("linkifiers").Array()
 			l := list.Find(func(_ int, v *httpexpect.Value) bool { return v.Object().Value("id").Raw() == float64(id) }).Object()
 			l.Value("pattern").String().IsEqual(pattern)
 			l.Value("url_template").String().IsEqual(template)
@@ -50,19 +51,19 @@ var _ = Describe("Operation 17: get linkifiers (GET /realm/linkifiers)", func() 
 func addLinkifierWith(fields map[string]any) int {
 	GinkgoHelper()
 	t := harness.Current()
-	req := t.As(harness.Admin).POST("/realm/filters")
+	req := t.As(t.User(harness.Admin)).POST("/realm/filters")
 	for k, v := range fields {
 		req = req.WithFormField(k, v)
 	}
 	id := int(harness.Success(req.Expect()).Value("id").Number().IsInt().Raw())
-	DeferCleanup(func() { t.As(harness.Admin).DELETE("/realm/filters/{id}", id).Expect() })
+	DeferCleanup(func() { t.As(t.User(harness.Admin)).DELETE("/realm/filters/{id}", id).Expect() })
 	return id
 }
 
 // listedLinkifiers returns GET /realm/linkifiers as a member.
 func listedLinkifiers() *httpexpect.Array {
 	GinkgoHelper()
-	return harness.Success(harness.Current().As(harness.Member).GET("/realm/linkifiers").Expect()).Value("linkifiers").Array()
+	return harness.Success(harness.Current().As(harness.Current().User(harness.Member)).GET("/realm/linkifiers").Expect()).Value("linkifiers").Array()
 }
 
 // linkifierByID finds a linkifier in the list by id.
@@ -130,13 +131,13 @@ var _ = Describe("Linkifier objects", func() {
 	It("are refused as a reverse linkifier without example_input", harness.Req("RES-24"), func() {
 		t := harness.Current()
 		p := harness.UniqueName("NOEX")
-		resp := t.As(harness.Admin).POST("/realm/filters").
+		resp := t.As(t.User(harness.Admin)).POST("/realm/filters").
 			WithFormField("pattern", p+`-(?P<id>[0-9]+)`).WithFormField("url_template", "https://tracker.example.test/{id}").
 			WithFormField("reverse_template", p+"-{id}").Expect()
-		if ok, _, _ := envelope(resp); ok {
+		if ops.Envelope(resp).Success {
 			// Not left behind by a server that got it wrong.
 			id := int(harness.Success(resp).Value("id").Number().Raw())
-			DeferCleanup(func() { t.As(harness.Admin).DELETE("/realm/filters/{id}", id).Expect() })
+			DeferCleanup(func() { t.As(t.User(harness.Admin)).DELETE("/realm/filters/{id}", id).Expect() })
 		}
 		harness.Fails(resp)
 	})
@@ -163,7 +164,7 @@ var _ = Describe("Reordering linkifiers (PATCH /realm/linkifiers)", Serial, func
 			}
 		}
 		encoded, _ := json.Marshal(order)
-		harness.Success(t.As(harness.Admin).PATCH("/realm/linkifiers").WithFormField("ordered_linkifier_ids", string(encoded)).Expect())
+		harness.Success(t.As(t.User(harness.Admin)).PATCH("/realm/linkifiers").WithFormField("ordered_linkifier_ids", string(encoded)).Expect())
 		return mine, order
 	}
 
@@ -178,7 +179,7 @@ var _ = Describe("Reordering linkifiers (PATCH /realm/linkifiers)", Serial, func
 		t := harness.Current()
 		mine, _ := reorder(t)
 		other := t.AddLinkifier(harness.UniqueName("other")+`-(?P<id>[0-9]+)`, "https://tracker.example.test/{id}")
-		harness.Success(t.As(harness.Admin).DELETE("/realm/filters/{id}", other).Expect())
+		harness.Success(t.As(t.User(harness.Admin)).DELETE("/realm/filters/{id}", other).Expect())
 		want := slices.Clone(mine)
 		slices.Reverse(want)
 		Expect(idsAmong(listedLinkifiers(), mine...)).To(Equal(want), "this spec's linkifiers in the order set, after another came and went")

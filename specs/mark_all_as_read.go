@@ -1,7 +1,6 @@
 package specs
 
 import (
-	"fmt"
 	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -10,6 +9,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_read)", func() {
@@ -24,13 +24,13 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 		reader, other = t.NewUser(harness.Member), t.Crowd(1)[0]
 		ids = nil
 		for i := range 5 {
-			ids = append(ids, t.SendDirectTo(harness.Admin, []harness.User{reader, other}, "unread "+msgIDText(i)))
+			ids = append(ids, t.SendDirect(t.User(harness.Admin), []harness.User{reader, other}, "unread "+ops.MsgIDText(i)))
 		}
 	})
 
 	readBy := func(u harness.User, id int) bool {
 		GinkgoHelper()
-		return slices.Contains(msgs.flagsOf(u, id), "read")
+		return slices.Contains(msgs.FlagsOf(u, id), "read")
 	}
 	read := func(id int) bool { return readBy(reader, id) }
 
@@ -64,15 +64,15 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 			check()
 		},
 		Entry("newest first", harness.Req("STATE-13"), func() {
-			harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil))
+			harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil))
 			for i, id := range ids {
 				Expect(read(id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
 			}
 		}),
 		Entry("answering complete = false when it stopped early; repeating finishes", harness.Req("OP19-03", "STATE-13", "ERR-03"), func() {
-			harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsFalse()
+			harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsFalse()
 			for range len(ids) {
-				if harness.Success(sendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().Raw() {
+				if harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().Raw() {
 					break
 				}
 			}
@@ -84,7 +84,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 
 	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
 		t.LimitBatches(2, 1)
-		partial(sendForm(reader, "POST", "/mark_all_as_read", nil))
+		ops.Partial(ops.SendForm(reader, "POST", "/mark_all_as_read", nil))
 		Expect(read(ids[len(ids)-1])).To(BeTrue(), "the newest message, in the batch done")
 	})
 })
@@ -92,39 +92,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 // markAllAsRead marks all of u's messages as read (see untilComplete).
 func markAllAsRead(u harness.User, messages int) {
 	GinkgoHelper()
-	untilComplete("mark all as read", messages, func() *httpexpect.Response {
-		return sendForm(u, "POST", "/mark_all_as_read", nil)
+	ops.UntilComplete("mark all as read", messages, func() *httpexpect.Response {
+		return ops.SendForm(u, "POST", "/mark_all_as_read", nil)
 	})
-}
-
-// untilComplete repeats a batch operation (delete topic, mark all as read) while the server
-// answers that it stopped early, complete = false (below level 211 result
-// partially_completed), as the document tells clients to: batch sizes are the server's
-// choice. It allows two requests per message the spec made and a few more (the requester
-// may hold others), and fails the spec when the last still answers complete = false.
-func untilComplete(what string, messages int, send func() *httpexpect.Response) {
-	GinkgoHelper()
-	completes := !reaches(harness.Current(), "VER-29") // partially_completed, until complete replaced it
-	limit := 2*messages + 5
-	for range limit {
-		resp := send()
-		if !completes && resp.JSON().Object().Value("result").String().Raw() == "partially_completed" {
-			partial(resp)
-			continue
-		}
-		body := harness.Success(resp)
-		if !completes || body.Value("complete").Boolean().Raw() {
-			return
-		}
-	}
-	Fail(fmt.Sprintf("%s still answers complete = false after %d requests for %d messages", what, limit, messages))
-}
-
-// partial checks the envelope that replaced complete = false at level 211: result
-// partially_completed and a code string.
-func partial(resp *httpexpect.Response) {
-	GinkgoHelper()
-	body := resp.JSON().Object()
-	body.Value("result").String().IsEqual("partially_completed")
-	body.Value("code").String().NotEmpty()
 }

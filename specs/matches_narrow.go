@@ -1,7 +1,6 @@
 package specs
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -12,20 +11,8 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
-
-// matchesNarrow sends GET /messages/matches_narrow as u with the message IDs and narrow terms
-// (operator, operand pairs).
-func (msgOps) matchesNarrow(u harness.User, ids []int, terms ...[2]any) *httpexpect.Response {
-	narrow := make([]map[string]any, 0, len(terms))
-	for _, term := range terms {
-		narrow = append(narrow, map[string]any{"operator": term[0], "operand": term[1]})
-	}
-	idsJSON, _ := json.Marshal(ids)
-	narrowJSON, _ := json.Marshal(narrow)
-	return harness.Current().AsUser(u).GET("/messages/matches_narrow").
-		WithQuery("msg_ids", string(idsJSON)).WithQuery("narrow", string(narrowJSON)).Expect()
-}
 
 var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/matches_narrow)", func() {
 	var (
@@ -37,13 +24,14 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 		theirs int // sent by the administrator: "a lazy dog sleeps"
 		elsewh int // in another topic
 		ids    []int
-		keyOf  = func(id int) string { return msgIDText(id) }
+		keyOf  = func(id int) string { return ops.MsgIDText(id) }
 	)
 	BeforeEach(func() {
-		t, member, ch, topic = memberChannel("narrow")
-		mine = t.SendToChannel(harness.Member, ch, topic, "the quick brown fox")
-		theirs = t.SendToChannel(harness.Admin, ch, topic, "a lazy dog sleeps")
-		elsewh = t.SendToChannel(harness.Admin, ch, harness.UniqueName("other"), "the quick grey wolf")
+		s := ops.MemberChannel("narrow")
+		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
+		mine = t.SendToChannel(t.User(harness.Member), ch, topic, "the quick brown fox")
+		theirs = t.SendToChannel(t.User(harness.Admin), ch, topic, "a lazy dog sleeps")
+		elsewh = t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("other"), "the quick grey wolf")
 		ids = []int{mine, theirs, elsewh}
 	})
 
@@ -64,7 +52,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 			for _, id := range want() {
 				expected = append(expected, keyOf(id))
 			}
-			Expect(keys(msgs.matchesNarrow(member, ids, terms()...))).To(ConsistOf(expected))
+			Expect(keys(msgs.MatchesNarrow(member, ids, terms()...))).To(ConsistOf(expected))
 		},
 		Entry("search for a word of two messages", harness.Req("OP05-04"),
 			func() [][2]any { return [][2]any{{"search", "quick"}} }, func() []int { return []int{mine, elsewh} }),
@@ -85,7 +73,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 		}{
 			{"channel", [][2]any{{"channel", ch.Name}}, ids},
 			{"channel and topic", [][2]any{{"channel", ch.Name}, {"topic", topic}}, []int{mine, theirs}},
-			{"sender", [][2]any{{"sender", t.APIEmail(harness.Member, member.ID)}}, []int{mine}},
+			{"sender", [][2]any{{"sender", t.APIEmail(t.User(harness.Member), member.ID)}}, []int{mine}},
 			{"is:dm", [][2]any{{"is", "dm"}}, nil},
 			{"has:reaction", [][2]any{{"has", "reaction"}}, nil},
 		}
@@ -94,7 +82,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 			asked = append(asked, keyOf(id))
 		}
 		for _, o := range others {
-			raw := msgs.matchesNarrow(member, ids, o.terms...).JSON().Object().Raw()
+			raw := msgs.MatchesNarrow(member, ids, o.terms...).JSON().Object().Raw()
 			found, ok := raw["messages"].(map[string]any)
 			if raw["result"] != "success" || !ok {
 				harness.Info("narrow operator "+o.name, "not accepted: %v", raw["msg"])
@@ -112,8 +100,8 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	})
 
 	It("maps each message ID to match_content (HTML) and match_subject (the topic)", harness.Req("OP05-03"), func() {
-		id := t.SendToChannel(harness.Member, ch, topic, "escaped: 1 < 2 & 3 in the quick message")
-		found := harness.Success(msgs.matchesNarrow(member, []int{id}, [2]any{"search", "quick"})).Value("messages").Object()
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "escaped: 1 < 2 & 3 in the quick message")
+		found := harness.Success(msgs.MatchesNarrow(member, []int{id}, [2]any{"search", "quick"})).Value("messages").Object()
 		entry := found.Value(keyOf(id)).Object()
 		// HTML, whatever its markup: the text is there, with < and & escaped.
 		content := entry.Value("match_content").String().Contains("escaped").Raw()
@@ -123,8 +111,8 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 
 	It("HTML-escapes match_subject", harness.Req("OP05-03"), func() {
 		odd := harness.UniqueName("t") + ` <b> & "q"`
-		id := t.SendToChannel(harness.Member, ch, odd, "escaped")
-		found := harness.Success(msgs.matchesNarrow(member, []int{id}, [2]any{"search", "escaped"})).Value("messages").Object()
+		id := t.SendToChannel(t.User(harness.Member), ch, odd, "escaped")
+		found := harness.Success(msgs.MatchesNarrow(member, []int{id}, [2]any{"search", "escaped"})).Value("messages").Object()
 		subject := found.Value(keyOf(id)).Object().Value("match_subject").String().Raw()
 		Expect(subject).To(ContainSubstring("&lt;b&gt;"))
 		Expect(subject).To(ContainSubstring("&amp;"))
@@ -132,18 +120,18 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	})
 
 	It("wraps search matches in <span class=\"highlight\">", harness.Req("OP05-05"), func() {
-		found := harness.Success(msgs.matchesNarrow(member, []int{mine}, [2]any{"search", "brown"})).Value("messages").Object()
+		found := harness.Success(msgs.MatchesNarrow(member, []int{mine}, [2]any{"search", "brown"})).Value("messages").Object()
 		content := found.Value(keyOf(mine)).Object().Value("match_content").String().Raw()
 		Expect(content).To(MatchRegexp(`<span class="highlight">brown</span>`))
 		Expect(strings.Count(content, `class="highlight"`)).To(Equal(1), "only the word searched for is highlighted")
 	})
 
 	It("requires msg_ids", harness.Req("OP05-01"), func() {
-		harness.Fails(t.As(harness.Member).GET("/messages/matches_narrow").
+		harness.Fails(t.As(t.User(harness.Member)).GET("/messages/matches_narrow").
 			WithQuery("narrow", `[{"operator":"search","operand":"quick"}]`).Expect())
 	})
 
 	It("requires narrow", harness.Req("OP05-02"), func() {
-		harness.Fails(t.As(harness.Member).GET("/messages/matches_narrow").WithQuery("msg_ids", "["+keyOf(mine)+"]").Expect())
+		harness.Fails(t.As(t.User(harness.Member)).GET("/messages/matches_narrow").WithQuery("msg_ids", "["+keyOf(mine)+"]").Expect())
 	})
 })

@@ -15,7 +15,7 @@ const playgroundTemplate = "https://play.example.test/?code={code}"
 // addPlayground sends POST /realm/playgrounds as an administrator with the given fields;
 // a field whose value is "" is left out. A playground that was created is removed after the spec.
 func addPlayground(name, language, template string) *httpexpect.Response {
-	req := harness.Current().As(harness.Admin).POST("/realm/playgrounds")
+	req := harness.Current().As(harness.Current().User(harness.Admin)).POST("/realm/playgrounds")
 	for k, v := range map[string]string{"name": name, "pygments_language": language, "url_template": template} {
 		if v != "" {
 			req = req.WithFormField(k, v)
@@ -23,7 +23,9 @@ func addPlayground(name, language, template string) *httpexpect.Response {
 	}
 	resp := req.Expect()
 	if id, created := harness.CreatedID(resp); created {
-		DeferCleanup(func() { harness.Current().As(harness.Admin).DELETE("/realm/playgrounds/{id}", id).Expect() })
+		DeferCleanup(func() {
+			harness.Current().As(harness.Current().User(harness.Admin)).DELETE("/realm/playgrounds/{id}", id).Expect()
+		})
 	}
 	return resp
 }
@@ -35,7 +37,7 @@ var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)"
 			name := harness.UniqueName("playground")
 			answer := harness.Success(addPlayground(name, "Python", playgroundTemplate))
 			id := answer.Value("id").Raw()
-			listed := t.StateOf(t.Users[harness.Member], "realm_playgrounds").Value("realm_playgrounds").Array().
+			listed := t.StateOf(t.User(harness.Member), "realm_playgrounds").Value("realm_playgrounds").Array().
 				Find(func(_ int, v *httpexpect.Value) bool { return v.Object().Value("id").Raw() == id })
 			check(answer, listed.Object(), name)
 		},
@@ -69,7 +71,7 @@ var _ = Describe("Operation 14: add a code playground (POST /realm/playgrounds)"
 			t := harness.Current()
 			name := harness.UniqueName("bad-template")
 			harness.Fails(addPlayground(name, "Python", template))
-			listed := t.StateOf(t.Users[harness.Member], "realm_playgrounds").Value("realm_playgrounds").Array()
+			listed := t.StateOf(t.User(harness.Member), "realm_playgrounds").Value("realm_playgrounds").Array()
 			Expect(harness.StringsOf(listed, "name")).NotTo(ContainElement(name), "the refused playground is listed")
 		},
 		Entry("no variable at all", harness.Req("OP14-03"), "https://play.example.test/"),

@@ -1,11 +1,7 @@
 package specs
 
 import (
-	"fmt"
-	"maps"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -15,43 +11,6 @@ import (
 
 	"github.com/chatconform/chatconform/harness"
 )
-
-// updatePresence sends POST /users/me/presence (operation 4) as u; kv are form fields as
-// name, value pairs.
-func (o acctOps) updatePresence(u harness.User, kv ...any) *httpexpect.Response {
-	return sendForm(u, "POST", "/users/me/presence", nil, kv...)
-}
-
-// presences returns the presences map of a successful update.
-func (o acctOps) presences(u harness.User, kv ...any) map[string]any {
-	GinkgoHelper()
-	return harness.Success(o.updatePresence(u, kv...)).Value("presences").Object().Raw()
-}
-
-// presencesSince returns the presences map and presence_last_update_id of a successful
-// update: the last_update_id protocol of level 263.
-func (o acctOps) presencesSince(u harness.User, kv ...any) (map[string]any, int) {
-	GinkgoHelper()
-	resp := harness.Success(o.updatePresence(u, kv...))
-	last := int(resp.Value("presence_last_update_id").Number().IsInt().Raw())
-	return resp.Value("presences").Object().Raw(), last
-}
-
-// ownEntry returns u's own entry of a legacy presences map (u being the requester). The
-// document keys the map by "user email" without saying which: the API email, or the real
-// one, which the requester may always see of themselves.
-func (acctOps) ownEntry(presences *httpexpect.Object, u harness.User) *httpexpect.Object {
-	GinkgoHelper()
-	api := acct.userAs(u, u.ID).Value("email").String().Raw()
-	keys := slices.Sorted(maps.Keys(presences.Raw()))
-	for _, key := range keys {
-		if key == api || strings.EqualFold(key, u.Email) {
-			return presences.Value(key).Object()
-		}
-	}
-	Fail(fmt.Sprintf("the legacy presences have no entry keyed by the requester's email (%s or %s); keys: %q", api, u.Email, keys))
-	return nil
-}
 
 var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", func() {
 	var (
@@ -64,7 +23,7 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 	})
 
 	DescribeTable("refuses a missing or unknown status",
-		func(kv ...any) { harness.Fails(acct.updatePresence(u, kv...)) },
+		func(kv ...any) { harness.Fails(acct.UpdatePresence(u, kv...)) },
 		Entry("no status", harness.Req("OP04-01")),
 		Entry("status away", harness.Req("OP04-01"), "status", "away"),
 		Entry("status ACTIVE", harness.Req("OP04-01"), "status", "ACTIVE"),
@@ -72,8 +31,8 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 
 	DescribeTable("answers presences in the legacy format without last_update_id and slim_presence",
 		func(check func(entry *httpexpect.Object)) {
-			resp := harness.Success(acct.updatePresence(u, "status", "active"))
-			check(acct.ownEntry(resp.Value("presences").Object(), u))
+			resp := harness.Success(acct.UpdatePresence(u, "status", "active"))
+			check(acct.OwnEntry(resp.Value("presences").Object(), u))
 		},
 		Entry("keyed by the user's email, with aggregated and one entry per client", harness.Req("OP04-08", "RES-20"), func(entry *httpexpect.Object) {
 			entry.ContainsKey("aggregated")
@@ -98,7 +57,7 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 
 	DescribeTable("answers presences in the modern format when slim_presence is true",
 		func(check func(presences map[string]any)) {
-			presences := acct.presences(u, "status", "active", "slim_presence", true)
+			presences := acct.Presences(u, "status", "active", "slim_presence", true)
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 			check(presences)
 		},
@@ -120,25 +79,25 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 	It("with last_update_id -1 returns all presence data in the modern format",
 		harness.Req("OP04-02", "OP04-03", "VER-24"), func() {
 			other := t.NewUser(harness.Member)
-			harness.Success(acct.updatePresence(other, "status", "idle"))
-			presences := acct.presences(u, "status", "active", "last_update_id", -1)
+			harness.Success(acct.UpdatePresence(other, "status", "idle"))
+			presences := acct.Presences(u, "status", "active", "last_update_id", -1)
 			Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 		})
 
 	It("answers a presence_last_update_id never below the last_update_id passed", harness.Req("OP04-09"), func() {
-		_, first := acct.presencesSince(u, "status", "active", "last_update_id", -1)
+		_, first := acct.PresencesSince(u, "status", "active", "last_update_id", -1)
 		Expect(first).To(BeNumerically(">=", -1))
-		_, second := acct.presencesSince(u, "status", "active", "last_update_id", first)
+		_, second := acct.PresencesSince(u, "status", "active", "last_update_id", first)
 		Expect(second).To(BeNumerically(">=", first))
 		ahead := second + 1000
-		_, third := acct.presencesSince(u, "status", "active", "last_update_id", ahead)
+		_, third := acct.PresencesSince(u, "status", "active", "last_update_id", ahead)
 		Expect(third).To(BeNumerically(">=", ahead))
 	})
 
 	DescribeTable("with ping_only true answers neither server_timestamp nor presences",
 		func(kv ...any) {
-			resp := harness.Success(acct.updatePresence(u, append([]any{"status", "active", "ping_only", true}, kv...)...))
+			resp := harness.Success(acct.UpdatePresence(u, append([]any{"status", "active", "ping_only", true}, kv...)...))
 			resp.NotContainsKey("server_timestamp")
 			resp.NotContainsKey("presences")
 			// The document lists presence_last_update_id in every answer; the real server leaves
@@ -151,19 +110,19 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 	)
 
 	It("defaults ping_only to false", harness.Req("OP04-05", "OP04-12"), func() {
-		resp := harness.Success(acct.updatePresence(u, "status", "idle"))
+		resp := harness.Success(acct.UpdatePresence(u, "status", "idle"))
 		resp.Value("server_timestamp").Number()
 		resp.Value("presences").Object()
 	})
 
 	DescribeTable("accepts new_user_input as a boolean",
-		func(value bool) { harness.Success(acct.updatePresence(u, "status", "active", "new_user_input", value)) },
+		func(value bool) { harness.Success(acct.UpdatePresence(u, "status", "active", "new_user_input", value)) },
 		Entry("true", harness.Req("OP04-06"), true),
 		Entry("false", harness.Req("OP04-06"), false),
 	)
 
 	It("accepts history_limit_days as an integer", harness.Req("OP04-04"), func() {
-		presences := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
+		presences := acct.Presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
 		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 	})
 })
@@ -194,7 +153,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 			} else {
 				time.Sleep(1100 * time.Millisecond)
 			}
-			presences := acct.presences(u, "status", status, "slim_presence", true)
+			presences := acct.Presences(u, "status", status, "slim_presence", true)
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 			entry := httpexpect.NewValue(GinkgoT(), presences[strconv.Itoa(u.ID)]).Object()
 			idle := entry.Value("idle_timestamp").Number().IsInt().Raw()
@@ -212,14 +171,14 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	// ping_only leaves presence data out of the answer, not the status out of the state: read
 	// back through another user, whose request does not report the user's status itself.
 	It("records the status sent with ping_only true, as another user's presence data shows", harness.Req("STATE-09"), func() {
-		harness.Success(acct.updatePresence(u, "status", "active", "ping_only", true))
-		presences := acct.presences(t.Users[harness.Owner], "status", "active", "slim_presence", true)
+		harness.Success(acct.UpdatePresence(u, "status", "active", "ping_only", true))
+		presences := acct.Presences(t.User(harness.Owner), "status", "active", "slim_presence", true)
 		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)), "the status reported with ping_only is not recorded")
 	})
 
 	It("answers presence_last_update_id equal to the one passed exactly when there are no updates", harness.Req("OP04-10"), func() {
-		_, first := acct.presencesSince(u, "status", "active", "last_update_id", -1)
-		presences, second := acct.presencesSince(u, "status", "active", "last_update_id", first)
+		_, first := acct.PresencesSince(u, "status", "active", "last_update_id", -1)
+		presences, second := acct.PresencesSince(u, "status", "active", "last_update_id", first)
 		Expect(second).To(BeNumerically(">=", first))
 		if second == first {
 			Expect(presences).To(BeEmpty(), "an unchanged presence_last_update_id means no updates")
@@ -228,8 +187,8 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		}
 
 		other := t.NewUser(harness.Member)
-		harness.Success(acct.updatePresence(other, "status", "active"))
-		presences, third := acct.presencesSince(u, "status", "active", "last_update_id", second)
+		harness.Success(acct.UpdatePresence(other, "status", "active"))
+		presences, third := acct.PresencesSince(u, "status", "active", "last_update_id", second)
 		Expect(third).To(BeNumerically(">", second), "another user's new presence is an update")
 		Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
 	})
@@ -238,9 +197,9 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		t.NeedCapability("clock")
 		// Presence disabled hides u's own; the default history (LIMIT-08: history_limit_days
 		// comes at a later level than this rule) after fifteen quiet days holds no one else.
-		harness.Success(t.AsUser(u).PATCH("/settings").WithFormField("presence_enabled", false).Expect())
+		harness.Success(t.As(u).PATCH("/settings").WithFormField("presence_enabled", false).Expect())
 		t.PassTime(15 * day)
-		presences, last := acct.presencesSince(u, "status", "active", "slim_presence", true)
+		presences, last := acct.PresencesSince(u, "status", "active", "slim_presence", true)
 		Expect(presences).To(BeEmpty())
 		Expect(last).To(Equal(-1))
 	})
@@ -249,34 +208,34 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	It("keeps history_limit_days at 14 days by default", harness.Req("LIMIT-08"), func() {
 		t.NeedCapability("clock")
 		old := t.NewUser(harness.Member)
-		harness.Success(acct.updatePresence(old, "status", "active"))
+		harness.Success(acct.UpdatePresence(old, "status", "active"))
 		t.PassTime(13 * day)
-		presences := acct.presences(u, "status", "active", "slim_presence", true)
+		presences := acct.Presences(u, "status", "active", "slim_presence", true)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "13 days old is within the default history")
 		t.PassTime(2 * day)
-		presences = acct.presences(u, "status", "active", "slim_presence", true)
+		presences = acct.Presences(u, "status", "active", "slim_presence", true)
 		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "15 days old is beyond the default history")
 	})
 
 	It("reaches further back with a longer history_limit_days", harness.Req("OP04-04"), func() {
 		t.NeedCapability("clock")
 		old := t.NewUser(harness.Member)
-		harness.Success(acct.updatePresence(old, "status", "active"))
+		harness.Success(acct.UpdatePresence(old, "status", "active"))
 		t.PassTime(15 * day)
-		presences := acct.presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
+		presences := acct.Presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "15 days old is within a history of 30 days")
 	})
 
 	It("ignores history_limit_days when last_update_id is greater than 0", harness.Req("LIMIT-09"), func() {
 		t.NeedCapability("clock")
-		_, since := acct.presencesSince(u, "status", "active", "last_update_id", -1)
+		_, since := acct.PresencesSince(u, "status", "active", "last_update_id", -1)
 		Expect(since).To(BeNumerically(">", 0))
 		old := t.NewUser(harness.Member)
-		harness.Success(acct.updatePresence(old, "status", "active"))
+		harness.Success(acct.UpdatePresence(old, "status", "active"))
 		t.PassTime(2 * day)
-		presences := acct.presences(u, "status", "active", "last_update_id", since, "history_limit_days", 1)
+		presences := acct.Presences(u, "status", "active", "last_update_id", since, "history_limit_days", 1)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "the update since last_update_id, however old")
-		presences = acct.presences(u, "status", "active", "last_update_id", -1, "history_limit_days", 1)
+		presences = acct.Presences(u, "status", "active", "last_update_id", -1, "history_limit_days", 1)
 		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "without a positive last_update_id the limit applies")
 	})
 })

@@ -15,6 +15,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // pushFields are parameters of POST /mobile_push/register.
@@ -72,7 +73,7 @@ func (f pushFields) with(changes pushFields) pushFields {
 // newDevice registers a client device of u (POST /register_client_device) and returns its ID.
 func newDevice(u harness.User) int {
 	GinkgoHelper()
-	return int(harness.Success(harness.Current().AsUser(u).POST("/register_client_device").Expect()).
+	return int(harness.Success(harness.Current().As(u).POST("/register_client_device").Expect()).
 		Value("device_id").Number().IsInt().Raw())
 }
 
@@ -92,7 +93,7 @@ func deviceState(u harness.User, device int) map[string]any {
 
 // registerPush sends POST /mobile_push/register as u for the device with the fields given.
 func registerPush(u harness.User, device int, fields ...pushFields) *httpexpect.Response {
-	req := harness.Current().AsUser(u).POST("/mobile_push/register")
+	req := harness.Current().As(u).POST("/mobile_push/register")
 	if device != 0 {
 		req = req.WithFormField("device_id", device)
 	}
@@ -231,18 +232,18 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 
 		Describe("and a legacy push registration", func() {
 			BeforeEach(func() {
-				harness.Success(t.AsUser(user).POST("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
+				harness.Success(t.As(user).POST("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
 			})
 
 			It("removes the user's legacy registration with the same token on success", harness.Req("OP07-10", "VER-21"), func() {
 				harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", token)))
 				// The legacy registration is gone: removing it again finds nothing.
-				harness.Fails(t.AsUser(user).DELETE("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
+				harness.Fails(t.As(user).DELETE("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
 			})
 
 			It("keeps a legacy registration of another token", harness.Req("OP07-10"), func() {
 				harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", harness.UniqueName("other-token"))))
-				harness.Success(t.AsUser(user).DELETE("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
+				harness.Success(t.As(user).DELETE("/users/me/android_gcm_reg_id").WithFormField("token", token).Expect())
 			})
 		})
 	})
@@ -267,7 +268,7 @@ var _ = Describe("Operation 7: E2EE push registration from level 406", func() {
 var _ = Describe("Operation 7: push_key in push registration before the redesign", Serial, func() {
 	It("accepts a registration with push_key and refuses one with push_public_key in its place", harness.Req("VER-22"), func() {
 		t := harness.Current()
-		needLevelBefore(t, "OP07-01") // the documented form from there
+		ops.NeedLevelBefore(t, "OP07-01") // the documented form from there
 		t.UsePushService()
 		user := t.NewUser(harness.Member)
 		early := pushFields{

@@ -9,6 +9,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // unicodeEmojiCode is the documented form of a unicode_emoji code: dash-separated hex of the
@@ -23,22 +24,22 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		ch = t.NewChannel(harness.Public, harness.Member, harness.Admin)
-		id = t.SendToChannel(harness.Owner, ch, harness.UniqueName("reactions"), "react to me")
+		ch = t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
+		id = t.SendToChannel(t.User(harness.Owner), ch, harness.UniqueName("reactions"), "react to me")
 	})
 
 	react := func(role harness.Role, emoji string) {
 		GinkgoHelper()
-		harness.Success(sendForm(t.Users[role], "POST", "/messages/{id}/reactions", id, "emoji_name", emoji))
+		harness.Success(ops.SendForm(t.User(role), "POST", "/messages/{id}/reactions", id, "emoji_name", emoji))
 	}
 
 	It("lists reactions oldest to newest", harness.Req("MSG-28"), func() {
 		react(harness.Member, "octopus")
 		react(harness.Owner, "heart")
 		react(harness.Admin, "octopus")
-		reactions := msgs.fetch(t.Users[harness.Member], id).Value("reactions").Array()
+		reactions := msgs.Fetch(t.User(harness.Member), id).Value("reactions").Array()
 		Expect(harness.IntsOf(reactions, "user_id")).To(Equal([]int{
-			t.Users[harness.Member].ID, t.Users[harness.Owner].ID, t.Users[harness.Admin].ID,
+			t.User(harness.Member).ID, t.User(harness.Owner).ID, t.User(harness.Admin).ID,
 		}))
 		Expect(harness.StringsOf(reactions, "emoji_name")).To(Equal([]string{"octopus", "heart", "octopus"}))
 	})
@@ -46,7 +47,7 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 	DescribeTable("describes a reaction",
 		func(check func(r *httpexpect.Object)) {
 			react(harness.Member, "tada")
-			reactions := msgs.fetch(t.Users[harness.Owner], id).Value("reactions").Array()
+			reactions := msgs.Fetch(t.User(harness.Owner), id).Value("reactions").Array()
 			reactions.Length().IsEqual(1)
 			check(reactions.Value(0).Object())
 		},
@@ -54,7 +55,7 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 			r.Value("emoji_name").String().IsEqual("tada")
 			r.Value("emoji_code").String()
 			r.Value("reaction_type").String()
-			r.Value("user_id").Number().IsInt().IsEqual(t.Users[harness.Member].ID)
+			r.Value("user_id").Number().IsInt().IsEqual(t.User(harness.Member).ID)
 		}),
 		Entry("with a documented reaction_type, unicode_emoji for a Unicode emoji", harness.Req("MSG-45"), func(r *httpexpect.Object) {
 			Expect(r.Value("reaction_type").String().Raw()).To(BeElementOf("unicode_emoji", "realm_emoji", "zulip_extra_emoji"))

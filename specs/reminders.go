@@ -11,6 +11,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // Reminders are created by users of their own (NewUser): a reminder falls due whenever any
@@ -27,14 +28,14 @@ const deliveryLead = 5 * time.Minute
 // created is cancelled when the spec ends (DELETE /reminders/{id}, best effort).
 func createReminder(u harness.User, messageID int, at time.Time, note string) *httpexpect.Response {
 	t := harness.Current()
-	req := t.AsUser(u).POST("/reminders").
+	req := t.As(u).POST("/reminders").
 		WithFormField("message_id", messageID).WithFormField("scheduled_delivery_timestamp", at.Unix())
 	if note != "" {
 		req = req.WithFormField("note", note)
 	}
 	resp := req.Expect()
 	if id, ok := reminderIDOf(resp); ok {
-		DeferCleanup(func() { t.AsUser(u).DELETE("/reminders/{id}", id).Expect() })
+		DeferCleanup(func() { t.As(u).DELETE("/reminders/{id}", id).Expect() })
 	}
 	return resp
 }
@@ -68,16 +69,16 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	// The reminder's own ID, not merely an integer: the user's reminders (GET /reminders, the
 	// real server's listing) hold one by that ID.
 	It("answers the new reminder's integer reminder_id", harness.Req("OP15-04"), func() {
-		id := t.SendToChannel(harness.Owner, ch, topic, "remember this")
-		needLevelOf(t, "RES-30") // the listing read back
+		id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember this")
+		ops.NeedLevelOf(t, "RES-30") // the listing read back
 		reminderID := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "a note for later")).Value("reminder_id").Number().IsInt().Raw()
-		listed := harness.Success(t.AsUser(user).GET("/reminders").Expect()).Value("reminders").Array()
+		listed := harness.Success(t.As(user).GET("/reminders").Expect()).Value("reminders").Array()
 		Expect(harness.IntsOf(listed, "reminder_id")).To(ContainElement(int(reminderID)), "no reminder of the user has the reminder_id answered")
 	})
 
 	DescribeTable("takes note as an optional string",
 		func(note string) {
-			id := t.SendToChannel(harness.Owner, ch, topic, "remember this")
+			id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember this")
 			harness.Success(createReminder(user, id, t.Now().Add(reminderLead), note))
 		},
 		Entry("with a note", harness.Req("OP15-03"), "a note for later"),
@@ -85,7 +86,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	)
 
 	It("schedules it: the user's reminders list it with its message, time and note", harness.Req("STATE-19"), func() {
-		id := t.SendToChannel(harness.Owner, ch, topic, "remember this at that time")
+		id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember this at that time")
 		at := t.Now().Add(reminderLead).Truncate(time.Second)
 		created := createReminder(user, id, at, "the note")
 		harness.Success(created)
@@ -93,9 +94,9 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		Expect(ok).To(BeTrue(), "reminder_id of the new reminder")
 		// The document gives no way to list reminders; the real server's GET /reminders does,
 		// and a server that has it must show the reminder there as scheduled.
-		list := t.AsUser(user).GET("/reminders").Expect()
-		if ok, code, msg := envelope(list); !ok {
-			harness.Info("reminders list", "GET /reminders is not served (%s %q): only the reminder_id shows the reminder", code, msg)
+		list := t.As(user).GET("/reminders").Expect()
+		if e := ops.Envelope(list); !e.Success {
+			harness.Info("reminders list", "GET /reminders is not served (%s %q): only the reminder_id shows the reminder", e.Code, e.Msg)
 			return
 		}
 		var found *httpexpect.Object
@@ -107,13 +108,13 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		Expect(found).NotTo(BeNil(), "reminder %d among the user's reminders", reminder)
 		found.Value("scheduled_delivery_timestamp").Number().IsEqual(at.Unix())
 		found.Value("reminder_target_message_id").Number().IsEqual(id)
-		if reaches(t, "OP15-03") { // the note, an unknown parameter before
+		if ops.Reaches(t, "OP15-03") { // the note, an unknown parameter before
 			found.Value("content").String().Contains("the note")
 		}
 	})
 
 	It("gives each reminder its own reminder_id", harness.Req("OP15-04"), func() {
-		id := t.SendToChannel(harness.Owner, ch, topic, "remember this twice")
+		id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember this twice")
 		first := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "")).Value("reminder_id").Number().IsInt().Raw()
 		second := harness.Success(createReminder(user, id, t.Now().Add(2*reminderLead), "")).Value("reminder_id").Number().IsInt().Raw()
 		Expect(second).NotTo(Equal(first))
@@ -125,12 +126,12 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	// two are checked where the listing carries them and otherwise recorded, not demanded.
 	It("lists the reminder with integer reminder_id, message_id and scheduled_delivery_timestamp and string note, as sent",
 		harness.Req("RES-30"), func() {
-			id := t.SendToChannel(harness.Owner, ch, topic, "remember the fields")
+			id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember the fields")
 			at := t.Now().Add(reminderLead)
 			note := "fields " + harness.UniqueName("note")
 			reminderID := int(harness.Success(createReminder(user, id, at, note)).Value("reminder_id").Number().IsInt().Raw())
 
-			list := harness.Success(t.AsUser(user).GET("/reminders").Expect()).Value("reminders").Array()
+			list := harness.Success(t.As(user).GET("/reminders").Expect()).Value("reminders").Array()
 			r := list.Find(func(_ int, v *httpexpect.Value) bool {
 				return v.Object().Value("reminder_id").Raw() == float64(reminderID)
 			}).Object()
@@ -143,7 +144,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 				AddReportEntry("reminder listing without message_id", raw)
 			}
 			// Below the note's level the note sent is an unknown parameter: nothing to compare.
-			if _, ok := raw["note"]; ok && reaches(t, "OP15-03") {
+			if _, ok := raw["note"]; ok && ops.Reaches(t, "OP15-03") {
 				r.Value("note").String().IsEqual(note)
 			} else {
 				AddReportEntry("reminder listing without note, or below level 415", raw)
@@ -156,11 +157,11 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		},
 		Entry("a message that does not exist", harness.Req("OP15-01", "ERR-04"), func() int { return harness.UnusedID }),
 		Entry("a direct message between two other users", harness.Req("OP15-01", "ERR-04"), func() int {
-			return t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "not for the requester")
+			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the requester")
 		}),
 		Entry("a message in a private channel the requester is not subscribed to", harness.Req("OP15-01", "ERR-04"), func() int {
 			private := t.NewChannel(harness.PrivateShared)
-			return t.SendToChannel(harness.Owner, private, harness.UniqueName("secret"), "not for the requester")
+			return t.SendToChannel(t.User(harness.Owner), private, harness.UniqueName("secret"), "not for the requester")
 		}),
 	)
 })
@@ -178,10 +179,10 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 	// that it carries the note.
 	channelMessage := func(harness.User) int {
 		ch := t.NewChannel(harness.Public)
-		return t.SendToChannel(harness.Owner, ch, harness.UniqueName("remind"), "the channel message")
+		return t.SendToChannel(t.User(harness.Owner), ch, harness.UniqueName("remind"), "the channel message")
 	}
 	directMessage := func(user harness.User) int {
-		return int(harness.Success(t.As(harness.Owner).POST("/messages").WithFormField("type", "direct").
+		return int(harness.Success(t.As(t.User(harness.Owner)).POST("/messages").WithFormField("type", "direct").
 			WithFormField("to", fmt.Sprintf("[%d]", user.ID)).WithFormField("content", "the direct message").Expect()).
 			Value("id").Number().IsInt().Raw())
 	}
@@ -192,19 +193,19 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 			harness.Success(createReminder(user, d.target, d.at, d.note))
 
 			// Only direct messages: the user may hear of channel messages others send meanwhile.
-			events := t.ListenAs(user, "message").About(func(ev map[string]any) bool {
+			events := t.Listen(user, "message").About(func(ev map[string]any) bool {
 				m, _ := ev["message"].(map[string]any)
 				return m["type"] == "private"
 			})
 			t.PassTime(deliveryLead - time.Second)
 			if notBefore {
-				events.ExpectNoEvents(eventWait)
+				events.ExpectNoEvents(ops.EventWait)
 			}
 			t.PassTime(time.Second)
-			got := events.ExpectEvents(eventWait, harness.Event(map[string]any{"type": "message"}))
+			got := events.ExpectEvents(ops.EventWait, harness.Event(map[string]any{"type": "message"}))
 			message, _ := got[0]["message"].(map[string]any)
 			Expect(message).To(HaveKey("id"))
-			d.reminder = harness.Success(t.AsUser(user).GET("/messages/{id}", int(message["id"].(float64))).Expect()).Value("message").Object()
+			d.reminder = harness.Success(t.As(user).GET("/messages/{id}", int(message["id"].(float64))).Expect()).Value("message").Object()
 			check(d)
 		},
 		Entry("of a channel message at the scheduled time in UNIX seconds, not a second before", harness.Req("STATE-20", "OP15-02"),
@@ -235,7 +236,7 @@ func expectReminderMessage(d delivered) {
 	GinkgoHelper()
 	sender := int(d.reminder.Value("sender_id").Number().IsInt().Raw())
 	Expect(sender).NotTo(Equal(d.user.ID), "the reminder comes from the notification bot, not the requester")
-	Expect(sender).NotTo(Equal(harness.Current().Users[harness.Owner].ID), "the reminder comes from the notification bot, not the message's sender")
+	Expect(sender).NotTo(Equal(harness.Current().User(harness.Owner).ID), "the reminder comes from the notification bot, not the message's sender")
 	d.reminder.Value("type").String().IsEqual("private")
 	d.reminder.Value("content").String().Match(linksMessage(d.target).String())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // The role matrix: every role-restricted operation of the document (Authentication rule 4)
@@ -51,13 +52,21 @@ var (
 	matrixOthers     = []harness.Role{harness.Admin, harness.Moderator, harness.Member, harness.Guest, harness.Bot}
 )
 
+// matrixSetup is what matrixChannel made: a public channel every role is subscribed to, a
+// fresh topic and the administrator's message in it.
+type matrixSetup struct {
+	ch      harness.Channel
+	topic   string
+	message int
+}
+
 // matrixChannel makes a public channel every role is subscribed to, with one message of the
-// administrator's in a fresh topic, and returns the channel, the topic and the message.
-func (acctOps) matrixChannel(t *harness.Target) (harness.Channel, string, int) {
+// administrator's in a fresh topic.
+func matrixChannel(t *harness.Target) matrixSetup {
 	GinkgoHelper()
-	ch := t.NewChannel(harness.Public, matrixOthers...)
+	ch := t.NewChannel(harness.Public, t.UsersOf(matrixOthers...)...)
 	topic := harness.UniqueName("matrix")
-	return ch, topic, t.SendToChannel(harness.Admin, ch, topic, "role matrix")
+	return matrixSetup{ch: ch, topic: topic, message: t.SendToChannel(t.User(harness.Admin), ch, topic, "role matrix")}
 }
 
 // matrixGroupSetting points a realm permission group setting at the moderators (and those
@@ -72,18 +81,21 @@ var restrictedOps = []restrictedOp{
 	{
 		name: "delete topic (operation 8)", reqs: []string{"AUTH-09"}, allowed: matrixAdmins, refusal: "UNAUTHORIZED_PRINCIPAL",
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
-			ch, topic, _ := acct.matrixChannel(t)
-			resp := t.AsUser(u).POST("/streams/{id}/delete_topic", ch.ID).WithFormField("topic_name", topic).Expect()
-			return resp, func() bool { return !slices.Contains(topicNames(topicsOf(harness.Admin, ch.ID)), topic) }
+			m := matrixChannel(t)
+			ch, topic := m.ch, m.topic
+			resp := t.As(u).POST("/streams/{id}/delete_topic", ch.ID).WithFormField("topic_name", topic).Expect()
+			return resp, func() bool {
+				return !slices.Contains(ops.TopicNames(ops.TopicsOf(t.User(harness.Admin), ch.ID)), topic)
+			}
 		},
 	},
 	{
 		name: "update a user by email (operation 2)", reqs: []string{"AUTH-10", "OP02-01"}, allowed: matrixAdmins,
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			subject, name := t.NewUser(harness.Member), "Matrix "+harness.UniqueName("n")
-			resp := acct.updateByEmail(u, subject.Email, "full_name", name)
+			resp := acct.UpdateByEmail(u, subject.Email, "full_name", name)
 			return resp, func() bool {
-				return acct.userAs(t.Users[harness.Admin], subject.ID).Value("full_name").String().Raw() == name
+				return acct.UserAs(t.User(harness.Admin), subject.ID).Value("full_name").String().Raw() == name
 			}
 		},
 	},
@@ -105,23 +117,23 @@ var restrictedOps = []restrictedOp{
 			if role == harness.Admin {
 				return t.NewUser(harness.Admin)
 			}
-			return t.Users[role]
+			return t.User(role)
 		},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
-			a := acct.freshAccount()
-			resp := acct.createUser(u, a)
-			return resp, func() bool { return acct.accountExists(a.email) }
+			a := acct.FreshAccount()
+			resp := acct.CreateUser(u, a)
+			return resp, func() bool { return acct.AccountExists(a.Email) }
 		},
 	},
 	{
 		name: "add the owner role (operation 2)", reqs: []string{"AUTH-12", "OP02-06"}, allowed: []harness.Role{harness.Owner},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			subject := t.NewUser(harness.Member)
-			resp := acct.updateByEmail(u, subject.Email, "role", 100)
-			isOwner := func() bool { return acct.roleCodeOf(subject) == 100 }
+			resp := acct.UpdateByEmail(u, subject.Email, "role", 100)
+			isOwner := func() bool { return acct.RoleCodeOf(subject) == 100 }
 			DeferCleanup(func() {
 				if isOwner() {
-					harness.Success(acct.updateByEmail(t.Users[harness.Owner], subject.Email, "role", 400))
+					harness.Success(acct.UpdateByEmail(t.User(harness.Owner), subject.Email, "role", 400))
 				}
 			})
 			return resp, isOwner
@@ -131,18 +143,18 @@ var restrictedOps = []restrictedOp{
 		name: "remove the owner role (operation 2)", reqs: []string{"AUTH-12", "OP02-06"}, allowed: []harness.Role{harness.Owner},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			subject := t.NewOwner()
-			resp := acct.updateByEmail(u, subject.Email, "role", 200)
-			return resp, func() bool { return acct.roleCodeOf(subject) != 100 }
+			resp := acct.UpdateByEmail(u, subject.Email, "role", 200)
+			return resp, func() bool { return acct.RoleCodeOf(subject) != 100 }
 		},
 	},
 	{
 		name: "new_email (operation 2)", reqs: []string{"AUTH-13", "OP02-12"}, allowed: []harness.Role{harness.Owner},
 		ownerPermission: "can_change_user_emails",
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
-			subject, moved := t.NewUser(harness.Member), acct.freshAccount().email
-			resp := acct.updateByEmail(u, subject.Email, "new_email", moved)
+			subject, moved := t.NewUser(harness.Member), acct.FreshAccount().Email
+			resp := acct.UpdateByEmail(u, subject.Email, "new_email", moved)
 			return resp, func() bool {
-				email, _ := acct.userAs(t.Users[harness.Owner], subject.ID).Value("delivery_email").Raw().(string)
+				email, _ := acct.UserAs(t.User(harness.Owner), subject.ID).Value("delivery_email").Raw().(string)
 				return email == moved
 			}
 		},
@@ -154,17 +166,17 @@ var restrictedOps = []restrictedOp{
 			if role == harness.Bot {
 				return t.NewUser(harness.Bot)
 			}
-			return t.Users[role]
+			return t.User(role)
 		},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			if u.Role != harness.Bot {
-				return t.AsUser(u).DELETE("/bot_storage").Expect(), nil
+				return t.As(u).DELETE("/bot_storage").Expect(), nil
 			}
 			stored, _ := json.Marshal(map[string]string{"matrix": "value"})
-			harness.Success(t.AsUser(u).PUT("/bot_storage").WithFormField("storage", string(stored)).Expect())
-			resp := t.AsUser(u).DELETE("/bot_storage").Expect()
+			harness.Success(t.As(u).PUT("/bot_storage").WithFormField("storage", string(stored)).Expect())
+			resp := t.As(u).DELETE("/bot_storage").Expect()
 			return resp, func() bool {
-				return len(harness.Success(t.AsUser(u).GET("/bot_storage").Expect()).Value("storage").Object().Raw()) == 0
+				return len(harness.Success(t.As(u).GET("/bot_storage").Expect()).Value("storage").Object().Raw()) == 0
 			}
 		},
 	},
@@ -173,9 +185,10 @@ var restrictedOps = []restrictedOp{
 		allowed: matrixModerators, serial: true,
 		setup: matrixGroupSetting("can_resolve_topics_group"),
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
-			_, topic, id := acct.matrixChannel(t)
-			resp := sendForm(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
-			return resp, func() bool { _, now := msgs.where(t.Users[harness.Admin], id); return now == "✔ "+topic }
+			m := matrixChannel(t)
+			topic, id := m.topic, m.message
+			resp := ops.SendForm(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
+			return resp, func() bool { _, now := msgs.Where(t.User(harness.Admin), id); return now == "✔ "+topic }
 		},
 	},
 	{
@@ -183,10 +196,10 @@ var restrictedOps = []restrictedOp{
 		allowed: matrixModerators, serial: true,
 		setup: matrixGroupSetting("can_move_messages_between_topics_group"),
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
-			_, _, id := acct.matrixChannel(t)
+			id := matrixChannel(t).message
 			moved := harness.UniqueName("moved")
-			resp := sendForm(u, "PATCH", "/messages/{id}", id, "topic", moved)
-			return resp, func() bool { _, now := msgs.where(t.Users[harness.Admin], id); return now == moved }
+			resp := ops.SendForm(u, "PATCH", "/messages/{id}", id, "topic", moved)
+			return resp, func() bool { _, now := msgs.Where(t.User(harness.Admin), id); return now == moved }
 		},
 	},
 	{
@@ -194,10 +207,10 @@ var restrictedOps = []restrictedOp{
 		allowed: matrixModerators, serial: true,
 		setup: matrixGroupSetting("can_move_messages_between_channels_group"),
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
-			_, _, id := acct.matrixChannel(t)
-			target := t.NewChannel(harness.Public, matrixOthers...)
-			resp := sendForm(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
-			return resp, func() bool { now, _ := msgs.where(t.Users[harness.Admin], id); return now == target.ID }
+			id := matrixChannel(t).message
+			target := t.NewChannel(harness.Public, t.UsersOf(matrixOthers...)...)
+			resp := ops.SendForm(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
+			return resp, func() bool { now, _ := msgs.Where(t.User(harness.Admin), id); return now == target.ID }
 		},
 	},
 }
@@ -225,12 +238,12 @@ var _ = Describe("Role matrix: every role-restricted operation against every rol
 			if op.setup != nil {
 				op.setup(t)
 			}
-			actor := t.Users[role]
+			actor := t.User(role)
 			if op.actor != nil {
 				actor = op.actor(t, role)
 			}
 			if role == harness.Owner && op.ownerPermission != "" {
-				acct.ownerNeeds(op.ownerPermission)
+				acct.OwnerNeeds(op.ownerPermission)
 			}
 			resp, tookEffect := op.attempt(t, actor)
 			if slices.Contains(op.allowed, role) {

@@ -7,18 +7,8 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
-
-// topicsOf sends GET /users/me/{stream_id}/topics as role; query holds name, value pairs.
-func topicsOf(role harness.Role, channelID int, query ...any) *httpexpect.Response {
-	return getAs(role, "/users/me/{id}/topics", channelID, query...)
-}
-
-// topicNames lists the names of a successful topics response, in order.
-func topicNames(resp *httpexpect.Response) []string {
-	topics := harness.Success(resp).Value("topics").Array()
-	return harness.StringsOf(topics, "name")
-}
 
 var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_id}/topics)", func() {
 	var t *harness.Target
@@ -31,12 +21,12 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 	}
 	DescribeTable("lists the channel's topics",
 		func(check func(topics *httpexpect.Array, tt twoTopics)) {
-			ch := t.NewChannel(harness.Public, harness.Member)
+			ch := t.NewChannel(harness.Public, t.User(harness.Member))
 			tt := twoTopics{older: harness.UniqueName("older"), newer: harness.UniqueName("newer")}
-			t.SendToChannel(harness.Admin, ch, tt.older, "first")
-			tt.lastOfNewer = t.SendToChannel(harness.Admin, ch, tt.newer, "second")
-			tt.lastOfOlder = t.SendToChannel(harness.Member, ch, tt.older, "third")
-			check(harness.Success(topicsOf(harness.Member, ch.ID)).Value("topics").Array(), tt)
+			t.SendToChannel(t.User(harness.Admin), ch, tt.older, "first")
+			tt.lastOfNewer = t.SendToChannel(t.User(harness.Admin), ch, tt.newer, "second")
+			tt.lastOfOlder = t.SendToChannel(t.User(harness.Member), ch, tt.older, "third")
+			check(harness.Success(ops.TopicsOf(t.User(harness.Member), ch.ID)).Value("topics").Array(), tt)
 		},
 		Entry("by name", harness.Req("OP12-03", "RES-16"), func(topics *httpexpect.Array, tt twoTopics) {
 			Expect(harness.StringsOf(topics, "name")).To(ConsistOf(tt.older, tt.newer))
@@ -55,9 +45,9 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 
 	DescribeTable("reports the empty topic",
 		func(query []any, want func() string) {
-			ch := t.NewChannel(harness.Public, harness.Member)
-			t.SendToEmptyTopic(harness.Admin, ch)
-			Expect(topicNames(topicsOf(harness.Member, ch.ID, query...))).To(Equal([]string{want()}))
+			ch := t.NewChannel(harness.Public, t.User(harness.Member))
+			t.SendToEmptyTopic(t.User(harness.Admin), ch)
+			Expect(ops.TopicNames(ops.TopicsOf(t.User(harness.Member), ch.ID, query...))).To(Equal([]string{want()}))
 		},
 		Entry("as realm_empty_topic_display_name by default", harness.Req("OP12-01"), nil,
 			func() string { return harness.Current().Realm.EmptyTopicDisplayName }),
@@ -69,12 +59,12 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 		func(role harness.Role) {
 			ch := t.NewChannel(harness.PrivateProtected)
 			before, after := harness.UniqueName("before"), harness.UniqueName("after")
-			t.SendToChannel(harness.Owner, ch, before, "sent before the subscription")
-			t.Subscribe(ch, role)
-			t.SendToChannel(harness.Owner, ch, after, "sent after the subscription")
+			t.SendToChannel(t.User(harness.Owner), ch, before, "sent before the subscription")
+			t.Subscribe(ch, t.User(role))
+			t.SendToChannel(t.User(harness.Owner), ch, after, "sent after the subscription")
 
-			Expect(topicNames(topicsOf(role, ch.ID))).To(Equal([]string{after}))
-			Expect(topicNames(topicsOf(harness.Owner, ch.ID))).To(Equal([]string{after, before}))
+			Expect(ops.TopicNames(ops.TopicsOf(t.User(role), ch.ID))).To(Equal([]string{after}))
+			Expect(ops.TopicNames(ops.TopicsOf(t.User(harness.Owner), ch.ID))).To(Equal([]string{after, before}))
 		},
 		Entry("for a user", harness.Req("OP12-05"), harness.Member),
 		Entry("for a bot", harness.Req("OP12-06"), harness.Bot),
@@ -82,12 +72,12 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 
 	DescribeTable("answers BAD_REQUEST for a channel the requester cannot use",
 		func(channelID func() int) {
-			harness.FailsWith(topicsOf(harness.Member, channelID()), "BAD_REQUEST")
+			harness.FailsWith(ops.TopicsOf(t.User(harness.Member), channelID()), "BAD_REQUEST")
 		},
 		Entry("a channel that does not exist", harness.Req("OP12-07", "ERR-04"), func() int { return harness.UnusedID }),
 		Entry("a private channel the requester is not subscribed to", harness.Req("OP12-08", "ERR-04"), func() int {
 			ch := t.NewChannel(harness.PrivateShared)
-			t.SendToChannel(harness.Owner, ch, harness.UniqueName("secret"), "hidden")
+			t.SendToChannel(t.User(harness.Owner), ch, harness.UniqueName("secret"), "hidden")
 			return ch.ID
 		}),
 	)

@@ -1,7 +1,6 @@
 package specs
 
 import (
-	"encoding/json"
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -9,16 +8,6 @@ import (
 
 	"github.com/chatconform/chatconform/harness"
 )
-
-// profileData encodes profile_data items: field ID, value pairs.
-func (acctOps) profileData(kv ...any) string {
-	var items []map[string]any
-	for i := 0; i+1 < len(kv); i += 2 {
-		items = append(items, map[string]any{"id": kv[i], "value": kv[i+1]})
-	}
-	b, _ := json.Marshal(items)
-	return string(b)
-}
 
 var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", func() {
 	var (
@@ -29,30 +18,30 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 		t = harness.Current()
 		subject = t.NewUser(harness.Member)
 	})
-	owner := func() harness.User { return t.Users[harness.Owner] }
-	admin := func() harness.User { return t.Users[harness.Admin] }
+	owner := func() harness.User { return t.User(harness.Owner) }
+	admin := func() harness.User { return t.User(harness.Admin) }
 
 	It("changes full_name", harness.Req("OP02-04"), func() {
 		name := "Renamed " + harness.UniqueName("n")
-		harness.Success(acct.updateByEmail(admin(), subject.Email, "full_name", name))
-		acct.userAs(t.Users[harness.Member], subject.ID).Value("full_name").String().IsEqual(name)
+		harness.Success(acct.UpdateByEmail(admin(), subject.Email, "full_name", name))
+		acct.UserAs(t.User(harness.Member), subject.ID).Value("full_name").String().IsEqual(name)
 	})
 
 	It("answers a change with the success envelope and no further fields", harness.Req("OP02-13"), func() {
-		harness.BareSuccess(acct.updateByEmail(admin(), subject.Email, "full_name", "Renamed "+harness.UniqueName("n")))
+		harness.BareSuccess(acct.UpdateByEmail(admin(), subject.Email, "full_name", "Renamed "+harness.UniqueName("n")))
 	})
 
 	DescribeTable("is for administrators only",
 		func(role harness.Role, allowed bool) {
 			name := "By " + string(role) + " " + harness.UniqueName("n")
-			resp := acct.updateByEmail(t.Users[role], subject.Email, "full_name", name)
+			resp := acct.UpdateByEmail(t.User(role), subject.Email, "full_name", name)
 			if allowed {
 				harness.Success(resp)
-				acct.userAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
+				acct.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
 				return
 			}
 			harness.Fails(resp)
-			acct.userAs(admin(), subject.ID).Value("full_name").String().NotEqual(name)
+			acct.UserAs(admin(), subject.ID).Value("full_name").String().NotEqual(name)
 		},
 		Entry("an owner may", harness.Req("OP02-01", "AUTH-10"), harness.Owner, true),
 		Entry("an administrator may", harness.Req("OP02-01", "AUTH-10"), harness.Admin, true),
@@ -66,8 +55,8 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 		func(visibility int) {
 			t.SetEmailVisibility(subject, visibility)
 			name := "Real " + harness.UniqueName("n")
-			harness.Success(acct.updateByEmail(admin(), subject.Email, "full_name", name))
-			acct.userAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
+			harness.Success(acct.UpdateByEmail(admin(), subject.Email, "full_name", name))
+			acct.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
 		},
 		Entry("visible to everyone", harness.Req("OP02-02"), harness.VisibleToEveryone),
 		Entry("visible to administrators", harness.Req("OP02-02"), harness.VisibleToAdmins),
@@ -76,21 +65,21 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	It("names the user by the dummy address user<id>@<realm host> when the requester may not see the real email",
 		harness.Req("OP02-03"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToNobody)
-			dummy := acct.userAs(admin(), subject.ID).Value("email").String().Raw()
-			acct.expectDummyEmail(dummy, subject)
+			dummy := acct.UserAs(admin(), subject.ID).Value("email").String().Raw()
+			acct.ExpectDummyEmail(dummy, subject)
 			name := "Dummy " + harness.UniqueName("n")
-			harness.Success(acct.updateByEmail(admin(), dummy, "full_name", name))
-			acct.userAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
+			harness.Success(acct.UpdateByEmail(admin(), dummy, "full_name", name))
+			acct.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
 		})
 
 	DescribeTable("sets role to each documented value",
 		func(code int) {
 			if code == 100 {
 				// Owners pile up on a shared server: take the role away at the end.
-				DeferCleanup(func() { harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 400)) })
+				DeferCleanup(func() { harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", 400)) })
 			}
-			harness.Success(acct.updateByEmail(owner(), subject.Email, "role", code))
-			Expect(acct.roleCodeOf(subject)).To(Equal(code))
+			harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", code))
+			Expect(acct.RoleCodeOf(subject)).To(Equal(code))
 		},
 		Entry("100 owner", harness.Req("OP02-05"), 100),
 		Entry("200 administrator", harness.Req("OP02-05"), 200),
@@ -102,10 +91,10 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	// A refused request changes nothing, not even the full_name sent with the bad role.
 	DescribeTable("refuses any other role value with BAD_REQUEST, and applies nothing of the request",
 		func(code any) {
-			before := acct.userAs(owner(), subject.ID).Value("full_name").String().Raw()
-			harness.FailsWith(acct.updateByEmail(owner(), subject.Email, "role", code, "full_name", "Renamed "+harness.UniqueName("n")), "BAD_REQUEST")
-			Expect(acct.roleCodeOf(subject)).To(Equal(400))
-			acct.userAs(owner(), subject.ID).Value("full_name").String().IsEqual(before)
+			before := acct.UserAs(owner(), subject.ID).Value("full_name").String().Raw()
+			harness.FailsWith(acct.UpdateByEmail(owner(), subject.Email, "role", code, "full_name", "Renamed "+harness.UniqueName("n")), "BAD_REQUEST")
+			Expect(acct.RoleCodeOf(subject)).To(Equal(400))
+			acct.UserAs(owner(), subject.ID).Value("full_name").String().IsEqual(before)
 		},
 		Entry("0", harness.Req("OP02-05"), 0),
 		Entry("250", harness.Req("OP02-05"), 250),
@@ -115,26 +104,26 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 	Describe("the owner role", func() {
 		It("may be added by an owner but not by an administrator", harness.Req("OP02-06", "AUTH-12"), func() {
-			harness.Fails(acct.updateByEmail(admin(), subject.Email, "role", 100))
-			Expect(acct.roleCodeOf(subject)).To(Equal(400))
-			DeferCleanup(func() { harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 400)) })
-			harness.Success(acct.updateByEmail(owner(), subject.Email, "role", 100))
-			Expect(acct.roleCodeOf(subject)).To(Equal(100))
+			harness.Fails(acct.UpdateByEmail(admin(), subject.Email, "role", 100))
+			Expect(acct.RoleCodeOf(subject)).To(Equal(400))
+			DeferCleanup(func() { harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", 400)) })
+			harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", 100))
+			Expect(acct.RoleCodeOf(subject)).To(Equal(100))
 		})
 
 		It("may be removed by an owner but not by an administrator", harness.Req("OP02-06", "AUTH-12"), func() {
 			other := t.NewOwner()
-			harness.Fails(acct.updateByEmail(admin(), other.Email, "role", 200))
-			Expect(acct.roleCodeOf(other)).To(Equal(100))
-			harness.Success(acct.updateByEmail(owner(), other.Email, "role", 200))
-			Expect(acct.roleCodeOf(other)).To(Equal(200))
+			harness.Fails(acct.UpdateByEmail(admin(), other.Email, "role", 200))
+			Expect(acct.RoleCodeOf(other)).To(Equal(100))
+			harness.Success(acct.UpdateByEmail(owner(), other.Email, "role", 200))
+			Expect(acct.RoleCodeOf(other)).To(Equal(200))
 		})
 	})
 
 	It("refuses with BAD_REQUEST to make a guest an administrator", harness.Req("OP02-14"), func() {
 		guest := t.NewUser(harness.Guest)
-		harness.FailsWith(acct.updateByEmail(owner(), guest.Email, "role", 200), "BAD_REQUEST")
-		Expect(acct.roleCodeOf(guest)).To(Equal(600))
+		harness.FailsWith(acct.UpdateByEmail(owner(), guest.Email, "role", 200), "BAD_REQUEST")
+		Expect(acct.RoleCodeOf(guest)).To(Equal(600))
 	})
 
 	Describe("profile_data", func() {
@@ -147,8 +136,8 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 		DescribeTable("sets a field from an array of {id, value} objects",
 			func(field func() int, value func() any, stored func(v any) any) {
-				harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(field(), value())))
-				v, ok := acct.profileValue(subject.ID, field())
+				harness.Success(acct.UpdateByEmail(admin(), subject.Email, "profile_data", acct.ProfileData(field(), value())))
+				v, ok := acct.ProfileValue(subject.ID, field())
 				Expect(ok).To(BeTrue(), "the field has a value")
 				Expect(stored(v)).To(Equal(value()))
 			},
@@ -157,22 +146,22 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 			Entry("a link field, from a URL", harness.Req("OP02-10"),
 				func() int { return link }, func() any { return "https://example.com/profile" }, func(v any) any { return v }),
 			Entry("a users field, from an array of user IDs", harness.Req("OP02-11"),
-				func() int { return users }, func() any { return []int{t.Users[harness.Member].ID} }, func(v any) any { return acct.userIDsValue(v) }),
+				func() int { return users }, func() any { return []int{t.User(harness.Member).ID} }, func(v any) any { return acct.UserIDsValue(v) }),
 		)
 
 		It("removes a field's value when the value is null", harness.Req("OP02-09"), func() {
-			harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(text, "to be removed")))
-			_, ok := acct.profileValue(subject.ID, text)
+			harness.Success(acct.UpdateByEmail(admin(), subject.Email, "profile_data", acct.ProfileData(text, "to be removed")))
+			_, ok := acct.ProfileValue(subject.ID, text)
 			Expect(ok).To(BeTrue())
-			harness.Success(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(text, nil)))
-			_, ok = acct.profileValue(subject.ID, text)
+			harness.Success(acct.UpdateByEmail(admin(), subject.Email, "profile_data", acct.ProfileData(text, nil)))
+			_, ok = acct.ProfileValue(subject.ID, text)
 			Expect(ok).To(BeFalse(), "the value was removed")
 		})
 
 		DescribeTable("refuses a value of the wrong type and changes nothing",
 			func(field func() int, value any) {
-				harness.Fails(acct.updateByEmail(admin(), subject.Email, "profile_data", acct.profileData(field(), value)))
-				_, ok := acct.profileValue(subject.ID, field())
+				harness.Fails(acct.UpdateByEmail(admin(), subject.Email, "profile_data", acct.ProfileData(field(), value)))
+				_, ok := acct.ProfileValue(subject.ID, field())
 				Expect(ok).To(BeFalse())
 			},
 			Entry("a link field given text that is not a URL", harness.Req("OP02-10"), func() int { return link }, "not a link"),
@@ -182,7 +171,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 		DescribeTable("refuses malformed profile_data",
 			func(data func() string) {
-				harness.Fails(acct.updateByEmail(admin(), subject.Email, "profile_data", data()))
+				harness.Fails(acct.UpdateByEmail(admin(), subject.Email, "profile_data", data()))
 			},
 			Entry("not an array", harness.Req("OP02-08"), func() string { return fmt.Sprintf(`{"id":%d,"value":"x"}`, text) }),
 			Entry("an item without id", harness.Req("OP02-08"), func() string { return `[{"value":"x"}]` }),
@@ -192,11 +181,11 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 	Describe("new_email", func() {
 		It("changes the user's email when the requester is an owner holding can_change_user_emails", harness.Req("OP02-12", "AUTH-13"), func() {
-			acct.ownerNeeds("can_change_user_emails")
-			moved := acct.freshAccount().email
-			resp := acct.updateByEmail(owner(), subject.Email, "new_email", moved)
+			acct.OwnerNeeds("can_change_user_emails")
+			moved := acct.FreshAccount().Email
+			resp := acct.UpdateByEmail(owner(), subject.Email, "new_email", moved)
 			harness.Success(resp)
-			acct.userAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(moved)
+			acct.UserAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(moved)
 			// The real email is the login name: the user authenticates with the new one.
 			harness.Success(t.WithBasicAuth(moved, subject.APIKey).GET("/users/me").Expect()).
 				Value("user_id").Number().IsEqual(subject.ID)
@@ -204,10 +193,10 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 		DescribeTable("is refused to others and changes nothing",
 			func(requester func() harness.User) {
-				harness.Fails(acct.updateByEmail(requester(), subject.Email, "new_email", acct.freshAccount().email))
-				acct.userAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(subject.Email)
+				harness.Fails(acct.UpdateByEmail(requester(), subject.Email, "new_email", acct.FreshAccount().Email))
+				acct.UserAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(subject.Email)
 			},
-			Entry("an administrator", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.Users[harness.Admin] }),
+			Entry("an administrator", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.User(harness.Admin) }),
 			Entry("an owner without can_change_user_emails", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.NewOwner() }),
 		)
 	})
@@ -218,9 +207,9 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 var _ = Describe("Operation 2: update a user by email, the only owner", Serial, func() {
 	It("keeps the owner role on the only owner (BAD_REQUEST)", harness.Req("OP02-07"), func() {
 		t := harness.Current()
-		owner := t.Users[harness.Owner]
+		owner := t.User(harness.Owner)
 		owners := 0
-		for _, m := range harness.Success(t.As(harness.Owner).GET("/users").Expect()).Value("members").Array().Iter() {
+		for _, m := range harness.Success(t.As(t.User(harness.Owner)).GET("/users").Expect()).Value("members").Array().Iter() {
 			u := m.Object().Raw()
 			if u["role"] == 100.0 && u["is_active"] == true && u["is_bot"] == false {
 				owners++
@@ -229,7 +218,7 @@ var _ = Describe("Operation 2: update a user by email, the only owner", Serial, 
 		if owners != 1 {
 			Skip(fmt.Sprintf("%s the realm has %d owners; the rule needs exactly one", harness.NotApplicablePrefix, owners))
 		}
-		harness.FailsWith(acct.updateByEmail(owner, owner.Email, "role", 200), "BAD_REQUEST")
-		acct.userAs(owner, owner.ID).Value("role").Number().IsEqual(100)
+		harness.FailsWith(acct.UpdateByEmail(owner, owner.Email, "role", 200), "BAD_REQUEST")
+		acct.UserAs(owner, owner.ID).Value("role").Number().IsEqual(100)
 	})
 })

@@ -8,6 +8,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // The User object of the document is the one the JWT fetch returns with include_profile
@@ -20,38 +21,38 @@ var _ = Describe("The User object", func() {
 
 	// One spec a rule and a role, so that a wrong field fails only the requirement about it.
 	var entries []TableEntry
-	for _, rule := range userRules {
+	for _, rule := range ops.UserRules {
 		for _, role := range harness.Roles {
-			if rule.appliesTo(role) {
-				entries = append(entries, Entry(fmt.Sprintf("%s, for the %s", rule.says, role), harness.Req(rule.id), rule, role))
+			if rule.AppliesTo(role) {
+				entries = append(entries, Entry(fmt.Sprintf("%s, for the %s", rule.Says, role), harness.Req(rule.ID), rule, role))
 			}
 		}
 	}
 	DescribeTable("as GET /users/{user_id} gives it",
-		func(rule userRule, role harness.Role) {
-			rule.check(acct.userAs(t.Users[harness.Member], t.Users[role].ID), role)
+		func(rule ops.UserRule, role harness.Role) {
+			rule.Check(acct.UserAs(t.User(harness.Member), t.User(role).ID), role)
 		},
 		entries,
 	)
 
 	DescribeTable("gives a bot created by the owner",
 		func(check func(bot *httpexpect.Object)) {
-			resp := t.As(harness.Owner).POST("/bots").WithFormField("full_name", "Webhook "+harness.UniqueName("b")).
+			resp := t.As(t.User(harness.Owner)).POST("/bots").WithFormField("full_name", "Webhook "+harness.UniqueName("b")).
 				WithFormField("short_name", harness.UniqueName("hook")).WithFormField("bot_type", 2).Expect()
 			id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
 			t.DeactivateAtEnd(harness.User{ID: id, Role: harness.Bot})
-			check(acct.userAs(t.Users[harness.Member], id))
+			check(acct.UserAs(t.User(harness.Member), id))
 		},
 		Entry("its bot_type", harness.Req("RES-11"), func(bot *httpexpect.Object) { bot.Value("bot_type").Number().IsEqual(2) }),
 		Entry("its owner's ID as bot_owner_id", harness.Req("RES-12"), func(bot *httpexpect.Object) {
-			bot.Value("bot_owner_id").Number().IsEqual(t.Users[harness.Owner].ID)
+			bot.Value("bot_owner_id").Number().IsEqual(t.User(harness.Owner).ID)
 		}),
 	)
 
 	It("says is_active false for a deactivated user", harness.Req("RES-09"), func() {
 		u := t.NewUser(harness.Member)
-		acct.userAs(t.Users[harness.Admin], u.ID).Value("is_active").Boolean().IsTrue()
+		acct.UserAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsTrue()
 		t.DeactivateUser(u)
-		acct.userAs(t.Users[harness.Admin], u.ID).Value("is_active").Boolean().IsFalse()
+		acct.UserAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsFalse()
 	})
 })

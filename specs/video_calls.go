@@ -11,7 +11,7 @@ import (
 
 // createVideoCall sends POST /calls/vcall/create as u.
 func createVideoCall(u harness.User) *httpexpect.Response {
-	return harness.Current().AsUser(u).POST("/calls/vcall/create").Expect()
+	return harness.Current().As(u).POST("/calls/vcall/create").Expect()
 }
 
 // The video-call integration is server configuration, switched per spec on the fake: the

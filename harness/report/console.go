@@ -38,7 +38,8 @@ func (c *Console) Add(s types.SpecReport) {
 	if !s.Failed() {
 		return
 	}
-	id, _, shape := findingOf(s)
+	f := findingOf(s)
+	id, shape := f.id, f.shape
 	name := specName(s)
 	if labels := s.Labels(); len(labels) > 0 {
 		name += " [" + strings.Join(labels, ", ") + "]"

@@ -40,14 +40,14 @@ type Finding struct {
 
 // findingOf returns the finding a failed spec belongs to: its ID, its site and its message's
 // shape.
-func findingOf(s types.SpecReport) (id, site, shape string) {
-	site = assertionSite(s.Failure.Location)
-	shape = messageShape(harness.RedactText(s.Failure.Message))
+func findingOf(s types.SpecReport) specFinding {
+	site := assertionSite(s.Failure.Location)
+	shape := messageShape(harness.RedactText(s.Failure.Message))
 	if s.Failure.ForwardedPanic != "" {
 		shape = strings.TrimSpace(shape + "\npanic: " + messageShape(s.Failure.ForwardedPanic))
 	}
 	sum := sha256.Sum256([]byte(s.State.String() + "\x00" + site + "\x00" + shape))
-	return "F" + hex.EncodeToString(sum[:4]), site, shape
+	return specFinding{id: "F" + hex.EncodeToString(sum[:4]), site: site, shape: shape}
 }
 
 // assertionSite is the innermost frame of the failure's stack outside httpexpect (which the
@@ -197,8 +197,7 @@ func findingKeys(r types.Report) map[string]specFinding {
 		if !s.Failed() {
 			continue
 		}
-		id, site, shape := findingOf(s)
-		keys[specName(s)] = specFinding{id, site, shape}
+		keys[specName(s)] = findingOf(s)
 	}
 	return keys
 }

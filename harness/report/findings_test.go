@@ -40,7 +40,8 @@ func failedAt(text, msg, file string, line, specLine int, ids ...string) types.S
 // another one-line value or another state is another finding.
 func TestFindingOf(t *testing.T) {
 	base := failedAt("a", missingMsg("GET", "one"), "harness/envelope.go", 21, 10)
-	baseID, site, shape := findingOf(base)
+	found := findingOf(base)
+	baseID, site, shape := found.id, found.site, found.shape
 	if site != "harness/envelope.go:21" {
 		t.Errorf("site %q, want the helper's line harness/envelope.go:21", site)
 	}
@@ -61,7 +62,7 @@ func TestFindingOf(t *testing.T) {
 		{"another state", panicked, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			id, _, _ := findingOf(tc.spec)
+			id := findingOf(tc.spec).id
 			if (id == baseID) != tc.same {
 				t.Errorf("finding %s, the base's %s: want same=%v", id, baseID, tc.same)
 			}
@@ -69,19 +70,19 @@ func TestFindingOf(t *testing.T) {
 	}
 	// The varying tokens themselves: ids and run names become N, so the same message about
 	// other objects is one finding.
-	a, _, _ := findingOf(failedAt("g1", "no user 12 (member-ab12cd-1-2@x.test) in /api/v1/users/12", "specs/y.go", 3, 3))
-	b, _, _ := findingOf(failedAt("g2", "no user 345 (member-zz99yy-2-7@x.test) in /api/v1/users/345", "specs/y.go", 3, 3))
+	a := findingOf(failedAt("g1", "no user 12 (member-ab12cd-1-2@x.test) in /api/v1/users/12", "specs/y.go", 3, 3)).id
+	b := findingOf(failedAt("g2", "no user 345 (member-zz99yy-2-7@x.test) in /api/v1/users/345", "specs/y.go", 3, 3)).id
 	if a != b {
 		t.Errorf("the same message about other ids and names gives findings %s and %s", a, b)
 	}
 	// Unique names whose run id and counter hold no digit.
-	u, _, _ := findingOf(failedAt("u1", `Expected ["before-abcdef-1-mk", "after-abcdef-1-ml"] to equal ["after-abcdef-1-ml", "before-abcdef-1-mk"]`, "specs/t.go", 78, 78))
-	v, _, _ := findingOf(failedAt("u2", `Expected ["before-ghijkl-2-mn", "after-ghijkl-2-mo"] to equal ["after-ghijkl-2-mo", "before-ghijkl-2-mn"]`, "specs/t.go", 78, 78))
+	u := findingOf(failedAt("u1", `Expected ["before-abcdef-1-mk", "after-abcdef-1-ml"] to equal ["after-abcdef-1-ml", "before-abcdef-1-mk"]`, "specs/t.go", 78, 78)).id
+	v := findingOf(failedAt("u2", `Expected ["before-ghijkl-2-mn", "after-ghijkl-2-mo"] to equal ["after-ghijkl-2-mo", "before-ghijkl-2-mn"]`, "specs/t.go", 78, 78)).id
 	if u != v {
 		t.Errorf("the same message about other unique names gives findings %s and %s", u, v)
 	}
-	x, _, _ := findingOf(failedAt("g3", "Expected\n    <string>: success\nto equal\n    <string>: error", "specs/x.go", 5, 5))
-	y, _, _ := findingOf(failedAt("g4", "Expected\n    <string>: failure\nto equal\n    <string>: error", "specs/x.go", 5, 5))
+	x := findingOf(failedAt("g3", "Expected\n    <string>: success\nto equal\n    <string>: error", "specs/x.go", 5, 5)).id
+	y := findingOf(failedAt("g4", "Expected\n    <string>: failure\nto equal\n    <string>: error", "specs/x.go", 5, 5)).id
 	if x == y {
 		t.Error("two different one-line values give one finding")
 	}
@@ -125,7 +126,7 @@ func TestJUnitBounded(t *testing.T) {
 	if n := strings.Count(out, "&lt;-- 200 OK"); n < 50 {
 		t.Errorf("the finding's first case lost its timeline (%d responses in the file)", n)
 	}
-	id, _, _ := findingOf(systemic(1).SpecReports[0])
+	id := findingOf(systemic(1).SpecReports[0]).id
 	if n := strings.Count(out, "finding "+id); n != 500 {
 		t.Errorf("%d cases name the finding %s, want 500", n, id)
 	}

@@ -16,9 +16,9 @@ import (
 
 // TestSpecsTakeLevelsFromTheCatalog checks, without running a spec, that feature levels reach
 // the specs only through the catalog: every spec gates on its requirements' min_level and
-// below_level (specs/levels.go, before each spec), so no spec file but levels.go calls
+// below_level (specs/levels.go, before each spec), so no spec file or helper but the levels files calls
 // NeedLevel or NeedLevelBelow or reads the target's FeatureLevel, and the helpers that take
-// a requirement's level (needLevelOf, needLevelBefore, reaches) name a requirement of the
+// a requirement's level (ops.NeedLevelOf, NeedLevelBefore, Reaches) name a requirement of the
 // catalog. A level written in a spec would drift from the catalog the report judges by.
 func TestSpecsTakeLevelsFromTheCatalog(t *testing.T) {
 	cat, err := catalog.Load()
@@ -29,11 +29,16 @@ func TestSpecsTakeLevelsFromTheCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	helperFiles, err := filepath.Glob(filepath.Join("..", "ops", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, helperFiles...)
 	fset := token.NewFileSet()
 	var problems []string
 	helpers := 0
 	for _, p := range paths {
-		if strings.HasSuffix(p, "_test.go") || filepath.Base(p) == levelsFile {
+		if strings.HasSuffix(p, "_test.go") || slices.Contains(levelsFiles, filepath.ToSlash(p)) {
 			continue
 		}
 		f, err := parser.ParseFile(fset, p, nil, 0)
@@ -48,13 +53,13 @@ func TestSpecsTakeLevelsFromTheCatalog(t *testing.T) {
 			switch n := n.(type) {
 			case *ast.SelectorExpr:
 				if n.Sel.Name == "FeatureLevel" {
-					problems = append(problems, at()+": reads FeatureLevel (ask the catalog: reaches)")
+					problems = append(problems, at()+": reads FeatureLevel (ask the catalog: ops.Reaches)")
 				}
 			case *ast.CallExpr:
 				name := callName(n)
 				switch {
 				case slices.Contains(levelGates, name):
-					problems = append(problems, at()+": calls "+name+" (the spec's requirements gate it; another requirement's level: needLevelOf)")
+					problems = append(problems, at()+": calls "+name+" (the spec's requirements gate it; another requirement's level: ops.NeedLevelOf)")
 				case slices.Contains(levelHelpers, name):
 					helpers++
 					// An ID held in a variable (a table's) is checked where the table names it.
@@ -73,14 +78,15 @@ func TestSpecsTakeLevelsFromTheCatalog(t *testing.T) {
 	t.Logf("no spec file reads a level; %d calls take a requirement's level from the catalog", helpers)
 }
 
-// levelsFile is the spec file that turns the catalog's levels into gates.
-const levelsFile = "levels.go"
+// levelsFiles turn the catalog's levels into gates: the helpers (ops) and the spec package's
+// BeforeEach that runs them.
+var levelsFiles = []string{"../levels.go", "../ops/levels.go"}
 
 var (
 	// levelGates are the harness's gates on a level number.
 	levelGates = []string{"NeedLevel", "NeedLevelBelow"}
 	// levelHelpers take a requirement ID (their second argument) and use its levels.
-	levelHelpers = []string{"needLevelOf", "needLevelBefore", "reaches"}
+	levelHelpers = []string{"NeedLevelOf", "NeedLevelBefore", "Reaches"}
 )
 
 func known(cat *catalog.Catalog, id string) bool {

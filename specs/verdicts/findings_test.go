@@ -52,7 +52,7 @@ func alteringProxy(t *testing.T, alter func(r *http.Request, reply map[string]an
 }
 
 // runFull runs the runner against base as the fixture's owner, its reports in dir.
-func runFull(t *testing.T, bin, base, dir string, args ...string) (int, string, *report.Conformance) {
+func runFull(t *testing.T, bin, base, dir string, args ...string) runResult {
 	t.Helper()
 	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
 	return runIn(t, bin, base, owner, dir, args, nil)
@@ -107,7 +107,8 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 			}
 		})
 		dir := t.TempDir()
-		code, console, c := runFull(t, bin, srv.URL, dir, "-ginkgo.label-filter=req:OP12-03 || req:OP12-04 || req:OP12-05 || req:OP12-06")
+		run := runFull(t, bin, srv.URL, dir, "-ginkgo.label-filter=req:OP12-03 || req:OP12-04 || req:OP12-05 || req:OP12-06")
+		code, console, c := run.code, run.console, run.report
 		if code != 1 {
 			t.Fatalf("exit %d, want 1:\n%s", code, console)
 		}
@@ -173,7 +174,8 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 			}
 		})
 		dir := t.TempDir()
-		code, console, c := runFull(t, bin, srv.URL, dir)
+		run := runFull(t, bin, srv.URL, dir)
+		code, console, c := run.code, run.console, run.report
 		if code != 1 || len(c.Findings) == 0 {
 			t.Fatalf("exit %d, %d findings: want 1 and some", code, len(c.Findings))
 		}
@@ -246,7 +248,8 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 		defer srv.Close()
 		defer fake.Close()
 		dir := t.TempDir()
-		code, console, c := runFull(t, bin, srv.URL, dir)
+		run := runFull(t, bin, srv.URL, dir)
+		code, console, c := run.code, run.console, run.report
 		junit := fileSize(t, filepath.Join(dir, "junit.xml"))
 		t.Logf("the fake: junit.xml %d bytes, console %d lines", junit, strings.Count(console, "\n"))
 		if code != 0 || len(c.Findings) != 0 {

@@ -41,13 +41,20 @@ func run(t *testing.T, bin, base string, owner fixtures.User, filter string, env
 	if filter != "" {
 		args = append(args, "-ginkgo.label-filter="+filter)
 	}
-	code, _, c := runIn(t, bin, base, owner, t.TempDir(), args, env)
-	return code, c
+	run := runIn(t, bin, base, owner, t.TempDir(), args, env)
+	return run.code, run.report
+}
+
+// runResult is what a run of the runner left: its exit status, its console and its report.
+type runResult struct {
+	code    int
+	console string
+	report  *report.Conformance
 }
 
 // runIn runs the runner with args and the extra environment against base as owner, its
-// reports in dir, and returns its exit status, its console and its report.
-func runIn(t *testing.T, bin, base string, owner fixtures.User, dir string, args, env []string) (int, string, *report.Conformance) {
+// reports in dir.
+func runIn(t *testing.T, bin, base string, owner fixtures.User, dir string, args, env []string) runResult {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
@@ -67,7 +74,7 @@ func runIn(t *testing.T, bin, base string, owner fixtures.User, dir string, args
 	if err := json.Unmarshal(data, &c); err != nil {
 		t.Fatalf("report: %v", err)
 	}
-	return code, string(out), &c
+	return runResult{code: code, console: string(out), report: &c}
 }
 
 func requirement(t *testing.T, c *report.Conformance, id string) report.Requirement {

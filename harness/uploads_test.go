@@ -10,37 +10,6 @@ import (
 	"testing"
 )
 
-func TestBareSuccess(t *testing.T) {
-	bodies := map[string]string{
-		"bare":    `{"result":"success","msg":""}`,
-		"ignored": `{"result":"success","msg":"","ignored_parameters_unsupported":["x"]}`,
-		"field":   `{"result":"success","msg":"","id":1}`,
-		"error":   `{"result":"error","msg":"no","code":"BAD_REQUEST"}`,
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, bodies[strings.TrimPrefix(r.URL.Path, "/api/v1/")])
-	}))
-	t.Cleanup(srv.Close)
-	rec := &recorder{}
-	tgt := &Target{URL: srv.URL, Reporter: rec, Log: io.Discard}
-	for _, tt := range []struct {
-		name   string
-		wantOK bool
-	}{
-		{"bare", true},
-		{"ignored", true},
-		{"field", true}, // an undocumented field is information, never a failure
-		{"error", false},
-	} {
-		rec.take()
-		BareSuccess(tgt.Anonymous().GET("/" + tt.name).Expect())
-		if failures := rec.take(); (len(failures) == 0) != tt.wantOK {
-			t.Errorf("%s: failures %v, want ok=%v", tt.name, failures, tt.wantOK)
-		}
-	}
-}
-
 func TestUploadSendsOneMultipartFile(t *testing.T) {
 	var got struct{ name, content, user string }
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

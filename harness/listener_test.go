@@ -9,9 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -220,7 +218,7 @@ var _ = Describe("event listener", func() {
 	}
 
 	It("passes on exactly the expected events, in order, and returns them unmodified", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		Expect(fake.queues.registered[len(fake.queues.registered)-1]).To(Equal(`["subscription","message"]`))
 
 		fake.emit(sub("update", "is_muted", true), member)
@@ -250,7 +248,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("observes only events about the spec's objects and of the types asked for", func() {
-		l := tgt.Listen(Member, "subscription").AboutField("stream_id", 101)
+		l := tgt.Listen(tgt.User(Member), "subscription").AboutField("stream_id", 101)
 		fake.emit(map[string]any{"type": "subscription", "op": "peer_add", "stream_ids": []int{7}, "user_ids": []int{9}}, member)
 		fake.emit(sub("update", "is_muted", true), member)
 		fake.emit(map[string]any{"type": "subscription", "op": "update", "property": "is_muted", "value": true, "stream_id": 7}, member)
@@ -262,7 +260,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("asks for all event types when none are given", func() {
-		l := tgt.Listen(Member)
+		l := tgt.Listen(tgt.User(Member))
 		Expect(fake.queues.registered[len(fake.queues.registered)-1]).To(BeEmpty())
 		fake.emit(map[string]any{"type": "presence", "user_id": 5}, member)
 		l.ExpectEvents(2*time.Second, Event(map[string]any{"type": "presence", "user_id": 5}))
@@ -270,7 +268,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("accepts any Gomega matcher as an expected event", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("add", "", nil), member)
 		l.ExpectEvents(2*time.Second, HaveKeyWithValue("op", "add"))
 		Expect(rec.take()).To(BeEmpty())
@@ -283,7 +281,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails on a missing event, listing what was expected and received", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("update", "is_muted", true), member)
 		start := time.Now()
 		got := l.ExpectEvents(300*time.Millisecond,
@@ -305,7 +303,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails on an extra event before the fence", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("update", "is_muted", true), member)
 		fake.emit(sub("update", "pin_to_top", true), member)
 		got := l.ExpectEvents(2*time.Second, Event(map[string]any{"property": "is_muted"}))
@@ -315,7 +313,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails on the wrong order", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("update", "in_home_view", false), member)
 		fake.emit(sub("update", "is_muted", true), member)
 		l.ExpectEvents(2*time.Second,
@@ -328,7 +326,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails on a wrong field", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("update", "is_muted", false), member)
 		l.ExpectEvents(2*time.Second, Event(map[string]any{"property": "is_muted", "value": true}))
 		Expect(oneFailure()).To(ContainSubstring(`field "value" is false, want true`))
@@ -336,7 +334,7 @@ var _ = Describe("event listener", func() {
 
 	It("ignores heartbeats and acknowledges them", func() {
 		fake.queues.heartbeatAfter = 30 * time.Millisecond
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		time.AfterFunc(300*time.Millisecond, func() { fake.emit(sub("add", "", nil), member) })
 		got := l.ExpectEvents(3*time.Second, Event(map[string]any{"op": "add"}))
 		Expect(rec.take()).To(BeEmpty())
@@ -350,7 +348,7 @@ var _ = Describe("event listener", func() {
 
 	It("waits for late events without waiting for the heartbeat", func() {
 		fake.queues.heartbeatAfter = 20 * time.Second
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		time.AfterFunc(200*time.Millisecond, func() { fake.emit(sub("add", "", nil), member) })
 		start := time.Now()
 		l.ExpectEvents(5*time.Second, Event(map[string]any{"op": "add"}))
@@ -360,7 +358,7 @@ var _ = Describe("event listener", func() {
 
 	It("stops waiting at the deadline with a request in flight", func() {
 		fake.queues.heartbeatAfter = 20 * time.Second
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		start := time.Now()
 		l.ExpectEvents(300*time.Millisecond, Event(map[string]any{"op": "add"}))
 		Expect(time.Since(start)).To(And(BeNumerically(">=", 300*time.Millisecond), BeNumerically("<", 3*time.Second)))
@@ -369,8 +367,8 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("strips the fence and message events that were not asked for", func() {
-		l := tgt.Listen(Member, "subscription")
-		tgt.SendDirect(Admin, []Role{Member}, "hello")
+		l := tgt.Listen(tgt.User(Member), "subscription")
+		tgt.SendDirect(tgt.User(Admin), []User{tgt.User(Member)}, "hello")
 		fake.emit(sub("add", "", nil), member)
 		got := l.ExpectEvents(2*time.Second, Event(map[string]any{"op": "add"}))
 		Expect(rec.take()).To(BeEmpty())
@@ -381,8 +379,8 @@ var _ = Describe("event listener", func() {
 
 	It("returns message events when asked for, without the fence", func() {
 		for _, types := range [][]string{{"message"}, nil} {
-			l := tgt.Listen(Member, types...)
-			tgt.SendDirect(Admin, []Role{Member}, "hello *there*")
+			l := tgt.Listen(tgt.User(Member), types...)
+			tgt.SendDirect(tgt.User(Admin), []User{tgt.User(Member)}, "hello *there*")
 			got := l.ExpectEvents(2*time.Second, Event(map[string]any{
 				"type":    "message",
 				"message": map[string]any{"sender_id": tgt.Users[Admin].ID, "content": "<p>hello *there*</p>"},
@@ -394,7 +392,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("passes ExpectNoEvents on a quiet queue and fails it on an event", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		l.ExpectNoEvents(2 * time.Second)
 		Expect(rec.take()).To(BeEmpty())
 
@@ -407,7 +405,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("collects whatever arrived before the fence without asserting on it", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		Expect(l.Collect(2 * time.Second)).To(BeEmpty())
 		fake.emit(sub("update", "pin_to_top", true), member)
 		fake.emit(sub("remove", "", nil), member)
@@ -426,7 +424,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("keeps events that arrive after the fence for the next call", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.queues.onMessage = func(url_values) {
 			fake.queues.onMessage = nil
 			fake.emitLocked(sub("update", "color", "#fff"), member)
@@ -442,7 +440,7 @@ var _ = Describe("event listener", func() {
 
 	It("fails when the fence does not arrive", func() {
 		fake.queues.dropMessages = true
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.emit(sub("add", "", nil), member)
 		l.ExpectNoEvents(300 * time.Millisecond)
 		msg := oneFailure()
@@ -452,7 +450,7 @@ var _ = Describe("event listener", func() {
 	})
 
 	It("fails with context on BAD_EVENT_QUEUE_ID and then stays quiet", func() {
-		l := tgt.Listen(Member, "subscription")
+		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.mu.Lock()
 		delete(fake.queues.byID, l.QueueID()) // the server expired it
 		fake.mu.Unlock()
@@ -470,7 +468,7 @@ var _ = Describe("event listener", func() {
 
 	It("fails with context when registration fails", func() {
 		stranger := User{Role: Member, ID: 99, Email: "stranger@chat.example.test", APIKey: WrongAPIKey}
-		l := tgt.ListenAs(stranger, "subscription")
+		l := tgt.Listen(stranger, "subscription")
 		msg := oneFailure()
 		Expect(msg).To(ContainSubstring("registering an event queue as stranger@chat.example.test (user 99, the member) for event types subscription"))
 		Expect(msg).To(ContainSubstring("UNAUTHORIZED"))
@@ -481,7 +479,7 @@ var _ = Describe("event listener", func() {
 
 	It("listens as any user", func() {
 		u := tgt.NewUser(Guest)
-		l := tgt.ListenAs(u, "subscription")
+		l := tgt.Listen(u, "subscription")
 		fake.emit(sub("add", "", nil), u.ID)
 		l.ExpectEvents(2*time.Second, Event(map[string]any{"op": "add"}))
 		Expect(rec.take()).To(BeEmpty())
@@ -495,12 +493,12 @@ var _ = Describe("event listener", func() {
 			Expect(fake.queues.deleted).To(ContainElement(id))
 			Expect(fake.queues.byID).NotTo(HaveKey(id))
 		})
-		id = tgt.Listen(Member, "subscription").QueueID()
+		id = tgt.Listen(tgt.User(Member), "subscription").QueueID()
 		Expect(fake.queues.byID).To(HaveKey(id))
 	})
 
 	It("logs its requests without credentials", func() {
-		l := tgt.Listen(Bot, "subscription")
+		l := tgt.Listen(tgt.User(Bot), "subscription")
 		l.ExpectNoEvents(2 * time.Second)
 		Expect(rec.take()).To(BeEmpty())
 		out := CurrentSpecReport().CapturedGinkgoWriterOutput
@@ -513,83 +511,3 @@ var _ = Describe("event listener", func() {
 		}
 	})
 })
-
-func TestEventMatcher(t *testing.T) {
-	type named string
-	msg := map[string]any{"id": 7.0, "content": "<p>hi</p>", "flags": []any{"read"}}
-	ev := map[string]any{
-		"id": 3.0, "type": "message", "op": "add", "n": 5.0, "f": 2.5, "ok": true, "s": "5", "null": nil,
-		"message": msg, "ids": []any{1.0, 2.0}, "subs": []any{map[string]any{"stream_id": 9.0, "name": "x"}},
-	}
-	tests := []struct {
-		name   string
-		fields map[string]any
-		actual any
-		match  bool
-		reason string // in the failure message
-	}{
-		{"no fields", map[string]any{}, ev, true, ""},
-		{"same values, extra fields allowed", map[string]any{"type": "message", "op": "add"}, ev, true, ""},
-		{"int matches a JSON number", map[string]any{"n": 5, "id": int64(3)}, ev, true, ""},
-		{"uint and float32", map[string]any{"n": uint8(5), "f": float32(2.5)}, ev, true, ""},
-		{"number by value", map[string]any{"n": 6}, ev, false, `field "n" is 5, want 6`},
-		{"fraction is not an int", map[string]any{"f": 2}, ev, false, `field "f" is 2.5, want 2`},
-		{"number is not a string", map[string]any{"n": "5"}, ev, false, `field "n" is 5, want "5"`},
-		{"string is not a number", map[string]any{"s": 5}, ev, false, `field "s" is "5", want 5`},
-		{"bool", map[string]any{"ok": true}, ev, true, ""},
-		{"bool mismatch", map[string]any{"ok": false}, ev, false, `field "ok" is true, want false`},
-		{"bool is not a string", map[string]any{"ok": "true"}, ev, false, `field "ok" is true, want "true"`},
-		{"named string type", map[string]any{"type": named("message")}, ev, true, ""},
-		{"missing field", map[string]any{"op": "add", "property": "x"}, ev, false, `field "property" is missing (want x)`},
-		{"nil matches null", map[string]any{"null": nil}, ev, true, ""},
-		{"nil is not a missing field", map[string]any{"absent": nil}, ev, false, `field "absent" is missing`},
-		{"nil is not zero", map[string]any{"n": nil}, ev, false, `field "n" is 5, want null`},
-		{"nested map, extra fields allowed", map[string]any{"message": map[string]any{"id": 7}}, ev, true, ""},
-		{"nested map with a nested slice", map[string]any{"message": map[string]any{"flags": []string{"read"}}}, ev, true, ""},
-		{"nested mismatch", map[string]any{"message": map[string]any{"id": 8}}, ev, false, `field "message.id" is 7, want 8`},
-		{"nested missing", map[string]any{"message": map[string]any{"sender_id": 4}}, ev, false, `field "message.sender_id" is missing`},
-		{"nested map is not a string", map[string]any{"type": map[string]any{"a": 1}}, ev, false, `field "type" is the string "message", want an object`},
-		{"slice by element", map[string]any{"ids": []int{1, 2}}, ev, true, ""},
-		{"slice order", map[string]any{"ids": []int{2, 1}}, ev, false, `field "ids[0]" is 1, want 2`},
-		{"slice length", map[string]any{"ids": []int{1}}, ev, false, `field "ids" has 2 elements [1,2], want 1 [1]`},
-		{"slice of maps by subset", map[string]any{"subs": []any{map[string]any{"stream_id": 9}}}, ev, true, ""},
-		{"slice is not an object", map[string]any{"message": []int{7}}, ev, false, `field "message" is an object, want a list [7]`},
-		{"several mismatches, all named", map[string]any{"op": "remove", "n": 1}, ev, false, `field "n" is 5, want 1; field "op" is add, want remove`},
-		{"matcher value", map[string]any{"ids": ContainElement(BeNumerically("==", 2))}, ev, true, ""},
-		{"failing matcher value", map[string]any{"n": BeNumerically(">", 9)}, ev, false, `field "n": Expected`},
-		{"named map type", map[string]any{"op": "add"}, url_values{"op": "add"}, true, ""},
-	}
-	for _, tt := range tests {
-		m := Event(tt.fields)
-		ok, err := m.Match(tt.actual)
-		if err != nil || ok != tt.match {
-			t.Errorf("%s: Match = %v, %v; want %v", tt.name, ok, err, tt.match)
-			continue
-		}
-		if !tt.match && !strings.Contains(m.FailureMessage(tt.actual), tt.reason) {
-			t.Errorf("%s: failure message\n%s\ndoes not contain %q", tt.name, m.FailureMessage(tt.actual), tt.reason)
-		}
-		if tt.match && !strings.Contains(m.NegatedFailureMessage(tt.actual), "not to include") {
-			t.Errorf("%s: negated failure message %q", tt.name, m.NegatedFailureMessage(tt.actual))
-		}
-	}
-
-	for _, bad := range []any{nil, "event", []any{ev}, map[int]any{1: "x"}, (map[string]any)(nil)} {
-		if ok, err := Event(map[string]any{}).Match(bad); ok || err == nil {
-			t.Errorf("Match(%#v) = %v, %v; want an error", bad, ok, err)
-		}
-	}
-}
-
-func TestDescribeEvent(t *testing.T) {
-	ev := map[string]any{"value": "a b", "op": "update", "id": 12.0, "type": "subscription", "n": "5",
-		"message": map[string]any{"id": 1.0}, "long": strings.Repeat("x", 500)}
-	got := describeEvent(ev)
-	want := `id=12 type=subscription op=update long=` + strings.Repeat("x", 120) + `… message={"id":1} n="5" value="a b"`
-	if got != want {
-		t.Errorf("describeEvent = %s\nwant            %s", got, want)
-	}
-	if got := describeMatcher(Event(map[string]any{"value": true, "type": "x"})); got != "Event{type=x value=true}" {
-		t.Errorf("describeMatcher = %s", got)
-	}
-}

@@ -53,9 +53,3 @@ func TestJWTSettings(t *testing.T) {
 		t.Errorf("JSON round trip: %+v, %v", back, err)
 	}
 }
-
-func TestRoleCode(t *testing.T) {
-	if RoleCode(Owner) != 100 || RoleCode(Guest) != 600 || RoleCode(Bot) != 0 {
-		t.Error("role codes")
-	}
-}

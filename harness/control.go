@@ -1,63 +1,18 @@
 package harness
 
 import (
-	"bytes"
-	"fmt"
-	"mime/multipart"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/gavv/httpexpect/v2"
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
 
-// Helpers of the integrations area: uploads, the fake's configuration switches for the push
-// service and the video-call integration, and virtual time.
-
-// UploadedFile is a file a spec uploaded with POST /user_uploads.
-type UploadedFile struct {
-	// URL is the url of the upload response, relative to the server ("/user_uploads/…").
-	URL string
-	// PathID is URL without its "/user_uploads/" prefix: the attachment's path_id.
-	PathID string
-	// Name is the file name the spec uploaded the file under.
-	Name string
-}
-
-// Link is Markdown that links the file, to put in a message that references it.
-func (f UploadedFile) Link() string { return fmt.Sprintf("[%s](%s)", f.Name, f.URL) }
-
-// uploadPrefix starts the URL of an uploaded file.
-const uploadPrefix = "/user_uploads/"
-
-// Upload uploads a file as u (POST /user_uploads, multipart, one file) under a unique name
-// and returns it. Failure fails the spec.
-func (t *Target) Upload(u User, content string) UploadedFile {
-	ginkgo.GinkgoHelper()
-	name := UniqueName("upload") + ".txt"
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	part, err := mw.CreateFormFile("file", name)
-	g.Expect(err).NotTo(gomega.HaveOccurred())
-	_, _ = part.Write([]byte(content))
-	g.Expect(mw.Close()).To(gomega.Succeed())
-
-	resp := Success(t.AsUser(u).POST("/user_uploads").WithHeader("Content-Type", mw.FormDataContentType()).
-		WithBytes(body.Bytes()).Expect())
-	fileURL, ok := uploadURLOf(resp.Raw())
-	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /user_uploads returned no url")
-	// A server may answer with an absolute URL; the path is what identifies the file.
-	if parsed, err := url.Parse(fileURL); err == nil && parsed.IsAbs() {
-		fileURL = parsed.Path
-	}
-	g.Expect(fileURL).To(gomega.HavePrefix(uploadPrefix), "harness: POST /user_uploads returned url %q", fileURL)
-	return UploadedFile{URL: fileURL, PathID: strings.TrimPrefix(fileURL, uploadPrefix), Name: name}
-}
+// What the specs change through the fake's control API (/_fake/, with the capability they
+// declared): its configuration (the push service, the video-call integration, batch sizes), a
+// user's video-call token, and virtual time.
 
 // SetFakeConfig changes one setting of the fake's configuration (PATCH /_fake/config) for the
 // rest of the spec and restores its value when the spec ends. Callers declare the config
@@ -151,22 +106,24 @@ func (t *Target) PassTime(d time.Duration) {
 // envelopeKeys are the fields every success response may carry.
 var envelopeKeys = map[string]bool{"result": true, "msg": true, "ignored_parameters_unsupported": true}
 
-// BareSuccess asserts a success envelope for an operation whose response the document says
-// has "no extra fields". That means the operation documents none, not that a server may send
-// none: a field beyond result, msg and ignored_parameters_unsupported never fails a spec; it
-// is recorded as information.
-func BareSuccess(r *httpexpect.Response) *httpexpect.Object {
+// LimitBatches makes the fake's batched operations (delete topic, mark all as read) handle
+// at most maxBatches batches of size messages per request, for the rest of the spec, so that
+// a spec can see a request end early (complete = false). It needs the batch capability: the
+// document leaves batch sizes and time budgets to the server. Such specs are Serial.
+func (t *Target) LimitBatches(size, maxBatches int) {
 	ginkgo.GinkgoHelper()
-	obj := Success(r)
-	var extra []string
-	for key := range obj.Raw() {
-		if !envelopeKeys[key] {
-			extra = append(extra, key)
-		}
-	}
-	if len(extra) > 0 {
-		slices.Sort(extra)
-		Info("undocumented response fields", "%v", extra)
-	}
-	return obj
+	t.NeedCapability("batch", "config")
+	t.SetFakeConfig("delete_batch_size", size)
+	t.SetFakeConfig("max_batches_per_request", maxBatches)
+}
+
+// SetVCallToken gives or takes the user's video-call integration token through the fake's
+// control API (a user obtains one from the provider, outside the chat API). Specs call it
+// after NeedCapability("vcall-token").
+func (t *Target) SetVCallToken(u User, has bool) {
+	ginkgo.GinkgoHelper()
+	_, err := t.call("POST", t.URL+"/_fake/vcall_token", nil, url.Values{
+		"user_id": {strconv.Itoa(u.ID)}, "has_token": {strconv.FormatBool(has)},
+	})
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: setting the video-call token of %s", u.Email)
 }
