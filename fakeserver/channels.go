@@ -21,9 +21,9 @@ func (s *Server) getTopics(c *call) (fields, error) {
 	if mutation.On("topics-empty-name-by-default") && !c.p.Has("allow_empty_topic_name") {
 		allowEmpty = true
 	}
-	topics, aerr := s.realm().Topics(c.user.ID, id, allowEmpty)
-	if aerr != nil {
-		return nil, aerr
+	topics, err := s.realm().Topics(c.user.ID, id, allowEmpty)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"topics": topics}, nil
 }
@@ -41,9 +41,9 @@ func (s *Server) subscribe(c *call) (fields, error) {
 		return nil, err
 	}
 	opts.Principals = principals
-	res, aerr := s.realm().Subscribe(c.user.ID, specs, opts)
-	if aerr != nil {
-		return nil, aerr
+	res, err := s.realm().Subscribe(c.user.ID, specs, opts)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"subscribed": res.Subscribed, "already_subscribed": res.AlreadySubscribed}, nil
 }
@@ -116,9 +116,9 @@ func (s *Server) getStreamID(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().ChannelIDByName(c.user.ID, name)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().ChannelIDByName(c.user.ID, name)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"stream_id": id}, nil
 }
@@ -133,8 +133,5 @@ func (s *Server) archiveChannel(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().ArchiveChannel(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().ArchiveChannel(c.user.ID, id)
 }

@@ -25,10 +25,7 @@ func (s *Server) updateChannel(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateChannel(c.user.ID, id, ch); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateChannel(c.user.ID, id, ch)
 }
 
 // optionalBool reads an optional JSON boolean; nil when absent.

@@ -34,9 +34,9 @@ func (s *Server) getChannel(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	ch, aerr := s.realm().ChannelByID(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
+	ch, err := s.realm().ChannelByID(c.user.ID, id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"stream": ch}, nil
 }
@@ -50,9 +50,9 @@ func (s *Server) getChannelMembers(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	ids, aerr := s.realm().ChannelSubscribers(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
+	ids, err := s.realm().ChannelSubscribers(c.user.ID, id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"subscribers": ids}, nil
 }
@@ -70,9 +70,9 @@ func (s *Server) getSubscriptionStatus(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	subscribed, aerr := s.realm().IsSubscribed(c.user.ID, userID, channelID)
-	if aerr != nil {
-		return nil, aerr
+	subscribed, err := s.realm().IsSubscribed(c.user.ID, userID, channelID)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"is_subscribed": subscribed}, nil
 }
@@ -86,9 +86,9 @@ func (s *Server) getChannelEmailAddress(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	email, aerr := s.realm().ChannelEmailAddress(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
+	email, err := s.realm().ChannelEmailAddress(c.user.ID, id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"email": email}, nil
 }

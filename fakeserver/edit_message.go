@@ -41,9 +41,9 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	detached, aerr := s.realm().UpdateMessage(c.user.ID, id, req)
-	if aerr != nil {
-		return nil, aerr
+	detached, err := s.realm().UpdateMessage(c.user.ID, id, req)
+	if err != nil {
+		return nil, err
 	}
 	if !s.realm().AtLeast(realm.LevelDetachedUploads) {
 		return fields{}, nil
@@ -92,8 +92,5 @@ func (s *Server) setEditTyping(c *call, id int) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().SetEditTyping(c.user.ID, id, op == "start"); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().SetEditTyping(c.user.ID, id, op == "start")
 }

@@ -19,9 +19,9 @@ func (s *Server) addLinkifier(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().AddLinkifier(in)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().AddLinkifier(in)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"id": id}, nil
 }
@@ -35,10 +35,7 @@ func (s *Server) removeLinkifier(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().RemoveLinkifier(id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemoveLinkifier(id)
 }
 
 // addPlayground: POST /realm/playgrounds (operation 14).
@@ -54,9 +51,9 @@ func (s *Server) addPlayground(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().AddPlayground(name, language, template)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().AddPlayground(name, language, template)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"id": id}, nil
 }
@@ -70,10 +67,7 @@ func (s *Server) removePlayground(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().RemovePlayground(id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemovePlayground(id)
 }
 
 // linkifierInput reads the fields of POST /realm/filters and PATCH /realm/filters/{id} that
@@ -106,10 +100,7 @@ func (s *Server) updateLinkifier(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateLinkifier(id, in); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateLinkifier(id, in)
 }
 
 // reorderLinkifiers: PATCH /realm/linkifiers — the order clients apply linkifiers in.
@@ -118,8 +109,5 @@ func (s *Server) reorderLinkifiers(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().ReorderLinkifiers(ids); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().ReorderLinkifiers(ids)
 }

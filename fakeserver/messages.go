@@ -26,9 +26,9 @@ func (s *Server) getMessage(c *call) (messageReply, error) {
 	if mutation.On("apply-markdown-default-false") && !c.p.Has("apply_markdown") {
 		opts.ApplyMarkdown = false
 	}
-	msg, raw, aerr := s.realm().GetMessage(c.user.ID, id, opts)
-	if aerr != nil {
-		return messageReply{}, aerr
+	msg, raw, err := s.realm().GetMessage(c.user.ID, id, opts)
+	if err != nil {
+		return messageReply{}, err
 	}
 	if !s.realm().AtLeast(realm.LevelWholeMessage) {
 		return messageReply{RawContent: raw}, nil
@@ -79,9 +79,9 @@ func (s *Server) sendMessage(c *call) (sentReply, error) {
 	} else {
 		d.ChannelID, d.Channel = channelTarget(to)
 	}
-	id, aerr := s.realm().Send(c.user.ID, d)
-	if aerr != nil {
-		return sentReply{}, aerr
+	id, err := s.realm().Send(c.user.ID, d)
+	if err != nil {
+		return sentReply{}, err
 	}
 	return sentReply{ID: id}, nil
 }
@@ -174,10 +174,7 @@ func (s *Server) deleteMessage(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeleteMessage(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeleteMessage(c.user.ID, id)
 }
 
 // deleteTopic: POST /streams/{stream_id}/delete_topic (operation 8); administrators only.
@@ -190,9 +187,9 @@ func (s *Server) deleteTopic(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	complete, aerr := s.realm().DeleteTopic(c.user.ID, id, topic, s.batching())
-	if aerr != nil {
-		return nil, aerr
+	complete, err := s.realm().DeleteTopic(c.user.ID, id, topic, s.batching())
+	if err != nil {
+		return nil, err
 	}
 	return s.completion(complete), nil
 }

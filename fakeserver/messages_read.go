@@ -46,9 +46,9 @@ func (s *Server) getMessages(c *call) (fields, error) {
 	if q.NumBefore+q.NumAfter > maxMessagesPerFetch {
 		return nil, apierr.BadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
 	}
-	w, aerr := s.realm().Messages(c.user.ID, q)
-	if aerr != nil {
-		return nil, aerr
+	w, err := s.realm().Messages(c.user.ID, q)
+	if err != nil {
+		return nil, err
 	}
 	return fields{
 		"messages": w.Messages, "anchor": w.Anchor, "found_anchor": w.FoundAnchor, "found_oldest": w.FoundOldest,
@@ -72,7 +72,7 @@ func anchorParam(c *call) int {
 
 // parseAnchor reads an anchor as the real server does. Negative anchors, which older clients
 // sent, mean the oldest message; anchors beyond any message ID the newest.
-func parseAnchor(raw string) (int, *apierr.Error) {
+func parseAnchor(raw string) (int, error) {
 	switch raw = strings.Trim(strings.TrimSpace(raw), `"`); raw {
 	case "newest":
 		return realm.AnchorNewest, nil
@@ -129,9 +129,9 @@ func (s *Server) matchesNarrow(c *call) (fields, error) {
 			msgIDs = append(msgIDs, int(id))
 		}
 	}
-	matches, aerr := s.realm().MatchesNarrow(c.user.ID, msgIDs, terms)
-	if aerr != nil {
-		return nil, aerr
+	matches, err := s.realm().MatchesNarrow(c.user.ID, msgIDs, terms)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"messages": matches}, nil
 }
@@ -151,9 +151,9 @@ func (s *Server) updateFlags(c *call) (fields, error) {
 		}
 		msgIDs = append(msgIDs, int(id))
 	}
-	asked, ignored, aerr := s.realm().UpdateFlags(c.user.ID, msgIDs, op == "add", flag)
-	if aerr != nil {
-		return nil, aerr
+	asked, ignored, err := s.realm().UpdateFlags(c.user.ID, msgIDs, op == "add", flag)
+	if err != nil {
+		return nil, err
 	}
 	f := fields{"messages": asked}
 	if s.realm().ReportsIgnoredChannels(op == "add", flag) {

@@ -28,9 +28,9 @@ func (s *Server) addAlertWords(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	list, aerr := s.realm().AddAlertWords(c.user.ID, words)
-	if aerr != nil {
-		return nil, aerr
+	list, err := s.realm().AddAlertWords(c.user.ID, words)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"alert_words": list}, nil
 }
@@ -64,7 +64,7 @@ func (s *Server) updateStatus(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().UpdateStatus(c.user.ID, change))
+	return fields{}, s.realm().UpdateStatus(c.user.ID, change)
 }
 
 // updateStatusOf: POST /users/{user_id}/status — an administrator sets another user's
@@ -81,7 +81,7 @@ func (s *Server) updateStatusOf(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().UpdateStatusOf(id, change))
+	return fields{}, s.realm().UpdateStatusOf(id, change)
 }
 
 // getStatus: GET /users/{user_id}/status.
@@ -93,9 +93,9 @@ func (s *Server) getStatus(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	st, aerr := s.realm().Status(id)
-	if aerr != nil {
-		return nil, aerr
+	st, err := s.realm().Status(id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"status": st}, nil
 }
@@ -110,7 +110,7 @@ func (s *Server) unmuteUser(c *call) (fields, error) {
 	return s.changeMute(c, s.realm().UnmuteUser)
 }
 
-func (s *Server) changeMute(c *call, change func(userID, targetID int) *apierr.Error) (fields, error) {
+func (s *Server) changeMute(c *call, change func(userID, targetID int) error) (fields, error) {
 	id, err := c.pathID("muted_user_id", apierr.NoSuchUser)
 	if err != nil {
 		return nil, err
@@ -118,10 +118,7 @@ func (s *Server) changeMute(c *call, change func(userID, targetID int) *apierr.E
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := change(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, change(c.user.ID, id)
 }
 
 // getReadReceipts: GET /messages/{message_id}/read_receipts.
@@ -133,9 +130,9 @@ func (s *Server) getReadReceipts(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	ids, aerr := s.realm().ReadReceipts(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
+	ids, err := s.realm().ReadReceipts(c.user.ID, id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"user_ids": ids}, nil
 }
@@ -155,9 +152,9 @@ func (s *Server) createSavedSnippet(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().CreateSavedSnippet(c.user.ID, title, content)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().CreateSavedSnippet(c.user.ID, title, content)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"saved_snippet_id": id}, nil
 }
@@ -175,7 +172,7 @@ func (s *Server) editSavedSnippet(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().EditSavedSnippet(c.user.ID, id, title, content))
+	return fields{}, s.realm().EditSavedSnippet(c.user.ID, id, title, content)
 }
 
 // deleteSavedSnippet: DELETE /saved_snippets/{saved_snippet_id}.
@@ -187,5 +184,5 @@ func (s *Server) deleteSavedSnippet(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().DeleteSavedSnippet(c.user.ID, id))
+	return fields{}, s.realm().DeleteSavedSnippet(c.user.ID, id)
 }

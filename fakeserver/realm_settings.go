@@ -61,9 +61,9 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 			return nil, err
 		}
 	}
-	changed, aerr := s.realm().UpdateEditing(change)
-	if aerr != nil {
-		return nil, aerr
+	changed, err := s.realm().UpdateEditing(change)
+	if err != nil {
+		return nil, err
 	}
 	if hasVisibility {
 		if updated, _ := s.realm().SetRealmEmailVisibility(int(visibility)); updated {
@@ -150,7 +150,7 @@ func groupSettingParam(c *call, name string) (realm.GroupSettingChange, bool) {
 }
 
 // groupValue decodes a group ID or an anonymous group object.
-func groupValue(v any, path string) (realm.GroupSetting, *apierr.Error) {
+func groupValue(v any, path string) (realm.GroupSetting, error) {
 	if n, ok := v.(json.Number); ok {
 		id, err := n.Int64()
 		if err != nil || id <= 0 || id > 1<<31-1 {

@@ -28,7 +28,7 @@ func (s *Server) getUser(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	return userResponse(c, func(withProfile bool) (realm.UserView, *apierr.Error) {
+	return userResponse(c, func(withProfile bool) (realm.UserView, error) {
 		return s.realm().UserViewWith(c.user.ID, id, withProfile)
 	})
 }
@@ -39,23 +39,23 @@ func (s *Server) getUserByEmail(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	return userResponse(c, func(withProfile bool) (realm.UserView, *apierr.Error) {
+	return userResponse(c, func(withProfile bool) (realm.UserView, error) {
 		return s.realm().UserViewByEmail(c.user.ID, email, withProfile)
 	})
 }
 
 // userResponse reads the parameters of a single-user fetch and answers with the user that
 // view finds, so the by-ID and by-email routes cannot drift apart.
-func userResponse(c *call, view func(withProfile bool) (realm.UserView, *apierr.Error)) (fields, error) {
+func userResponse(c *call, view func(withProfile bool) (realm.UserView, error)) (fields, error) {
 	c.p.Bool("client_gravatar", true)
 	c.p.Unhonoured("client_gravatar") // checked, not acted on: every avatar URL is given
 	withProfile := c.p.Bool("include_custom_profile_fields", false)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	v, aerr := view(withProfile)
-	if aerr != nil {
-		return nil, aerr
+	v, err := view(withProfile)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"user": v}, nil
 }
@@ -71,9 +71,9 @@ func pathEmail(c *call) (string, error) {
 
 // getOwnUser: GET /users/me — the requester's own user object, its fields at top level.
 func (s *Server) getOwnUser(c *call) (ownUserReply, error) {
-	v, aerr := s.realm().UserViewWith(c.user.ID, c.user.ID, true)
-	if aerr != nil {
-		return ownUserReply{}, aerr
+	v, err := s.realm().UserViewWith(c.user.ID, c.user.ID, true)
+	if err != nil {
+		return ownUserReply{}, err
 	}
 	return ownUserReply{Person: v.Person, ProfileData: v.ProfileData, MaxMessageID: s.realm().MaxMessageID(c.user.ID)}, nil
 }
@@ -97,10 +97,7 @@ func (s *Server) updateUser(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateUser(c.user.ID, id, up); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateUser(c.user.ID, id, up)
 }
 
 // updateUserByEmail: PATCH /users/{email} (operation 2) — as PATCH /users/{user_id}, the
@@ -114,10 +111,7 @@ func (s *Server) updateUserByEmail(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateUserByEmail(c.user.ID, email, up); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateUserByEmail(c.user.ID, email, up)
 }
 
 // userUpdate reads the parameters both user updates share, in the real server's order.
@@ -149,10 +143,7 @@ func (s *Server) deactivateUser(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeactivateUser(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeactivateUser(c.user.ID, id)
 }
 
 // createUser: POST /users (operation 11); administrators with can_create_users.
@@ -163,9 +154,9 @@ func (s *Server) createUser(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().CreateUser(c.user.ID, email, password, fullName)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().CreateUser(c.user.ID, email, password, fullName)
+	if err != nil {
+		return nil, err
 	}
 	if mutation.On("create-user-id-of-next") {
 		id++
@@ -187,9 +178,9 @@ func (s *Server) createBot(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	bot, aerr := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType), s.Config().MaxBotsPerUser)
-	if aerr != nil {
-		return nil, aerr
+	bot, err := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType), s.Config().MaxBotsPerUser)
+	if err != nil {
+		return nil, err
 	}
 	v, _ := s.realm().UserView(c.user.ID, bot.ID)
 	return fields{
@@ -209,10 +200,10 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, aerr := s.realm().PasswordLogin(username, password)
-	done(aerr == nil)
-	if aerr != nil {
-		return nil, aerr
+	u, err := s.realm().PasswordLogin(username, password)
+	done(err == nil)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"api_key": u.APIKey, "email": u.Email, "user_id": u.ID}, nil
 }
@@ -230,8 +221,8 @@ func (s *Server) updateSettings(c *call) (fields, error) {
 		return nil, err
 	}
 	if hasVisibility {
-		if aerr := s.realm().SetEmailVisibility(c.user.ID, int(visibility)); aerr != nil {
-			return nil, aerr
+		if err := s.realm().SetEmailVisibility(c.user.ID, int(visibility)); err != nil {
+			return nil, err
 		}
 	}
 	if hasPresence {
@@ -249,10 +240,7 @@ func (s *Server) deactivateBot(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeactivateBot(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeactivateBot(c.user.ID, id)
 }
 
 // deactivateSelf: DELETE /users/me — the requester deactivates their own account.
@@ -260,8 +248,5 @@ func (s *Server) deactivateSelf(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeactivateSelf(c.user.ID); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeactivateSelf(c.user.ID)
 }

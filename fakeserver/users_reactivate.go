@@ -11,8 +11,5 @@ func (s *Server) reactivateUser(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().ReactivateUser(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().ReactivateUser(c.user.ID, id)
 }

@@ -42,7 +42,7 @@ var (
 
 // badNarrow is the real server's error for a narrow it cannot apply; desc, the reason,
 // is also a field of its own, which typed clients read.
-func badNarrow(format string, args ...any) *apierr.Error {
+func badNarrow(format string, args ...any) error {
 	desc := fmt.Sprintf(format, args...)
 	return apierr.New(400, "BAD_NARROW", "Invalid narrow operator: %s", desc).With("desc", desc)
 }
@@ -50,7 +50,7 @@ func badNarrow(format string, args ...any) *apierr.Error {
 // ParseNarrow decodes a narrow (a decoded JSON list): each term an object with operator,
 // operand and optional negated, or the legacy [operator, operand] pair, as a server of the
 // given feature level reads it.
-func ParseNarrow(raw []any, level int) ([]NarrowTerm, *apierr.Error) {
+func ParseNarrow(raw []any, level int) ([]NarrowTerm, error) {
 	terms := make([]NarrowTerm, 0, len(raw))
 	for i, item := range raw {
 		var t NarrowTerm
@@ -135,7 +135,7 @@ func operandString(v any) string {
 }
 
 // compileNarrow resolves a narrow's names and IDs (under the lock).
-func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, *apierr.Error) {
+func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, error) {
 	f := &narrowFilter{s: s, viewer: viewer}
 	for _, t := range terms {
 		check, err := s.narrowCheck(f, viewer, t)
@@ -154,7 +154,7 @@ func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, 
 	return f, nil
 }
 
-func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*Message) bool, *apierr.Error) {
+func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*Message) bool, error) {
 	operand := strings.TrimSpace(operandString(t.Operand))
 	if !s.atLeast(narrowOperandLevels[t.Operator+":"+operand]) {
 		return nil, badNarrow("unknown '%s' operand %s", t.Operator, operand)
@@ -253,7 +253,7 @@ func (s *State) userRef(viewer *User, operand string) (int, bool) {
 }
 
 // userRefs resolves a dm operand: a list of IDs, or emails separated by commas.
-func (s *State) userRefs(viewer *User, operand any) ([]int, *apierr.Error) {
+func (s *State) userRefs(viewer *User, operand any) ([]int, error) {
 	var refs []string
 	switch v := operand.(type) {
 	case []any:
@@ -276,7 +276,7 @@ func (s *State) userRefs(viewer *User, operand any) ([]int, *apierr.Error) {
 	return ids, nil
 }
 
-func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, *apierr.Error) {
+func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, error) {
 	flag := func(name string) func(*Message) bool {
 		return func(m *Message) bool { return flagsOf(m, viewer.ID).has(name) }
 	}
@@ -312,7 +312,7 @@ var (
 	imageInHTML = regexp.MustCompile(`<img `)
 )
 
-func hasCheck(operand string) (func(*Message) bool, *apierr.Error) {
+func hasCheck(operand string) (func(*Message) bool, error) {
 	switch operand {
 	case "link":
 		return func(m *Message) bool { return linkInHTML.MatchString(m.Rendered) }, nil
@@ -407,7 +407,7 @@ type NarrowMatch struct {
 
 // MatchesNarrow reports which of the given messages match the narrow
 // (GET /messages/matches_narrow); only messages the user received are considered.
-func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[string]NarrowMatch, *apierr.Error) {
+func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[string]NarrowMatch, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]
@@ -471,7 +471,7 @@ type MessageWindow struct {
 }
 
 // Messages returns a window of the messages of a narrow around an anchor (GET /messages).
-func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Error) {
+func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]

@@ -110,7 +110,7 @@ var (
 
 // Authenticate checks Basic credentials in the real server's order and with its messages.
 // It returns a copy of the user so that callers never read shared state unlocked.
-func (s *State) Authenticate(email, apiKey string) (User, *apierr.Error) {
+func (s *State) Authenticate(email, apiKey string) (User, error) {
 	if !apiKeyPattern.MatchString(apiKey) {
 		return User{}, apierr.Unauthorized("Malformed API key")
 	}
@@ -130,7 +130,7 @@ func (s *State) Authenticate(email, apiKey string) (User, *apierr.Error) {
 }
 
 // PasswordLogin exchanges an email and password for the user (POST /fetch_api_key).
-func (s *State) PasswordLogin(email, password string) (User, *apierr.Error) {
+func (s *State) PasswordLogin(email, password string) (User, error) {
 	if !strings.Contains(email, "@") {
 		return User{}, apierr.BadRequest("Enter a valid email address.")
 	}
@@ -277,13 +277,13 @@ func (s *State) userView(viewer, u *User) UserView {
 }
 
 // UserView returns target as viewer sees it.
-func (s *State) UserView(viewerID, targetID int) (UserView, *apierr.Error) {
+func (s *State) UserView(viewerID, targetID int) (UserView, error) {
 	return s.UserViewWith(viewerID, targetID, false)
 }
 
 // UserViewWith returns target as viewer sees it, with its custom profile field values
 // when withProfile is true.
-func (s *State) UserViewWith(viewerID, targetID int, withProfile bool) (UserView, *apierr.Error) {
+func (s *State) UserViewWith(viewerID, targetID int, withProfile bool) (UserView, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer, target := s.users[viewerID], s.users[targetID]
@@ -321,7 +321,7 @@ func (s *State) UsersWith(viewerID int, withProfile bool) []UserView {
 var roleValues = map[int]bool{RoleOwner: true, RoleAdmin: true, RoleModerator: true, RoleMember: true, RoleGuest: true}
 
 // CreateUser adds a member account (POST /users). The role decorator ran before parsing.
-func (s *State) CreateUser(requesterID int, email, password, fullName string) (int, *apierr.Error) {
+func (s *State) CreateUser(requesterID int, email, password, fullName string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -360,7 +360,7 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 // CreateBot adds a generic bot owned by the requester (POST /bots).
 // maxBots bounds the active bots one user owns (server configuration), so that no member can
 // multiply their quotas, and the fake's memory, by creating bots without end.
-func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxBots int) (User, *apierr.Error) {
+func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxBots int) (User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	owned := 0
@@ -409,7 +409,7 @@ type UserUpdate struct {
 }
 
 // UpdateUser applies an administrator's change to the user with ID targetID.
-func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Error {
+func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, target := s.users[requesterID], s.users[targetID]
@@ -421,7 +421,7 @@ func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Err
 
 // UpdateUserByEmail applies an administrator's change to the user an email names: the
 // dummy address user<id>@<realm host>, or the real address if the requester may see it.
-func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) *apierr.Error {
+func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -433,7 +433,7 @@ func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) 
 }
 
 // UserViewByEmail returns the user an email names (GET /users/{email}), as viewer sees it.
-func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (UserView, *apierr.Error) {
+func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (UserView, error) {
 	s.mu.RLock()
 	target := s.userByEmail(s.users[viewerID], email)
 	s.mu.RUnlock()
@@ -465,7 +465,7 @@ func (s *State) userByEmail(viewer *User, email string) *User {
 
 // updateUser applies a change with the real server's and the document's rules, all checks
 // first, so a refused change leaves the account untouched.
-func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
+func (s *State) updateUser(req, target *User, up UserUpdate) error {
 	if !req.IsAdmin() {
 		return apierr.BadRequest("Insufficient permission")
 	}
@@ -491,7 +491,7 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 	}
 	newEmail := target.Email
 	if up.NewEmail != nil && !strings.EqualFold(strings.TrimSpace(*up.NewEmail), target.Email) {
-		var err *apierr.Error
+		var err error
 		if newEmail, err = s.checkNewEmail(req, *up.NewEmail); err != nil {
 			return err
 		}
@@ -516,7 +516,7 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 
 // checkRoleChange: valid role values; owners only add or remove the owner role; the only
 // owner keeps it; and, as the API document says, a guest does not become an administrator.
-func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
+func (s *State) checkRoleChange(req, target *User, role int) error {
 	if mutation.On("admin-demotes-owners") && roleValues[role] && target.Role == RoleOwner && role != RoleOwner && s.activeHumanOwners() > 1 {
 		return nil
 	}
@@ -543,7 +543,7 @@ func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
 
 // checkNewEmail: an owner holding can_change_user_emails may give a user a new, unused
 // address. It returns the trimmed address.
-func (s *State) checkNewEmail(req *User, email string) (string, *apierr.Error) {
+func (s *State) checkNewEmail(req *User, email string) (string, error) {
 	if req.Role != RoleOwner {
 		return "", apierr.MustBeOwner
 	}
@@ -583,7 +583,7 @@ func (s *State) changeEmail(u *User, email string) {
 
 // DeactivateUser deactivates a human account (DELETE /users/{id}); the role decorator ran
 // before. The account keeps its data but can no longer authenticate.
-func (s *State) DeactivateUser(requesterID, targetID int) *apierr.Error {
+func (s *State) DeactivateUser(requesterID, targetID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, target := s.users[requesterID], s.users[targetID]
@@ -604,7 +604,7 @@ func (s *State) DeactivateUser(requesterID, targetID int) *apierr.Error {
 
 // DeactivateSelf deactivates the requester's own account (DELETE /users/me), refused for the
 // realm's last active user and its last owner, as on the real server.
-func (s *State) DeactivateSelf(userID int) *apierr.Error {
+func (s *State) DeactivateSelf(userID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -626,7 +626,7 @@ func (s *State) DeactivateSelf(userID int) *apierr.Error {
 }
 
 // errLastUser is the real server's refusal to deactivate the last user or the last owner.
-func errLastUser(lastOwner bool) *apierr.Error {
+func errLastUser(lastOwner bool) error {
 	entity := "user"
 	if lastOwner {
 		entity = "organization owner"
@@ -636,7 +636,7 @@ func errLastUser(lastOwner bool) *apierr.Error {
 
 // DeactivateBot deactivates a bot (DELETE /bots/{bot_id}): its owner and organization
 // administrators may, as on the real server.
-func (s *State) DeactivateBot(requesterID, botID int) *apierr.Error {
+func (s *State) DeactivateBot(requesterID, botID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, bot := s.users[requesterID], s.users[botID]
@@ -666,7 +666,7 @@ func (s *State) SetPresenceEnabled(userID int, enabled bool) {
 }
 
 // CheckEmailVisibility refuses a value email_address_visibility does not have.
-func CheckEmailVisibility(visibility int) *apierr.Error {
+func CheckEmailVisibility(visibility int) error {
 	if visibility < VisibleEveryone || visibility > VisibleModerators {
 		return apierr.BadRequest("Invalid email_address_visibility")
 	}
@@ -674,7 +674,7 @@ func CheckEmailVisibility(visibility int) *apierr.Error {
 }
 
 // SetEmailVisibility changes who may see the user's real email address (PATCH /settings).
-func (s *State) SetEmailVisibility(userID, visibility int) *apierr.Error {
+func (s *State) SetEmailVisibility(userID, visibility int) error {
 	if err := CheckEmailVisibility(visibility); err != nil {
 		return err
 	}
@@ -693,7 +693,7 @@ func (s *State) SetEmailVisibility(userID, visibility int) *apierr.Error {
 // SetRealmEmailVisibility changes the realm's email_address_visibility (PATCH /realm, below
 // LevelUserEmailVisibility; the caller is an administrator), and returns whether it changed.
 // Every user whose API email changes with it is announced, as for a user's own setting.
-func (s *State) SetRealmEmailVisibility(visibility int) (bool, *apierr.Error) {
+func (s *State) SetRealmEmailVisibility(visibility int) (bool, error) {
 	if err := CheckEmailVisibility(visibility); err != nil {
 		return false, err
 	}
@@ -734,7 +734,7 @@ func (s *State) activeHumanOwners() int {
 	return n
 }
 
-func checkFullName(name string) *apierr.Error {
+func checkFullName(name string) error {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
@@ -767,7 +767,7 @@ func newAPIKey() string {
 
 // SetVCallToken records whether the user holds a video-call token and tells the user's
 // clients with a has_vcall_token event.
-func (s *State) SetVCallToken(userID int, has bool) *apierr.Error {
+func (s *State) SetVCallToken(userID int, has bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
