@@ -32,10 +32,7 @@ func (s *Server) getTopics(c *call) (fields, error) {
 func (s *Server) subscribe(c *call) (fields, error) {
 	specs := channelSpecs(c)
 	opts := realm.SubscribeOptions{InviteOnly: c.p.Bool("invite_only", false)}
-	if c.p.Has("history_public_to_subscribers") {
-		v := c.p.Bool("history_public_to_subscribers", false)
-		opts.HistoryPublic = &v
-	}
+	opts.HistoryPublic = optionalBool(c, "history_public_to_subscribers")
 	principals := s.principals(c)
 	if err := c.done(); err != nil {
 		return nil, err

@@ -211,12 +211,8 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 // updateSettings: PATCH /settings — the requester's own settings; the fake supports
 // email_address_visibility and presence_enabled, the settings the documented rules depend on.
 func (s *Server) updateSettings(c *call) (fields, error) {
-	var visibility int64
-	hasVisibility := false
-	if s.realm().AtLeast(realm.LevelUserEmailVisibility) { // a realm setting before
-		visibility, hasVisibility = c.p.Int("email_address_visibility")
-	}
-	presenceEnabled, hasPresence := c.p.Bool("presence_enabled", true), c.p.Has("presence_enabled")
+	visibility, hasVisibility := s.emailVisibilityParam(c, true)
+	presenceEnabled := optionalBool(c, "presence_enabled")
 	if err := c.done(); err != nil {
 		return nil, err
 	}
@@ -225,8 +221,8 @@ func (s *Server) updateSettings(c *call) (fields, error) {
 			return nil, err
 		}
 	}
-	if hasPresence {
-		s.realm().SetPresenceEnabled(c.user.ID, presenceEnabled)
+	if presenceEnabled != nil {
+		s.realm().SetPresenceEnabled(c.user.ID, *presenceEnabled)
 	}
 	return fields{}, nil
 }
