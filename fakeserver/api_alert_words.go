@@ -27,9 +27,9 @@ func (s *Server) addAlertWords(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	list, aerr := s.realm().AddAlertWords(c.user.ID, words)
-	if aerr != nil {
-		return nil, aerr
+	list, err := s.realm().AddAlertWords(c.user.ID, words)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"alert_words": list}, nil
 }

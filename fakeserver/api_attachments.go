@@ -42,9 +42,9 @@ func (s *Server) uploadFile(c *call) (fields, error) {
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}
-	up, aerr := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, s.Config().uploadQuota())
-	if aerr != nil {
-		return nil, aerr
+	up, err := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, s.Config().uploadQuota())
+	if err != nil {
+		return nil, err
 	}
 	// uri is the deprecated name of url, still sent by the real server.
 	if !s.realm().AtLeast(realm.LevelUploadURL) {
@@ -72,10 +72,7 @@ func (s *Server) removeAttachment(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().RemoveAttachment(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemoveAttachment(c.user.ID, id)
 }
 
 // uploadQuota is the configured bound on stored uploads.

@@ -66,7 +66,7 @@ func (s *Server) serveAvatar(w http.ResponseWriter, r *http.Request) {
 	}
 	key := chi.URLParam(r, "user_id_or_email")
 	var url string
-	var aerr *apierr.Error
+	var lookupErr error
 	func() {
 		s.generation.RLock()
 		defer s.generation.RUnlock()
@@ -76,13 +76,13 @@ func (s *Server) serveAvatar(w http.ResponseWriter, r *http.Request) {
 		}
 		view, verr := s.realm().UserView(u.ID, id)
 		if verr != nil {
-			aerr = apierr.NoSuchUser
+			lookupErr = apierr.NoSuchUser
 			return
 		}
 		url, _ = view.AvatarURL.(string)
 	}()
-	if aerr != nil {
-		writeError(w, aerr)
+	if lookupErr != nil {
+		writeError(w, lookupErr)
 		return
 	}
 	if strings.HasSuffix(r.URL.Path, "/medium") {

@@ -26,9 +26,9 @@ func (s *Server) getBotStorage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	storage, aerr := s.realm().BotStorage(c.user.ID, keys)
-	if aerr != nil {
-		return nil, aerr
+	storage, err := s.realm().BotStorage(c.user.ID, keys)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"storage": storage}, nil
 }
@@ -52,10 +52,7 @@ func (s *Server) putBotStorage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().PutBotStorage(c.user.ID, entries, s.Config().botStorageQuota()); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().PutBotStorage(c.user.ID, entries, s.Config().botStorageQuota())
 }
 
 // removeBotStorage: DELETE /bot_storage (operation 20) — the named entries, or all of them
@@ -65,10 +62,7 @@ func (s *Server) removeBotStorage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().RemoveBotStorage(c.user.ID, keys); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemoveBotStorage(c.user.ID, keys)
 }
 
 // botStorageQuota is the configured bound on what bots store.

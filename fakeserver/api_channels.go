@@ -34,9 +34,9 @@ func (s *Server) getChannel(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	ch, aerr := s.realm().ChannelByID(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
+	ch, err := s.realm().ChannelByID(c.user.ID, id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"stream": ch}, nil
 }
@@ -50,9 +50,9 @@ func (s *Server) getChannelMembers(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	ids, aerr := s.realm().ChannelSubscribers(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
+	ids, err := s.realm().ChannelSubscribers(c.user.ID, id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"subscribers": ids}, nil
 }
@@ -66,9 +66,9 @@ func (s *Server) getChannelEmailAddress(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	email, aerr := s.realm().ChannelEmailAddress(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
+	email, err := s.realm().ChannelEmailAddress(c.user.ID, id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"email": email}, nil
 }
@@ -79,9 +79,9 @@ func (s *Server) getStreamID(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().ChannelIDByName(c.user.ID, name)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().ChannelIDByName(c.user.ID, name)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"stream_id": id}, nil
 }
@@ -96,10 +96,7 @@ func (s *Server) archiveChannel(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().ArchiveChannel(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().ArchiveChannel(c.user.ID, id)
 }
 
 // updateChannel: PATCH /streams/{stream_id} — a channel's access, description and name.
@@ -122,10 +119,7 @@ func (s *Server) updateChannel(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateChannel(c.user.ID, id, ch); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateChannel(c.user.ID, id, ch)
 }
 
 // optionalBool reads an optional JSON boolean; nil when absent.

@@ -12,9 +12,9 @@ func (s *Server) createUser(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().CreateUser(c.user.ID, email, password, fullName)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().CreateUser(c.user.ID, email, password, fullName)
+	if err != nil {
+		return nil, err
 	}
 	if mutation.On("create-user-id-of-next") {
 		id++

@@ -14,9 +14,9 @@ func (s *Server) deleteTopic(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	complete, aerr := s.realm().DeleteTopic(c.user.ID, id, topic, s.batching())
-	if aerr != nil {
-		return nil, aerr
+	complete, err := s.realm().DeleteTopic(c.user.ID, id, topic, s.batching())
+	if err != nil {
+		return nil, err
 	}
 	return s.completion(complete), nil
 }

@@ -16,7 +16,7 @@ import (
 var draftKeys = []string{"type", "to", "topic", "content", "timestamp"}
 
 // draftData reads one draft object of a request; path names it in errors (drafts[0], draft).
-func draftData(raw any, path string) (realm.DraftData, *apierr.Error) {
+func draftData(raw any, path string) (realm.DraftData, error) {
 	var d realm.DraftData
 	obj, isObj := raw.(map[string]any)
 	if !isObj {
@@ -101,9 +101,9 @@ func (s *Server) createDrafts(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	ids, aerr := s.realm().CreateDrafts(c.user.ID, drafts)
-	if aerr != nil {
-		return nil, aerr
+	ids, err := s.realm().CreateDrafts(c.user.ID, drafts)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"ids": ids}, nil
 }
@@ -118,7 +118,7 @@ func (s *Server) editDraft(c *call) (fields, error) {
 	if !c.p.Has("draft") {
 		c.p.Fail(apierr.Missing("draft"))
 	} else if raw, ok := c.p.JSON("draft"); ok {
-		var derr *apierr.Error
+		var derr error
 		if d, derr = draftData(raw, "draft"); derr != nil {
 			c.p.Fail(derr)
 		}
@@ -126,10 +126,7 @@ func (s *Server) editDraft(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().EditDraft(c.user.ID, id, d); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().EditDraft(c.user.ID, id, d)
 }
 
 // deleteDraft: DELETE /drafts/{draft_id}.
@@ -141,10 +138,7 @@ func (s *Server) deleteDraft(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeleteDraft(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeleteDraft(c.user.ID, id)
 }
 
 // errDraftMissing is the answer for a draft ID too large to name one.

@@ -41,9 +41,9 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	detached, aerr := s.realm().UpdateMessage(c.user.ID, id, req)
-	if aerr != nil {
-		return nil, aerr
+	detached, err := s.realm().UpdateMessage(c.user.ID, id, req)
+	if err != nil {
+		return nil, err
 	}
 	if !s.realm().AtLeast(realm.LevelDetachedUploads) {
 		return fields{}, nil
@@ -54,10 +54,17 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 // nonNegativeInt reads an optional JSON integer that must be at least 0 and fit in 32 bits.
 func nonNegativeInt(c *call, name string) (int, bool) {
 	n, given := c.p.Int(name)
-	switch {
-	case !given:
+	if !given {
 		return 0, false
-	case n < 0:
+	}
+	return int32From(c, name, n, 0)
+}
+
+// int32From checks that n, the value of the integer parameter name, lies between lo and the
+// largest 32-bit integer, with the real server's words for one outside.
+func int32From(c *call, name string, n, lo int64) (int, bool) {
+	switch {
+	case n < lo:
 		c.p.Fail(apierr.BadRequest("%s is too small", name))
 		return 0, false
 	case n > 1<<31-1:

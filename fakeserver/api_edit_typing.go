@@ -29,8 +29,5 @@ func (s *Server) setEditTyping(c *call, id int) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().SetEditTyping(c.user.ID, id, op == "start"); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().SetEditTyping(c.user.ID, id, op == "start")
 }

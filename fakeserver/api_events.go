@@ -48,9 +48,9 @@ func (s *Server) getEvents(c *call) (fields, error) {
 	if !hasLast {
 		return nil, apierr.BadRequest("Missing 'last_event_id' argument")
 	}
-	evs, aerr := s.hub.Get(c.r.Context(), c.user.ID, queueID, int(lastEventID), dontBlock)
-	if aerr != nil {
-		return nil, aerr
+	evs, err := s.hub.Get(c.r.Context(), c.user.ID, queueID, int(lastEventID), dontBlock)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"events": evs}, nil
 }
@@ -61,8 +61,8 @@ func (s *Server) deleteEvents(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.hub.Delete(c.user.ID, queueID); aerr != nil {
-		return nil, aerr
+	if err := s.hub.Delete(c.user.ID, queueID); err != nil {
+		return nil, err
 	}
 	return fields{}, nil
 }

@@ -22,9 +22,9 @@ func (s *Server) getMessage(c *call) (messageReply, error) {
 	if mutation.On("apply-markdown-default-false") && !c.p.Has("apply_markdown") {
 		opts.ApplyMarkdown = false
 	}
-	msg, raw, aerr := s.realm().GetMessage(c.user.ID, id, opts)
-	if aerr != nil {
-		return messageReply{}, aerr
+	msg, raw, err := s.realm().GetMessage(c.user.ID, id, opts)
+	if err != nil {
+		return messageReply{}, err
 	}
 	if !s.realm().AtLeast(realm.LevelWholeMessage) {
 		return messageReply{RawContent: raw}, nil

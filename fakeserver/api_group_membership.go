@@ -18,9 +18,9 @@ func (s *Server) isGroupMember(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	member, aerr := s.realm().IsGroupMember(groupID, userID, directOnly)
-	if aerr != nil {
-		return nil, aerr
+	member, err := s.realm().IsGroupMember(groupID, userID, directOnly)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"is_user_group_member": member}, nil
 }

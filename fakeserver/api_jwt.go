@@ -18,9 +18,9 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 		includeProfile = true
 	}
 	cfg := s.Config()
-	u, aerr := s.realm().JWTLogin(token, realm.JWTConfig{Key: cfg.JWTKey, Algorithm: cfg.JWTAlgorithm})
-	if aerr != nil {
-		return nil, aerr
+	u, err := s.realm().JWTLogin(token, realm.JWTConfig{Key: cfg.JWTKey, Algorithm: cfg.JWTAlgorithm})
+	if err != nil {
+		return nil, err
 	}
 	f := fields{"api_key": u.APIKey, "email": u.Email}
 	if mutation.On("jwt-api-key-rotated") {
@@ -28,9 +28,9 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 	}
 	if includeProfile {
 		// The user as they see themselves, as the real server returns it.
-		v, aerr := s.realm().UserView(u.ID, u.ID)
-		if aerr != nil {
-			return nil, aerr
+		v, err := s.realm().UserView(u.ID, u.ID)
+		if err != nil {
+			return nil, err
 		}
 		f["user"] = v
 	}

@@ -19,9 +19,9 @@ func (s *Server) addLinkifier(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().AddLinkifier(in)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().AddLinkifier(in)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"id": id}, nil
 }
@@ -35,10 +35,7 @@ func (s *Server) removeLinkifier(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().RemoveLinkifier(id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemoveLinkifier(id)
 }
 
 // linkifierInput reads the fields of POST /realm/filters and PATCH /realm/filters/{id} that
@@ -71,10 +68,7 @@ func (s *Server) updateLinkifier(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateLinkifier(id, in); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateLinkifier(id, in)
 }
 
 // reorderLinkifiers: PATCH /realm/linkifiers — the order clients apply linkifiers in.
@@ -83,8 +77,5 @@ func (s *Server) reorderLinkifiers(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().ReorderLinkifiers(ids); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().ReorderLinkifiers(ids)
 }

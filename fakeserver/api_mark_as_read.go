@@ -17,10 +17,7 @@ func (s *Server) markStreamAsRead(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().MarkChannelAsRead(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().MarkChannelAsRead(c.user.ID, id)
 }
 
 // markTopicAsRead: POST /mark_topic_as_read.
@@ -30,8 +27,5 @@ func (s *Server) markTopicAsRead(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().MarkTopicAsRead(c.user.ID, id, topic); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().MarkTopicAsRead(c.user.ID, id, topic)
 }

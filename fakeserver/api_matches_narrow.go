@@ -36,9 +36,9 @@ func (s *Server) matchesNarrow(c *call) (fields, error) {
 			msgIDs = append(msgIDs, int(id))
 		}
 	}
-	matches, aerr := s.realm().MatchesNarrow(c.user.ID, msgIDs, terms)
-	if aerr != nil {
-		return nil, aerr
+	matches, err := s.realm().MatchesNarrow(c.user.ID, msgIDs, terms)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"messages": matches}, nil
 }

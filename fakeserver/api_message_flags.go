@@ -24,9 +24,9 @@ func (s *Server) updateFlagsForNarrow(c *call) (fields, error) {
 	}
 	q.NumBefore = min(q.NumBefore, max(maxMessagesPerFetch-q.NumAfter, maxMessagesPerFetch/2))
 	q.NumAfter = min(q.NumAfter, maxMessagesPerFetch-q.NumBefore)
-	res, aerr := s.realm().UpdateFlagsForNarrow(c.user.ID, q, op == "add", flag)
-	if aerr != nil {
-		return nil, aerr
+	res, err := s.realm().UpdateFlagsForNarrow(c.user.ID, q, op == "add", flag)
+	if err != nil {
+		return nil, err
 	}
 	f := fields{
 		"processed_count": res.ProcessedCount, "updated_count": res.UpdatedCount,
@@ -54,9 +54,9 @@ func (s *Server) updateFlags(c *call) (fields, error) {
 		}
 		msgIDs = append(msgIDs, int(id))
 	}
-	asked, ignored, aerr := s.realm().UpdateFlags(c.user.ID, msgIDs, op == "add", flag)
-	if aerr != nil {
-		return nil, aerr
+	asked, ignored, err := s.realm().UpdateFlags(c.user.ID, msgIDs, op == "add", flag)
+	if err != nil {
+		return nil, err
 	}
 	f := fields{"messages": asked}
 	if s.realm().ReportsIgnoredChannels(op == "add", flag) {

@@ -12,9 +12,9 @@ func (s *Server) getMessageHistory(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	history, aerr := s.realm().MessageHistory(c.user.ID, id, allowEmpty)
-	if aerr != nil {
-		return nil, aerr
+	history, err := s.realm().MessageHistory(c.user.ID, id, allowEmpty)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"message_history": history}, nil
 }

@@ -47,9 +47,9 @@ func (s *Server) sendMessage(c *call) (sentReply, error) {
 	} else {
 		d.ChannelID, d.Channel = channelTarget(to)
 	}
-	id, aerr := s.realm().Send(c.user.ID, d)
-	if aerr != nil {
-		return sentReply{}, aerr
+	id, err := s.realm().Send(c.user.ID, d)
+	if err != nil {
+		return sentReply{}, err
 	}
 	return sentReply{ID: id}, nil
 }
@@ -142,10 +142,7 @@ func (s *Server) deleteMessage(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeleteMessage(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeleteMessage(c.user.ID, id)
 }
 
 // completion is the reply of a batched operation: complete, or below level 211 the real
@@ -198,9 +195,9 @@ func (s *Server) getMessages(c *call) (fields, error) {
 	if q.NumBefore+q.NumAfter > maxMessagesPerFetch {
 		return nil, apierr.BadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
 	}
-	w, aerr := s.realm().Messages(c.user.ID, q)
-	if aerr != nil {
-		return nil, aerr
+	w, err := s.realm().Messages(c.user.ID, q)
+	if err != nil {
+		return nil, err
 	}
 	return fields{
 		"messages": w.Messages, "anchor": w.Anchor, "found_anchor": w.FoundAnchor, "found_oldest": w.FoundOldest,
@@ -224,7 +221,7 @@ func anchorParam(c *call) int {
 
 // parseAnchor reads an anchor as the real server does. Negative anchors, which older clients
 // sent, mean the oldest message; anchors beyond any message ID the newest.
-func parseAnchor(raw string) (int, *apierr.Error) {
+func parseAnchor(raw string) (int, error) {
 	switch raw = strings.Trim(strings.TrimSpace(raw), `"`); raw {
 	case "newest":
 		return realm.AnchorNewest, nil

@@ -14,7 +14,7 @@ func (s *Server) unmuteUser(c *call) (fields, error) {
 	return s.changeMute(c, s.realm().UnmuteUser)
 }
 
-func (s *Server) changeMute(c *call, change func(userID, targetID int) *apierr.Error) (fields, error) {
+func (s *Server) changeMute(c *call, change func(userID, targetID int) error) (fields, error) {
 	id, err := c.pathID("muted_user_id", apierr.NoSuchUser)
 	if err != nil {
 		return nil, err
@@ -22,8 +22,5 @@ func (s *Server) changeMute(c *call, change func(userID, targetID int) *apierr.E
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := change(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, change(c.user.ID, id)
 }

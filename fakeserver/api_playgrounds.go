@@ -18,9 +18,9 @@ func (s *Server) addPlayground(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().AddPlayground(name, language, template)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().AddPlayground(name, language, template)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"id": id}, nil
 }
@@ -34,8 +34,5 @@ func (s *Server) removePlayground(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().RemovePlayground(id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemovePlayground(id)
 }

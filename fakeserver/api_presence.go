@@ -77,9 +77,9 @@ func (s *Server) getUserPresence(c *call) (fields, error) {
 	} else if id <= 0 {
 		return nil, apierr.NoSuchUser
 	}
-	presence, aerr := s.realm().UserPresence(id, key)
-	if aerr != nil {
-		return nil, aerr
+	presence, err := s.realm().UserPresence(id, key)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"presence": presence}, nil
 }

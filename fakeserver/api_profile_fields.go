@@ -29,9 +29,9 @@ func (s *Server) addProfileField(c *call) (fields, error) {
 	if fieldType < 0 || fieldType > 100 {
 		return nil, apierr.BadRequest("Invalid field type.")
 	}
-	id, aerr := s.realm().AddProfileField(name, hint, int(fieldType))
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().AddProfileField(name, hint, int(fieldType))
+	if err != nil {
+		return nil, err
 	}
 	return fields{"id": id}, nil
 }
@@ -42,10 +42,7 @@ func (s *Server) removeProfileField(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().RemoveProfileField(id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemoveProfileField(id)
 }
 
 // profileData reads profile_data: a JSON list of {"id": integer, "value": string, list of
@@ -72,7 +69,7 @@ func profileData(c *call) []realm.ProfileDataItem {
 	return items
 }
 
-func profileDataItem(raw any, path string) (realm.ProfileDataItem, *apierr.Error) {
+func profileDataItem(raw any, path string) (realm.ProfileDataItem, error) {
 	obj, isObj := raw.(map[string]any)
 	if !isObj {
 		return realm.ProfileDataItem{}, apierr.BadRequest("%s is not a dict", path)

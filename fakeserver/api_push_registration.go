@@ -43,10 +43,7 @@ func (s *Server) registerPushDevice(c *call) (fields, error) {
 	if !s.Config().PushConfigured {
 		return nil, apierr.New(http.StatusBadRequest, "PUSH_SERVICE_NOT_CONFIGURED", pushNotConfigured)
 	}
-	if aerr := s.realm().RegisterPushDevice(c.user.ID, r); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RegisterPushDevice(c.user.ID, r)
 }
 
 // registerPushAccount: POST /mobile_push/register before its redesign, in the real server's form
@@ -97,7 +94,7 @@ func (s *Server) addAPNsToken(c *call) (fields, error) {
 	if !apnsAppID.MatchString(appID) {
 		return nil, apierr.BadRequest("appid has invalid format")
 	}
-	return legacyResult(s.realm().AddLegacyToken(c.user.ID, "apns", token, appID))
+	return fields{}, s.realm().AddLegacyToken(c.user.ID, "apns", token, appID)
 }
 
 // removeAPNsToken: DELETE /users/me/apns_device_token.
@@ -106,7 +103,7 @@ func (s *Server) removeAPNsToken(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().RemoveLegacyToken(c.user.ID, "apns", token))
+	return fields{}, s.realm().RemoveLegacyToken(c.user.ID, "apns", token)
 }
 
 // addFCMToken: POST /users/me/android_gcm_reg_id — a legacy (unencrypted) Android registration.
@@ -115,7 +112,7 @@ func (s *Server) addFCMToken(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().AddLegacyToken(c.user.ID, "fcm", token, ""))
+	return fields{}, s.realm().AddLegacyToken(c.user.ID, "fcm", token, "")
 }
 
 // removeFCMToken: DELETE /users/me/android_gcm_reg_id.
@@ -124,12 +121,5 @@ func (s *Server) removeFCMToken(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().RemoveLegacyToken(c.user.ID, "fcm", token))
-}
-
-func legacyResult(aerr *apierr.Error) (fields, error) {
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemoveLegacyToken(c.user.ID, "fcm", token)
 }

@@ -17,10 +17,7 @@ func (s *Server) addReaction(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().AddReaction(c.user.ID, id, req); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().AddReaction(c.user.ID, id, req)
 }
 
 // addSubmessage: POST /submessage — widget data attached to a message.
@@ -34,8 +31,8 @@ func (s *Server) addSubmessage(c *call) (fields, error) {
 	if messageID <= 0 || messageID > 1<<31-1 {
 		return nil, apierr.InvalidMessage
 	}
-	if _, aerr := s.realm().AddSubmessage(c.user.ID, int(messageID), msgType, content); aerr != nil {
-		return nil, aerr
+	if _, err := s.realm().AddSubmessage(c.user.ID, int(messageID), msgType, content); err != nil {
+		return nil, err
 	}
 	return fields{}, nil
 }
@@ -53,8 +50,5 @@ func (s *Server) removeReaction(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().RemoveReaction(c.user.ID, id, req); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().RemoveReaction(c.user.ID, id, req)
 }

@@ -13,9 +13,9 @@ func (s *Server) getReadReceipts(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	ids, aerr := s.realm().ReadReceipts(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
+	ids, err := s.realm().ReadReceipts(c.user.ID, id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"user_ids": ids}, nil
 }

@@ -13,10 +13,7 @@ import (
 // response echoes what changed, as the real server does.
 func (s *Server) updateRealm(c *call) (fields, error) {
 	change := realm.EditingChange{Limits: map[string]*int{}, Groups: map[string]realm.GroupSettingChange{}}
-	if c.p.Has("allow_message_editing") {
-		v := c.p.Bool("allow_message_editing", true)
-		change.AllowMessageEditing = &v
-	}
+	change.AllowMessageEditing = optionalBool(c, "allow_message_editing")
 	for _, name := range realm.EditingSettingNames {
 		if !s.realm().EditingSettingKnown(name) {
 			continue // an unknown parameter at this level
@@ -26,14 +23,12 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 		}
 	}
 	change.EditHistoryVisibility = jsonEnum(c, "message_edit_history_visibility_policy", "all", "moves", "none")
-	if c.p.Has("allow_edit_history") {
-		policy := map[bool]string{true: "all", false: "none"}[c.p.Bool("allow_edit_history", true)]
-		change.EditHistoryVisibility = &policy
+	if policy := legacySwitch(c, "allow_edit_history", "all", "none"); policy != nil {
+		change.EditHistoryVisibility = policy
 	}
 	change.TopicsPolicy = jsonEnum(c, "topics_policy", "allow_empty_topic", "disable_empty_topic")
-	if c.p.Has("mandatory_topics") {
-		policy := map[bool]string{true: "disable_empty_topic", false: "allow_empty_topic"}[c.p.Bool("mandatory_topics", false)]
-		change.TopicsPolicy = &policy
+	if policy := legacySwitch(c, "mandatory_topics", "disable_empty_topic", "allow_empty_topic"); policy != nil {
+		change.TopicsPolicy = policy
 	}
 	for _, name := range realm.GroupSettingNames {
 		if !s.realm().HasGroupSetting(name) {
@@ -43,10 +38,7 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 			change.Groups[name] = g
 		}
 	}
-	visibility, hasVisibility := int64(0), false
-	if !s.realm().AtLeast(realm.LevelUserEmailVisibility) { // each user's own setting from there
-		visibility, hasVisibility = c.p.Int("email_address_visibility")
-	}
+	visibility, hasVisibility := s.emailVisibilityParam(c, false)
 	change.Policies = map[string]int{}
 	for _, name := range s.realm().RolePolicyNames() {
 		if v, given := c.p.Int(name); given {
@@ -61,9 +53,9 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 			return nil, err
 		}
 	}
-	changed, aerr := s.realm().UpdateEditing(change)
-	if aerr != nil {
-		return nil, aerr
+	changed, err := s.realm().UpdateEditing(change)
+	if err != nil {
+		return nil, err
 	}
 	if hasVisibility {
 		if updated, _ := s.realm().SetRealmEmailVisibility(int(visibility)); updated {
@@ -81,15 +73,36 @@ func limitParam(c *call, name string) (*int, bool) {
 		return nil, false
 	case unlimited:
 		return nil, true
-	case n <= 0:
-		c.p.Fail(apierr.BadRequest("%s is too small", name))
-		return nil, false
-	case n > 1<<31-1:
-		c.p.Fail(apierr.BadRequest("%s is too large", name))
+	}
+	limit, ok := int32From(c, name, n, 1)
+	if !ok {
 		return nil, false
 	}
-	limit := int(n)
 	return &limit, true
+}
+
+// legacySwitch reads an old boolean parameter that the real server still takes for a newer
+// policy setting: the policy it stands for (ifTrue or ifFalse), nil when it was not sent.
+func legacySwitch(c *call, name, ifTrue, ifFalse string) *string {
+	on := optionalBool(c, name)
+	if on == nil {
+		return nil
+	}
+	policy := ifFalse
+	if *on {
+		policy = ifTrue
+	}
+	return &policy
+}
+
+// emailVisibilityParam reads email_address_visibility where it is a parameter: of PATCH
+// /realm below LevelUserEmailVisibility, of PATCH /settings (each user's own, userSetting)
+// from it. Elsewhere it is unknown, and so reported as ignored.
+func (s *Server) emailVisibilityParam(c *call, userSetting bool) (int64, bool) {
+	if s.realm().AtLeast(realm.LevelUserEmailVisibility) != userSetting {
+		return 0, false
+	}
+	return c.p.Int("email_address_visibility")
 }
 
 // jsonEnum reads an optional JSON string restricted to allowed values (nil when absent).
@@ -150,7 +163,7 @@ func groupSettingParam(c *call, name string) (realm.GroupSettingChange, bool) {
 }
 
 // groupValue decodes a group ID or an anonymous group object.
-func groupValue(v any, path string) (realm.GroupSetting, *apierr.Error) {
+func groupValue(v any, path string) (realm.GroupSetting, error) {
 	if n, ok := v.(json.Number); ok {
 		id, err := n.Int64()
 		if err != nil || id <= 0 || id > 1<<31-1 {

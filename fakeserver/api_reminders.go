@@ -23,9 +23,9 @@ func (s *Server) createReminder(c *call) (fields, error) {
 	if messageID < 0 || messageID > maxInt32 {
 		messageID = 0 // names no message: the domain answers "Invalid message(s)" in its turn
 	}
-	id, aerr := s.realm().CreateReminder(c.user.ID, int(messageID), deliverAt, note)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().CreateReminder(c.user.ID, int(messageID), deliverAt, note)
+	if err != nil {
+		return nil, err
 	}
 	if mutation.On("reminder-id-of-next") {
 		id++
@@ -50,8 +50,5 @@ func (s *Server) deleteReminder(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeleteReminder(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeleteReminder(c.user.ID, id)
 }

@@ -19,9 +19,9 @@ func (s *Server) createSavedSnippet(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().CreateSavedSnippet(c.user.ID, title, content)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().CreateSavedSnippet(c.user.ID, title, content)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"saved_snippet_id": id}, nil
 }
@@ -39,7 +39,7 @@ func (s *Server) editSavedSnippet(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().EditSavedSnippet(c.user.ID, id, title, content))
+	return fields{}, s.realm().EditSavedSnippet(c.user.ID, id, title, content)
 }
 
 // deleteSavedSnippet: DELETE /saved_snippets/{saved_snippet_id}.
@@ -51,5 +51,5 @@ func (s *Server) deleteSavedSnippet(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().DeleteSavedSnippet(c.user.ID, id))
+	return fields{}, s.realm().DeleteSavedSnippet(c.user.ID, id)
 }

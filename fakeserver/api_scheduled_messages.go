@@ -17,9 +17,9 @@ func (s *Server) createScheduledMessage(c *call) (fields, error) {
 		return nil, err
 	}
 	m := realm.ScheduledMessage{Draft: realm.Draft{Direct: kind == "direct" || kind == "private", Topic: topic, TopicGiven: topicGiven, Content: content}, DeliverAt: deliverAt}
-	id, aerr := s.realm().CreateScheduledMessage(c.user.ID, m, to)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().CreateScheduledMessage(c.user.ID, m, to)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"scheduled_message_id": id}, nil
 }
@@ -56,7 +56,7 @@ func (s *Server) editScheduledMessage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().EditScheduledMessage(c.user.ID, id, change))
+	return fields{}, s.realm().EditScheduledMessage(c.user.ID, id, change)
 }
 
 // deleteScheduledMessage: DELETE /scheduled_messages/{scheduled_message_id}.
@@ -68,5 +68,5 @@ func (s *Server) deleteScheduledMessage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().DeleteScheduledMessage(c.user.ID, id))
+	return fields{}, s.realm().DeleteScheduledMessage(c.user.ID, id)
 }

@@ -24,10 +24,7 @@ func (s *Server) updateSubscription(c *call) (fields, error) {
 	if json.Unmarshal([]byte(raw), &b) == nil {
 		value = b
 	}
-	if aerr := s.realm().SetSubscriptionProperty(c.user.ID, id, property, value); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().SetSubscriptionProperty(c.user.ID, id, property, value)
 }
 
 // updateSubscriptionProperties: POST /users/me/subscriptions/properties — the bulk form of
@@ -49,15 +46,12 @@ func (s *Server) updateSubscriptionProperties(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().SetSubscriptionProperties(c.user.ID, changes); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().SetSubscriptionProperties(c.user.ID, changes)
 }
 
 // subscriptionChange reads one item of subscription_data, naming the failing field by its
 // JSON path as the real server does.
-func subscriptionChange(i int, item any) (realm.SubscriptionChange, *apierr.Error) {
+func subscriptionChange(i int, item any) (realm.SubscriptionChange, error) {
 	obj, ok := item.(map[string]any)
 	if !ok {
 		return realm.SubscriptionChange{}, apierr.BadRequest("subscription_data[%d] is not a dict", i)

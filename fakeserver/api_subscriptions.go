@@ -11,18 +11,15 @@ import (
 func (s *Server) subscribe(c *call) (fields, error) {
 	specs := channelSpecs(c)
 	opts := realm.SubscribeOptions{InviteOnly: c.p.Bool("invite_only", false)}
-	if c.p.Has("history_public_to_subscribers") {
-		v := c.p.Bool("history_public_to_subscribers", false)
-		opts.HistoryPublic = &v
-	}
+	opts.HistoryPublic = optionalBool(c, "history_public_to_subscribers")
 	principals := s.principals(c)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
 	opts.Principals = principals
-	res, aerr := s.realm().Subscribe(c.user.ID, specs, opts)
-	if aerr != nil {
-		return nil, aerr
+	res, err := s.realm().Subscribe(c.user.ID, specs, opts)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"subscribed": res.Subscribed, "already_subscribed": res.AlreadySubscribed}, nil
 }
@@ -112,9 +109,9 @@ func (s *Server) unsubscribe(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	res, aerr := s.realm().Unsubscribe(c.user.ID, names, principals)
-	if aerr != nil {
-		return nil, aerr
+	res, err := s.realm().Unsubscribe(c.user.ID, names, principals)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"removed": res.Removed, "not_removed": res.NotRemoved}, nil
 }
@@ -132,9 +129,9 @@ func (s *Server) getSubscriptionStatus(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	subscribed, aerr := s.realm().IsSubscribed(c.user.ID, userID, channelID)
-	if aerr != nil {
-		return nil, aerr
+	subscribed, err := s.realm().IsSubscribed(c.user.ID, userID, channelID)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"is_subscribed": subscribed}, nil
 }

@@ -28,8 +28,5 @@ func (s *Server) muteTopic(c *call) (fields, error) {
 	case name == "":
 		return nil, apierr.BadRequest("Invalid channel name ''")
 	}
-	if aerr := s.realm().MuteTopic(c.user.ID, ref, topic, op == "add"); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().MuteTopic(c.user.ID, ref, topic, op == "add")
 }

@@ -18,9 +18,9 @@ func (s *Server) getTopics(c *call) (fields, error) {
 	if mutation.On("topics-empty-name-by-default") && !c.p.Has("allow_empty_topic_name") {
 		allowEmpty = true
 	}
-	topics, aerr := s.realm().Topics(c.user.ID, id, allowEmpty)
-	if aerr != nil {
-		return nil, aerr
+	topics, err := s.realm().Topics(c.user.ID, id, allowEmpty)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"topics": topics}, nil
 }

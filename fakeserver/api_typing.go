@@ -24,8 +24,8 @@ func (s *Server) setTyping(c *call) (fields, error) {
 		case streamID <= 0 || streamID > 1<<31-1:
 			return nil, apierr.InvalidChannel
 		}
-		if aerr := s.realm().SetChannelTyping(c.user.ID, int(streamID), topic, start); aerr != nil {
-			return nil, aerr
+		if err := s.realm().SetChannelTyping(c.user.ID, int(streamID), topic, start); err != nil {
+			return nil, err
 		}
 		return fields{}, nil
 	}
@@ -39,8 +39,5 @@ func (s *Server) setTyping(c *call) (fields, error) {
 		}
 		ids = append(ids, int(id))
 	}
-	if aerr := s.realm().SetDirectTyping(c.user.ID, ids, start); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().SetDirectTyping(c.user.ID, ids, start)
 }

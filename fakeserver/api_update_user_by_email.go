@@ -11,8 +11,5 @@ func (s *Server) updateUserByEmail(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateUserByEmail(c.user.ID, email, up); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateUserByEmail(c.user.ID, email, up)
 }

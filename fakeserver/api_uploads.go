@@ -76,8 +76,8 @@ func (s *Server) fileURL(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if _, aerr := s.realm().DownloadFile(c.user.ID, pathID); aerr != nil {
-		return nil, aerr
+	if _, err := s.realm().DownloadFile(c.user.ID, pathID); err != nil {
+		return nil, err
 	}
 	token := s.uploads.add(c.user.ID, pathID)
 	return fields{"url": "/user_uploads/temporary/" + token + "/" + path.Base(pathID)}, nil
@@ -97,9 +97,9 @@ func (s *Server) authenticateRaw(w http.ResponseWriter, r *http.Request) (u real
 		writeError(w, err)
 		return u, false
 	}
-	u, aerr := s.authenticate(r)
-	if aerr != nil {
-		writeError(w, aerr)
+	u, err := s.authenticate(r)
+	if err != nil {
+		writeError(w, err)
 		return u, false
 	}
 	return u, true
@@ -147,14 +147,14 @@ func fileReplyHeaders(next http.Handler) http.Handler {
 // sendFile writes an uploaded file: the inlineTypes in place, anything else as a download.
 func (s *Server) sendFile(w http.ResponseWriter, r *http.Request, userID int, pathID string) {
 	var f realm.UploadedFile
-	var aerr *apierr.Error
+	var err error
 	func() { // the file is read under the generation lock, and written after it
 		s.generation.RLock()
 		defer s.generation.RUnlock()
-		f, aerr = s.realm().DownloadFile(userID, pathID)
+		f, err = s.realm().DownloadFile(userID, pathID)
 	}()
-	if aerr != nil {
-		writeError(w, aerr)
+	if err != nil {
+		writeError(w, err)
 		return
 	}
 	// A client that did not know the type sent none or octet-stream: the name tells it, as

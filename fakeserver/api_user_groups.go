@@ -45,9 +45,9 @@ func (s *Server) getGroupMembers(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	members, aerr := s.realm().GroupMembers(groupID, directOnly)
-	if aerr != nil {
-		return nil, aerr
+	members, err := s.realm().GroupMembers(groupID, directOnly)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"members": members}, nil
 }
@@ -62,9 +62,9 @@ func (s *Server) getGroupSubgroups(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	subgroups, aerr := s.realm().GroupSubgroups(groupID, directOnly)
-	if aerr != nil {
-		return nil, aerr
+	subgroups, err := s.realm().GroupSubgroups(groupID, directOnly)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"subgroups": subgroups}, nil
 }
@@ -81,9 +81,9 @@ func (s *Server) createGroup(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	id, aerr := s.realm().CreateGroup(c.user.ID, name, description, members, subgroups)
-	if aerr != nil {
-		return nil, aerr
+	id, err := s.realm().CreateGroup(c.user.ID, name, description, members, subgroups)
+	if err != nil {
+		return nil, err
 	}
 	if !s.realm().AtLeast(realm.LevelGroupCreateID) {
 		return fields{}, nil
@@ -110,7 +110,7 @@ func (s *Server) updateGroupMembers(c *call) (fields, error) {
 		}
 		return nil, apierr.BadRequest(`Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".`)
 	}
-	return fields{}, s.changeGroup(c, groupID, ch)
+	return fields{}, s.realm().ChangeGroup(c.user.ID, groupID, ch)
 }
 
 // updateGroupSubgroups: POST /user_groups/{user_group_id}/subgroups.
@@ -126,7 +126,7 @@ func (s *Server) updateGroupSubgroups(c *call) (fields, error) {
 	if len(ch.AddSubgroups)+len(ch.DeleteSubgroups) == 0 {
 		return nil, apierr.BadRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
 	}
-	return fields{}, s.changeGroup(c, groupID, ch)
+	return fields{}, s.realm().ChangeGroup(c.user.ID, groupID, ch)
 }
 
 // changeGroup applies a group change, returning a nil error (not a nil *apierr.Error) on success.
@@ -143,10 +143,7 @@ func (s *Server) deactivateGroup(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeactivateGroup(c.user.ID, groupID); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeactivateGroup(c.user.ID, groupID)
 }
 
 // deleteGroup: DELETE /user_groups/{user_group_id}, below LevelGroupDeletionRemoved.
@@ -158,10 +155,7 @@ func (s *Server) deleteGroup(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeleteGroup(c.user.ID, groupID); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeleteGroup(c.user.ID, groupID)
 }
 
 // intList reads a JSON list of integer IDs; IDs beyond 32 bits name nothing and are kept
@@ -194,8 +188,5 @@ func (s *Server) updateGroup(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateGroup(c.user.ID, id, up); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateGroup(c.user.ID, id, up)
 }

@@ -25,7 +25,7 @@ func (s *Server) updateStatus(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().UpdateStatus(c.user.ID, change))
+	return fields{}, s.realm().UpdateStatus(c.user.ID, change)
 }
 
 // updateStatusOf: POST /users/{user_id}/status — an administrator sets another user's
@@ -42,7 +42,7 @@ func (s *Server) updateStatusOf(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return legacyResult(s.realm().UpdateStatusOf(id, change))
+	return fields{}, s.realm().UpdateStatusOf(id, change)
 }
 
 // getStatus: GET /users/{user_id}/status.
@@ -54,9 +54,9 @@ func (s *Server) getStatus(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	st, aerr := s.realm().Status(id)
-	if aerr != nil {
-		return nil, aerr
+	st, err := s.realm().Status(id)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"status": st}, nil
 }

@@ -9,8 +9,5 @@ func (s *Server) updateUserTopic(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().SetUserTopic(c.user.ID, id, topic, int(policy)); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().SetUserTopic(c.user.ID, id, topic, int(policy))
 }

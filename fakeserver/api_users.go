@@ -26,7 +26,7 @@ func (s *Server) getUser(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	return userResponse(c, func(withProfile bool) (realm.UserView, *apierr.Error) {
+	return userResponse(c, func(withProfile bool) (realm.UserView, error) {
 		return s.realm().UserViewWith(c.user.ID, id, withProfile)
 	})
 }
@@ -37,23 +37,23 @@ func (s *Server) getUserByEmail(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	return userResponse(c, func(withProfile bool) (realm.UserView, *apierr.Error) {
+	return userResponse(c, func(withProfile bool) (realm.UserView, error) {
 		return s.realm().UserViewByEmail(c.user.ID, email, withProfile)
 	})
 }
 
 // userResponse reads the parameters of a single-user fetch and answers with the user that
 // view finds, so the by-ID and by-email routes cannot drift apart.
-func userResponse(c *call, view func(withProfile bool) (realm.UserView, *apierr.Error)) (fields, error) {
+func userResponse(c *call, view func(withProfile bool) (realm.UserView, error)) (fields, error) {
 	c.p.Bool("client_gravatar", true)
 	c.p.Unhonoured("client_gravatar") // checked, not acted on: every avatar URL is given
 	withProfile := c.p.Bool("include_custom_profile_fields", false)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	v, aerr := view(withProfile)
-	if aerr != nil {
-		return nil, aerr
+	v, err := view(withProfile)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"user": v}, nil
 }
@@ -69,9 +69,9 @@ func pathEmail(c *call) (string, error) {
 
 // getOwnUser: GET /users/me — the requester's own user object, its fields at top level.
 func (s *Server) getOwnUser(c *call) (ownUserReply, error) {
-	v, aerr := s.realm().UserViewWith(c.user.ID, c.user.ID, true)
-	if aerr != nil {
-		return ownUserReply{}, aerr
+	v, err := s.realm().UserViewWith(c.user.ID, c.user.ID, true)
+	if err != nil {
+		return ownUserReply{}, err
 	}
 	return ownUserReply{Person: v.Person, ProfileData: v.ProfileData, MaxMessageID: s.realm().MaxMessageID(c.user.ID)}, nil
 }
@@ -95,10 +95,7 @@ func (s *Server) updateUser(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().UpdateUser(c.user.ID, id, up); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateUser(c.user.ID, id, up)
 }
 
 // userUpdate reads the parameters both user updates share, in the real server's order.
@@ -130,10 +127,7 @@ func (s *Server) deactivateUser(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeactivateUser(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeactivateUser(c.user.ID, id)
 }
 
 // createBot: POST /bots — a bot owned by the requester, with its API key.
@@ -150,9 +144,9 @@ func (s *Server) createBot(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	bot, aerr := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType), s.Config().MaxBotsPerUser)
-	if aerr != nil {
-		return nil, aerr
+	bot, err := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType), s.Config().MaxBotsPerUser)
+	if err != nil {
+		return nil, err
 	}
 	v, _ := s.realm().UserView(c.user.ID, bot.ID)
 	return fields{
@@ -172,10 +166,10 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, aerr := s.realm().PasswordLogin(username, password)
-	done(aerr == nil)
-	if aerr != nil {
-		return nil, aerr
+	u, err := s.realm().PasswordLogin(username, password)
+	done(err == nil)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"api_key": u.APIKey, "email": u.Email, "user_id": u.ID}, nil
 }
@@ -183,22 +177,18 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 // updateSettings: PATCH /settings — the requester's own settings; the fake supports
 // email_address_visibility and presence_enabled, the settings the documented rules depend on.
 func (s *Server) updateSettings(c *call) (fields, error) {
-	var visibility int64
-	hasVisibility := false
-	if s.realm().AtLeast(realm.LevelUserEmailVisibility) { // a realm setting before
-		visibility, hasVisibility = c.p.Int("email_address_visibility")
-	}
-	presenceEnabled, hasPresence := c.p.Bool("presence_enabled", true), c.p.Has("presence_enabled")
+	visibility, hasVisibility := s.emailVisibilityParam(c, true)
+	presenceEnabled := optionalBool(c, "presence_enabled")
 	if err := c.done(); err != nil {
 		return nil, err
 	}
 	if hasVisibility {
-		if aerr := s.realm().SetEmailVisibility(c.user.ID, int(visibility)); aerr != nil {
-			return nil, aerr
+		if err := s.realm().SetEmailVisibility(c.user.ID, int(visibility)); err != nil {
+			return nil, err
 		}
 	}
-	if hasPresence {
-		s.realm().SetPresenceEnabled(c.user.ID, presenceEnabled)
+	if presenceEnabled != nil {
+		s.realm().SetPresenceEnabled(c.user.ID, *presenceEnabled)
 	}
 	return fields{}, nil
 }
@@ -212,10 +202,7 @@ func (s *Server) deactivateBot(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeactivateBot(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeactivateBot(c.user.ID, id)
 }
 
 // deactivateSelf: DELETE /users/me — the requester deactivates their own account.
@@ -223,10 +210,7 @@ func (s *Server) deactivateSelf(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().DeactivateSelf(c.user.ID); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().DeactivateSelf(c.user.ID)
 }
 
 // reactivateUser: POST /users/{user_id}/reactivate; administrators only.
@@ -238,8 +222,5 @@ func (s *Server) reactivateUser(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if aerr := s.realm().ReactivateUser(c.user.ID, id); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().ReactivateUser(c.user.ID, id)
 }

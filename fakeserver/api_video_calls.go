@@ -8,9 +8,9 @@ func (s *Server) createVideoCall(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	url, aerr := s.realm().CreateVideoCall(c.user.ID, s.Config().VideoCallsConfigured)
-	if aerr != nil {
-		return nil, aerr
+	url, err := s.realm().CreateVideoCall(c.user.ID, s.Config().VideoCallsConfigured)
+	if err != nil {
+		return nil, err
 	}
 	return fields{"url": url}, nil
 }

@@ -58,10 +58,7 @@ func (s *Server) setVCallToken(c *call) (fields, error) {
 	if userID < 1 || userID > 1<<31-1 {
 		return nil, apierr.NoSuchUser
 	}
-	if aerr := s.realm().SetVCallToken(int(userID), has); aerr != nil {
-		return nil, aerr
-	}
-	return fields{}, nil
+	return fields{}, s.realm().SetVCallToken(int(userID), has)
 }
 
 func (s *Server) health(*call) (fields, error) {

@@ -81,7 +81,7 @@ func isLocalHost(hostport string) bool {
 // sent: one from another Origin, or a "simple" request (in the sense of CORS) that a page
 // can send without the browser asking first. The suite's requests carry X-Chatconform-Spec;
 // curl users add any X- header, a bearer token, or Content-Type: application/json.
-func crossSite(r *http.Request) *apierr.Error {
+func crossSite(r *http.Request) error {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
 		return nil
 	}
@@ -118,7 +118,7 @@ func crossSite(r *http.Request) *apierr.Error {
 // Sec-Fetch-Site other than "none" (which marks what a person typed or bookmarked, such as
 // the inspector's own address). The inspector proves itself with the secret its page was
 // given, in InspectorHeader; the bearer token, which no page of the fake knows, proves as much.
-func (s *Server) webPage(r *http.Request) *apierr.Error {
+func (s *Server) webPage(r *http.Request) error {
 	site := r.Header.Get("Sec-Fetch-Site")
 	if r.Header.Get("Origin") == "" && (site == "" || site == "none") {
 		return nil

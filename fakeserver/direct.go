@@ -99,7 +99,7 @@ func (a *Actor) ids(emails []string) ([]int, error) {
 func (a *Actor) Send(channel, topic, content string) (int, error) {
 	id, err := a.s.state.Send(a.id, realm.Draft{Channel: channel, Topic: topic, TopicGiven: true, Content: content, Client: "fakeserver seeding"})
 	if err != nil {
-		return 0, fmt.Errorf("fakeserver: %s", err.Error())
+		return 0, fmt.Errorf("fakeserver: %w", err)
 	}
 	return id, nil
 }
@@ -110,9 +110,9 @@ func (a *Actor) SendDirect(content string, to ...string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	id, aerr := a.s.state.Send(a.id, realm.Draft{Direct: true, Recipients: ids, Content: content, Client: "fakeserver seeding"})
-	if aerr != nil {
-		return 0, fmt.Errorf("fakeserver: %s", aerr.Error())
+	id, err := a.s.state.Send(a.id, realm.Draft{Direct: true, Recipients: ids, Content: content, Client: "fakeserver seeding"})
+	if err != nil {
+		return 0, fmt.Errorf("fakeserver: %w", err)
 	}
 	return id, nil
 }
@@ -126,16 +126,16 @@ func (a *Actor) CreateChannel(name string, kind ChannelKind, members ...string) 
 	}
 	history := kind != PrivateProtected
 	opts := realm.SubscribeOptions{InviteOnly: kind != Public, HistoryPublic: &history, Principals: append(ids, a.id)}
-	if _, aerr := a.s.state.Subscribe(a.id, []realm.ChannelSpec{{Name: name}}, opts); aerr != nil {
-		return fmt.Errorf("fakeserver: %s", aerr.Error())
+	if _, err := a.s.state.Subscribe(a.id, []realm.ChannelSpec{{Name: name}}, opts); err != nil {
+		return fmt.Errorf("fakeserver: %w", err)
 	}
 	return nil
 }
 
 // React adds a reaction by emoji name (for example "octopus") to a message.
 func (a *Actor) React(messageID int, emoji string) error {
-	if aerr := a.s.state.AddReaction(a.id, messageID, realm.ReactionRequest{EmojiName: emoji}); aerr != nil {
-		return fmt.Errorf("fakeserver: %s", aerr.Error())
+	if err := a.s.state.AddReaction(a.id, messageID, realm.ReactionRequest{EmojiName: emoji}); err != nil {
+		return fmt.Errorf("fakeserver: %w", err)
 	}
 	return nil
 }
@@ -149,13 +149,13 @@ func (a *Actor) CreateUser(email, fullName, role string) (int, error) {
 		return 0, fmt.Errorf("fakeserver: unknown role %q", role)
 	}
 	// A password nobody needs: the account's API key authenticates it (Server.As, Client).
-	id, aerr := a.s.state.CreateUser(a.id, email, rand.Text(), fullName)
-	if aerr != nil {
-		return 0, fmt.Errorf("fakeserver: %s", aerr.Error())
+	id, err := a.s.state.CreateUser(a.id, email, rand.Text(), fullName)
+	if err != nil {
+		return 0, fmt.Errorf("fakeserver: %w", err)
 	}
 	if code != realm.RoleMember {
-		if aerr := a.s.state.UpdateUser(a.id, id, realm.UserUpdate{Role: &code}); aerr != nil {
-			return 0, fmt.Errorf("fakeserver: %s", aerr.Error())
+		if err := a.s.state.UpdateUser(a.id, id, realm.UserUpdate{Role: &code}); err != nil {
+			return 0, fmt.Errorf("fakeserver: %w", err)
 		}
 	}
 	return id, nil
@@ -167,9 +167,9 @@ func (a *Actor) CreateGroup(name string, members ...string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	id, aerr := a.s.state.CreateGroup(a.id, name, "", ids, nil)
-	if aerr != nil {
-		return 0, fmt.Errorf("fakeserver: %s", aerr.Error())
+	id, err := a.s.state.CreateGroup(a.id, name, "", ids, nil)
+	if err != nil {
+		return 0, fmt.Errorf("fakeserver: %w", err)
 	}
 	return id, nil
 }
@@ -177,11 +177,11 @@ func (a *Actor) CreateGroup(name string, members ...string) (int, error) {
 // Messages returns the messages of a channel's topic the actor can read, oldest first, as the
 // actor sees them (HTML content, flags): copies.
 func (a *Actor) Messages(channel, topic string) ([]Message, error) {
-	w, aerr := a.s.state.Messages(a.id, realm.MessageQuery{Anchor: realm.AnchorOldest, NumAfter: 5000, IncludeAnchor: true,
+	w, err := a.s.state.Messages(a.id, realm.MessageQuery{Anchor: realm.AnchorOldest, NumAfter: 5000, IncludeAnchor: true,
 		Narrow: []realm.NarrowTerm{{Operator: "channel", Operand: channel}, {Operator: "topic", Operand: topic}},
 		View:   realm.ViewOptions{ApplyMarkdown: true, AllowEmptyTopicName: true}})
-	if aerr != nil {
-		return nil, fmt.Errorf("fakeserver: %s", aerr.Error())
+	if err != nil {
+		return nil, fmt.Errorf("fakeserver: %w", err)
 	}
 	out := make([]Message, len(w.Messages))
 	for i, v := range w.Messages {
@@ -195,13 +195,13 @@ func (a *Actor) Messages(channel, topic string) ([]Message, error) {
 func (a *Actor) Subscribe(channels ...string) error {
 	specs := make([]realm.ChannelSpec, len(channels))
 	for i, name := range channels {
-		if _, aerr := a.s.state.ChannelIDByName(a.id, name); aerr != nil {
-			return fmt.Errorf("fakeserver: channel %q: %s", name, aerr.Error())
+		if _, err := a.s.state.ChannelIDByName(a.id, name); err != nil {
+			return fmt.Errorf("fakeserver: channel %q: %w", name, err)
 		}
 		specs[i] = realm.ChannelSpec{Name: name}
 	}
-	if _, aerr := a.s.state.Subscribe(a.id, specs, realm.SubscribeOptions{}); aerr != nil {
-		return fmt.Errorf("fakeserver: %s", aerr.Error())
+	if _, err := a.s.state.Subscribe(a.id, specs, realm.SubscribeOptions{}); err != nil {
+		return fmt.Errorf("fakeserver: %w", err)
 	}
 	return nil
 }
@@ -228,9 +228,9 @@ func (a *Actor) Subscriptions() []Subscription {
 // Flags returns the actor's flags on a message ("read", "starred", "mentioned", …), as
 // GET /messages/{id} gives them.
 func (a *Actor) Flags(messageID int) ([]string, error) {
-	v, _, aerr := a.s.state.GetMessage(a.id, messageID, realm.ViewOptions{})
-	if aerr != nil {
-		return nil, fmt.Errorf("fakeserver: %s", aerr.Error())
+	v, _, err := a.s.state.GetMessage(a.id, messageID, realm.ViewOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("fakeserver: %w", err)
 	}
 	return append([]string{}, v.Flags...), nil
 }
@@ -245,9 +245,9 @@ type Bot struct {
 // CreateBot creates a generic bot the actor owns, as POST /bots does (the short name makes
 // its email, <short name>-bot@<realm host>).
 func (a *Actor) CreateBot(fullName, shortName string) (Bot, error) {
-	u, aerr := a.s.state.CreateBot(a.id, fullName, shortName, 1, a.s.Config().MaxBotsPerUser)
-	if aerr != nil {
-		return Bot{}, fmt.Errorf("fakeserver: %s", aerr.Error())
+	u, err := a.s.state.CreateBot(a.id, fullName, shortName, 1, a.s.Config().MaxBotsPerUser)
+	if err != nil {
+		return Bot{}, fmt.Errorf("fakeserver: %w", err)
 	}
 	return Bot{ID: u.ID, Email: u.Email, APIKey: u.APIKey}, nil
 }
@@ -255,9 +255,9 @@ func (a *Actor) CreateBot(fullName, shortName string) (Bot, error) {
 // Upload stores a file for the actor, as POST /user_uploads does, within the configured
 // quotas, and returns its URL ("/user_uploads/…"), to link in a message.
 func (a *Actor) Upload(name, contentType string, content []byte) (string, error) {
-	up, aerr := a.s.state.UploadFile(a.id, name, contentType, content, a.s.Config().uploadQuota())
-	if aerr != nil {
-		return "", fmt.Errorf("fakeserver: %s", aerr.Error())
+	up, err := a.s.state.UploadFile(a.id, name, contentType, content, a.s.Config().uploadQuota())
+	if err != nil {
+		return "", fmt.Errorf("fakeserver: %w", err)
 	}
 	return up.URL, nil
 }

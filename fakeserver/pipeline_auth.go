@@ -11,7 +11,7 @@ import (
 
 // authenticate checks HTTP Basic credentials with the real server's messages; on the Basic
 // path every failure is 401 UNAUTHORIZED.
-func (s *Server) authenticate(r *http.Request) (realm.User, *apierr.Error) {
+func (s *Server) authenticate(r *http.Request) (realm.User, error) {
 	header := r.Header.Get("Authorization")
 	if header == "" {
 		return realm.User{}, apierr.Unauthorized("Not logged in: API authentication or user session required")

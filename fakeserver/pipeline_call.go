@@ -142,7 +142,7 @@ func humansOnly(op operation) operation {
 
 // pathID reads an integer path parameter. The route pattern already guarantees digits, so
 // the only failure left is a number too large, which names nothing that exists.
-func (c *call) pathID(name string, notFound *apierr.Error) (int, error) {
+func (c *call) pathID(name string, notFound error) (int, error) {
 	id, err := strconv.Atoi(chi.URLParam(c.r, name))
 	if err != nil || id < 0 {
 		return 0, notFound

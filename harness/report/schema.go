@@ -4,8 +4,8 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
-	"sync"
 
+	"github.com/chatconform/chatconform/fixtures/embedschema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -15,17 +15,7 @@ import (
 //go:embed conformance.schema.json
 var SchemaJSON []byte
 
-var schema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(SchemaJSON))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("conformance.schema.json", doc); err != nil {
-		return nil, err
-	}
-	return c.Compile("conformance.schema.json")
-})
+var schema = embedschema.Loader("conformance.schema.json", SchemaJSON)
 
 // Validate checks an encoded report against the schema; Write refuses to write one that fails.
 func Validate(report []byte) error {

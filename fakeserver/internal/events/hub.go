@@ -191,7 +191,7 @@ func (h *Hub) SetBounds(maxEvents int, idleWall time.Duration) {
 }
 
 // BadQueue is the real server's error for a queue id that names no live queue of the user.
-func BadQueue(queueID string) *apierr.Error {
+func BadQueue(queueID string) error {
 	return apierr.New(http.StatusBadRequest, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: %s", queueID).With("queue_id", queueID)
 }
 
@@ -375,7 +375,7 @@ func (q *queue) contents() []Event {
 // returns the rest. When there are none it returns at once if dontBlock, and otherwise waits
 // for an event, for ctx to end (the client went away: what the queue holds is returned), or
 // for the poll timeout, which queues and returns a heartbeat event as the real server does.
-func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID int, dontBlock bool) ([]Event, *apierr.Error) {
+func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID int, dontBlock bool) ([]Event, error) {
 	h.mu.Lock()
 	now := h.clock.Now()
 	h.collect(now)
@@ -434,7 +434,7 @@ func (h *Hub) Get(ctx context.Context, userID int, queueID string, lastEventID i
 // acknowledge drops the events up to lastEventID, with the real server's checks: the client
 // may not go back behind what it already acknowledged, and may only name an event the queue
 // handed out (or -1 on a queue that has acknowledged nothing yet). On error nothing changes.
-func (q *queue) acknowledge(lastEventID int) *apierr.Error {
+func (q *queue) acknowledge(lastEventID int) error {
 	if lastEventID < q.pruned {
 		return apierr.BadRequest("An event newer than %d has already been pruned!", lastEventID)
 	}
@@ -452,7 +452,7 @@ func (q *queue) acknowledge(lastEventID int) *apierr.Error {
 }
 
 // Delete is DELETE /events: the queue goes away and a fetch waiting on it answers.
-func (h *Hub) Delete(userID int, queueID string) *apierr.Error {
+func (h *Hub) Delete(userID int, queueID string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.collect(h.clock.Now())
@@ -520,7 +520,7 @@ func (h *Hub) Len() int {
 
 // access returns the user's queue of that id; another user's queue is as unknown as one
 // that never existed.
-func (h *Hub) access(userID int, queueID string) (*queue, *apierr.Error) {
+func (h *Hub) access(userID int, queueID string) (*queue, error) {
 	q, ok := h.queues[queueID]
 	if !ok || q.userID != userID {
 		return nil, BadQueue(queueID)

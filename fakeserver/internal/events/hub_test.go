@@ -44,11 +44,12 @@ func summary(evs []Event) string {
 	return strings.Join(parts, " ")
 }
 
-func wantBadQueue(t *testing.T, err *apierr.Error, queueID string) {
+func wantBadQueue(t *testing.T, got error, queueID string) {
 	t.Helper()
-	switch {
-	case err == nil:
+	if got == nil {
 		t.Fatalf("queue %q: no error, want BAD_EVENT_QUEUE_ID", queueID)
+	}
+	switch err := apierr.From(got); {
 	case err.Code != "BAD_EVENT_QUEUE_ID" || err.Status != http.StatusBadRequest:
 		t.Fatalf("queue %q: %v, want BAD_EVENT_QUEUE_ID (400)", queueID, err)
 	case err.Msg != "Bad event queue ID: "+queueID:
@@ -189,7 +190,7 @@ func TestAcknowledgement(t *testing.T) {
 	for i, st := range steps {
 		evs, err := h.Get(context.Background(), 1, q, st.last, true)
 		if st.wantErr != "" {
-			if err == nil || err.Code != "BAD_REQUEST" || err.Msg != st.wantErr || err.Status != 400 {
+			if e := apierr.From(err); err == nil || e.Code != "BAD_REQUEST" || e.Msg != st.wantErr || e.Status != 400 {
 				t.Fatalf("step %d (last %d): %v, want BAD_REQUEST %q", i, st.last, err, st.wantErr)
 			}
 			continue
@@ -203,7 +204,7 @@ func TestAcknowledgement(t *testing.T) {
 	}
 	// A fresh queue acknowledges nothing but -1.
 	fresh, _ := h.Register(QueueSpec{UserID: 1})
-	if _, err := h.Get(context.Background(), 1, fresh, 0, true); err == nil || err.Msg != "Event 0 was not in this queue" {
+	if _, err := h.Get(context.Background(), 1, fresh, 0, true); err == nil || apierr.From(err).Msg != "Event 0 was not in this queue" {
 		t.Errorf("fresh queue, last 0: %v", err)
 	}
 }
@@ -221,7 +222,7 @@ func TestDontBlockReturnsAtOnce(t *testing.T) {
 // getAsync starts a blocking Get and returns the channel its result arrives on.
 type result struct {
 	evs []Event
-	err *apierr.Error
+	err error
 }
 
 func getAsync(ctx context.Context, h *Hub, user int, queueID string, last int) <-chan result {

@@ -34,11 +34,11 @@ type Params struct {
 	values url.Values
 	files  map[string][]*multipart.FileHeader
 	used   map[string]bool
-	err    *apierr.Error
+	err    error
 }
 
 // Parse collects the parameters of r. It fails only on a body that cannot be read.
-func Parse(r *http.Request) (*Params, *apierr.Error) {
+func Parse(r *http.Request) (*Params, error) {
 	p := &Params{values: url.Values{}, used: map[string]bool{}}
 	if r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodDelete || r.Method == http.MethodPut {
 		if err := p.readBody(r); err != nil {
@@ -57,7 +57,7 @@ func Parse(r *http.Request) (*Params, *apierr.Error) {
 	return p, nil
 }
 
-func (p *Params) readBody(r *http.Request) *apierr.Error {
+func (p *Params) readBody(r *http.Request) error {
 	if r.Body == nil {
 		return nil
 	}
@@ -93,14 +93,9 @@ func (p *Params) readBody(r *http.Request) *apierr.Error {
 }
 
 // Err returns the first parameter error, or nil.
-func (p *Params) Err() error {
-	if p.err == nil {
-		return nil
-	}
-	return p.err
-}
+func (p *Params) Err() error { return p.err }
 
-func (p *Params) fail(e *apierr.Error) {
+func (p *Params) fail(e error) {
 	if p.err == nil {
 		p.err = e
 	}
@@ -227,7 +222,7 @@ func (p *Params) jsonParam(name string) (any, bool) {
 }
 
 // asInt checks that a decoded JSON value is an integer; path names it in errors.
-func asInt(v any, path string) (int64, *apierr.Error) {
+func asInt(v any, path string) (int64, error) {
 	n, ok := v.(json.Number)
 	if !ok || strings.ContainsAny(string(n), ".eE") {
 		return 0, apierr.BadRequest("%s is not an integer", path)
@@ -338,4 +333,4 @@ func (p *Params) RequiredIntList(name string) []int64 {
 func (p *Params) JSON(name string) (any, bool) { return p.jsonParam(name) }
 
 // Fail records a handler's own validation error for a parameter.
-func (p *Params) Fail(e *apierr.Error) { p.fail(e) }
+func (p *Params) Fail(e error) { p.fail(e) }

@@ -204,7 +204,7 @@ func TestParseErrors(t *testing.T) {
 			if p != nil {
 				t.Errorf("Params returned with an error")
 			}
-			if err.Status != tc.status || err.Code != "BAD_REQUEST" || !strings.HasPrefix(err.Msg, tc.msgPrefix) {
+			if e := apierr.From(err); e.Status != tc.status || e.Code != "BAD_REQUEST" || !strings.HasPrefix(e.Msg, tc.msgPrefix) {
 				t.Errorf("error %v, want %d BAD_REQUEST %q...", err, tc.status, tc.msgPrefix)
 			}
 		})
@@ -213,7 +213,7 @@ func TestParseErrors(t *testing.T) {
 	t.Run("body too large", func(t *testing.T) {
 		body := "a=" + strings.Repeat("x", MaxBodyBytes)
 		_, err := Parse(newRequest("POST", "", formType, body))
-		if err == nil || err.Status != http.StatusRequestEntityTooLarge || err.Code != "BAD_REQUEST" {
+		if e := apierr.From(err); err == nil || e.Status != http.StatusRequestEntityTooLarge || e.Code != "BAD_REQUEST" {
 			t.Errorf("error %v, want 413 BAD_REQUEST", err)
 		}
 	})
@@ -228,7 +228,7 @@ func TestParseErrors(t *testing.T) {
 		r := httptest.NewRequest("POST", "http://fake.test/x", failingReader{})
 		r.Header.Set("Content-Type", formType)
 		_, err := Parse(r)
-		if err == nil || err.Status != 400 || err.Msg != "Could not read the request body" {
+		if e := apierr.From(err); err == nil || e.Status != 400 || e.Msg != "Could not read the request body" {
 			t.Errorf("error %v", err)
 		}
 	})

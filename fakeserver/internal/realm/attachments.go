@@ -54,7 +54,7 @@ type UploadQuota struct{ PerUser, Total int64 }
 
 // UploadFile stores a file for its owner and announces it with an attachment add event,
 // within the quota.
-func (s *State) UploadFile(ownerID int, name, contentType string, content []byte, quota UploadQuota) (Upload, *apierr.Error) {
+func (s *State) UploadFile(ownerID int, name, contentType string, content []byte, quota UploadQuota) (Upload, error) {
 	if len(content) > MaxUploadBytes {
 		return Upload{}, apierr.BadRequest("File is larger than this server's configured maximum upload size (%d MiB).", MaxUploadBytes>>20)
 	}
@@ -179,7 +179,7 @@ func (s *State) Attachments(userID int) ([]AttachmentView, int) {
 
 // RemoveAttachment deletes one of the user's attachments (DELETE /attachments/{id}); someone
 // else's and missing ones get the same error.
-func (s *State) RemoveAttachment(userID, id int) *apierr.Error {
+func (s *State) RemoveAttachment(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.integrations.attachments[id]

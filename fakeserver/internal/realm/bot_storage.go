@@ -40,7 +40,7 @@ var errNoSuchKey = apierr.BadRequest("Key does not exist.")
 
 // BotStorage returns the named entries of the bot's storage, or all of them when keys is
 // empty; a key that is not stored fails the whole request.
-func (s *State) BotStorage(botID int, keys []string) (map[string]string, *apierr.Error) {
+func (s *State) BotStorage(botID int, keys []string) (map[string]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var stored map[string]string
@@ -65,7 +65,7 @@ func (s *State) BotStorage(botID int, keys []string) (map[string]string, *apierr
 // PutBotStorage adds or replaces entries of the bot's storage, all or none: a change that
 // would take the storage over its limit, or its owner's bots or the realm's over the quota,
 // changes nothing.
-func (s *State) PutBotStorage(botID int, entries map[string]string, quota BotStorageQuota) *apierr.Error {
+func (s *State) PutBotStorage(botID int, entries map[string]string, quota BotStorageQuota) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.integrations.botStorage[botID]
@@ -133,7 +133,7 @@ func (s *State) totalBotStorage() int {
 // RemoveBotStorage deletes the named entries of the bot's storage, or all of them when keys
 // is nil (omitted: an empty list names no entry and removes none, as on the real server); a
 // key that is not stored fails the whole request and nothing is removed.
-func (s *State) RemoveBotStorage(botID int, keys []string) *apierr.Error {
+func (s *State) RemoveBotStorage(botID int, keys []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.integrations.botStorage[botID]

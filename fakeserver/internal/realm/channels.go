@@ -105,7 +105,7 @@ func (ch *Channel) canAccess(u *User) bool {
 
 // accessibleChannel finds a channel by ID that u may access; otherwise the one error the
 // real server gives for missing and inaccessible channels alike.
-func (s *State) accessibleChannel(u *User, id int) (*Channel, *apierr.Error) {
+func (s *State) accessibleChannel(u *User, id int) (*Channel, error) {
 	ch := s.channels[id]
 	if ch == nil || !ch.canAccess(u) {
 		return nil, apierr.InvalidChannel
@@ -114,7 +114,7 @@ func (s *State) accessibleChannel(u *User, id int) (*Channel, *apierr.Error) {
 }
 
 // ChannelIDByName implements GET /get_stream_id.
-func (s *State) ChannelIDByName(userID int, name string) (int, *apierr.Error) {
+func (s *State) ChannelIDByName(userID int, name string) (int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ch := s.channelsByName[strings.ToLower(strings.TrimSpace(name))]
@@ -131,7 +131,7 @@ const archiveTopic = "channel events"
 // any channel, and its creator this one; another user who can see the channel's content is
 // told it may not administer it, and anyone else that the channel does not exist, as the real
 // server answers.
-func (s *State) ArchiveChannel(requesterID, channelID int) *apierr.Error {
+func (s *State) ArchiveChannel(requesterID, channelID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[requesterID]
@@ -163,7 +163,7 @@ func (s *State) ArchiveChannel(requesterID, channelID int) *apierr.Error {
 }
 
 // checkChannelName applies the real server's rules for a channel name, already trimmed.
-func checkChannelName(name string) *apierr.Error {
+func checkChannelName(name string) error {
 	switch {
 	case name == "":
 		return apierr.BadRequest("Channel name can't be empty.")
@@ -195,7 +195,7 @@ type SubscribeResult struct {
 }
 
 // Subscribe creates missing channels and subscribes the principals, all or nothing.
-func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, *apierr.Error) {
+func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -311,7 +311,7 @@ type Topic struct {
 
 // Topics lists a channel's topics that u can see, most recent first. Topic names are grouped
 // case-insensitively and shown with the spelling of their latest message, as the real server does.
-func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *apierr.Error) {
+func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]

@@ -30,7 +30,7 @@ const maxChannelDescriptionLength = 1024
 // access, description and name, all or nothing. Each change is announced as the real server
 // announces it: a stream update event to whoever can see the channel, and a notice from the
 // notification bot in the channel's "channel events" topic.
-func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) *apierr.Error {
+func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[requesterID]

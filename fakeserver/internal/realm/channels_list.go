@@ -75,7 +75,7 @@ func (s *State) Channels(userID int, q ChannelQuery) []ChannelListItem {
 }
 
 // ChannelByID implements GET /streams/{stream_id}: a channel whose metadata the user may see.
-func (s *State) ChannelByID(userID, channelID int) (ChannelObject, *apierr.Error) {
+func (s *State) ChannelByID(userID, channelID int) (ChannelObject, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ch := s.channels[channelID]

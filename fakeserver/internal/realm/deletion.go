@@ -12,7 +12,7 @@ const messageDeleteLimitSeconds = 600
 
 // DeleteMessage removes one message (DELETE /messages/{id}): administrators delete any message
 // they can read, senders their own within the delete time limit.
-func (s *State) DeleteMessage(requesterID, messageID int) *apierr.Error {
+func (s *State) DeleteMessage(requesterID, messageID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[requesterID]
@@ -60,7 +60,7 @@ func (b Batching) run(ms []*Message, do func(batch []*Message)) (complete bool) 
 // DeleteTopic deletes the messages of a topic that the requester can access, newest first in
 // batches (POST /streams/{id}/delete_topic). complete is false when the bound stopped it early;
 // the client repeats the request to finish.
-func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching) (complete bool, _ *apierr.Error) {
+func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching) (complete bool, _ error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[requesterID]

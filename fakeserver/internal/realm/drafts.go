@@ -39,7 +39,7 @@ type userDraft struct {
 // draftView checks a draft with the real server's rules, in its order, and gives the form it
 // is kept and shown in: a private draft without recipients is unaddressed (type ""), and a
 // private draft's to lists the other participants (the user alone for a draft to oneself).
-func (s *State) draftView(u *User, d DraftData) (DraftView, *apierr.Error) {
+func (s *State) draftView(u *User, d DraftData) (DraftView, error) {
 	v := DraftView{Type: d.Type, To: []int{}, Topic: ""}
 	if strings.Contains(d.Content, "\x00") {
 		return v, apierr.BadRequest("Message must not contain null bytes")
@@ -91,7 +91,7 @@ func (s *State) draftView(u *User, d DraftData) (DraftView, *apierr.Error) {
 }
 
 // CreateDrafts saves drafts for the user, all or none, and answers their IDs in order.
-func (s *State) CreateDrafts(userID int, drafts []DraftData) ([]int, *apierr.Error) {
+func (s *State) CreateDrafts(userID int, drafts []DraftData) ([]int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -114,7 +114,7 @@ func (s *State) CreateDrafts(userID int, drafts []DraftData) ([]int, *apierr.Err
 }
 
 // EditDraft replaces one of the user's drafts.
-func (s *State) EditDraft(userID, id int, d DraftData) *apierr.Error {
+func (s *State) EditDraft(userID, id int, d DraftData) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	kept := s.personal.drafts[id]
@@ -132,7 +132,7 @@ func (s *State) EditDraft(userID, id int, d DraftData) *apierr.Error {
 }
 
 // DeleteDraft removes one of the user's drafts.
-func (s *State) DeleteDraft(userID, id int) *apierr.Error {
+func (s *State) DeleteDraft(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	kept := s.personal.drafts[id]

@@ -58,7 +58,7 @@ type renderedContent struct {
 
 // UpdateMessage edits a message's content and/or moves it to another topic or channel, with
 // the real server's checks in its order. It returns the uploads the edit detached (never nil).
-func (s *State) UpdateMessage(editorID, messageID int, req EditRequest) ([]DetachedUpload, *apierr.Error) {
+func (s *State) UpdateMessage(editorID, messageID int, req EditRequest) ([]DetachedUpload, error) {
 	// New content is rendered under the read lock, before the write lock, as Send renders.
 	var pre *preRendered
 	if req.Content != nil {
@@ -83,7 +83,7 @@ type preRendered struct {
 }
 
 // planEdit runs every check of an edit and returns what to change.
-func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRendered) (*editPlan, *apierr.Error) {
+func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRendered) (*editPlan, error) {
 	u := s.users[editorID]
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRende
 
 // checkCanEditContent: editing must be on, the editor the sender, and the message younger
 // than the content edit limit plus grace.
-func (s *State) checkCanEditContent(u *User, m *Message, grace int64) *apierr.Error {
+func (s *State) checkCanEditContent(u *User, m *Message, grace int64) error {
 	if !s.editing.AllowMessageEditing {
 		return apierr.BadRequest("Your organization has turned off message editing")
 	}
@@ -147,7 +147,7 @@ func (s *State) checkCanEditContent(u *User, m *Message, grace int64) *apierr.Er
 }
 
 // validateEditPayload checks that the request is well-formed (not permissions).
-func (s *State) validateEditPayload(p *editPlan) *apierr.Error {
+func (s *State) validateEditPayload(p *editPlan) error {
 	req, m := p.req, p.target
 	if p.topic == nil && req.Content == nil && req.StreamID == nil {
 		return apierr.BadRequest("Nothing to change")
@@ -193,7 +193,7 @@ func (s *State) validateEditPayload(p *editPlan) *apierr.Error {
 }
 
 // checkTopicCharacters refuses control characters, as the real server does.
-func checkTopicCharacters(topic string) *apierr.Error {
+func checkTopicCharacters(topic string) error {
 	for i, r := range []rune(topic) {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
 			return apierr.BadRequest("Invalid character in topic, at position %d!", i+1)
@@ -215,7 +215,7 @@ func (s *State) editedContent(raw string) string {
 }
 
 // buildEdit normalizes the new content and topic and resolves the target channel.
-func (s *State) buildEdit(p *editPlan) *apierr.Error {
+func (s *State) buildEdit(p *editPlan) error {
 	m := p.target
 	if p.req.Content != nil {
 		content := s.editedContent(*p.req.Content)
@@ -268,7 +268,7 @@ func (p *editPlan) targetChannel() *Channel {
 
 // checkMovePermissions applies the group settings and time limits to topic and channel
 // changes, the wildcard mention rules to new content, and the whole-topic time limit.
-func (s *State) checkMovePermissions(p *editPlan) *apierr.Error {
+func (s *State) checkMovePermissions(p *editPlan) error {
 	u, m := p.editor, p.target
 	now := s.Now()
 	if p.topic != nil {

@@ -31,7 +31,7 @@ func (s *State) topicMessages(u *User, channelID int, topic string) []*Message {
 // checkWholeTopicTimeLimit is the real server's rule for change_all by a user who is not a
 // moderator: when part of the topic (as far as the user can see it) is older than the
 // applicable move limit, the move is refused with how much the user may move instead.
-func (s *State) checkWholeTopicTimeLimit(p *editPlan) *apierr.Error {
+func (s *State) checkWholeTopicTimeLimit(p *editPlan) error {
 	var deadline *int64
 	consider := func(limit *int) {
 		if limit == nil {

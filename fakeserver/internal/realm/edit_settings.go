@@ -242,7 +242,7 @@ func (e *EditingSettings) limit(name string) **int {
 }
 
 // checkGroupSetting validates a new group setting value the way the real server does.
-func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) *apierr.Error {
+func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) error {
 	ids := g.Subgroups
 	if g.GroupID != 0 {
 		ids = []int{g.GroupID}
@@ -267,7 +267,7 @@ func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) *apierr
 // UpdateEditing applies a change (the caller is an administrator), all or nothing, and
 // returns the settings that actually changed, each also published to every user in a realm
 // event.
-func (s *State) UpdateEditing(c EditingChange) (map[string]any, *apierr.Error) {
+func (s *State) UpdateEditing(c EditingChange) (map[string]any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := s.editing

@@ -3,7 +3,6 @@ package realm
 import (
 	"slices"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
@@ -11,7 +10,7 @@ import (
 // SetEditTyping tells the other users who can see a message that the user started or stopped
 // editing it (POST /messages/{id}/typing). The user must be allowed to edit the content now,
 // without the grace the edit itself gets, as on the real server.
-func (s *State) SetEditTyping(userID, messageID int, start bool) *apierr.Error {
+func (s *State) SetEditTyping(userID, messageID int, start bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]

@@ -56,7 +56,7 @@ func (s *State) publishNewMessage(m *Message) {
 var eventNarrowOperators = []string{"channel", "stream", "topic", "exact-topic", "sender", "is"}
 
 // CheckEventNarrow validates the narrow of POST /register.
-func CheckEventNarrow(narrow [][2]string) *apierr.Error {
+func CheckEventNarrow(narrow [][2]string) error {
 	for _, term := range narrow {
 		if !slices.Contains(eventNarrowOperators, term[0]) {
 			return apierr.BadRequest("Operator %s not supported.", term[0])

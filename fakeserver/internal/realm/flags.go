@@ -21,7 +21,7 @@ var EditableFlags = []string{"read", "starred", "collapsed"}
 // returns the IDs it was asked to change. A message read through public history gains a row.
 // Unread messages are only ever in subscribed channels, as on the real server: marking
 // unread skips the others, whose channel IDs come back in ignored.
-func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) (asked, ignored []int, _ *apierr.Error) {
+func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) (asked, ignored []int, _ error) {
 	_, ignored, err := s.changeFlags(userID, ids, add, flag)
 	if err != nil {
 		return nil, nil, err
@@ -30,7 +30,7 @@ func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) (asked
 }
 
 // checkEditableFlag refuses flags a user may not set or clear, with the real server's words.
-func checkEditableFlag(flag string) *apierr.Error {
+func checkEditableFlag(flag string) error {
 	if !slices.Contains(EditableFlags, flag) {
 		if slices.Contains(flagOrder, flag) {
 			return apierr.BadRequest("Flag not editable: '%s'", flag)
@@ -42,7 +42,7 @@ func checkEditableFlag(flag string) *apierr.Error {
 
 // changeFlags is UpdateFlags returning the IDs whose flag actually changed, in order, and the
 // channels skipped when marking unread.
-func (s *State) changeFlags(userID int, ids []int, add bool, flag string) (changed, ignored []int, _ *apierr.Error) {
+func (s *State) changeFlags(userID int, ids []int, add bool, flag string) (changed, ignored []int, _ error) {
 	if err := checkEditableFlag(flag); err != nil {
 		return nil, nil, err
 	}

@@ -1,7 +1,5 @@
 package realm
 
-import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
-
 // NarrowFlagsResult is the answer of POST /messages/flags/narrow.
 type NarrowFlagsResult struct {
 	ProcessedCount   int  `json:"processed_count"`
@@ -16,7 +14,7 @@ type NarrowFlagsResult struct {
 
 // UpdateFlagsForNarrow implements POST /messages/flags/narrow: the flag is added to or removed
 // from the window of a narrow that GET /messages would return for the same anchor and counts.
-func (s *State) UpdateFlagsForNarrow(userID int, q MessageQuery, add bool, flag string) (NarrowFlagsResult, *apierr.Error) {
+func (s *State) UpdateFlagsForNarrow(userID int, q MessageQuery, add bool, flag string) (NarrowFlagsResult, error) {
 	if err := checkEditableFlag(flag); err != nil {
 		return NarrowFlagsResult{}, err
 	}

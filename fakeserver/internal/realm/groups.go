@@ -91,7 +91,7 @@ func canManageGroup(u *User, g *UserGroup) bool {
 }
 
 // CreateGroup creates a user group with direct members and subgroups (POST /user_groups/create).
-func (s *State) CreateGroup(requesterID int, name, description string, members, subgroups []int) (int, *apierr.Error) {
+func (s *State) CreateGroup(requesterID int, name, description string, members, subgroups []int) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -124,7 +124,7 @@ func (s *State) CreateGroup(requesterID int, name, description string, members, 
 
 // checkGroupName applies the real server's rules to a group name, already trimmed, that
 // group g (nil for a new group) would take.
-func (s *State) checkGroupName(name string, g *UserGroup) *apierr.Error {
+func (s *State) checkGroupName(name string, g *UserGroup) error {
 	switch {
 	case name == "":
 		return apierr.BadRequest("User group name cannot be empty.")
@@ -141,7 +141,7 @@ func (s *State) checkGroupName(name string, g *UserGroup) *apierr.Error {
 	return nil
 }
 
-func checkGroupDescription(description string) *apierr.Error {
+func checkGroupDescription(description string) error {
 	if utf8.RuneCountInString(description) > maxGroupDescriptionLength {
 		return apierr.BadRequest("description is too long (limit: %d characters)", maxGroupDescriptionLength)
 	}
@@ -149,7 +149,7 @@ func checkGroupDescription(description string) *apierr.Error {
 }
 
 // checkNewMembers checks user IDs to add to a group: each an active user, once.
-func (s *State) checkNewMembers(ids []int) ([]int, *apierr.Error) {
+func (s *State) checkNewMembers(ids []int) ([]int, error) {
 	out := []int{}
 	for _, id := range ids {
 		u := s.users[id]
@@ -168,7 +168,7 @@ func (s *State) checkNewMembers(ids []int) ([]int, *apierr.Error) {
 }
 
 // checkSubgroups checks group IDs to add as subgroups: each an existing, active group.
-func (s *State) checkSubgroups(ids []int) ([]int, *apierr.Error) {
+func (s *State) checkSubgroups(ids []int) ([]int, error) {
 	out := []int{}
 	for _, id := range ids {
 		g := s.groups[id]
@@ -192,7 +192,7 @@ type GroupChange struct {
 
 // ChangeGroup applies a change to a user group's members and subgroups (POST
 // /user_groups/{id}/members and /subgroups), all checks first: nothing changes on error.
-func (s *State) ChangeGroup(requesterID, groupID int, ch GroupChange) *apierr.Error {
+func (s *State) ChangeGroup(requesterID, groupID int, ch GroupChange) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, err := s.managedGroup(requesterID, groupID)
@@ -271,7 +271,7 @@ func (s *State) applyGroupChange(g *UserGroup, add, del, addSub, delSub []int) {
 
 // DeactivateGroup deactivates a user group (POST /user_groups/{id}/deactivate): it keeps its
 // members but counts for nothing, neither as a group nor as a subgroup.
-func (s *State) DeactivateGroup(requesterID, groupID int) *apierr.Error {
+func (s *State) DeactivateGroup(requesterID, groupID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, err := s.managedGroup(requesterID, groupID)
@@ -326,7 +326,7 @@ func (s *State) supergroupsOf(groupID int) []int {
 // DeleteGroup deletes a user group (DELETE /user_groups/{id}), the way groups ended on the
 // real server before deactivation (below LevelGroupDeletionRemoved): the groups it was a
 // subgroup of lose it. No realm setting can name it there: the group settings came later.
-func (s *State) DeleteGroup(requesterID, groupID int) *apierr.Error {
+func (s *State) DeleteGroup(requesterID, groupID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, err := s.managedGroup(requesterID, groupID)
@@ -361,7 +361,7 @@ func (s *State) setGroupDeactivated(g *UserGroup, deactivated bool) {
 
 // IsGroupMember answers operation 16: whether the user belongs to the group, through
 // subgroups too unless directOnly. A deactivated user is reported as no member.
-func (s *State) IsGroupMember(groupID, userID int, directOnly bool) (bool, *apierr.Error) {
+func (s *State) IsGroupMember(groupID, userID int, directOnly bool) (bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	g := s.groups[groupID]
@@ -399,7 +399,7 @@ func (s *State) reportedDirectMembers(g *UserGroup) []int {
 }
 
 // GroupMembers lists a group's members (GET /user_groups/{id}/members), active users only.
-func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, *apierr.Error) {
+func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.groups[groupID] == nil {
@@ -416,7 +416,7 @@ func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, *apierr.Error
 
 // GroupSubgroups lists a group's subgroups in ID order (GET /user_groups/{id}/subgroups): the
 // direct ones, or every group reached through them.
-func (s *State) GroupSubgroups(groupID int, directOnly bool) ([]int, *apierr.Error) {
+func (s *State) GroupSubgroups(groupID int, directOnly bool) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	g := s.groups[groupID]
@@ -441,7 +441,7 @@ func (s *State) GroupSubgroups(groupID int, directOnly bool) ([]int, *apierr.Err
 
 // managedGroup finds a group the requester may change, or the real server's error for a
 // missing group or one they may not manage.
-func (s *State) managedGroup(requesterID, groupID int) (*UserGroup, *apierr.Error) {
+func (s *State) managedGroup(requesterID, groupID int) (*UserGroup, error) {
 	g := s.groups[groupID]
 	if g == nil {
 		return nil, apierr.BadRequest("Invalid user group")

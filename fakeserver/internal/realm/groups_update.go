@@ -16,7 +16,7 @@ type GroupUpdate struct {
 // UpdateGroup implements POST /user_groups/{id}: a group's name and description, and its
 // deactivation or reactivation, by those who manage it, all or nothing. A deactivated group
 // changes only by being reactivated. Each change is a user_group update event.
-func (s *State) UpdateGroup(requesterID, groupID int, up GroupUpdate) *apierr.Error {
+func (s *State) UpdateGroup(requesterID, groupID int, up GroupUpdate) error {
 	if up.Name == nil && up.Description == nil && up.Deactivated == nil {
 		return apierr.BadRequest("No new data supplied")
 	}

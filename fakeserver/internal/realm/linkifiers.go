@@ -34,7 +34,7 @@ type LinkifierInput struct {
 }
 
 // parseTemplate validates an RFC 6570 template with a real URI-template parser.
-func parseTemplate(raw string) (*uritemplate.Template, *apierr.Error) {
+func parseTemplate(raw string) (*uritemplate.Template, error) {
 	t, err := uritemplate.New(raw)
 	if err != nil || raw == "" {
 		return nil, apierr.BadRequest("Invalid URL template.")
@@ -42,7 +42,7 @@ func parseTemplate(raw string) (*uritemplate.Template, *apierr.Error) {
 	return t, nil
 }
 
-func validateLinkifier(in LinkifierInput) (*Linkifier, *apierr.Error) {
+func validateLinkifier(in LinkifierInput) (*Linkifier, error) {
 	re, err := regexp.Compile(in.Pattern)
 	if err != nil || in.Pattern == "" {
 		detail := "empty pattern"
@@ -51,9 +51,9 @@ func validateLinkifier(in LinkifierInput) (*Linkifier, *apierr.Error) {
 		}
 		return nil, apierr.BadRequest("Bad regular expression: %s", detail)
 	}
-	tmpl, aerr := parseTemplate(in.URLTemplate)
-	if aerr != nil {
-		return nil, aerr
+	tmpl, err := parseTemplate(in.URLTemplate)
+	if err != nil {
+		return nil, err
 	}
 	groups := slices.DeleteFunc(slices.Clone(re.SubexpNames()), func(n string) bool { return n == "" })
 	vars := tmpl.Varnames()
@@ -68,8 +68,8 @@ func validateLinkifier(in LinkifierInput) (*Linkifier, *apierr.Error) {
 		}
 	}
 	for _, alt := range in.AlternativeURLTemplates {
-		if _, aerr := parseTemplate(alt); aerr != nil {
-			return nil, aerr
+		if _, err := parseTemplate(alt); err != nil {
+			return nil, err
 		}
 	}
 	if in.ExampleInput != nil && !re.MatchString(*in.ExampleInput) {
@@ -89,7 +89,7 @@ func validateLinkifier(in LinkifierInput) (*Linkifier, *apierr.Error) {
 }
 
 // AddLinkifier appends a linkifier (POST /realm/filters); the caller is an administrator.
-func (s *State) AddLinkifier(in LinkifierInput) (int, *apierr.Error) {
+func (s *State) AddLinkifier(in LinkifierInput) (int, error) {
 	in.Pattern, in.URLTemplate = strings.TrimSpace(in.Pattern), strings.TrimSpace(in.URLTemplate)
 	l, err := validateLinkifier(in)
 	if err != nil {
@@ -107,7 +107,7 @@ func (s *State) AddLinkifier(in LinkifierInput) (int, *apierr.Error) {
 }
 
 // RemoveLinkifier deletes a linkifier (DELETE /realm/filters/{id}).
-func (s *State) RemoveLinkifier(id int) *apierr.Error {
+func (s *State) RemoveLinkifier(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.linkifiers, func(l *Linkifier) bool { return l.ID == id })
@@ -121,7 +121,7 @@ func (s *State) RemoveLinkifier(id int) *apierr.Error {
 
 // UpdateLinkifier replaces a linkifier's definition in place, keeping its ID and position
 // (PATCH /realm/filters/{id}); the caller is an administrator.
-func (s *State) UpdateLinkifier(id int, in LinkifierInput) *apierr.Error {
+func (s *State) UpdateLinkifier(id int, in LinkifierInput) error {
 	in.Pattern, in.URLTemplate = strings.TrimSpace(in.Pattern), strings.TrimSpace(in.URLTemplate)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -144,7 +144,7 @@ func (s *State) UpdateLinkifier(id int, in LinkifierInput) *apierr.Error {
 
 // ReorderLinkifiers sets the order clients apply the linkifiers in (PATCH /realm/linkifiers):
 // ids must name every linkifier exactly once.
-func (s *State) ReorderLinkifiers(ids []int64) *apierr.Error {
+func (s *State) ReorderLinkifiers(ids []int64) error {
 	seen := map[int64]bool{}
 	for _, id := range ids {
 		if seen[id] {

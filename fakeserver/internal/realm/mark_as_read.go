@@ -25,7 +25,7 @@ func (s *State) markRead(userID int, match func(*Message) bool) []int {
 
 // MarkChannelAsRead implements POST /mark_stream_as_read: every unread message of a channel
 // the user can access becomes read.
-func (s *State) MarkChannelAsRead(userID, channelID int) *apierr.Error {
+func (s *State) MarkChannelAsRead(userID, channelID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch, err := s.accessibleChannel(s.users[userID], channelID)
@@ -39,7 +39,7 @@ func (s *State) MarkChannelAsRead(userID, channelID int) *apierr.Error {
 // MarkTopicAsRead implements POST /mark_topic_as_read: the unread messages of one topic
 // (matched case-insensitively; the empty topic's display name names the empty topic)
 // become read. A topic without a message the user can read is no such topic.
-func (s *State) MarkTopicAsRead(userID, channelID int, topic string) *apierr.Error {
+func (s *State) MarkTopicAsRead(userID, channelID int, topic string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]

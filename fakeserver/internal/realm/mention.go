@@ -73,7 +73,7 @@ func (s *State) topicParticipants(channelID int, topic string) map[int]bool {
 
 // checkWildcardMentions applies can_mention_many_users_group to a message by sender in the
 // channel's topic: wildcards are free in small channels and topics only.
-func (s *State) checkWildcardMentions(sender *User, ch *Channel, topic string, ms mentionSet) *apierr.Error {
+func (s *State) checkWildcardMentions(sender *User, ch *Channel, topic string, ms mentionSet) error {
 	if !ms.StreamWildcard && !ms.TopicWildcard {
 		return nil
 	}

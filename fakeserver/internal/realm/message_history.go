@@ -27,7 +27,7 @@ type HistoryEntry struct {
 // MessageHistory implements GET /messages/{id}/history, as the real server rebuilds it from
 // the stored edits, newest back to the original. Under the "moves" visibility policy content
 // edits are left out and every version shows the current content.
-func (s *State) MessageHistory(userID, messageID int, allowEmptyTopic bool) ([]HistoryEntry, *apierr.Error) {
+func (s *State) MessageHistory(userID, messageID int, allowEmptyTopic bool) ([]HistoryEntry, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	policy := s.editing.EditHistoryVisibility

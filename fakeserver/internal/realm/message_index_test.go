@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fixtures"
@@ -150,7 +149,7 @@ func changeRealm(t *testing.T, s *State) map[string]int {
 	}
 	checkIndex(t, s, "sends")
 
-	step := func(name string, err *apierr.Error) {
+	step := func(name string, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -66,7 +66,7 @@ func errEmptyTopic() *apierr.Error { return apierr.BadRequest("Topic can't be em
 
 // normalizeTopic applies the real server's topic rules: trimmed, the display name of the
 // empty topic read as "", control characters refused, long topics truncated.
-func (s *State) normalizeTopic(topic string) (string, *apierr.Error) {
+func (s *State) normalizeTopic(topic string) (string, error) {
 	topic = s.topicNamed(topic)
 	if topic == "" && !s.atLeast(LevelEmptyTopic) {
 		return "", errEmptyTopic()
@@ -81,7 +81,7 @@ func (s *State) normalizeTopic(topic string) (string, *apierr.Error) {
 }
 
 // normalizeContent trims content, refuses empty content and truncates long content.
-func (s *State) normalizeContent(content string) (string, *apierr.Error) {
+func (s *State) normalizeContent(content string) (string, error) {
 	content = strings.TrimRightFunc(content, unicode.IsSpace)
 	if strings.TrimSpace(content) == "" {
 		return "", apierr.BadRequest("Message must not be empty")
@@ -113,7 +113,7 @@ func sharedContent(content, html string) string {
 }
 
 // Send stores a new message and returns its ID.
-func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
+func (s *State) Send(senderID int, d Draft) (int, error) {
 	// The Markdown is rendered under the read lock, before the write lock: readers go on while
 	// a message renders. (A mention of a user renamed in between shows the old name, as on the
 	// real server, which renders before it stores.)
@@ -133,8 +133,8 @@ func (s *State) Send(senderID int, d Draft) (int, *apierr.Error) {
 }
 
 // store sends a message whose content is normalized and rendered (under the lock).
-func (s *State) store(senderID int, d Draft, content string, rendered markdown.Result) (int, *apierr.Error) {
-	var err *apierr.Error
+func (s *State) store(senderID int, d Draft, content string, rendered markdown.Result) (int, error) {
+	var err error
 	sender := s.users[senderID]
 	m := &Message{
 		IsDirect: d.Direct, Content: sharedContent(content, rendered.HTML), Rendered: rendered.HTML, SenderID: senderID,
@@ -189,7 +189,7 @@ func (s *State) store(senderID int, d Draft, content string, rendered markdown.R
 	return m.ID, nil
 }
 
-func (s *State) sendableChannel(sender *User, d Draft) (*Channel, *apierr.Error) {
+func (s *State) sendableChannel(sender *User, d Draft) (*Channel, error) {
 	ch := s.channels[d.ChannelID]
 	if d.Channel != "" {
 		ch = s.channelsByName[strings.ToLower(d.Channel)]
@@ -208,7 +208,7 @@ func (s *State) sendableChannel(sender *User, d Draft) (*Channel, *apierr.Error)
 
 // directRecipients resolves the recipients of a direct message into a sorted, de-duplicated
 // list of participants that includes the sender.
-func (s *State) directRecipients(sender *User, ids []int) ([]int, *apierr.Error) {
+func (s *State) directRecipients(sender *User, ids []int) ([]int, error) {
 	if len(ids) == 0 {
 		return nil, apierr.BadRequest("Message must have recipients")
 	}
@@ -263,7 +263,7 @@ func (s *State) canRead(u *User, m *Message) bool {
 }
 
 // accessibleMessage finds a message u may read, or the one error for missing and invisible alike.
-func (s *State) accessibleMessage(u *User, id int) (*Message, *apierr.Error) {
+func (s *State) accessibleMessage(u *User, id int) (*Message, error) {
 	m := s.messages[id]
 	if m == nil || !s.canRead(u, m) {
 		return nil, apierr.InvalidMessage
@@ -330,7 +330,7 @@ type ViewOptions struct {
 }
 
 // GetMessage implements fetching a single message: the view and the raw content.
-func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView, string, *apierr.Error) {
+func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView, string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]

@@ -42,7 +42,7 @@ var (
 
 // badNarrow is the real server's error for a narrow it cannot apply; desc, the reason,
 // is also a field of its own, which typed clients read.
-func badNarrow(format string, args ...any) *apierr.Error {
+func badNarrow(format string, args ...any) error {
 	desc := fmt.Sprintf(format, args...)
 	return apierr.New(400, "BAD_NARROW", "Invalid narrow operator: %s", desc).With("desc", desc)
 }
@@ -50,7 +50,7 @@ func badNarrow(format string, args ...any) *apierr.Error {
 // ParseNarrow decodes a narrow (a decoded JSON list): each term an object with operator,
 // operand and optional negated, or the legacy [operator, operand] pair, as a server of the
 // given feature level reads it.
-func ParseNarrow(raw []any, level int) ([]NarrowTerm, *apierr.Error) {
+func ParseNarrow(raw []any, level int) ([]NarrowTerm, error) {
 	terms := make([]NarrowTerm, 0, len(raw))
 	for i, item := range raw {
 		var t NarrowTerm
@@ -135,7 +135,7 @@ func operandString(v any) string {
 }
 
 // compileNarrow resolves a narrow's names and IDs (under the lock).
-func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, *apierr.Error) {
+func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, error) {
 	f := &narrowFilter{s: s, viewer: viewer}
 	for _, t := range terms {
 		check, err := s.narrowCheck(f, viewer, t)
@@ -154,7 +154,7 @@ func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, 
 	return f, nil
 }
 
-func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*Message) bool, *apierr.Error) {
+func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*Message) bool, error) {
 	operand := strings.TrimSpace(operandString(t.Operand))
 	if !s.atLeast(narrowOperandLevels[t.Operator+":"+operand]) {
 		return nil, badNarrow("unknown '%s' operand %s", t.Operator, operand)
@@ -253,7 +253,7 @@ func (s *State) userRef(viewer *User, operand string) (int, bool) {
 }
 
 // userRefs resolves a dm operand: a list of IDs, or emails separated by commas.
-func (s *State) userRefs(viewer *User, operand any) ([]int, *apierr.Error) {
+func (s *State) userRefs(viewer *User, operand any) ([]int, error) {
 	var refs []string
 	switch v := operand.(type) {
 	case []any:
@@ -276,7 +276,7 @@ func (s *State) userRefs(viewer *User, operand any) ([]int, *apierr.Error) {
 	return ids, nil
 }
 
-func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, *apierr.Error) {
+func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, error) {
 	flag := func(name string) func(*Message) bool {
 		return func(m *Message) bool { return flagsOf(m, viewer.ID).has(name) }
 	}
@@ -312,7 +312,7 @@ var (
 	imageInHTML = regexp.MustCompile(`<img `)
 )
 
-func hasCheck(operand string) (func(*Message) bool, *apierr.Error) {
+func hasCheck(operand string) (func(*Message) bool, error) {
 	switch operand {
 	case "link":
 		return func(m *Message) bool { return linkInHTML.MatchString(m.Rendered) }, nil
@@ -407,7 +407,7 @@ type NarrowMatch struct {
 
 // MatchesNarrow reports which of the given messages match the narrow
 // (GET /messages/matches_narrow); only messages the user received are considered.
-func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[string]NarrowMatch, *apierr.Error) {
+func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[string]NarrowMatch, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]
@@ -437,171 +437,6 @@ func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[st
 		}
 	}
 	return out, nil
-}
-
-// LargerThanMaxMessageID is the anchor the real server uses, and echoes, for newest (and for
-// first_unread when nothing is unread); larger anchors are clamped to it.
-const LargerThanMaxMessageID = 10_000_000_000_000_000
-
-// Anchors of GET /messages besides a message ID.
-const (
-	AnchorNewest      = -1
-	AnchorOldest      = -2
-	AnchorFirstUnread = -3
-)
-
-// MessageQuery is a GET /messages request.
-type MessageQuery struct {
-	Anchor        int // a message ID or one of the Anchor constants
-	NumBefore     int
-	NumAfter      int
-	IncludeAnchor bool
-	Narrow        []NarrowTerm
-	View          ViewOptions
-}
-
-// MessageWindow is the GET /messages response.
-type MessageWindow struct {
-	Messages       []MessageView `json:"messages"`
-	Anchor         int           `json:"anchor"`
-	FoundAnchor    bool          `json:"found_anchor"`
-	FoundOldest    bool          `json:"found_oldest"`
-	FoundNewest    bool          `json:"found_newest"`
-	HistoryLimited bool          `json:"history_limited"`
-}
-
-// Messages returns a window of the messages of a narrow around an anchor (GET /messages).
-func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, *apierr.Error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u := s.users[userID]
-	f, err := s.compileNarrow(u, q.Narrow)
-	if err != nil {
-		return MessageWindow{}, err
-	}
-	anchor := idOfAnchor(q.Anchor)
-	if anchor == AnchorFirstUnread {
-		anchor = s.firstUnread(f)
-	}
-	all := s.narrowed(f, anchor, q.NumBefore, q.NumAfter)
-	w := MessageWindow{Anchor: anchor, Messages: []MessageView{}}
-	split, _ := slices.BinarySearchFunc(all, anchor, func(m *Message, id int) int { return m.ID - id })
-	before := all[:split]
-	rest := all[split:]
-	var at *Message
-	if len(rest) > 0 && rest[0].ID == anchor {
-		at, rest = rest[0], rest[1:]
-		w.FoundAnchor = true
-	}
-	if len(before) > q.NumBefore {
-		before = before[len(before)-q.NumBefore:]
-	} else {
-		w.FoundOldest = true
-	}
-	if len(rest) > q.NumAfter {
-		rest = rest[:q.NumAfter]
-	} else {
-		w.FoundNewest = true
-	}
-	window := slices.Clone(before)
-	if at != nil && q.IncludeAnchor {
-		window = append(window, at)
-	}
-	window = append(window, rest...)
-	for _, m := range window {
-		v := s.messageView(u, m, q.View)
-		if len(f.search) > 0 {
-			// A search shows where it matched, in HTML whatever the content's format.
-			content, subject := highlight(m.Rendered, f.search), highlight(html.EscapeString(m.Topic), f.search)
-			v.MatchContent, v.MatchSubject = &content, &subject
-		}
-		w.Messages = append(w.Messages, v)
-	}
-	return w, nil
-}
-
-// idOfAnchor is the message id an anchor stands for: newest after every message, oldest before
-// them; a message id (or first_unread, resolved later) as it is.
-func idOfAnchor(anchor int) int {
-	switch anchor {
-	case AnchorNewest:
-		return LargerThanMaxMessageID
-	case AnchorOldest:
-		return 0
-	}
-	return anchor
-}
-
-// narrowSource returns the list of the message index that holds every message the narrow can
-// match: the shortest of those its positive terms select, or every id. The list belongs to the
-// index (read it under the lock, never keep it).
-func (s *State) narrowSource(f *narrowFilter) idList {
-	source := s.index.all
-	consider := func(ids idList) {
-		if ids.Len() < source.Len() {
-			source = ids
-		}
-	}
-	switch {
-	case f.channelID != 0 && f.topic != nil:
-		consider(s.index.topics[f.channelID][topicKeyOf(*f.topic)])
-	case f.channelID != 0:
-		consider(s.index.channels[f.channelID])
-	}
-	if f.direct != nil {
-		consider(s.index.directs[*f.direct])
-	}
-	if f.senderID != 0 {
-		consider(s.index.senders[f.senderID])
-	}
-	if f.unread {
-		consider(s.index.unread[f.viewer.ID])
-	}
-	return source
-}
-
-// firstUnread is the first_unread anchor: the oldest message of the narrow the viewer has not
-// read, found among the viewer's unread messages (LargerThanMaxMessageID for none).
-func (s *State) firstUnread(f *narrowFilter) int {
-	for id := range s.index.unread[f.viewer.ID].All() {
-		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
-			return id
-		}
-	}
-	return LargerThanMaxMessageID
-}
-
-// narrowed returns, ascending, the messages of the narrow that the window around the anchor
-// needs: it walks the narrow's source list out from the anchor only as far as the window
-// reaches (one message more each way, to tell whether it found the ends).
-func (s *State) narrowed(f *narrowFilter, anchor, numBefore, numAfter int) []*Message {
-	ids := s.narrowSource(f)
-	keep := func(id int) *Message {
-		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
-			return m
-		}
-		return nil
-	}
-	var before []*Message
-	for id := range ids.Before(anchor) {
-		if len(before) > numBefore {
-			break
-		}
-		if m := keep(id); m != nil {
-			before = append(before, m)
-		}
-	}
-	slices.Reverse(before)
-	after := before
-	for id := range ids.From(anchor) {
-		if len(after)-len(before) > numAfter+1 {
-			break
-		}
-		if m := keep(id); m != nil {
-			after = append(after, m)
-		}
-	}
-	return after
 }
 
 // String describes a term for logs.

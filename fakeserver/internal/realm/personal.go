@@ -54,7 +54,7 @@ func (s *State) alertWordsOf(userID int) []string {
 
 // AddAlertWords adds words (trimmed; blank ones dropped), skipping those the user has already
 // in any case, and answers the whole list. Checked whole before anything changes.
-func (s *State) AddAlertWords(userID int, words []string) ([]string, *apierr.Error) {
+func (s *State) AddAlertWords(userID int, words []string) ([]string, error) {
 	for i, w := range words {
 		if utf8.RuneCountInString(w) > MaxAlertWordLength {
 			return nil, apierr.BadRequest("alert_words[%d] is too long (limit: %d characters)", i, MaxAlertWordLength)
@@ -142,7 +142,7 @@ type StatusChange struct {
 
 // UpdateStatusOf changes another user's status for an administrator (POST
 // /users/{user_id}/status): the target must be an active human, then UpdateStatus's checks.
-func (s *State) UpdateStatusOf(targetID int, c StatusChange) *apierr.Error {
+func (s *State) UpdateStatusOf(targetID int, c StatusChange) error {
 	s.mu.RLock()
 	target := s.users[targetID]
 	s.mu.RUnlock()
@@ -157,7 +157,7 @@ func (s *State) UpdateStatusOf(targetID int, c StatusChange) *apierr.Error {
 
 // UpdateStatus changes the user's status with the real server's checks, in its order, and
 // tells everyone of the fields that were given.
-func (s *State) UpdateStatus(userID int, c StatusChange) *apierr.Error {
+func (s *State) UpdateStatus(userID int, c StatusChange) error {
 	if c.Away == nil && c.StatusText == nil && c.EmojiName == nil {
 		return apierr.BadRequest("Client did not pass any new values.")
 	}
@@ -218,7 +218,7 @@ func (st UserStatus) shown() UserStatus {
 
 // Status is one user's status (GET /users/{user_id}/status): an active human's, as the real
 // server's user lookup allows.
-func (s *State) Status(targetID int) (UserStatus, *apierr.Error) {
+func (s *State) Status(targetID int) (UserStatus, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	switch u := s.users[targetID]; {
@@ -252,7 +252,7 @@ type MutedUser struct {
 // MuteUser mutes a user for userID (POST /users/me/muted_users/{id}), with the real server's
 // checks: not oneself, an existing user (bots too, from level 188; deactivated ones too), not
 // twice.
-func (s *State) MuteUser(userID, targetID int) *apierr.Error {
+func (s *State) MuteUser(userID, targetID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if userID == targetID {
@@ -278,7 +278,7 @@ func (s *State) MuteUser(userID, targetID int) *apierr.Error {
 }
 
 // UnmuteUser unmutes a user for userID (DELETE /users/me/muted_users/{id}).
-func (s *State) UnmuteUser(userID, targetID int) *apierr.Error {
+func (s *State) UnmuteUser(userID, targetID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.users[targetID] == nil {
@@ -322,7 +322,7 @@ func (s *State) hasMuted(userID, senderID int) bool {
 // (GET /messages/{id}/read_receipts), as the real server counts them: active users with a
 // read row, not the sender, neither a user the requester muted nor one who muted the
 // requester. Every user of the fake shares read receipts (send_read_receipts is on).
-func (s *State) ReadReceipts(requesterID, messageID int) ([]int, *apierr.Error) {
+func (s *State) ReadReceipts(requesterID, messageID int) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	m, err := s.accessibleMessage(s.users[requesterID], messageID)

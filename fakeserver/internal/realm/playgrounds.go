@@ -22,7 +22,7 @@ var pygmentsLanguagePattern = regexp.MustCompile(`^[ a-zA-Z0-9_+\-./#]*$`)
 
 // AddPlayground validates and stores a playground (POST /realm/playgrounds); the caller is
 // an administrator. The template must be RFC 6570 with exactly one variable, named code.
-func (s *State) AddPlayground(name, language, template string) (int, *apierr.Error) {
+func (s *State) AddPlayground(name, language, template string) (int, error) {
 	name, language, template = strings.TrimSpace(name), strings.TrimSpace(language), strings.TrimSpace(template)
 	switch {
 	case name == "" || language == "":
@@ -61,7 +61,7 @@ func (s *State) AddPlayground(name, language, template string) (int, *apierr.Err
 }
 
 // RemovePlayground deletes a playground (DELETE /realm/playgrounds/{id}).
-func (s *State) RemovePlayground(id int) *apierr.Error {
+func (s *State) RemovePlayground(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.playgrounds, func(p *Playground) bool { return p.ID == id })

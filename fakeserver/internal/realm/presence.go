@@ -176,7 +176,7 @@ func (s *State) legacyClientEntry(p *presence, u *User, perClient bool) map[stri
 // legacy format without client names, offline when the last report is older than the
 // threshold, as the real server answers bots and other API clients. named is how the request
 // named the user, for the error when there is no presence data.
-func (s *State) UserPresence(targetID int, named string) (map[string]any, *apierr.Error) {
+func (s *State) UserPresence(targetID int, named string) (map[string]any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[targetID]

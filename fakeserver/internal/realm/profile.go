@@ -80,7 +80,7 @@ const (
 // AddProfileField creates a custom profile field (POST /realm/profile_fields); the role
 // decorator ran before parsing. Types that need field data (choice, external account) are
 // not offered by the fake.
-func (s *State) AddProfileField(name, hint string, fieldType int) (int, *apierr.Error) {
+func (s *State) AddProfileField(name, hint string, fieldType int) (int, error) {
 	name, hint = strings.TrimSpace(name), strings.TrimSpace(hint)
 	switch {
 	case name == "":
@@ -106,7 +106,7 @@ func (s *State) AddProfileField(name, hint string, fieldType int) (int, *apierr.
 }
 
 // RemoveProfileField deletes a custom profile field and every user's value of it.
-func (s *State) RemoveProfileField(id int) *apierr.Error {
+func (s *State) RemoveProfileField(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.accounts.profileFields, func(f *ProfileField) bool { return f.ID == id })
@@ -155,7 +155,7 @@ func (it ProfileDataItem) empty() bool {
 }
 
 // checkProfileData validates every item against its field's type, before anything changes.
-func (s *State) checkProfileData(items []ProfileDataItem) *apierr.Error {
+func (s *State) checkProfileData(items []ProfileDataItem) error {
 	for _, it := range items {
 		f := s.profileField(it.ID)
 		if f == nil {
@@ -172,7 +172,7 @@ func (s *State) checkProfileData(items []ProfileDataItem) *apierr.Error {
 }
 
 // checkFieldValue applies the field type's validator, with the real server's messages.
-func (s *State) checkFieldValue(f *ProfileField, value any) *apierr.Error {
+func (s *State) checkFieldValue(f *ProfileField, value any) error {
 	if f.Type == FieldUser {
 		ids, ok := value.([]int)
 		if !ok {

@@ -105,7 +105,7 @@ type PushRegistration struct {
 // or token, with the real server's checks in its order (the caller checked the push service
 // is configured). From LevelLegacyPushRemoval, a registration that sets a token removes the
 // user's legacy registration with the same token.
-func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error {
+func (s *State) RegisterPushDevice(userID int, r PushRegistration) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var d *Device
@@ -125,7 +125,7 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error
 	}
 	var key []byte
 	if keyFields {
-		var err *apierr.Error
+		var err error
 		if key, err = checkPushKey(*r.PushKey); err != nil {
 			return err
 		}
@@ -168,7 +168,7 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error
 }
 
 // checkPushKey decodes a push key: standard Base64 of the cryptosystem byte and the key.
-func checkPushKey(encoded string) ([]byte, *apierr.Error) {
+func checkPushKey(encoded string) ([]byte, error) {
 	key, ok := decodeBase64(encoded)
 	if !ok || len(key) != 1+secretBoxKeyLength || key[0] != pushKeySecretBox {
 		return nil, apierr.BadRequest("Invalid `push_key`")
@@ -177,7 +177,7 @@ func checkPushKey(encoded string) ([]byte, *apierr.Error) {
 }
 
 // checkTokenFields checks the Base64 fields of a token registration.
-func checkTokenFields(r PushRegistration) *apierr.Error {
+func checkTokenFields(r PushRegistration) error {
 	id, ok := decodeBase64(*r.TokenID)
 	if !ok {
 		return apierr.BadRequest("`token_id` is not Base64 encoded")
@@ -216,7 +216,7 @@ func LegacyTokenID(token string) string {
 }
 
 // checkLegacyToken applies the real server's token checks.
-func checkLegacyToken(kind, token string) *apierr.Error {
+func checkLegacyToken(kind, token string) error {
 	if token == "" || len(token) > maxLegacyTokenBytes {
 		return apierr.BadRequest("Empty or invalid length token")
 	}
@@ -247,7 +247,7 @@ func isHexBytes(token string) bool {
 
 // AddLegacyToken records a legacy push registration (kind "fcm" or "apns"); adding one again
 // only updates its app ID.
-func (s *State) AddLegacyToken(userID int, kind, token, appID string) *apierr.Error {
+func (s *State) AddLegacyToken(userID int, kind, token, appID string) error {
 	if err := checkLegacyToken(kind, token); err != nil {
 		return err
 	}
@@ -264,7 +264,7 @@ func (s *State) AddLegacyToken(userID int, kind, token, appID string) *apierr.Er
 }
 
 // RemoveLegacyToken removes a legacy push registration of the user.
-func (s *State) RemoveLegacyToken(userID int, kind, token string) *apierr.Error {
+func (s *State) RemoveLegacyToken(userID int, kind, token string) error {
 	if err := checkLegacyToken(kind, token); err != nil {
 		return err
 	}

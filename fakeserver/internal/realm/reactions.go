@@ -61,7 +61,7 @@ type ReactionRequest struct {
 }
 
 // resolveEmoji checks an emoji request and fills in its code, as the real server does.
-func resolveEmoji(r ReactionRequest) (ReactionRequest, *apierr.Error) {
+func resolveEmoji(r ReactionRequest) (ReactionRequest, error) {
 	if r.ReactionType == "" {
 		r.ReactionType = UnicodeEmoji
 	}
@@ -100,7 +100,7 @@ func resolveEmoji(r ReactionRequest) (ReactionRequest, *apierr.Error) {
 }
 
 // AddReaction adds the user's reaction to a message (POST /messages/{id}/reactions).
-func (s *State) AddReaction(userID, messageID int, req ReactionRequest) *apierr.Error {
+func (s *State) AddReaction(userID, messageID int, req ReactionRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -230,7 +230,7 @@ func submessageViews(m *Message) []SubmessageView {
 
 // AddSubmessage attaches a submessage (POST /submessage). Only the message's sender may add
 // the first one; content must be JSON, as the real server requires.
-func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (int, *apierr.Error) {
+func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -256,7 +256,7 @@ func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (i
 // RemoveReaction removes the user's reaction to a message (DELETE
 // /messages/{id}/reactions). The emoji is named by its code within its type, or, for
 // clients that know only names, by its name.
-func (s *State) RemoveReaction(userID, messageID int, req ReactionRequest) *apierr.Error {
+func (s *State) RemoveReaction(userID, messageID int, req ReactionRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, err := s.accessibleMessage(s.users[userID], messageID)

@@ -50,7 +50,7 @@ type ReminderView struct {
 
 // CreateReminder schedules a reminder of a message the user can read (POST /reminders), with
 // the real server's checks in its order: the time first, then the message, then the note.
-func (s *State) CreateReminder(userID, messageID int, deliverAt int64, note string) (int, *apierr.Error) {
+func (s *State) CreateReminder(userID, messageID int, deliverAt int64, note string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if deliverAt <= s.Now() {
@@ -86,7 +86,7 @@ func (s *State) Reminders(userID int) []ReminderView {
 }
 
 // DeleteReminder cancels one of the user's reminders (DELETE /reminders/{id}).
-func (s *State) DeleteReminder(userID, id int) *apierr.Error {
+func (s *State) DeleteReminder(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.integrations.reminders[id]

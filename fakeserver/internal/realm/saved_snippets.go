@@ -29,7 +29,7 @@ type userSnippet struct {
 }
 
 // snippetField trims a title or content and applies the real server's limits to it.
-func snippetField(name, value string, limit int) (string, *apierr.Error) {
+func snippetField(name, value string, limit int) (string, error) {
 	value = strings.TrimSpace(value)
 	switch {
 	case value == "":
@@ -41,7 +41,7 @@ func snippetField(name, value string, limit int) (string, *apierr.Error) {
 }
 
 // CreateSavedSnippet saves a snippet for the user (POST /saved_snippets).
-func (s *State) CreateSavedSnippet(userID int, title, content string) (int, *apierr.Error) {
+func (s *State) CreateSavedSnippet(userID int, title, content string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	title, err := snippetField("title", title, MaxSnippetTitleLength)
@@ -62,7 +62,7 @@ func (s *State) CreateSavedSnippet(userID int, title, content string) (int, *api
 
 // EditSavedSnippet changes one of the user's snippets; nil leaves a field as it is, and a
 // request that changes nothing succeeds without an event, as on the real server.
-func (s *State) EditSavedSnippet(userID, id int, title, content *string) *apierr.Error {
+func (s *State) EditSavedSnippet(userID, id int, title, content *string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := SavedSnippet{}
@@ -98,7 +98,7 @@ func (s *State) EditSavedSnippet(userID, id int, title, content *string) *apierr
 }
 
 // DeleteSavedSnippet removes one of the user's snippets.
-func (s *State) DeleteSavedSnippet(userID, id int) *apierr.Error {
+func (s *State) DeleteSavedSnippet(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sn := s.personal.snippets[id]
@@ -111,7 +111,7 @@ func (s *State) DeleteSavedSnippet(userID, id int) *apierr.Error {
 }
 
 // errNoSnippet is the real server's answer for a snippet that is not the user's.
-func errNoSnippet() *apierr.Error {
+func errNoSnippet() error {
 	return apierr.New(404, "BAD_REQUEST", "Saved snippet does not exist.")
 }
 

@@ -41,7 +41,7 @@ type ScheduledMessageView struct {
 }
 
 // checkFuture refuses a delivery time that is not in the future (on the fake's clock).
-func (s *State) checkFuture(at int64) *apierr.Error {
+func (s *State) checkFuture(at int64) error {
 	if at <= s.Now() {
 		return apierr.BadRequest("Scheduled delivery time must be in the future.")
 	}
@@ -51,7 +51,7 @@ func (s *State) checkFuture(at int64) *apierr.Error {
 // scheduledTarget sets a message's channel or recipients from a request's to, read as the
 // real server reads it for the message's type: a channel's ID as an integer; recipients as a
 // JSON list of user IDs (repeats dropped).
-func scheduledTarget(m *ScheduledMessage, to string) *apierr.Error {
+func scheduledTarget(m *ScheduledMessage, to string) error {
 	if !m.Direct {
 		id, err := strconv.Atoi(strings.TrimSpace(to))
 		if err != nil {
@@ -83,7 +83,7 @@ func scheduledTarget(m *ScheduledMessage, to string) *apierr.Error {
 // checkScheduled applies the checks of sending to a scheduled message (under a lock), in the
 // real server's order: the topic's presence, the content, then the channel or recipients; it
 // returns the message as kept.
-func (s *State) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, *apierr.Error) {
+func (s *State) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, error) {
 	if !m.Direct && !m.TopicGiven {
 		return m, apierr.BadRequest("Missing topic")
 	}
@@ -112,7 +112,7 @@ func (s *State) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, *
 
 // CreateScheduledMessage schedules a message (POST /scheduled_messages) to the channel or
 // recipients to names; the time is checked first.
-func (s *State) CreateScheduledMessage(userID int, m ScheduledMessage, to string) (int, *apierr.Error) {
+func (s *State) CreateScheduledMessage(userID int, m ScheduledMessage, to string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkFuture(m.DeliverAt); err != nil {
@@ -143,7 +143,7 @@ type ScheduledChange struct {
 // EditScheduledMessage changes one of the user's scheduled messages, with the real server's
 // checks in its order: the request's own, then the message's existence, then the changed
 // message's as a new one's (a failed one is tried again when due).
-func (s *State) EditScheduledMessage(userID, id int, c ScheduledChange) *apierr.Error {
+func (s *State) EditScheduledMessage(userID, id int, c ScheduledChange) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -191,7 +191,7 @@ func (s *State) EditScheduledMessage(userID, id int, c ScheduledChange) *apierr.
 }
 
 // DeleteScheduledMessage cancels one of the user's scheduled messages.
-func (s *State) DeleteScheduledMessage(userID, id int) *apierr.Error {
+func (s *State) DeleteScheduledMessage(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sm := s.personal.scheduled[id]
@@ -208,7 +208,7 @@ func (s *State) removeScheduled(sm *scheduledMessage) {
 }
 
 // errNoScheduled is the real server's answer for a scheduled message that is not the user's.
-func errNoScheduled() *apierr.Error {
+func errNoScheduled() error {
 	return apierr.New(404, "BAD_REQUEST", "Scheduled message does not exist")
 }
 

@@ -22,7 +22,7 @@ var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 
 // CheckSubscriptionValue validates a property's value before any lookup, as the real server
 // parses before it looks the channel up: a hex color string for color, a boolean otherwise.
-func CheckSubscriptionValue(property string, value any) *apierr.Error {
+func CheckSubscriptionValue(property string, value any) error {
 	if !slices.Contains(SubscriptionProperties, property) {
 		return apierr.BadRequest("Unknown subscription property: %s", property)
 	}
@@ -43,7 +43,7 @@ func CheckSubscriptionValue(property string, value any) *apierr.Error {
 
 // SetSubscriptionProperty changes one setting of the user's subscription. Changing is_muted
 // or in_home_view publishes two events, one per property, as the document says.
-func (s *State) SetSubscriptionProperty(userID, channelID int, property string, value any) *apierr.Error {
+func (s *State) SetSubscriptionProperty(userID, channelID int, property string, value any) error {
 	return s.SetSubscriptionProperties(userID, []SubscriptionChange{{ChannelID: channelID, Property: property, Value: value}})
 }
 
@@ -56,7 +56,7 @@ type SubscriptionChange struct {
 
 // SetSubscriptionProperties changes settings of the user's subscriptions in order, all or
 // nothing: every change is checked before the first is made.
-func (s *State) SetSubscriptionProperties(userID int, changes []SubscriptionChange) *apierr.Error {
+func (s *State) SetSubscriptionProperties(userID int, changes []SubscriptionChange) error {
 	for _, c := range changes {
 		if err := CheckSubscriptionValue(c.Property, c.Value); err != nil {
 			return err
@@ -235,7 +235,7 @@ func (s *State) subscriberIDs(ch *Channel) []int {
 
 // ChannelSubscribers lists a channel's active subscribers in ID order (GET
 // /streams/{id}/members), for a requester who may access the channel.
-func (s *State) ChannelSubscribers(userID, channelID int) ([]int, *apierr.Error) {
+func (s *State) ChannelSubscribers(userID, channelID int) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ch, err := s.accessibleChannel(s.users[userID], channelID)
@@ -248,7 +248,7 @@ func (s *State) ChannelSubscribers(userID, channelID int) ([]int, *apierr.Error)
 // ChannelEmailAddress is the address that posts to a channel by email (GET
 // /streams/{id}/email_address). The fake has no email gateway, so it is empty, as on a real
 // server without one (EMAIL_GATEWAY_PATTERN unset); the channel is checked all the same.
-func (s *State) ChannelEmailAddress(userID, channelID int) (string, *apierr.Error) {
+func (s *State) ChannelEmailAddress(userID, channelID int) (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if _, err := s.accessibleChannel(s.users[userID], channelID); err != nil {
@@ -259,7 +259,7 @@ func (s *State) ChannelEmailAddress(userID, channelID int) (string, *apierr.Erro
 
 // IsSubscribed tells whether a user is subscribed to a channel the requester may access (GET
 // /users/{id}/subscriptions/{stream_id}); bots may be asked about from LevelBotSubscriptionStatus.
-func (s *State) IsSubscribed(requesterID, targetID, channelID int) (bool, *apierr.Error) {
+func (s *State) IsSubscribed(requesterID, targetID, channelID int) (bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	target := s.users[targetID]
@@ -284,7 +284,7 @@ type UnsubscribeResult struct {
 // when principals is empty), all or nothing, as the real server's remove_subscriptions.
 // Removing anyone but oneself or one's own bots needs the channel's remove-subscribers
 // permission (administrators by default) or to administer the channel (its creator).
-func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (UnsubscribeResult, *apierr.Error) {
+func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (UnsubscribeResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]

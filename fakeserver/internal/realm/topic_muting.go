@@ -42,7 +42,7 @@ type ChannelRef struct {
 
 // lookupChannel finds a channel by reference that u may access, with the real server's
 // messages for each kind of reference.
-func (s *State) lookupChannel(u *User, ref ChannelRef) (*Channel, *apierr.Error) {
+func (s *State) lookupChannel(u *User, ref ChannelRef) (*Channel, error) {
 	if ref.Name == "" {
 		return s.accessibleChannel(u, ref.ID)
 	}
@@ -56,7 +56,7 @@ func (s *State) lookupChannel(u *User, ref ChannelRef) (*Channel, *apierr.Error)
 // MuteTopic mutes (mute=true) or unmutes a topic for the user (PATCH
 // /users/me/subscriptions/muted_topics). Both are idempotent; muting needs access to the
 // channel, unmuting only that it exists, as on the real server.
-func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) *apierr.Error {
+func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if n := utf8.RuneCountInString(topic); n > s.settings.MaxTopicLength {

@@ -16,7 +16,7 @@ func (s *State) typingPerson(u *User) map[string]any {
 // SetDirectTyping tells the participants of a direct conversation that the user started or
 // stopped composing to them (POST /typing, type direct). The participants include the user,
 // as on the real server, and so does the audience.
-func (s *State) SetDirectTyping(userID int, to []int, start bool) *apierr.Error {
+func (s *State) SetDirectTyping(userID int, to []int, start bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -50,7 +50,7 @@ func (s *State) SetDirectTyping(userID int, to []int, start bool) *apierr.Error 
 // SetChannelTyping tells a channel's subscribers that the user started or stopped composing
 // in a topic (POST /typing, type channel). The user must be allowed to send there. Only
 // clients with the stream_typing_notifications capability get these events.
-func (s *State) SetChannelTyping(userID, channelID int, topic string, start bool) *apierr.Error {
+func (s *State) SetChannelTyping(userID, channelID int, topic string, start bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]

@@ -10,7 +10,7 @@ import (
 // SetUserTopic implements POST /user_topics, the replacement of muting topics (operation 3),
 // on the same state: any policy from inherit to followed. Setting a policy needs access to
 // the channel; going back to inherit only that it exists, as on the real server.
-func (s *State) SetUserTopic(userID, channelID int, topic string, policy int) *apierr.Error {
+func (s *State) SetUserTopic(userID, channelID int, topic string, policy int) error {
 	if policy < VisibilityInherit || policy > VisibilityFollowed {
 		return apierr.BadRequest("Invalid visibility_policy")
 	}

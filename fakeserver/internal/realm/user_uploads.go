@@ -21,7 +21,7 @@ var (
 
 // DownloadFile finds an uploaded file by its path_id for a user who may see it: its owner, or
 // whoever can read a message that references it (the real server's validate_attachment_request).
-func (s *State) DownloadFile(userID int, pathID string) (UploadedFile, *apierr.Error) {
+func (s *State) DownloadFile(userID int, pathID string) (UploadedFile, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	a := s.integrations.byPath[pathID]

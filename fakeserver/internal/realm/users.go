@@ -2,7 +2,6 @@ package realm
 
 import (
 	"crypto/md5"
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -27,15 +26,6 @@ const (
 	RoleModerator = 300
 	RoleMember    = 400
 	RoleGuest     = 600
-)
-
-// Email visibility values of the real server.
-const (
-	VisibleEveryone   = 1
-	VisibleMembers    = 2
-	VisibleAdmins     = 3
-	VisibleNobody     = 4
-	VisibleModerators = 5
 )
 
 // User is an account of the realm: a human or a bot.
@@ -104,108 +94,8 @@ func (u *User) IsModerator() bool { return u.Role <= RoleModerator }
 func (u *User) IsGuest() bool { return u.Role == RoleGuest }
 
 var (
-	apiKeyPattern       = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
 	botShortNamePattern = regexp.MustCompile(`^[a-z0-9._-]+$`)
 )
-
-// Authenticate checks Basic credentials in the real server's order and with its messages.
-// It returns a copy of the user so that callers never read shared state unlocked.
-func (s *State) Authenticate(email, apiKey string) (User, *apierr.Error) {
-	if !apiKeyPattern.MatchString(apiKey) {
-		return User{}, apierr.Unauthorized("Malformed API key")
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if b := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]; mutation.On("bot-any-key-accepted") && b != nil && b.IsBot && b.IsActive {
-		return *b, nil
-	}
-	u, ok := s.usersByKey[apiKey]
-	if !ok || !strings.EqualFold(strings.TrimSpace(email), u.Email) {
-		return User{}, apierr.Unauthorized("Invalid API key")
-	}
-	if !u.IsActive {
-		return User{}, apierr.Unauthorized("Account is deactivated")
-	}
-	return *u, nil
-}
-
-// PasswordLogin exchanges an email and password for the user (POST /fetch_api_key).
-func (s *State) PasswordLogin(email, password string) (User, *apierr.Error) {
-	if !strings.Contains(email, "@") {
-		return User{}, apierr.BadRequest("Enter a valid email address.")
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u, ok := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
-	if !ok || u.IsBot || u.Password == "" || u.Password != password {
-		return User{}, apierr.New(401, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
-	}
-	if !u.IsActive {
-		return User{}, apierr.New(401, "USER_DEACTIVATED", "Account is deactivated")
-	}
-	return *u, nil
-}
-
-// dummyEmail is the address shown in place of a real one the viewer may not see.
-func (s *State) dummyEmail(u *User) string { return fmt.Sprintf("user%d@%s", u.ID, s.settings.Host) }
-
-// emailVisibility is the email_address_visibility that applies to target: the user's own, or
-// below LevelUserEmailVisibility the realm's (the real server's changelog).
-func (s *State) emailVisibility(target *User) int {
-	if !s.atLeast(LevelUserEmailVisibility) {
-		return s.realmEmailVisibility
-	}
-	return target.EmailAddressVisibility
-}
-
-// canSeeRealEmail applies the target's email visibility to the viewer.
-func (s *State) canSeeRealEmail(viewer, target *User) bool {
-	if viewer.ID == target.ID || target.IsBot {
-		return true
-	}
-	switch s.emailVisibility(target) {
-	case VisibleEveryone:
-		return true
-	case VisibleMembers:
-		return !viewer.IsGuest()
-	case VisibleModerators:
-		return viewer.IsModerator()
-	case VisibleAdmins:
-		return viewer.IsAdmin()
-	default:
-		return false
-	}
-}
-
-// apiEmail is the address the API uses for target: the real one only when everyone may see
-// it, as on the real server, so that the same user has the same API email for everybody.
-func (s *State) apiEmail(target *User) string {
-	if target.IsBot || s.emailVisibility(target) == VisibleEveryone {
-		return target.Email
-	}
-	return s.dummyEmail(target)
-}
-
-// jsonNull is a field's explicit null (a nil value leaves an omitempty field out).
-var jsonNull = json.RawMessage("null")
-
-// deliveryEmail is the real address if viewer may see it, else null. Below
-// LevelUserEmailVisibility the field is there only for the user's own object and for a
-// viewer the realm's visibility gives access to every address (administrators, or moderators
-// too), as the real server's changelog describes; nil leaves it out.
-func (s *State) deliveryEmail(viewer, target *User) any {
-	if !s.atLeast(LevelUserEmailVisibility) {
-		v := s.realmEmailVisibility
-		if viewer.ID == target.ID || v == VisibleAdmins && viewer.IsAdmin() || v == VisibleModerators && viewer.IsModerator() {
-			return target.Email
-		}
-		return nil
-	}
-	if s.canSeeRealEmail(viewer, target) {
-		return target.Email
-	}
-	return jsonNull
-}
 
 // avatarURL is a gravatar-style URL derived from the real address, as the real server's
 // default: kept with the user, or computed for one the realm does not hold (the notification bot).
@@ -277,13 +167,13 @@ func (s *State) userView(viewer, u *User) UserView {
 }
 
 // UserView returns target as viewer sees it.
-func (s *State) UserView(viewerID, targetID int) (UserView, *apierr.Error) {
+func (s *State) UserView(viewerID, targetID int) (UserView, error) {
 	return s.UserViewWith(viewerID, targetID, false)
 }
 
 // UserViewWith returns target as viewer sees it, with its custom profile field values
 // when withProfile is true.
-func (s *State) UserViewWith(viewerID, targetID int, withProfile bool) (UserView, *apierr.Error) {
+func (s *State) UserViewWith(viewerID, targetID int, withProfile bool) (UserView, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer, target := s.users[viewerID], s.users[targetID]
@@ -321,7 +211,7 @@ func (s *State) UsersWith(viewerID int, withProfile bool) []UserView {
 var roleValues = map[int]bool{RoleOwner: true, RoleAdmin: true, RoleModerator: true, RoleMember: true, RoleGuest: true}
 
 // CreateUser adds a member account (POST /users). The role decorator ran before parsing.
-func (s *State) CreateUser(requesterID int, email, password, fullName string) (int, *apierr.Error) {
+func (s *State) CreateUser(requesterID int, email, password, fullName string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -360,7 +250,7 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 // CreateBot adds a generic bot owned by the requester (POST /bots).
 // maxBots bounds the active bots one user owns (server configuration), so that no member can
 // multiply their quotas, and the fake's memory, by creating bots without end.
-func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxBots int) (User, *apierr.Error) {
+func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxBots int) (User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	owned := 0
@@ -409,7 +299,7 @@ type UserUpdate struct {
 }
 
 // UpdateUser applies an administrator's change to the user with ID targetID.
-func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Error {
+func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, target := s.users[requesterID], s.users[targetID]
@@ -421,7 +311,7 @@ func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) *apierr.Err
 
 // UpdateUserByEmail applies an administrator's change to the user an email names: the
 // dummy address user<id>@<realm host>, or the real address if the requester may see it.
-func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) *apierr.Error {
+func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -433,7 +323,7 @@ func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) 
 }
 
 // UserViewByEmail returns the user an email names (GET /users/{email}), as viewer sees it.
-func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (UserView, *apierr.Error) {
+func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (UserView, error) {
 	s.mu.RLock()
 	target := s.userByEmail(s.users[viewerID], email)
 	s.mu.RUnlock()
@@ -443,29 +333,9 @@ func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (U
 	return s.UserViewWith(viewerID, target.ID, withProfile)
 }
 
-var dummyEmailPattern = regexp.MustCompile(`^(?i)user([0-9]{1,10})@(.+)$`)
-
-// userByEmail is the one lookup of a user by an email a client sent (message recipients,
-// narrows, principals, users by email), as the real server's access_user_by_email: a dummy
-// address of this realm names the user by ID; a real address counts only if the viewer may
-// see it, so that input never confirms an address the user hides.
-func (s *State) userByEmail(viewer *User, email string) *User {
-	email = strings.TrimSpace(email)
-	if m := dummyEmailPattern.FindStringSubmatch(email); m != nil && strings.EqualFold(m[2], s.settings.Host) {
-		id, err := strconv.Atoi(m[1])
-		if err == nil && s.users[id] != nil {
-			return s.users[id]
-		}
-	}
-	if u := s.usersByEmail[strings.ToLower(email)]; u != nil && s.canSeeRealEmail(viewer, u) {
-		return u
-	}
-	return nil
-}
-
 // updateUser applies a change with the real server's and the document's rules, all checks
 // first, so a refused change leaves the account untouched.
-func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
+func (s *State) updateUser(req, target *User, up UserUpdate) error {
 	if !req.IsAdmin() {
 		return apierr.BadRequest("Insufficient permission")
 	}
@@ -491,7 +361,7 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 	}
 	newEmail := target.Email
 	if up.NewEmail != nil && !strings.EqualFold(strings.TrimSpace(*up.NewEmail), target.Email) {
-		var err *apierr.Error
+		var err error
 		if newEmail, err = s.checkNewEmail(req, *up.NewEmail); err != nil {
 			return err
 		}
@@ -516,7 +386,7 @@ func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
 
 // checkRoleChange: valid role values; owners only add or remove the owner role; the only
 // owner keeps it; and, as the API document says, a guest does not become an administrator.
-func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
+func (s *State) checkRoleChange(req, target *User, role int) error {
 	if mutation.On("admin-demotes-owners") && roleValues[role] && target.Role == RoleOwner && role != RoleOwner && s.activeHumanOwners() > 1 {
 		return nil
 	}
@@ -543,7 +413,7 @@ func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
 
 // checkNewEmail: an owner holding can_change_user_emails may give a user a new, unused
 // address. It returns the trimmed address.
-func (s *State) checkNewEmail(req *User, email string) (string, *apierr.Error) {
+func (s *State) checkNewEmail(req *User, email string) (string, error) {
 	if req.Role != RoleOwner {
 		return "", apierr.MustBeOwner
 	}
@@ -583,7 +453,7 @@ func (s *State) changeEmail(u *User, email string) {
 
 // DeactivateUser deactivates a human account (DELETE /users/{id}); the role decorator ran
 // before. The account keeps its data but can no longer authenticate.
-func (s *State) DeactivateUser(requesterID, targetID int) *apierr.Error {
+func (s *State) DeactivateUser(requesterID, targetID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, target := s.users[requesterID], s.users[targetID]
@@ -604,7 +474,7 @@ func (s *State) DeactivateUser(requesterID, targetID int) *apierr.Error {
 
 // DeactivateSelf deactivates the requester's own account (DELETE /users/me), refused for the
 // realm's last active user and its last owner, as on the real server.
-func (s *State) DeactivateSelf(userID int) *apierr.Error {
+func (s *State) DeactivateSelf(userID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -626,7 +496,7 @@ func (s *State) DeactivateSelf(userID int) *apierr.Error {
 }
 
 // errLastUser is the real server's refusal to deactivate the last user or the last owner.
-func errLastUser(lastOwner bool) *apierr.Error {
+func errLastUser(lastOwner bool) error {
 	entity := "user"
 	if lastOwner {
 		entity = "organization owner"
@@ -636,7 +506,7 @@ func errLastUser(lastOwner bool) *apierr.Error {
 
 // DeactivateBot deactivates a bot (DELETE /bots/{bot_id}): its owner and organization
 // administrators may, as on the real server.
-func (s *State) DeactivateBot(requesterID, botID int) *apierr.Error {
+func (s *State) DeactivateBot(requesterID, botID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, bot := s.users[requesterID], s.users[botID]
@@ -665,65 +535,6 @@ func (s *State) SetPresenceEnabled(userID int, enabled bool) {
 	s.publish(events.Event{"type": "user_settings", "op": "update", "property": "presence_enabled", "value": enabled}, u.ID)
 }
 
-// CheckEmailVisibility refuses a value email_address_visibility does not have.
-func CheckEmailVisibility(visibility int) *apierr.Error {
-	if visibility < VisibleEveryone || visibility > VisibleModerators {
-		return apierr.BadRequest("Invalid email_address_visibility")
-	}
-	return nil
-}
-
-// SetEmailVisibility changes who may see the user's real email address (PATCH /settings).
-func (s *State) SetEmailVisibility(userID, visibility int) *apierr.Error {
-	if err := CheckEmailVisibility(visibility); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u := s.users[userID]
-	oldEmail := s.apiEmail(u)
-	u.EmailAddressVisibility = visibility
-	s.publish(events.Event{"type": "user_settings", "op": "update", "property": "email_address_visibility", "value": visibility}, u.ID)
-	if email := s.apiEmail(u); email != oldEmail {
-		s.publishUserUpdate(u, map[string]any{"new_email": email})
-	}
-	return nil
-}
-
-// SetRealmEmailVisibility changes the realm's email_address_visibility (PATCH /realm, below
-// LevelUserEmailVisibility; the caller is an administrator), and returns whether it changed.
-// Every user whose API email changes with it is announced, as for a user's own setting.
-func (s *State) SetRealmEmailVisibility(visibility int) (bool, *apierr.Error) {
-	if err := CheckEmailVisibility(visibility); err != nil {
-		return false, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if visibility == s.realmEmailVisibility {
-		return false, nil
-	}
-	before := map[int]string{}
-	for id, u := range s.users {
-		before[id] = s.apiEmail(u)
-	}
-	s.realmEmailVisibility = visibility
-	s.publish(events.Event{"type": "realm", "op": "update", "property": "email_address_visibility", "value": visibility}, s.activeUserIDs()...)
-	for _, id := range slices.Sorted(maps.Keys(s.users)) {
-		if u := s.users[id]; s.apiEmail(u) != before[id] {
-			s.publishUserUpdate(u, map[string]any{"new_email": s.apiEmail(u)})
-		}
-	}
-	return true, nil
-}
-
-// RealmEmailVisibility is the realm's email_address_visibility, for register below
-// LevelUserEmailVisibility.
-func (s *State) RealmEmailVisibility() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.realmEmailVisibility
-}
-
 func (s *State) activeHumanOwners() int {
 	n := 0
 	for _, u := range s.users {
@@ -734,7 +545,7 @@ func (s *State) activeHumanOwners() int {
 	return n
 }
 
-func checkFullName(name string) *apierr.Error {
+func checkFullName(name string) error {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
@@ -752,22 +563,9 @@ var emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 // validEmail accepts what fits the address syntax and the 254-character limit of RFC 5321.
 func validEmail(e string) bool { return len(e) <= 254 && emailPattern.MatchString(e) }
 
-const keyAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-
-// newAPIKey returns a random 32-character key. Keys are the one thing not reproducible:
-// a guessable key would let one test's user act as another's.
-func newAPIKey() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	for i := range b {
-		b[i] = keyAlphabet[int(b[i])%len(keyAlphabet)]
-	}
-	return string(b)
-}
-
 // SetVCallToken records whether the user holds a video-call token and tells the user's
 // clients with a has_vcall_token event.
-func (s *State) SetVCallToken(userID int, has bool) *apierr.Error {
+func (s *State) SetVCallToken(userID int, has bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -805,28 +603,4 @@ func (s *State) ServerPermissions() map[string][]string {
 		}
 	}
 	return out
-}
-
-// UserIDByLogin finds an active user by login (delivery) email, for the fake's Go seeding API,
-// which acts as users the caller names; it is not an API lookup (no visibility rules apply).
-func (s *State) UserIDByLogin(email string) (int, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u, ok := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
-	if !ok || !u.IsActive {
-		return 0, false
-	}
-	return u.ID, true
-}
-
-// LoginOf returns a user's login email and API key, for the fake's Go API (a test's ready
-// client), never for an API reply.
-func (s *State) LoginOf(id int) (email, apiKey string, ok bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u, found := s.users[id]
-	if !found {
-		return "", "", false
-	}
-	return u.Email, u.APIKey, true
 }

@@ -12,7 +12,7 @@ import (
 // and the user a token from the provider (User.HasVCallToken, set through the control API).
 
 // CreateVideoCall returns the URL of a new meeting (POST /calls/vcall/create).
-func (s *State) CreateVideoCall(userID int, configured bool) (string, *apierr.Error) {
+func (s *State) CreateVideoCall(userID int, configured bool) (string, error) {
 	if !configured {
 		return "", apierr.BadRequest("Video call credentials have not been configured")
 	}
