@@ -32,6 +32,9 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 		if aerr != nil {
 			return nil, aerr
 		}
+		if mutation.On("jwt-profile-user-id-of-next") {
+			v.UserID++
+		}
 		f["user"] = v
 	}
 	return f, nil

@@ -17,8 +17,8 @@ import (
 // message sender and as a direct-message recipient, and the keys of the legacy presence
 // format (humans only: bots have no presence).
 type emailsSeen struct {
-	email, listEmail, senderEmail, recipientEmail string
-	presenceKeys                                  []string
+	email, listEmail, senderEmail, recipientEmail, registerEmail string
+	presenceKeys                                                 []string
 }
 
 func (acctOps) emailsSeenBy(viewer harness.User, subject harness.User, channelMessage, directMessage int) emailsSeen {
@@ -30,6 +30,11 @@ func (acctOps) emailsSeenBy(viewer harness.User, subject harness.User, channelMe
 	for _, m := range harness.Success(t.AsUser(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
 		if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
 			seen.listEmail, _ = entry["email"].(string)
+		}
+	}
+	for _, entry := range t.StateOf(viewer, "realm_user").Value("realm_users").Array().Iter() {
+		if o := entry.Object().Raw(); o["user_id"] == float64(subject.ID) {
+			seen.registerEmail, _ = o["email"].(string)
 		}
 	}
 	seen.senderEmail = msgs.fetch(viewer, channelMessage).Value("sender_email").String().Raw()
@@ -108,7 +113,7 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 				viewer := t.Users[viewerRole]
 				seen := acct.emailsSeenBy(viewer, subject, channelMessage, directMessage)
 				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
-				Expect([]string{seen.listEmail, seen.senderEmail, seen.recipientEmail}).To(HaveEach(seen.email), what)
+				Expect([]string{seen.listEmail, seen.registerEmail, seen.senderEmail, seen.recipientEmail}).To(HaveEach(seen.email), what)
 				seesReal := acct.canSeeRealEmail(viewerRole, visibility)
 				if viewerRole != harness.Bot {
 					// The legacy format is keyed by "user email": the API email, or the real one
@@ -160,11 +165,33 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		}
 	})
 
+	// Always: also when the bot's own email_address_visibility would hide a human's address
+	// from every other viewer (a server may refuse the setting to a bot; the rule holds either way).
 	It("always shows a bot's real email as its delivery_email", harness.Req("RES-07"), func() {
 		t := harness.Current()
-		bot := t.Users[harness.Bot]
-		for _, viewer := range harness.Roles {
-			acct.userAs(t.Users[viewer], bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
+		for _, bot := range []harness.User{t.Users[harness.Bot], t.NewUser(harness.Bot)} {
+			if bot.ID != t.Users[harness.Bot].ID {
+				resp := sendForm(bot, "PATCH", "/settings", nil, "email_address_visibility", harness.VisibleToNobody)
+				harness.Info("a bot's email_address_visibility", "nobody: %s", map[bool]string{true: "set", false: "refused"}[msgs.succeeded(resp)])
+			}
+			for _, viewer := range harness.Roles {
+				acct.userAs(t.Users[viewer], bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
+			}
+		}
+	})
+
+	// Presence events carry the user's email to clients that are not slim_presence: the API
+	// email, never the real one where the visibility excludes the viewer.
+	It("keeps the real address out of the presence events of a viewer the visibility excludes", harness.Req("RES-08", "AUTH-19"), func() {
+		t := harness.Current()
+		subject := t.NewUser(harness.Member)
+		t.SetEmailVisibility(subject, harness.VisibleToNobody)
+		events := t.ListenAs(t.Users[harness.Member], "presence")
+		harness.Success(acct.updatePresence(subject, "status", "active"))
+		received := events.Collect(5 * time.Second)
+		harness.Info("presence events", "%d received", len(received))
+		for _, ev := range received {
+			Expect(strings.ToLower(jsonText(ev))).NotTo(ContainSubstring(strings.ToLower(subject.Email)), "a presence event shows the member the real address")
 		}
 	})
 })

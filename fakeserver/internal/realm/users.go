@@ -120,10 +120,10 @@ func (s *State) Authenticate(email, apiKey string) (User, *apierr.Error) {
 		return *b, nil
 	}
 	u, ok := s.usersByKey[apiKey]
-	if !ok || !strings.EqualFold(strings.TrimSpace(email), u.Email) {
+	if !ok || !strings.EqualFold(strings.TrimSpace(email), u.Email) && !mutation.On("login-email-not-checked") {
 		return User{}, apierr.Unauthorized("Invalid API key")
 	}
-	if !u.IsActive {
+	if !u.IsActive || mutation.On("bot-auth-refused") && u.IsBot {
 		return User{}, apierr.Unauthorized("Account is deactivated")
 	}
 	return *u, nil
@@ -160,18 +160,18 @@ func (s *State) emailVisibility(target *User) int {
 
 // canSeeRealEmail applies the target's email visibility to the viewer.
 func (s *State) canSeeRealEmail(viewer, target *User) bool {
-	if viewer.ID == target.ID || target.IsBot {
+	if viewer.ID == target.ID || target.IsBot && !mutation.On("bot-delivery-email-hidden") {
 		return true
 	}
 	switch s.emailVisibility(target) {
 	case VisibleEveryone:
 		return true
 	case VisibleMembers:
-		return !viewer.IsGuest()
+		return !viewer.IsGuest() || mutation.On("members-visibility-shown-to-guests")
 	case VisibleModerators:
-		return viewer.IsModerator()
+		return viewer.IsModerator() || mutation.On("moderators-visibility-shown-to-members")
 	case VisibleAdmins:
-		return viewer.IsAdmin()
+		return viewer.IsAdmin() && !mutation.On("admins-visibility-hidden-from-admins")
 	default:
 		return false
 	}
@@ -273,6 +273,7 @@ func (s *State) userView(viewer, u *User) UserView {
 			v.BotOwnerID = json.RawMessage(strconv.Itoa(u.BotOwnerID))
 		}
 	}
+	mutateUserView(&v, u)
 	return v
 }
 
@@ -325,7 +326,7 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
-	if !req.CanCreateUsers {
+	if !req.CanCreateUsers && !mutation.On("create-user-without-permission") {
 		return 0, apierr.BadRequest("User not authorized to create users")
 	}
 	if err := checkFullName(fullName); err != nil {
@@ -466,8 +467,11 @@ func (s *State) userByEmail(viewer *User, email string) *User {
 // updateUser applies a change with the real server's and the document's rules, all checks
 // first, so a refused change leaves the account untouched.
 func (s *State) updateUser(req, target *User, up UserUpdate) *apierr.Error {
-	if !req.IsAdmin() {
+	if !req.IsAdmin() && !(mutation.On("moderator-updates-users") && req.IsModerator()) {
 		return apierr.BadRequest("Insufficient permission")
+	}
+	if mutation.On("guest-admin-accepted-not-applied") && up.Role != nil && *up.Role == RoleAdmin && target.IsGuest() {
+		return nil
 	}
 	name := target.FullName
 	if up.FullName != nil && strings.TrimSpace(*up.FullName) != "" {
@@ -523,7 +527,7 @@ func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
 	if mutation.On("only-owner-demoted") && roleValues[role] && target.Role == RoleOwner && req.Role == RoleOwner {
 		return nil
 	}
-	if mutation.On("guest-made-administrator") && roleValues[role] && target.IsGuest() && role != RoleOwner {
+	if mutation.On("variant-guest-made-administrator") && roleValues[role] && target.IsGuest() && role != RoleOwner {
 		return nil
 	}
 	switch {
@@ -536,6 +540,9 @@ func (s *State) checkRoleChange(req, target *User, role int) *apierr.Error {
 	case target.Role == RoleOwner && s.activeHumanOwners() == 1 && target.IsActive && !target.IsBot:
 		return apierr.BadRequest("The owner permission cannot be removed from the only organization owner.")
 	case target.IsGuest() && role <= RoleAdmin:
+		if mutation.On("guest-admin-refused-but-applied") {
+			target.Role = role
+		}
 		return apierr.BadRequest("Guests cannot be organization administrators")
 	}
 	return nil
@@ -547,7 +554,7 @@ func (s *State) checkNewEmail(req *User, email string) (string, *apierr.Error) {
 	if req.Role != RoleOwner {
 		return "", apierr.MustBeOwner
 	}
-	if !req.CanChangeUserEmails {
+	if !req.CanChangeUserEmails && !mutation.On("new-email-without-permission") {
 		return "", apierr.BadRequest("User not authorized to change user emails")
 	}
 	email = strings.TrimSpace(email)
