@@ -17,6 +17,11 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 	if mutation.On("jwt-profile-by-default") && !c.p.Has("include_profile") {
 		includeProfile = true
 	}
+	if mutation.On("jwt-needs-credentials") {
+		if _, aerr := s.authenticate(c.r); aerr != nil {
+			return nil, aerr
+		}
+	}
 	cfg := s.Config()
 	u, aerr := s.realm().JWTLogin(token, realm.JWTConfig{Key: cfg.JWTKey, Algorithm: cfg.JWTAlgorithm})
 	if aerr != nil {

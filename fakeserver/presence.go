@@ -28,6 +28,9 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	if protocol {
 		if id, ok := c.p.Int("last_update_id"); ok {
 			last := int(id)
+			if mutation.On("presence-minus-one-as-latest") && last == -1 {
+				last = 1 << 30
+			}
 			q.LastUpdateID = &last
 		}
 	}
@@ -42,7 +45,7 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if status != "active" && status != "idle" {
+	if status != "active" && status != "idle" && !mutation.On("presence-any-status-idle") {
 		return nil, apierr.BadRequest("Invalid status: %s", status)
 	}
 	if mutation.On("ping-only-status-not-recorded") && pingOnly {

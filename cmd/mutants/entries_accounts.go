@@ -29,6 +29,8 @@ var accountEntries = []Entry{
 	{Name: "linkifier-id-of-next", Operator: WrongValue, Requirements: reqs("OP17-02", "RES-23"), Does: "adding a linkifier answers the ID the next linkifier will get"},
 	{Name: "linkifier-reverse-template-dropped", Operator: WrongValue, Requirements: reqs("RES-25"), Does: "a linkifier's reverse_template is listed as null whatever was set"},
 	{Name: "linkifier-alternatives-dropped", Operator: WrongValue, Requirements: reqs("RES-26"), Does: "a linkifier's alternative_url_templates is listed empty whatever was set"},
+	{Name: "presence-minus-one-as-latest", Operator: WrongValue, Requirements: reqs("OP04-02"), Does: "last_update_id=-1 answers as if the client were up to date: no presence data"},
+	{Name: "linkifier-example-input-dropped", Operator: WrongValue, Requirements: reqs("RES-24"), Does: "a linkifier's example_input is listed as null whatever was set"},
 	{Name: "vcall-url-empty", Operator: WrongValue, Requirements: reqs("OP21-01"), Does: "creating a video call answers url as the empty string"},
 
 	// Exact boundary, and input the rule refuses accepted.
@@ -38,6 +40,7 @@ var accountEntries = []Entry{
 	{Name: "push-key-only-initial-accepted", Operator: Boundary, Requirements: reqs("OP07-06"), Does: "an initial registration with only the push key fields is accepted"},
 	{Name: "profile-link-any-text", Operator: Boundary, Requirements: reqs("OP02-10"), Does: "a link field accepts text that is not a URL"},
 	{Name: "profile-users-any-id", Operator: Boundary, Requirements: reqs("OP02-11"), Does: "a users field accepts IDs of no user"},
+	{Name: "presence-any-status-idle", Operator: Boundary, Requirements: reqs("OP04-01"), Does: "a status other than active or idle is accepted, as idle"},
 	{Name: "mute-both-channel-refs-accepted", Operator: Boundary, Requirements: reqs("OP03-01"), Does: "topic muting with both stream_id and stream is accepted"},
 
 	// Refused, but applied.
@@ -64,6 +67,7 @@ var accountEntries = []Entry{
 	{Name: "create-user-without-permission", Operator: ActorKind, Requirements: reqs("OP11-02", "AUTH-11"), Does: "an administrator without can_create_users may create a user"},
 	{Name: "attachment-of-other-user-deleted", Operator: ActorKind, Requirements: reqs("OP18-02"), Does: "a user may delete another user's attachment"},
 	{Name: "bot-storage-for-humans", Operator: ActorKind, Requirements: reqs("OP20-01", "AUTH-14"), Does: "a human may remove bot storage (their own) at a level where it is for bots only"},
+	{Name: "jwt-needs-credentials", Operator: ActorKind, Requirements: reqs("OP09-01", "AUTH-03"), Does: "the JWT fetch refuses a caller without HTTP Basic credentials"},
 	{Name: "jwt-signature-unchecked", Operator: ActorKind, Requirements: reqs("OP09-02", "AUTH-04"), Does: "a JWT signed with another key is exchanged for the user's API key"},
 
 	// Combinations the document names.
@@ -83,6 +87,7 @@ var accountEntries = []Entry{
 	{Name: "user-topic-event-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "a user's user_topic events (topic muting) reach every user"},
 
 	// The documented error code.
+	{Name: "attachment-missing-as-not-found", Operator: ErrorCode, Requirements: reqs("OP18-02", "ERR-04"), Does: "deleting an attachment ID that does not exist answers NOT_FOUND (HTTP 404), not BAD_REQUEST"},
 	{Name: "unauthorized-msg-empty", Operator: ErrorCode, Requirements: reqs("AUTH-08"), Does: "the UNAUTHORIZED error's msg is the empty string"},
 
 	// Ordering.

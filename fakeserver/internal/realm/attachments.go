@@ -183,6 +183,9 @@ func (s *State) RemoveAttachment(userID, id int) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.integrations.attachments[id]
+	if a == nil && mutation.On("attachment-missing-as-not-found") {
+		return apierr.New(404, "NOT_FOUND", "Invalid attachment")
+	}
 	if a == nil || a.OwnerID != userID && !mutation.On("attachment-of-other-user-deleted") {
 		return apierr.BadRequest("Invalid attachment")
 	}

@@ -81,6 +81,9 @@ func validateLinkifier(in LinkifierInput) (*Linkifier, *apierr.Error) {
 	if mutation.On("linkifier-reverse-template-dropped") {
 		in.ReverseTemplate = nil
 	}
+	if mutation.On("linkifier-example-input-dropped") {
+		in.ExampleInput = nil
+	}
 	alts := in.AlternativeURLTemplates
 	if alts == nil || mutation.On("linkifier-alternatives-dropped") {
 		alts = []string{}
