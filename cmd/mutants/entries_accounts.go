@@ -44,6 +44,7 @@ var accountEntries = []Entry{
 	{Name: "mute-both-channel-refs-accepted", Operator: Boundary, Requirements: reqs("OP03-01"), Does: "topic muting with both stream_id and stream is accepted"},
 
 	// Refused, but applied.
+	{Name: "update-by-dummy-email-refused", Operator: Combination, Requirements: reqs("OP02-03"), Does: "update a user by email refuses the dummy address user<id>@<realm host> (the real one works)"},
 	{Name: "guest-admin-refused-but-applied", Operator: RefusedApplied, Requirements: reqs("OP02-14"), Does: "making a guest an administrator is refused, and the role changed anyway"},
 	{Name: "vcall-unconfigured-accepted", Operator: RefusedApplied, Requirements: reqs("OP21-02"), Does: "without the video-call integration configured a meeting URL is answered"},
 

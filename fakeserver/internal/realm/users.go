@@ -427,7 +427,7 @@ func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) 
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
 	target := s.userByEmail(req, email)
-	if target == nil {
+	if target == nil || mutation.On("update-by-dummy-email-refused") && !strings.EqualFold(strings.TrimSpace(email), target.Email) {
 		return apierr.NoSuchUser
 	}
 	return s.updateUser(req, target, up)
