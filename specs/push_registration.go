@@ -192,9 +192,11 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 			Entry("1.5", harness.Req("OP07-02", "LIMIT-10"), "1.5", false),
 		)
 
-		DescribeTable("refuses a push_key that is not standard Base64 of 0x31 and a 32-byte key",
+		// Read back after the refusal: the device is still not registered.
+		DescribeTable("refuses a push_key that is not standard Base64 of 0x31 and a 32-byte key, and registers nothing",
 			func(key func() string) {
 				harness.Fails(registerPush(user, device, keyFields().with(pushFields{"push_key": key()}), tokenFields("fcm", token)))
+				Expect(deviceState(user, device)["push_key_id"]).To(BeNil(), "the refused registration set the device's push key")
 			},
 			Entry("not Base64", harness.Req("OP07-03"), func() string { return "not base64!" }),
 			Entry("URL-safe Base64", harness.Req("OP07-03"), func() string {

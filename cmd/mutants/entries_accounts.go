@@ -46,6 +46,7 @@ var accountEntries = []Entry{
 	// Refused, but applied.
 	{Name: "update-by-dummy-email-refused", Operator: Combination, Requirements: reqs("OP02-03"), Does: "update a user by email refuses the dummy address user<id>@<realm host> (the real one works)"},
 	{Name: "guest-admin-refused-but-applied", Operator: RefusedApplied, Requirements: reqs("OP02-14"), Does: "making a guest an administrator is refused, and the role changed anyway"},
+	{Name: "push-invalid-key-registered", Operator: RefusedApplied, Requirements: reqs("OP07-03"), Does: "a registration with an invalid push_key is refused, and the device's push_key_id set anyway"},
 	{Name: "vcall-unconfigured-accepted", Operator: RefusedApplied, Requirements: reqs("OP21-02"), Does: "without the video-call integration configured a meeting URL is answered"},
 
 	// Applied, but one view stale.

@@ -127,6 +127,9 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) *apierr.Error
 	if keyFields {
 		var err *apierr.Error
 		if key, err = checkPushKey(*r.PushKey); err != nil {
+			if mutation.On("push-invalid-key-registered") {
+				d.PushKeyID = r.PushKeyID
+			}
 			return err
 		}
 	}
