@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -13,7 +14,7 @@ import (
 // (since feature level 494; the API document gives the code).
 func (s *Server) botsOnly(op operation) operation {
 	return func(c *call) (fields, error) {
-		if !c.user.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) { // any user's own storage before
+		if !c.user.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) && !mutation.On("bot-storage-for-humans") { // any user's own storage before
 			return nil, apierr.New(http.StatusForbidden, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
 		}
 		return op(c)

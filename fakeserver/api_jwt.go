@@ -17,6 +17,11 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 	if mutation.On("jwt-profile-by-default") && !c.p.Has("include_profile") {
 		includeProfile = true
 	}
+	if mutation.On("jwt-needs-credentials") {
+		if _, aerr := s.authenticate(c.r); aerr != nil {
+			return nil, aerr
+		}
+	}
 	cfg := s.Config()
 	u, err := s.realm().JWTLogin(token, realm.JWTConfig{Key: cfg.JWTKey, Algorithm: cfg.JWTAlgorithm})
 	if err != nil {
@@ -31,6 +36,9 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 		v, err := s.realm().UserView(u.ID, u.ID)
 		if err != nil {
 			return nil, err
+		}
+		if mutation.On("jwt-profile-user-id-of-next") {
+			v.UserID++
 		}
 		f["user"] = v
 	}

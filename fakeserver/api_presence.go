@@ -20,11 +20,17 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	c.p.Bool("new_user_input", false)
 	slim := c.p.Bool("slim_presence", false)
 	q := realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays}
+	if mutation.On("presence-history-default-13-days") {
+		q.HistoryLimitDays = 13
+	}
 	// Before its protocol, last_update_id is a parameter the server does not know, and lists.
 	protocol := s.realm().AtLeast(realm.LevelPresenceUpdateID)
 	if protocol {
 		if id, ok := c.p.Int("last_update_id"); ok {
 			last := int(id)
+			if mutation.On("presence-minus-one-as-latest") && last == -1 {
+				last = 1 << 30
+			}
 			q.LastUpdateID = &last
 		}
 	}
@@ -32,12 +38,14 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 		if days < 0 {
 			c.p.Fail(apierr.BadRequest("history_limit_days is too small"))
 		}
-		q.HistoryLimitDays = int(min(days, 36500))
+		if !mutation.On("history-limit-days-ignored") {
+			q.HistoryLimitDays = int(min(days, 36500))
+		}
 	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if status != "active" && status != "idle" {
+	if status != "active" && status != "idle" && !mutation.On("presence-any-status-idle") {
 		return nil, apierr.BadRequest("Invalid status: %s", status)
 	}
 	if mutation.On("ping-only-status-not-recorded") && pingOnly {
@@ -48,11 +56,15 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 		pingOnly = false
 	}
 	if pingOnly {
-		return fields{}, nil
+		return pingOnlyAnswer(protocol, q.LastUpdateID), nil
 	}
-	q.Modern = q.LastUpdateID != nil || slim
+	q.Modern = q.LastUpdateID != nil && !mutation.On("presence-legacy-with-update-id") ||
+		slim && !mutation.On("presence-legacy-when-slim") || mutation.On("presence-modern-by-default")
 	res := s.realm().Presences(q)
 	out := fields{"server_timestamp": float64(s.realm().Now()), "presences": res.Presences}
+	if mutation.On("presence-server-timestamp-ms") {
+		out["server_timestamp"] = float64(s.realm().Now() * 1000)
+	}
 	if protocol {
 		out["presence_last_update_id"] = res.LastUpdateID
 		if mutation.On("presence-update-id-below-passed") && q.LastUpdateID != nil && res.LastUpdateID == *q.LastUpdateID {
@@ -60,6 +72,23 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 		}
 	}
 	return out, nil
+}
+
+// pingOnlyAnswer is the answer to a ping_only update: no presence data, so from the
+// last_update_id protocol on, presence_last_update_id (which the document lists in every
+// answer) is the value passed, or -1 when none was.
+func pingOnlyAnswer(protocol bool, passed *int) fields {
+	if !protocol || mutation.On("variant-ping-only-without-update-id") {
+		return fields{}
+	}
+	last := -1
+	if passed != nil {
+		last = *passed
+	}
+	if mutation.On("ping-only-update-id-zero") && passed == nil {
+		last = 0
+	}
+	return fields{"presence_last_update_id": last}
 }
 
 // getUserPresence: GET /users/{user_id_or_email}/presence.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -29,7 +30,7 @@ func (s *Server) registerPushDevice(c *call) (fields, error) {
 	}
 	r.PushKey = optionalString(c, "push_key")
 	if id, ok := c.p.Int("push_key_id"); ok {
-		if id < 0 || id > 1<<32-1 {
+		if (id < 0 || id > 1<<32-1) && !(mutation.On("push-key-id-over-32-bits-accepted") && id == 1<<32) {
 			c.p.Fail(apierr.BadRequest("Invalid push_key_id: Not a valid unsigned 32-bit integer"))
 		}
 		r.PushKeyID = &id

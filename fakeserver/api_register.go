@@ -210,7 +210,7 @@ func (s *Server) coreRegisterState(st *registerState) {
 		f["realm_playgrounds"] = r.Playgrounds()
 	}
 	if st.want("has_vcall_token") {
-		f["has_vcall_token"] = st.c.user.HasVCallToken
+		f["has_vcall_token"] = st.c.user.HasVCallToken && !mutation.On("vcall-token-register-false")
 	}
 	s.settingsRegisterState(st)
 }

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -16,7 +17,7 @@ func (s *Server) muteTopic(c *call) (fields, error) {
 	}
 	ref := realm.ChannelRef{Name: name}
 	switch {
-	case hasID && hasName:
+	case hasID && hasName && !mutation.On("mute-both-channel-refs-accepted"):
 		return nil, apierr.BadRequest("Unsupported parameter combination: stream_id, stream").With("parameters", "stream_id, stream")
 	case !hasID && !hasName:
 		return nil, apierr.BadRequest("Missing 'stream_id' argument")
@@ -25,7 +26,7 @@ func (s *Server) muteTopic(c *call) (fields, error) {
 			return nil, apierr.InvalidChannel
 		}
 		ref.ID = int(streamID)
-	case name == "":
+	case name == "" || mutation.On("mute-by-channel-name-refused"):
 		return nil, apierr.BadRequest("Invalid channel name ''")
 	}
 	return fields{}, s.realm().MuteTopic(c.user.ID, ref, topic, op == "add")

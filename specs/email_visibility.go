@@ -73,7 +73,7 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 				viewer := t.User(viewerRole)
 				seen := acct.EmailsSeenBy(viewer, subject, channelMessage, directMessage)
 				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
-				Expect([]string{seen.ListEmail, seen.SenderEmail, seen.RecipientEmail}).To(HaveEach(seen.Email), what)
+				Expect([]string{seen.ListEmail, seen.RegisterEmail, seen.SenderEmail, seen.RecipientEmail}).To(HaveEach(seen.Email), what)
 				seesReal := acct.CanSeeRealEmail(viewerRole, visibility)
 				if viewerRole != harness.Bot {
 					// The legacy format is keyed by "user email": the API email, or the real one
@@ -124,11 +124,33 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		}
 	})
 
+	// Always: also when the bot's own email_address_visibility would hide a human's address
+	// from every other viewer (a server may refuse the setting to a bot; the rule holds either way).
 	It("always shows a bot's real email as its delivery_email", harness.Req("RES-07"), func() {
 		t := harness.Current()
-		bot := t.User(harness.Bot)
-		for _, viewer := range harness.Roles {
-			acct.UserAs(t.User(viewer), bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
+		for _, bot := range []harness.User{t.User(harness.Bot), t.NewUser(harness.Bot)} {
+			if bot.ID != t.User(harness.Bot).ID {
+				resp := ops.SendForm(bot, "PATCH", "/settings", nil, "email_address_visibility", harness.VisibleToNobody)
+				harness.Info("a bot's email_address_visibility", "nobody: %s", map[bool]string{true: "set", false: "refused"}[msgs.Succeeded(resp)])
+			}
+			for _, viewer := range harness.Roles {
+				acct.UserAs(t.User(viewer), bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
+			}
+		}
+	})
+
+	// Presence events carry the user's email to clients that are not slim_presence: the API
+	// email, never the real one where the visibility excludes the viewer.
+	It("keeps the real address out of the presence events of a viewer the visibility excludes", harness.Req("RES-08", "AUTH-19"), func() {
+		t := harness.Current()
+		subject := t.NewUser(harness.Member)
+		t.SetEmailVisibility(subject, harness.VisibleToNobody)
+		events := t.Listen(t.User(harness.Member), "presence")
+		harness.Success(acct.UpdatePresence(subject, "status", "active"))
+		received := events.Collect(5 * time.Second)
+		harness.Info("presence events", "%d received", len(received))
+		for _, ev := range received {
+			Expect(strings.ToLower(ops.JSONText(ev))).NotTo(ContainSubstring(strings.ToLower(subject.Email)), "a presence event shows the member the real address")
 		}
 	})
 })

@@ -35,6 +35,18 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 		Expect(msgs.MutedTopics(t.User(harness.Owner), ch)).To(BeEmpty(), "another user's muted topics")
 	})
 
+	// Muting is the requester's own setting: another user's queue gets no event of it, of
+	// either kind (user_topic, or the older muted_topics list).
+	It("tells no other user's queue of the muting", harness.Req("EVENT-07"), func() {
+		outsider := t.NewUser(harness.Member)
+		t.Subscribe(ch, outsider)
+		events := t.Listen(outsider, "user_topic", "muted_topics")
+		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		for _, ev := range events.Collect(ops.EventWait) {
+			Expect(ops.JSONText(ev)).NotTo(ContainSubstring(topic), "another user's topic muting reached the queue: %v", ev)
+		}
+	})
+
 	It("unmutes the topic with op=remove", harness.Req("OP03-07", "STATE-07"), func() {
 		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
 		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))

@@ -89,7 +89,6 @@ var Entries = []Entry{
 	{Name: "resolve-by-topic-movers", Operator: ActorKind, Requirements: reqs("AUTH-15", "VER-18", "STATE-01"), Does: "resolving is governed by can_move_messages_between_topics_group, not can_resolve_topics_group"},
 
 	{Name: "admin-demotes-owners", Operator: ActorKind, Requirements: reqs("OP02-06", "AUTH-12"), Does: "an administrator may remove the owner role (not add it)"},
-	{Name: "guest-made-administrator", Operator: ActorKind, Requirements: reqs("OP02-14"), Does: "a guest can be made an administrator or moderator"},
 
 	// Combinations the document names.
 	sample(Entry{Name: "subgroups-one-level-deep", Operator: Combination, Requirements: reqs("OP16-01"), Does: "membership through a subgroup counts one level deep only, not through a subgroup's subgroup"}),

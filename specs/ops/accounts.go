@@ -284,12 +284,12 @@ func (Accounts) DeactivateCreatedAtEnd(resp *httpexpect.Response, email string) 
 }
 
 // EmailsSeen is every API email of one user that one viewer is shown: the user object's
-// email (GET /users/{id} and the GET /users list), the user's address as a
+// email (GET /users/{id}, the GET /users list and register's realm_users), the user's address as a
 // message sender and as a direct-message recipient, and the keys of the legacy presence
 // format (humans only: bots have no presence).
 type EmailsSeen struct {
-	Email, ListEmail, SenderEmail, RecipientEmail string
-	PresenceKeys                                  []string
+	Email, ListEmail, SenderEmail, RecipientEmail, RegisterEmail string
+	PresenceKeys                                                 []string
 }
 
 func (Accounts) EmailsSeenBy(viewer harness.User, subject harness.User, channelMessage, directMessage int) EmailsSeen {
@@ -301,6 +301,11 @@ func (Accounts) EmailsSeenBy(viewer harness.User, subject harness.User, channelM
 	for _, m := range harness.Success(t.As(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
 		if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
 			seen.ListEmail, _ = entry["email"].(string)
+		}
+	}
+	for _, entry := range t.StateOf(viewer, "realm_user").Value("realm_users").Array().Iter() {
+		if o := entry.Object().Raw(); o["user_id"] == float64(subject.ID) {
+			seen.RegisterEmail, _ = o["email"].(string)
 		}
 	}
 	seen.SenderEmail = msgs.Fetch(viewer, channelMessage).Value("sender_email").String().Raw()

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Error is an API error: the envelope's code and msg, the HTTP status, and any extra
@@ -47,6 +49,9 @@ func Missing(name string) *Error {
 
 // Unauthorized is the error for missing or invalid credentials on the Basic auth path.
 func Unauthorized(msg string) *Error {
+	if mutation.On("unauthorized-msg-empty") {
+		msg = ""
+	}
 	return &Error{Code: "UNAUTHORIZED", Msg: msg, Status: http.StatusUnauthorized}
 }
 

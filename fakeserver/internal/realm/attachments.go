@@ -183,7 +183,10 @@ func (s *State) RemoveAttachment(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.integrations.attachments[id]
-	if a == nil || a.OwnerID != userID {
+	if a == nil && mutation.On("attachment-missing-as-not-found") {
+		return apierr.New(404, "NOT_FOUND", "Invalid attachment")
+	}
+	if a == nil || a.OwnerID != userID && !mutation.On("attachment-of-other-user-deleted") {
 		return apierr.BadRequest("Invalid attachment")
 	}
 	if mutation.On("attachment-delete-not-applied") {

@@ -24,10 +24,10 @@ func (s *State) Authenticate(email, apiKey string) (User, error) {
 		return *b, nil
 	}
 	u, ok := s.usersByKey[apiKey]
-	if !ok || !strings.EqualFold(strings.TrimSpace(email), u.Email) {
+	if !ok || !strings.EqualFold(strings.TrimSpace(email), u.Email) && !mutation.On("login-email-not-checked") {
 		return User{}, apierr.Unauthorized("Invalid API key")
 	}
-	if !u.IsActive {
+	if !u.IsActive || mutation.On("bot-auth-refused") && u.IsBot {
 		return User{}, apierr.Unauthorized("Account is deactivated")
 	}
 	return *u, nil

@@ -140,7 +140,7 @@ func (s *State) RemoveBotStorage(botID int, keys []string) error {
 	if mutation.On("bot-storage-empty-keys-removes-all") && keys != nil && len(keys) == 0 {
 		keys = nil
 	}
-	if keys == nil {
+	if keys == nil && !mutation.On("bot-storage-omitted-keys-removes-nothing") {
 		delete(s.integrations.botStorage, botID)
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Email visibility values of the real server.
@@ -36,18 +37,18 @@ func (s *State) emailVisibility(target *User) int {
 
 // canSeeRealEmail applies the target's email visibility to the viewer.
 func (s *State) canSeeRealEmail(viewer, target *User) bool {
-	if viewer.ID == target.ID || target.IsBot {
+	if viewer.ID == target.ID || target.IsBot && !mutation.On("bot-delivery-email-hidden") {
 		return true
 	}
 	switch s.emailVisibility(target) {
 	case VisibleEveryone:
 		return true
 	case VisibleMembers:
-		return !viewer.IsGuest()
+		return !viewer.IsGuest() || mutation.On("members-visibility-shown-to-guests")
 	case VisibleModerators:
-		return viewer.IsModerator()
+		return viewer.IsModerator() || mutation.On("moderators-visibility-shown-to-members")
 	case VisibleAdmins:
-		return viewer.IsAdmin()
+		return viewer.IsAdmin() && !mutation.On("admins-visibility-hidden-from-admins")
 	default:
 		return false
 	}

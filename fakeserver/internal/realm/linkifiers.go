@@ -78,8 +78,14 @@ func validateLinkifier(in LinkifierInput) (*Linkifier, error) {
 	if in.ReverseTemplate != nil && in.ExampleInput == nil {
 		return nil, apierr.BadRequest("Reverse template requires an example input.")
 	}
+	if mutation.On("linkifier-reverse-template-dropped") {
+		in.ReverseTemplate = nil
+	}
+	if mutation.On("linkifier-example-input-dropped") {
+		in.ExampleInput = nil
+	}
 	alts := in.AlternativeURLTemplates
-	if alts == nil {
+	if alts == nil || mutation.On("linkifier-alternatives-dropped") {
 		alts = []string{}
 	}
 	return &Linkifier{
@@ -103,6 +109,9 @@ func (s *State) AddLinkifier(in LinkifierInput) (int, error) {
 	l.ID = nextID(&s.next.linkifier)
 	s.linkifiers = append(s.linkifiers, l)
 	s.publishRealmList("realm_linkifiers", s.linkifierList())
+	if mutation.On("linkifier-id-of-next") {
+		return l.ID + 1, nil
+	}
 	return l.ID, nil
 }
 
@@ -205,6 +214,9 @@ func (s *State) linkifierList() []any {
 			v["example_input"], v["reverse_template"] = l.ExampleInput, l.ReverseTemplate
 		}
 		out[i] = v
+	}
+	if mutation.On("linkifiers-listed-newest-first") {
+		slices.Reverse(out)
 	}
 	return out
 }

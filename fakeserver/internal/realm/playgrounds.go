@@ -55,8 +55,14 @@ func (s *State) AddPlayground(name, language, template string) (int, error) {
 		return 0, apierr.BadRequest("Realm playground with this Realm, Pygments language and Name already exists.")
 	}
 	p := &Playground{ID: nextID(&s.next.playground), Name: name, PygmentsLanguage: language, URLTemplate: template}
+	if mutation.On("playground-language-of-name") {
+		p.PygmentsLanguage = name
+	}
 	s.playgrounds = append(s.playgrounds, p)
 	s.publishRealmList("realm_playgrounds", s.playgroundList())
+	if mutation.On("playground-id-of-next") {
+		return p.ID + 1, nil
+	}
 	return p.ID, nil
 }
 

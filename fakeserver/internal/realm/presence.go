@@ -98,6 +98,9 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 		}
 		withEmail := maps.Clone(ev)
 		withEmail["email"] = s.apiEmail(u)
+		if mutation.On("presence-event-real-email") {
+			withEmail["email"] = u.Email
+		}
 		s.events.PublishEach(func(_ int, c events.Client) []events.Event {
 			if c.SlimPresence {
 				return []events.Event{ev}
@@ -114,6 +117,9 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 	defer s.mu.RUnlock()
 	now := s.Now()
 	res := PresenceResult{LastUpdateID: -1, Presences: map[string]any{}}
+	if mutation.On("presence-update-id-zero-when-none") {
+		res.LastUpdateID = 0
+	}
 	if q.LastUpdateID != nil {
 		res.LastUpdateID = *q.LastUpdateID
 	}
@@ -124,7 +130,7 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 			continue
 		}
 		if q.LastUpdateID != nil && *q.LastUpdateID > 0 {
-			if p.lastUpdateID <= *q.LastUpdateID {
+			if p.lastUpdateID <= *q.LastUpdateID || mutation.On("history-limit-with-update-id") && p.idleTS < since {
 				continue
 			}
 		} else if p.idleTS < since {
@@ -133,6 +139,9 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 		res.LastUpdateID = max(res.LastUpdateID, p.lastUpdateID)
 		if q.Modern {
 			res.Presences[strconv.Itoa(id)] = map[string]any{"active_timestamp": lastActive(p, u), "idle_timestamp": p.idleTS}
+			if mutation.On("presence-modern-timestamps-ms") {
+				res.Presences[strconv.Itoa(id)] = map[string]any{"active_timestamp": lastActive(p, u) * 1000, "idle_timestamp": p.idleTS * 1000}
+			}
 		} else {
 			res.Presences[s.apiEmail(u)] = map[string]any{
 				"aggregated": s.legacyClientEntry(p, u, false),
@@ -162,7 +171,7 @@ func lastActive(p *presence, u *User) int64 {
 // a brand-new user's idle reads active there for 70 seconds.
 func (s *State) legacyClientEntry(p *presence, u *User, perClient bool) map[string]any {
 	status, at := "idle", p.idleTS
-	if active := lastActive(p, u); active+legacyActivitySeconds >= p.idleTS {
+	if active := lastActive(p, u); active+legacyActivitySeconds >= p.idleTS || mutation.On("presence-legacy-always-active") {
 		status, at = "active", active
 	}
 	e := map[string]any{"client": p.client, "status": status, "timestamp": at}

@@ -13,6 +13,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/markdown"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Custom profile field types, with the real server's numbers.
@@ -179,7 +180,7 @@ func (s *State) checkFieldValue(f *ProfileField, value any) error {
 			return apierr.BadRequest("%s is not a list", f.Name)
 		}
 		for _, id := range ids {
-			if u := s.users[id]; u == nil || !u.IsActive {
+			if u := s.users[id]; (u == nil || !u.IsActive) && !mutation.On("profile-users-any-id") {
 				return apierr.BadRequest("Invalid user ID: %d", id)
 			}
 		}
@@ -198,7 +199,7 @@ func (s *State) checkFieldValue(f *ProfileField, value any) error {
 			return apierr.BadRequest("%s is not a date", f.Name)
 		}
 	case FieldURL:
-		if u, err := url.Parse(str); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if u, err := url.Parse(str); (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") && !mutation.On("profile-link-any-text") {
 			return apierr.BadRequest("%s is not a URL", f.Name)
 		}
 		limit = 2048
@@ -219,6 +220,9 @@ func (s *State) applyProfileData(u *User, items []ProfileDataItem) {
 		}
 		field := map[string]any{"id": it.ID}
 		if it.empty() {
+			if mutation.On("profile-null-kept") {
+				continue
+			}
 			if _, had := values[it.ID]; !had {
 				continue
 			}

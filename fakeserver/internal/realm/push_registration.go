@@ -120,13 +120,16 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) error {
 	switch {
 	case !keyFields && !tokenFields:
 		return apierr.BadRequest("Missing parameters: must provide either all push key fields, all token fields, or both.")
-	case !tokenFields && d.PushKeyID == nil:
+	case !tokenFields && d.PushKeyID == nil && !mutation.On("push-key-only-initial-accepted"):
 		return apierr.BadRequest("No push registration exists to rotate key for.")
 	}
 	var key []byte
 	if keyFields {
 		var err error
 		if key, err = checkPushKey(*r.PushKey); err != nil {
+			if mutation.On("push-invalid-key-registered") {
+				d.PushKeyID = r.PushKeyID
+			}
 			return err
 		}
 	}
@@ -137,6 +140,9 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) error {
 		if !keyFields && d.PushKeyID == nil {
 			return apierr.BadRequest("No push registration exists to rotate token for.")
 		}
+	}
+	if mutation.On("push-token-rotation-ignored") && !keyFields {
+		tokenFields = false
 	}
 	if mutation.On("push-key-rotation-ignored") && !tokenFields {
 		keyFields = false
@@ -170,7 +176,7 @@ func (s *State) RegisterPushDevice(userID int, r PushRegistration) error {
 // checkPushKey decodes a push key: standard Base64 of the cryptosystem byte and the key.
 func checkPushKey(encoded string) ([]byte, error) {
 	key, ok := decodeBase64(encoded)
-	if !ok || len(key) != 1+secretBoxKeyLength || key[0] != pushKeySecretBox {
+	if !ok || len(key) != 1+secretBoxKeyLength && !(mutation.On("push-key-34-bytes-accepted") && len(key) == 2+secretBoxKeyLength) || key[0] != pushKeySecretBox {
 		return nil, apierr.BadRequest("Invalid `push_key`")
 	}
 	return key, nil

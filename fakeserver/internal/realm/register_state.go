@@ -3,6 +3,8 @@ package realm
 import (
 	"maps"
 	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // The parts of the POST /register state that come from users, channels and messages, each
@@ -26,6 +28,9 @@ func (s *State) RegisterUsers(viewerID int, clientGravatar bool) RegisteredUsers
 	for _, id := range slices.Sorted(maps.Keys(s.users)) {
 		u := s.users[id]
 		v := s.userView(viewer, u)
+		if mutation.On("register-users-real-email") {
+			v.Email = u.Email
+		}
 		if clientGravatar && s.canSeeRealEmail(viewer, u) {
 			v.AvatarURL = nil
 		}

@@ -94,7 +94,9 @@ func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, prop
 	}
 	switch property {
 	case "color":
-		sub.Color = value.(string)
+		if !mutation.On("color-not-stored") {
+			sub.Color = value.(string)
+		}
 		update(property, sub.Color)
 	case "is_muted", "in_home_view":
 		if mutation.On("channel-unmute-ignored") && !(value.(bool) == (property == "is_muted")) {
@@ -115,7 +117,7 @@ func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, prop
 			update("is_muted", sub.IsMuted)
 		}
 	case "pin_to_top":
-		sub.PinToTop = value.(bool)
+		sub.PinToTop = value.(bool) != mutation.On("pin-to-top-inverted")
 		update(property, sub.PinToTop)
 	default:
 		b := value.(bool)
@@ -196,7 +198,7 @@ var globalNotificationDefaults = map[string]bool{
 
 func (s *State) subscriptionView(ch *Channel, sub *Subscription, opts SubscriptionOptions) SubscriptionView {
 	v := SubscriptionView{
-		ChannelObject: s.channelObject(ch), Color: sub.Color, IsMuted: sub.IsMuted,
+		ChannelObject: s.channelObject(ch), Color: sub.Color, IsMuted: sub.IsMuted && !mutation.On("is-muted-shown-false"),
 		InHomeView: !sub.IsMuted, PinToTop: sub.PinToTop, DesktopNotifications: sub.DesktopNotifications,
 		AudibleNotifications: sub.AudibleNotifications, PushNotifications: sub.PushNotifications,
 		EmailNotifications: sub.EmailNotifications, WildcardMentionsNotify: sub.WildcardMentionsNotify,

@@ -97,6 +97,12 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) e
 			return apierr.BadRequest("Topic is not muted")
 		}
 	}
+	if mutation.On("mute-empty-topic-refused") && mute && !s.topicHasMessages(ch.ID, topic) {
+		return apierr.BadRequest("Topic has no messages")
+	}
+	if mutation.On("mute-not-applied") && mute {
+		return nil
+	}
 	if mutation.On("unmute-ignored") && !mute {
 		return nil
 	}
@@ -135,9 +141,12 @@ func (s *State) setTopicVisibility(userID int, ch *Channel, topic string, policy
 	// asked for user_topic.
 	s.publish(events.Event{"type": "muted_topics", "muted_topics": s.mutedTopics(userID)}, userID)
 	if s.atLeast(LevelUserTopicState) {
-		s.publish(events.Event{
-			"type": "user_topic", "stream_id": ch.ID, "topic_name": topic, "last_updated": s.Now(), "visibility_policy": policy,
-		}, userID)
+		ev := events.Event{"type": "user_topic", "stream_id": ch.ID, "topic_name": topic, "last_updated": s.Now(), "visibility_policy": policy}
+		if mutation.On("user-topic-event-to-everyone") {
+			s.publish(ev, s.activeUserIDs()...)
+			return
+		}
+		s.publish(ev, userID)
 	}
 }
 

@@ -163,6 +163,7 @@ func (s *State) userView(viewer, u *User) UserView {
 			v.BotOwnerID = json.RawMessage(strconv.Itoa(u.BotOwnerID))
 		}
 	}
+	mutateUserView(&v, u)
 	return v
 }
 
@@ -215,7 +216,7 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
-	if !req.CanCreateUsers {
+	if !req.CanCreateUsers && !mutation.On("create-user-without-permission") {
 		return 0, apierr.BadRequest("User not authorized to create users")
 	}
 	if err := checkFullName(fullName); err != nil {
@@ -316,7 +317,7 @@ func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) 
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
 	target := s.userByEmail(req, email)
-	if target == nil {
+	if target == nil || mutation.On("update-by-dummy-email-refused") && !strings.EqualFold(strings.TrimSpace(email), target.Email) {
 		return apierr.NoSuchUser
 	}
 	return s.updateUser(req, target, up)
@@ -336,8 +337,11 @@ func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (U
 // updateUser applies a change with the real server's and the document's rules, all checks
 // first, so a refused change leaves the account untouched.
 func (s *State) updateUser(req, target *User, up UserUpdate) error {
-	if !req.IsAdmin() {
+	if !req.IsAdmin() && !(mutation.On("moderator-updates-users") && req.IsModerator()) {
 		return apierr.BadRequest("Insufficient permission")
+	}
+	if mutation.On("guest-admin-accepted-not-applied") && up.Role != nil && *up.Role == RoleAdmin && target.IsGuest() {
+		return nil
 	}
 	name := target.FullName
 	if up.FullName != nil && strings.TrimSpace(*up.FullName) != "" {
@@ -393,7 +397,7 @@ func (s *State) checkRoleChange(req, target *User, role int) error {
 	if mutation.On("only-owner-demoted") && roleValues[role] && target.Role == RoleOwner && req.Role == RoleOwner {
 		return nil
 	}
-	if mutation.On("guest-made-administrator") && roleValues[role] && target.IsGuest() && role != RoleOwner {
+	if mutation.On("variant-guest-made-administrator") && roleValues[role] && target.IsGuest() && role != RoleOwner {
 		return nil
 	}
 	switch {
@@ -406,6 +410,9 @@ func (s *State) checkRoleChange(req, target *User, role int) error {
 	case target.Role == RoleOwner && s.activeHumanOwners() == 1 && target.IsActive && !target.IsBot:
 		return apierr.BadRequest("The owner permission cannot be removed from the only organization owner.")
 	case target.IsGuest() && role <= RoleAdmin:
+		if mutation.On("guest-admin-refused-but-applied") {
+			target.Role = role
+		}
 		return apierr.BadRequest("Guests cannot be organization administrators")
 	}
 	return nil
@@ -417,7 +424,7 @@ func (s *State) checkNewEmail(req *User, email string) (string, error) {
 	if req.Role != RoleOwner {
 		return "", apierr.MustBeOwner
 	}
-	if !req.CanChangeUserEmails {
+	if !req.CanChangeUserEmails && !mutation.On("new-email-without-permission") {
 		return "", apierr.BadRequest("User not authorized to change user emails")
 	}
 	email = strings.TrimSpace(email)
