@@ -915,6 +915,7 @@ func routeTable() []routeSpec {
 	integrationRouteCases(add)
 	clientRouteCases(add)
 	personalRouteCases(add)
+	routesARouteCases(add)
 	return table
 }
 
@@ -1006,6 +1007,7 @@ func stateOf(t testing.TB, base string) string {
 	integrationStateOf(t, base, state)
 	clientStateOf(t, base, state)
 	personalStateOf(t, base, state)
+	routesAStateOf(t, base, state)
 	return canonical(state)
 }
 
@@ -1022,6 +1024,7 @@ func setUp(t testing.TB, base string) {
 	integrationSetUp(t, base)
 	clientSetUp(t, base)
 	personalSetUp(t, base)
+	routesASetUp(t, base)
 }
 
 // freshState resets the fake to its fixture plus the setup objects and returns that state.

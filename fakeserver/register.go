@@ -68,6 +68,7 @@ func (s *Server) register(c *call) (fields, error) {
 	s.accountRegisterState(&st)
 	s.integrationRegisterState(&st)
 	s.personalRegisterState(&st)
+	s.routesARegisterState(&st)
 	return st.f, nil
 }
 

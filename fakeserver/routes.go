@@ -88,6 +88,7 @@ func (s *Server) routes(r chi.Router) {
 			s.integrationRoutes(r)
 			s.clientRoutes(r)
 			s.personalRoutes(r)
+			s.routesA(r) // default channels, channel folders, navigation views (routes_a.go)
 		})
 	})
 

@@ -287,6 +287,10 @@ type UnsubscribeResult struct {
 func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (UnsubscribeResult, *apierr.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.unsubscribeLocked(requesterID, names, principals)
+}
+
+func (s *State) unsubscribeLocked(requesterID int, names []string, principals []int) (UnsubscribeResult, *apierr.Error) {
 	req := s.users[requesterID]
 	targets := []*User{req}
 	others := false

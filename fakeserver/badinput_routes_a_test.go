@@ -1,0 +1,167 @@
+package fakeserver_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chatconform/chatconform/fixtures"
+)
+
+// The bad-input cases of default channels, channel folders, navigation views and the
+// one-call subscription update.
+
+// secretChannel is the private channel routesASetUp makes (the owner its one subscriber).
+const secretChannel = "2"
+
+// routesASetUp makes general a default channel, adds a private channel (2, the owner's), two
+// channel folders (1 and 2) and two navigation views of the member's (inbox, pinned; a
+// custom view named Alerts), so that a wrongful change to any of them shows.
+func routesASetUp(t testing.TB, base string) {
+	t.Helper()
+	requireSuccess(t, "setup default channel", post(t, base, ownerAuth, "/api/v1/default_streams", "stream_id", "1"))
+	requireSuccess(t, "setup private channel", post(t, base, ownerAuth, "/api/v1/users/me/subscriptions",
+		"subscriptions", `[{"name":"badinput-secret"}]`, "invite_only", "true"))
+	if id := requireSuccess(t, "setup private channel's ID", get(t, base, ownerAuth, "/api/v1/get_stream_id", "stream=badinput-secret"))["stream_id"]; canonical(id) != secretChannel {
+		t.Fatalf("the setup's private channel has ID %v, the cases name %s", id, secretChannel)
+	}
+	for _, name := range []string{"Setup folder", "Second folder"} {
+		requireSuccess(t, "setup channel folder", post(t, base, ownerAuth, "/api/v1/channel_folders/create", "name", name, "description", "set up"))
+	}
+	requireSuccess(t, "setup built-in view", post(t, base, memberAuth, "/api/v1/navigation_views", "fragment", "inbox", "is_pinned", "true"))
+	requireSuccess(t, "setup custom view", post(t, base, memberAuth, "/api/v1/navigation_views",
+		"fragment", "narrow/is/alerted", "is_pinned", "false", "name", "Alerts"))
+}
+
+// routesAStateOf adds the default channels, the channel folders (archived ones too) and the
+// member's navigation views.
+func routesAStateOf(t testing.TB, base string, state map[string]any) {
+	t.Helper()
+	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["default_streams","channel_folders","navigation_views"]`)
+	for _, key := range []string{"realm_default_streams", "channel_folders", "navigation_views"} {
+		recordField(state, "member "+key, member, key)
+	}
+}
+
+// routesARouteCases adds the bad-input cases of this area's routes.
+func routesARouteCases(add func(routeSpec)) {
+	onPath := func(path string, r request) request { r.path = path; return r }
+	noChannel := badRequest("Invalid channel ID")
+
+	update := routeSpec{method: "PATCH", pattern: "/api/v1/users/me/subscriptions", path: "/api/v1/users/me/subscriptions", role: fixtures.RoleMember,
+		params: []param{{name: "delete", kind: kStrList}, {name: "add", kind: kJSONList}},
+		valid:  []string{"add", `[{"name":"general","color":"#76ce90"}]`}}
+	update.extra = []badCase{
+		{"nothing to add or delete", update.with("add", "[]"), badRequest(`Nothing to do. Specify at least one of "add" or "delete".`)},
+		{"an item not a dict", update.with("add", "[1]"), badRequest("add[0] is not a dict")},
+		{"an item without a name", update.with("add", `[{"color":"#76ce90"}]`), badRequest(`add[0]["name"] is not a string`)},
+		{"a color not hex", update.with("add", `[{"name":"general","color":"red"}]`), badRequest("add.color is not a valid hex color code")},
+		{"a description not a string", update.with("add", `[{"name":"general","description":5}]`), badRequest(`add[0]["description"] is not a string`)},
+		{"a name too long", update.with("add", `[{"name":"`+strings.Repeat("c", 61)+`"}]`), badRequest("Channel name too long (limit: 60 characters).")},
+		{"an empty name to delete", update.with("delete", `[" "]`), badRequest("Channel name can't be empty.")},
+		// All or nothing: the channel to create is not created when a deletion fails.
+		{"a missing channel to delete beside one to create", update.as(memberAuth, "add", `[{"name":"`+newChan+`"}]`, "delete", `["badinput-x"]`),
+			badRequest("Channel(s) (badinput-x) do not exist")},
+	}
+	add(update)
+
+	for _, method := range []string{"POST", "DELETE"} {
+		defaults := routeSpec{method: method, pattern: "/api/v1/default_streams", path: "/api/v1/default_streams", role: fixtures.RoleOwner,
+			params: []param{{name: "stream_id", kind: kInt, required: true}},
+			valid:  []string{"stream_id", "1"}}
+		defaults.extra = []badCase{
+			{"member", defaults.as(memberAuth), principalAdmin},
+			{"moderator", defaults.as(modAuth), principalAdmin},
+			{"no such channel", defaults.with("stream_id", "999"), noChannel},
+			{"channel ID zero", defaults.with("stream_id", "0"), noChannel},
+		}
+		if method == "POST" {
+			defaults.extra = append(defaults.extra,
+				badCase{"a private channel", defaults.with("stream_id", secretChannel), badRequest("Private channels cannot be made default.")},
+				badCase{"a private channel the administrator cannot access", defaults.as(adminAuth, "stream_id", secretChannel), noChannel})
+		}
+		add(defaults)
+	}
+
+	notAdmin := func(rs routeSpec) []badCase {
+		return []badCase{{"member", rs.as(memberAuth), principalAdmin}, {"moderator", rs.as(modAuth), principalAdmin}}
+	}
+	create := routeSpec{method: "POST", pattern: "/api/v1/channel_folders/create", path: "/api/v1/channel_folders/create", role: fixtures.RoleAdmin,
+		params: []param{{name: "description", required: true, oversizeFails: true}, {name: "name", required: true, oversizeFails: true}},
+		valid:  []string{"name", "Projects", "description", "Work in progress"}}
+	create.extra = append(notAdmin(create),
+		badCase{"a blank name", create.with("name", "  "), badRequest("Channel folder name can't be empty.")},
+		badCase{"a name too long", create.with("name", strings.Repeat("f", 61)), badRequest("name is too long (limit: 60 characters)")},
+		badCase{"a description too long", create.with("description", strings.Repeat("d", 1025)), badRequest("description is too long (limit: 1024 characters)")},
+		badCase{"a control character", create.with("name", "tab\there"), badRequest("Invalid character in channel folder name, at position 4.")},
+		badCase{"a name taken, in another case", create.with("name", "setup FOLDER"), badRequest("Channel folder 'setup FOLDER' already exists")},
+	)
+	add(create)
+
+	add(routeSpec{method: "GET", pattern: "/api/v1/channel_folders", path: "/api/v1/channel_folders", role: fixtures.RoleMember,
+		params: []param{{name: "include_archived", kind: kBool}}, valid: []string{"include_archived", "true"}})
+
+	reorder := routeSpec{method: "PATCH", pattern: "/api/v1/channel_folders", path: "/api/v1/channel_folders", role: fixtures.RoleAdmin,
+		params: []param{{name: "order", kind: kJSONList, required: true}},
+		valid:  []string{"order", "[2,1]"}}
+	reorder.extra = append(notAdmin(reorder),
+		badCase{"a folder left out", reorder.with("order", "[2]"), badRequest("Invalid order mapping.")},
+		badCase{"no folder", reorder.with("order", "[]"), badRequest("Invalid order mapping.")},
+		badCase{"an ID not an integer", reorder.with("order", `[1,"2"]`), badRequest("order[1] is not an integer")},
+	)
+	add(reorder)
+
+	folder := routeSpec{method: "PATCH", pattern: "/api/v1/channel_folders/{channel_folder_id:[0-9]+}", path: "/api/v1/channel_folders/{id}", id: "1",
+		notFound: "Invalid channel folder ID", role: fixtures.RoleAdmin,
+		params: []param{{name: "description", oversizeFails: true}, {name: "is_archived", kind: kBool}, {name: "name", oversizeFails: true}},
+		valid:  []string{"name", "Renamed folder", "is_archived", "true"}}
+	folder.extra = append(notAdmin(folder),
+		badCase{"a blank name", folder.with("name", " "), badRequest("Channel folder name can't be empty.")},
+		badCase{"another folder's name", folder.with("name", "second FOLDER"), badRequest("Channel folder 'second FOLDER' already exists")},
+		badCase{"a name too long", folder.with("name", strings.Repeat("f", 61)), badRequest("name is too long (limit: 60 characters)")},
+	)
+	add(folder)
+
+	add(routeSpec{method: "GET", pattern: "/api/v1/navigation_views", path: "/api/v1/navigation_views", role: fixtures.RoleMember})
+
+	addView := routeSpec{method: "POST", pattern: "/api/v1/navigation_views", path: "/api/v1/navigation_views", role: fixtures.RoleMember,
+		params: []param{{name: "fragment", required: true}, {name: "is_pinned", kind: kBool, required: true}, {name: "name"}},
+		valid:  []string{"fragment", "narrow/is/followed", "is_pinned", "true", "name", "Followed"}}
+	builtIn := func(kv ...string) request {
+		v := url.Values{"fragment": {"recent"}, "is_pinned": {"true"}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			v.Set(kv[i], kv[i+1])
+		}
+		return addView.build(v)
+	}
+	addView.extra = []badCase{
+		{"a built-in view with a name", builtIn("name", "Recent"), badRequest("Built-in views cannot have a custom name.")},
+		{"a custom view without a name", addView.without("name"), badRequest("Custom views must have a valid name.")},
+		{"a blank fragment", addView.with("fragment", "  "), badRequest("fragment is too short.")},
+		{"a blank name", addView.with("name", " "), badRequest("name is too short.")},
+		{"a fragment the user has", builtIn("fragment", "inbox"), badRequest("Navigation view already exists.")},
+		{"a name the user has", addView.with("name", "Alerts"), badRequest("Navigation view already exists.")},
+	}
+	add(addView)
+
+	viewNotFound := bad(404, "BAD_REQUEST", "Navigation view does not exist.")
+	editView := routeSpec{method: "PATCH", pattern: "/api/v1/navigation_views/*", path: "/api/v1/navigation_views/narrow%2Fis%2Falerted", role: fixtures.RoleMember,
+		params: []param{{name: "is_pinned", kind: kBool}, {name: "name"}},
+		valid:  []string{"is_pinned", "true", "name", "Alert words"}}
+	editView.extra = []badCase{
+		{"a view the user does not have", onPath("/api/v1/navigation_views/narrow%2Fis%2Fnone", editView.with("name", "Other")), viewNotFound},
+		{"a name for a built-in view", onPath("/api/v1/navigation_views/inbox", editView.with("name", "Inbox")), badRequest("Built-in views cannot have a custom name.")},
+		{"a name the user has, even this view's", editView.with("name", "Alerts"), badRequest("Navigation view already exists.")},
+		{"a blank name", editView.with("name", " "), badRequest("name is too short.")},
+		{"another user's view", editView.as(ownerAuth), viewNotFound},
+	}
+	add(editView)
+
+	removeView := routeSpec{method: "DELETE", pattern: "/api/v1/navigation_views/*", path: "/api/v1/navigation_views/narrow/is/alerted", role: fixtures.RoleMember}
+	removeView.extra = []badCase{
+		{"a view the user does not have", onPath("/api/v1/navigation_views/recent", removeView.build(nil)), viewNotFound},
+		{"a blank fragment", onPath("/api/v1/navigation_views/%20", removeView.build(nil)), badRequest("fragment is too short.")},
+		{"another user's view", removeView.as(ownerAuth), viewNotFound},
+	}
+	add(removeView)
+}
