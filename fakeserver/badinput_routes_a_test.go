@@ -1,6 +1,10 @@
 package fakeserver_test
 
 import (
+	"bytes"
+	"image"
+	"image/png"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -14,9 +18,26 @@ import (
 // secretChannel is the private channel routesASetUp makes (the owner its one subscriber).
 const secretChannel = "2"
 
+// emojiPNG is a one-pixel PNG image, for custom emoji.
+var emojiPNG = func() []byte {
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}()
+
+// uploadEmoji uploads content as the custom emoji name.
+func uploadEmoji(t testing.TB, base, auth, name string, content []byte) response {
+	t.Helper()
+	body, contentType := integMultipart(nil, "file", "emoji.png", content)
+	return do(t, base, request{method: http.MethodPost, path: "/api/v1/realm/emoji/" + name, auth: auth, body: body, contentType: contentType})
+}
+
 // routesASetUp makes general a default channel, adds a private channel (2, the owner's), two
-// channel folders (1 and 2) and two navigation views of the member's (inbox, pinned; a
-// custom view named Alerts), so that a wrongful change to any of them shows.
+// channel folders (1 and 2), two navigation views of the member's (inbox, pinned; a custom
+// view named Alerts) and the owner's custom emoji setup_emoji (1), so that a wrongful change
+// to any of them shows.
 func routesASetUp(t testing.TB, base string) {
 	t.Helper()
 	requireSuccess(t, "setup default channel", post(t, base, ownerAuth, "/api/v1/default_streams", "stream_id", "1"))
@@ -31,14 +52,15 @@ func routesASetUp(t testing.TB, base string) {
 	requireSuccess(t, "setup built-in view", post(t, base, memberAuth, "/api/v1/navigation_views", "fragment", "inbox", "is_pinned", "true"))
 	requireSuccess(t, "setup custom view", post(t, base, memberAuth, "/api/v1/navigation_views",
 		"fragment", "narrow/is/alerted", "is_pinned", "false", "name", "Alerts"))
+	requireSuccess(t, "setup custom emoji", uploadEmoji(t, base, ownerAuth, "setup_emoji", emojiPNG))
 }
 
-// routesAStateOf adds the default channels, the channel folders (archived ones too) and the
-// member's navigation views.
+// routesAStateOf adds the default channels, the channel folders (archived ones too), the
+// member's navigation views and the custom emoji.
 func routesAStateOf(t testing.TB, base string, state map[string]any) {
 	t.Helper()
-	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["default_streams","channel_folders","navigation_views"]`)
-	for _, key := range []string{"realm_default_streams", "channel_folders", "navigation_views"} {
+	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["default_streams","channel_folders","navigation_views","realm_emoji"]`)
+	for _, key := range []string{"realm_default_streams", "channel_folders", "navigation_views", "realm_emoji"} {
 		recordField(state, "member "+key, member, key)
 	}
 }
@@ -164,4 +186,43 @@ func routesARouteCases(add func(routeSpec)) {
 		{"another user's view", removeView.as(ownerAuth), viewNotFound},
 	}
 	add(removeView)
+
+	emoji := routeSpec{method: "POST", pattern: "/api/v1/realm/emoji/{emoji_name}", path: "/api/v1/realm/emoji/party_parrot", role: fixtures.RoleMember,
+		upload: "file", uploadContent: emojiPNG}
+	named := func(name string) request { return onPath("/api/v1/realm/emoji/"+name, emoji.build(nil)) }
+	emoji.extra = []badCase{
+		{"guest", emoji.as(guestAuth), badRequest("Not allowed for guest users")},
+		{"bot", emoji.as(botAuth), badRequest("This endpoint does not accept bot requests.")},
+		{"a name with other characters", named("Party!"), badRequest("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.")},
+		{"a name ending in an underscore", named("party_"), badRequest("Emoji names must end with either a letter or digit.")},
+		{"a blank name", named("%20"), badRequest("Emoji name is missing")},
+		{"a name taken", named("setup_emoji"), badRequest("A custom emoji with this name already exists.")},
+		{"a built-in emoji's name, not an administrator", named("heart"), badRequest("Only administrators can override built-in emoji.")},
+		{"no file", request{method: "POST", path: emoji.path, auth: memberAuth, body: formBody("x", "1"), contentType: formType}, badRequest("You must upload exactly one file.")},
+		{"not an image", func() request {
+			r := emoji
+			r.uploadContent = []byte("not an image")
+			return r.build(nil)
+		}(), badRequest("Could not decode image; did you upload an image file?")},
+		{"too large", func() request {
+			r := emoji
+			r.uploadContent = append(append([]byte{}, emojiPNG...), make([]byte, 5<<20)...)
+			return r.build(nil)
+		}(), badRequest("Uploaded file is larger than the allowed limit of 5 MiB")},
+	}
+	add(emoji)
+
+	removeEmoji := routeSpec{method: "DELETE", pattern: "/api/v1/realm/emoji/{emoji_name}", path: "/api/v1/realm/emoji/setup_emoji", role: fixtures.RoleAdmin}
+	removeEmoji.extra = []badCase{
+		{"no such emoji", onPath("/api/v1/realm/emoji/nothing", removeEmoji.build(nil)), bad(404, "BAD_REQUEST", "Emoji 'nothing' does not exist")},
+		{"another user's emoji, not an administrator", removeEmoji.as(memberAuth), badRequest("Must be an organization administrator or emoji author")},
+	}
+	add(removeEmoji)
+
+	image := routeSpec{method: "GET", pattern: "/user_avatars/1/emoji/images/*", path: "/user_avatars/1/emoji/images/1.png", raw: true}
+	image.extra = []badCase{
+		{"no such image", onPath("/user_avatars/1/emoji/images/99.png", image.build(nil)), notFound404},
+		{"the still image of an emoji that is not animated", onPath("/user_avatars/1/emoji/images/still/1.png", image.build(nil)), notFound404},
+	}
+	add(image)
 }

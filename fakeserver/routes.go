@@ -93,6 +93,7 @@ func (s *Server) routes(r chi.Router) {
 	})
 
 	s.fileRoutes(r)
+	s.routesAFiles(r) // custom emoji images (routes_a.go)
 	r.Get(describePath, s.serveDescription)
 
 	r.Route(controlPrefix, func(r chi.Router) {

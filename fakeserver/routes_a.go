@@ -2,14 +2,16 @@ package fakeserver
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// routesA adds the routes of default channels, channel folders, navigation views and the
-// one-call subscription update, and routesARegisterState their register state.
+// routesA adds the routes of default channels, channel folders, navigation views, custom emoji
+// and the one-call subscription update; routesAFiles the emoji images; routesARegisterState
+// their register state.
 func (s *Server) routesA(r chi.Router) {
 	r.Patch("/users/me/subscriptions", serve(s.updateSubscriptions))
 	r.Post("/default_streams", serve(adminOnly(s.addDefaultChannel)))
@@ -24,6 +26,13 @@ func (s *Server) routesA(r chi.Router) {
 	s.gated(r, http.MethodPost, "/navigation_views", levelGate{from: realm.LevelNavigationViews}, s.addNavigationView)
 	s.gated(r, http.MethodPatch, viewPath, levelGate{from: realm.LevelNavigationViews}, s.updateNavigationView)
 	s.gated(r, http.MethodDelete, viewPath, levelGate{from: realm.LevelNavigationViews}, s.removeNavigationView)
+	r.Post("/realm/emoji/{emoji_name}", serve(membersOnly(s.addCustomEmoji)))
+	r.Delete("/realm/emoji/{emoji_name}", serve(s.removeCustomEmoji))
+}
+
+// routesAFiles adds the route of the custom emoji images that realm_emoji's URLs point at.
+func (s *Server) routesAFiles(r chi.Router) {
+	r.Get(strings.TrimSuffix(realm.EmojiPathPrefix, "/")+"/*", s.serveEmojiImage)
 }
 
 // routesARegisterState adds the state of routesA's areas to a POST /register response.

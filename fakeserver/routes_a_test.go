@@ -4,7 +4,11 @@ package fakeserver_test
 // their answers, events, register state and level gates.
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
 	"net/http"
 	"testing"
 
@@ -292,5 +296,69 @@ func TestRoutesALevelBoundaries(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// animatedGIF is a two-frame GIF image.
+func animatedGIF(t *testing.T) []byte {
+	t.Helper()
+	frame := image.NewPaletted(image.Rect(0, 0, 2, 2), color.Palette{color.Black, color.White})
+	var b bytes.Buffer
+	if err := gif.EncodeAll(&b, &gif.GIF{Image: []*image.Paletted{frame, frame}, Delay: []int{10, 10}}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestCustomEmoji(t *testing.T) {
+	base := newCheckedServer(t)
+	queue := evRegister(t, base, ownerAuth, "event_types", `["realm_emoji"]`)
+	requireSuccess(t, "upload", uploadEmoji(t, base, memberAuth, "party%20time", emojiPNG))
+	requireSuccess(t, "animated", uploadEmoji(t, base, memberAuth, "dance", animatedGIF(t)))
+	requireSuccess(t, "built-in name, by an administrator", uploadEmoji(t, base, adminAuth, "heart", emojiPNG))
+
+	emoji := requireSuccess(t, "list", get(t, base, guestAuth, "/api/v1/realm/emoji", ""))["emoji"].(map[string]any)
+	want := `{"1":{"author_id":4,"deactivated":false,"id":"1","name":"party_time","source_url":"/user_avatars/1/emoji/images/1.png","still_url":null},` +
+		`"2":{"author_id":4,"deactivated":false,"id":"2","name":"dance","source_url":"/user_avatars/1/emoji/images/2.gif","still_url":"/user_avatars/1/emoji/images/still/2.png"},` +
+		`"3":{"author_id":2,"deactivated":false,"id":"3","name":"heart","source_url":"/user_avatars/1/emoji/images/3.png","still_url":null}}`
+	if canonical(emoji) != want {
+		t.Errorf("GET /realm/emoji:\n%s\nwant %s", canonical(emoji), want)
+	}
+	for url, contentType := range map[string]string{
+		"/user_avatars/1/emoji/images/1.png": "image/png", "/user_avatars/1/emoji/images/2.gif": "image/gif",
+		"/user_avatars/1/emoji/images/still/2.png": "image/png",
+	} {
+		res := get(t, base, "", url, "")
+		if res.status != http.StatusOK || res.header.Get("Content-Type") != contentType {
+			t.Errorf("GET %s: HTTP %d, %s", url, res.status, res.header.Get("Content-Type"))
+		} else if _, format, err := image.Decode(bytes.NewReader(res.body)); err != nil || "image/"+format != contentType {
+			t.Errorf("GET %s: not a %s image (%v)", url, contentType, err)
+		}
+	}
+
+	// Members remove their own emoji; administrators anyone's. A removed emoji stays listed,
+	// deactivated, and its name may be taken again.
+	res := do(t, base, request{method: http.MethodDelete, path: "/api/v1/realm/emoji/heart", auth: memberAuth})
+	if res.status != http.StatusBadRequest {
+		t.Errorf("a member removing an administrator's emoji: %s", res)
+	}
+	requireSuccess(t, "own", do(t, base, request{method: http.MethodDelete, path: "/api/v1/realm/emoji/party_time", auth: memberAuth}))
+	requireSuccess(t, "anyone's", do(t, base, request{method: http.MethodDelete, path: "/api/v1/realm/emoji/dance", auth: adminAuth}))
+	requireSuccess(t, "name again", uploadEmoji(t, base, memberAuth, "party_time", emojiPNG))
+	state := registerKey(t, base, memberAuth, "realm_emoji", "realm_emoji").(map[string]any)
+	var deactivated []string
+	for _, id := range []string{"1", "2", "3", "4"} {
+		if e, ok := state[id].(map[string]any); !ok {
+			t.Fatalf("register's realm_emoji lacks %s: %v", id, state)
+		} else if e["deactivated"] == true {
+			deactivated = append(deactivated, id)
+		}
+	}
+	if fmt.Sprint(deactivated) != "[1 2]" {
+		t.Errorf("deactivated: %v, want [1 2]", deactivated)
+	}
+	evs := eventsOfType(evPoll(t, base, ownerAuth, queue, -1, true), "realm_emoji")
+	if len(evs) != 6 || evs[5]["op"] != "update" || canonical(evs[5]["realm_emoji"]) != canonical(state) {
+		t.Errorf("%d realm_emoji events, the last %v", len(evs), evs[len(evs)-1])
 	}
 }
