@@ -36,8 +36,8 @@ func uploadEmoji(t testing.TB, base, auth, name string, content []byte) response
 
 // routesASetUp makes general a default channel, adds a private channel (2, the owner's), two
 // channel folders (1 and 2), two navigation views of the member's (inbox, pinned; a custom
-// view named Alerts) and the owner's custom emoji setup_emoji (1), so that a wrongful change
-// to any of them shows.
+// view named Alerts), the owner's custom emoji setup_emoji (1), and shows the custom profile
+// fields 3 and 5 in the profile summary, so that a wrongful change to any of them shows.
 func routesASetUp(t testing.TB, base string) {
 	t.Helper()
 	requireSuccess(t, "setup default channel", post(t, base, ownerAuth, "/api/v1/default_streams", "stream_id", "1"))
@@ -53,16 +53,20 @@ func routesASetUp(t testing.TB, base string) {
 	requireSuccess(t, "setup custom view", post(t, base, memberAuth, "/api/v1/navigation_views",
 		"fragment", "narrow/is/alerted", "is_pinned", "false", "name", "Alerts"))
 	requireSuccess(t, "setup custom emoji", uploadEmoji(t, base, ownerAuth, "setup_emoji", emojiPNG))
+	for _, field := range []string{"3", "5"} {
+		requireSuccess(t, "setup profile summary", patch(t, base, ownerAuth, "/api/v1/realm/profile_fields/"+field, "display_in_profile_summary", "true"))
+	}
 }
 
 // routesAStateOf adds the default channels, the channel folders (archived ones too), the
-// member's navigation views and the custom emoji.
+// member's navigation views, the custom emoji and the custom profile fields.
 func routesAStateOf(t testing.TB, base string, state map[string]any) {
 	t.Helper()
 	member := post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["default_streams","channel_folders","navigation_views","realm_emoji"]`)
 	for _, key := range []string{"realm_default_streams", "channel_folders", "navigation_views", "realm_emoji"} {
 		recordField(state, "member "+key, member, key)
 	}
+	recordField(state, "custom profile fields", get(t, base, memberAuth, "/api/v1/realm/profile_fields", ""), "custom_fields")
 }
 
 // routesARouteCases adds the bad-input cases of this area's routes.
@@ -225,4 +229,30 @@ func routesARouteCases(add func(routeSpec)) {
 		{"the still image of an emoji that is not animated", onPath("/user_avatars/1/emoji/images/still/1.png", image.build(nil)), notFound404},
 	}
 	add(image)
+
+	reorderFields := routeSpec{method: "PATCH", pattern: "/api/v1/realm/profile_fields", path: "/api/v1/realm/profile_fields", role: fixtures.RoleAdmin,
+		params: []param{{name: "order", kind: kJSONList, required: true}},
+		valid:  []string{"order", "[5,4,3,2,1]"}}
+	reorderFields.extra = append(notAdmin(reorderFields),
+		badCase{"a field left out", reorderFields.with("order", "[1,2]"), badRequest("Invalid order mapping.")},
+		badCase{"an ID not an integer", reorderFields.with("order", `[1,"2",3,4,5]`), badRequest("order[1] is not an integer")},
+	)
+	add(reorderFields)
+
+	field := routeSpec{method: "PATCH", pattern: "/api/v1/realm/profile_fields/{field_id:[0-9]+}", path: "/api/v1/realm/profile_fields/{id}", id: "1",
+		role: fixtures.RoleAdmin,
+		params: []param{
+			{name: "name", oversizeFails: true}, {name: "hint", oversizeFails: true}, {name: "required", kind: kBool},
+			{name: "display_in_profile_summary", kind: kBool}, {name: "editable_by_user", kind: kBool},
+		},
+		valid: []string{"name", "Mobile number", "hint", "Call me", "required", "true", "editable_by_user", "false"}}
+	field.extra = append(notAdmin(field),
+		badCase{"a blank name", field.with("name", "  "), badRequest("Label cannot be blank.")},
+		badCase{"another field's name", field.with("name", "biography"), badRequest("A field with that label already exists.")},
+		badCase{"a hint too long", field.with("hint", strings.Repeat("h", 81)), badRequest("hint is too long (limit: 80 characters)")},
+		badCase{"a name too long", field.with("name", strings.Repeat("n", 41)), badRequest("name is too long (limit: 40 characters)")},
+		badCase{"a third field in the summary", field.with("display_in_profile_summary", "true"), badRequest("Only 2 custom profile fields can be displayed in the profile summary.")},
+		badCase{"unknown field", onPath("/api/v1/realm/profile_fields/999", field.build(nil)), badRequest("Field id 999 not found.")},
+	)
+	add(field)
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// routesA adds the routes of default channels, channel folders, navigation views, custom emoji
-// and the one-call subscription update; routesAFiles the emoji images; routesARegisterState
-// their register state.
+// routesA adds the routes of default channels, channel folders, navigation views, custom emoji,
+// custom profile field edits and the one-call subscription update; routesAFiles the emoji
+// images; routesARegisterState their register state.
 func (s *Server) routesA(r chi.Router) {
 	r.Patch("/users/me/subscriptions", serve(s.updateSubscriptions))
 	r.Post("/default_streams", serve(adminOnly(s.addDefaultChannel)))
@@ -28,6 +28,8 @@ func (s *Server) routesA(r chi.Router) {
 	s.gated(r, http.MethodDelete, viewPath, levelGate{from: realm.LevelNavigationViews}, s.removeNavigationView)
 	r.Post("/realm/emoji/{emoji_name}", serve(membersOnly(s.addCustomEmoji)))
 	r.Delete("/realm/emoji/{emoji_name}", serve(s.removeCustomEmoji))
+	r.Patch("/realm/profile_fields", serve(adminOnly(s.reorderProfileFields)))
+	r.Patch("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.updateProfileField)))
 }
 
 // routesAFiles adds the route of the custom emoji images that realm_emoji's URLs point at.

@@ -362,3 +362,43 @@ func TestCustomEmoji(t *testing.T) {
 		t.Errorf("%d realm_emoji events, the last %v", len(evs), evs[len(evs)-1])
 	}
 }
+
+func TestProfileFieldEdits(t *testing.T) {
+	base := newCheckedServer(t)
+	queue := evRegister(t, base, memberAuth, "event_types", `["custom_profile_fields"]`)
+	fieldsNow := func() string {
+		var out []string
+		for _, f := range requireSuccess(t, "fields", get(t, base, memberAuth, "/api/v1/realm/profile_fields", ""))["custom_fields"].([]any) {
+			f := f.(map[string]any)
+			out = append(out, fmt.Sprintf("%v:%v:%v:%v:%v:%v:%v", f["id"], f["order"], f["name"], f["hint"], f["display_in_profile_summary"], f["required"], f["editable_by_user"]))
+		}
+		return fmt.Sprint(out)
+	}
+	requireSuccess(t, "edit", patch(t, base, adminAuth, "/api/v1/realm/profile_fields/1",
+		"name", " Mobile ", "display_in_profile_summary", "true", "required", "true", "editable_by_user", "false"))
+	requireSuccess(t, "hint only", patch(t, base, adminAuth, "/api/v1/realm/profile_fields/3", "hint", "Your site"))
+	requireSuccess(t, "reorder", patch(t, base, adminAuth, "/api/v1/realm/profile_fields", "order", "[5,4,3,2,1,99]"))
+	want := "[5:0:Birthday::false:false:true 4:1:Mentor:Who to ask for help:false:false:true 3:2:Website:Your site:false:false:true " +
+		"2:3:Biography:A few words about yourself:false:false:true 1:4:Mobile:A number to call:true:true:false]"
+	if got := fieldsNow(); got != want {
+		t.Errorf("fields:\n%s\nwant %s", got, want)
+	}
+	res := patch(t, base, adminAuth, "/api/v1/realm/profile_fields/2", "display_in_profile_summary", "true")
+	if res.env["msg"] != "Field type not supported for display in profile summary." {
+		t.Errorf("a long text field in the summary: %s", res)
+	}
+	evs := eventsOfType(evPoll(t, base, memberAuth, queue, -1, true), "custom_profile_fields")
+	if len(evs) != 3 || canonical(evs[2]["fields"]) != canonical(requireSuccess(t, "fields", get(t, base, memberAuth, "/api/v1/realm/profile_fields", ""))["custom_fields"]) {
+		t.Errorf("%d custom_profile_fields events; want 3, the last the list as it is", len(evs))
+	}
+}
+
+// Below level 252 an edit of a custom profile field names the field's name.
+func TestProfileFieldEditNameRequiredBelow252(t *testing.T) {
+	for _, level := range []int{realm.LevelOptionalFieldUpdate - 1, realm.LevelOptionalFieldUpdate} {
+		res := patch(t, newServerAt(t, level).URL, adminAuth, "/api/v1/realm/profile_fields/1", "hint", "A hint")
+		if required := res.env["code"] == "REQUEST_VARIABLE_MISSING"; required != (level < realm.LevelOptionalFieldUpdate) {
+			t.Errorf("at level %d: %s", level, res)
+		}
+	}
+}
