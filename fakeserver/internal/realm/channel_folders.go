@@ -179,17 +179,12 @@ func (s *State) UpdateChannelFolder(id int, ch ChannelFolderChange) *apierr.Erro
 func (s *State) ReorderChannelFolders(ids []int64) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	place := map[int64]int{}
-	for i, id := range ids {
-		place[id] = i
-	}
-	for id := range s.organization.folders {
-		if _, ok := place[int64(id)]; !ok {
-			return apierr.BadRequest("Invalid order mapping.")
-		}
+	place, err := orderMapping(ids, slices.Collect(maps.Keys(s.organization.folders)))
+	if err != nil {
+		return err
 	}
 	for id, f := range s.organization.folders {
-		f.order = place[int64(id)]
+		f.order = place[id]
 	}
 	if s.atLeast(LevelChannelFolderReorderEvent) {
 		order := make([]int, 0, len(s.organization.folders))
@@ -199,4 +194,23 @@ func (s *State) ReorderChannelFolders(ids []int64) *apierr.Error {
 		s.publish(events.Event{"type": "channel_folder", "op": "reorder", "order": order}, s.activeUserIDs()...)
 	}
 	return nil
+}
+
+// orderMapping is the place of each of the given IDs in a reordering's list, in which every
+// one must be (the real server's rule for folders and profile fields alike): IDs of nothing
+// are passed over, and one listed twice takes its last place.
+func orderMapping(order []int64, ids []int) (map[int]int, *apierr.Error) {
+	place := map[int64]int{}
+	for i, id := range order {
+		place[id] = i
+	}
+	out := make(map[int]int, len(ids))
+	for _, id := range ids {
+		i, ok := place[int64(id)]
+		if !ok {
+			return nil, apierr.BadRequest("Invalid order mapping.")
+		}
+		out[id] = i
+	}
+	return out, nil
 }

@@ -83,23 +83,20 @@ func (s *State) UpdateProfileField(id int, ch ProfileFieldChange) *apierr.Error 
 	return nil
 }
 
-// ReorderProfileFields sets the fields' order (PATCH /realm/profile_fields): each field takes
-// its index in ids, which must name every field; IDs of no field are passed over, as on the
-// real server.
+// ReorderProfileFields sets the fields' order (PATCH /realm/profile_fields) by orderMapping.
 func (s *State) ReorderProfileFields(ids []int64) *apierr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	place := map[int64]int{}
-	for i, id := range ids {
-		place[id] = i
+	fieldIDs := make([]int, len(s.accounts.profileFields))
+	for i, f := range s.accounts.profileFields {
+		fieldIDs[i] = f.ID
+	}
+	place, err := orderMapping(ids, fieldIDs)
+	if err != nil {
+		return err
 	}
 	for _, f := range s.accounts.profileFields {
-		if _, ok := place[int64(f.ID)]; !ok {
-			return apierr.BadRequest("Invalid order mapping.")
-		}
-	}
-	for _, f := range s.accounts.profileFields {
-		f.Order = place[int64(f.ID)]
+		f.Order = place[f.ID]
 	}
 	slices.SortStableFunc(s.accounts.profileFields, func(a, b *ProfileField) int { return a.Order - b.Order })
 	s.publishProfileFields()
