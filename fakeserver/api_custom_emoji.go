@@ -35,7 +35,7 @@ func (s *Server) addCustomEmoji(c *call) (fields, error) {
 			files = append(files, realm.EmojiUpload{FileName: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Content: content})
 		}
 	}
-	if aerr := s.realm().AddCustomEmoji(c.user.ID, chi.URLParam(c.r, "emoji_name"), files); aerr != nil {
+	if aerr := s.realm().AddCustomEmoji(c.user.ID, chi.URLParam(c.r, "emoji_name"), files, s.Config().UploadQuotaBytesTotal); aerr != nil {
 		return nil, aerr
 	}
 	return fields{}, nil

@@ -402,3 +402,15 @@ func TestProfileFieldEditNameRequiredBelow252(t *testing.T) {
 		}
 	}
 }
+
+// Custom emoji images, kept in memory, count against the realm's upload quota.
+func TestCustomEmojiWithinQuota(t *testing.T) {
+	base := newServer(t).URL
+	evPatchConfig(t, base, "upload_quota_bytes_total", fmt.Sprint(2*len(emojiPNG)))
+	for i, want := range []int{http.StatusOK, http.StatusOK, http.StatusBadRequest} {
+		res := uploadEmoji(t, base, memberAuth, fmt.Sprint("e", i), emojiPNG)
+		if res.status != want || (want != http.StatusOK && res.env["msg"] != "Upload would exceed your organization's upload quota.") {
+			t.Errorf("emoji %d: %s", i, res)
+		}
+	}
+}

@@ -97,8 +97,9 @@ type EmojiUpload struct {
 
 // AddCustomEmoji adds an emoji (POST /realm/emoji/{emoji_name}) with the one uploaded image,
 // in the real server's order of checks; guests and bots were refused before. Only
-// administrators may take the name of a built-in emoji.
-func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload) *apierr.Error {
+// administrators may take the name of a built-in emoji. The images of all custom emoji, kept
+// in memory, are held to the realm's upload quota, so that the fake's memory stays bounded.
+func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quotaBytes int64) *apierr.Error {
 	name, err := CustomEmojiName(rawName)
 	if err != nil {
 		return err
@@ -118,6 +119,13 @@ func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload
 	f := files[0]
 	if len(f.Content) > MaxEmojiFileBytes {
 		return apierr.BadRequest("Uploaded file is larger than the allowed limit of %d MiB", MaxEmojiFileBytes>>20)
+	}
+	stored := int64(len(f.Content))
+	for _, e := range s.organization.emoji {
+		stored += int64(len(e.content))
+	}
+	if stored > quotaBytes {
+		return apierr.BadRequest("Upload would exceed your organization's upload quota.")
 	}
 	_, format, decodeErr := image.DecodeConfig(bytes.NewReader(f.Content))
 	if decodeErr != nil {
