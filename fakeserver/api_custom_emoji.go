@@ -62,6 +62,7 @@ func (s *Server) serveEmojiImage(w http.ResponseWriter, r *http.Request) {
 	s.generation.RLock()
 	contentType, content, ok := s.realm().EmojiImage(chi.URLParam(r, "*"))
 	s.generation.RUnlock()
+	ok = ok && chi.URLParam(r, "realm_id") == "1" // the fake's one realm
 	if !ok {
 		writeError(w, apierr.NotFound())
 		return

@@ -223,10 +223,11 @@ func routesARouteCases(add func(routeSpec)) {
 	}
 	add(removeEmoji)
 
-	image := routeSpec{method: "GET", pattern: "/user_avatars/1/emoji/images/*", path: "/user_avatars/1/emoji/images/1.png", raw: true}
+	image := routeSpec{method: "GET", pattern: "/user_avatars/{realm_id:[0-9]+}/emoji/images/*", path: "/user_avatars/1/emoji/images/1.png", raw: true}
 	image.extra = []badCase{
 		{"no such image", onPath("/user_avatars/1/emoji/images/99.png", image.build(nil)), notFound404},
 		{"the still image of an emoji that is not animated", onPath("/user_avatars/1/emoji/images/still/1.png", image.build(nil)), notFound404},
+		{"another realm's", onPath("/user_avatars/2/emoji/images/1.png", image.build(nil)), notFound404},
 	}
 	add(image)
 

@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -34,7 +33,7 @@ func (s *Server) routesA(r chi.Router) {
 
 // routesAFiles adds the route of the custom emoji images that realm_emoji's URLs point at.
 func (s *Server) routesAFiles(r chi.Router) {
-	r.Get(strings.TrimSuffix(realm.EmojiPathPrefix, "/")+"/*", s.serveEmojiImage)
+	r.Get("/user_avatars/{realm_id:[0-9]+}/emoji/images/*", s.serveEmojiImage)
 }
 
 // routesARegisterState adds the state of routesA's areas to a POST /register response.
