@@ -1,9 +1,6 @@
 package fakeserver
 
-import (
-	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/realm"
-)
+import "github.com/chatconform/chatconform/fakeserver/internal/realm"
 
 // createChannelFolder: POST /channel_folders/create — administrators only.
 func (s *Server) createChannelFolder(c *call) (fields, error) {
@@ -30,8 +27,7 @@ func (s *Server) getChannelFolders(c *call) (fields, error) {
 
 // updateChannelFolder: PATCH /channel_folders/{channel_folder_id} — administrators only.
 func (s *Server) updateChannelFolder(c *call) (fields, error) {
-	errNoFolder := apierr.BadRequest("Invalid channel folder ID")
-	id, err := c.pathID("channel_folder_id", errNoFolder)
+	id, err := c.pathID("channel_folder_id", realm.ErrNoChannelFolder)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,8 @@ type ChannelFolderView struct {
 	Order               *int   `json:"order,omitempty"`
 }
 
-var errNoChannelFolder = apierr.BadRequest("Invalid channel folder ID")
+// ErrNoChannelFolder names a folder that does not exist, in a path or otherwise.
+var ErrNoChannelFolder = apierr.BadRequest("Invalid channel folder ID")
 
 func (s *State) folderView(f *channelFolder) ChannelFolderView {
 	v := ChannelFolderView{
@@ -144,7 +145,7 @@ func (s *State) UpdateChannelFolder(id int, ch ChannelFolderChange) *apierr.Erro
 	defer s.mu.Unlock()
 	f := s.organization.folders[id]
 	if f == nil {
-		return errNoChannelFolder
+		return ErrNoChannelFolder
 	}
 	rename := ch.Name != nil && *ch.Name != f.name
 	if rename {
