@@ -282,6 +282,13 @@ func TestRoutesALevelBoundaries(t *testing.T) {
 			}
 			return hasOrder
 		}},
+		{"HTTP 404 for removing a custom emoji that does not exist", realm.LevelEmojiNotFound404, func(t *testing.T, base string) bool {
+			res := do(t, base, request{method: http.MethodDelete, path: "/api/v1/realm/emoji/nothing", auth: adminAuth})
+			if res.env["msg"] != "Emoji 'nothing' does not exist" {
+				t.Errorf("removing no emoji: %s", res)
+			}
+			return res.status == http.StatusNotFound
+		}},
 		{"an event for reordering channel folders", realm.LevelChannelFolderReorderEvent, func(t *testing.T, base string) bool {
 			withFolders(t, base, 2)
 			queue := evRegister(t, base, memberAuth, "event_types", `["channel_folder"]`)

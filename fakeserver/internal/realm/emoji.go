@@ -154,7 +154,11 @@ func (s *State) RemoveCustomEmoji(requesterID int, name string) *apierr.Error {
 	defer s.mu.Unlock()
 	e := s.activeEmoji(name)
 	if e == nil {
-		return apierr.New(404, "BAD_REQUEST", "Emoji '%s' does not exist", name)
+		status := 400
+		if s.atLeast(LevelEmojiNotFound404) {
+			status = 404
+		}
+		return apierr.New(status, "BAD_REQUEST", "Emoji '%s' does not exist", name)
 	}
 	if u := s.users[requesterID]; !u.IsAdmin() && e.authorID != u.ID {
 		return apierr.BadRequest("Must be an organization administrator or emoji author")

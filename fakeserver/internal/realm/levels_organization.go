@@ -1,8 +1,11 @@
 package realm
 
-// The feature levels of default channels, channel folders and navigation views (the real
-// server's changelog; levels.go has the rest).
+// The feature levels of default channels, channel folders, navigation views and custom emoji
+// (the real server's changelog; levels.go has the rest).
 const (
+	// LevelEmojiNotFound404: removing a custom emoji that does not exist answers HTTP 404 (400
+	// before).
+	LevelEmojiNotFound404 = 190
 	// LevelDefaultChannelIDs: register's realm_default_streams and default_streams events list
 	// channel IDs (channel objects before).
 	LevelDefaultChannelIDs = 330
