@@ -49,7 +49,7 @@ func TestGetChannels(t *testing.T) {
 	for _, s := range env["streams"].([]any) {
 		obj := s.(map[string]any)
 		if obj["is_default"] != false {
-			t.Errorf("include_default: %v, want is_default false (the fake has no default channels)", obj)
+			t.Errorf("include_default: %v, want is_default false (no channel is made default here)", obj)
 		}
 		for _, key := range []string{"stream_id", "description", "rendered_description", "date_created", "creator_id", "invite_only",
 			"is_web_public", "history_public_to_subscribers", "first_message_id", "message_retention_days", "stream_weekly_traffic",

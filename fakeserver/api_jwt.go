@@ -18,8 +18,8 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 		includeProfile = true
 	}
 	if mutation.On("jwt-needs-credentials") {
-		if _, aerr := s.authenticate(c.r); aerr != nil {
-			return nil, aerr
+		if _, err := s.authenticate(c.r); err != nil {
+			return nil, err
 		}
 	}
 	cfg := s.Config()

@@ -68,6 +68,7 @@ func (s *Server) register(c *call) (fields, error) {
 	s.accountRegisterState(&st)
 	s.integrationRegisterState(&st)
 	s.personalRegisterState(&st)
+	s.organizationRegisterState(&st)
 	return st.f, nil
 }
 
@@ -370,5 +371,23 @@ func (s *Server) personalRegisterState(st *registerState) {
 	}
 	if st.want("scheduled_messages") && s.realm().AtLeast(realm.LevelScheduleMessages) {
 		f["scheduled_messages"] = s.realm().ScheduledMessages(uid)
+	}
+}
+
+// organizationRegisterState adds the state of default channels, channel folders and navigation views to a POST /register response.
+func (s *Server) organizationRegisterState(st *registerState) {
+	r, f := s.realm(), st.f
+	if st.want("default_streams") {
+		f["realm_default_streams"] = r.DefaultChannels(st.c.user.ID)
+	}
+	if st.want("channel_folders") && r.AtLeast(realm.LevelChannelFolders) {
+		f["channel_folders"] = r.ChannelFolders(true)
+	}
+	if st.want("realm") && r.AtLeast(realm.LevelChannelFolderLimits) {
+		f["max_channel_folder_name_length"] = realm.MaxChannelFolderNameLength
+		f["max_channel_folder_description_length"] = realm.MaxChannelFolderDescriptionLength
+	}
+	if st.want("navigation_views") && r.AtLeast(realm.LevelNavigationViews) {
+		f["navigation_views"] = r.NavigationViews(st.c.user.ID)
 	}
 }

@@ -129,14 +129,6 @@ func (s *Server) updateGroupSubgroups(c *call) (fields, error) {
 	return fields{}, s.realm().ChangeGroup(c.user.ID, groupID, ch)
 }
 
-// changeGroup applies a group change, returning a nil error (not a nil *apierr.Error) on success.
-func (s *Server) changeGroup(c *call, groupID int, ch realm.GroupChange) error {
-	if aerr := s.realm().ChangeGroup(c.user.ID, groupID, ch); aerr != nil {
-		return aerr
-	}
-	return nil
-}
-
 // deactivateGroup: POST /user_groups/{user_group_id}/deactivate.
 func (s *Server) deactivateGroup(c *call) (fields, error) {
 	groupID, err := c.pathID("user_group_id", invalidGroup)

@@ -48,8 +48,10 @@ type routeSpec struct {
 	valid          []string // name/value pairs of a request that succeeds
 	extra          []badCase
 	// upload is the file field of a route that takes one uploaded file (POST /user_uploads):
-	// its requests are multipart/form-data carrying the values and one file in that field.
-	upload string
+	// its requests are multipart/form-data carrying the values and one file in that field,
+	// uploadContent (a line of text when nil).
+	upload        string
+	uploadContent []byte
 	// raw marks a route outside the API whose success is bytes or a redirect, not an
 	// envelope (files, avatars, the realm icon); its errors are envelopes all the same.
 	raw bool
@@ -128,7 +130,11 @@ func (rs routeSpec) build(vals url.Values) request {
 	case rs.method == http.MethodGet:
 		req.query = enc
 	case rs.upload != "":
-		req.body, req.contentType = integMultipart(vals, rs.upload, "badinput.txt", []byte("a file of the bad-input test\n"))
+		content := rs.uploadContent
+		if content == nil {
+			content = []byte("a file of the bad-input test\n")
+		}
+		req.body, req.contentType = integMultipart(vals, rs.upload, "badinput.txt", content)
 	default:
 		req.body, req.contentType = []byte(enc), formType
 	}

@@ -76,6 +76,7 @@ func routeTable() []routeSpec {
 	routeCasesUserTopics(add)
 	routeCasesUsers(add)
 	routeCasesVideoCalls(add)
+	routeCasesOrganization(add) // default channels, channel folders, navigation views, custom emoji, profile field edits
 	return table
 }
 

@@ -65,6 +65,7 @@ func stateOf(t testing.TB, base string) string {
 	integrationStateOf(t, base, state)
 	clientStateOf(t, base, state)
 	personalStateOf(t, base, state)
+	organizationStateOf(t, base, state)
 	return canonical(state)
 }
 
@@ -81,6 +82,7 @@ func setUp(t testing.TB, base string) {
 	integrationSetUp(t, base)
 	clientSetUp(t, base)
 	personalSetUp(t, base)
+	organizationSetUp(t, base)
 }
 
 // freshState resets the fake to its fixture plus the setup objects and returns that state.

@@ -103,6 +103,8 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Patch("/streams/"+streamID, serve(s.updateChannel))
 	r.Delete("/streams/"+streamID, serve(s.archiveChannel))
 	r.Get("/get_stream_id", serve(s.getStreamID))
+	r.Post("/default_streams", serve(adminOnly(s.addDefaultChannel)))
+	r.Delete("/default_streams", serve(adminOnly(s.removeDefaultChannel)))
 	s.gated(r, http.MethodGet, "/streams/"+streamID+"/members", levelGate{from: realm.LevelChannelMembers}, s.getChannelMembers)
 	s.gated(r, http.MethodGet, "/streams/"+streamID+"/email_address", levelGate{from: realm.LevelChannelEmailAddress}, s.getChannelEmailAddress)
 	r.Get("/users/me/"+streamID+"/topics", serve(s.getTopics))                    // 12
@@ -110,10 +112,18 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic))           // 3
 	s.gated(r, http.MethodPost, "/user_topics", levelGate{from: realm.LevelUserTopics}, s.updateUserTopic)
 
+	// Channel folders.
+	folderID := "/channel_folders/{channel_folder_id:[0-9]+}"
+	s.gated(r, http.MethodPost, "/channel_folders/create", levelGate{from: realm.LevelChannelFolders}, adminOnly(s.createChannelFolder))
+	s.gated(r, http.MethodGet, "/channel_folders", levelGate{from: realm.LevelChannelFolders}, s.getChannelFolders)
+	s.gated(r, http.MethodPatch, "/channel_folders", levelGate{from: realm.LevelChannelFolderOrder}, adminOnly(s.reorderChannelFolders))
+	s.gated(r, http.MethodPatch, folderID, levelGate{from: realm.LevelChannelFolders}, adminOnly(s.updateChannelFolder))
+
 	// Subscriptions.
 	r.Get("/users/me/subscriptions", serve(s.getSubscriptions))
 	r.Post("/users/me/subscriptions", serve(s.subscribe))
 	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
+	r.Patch("/users/me/subscriptions", serve(s.updateSubscriptions))
 	r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription)) // 10
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
 	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
@@ -133,7 +143,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Delete("/bots/{bot_id:[0-9]+}", serve(s.deactivateBot))
 	r.Patch("/settings", serve(s.updateSettings))
 
-	// A user's presence, status, alert words and muted users.
+	// A user's presence, status, alert words, muted users and navigation views.
 	r.Post("/users/me/presence", serve(humansOnly(s.updatePresence))) // 4
 	r.Get("/users/"+userIDOrEmail+"/presence", serve(s.getUserPresence))
 	r.Get("/realm/presence", serve(s.getRealmPresence))
@@ -145,6 +155,11 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Delete("/users/me/alert_words", serve(s.removeAlertWords))
 	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.muteUser))
 	r.Delete("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.unmuteUser))
+	viewPath := "/navigation_views/*" // a fragment holds slashes (viewFragment)
+	s.gated(r, http.MethodGet, "/navigation_views", levelGate{from: realm.LevelNavigationViews}, s.getNavigationViews)
+	s.gated(r, http.MethodPost, "/navigation_views", levelGate{from: realm.LevelNavigationViews}, s.addNavigationView)
+	s.gated(r, http.MethodPatch, viewPath, levelGate{from: realm.LevelNavigationViews}, s.updateNavigationView)
+	s.gated(r, http.MethodDelete, viewPath, levelGate{from: realm.LevelNavigationViews}, s.removeNavigationView)
 
 	// User groups.
 	r.Get("/user_groups", serve(membersOnly(s.getGroups)))
@@ -161,6 +176,8 @@ func (s *Server) apiRoutes(r chi.Router) {
 	// The realm: settings, emoji, linkifiers, code playgrounds, custom profile fields.
 	r.Patch("/realm", serve(adminOnly(s.updateRealm)))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
+	r.Post("/realm/emoji/{emoji_name}", serve(membersOnly(s.addCustomEmoji)))
+	r.Delete("/realm/emoji/{emoji_name}", serve(s.removeCustomEmoji))
 	r.Get("/realm/linkifiers", serve(s.getLinkifiers)) // 17
 	s.gated(r, http.MethodPatch, "/realm/linkifiers", levelGate{from: realm.LevelLinkifierReorder}, adminOnly(s.reorderLinkifiers))
 	r.Post("/realm/filters", serve(adminOnly(s.addLinkifier)))
@@ -170,6 +187,8 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Delete("/realm/playgrounds/"+playgroundI, serve(adminOnly(s.removePlayground)))
 	r.Get("/realm/profile_fields", serve(s.getProfileFields))
 	r.Post("/realm/profile_fields", serve(adminOnly(s.addProfileField)))
+	r.Patch("/realm/profile_fields", serve(adminOnly(s.reorderProfileFields)))
+	r.Patch("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.updateProfileField)))
 	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))
 
 	// Uploads and attachments.
@@ -202,5 +221,6 @@ func (s *Server) fileRoutes(r chi.Router) {
 		r.Get("/avatar/"+userIDOrEmail, s.serveAvatar)
 		r.Get("/avatar/"+userIDOrEmail+"/medium", s.serveAvatar)
 		r.Get(realmIconPath, s.serveRealmIcon)
+		r.Get("/user_avatars/{realm_id:[0-9]+}/emoji/images/*", s.serveEmojiImage)
 	})
 }

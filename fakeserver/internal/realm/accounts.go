@@ -22,9 +22,9 @@ type accountState struct {
 // after users, channels and the system groups exist).
 func (s *State) loadAccounts(f *fixtures.Fixture) {
 	s.accounts = accountState{profileValues: map[int]map[int]any{}}
-	for _, pf := range f.CustomProfileFields {
+	for i, pf := range f.CustomProfileFields {
 		s.accounts.profileFields = append(s.accounts.profileFields, &ProfileField{
-			ID: pf.ID, Name: pf.Name, Hint: pf.Hint, Type: profileFieldTypes[pf.Type],
+			ID: pf.ID, Name: pf.Name, Hint: pf.Hint, Type: profileFieldTypes[pf.Type], Order: i + 1,
 		})
 		s.accounts.nextField = max(s.accounts.nextField, pf.ID)
 	}

@@ -179,6 +179,7 @@ func checkChannelName(name string) error {
 type ChannelSpec struct {
 	Name        string
 	Description string
+	Color       string // of the new subscriptions; "" for the default
 }
 
 // SubscribeOptions are the creation settings and principals of POST /users/me/subscriptions.
@@ -198,6 +199,10 @@ type SubscribeResult struct {
 func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.subscribeLocked(requesterID, specs, opts)
+}
+
+func (s *State) subscribeLocked(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, error) {
 	req := s.users[requesterID]
 	principals := []*User{req}
 	if len(opts.Principals) > 0 {
@@ -253,6 +258,9 @@ func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOp
 		for _, u := range principals {
 			key := strconv.Itoa(u.ID)
 			if s.subscribe(ch, u) {
+				if sp.Color != "" {
+					ch.Subscribers[u.ID].Color = sp.Color
+				}
 				res.Subscribed[key] = appendOnce(res.Subscribed[key], ch.Name)
 				added[ch] = append(added[ch], u.ID)
 			} else {

@@ -14,7 +14,7 @@ type ChannelQuery struct {
 	All                           bool // every channel whose metadata the user can see
 	OwnerSubscribed               bool // bots: the channels their owner is subscribed to
 	CanAccessContent              bool // every channel whose messages the user can read
-	Default                       bool // add is_default (the fake has no default channels)
+	Default                       bool // add is_default
 }
 
 // ChannelListItem is a channel of GET /streams: the channel object, with is_default when asked.
@@ -63,7 +63,8 @@ func (s *State) Channels(userID int, q ChannelQuery) []ChannelListItem {
 		}
 		item := ChannelListItem{ChannelObject: s.channelObject(ch)}
 		if q.Default {
-			item.IsDefault = new(bool)
+			isDefault := s.isDefaultChannel(ch.ID)
+			item.IsDefault = &isDefault
 		}
 		out = append(out, item)
 	}

@@ -1,6 +1,195 @@
 package realm
 
-// RealmEmoji implements GET /realm/emoji: the realm's custom emoji by ID. The fake has none
-// (no fixture or route adds any, and reactions of type realm_emoji are refused), so the map
-// is empty, as on a real realm without custom emoji.
-func (s *State) RealmEmoji() map[string]any { return map[string]any{} }
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/gif"
+	_ "image/jpeg" // decoders of the emoji images the fake takes
+	"image/png"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// MaxEmojiFileBytes is the real server's default limit on a custom emoji's image (5 MiB).
+const MaxEmojiFileBytes = 5 << 20
+
+// customEmoji is an emoji an organization uploaded. Deactivated ones stay listed, as on the
+// real server, so that old messages and reactions still show them.
+type customEmoji struct {
+	id          int
+	name        string
+	authorID    int
+	fileName    string // <id><extension>, under EmojiPathPrefix
+	contentType string
+	content     []byte
+	animated    bool
+	deactivated bool
+}
+
+// EmojiPathPrefix starts the URL of every custom emoji image (the realm's ID is 1).
+const EmojiPathPrefix = "/user_avatars/1/emoji/images/"
+
+// RealmEmoji implements GET /realm/emoji and register's realm_emoji: the custom emoji by ID,
+// deactivated ones included.
+func (s *State) RealmEmoji() map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.realmEmojiMap()
+}
+
+func (s *State) realmEmojiMap() map[string]any {
+	out := map[string]any{}
+	for _, e := range s.organization.emoji {
+		var still any
+		if e.animated {
+			still = EmojiPathPrefix + "still/" + strconv.Itoa(e.id) + ".png"
+		}
+		id := strconv.Itoa(e.id)
+		out[id] = map[string]any{
+			"id": id, "name": e.name, "source_url": EmojiPathPrefix + e.fileName, "still_url": still,
+			"deactivated": e.deactivated, "author_id": e.authorID,
+		}
+	}
+	return out
+}
+
+var (
+	emojiName       = regexp.MustCompile(`^[0-9a-z_-]*[0-9a-z]$`)
+	emojiNameLetter = regexp.MustCompile(`^[0-9a-z_-]+$`)
+)
+
+// CustomEmojiName is a name as the real server reads it from the path: trimmed, spaces made
+// underscores, then held to its rules.
+func CustomEmojiName(raw string) (string, error) {
+	name := strings.ReplaceAll(strings.TrimSpace(raw), " ", "_")
+	switch {
+	case name == "":
+		return "", apierr.BadRequest("Emoji name is missing")
+	case emojiName.MatchString(name):
+		return name, nil
+	case emojiNameLetter.MatchString(name):
+		return "", apierr.BadRequest("Emoji names must end with either a letter or digit.")
+	}
+	return "", apierr.BadRequest("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.")
+}
+
+func (s *State) activeEmoji(name string) *customEmoji {
+	for _, e := range s.organization.emoji {
+		if e.name == name && !e.deactivated {
+			return e
+		}
+	}
+	return nil
+}
+
+// EmojiUpload is one uploaded image.
+type EmojiUpload struct {
+	FileName, ContentType string
+	Content               []byte
+}
+
+// AddCustomEmoji adds an emoji (POST /realm/emoji/{emoji_name}) with the one uploaded image,
+// in the real server's order of checks; guests and bots were refused before. Only
+// administrators may take the name of a built-in emoji. The images of all custom emoji, kept
+// in memory, are held to the realm's upload quota, so that the fake's memory stays bounded.
+func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quotaBytes int64) error {
+	name, err := CustomEmojiName(rawName)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.activeEmoji(name) != nil {
+		return apierr.BadRequest("A custom emoji with this name already exists.")
+	}
+	if len(files) != 1 {
+		return apierr.BadRequest("You must upload exactly one file.")
+	}
+	_, builtIn := unicodeEmoji[name]
+	if (builtIn || zulipExtraEmoji[name]) && !s.users[authorID].IsAdmin() {
+		return apierr.BadRequest("Only administrators can override built-in emoji.")
+	}
+	f := files[0]
+	if len(f.Content) > MaxEmojiFileBytes {
+		return apierr.BadRequest("Uploaded file is larger than the allowed limit of %d MiB", MaxEmojiFileBytes>>20)
+	}
+	stored := int64(len(f.Content))
+	for _, e := range s.organization.emoji {
+		stored += int64(len(e.content))
+	}
+	if stored > quotaBytes {
+		return apierr.BadRequest("Upload would exceed your organization's upload quota.")
+	}
+	_, format, decodeErr := image.DecodeConfig(bytes.NewReader(f.Content))
+	if decodeErr != nil {
+		return apierr.BadRequest("Could not decode image; did you upload an image file?")
+	}
+	animated := false
+	if format == "gif" {
+		if g, err := gif.DecodeAll(bytes.NewReader(f.Content)); err == nil {
+			animated = len(g.Image) > 1
+		}
+	}
+	id := nextID(&s.organization.nextEmoji)
+	ext := map[string]string{"gif": ".gif", "jpeg": ".jpg", "png": ".png"}[format]
+	s.organization.emoji[id] = &customEmoji{
+		id: id, name: name, authorID: authorID, fileName: fmt.Sprint(id, ext), contentType: "image/" + format,
+		content: f.Content, animated: animated,
+	}
+	s.publishRealmEmoji()
+	return nil
+}
+
+// RemoveCustomEmoji deactivates an emoji (DELETE /realm/emoji/{emoji_name}): administrators
+// may remove any, other users their own.
+func (s *State) RemoveCustomEmoji(requesterID int, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.activeEmoji(name)
+	if e == nil {
+		status := 400
+		if s.atLeast(LevelEmojiNotFound404) {
+			status = 404
+		}
+		return apierr.New(status, "BAD_REQUEST", "Emoji '%s' does not exist", name)
+	}
+	if u := s.users[requesterID]; !u.IsAdmin() && e.authorID != u.ID {
+		return apierr.BadRequest("Must be an organization administrator or emoji author")
+	}
+	e.deactivated = true
+	s.publishRealmEmoji()
+	return nil
+}
+
+// EmojiImage is a custom emoji's image by its path under EmojiPathPrefix: the uploaded file,
+// or for an animated emoji's still/<id>.png its first frame as PNG; ok is false for none.
+func (s *State) EmojiImage(name string) (contentType string, content []byte, ok bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, id := range slices.Sorted(maps.Keys(s.organization.emoji)) {
+		e := s.organization.emoji[id]
+		if e.fileName == name {
+			return e.contentType, e.content, true
+		}
+		if e.animated && name == "still/"+strconv.Itoa(e.id)+".png" {
+			frame, err := gif.Decode(bytes.NewReader(e.content))
+			var still bytes.Buffer
+			if err != nil || png.Encode(&still, frame) != nil {
+				return "", nil, false
+			}
+			return "image/png", still.Bytes(), true
+		}
+	}
+	return "", nil, false
+}
+
+func (s *State) publishRealmEmoji() {
+	s.publish(events.Event{"type": "realm_emoji", "op": "update", "realm_emoji": s.realmEmojiMap()}, s.activeUserIDs()...)
+}

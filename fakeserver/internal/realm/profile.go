@@ -38,6 +38,10 @@ type ProfileField struct {
 	Name string
 	Hint string
 	Type int
+	// Order is where clients show the field: its ID when created, its place once reordered.
+	Order int
+	// The settings PATCH /realm/profile_fields/{id} changes (profile_fields_edit.go).
+	InSummary, Required, NotEditableByUser bool
 }
 
 // ProfileFieldView is a custom profile field as GET /realm/profile_fields shows it.
@@ -62,9 +66,10 @@ func (s *State) ProfileFields() []ProfileFieldView {
 
 func (s *State) profileFieldViews() []ProfileFieldView {
 	out := make([]ProfileFieldView, 0, len(s.accounts.profileFields))
-	for i, f := range s.accounts.profileFields {
+	for _, f := range s.accounts.profileFields {
 		out = append(out, ProfileFieldView{
-			ID: f.ID, Type: f.Type, Order: i + 1, Name: f.Name, Hint: f.Hint, EditableByUser: true,
+			ID: f.ID, Type: f.Type, Order: f.Order, Name: f.Name, Hint: f.Hint,
+			DisplayInProfileSummary: f.InSummary, Required: f.Required, EditableByUser: !f.NotEditableByUser,
 		})
 	}
 	return out
@@ -101,6 +106,7 @@ func (s *State) AddProfileField(name, hint string, fieldType int) (int, error) {
 		}
 	}
 	f := &ProfileField{ID: nextID(&s.accounts.nextField), Name: name, Hint: hint, Type: fieldType}
+	f.Order = f.ID
 	s.accounts.profileFields = append(s.accounts.profileFields, f)
 	s.publishProfileFields()
 	return f.ID, nil

@@ -64,6 +64,7 @@ type State struct {
 	accounts     accountState
 	integrations integrationState
 	personal     personalState
+	organization organizationState
 
 	next counters
 	// loads counts the fixtures this State loaded: opaque ids (upload path ids) carry it, so
@@ -151,6 +152,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.loadAccounts(f)
 	s.loadIntegrations(f)
 	s.loadPersonal()
+	s.loadOrganization()
 }
 
 // Settings returns the realm settings.

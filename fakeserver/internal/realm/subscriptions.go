@@ -289,6 +289,10 @@ type UnsubscribeResult struct {
 func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (UnsubscribeResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.unsubscribeLocked(requesterID, names, principals)
+}
+
+func (s *State) unsubscribeLocked(requesterID int, names []string, principals []int) (UnsubscribeResult, error) {
 	req := s.users[requesterID]
 	targets := []*User{req}
 	others := false

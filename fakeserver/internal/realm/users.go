@@ -245,6 +245,7 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 	}
 	s.addUser(u)
 	s.publishUserAdded(u)
+	s.subscribeToDefaultChannels(u)
 	return u.ID, nil
 }
 

@@ -232,6 +232,27 @@ async function main() {
   await check('GET /streams/{id}/email_address', () => call(`/streams/${streamId}/email_address`, 'GET'));
   await check('GET /messages/{id}/read_receipts', () => call(`/messages/${opsId}/read_receipts`, 'GET'));
   await check('POST /users/{id}/status', () => call(`/users/${member.user_id}/status`, 'POST', { status_text: 'set by the owner' }));
+  await check('PATCH /users/me/subscriptions', () => call('/users/me/subscriptions', 'PATCH', {
+    add: JSON.stringify([{ name: `js brief ${unique}` }]), delete: JSON.stringify([`js brief ${unique}`]),
+  }));
+  await check('POST /default_streams', () => call('/default_streams', 'POST', { stream_id: streamId }));
+  await check('DELETE /default_streams', () => call('/default_streams', 'DELETE', { stream_id: streamId }));
+  const folder = await check('POST /channel_folders/create', () => call('/channel_folders/create', 'POST', {
+    name: `js folder ${unique}`, description: 'from zulip-js',
+  }));
+  await check('GET /channel_folders', () => call('/channel_folders', 'GET', { include_archived: true }));
+  await check('PATCH /channel_folders/{id}', () => call(`/channel_folders/${folder.channel_folder_id}`, 'PATCH', { is_archived: true }));
+  await check('PATCH /channel_folders', () => call('/channel_folders', 'PATCH', { order: JSON.stringify([folder.channel_folder_id]) }));
+  // A fragment's slashes go encoded in the path.
+  const view = `/navigation_views/${encodeURIComponent('narrow/is/starred')}`;
+  await check('POST /navigation_views', () => call('/navigation_views', 'POST', { fragment: 'narrow/is/starred', is_pinned: 'true' }));
+  await check('GET /navigation_views', () => call('/navigation_views', 'GET'));
+  await check('PATCH /navigation_views/{fragment}', () => call(view, 'PATCH', { is_pinned: false }));
+  await check('DELETE /navigation_views/{fragment}', () => call(view, 'DELETE', {}));
+  const profileFields = await check('GET /realm/profile_fields', () => call('/realm/profile_fields', 'GET'));
+  const fieldIds = (profileFields.custom_fields || []).map((f) => f.id).reverse();
+  await check('PATCH /realm/profile_fields', () => call('/realm/profile_fields', 'PATCH', { order: JSON.stringify(fieldIds) }));
+  await check('PATCH /realm/profile_fields/{id}', () => call(`/realm/profile_fields/${fieldIds[0]}`, 'PATCH', { hint: 'edited by zulip-js' }));
   // The user made by users.create logs in with its password and deactivates itself.
   const leaver = await zulipInit({ realm, username: `js-${unique}@chat.example.test`, password: `pw-${unique}` });
   await check('DELETE /users/me', () => leaver.callEndpoint('/users/me', 'DELETE', {}));
