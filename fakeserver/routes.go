@@ -28,6 +28,7 @@ var publicPaths = map[string]bool{
 	"/api/v1/server_settings":   true,
 	"/api/v1/fetch_api_key":     true,
 	"/api/v1/jwt/fetch_api_key": true,
+	"/api/v1/dev_fetch_api_key": true,
 }
 
 // routes is the fake's table of contents (route_table.go shares it between Servers): the documented operations in the order of the
@@ -47,6 +48,7 @@ func (s *Server) routes(r chi.Router) {
 		r.Get("/server_settings", serve(s.serverSettings))
 		r.Post("/fetch_api_key", serve(s.fetchAPIKey))
 		s.publicAccountRoutes(r)
+		s.publicRoutesB(r)
 
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireAuth, s.rateLimit)
@@ -88,10 +90,12 @@ func (s *Server) routes(r chi.Router) {
 			s.integrationRoutes(r)
 			s.clientRoutes(r)
 			s.personalRoutes(r)
+			s.routesB(r)
 		})
 	})
 
 	s.fileRoutes(r)
+	s.fileRoutesB(r)
 	r.Get(describePath, s.serveDescription)
 
 	r.Route(controlPrefix, func(r chi.Router) {

@@ -226,6 +226,10 @@ func (s *Server) updateSettings(c *call) (fields, error) {
 		visibility, hasVisibility = c.p.Int("email_address_visibility")
 	}
 	presenceEnabled, hasPresence := c.p.Bool("presence_enabled", true), c.p.Has("presence_enabled")
+	var allowExport, hasAllowExport bool
+	if s.realm().AtLeast(realm.LevelPrivateDataExport) {
+		allowExport, hasAllowExport = c.p.Bool("allow_private_data_export", false), c.p.Has("allow_private_data_export")
+	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
@@ -236,6 +240,9 @@ func (s *Server) updateSettings(c *call) (fields, error) {
 	}
 	if hasPresence {
 		s.realm().SetPresenceEnabled(c.user.ID, presenceEnabled)
+	}
+	if hasAllowExport {
+		s.realm().SetPrivateDataExport(c.user.ID, allowExport)
 	}
 	return fields{}, nil
 }

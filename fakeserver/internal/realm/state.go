@@ -27,6 +27,7 @@ type Settings struct {
 	MaxTopicLength        int
 	MaxMessageLength      int
 	DateCreated           int64 // UNIX seconds: the fixture's start time
+	DevelopmentMode       bool  // a development server (POST /dev_fetch_api_key)
 }
 
 // State is one realm. Its zero value is not usable; call New.
@@ -64,6 +65,7 @@ type State struct {
 	accounts     accountState
 	integrations integrationState
 	personal     personalState
+	admin        adminState // invitations and data exports (invites.go, export.go)
 
 	next counters
 	// loads counts the fixtures this State loaded: opaque ids (upload path ids) carry it, so
@@ -119,7 +121,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.settings = Settings{
 		Name: r.Name, Host: r.Host, StringID: r.StringID, FeatureLevel: r.FeatureLevel, Version: r.Version,
 		EmptyTopicDisplayName: r.EmptyTopicDisplayName, MaxTopicLength: r.MaxTopicLength, MaxMessageLength: r.MaxMessageLength,
-		DateCreated: r.StartTime,
+		DateCreated: r.StartTime, DevelopmentMode: r.DevelopmentMode,
 	}
 	s.users, s.usersByEmail, s.usersByKey = map[int]*User{}, map[string]*User{}, map[string]*User{}
 	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}
@@ -151,6 +153,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.loadAccounts(f)
 	s.loadIntegrations(f)
 	s.loadPersonal()
+	s.loadAdmin()
 }
 
 // Settings returns the realm settings.

@@ -1,0 +1,62 @@
+package fakeserver
+
+import (
+	"net/http"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// removeClientDevice: POST /remove_client_device (from feature level 470).
+func (s *Server) removeClientDevice(c *call) (fields, error) {
+	id := c.p.RequiredInt("device_id")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().RemoveClientDevice(c.user.ID, id); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// testNotification: POST /mobile_push/test_notification (from feature level 217) — to the
+// legacy registration with the given token, or to all the user's.
+func (s *Server) testNotification(c *call) (fields, error) {
+	token := optionalString(c, "token")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if !s.Config().PushConfigured {
+		return nil, apierr.New(http.StatusBadRequest, "PUSH_SERVICE_NOT_CONFIGURED", pushNotConfigured)
+	}
+	if aerr := s.realm().CheckTestNotification(c.user.ID, token); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// createBigBlueButtonCall: GET /calls/bigbluebutton/create — a join URL, where the server
+// has the provider's credentials (the fake's video_calls_configured).
+func (s *Server) createBigBlueButtonCall(c *call) (fields, error) {
+	name := c.p.RequiredString("meeting_name")
+	voiceOnly := c.p.Bool("voice_only", false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if !s.Config().VideoCallsConfigured {
+		return nil, apierr.BadRequest("BigBlueButton is not configured.")
+	}
+	return fields{"url": s.realm().BigBlueButtonURL(name, voiceOnly)}, nil
+}
+
+// devFetchAPIKey: POST /dev_fetch_api_key — without credentials, on a development server only.
+func (s *Server) devFetchAPIKey(c *call) (fields, error) {
+	username := c.p.RequiredString("username")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	u, aerr := s.realm().DevLogin(username)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return fields{"api_key": u.APIKey, "email": u.Email, "user_id": u.ID}, nil
+}

@@ -1,0 +1,29 @@
+package realm
+
+// The feature levels of invitations, data exports, API keys, push tests and call providers,
+// from the real server's changelog (kept apart from levels.go while that list is edited
+// elsewhere; the same rules apply).
+const (
+	// LevelTestNotification: POST /mobile_push/test_notification.
+	LevelTestNotification = 217
+	// LevelNotifyReferrer: invitations take and show notify_referrer_on_join.
+	LevelNotifyReferrer = 267
+	// LevelPrivateDataExport: the user setting allow_private_data_export.
+	LevelPrivateDataExport = 293
+	// LevelExportConsents: GET /export/realm/consents.
+	LevelExportConsents = 295
+	// LevelExportType: POST /export/realm takes export_type, and exports show it.
+	LevelExportType = 304
+	// LevelE2EETestNotification: POST /mobile_push/e2ee/test_notification.
+	LevelE2EETestNotification = 420
+	// LevelConsentEmailVisibility: export consents show email_address_visibility.
+	LevelConsentEmailVisibility = 430
+	// LevelConstructorGroups: POST /calls/constructorgroups/create.
+	LevelConstructorGroups = 460
+	// LevelBotAPIKeyRoute: GET /bots/{bot_id}/api_key.
+	LevelBotAPIKeyRoute = 463
+	// LevelNextcloudTalk: POST /calls/nextcloud_talk/create.
+	LevelNextcloudTalk = 465
+	// LevelRemoveClientDevice: POST /remove_client_device.
+	LevelRemoveClientDevice = 470
+)
