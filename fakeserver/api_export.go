@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -46,6 +47,10 @@ func (s *Server) getExportConsents(c *call) (fields, error) {
 // serveExport: GET /user_avatars/exports/… — an export's file, to whoever has its secret URL,
 // as the real server's local storage serves it.
 func (s *Server) serveExport(w http.ResponseWriter, r *http.Request) {
+	if _, err := params.Parse(r); err != nil {
+		writeError(w, err)
+		return
+	}
 	data, ok := s.realm().ExportFile(r.URL.Path)
 	if !ok {
 		writeError(w, apierr.NotFound())

@@ -16,14 +16,10 @@ var inviteRoles = []int64{realm.RoleOwner, realm.RoleAdmin, realm.RoleModerator,
 func (s *Server) inviteParams(c *call, channelsRequired bool) realm.InviteRequest {
 	minutes := int64(realm.DefaultInviteMinutes)
 	r := realm.InviteRequest{Minutes: &minutes, InvitedAs: realm.RoleMember, Notify: true}
-	if raw, ok := c.p.JSON("invite_expires_in_minutes"); ok {
-		if raw == nil {
-			r.Minutes = nil
-		} else if n, isInt := jsonInt(raw); isInt {
-			minutes = n
-		} else {
-			c.p.Fail(apierr.BadRequest("invite_expires_in_minutes is not an integer"))
-		}
+	if raw, ok := c.p.JSON("invite_expires_in_minutes"); ok && raw == nil {
+		r.Minutes = nil
+	} else if n, ok := c.p.Int("invite_expires_in_minutes"); ok {
+		minutes = n
 	}
 	if role, ok := c.p.Int("invite_as"); ok {
 		if !slices.Contains(inviteRoles, role) {
