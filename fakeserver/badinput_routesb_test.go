@@ -63,7 +63,7 @@ func routesBRouteCases(add func(routeSpec)) {
 		add(rs)
 	}
 	bot := routeSpec{method: "PATCH", pattern: "/api/v1/bots/{bot_id:[0-9]+}", path: "/api/v1/bots/{id}", id: "6", notFound: "No such bot",
-		role: fixtures.RoleOwner,
+		role:   fixtures.RoleOwner,
 		params: []param{{name: "full_name", oversizeFails: true}, {name: "role", kind: kInt}, {name: "bot_owner_id", kind: kInt}},
 		valid:  []string{"full_name", "Renamed Bot"}}
 	bot.extra = []badCase{

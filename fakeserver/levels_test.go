@@ -755,6 +755,7 @@ func TestChannelFieldsByLevel(t *testing.T) {
 		{realm.LevelChannelMoveGroups, []string{"can_move_messages_out_of_channel_group", "can_move_messages_within_channel_group"}},
 		{realm.LevelChannelResolveGroup, []string{"can_resolve_topics_group"}},
 		{realm.LevelChannelDeleteGroups, []string{"can_delete_any_message_group", "can_delete_own_message_group"}},
+		{realm.LevelChannelCreateTopicGroup, []string{"can_create_topic_group"}},
 	} {
 		for _, level := range []int{c.boundary - 1, c.boundary} {
 			ch := requireSuccess(t, "channel", get(t, newServerAt(t, level).URL, memberAuth, "/api/v1/streams/1", ""))["stream"].(map[string]any)

@@ -1,6 +1,7 @@
 package realm
 
-// The feature levels of invitations, data exports, API keys, push tests and call providers,
+// The feature levels of invitations, data exports, API keys, push tests, call providers and
+// a channel field,
 // from the real server's changelog (kept apart from levels.go while that list is edited
 // elsewhere; the same rules apply).
 const (
@@ -18,6 +19,8 @@ const (
 	LevelE2EETestNotification = 420
 	// LevelConsentEmailVisibility: export consents show email_address_visibility.
 	LevelConsentEmailVisibility = 430
+	// LevelChannelCreateTopicGroup: channels show can_create_topic_group.
+	LevelChannelCreateTopicGroup = 441
 	// LevelConstructorGroups: POST /calls/constructorgroups/create.
 	LevelConstructorGroups = 460
 	// LevelBotAPIKeyRoute: GET /bots/{bot_id}/api_key.
