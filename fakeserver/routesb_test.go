@@ -298,3 +298,45 @@ func TestRoutesBFieldsByLevel(t *testing.T) {
 		}
 	}
 }
+
+// The realm's permission group settings in register: each from the level the real server's
+// changelog gives, with its default for a new organization.
+func TestRealmGroupSettingsByLevel(t *testing.T) {
+	for _, c := range []struct {
+		setting, group string
+		since          int
+	}{
+		{"create_multiuse_invite_group", "role:administrators", 209},
+		{"can_access_all_users_group", "role:everyone", 225},
+		{"can_create_public_channel_group", "role:members", 264},
+		{"can_create_private_channel_group", "role:members", 266},
+		{"direct_message_initiator_group", "role:everyone", 270},
+		{"direct_message_permission_group", "role:everyone", 270},
+		{"can_create_web_public_channel_group", "role:owners", 280},
+		{"can_delete_any_message_group", "role:administrators", 281},
+		{"can_delete_own_message_group", "role:everyone", 291},
+		{"can_create_groups", "role:members", 299},
+		{"can_manage_all_groups", "role:owners", 299},
+		{"can_add_custom_emoji_group", "role:members", 307},
+		{"can_invite_users_group", "role:members", 321},
+		{"can_add_subscribers_group", "role:members", 341},
+		{"can_create_bots_group", "role:members", 344},
+		{"can_create_write_only_bots_group", "role:members", 344},
+		{"can_summarize_topics_group", "role:everyone", 350},
+		{"can_manage_billing_group", "role:administrators", 363},
+		{"can_set_topics_policy_group", "role:members", 392},
+		{"can_set_delete_message_policy_group", "role:moderators", 407},
+	} {
+		for _, level := range []int{c.since - 1, c.since} {
+			base := newServerAt(t, level).URL
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+			got, shown := state["realm_"+c.setting]
+			switch {
+			case shown != (level >= c.since):
+				t.Errorf("at level %d: realm_%s shown %v", level, c.setting, shown)
+			case shown && fmt.Sprint(got) != groupByName(t, base, c.group):
+				t.Errorf("at level %d: realm_%s %v, want %s's ID", level, c.setting, got, c.group)
+			}
+		}
+	}
+}
