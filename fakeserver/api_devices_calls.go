@@ -1,9 +1,8 @@
 package fakeserver
 
 import (
-	"net/http"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // removeClientDevice: POST /remove_client_device (from feature level 470).
@@ -19,16 +18,34 @@ func (s *Server) removeClientDevice(c *call) (fields, error) {
 }
 
 // testNotification: POST /mobile_push/test_notification (from feature level 217) — to the
-// legacy registration with the given token, or to all the user's.
+// legacy registration with the given token, or to all the user's. The fake delivers nothing.
 func (s *Server) testNotification(c *call) (fields, error) {
 	token := optionalString(c, "token")
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if !s.Config().PushConfigured {
-		return nil, apierr.New(http.StatusBadRequest, "PUSH_SERVICE_NOT_CONFIGURED", pushNotConfigured)
-	}
 	if aerr := s.realm().CheckTestNotification(c.user.ID, token); aerr != nil {
+		return nil, aerr
+	}
+	return fields{}, nil
+}
+
+// e2eeTestNotification: POST /mobile_push/e2ee/test_notification (from feature level 420) —
+// to the user's encrypted registrations, or the one named by device_id (push_account_id
+// before the registration's redesign). The fake delivers nothing.
+func (s *Server) e2eeTestNotification(c *call) (fields, error) {
+	name := "device_id"
+	if !s.realm().AtLeast(realm.LevelPushRedesign) {
+		name = "push_account_id"
+	}
+	var id *int64
+	if n, ok := c.p.Int(name); ok {
+		id = &n
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if aerr := s.realm().CheckE2EETestNotification(c.user.ID, id); aerr != nil {
 		return nil, aerr
 	}
 	return fields{}, nil

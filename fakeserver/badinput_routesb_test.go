@@ -1,6 +1,9 @@
 package fakeserver_test
 
 import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
 	"testing"
 
 	"github.com/chatconform/chatconform/fixtures"
@@ -15,6 +18,20 @@ func routesBSetUp(t testing.TB, base string) {
 	requireSuccess(t, "setup invitation", post(t, base, memberAuth, "/api/v1/invites", "invitee_emails", "invited@chat.example.test", "stream_ids", "[1]"))
 	requireSuccess(t, "setup invitation link", post(t, base, adminAuth, "/api/v1/invites/multiuse", "stream_ids", "[1]"))
 	requireSuccess(t, "setup export", post(t, base, adminAuth, "/api/v1/export/realm"))
+	registerPushToken(t, base, memberAuth)
+}
+
+// registerPushToken gives the user a new client device with an encrypted push registration
+// (the push service must be configured) and returns the device's ID.
+func registerPushToken(t testing.TB, base, auth string) string {
+	t.Helper()
+	id := fmt.Sprint(requireSuccess(t, "device", post(t, base, auth, "/api/v1/register_client_device"))["device_id"])
+	b64 := func(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+	key := append([]byte{0x31}, bytes.Repeat([]byte{7}, 32)...)
+	requireSuccess(t, "push registration", post(t, base, auth, "/api/v1/mobile_push/register", "device_id", id,
+		"push_key", b64(key), "push_key_id", "7", "token_kind", "fcm", "token_id", b64(bytes.Repeat([]byte{1}, 8)),
+		"bouncer_public_key", b64(bytes.Repeat([]byte{2}, 32)), "encrypted_push_registration", b64(bytes.Repeat([]byte{3}, 96))))
+	return id
 }
 
 // routesBStateOf adds the invitations, the exports and the bots (names, keys, owners).
@@ -149,10 +166,17 @@ func routesBRouteCases(add func(routeSpec)) {
 		params: []param{{name: "token"}}, valid: []string{"token", integFCMToken}}
 	test.extra = []badCase{
 		{"an unknown token", test.with("token", "nonesuch"), bad(400, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")},
-		{"a user without registrations", request{method: "POST", path: test.path, auth: ownerAuth}, bad(400, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device")},
 		{"a bot", test.as(botAuth), notForBots},
 	}
 	add(test)
+	e2ee := routeSpec{method: "POST", pattern: "/api/v1/mobile_push/e2ee/test_notification", path: "/api/v1/mobile_push/e2ee/test_notification",
+		role: fixtures.RoleMember, params: []param{{name: "device_id", kind: kInt}}, valid: []string{"device_id", "2"}}
+	e2ee.extra = []badCase{
+		{"a device without a push registration", e2ee.with("device_id", "1"), bad(400, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device")},
+		{"a user without registrations", request{method: "POST", path: e2ee.path, auth: ownerAuth}, bad(400, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device")},
+		{"a bot", e2ee.as(botAuth), badRequest("This endpoint does not accept bot requests.")},
+	}
+	add(e2ee)
 	bbb := routeSpec{method: "GET", pattern: "/api/v1/calls/bigbluebutton/create", path: "/api/v1/calls/bigbluebutton/create", role: fixtures.RoleMember,
 		params: []param{{name: "meeting_name", required: true}, {name: "voice_only", kind: kBool}}, valid: []string{"meeting_name", "Standup"}}
 	add(bbb)

@@ -37,6 +37,7 @@ func (s *Server) routesB(r chi.Router) {
 
 	s.gated(r, http.MethodPost, "/remove_client_device", levelGate{from: realm.LevelRemoveClientDevice}, s.removeClientDevice)
 	s.gated(r, http.MethodPost, "/mobile_push/test_notification", levelGate{from: realm.LevelTestNotification}, humansOnly(s.testNotification))
+	s.gated(r, http.MethodPost, "/mobile_push/e2ee/test_notification", levelGate{from: realm.LevelE2EETestNotification}, humansOnly(s.e2eeTestNotification))
 	r.Get("/calls/bigbluebutton/create", serve(s.createBigBlueButtonCall))
 }
 

@@ -5,6 +5,8 @@ package fakeserver_test
 // the fake's OpenAPI description).
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -212,14 +214,47 @@ func TestClientDeviceRemovalAndTestNotification(t *testing.T) {
 		t.Errorf("device events %v", evs)
 	}
 
-	if res := post(t, base, memberAuth, "/api/v1/mobile_push/test_notification"); res.env["code"] != "NO_ACTIVE_PUSH_DEVICE" {
-		t.Errorf("a test notification without registrations: %s", res)
-	}
+	// Legacy registrations: to all of none is no error, to an unknown token is.
+	requireSuccess(t, "to no registration", post(t, base, memberAuth, "/api/v1/mobile_push/test_notification"))
 	requireSuccess(t, "FCM token", post(t, base, memberAuth, "/api/v1/users/me/android_gcm_reg_id", "token", "a-token"))
 	requireSuccess(t, "to all", post(t, base, memberAuth, "/api/v1/mobile_push/test_notification"))
 	requireSuccess(t, "to one", post(t, base, memberAuth, "/api/v1/mobile_push/test_notification", "token", "a-token"))
 	if res := post(t, base, ownerAuth, "/api/v1/mobile_push/test_notification", "token", "a-token"); res.env["code"] != "INVALID_PUSH_DEVICE_TOKEN" {
 		t.Errorf("another user's token: %s", res)
+	}
+
+	// Encrypted registrations: a device without a push token does not count.
+	if res := post(t, base, memberAuth, "/api/v1/mobile_push/e2ee/test_notification"); res.env["code"] != "NO_ACTIVE_PUSH_DEVICE" {
+		t.Errorf("an encrypted test notification without registrations: %s", res)
+	}
+	registered := registerPushToken(t, base, memberAuth)
+	requireSuccess(t, "encrypted, to all", post(t, base, memberAuth, "/api/v1/mobile_push/e2ee/test_notification"))
+	requireSuccess(t, "encrypted, to one", post(t, base, memberAuth, "/api/v1/mobile_push/e2ee/test_notification", "device_id", registered))
+	if res := post(t, base, ownerAuth, "/api/v1/mobile_push/e2ee/test_notification", "device_id", registered); res.env["code"] != "NO_ACTIVE_PUSH_DEVICE" {
+		t.Errorf("another user's device: %s", res)
+	}
+}
+
+// Below the registration's redesign, an encrypted test notification names a push account.
+func TestE2EETestNotificationByPushAccount(t *testing.T) {
+	base := newServerAt(t, realm.LevelPushRedesign-1).URL
+	requireSuccess(t, "configure", do(t, base, request{method: http.MethodPatch, path: "/_fake/config", body: formBody("push_configured", "true"), contentType: formType}))
+	test := func(kv ...string) response {
+		return post(t, base, memberAuth, "/api/v1/mobile_push/e2ee/test_notification", kv...)
+	}
+	if res := test(); res.env["code"] != "NO_ACTIVE_PUSH_DEVICE" {
+		t.Errorf("without a push account: %s", res)
+	}
+	b64 := func(n int, b byte) string { return base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{b}, n)) }
+	requireSuccess(t, "push account", post(t, base, memberAuth, "/api/v1/mobile_push/register", "push_account_id", "42",
+		"push_key", base64.StdEncoding.EncodeToString(append([]byte{0x31}, bytes.Repeat([]byte{7}, 32)...)), "push_key_id", "7",
+		"token_kind", "fcm", "token_id", b64(8, 1), "bouncer_public_key", b64(32, 2), "encrypted_push_registration", b64(96, 3)))
+	requireSuccess(t, "to the account", test("push_account_id", "42"))
+	if res := test("push_account_id", "43"); res.env["code"] != "NO_ACTIVE_PUSH_DEVICE" {
+		t.Errorf("another account: %s", res)
+	}
+	if res := test("device_id", "42"); fmt.Sprint(res.env["ignored_parameters_unsupported"]) != "[device_id]" {
+		t.Errorf("device_id before the redesign: %s", res)
 	}
 }
 

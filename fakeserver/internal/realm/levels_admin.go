@@ -9,16 +9,22 @@ const (
 	LevelTestNotification = 217
 	// LevelNotifyReferrer: invitations take and show notify_referrer_on_join.
 	LevelNotifyReferrer = 267
+	// LevelNavigateToSentMessage: user_settings has web_navigate_to_sent_message.
+	LevelNavigateToSentMessage = 268
 	// LevelPrivateDataExport: the user setting allow_private_data_export.
 	LevelPrivateDataExport = 293
 	// LevelExportConsents: GET /export/realm/consents.
 	LevelExportConsents = 295
 	// LevelExportType: POST /export/realm takes export_type, and exports show it.
 	LevelExportType = 304
+	// LevelSidebarChannelFolders: user_settings has web_left_sidebar_show_channel_folders.
+	LevelSidebarChannelFolders = 411
 	// LevelE2EETestNotification: POST /mobile_push/e2ee/test_notification.
 	LevelE2EETestNotification = 420
 	// LevelConsentEmailVisibility: export consents show email_address_visibility.
 	LevelConsentEmailVisibility = 430
+	// LevelInboxChannelFolders: user_settings has web_inbox_show_channel_folders.
+	LevelInboxChannelFolders = 431
 	// LevelChannelCreateTopicGroup: channels show can_create_topic_group.
 	LevelChannelCreateTopicGroup = 441
 	// LevelConstructorGroups: POST /calls/constructorgroups/create.

@@ -29,24 +29,50 @@ func (s *State) RemoveClientDevice(userID int, deviceID int64) *apierr.Error {
 	return nil
 }
 
-// CheckTestNotification finds the legacy registrations a test notification goes to
-// (POST /mobile_push/test_notification): the one with the given token, or all the user's.
+// CheckTestNotification finds the legacy registration a test notification with a token goes
+// to (POST /mobile_push/test_notification); without one it goes to all the user's, none
+// being no error, as on the real server.
 func (s *State) CheckTestNotification(userID int, token *string) *apierr.Error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	n := 0
+	if token == nil {
+		return nil
+	}
 	for _, t := range s.integrations.legacyTokens {
-		if t.UserID == userID && (token == nil || t.Token == *token) {
-			n++
+		if t.UserID == userID && t.Token == *token {
+			return nil
 		}
 	}
-	switch {
-	case n == 0 && token != nil:
-		return apierr.New(400, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
-	case n == 0:
-		return apierr.New(400, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device")
+	return apierr.New(400, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
+}
+
+// errNoActivePushDevice is the refusal of an end-to-end encrypted test notification with no
+// registration to go to.
+func errNoActivePushDevice() *apierr.Error {
+	return apierr.New(400, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device")
+}
+
+// CheckE2EETestNotification finds the encrypted registrations an end-to-end encrypted test
+// notification goes to (POST /mobile_push/e2ee/test_notification): the user's devices with a
+// push token (the one named by id, when given); below LevelPushRedesign, the user's push
+// accounts (the one named by id).
+func (s *State) CheckE2EETestNotification(userID int, id *int64) *apierr.Error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if !s.atLeast(LevelPushRedesign) {
+		for k := range s.integrations.pushAccounts {
+			if k.userID == userID && (id == nil || k.accountID == *id) {
+				return nil
+			}
+		}
+		return errNoActivePushDevice()
 	}
-	return nil
+	for _, d := range s.integrations.devices {
+		if d.UserID == userID && d.TokenID != "" && (id == nil || int64(d.ID) == *id) {
+			return nil
+		}
+	}
+	return errNoActivePushDevice()
 }
 
 // BigBlueButtonURL is the join URL of a new BigBlueButton meeting: the fake's own join route

@@ -225,6 +225,9 @@ var userSettingDefaults = []struct {
 	{"hide_ai_features", false, LevelHideAIFeatures},
 	{"resolved_topic_notice_auto_read_policy", "except_followed", LevelResolvedNoticePolicy},
 	{"web_left_sidebar_unreads_count_summary", true, LevelUnreadsCountSummary},
+	{"web_navigate_to_sent_message", true, LevelNavigateToSentMessage},
+	{"web_left_sidebar_show_channel_folders", true, LevelSidebarChannelFolders},
+	{"web_inbox_show_channel_folders", true, LevelInboxChannelFolders},
 }
 
 // VisibleChannels returns the streams state: every channel the user can see, subscribed or

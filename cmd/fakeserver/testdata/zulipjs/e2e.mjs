@@ -254,6 +254,7 @@ async function main() {
   await check('POST /remove_client_device', () => call('/remove_client_device', 'POST', { device_id: spare.device_id }));
   await check('POST /users/me/android_gcm_reg_id (to test)', () => call('/users/me/android_gcm_reg_id', 'POST', { token: `fcm-${unique}` }));
   await check('POST /mobile_push/test_notification', () => call('/mobile_push/test_notification', 'POST', { token: `fcm-${unique}` }));
+  await check('POST /mobile_push/e2ee/test_notification', () => call('/mobile_push/e2ee/test_notification', 'POST', { device_id: device.device_id }));
   await check('GET /calls/bigbluebutton/create', () => call('/calls/bigbluebutton/create', 'GET', { meeting_name: `meeting ${unique}` }));
   // The user made by users.create logs in with its password and deactivates itself.
   const leaverEmail = `js-${unique}@chat.example.test`;
