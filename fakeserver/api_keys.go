@@ -17,36 +17,24 @@ func (s *Server) regenerateAPIKey(c *call) (fields, error) {
 	return fields{"api_key": s.realm().RegenerateAPIKey(c.user.ID)}, nil
 }
 
-// getBotAPIKey: GET /bots/{bot_id}/api_key — a bot's key, for its owner or an administrator.
-func (s *Server) getBotAPIKey(c *call) (fields, error) {
-	id, err := c.pathID("bot_id", errNoSuchBot)
-	if err != nil {
-		return nil, err
+// botAPIKey: GET /bots/{bot_id}/api_key reads a bot's key (key is State.BotAPIKey), and
+// POST /bots/{bot_id}/api_key/regenerate replaces it (State.RegenerateBotAPIKey); for the
+// bot's owner or an administrator.
+func (s *Server) botAPIKey(key func(st *realm.State, requesterID, botID int) (string, *apierr.Error)) operation {
+	return func(c *call) (fields, error) {
+		id, err := c.pathID("bot_id", errNoSuchBot)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.done(); err != nil {
+			return nil, err
+		}
+		k, aerr := key(s.realm(), c.user.ID, id)
+		if aerr != nil {
+			return nil, aerr
+		}
+		return fields{"api_key": k}, nil
 	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	key, aerr := s.realm().BotAPIKey(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"api_key": key}, nil
-}
-
-// regenerateBotAPIKey: POST /bots/{bot_id}/api_key/regenerate.
-func (s *Server) regenerateBotAPIKey(c *call) (fields, error) {
-	id, err := c.pathID("bot_id", errNoSuchBot)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	key, aerr := s.realm().RegenerateBotAPIKey(c.user.ID, id)
-	if aerr != nil {
-		return nil, aerr
-	}
-	return fields{"api_key": key}, nil
 }
 
 // updateBot: PATCH /bots/{bot_id} — the bot's name, role and owner (the fake keeps no

@@ -20,8 +20,8 @@ const (
 // routesB adds this block's authenticated routes.
 func (s *Server) routesB(r chi.Router) {
 	r.Post("/users/me/api_key/regenerate", serve(humansOnly(s.regenerateAPIKey)))
-	s.gated(r, http.MethodGet, "/bots/"+botID+"/api_key", levelGate{from: realm.LevelBotAPIKeyRoute}, membersOnly(s.getBotAPIKey))
-	r.Post("/bots/"+botID+"/api_key/regenerate", serve(membersOnly(s.regenerateBotAPIKey)))
+	s.gated(r, http.MethodGet, "/bots/"+botID+"/api_key", levelGate{from: realm.LevelBotAPIKeyRoute}, membersOnly(s.botAPIKey((*realm.State).BotAPIKey)))
+	r.Post("/bots/"+botID+"/api_key/regenerate", serve(membersOnly(s.botAPIKey((*realm.State).RegenerateBotAPIKey))))
 	r.Patch("/bots/"+botID, serve(membersOnly(s.updateBot)))
 
 	r.Get("/invites", serve(membersOnly(s.getInvites)))
