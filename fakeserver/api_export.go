@@ -10,11 +10,21 @@ import (
 )
 
 // exportRealm: POST /export/realm — an export of the organization, public unless export_type
-// (from feature level 304) asks for one with the users' consent.
+// (from feature level 304: 1 or 2; from 449 a name) asks for one with the users' consent.
 func (s *Server) exportRealm(c *call) (fields, error) {
 	exportType := int64(realm.ExportPublic)
-	if s.realm().AtLeast(realm.LevelExportType) {
-		if t, ok := c.p.Int("export_type"); ok {
+	switch {
+	case s.realm().AtLeast(realm.LevelExportTypeNames):
+		name := c.p.Enum("export_type", "public", "public", "full_with_consent", "full_without_consent")
+		for t, n := range realm.ExportTypeNames {
+			if n == name {
+				exportType = int64(t)
+			}
+		}
+	case s.realm().AtLeast(realm.LevelExportType):
+		if t, ok := c.p.Int("export_type"); ok && t != realm.ExportPublic && t != realm.ExportWithConsent {
+			c.p.Fail(apierr.BadRequest("Invalid export_type"))
+		} else if ok {
 			exportType = t
 		}
 	}

@@ -148,8 +148,10 @@ func routesBRouteCases(add func(routeSpec)) {
 	exports.extra = []badCase{member(exports)}
 	add(exports)
 	export := routeSpec{method: "POST", pattern: "/api/v1/export/realm", path: "/api/v1/export/realm", role: fixtures.RoleAdmin,
-		params: []param{{name: "export_type", kind: kInt}}, valid: []string{"export_type", "1"}}
-	export.extra = []badCase{member(export), {"an unknown type", export.with("export_type", "3"), badRequest("Invalid export_type")}}
+		params: []param{{name: "export_type", kind: kEnum}}, valid: []string{"export_type", "public"}}
+	export.extra = []badCase{member(export),
+		{"without consent, where owners lack full access", export.with("export_type", "full_without_consent"),
+			badRequest("Full exports without consent need an organization whose owners have full content access.")}}
 	add(export)
 	consents := routeSpec{method: "GET", pattern: "/api/v1/export/realm/consents", path: "/api/v1/export/realm/consents", role: fixtures.RoleAdmin}
 	consents.extra = []badCase{member(consents)}

@@ -169,7 +169,7 @@ func TestRealmExport(t *testing.T) {
 		}
 		return string(res.body)
 	}
-	public := exportFile("1")
+	public := exportFile("public")
 	if !strings.Contains(public, "open plans") || strings.Contains(public, "hidden plans") || strings.Contains(public, "direct plans") ||
 		!strings.Contains(public, `"email": "member@chat.example.test"`) || strings.Contains(public, "MemberKey") {
 		t.Errorf("the public export: %s", cut(public, 3000))
@@ -180,7 +180,7 @@ func TestRealmExport(t *testing.T) {
 	if !strings.Contains(canonical(consents), `{"consented":true,"email_address_visibility":1,"user_id":4}`) || strings.Contains(canonical(consents), `"user_id":6`) {
 		t.Errorf("export_consents %s", canonical(consents))
 	}
-	full := exportFile("2")
+	full := exportFile("full_with_consent")
 	if !strings.Contains(full, "hidden plans") || !strings.Contains(full, "direct plans") {
 		t.Errorf("the export with consent: %s", cut(full, 3000))
 	}
@@ -297,6 +297,29 @@ func TestDevFetchAPIKey(t *testing.T) {
 	m, _ := defaultFixture.UserByRole(fixtures.RoleMember)
 	if got["api_key"] != m.APIKey || got["user_id"] != float64(4) || got["email"] != "member@chat.example.test" {
 		t.Errorf("dev_fetch_api_key %v", got)
+	}
+}
+
+// Integer export types from 304 to 448; names from 449.
+func TestExportTypeByLevel(t *testing.T) {
+	for _, c := range []struct {
+		level      int
+		typ, shown string
+	}{
+		{realm.LevelExportType - 1, "2", "<nil>"}, // an unknown parameter: a public export
+		{realm.LevelExportType, "2", "2"},
+		{realm.LevelExportTypeNames - 1, "2", "2"},
+		{realm.LevelExportTypeNames, "full_with_consent", "full_with_consent"},
+	} {
+		base := newServerAt(t, c.level).URL
+		requireSuccess(t, "export", post(t, base, adminAuth, "/api/v1/export/realm", "export_type", c.typ))
+		e := requireSuccess(t, "list", get(t, base, adminAuth, "/api/v1/export/realm", ""))["exports"].([]any)[0].(map[string]any)
+		if got := fmt.Sprint(e["export_type"]); got != c.shown {
+			t.Errorf("at level %d: export_type %s, want %s", c.level, got, c.shown)
+		}
+	}
+	if res := post(t, newServerAt(t, realm.LevelExportTypeNames-1).URL, adminAuth, "/api/v1/export/realm", "export_type", "3"); res.env["msg"] != "Invalid export_type" {
+		t.Errorf("an unknown integer type: %s", res)
 	}
 }
 

@@ -16,11 +16,17 @@ import (
 // Like the real server it allows five exports a week, and a public export holds only what
 // every member could read: public channels' messages, without any private data.
 
-// Export types of the real server.
+// Export types of the real server: integers, named from LevelExportTypeNames.
 const (
 	ExportPublic      = 1
 	ExportWithConsent = 2
+	// ExportWithoutConsent is a full export of every user's private data, which needs an
+	// organization whose owners have full content access; the fake's never does.
+	ExportWithoutConsent = 3
 )
+
+// ExportTypeNames are the export types' names.
+var ExportTypeNames = map[int]string{ExportPublic: "public", ExportWithConsent: "full_with_consent", ExportWithoutConsent: "full_without_consent"}
 
 const (
 	exportsPerWeek = 5
@@ -45,7 +51,8 @@ type ExportView struct {
 	FailedTimestamp  *int64  `json:"failed_timestamp"`
 	ExportURL        *string `json:"export_url"`
 	Pending          bool    `json:"pending"`
-	ExportType       *int    `json:"export_type,omitempty"`
+	// ExportType is 1 or 2 from LevelExportType, its name from LevelExportTypeNames.
+	ExportType any `json:"export_type,omitempty"`
 }
 
 func (s *State) exportFileName(e *realmExport) string {
@@ -58,9 +65,11 @@ func (s *State) exportView(e *realmExport, pending bool) ExportView {
 		url := "https://" + s.settings.Host + s.exportFileName(e)
 		v.ExportURL = &url
 	}
-	if s.settings.FeatureLevel >= LevelExportType {
-		t := e.exportType
-		v.ExportType = &t
+	switch {
+	case s.settings.FeatureLevel >= LevelExportTypeNames:
+		v.ExportType = ExportTypeNames[e.exportType]
+	case s.settings.FeatureLevel >= LevelExportType:
+		v.ExportType = e.exportType
 	}
 	return v
 }
@@ -86,7 +95,11 @@ func (s *State) exportViews(pending *realmExport) []ExportView {
 func (s *State) StartExport(requesterID, exportType int) (int, *apierr.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if exportType != ExportPublic && exportType != ExportWithConsent {
+	switch exportType {
+	case ExportPublic, ExportWithConsent:
+	case ExportWithoutConsent:
+		return 0, apierr.BadRequest("Full exports without consent need an organization whose owners have full content access.")
+	default:
 		return 0, apierr.BadRequest("Invalid export_type")
 	}
 	now, recent := s.Now(), 0

@@ -25,6 +25,9 @@ const (
 	LevelConsentEmailVisibility = 430
 	// LevelInboxChannelFolders: user_settings has web_inbox_show_channel_folders.
 	LevelInboxChannelFolders = 431
+	// LevelExportTypeNames: export_type is a name (public, full_with_consent,
+	// full_without_consent), in requests and exports; 1 or 2 before.
+	LevelExportTypeNames = 449
 	// LevelChannelCreateTopicGroup: channels show can_create_topic_group.
 	LevelChannelCreateTopicGroup = 441
 	// LevelConstructorGroups: POST /calls/constructorgroups/create.
