@@ -18,13 +18,13 @@ import (
 
 // newCheckedServer is a fake on the default fixture whose every exchange is checked against
 // its OpenAPI description (replies and events); the test fails at its end on a violation.
-func newCheckedServer(t *testing.T) string {
+func newCheckedServer(t *testing.T, opts ...fakeserver.Option) string {
 	t.Helper()
 	c, err := check.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := fakeserver.New()
+	fake := fakeserver.New(opts...)
 	srv := httptest.NewServer(c.Wrap(fake))
 	t.Cleanup(func() {
 		srv.Close()

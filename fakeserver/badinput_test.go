@@ -66,6 +66,7 @@ func stateOf(t testing.TB, base string) string {
 	clientStateOf(t, base, state)
 	personalStateOf(t, base, state)
 	organizationStateOf(t, base, state)
+	administrationStateOf(t, base, state)
 	return canonical(state)
 }
 
@@ -83,6 +84,7 @@ func setUp(t testing.TB, base string) {
 	clientSetUp(t, base)
 	personalSetUp(t, base)
 	organizationSetUp(t, base)
+	administrationSetUp(t, base)
 }
 
 // freshState resets the fake to its fixture plus the setup objects and returns that state.

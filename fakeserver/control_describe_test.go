@@ -19,6 +19,7 @@ var samplePaths = strings.NewReplacer(
 	userEmail, "iago@chat.example.test",
 	userIDOrEmail, "12",
 	"/user_uploads/*", "/user_uploads/1/4f2a/notes.txt",
+	"/user_avatars/exports/1/*", "/user_avatars/exports/1/4f2a/realm-export-1.json",
 )
 
 var anyParam = regexp.MustCompile(`\{[a-z_]+(:[^}]*)?\}`)

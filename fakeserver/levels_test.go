@@ -755,6 +755,7 @@ func TestChannelFieldsByLevel(t *testing.T) {
 		{realm.LevelChannelMoveGroups, []string{"can_move_messages_out_of_channel_group", "can_move_messages_within_channel_group"}},
 		{realm.LevelChannelResolveGroup, []string{"can_resolve_topics_group"}},
 		{realm.LevelChannelDeleteGroups, []string{"can_delete_any_message_group", "can_delete_own_message_group"}},
+		{realm.LevelChannelCreateTopicGroup, []string{"can_create_topic_group"}},
 	} {
 		for _, level := range []int{c.boundary - 1, c.boundary} {
 			ch := requireSuccess(t, "channel", get(t, newServerAt(t, level).URL, memberAuth, "/api/v1/streams/1", ""))["stream"].(map[string]any)
@@ -810,6 +811,9 @@ func TestUserSettingsByLevel(t *testing.T) {
 		{realm.LevelReceivesTyping, "receives_typing_notifications"},
 		{realm.LevelResolvedNoticePolicy, "resolved_topic_notice_auto_read_policy"},
 		{realm.LevelUnreadsCountSummary, "web_left_sidebar_unreads_count_summary"},
+		{realm.LevelNavigateToSentMessage, "web_navigate_to_sent_message"},
+		{realm.LevelSidebarChannelFolders, "web_left_sidebar_show_channel_folders"},
+		{realm.LevelInboxChannelFolders, "web_inbox_show_channel_folders"},
 	} {
 		for _, level := range []int{c.boundary - 1, c.boundary} {
 			settings := requireSuccess(t, "register", post(t, newServerAt(t, level).URL, memberAuth, "/api/v1/register",
@@ -1003,6 +1007,11 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelSavedSnippets, req: request{method: http.MethodDelete, path: "/api/v1/saved_snippets/1", auth: memberAuth}, missing: "Saved snippet does not exist."},
 		{boundary: realm.LevelEditSavedSnippets, req: request{method: http.MethodPatch, path: "/api/v1/saved_snippets/1", auth: memberAuth, body: formBody("title", "x"), contentType: formType}, missing: "Saved snippet does not exist."},
 		{boundary: realm.LevelJWT, req: request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key"}},
+		{boundary: realm.LevelBotAPIKeyRoute, req: request{method: http.MethodGet, path: "/api/v1/bots/6/api_key", auth: ownerAuth}},
+		{boundary: realm.LevelExportConsents, req: request{method: http.MethodGet, path: "/api/v1/export/realm/consents", auth: adminAuth}},
+		{boundary: realm.LevelRemoveClientDevice, req: request{method: http.MethodPost, path: "/api/v1/remove_client_device", auth: memberAuth}},
+		{boundary: realm.LevelTestNotification, req: request{method: http.MethodPost, path: "/api/v1/mobile_push/test_notification", auth: memberAuth}},
+		{boundary: realm.LevelE2EETestNotification, req: request{method: http.MethodPost, path: "/api/v1/mobile_push/e2ee/test_notification", auth: memberAuth}},
 		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},
 		{boundary: realm.LevelStatusOfOthers, req: request{method: http.MethodPost, path: "/api/v1/users/4/status", auth: adminAuth}},
 		{boundary: realm.LevelLinkifierReorder, req: request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},

@@ -24,6 +24,8 @@ const (
 	profileFieldID = "{field_id:[0-9]+}"
 	attachmentID   = "{attachment_id:[0-9]+}"
 	reminderID     = "{reminder_id:[0-9]+}"
+	botID          = "{bot_id:[0-9]+}"
+	inviteID       = "{invite_id:[0-9]+}"
 	// userEmail is an email address in a path: a segment with an @, so that numeric user IDs
 	// and words such as "me" keep their own routes.
 	userEmail = "{email:[^/]*(?:@|%40)[^/]*}"
@@ -38,12 +40,14 @@ var publicPaths = map[string]bool{
 	"/api/v1/server_settings":   true,
 	"/api/v1/fetch_api_key":     true,
 	"/api/v1/jwt/fetch_api_key": true,
+	"/api/v1/dev_fetch_api_key": true,
 }
 
 // publicRoutes adds the API's routes that take no credentials.
 func (s *Server) publicRoutes(r chi.Router) {
 	r.Get("/server_settings", serve(s.serverSettings))
 	r.Post("/fetch_api_key", serve(s.fetchAPIKey))
+	r.Post("/dev_fetch_api_key", serve(s.devFetchAPIKey))
 	s.gated(r, http.MethodPost, "/jwt/fetch_api_key", levelGate{from: realm.LevelJWT}, s.jwtFetchAPIKey) // 9
 }
 
@@ -140,7 +144,19 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Get("/users/"+userEmail, serve(s.getUserByEmail))
 	s.gated(r, http.MethodPatch, "/users/"+userEmail, levelGate{from: realm.LevelUpdateUserByEmail}, s.updateUserByEmail) // 2
 	r.Post("/bots", serve(humansOnly(s.createBot)))
-	r.Delete("/bots/{bot_id:[0-9]+}", serve(s.deactivateBot))
+	r.Delete("/bots/"+botID, serve(s.deactivateBot))
+	r.Patch("/bots/"+botID, serve(membersOnly(s.updateBot)))
+	r.Post("/users/me/api_key/regenerate", serve(humansOnly(s.regenerateAPIKey)))
+	s.gated(r, http.MethodGet, "/bots/"+botID+"/api_key", levelGate{from: realm.LevelBotAPIKeyRoute}, membersOnly(s.botAPIKey((*realm.State).BotAPIKey)))
+	r.Post("/bots/"+botID+"/api_key/regenerate", serve(membersOnly(s.botAPIKey((*realm.State).RegenerateBotAPIKey))))
+
+	// Invitations.
+	r.Get("/invites", serve(membersOnly(s.getInvites)))
+	r.Post("/invites", serve(membersOnly(s.sendInvites)))
+	r.Post("/invites/multiuse", serve(membersOnly(s.createInviteLink)))
+	r.Post("/invites/"+inviteID+"/resend", serve(membersOnly(s.resendInvite)))
+	r.Delete("/invites/"+inviteID, serve(membersOnly(s.revokeInvite(false))))
+	r.Delete("/invites/multiuse/"+inviteID, serve(membersOnly(s.revokeInvite(true))))
 	r.Patch("/settings", serve(s.updateSettings))
 
 	// A user's presence, status, alert words, muted users and navigation views.
@@ -173,7 +189,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupSubgroups))
 	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.updateGroupSubgroups))
 
-	// The realm: settings, emoji, linkifiers, code playgrounds, custom profile fields.
+	// The realm: settings, emoji, linkifiers, code playgrounds, custom profile fields, exports.
 	r.Patch("/realm", serve(adminOnly(s.updateRealm)))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/realm/emoji/{emoji_name}", serve(membersOnly(s.addCustomEmoji)))
@@ -190,6 +206,9 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Patch("/realm/profile_fields", serve(adminOnly(s.reorderProfileFields)))
 	r.Patch("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.updateProfileField)))
 	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))
+	r.Get("/export/realm", serve(adminOnly(s.getExports)))
+	r.Post("/export/realm", serve(adminOnly(s.exportRealm)))
+	s.gated(r, http.MethodGet, "/export/realm/consents", levelGate{from: realm.LevelExportConsents}, adminOnly(s.getExportConsents))
 
 	// Uploads and attachments.
 	r.Post("/user_uploads", serve(s.uploadFile))
@@ -197,7 +216,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Get("/attachments", serve(s.getAttachments))
 	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment)) // 18
 
-	// Integrations: bot storage, push devices, video calls.
+	// Integrations: bot storage, push devices and tests, video calls.
 	r.Get("/bot_storage", serve(s.botsOnly(s.getBotStorage)))
 	r.Put("/bot_storage", serve(s.botsOnly(s.putBotStorage)))
 	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                                      // 20
@@ -207,7 +226,11 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Delete("/users/me/apns_device_token", serve(humansOnly(s.removeAPNsToken)))
 	r.Post("/users/me/android_gcm_reg_id", serve(humansOnly(s.addFCMToken)))
 	r.Delete("/users/me/android_gcm_reg_id", serve(humansOnly(s.removeFCMToken)))
+	s.gated(r, http.MethodPost, "/remove_client_device", levelGate{from: realm.LevelRemoveClientDevice}, s.removeClientDevice)
+	s.gated(r, http.MethodPost, "/mobile_push/test_notification", levelGate{from: realm.LevelTestNotification}, humansOnly(s.testNotification))
+	s.gated(r, http.MethodPost, "/mobile_push/e2ee/test_notification", levelGate{from: realm.LevelE2EETestNotification}, humansOnly(s.e2eeTestNotification))
 	r.Post("/calls/vcall/create", serve(s.createVideoCall)) // 21
+	r.Get("/calls/bigbluebutton/create", serve(s.createBigBlueButtonCall))
 }
 
 // fileRoutes adds the routes outside the API that serve what the API's URLs point at:
@@ -221,6 +244,7 @@ func (s *Server) fileRoutes(r chi.Router) {
 		r.Get("/avatar/"+userIDOrEmail, s.serveAvatar)
 		r.Get("/avatar/"+userIDOrEmail+"/medium", s.serveAvatar)
 		r.Get(realmIconPath, s.serveRealmIcon)
+		r.Get(realm.ExportPathPrefix+"*", s.serveExport)
 		r.Get("/user_avatars/{realm_id:[0-9]+}/emoji/images/*", s.serveEmojiImage)
 	})
 }

@@ -27,6 +27,7 @@ type ChannelObject struct {
 	// The channel's permission settings: a system group's id, or the members and subgroups.
 	CanAddSubscribersGroup            any `json:"can_add_subscribers_group"`
 	CanAdministerChannelGroup         any `json:"can_administer_channel_group"`
+	CanCreateTopicGroup               any `json:"can_create_topic_group,omitempty"`
 	CanDeleteAnyMessageGroup          any `json:"can_delete_any_message_group,omitempty"`
 	CanDeleteOwnMessageGroup          any `json:"can_delete_own_message_group,omitempty"`
 	CanMoveMessagesOutOfChannelGroup  any `json:"can_move_messages_out_of_channel_group,omitempty"`
@@ -71,6 +72,9 @@ func (s *State) channelObject(ch *Channel) ChannelObject {
 	}
 	if s.atLeast(LevelChannelDeleteGroups) {
 		o.CanDeleteAnyMessageGroup, o.CanDeleteOwnMessageGroup = group("role:administrators"), group("role:everyone")
+	}
+	if s.atLeast(LevelChannelCreateTopicGroup) {
+		o.CanCreateTopicGroup = group("role:everyone")
 	}
 	if ch.CreatorID != 0 {
 		o.CreatorID = ch.CreatorID

@@ -54,16 +54,7 @@ func (s *State) RegisterBots(viewerID int) []map[string]any {
 		if !b.IsBot || (b.BotOwnerID != viewer.ID && !viewer.IsAdmin()) {
 			continue
 		}
-		var owner any
-		if o := s.users[b.BotOwnerID]; o != nil {
-			owner = o.ID
-		}
-		out = append(out, map[string]any{
-			"user_id": b.ID, "email": s.apiEmail(b), "full_name": b.FullName, "bot_type": b.BotType,
-			"is_active": b.IsActive, "api_key": b.APIKey, "avatar_url": avatarURL(b), "owner_id": owner,
-			"default_sending_stream": nil, "default_events_register_stream": nil,
-			"default_all_public_streams": false, "services": []any{},
-		})
+		out = append(out, s.botObject(b))
 	}
 	return out
 }
@@ -178,11 +169,14 @@ func (s *State) UserSettings(userID int) map[string]any {
 		"enable_stream_desktop_notifications": false, "enable_stream_audible_notifications": false,
 		"enable_stream_push_notifications": false, "enable_stream_email_notifications": false,
 		"wildcard_mentions_notify": true, "emojiset": "google", "color_scheme": 1, "web_home_view": "inbox",
-		"display_emoji_reaction_users": true, "allow_private_data_export": false,
+		"display_emoji_reaction_users": true, "allow_private_data_export": s.admin.consented[userID],
 		"enable_drafts_synchronization": true, // drafts are always kept on the server (drafts.go)
 	}
 	if !s.atLeast(LevelUserEmailVisibility) { // a realm setting before
 		delete(settings, "email_address_visibility")
+	}
+	if !s.atLeast(LevelPrivateDataExport) {
+		delete(settings, "allow_private_data_export")
 	}
 	for _, d := range userSettingDefaults {
 		if s.atLeast(d.since) {
@@ -236,6 +230,9 @@ var userSettingDefaults = []struct {
 	{"hide_ai_features", false, LevelHideAIFeatures},
 	{"resolved_topic_notice_auto_read_policy", "except_followed", LevelResolvedNoticePolicy},
 	{"web_left_sidebar_unreads_count_summary", true, LevelUnreadsCountSummary},
+	{"web_navigate_to_sent_message", true, LevelNavigateToSentMessage},
+	{"web_left_sidebar_show_channel_folders", true, LevelSidebarChannelFolders},
+	{"web_inbox_show_channel_folders", true, LevelInboxChannelFolders},
 }
 
 // VisibleChannels returns the streams state: every channel the user can see, subscribed or

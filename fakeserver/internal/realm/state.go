@@ -27,6 +27,7 @@ type Settings struct {
 	MaxTopicLength        int
 	MaxMessageLength      int
 	DateCreated           int64 // UNIX seconds: the fixture's start time
+	DevelopmentMode       bool  // a development server (POST /dev_fetch_api_key)
 }
 
 // State is one realm. Its zero value is not usable; call New.
@@ -65,6 +66,7 @@ type State struct {
 	integrations integrationState
 	personal     personalState
 	organization organizationState
+	admin        adminState // invitations and data exports (invites.go, export.go)
 
 	next counters
 	// loads counts the fixtures this State loaded: opaque ids (upload path ids) carry it, so
@@ -120,7 +122,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.settings = Settings{
 		Name: r.Name, Host: r.Host, StringID: r.StringID, FeatureLevel: r.FeatureLevel, Version: r.Version,
 		EmptyTopicDisplayName: r.EmptyTopicDisplayName, MaxTopicLength: r.MaxTopicLength, MaxMessageLength: r.MaxMessageLength,
-		DateCreated: r.StartTime,
+		DateCreated: r.StartTime, DevelopmentMode: r.DevelopmentMode,
 	}
 	s.users, s.usersByEmail, s.usersByKey = map[int]*User{}, map[string]*User{}, map[string]*User{}
 	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}
@@ -153,6 +155,7 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.loadIntegrations(f)
 	s.loadPersonal()
 	s.loadOrganization()
+	s.loadAdmin()
 }
 
 // Settings returns the realm settings.

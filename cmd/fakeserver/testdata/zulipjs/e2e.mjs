@@ -253,8 +253,36 @@ async function main() {
   const fieldIds = (profileFields.custom_fields || []).map((f) => f.id).reverse();
   await check('PATCH /realm/profile_fields', () => call('/realm/profile_fields', 'PATCH', { order: JSON.stringify(fieldIds) }));
   await check('PATCH /realm/profile_fields/{id}', () => call(`/realm/profile_fields/${fieldIds[0]}`, 'PATCH', { hint: 'edited by zulip-js' }));
+  const botId = ((users.members || []).find((u) => u.email === bot.username) || {}).user_id;
+  await check('PATCH /bots/{id}', () => call(`/bots/${botId}`, 'PATCH', { full_name: `Helper ${unique}` }));
+  await check('POST /bots/{id}/api_key/regenerate', () => call(`/bots/${botId}/api_key/regenerate`, 'POST', {}));
+  await check('GET /bots/{id}/api_key', () => call(`/bots/${botId}/api_key`, 'GET'));
+  await check('POST /invites', () => call('/invites', 'POST', {
+    invitee_emails: `invitee-${unique}@chat.example.test`, stream_ids: JSON.stringify([streamId]),
+  }));
+  const invites = await check('GET /invites', () => call('/invites', 'GET'));
+  const invite = (invites.invites || []).find((i) => i.email === `invitee-${unique}@chat.example.test`) || {};
+  await check('POST /invites/{id}/resend', () => call(`/invites/${invite.id}/resend`, 'POST', {}));
+  await check('DELETE /invites/{id}', () => call(`/invites/${invite.id}`, 'DELETE', {}));
+  await check('POST /invites/multiuse', () => call('/invites/multiuse', 'POST', { invite_expires_in_minutes: JSON.stringify(null) }));
+  const links = await check('GET /invites (links)', () => call('/invites', 'GET'));
+  const link = (links.invites || []).find((i) => i.is_multiuse) || {};
+  await check('DELETE /invites/multiuse/{id}', () => call(`/invites/multiuse/${link.id}`, 'DELETE', {}));
+  await check('POST /export/realm', () => call('/export/realm', 'POST', {}));
+  await check('GET /export/realm', () => call('/export/realm', 'GET'));
+  await check('GET /export/realm/consents', () => call('/export/realm/consents', 'GET'));
+  const spare = await check('POST /register_client_device (to remove)', () => call('/register_client_device', 'POST', {}));
+  await check('POST /remove_client_device', () => call('/remove_client_device', 'POST', { device_id: spare.device_id }));
+  await check('POST /users/me/android_gcm_reg_id (to test)', () => call('/users/me/android_gcm_reg_id', 'POST', { token: `fcm-${unique}` }));
+  await check('POST /mobile_push/test_notification', () => call('/mobile_push/test_notification', 'POST', { token: `fcm-${unique}` }));
+  await check('POST /mobile_push/e2ee/test_notification', () => call('/mobile_push/e2ee/test_notification', 'POST', { device_id: device.device_id }));
+  await check('GET /calls/bigbluebutton/create', () => call('/calls/bigbluebutton/create', 'GET', { meeting_name: `meeting ${unique}` }));
   // The user made by users.create logs in with its password and deactivates itself.
-  const leaver = await zulipInit({ realm, username: `js-${unique}@chat.example.test`, password: `pw-${unique}` });
+  const leaverEmail = `js-${unique}@chat.example.test`;
+  const renewer = await zulipInit({ realm, username: leaverEmail, password: `pw-${unique}` });
+  const renewed = await check('POST /users/me/api_key/regenerate', () => renewer.callEndpoint('/users/me/api_key/regenerate', 'POST', {}));
+  // The user goes on with the new key.
+  const leaver = await zulipInit({ realm, username: leaverEmail, apiKey: renewed.api_key });
   await check('DELETE /users/me', () => leaver.callEndpoint('/users/me', 'DELETE', {}));
 
   // Wrappers that remove, last. Two wrappers are left out: users.me.pointer (GET and POST

@@ -1,0 +1,108 @@
+package fakeserver
+
+import (
+	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// inviteRoles are the values invite_as takes: the role values.
+var inviteRoles = []int64{realm.RoleOwner, realm.RoleAdmin, realm.RoleModerator, realm.RoleMember, realm.RoleGuest}
+
+// inviteParams reads the parameters both kinds of invitation take: how long it lasts (JSON
+// null: forever), the role invitees get, and the channels they join (required for email
+// invitations).
+func (s *Server) inviteParams(c *call, channelsRequired bool) realm.InviteRequest {
+	minutes := int64(realm.DefaultInviteMinutes)
+	r := realm.InviteRequest{Minutes: &minutes, InvitedAs: realm.RoleMember, Notify: true}
+	if raw, ok := c.p.JSON("invite_expires_in_minutes"); ok && raw == nil {
+		r.Minutes = nil
+	} else if n, ok := c.p.Int("invite_expires_in_minutes"); ok {
+		minutes = n
+	}
+	if role, ok := c.p.Int("invite_as"); ok {
+		if !slices.Contains(inviteRoles, role) {
+			c.p.Fail(apierr.BadRequest("Invalid invite_as"))
+		}
+		r.InvitedAs = int(role)
+	}
+	var ids []int64
+	if channelsRequired {
+		ids = c.p.RequiredIntList("stream_ids")
+	} else {
+		ids, _ = c.p.IntList("stream_ids")
+	}
+	for _, id := range ids {
+		r.ChannelIDs = append(r.ChannelIDs, int(max(min(id, 1<<31-1), 0))) // out of range: no channel
+	}
+	return r
+}
+
+// sendInvites: POST /invites — email invitations.
+func (s *Server) sendInvites(c *call) (fields, error) {
+	emails := c.p.RequiredString("invitee_emails")
+	r := s.inviteParams(c, true)
+	r.Emails = emails
+	if s.realm().AtLeast(realm.LevelNotifyReferrer) {
+		r.Notify = c.p.Bool("notify_referrer_on_join", true)
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{}, s.realm().Invite(c.user.ID, r)
+}
+
+// createInviteLink: POST /invites/multiuse — a reusable invitation link.
+func (s *Server) createInviteLink(c *call) (fields, error) {
+	r := s.inviteParams(c, false)
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	link, err := s.realm().CreateInviteLink(c.user.ID, r)
+	if err != nil {
+		return nil, err
+	}
+	return fields{"invite_link": link}, nil
+}
+
+// getInvites: GET /invites — the unexpired invitations the requester controls.
+func (s *Server) getInvites(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{"invites": s.realm().Invites(c.user.ID)}, nil
+}
+
+// errNoInvitation is the answer for an invitation ID too large to name one.
+var errNoInvitation = apierr.BadRequest("No such invitation")
+
+// resendInvite: POST /invites/{invite_id}/resend.
+func (s *Server) resendInvite(c *call) (fields, error) {
+	id, err := c.pathID("invite_id", errNoInvitation)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{}, s.realm().ResendInvite(c.user.ID, id)
+}
+
+// revokeInvite: DELETE /invites/{invite_id}, and DELETE /invites/multiuse/{invite_id} when
+// multiuse.
+func (s *Server) revokeInvite(multiuse bool) operation {
+	return func(c *call) (fields, error) {
+		id, err := c.pathID("invite_id", errNoInvitation)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.done(); err != nil {
+			return nil, err
+		}
+		if err := s.realm().RevokeInvite(c.user.ID, id, multiuse); err != nil {
+			return nil, err
+		}
+		return fields{}, nil
+	}
+}

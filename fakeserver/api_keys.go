@@ -1,0 +1,75 @@
+package fakeserver
+
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+// errNoSuchBot is the answer for a bot ID too large to name one.
+var errNoSuchBot = apierr.BadRequest("No such bot")
+
+// regenerateAPIKey: POST /users/me/api_key/regenerate — a new key for the requester; the old
+// one stops working at once.
+func (s *Server) regenerateAPIKey(c *call) (fields, error) {
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	return fields{"api_key": s.realm().RegenerateAPIKey(c.user.ID)}, nil
+}
+
+// botAPIKey: GET /bots/{bot_id}/api_key reads a bot's key (key is State.BotAPIKey), and
+// POST /bots/{bot_id}/api_key/regenerate replaces it (State.RegenerateBotAPIKey); for the
+// bot's owner or an administrator.
+func (s *Server) botAPIKey(key func(st *realm.State, requesterID, botID int) (string, error)) operation {
+	return func(c *call) (fields, error) {
+		id, err := c.pathID("bot_id", errNoSuchBot)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.done(); err != nil {
+			return nil, err
+		}
+		k, err := key(s.realm(), c.user.ID, id)
+		if err != nil {
+			return nil, err
+		}
+		return fields{"api_key": k}, nil
+	}
+}
+
+// updateBot: PATCH /bots/{bot_id} — the bot's name, role and owner (the fake keeps no
+// outgoing-webhook services or default channels: those parameters are reported as ignored).
+func (s *Server) updateBot(c *call) (fields, error) {
+	id, err := c.pathID("bot_id", errNoSuchBot)
+	if err != nil {
+		return nil, err
+	}
+	var up realm.BotUpdate
+	if name, ok := c.p.String("full_name"); ok {
+		up.FullName = &name
+	}
+	if role, ok := c.p.Int("role"); ok {
+		r := int(max(min(role, 1<<31-1), -1)) // out-of-range values stay invalid roles
+		up.Role = &r
+	}
+	if owner, ok := c.p.Int("bot_owner_id"); ok {
+		o := int(max(min(owner, 1<<31-1), 0)) // out-of-range IDs name no user
+		up.OwnerID = &o
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	v, err := s.realm().UpdateBot(c.user.ID, id, up)
+	if err != nil {
+		return nil, err
+	}
+	f := fields{
+		"full_name": v.FullName, "avatar_url": v.AvatarURL, "service_interface": v.ServiceInterface,
+		"service_payload_url": v.ServicePayloadURL, "config_data": v.ConfigData, "default_sending_stream": v.DefaultSendingStream,
+		"default_events_register_stream": v.DefaultEventsRegisterStream, "default_all_public_streams": v.DefaultAllPublicStreams,
+	}
+	if v.BotOwner != "" {
+		f["bot_owner"] = v.BotOwner
+	}
+	return f, nil
+}

@@ -1,0 +1,302 @@
+package realm
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// Invitations: email invitations (POST /invites) and reusable invitation links
+// (POST /invites/multiuse), listed, resent and revoked with the real server's rules. The
+// two kinds are numbered apart, as the real server keeps them in two tables.
+
+// DefaultInviteMinutes is how long an invitation lasts when the request names no time: the
+// real server's default of ten days.
+const DefaultInviteMinutes = 10 * 24 * 60
+
+// invite is one invitation of either kind.
+type invite struct {
+	id         int
+	multiuse   bool
+	email      string // email invitations
+	key        string // multi-use links
+	invitedAs  int
+	referrerID int
+	invited    int64  // UNIX seconds of the (last) sending
+	expiry     *int64 // nil: never expires
+	channelIDs []int
+	notify     bool
+	revoked    bool // links only: a revoked link is kept, and revoking it again refused
+}
+
+// InviteView is an invitation as GET /invites lists it.
+type InviteView struct {
+	ID                   int    `json:"id"`
+	InvitedByUserID      int    `json:"invited_by_user_id"`
+	Invited              int64  `json:"invited"`
+	ExpiryDate           *int64 `json:"expiry_date"`
+	InvitedAs            int    `json:"invited_as"`
+	IsMultiuse           bool   `json:"is_multiuse"`
+	Email                string `json:"email,omitempty"`
+	LinkURL              string `json:"link_url,omitempty"`
+	NotifyReferrerOnJoin *bool  `json:"notify_referrer_on_join,omitempty"`
+}
+
+// InviteRequest is a POST /invites or POST /invites/multiuse request, parsed.
+type InviteRequest struct {
+	Emails     string // POST /invites: the raw invitee_emails list
+	Minutes    *int64 // nil: never expires
+	InvitedAs  int
+	ChannelIDs []int
+	Notify     bool
+}
+
+// adminState is the state of invitations and data exports.
+type adminState struct {
+	invites   map[int]*invite // email invitations, by ID
+	multiuse  map[int]*invite // invitation links, by ID
+	exports   []*realmExport
+	consented map[int]bool // users who allow exports of their private data
+	next      struct{ invite, multiuse, export int }
+}
+
+func (s *State) loadAdmin() {
+	s.admin = adminState{invites: map[int]*invite{}, multiuse: map[int]*invite{}, consented: map[int]bool{}}
+}
+
+// invitationError is the real server's refusal of a batch of invitations: code
+// INVITATION_FAILED with the per-address errors and whether the other invitations went out.
+func invitationError(msg string, errs [][]any, sent bool) error {
+	return apierr.New(400, "INVITATION_FAILED", "%s", msg).With("errors", errs).With("sent_invitations", sent).
+		With("license_limit_reached", false).With("daily_limit_reached", false)
+}
+
+// nameAndAddress is "Name <address>", of which the address is taken.
+var nameAndAddress = regexp.MustCompile(`<(.*)>`)
+
+// inviteeEmails splits the invitee_emails parameter at commas and newlines, as the real
+// server does, keeping each address once in the order given.
+func inviteeEmails(raw string) []string {
+	var out []string
+	for _, e := range regexp.MustCompile(`[,\n]`).Split(raw, -1) {
+		if m := nameAndAddress.FindStringSubmatch(e); m != nil {
+			e = m[1]
+		}
+		if e = strings.TrimSpace(e); !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// checkInviteRole: only owners invite owners, and administrators and moderators are invited
+// by administrators.
+func checkInviteRole(req *User, role int) error {
+	switch {
+	case role == RoleOwner && req.Role != RoleOwner:
+		return apierr.MustBeOwner
+	case role <= RoleModerator && !req.IsAdmin():
+		return apierr.BadRequest("Must be an organization administrator")
+	}
+	return nil
+}
+
+// inviteChannels checks the channels invitees join: the requester must have access to each.
+func (s *State) inviteChannels(req *User, ids []int) error {
+	for _, id := range ids {
+		if _, err := s.accessibleChannel(req, id); err != nil {
+			return apierr.BadRequest("Invalid channel ID %d. No invites were sent.", id)
+		}
+	}
+	return nil
+}
+
+func (s *State) newInvite(req *User, r InviteRequest) *invite {
+	inv := &invite{referrerID: req.ID, invitedAs: r.InvitedAs, invited: s.Now(), channelIDs: slices.Clone(r.ChannelIDs), notify: r.Notify}
+	if r.Minutes != nil {
+		at := inv.invited + *r.Minutes*60
+		inv.expiry = &at
+	}
+	return inv
+}
+
+// Invite sends email invitations (POST /invites). Addresses that do not validate stop the
+// whole batch; addresses that already have an account are skipped, and the real server
+// answers INVITATION_FAILED after inviting the others (sent_invitations says whether any went).
+func (s *State) Invite(requesterID int, r InviteRequest) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	if err := checkInviteRole(req, r.InvitedAs); err != nil {
+		return err
+	}
+	if strings.TrimSpace(r.Emails) == "" {
+		return apierr.BadRequest("You must specify at least one email address.")
+	}
+	if err := s.inviteChannels(req, r.ChannelIDs); err != nil {
+		return err
+	}
+	emails := inviteeEmails(r.Emails)
+	var invalid, skipped [][]any
+	var invitees []string
+	for _, e := range emails {
+		switch u := s.usersByEmail[strings.ToLower(e)]; {
+		case !validEmail(e):
+			invalid = append(invalid, []any{e, "Invalid address.", false})
+		case u != nil && !u.IsActive:
+			skipped = append(skipped, []any{e, "Account has been deactivated.", true})
+		case u != nil:
+			skipped = append(skipped, []any{e, "Already has an account.", false})
+		default:
+			invitees = append(invitees, e)
+		}
+	}
+	if len(invalid) > 0 {
+		return invitationError("Some emails did not validate, so we didn't send any invitations.", invalid, false)
+	}
+	if len(invitees) == 0 {
+		return invitationError("We weren't able to invite anyone.", skipped, false)
+	}
+	for _, e := range invitees {
+		inv := s.newInvite(req, r)
+		inv.id, inv.email = nextID(&s.admin.next.invite), e
+		s.admin.invites[inv.id] = inv
+	}
+	s.publishInvitesChanged(req)
+	if len(skipped) > 0 {
+		return invitationError("Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!", skipped, true)
+	}
+	return nil
+}
+
+// CreateInviteLink makes a reusable invitation link (POST /invites/multiuse) and returns its URL.
+func (s *State) CreateInviteLink(requesterID int, r InviteRequest) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	if !req.IsAdmin() {
+		return "", apierr.BadRequest("Insufficient permission")
+	}
+	if err := checkInviteRole(req, r.InvitedAs); err != nil {
+		return "", err
+	}
+	if err := s.inviteChannels(req, r.ChannelIDs); err != nil {
+		return "", err
+	}
+	inv := s.newInvite(req, r)
+	inv.id, inv.multiuse = nextID(&s.admin.next.multiuse), true
+	inv.key = strings.ToLower(newAPIKey()[:24])
+	s.admin.multiuse[inv.id] = inv
+	s.publishInvitesChanged(req)
+	return s.inviteLink(inv), nil
+}
+
+func (s *State) inviteLink(inv *invite) string {
+	return fmt.Sprintf("https://%s/join/%s/", s.settings.Host, inv.key)
+}
+
+func (inv *invite) expired(now int64) bool { return inv.expiry != nil && *inv.expiry <= now }
+
+// Invites lists the invitations the requester controls, unexpired: every one for an
+// administrator, their own for anyone else; email invitations first, each kind in ID order.
+func (s *State) Invites(requesterID int) []InviteView {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	req, now := s.users[requesterID], s.Now()
+	out := []InviteView{}
+	for _, kind := range []map[int]*invite{s.admin.invites, s.admin.multiuse} {
+		for _, id := range slices.Sorted(maps.Keys(kind)) {
+			inv := kind[id]
+			if inv.expired(now) || inv.revoked || (!req.IsAdmin() && inv.referrerID != req.ID) {
+				continue
+			}
+			v := InviteView{ID: inv.id, InvitedByUserID: inv.referrerID, Invited: inv.invited, ExpiryDate: inv.expiry,
+				InvitedAs: inv.invitedAs, IsMultiuse: inv.multiuse}
+			if inv.multiuse {
+				v.LinkURL = s.inviteLink(inv)
+			} else {
+				v.Email = inv.email
+				if s.settings.FeatureLevel >= LevelNotifyReferrer {
+					notify := inv.notify
+					v.NotifyReferrerOnJoin = &notify
+				}
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// controlledInvite finds an invitation the requester may resend or revoke: their own, or,
+// for an administrator, anyone's (an owner's invitation of an owner for owners alone).
+func (s *State) controlledInvite(req *User, kind map[int]*invite, id int) (*invite, error) {
+	inv := kind[id]
+	if inv == nil {
+		return nil, apierr.BadRequest("No such invitation")
+	}
+	if inv.referrerID != req.ID {
+		if inv.invitedAs == RoleOwner && req.Role != RoleOwner {
+			return nil, apierr.MustBeOwner
+		}
+		if !req.IsAdmin() {
+			return nil, apierr.BadRequest("Must be an organization administrator")
+		}
+	}
+	return inv, nil
+}
+
+// ResendInvite sends an email invitation again, which renews its sending time.
+func (s *State) ResendInvite(requesterID, id int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	inv, err := s.controlledInvite(req, s.admin.invites, id)
+	if err != nil {
+		return err
+	}
+	inv.invited = s.Now()
+	s.publishInvitesChanged(s.users[inv.referrerID])
+	return nil
+}
+
+// RevokeInvite deletes an email invitation (DELETE /invites/{id}) or an invitation link
+// (DELETE /invites/multiuse/{id}).
+func (s *State) RevokeInvite(requesterID, id int, multiuse bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req, kind := s.users[requesterID], s.admin.invites
+	if multiuse {
+		kind = s.admin.multiuse
+	}
+	inv, err := s.controlledInvite(req, kind, id)
+	if err != nil {
+		return err
+	}
+	if inv.revoked {
+		return apierr.BadRequest("Invitation has already been revoked")
+	}
+	if multiuse {
+		inv.revoked = true
+	} else {
+		delete(kind, id)
+	}
+	s.publishInvitesChanged(s.users[inv.referrerID])
+	return nil
+}
+
+// publishInvitesChanged tells the administrators, and the invitation's referrer, that the
+// list of invitations changed; clients fetch it again.
+func (s *State) publishInvitesChanged(referrer *User) {
+	var ids []int
+	for _, id := range s.activeUserIDs() {
+		if s.users[id].IsAdmin() || (referrer != nil && id == referrer.ID) {
+			ids = append(ids, id)
+		}
+	}
+	s.publish(events.Event{"type": "invites_changed"}, ids...)
+}
