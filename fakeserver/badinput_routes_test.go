@@ -77,7 +77,7 @@ func routeTable() []routeSpec {
 	routeCasesUsers(add)
 	routeCasesVideoCalls(add)
 	routeCasesAdministration(add) // API keys and bots, invitations, exports, push tests, BigBlueButton
-	routeCasesOrganization(add) // default channels, channel folders, navigation views, custom emoji, profile field edits
+	routeCasesOrganization(add)   // default channels, channel folders, navigation views, custom emoji, profile field edits
 	return table
 }
 
