@@ -1,0 +1,44 @@
+package realm
+
+import "slices"
+
+// Helpers of the mutation points of messages, edits and topics (package mutation), kept here so
+// that each point stays a one-statement hook.
+
+// firstTopic is the topic a message had before its first topic change.
+func firstTopic(m *Message) string {
+	for _, e := range m.EditHistory {
+		if e.PrevTopic != nil {
+			return *e.PrevTopic
+		}
+	}
+	return m.Topic
+}
+
+// readByAnyone adds read to flags when any user has read the message: read per message, not
+// per user.
+func readByAnyone(m *Message, flags []string) []string {
+	if slices.Contains(flags, "read") {
+		return flags
+	}
+	for _, r := range m.Rows {
+		if r.flags.has("read") {
+			return append(flags, "read")
+		}
+	}
+	return flags
+}
+
+// topicWildcardAsChannel reports a topic wildcard mention as a channel wildcard mention.
+func topicWildcardAsChannel(flags []string) []string {
+	out := make([]string, 0, len(flags))
+	for _, f := range flags {
+		if f == "topic_wildcard_mentioned" {
+			f = "stream_wildcard_mentioned"
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
