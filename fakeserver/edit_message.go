@@ -19,8 +19,8 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if topic, given := s.topicParam(c); given {
 		req.Topic = &topic
 	}
-	req.NotifyOldThread = c.p.Bool("send_notification_to_old_thread", false)
-	req.NotifyNewThread = c.p.Bool("send_notification_to_new_thread", true)
+	req.NotifyOldThread = c.p.Bool("send_notification_to_old_thread", mutation.On("old-thread-notified-by-default"))
+	req.NotifyNewThread = c.p.Bool("send_notification_to_new_thread", !mutation.On("new-thread-silent-by-default"))
 	if content, given := c.p.String("content"); given {
 		req.Content = &content
 	}
@@ -44,6 +44,9 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	detached, aerr := s.realm().UpdateMessage(c.user.ID, id, req)
 	if aerr != nil {
 		return nil, aerr
+	}
+	if mutation.On("detached-uploads-never-listed") {
+		detached = []realm.DetachedUpload{}
 	}
 	if !s.realm().AtLeast(realm.LevelDetachedUploads) {
 		return fields{}, nil

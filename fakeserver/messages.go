@@ -23,6 +23,9 @@ func (s *Server) getMessage(c *call) (messageReply, error) {
 	if err := c.done(); err != nil {
 		return messageReply{}, err
 	}
+	if mutation.On("fetch-allow-empty-topic-ignored") {
+		opts.AllowEmptyTopicName = false
+	}
 	if mutation.On("apply-markdown-default-false") && !c.p.Has("apply_markdown") {
 		opts.ApplyMarkdown = false
 	}
@@ -93,7 +96,7 @@ func (s *Server) topicParam(c *call) (string, bool) {
 	if hasTopic && hasSubject {
 		c.p.Fail(apierr.New(400, "REQUEST_CONFUSING_VAR", "Can't decide between 'topic' and 'subject' arguments"))
 	}
-	if hasSubject {
+	if hasSubject && !mutation.On("subject-alias-ignored") {
 		return subject, true
 	}
 	return topic, hasTopic
@@ -202,6 +205,8 @@ func (s *Server) deleteTopic(c *call) (fields, error) {
 // REQUEST_TIMEOUT) when it stopped early.
 func (s *Server) completion(complete bool) fields {
 	switch {
+	case mutation.On("partially-completed-at-every-level") && !complete:
+		return fields{resultField: "partially_completed", "code": "REQUEST_TIMEOUT"}
 	case s.realm().AtLeast(realm.LevelBatchComplete):
 		return fields{"complete": complete}
 	case complete:

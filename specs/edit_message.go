@@ -79,6 +79,11 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		Entry("sets last_edit_timestamp to the time of the edit", harness.Req("MSG-34"), func(m *httpexpect.Object) {
 			harness.ExpectTimestampNow(m.Value("last_edit_timestamp"))
 		}),
+		// Content edits move nothing: a server that counts them as moves is wrong from 365.
+		Entry("leaves last_moved_timestamp absent: the message was never moved", harness.Req("MSG-35"), func(m *httpexpect.Object) {
+			needCatalogLevels(t)
+			m.NotContainsKey("last_moved_timestamp")
+		}),
 		Entry("gives each entry the editor's user_id and the edit's timestamp", harness.Req("MSG-40"), func(m *httpexpect.Object) {
 			for _, e := range m.Value("edit_history").Array().Iter() {
 				e.Object().Value("user_id").Number().IsInt().IsEqual(member.ID)

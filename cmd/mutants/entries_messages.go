@@ -35,6 +35,47 @@ var messageEntries = []Entry{
 	{Name: "edit-history-prev-content-on-moves", Operator: WrongValue, Requirements: reqs("MSG-41"), Does: "entries of moves carry prev_content and prev_rendered_content too"},
 	{Name: "edit-history-prev-topic-is-new", Operator: WrongValue, Requirements: reqs("MSG-43"), Does: "a topic change's prev_topic is the new topic"},
 	{Name: "prev-subject-at-modern-level", Operator: WrongValue, Requirements: reqs("VER-09", "MSG-43"), Does: "the edit history records prev_subject in place of prev_topic at every level"},
+	// Operation 1: edit a message.
+	{Name: "subject-alias-ignored", Operator: WrongValue, Requirements: reqs("OP01-02", "VER-08"), Does: "subject is not read as the alias of topic"},
+	{Name: "edit-topic-display-name-literal", Operator: WrongValue, Requirements: reqs("OP01-03"), Does: "a topic equal to realm_empty_topic_display_name is stored as that text, not as the empty topic"},
+	{Name: "required-topic-not-enforced-on-move", Operator: RefusedApplied, Requirements: reqs("OP01-04"), Does: "where topics are required, a move to the empty topic or (no topic) is accepted"},
+	{Name: "empty-topic-resolvable", Operator: RefusedApplied, Requirements: reqs("OP01-05"), Does: "the empty topic can be resolved"},
+	{Name: "content-edit-propagate-mode-accepted", Operator: RefusedApplied, Requirements: reqs("OP01-10"), Does: "a content-only edit with propagate_mode other than change_one is accepted and applied"},
+	{Name: "old-thread-notified-by-default", Operator: WrongValue, Requirements: reqs("OP01-11"), Does: "send_notification_to_old_thread defaults to true"},
+	{Name: "new-thread-silent-by-default", Operator: WrongValue, Requirements: reqs("OP01-12"), Does: "send_notification_to_new_thread defaults to false"},
+	{Name: "content-edit-rendered-stale", Operator: StaleView, Requirements: reqs("OP01-13", "STATE-21"), Does: "a content edit stores the new raw content and keeps the old HTML"},
+	{Name: "prev-content-sha256-of-rendered", Operator: WrongValue, Requirements: reqs("OP01-16"), Does: "prev_content_sha256 is compared with the hash of the rendered HTML, not of the raw content"},
+	{Name: "content-and-stream-accepted", Operator: RefusedApplied, Requirements: reqs("OP01-18"), Does: "content and stream_id together are accepted and both applied"},
+	{Name: "edit-others-content-code", Operator: ErrorCode, Requirements: reqs("OP01-19", "ERR-04"), Does: "editing another user's content answers UNAUTHORIZED_PRINCIPAL, not BAD_REQUEST"},
+	{Name: "admins-edit-any-content", Operator: ActorKind, Requirements: reqs("OP01-19"), Does: "administrators may edit the content of other users' messages"},
+	{Name: "whole-topic-limit-binds-moderators", Operator: ActorKind, Requirements: reqs("OP01-21"), Does: "moderators and administrators get MOVE_MESSAGES_TIME_LIMIT_EXCEEDED too"},
+	{Name: "first-movable-id-newest", Operator: WrongValue, Requirements: reqs("OP01-22", "ERR-06"), Does: "first_message_id_allowed_to_move is the newest movable message, not the oldest"},
+	{Name: "movable-count-off-by-one", Operator: Boundary, Requirements: reqs("ERR-07"), Does: "total_messages_allowed_to_move is one more than the messages that may be moved"},
+	{Name: "detached-uploads-never-listed", Operator: StaleView, Requirements: reqs("OP01-26", "STATE-23"), Does: "detached_uploads is always empty, also when the edit removed a file's last reference"},
+	{Name: "resolve-notifies-new-thread", Operator: Combination, Requirements: reqs("STATE-02"), Does: "resolving a topic also sends the moved-here notification of send_notification_to_new_thread"},
+	{Name: "content-edit-limit-ignored", Operator: RefusedApplied, Requirements: reqs("LIMIT-05"), Does: "message_content_edit_limit_seconds is not enforced"},
+	{Name: "move-limits-swapped", Operator: Combination, Requirements: reqs("LIMIT-06", "LIMIT-07"), Does: "a topic move is bounded by move_messages_between_streams_limit_seconds and a channel move by the within-channel limit"},
+
+	// Operation 5: matches narrow; operation 6: fetch a single message.
+	{Name: "search-highlight-dropped", Operator: WrongValue, Requirements: reqs("OP05-05"), Does: "search matches are not wrapped in highlight spans"},
+	{Name: "fetch-allow-empty-topic-ignored", Operator: WrongValue, Requirements: reqs("OP06-05"), Does: "allow_empty_topic_name=true still shows the empty topic as realm_empty_topic_display_name"},
+	{Name: "edit-history-empty-topic-shown-empty", Operator: WrongValue, Requirements: reqs("OP06-04"), Does: "the edit history shows the empty topic as \"\" to clients that did not ask for empty topic names"},
+	{Name: "fetch-others-direct-message", Operator: Privacy, Requirements: reqs("OP06-10"), Does: "a direct message between two other users can be fetched"},
+	{Name: "fetch-missing-message-code", Operator: ErrorCode, Requirements: reqs("OP06-09", "ERR-04"), Does: "a missing message answers NOT_FOUND, not BAD_REQUEST"},
+
+	// Operation 8: delete a topic; operation 12: get topics.
+	{Name: "delete-topic-display-name-literal", Operator: WrongValue, Requirements: reqs("OP08-03"), Does: "topic_name equal to realm_empty_topic_display_name names that text, not the empty topic"},
+	{Name: "delete-topic-in-every-channel", Operator: WrongValue, Requirements: reqs("OP08-01", "STATE-14"), Does: "deleting a topic deletes the topic of that name in every channel"},
+	{Name: "partially-completed-at-every-level", Operator: Complete, Requirements: reqs("ERR-02", "ERR-03"), Does: "a batch run that stopped early answers result partially_completed at every level"},
+	{Name: "topics-missing-channel-empty", Operator: ErrorCode, Requirements: reqs("OP12-07"), Does: "the topics of a channel that does not exist are an empty list"},
+	{Name: "topics-private-channel-listed", Operator: Privacy, Requirements: reqs("OP12-08"), Does: "the topics of a private channel the requester cannot access are listed"},
+	{Name: "topics-allowed-empty-name-shown-display", Operator: WrongValue, Requirements: reqs("OP12-02"), Does: "allow_empty_topic_name=true still lists the empty topic as realm_empty_topic_display_name"},
+
+	// Operation 19: mark all as read; operation 15: reminders.
+	{Name: "mark-all-read-skips-direct", Operator: StaleView, Requirements: reqs("OP19-02", "STATE-12"), Does: "mark all as read leaves direct messages unread"},
+	{Name: "mark-all-read-for-everyone", Operator: WrongValue, Requirements: reqs("OP19-02", "STATE-12"), Does: "mark all as read marks the messages read for every user who has them"},
+	{Name: "reminder-unreadable-message-accepted", Operator: Privacy, Requirements: reqs("OP15-01"), Does: "a reminder of a message the requester cannot read is created"},
+	{Name: "reminder-note-required", Operator: WrongValue, Requirements: reqs("OP15-03"), Does: "a reminder without note is refused"},
 }
 
 func init() { Entries = append(Entries, messageEntries...) }

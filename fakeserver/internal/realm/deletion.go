@@ -68,7 +68,12 @@ func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching
 	if err != nil {
 		return false, err
 	}
-	topic = s.topicNamed(topic)
+	if !mutation.On("delete-topic-display-name-literal") {
+		topic = s.topicNamed(topic)
+	}
+	if mutation.On("delete-topic-in-every-channel") {
+		return b.run(s.topicInEveryChannel(u, topic), s.deleteMessages), nil
+	}
 	if !b.run(s.topicMessages(u, ch.ID, topic), s.deleteMessages) {
 		if mutation.On("delete-topic-stopped-reports-complete") {
 			return true, nil

@@ -110,7 +110,7 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 // shownTopic is a channel topic as a client sees it: the empty topic is shown as
 // realm_empty_topic_display_name unless the client allows empty topic names.
 func (s *State) shownTopic(topic string, opts ViewOptions) string {
-	if topic == "" && !opts.AllowEmptyTopicName {
+	if topic == "" && !opts.AllowEmptyTopicName && !mutation.On("edit-history-empty-topic-shown-empty") {
 		return s.settings.EmptyTopicDisplayName
 	}
 	return topic

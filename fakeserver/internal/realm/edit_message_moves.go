@@ -68,6 +68,12 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) *apierr.Error {
 	if len(allowed) > 0 {
 		first = allowed[0].ID
 	}
+	if mutation.On("first-movable-id-newest") && len(allowed) > 0 {
+		first = allowed[len(allowed)-1].ID
+	}
+	if mutation.On("movable-count-off-by-one") {
+		allowed = append(allowed, nil)
+	}
 	return apierr.New(400, "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
 		"You only have permission to move the %d/%d most recent messages in this topic.", len(allowed), len(all)).
 		With("first_message_id_allowed_to_move", first).
@@ -108,6 +114,9 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 			entry.PrevContent, entry.PrevRendered = nil, nil
 		}
 		m.Content, m.Rendered, m.LastEditTime = sharedContent(*p.content, p.rendered.html), p.rendered.html, now
+		if mutation.On("content-edit-rendered-stale") {
+			m.Rendered = orig.rendered
+		}
 		s.applyMentionFlags(m, p.rendered.mentions)
 		detached = s.afterContentEdited(m, orig.content)
 	}
@@ -282,7 +291,7 @@ func (s *State) sendMoveNotices(p *editPlan, moved []*Message, movedAll bool, fr
 	}
 	n := len(moved)
 	newLoc, oldLoc := topicLinkSyntax(to, newTopic), topicLinkSyntax(from, oldTopic)
-	if p.req.NotifyNewThread && (p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved)) {
+	if p.req.NotifyNewThread && (p.toChannel != nil || (p.topic != nil && (mutation.On("resolve-notifies-new-thread") || !p.resolved && !p.unresolved))) {
 		preexisting := 0
 		for _, mm := range s.topicMessages(editor, to.ID, newTopic) {
 			if !slices.Contains(moved, mm) && mm != resolveNotice {

@@ -337,6 +337,12 @@ func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView
 	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.channels[m.ChannelID].canAccess(u) {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
+	if m := s.messages[messageID]; mutation.On("fetch-others-direct-message") && m != nil && m.IsDirect {
+		return s.messageView(u, m, opts), m.Content, nil
+	}
+	if mutation.On("fetch-missing-message-code") && s.messages[messageID] == nil {
+		return MessageView{}, "", apierr.New(400, "NOT_FOUND", "Invalid message(s)")
+	}
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return MessageView{}, "", err

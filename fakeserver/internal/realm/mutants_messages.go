@@ -42,3 +42,23 @@ func topicWildcardAsChannel(flags []string) []string {
 	}
 	return out
 }
+
+// topicInEveryChannel is the topic's messages in every channel the user can access: a topic
+// named in one channel deleted in all.
+func (s *State) topicInEveryChannel(u *User, topic string) []*Message {
+	var out []*Message
+	for id, ch := range s.channels {
+		if ch.canAccess(u) {
+			out = append(out, s.topicMessages(u, id, topic)...)
+		}
+	}
+	return out
+}
+
+// markReadForEveryone marks a message read for every user who has it: per message, not per
+// user.
+func (s *State) markReadForEveryone(m *Message) {
+	for _, id := range m.Rows.userIDs() {
+		s.setFlag(m, id, "read", true)
+	}
+}
