@@ -13,9 +13,11 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := realm.EditRequest{
-		PropagateMode: c.p.Enum("propagate_mode", realm.ChangeOne, realm.ChangeOne, realm.ChangeLater, realm.ChangeAll),
+	modes := []string{realm.ChangeOne, realm.ChangeLater, realm.ChangeAll}
+	if v, _ := c.p.String("propagate_mode"); mutation.On("propagate-mode-any-value") {
+		modes = append(modes, v)
 	}
+	req := realm.EditRequest{PropagateMode: c.p.Enum("propagate_mode", realm.ChangeOne, modes...)}
 	if topic, given := s.topicParam(c); given {
 		req.Topic = &topic
 	}
@@ -91,7 +93,11 @@ func (s *Server) editTypingLegacy(c *call) (fields, error) {
 
 // setEditTyping reads op and starts or stops the requester's edit typing on message id.
 func (s *Server) setEditTyping(c *call, id int) (fields, error) {
-	op := c.p.RequiredEnum("op", "start", "stop")
+	ops := []string{"start", "stop"}
+	if v, _ := c.p.String("op"); mutation.On("edit-typing-op-any-value") {
+		ops = append(ops, v)
+	}
+	op := c.p.RequiredEnum("op", ops...)
 	if err := c.done(); err != nil {
 		return nil, err
 	}

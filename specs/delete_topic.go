@@ -46,20 +46,23 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	})
 
 	DescribeTable("deletes",
-		func(check func(doomed []int, kept int, survivor string)) {
+		func(check func(doomed, kept []int, survivor string)) {
 			doomed := []int{t.SendToChannel(harness.Member, ch, topic, "one"), t.SendToChannel(harness.Owner, ch, topic, "two")}
 			survivor := harness.UniqueName("survivor")
-			kept := t.SendToChannel(harness.Member, ch, survivor, "stays")
+			// Another topic of the channel, and the same topic in another channel.
+			elsewhere := t.NewChannel(harness.Public, harness.Member, harness.Admin)
+			kept := []int{t.SendToChannel(harness.Member, ch, survivor, "stays"), t.SendToChannel(harness.Member, elsewhere, topic, "stays too")}
 			untilComplete("delete topic", len(doomed), func() *httpexpect.Response { return msgs.deleteTopic(admin, ch, &topic) })
 			check(doomed, kept, survivor)
 		},
-		Entry("the topic's messages in the channel, and no other", harness.Req("OP08-01", "STATE-14"), func(doomed []int, kept int, _ string) {
+		Entry("the topic's messages in the channel, and no other", harness.Req("OP08-01", "STATE-14"), func(doomed, kept []int, _ string) {
 			for _, id := range doomed {
 				Expect(msgs.gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
 			}
-			Expect(msgs.gone(admin, kept)).To(BeFalse(), "a message of another topic")
+			Expect(msgs.gone(admin, kept[0])).To(BeFalse(), "a message of another topic")
+			Expect(msgs.gone(admin, kept[1])).To(BeFalse(), "a message of the topic of that name in another channel")
 		}),
-		Entry("with its messages the topic", harness.Req("RES-18"), func(_ []int, _ int, survivor string) {
+		Entry("with its messages the topic", harness.Req("RES-18"), func(_, _ []int, survivor string) {
 			Expect(msgs.topicNamesOf(admin, ch)).To(Equal([]string{survivor}))
 		}),
 	)

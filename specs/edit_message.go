@@ -141,11 +141,20 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		Expect(channelID).To(Equal(ch.ID))
 	})
 
-	It("answers BAD_REQUEST to a requester without permission to edit (rule 2)", harness.Req("OP01-19", "ERR-04"), func() {
-		id := t.SendToChannel(harness.Owner, ch, topic, "the owner's words")
-		harness.FailsWith(msgs.edit(member, id, "content", "the member's words"), "BAD_REQUEST")
-		Expect(msgs.raw(member, id)).To(Equal("the owner's words"))
-	})
+	// Only the sender may edit a message's content: no role, not even the owner's, may edit
+	// another user's.
+	DescribeTable("answers BAD_REQUEST to a requester without permission to edit (rule 2) and changes nothing",
+		func(sender, editor harness.Role) {
+			t.Subscribe(ch, sender, editor)
+			id := t.SendToChannel(sender, ch, topic, "the sender's words")
+			harness.FailsWith(msgs.edit(t.Users[editor], id, "content", "the editor's words"), "BAD_REQUEST")
+			Expect(msgs.raw(member, id)).To(Equal("the sender's words"))
+		},
+		Entry("a member editing the owner's message", harness.Req("OP01-19", "ERR-04"), harness.Owner, harness.Member),
+		Entry("the owner editing a member's message", harness.Req("OP01-19", "ERR-04"), harness.Member, harness.Owner),
+		Entry("an administrator editing a member's message", harness.Req("OP01-19", "ERR-04"), harness.Member, harness.Admin),
+		Entry("a moderator editing a member's message", harness.Req("OP01-19", "ERR-04"), harness.Member, harness.Moderator),
+	)
 
 	It("accepts only change_one as propagate_mode of a content-only edit", harness.Req("OP01-10"), func() {
 		id := t.SendToChannel(harness.Member, ch, topic, "original")

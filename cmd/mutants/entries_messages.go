@@ -76,6 +76,15 @@ var messageEntries = []Entry{
 	{Name: "mark-all-read-for-everyone", Operator: WrongValue, Requirements: reqs("OP19-02", "STATE-12"), Does: "mark all as read marks the messages read for every user who has them"},
 	{Name: "reminder-unreadable-message-accepted", Operator: Privacy, Requirements: reqs("OP15-01"), Does: "a reminder of a message the requester cannot read is created"},
 	{Name: "reminder-note-required", Operator: WrongValue, Requirements: reqs("OP15-03"), Does: "a reminder without note is refused"},
+	// Added with the table: the cells the first two rounds left open.
+	{Name: "raw-markdown-content-rendered", Operator: WrongValue, Requirements: reqs("MSG-09", "OP06-02"), Does: "apply_markdown=false still answers HTML content"},
+	{Name: "display-recipient-first-channel", Operator: StaleView, Requirements: reqs("MSG-17", "OP01-17"), Does: "after a channel move, display_recipient still names the channel the message was sent to"},
+	{Name: "change-all-spares-earlier", Operator: Combination, Requirements: reqs("OP01-08"), Does: "propagate_mode=change_all moves only the message and the later ones"},
+	{Name: "propagate-mode-any-value", Operator: RefusedApplied, Requirements: reqs("OP01-09"), Does: "a propagate_mode other than the three is accepted"},
+	{Name: "whole-topic-limit-counts-inaccessible", Operator: Privacy, Requirements: reqs("OP01-23", "ERR-07"), Does: "the whole-topic time limit counts messages of a protected-history channel the mover cannot read"},
+	{Name: "empty-topic-refused-in-edits", Operator: RefusedApplied, Requirements: reqs("VER-14"), Does: "moving a message to the empty topic is refused at every level"},
+	{Name: "register-max-message-length-plus-one", Operator: Boundary, Requirements: reqs("LIMIT-03", "LIMIT-04"), Does: "register gives max_message_length one more than the bound edits enforce"},
+	{Name: "edit-typing-op-any-value", Operator: RefusedApplied, Requirements: reqs("OP13-01"), Does: "edit typing accepts an op other than start and stop (as stop)"},
 }
 
 func init() { Entries = append(Entries, messageEntries...) }

@@ -104,7 +104,7 @@ func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRende
 		if mutation.On("edit-topic-display-name-literal") {
 			topic = *req.Topic
 		}
-		if topic == "" && !s.atLeast(LevelEmptyTopic) {
+		if topic == "" && (!s.atLeast(LevelEmptyTopic) || mutation.On("empty-topic-refused-in-edits")) {
 			return nil, errEmptyTopic()
 		}
 		if topic != m.Topic {

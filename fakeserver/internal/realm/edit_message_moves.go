@@ -53,6 +53,9 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) *apierr.Error {
 		return nil
 	}
 	all := s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic)
+	if mutation.On("whole-topic-limit-counts-inaccessible") {
+		all = s.everyTopicMessage(p.target.ChannelID, p.target.Topic)
+	}
 	oldest := s.Now() - *deadline
 	var allowed []*Message
 	for _, m := range all {
@@ -87,6 +90,9 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) *apierr.Error {
 func (s *State) messagesToMove(p *editPlan) []*Message {
 	if p.req.PropagateMode == ChangeOne {
 		return []*Message{p.target}
+	}
+	if mutation.On("change-all-spares-earlier") && p.req.PropagateMode == ChangeAll {
+		p.req.PropagateMode = ChangeLater
 	}
 	if mutation.On("change-later-moves-whole-topic") && p.req.PropagateMode == ChangeLater {
 		return s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic)

@@ -387,6 +387,9 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 	if !opts.ApplyMarkdown {
 		v.Content, v.ContentType = m.Content, "text/x-markdown"
 	}
+	if mutation.On("raw-markdown-content-rendered") {
+		v.Content = m.Rendered
+	}
 	if mutation.On("content-type-always-html") {
 		v.ContentType = "text/html"
 	}
@@ -412,6 +415,9 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 		}
 	} else {
 		v.DisplayRecipient = s.channels[m.ChannelID].Name
+		if mutation.On("display-recipient-first-channel") {
+			v.DisplayRecipient = s.channels[firstChannel(m)].Name
+		}
 		if m.Topic == "" && !opts.AllowEmptyTopicName {
 			v.Subject = s.settings.EmptyTopicDisplayName
 		}

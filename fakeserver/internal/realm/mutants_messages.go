@@ -62,3 +62,22 @@ func (s *State) markReadForEveryone(m *Message) {
 		s.setFlag(m, id, "read", true)
 	}
 }
+
+// firstChannel is the channel a message was sent to, before any channel move.
+func firstChannel(m *Message) int {
+	for _, e := range m.EditHistory {
+		if e.PrevStream != 0 {
+			return e.PrevStream
+		}
+	}
+	return m.ChannelID
+}
+
+// everyTopicMessage is every message of a channel's topic, also those no one asking may read.
+func (s *State) everyTopicMessage(channelID int, topic string) []*Message {
+	var out []*Message
+	for _, id := range s.topicMessageIDs(channelID, topic) {
+		out = append(out, s.messages[id])
+	}
+	return out
+}
