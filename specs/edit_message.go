@@ -116,6 +116,23 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		}
 	})
 
+	// The exact boundary, both sides: the bound register announces is the one edits apply.
+	It("stores content of exactly max_message_length characters whole, and not one character more", harness.Req("OP01-14", "LIMIT-04"), func() {
+		id := t.SendToChannel(harness.Member, ch, topic, "short")
+		atLimit := strings.Repeat("y", t.Realm.MaxMessageLength)
+		harness.Success(msgs.edit(member, id, "content", atLimit))
+		Expect(msgs.raw(member, id)).To(Equal(atLimit))
+		resp := msgs.edit(member, id, "content", atLimit+"z")
+		stored := msgs.raw(member, id)
+		if msgs.succeeded(resp) {
+			harness.Success(resp)
+			Expect(utf8.RuneCountInString(stored)).To(BeNumerically("<=", t.Realm.MaxMessageLength))
+		} else {
+			harness.Fails(resp)
+			Expect(stored).To(Equal(atLimit))
+		}
+	})
+
 	Describe("prev_content_sha256", func() {
 		BeforeEach(func() { t.NeedLevel(379) })
 

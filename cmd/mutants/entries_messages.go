@@ -85,6 +85,10 @@ var messageEntries = []Entry{
 	{Name: "empty-topic-refused-in-edits", Operator: RefusedApplied, Requirements: reqs("VER-14"), Does: "moving a message to the empty topic is refused at every level"},
 	{Name: "register-max-message-length-plus-one", Operator: Boundary, Requirements: reqs("LIMIT-03", "LIMIT-04"), Does: "register gives max_message_length one more than the bound edits enforce"},
 	{Name: "edit-typing-op-any-value", Operator: RefusedApplied, Requirements: reqs("OP13-01"), Does: "edit typing accepts an op other than start and stop (as stop)"},
+	{Name: "last-edit-timestamp-milliseconds", Operator: WrongValue, Requirements: reqs("MSG-34"), Does: "last_edit_timestamp is in milliseconds"},
+	{Name: "last-moved-timestamp-milliseconds", Operator: WrongValue, Requirements: reqs("MSG-36"), Does: "last_moved_timestamp is in milliseconds"},
+	{Name: "reminder-not-listed", Operator: StaleView, Requirements: reqs("STATE-19"), Does: "a created reminder is answered with its ID and never listed"},
+	{Name: "topics-of-every-channel", Operator: WrongValue, Requirements: reqs("OP12-03"), Does: "the topic list of a channel holds the topics of every channel the requester can access"},
 }
 
 func init() { Entries = append(Entries, messageEntries...) }

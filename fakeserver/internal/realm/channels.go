@@ -346,6 +346,9 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, *ap
 			}
 		}
 	}
+	if mutation.On("topics-of-every-channel") {
+		topics = append(topics, s.otherChannelsTopics(u, ch.ID)...)
+	}
 	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
 	if mutation.On("topics-oldest-first") {
 		slices.Reverse(topics)

@@ -46,6 +46,12 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 		// Before level 365 a move counted as an edit, and nothing told them apart.
 		v.LastEditTimestamp, v.LastMovedTimestamp = max(m.LastEditTime, m.LastMoveTime), 0
 	}
+	if mutation.On("last-edit-timestamp-milliseconds") {
+		v.LastEditTimestamp *= 1000
+	}
+	if mutation.On("last-moved-timestamp-milliseconds") {
+		v.LastMovedTimestamp *= 1000
+	}
 	if mutation.On("last-edit-set-by-move") {
 		v.LastEditTimestamp = max(m.LastEditTime, m.LastMoveTime)
 	}

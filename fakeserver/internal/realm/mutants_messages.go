@@ -81,3 +81,20 @@ func (s *State) everyTopicMessage(channelID int, topic string) []*Message {
 	}
 	return out
 }
+
+// otherChannelsTopics are the topics of every channel but channelID that u can access.
+func (s *State) otherChannelsTopics(u *User, channelID int) []Topic {
+	var out []Topic
+	for id, ch := range s.channels {
+		if id == channelID || !ch.canAccess(u) {
+			continue
+		}
+		for _, ids := range s.index.topics[id] {
+			if ids.Len() > 0 {
+				m := s.messages[ids.Last()]
+				out = append(out, Topic{Name: m.Topic, MaxID: m.ID})
+			}
+		}
+	}
+	return out
+}

@@ -81,7 +81,7 @@ func (s *State) Reminders(userID int) []ReminderView {
 	defer s.mu.RUnlock()
 	out := []ReminderView{}
 	for _, id := range slices.Sorted(maps.Keys(s.integrations.reminders)) {
-		if r := s.integrations.reminders[id]; r.UserID == userID {
+		if r := s.integrations.reminders[id]; r.UserID == userID && !mutation.On("reminder-not-listed") {
 			out = append(out, s.reminderView(r))
 		}
 	}
