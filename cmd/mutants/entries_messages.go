@@ -44,7 +44,7 @@ var messageEntries = []Entry{
 	{Name: "old-thread-notified-by-default", Operator: WrongValue, Requirements: reqs("OP01-11"), Does: "send_notification_to_old_thread defaults to true"},
 	{Name: "new-thread-silent-by-default", Operator: WrongValue, Requirements: reqs("OP01-12"), Does: "send_notification_to_new_thread defaults to false"},
 	{Name: "content-edit-rendered-stale", Operator: StaleView, Requirements: reqs("OP01-13", "STATE-21"), Does: "a content edit stores the new raw content and keeps the old HTML"},
-	{Name: "prev-content-sha256-of-rendered", Operator: WrongValue, Requirements: reqs("OP01-16"), Does: "prev_content_sha256 is compared with the hash of the rendered HTML, not of the raw content"},
+	{Name: "prev-content-sha256-of-rendered", Operator: WrongValue, Requirements: reqs("OP01-16", "VER-16"), Does: "prev_content_sha256 is compared with the hash of the rendered HTML, not of the raw content"},
 	{Name: "content-and-stream-accepted", Operator: RefusedApplied, Requirements: reqs("OP01-18"), Does: "content and stream_id together are accepted and both applied"},
 	{Name: "edit-others-content-code", Operator: ErrorCode, Requirements: reqs("OP01-19", "ERR-04"), Does: "editing another user's content answers UNAUTHORIZED_PRINCIPAL, not BAD_REQUEST"},
 	{Name: "admins-edit-any-content", Operator: ActorKind, Requirements: reqs("OP01-19"), Does: "administrators may edit the content of other users' messages"},
@@ -72,7 +72,7 @@ var messageEntries = []Entry{
 	{Name: "topics-allowed-empty-name-shown-display", Operator: WrongValue, Requirements: reqs("OP12-02"), Does: "allow_empty_topic_name=true still lists the empty topic as realm_empty_topic_display_name"},
 
 	// Operation 19: mark all as read; operation 15: reminders.
-	{Name: "mark-all-read-skips-direct", Operator: StaleView, Requirements: reqs("OP19-02", "STATE-12"), Does: "mark all as read leaves direct messages unread"},
+	{Name: "mark-all-read-skips-direct", Operator: StaleView, Requirements: reqs("OP19-02", "STATE-12", "VER-06"), Does: "mark all as read leaves direct messages unread"},
 	{Name: "mark-all-read-for-everyone", Operator: WrongValue, Requirements: reqs("OP19-02", "STATE-12"), Does: "mark all as read marks the messages read for every user who has them"},
 	{Name: "reminder-unreadable-message-accepted", Operator: Privacy, Requirements: reqs("OP15-01"), Does: "a reminder of a message the requester cannot read is created"},
 	{Name: "reminder-note-required", Operator: WrongValue, Requirements: reqs("OP15-03"), Does: "a reminder without note is refused"},
