@@ -178,7 +178,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		ch := t.NewChannel(harness.Public, harness.Admin)
 		outsider := t.NewUser(harness.Member)
 		t.SubscribeUsers(ch, outsider) // a channel both share; the administrator's settings of it are theirs
-		events := t.ListenAs(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction")
+		events := t.ListenAs(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction", "update_message_flags")
 
 		secret := harness.UniqueName("secret")
 		dm := t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
@@ -191,6 +191,8 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			harness.Success(msgs.editTyping(t.Users[harness.Owner], dm, "op", "start"))
 		}
 		harness.Success(sendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
+		// And the administrator's own flags: starring the message is no one else's business.
+		harness.Success(sendForm(admin, "POST", "/messages/flags", nil, "messages", jsonText([]int{dm}), "op", "add", "flag", "starred"))
 
 		for _, ev := range events.Collect(eventWait) {
 			Expect(jsonText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
@@ -200,6 +202,8 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 					"the administrator's subscription setting reached the queue")
 			case "typing_edit_message", "reaction":
 				Expect(ev).NotTo(HaveKeyWithValue("message_id", BeNumerically("==", dm)), "a %s event of the direct message between two others reached the queue", ev["type"])
+			case "update_message_flags":
+				Expect(ev["messages"]).NotTo(ContainElement(BeNumerically("==", dm)), "another user's flag change reached the queue")
 			case "typing":
 				Expect(ev["message_type"]).NotTo(Equal("direct"), "typing in a direct conversation between two others reached the queue")
 			}

@@ -96,9 +96,13 @@ func (s *State) publishFlagChange(userID int, add bool, flag string, ids []int) 
 	if add {
 		op = "add"
 	}
+	audience := []int{userID}
+	if mutation.On("flag-events-to-everyone") {
+		audience = s.activeUserIDs()
+	}
 	s.publish(events.Event{
 		"type": "update_message_flags", "op": op, "operation": op, "flag": flag, "messages": ids, "all": false,
-	}, userID)
+	}, audience...)
 }
 
 // MarkAllAsRead marks the user's unread messages read, newest first in batches
