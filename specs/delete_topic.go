@@ -76,6 +76,19 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 		}
 	})
 
+	// A private channel's deletion is its subscribers' news: no one else's queue hears of it.
+	It("tells only those who could read the topic of its deletion", harness.Req("EVENT-07"), func() {
+		private := t.NewChannel(harness.PrivateShared, harness.Member, harness.Admin)
+		doomed := t.SendToChannel(harness.Member, private, topic, "in a private channel")
+		outsider := t.NewUser(harness.Member)
+		events := t.ListenAs(outsider, "delete_message")
+		untilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.deleteTopic(admin, private, &topic) })
+		Expect(msgs.gone(admin, doomed)).To(BeTrue())
+		for _, ev := range events.Collect(eventWait) {
+			Expect(ev).NotTo(HaveKeyWithValue("stream_id", BeNumerically("==", private.ID)), "the deletion in a private channel reached a non-subscriber's queue")
+		}
+	})
+
 	It("requires topic_name", harness.Req("OP08-02"), func() {
 		id := t.SendToChannel(harness.Member, ch, topic, "stays")
 		harness.Fails(msgs.deleteTopic(admin, ch, nil))

@@ -100,7 +100,11 @@ func (s *State) deleteMessages(ms []*Message) {
 	}
 	for g, list := range byGroup {
 		slices.SortFunc(list, func(a, b *Message) int { return a.ID - b.ID })
-		s.publishDeletion(s.readersOf(list), s.channels[g.channelID], g.topic)
+		readers := s.readersOf(list)
+		if mutation.On("deletion-events-to-everyone") {
+			readers = s.everyoneReads(list)
+		}
+		s.publishDeletion(readers, s.channels[g.channelID], g.topic)
 	}
 	for g := range byGroup {
 		// Before its level the real server left first_message_id as it was (its changelog).

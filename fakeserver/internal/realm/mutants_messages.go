@@ -98,3 +98,14 @@ func (s *State) otherChannelsTopics(u *User, channelID int) []Topic {
 	}
 	return out
 }
+
+// everyoneReads is readersOf as if every active user could read every message.
+func (s *State) everyoneReads(ms []*Message) map[int][]int {
+	readable := map[int][]int{}
+	for _, id := range s.activeUserIDs() {
+		for _, m := range ms {
+			readable[id] = append(readable[id], m.ID)
+		}
+	}
+	return readable
+}
