@@ -178,7 +178,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		ch := t.NewChannel(harness.Public, harness.Admin)
 		outsider := t.NewUser(harness.Member)
 		t.SubscribeUsers(ch, outsider) // a channel both share; the administrator's settings of it are theirs
-		events := t.ListenAs(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction", "update_message_flags")
+		events := t.ListenAs(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction", "update_message_flags", "update_message")
 
 		secret := harness.UniqueName("secret")
 		dm := t.SendDirect(harness.Owner, []harness.Role{harness.Admin}, "for the administrator only: "+secret)
@@ -191,6 +191,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			harness.Success(msgs.editTyping(t.Users[harness.Owner], dm, "op", "start"))
 		}
 		harness.Success(sendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
+		harness.Success(msgs.edit(t.Users[harness.Owner], dm, "content", "edited, still for the administrator only: "+secret))
 		// And the administrator's own flags: starring the message is no one else's business.
 		harness.Success(sendForm(admin, "POST", "/messages/flags", nil, "messages", jsonText([]int{dm}), "op", "add", "flag", "starred"))
 

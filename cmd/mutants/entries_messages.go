@@ -91,6 +91,7 @@ var messageEntries = []Entry{
 	{Name: "topics-of-every-channel", Operator: WrongValue, Requirements: reqs("OP12-03"), Does: "the topic list of a channel holds the topics of every channel the requester can access"},
 	{Name: "flag-events-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "a user's update_message_flags events (mark all as read, starring) reach every user's queue"},
 	{Name: "deletion-events-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "delete_message events of a deleted topic reach every user, also those who could not read it"},
+	{Name: "direct-edit-event-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "the update_message event of a direct message's edit reaches every user"},
 }
 
 func init() { Entries = append(Entries, messageEntries...) }

@@ -137,7 +137,11 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 	if m.IsDirect {
 		m.EditHistory = append(m.EditHistory, entry)
 		ev["message_ids"] = []int{m.ID}
-		s.publishUpdate(ev, m, s.messageAudience(m))
+		audience := s.messageAudience(m)
+		if mutation.On("direct-edit-event-to-everyone") {
+			audience = s.activeUserIDs()
+		}
+		s.publishUpdate(ev, m, audience)
 		return detached
 	}
 
