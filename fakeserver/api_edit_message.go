@@ -13,14 +13,16 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	req := realm.EditRequest{
-		PropagateMode: c.p.Enum("propagate_mode", realm.ChangeOne, realm.ChangeOne, realm.ChangeLater, realm.ChangeAll),
+	modes := []string{realm.ChangeOne, realm.ChangeLater, realm.ChangeAll}
+	if v, _ := c.p.String("propagate_mode"); mutation.On("propagate-mode-any-value") {
+		modes = append(modes, v)
 	}
+	req := realm.EditRequest{PropagateMode: c.p.Enum("propagate_mode", realm.ChangeOne, modes...)}
 	if topic, given := s.topicParam(c); given {
 		req.Topic = &topic
 	}
-	req.NotifyOldThread = c.p.Bool("send_notification_to_old_thread", false)
-	req.NotifyNewThread = c.p.Bool("send_notification_to_new_thread", true)
+	req.NotifyOldThread = c.p.Bool("send_notification_to_old_thread", mutation.On("old-thread-notified-by-default"))
+	req.NotifyNewThread = c.p.Bool("send_notification_to_new_thread", !mutation.On("new-thread-silent-by-default"))
 	if content, given := c.p.String("content"); given {
 		req.Content = &content
 	}
@@ -44,6 +46,9 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 	detached, err := s.realm().UpdateMessage(c.user.ID, id, req)
 	if err != nil {
 		return nil, err
+	}
+	if mutation.On("detached-uploads-never-listed") {
+		detached = []realm.DetachedUpload{}
 	}
 	if !s.realm().AtLeast(realm.LevelDetachedUploads) {
 		return fields{}, nil

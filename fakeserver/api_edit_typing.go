@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // editTyping: POST /messages/{message_id}/typing (operation 13).
@@ -25,7 +26,11 @@ func (s *Server) editTypingLegacy(c *call) (fields, error) {
 
 // setEditTyping reads op and starts or stops the requester's edit typing on message id.
 func (s *Server) setEditTyping(c *call, id int) (fields, error) {
-	op := c.p.RequiredEnum("op", "start", "stop")
+	ops := []string{"start", "stop"}
+	if v, _ := c.p.String("op"); mutation.On("edit-typing-op-any-value") {
+		ops = append(ops, v)
+	}
+	op := c.p.RequiredEnum("op", ops...)
 	if err := c.done(); err != nil {
 		return nil, err
 	}

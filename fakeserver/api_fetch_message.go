@@ -19,6 +19,9 @@ func (s *Server) getMessage(c *call) (messageReply, error) {
 	if err := c.done(); err != nil {
 		return messageReply{}, err
 	}
+	if mutation.On("fetch-allow-empty-topic-ignored") {
+		opts.AllowEmptyTopicName = false
+	}
 	if mutation.On("apply-markdown-default-false") && !c.p.Has("apply_markdown") {
 		opts.ApplyMarkdown = false
 	}

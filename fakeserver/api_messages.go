@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -61,7 +62,7 @@ func (s *Server) topicParam(c *call) (string, bool) {
 	if hasTopic && hasSubject {
 		c.p.Fail(apierr.New(400, "REQUEST_CONFUSING_VAR", "Can't decide between 'topic' and 'subject' arguments"))
 	}
-	if hasSubject {
+	if hasSubject && !mutation.On("subject-alias-ignored") {
 		return subject, true
 	}
 	return topic, hasTopic
@@ -150,6 +151,8 @@ func (s *Server) deleteMessage(c *call) (fields, error) {
 // REQUEST_TIMEOUT) when it stopped early.
 func (s *Server) completion(complete bool) fields {
 	switch {
+	case mutation.On("partially-completed-at-every-level") && !complete:
+		return fields{resultField: "partially_completed", "code": "REQUEST_TIMEOUT"}
 	case s.realm().AtLeast(realm.LevelBatchComplete):
 		return fields{"complete": complete}
 	case complete:

@@ -261,6 +261,9 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f, set := st.f, st.settings
 	url := baseURL(st.c)
 	f["max_topic_length"], f["max_message_length"] = set.MaxTopicLength, set.MaxMessageLength
+	if mutation.On("register-max-message-length-plus-one") {
+		f["max_message_length"] = set.MaxMessageLength + 1
+	}
 	if mutation.On("register-max-topic-length-plus-one") {
 		f["max_topic_length"] = set.MaxTopicLength + 1
 	}

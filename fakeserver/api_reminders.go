@@ -20,6 +20,9 @@ func (s *Server) createReminder(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
+	if mutation.On("reminder-note-required") && note == "" {
+		return nil, apierr.BadRequest("Missing 'note' argument")
+	}
 	if messageID < 0 || messageID > maxInt32 {
 		messageID = 0 // names no message: the domain answers "Invalid message(s)" in its turn
 	}

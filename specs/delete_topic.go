@@ -27,20 +27,23 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	})
 
 	DescribeTable("deletes",
-		func(check func(doomed []int, kept int, survivor string)) {
+		func(check func(doomed, kept []int, survivor string)) {
 			doomed := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
 			survivor := harness.UniqueName("survivor")
-			kept := t.SendToChannel(t.User(harness.Member), ch, survivor, "stays")
+			// Another topic of the channel, and the same topic in another channel.
+			elsewhere := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
+			kept := []int{t.SendToChannel(t.User(harness.Member), ch, survivor, "stays"), t.SendToChannel(t.User(harness.Member), elsewhere, topic, "stays too")}
 			ops.UntilComplete("delete topic", len(doomed), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
 			check(doomed, kept, survivor)
 		},
-		Entry("the topic's messages in the channel, and no other", harness.Req("OP08-01", "STATE-14"), func(doomed []int, kept int, _ string) {
+		Entry("the topic's messages in the channel, and no other", harness.Req("OP08-01", "STATE-14"), func(doomed, kept []int, _ string) {
 			for _, id := range doomed {
 				Expect(msgs.Gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
 			}
-			Expect(msgs.Gone(admin, kept)).To(BeFalse(), "a message of another topic")
+			Expect(msgs.Gone(admin, kept[0])).To(BeFalse(), "a message of another topic")
+			Expect(msgs.Gone(admin, kept[1])).To(BeFalse(), "a message of the topic of that name in another channel")
 		}),
-		Entry("with its messages the topic", harness.Req("RES-18"), func(_ []int, _ int, survivor string) {
+		Entry("with its messages the topic", harness.Req("RES-18"), func(_, _ []int, survivor string) {
 			Expect(msgs.TopicNamesOf(admin, ch)).To(Equal([]string{survivor}))
 		}),
 	)
@@ -50,6 +53,19 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 		ops.UntilComplete("delete topic", len(ids), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
 		for _, id := range ids {
 			Expect(msgs.Gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
+		}
+	})
+
+	// A private channel's deletion is its subscribers' news: no one else's queue hears of it.
+	It("tells only those who could read the topic of its deletion", harness.Req("EVENT-07", "OP08-01"), func() {
+		private := t.NewChannel(harness.PrivateShared, t.User(harness.Member), t.User(harness.Admin))
+		doomed := t.SendToChannel(t.User(harness.Member), private, topic, "in a private channel")
+		outsider := t.NewUser(harness.Member)
+		events := t.Listen(outsider, "delete_message")
+		ops.UntilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.DeleteTopic(admin, private, &topic) })
+		Expect(msgs.Gone(admin, doomed)).To(BeTrue())
+		for _, ev := range events.Collect(ops.EventWait) {
+			Expect(ev).NotTo(HaveKeyWithValue("stream_id", BeNumerically("==", private.ID)), "the deletion in a private channel reached a non-subscriber's queue")
 		}
 	})
 

@@ -82,6 +82,10 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		Entry("sets last_edit_timestamp to the time of the edit", harness.Req("MSG-34"), func(m *httpexpect.Object) {
 			harness.ExpectTimestampNow(m.Value("last_edit_timestamp"))
 		}),
+		// Content edits move nothing: a server that counts them as moves is wrong from 365.
+		Entry("leaves last_moved_timestamp absent: the message was never moved", harness.Req("MSG-35"), func(m *httpexpect.Object) {
+			m.NotContainsKey("last_moved_timestamp")
+		}),
 		Entry("gives each entry the editor's user_id and the edit's timestamp", harness.Req("MSG-40"), func(m *httpexpect.Object) {
 			for _, e := range m.Value("edit_history").Array().Iter() {
 				e.Object().Value("user_id").Number().IsInt().IsEqual(member.ID)
@@ -100,18 +104,33 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		}),
 	)
 
-	It("does not store content beyond max_message_length", harness.Req("OP01-14", "LIMIT-04"), func() {
-		id := t.SendToChannel(t.User(harness.Member), ch, topic, "short")
-		long := strings.Repeat("x", t.Realm.MaxMessageLength+50)
-		resp := msgs.Edit(member, id, "content", long)
+	// editBeyondLimit edits message id to content longer than max_message_length: refused, the
+	// content reads back as before; accepted, no more than the bound is stored.
+	editBeyondLimit := func(id int, content, before string) {
+		GinkgoHelper()
+		resp := msgs.Edit(member, id, "content", content)
 		stored := msgs.Raw(member, id)
 		if msgs.Succeeded(resp) {
 			harness.Success(resp)
 			Expect(utf8.RuneCountInString(stored)).To(BeNumerically("<=", t.Realm.MaxMessageLength))
 		} else {
 			harness.Fails(resp)
-			Expect(stored).To(Equal("short"))
+			Expect(stored).To(Equal(before))
 		}
+	}
+
+	It("does not store content beyond max_message_length", harness.Req("OP01-14", "LIMIT-04"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "short")
+		editBeyondLimit(id, strings.Repeat("x", t.Realm.MaxMessageLength+50), "short")
+	})
+
+	// The exact boundary, both sides: the bound register announces is the one edits apply.
+	It("stores content of exactly max_message_length characters whole, and not one character more", harness.Req("OP01-14", "LIMIT-04"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "short")
+		atLimit := strings.Repeat("y", t.Realm.MaxMessageLength)
+		harness.Success(msgs.Edit(member, id, "content", atLimit))
+		Expect(msgs.Raw(member, id)).To(Equal(atLimit))
+		editBeyondLimit(id, atLimit+"z", atLimit)
 	})
 
 	Describe("prev_content_sha256", func() {
@@ -137,11 +156,20 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		Expect(channelID).To(Equal(ch.ID))
 	})
 
-	It("answers BAD_REQUEST to a requester without permission to edit (rule 2)", harness.Req("OP01-19", "ERR-04"), func() {
-		id := t.SendToChannel(t.User(harness.Owner), ch, topic, "the owner's words")
-		harness.FailsWith(msgs.Edit(member, id, "content", "the member's words"), "BAD_REQUEST")
-		Expect(msgs.Raw(member, id)).To(Equal("the owner's words"))
-	})
+	// Only the sender may edit a message's content: no role, not even the owner's, may edit
+	// another user's.
+	DescribeTable("answers BAD_REQUEST to a requester without permission to edit (rule 2) and changes nothing",
+		func(sender, editor harness.Role) {
+			t.Subscribe(ch, t.User(sender), t.User(editor))
+			id := t.SendToChannel(t.User(sender), ch, topic, "the sender's words")
+			harness.FailsWith(msgs.Edit(t.User(editor), id, "content", "the editor's words"), "BAD_REQUEST")
+			Expect(msgs.Raw(member, id)).To(Equal("the sender's words"))
+		},
+		Entry("a member editing the owner's message", harness.Req("OP01-19", "ERR-04"), harness.Owner, harness.Member),
+		Entry("the owner editing a member's message", harness.Req("OP01-19", "ERR-04"), harness.Member, harness.Owner),
+		Entry("an administrator editing a member's message", harness.Req("OP01-19", "ERR-04"), harness.Member, harness.Admin),
+		Entry("a moderator editing a member's message", harness.Req("OP01-19", "ERR-04"), harness.Member, harness.Moderator),
+	)
 
 	It("accepts only change_one as propagate_mode of a content-only edit", harness.Req("OP01-10"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")

@@ -39,6 +39,8 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 
 		It("keeps non-moderators from moving messages older than move_messages_within_stream_limit_seconds to another topic",
 			harness.Req("LIMIT-06"), func() {
+				// The other limit far away: the topic move is bounded by its own limit.
+				t.ChangeRealmSetting("move_messages_between_streams_limit_seconds", 100*limit)
 				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)
 				harness.Fails(msgs.Edit(member, id, "topic", harness.UniqueName("late")))
@@ -50,6 +52,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 
 		It("keeps non-moderators from moving messages older than move_messages_between_streams_limit_seconds to another channel",
 			harness.Req("LIMIT-07"), func() {
+				t.ChangeRealmSetting("move_messages_within_stream_limit_seconds", 100*limit)
 				other := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Moderator))
 				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)

@@ -168,7 +168,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		ch := t.NewChannel(harness.Public, t.User(harness.Admin))
 		outsider := t.NewUser(harness.Member)
 		t.Subscribe(ch, outsider) // a channel both share; the administrator's settings of it are theirs
-		events := t.Listen(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction")
+		events := t.Listen(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction", "update_message_flags", "update_message")
 
 		secret := harness.UniqueName("secret")
 		dm := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "for the administrator only: "+secret)
@@ -181,6 +181,9 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 			harness.Success(msgs.EditTyping(t.User(harness.Owner), dm, "op", "start"))
 		}
 		harness.Success(ops.SendForm(admin, "POST", "/messages/{id}/reactions", dm, "emoji_name", "octopus"))
+		harness.Success(msgs.Edit(t.User(harness.Owner), dm, "content", "edited, still for the administrator only: "+secret))
+		// And the administrator's own flags: starring the message is no one else's business.
+		harness.Success(ops.SendForm(admin, "POST", "/messages/flags", nil, "messages", ops.JSONText([]int{dm}), "op", "add", "flag", "starred"))
 
 		for _, ev := range events.Collect(ops.EventWait) {
 			Expect(ops.JSONText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
@@ -190,6 +193,8 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 					"the administrator's subscription setting reached the queue")
 			case "typing_edit_message", "reaction":
 				Expect(ev).NotTo(HaveKeyWithValue("message_id", BeNumerically("==", dm)), "a %s event of the direct message between two others reached the queue", ev["type"])
+			case "update_message_flags":
+				Expect(ev["messages"]).NotTo(ContainElement(BeNumerically("==", dm)), "another user's flag change reached the queue")
 			case "typing":
 				Expect(ev["message_type"]).NotTo(Equal("direct"), "typing in a direct conversation between two others reached the queue")
 			}

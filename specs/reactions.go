@@ -61,6 +61,14 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 			Expect(r.Value("reaction_type").String().Raw()).To(BeElementOf("unicode_emoji", "realm_emoji", "zulip_extra_emoji"))
 			r.Value("reaction_type").String().IsEqual("unicode_emoji")
 		}),
+		// A reaction keeps its namespace: the zulip emoji is an extra emoji, not a Unicode one.
+		Entry("with reaction_type zulip_extra_emoji for the zulip emoji", harness.Req("MSG-45"), func(*httpexpect.Object) {
+			harness.Success(ops.SendForm(t.User(harness.Admin), "POST", "/messages/{id}/reactions", id,
+				"emoji_name", "zulip", "emoji_code", "zulip", "reaction_type", "zulip_extra_emoji"))
+			extra := msgs.Fetch(t.User(harness.Owner), id).Value("reactions").Array().Value(1).Object()
+			extra.Value("emoji_name").String().IsEqual("zulip")
+			extra.Value("reaction_type").String().IsEqual("zulip_extra_emoji")
+		}),
 		// The codepoints of the emoji reacted with (tada is U+1F389), not merely of the form.
 		Entry("with the codepoints of a Unicode emoji as emoji_code", harness.Req("MSG-46"), func(r *httpexpect.Object) {
 			Expect(r.Value("emoji_code").String().Raw()).To(MatchRegexp(unicodeEmojiCode.String()))

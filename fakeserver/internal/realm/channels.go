@@ -323,9 +323,18 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, err
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]
+	if mutation.On("topics-missing-channel-empty") && s.channels[channelID] == nil {
+		return []Topic{}, nil
+	}
 	ch, err := s.accessibleChannel(u, channelID)
+	if existing := s.channels[channelID]; mutation.On("topics-private-channel-listed") && existing != nil {
+		ch, err = existing, nil
+	}
 	if err != nil {
 		return nil, err
+	}
+	if mutation.On("topics-allowed-empty-name-shown-display") {
+		allowEmptyName = false
 	}
 	readable := s.canRead
 	if mutation.On("topics-protected-history-shown") {
@@ -344,6 +353,9 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, err
 				break
 			}
 		}
+	}
+	if mutation.On("topics-of-every-channel") {
+		topics = append(topics, s.otherChannelsTopics(u, ch.ID)...)
 	}
 	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
 	if mutation.On("topics-oldest-first") {

@@ -68,7 +68,12 @@ func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching
 	if err != nil {
 		return false, err
 	}
-	topic = s.topicNamed(topic)
+	if !mutation.On("delete-topic-display-name-literal") {
+		topic = s.topicNamed(topic)
+	}
+	if mutation.On("delete-topic-in-every-channel") {
+		return b.run(s.topicInEveryChannel(u, topic), s.deleteMessages), nil
+	}
 	if !b.run(s.topicMessages(u, ch.ID, topic), s.deleteMessages) {
 		if mutation.On("delete-topic-stopped-reports-complete") {
 			return true, nil
@@ -95,7 +100,11 @@ func (s *State) deleteMessages(ms []*Message) {
 	}
 	for g, list := range byGroup {
 		slices.SortFunc(list, func(a, b *Message) int { return a.ID - b.ID })
-		s.publishDeletion(s.readersOf(list), s.channels[g.channelID], g.topic)
+		readers := s.readersOf(list)
+		if mutation.On("deletion-events-to-everyone") {
+			readers = s.everyoneReads(list)
+		}
+		s.publishDeletion(readers, s.channels[g.channelID], g.topic)
 	}
 	for g := range byGroup {
 		// Before its level the real server left first_message_id as it was (its changelog).

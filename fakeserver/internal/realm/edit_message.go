@@ -101,7 +101,10 @@ func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRende
 	// A topic or channel equal to the current one changes nothing, as on the real server.
 	if req.Topic != nil {
 		topic := s.topicNamed(*req.Topic)
-		if topic == "" && !s.atLeast(LevelEmptyTopic) {
+		if mutation.On("edit-topic-display-name-literal") {
+			topic = *req.Topic
+		}
+		if topic == "" && (!s.atLeast(LevelEmptyTopic) || mutation.On("empty-topic-refused-in-edits")) {
 			return nil, errEmptyTopic()
 		}
 		if topic != m.Topic {
@@ -137,10 +140,13 @@ func (s *State) checkCanEditContent(u *User, m *Message, grace int64) error {
 	if !s.editing.AllowMessageEditing {
 		return apierr.BadRequest("Your organization has turned off message editing")
 	}
-	if m.SenderID != u.ID {
+	if mutation.On("edit-others-content-code") && m.SenderID != u.ID {
+		return apierr.New(400, "UNAUTHORIZED_PRINCIPAL", "You don't have permission to edit this message")
+	}
+	if m.SenderID != u.ID && !(mutation.On("admins-edit-any-content") && u.IsAdmin()) {
 		return apierr.BadRequest("You don't have permission to edit this message")
 	}
-	if limit := s.editing.MessageContentEditLimitSeconds; limit != nil && s.Now()-m.Timestamp > int64(*limit)+grace {
+	if limit := s.editing.MessageContentEditLimitSeconds; limit != nil && !mutation.On("content-edit-limit-ignored") && s.Now()-m.Timestamp > int64(*limit)+grace {
 		return apierr.BadRequest("The time limit for editing this message has passed")
 	}
 	return nil
@@ -163,12 +169,12 @@ func (s *State) validateEditPayload(p *editPlan) error {
 			return apierr.BadRequest("Direct messages cannot have topics.")
 		}
 	}
-	if p.req.PropagateMode != ChangeOne && p.topic == nil && req.StreamID == nil {
+	if p.req.PropagateMode != ChangeOne && p.topic == nil && req.StreamID == nil && !mutation.On("content-edit-propagate-mode-accepted") {
 		return apierr.BadRequest("Invalid propagate_mode without topic edit")
 	}
 	if p.topic != nil {
 		resolvedEmpty := strings.TrimSpace(ResolvedTopicPrefix)
-		if *p.topic == resolvedEmpty || *p.topic == ResolvedTopicPrefix+s.settings.EmptyTopicDisplayName {
+		if (*p.topic == resolvedEmpty || *p.topic == ResolvedTopicPrefix+s.settings.EmptyTopicDisplayName) && !mutation.On("empty-topic-resolvable") {
 			return apierr.BadRequest("General chat cannot be marked as resolved")
 		}
 		if err := checkTopicCharacters(*p.topic); err != nil {
@@ -177,7 +183,7 @@ func (s *State) validateEditPayload(p *editPlan) error {
 	}
 	// Rule 1 of the document: content and stream_id together are refused, even when
 	// stream_id names the message's own channel.
-	if p.streamGiven && req.Content != nil {
+	if p.streamGiven && req.Content != nil && !mutation.On("content-and-stream-accepted") {
 		return apierr.BadRequest("Cannot change message content while changing channel")
 	}
 	if req.Content != nil && len(m.Submessages) > 0 {
@@ -185,6 +191,9 @@ func (s *State) validateEditPayload(p *editPlan) error {
 	}
 	if req.PrevContentSHA256 != nil {
 		sum := sha256.Sum256([]byte(m.Content))
+		if mutation.On("prev-content-sha256-of-rendered") {
+			sum = sha256.Sum256([]byte(m.Rendered))
+		}
 		if !strings.EqualFold(*req.PrevContentSHA256, hex.EncodeToString(sum[:])) {
 			return apierr.New(400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.")
 		}
@@ -244,7 +253,7 @@ func (s *State) buildEdit(p *editPlan) error {
 	}
 	p.moved = p.topic != nil || p.toChannel != nil
 	target := p.targetTopic()
-	if (p.topic != nil || p.toChannel != nil) && s.editing.TopicsPolicy == "disable_empty_topic" && (target == "" || target == "(no topic)") {
+	if (p.topic != nil || p.toChannel != nil) && s.editing.TopicsPolicy == "disable_empty_topic" && (target == "" || target == "(no topic)") && !mutation.On("required-topic-not-enforced-on-move") {
 		return apierr.BadRequest("Sending messages to %s is not allowed in this channel.", s.settings.EmptyTopicDisplayName)
 	}
 	return nil
@@ -320,6 +329,9 @@ func (s *State) checkMovePermissions(p *editPlan) error {
 		if _, limit := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
 			return apierr.BadRequest("The time limit for editing this message's channel has passed")
 		}
+	}
+	if mutation.On("whole-topic-limit-binds-moderators") && p.req.PropagateMode == ChangeAll && u.IsModerator() && p.moved && !p.resolved && !p.unresolved {
+		return s.checkWholeTopicTimeLimit(p)
 	}
 	if p.req.PropagateMode == ChangeAll && !u.IsModerator() && p.moved && !p.resolved && !p.unresolved && s.atLeast(LevelWholeTopicTimeLimit) {
 		return s.checkWholeTopicTimeLimit(p)

@@ -46,7 +46,22 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 		// Before level 365 a move counted as an edit, and nothing told them apart.
 		v.LastEditTimestamp, v.LastMovedTimestamp = max(m.LastEditTime, m.LastMoveTime), 0
 	}
+	if mutation.On("last-edit-timestamp-milliseconds") {
+		v.LastEditTimestamp *= 1000
+	}
+	if mutation.On("last-moved-timestamp-milliseconds") {
+		v.LastMovedTimestamp *= 1000
+	}
+	if mutation.On("last-edit-set-by-move") {
+		v.LastEditTimestamp = max(m.LastEditTime, m.LastMoveTime)
+	}
+	if mutation.On("last-moved-set-by-content-edit") {
+		v.LastMovedTimestamp = max(m.LastEditTime, m.LastMoveTime)
+	}
 	policy := s.editing.EditHistoryVisibility
+	if mutation.On("edit-history-shown-when-hidden") {
+		policy = "all"
+	}
 	if policy == "none" {
 		return
 	}
@@ -56,13 +71,34 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 			continue
 		}
 		view := EditEntryView{UserID: &e.UserID, Timestamp: e.Timestamp, PrevStream: e.PrevStream, Stream: e.Stream}
+		if mutation.On("edit-history-user-is-sender") {
+			view.UserID = &m.SenderID
+		}
+		if mutation.On("edit-history-timestamp-of-message") {
+			view.Timestamp = m.Timestamp
+		}
+		if mutation.On("edit-history-streams-swapped") {
+			view.PrevStream, view.Stream = e.Stream, e.PrevStream
+		}
+		if mutation.On("edit-history-stream-on-every-entry") && e.PrevStream == 0 {
+			view.PrevStream, view.Stream = m.ChannelID, m.ChannelID
+		}
 		if policy == "all" {
 			view.PrevContent, view.PrevRenderedContent = e.PrevContent, e.PrevRendered
+		}
+		if mutation.On("edit-history-prev-rendered-is-markdown") {
+			view.PrevRenderedContent = view.PrevContent
+		}
+		if mutation.On("edit-history-prev-content-on-moves") && policy == "all" && e.PrevContent == nil {
+			view.PrevContent, view.PrevRenderedContent = &m.Content, &m.Rendered
 		}
 		if e.PrevTopic != nil {
 			prev, cur := s.shownTopic(*e.PrevTopic, opts), s.shownTopic(*e.Topic, opts)
 			view.PrevTopic, view.Topic = &prev, &cur
-			if !s.atLeast(LevelTopicNames) {
+			if mutation.On("edit-history-prev-topic-is-new") {
+				view.PrevTopic = &cur
+			}
+			if !s.atLeast(LevelTopicNames) || mutation.On("prev-subject-at-modern-level") {
 				view.PrevTopic, view.PrevSubject = nil, &prev
 			}
 		}
@@ -71,13 +107,16 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 	if mutation.On("edit-history-oldest-first") {
 		slices.Reverse(views)
 	}
+	if mutation.On("edit-history-present-unedited") && len(views) == 0 {
+		views = []EditEntryView{{UserID: &m.SenderID, Timestamp: m.Timestamp}}
+	}
 	v.EditHistory = views
 }
 
 // shownTopic is a channel topic as a client sees it: the empty topic is shown as
 // realm_empty_topic_display_name unless the client allows empty topic names.
 func (s *State) shownTopic(topic string, opts ViewOptions) string {
-	if topic == "" && !opts.AllowEmptyTopicName {
+	if topic == "" && !opts.AllowEmptyTopicName && !mutation.On("edit-history-empty-topic-shown-empty") {
 		return s.settings.EmptyTopicDisplayName
 	}
 	return topic

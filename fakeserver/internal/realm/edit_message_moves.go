@@ -53,6 +53,9 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) error {
 		return nil
 	}
 	all := s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic)
+	if mutation.On("whole-topic-limit-counts-inaccessible") {
+		all = s.everyTopicMessage(p.target.ChannelID, p.target.Topic)
+	}
 	oldest := s.Now() - *deadline
 	var allowed []*Message
 	for _, m := range all {
@@ -68,6 +71,12 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) error {
 	if len(allowed) > 0 {
 		first = allowed[0].ID
 	}
+	if mutation.On("first-movable-id-newest") && len(allowed) > 0 {
+		first = allowed[len(allowed)-1].ID
+	}
+	if mutation.On("movable-count-off-by-one") {
+		allowed = append(allowed, nil)
+	}
 	return apierr.New(400, "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
 		"You only have permission to move the %d/%d most recent messages in this topic.", len(allowed), len(all)).
 		With("first_message_id_allowed_to_move", first).
@@ -81,6 +90,9 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) error {
 func (s *State) messagesToMove(p *editPlan) []*Message {
 	if p.req.PropagateMode == ChangeOne {
 		return []*Message{p.target}
+	}
+	if mutation.On("change-all-spares-earlier") && p.req.PropagateMode == ChangeAll {
+		p.req.PropagateMode = ChangeLater
 	}
 	if mutation.On("change-later-moves-whole-topic") && p.req.PropagateMode == ChangeLater {
 		return s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic)
@@ -108,6 +120,9 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 			entry.PrevContent, entry.PrevRendered = nil, nil
 		}
 		m.Content, m.Rendered, m.LastEditTime = sharedContent(*p.content, p.rendered.html), p.rendered.html, now
+		if mutation.On("content-edit-rendered-stale") {
+			m.Rendered = orig.rendered
+		}
 		s.applyMentionFlags(m, p.rendered.mentions)
 		detached = s.afterContentEdited(m, orig.content)
 	}
@@ -122,7 +137,11 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 	if m.IsDirect {
 		m.EditHistory = append(m.EditHistory, entry)
 		ev["message_ids"] = []int{m.ID}
-		s.publishUpdate(ev, m, s.messageAudience(m))
+		audience := s.messageAudience(m)
+		if mutation.On("direct-edit-event-to-everyone") {
+			audience = s.activeUserIDs()
+		}
+		s.publishUpdate(ev, m, audience)
 		return detached
 	}
 
@@ -282,7 +301,7 @@ func (s *State) sendMoveNotices(p *editPlan, moved []*Message, movedAll bool, fr
 	}
 	n := len(moved)
 	newLoc, oldLoc := topicLinkSyntax(to, newTopic), topicLinkSyntax(from, oldTopic)
-	if p.req.NotifyNewThread && (p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved)) {
+	if p.req.NotifyNewThread && (p.toChannel != nil || (p.topic != nil && (mutation.On("resolve-notifies-new-thread") || !p.resolved && !p.unresolved))) {
 		preexisting := 0
 		for _, mm := range s.topicMessages(editor, to.ID, newTopic) {
 			if !slices.Contains(moved, mm) && mm != resolveNotice {

@@ -227,6 +227,9 @@ func (s *State) moveLimits() (within, between *int) {
 		limit := communityTopicEditingLimit
 		return &limit, nil
 	}
+	if mutation.On("move-limits-swapped") {
+		return s.editing.MoveMessagesBetweenStreamsLimit, s.editing.MoveMessagesWithinStreamLimit
+	}
 	return s.editing.MoveMessagesWithinStreamLimit, s.editing.MoveMessagesBetweenStreamsLimit
 }
 

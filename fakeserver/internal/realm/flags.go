@@ -5,6 +5,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // flagOrder is the order flags appear in, the real server's bit order. wildcard_mentioned is
@@ -95,9 +96,13 @@ func (s *State) publishFlagChange(userID int, add bool, flag string, ids []int) 
 	if add {
 		op = "add"
 	}
+	audience := []int{userID}
+	if mutation.On("flag-events-to-everyone") {
+		audience = s.activeUserIDs()
+	}
 	s.publish(events.Event{
 		"type": "update_message_flags", "op": op, "operation": op, "flag": flag, "messages": ids, "all": false,
-	}, userID)
+	}, audience...)
 }
 
 // MarkAllAsRead marks the user's unread messages read, newest first in batches
@@ -110,10 +115,16 @@ func (s *State) MarkAllAsRead(userID int, b Batching) (complete bool) {
 	for _, id := range s.unreadIDs(userID) {
 		unread = append(unread, s.messages[id])
 	}
+	if mutation.On("mark-all-read-skips-direct") {
+		unread = slices.DeleteFunc(unread, func(m *Message) bool { return m.IsDirect })
+	}
 	return b.run(unread, func(batch []*Message) {
 		ids := make([]int, 0, len(batch))
 		for _, m := range batch {
 			s.setFlag(m, userID, "read", true)
+			if mutation.On("mark-all-read-for-everyone") {
+				s.markReadForEveryone(m)
+			}
 			ids = append(ids, m.ID)
 		}
 		slices.Sort(ids)

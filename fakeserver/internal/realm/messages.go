@@ -337,9 +337,18 @@ func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView
 	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.channels[m.ChannelID].canAccess(u) {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
+	if m := s.messages[messageID]; mutation.On("fetch-others-direct-message") && m != nil && m.IsDirect {
+		return s.messageView(u, m, opts), m.Content, nil
+	}
+	if mutation.On("fetch-missing-message-code") && s.messages[messageID] == nil {
+		return MessageView{}, "", apierr.New(400, "NOT_FOUND", "Invalid message(s)")
+	}
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return MessageView{}, "", err
+	}
+	if mutation.On("raw-content-rendered") {
+		return s.messageView(u, m, opts), m.Rendered, nil
 	}
 	return s.messageView(u, m, opts), m.Content, nil
 }
@@ -368,6 +377,9 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 	if mutation.On("timestamp-milliseconds") {
 		v.Timestamp *= 1000
 	}
+	if mutation.On("avatar-null-for-hidden-email") && opts.ClientGravatar {
+		v.AvatarURL = nil
+	}
 	if opts.ClientGravatar && s.canSeeRealEmail(viewer, sender) {
 		// The client computes gravatar URLs itself; every avatar here is a gravatar.
 		v.AvatarURL = nil
@@ -375,8 +387,23 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 	if !opts.ApplyMarkdown {
 		v.Content, v.ContentType = m.Content, "text/x-markdown"
 	}
+	if mutation.On("raw-markdown-content-rendered") {
+		v.Content = m.Rendered
+	}
+	if mutation.On("content-type-always-html") {
+		v.ContentType = "text/html"
+	}
 	if m.IsDirect {
 		v.Type, v.StreamID = "private", 0
+		if mutation.On("dm-type-stream") {
+			v.Type = "stream"
+		}
+		if mutation.On("dm-stream-id-present") {
+			v.StreamID = m.RecipientID
+		}
+		if mutation.On("dm-subject-display-name") {
+			v.Subject = s.settings.EmptyTopicDisplayName
+		}
 		recipients := make([]Recipient, 0, len(m.Participants))
 		for _, id := range m.Participants {
 			p := s.users[id]
@@ -388,17 +415,38 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 		}
 	} else {
 		v.DisplayRecipient = s.channels[m.ChannelID].Name
+		if mutation.On("display-recipient-first-channel") {
+			v.DisplayRecipient = s.channels[firstChannel(m)].Name
+		}
 		if m.Topic == "" && !opts.AllowEmptyTopicName {
 			v.Subject = s.settings.EmptyTopicDisplayName
 		}
+		if mutation.On("empty-topic-shown-empty-by-default") {
+			v.Subject = m.Topic
+		}
+		if mutation.On("subject-of-first-topic") {
+			v.Subject = firstTopic(m)
+		}
 	}
 	links := s.topicLinks(v.Subject)
-	if s.atLeast(LevelTopicNames) {
+	if mutation.On("topic-links-empty") {
+		links = []TopicLink{}
+	}
+	if s.atLeast(LevelTopicNames) && !mutation.On("subject-links-at-modern-level") {
 		v.TopicLinks = &links
 	} else {
 		v.SubjectLinks = &links
 	}
 	v.Flags = viewFlags(m, viewer.ID)
+	if mutation.On("read-flag-per-message") {
+		v.Flags = readByAnyone(m, v.Flags)
+	}
+	if mutation.On("wildcard-flag-dropped") {
+		v.Flags = slices.DeleteFunc(v.Flags, func(f string) bool { return f == "wildcard_mentioned" })
+	}
+	if mutation.On("topic-wildcard-flagged-as-channel") {
+		v.Flags = topicWildcardAsChannel(v.Flags)
+	}
 	if mutation.On("variant-flags-reversed") {
 		slices.Reverse(v.Flags)
 	}

@@ -432,6 +432,9 @@ func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[st
 			MatchContent: highlight(m.Rendered, f.search),
 			MatchSubject: highlight(html.EscapeString(m.Topic), f.search),
 		}
+		if mutation.On("search-highlight-dropped") {
+			out[strconv.Itoa(id)] = NarrowMatch{MatchContent: m.Rendered, MatchSubject: html.EscapeString(m.Topic)}
+		}
 		if mutation.On("matches-narrow-subject-unescaped") {
 			out[strconv.Itoa(id)] = NarrowMatch{MatchContent: out[strconv.Itoa(id)].MatchContent, MatchSubject: m.Topic}
 		}

@@ -149,6 +149,9 @@ func (s *State) reactionViews(m *Message) []ReactionView {
 		if mutation.On("emoji-code-of-another-emoji") && r.ReactionType == "unicode_emoji" {
 			v.EmojiCode = "1f600"
 		}
+		if mutation.On("reaction-type-always-unicode") {
+			v.ReactionType = "unicode_emoji"
+		}
 		if mutation.On("reaction-user-is-sender") {
 			v.UserID = m.SenderID
 		}

@@ -57,6 +57,9 @@ func (s *State) CreateReminder(userID, messageID int, deliverAt int64, note stri
 		return 0, apierr.BadRequest("Scheduled delivery time must be in the future.")
 	}
 	u := s.users[userID]
+	if m := s.messages[messageID]; mutation.On("reminder-unreadable-message-accepted") && m != nil {
+		u = s.userOrBot(m.SenderID)
+	}
 	if _, err := s.accessibleMessage(u, messageID); err != nil {
 		return 0, err
 	}
@@ -78,7 +81,7 @@ func (s *State) Reminders(userID int) []ReminderView {
 	defer s.mu.RUnlock()
 	out := []ReminderView{}
 	for _, id := range slices.Sorted(maps.Keys(s.integrations.reminders)) {
-		if r := s.integrations.reminders[id]; r.UserID == userID {
+		if r := s.integrations.reminders[id]; r.UserID == userID && !mutation.On("reminder-not-listed") {
 			out = append(out, s.reminderView(r))
 		}
 	}

@@ -1,0 +1,111 @@
+package realm
+
+import "slices"
+
+// Helpers of the mutation points of messages, edits and topics (package mutation), kept here so
+// that each point stays a one-statement hook.
+
+// firstTopic is the topic a message had before its first topic change.
+func firstTopic(m *Message) string {
+	for _, e := range m.EditHistory {
+		if e.PrevTopic != nil {
+			return *e.PrevTopic
+		}
+	}
+	return m.Topic
+}
+
+// readByAnyone adds read to flags when any user has read the message: read per message, not
+// per user.
+func readByAnyone(m *Message, flags []string) []string {
+	if slices.Contains(flags, "read") {
+		return flags
+	}
+	for _, r := range m.Rows {
+		if r.flags.has("read") {
+			return append(flags, "read")
+		}
+	}
+	return flags
+}
+
+// topicWildcardAsChannel reports a topic wildcard mention as a channel wildcard mention.
+func topicWildcardAsChannel(flags []string) []string {
+	out := make([]string, 0, len(flags))
+	for _, f := range flags {
+		if f == "topic_wildcard_mentioned" {
+			f = "stream_wildcard_mentioned"
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// topicInEveryChannel is the topic's messages in every channel the user can access: a topic
+// named in one channel deleted in all.
+func (s *State) topicInEveryChannel(u *User, topic string) []*Message {
+	var out []*Message
+	for id, ch := range s.channels {
+		if ch.canAccess(u) {
+			out = append(out, s.topicMessages(u, id, topic)...)
+		}
+	}
+	return out
+}
+
+// markReadForEveryone marks a message read for every user who has it: per message, not per
+// user.
+func (s *State) markReadForEveryone(m *Message) {
+	for _, id := range m.Rows.userIDs() {
+		s.setFlag(m, id, "read", true)
+	}
+}
+
+// firstChannel is the channel a message was sent to, before any channel move.
+func firstChannel(m *Message) int {
+	for _, e := range m.EditHistory {
+		if e.PrevStream != 0 {
+			return e.PrevStream
+		}
+	}
+	return m.ChannelID
+}
+
+// everyTopicMessage is every message of a channel's topic, also those no one asking may read.
+func (s *State) everyTopicMessage(channelID int, topic string) []*Message {
+	var out []*Message
+	for _, id := range s.topicMessageIDs(channelID, topic) {
+		out = append(out, s.messages[id])
+	}
+	return out
+}
+
+// otherChannelsTopics are the topics of every channel but channelID that u can access.
+func (s *State) otherChannelsTopics(u *User, channelID int) []Topic {
+	var out []Topic
+	for id, ch := range s.channels {
+		if id == channelID || !ch.canAccess(u) {
+			continue
+		}
+		for _, ids := range s.index.topics[id] {
+			if ids.Len() > 0 {
+				m := s.messages[ids.Last()]
+				out = append(out, Topic{Name: m.Topic, MaxID: m.ID})
+			}
+		}
+	}
+	return out
+}
+
+// everyoneReads is readersOf as if every active user could read every message.
+func (s *State) everyoneReads(ms []*Message) map[int][]int {
+	readable := map[int][]int{}
+	for _, id := range s.activeUserIDs() {
+		for _, m := range ms {
+			readable[id] = append(readable[id], m.ID)
+		}
+	}
+	return readable
+}
