@@ -70,6 +70,10 @@ func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance
 	}
 	c.Findings = findingsOf(c, findingKeys(r))
 	c.Profiles = profiles(c.Requirements)
+	// A run that records exchanges asked for everything; any other keeps its report small.
+	if t == nil || !t.Config.RecordExchanges {
+		c.Bound(DefaultLimits)
+	}
 	if t != nil && t.Config.InsecureSkipVerify {
 		c.Warnings = append(c.Warnings, harness.InsecureWarning)
 	}
