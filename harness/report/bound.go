@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/harness"
@@ -185,7 +186,7 @@ func (b *bounder) repeat(f *Failure, why string) {
 	om := Omitted{Why: why, Output: len(f.Output), Exchanges: len(f.Exchanges), ExchangeBytes: jsonSize(f.Exchanges)}
 	f.Output, f.failingAt, f.Exchanges = "", nil, nil
 	f.Message, om.Message = cutCount(f.Message, b.l.MaxMessage)
-	f.FailingRequest, om.FailingRequest = cutCount(f.FailingRequest, b.l.MaxRequest)
+	f.FailingRequest, om.FailingRequest = cutExchange(f.FailingRequest, b.l.MaxRequest)
 	if n := len(f.Notes); n > b.l.MaxNotes {
 		f.Notes = f.Notes[:b.l.MaxNotes:b.l.MaxNotes]
 		om.Notes = n - b.l.MaxNotes
@@ -201,6 +202,26 @@ func (b *bounder) note(f *Failure, om Omitted) {
 	f.Omitted = &om
 	b.out.Failures++
 	b.out.Bytes += lost
+}
+
+// cutExchange cuts an exchange as the output prints it to n bytes or so: its request line and
+// the start of its response, which say what was sent and what came back; the request's
+// headers and body go first.
+func cutExchange(s string, n int) (string, int) {
+	if len(s) <= n {
+		return s, 0
+	}
+	req, resp, ok := strings.Cut(s, "\n<-- ")
+	if !ok {
+		return cutCount(s, n)
+	}
+	line, rest, _ := strings.Cut(req, "\n")
+	line, lostLine := cutCount(line, n/2)
+	resp, lostResp := cutCount("<-- "+resp, n-min(len(line), n/2))
+	if rest != "" {
+		line += fmt.Sprintf("\n    … (%d bytes of the request left out)", len(rest)+1)
+	}
+	return line + "\n" + resp, lostLine + lostResp + len(rest) + 1
 }
 
 func jsonSize(v []harness.Exchange) int {
