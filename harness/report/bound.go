@@ -153,9 +153,13 @@ func (b *bounder) keep(f *Failure) {
 		if end < n {
 			tail = fmt.Sprintf("\n… (%d bytes of the output left out after)", n-end)
 		}
-		if f.failingAt != nil {
+		switch {
+		case f.failingAt != nil && *f.failingAt >= start:
 			at := *f.failingAt - start + len(head)
 			f.failingAt = &at
+		default:
+			// A failing request longer than the window is not in it: nothing to mark.
+			f.failingAt = nil
 		}
 		f.Output = head + f.Output[start:end] + tail
 	}

@@ -21,7 +21,8 @@ import (
 // (filtered out, a capability missing), naming those; not-applicable when
 // every spec was skipped as not applicable; skipped otherwise (no spec ran,
 // or none was written); pending when the catalog marks it pending. The target may be nil when the
-// suite's setup failed; the report then shows that failure.
+// suite's setup failed; the report then shows that failure. The failures are bounded
+// (DefaultLimits) unless the target's configuration records exchanges.
 func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance {
 	c := &Conformance{
 		APIVersion:  Version,
