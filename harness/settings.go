@@ -97,7 +97,7 @@ var Settings = []Setting{
 		set:     setReportDir},
 	{Name: "record-exchanges", Flag: FlagPrefix + "record-exchanges", Env: "CHATCONFORM_RECORD_EXCHANGES", YAML: "record_exchanges",
 		Default: "false",
-		Meaning: "Also write every spec's HTTP exchanges, redacted, to exchanges.jsonl in the report directory (chatconform diff sets it).",
+		Meaning: "Keep everything: write every spec's HTTP exchanges, redacted, to exchanges.jsonl in the report directory, and keep every failure in full in conformance.json and conformance.html, which are otherwise bounded (docs/reports.md; chatconform diff sets it).",
 		set:     setRecordExchanges},
 	{Name: "timeout", Flag: FlagPrefix + "timeout", Env: "CHATCONFORM_TIMEOUT", YAML: "timeout",
 		Default: "10s",

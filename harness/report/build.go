@@ -21,7 +21,8 @@ import (
 // (filtered out, a capability missing), naming those; not-applicable when
 // every spec was skipped as not applicable; skipped otherwise (no spec ran,
 // or none was written); pending when the catalog marks it pending. The target may be nil when the
-// suite's setup failed; the report then shows that failure.
+// suite's setup failed; the report then shows that failure. The failures are bounded
+// (DefaultLimits) unless the target's configuration records exchanges.
 func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance {
 	c := &Conformance{
 		APIVersion:  Version,
@@ -70,6 +71,10 @@ func Build(cat *catalog.Catalog, r types.Report, t *harness.Target) *Conformance
 	}
 	c.Findings = findingsOf(c, findingKeys(r))
 	c.Profiles = profiles(c.Requirements)
+	// A run that records exchanges asked for everything; any other keeps its report small.
+	if t == nil || !t.Config.RecordExchanges {
+		c.Bound(DefaultLimits)
+	}
 	if t != nil && t.Config.InsecureSkipVerify {
 		c.Warnings = append(c.Warnings, harness.InsecureWarning)
 	}

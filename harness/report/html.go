@@ -161,6 +161,7 @@ mark.failing{background:#ffe3e3;outline:2px solid #b00020;display:block}
 pre{background:#f6f6f6;padding:.6em;overflow:auto;max-height:30em;font-size:12px;white-space:pre-wrap}
 details{margin:.3em 0}summary{cursor:pointer}
 .small{color:#666;font-size:12px}
+.bounded{background:#fff4e0;padding:.4em .6em}
 </style>
 </head>
 <body>
@@ -178,6 +179,7 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 <p class="small">Specs: {{.Counts.Specs.Total}} ({{.Counts.Specs.Passed}} passed, {{.Counts.Specs.Failed}} failed, {{.Counts.Specs.Skipped}} skipped, {{.Counts.Specs.Pending}} pending).</p>
 
 {{range .Warnings}}<p class="failed"><b>{{.}}</b></p>{{end}}
+{{with .Bounded}}<p class="bounded" id="bounded"><b>Bounded report:</b> {{.Failures}} failure(s) lost {{.Bytes}} bytes of output, exchanges and messages to keep the report small; each says what it lost and why. Every failure is still listed and named. To have everything, {{.Full}}.</p>{{end}}
 {{if .FindingsHTML}}
 <h2 class="failed" id="findings">Findings (distinct failures): {{len .FindingsHTML}}</h2>
 <p class="small">Each finding is one assertion failing the same way, in however many specs; fixing it may pass the requirements it fails alone.</p>
@@ -297,6 +299,7 @@ Search <input id="f-q" type="search" placeholder="ID or words">
 <pre class="failing-request" id="{{.Anchor}}-request"><mark class="failing">{{.FailingRequest}}</mark></pre>{{end}}
 <pre>{{.Message}}</pre>
 {{if .Notes}}<ul class="small">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .Omitted}}<p class="small omitted">Left out here ({{.Why}}):{{if .Output}} {{.Output}} bytes of output;{{end}}{{if .Exchanges}} {{.Exchanges}} exchange(s);{{end}}{{if .ExchangeBytes}} {{.ExchangeBytes}} bytes of exchanges;{{end}}{{if .Message}} {{.Message}} bytes of the message;{{end}}{{if .FailingRequest}} {{.FailingRequest}} bytes of the failing request;{{end}}{{if .Notes}} {{.Notes}} note(s);{{end}} see <a href="#bounded">above</a> for the full report.</p>{{end}}
 {{if .Exchange}}<details><summary class="small">Every HTTP exchange of the spec, in order (the failing one marked)</summary><pre>{{.Exchange}}</pre></details>{{end}}
 </div>{{end}}
 `))

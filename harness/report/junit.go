@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
@@ -106,10 +107,20 @@ func boundCase(c *reporters.JUnitTestCase, s types.SpecReport, finding string, s
 	c.SystemErr = ""
 }
 
-// cut shortens s to n bytes at most, saying how much it left out.
+// cut shortens s to n bytes at most, on a character boundary, saying how much it left out.
 func cut(s string, n int) string {
+	out, _ := cutCount(s, n)
+	return out
+}
+
+// cutCount is cut and the number of bytes it left out.
+func cutCount(s string, n int) (string, int) {
 	if len(s) <= n {
-		return s
+		return s, 0
 	}
-	return s[:n] + fmt.Sprintf("… (%d bytes more)", len(s)-n)
+	k := n
+	for k > 0 && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	return s[:k] + fmt.Sprintf("… (%d bytes more)", len(s)-k), len(s) - k
 }

@@ -51,6 +51,9 @@ type Conformance struct {
 	// OtherFailures are failures no requirement accounts for: suite setup
 	// and teardown nodes, and failed specs that name no known requirement.
 	OtherFailures []Failure `json:"other_failures,omitempty"`
+	// Bounded, when set, says what the report left out of its failures to stay small (Bound),
+	// and how to have it all.
+	Bounded *Bounded `json:"bounded,omitempty"`
 }
 
 // Suite describes the run.
@@ -175,4 +178,6 @@ type Failure struct {
 	Exchanges []harness.Exchange `json:"exchanges,omitempty"`
 	// Notes are the spec's report entries, such as the HTTP status seen.
 	Notes []string `json:"notes,omitempty"`
+	// Omitted, when set, says what a bounded report left out of this failure, and why.
+	Omitted *Omitted `json:"omitted,omitempty"`
 }

@@ -203,6 +203,13 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 				if f.FailingExchange == nil {
 					t.Fatalf("%s: failing by assertion without an exchange", f.Spec)
 				}
+				// A failure the bounded report cut keeps its failing request as text only.
+				if f.Exchanges == nil {
+					if f.Omitted == nil || !strings.Contains(f.FailingRequest, "\n<-- 200 ") || strings.Contains(f.FailingRequest, `"msg":`) {
+						t.Errorf("%s: cut without saying so, or its failing request is not a success without msg: %.300s", f.Spec, f.FailingRequest)
+					}
+					continue
+				}
 				if ex := f.Exchanges[*f.FailingExchange]; !successWithoutMsg(ex) {
 					t.Errorf("%s: the marked exchange's reply is not a success without msg: %s %s: %d %.300s", f.Spec, ex.Method, ex.URL, ex.Status, ex.ResponseBody)
 				}
@@ -229,6 +236,15 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 		}
 		if junit > 2<<20 {
 			t.Errorf("junit.xml is %d bytes, want under 2 MB", junit)
+		}
+		// The JSON and HTML reports keep every failure named but bound its output and exchanges.
+		for _, name := range []string{report.JSONFile, report.HTMLFile} {
+			if size := fileSize(t, filepath.Join(dir, name)); size > 3<<20 {
+				t.Errorf("%s is %d bytes, want under 3 MB", name, size)
+			}
+		}
+		if c.Bounded == nil || c.Bounded.Failures == 0 {
+			t.Errorf("the report does not say what it left out: %+v", c.Bounded)
 		}
 
 		dom := browser.Open(t).DOM("file://" + filepath.Join(dir, report.HTMLFile))
