@@ -122,6 +122,7 @@ bench:
 	$(GO) test -run=NONE -bench='Routes|Scale$$' -benchtime=2000x ./fakeserver/...
 	$(GO) test -run=NONE -bench=ScaleWrites -benchtime=200x ./fakeserver/
 	$(GO) test -run=NONE -bench=NewTestServer -benchmem -count=5 ./fakeserver/
+	$(GO) test -run=NONE -bench=HeapHTTP -benchtime=1x ./fakeserver/
 
 # A bounded load against the fake binary on loopback, beside a bare net/http server, driven by
 # wrk (installed if missing); it fails when wrk, not the bare server, sets the pace.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -320,4 +321,51 @@ func BenchmarkNewTestServer(b *testing.B) {
 		b.ReportMetric(float64(fakeTime.Nanoseconds())/float64(n), "fake-ns/op")
 		b.ReportMetric(float64(plainTime.Nanoseconds())/float64(n), "httptest-ns/op")
 	})
+}
+
+// BenchmarkHeapHTTP measures the heap held per stored 100-byte message when every message is
+// sent through the HTTP API (POST /messages through the Server's handler, in-process), as a
+// long-running fake holds it: the message, its index entries, its rows and the journal, at
+// 10^5 and 10^6 messages (target ≤ 600 B at 10^6). rss/heap is the process's resident size
+// over its live heap afterwards (target ≤ 2). One round each (`make bench`).
+func BenchmarkHeapHTTP(b *testing.B) {
+	for _, n := range []int{1e5, 1e6} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				srv := fakeserver.New()
+				owner := basicAuth(b, "owner")
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				for i := range n {
+					content := fmt.Sprintf("message %d ", i)
+					content += strings.Repeat("x", 100-len(content))
+					e := exchange{"POST", "/api/v1/messages", url.Values{"type": {"stream"}, "to": {"general"}, "topic": {fmt.Sprint("topic ", i%100)}, "content": {content}}}
+					if rec := e.do(srv, owner); rec.Code != http.StatusOK {
+						b.Fatalf("message %d: %d %s", i, rec.Code, rec.Body)
+					}
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "heap-B/msg")
+				if rss, ok := residentBytes(); ok {
+					b.ReportMetric(float64(rss)/float64(after.HeapAlloc), "rss/heap")
+				}
+				runtime.KeepAlive(srv)
+			}
+		})
+	}
+}
+
+// residentBytes is the process's resident set size, where /proc tells it (Linux).
+func residentBytes() (int64, bool) {
+	statm, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0, false
+	}
+	var size, resident int64
+	if _, err := fmt.Sscan(string(statm), &size, &resident); err != nil {
+		return 0, false
+	}
+	return resident * int64(os.Getpagesize()), true
 }

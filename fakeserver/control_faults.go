@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
@@ -71,6 +72,9 @@ type faults struct {
 	mu   sync.Mutex
 	next int
 	list []Fault
+	// any tells, without taking mu, whether list may hold a fault: a request meets none
+	// most of the time, and then takes no lock.
+	any atomic.Bool
 }
 
 // InjectFault puts a fault in force and returns its id; a reset or ClearFaults removes it.
@@ -83,6 +87,7 @@ func (s *Server) InjectFault(f Fault) (int, error) {
 	s.faults.next++
 	f.ID = s.faults.next
 	s.faults.list = append(s.faults.list, f)
+	s.faults.any.Store(true)
 	return f.ID, nil
 }
 
@@ -98,10 +103,14 @@ func (s *Server) ClearFaults() {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.list = nil
+	s.faults.any.Store(false)
 }
 
 // take returns the fault for r, counting the request against it.
 func (fs *faults) take(r *http.Request) (Fault, bool) {
+	if !fs.any.Load() {
+		return Fault{}, false
+	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for i, f := range fs.list {
@@ -111,6 +120,7 @@ func (fs *faults) take(r *http.Request) (Fault, bool) {
 		if f.Times > 0 {
 			if fs.list[i].Times--; fs.list[i].Times == 0 {
 				fs.list = append(fs.list[:i:i], fs.list[i+1:]...)
+				fs.any.Store(len(fs.list) > 0)
 			}
 		}
 		return f, true

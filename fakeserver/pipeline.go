@@ -140,5 +140,6 @@ func (s *Server) sameGeneration(next http.Handler) http.Handler {
 			next.ServeHTTP(reply, r)
 		}()
 		reply.SendTo(w)
+		reply.Release()
 	})
 }

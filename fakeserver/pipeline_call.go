@@ -115,7 +115,8 @@ func reportsIgnored(r *http.Request) bool {
 // withUser notes the authenticated user in the request's state.
 func withUser(r *http.Request, u realm.User) *http.Request {
 	r, st := withRequestState(r)
-	st.user = &u
+	st.authenticated = u
+	st.user = &st.authenticated
 	return r
 }
 

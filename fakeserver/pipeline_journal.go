@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -176,12 +178,16 @@ type journal struct {
 	limit    int // entries
 	maxBytes int // total size of the entries' strings
 	entryMax int // bytes kept of one entry's path and of its spec name
-	bytes    int
-	list     []JournalEntry
+	// keep is entryMax, read by every request without taking mu.
+	keep  atomic.Int64
+	bytes int
+	list  []JournalEntry
 }
 
 func newJournal(limit int) *journal {
-	return &journal{limit: limit, maxBytes: DefaultJournalMaxBytes, entryMax: DefaultJournalEntryMaxBytes}
+	j := &journal{limit: limit, maxBytes: DefaultJournalMaxBytes, entryMax: DefaultJournalEntryMaxBytes}
+	j.keep.Store(int64(j.entryMax))
+	return j
 }
 
 // setBounds changes the byte bounds; entries already kept are trimmed to the total.
@@ -189,6 +195,7 @@ func (j *journal) setBounds(maxBytes, entryMax int) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.maxBytes, j.entryMax = maxBytes, entryMax
+	j.keep.Store(int64(entryMax))
 	j.trim()
 }
 
@@ -208,12 +215,11 @@ func (e JournalEntry) size() int {
 
 // secretParam tells whether a parameter holds a credential the journal must not show.
 func secretParam(name string) bool {
-	switch strings.ToLower(name) {
-	case "api_key", "password", "token", "jwt_key", "push_key":
-		return true
-	}
-	return false
+	return slices.Contains(secretParams[:], strings.ToLower(name))
 }
+
+// secretParams are the names of credential parameters and reply members, in lower case.
+var secretParams = [...]string{"api_key", "password", "token", "jwt_key", "push_key"}
 
 // journalParams decodes a request's parameters, the query's and a form body's as the API takes
 // them: one value each, credentials redacted, each name and value cut at max bytes, at most 64.
@@ -273,7 +279,7 @@ func redactReply(b []byte) []byte {
 		}
 		end := jsonStringEnd(b, i)
 		colon := skipJSONSpace(b, end)
-		if colon < len(b) && b[colon] == ':' && secretParam(jsonStringValue(b[i:end])) {
+		if colon < len(b) && b[colon] == ':' && secretToken(b[i:end]) {
 			if v := skipJSONSpace(b, colon+1); v < len(b) && b[v] == '"' {
 				out.Write(b[last:v])
 				out.WriteString(`"****"`)
@@ -311,6 +317,39 @@ func skipJSONSpace(b []byte, i int) int {
 	return i
 }
 
+// secretToken is secretParam for a JSON string token (a member's name). A name of plain
+// ASCII without escapes, nearly every one, is judged without allocating.
+func secretToken(token []byte) bool {
+	if len(token) < 2 || bytes.IndexByte(token, '\\') >= 0 {
+		return secretParam(jsonStringValue(token))
+	}
+	name := token[1 : len(token)-1]
+	for _, c := range name {
+		if c >= utf8.RuneSelf {
+			return secretParam(jsonStringValue(token))
+		}
+	}
+	for _, secret := range secretParams {
+		if len(name) == len(secret) && asciiLowerEqual(name, secret) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLowerEqual tells whether b, ASCII, lowered is s.
+func asciiLowerEqual(b []byte, s string) bool {
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // jsonStringValue decodes a JSON string token ("" for one that does not decode).
 func jsonStringValue(token []byte) string {
 	if bytes.IndexByte(token, '\\') < 0 && len(token) >= 2 {
@@ -321,13 +360,13 @@ func jsonStringValue(token []byte) string {
 	return s
 }
 
-// detach makes the entry hold copies of its strings, the response's start and the form body,
-// in two allocations of their exact sizes: a string cut from a request (a header's value, the
+// detach makes the entry hold copies of its strings, the user, the response's start and the
+// form body, in two allocations of their exact sizes: a string cut from a request (a header's value, the
 // request line, the body) would otherwise keep all of it alive, and the journal's byte bound
 // would count only the part it shows.
-func (e *JournalEntry) detach(response, form []byte) {
-	fields := [...]*string{&e.Method, &e.Path, &e.Query, &e.User, &e.Spec}
-	n := len(response)
+func (e *JournalEntry) detach(user, response, form []byte) {
+	fields := [...]*string{&e.Method, &e.Path, &e.Query, &e.Spec}
+	n := len(user) + len(response)
 	for _, f := range fields {
 		n += len(*f)
 	}
@@ -336,12 +375,13 @@ func (e *JournalEntry) detach(response, form []byte) {
 	for _, f := range fields {
 		b.WriteString(*f)
 	}
+	b.Write(user)
 	b.Write(response)
 	all := b.String()
 	for _, f := range fields {
 		*f, all = all[:len(*f)], all[len(*f):]
 	}
-	e.Response = all
+	e.User, e.Response = all[:len(user)], all[len(user):]
 	e.form = bytes.Clone(form)
 }
 
@@ -360,10 +400,10 @@ func cut[T ~string | ~[]byte](s T, n int) T {
 // has been answered.
 func (j *journal) record(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		j.mu.Lock()
-		max := j.entryMax
-		j.mu.Unlock()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK, keep: max}
+		max := int(j.keep.Load())
+		sw := statusWriters.Get().(*statusWriter)
+		*sw = statusWriter{ResponseWriter: w, status: http.StatusOK, keep: max, kept: sw.kept[:0]}
+		defer sw.release()
 		start, virtual := time.Now(), j.clock()
 		// The request's state, which readBodyFirst fills with the body it read.
 		r, st := withRequestState(r)
@@ -371,16 +411,17 @@ func (j *journal) record(next http.Handler) http.Handler {
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {
 			return
 		}
-		user, _, _ := r.BasicAuth()
+		var userBuf [128]byte
+		user := basicUsername(r.Header.Get("Authorization"), userBuf[:0])
 		e := JournalEntry{Method: cut(r.Method, max), Path: cut(r.URL.Path, max),
-			Query: cut(redactQuery(r.URL.RawQuery), max), User: cut(user, max),
-			Spec: cut(r.Header.Get(SpecHeader), max), Status: sw.status,
+			Query: cut(redactQuery(r.URL.RawQuery), max),
+			Spec:  cut(r.Header.Get(SpecHeader), max), Status: sw.status,
 			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
 		var form []byte
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 			form = st.body[:len(cut(st.body, 4*max))]
 		}
-		e.detach(cut(redactReply(sw.kept), max), form)
+		e.detach(cut(user, max), cut(redactReply(sw.kept), max), form)
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.list = append(j.list, e)
@@ -408,6 +449,37 @@ func (j *journal) clear() {
 	j.list, j.bytes = nil, 0
 }
 
+// basicUsername appends to buf the username of HTTP Basic credentials in an Authorization
+// header, as Request.BasicAuth reads it (nothing when it finds none), without allocating for
+// a username that fits in buf.
+func basicUsername(header string, buf []byte) []byte {
+	const prefix = "Basic "
+	if len(header) < len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
+		return nil
+	}
+	decoded, err := base64.StdEncoding.AppendDecode(buf, []byte(header[len(prefix):]))
+	if err != nil {
+		return nil
+	}
+	user, _, found := bytes.Cut(decoded, []byte(":"))
+	if !found {
+		return nil
+	}
+	return user
+}
+
+// statusWriters are reused from one request to the next, with the bytes they kept: the
+// journal copies what it keeps of them.
+var statusWriters = sync.Pool{New: func() any { return new(statusWriter) }}
+
+// release returns the writer to statusWriters, unless it kept an unusually large reply.
+func (w *statusWriter) release() {
+	w.ResponseWriter = nil
+	if cap(w.kept) <= 64<<10 {
+		statusWriters.Put(w)
+	}
+}
+
 // statusWriter notes the status and keeps the first keep bytes of the body written.
 type statusWriter struct {
 	http.ResponseWriter
@@ -419,7 +491,7 @@ type statusWriter struct {
 func (w *statusWriter) Write(p []byte) (int, error) {
 	if room := w.keep - len(w.kept); room > 0 {
 		if w.kept == nil {
-			w.kept = make([]byte, 0, min(w.keep, len(p)))
+			w.kept = make([]byte, 0, min(w.keep, max(len(p), 512)))
 		}
 		w.kept = append(w.kept, p[:min(room, len(p))]...)
 	}

@@ -16,6 +16,8 @@ type requestState struct {
 	// levelRead tells whether featureLevel ran; reportsIgnored is what it found.
 	levelRead, reportsIgnored bool
 	user                      *realm.User
+	// authenticated is where user points: the state holds the user, allocated with it.
+	authenticated realm.User
 }
 
 type requestStateKey struct{}

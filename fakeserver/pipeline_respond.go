@@ -76,8 +76,13 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 	if err != nil {
 		status, data = http.StatusInternalServerError, []byte(`{"result":"error","msg":"Internal server error","code":"INTERNAL_SERVER_ERROR"}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h.Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
 }
+
+// jsonContentType is every JSON reply's Content-Type, one value shared by all (Set would
+// allocate it per reply; nothing changes a header's values in place).
+var jsonContentType = []string{"application/json"}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // replyEncoder writes JSON byte for byte as encoding/json does with HTML escaping off, but
@@ -70,6 +71,8 @@ func (e *replyEncoder) value(v any) error {
 		return array(e, x)
 	case typedEnvelope:
 		return e.typedEnvelope(x)
+	case []realm.Topic:
+		e.topics(x)
 	default:
 		return e.reflected(v)
 	}
@@ -141,6 +144,26 @@ func array[T any](e *replyEncoder, list []T) error {
 	}
 	e.buf.WriteByte(']')
 	return nil
+}
+
+// topics writes a topic listing, a reply as long as the channel has topics, without reflection.
+func (e *replyEncoder) topics(list []realm.Topic) {
+	if list == nil {
+		e.buf.WriteString("null")
+		return
+	}
+	e.buf.WriteByte('[')
+	for i, t := range list {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		e.buf.WriteString(`{"name":`)
+		e.string(t.Name)
+		e.buf.WriteString(`,"max_id":`)
+		e.buf.Write(strconv.AppendInt(e.buf.AvailableBuffer(), int64(t.MaxID), 10))
+		e.buf.WriteByte('}')
+	}
+	e.buf.WriteByte(']')
 }
 
 // typedEnvelope is a success reply of fixed shape: the envelope, then body's fields (a struct).

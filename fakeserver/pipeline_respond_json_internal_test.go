@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // jsonOf is the reference: encoding/json with HTML escaping off, as writeJSON answered before.
@@ -55,6 +56,9 @@ func TestReplyEncoderMatchesEncodingJSON(t *testing.T) {
 		"structs":       []view{{ID: 1}, {ID: 2, Flags: []string{}}},
 		"nested":        map[string]any{"z": map[string]any{"b": []map[string]any{{"y": 1, "x": "\u00e9"}}, "a": nil}, "a": fields{"k": 1}},
 		"events":        []events.Event{{"type": "message", "id": 3}, {"op": "add"}},
+		"topics":        []realm.Topic{{Name: "lunch \"<&>\" 😀", MaxID: 12}, {Name: "", MaxID: 0}, {Name: every.String(), MaxID: -1}},
+		"no topics":     []realm.Topic{},
+		"nil topics":    []realm.Topic(nil),
 		"time":          time.Unix(1700000000, 0).UTC(),
 		"raw":           json.RawMessage(`{"b":1,"a":2}`),
 	}

@@ -35,12 +35,15 @@ type serverRoutes struct {
 }
 
 // routeScope is a request's context on its way through the shared table: the Server serving it,
-// chi's routing context, and where the table goes on after the middleware running now.
+// chi's routing context, where the table goes on after the middleware running now, and the
+// request's state (pipeline_request_state.go), held here so that the middlewares that fill it
+// copy no request to add it.
 type routeScope struct {
 	context.Context
-	s    *Server
-	rctx *chi.Context
-	next http.Handler
+	s     *Server
+	rctx  *chi.Context
+	next  http.Handler
+	state requestState
 }
 
 // goOn is the handler every Server's middlewares wrap. The table's dispatcher of a middleware
@@ -61,6 +64,8 @@ func (sc *routeScope) Value(key any) any {
 		return sc.rctx
 	case routeScopeKey{}:
 		return sc
+	case requestStateKey{}:
+		return &sc.state
 	}
 	return sc.Context.Value(key)
 }

@@ -341,15 +341,23 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, err
 		readable = func(*User, *Message) bool { return true }
 	}
 	topics := make([]Topic, 0, len(s.index.topics[ch.ID]))
+	add := func(m *Message) {
+		t := Topic{Name: m.Topic, MaxID: m.ID}
+		if t.Name == "" && !allowEmptyName {
+			t.Name = s.settings.EmptyTopicDisplayName
+		}
+		topics = append(topics, t)
+	}
 	for _, ids := range s.index.topics[ch.ID] {
-		// The newest message of the topic the user may read (usually the newest of all).
+		// The newest message of the topic the user may read: usually the newest of all, read
+		// without walking the list.
+		if m := s.messages[ids.Last()]; m != nil && readable(u, m) {
+			add(m)
+			continue
+		}
 		for id := range ids.Backward() {
 			if m := s.messages[id]; readable(u, m) {
-				t := Topic{Name: m.Topic, MaxID: m.ID}
-				if t.Name == "" && !allowEmptyName {
-					t.Name = s.settings.EmptyTopicDisplayName
-				}
-				topics = append(topics, t)
+				add(m)
 				break
 			}
 		}
