@@ -40,7 +40,7 @@ lint:
 # -short leaves out the tests that start other programs (the container, a consumer module),
 # which the unit run covers and which add nothing for the detector.
 race:
-	$(WITHOUT_SETTINGS) $(GO) test -race -short $(RACE_PKGS)
+	$(WITHOUT_SETTINGS) $(GO) test -race -short -timeout 25m $(RACE_PKGS)
 RACE_PKGS = ./fakeserver/... ./harness/...
 
 OLDEST_GO := $(shell sed -n 's/^go //p' go.mod)
