@@ -10,7 +10,6 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // Channel is a channel (stream) of the realm.
@@ -315,64 +314,6 @@ func appendOnce(list []string, v string) []string {
 type Topic struct {
 	Name  string `json:"name"`
 	MaxID int    `json:"max_id"`
-}
-
-// Topics lists a channel's topics that u can see, most recent first. Topic names are grouped
-// case-insensitively and shown with the spelling of their latest message, as the real server does.
-func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u := s.users[userID]
-	if mutation.On("topics-missing-channel-empty") && s.channels[channelID] == nil {
-		return []Topic{}, nil
-	}
-	ch, err := s.accessibleChannel(u, channelID)
-	if existing := s.channels[channelID]; mutation.On("topics-private-channel-listed") && existing != nil {
-		ch, err = existing, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if mutation.On("topics-allowed-empty-name-shown-display") {
-		allowEmptyName = false
-	}
-	readable := s.canRead
-	if mutation.On("topics-protected-history-shown") {
-		readable = func(*User, *Message) bool { return true }
-	}
-	topics := make([]Topic, 0, len(s.index.topics[ch.ID]))
-	add := func(m *Message) {
-		t := Topic{Name: m.Topic, MaxID: m.ID}
-		if t.Name == "" && !allowEmptyName {
-			t.Name = s.settings.EmptyTopicDisplayName
-		}
-		topics = append(topics, t)
-	}
-	for _, ids := range s.index.topics[ch.ID] {
-		// The newest message of the topic the user may read: usually the newest of all, read
-		// without walking the list.
-		if m := s.messages[ids.Last()]; m != nil && readable(u, m) {
-			add(m)
-			continue
-		}
-		for id := range ids.Backward() {
-			if m := s.messages[id]; readable(u, m) {
-				add(m)
-				break
-			}
-		}
-	}
-	if mutation.On("topics-of-every-channel") {
-		topics = append(topics, s.otherChannelsTopics(u, ch.ID)...)
-	}
-	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
-	if mutation.On("topics-oldest-first") {
-		slices.Reverse(topics)
-	}
-	if mutation.On("topic-max-id-of-first-message") {
-		s.firstIDsAsMax(topics, ch.ID)
-	}
-	return topics, nil
 }
 
 // String names a channel for logs and errors.

@@ -329,30 +329,6 @@ type ViewOptions struct {
 	ClientGravatar bool
 }
 
-// GetMessage implements fetching a single message: the view and the raw content.
-func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView, string, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u := s.users[userID]
-	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.channels[m.ChannelID].canAccess(u) {
-		return s.messageView(u, m, opts), m.Content, nil
-	}
-	if m := s.messages[messageID]; mutation.On("fetch-others-direct-message") && m != nil && m.IsDirect {
-		return s.messageView(u, m, opts), m.Content, nil
-	}
-	if mutation.On("fetch-missing-message-code") && s.messages[messageID] == nil {
-		return MessageView{}, "", apierr.New(400, "NOT_FOUND", "Invalid message(s)")
-	}
-	m, err := s.accessibleMessage(u, messageID)
-	if err != nil {
-		return MessageView{}, "", err
-	}
-	if mutation.On("raw-content-rendered") {
-		return s.messageView(u, m, opts), m.Rendered, nil
-	}
-	return s.messageView(u, m, opts), m.Content, nil
-}
-
 func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageView {
 	sender := s.userOrBot(m.SenderID)
 	v := MessageView{

@@ -11,7 +11,6 @@ import (
 	"unicode"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // NarrowTerm is one term of a narrow: operator, operand and whether it is negated.
@@ -403,43 +402,6 @@ func highlightText(text string, words []string) string {
 type NarrowMatch struct {
 	MatchContent string `json:"match_content"`
 	MatchSubject string `json:"match_subject"`
-}
-
-// MatchesNarrow reports which of the given messages match the narrow
-// (GET /messages/matches_narrow); only messages the user received are considered.
-func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[string]NarrowMatch, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u := s.users[userID]
-	f, err := s.compileNarrow(u, terms)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]NarrowMatch{}
-	for _, id := range ids {
-		m := s.messages[id]
-		if m == nil || !s.canRead(u, m) {
-			continue
-		}
-		if mutation.On("matches-narrow-lists-non-matching") {
-			out[strconv.Itoa(id)] = NarrowMatch{MatchContent: m.Rendered, MatchSubject: html.EscapeString(m.Topic)}
-			continue
-		}
-		if !m.Rows.has(u.ID) || !f.matches(m) {
-			continue
-		}
-		out[strconv.Itoa(id)] = NarrowMatch{
-			MatchContent: highlight(m.Rendered, f.search),
-			MatchSubject: highlight(html.EscapeString(m.Topic), f.search),
-		}
-		if mutation.On("search-highlight-dropped") {
-			out[strconv.Itoa(id)] = NarrowMatch{MatchContent: m.Rendered, MatchSubject: html.EscapeString(m.Topic)}
-		}
-		if mutation.On("matches-narrow-subject-unescaped") {
-			out[strconv.Itoa(id)] = NarrowMatch{MatchContent: out[strconv.Itoa(id)].MatchContent, MatchSubject: m.Topic}
-		}
-	}
-	return out, nil
 }
 
 // String describes a term for logs.

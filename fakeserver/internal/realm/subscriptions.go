@@ -41,12 +41,6 @@ func CheckSubscriptionValue(property string, value any) error {
 	return nil
 }
 
-// SetSubscriptionProperty changes one setting of the user's subscription. Changing is_muted
-// or in_home_view publishes two events, one per property, as the document says.
-func (s *State) SetSubscriptionProperty(userID, channelID int, property string, value any) error {
-	return s.SetSubscriptionProperties(userID, []SubscriptionChange{{ChannelID: channelID, Property: property, Value: value}})
-}
-
 // SubscriptionChange is one item of POST /users/me/subscriptions/properties.
 type SubscriptionChange struct {
 	ChannelID int

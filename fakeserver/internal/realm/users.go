@@ -211,44 +211,6 @@ func (s *State) UsersWith(viewerID int, withProfile bool) []UserView {
 
 var roleValues = map[int]bool{RoleOwner: true, RoleAdmin: true, RoleModerator: true, RoleMember: true, RoleGuest: true}
 
-// CreateUser adds a member account (POST /users). The role decorator ran before parsing.
-func (s *State) CreateUser(requesterID int, email, password, fullName string) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	req := s.users[requesterID]
-	if !req.CanCreateUsers && !mutation.On("create-user-without-permission") {
-		return 0, apierr.BadRequest("User not authorized to create users")
-	}
-	if err := checkFullName(fullName); err != nil {
-		return 0, err
-	}
-	email = strings.TrimSpace(email)
-	if !validEmail(email) {
-		return 0, apierr.BadRequest("Invalid email '%s'", email)
-	}
-	if strings.Contains(strings.SplitN(email, "@", 2)[0], "+") {
-		return 0, apierr.BadRequest("Email addresses containing + are not allowed.")
-	}
-	if mutation.On("create-user-duplicate-email-accepted") {
-		delete(s.usersByEmail, strings.ToLower(email))
-	}
-	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
-		return 0, apierr.BadRequest("Email '%s' already in use", email)
-	}
-	if len(password) < 6 {
-		return 0, apierr.BadRequest("The password is too weak.")
-	}
-	u := &User{
-		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
-		APIKey: newAPIKey(), Password: password, IsActive: true, DateJoined: s.clock.Now(), Timezone: "UTC",
-		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone, PresenceEnabled: true,
-	}
-	s.addUser(u)
-	s.publishUserAdded(u)
-	s.subscribeToDefaultChannels(u)
-	return u.ID, nil
-}
-
 // CreateBot adds a generic bot owned by the requester (POST /bots).
 // maxBots bounds the active bots one user owns (server configuration), so that no member can
 // multiply their quotas, and the fake's memory, by creating bots without end.
@@ -306,19 +268,6 @@ func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) error {
 	defer s.mu.Unlock()
 	req, target := s.users[requesterID], s.users[targetID]
 	if target == nil {
-		return apierr.NoSuchUser
-	}
-	return s.updateUser(req, target, up)
-}
-
-// UpdateUserByEmail applies an administrator's change to the user an email names: the
-// dummy address user<id>@<realm host>, or the real address if the requester may see it.
-func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	req := s.users[requesterID]
-	target := s.userByEmail(req, email)
-	if target == nil || mutation.On("update-by-dummy-email-refused") && !strings.EqualFold(strings.TrimSpace(email), target.Email) {
 		return apierr.NoSuchUser
 	}
 	return s.updateUser(req, target, up)

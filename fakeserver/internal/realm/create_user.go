@@ -1,0 +1,46 @@
+package realm
+
+import (
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
+)
+
+// CreateUser adds a member account (POST /users). The role decorator ran before parsing.
+func (s *State) CreateUser(requesterID int, email, password, fullName string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	if !req.CanCreateUsers && !mutation.On("create-user-without-permission") {
+		return 0, apierr.BadRequest("User not authorized to create users")
+	}
+	if err := checkFullName(fullName); err != nil {
+		return 0, err
+	}
+	email = strings.TrimSpace(email)
+	if !validEmail(email) {
+		return 0, apierr.BadRequest("Invalid email '%s'", email)
+	}
+	if strings.Contains(strings.SplitN(email, "@", 2)[0], "+") {
+		return 0, apierr.BadRequest("Email addresses containing + are not allowed.")
+	}
+	if mutation.On("create-user-duplicate-email-accepted") {
+		delete(s.usersByEmail, strings.ToLower(email))
+	}
+	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
+		return 0, apierr.BadRequest("Email '%s' already in use", email)
+	}
+	if len(password) < 6 {
+		return 0, apierr.BadRequest("The password is too weak.")
+	}
+	u := &User{
+		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
+		APIKey: newAPIKey(), Password: password, IsActive: true, DateJoined: s.clock.Now(), Timezone: "UTC",
+		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone, PresenceEnabled: true,
+	}
+	s.addUser(u)
+	s.publishUserAdded(u)
+	s.subscribeToDefaultChannels(u)
+	return u.ID, nil
+}
