@@ -57,7 +57,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	})
 
 	// A private channel's deletion is its subscribers' news: no one else's queue hears of it.
-	It("tells only those who could read the topic of its deletion", harness.Req("EVENT-07", "OP08-01"), func() {
+	It("tells only those who could read the topic of its deletion", harness.Req("EVENT-07"), func() {
 		private := t.NewChannel(harness.PrivateShared, t.User(harness.Member), t.User(harness.Admin))
 		doomed := t.SendToChannel(t.User(harness.Member), private, topic, "in a private channel")
 		outsider := t.NewUser(harness.Member)

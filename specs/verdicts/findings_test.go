@@ -3,7 +3,9 @@ package verdicts_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -11,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -229,7 +232,8 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 			t.Errorf("%d one-line failures and %d in full, want %d and %d", oneLine, strings.Count(console, "first seen here"), failed-len(c.Findings), len(c.Findings))
 		}
 		if lines > failed+400 {
-			t.Errorf("console of %d lines for %d failures of %d findings", lines, failed, len(c.Findings))
+			t.Errorf("console of %d lines for %d failures of %d findings; its most frequent lines other than one-line failures:\n%s",
+				lines, failed, len(c.Findings), frequentLines(console, 15))
 		}
 		if i, j := strings.Index(console, "findings (distinct failures)"), strings.Index(console, "requirements: "); i < 0 || i > j {
 			t.Errorf("the summary does not open with the findings:\n%s", console[max(0, len(console)-3000):])
@@ -296,4 +300,26 @@ func pathOf(raw string) string {
 		return raw
 	}
 	return u.Path
+}
+
+// frequentLines lists the n most frequent lines of console other than one-line failures, digits
+// folded, to say what made a console longer than its failures.
+func frequentLines(console string, n int) string {
+	counts := map[string]int{}
+	for _, line := range strings.Split(console, "\n") {
+		if !strings.Contains(line, "✗ FAILED ") {
+			counts[strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return 'N'
+				}
+				return r
+			}, line)]++
+		}
+	}
+	keys := slices.SortedFunc(maps.Keys(counts), func(a, b string) int { return counts[b] - counts[a] })
+	var b strings.Builder
+	for _, k := range keys[:min(n, len(keys))] {
+		fmt.Fprintf(&b, "  %5d %.120s\n", counts[k], k)
+	}
+	return b.String()
 }
