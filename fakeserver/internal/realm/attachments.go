@@ -122,6 +122,9 @@ func (s *State) attachmentView(a *Attachment) DetachedUpload {
 	if !s.atLeast(LevelAttachmentSeconds) {
 		unit = 1000
 	}
+	if mutation.On("attachment-create-time-ms") {
+		unit = 1000
+	}
 	created := a.CreateTime * unit
 	v := DetachedUpload{
 		ID: a.ID, Name: a.Name, PathID: a.PathID, Size: len(a.Content), CreateTime: created,
@@ -130,7 +133,7 @@ func (s *State) attachmentView(a *Attachment) DetachedUpload {
 	if mutation.On("attachment-message-ids-own-only") {
 		v.MessageIDs = s.ownMessageIDs(a)
 	}
-	if !s.atLeast(LevelAttachmentMessageIDs) {
+	if !s.atLeast(LevelAttachmentMessageIDs) || mutation.On("attachment-messages-at-modern-level") {
 		v.messages = []attachedMessage{}
 		for _, id := range a.MessageIDs {
 			if m := s.messages[id]; m != nil {
@@ -301,6 +304,9 @@ func (a *Attachment) dropMessages(ids map[int]bool) {
 // expireUnusedUploads deletes the attachments no message references that are older than the
 // unused-upload lifetime.
 func (s *State) expireUnusedUploads(lifetime int64) {
+	if mutation.On("unused-upload-never-expires") {
+		return
+	}
 	now := s.Now()
 	for _, a := range s.attachmentList() {
 		if len(a.MessageIDs) == 0 && now-a.CreateTime >= lifetime {

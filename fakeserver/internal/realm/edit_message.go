@@ -296,7 +296,7 @@ func (s *State) checkMovePermissions(p *editPlan) error {
 				return apierr.BadRequest("%s", refusal)
 			}
 		} else {
-			if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenTopicsGroup) {
+			if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenTopicsGroup) && !mutation.On("topic-move-group-ignored") {
 				return apierr.BadRequest("You don't have permission to edit this message")
 			}
 			if limit, _ := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
@@ -323,7 +323,7 @@ func (s *State) checkMovePermissions(p *editPlan) error {
 		return nil
 	}
 	if p.toChannel != nil {
-		if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenChannelsGroup) {
+		if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenChannelsGroup) && !mutation.On("channel-move-group-ignored") {
 			return apierr.BadRequest("You don't have permission to move this message")
 		}
 		if _, limit := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
