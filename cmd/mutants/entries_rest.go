@@ -29,6 +29,7 @@ var restEntries = []Entry{
 	{Name: "push-registration-not-found", Operator: Boundary, Requirements: reqs("VER-19"), Does: "POST /mobile_push/register answers as for a route the server does not have (HTTP 404)"},
 
 	// One kind of actor.
+	{Name: "linkifiers-without-credentials", Operator: ActorKind, Requirements: reqs("CONV-08", "AUTH-05"), Does: "GET /realm/linkifiers answers a request without credentials with the realm's linkifiers"},
 	{Name: "delete-topic-by-moderators", Operator: ActorKind, Requirements: reqs("AUTH-09"), Does: "moderators may delete a topic, which is for administrators only"},
 	{Name: "topic-move-group-ignored", Operator: ActorKind, Requirements: reqs("AUTH-16"), Does: "anyone may move messages between topics, whatever can_move_messages_between_topics_group says"},
 	{Name: "channel-move-group-ignored", Operator: ActorKind, Requirements: reqs("AUTH-17"), Does: "anyone may move messages between channels, whatever can_move_messages_between_channels_group says"},
