@@ -28,6 +28,11 @@ var restEntries = []Entry{
 	{Name: "push-key-refused", Operator: Boundary, Requirements: reqs("VER-22"), Does: "push registration refuses a request carrying push_key"},
 	{Name: "push-registration-not-found", Operator: Boundary, Requirements: reqs("VER-19"), Does: "POST /mobile_push/register answers as for a route the server does not have (HTTP 404)"},
 
+	// Refused, but applied.
+	{Name: "delete-topic-refused-but-applied", Operator: RefusedApplied, Requirements: reqs("AUTH-09"), Does: "delete topic by a non-administrator is refused, and the topic's messages deleted anyway"},
+
+	{Name: "refused-move-applied", Operator: RefusedApplied, Requirements: reqs("AUTH-16", "AUTH-17"), Does: "a move the group settings or time limits refuse is refused, and the messages moved anyway"},
+
 	// One kind of actor.
 	{Name: "linkifiers-without-credentials", Operator: ActorKind, Requirements: reqs("CONV-08", "AUTH-05"), Does: "GET /realm/linkifiers answers a request without credentials with the realm's linkifiers"},
 	{Name: "delete-topic-by-moderators", Operator: ActorKind, Requirements: reqs("AUTH-09"), Does: "moderators may delete a topic, which is for administrators only"},

@@ -129,6 +129,9 @@ func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRende
 		return nil, err
 	}
 	if err := s.checkMovePermissions(p); err != nil {
+		if mutation.On("refused-move-applied") && !p.contentEdit {
+			s.applyEdit(p)
+		}
 		return nil, err
 	}
 	return p, nil
