@@ -82,6 +82,9 @@ func TestEntriesWellFormed(t *testing.T) {
 				t.Errorf("%s: unknown requirement %s", e.Name, id)
 			}
 		}
+		if e.Level < 0 || e.Level > 10000 {
+			t.Errorf("%s: level %d, want 0 (the newest) or a feature level of 1 to 10000", e.Name, e.Level)
+		}
 		if e.Sample {
 			samples[e.Mutant()]++
 		}

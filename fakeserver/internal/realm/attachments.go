@@ -119,7 +119,7 @@ type AttachmentView = DetachedUpload
 // milliseconds before the level that made it seconds.
 func (s *State) attachmentView(a *Attachment) DetachedUpload {
 	unit := int64(1)
-	if !s.atLeast(LevelAttachmentSeconds) {
+	if !s.atLeast(LevelAttachmentSeconds) && !mutation.On("attachment-create-time-seconds-early") {
 		unit = 1000
 	}
 	if mutation.On("attachment-create-time-ms") {
@@ -133,7 +133,7 @@ func (s *State) attachmentView(a *Attachment) DetachedUpload {
 	if mutation.On("attachment-message-ids-own-only") {
 		v.MessageIDs = s.ownMessageIDs(a)
 	}
-	if !s.atLeast(LevelAttachmentMessageIDs) || mutation.On("attachment-messages-at-modern-level") {
+	if (!s.atLeast(LevelAttachmentMessageIDs) && !mutation.On("attachment-message-ids-early")) || mutation.On("attachment-messages-at-modern-level") {
 		v.messages = []attachedMessage{}
 		for _, id := range a.MessageIDs {
 			if m := s.messages[id]; m != nil {
