@@ -28,6 +28,9 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	}
 	// Before its protocol, last_update_id is a parameter the server does not know, and lists.
 	protocol := s.realm().AtLeast(realm.LevelPresenceUpdateID)
+	if mutation.On("presence-protocol-one-level-late") {
+		protocol = s.realm().AtLeast(realm.LevelPresenceUpdateID + 1)
+	}
 	if protocol {
 		if id, ok := c.p.Int("last_update_id"); ok {
 			last := int(id)

@@ -16,7 +16,9 @@ var restEntries = []Entry{
 	{Name: "attachment-create-time-ms", Operator: WrongValue, Requirements: reqs("VER-25", "RES-03"), Does: "an attachment's create_time is in milliseconds at every level"},
 	{Name: "attachment-messages-at-modern-level", Operator: WrongValue, Requirements: reqs("VER-26", "RES-04"), Does: "an attachment lists messages in place of message_ids at every level"},
 	{Name: "push-old-form-at-modern-level", Operator: WrongValue, Requirements: reqs("VER-20"), Does: "push registration takes only its form of levels 406 to 467 (every field required, the registration named by push_account_id) at every level"},
-	// Below a level boundary: the fake runs at the level below it.
+	// At a level boundary: the fake runs at the boundary, or at the level below it.
+	{Name: "bot-storage-bots-only-one-level-late", Operator: Boundary, Requirements: reqs("VER-23"), Level: 494, Does: "bot storage is refused to humans only from level 495, one level late"},
+	{Name: "presence-protocol-one-level-late", Operator: Boundary, Requirements: reqs("VER-24"), Level: 263, Does: "update your presence reads last_update_id only from level 264, one level late"},
 	{Name: "attachment-create-time-seconds-early", Operator: WrongValue, Requirements: reqs("VER-27"), Level: 442, Does: "at level 442 an attachment's create_time is already in seconds"},
 	{Name: "attachment-message-ids-early", Operator: WrongValue, Requirements: reqs("VER-28"), Level: 471, Does: "at level 471 an attachment already lists message_ids in place of messages"},
 	{Name: "every-user-imported-stub", Operator: WrongValue, Requirements: reqs("RES-36"), Does: "every user object says is_imported_stub=true, also for users who were never imported"},
