@@ -248,11 +248,24 @@ func runOne(ctx context.Context, b binaries, work string, e Entry, focus bool) (
 		res.Outcome, res.Error = Broken, err.Error()+"\n"+tail(out, 40)
 		return res
 	}
+	if ranNothing(c) {
+		res.Outcome, res.Error = Broken, "the suite checked no requirement (its setup failed)\n"+tail(out, 40)
+		return res
+	}
 	res.Outcome, res.Failed, res.FailedSpecs = judge(e, c)
 	if res.Outcome == Survived {
 		res.Watchers = watchers(e, c)
 	}
 	return res
+}
+
+// ranNothing tells a run whose setup failed (the harness could not connect, say): it checks no
+// requirement, so judged it would count as a survivor that no spec looked at, or as a variant
+// that passed.
+func ranNothing(c *report.Conformance) bool {
+	return !slices.ContainsFunc(c.Requirements, func(r report.Requirement) bool {
+		return len(r.Failures) > 0 || r.Status == report.Passed || r.Status == report.Partial || r.Status == report.Failed
+	})
 }
 
 // tail returns the last n lines of s.
