@@ -14,6 +14,9 @@ import (
 // (since feature level 494; the API document gives the code).
 func (s *Server) botsOnly(op operation) operation {
 	return func(c *call) (fields, error) {
+		if mutation.On("bot-storage-bots-only-one-level-late") && !s.realm().AtLeast(realm.LevelBotOnlyStorage+1) {
+			return op(c)
+		}
 		if !c.user.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) && !mutation.On("bot-storage-for-humans") { // any user's own storage before
 			return nil, apierr.New(http.StatusForbidden, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
 		}

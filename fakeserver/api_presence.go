@@ -19,12 +19,18 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	pingOnly := c.p.Bool("ping_only", false)
 	c.p.Bool("new_user_input", false)
 	slim := c.p.Bool("slim_presence", false)
+	if mutation.On("slim-presence-refused") && c.p.Has("slim_presence") {
+		c.p.Fail(apierr.BadRequest("slim_presence is no longer supported"))
+	}
 	q := realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays}
 	if mutation.On("presence-history-default-13-days") {
 		q.HistoryLimitDays = 13
 	}
 	// Before its protocol, last_update_id is a parameter the server does not know, and lists.
 	protocol := s.realm().AtLeast(realm.LevelPresenceUpdateID)
+	if mutation.On("presence-protocol-one-level-late") {
+		protocol = s.realm().AtLeast(realm.LevelPresenceUpdateID + 1)
+	}
 	if protocol {
 		if id, ok := c.p.Int("last_update_id"); ok {
 			last := int(id)

@@ -20,7 +20,10 @@ func (s *Server) registerClientDevice(c *call) (fields, error) {
 // registerPushDevice: POST /mobile_push/register (operation 7). Parameters are read first, so a
 // missing device_id is reported even when no push service is configured, as on the real server.
 func (s *Server) registerPushDevice(c *call) (fields, error) {
-	if !s.realm().AtLeast(realm.LevelPushRedesign) {
+	if mutation.On("push-registration-not-found") {
+		return nil, apierr.NotFound()
+	}
+	if !s.realm().AtLeast(realm.LevelPushRedesign) || mutation.On("push-old-form-at-modern-level") {
 		return s.registerPushAccount(c)
 	}
 	r := realm.PushRegistration{DeviceID: c.p.RequiredInt("device_id")}
@@ -29,6 +32,9 @@ func (s *Server) registerPushDevice(c *call) (fields, error) {
 		r.TokenKind = &kind
 	}
 	r.PushKey = optionalString(c, "push_key")
+	if mutation.On("push-key-refused") && r.PushKey != nil {
+		c.p.Fail(apierr.BadRequest("Invalid parameter push_key"))
+	}
 	if id, ok := c.p.Int("push_key_id"); ok {
 		if (id < 0 || id > 1<<32-1) && !(mutation.On("push-key-id-over-32-bits-accepted") && id == 1<<32) {
 			c.p.Fail(apierr.BadRequest("Invalid push_key_id: Not a valid unsigned 32-bit integer"))

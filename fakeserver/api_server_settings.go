@@ -1,7 +1,11 @@
 package fakeserver
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -24,6 +28,12 @@ func (s *Server) serverSettings(c *call) (fields, error) {
 		"realm_icon":                      url + "/static/images/logo/zulip-icon-128x128.png",
 		"realm_description":               "<p>" + st.Name + "</p>",
 		"realm_web_public_access_enabled": false,
+	}
+	if mutation.On("feature-level-as-string") {
+		out["zulip_feature_level"] = strconv.Itoa(st.FeatureLevel)
+	}
+	if mutation.On("version-without-minor") {
+		out["zulip_version"] = strings.Split(st.Version, ".")[0]
 	}
 	if st.FeatureLevel >= realm.LevelRealmURL {
 		out["realm_url"] = url

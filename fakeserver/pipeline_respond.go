@@ -4,6 +4,7 @@ import (
 	"maps"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
@@ -28,12 +29,18 @@ func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
 		p = nil
 	}
 	body["msg"] = ""
+	if mutation.On("success-msg-ok") {
+		body["msg"] = "OK"
+	}
 	if mutation.On("variant-extra-reply-field") {
 		body["x_variant_note"] = "a field the document does not list"
 	}
 	if p != nil {
 		if unsupported := p.Unsupported(); len(unsupported) > 0 {
 			body["ignored_parameters_unsupported"] = unsupported
+			if mutation.On("ignored-parameters-as-string") {
+				body["ignored_parameters_unsupported"] = strings.Join(unsupported, ",")
+			}
 		}
 	}
 	writeJSON(w, http.StatusOK, body)
@@ -57,7 +64,7 @@ func writeError(w http.ResponseWriter, err error) {
 		body[k] = v
 	}
 	body["result"], body["msg"] = "error", e.Msg
-	if e.Code != "" { // only the 405 has none
+	if e.Code != "" && !mutation.On("error-code-dropped") { // only the 405 has none
 		body["code"] = e.Code
 	}
 	if e.Status == http.StatusUnauthorized {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -130,6 +131,10 @@ func (t *Target) readServerSettings() error {
 		return err
 	}
 	t.ServerFeatureLevel, _ = obj.int("zulip_feature_level")
+	if digits, ok := obj.string("zulip_feature_level"); ok {
+		// Mistyped, it still tells which rules apply: the run goes on and VER-02 fails on it.
+		t.ServerFeatureLevel, _ = strconv.Atoi(digits)
+	}
 	t.ServerVersion, _ = obj.string("zulip_version")
 	t.FeatureLevel = t.ServerFeatureLevel
 	if t.Config.FeatureLevel > 0 {

@@ -483,6 +483,8 @@ func TestConnectErrors(t *testing.T) {
 			[]string{"has role 200", "owner must have role 100"}},
 		{"no feature level", func(f *testFake, cfg *Config) { f.settings = map[string]any{} },
 			[]string{"zulip_feature_level", "-chatconform.feature-level"}},
+		{"feature level not a number", func(f *testFake, cfg *Config) { f.settings = map[string]any{"zulip_feature_level": "new"} },
+			[]string{"zulip_feature_level", "-chatconform.feature-level"}},
 		{"cannot create users", func(f *testFake, cfg *Config) { f.canCreateUsers = false },
 			[]string{"provisioning users", "the administrator", "User not authorized", "can_create_users", "users.administrator"}},
 		{"configured user has wrong role", func(f *testFake, cfg *Config) {
@@ -636,5 +638,19 @@ func TestPreflight(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A feature level mistyped as a string of digits still says which rules apply: the run goes
+// on, so that the versioning spec can fail on the type (VER-02) rather than the whole run.
+func TestConnectFeatureLevelAsString(t *testing.T) {
+	f := newTestFake()
+	f.settings = map[string]any{"zulip_feature_level": "400"}
+	tgt, err := Connect(connectCfg(f.start(t).URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tgt.ServerFeatureLevel != 400 || tgt.FeatureLevel != 400 {
+		t.Errorf("levels = %d, %d; want 400", tgt.ServerFeatureLevel, tgt.FeatureLevel)
 	}
 }

@@ -49,6 +49,15 @@ var _ = Describe("The User object", func() {
 		}),
 	)
 
+	// Only a stub imported from another chat system that has not yet logged in is one; a user
+	// or bot created through the API never was imported.
+	It("says is_imported_stub false for a user and a bot created through the API", harness.Req("RES-36"), func() {
+		admin := t.User(harness.Admin)
+		for _, u := range []harness.User{t.NewUser(harness.Member), t.NewUser(harness.Bot)} {
+			acct.UserAs(admin, u.ID).Value("is_imported_stub").Boolean().IsFalse()
+		}
+	})
+
 	It("says is_active false for a deactivated user", harness.Req("RES-09"), func() {
 		u := t.NewUser(harness.Member)
 		acct.UserAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsTrue()

@@ -38,6 +38,9 @@ type Entry struct {
 	Operator     Operator `json:"operator"`
 	Requirements []string `json:"requirements,omitempty"`
 	Does         string   `json:"does"`
+	// Level is the feature level the fake runs at for this entry, for a rule below a level
+	// boundary (an older form); 0 runs it at its newest level.
+	Level int `json:"level,omitempty"`
 	// Sample puts the entry in the fixed sample that make test runs.
 	Sample bool `json:"sample,omitempty"`
 }

@@ -82,6 +82,9 @@ func TestEntriesWellFormed(t *testing.T) {
 				t.Errorf("%s: unknown requirement %s", e.Name, id)
 			}
 		}
+		if e.Level < 0 || e.Level > 10000 {
+			t.Errorf("%s: level %d, want 0 (the newest) or a feature level of 1 to 10000", e.Name, e.Level)
+		}
 		if e.Sample {
 			samples[e.Mutant()]++
 		}
@@ -89,5 +92,64 @@ func TestEntriesWellFormed(t *testing.T) {
 	// The sample of make test: about 20 mutants and 5 variants, spread over the operators.
 	if samples[true] < 15 || samples[true] > 25 || samples[false] != 5 {
 		t.Errorf("sample: %d mutants and %d variants, want about 20 and 5", samples[true], samples[false])
+	}
+}
+
+// tableRow is a row of a requirement × operator table in docs/mutation-*.md: the requirement
+// ID in the first cell, the reason no operator fills the row (or the rest of it) in the last.
+var tableRow = regexp.MustCompile(`^\|\s*([A-Z]+[0-9]*-[0-9]+)\s*\|`)
+
+// reasons returns the requirement IDs that a table gives a reason for, from every
+// docs/mutation-*.md.
+func reasons(t *testing.T) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob("../../docs/mutation-*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no requirement × operator tables in docs: %v", err)
+	}
+	found := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			m := tableRow.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			cells := strings.Split(strings.TrimSuffix(strings.TrimSpace(line), "|"), "|")
+			if strings.TrimSpace(cells[len(cells)-1]) != "" {
+				found[m[1]] = true
+			}
+		}
+	}
+	return found
+}
+
+// Every requirement of the catalog is broken by a mutant or has a row saying why none is
+// written, so the requirement × operator table is complete by construction: a requirement
+// added to the catalog fails here until it gets one or the other.
+func TestEveryRequirementAccountedFor(t *testing.T) {
+	c, err := catalog.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutated := map[string]bool{}
+	for _, e := range Entries {
+		for _, id := range e.Requirements {
+			mutated[id] = true
+		}
+	}
+	why := reasons(t)
+	for id := range why {
+		if !c.Has(id) {
+			t.Errorf("docs/mutation-*.md: a row for %s, which the catalog does not have", id)
+		}
+	}
+	for _, id := range c.IDs() {
+		if !mutated[id] && !why[id] {
+			t.Errorf("%s: no mutant breaks it and no table in docs/mutation-*.md says why", id)
+		}
 	}
 }

@@ -78,3 +78,17 @@ func TestMarkdownReport(t *testing.T) {
 		}
 	}
 }
+
+// A run whose setup failed checks no requirement: it is neither a survivor nor a passing
+// variant.
+func TestRanNothing(t *testing.T) {
+	aborted := &report.Conformance{Requirements: []report.Requirement{{ID: "VER-02", Status: report.Skipped}, {ID: "MSG-19", Status: report.NotApplicable}}}
+	if !ranNothing(aborted) {
+		t.Error("a run with every requirement skipped counts as having run")
+	}
+	for _, failed := range [][]string{nil, {"MSG-19"}} {
+		if ranNothing(conformance(failed...)) {
+			t.Errorf("a run with %v failed counts as having run nothing", failed)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -83,8 +84,12 @@ var urlPattern = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
 
 // startFake starts the mutants build of the fake with the named point on ("" for none) and
 // returns its URL and a function that stops it.
-func startFake(ctx context.Context, bin, name, hits string) (string, func(), error) {
-	cmd := exec.CommandContext(ctx, bin, "-addr", "127.0.0.1:0", "-quiet")
+func startFake(ctx context.Context, bin, name, hits string, level int) (string, func(), error) {
+	args := []string{"-addr", "127.0.0.1:0", "-quiet"}
+	if level > 0 {
+		args = append(args, "-feature-level", strconv.Itoa(level))
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(withoutSettings(os.Environ()), "CHATCONFORM_MUTANT="+name, "CHATCONFORM_MUTANT_HITS="+hits)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -226,7 +231,7 @@ func runOne(ctx context.Context, b binaries, work string, e Entry, focus bool) (
 		return res
 	}
 	hits := filepath.Join(dir, "reached")
-	url, stop, err := startFake(ctx, b.fake, e.Name, hits)
+	url, stop, err := startFake(ctx, b.fake, e.Name, hits, e.Level)
 	if err != nil {
 		res.Outcome, res.Error = Broken, err.Error()
 		return res
@@ -243,11 +248,24 @@ func runOne(ctx context.Context, b binaries, work string, e Entry, focus bool) (
 		res.Outcome, res.Error = Broken, err.Error()+"\n"+tail(out, 40)
 		return res
 	}
+	if ranNothing(c) {
+		res.Outcome, res.Error = Broken, "the suite checked no requirement (its setup failed)\n"+tail(out, 40)
+		return res
+	}
 	res.Outcome, res.Failed, res.FailedSpecs = judge(e, c)
 	if res.Outcome == Survived {
 		res.Watchers = watchers(e, c)
 	}
 	return res
+}
+
+// ranNothing tells a run whose setup failed (the harness could not connect, say): it checks no
+// requirement, so judged it would count as a survivor that no spec looked at, or as a variant
+// that passed.
+func ranNothing(c *report.Conformance) bool {
+	return !slices.ContainsFunc(c.Requirements, func(r report.Requirement) bool {
+		return len(r.Failures) > 0 || r.Status == report.Passed || r.Status == report.Partial || r.Status == report.Failed
+	})
 }
 
 // tail returns the last n lines of s.

@@ -119,7 +119,10 @@ type AttachmentView = DetachedUpload
 // milliseconds before the level that made it seconds.
 func (s *State) attachmentView(a *Attachment) DetachedUpload {
 	unit := int64(1)
-	if !s.atLeast(LevelAttachmentSeconds) {
+	if !s.atLeast(LevelAttachmentSeconds) && !mutation.On("attachment-create-time-seconds-early") {
+		unit = 1000
+	}
+	if mutation.On("attachment-create-time-ms") {
 		unit = 1000
 	}
 	created := a.CreateTime * unit
@@ -130,7 +133,7 @@ func (s *State) attachmentView(a *Attachment) DetachedUpload {
 	if mutation.On("attachment-message-ids-own-only") {
 		v.MessageIDs = s.ownMessageIDs(a)
 	}
-	if !s.atLeast(LevelAttachmentMessageIDs) {
+	if (!s.atLeast(LevelAttachmentMessageIDs) && !mutation.On("attachment-message-ids-early")) || mutation.On("attachment-messages-at-modern-level") {
 		v.messages = []attachedMessage{}
 		for _, id := range a.MessageIDs {
 			if m := s.messages[id]; m != nil {
@@ -301,6 +304,9 @@ func (a *Attachment) dropMessages(ids map[int]bool) {
 // expireUnusedUploads deletes the attachments no message references that are older than the
 // unused-upload lifetime.
 func (s *State) expireUnusedUploads(lifetime int64) {
+	if mutation.On("unused-upload-never-expires") {
+		return
+	}
 	now := s.Now()
 	for _, a := range s.attachmentList() {
 		if len(a.MessageIDs) == 0 && now-a.CreateTime >= lifetime {

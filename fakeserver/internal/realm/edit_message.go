@@ -129,6 +129,9 @@ func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRende
 		return nil, err
 	}
 	if err := s.checkMovePermissions(p); err != nil {
+		if mutation.On("refused-move-applied") && !p.contentEdit {
+			s.applyEdit(p)
+		}
 		return nil, err
 	}
 	return p, nil
@@ -296,7 +299,7 @@ func (s *State) checkMovePermissions(p *editPlan) error {
 				return apierr.BadRequest("%s", refusal)
 			}
 		} else {
-			if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenTopicsGroup) {
+			if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenTopicsGroup) && !mutation.On("topic-move-group-ignored") {
 				return apierr.BadRequest("You don't have permission to edit this message")
 			}
 			if limit, _ := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
@@ -323,7 +326,7 @@ func (s *State) checkMovePermissions(p *editPlan) error {
 		return nil
 	}
 	if p.toChannel != nil {
-		if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenChannelsGroup) {
+		if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenChannelsGroup) && !mutation.On("channel-move-group-ignored") {
 			return apierr.BadRequest("You don't have permission to move this message")
 		}
 		if _, limit := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {

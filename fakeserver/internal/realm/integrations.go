@@ -1,6 +1,9 @@
 package realm
 
-import "github.com/chatconform/chatconform/fixtures"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
+	"github.com/chatconform/chatconform/fixtures"
+)
 
 // integrationState is the state of uploads and attachments, reminders, bot storage, push
 // devices and video calls. Its IDs count up from 1 after every load, so they
@@ -79,7 +82,7 @@ func (s *State) afterMessagesDeleted(ms []*Message) {
 			continue
 		}
 		a.dropMessages(gone)
-		if len(a.MessageIDs) == 0 {
+		if len(a.MessageIDs) == 0 && !mutation.On("attachment-kept-after-last-reference") {
 			s.deleteAttachment(a)
 		} else {
 			s.publishAttachment("update", a)

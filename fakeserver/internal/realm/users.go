@@ -156,6 +156,9 @@ func (s *State) userView(viewer, u *User) UserView {
 	}
 	if s.atLeast(LevelImportedStub) {
 		v.IsImportedStub = new(bool)
+		if mutation.On("every-user-imported-stub") {
+			*v.IsImportedStub = true
+		}
 	}
 	if u.IsBot {
 		v.BotType, v.BotOwnerID = u.BotType, json.RawMessage("null")
