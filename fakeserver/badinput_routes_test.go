@@ -74,6 +74,7 @@ func routeTable() []routeSpec {
 	routeCasesUserGroups(add)
 	routeCasesUserStatus(add)
 	routeCasesUserTopics(add)
+	routeCasesUserSettingsDefaults(add)
 	routeCasesUsers(add)
 	routeCasesVideoCalls(add)
 	routeCasesAdministration(add) // API keys and bots, invitations, exports, push tests, BigBlueButton

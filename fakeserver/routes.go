@@ -191,6 +191,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 
 	// The realm: settings, emoji, linkifiers, code playgrounds, custom profile fields, exports.
 	r.Patch("/realm", serve(adminOnly(s.updateRealm)))
+	s.gated(r, http.MethodPatch, "/realm/user_settings_defaults", levelGate{from: realm.LevelRealmUserDefaults}, adminOnly(s.updateUserSettingsDefaults))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/realm/emoji/{emoji_name}", serve(membersOnly(s.addCustomEmoji)))
 	r.Delete("/realm/emoji/{emoji_name}", serve(s.removeCustomEmoji))
