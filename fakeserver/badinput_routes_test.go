@@ -74,6 +74,7 @@ func routeTable() []routeSpec {
 	routeCasesUserGroups(add)
 	routeCasesUserStatus(add)
 	routeCasesUserTopics(add)
+	routeCasesUserChannels(add)
 	routeCasesUserSettingsDefaults(add)
 	routeCasesUsers(add)
 	routeCasesVideoCalls(add)

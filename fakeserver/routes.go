@@ -131,6 +131,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription)) // 10
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
 	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
+	s.gated(r, http.MethodGet, "/users/"+userID+"/channels", levelGate{from: realm.LevelUserChannels}, s.getUserChannels)
 
 	// Users and bots.
 	r.Get("/users", serve(s.getUsers))

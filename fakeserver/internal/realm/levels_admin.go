@@ -8,6 +8,8 @@ const (
 	// LevelRealmUserDefaults: PATCH /realm/user_settings_defaults, its
 	// realm_user_settings_defaults event and register state.
 	LevelRealmUserDefaults = 96
+	// LevelUserChannels: GET /users/{user_id}/channels.
+	LevelUserChannels = 458
 	// LevelTestNotification: POST /mobile_push/test_notification.
 	LevelTestNotification = 217
 	// LevelNotifyReferrer: invitations take and show notify_referrer_on_join.
