@@ -30,6 +30,7 @@ func routeTable() []routeSpec {
 	routeCasesAvatars(add)
 	routeCasesBotStorage(add)
 	routeCasesChannels(add)
+	routeCasesChannelsCreate(add)
 	routeCasesControl(add)
 	routeCasesControlDescribe(add)
 	routeCasesControlInspector(add)

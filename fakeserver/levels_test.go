@@ -1015,6 +1015,7 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},
 		{boundary: realm.LevelStatusOfOthers, req: request{method: http.MethodPost, path: "/api/v1/users/4/status", auth: adminAuth}},
 		{boundary: realm.LevelUserChannels, req: request{method: http.MethodGet, path: "/api/v1/users/1/channels", auth: memberAuth}},
+		{boundary: realm.LevelCreateChannelRoute, req: request{method: http.MethodPost, path: "/api/v1/channels/create", auth: memberAuth}},
 		{boundary: realm.LevelRealmUserDefaults, req: request{method: http.MethodPatch, path: "/api/v1/realm/user_settings_defaults", auth: adminAuth}},
 		{boundary: realm.LevelLinkifierReorder, req: request{method: http.MethodPatch, path: "/api/v1/realm/linkifiers", auth: adminAuth}},
 		{boundary: realm.LevelGroupDeactivation, req: request{method: http.MethodPost, path: "/api/v1/user_groups/8/deactivate", auth: ownerAuth}},

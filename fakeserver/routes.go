@@ -103,6 +103,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 
 	// Channels (streams) and their topics.
 	r.Get("/streams", serve(s.getChannels))
+	s.gated(r, http.MethodPost, "/channels/create", levelGate{from: realm.LevelCreateChannelRoute}, s.createChannel)
 	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
 	r.Patch("/streams/"+streamID, serve(s.updateChannel))
 	r.Delete("/streams/"+streamID, serve(s.archiveChannel))

@@ -10,6 +10,8 @@ const (
 	LevelRealmUserDefaults = 96
 	// LevelUserChannels: GET /users/{user_id}/channels.
 	LevelUserChannels = 458
+	// LevelCreateChannelRoute: POST /channels/create.
+	LevelCreateChannelRoute = 417
 	// LevelTestNotification: POST /mobile_push/test_notification.
 	LevelTestNotification = 217
 	// LevelNotifyReferrer: invitations take and show notify_referrer_on_join.
