@@ -391,6 +391,9 @@ func (s *Server) organizationRegisterState(st *registerState) {
 		f["max_channel_folder_name_length"] = realm.MaxChannelFolderNameLength
 		f["max_channel_folder_description_length"] = realm.MaxChannelFolderDescriptionLength
 	}
+	if st.want("realm_user_settings_defaults") && r.AtLeast(realm.LevelRealmUserDefaults) {
+		f["realm_user_settings_defaults"] = r.RealmUserSettingsDefaults()
+	}
 	if st.want("navigation_views") && r.AtLeast(realm.LevelNavigationViews) {
 		f["navigation_views"] = r.NavigationViews(st.c.user.ID)
 	}

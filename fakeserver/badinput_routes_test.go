@@ -30,6 +30,7 @@ func routeTable() []routeSpec {
 	routeCasesAvatars(add)
 	routeCasesBotStorage(add)
 	routeCasesChannels(add)
+	routeCasesChannelsCreate(add)
 	routeCasesControl(add)
 	routeCasesControlDescribe(add)
 	routeCasesControlInspector(add)
@@ -74,6 +75,8 @@ func routeTable() []routeSpec {
 	routeCasesUserGroups(add)
 	routeCasesUserStatus(add)
 	routeCasesUserTopics(add)
+	routeCasesUserChannels(add)
+	routeCasesUserSettingsDefaults(add)
 	routeCasesUsers(add)
 	routeCasesVideoCalls(add)
 	routeCasesAdministration(add) // API keys and bots, invitations, exports, push tests, BigBlueButton

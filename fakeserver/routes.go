@@ -103,6 +103,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 
 	// Channels (streams) and their topics.
 	r.Get("/streams", serve(s.getChannels))
+	s.gated(r, http.MethodPost, "/channels/create", levelGate{from: realm.LevelCreateChannelRoute}, s.createChannel)
 	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
 	r.Patch("/streams/"+streamID, serve(s.updateChannel))
 	r.Delete("/streams/"+streamID, serve(s.archiveChannel))
@@ -131,6 +132,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription)) // 10
 	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
 	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
+	s.gated(r, http.MethodGet, "/users/"+userID+"/channels", levelGate{from: realm.LevelUserChannels}, s.getUserChannels)
 
 	// Users and bots.
 	r.Get("/users", serve(s.getUsers))
@@ -191,6 +193,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 
 	// The realm: settings, emoji, linkifiers, code playgrounds, custom profile fields, exports.
 	r.Patch("/realm", serve(adminOnly(s.updateRealm)))
+	s.gated(r, http.MethodPatch, "/realm/user_settings_defaults", levelGate{from: realm.LevelRealmUserDefaults}, adminOnly(s.updateUserSettingsDefaults))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/realm/emoji/{emoji_name}", serve(membersOnly(s.addCustomEmoji)))
 	r.Delete("/realm/emoji/{emoji_name}", serve(s.removeCustomEmoji))

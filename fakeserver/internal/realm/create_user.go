@@ -39,6 +39,7 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 		APIKey: newAPIKey(), Password: password, IsActive: true, DateJoined: s.clock.Now(), Timezone: "UTC",
 		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone, PresenceEnabled: true,
 	}
+	s.applyUserDefaults(u)
 	s.addUser(u)
 	s.publishUserAdded(u)
 	s.subscribeToDefaultChannels(u)

@@ -5,6 +5,13 @@ package realm
 // from the real server's changelog (kept apart from levels.go while that list is edited
 // elsewhere; the same rules apply).
 const (
+	// LevelRealmUserDefaults: PATCH /realm/user_settings_defaults, its
+	// realm_user_settings_defaults event and register state.
+	LevelRealmUserDefaults = 96
+	// LevelUserChannels: GET /users/{user_id}/channels.
+	LevelUserChannels = 458
+	// LevelCreateChannelRoute: POST /channels/create.
+	LevelCreateChannelRoute = 417
 	// LevelTestNotification: POST /mobile_push/test_notification.
 	LevelTestNotification = 217
 	// LevelNotifyReferrer: invitations take and show notify_referrer_on_join.

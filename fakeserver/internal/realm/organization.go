@@ -16,8 +16,11 @@ type organizationState struct {
 	// emoji are the custom emoji, by ID (emoji.go).
 	emoji     map[int]*customEmoji
 	nextEmoji int
+	// userDefaults are the realm's defaults for new users' settings that differ from the
+	// built-in ones (user_settings_defaults.go).
+	userDefaults map[string]any
 }
 
 func (s *State) loadOrganization() {
-	s.organization = organizationState{folders: map[int]*channelFolder{}, views: map[int][]*NavigationView{}, emoji: map[int]*customEmoji{}}
+	s.organization = organizationState{folders: map[int]*channelFolder{}, views: map[int][]*NavigationView{}, emoji: map[int]*customEmoji{}, userDefaults: map[string]any{}}
 }

@@ -160,28 +160,16 @@ func (s *State) UserSettings(userID int) map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.users[userID]
-	settings := map[string]any{
-		"presence_enabled": u.PresenceEnabled, "email_address_visibility": u.EmailAddressVisibility,
-		"timezone": u.Timezone, "default_language": "en", "twenty_four_hour_time": false,
-		"enter_sends": false, "send_stream_typing_notifications": true, "send_private_typing_notifications": true,
-		"send_read_receipts": true, "enable_desktop_notifications": true, "enable_sounds": true,
-		"enable_offline_push_notifications": true, "enable_offline_email_notifications": true,
-		"enable_stream_desktop_notifications": false, "enable_stream_audible_notifications": false,
-		"enable_stream_push_notifications": false, "enable_stream_email_notifications": false,
-		"wildcard_mentions_notify": true, "emojiset": "google", "color_scheme": 1, "web_home_view": "inbox",
-		"display_emoji_reaction_users": true, "allow_private_data_export": s.admin.consented[userID],
-		"enable_drafts_synchronization": true, // drafts are always kept on the server (drafts.go)
-	}
+	settings := s.builtinUserSettings()
+	maps.Copy(settings, u.settings)
+	settings["presence_enabled"], settings["timezone"] = u.PresenceEnabled, u.Timezone
+	settings["email_address_visibility"] = u.EmailAddressVisibility
+	settings["allow_private_data_export"] = s.admin.consented[userID]
 	if !s.atLeast(LevelUserEmailVisibility) { // a realm setting before
 		delete(settings, "email_address_visibility")
 	}
 	if !s.atLeast(LevelPrivateDataExport) {
 		delete(settings, "allow_private_data_export")
-	}
-	for _, d := range userSettingDefaults {
-		if s.atLeast(d.since) {
-			settings[d.name] = d.value
-		}
 	}
 	return settings
 }

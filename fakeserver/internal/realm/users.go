@@ -51,6 +51,9 @@ type User struct {
 	// PresenceEnabled is the user's presence_enabled setting: when false the user's presence
 	// is shown to nobody.
 	PresenceEnabled bool
+	// settings are the user's settings that differ from the built-in ones (the realm's
+	// defaults when the user was created), but for the fields above.
+	settings map[string]any
 	// HasVCallToken is whether the user holds a token of the external video-call integration,
 	// which the user obtains from the provider, outside this API.
 	HasVCallToken bool
@@ -251,6 +254,7 @@ func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxB
 		DateJoined: s.clock.Now(), Timezone: "UTC", AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
 		PresenceEnabled: true,
 	}
+	s.applyUserDefaults(u)
 	s.addUser(u)
 	s.publishUserAdded(u)
 	return *u, nil

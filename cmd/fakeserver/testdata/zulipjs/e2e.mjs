@@ -235,6 +235,11 @@ async function main() {
   await check('PATCH /users/me/subscriptions', () => call('/users/me/subscriptions', 'PATCH', {
     add: JSON.stringify([{ name: `js brief ${unique}` }]), delete: JSON.stringify([`js brief ${unique}`]),
   }));
+  await check('POST /channels/create', () => call('/channels/create', 'POST', {
+    name: `js created ${unique}`, subscribers: JSON.stringify([member.user_id]),
+  }));
+  await check('GET /users/{id}/channels', () => call(`/users/${member.user_id}/channels`, 'GET'));
+  await check('PATCH /realm/user_settings_defaults', () => call('/realm/user_settings_defaults', 'PATCH', { enter_sends: true }));
   await check('POST /default_streams', () => call('/default_streams', 'POST', { stream_id: streamId }));
   await check('DELETE /default_streams', () => call('/default_streams', 'DELETE', { stream_id: streamId }));
   const folder = await check('POST /channel_folders/create', () => call('/channel_folders/create', 'POST', {

@@ -1,0 +1,36 @@
+package fakeserver_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+// GET /users/{user_id}/channels: the target's subscriptions the requester may see the
+// subscribers of (a private channel only to its subscribers and administrators), archived
+// channels left out.
+func TestUserChannels(t *testing.T) {
+	base := newCheckedServer(t)
+	public := newTestChannel(t, base, ownerAuth, "zeta public", false, "[1]")
+	secret := newTestChannel(t, base, ownerAuth, "alpha secret", true, "[1,4]")
+	old := newTestChannel(t, base, ownerAuth, "old", false, "[1,4]")
+	requireSuccess(t, "archive", archiveChannel(t, base, ownerAuth, old))
+	newTestChannel(t, base, ownerAuth, "not the owner's", false, "[4]")
+
+	for _, tc := range []struct {
+		who, auth string
+		want      []int
+	}{
+		{"a subscriber of the private channel", memberAuth, []int{1, public, secret}},
+		{"an administrator outside it", adminAuth, []int{1, public, secret}},
+		{"a moderator outside it", modAuth, []int{1, public}},
+	} {
+		got := requireSuccess(t, tc.who, get(t, base, tc.auth, "/api/v1/users/1/channels", ""))["subscribed_channel_ids"]
+		if canonical(got) != canonical(tc.want) {
+			t.Errorf("%s: %s, want %v", tc.who, canonical(got), tc.want)
+		}
+	}
+	res := get(t, base, memberAuth, "/api/v1/users/99/channels", "")
+	if res.status != http.StatusBadRequest || res.env["msg"] != "No such user" {
+		t.Errorf("an unknown user: %s", res)
+	}
+}

@@ -1,0 +1,56 @@
+package realm
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
+
+// CreateChannel creates one channel and subscribes the listed users to it, possibly nobody
+// (POST /channels/create), all or nothing. Unlike subscribing, naming a channel that exists
+// is an error, and the requester is subscribed only when listed.
+func (s *State) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOptions) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req := s.users[requesterID]
+	if req.IsGuest() {
+		return 0, apierr.BadRequest("Not allowed for guest users")
+	}
+	name := strings.TrimSpace(sp.Name)
+	if err := checkChannelName(name); err != nil {
+		return 0, err
+	}
+	if utf8.RuneCountInString(sp.Description) > 1024 {
+		return 0, apierr.BadRequest("Channel description too long (limit: 1024 characters).")
+	}
+	if s.channelsByName[strings.ToLower(name)] != nil {
+		return 0, apierr.New(http.StatusBadRequest, "CHANNEL_ALREADY_EXISTS", "Channel '%s' already exists", name)
+	}
+	var subscribers []*User
+	for _, id := range opts.Principals {
+		u := s.users[id]
+		if u == nil || !u.IsActive {
+			return 0, apierr.BadRequest("No such user")
+		}
+		subscribers = append(subscribers, u)
+	}
+	historyPublic := !opts.InviteOnly
+	if opts.HistoryPublic != nil {
+		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
+	}
+	ch := s.addChannel(name, sp.Description, opts.InviteOnly, historyPublic)
+	ch.CreatorID = req.ID
+	var added []int
+	for _, u := range subscribers {
+		if s.subscribe(ch, u) {
+			added = append(added, u.ID)
+		}
+	}
+	// The channel exists before anyone is subscribed to it, as in Subscribe.
+	s.publish(events.Event{"type": "stream", "op": "create", "streams": []ChannelObject{s.channelObject(ch)}}, s.channelAudience(ch)...)
+	s.publishSubscriptionsAdded(ch, added)
+	return ch.ID, nil
+}
