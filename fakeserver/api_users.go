@@ -179,9 +179,9 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 func (s *Server) updateSettings(c *call) (fields, error) {
 	visibility, hasVisibility := s.emailVisibilityParam(c, true)
 	presenceEnabled := optionalBool(c, "presence_enabled")
-	var allowExport, hasAllowExport bool
+	var allowExport *bool
 	if s.realm().AtLeast(realm.LevelPrivateDataExport) {
-		allowExport, hasAllowExport = c.p.Bool("allow_private_data_export", false), c.p.Has("allow_private_data_export")
+		allowExport = optionalBool(c, "allow_private_data_export")
 	}
 	if err := c.done(); err != nil {
 		return nil, err
@@ -194,8 +194,8 @@ func (s *Server) updateSettings(c *call) (fields, error) {
 	if presenceEnabled != nil {
 		s.realm().SetPresenceEnabled(c.user.ID, *presenceEnabled)
 	}
-	if hasAllowExport {
-		s.realm().SetPrivateDataExport(c.user.ID, allowExport)
+	if allowExport != nil {
+		s.realm().SetPrivateDataExport(c.user.ID, *allowExport)
 	}
 	return fields{}, nil
 }
