@@ -27,13 +27,37 @@ func (h *assertionHandler) Failure(ctx *httpexpect.AssertionContext, failure *ht
 		h.DefaultAssertionHandler.Failure(ctx, failure)
 		return
 	}
-	msg := h.Formatter.FormatFailure(ctx, failure)
+	msg := boundFailure(h.Formatter.FormatFailure(ctx, failure))
 	if ctx.Response != nil {
 		// Redacted, as ginkgoReporter hands it to Fail: the reports find the exchange by the
 		// spec's failure message.
 		noteFailedAssertion(ctx.Response.Raw(), RedactText(msg))
 	}
 	h.Reporter.Errorf("%s", msg)
+}
+
+// maxFailureSection bounds each part of a formatted failure (the actual value, the expected
+// one, the diff). httpexpect prints the actual value whole and indented, so a check of one
+// field of a 60-user listing ran to a thousand lines; the reply itself is already in the
+// spec's output, through the exchange printer.
+const maxFailureSection = 40
+
+// boundFailure keeps the head and tail of every blank-line-separated part of msg that runs
+// past maxFailureSection lines, and says how many lines it left out.
+func boundFailure(msg string) string {
+	parts := strings.Split(msg, "\n\n")
+	for i, p := range parts {
+		lines := strings.Split(p, "\n")
+		if len(lines) <= maxFailureSection {
+			continue
+		}
+		head, tail := lines[:maxFailureSection-6], lines[len(lines)-5:]
+		cut := len(lines) - len(head) - len(tail)
+		parts[i] = strings.Join(head, "\n") +
+			fmt.Sprintf("\n  … %d lines left out (the whole reply is in the exchange above)\n", cut) +
+			strings.Join(tail, "\n")
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // ginkgoReporter fails the running spec on an httpexpect assertion failure,
