@@ -35,7 +35,7 @@ func uploadEmoji(t testing.TB, base, auth, name string, content []byte) response
 }
 
 // organizationSetUp makes general a default channel, adds a private channel (2, the owner's), two
-// channel folders (1 and 2), two navigation views of the member's (inbox, pinned; a custom
+// channel folders (1 and 2, the private channel in 2), two navigation views of the member's (inbox, pinned; a custom
 // view named Alerts), the owner's custom emoji setup_emoji (1), and shows the custom profile
 // fields 3 and 5 in the profile summary, so that a wrongful change to any of them shows.
 func organizationSetUp(t testing.TB, base string) {
@@ -49,6 +49,7 @@ func organizationSetUp(t testing.TB, base string) {
 	for _, name := range []string{"Setup folder", "Second folder"} {
 		requireSuccess(t, "setup channel folder", post(t, base, ownerAuth, "/api/v1/channel_folders/create", "name", name, "description", "set up"))
 	}
+	requireSuccess(t, "setup channel in a folder", patch(t, base, ownerAuth, "/api/v1/streams/"+secretChannel, "folder_id", "2"))
 	requireSuccess(t, "setup built-in view", post(t, base, memberAuth, "/api/v1/navigation_views", "fragment", "inbox", "is_pinned", "true"))
 	requireSuccess(t, "setup custom view", post(t, base, memberAuth, "/api/v1/navigation_views",
 		"fragment", "narrow/is/alerted", "is_pinned", "false", "name", "Alerts"))
@@ -67,6 +68,8 @@ func organizationStateOf(t testing.TB, base string, state map[string]any) {
 		recordField(state, "member "+key, member, key)
 	}
 	recordField(state, "custom profile fields", get(t, base, memberAuth, "/api/v1/realm/profile_fields", ""), "custom_fields")
+	// The setup channel's folder (and the rest of it): a refused move must leave it.
+	recordField(state, "setup channel", get(t, base, ownerAuth, "/api/v1/streams/1", ""), "stream")
 }
 
 // routeCasesOrganization adds the bad-input cases of this area's routes.
@@ -145,6 +148,8 @@ func routeCasesOrganization(add func(routeSpec)) {
 		badCase{"a blank name", folder.with("name", " "), badRequest("Channel folder name can't be empty.")},
 		badCase{"another folder's name", folder.with("name", "second FOLDER"), badRequest("Channel folder 'second FOLDER' already exists")},
 		badCase{"a name too long", folder.with("name", strings.Repeat("f", 61)), badRequest("name is too long (limit: 60 characters)")},
+		badCase{"archiving a folder a channel is in", onPath("/api/v1/channel_folders/2", folder.with("is_archived", "true")),
+			badRequest("You need to remove all the channels from this folder to archive it.")},
 	)
 	add(folder)
 
