@@ -156,7 +156,7 @@ func routeCasesOrganization(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/api/v1/navigation_views", path: "/api/v1/navigation_views", role: fixtures.RoleMember})
 
 	addView := routeSpec{method: "POST", pattern: "/api/v1/navigation_views", path: "/api/v1/navigation_views", role: fixtures.RoleMember,
-		params: []param{{name: "fragment", required: true}, {name: "is_pinned", kind: kBool, required: true}, {name: "name"}},
+		params: []param{{name: "fragment", required: true, oversizeFails: true}, {name: "is_pinned", kind: kBool, required: true}, {name: "name", oversizeFails: true}},
 		valid:  []string{"fragment", "narrow/is/followed", "is_pinned", "true", "name", "Followed"}}
 	builtIn := func(kv ...string) request {
 		v := url.Values{"fragment": {"recent"}, "is_pinned": {"true"}}
@@ -172,18 +172,21 @@ func routeCasesOrganization(add func(routeSpec)) {
 		{"a blank name", addView.with("name", " "), badRequest("name is too short.")},
 		{"a fragment the user has", builtIn("fragment", "inbox"), badRequest("Navigation view already exists.")},
 		{"a name the user has", addView.with("name", "Alerts"), badRequest("Navigation view already exists.")},
+		{"a fragment over the fake's bound", addView.with("fragment", strings.Repeat("f", 1001)), badRequest("fragment is too long (limit: 1000 characters)")},
+		{"a name over the fake's bound", addView.with("name", strings.Repeat("n", 1001)), badRequest("name is too long (limit: 1000 characters)")},
 	}
 	add(addView)
 
 	viewNotFound := bad(404, "BAD_REQUEST", "Navigation view does not exist.")
 	editView := routeSpec{method: "PATCH", pattern: "/api/v1/navigation_views/*", path: "/api/v1/navigation_views/narrow%2Fis%2Falerted", role: fixtures.RoleMember,
-		params: []param{{name: "is_pinned", kind: kBool}, {name: "name"}},
+		params: []param{{name: "is_pinned", kind: kBool}, {name: "name", oversizeFails: true}},
 		valid:  []string{"is_pinned", "true", "name", "Alert words"}}
 	editView.extra = []badCase{
 		{"a view the user does not have", onPath("/api/v1/navigation_views/narrow%2Fis%2Fnone", editView.with("name", "Other")), viewNotFound},
 		{"a name for a built-in view", onPath("/api/v1/navigation_views/inbox", editView.with("name", "Inbox")), badRequest("Built-in views cannot have a custom name.")},
 		{"a name the user has, even this view's", editView.with("name", "Alerts"), badRequest("Navigation view already exists.")},
 		{"a blank name", editView.with("name", " "), badRequest("name is too short.")},
+		{"a name over the fake's bound", editView.with("name", strings.Repeat("n", 1001)), badRequest("name is too long (limit: 1000 characters)")},
 		{"another user's view", editView.as(ownerAuth), viewNotFound},
 	}
 	add(editView)
