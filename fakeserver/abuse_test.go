@@ -88,6 +88,23 @@ func TestAbuseStaysWithinBounds(t *testing.T) {
 				}
 			},
 		},
+		{
+			// An administrator's 3,000 channel folders with the longest description taken, and
+			// a member's 3,000 navigation views with 990-character fragments and names and 200
+			// with 50,000-character ones: 1,000 of each are kept, none of the long views.
+			name: "channel folders and navigation views", limit: 8 << 20,
+			abuse: func(t *testing.T, base string) {
+				description := strings.Repeat("d", 1024)
+				text, long := strings.Repeat("v", 990), strings.Repeat("w", 50_000)
+				for i := range 3000 {
+					post(t, base, adminAuth, "/api/v1/channel_folders/create", "name", fmt.Sprint("Folder ", i), "description", description)
+					post(t, base, memberAuth, "/api/v1/navigation_views", "fragment", fmt.Sprint(i, text), "is_pinned", "true", "name", fmt.Sprint(i, text))
+				}
+				for i := range 200 {
+					post(t, base, memberAuth, "/api/v1/navigation_views", "fragment", fmt.Sprint(i, long), "is_pinned", "true", "name", fmt.Sprint(i, long))
+				}
+			},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

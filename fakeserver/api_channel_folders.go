@@ -1,6 +1,10 @@
 package fakeserver
 
-import "github.com/chatconform/chatconform/fakeserver/internal/realm"
+import (
+	"math"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
 
 // createChannelFolder: POST /channel_folders/create — administrators only.
 func (s *Server) createChannelFolder(c *call) (fields, error) {
@@ -49,4 +53,36 @@ func (s *Server) reorderChannelFolders(c *call) (fields, error) {
 		return nil, err
 	}
 	return fields{}, s.realm().ReorderChannelFolders(order)
+}
+
+// folderIDParam reads folder_id, the channel folder a channel goes in; where allowNull, JSON
+// null takes the channel out of its folder (0). Nil when absent. No folder has an ID below 1,
+// and 0 means none to the domain, so such an ID is refused here as the lookup would refuse it.
+func folderIDParam(c *call, allowNull bool) *int {
+	raw, present := c.p.String("folder_id")
+	if !present {
+		return nil
+	}
+	if allowNull && raw == "null" {
+		none := 0
+		return &none
+	}
+	n, ok := c.p.Int("folder_id")
+	if !ok {
+		return nil
+	}
+	if n < 1 || n > math.MaxInt32 {
+		c.p.Fail(realm.ErrNoChannelFolder)
+		return nil
+	}
+	id := int(n)
+	return &id
+}
+
+// folderOrNone reads the folder_id of a channel being created: a folder's ID, 0 when absent.
+func folderOrNone(c *call) int {
+	if id := folderIDParam(c, false); id != nil {
+		return *id
+	}
+	return 0
 }

@@ -99,9 +99,10 @@ func (s *Server) archiveChannel(c *call) (fields, error) {
 	return fields{}, s.realm().ArchiveChannel(c.user.ID, id)
 }
 
-// updateChannel: PATCH /streams/{stream_id} — a channel's access, description and name.
-// The settings the fake does not keep (default channel, retention, topics policy, folder,
-// permission groups) are not read, so the reply lists them in ignored_parameters_unsupported.
+// updateChannel: PATCH /streams/{stream_id} — a channel's access, description, name and
+// folder (from LevelChannelFolders). The settings the fake does not keep (default channel,
+// retention, topics policy, permission groups) are not read, so the reply lists them in
+// ignored_parameters_unsupported.
 func (s *Server) updateChannel(c *call) (fields, error) {
 	id, err := c.pathID("stream_id", apierr.InvalidChannel)
 	if err != nil {
@@ -115,6 +116,9 @@ func (s *Server) updateChannel(c *call) (fields, error) {
 	ch.IsWebPublic = optionalBool(c, "is_web_public")
 	if archived := optionalBool(c, "is_archived"); archived != nil && !*archived {
 		ch.Unarchive = true
+	}
+	if s.realm().AtLeast(realm.LevelChannelFolders) {
+		ch.Folder = folderIDParam(c, true)
 	}
 	if err := c.done(); err != nil {
 		return nil, err

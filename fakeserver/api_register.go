@@ -231,14 +231,24 @@ var (
 	}
 )
 
-// settingsRegisterState adds user_settings, and the legacy top-level copies.
+// settingsRegisterState adds user_settings, and the legacy top-level copies; with each, as on
+// the real server, the choices a client offers: the emoji sets with the display settings, the
+// notification sounds with the notification settings.
 func (s *Server) settingsRegisterState(st *registerState) {
 	settings := s.realm().UserSettings(st.c.user.ID)
 	if st.want("user_settings") {
-		st.f["user_settings"] = settings
+		withChoices := maps.Clone(settings)
+		withChoices["emojiset_choices"], withChoices["available_notification_sounds"] = realm.EmojisetChoices, realm.NotificationSounds
+		st.f["user_settings"] = withChoices
 	}
 	if st.client.Can("user_settings_object") {
 		return
+	}
+	if st.want("update_display_settings") {
+		st.f["emojiset_choices"] = realm.EmojisetChoices
+	}
+	if st.want("update_global_notifications") {
+		st.f["available_notification_sounds"] = realm.NotificationSounds
 	}
 	for eventType, names := range map[string][]string{"update_display_settings": legacyDisplaySettings, "update_global_notifications": legacyNotificationSettings} {
 		if st.want(eventType) {

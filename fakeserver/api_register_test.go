@@ -203,22 +203,23 @@ var registerKeys = map[string][]string{
 		"realm_empty_topic_display_name", "event_queue_longpoll_timeout_seconds", "server_presence_ping_interval_seconds",
 		"server_presence_offline_threshold_seconds", "server_typing_started_expiry_period_milliseconds",
 		"realm_allow_message_editing", "realm_message_content_edit_limit_seconds"},
-	"realm_user":              {"realm_users", "realm_non_active_users", "cross_realm_bots", "user_id", "email", "full_name", "delivery_email", "is_admin"},
-	"realm_bot":               {"realm_bots"},
-	"subscription":            {"subscriptions", "unsubscribed", "never_subscribed"},
-	"stream":                  {"streams"},
-	"message":                 {"max_message_id"},
-	"presence":                {"presences", "server_timestamp", "presence_last_update_id"},
-	"realm_user_groups":       {"realm_user_groups"},
-	"realm_emoji":             {"realm_emoji"},
-	"realm_linkifiers":        {"realm_linkifiers"},
-	"realm_playgrounds":       {"realm_playgrounds"},
-	"custom_profile_fields":   {"custom_profile_fields"},
-	"user_settings":           {"user_settings"},
-	"user_topic":              {"user_topics"},
-	"has_vcall_token":         {"has_vcall_token"},
-	"reminders":               {"reminders"},
-	"update_display_settings": {"twenty_four_hour_time", "default_language"},
+	"realm_user":                  {"realm_users", "realm_non_active_users", "cross_realm_bots", "user_id", "email", "full_name", "delivery_email", "is_admin"},
+	"realm_bot":                   {"realm_bots"},
+	"subscription":                {"subscriptions", "unsubscribed", "never_subscribed"},
+	"stream":                      {"streams"},
+	"message":                     {"max_message_id"},
+	"presence":                    {"presences", "server_timestamp", "presence_last_update_id"},
+	"realm_user_groups":           {"realm_user_groups"},
+	"realm_emoji":                 {"realm_emoji"},
+	"realm_linkifiers":            {"realm_linkifiers"},
+	"realm_playgrounds":           {"realm_playgrounds"},
+	"custom_profile_fields":       {"custom_profile_fields"},
+	"user_settings":               {"user_settings"},
+	"user_topic":                  {"user_topics"},
+	"has_vcall_token":             {"has_vcall_token"},
+	"reminders":                   {"reminders"},
+	"update_display_settings":     {"twenty_four_hour_time", "default_language", "emojiset_choices"},
+	"update_global_notifications": {"enable_sounds", "available_notification_sounds"},
 }
 
 // TestRegisterStateKeys: each state key is present when, and only when, its event type was
@@ -249,6 +250,9 @@ func TestRegisterStateKeys(t *testing.T) {
 		"fetch_event_types", `["user_settings", "update_display_settings"]`, "client_capabilities", `{"notification_settings_null": true, "user_settings_object": true}`))
 	if _, legacy := env["twenty_four_hour_time"]; legacy {
 		t.Errorf("legacy top-level settings for a client with user_settings_object")
+	}
+	if _, legacy := env["emojiset_choices"]; legacy {
+		t.Errorf("legacy top-level emojiset_choices for a client with user_settings_object")
 	}
 }
 

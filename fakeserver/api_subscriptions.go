@@ -12,6 +12,9 @@ func (s *Server) subscribe(c *call) (fields, error) {
 	specs := channelSpecs(c)
 	opts := realm.SubscribeOptions{InviteOnly: c.p.Bool("invite_only", false)}
 	opts.HistoryPublic = optionalBool(c, "history_public_to_subscribers")
+	if s.realm().AtLeast(realm.LevelChannelFolders) {
+		opts.FolderID = folderOrNone(c)
+	}
 	principals := s.principals(c)
 	if err := c.done(); err != nil {
 		return nil, err

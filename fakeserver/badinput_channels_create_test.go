@@ -12,6 +12,7 @@ func routeCasesChannelsCreate(add func(routeSpec)) {
 			{name: "name", kind: kString, required: true, oversizeFails: true}, {name: "description", kind: kString, oversizeFails: true},
 			{name: "subscribers", kind: kJSONList, required: true},
 			{name: "invite_only", kind: kBool}, {name: "history_public_to_subscribers", kind: kBool},
+			{name: "folder_id", kind: kInt},
 		},
 		valid: []string{"name", "created by the table", "subscribers", "[4]"}}
 	create.extra = []badCase{
@@ -19,6 +20,8 @@ func routeCasesChannelsCreate(add func(routeSpec)) {
 		{"an empty name", create.with("name", "  "), badRequest("Channel name can't be empty.")},
 		{"an unknown subscriber", create.with("subscribers", "[4, 99]"), badRequest("No such user")},
 		{"a guest", create.as(guestAuth), badRequest("Not allowed for guest users")},
+		{"no such folder", create.with("folder_id", "99"), badRequest("Invalid channel folder ID")},
+		{"folder ID zero", create.with("folder_id", "0"), badRequest("Invalid channel folder ID")},
 	}
 	add(create)
 }

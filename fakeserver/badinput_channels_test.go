@@ -62,6 +62,14 @@ func routeCasesChannels(add func(routeSpec)) {
 		{"web-public", editChannel.with("is_web_public", "true"), badRequest("Web-public channels are not enabled.")},
 		{"unarchive an active channel", editChannel.with("is_archived", "false"), badRequest("Channel is not currently deactivated")},
 		{"description too long, with a good name (all or nothing)", editChannel.as(adminAuth, "description", strings.Repeat("d", 1025), "new_name", newChan), badRequest("description is too long (limit: 1024 characters)")},
+		// folder_id is a JSON integer or null, so the generated integer cases do not fit it.
+		{"no such folder, with a good description (all or nothing)", editChannel.as(adminAuth, "folder_id", "99", "description", "moved"), badRequest("Invalid channel folder ID")},
+		{"folder ID zero", editChannel.with("folder_id", "0"), badRequest("Invalid channel folder ID")},
+		{"folder ID a JSON string", editChannel.with("folder_id", `"1"`), badRequest("folder_id is not an integer")},
+		{"folder ID a float", editChannel.with("folder_id", "1.5"), badRequest("folder_id is not an integer")},
+		{"folder ID not JSON", editChannel.with("folder_id", "one"), badRequest("folder_id is not valid JSON")},
+		{"folder ID overflowing", editChannel.with("folder_id", huge), badRequest("folder_id is too large")},
+		{"a folder, as a member", editChannel.as(memberAuth, "folder_id", "1"), badRequest("You do not have permission to administer this channel.")},
 	}
 	add(editChannel)
 

@@ -35,7 +35,7 @@ func uploadEmoji(t testing.TB, base, auth, name string, content []byte) response
 }
 
 // organizationSetUp makes general a default channel, adds a private channel (2, the owner's), two
-// channel folders (1 and 2), two navigation views of the member's (inbox, pinned; a custom
+// channel folders (1 and 2, the private channel in 2), two navigation views of the member's (inbox, pinned; a custom
 // view named Alerts), the owner's custom emoji setup_emoji (1), and shows the custom profile
 // fields 3 and 5 in the profile summary, so that a wrongful change to any of them shows.
 func organizationSetUp(t testing.TB, base string) {
@@ -49,6 +49,7 @@ func organizationSetUp(t testing.TB, base string) {
 	for _, name := range []string{"Setup folder", "Second folder"} {
 		requireSuccess(t, "setup channel folder", post(t, base, ownerAuth, "/api/v1/channel_folders/create", "name", name, "description", "set up"))
 	}
+	requireSuccess(t, "setup channel in a folder", patch(t, base, ownerAuth, "/api/v1/streams/"+secretChannel, "folder_id", "2"))
 	requireSuccess(t, "setup built-in view", post(t, base, memberAuth, "/api/v1/navigation_views", "fragment", "inbox", "is_pinned", "true"))
 	requireSuccess(t, "setup custom view", post(t, base, memberAuth, "/api/v1/navigation_views",
 		"fragment", "narrow/is/alerted", "is_pinned", "false", "name", "Alerts"))
@@ -67,6 +68,8 @@ func organizationStateOf(t testing.TB, base string, state map[string]any) {
 		recordField(state, "member "+key, member, key)
 	}
 	recordField(state, "custom profile fields", get(t, base, memberAuth, "/api/v1/realm/profile_fields", ""), "custom_fields")
+	// The setup channel's folder (and the rest of it): a refused move must leave it.
+	recordField(state, "setup channel", get(t, base, ownerAuth, "/api/v1/streams/1", ""), "stream")
 }
 
 // routeCasesOrganization adds the bad-input cases of this area's routes.
@@ -145,13 +148,15 @@ func routeCasesOrganization(add func(routeSpec)) {
 		badCase{"a blank name", folder.with("name", " "), badRequest("Channel folder name can't be empty.")},
 		badCase{"another folder's name", folder.with("name", "second FOLDER"), badRequest("Channel folder 'second FOLDER' already exists")},
 		badCase{"a name too long", folder.with("name", strings.Repeat("f", 61)), badRequest("name is too long (limit: 60 characters)")},
+		badCase{"archiving a folder a channel is in", onPath("/api/v1/channel_folders/2", folder.with("is_archived", "true")),
+			badRequest("You need to remove all the channels from this folder to archive it.")},
 	)
 	add(folder)
 
 	add(routeSpec{method: "GET", pattern: "/api/v1/navigation_views", path: "/api/v1/navigation_views", role: fixtures.RoleMember})
 
 	addView := routeSpec{method: "POST", pattern: "/api/v1/navigation_views", path: "/api/v1/navigation_views", role: fixtures.RoleMember,
-		params: []param{{name: "fragment", required: true}, {name: "is_pinned", kind: kBool, required: true}, {name: "name"}},
+		params: []param{{name: "fragment", required: true, oversizeFails: true}, {name: "is_pinned", kind: kBool, required: true}, {name: "name", oversizeFails: true}},
 		valid:  []string{"fragment", "narrow/is/followed", "is_pinned", "true", "name", "Followed"}}
 	builtIn := func(kv ...string) request {
 		v := url.Values{"fragment": {"recent"}, "is_pinned": {"true"}}
@@ -167,18 +172,21 @@ func routeCasesOrganization(add func(routeSpec)) {
 		{"a blank name", addView.with("name", " "), badRequest("name is too short.")},
 		{"a fragment the user has", builtIn("fragment", "inbox"), badRequest("Navigation view already exists.")},
 		{"a name the user has", addView.with("name", "Alerts"), badRequest("Navigation view already exists.")},
+		{"a fragment over the fake's bound", addView.with("fragment", strings.Repeat("f", 1001)), badRequest("fragment is too long (limit: 1000 characters)")},
+		{"a name over the fake's bound", addView.with("name", strings.Repeat("n", 1001)), badRequest("name is too long (limit: 1000 characters)")},
 	}
 	add(addView)
 
 	viewNotFound := bad(404, "BAD_REQUEST", "Navigation view does not exist.")
 	editView := routeSpec{method: "PATCH", pattern: "/api/v1/navigation_views/*", path: "/api/v1/navigation_views/narrow%2Fis%2Falerted", role: fixtures.RoleMember,
-		params: []param{{name: "is_pinned", kind: kBool}, {name: "name"}},
+		params: []param{{name: "is_pinned", kind: kBool}, {name: "name", oversizeFails: true}},
 		valid:  []string{"is_pinned", "true", "name", "Alert words"}}
 	editView.extra = []badCase{
 		{"a view the user does not have", onPath("/api/v1/navigation_views/narrow%2Fis%2Fnone", editView.with("name", "Other")), viewNotFound},
 		{"a name for a built-in view", onPath("/api/v1/navigation_views/inbox", editView.with("name", "Inbox")), badRequest("Built-in views cannot have a custom name.")},
 		{"a name the user has, even this view's", editView.with("name", "Alerts"), badRequest("Navigation view already exists.")},
 		{"a blank name", editView.with("name", " "), badRequest("name is too short.")},
+		{"a name over the fake's bound", editView.with("name", strings.Repeat("n", 1001)), badRequest("name is too long (limit: 1000 characters)")},
 		{"another user's view", editView.as(ownerAuth), viewNotFound},
 	}
 	add(editView)

@@ -16,6 +16,7 @@ func routeCasesSubscriptions(add func(routeSpec)) {
 			{name: "subscriptions", kind: kJSONList, required: true},
 			{name: "invite_only", kind: kBool},
 			{name: "history_public_to_subscribers", kind: kBool},
+			{name: "folder_id", kind: kInt},
 			{name: "principals", kind: kJSONList},
 		},
 		valid: []string{"subscriptions", `[{"name":"` + newChan + `","description":"made by the test"}]`}}
@@ -45,6 +46,8 @@ func routeCasesSubscriptions(add func(routeSpec)) {
 		{"principals: good then unknown", sub.with("principals", "[4,999]"), want{status: 400, code: "BAD_REQUEST"}},
 		{"guest creating a channel", sub.as(guestAuth, "subscriptions", `[{"name":"badinput-guest"}]`), want{status: 400, code: "BAD_REQUEST"}},
 		{"guest subscribing others", sub.as(guestAuth, "subscriptions", `[{"name":"general"}]`, "principals", "[4]"), want{status: 400, code: "BAD_REQUEST"}},
+		{"folder_id: no such folder", sub.with("folder_id", "99"), badRequest("Invalid channel folder ID")},
+		{"folder_id: negative", sub.with("folder_id", "-1"), badRequest("Invalid channel folder ID")},
 	}
 	add(sub)
 

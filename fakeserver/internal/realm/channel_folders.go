@@ -43,6 +43,42 @@ type ChannelFolderView struct {
 // ErrNoChannelFolder names a folder that does not exist, in a path or otherwise.
 var ErrNoChannelFolder = apierr.BadRequest("Invalid channel folder ID")
 
+// MaxChannelFolders bounds how many folders (archived ones included) a realm may have: the
+// fake's own bound (the real server has none), so that a client creating folders in a loop
+// cannot grow the fake without end.
+const MaxChannelFolders = 1000
+
+// checkFolderExists is the real server's lookup of a folder a channel is put in: any folder of
+// the realm, archived ones included; 0 is no folder. The caller holds the lock.
+func (s *State) checkFolderExists(id int) error {
+	if id != 0 && s.organization.folders[id] == nil {
+		return ErrNoChannelFolder
+	}
+	return nil
+}
+
+// moveToFolder puts a channel in a folder (0: in none) and tells whoever can see the channel,
+// even when it was there already, as the real server does. The caller holds the lock.
+func (s *State) moveToFolder(ch *Channel, folderID int) {
+	ch.FolderID = folderID
+	var value any // null: in no folder
+	if folderID != 0 {
+		value = folderID
+	}
+	s.channelUpdate(ch, "folder_id", value)
+}
+
+// folderInUse tells whether any channel, archived ones included, is in the folder; the
+// caller holds the lock.
+func (s *State) folderInUse(id int) bool {
+	for _, ch := range s.channels {
+		if ch.FolderID == id {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *State) folderView(f *channelFolder) ChannelFolderView {
 	v := ChannelFolderView{
 		ID: f.id, Name: f.name, Description: f.description, RenderedDescription: s.renderDescription(f.description),
@@ -121,6 +157,9 @@ func (s *State) CreateChannelFolder(creatorID int, name, description string) (in
 	if err := s.checkFolderName(name); err != nil {
 		return 0, err
 	}
+	if len(s.organization.folders) >= MaxChannelFolders {
+		return 0, apierr.BadRequest("An organization can have at most %d channel folders.", MaxChannelFolders)
+	}
 	id := nextID(&s.organization.nextFolder)
 	f := &channelFolder{id: id, name: name, description: description, creatorID: creatorID, dateCreated: s.clock.Unix(), order: id}
 	s.organization.folders[id] = f
@@ -153,8 +192,9 @@ func (s *State) UpdateChannelFolder(id int, ch ChannelFolderChange) error {
 			return err
 		}
 	}
-	// No channel is ever put in a folder here (channels' folder_id is always null), so a
-	// folder is never in use and archiving it never meets the real server's refusal.
+	if ch.IsArchived != nil && *ch.IsArchived && !f.archived && s.folderInUse(id) {
+		return apierr.BadRequest("You need to remove all the channels from this folder to archive it.")
+	}
 	var updates []map[string]any
 	if rename {
 		f.name = *ch.Name

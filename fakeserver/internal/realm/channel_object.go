@@ -1,6 +1,9 @@
 package realm
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // ChannelObject is a channel as the real server describes it in stream events, in
 // subscriptions and in the register state (its BasicStreamFields), whoever looks.
@@ -56,6 +59,9 @@ func (s *State) channelObject(ch *Channel) ChannelObject {
 	// The fields the real server added after 10.1 (level 372), each from its level.
 	if s.atLeast(LevelChannelFolders) {
 		o.FolderID = json.RawMessage("null")
+		if ch.FolderID != 0 {
+			o.FolderID = json.RawMessage(strconv.Itoa(ch.FolderID))
+		}
 	}
 	if s.atLeast(LevelChannelTopicsPolicy) {
 		o.TopicsPolicy = "inherit"

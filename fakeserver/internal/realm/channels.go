@@ -23,6 +23,7 @@ type Channel struct {
 	DateCreated                int64
 	CreatorID                  int // 0: made by the fixture, shown as null
 	FirstMessageID             int // 0 while the channel has no message
+	FolderID                   int // 0 while the channel is in no channel folder
 	// Archived channels keep their messages and subscribers, as on the real server, but take
 	// no new messages and are not found by name.
 	Archived    bool
@@ -186,6 +187,7 @@ type SubscribeOptions struct {
 	InviteOnly    bool
 	HistoryPublic *bool // nil: the real server's default (shared for public, protected for private)
 	Principals    []int // user IDs; empty means the requester
+	FolderID      int   // the channel folder new channels go in; 0 for none
 }
 
 // SubscribeResult lists, per user ID, the channel names newly and already subscribed.
@@ -217,7 +219,10 @@ func (s *State) subscribeLocked(requesterID int, specs []ChannelSpec, opts Subsc
 			return SubscribeResult{}, apierr.BadRequest("Not allowed for guest users")
 		}
 	}
-	// Validate everything before changing anything.
+	// Validate everything before changing anything; the folder first, as the real server does.
+	if err := s.checkFolderExists(opts.FolderID); err != nil {
+		return SubscribeResult{}, err
+	}
 	var toCreate []ChannelSpec
 	for i, sp := range specs {
 		name := strings.TrimSpace(sp.Name)
@@ -248,7 +253,8 @@ func (s *State) subscribeLocked(requesterID int, specs []ChannelSpec, opts Subsc
 		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
 	}
 	for _, sp := range toCreate {
-		s.addChannel(sp.Name, sp.Description, opts.InviteOnly, historyPublic).CreatorID = req.ID
+		ch := s.addChannel(sp.Name, sp.Description, opts.InviteOnly, historyPublic)
+		ch.CreatorID, ch.FolderID = req.ID, opts.FolderID
 	}
 	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
 	added := map[*Channel][]int{}

@@ -19,6 +19,9 @@ func (s *State) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOpt
 	if req.IsGuest() {
 		return 0, apierr.BadRequest("Not allowed for guest users")
 	}
+	if err := s.checkFolderExists(opts.FolderID); err != nil {
+		return 0, err
+	}
 	name := strings.TrimSpace(sp.Name)
 	if err := checkChannelName(name); err != nil {
 		return 0, err
@@ -42,7 +45,7 @@ func (s *State) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOpt
 		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
 	}
 	ch := s.addChannel(name, sp.Description, opts.InviteOnly, historyPublic)
-	ch.CreatorID = req.ID
+	ch.CreatorID, ch.FolderID = req.ID, opts.FolderID
 	var added []int
 	for _, u := range subscribers {
 		if s.subscribe(ch, u) {

@@ -20,6 +20,8 @@ type ChannelChange struct {
 	// Unarchive is is_archived=false; the real server ignores is_archived=true (archiving
 	// has its own route).
 	Unarchive bool
+	// Folder is the channel folder to put the channel in; 0 takes it out of its folder.
+	Folder *int
 }
 
 // maxChannelDescriptionLength is the real server's limit for channel descriptions.
@@ -66,6 +68,13 @@ func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) error
 	if c.Unarchive && ch.InviteOnly && len(ch.Subscribers) == 0 {
 		return apierr.BadRequest("Channel is private and have no subscribers")
 	}
+	// The real server looks the folder up last, after applying the other changes; the fake
+	// checks it first so that a refused request changes nothing.
+	if c.Folder != nil {
+		if err := s.checkFolderExists(*c.Folder); err != nil {
+			return err
+		}
+	}
 	var description, name string
 	if c.Description != nil {
 		description = strings.ReplaceAll(*c.Description, "\n", " ")
@@ -110,6 +119,9 @@ func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) error
 		ch.Name = name
 		s.channelsByName[strings.ToLower(name)] = ch
 		s.sendNotification(ch, archiveTopic, fmt.Sprintf("%s renamed channel **%s** to **%s**.", who, old, name))
+	}
+	if c.Folder != nil {
+		s.moveToFolder(ch, *c.Folder)
 	}
 	return nil
 }

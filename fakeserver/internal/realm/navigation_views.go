@@ -3,6 +3,7 @@ package realm
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -21,6 +22,14 @@ var builtInViews = []string{
 	"inbox", "recent", "feed", "drafts", "narrow/has/reaction/sender/me",
 	"narrow/is/mentioned", "narrow/is/starred", "scheduled",
 }
+
+// The fake's own bounds on a user's navigation views (the real server has none): how many a
+// user may have, and how long a fragment or name may be, in characters, so that a client adding
+// views in a loop cannot grow the fake without end.
+const (
+	MaxNavigationViews          = 1000
+	MaxNavigationViewTextLength = 1000
+)
 
 var (
 	errViewExists  = apierr.BadRequest("Navigation view already exists.")
@@ -48,6 +57,9 @@ func trimmedName(name *string) (*string, error) {
 	if t == "" {
 		return nil, apierr.BadRequest("name is too short.")
 	}
+	if err := checkViewTextLength("name", t); err != nil {
+		return nil, err
+	}
 	return &t, nil
 }
 
@@ -58,6 +70,14 @@ func viewFragment(fragment string) (string, error) {
 		return "", apierr.BadRequest("fragment is too short.")
 	}
 	return f, nil
+}
+
+// checkViewTextLength applies the fake's bound on a view's fragment or name.
+func checkViewTextLength(param, text string) error {
+	if utf8.RuneCountInString(text) > MaxNavigationViewTextLength {
+		return apierr.BadRequest("%s is too long (limit: %d characters)", param, MaxNavigationViewTextLength)
+	}
+	return nil
 }
 
 func (s *State) viewIndex(userID int, fragment string) int {
@@ -75,6 +95,9 @@ func (s *State) AddNavigationView(userID int, fragment string, isPinned bool, na
 	if err != nil {
 		return err
 	}
+	if err := checkViewTextLength("fragment", fragment); err != nil {
+		return err
+	}
 	if name, err = trimmedName(name); err != nil {
 		return err
 	}
@@ -89,6 +112,9 @@ func (s *State) AddNavigationView(userID int, fragment string, isPinned bool, na
 	defer s.mu.Unlock()
 	if s.viewIndex(userID, fragment) >= 0 || (name != nil && s.viewNamed(userID, *name)) {
 		return errViewExists
+	}
+	if len(s.organization.views[userID]) >= MaxNavigationViews {
+		return apierr.BadRequest("A user can have at most %d navigation views.", MaxNavigationViews)
 	}
 	v := &NavigationView{Fragment: fragment, IsPinned: isPinned, Name: name}
 	s.organization.views[userID] = append(s.organization.views[userID], v)

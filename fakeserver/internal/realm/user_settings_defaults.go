@@ -29,8 +29,20 @@ type UserDefaultSetting struct {
 	since   int
 }
 
-// NotificationSounds are the sounds the fake offers for notification_sound ("none": silent).
-var NotificationSounds = []string{"chime", "ding", "zulip", "none"}
+// NotificationSounds are the real server's notification sounds (the files of its
+// static/audio/notification_sounds, sorted), as register's available_notification_sounds
+// lists them; notification_sound also takes "none", which the list leaves out.
+var NotificationSounds = []string{
+	"ascend", "beep_boop", "bink", "bright", "brlip", "chime", "deep tom", "ding", "double tap",
+	"down", "dry bongos", "dutdut", "fast ascend", "flute", "friendly", "kick roll", "loud tintong",
+	"metallic snare", "pan", "shaker", "simple", "stairs", "subtle", "swish", "tintong", "up",
+	"wood block", "zaping", "zing", "zulip",
+}
+
+// EmojisetChoices are the real server's emoji sets, as register's emojiset_choices lists them.
+var EmojisetChoices = []map[string]string{
+	{"key": "google", "text": "Google"}, {"key": "twitter", "text": "Twitter"}, {"key": "text", "text": "Plain text"},
+}
 
 // maxEmailBatchingSeconds bounds email_notifications_batching_period_seconds (a week), as the
 // real server does.
@@ -73,7 +85,7 @@ var userDefaultRules = func() []UserDefaultSetting {
 		"automatically_unmute_topics_in_muted_streams_policy": choices(4), "web_channel_default_view": choices(4),
 	}
 	stringChoices := map[string][]string{
-		"notification_sound":                     NotificationSounds,
+		"notification_sound":                     append(slices.Clone(NotificationSounds), "none"),
 		"web_animate_image_previews":             {"always", "on_hover", "never"},
 		"resolved_topic_notice_auto_read_policy": {"always", "except_followed", "never"},
 	}
@@ -151,9 +163,7 @@ func (s *State) RealmUserSettingsDefaults() map[string]any {
 		}
 	}
 	out["available_notification_sounds"] = NotificationSounds
-	out["emojiset_choices"] = []map[string]string{
-		{"key": "google", "text": "Google"}, {"key": "twitter", "text": "Twitter"}, {"key": "text", "text": "Plain text"},
-	}
+	out["emojiset_choices"] = EmojisetChoices
 	return out
 }
 
