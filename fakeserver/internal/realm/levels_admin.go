@@ -8,8 +8,9 @@ const (
 	// LevelRealmUserDefaults: PATCH /realm/user_settings_defaults, its
 	// realm_user_settings_defaults event and register state.
 	LevelRealmUserDefaults = 96
-	// LevelUserChannels: GET /users/{user_id}/channels.
-	LevelUserChannels = 458
+	// LevelUserChannels: GET /users/{user_id}/channels (for bots from
+	// LevelBotSubscriptionStatus).
+	LevelUserChannels = 440
 	// LevelCreateChannelRoute: POST /channels/create.
 	LevelCreateChannelRoute = 417
 	// LevelTestNotification: POST /mobile_push/test_notification.
