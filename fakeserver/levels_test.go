@@ -1014,6 +1014,8 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelE2EETestNotification, req: request{method: http.MethodPost, path: "/api/v1/mobile_push/e2ee/test_notification", auth: memberAuth}},
 		{boundary: realm.LevelGetUserStatus, req: request{method: http.MethodGet, path: "/api/v1/users/4/status", auth: memberAuth}},
 		{boundary: realm.LevelStatusOfOthers, req: request{method: http.MethodPost, path: "/api/v1/users/4/status", auth: adminAuth}},
+		{boundary: realm.LevelConstructorGroups, req: request{method: http.MethodPost, path: "/api/v1/calls/constructorgroups/create", auth: memberAuth}},
+		{boundary: realm.LevelNextcloudTalk, req: request{method: http.MethodPost, path: "/api/v1/calls/nextcloud_talk/create", auth: memberAuth}},
 		{boundary: realm.LevelUserChannels, req: request{method: http.MethodGet, path: "/api/v1/users/1/channels", auth: memberAuth}},
 		{boundary: realm.LevelCreateChannelRoute, req: request{method: http.MethodPost, path: "/api/v1/channels/create", auth: memberAuth}},
 		{boundary: realm.LevelRealmUserDefaults, req: request{method: http.MethodPatch, path: "/api/v1/realm/user_settings_defaults", auth: adminAuth}},

@@ -234,6 +234,8 @@ func (s *Server) apiRoutes(r chi.Router) {
 	s.gated(r, http.MethodPost, "/mobile_push/e2ee/test_notification", levelGate{from: realm.LevelE2EETestNotification}, humansOnly(s.e2eeTestNotification))
 	r.Post("/calls/vcall/create", serve(s.createVideoCall)) // 21
 	r.Get("/calls/bigbluebutton/create", serve(s.createBigBlueButtonCall))
+	s.gated(r, http.MethodPost, "/calls/constructorgroups/create", levelGate{from: realm.LevelConstructorGroups}, s.createConstructorGroupsCall)
+	s.gated(r, http.MethodPost, "/calls/nextcloud_talk/create", levelGate{from: realm.LevelNextcloudTalk}, s.createNextcloudTalkCall)
 }
 
 // fileRoutes adds the routes outside the API that serve what the API's URLs point at:
