@@ -778,6 +778,8 @@ func TestRegisterKeysByLevel(t *testing.T) {
 	}{
 		{realm.LevelRequireUniqueNames, "realm", "realm_require_unique_names", true},
 		{realm.LevelThumbnailFormats, "realm", "server_thumbnail_formats", true},
+		{realm.LevelModerationRequestChannel, "realm", "realm_moderation_request_channel_id", true},
+		{realm.LevelReportTypes, "realm", "server_report_message_types", true},
 		{realm.LevelBillingGroup, "realm_user", "is_billing_admin", false},
 		{realm.LevelScheduleMessages, "scheduled_messages", "scheduled_messages", true},
 		{realm.LevelSavedSnippets, "saved_snippets", "saved_snippets", true},
@@ -1016,6 +1018,8 @@ func TestRoutesByLevel(t *testing.T) {
 		{boundary: realm.LevelStatusOfOthers, req: request{method: http.MethodPost, path: "/api/v1/users/4/status", auth: adminAuth}},
 		{boundary: realm.LevelConstructorGroups, req: request{method: http.MethodPost, path: "/api/v1/calls/constructorgroups/create", auth: memberAuth}},
 		{boundary: realm.LevelNextcloudTalk, req: request{method: http.MethodPost, path: "/api/v1/calls/nextcloud_talk/create", auth: memberAuth}},
+		{boundary: realm.LevelMessageReport, req: request{method: http.MethodPost, path: "/api/v1/messages/1/report", auth: memberAuth}},
+		{boundary: realm.LevelWelcomeBotTest, req: request{method: http.MethodPost, path: "/api/v1/realm/test_welcome_bot_custom_message", auth: adminAuth}},
 		{boundary: realm.LevelUserChannels, req: request{method: http.MethodGet, path: "/api/v1/users/1/channels", auth: memberAuth}},
 		{boundary: realm.LevelCreateChannelRoute, req: request{method: http.MethodPost, path: "/api/v1/channels/create", auth: memberAuth}},
 		{boundary: realm.LevelRealmUserDefaults, req: request{method: http.MethodPatch, path: "/api/v1/realm/user_settings_defaults", auth: adminAuth}},

@@ -13,6 +13,15 @@ const (
 	LevelUserChannels = 440
 	// LevelCreateChannelRoute: POST /channels/create.
 	LevelCreateChannelRoute = 417
+	// LevelModerationRequestChannel: the realm setting moderation_request_channel_id (PATCH
+	// /realm, register, realm update events).
+	LevelModerationRequestChannel = 331
+	// LevelMessageReport: POST /messages/{message_id}/report.
+	LevelMessageReport = 382
+	// LevelReportTypes: register's server_report_message_types.
+	LevelReportTypes = 435
+	// LevelWelcomeBotTest: POST /realm/test_welcome_bot_custom_message.
+	LevelWelcomeBotTest = 416
 	// LevelTestNotification: POST /mobile_push/test_notification.
 	LevelTestNotification = 217
 	// LevelNotifyReferrer: invitations take and show notify_referrer_on_join.
