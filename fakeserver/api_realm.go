@@ -39,6 +39,10 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 		}
 	}
 	visibility, hasVisibility := s.emailVisibilityParam(c, false)
+	moderation, hasModeration := int64(0), false
+	if s.realm().AtLeast(realm.LevelModerationRequestChannel) {
+		moderation, hasModeration = c.p.Int("moderation_request_channel_id")
+	}
 	change.Policies = map[string]int{}
 	for _, name := range s.realm().RolePolicyNames() {
 		if v, given := c.p.Int(name); given {
@@ -53,6 +57,11 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 			return nil, err
 		}
 	}
+	if hasModeration {
+		if err := s.realm().CheckModerationRequestChannel(int(moderation)); err != nil {
+			return nil, err
+		}
+	}
 	changed, err := s.realm().UpdateEditing(change)
 	if err != nil {
 		return nil, err
@@ -60,6 +69,15 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 	if hasVisibility {
 		if updated, _ := s.realm().SetRealmEmailVisibility(int(visibility)); updated {
 			changed["email_address_visibility"] = int(visibility)
+		}
+	}
+	if hasModeration {
+		updated, err := s.realm().SetModerationRequestChannel(int(moderation))
+		if err != nil {
+			return nil, err
+		}
+		if updated {
+			changed["moderation_request_channel_id"] = int(moderation)
 		}
 	}
 	return fields(changed), nil

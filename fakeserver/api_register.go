@@ -304,6 +304,12 @@ func (s *Server) realmRegisterState(st *registerState) {
 		f["server_thumbnail_formats"] = thumbnailFormats
 	}
 	f["realm_waiting_period_threshold"] = 0
+	if set.FeatureLevel >= realm.LevelModerationRequestChannel {
+		f["realm_moderation_request_channel_id"] = s.realm().ModerationRequestChannelID()
+	}
+	if set.FeatureLevel >= realm.LevelReportTypes {
+		f["server_report_message_types"] = realm.ReportTypes
+	}
 	if !s.realm().AtLeast(realm.LevelNoZephyrField) {
 		f["realm_is_zephyr_mirror_realm"] = false
 	}

@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // unsubscribe sends DELETE /users/me/subscriptions as auth.
@@ -199,14 +197,7 @@ func TestChannelMembership(t *testing.T) {
 	if status("4") != false {
 		t.Errorf("is_subscribed still true after unsubscribing")
 	}
-	for _, c := range []struct {
-		level  int
-		status int
-	}{{realm.LevelBotSubscriptionStatus - 1, http.StatusBadRequest}, {realm.LevelBotSubscriptionStatus, http.StatusOK}} {
-		if res := get(t, newServerAt(t, c.level).URL, memberAuth, "/api/v1/users/6/subscriptions/1", ""); res.status != c.status {
-			t.Errorf("a bot's subscription status at level %d: %s", c.level, res)
-		}
-	}
+	botsAnsweredFrom(t, "/api/v1/users/6/subscriptions/1")
 }
 
 // GET /streams/{id}/email_address answers an empty address (the fake has no email gateway)

@@ -3,6 +3,8 @@ package fakeserver_test
 import (
 	"net/http"
 	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // GET /users/{user_id}/channels: the target's subscriptions the requester may see the
@@ -32,5 +34,20 @@ func TestUserChannels(t *testing.T) {
 	res := get(t, base, memberAuth, "/api/v1/users/99/channels", "")
 	if res.status != http.StatusBadRequest || res.env["msg"] != "No such user" {
 		t.Errorf("an unknown user: %s", res)
+	}
+	botsAnsweredFrom(t, "/api/v1/users/6/channels")
+}
+
+// botsAnsweredFrom: a query about the bot in path answers HTTP 400 (No such user) one level
+// below LevelBotSubscriptionStatus and succeeds at it.
+func botsAnsweredFrom(t *testing.T, path string) {
+	t.Helper()
+	for _, c := range []struct {
+		level  int
+		status int
+	}{{realm.LevelBotSubscriptionStatus - 1, http.StatusBadRequest}, {realm.LevelBotSubscriptionStatus, http.StatusOK}} {
+		if res := get(t, newServerAt(t, c.level).URL, memberAuth, path, ""); res.status != c.status {
+			t.Errorf("%s at level %d: %s", path, c.level, res)
+		}
 	}
 }

@@ -19,6 +19,7 @@ func administrationSetUp(t testing.TB, base string) {
 	requireSuccess(t, "setup invitation link", post(t, base, adminAuth, "/api/v1/invites/multiuse", "stream_ids", "[1]"))
 	requireSuccess(t, "setup export", post(t, base, adminAuth, "/api/v1/export/realm"))
 	registerPushToken(t, base, memberAuth)
+	requireSuccess(t, "setup moderation channel", patch(t, base, ownerAuth, "/api/v1/realm", "moderation_request_channel_id", secretChannel))
 }
 
 // registerPushToken gives the user a new client device with an encrypted push registration
@@ -39,6 +40,7 @@ func administrationStateOf(t testing.TB, base string, state map[string]any) {
 	t.Helper()
 	recordField(state, "invites", get(t, base, ownerAuth, "/api/v1/invites", ""), "invites")
 	recordField(state, "exports", get(t, base, ownerAuth, "/api/v1/export/realm", ""), "exports")
+	recordField(state, "moderation channel", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm"]`), "realm_moderation_request_channel_id")
 	recordField(state, "bots", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm_bot"]`), "realm_bots")
 }
 

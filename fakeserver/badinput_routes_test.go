@@ -76,6 +76,8 @@ func routeTable() []routeSpec {
 	routeCasesUserStatus(add)
 	routeCasesUserTopics(add)
 	routeCasesUserChannels(add)
+	routeCasesMessageReport(add)
+	routeCasesWelcomeBot(add)
 	routeCasesUserSettingsDefaults(add)
 	routeCasesUsers(add)
 	routeCasesVideoCalls(add)

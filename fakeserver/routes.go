@@ -74,6 +74,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Delete("/messages/"+messageID+"/reactions", serve(s.removeReaction))
 	r.Post("/submessage", serve(s.addSubmessage))
 	s.gated(r, http.MethodGet, "/messages/"+messageID+"/read_receipts", levelGate{from: realm.LevelReadReceipts}, s.getReadReceipts)
+	s.gated(r, http.MethodPost, "/messages/"+messageID+"/report", levelGate{from: realm.LevelMessageReport}, s.reportMessage)
 
 	// Message flags and read marking.
 	r.Post("/messages/flags", serve(s.updateFlags))
@@ -194,6 +195,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	// The realm: settings, emoji, linkifiers, code playgrounds, custom profile fields, exports.
 	r.Patch("/realm", serve(adminOnly(s.updateRealm)))
 	s.gated(r, http.MethodPatch, "/realm/user_settings_defaults", levelGate{from: realm.LevelRealmUserDefaults}, adminOnly(s.updateUserSettingsDefaults))
+	s.gated(r, http.MethodPost, "/realm/test_welcome_bot_custom_message", levelGate{from: realm.LevelWelcomeBotTest}, adminOnly(s.testWelcomeBotCustomMessage))
 	r.Get("/realm/emoji", serve(s.getRealmEmoji))
 	r.Post("/realm/emoji/{emoji_name}", serve(membersOnly(s.addCustomEmoji)))
 	r.Delete("/realm/emoji/{emoji_name}", serve(s.removeCustomEmoji))
@@ -234,6 +236,8 @@ func (s *Server) apiRoutes(r chi.Router) {
 	s.gated(r, http.MethodPost, "/mobile_push/e2ee/test_notification", levelGate{from: realm.LevelE2EETestNotification}, humansOnly(s.e2eeTestNotification))
 	r.Post("/calls/vcall/create", serve(s.createVideoCall)) // 21
 	r.Get("/calls/bigbluebutton/create", serve(s.createBigBlueButtonCall))
+	s.gated(r, http.MethodPost, "/calls/constructorgroups/create", levelGate{from: realm.LevelConstructorGroups}, s.createConstructorGroupsCall)
+	s.gated(r, http.MethodPost, "/calls/nextcloud_talk/create", levelGate{from: realm.LevelNextcloudTalk}, s.createNextcloudTalkCall)
 }
 
 // fileRoutes adds the routes outside the API that serve what the API's URLs point at:

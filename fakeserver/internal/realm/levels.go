@@ -264,8 +264,8 @@ const (
 	// LevelPushAccountIDInt: push_device events give push_account_id as an integer (a string
 	// before).
 	LevelPushAccountIDInt = 450
-	// LevelBotSubscriptionStatus: GET /users/{id}/subscriptions/{stream_id} answers for bots
-	// (No such user before).
+	// LevelBotSubscriptionStatus: GET /users/{id}/subscriptions/{stream_id} and GET
+	// /users/{id}/channels answer for bots (No such user before).
 	LevelBotSubscriptionStatus = 458
 	// LevelLinkifierReverse: linkifiers take and show example_input and reverse_template.
 	LevelLinkifierReverse = 471

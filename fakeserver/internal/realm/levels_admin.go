@@ -8,10 +8,20 @@ const (
 	// LevelRealmUserDefaults: PATCH /realm/user_settings_defaults, its
 	// realm_user_settings_defaults event and register state.
 	LevelRealmUserDefaults = 96
-	// LevelUserChannels: GET /users/{user_id}/channels.
-	LevelUserChannels = 458
+	// LevelUserChannels: GET /users/{user_id}/channels (for bots from
+	// LevelBotSubscriptionStatus).
+	LevelUserChannels = 440
 	// LevelCreateChannelRoute: POST /channels/create.
 	LevelCreateChannelRoute = 417
+	// LevelModerationRequestChannel: the realm setting moderation_request_channel_id (PATCH
+	// /realm, register, realm update events).
+	LevelModerationRequestChannel = 331
+	// LevelMessageReport: POST /messages/{message_id}/report.
+	LevelMessageReport = 382
+	// LevelReportTypes: register's server_report_message_types.
+	LevelReportTypes = 435
+	// LevelWelcomeBotTest: POST /realm/test_welcome_bot_custom_message.
+	LevelWelcomeBotTest = 416
 	// LevelTestNotification: POST /mobile_push/test_notification.
 	LevelTestNotification = 217
 	// LevelNotifyReferrer: invitations take and show notify_referrer_on_join.

@@ -16,6 +16,10 @@ type messagingState struct {
 	// notificationBot is the system bot that posts move and resolve notices; it is not a
 	// member of the realm (the real server's cross-realm bot), so it is made on first use.
 	notificationBot *User
+	// welcomeBot is the system bot that greets users; made on first use, as notificationBot.
+	welcomeBot *User
+	// moderationChannel is the ID of the channel message reports go to, 0 for none.
+	moderationChannel int
 	// lastSubmessage numbers submessages.
 	lastSubmessage int
 }
@@ -27,8 +31,11 @@ func (s *State) loadMessaging(*fixtures.Fixture) {
 	s.setDefaultGroupSettings()
 }
 
-// notificationBotEmail is the real server's address of its notification bot.
-const notificationBotEmail = "notification-bot@zulip.com"
+// The real server's addresses of its notification bot and its Welcome Bot.
+const (
+	notificationBotEmail = "notification-bot@zulip.com"
+	welcomeBotEmail      = "welcome-bot@zulip.com"
+)
 
 // userOrBot finds a message sender: a realm user or the notification bot.
 func (s *State) userOrBot(id int) *User {
@@ -38,20 +45,33 @@ func (s *State) userOrBot(id int) *User {
 	if b := s.messaging.notificationBot; b != nil && b.ID == id {
 		return b
 	}
+	if b := s.messaging.welcomeBot; b != nil && b.ID == id {
+		return b
+	}
 	// Unreachable for stored messages; a placeholder keeps views total.
 	return &User{ID: id, FullName: "Unknown user", Email: "unknown@" + s.settings.Host, IsActive: false}
 }
 
 // botUser returns the notification bot, creating it on first use.
 func (s *State) botUser() *User {
-	if s.messaging.notificationBot == nil {
-		s.messaging.notificationBot = &User{
-			ID: nextID(&s.next.user), Email: notificationBotEmail, FullName: "Notification Bot", Role: RoleMember,
+	return s.systemBot(&s.messaging.notificationBot, notificationBotEmail, "Notification Bot")
+}
+
+// welcomeBotUser returns the Welcome Bot, creating it on first use.
+func (s *State) welcomeBotUser() *User {
+	return s.systemBot(&s.messaging.welcomeBot, welcomeBotEmail, "Welcome Bot")
+}
+
+// systemBot returns the system bot kept in *slot, creating it on first use.
+func (s *State) systemBot(slot **User, email, name string) *User {
+	if *slot == nil {
+		*slot = &User{
+			ID: nextID(&s.next.user), Email: email, FullName: name, Role: RoleMember,
 			IsBot: true, BotType: 1, IsActive: true, DateJoined: time.Unix(s.Now(), 0).UTC(), Timezone: "UTC",
 			AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
 		}
 	}
-	return s.messaging.notificationBot
+	return *slot
 }
 
 // sendNotification posts a notification-bot message to a channel's topic, as the real server

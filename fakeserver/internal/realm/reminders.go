@@ -183,12 +183,19 @@ func (s *State) reminderContent(m *Message, note string) string {
 	if sender != nil {
 		name = sender.FullName
 	}
-	fence := "```"
-	for strings.Contains(m.Content, fence) {
-		fence += "`"
-	}
+	fence := unusedFence(m.Content)
 	fmt.Fprintf(&b, "\n\n@_**%s|%d** [said](%s):\n%squote\n%s\n%s", name, id, link, fence, m.Content, fence)
 	return b.String()
+}
+
+// unusedFence is a code fence of backticks that content does not contain, so that it can
+// quote content whole.
+func unusedFence(content string) string {
+	fence := "```"
+	for strings.Contains(content, fence) {
+		fence += "`"
+	}
+	return fence
 }
 
 // topicDisplay shows the empty topic by its display name.
@@ -228,7 +235,12 @@ func renderPlain(content string) string {
 // only u is listed among the participants, whose views look their users up in the realm;
 // the conversation itself is the pair's.
 func (s *State) sendAsNotificationBot(u *User, content string) *Message {
-	bot := s.botUser()
+	return s.sendAsSystemBot(s.botUser(), u, content)
+}
+
+// sendAsSystemBot sends a system bot's direct message to u (under the lock), as
+// sendAsNotificationBot does.
+func (s *State) sendAsSystemBot(bot, u *User, content string) *Message {
 	pair := []int{bot.ID, u.ID}
 	slices.Sort(pair)
 	m := &Message{

@@ -276,7 +276,7 @@ func (s *State) UserChannels(requesterID, targetID int) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	target, requester := s.users[targetID], s.users[requesterID]
-	if target == nil {
+	if target == nil || (target.IsBot && !s.atLeast(LevelBotSubscriptionStatus)) {
 		return nil, apierr.NoSuchUser
 	}
 	ids := []int{}

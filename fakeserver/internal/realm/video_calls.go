@@ -2,6 +2,7 @@ package realm
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
@@ -29,4 +30,34 @@ func (s *State) CreateVideoCall(userID int, configured bool) (string, error) {
 		return "", nil
 	}
 	return fmt.Sprintf("https://vcall.%s/j/%d", s.settings.Host, 81_000_000_000+n), nil
+}
+
+// notConfigured is the real server's refusal when it lacks a call provider's credentials.
+func notConfigured(provider string) error {
+	return apierr.BadRequest("%s credentials have not been configured", provider)
+}
+
+// ConstructorGroupsRoom returns the URL of the user's room on Constructor Groups (POST
+// /calls/constructorgroups/create). The real server asks the provider for the user's default
+// room, creating it on first use, so the same user gets the same room each time.
+func (s *State) ConstructorGroupsRoom(userID int, configured bool) (string, error) {
+	if !configured {
+		return "", notConfigured("Constructor Groups")
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return fmt.Sprintf("https://groups.%s/room/zulip-%s-%d", s.settings.Host, s.settings.StringID, userID), nil
+}
+
+// NextcloudTalkRoom returns the call URL of a new public Nextcloud Talk conversation (POST
+// /calls/nextcloud_talk/create): the server's Nextcloud address, /index.php/call/ and the
+// conversation's token, which Nextcloud makes of eight lower-case letters and digits.
+func (s *State) NextcloudTalkRoom(configured bool) (string, error) {
+	if !configured {
+		return "", notConfigured("Nextcloud Talk")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	token := strconv.FormatInt(int64(36*36*36*36*36*36*36+nextID(&s.integrations.next.meeting)), 36)
+	return fmt.Sprintf("https://nextcloud.%s/index.php/call/%s", s.settings.Host, token), nil
 }

@@ -239,6 +239,16 @@ async function main() {
     name: `js created ${unique}`, subscribers: JSON.stringify([member.user_id]),
   }));
   await check('GET /users/{id}/channels', () => call(`/users/${member.user_id}/channels`, 'GET'));
+  // Reports go to a private moderation request channel, which the owner sets first.
+  const moderation = await check('POST /channels/create (private)', () => call('/channels/create', 'POST', {
+    name: `js moderation ${unique}`, subscribers: JSON.stringify([me.user_id]), invite_only: 'true',
+  }));
+  await check('PATCH /realm (moderation_request_channel_id)', () => call('/realm', 'PATCH', { moderation_request_channel_id: moderation.id }));
+  await check('POST /messages/{id}/report', () => call(`/messages/${opsId}/report`, 'POST', { report_type: 'other', description: 'from zulip-js' }));
+  const welcome = await check('POST /realm/test_welcome_bot_custom_message', () => call('/realm/test_welcome_bot_custom_message', 'POST', {
+    welcome_message_custom_text: `Welcome, from zulip-js ${unique}`,
+  }));
+  expect('the Welcome Bot message has an ID', Number.isInteger(welcome.message_id), JSON.stringify(welcome));
   await check('PATCH /realm/user_settings_defaults', () => call('/realm/user_settings_defaults', 'PATCH', { enter_sends: true }));
   await check('POST /default_streams', () => call('/default_streams', 'POST', { stream_id: streamId }));
   await check('DELETE /default_streams', () => call('/default_streams', 'DELETE', { stream_id: streamId }));
