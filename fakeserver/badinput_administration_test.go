@@ -81,8 +81,11 @@ func routeCasesAdministration(add func(routeSpec)) {
 	}
 	bot := routeSpec{method: "PATCH", pattern: "/api/v1/bots/{bot_id:[0-9]+}", path: "/api/v1/bots/{id}", id: "6", notFound: "No such bot",
 		role:   fixtures.RoleOwner,
-		params: []param{{name: "full_name", oversizeFails: true}, {name: "role", kind: kInt}, {name: "bot_owner_id", kind: kInt}},
-		valid:  []string{"full_name", "Renamed Bot"}}
+		params: []param{{name: "full_name", oversizeFails: true}, {name: "role", kind: kInt}, {name: "bot_owner_id", kind: kInt},
+			{name: "default_sending_stream", oversizeFails: true}, {name: "default_events_register_stream", oversizeFails: true},
+			{name: "default_all_public_streams", kind: kBool}, {name: "service_interface", kind: kInt}, {name: "config_data", kind: kJSONDict}},
+		valid: []string{"full_name", "Renamed Bot"}}
+	const hook = `"https://hook.example.test/bot"`
 	bot.extra = []badCase{
 		{"a member who does not own it", bot.as(memberAuth), badRequest("Insufficient permission")},
 		{"an empty name", bot.with("full_name", " "), badRequest("Name too short!")},
@@ -92,6 +95,14 @@ func routeCasesAdministration(add func(routeSpec)) {
 		{"an unknown role", bot.as(ownerAuth, "role", "150"), badRequest("Invalid role")},
 		{"the owner role, by an administrator", bot.as(adminAuth, "role", "100"), bad(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")},
 		{"a guest", bot.as(guestAuth), notForGuests},
+		{"an unknown sending channel (all or nothing)", bot.as(ownerAuth, "default_sending_stream", "nowhere"), badRequest("Invalid channel name 'nowhere'")},
+		{"an unknown register channel", bot.as(ownerAuth, "default_events_register_stream", "nowhere"), badRequest("Invalid channel name 'nowhere'")},
+		{"a payload URL not JSON", bot.as(ownerAuth, "service_payload_url", "https://hook.example.test/bot"), want{status: 400}},
+		{"a payload URL not a string", bot.as(ownerAuth, "service_payload_url", "5"), badRequest("service_payload_url is not a string")},
+		{"a payload URL that is none", bot.as(ownerAuth, "service_payload_url", `"hook"`), badRequest("service_payload_url is not a URL")},
+		{"an unknown service interface", bot.as(ownerAuth, "service_payload_url", hook, "service_interface", "3"), badRequest("Invalid interface type")},
+		{"a payload URL for a bot without a service", bot.as(ownerAuth, "service_payload_url", hook), badRequest("This bot has no outgoing webhook service")},
+		{"a configuration value not a string", bot.as(ownerAuth, "config_data", `{"key":1}`), badRequest(`config_data["key"] is not a string`)},
 	}
 	add(bot)
 
