@@ -80,7 +80,7 @@ func routeCasesAdministration(add func(routeSpec)) {
 		add(rs)
 	}
 	bot := routeSpec{method: "PATCH", pattern: "/api/v1/bots/{bot_id:[0-9]+}", path: "/api/v1/bots/{id}", id: "6", notFound: "No such bot",
-		role:   fixtures.RoleOwner,
+		role: fixtures.RoleOwner,
 		params: []param{{name: "full_name", oversizeFails: true}, {name: "role", kind: kInt}, {name: "bot_owner_id", kind: kInt},
 			{name: "default_sending_stream", oversizeFails: true}, {name: "default_events_register_stream", oversizeFails: true},
 			{name: "default_all_public_streams", kind: kBool}, {name: "service_interface", kind: kInt}, {name: "config_data", kind: kJSONDict}},
