@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -40,6 +42,18 @@ func administrationStateOf(t testing.TB, base string, state map[string]any) {
 	recordField(state, "invites", get(t, base, ownerAuth, "/api/v1/invites", ""), "invites")
 	recordField(state, "exports", get(t, base, ownerAuth, "/api/v1/export/realm", ""), "exports")
 	recordField(state, "bots", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm_bot"]`), "realm_bots")
+}
+
+// inviteExtraCases are the refusals of an invitation's groups and Welcome Bot text, for a
+// requester allowed the rest of the request: groups they cannot add members to (a system
+// group's members follow roles), a text longer than 8000 characters.
+func inviteExtraCases(rs routeSpec, auth string) []badCase {
+	return []badCase{
+		{"an unknown group (all or nothing)", rs.as(auth, "group_ids", "[999]"), badRequest("Invalid user group")},
+		{"a system group", rs.as(auth, "group_ids", "[6]"), badRequest("Insufficient permission")},
+		{"a Welcome Bot text too long", rs.as(adminAuth, "welcome_message_custom_text", strings.Repeat("w", realm.MaxWelcomeTextLength+1)),
+			badRequest("welcome_message_custom_text is too long (limit: 8000 characters)")},
+	}
 }
 
 // expiryCases are the malformed values of invite_expires_in_minutes, a JSON integer or null
@@ -114,6 +128,9 @@ func routeCasesAdministration(add func(routeSpec)) {
 			{name: "invitee_emails", required: true, oversizeFails: true},
 			{name: "invite_as", kind: kInt},
 			{name: "stream_ids", kind: kJSONList, required: true},
+			{name: "include_realm_default_subscriptions", kind: kBool},
+			{name: "group_ids", kind: kJSONList},
+			{name: "welcome_message_custom_text", oversizeFails: true},
 			{name: "notify_referrer_on_join", kind: kBool},
 		},
 		valid: []string{"invitee_emails", "newcomer@chat.example.test", "stream_ids", "[1]"}}
@@ -128,18 +145,23 @@ func routeCasesAdministration(add func(routeSpec)) {
 		{"an unknown role", invite.with("invite_as", "150"), badRequest("Invalid invite_as")},
 		{"an owner, by a member", invite.with("invite_as", "100"), bad(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")},
 		{"an administrator, by a member", invite.with("invite_as", "200"), badRequest("Must be an organization administrator")},
+		{"a Welcome Bot text, by a member", invite.with("welcome_message_custom_text", "Hi"), badRequest("Must be an organization administrator")},
 	}
 	invite.extra = append(invite.extra, expiryCases(invite)...)
+	invite.extra = append(invite.extra, inviteExtraCases(invite, memberAuth)...)
 	add(invite)
 	link := routeSpec{method: "POST", pattern: "/api/v1/invites/multiuse", path: "/api/v1/invites/multiuse", role: fixtures.RoleAdmin,
-		params: []param{{name: "invite_as", kind: kInt}, {name: "stream_ids", kind: kJSONList}},
-		valid:  []string{"stream_ids", "[1]"}}
+		params: []param{{name: "invite_as", kind: kInt}, {name: "stream_ids", kind: kJSONList},
+			{name: "include_realm_default_subscriptions", kind: kBool}, {name: "group_ids", kind: kJSONList},
+			{name: "welcome_message_custom_text", oversizeFails: true}},
+		valid: []string{"stream_ids", "[1]"}}
 	link.extra = []badCase{
 		{"a member", link.as(memberAuth), badRequest("Insufficient permission")},
 		{"an owner, by an administrator", link.with("invite_as", "100"), bad(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")},
 		{"an unknown channel", link.with("stream_ids", "[999]"), badRequest("Invalid channel ID 999. No invites were sent.")},
 	}
 	link.extra = append(link.extra, expiryCases(link)...)
+	link.extra = append(link.extra, inviteExtraCases(link, adminAuth)...)
 	add(link)
 	for _, rs := range []routeSpec{
 		{method: "POST", pattern: "/api/v1/invites/{invite_id:[0-9]+}/resend", path: "/api/v1/invites/{id}/resend", id: "1", role: fixtures.RoleMember},

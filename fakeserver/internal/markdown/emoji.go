@@ -6,7 +6,6 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -68,14 +67,7 @@ func (emojiParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.N
 	return &emojiNode{name: name, imageURL: imageURL, code: code}
 }
 
-// emojiRenderer writes emoji with the real server's markup, attributes in its (sorted) order.
-type emojiRenderer struct{}
-
-// RegisterFuncs implements renderer.NodeRendererFuncRegisterer.
-func (emojiRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(kindEmoji, renderEmoji)
-}
-
+// renderEmoji writes an emoji with the real server's markup, attributes in its (sorted) order.
 func renderEmoji(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil

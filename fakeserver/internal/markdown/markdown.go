@@ -28,7 +28,7 @@ var mdRenderer = goldmark.New(
 	goldmark.WithParser(parserWithoutRawHTML()),
 	goldmark.WithExtensions(extension.Strikethrough, extension.Linkify, extension.Table),
 	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mentionParser{}, 50), util.Prioritized(emojiParser{}, 50))),
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(mentionRenderer{}, 50), util.Prioritized(emojiRenderer{}, 50))),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(chatRenderer{}, 50))),
 )
 
 // parserWithoutRawHTML is goldmark's CommonMark parser without its raw HTML parsers: an HTML
