@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"slices"
+	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -36,7 +37,31 @@ func (s *Server) inviteParams(c *call, channelsRequired bool) realm.InviteReques
 	for _, id := range ids {
 		r.ChannelIDs = append(r.ChannelIDs, int(max(min(id, 1<<31-1), 0))) // out of range: no channel
 	}
+	s.inviteExtraParams(c, &r)
 	return r
+}
+
+// inviteExtraParams reads what the invitee gets beyond the channels, each from its level
+// (before it, the parameter is not read, and the reply lists it as ignored): the default
+// channels (261), groups (322) and a Welcome Bot text (416).
+func (s *Server) inviteExtraParams(c *call, r *realm.InviteRequest) {
+	if s.realm().AtLeast(realm.LevelInviteDefaultChannels) {
+		r.DefaultChannels = c.p.Bool("include_realm_default_subscriptions", false)
+	}
+	if s.realm().AtLeast(realm.LevelInviteGroups) {
+		ids, _ := c.p.IntList("group_ids")
+		for _, id := range ids {
+			r.GroupIDs = append(r.GroupIDs, int(max(min(id, 1<<31-1), 0))) // out of range: no group
+		}
+	}
+	if s.realm().AtLeast(realm.LevelInviteWelcomeText) {
+		if text, ok := c.p.String("welcome_message_custom_text"); ok {
+			if utf8.RuneCountInString(text) > realm.MaxWelcomeTextLength {
+				c.p.Fail(apierr.BadRequest("welcome_message_custom_text is too long (limit: %d characters)", realm.MaxWelcomeTextLength))
+			}
+			r.WelcomeText = &text
+		}
+	}
 }
 
 // sendInvites: POST /invites — email invitations.

@@ -37,8 +37,8 @@ func (s *Server) botAPIKey(key func(st *realm.State, requesterID, botID int) (st
 	}
 }
 
-// updateBot: PATCH /bots/{bot_id} — the bot's name, role and owner (the fake keeps no
-// outgoing-webhook services or default channels: those parameters are reported as ignored).
+// updateBot: PATCH /bots/{bot_id} — the bot's name, role, owner, default channels and
+// outgoing webhook (api_bot_settings.go).
 func (s *Server) updateBot(c *call) (fields, error) {
 	id, err := c.pathID("bot_id", errNoSuchBot)
 	if err != nil {
@@ -56,6 +56,7 @@ func (s *Server) updateBot(c *call) (fields, error) {
 		o := int(max(min(owner, 1<<31-1), 0)) // out-of-range IDs name no user
 		up.OwnerID = &o
 	}
+	up.BotSettingsUpdate = botSettingsParams(c)
 	if err := c.done(); err != nil {
 		return nil, err
 	}
@@ -63,11 +64,10 @@ func (s *Server) updateBot(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := fields{
-		"full_name": v.FullName, "avatar_url": v.AvatarURL, "service_interface": v.ServiceInterface,
-		"service_payload_url": v.ServicePayloadURL, "config_data": v.ConfigData, "default_sending_stream": v.DefaultSendingStream,
-		"default_events_register_stream": v.DefaultEventsRegisterStream, "default_all_public_streams": v.DefaultAllPublicStreams,
-	}
+	f := botSettingsEcho(up.BotSettingsUpdate)
+	f["full_name"], f["avatar_url"] = v.FullName, v.AvatarURL
+	f["default_sending_stream"], f["default_events_register_stream"] = v.DefaultSendingStream, v.DefaultEventsRegisterStream
+	f["default_all_public_streams"] = v.DefaultAllPublicStreams
 	if v.BotOwner != "" {
 		f["bot_owner"] = v.BotOwner
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -42,6 +44,18 @@ func administrationStateOf(t testing.TB, base string, state map[string]any) {
 	recordField(state, "exports", get(t, base, ownerAuth, "/api/v1/export/realm", ""), "exports")
 	recordField(state, "moderation channel", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm"]`), "realm_moderation_request_channel_id")
 	recordField(state, "bots", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm_bot"]`), "realm_bots")
+}
+
+// inviteExtraCases are the refusals of an invitation's groups and Welcome Bot text, for a
+// requester allowed the rest of the request: groups they cannot add members to (a system
+// group's members follow roles), a text longer than 8000 characters.
+func inviteExtraCases(rs routeSpec, auth string) []badCase {
+	return []badCase{
+		{"an unknown group (all or nothing)", rs.as(auth, "group_ids", "[999]"), badRequest("Invalid user group")},
+		{"a system group", rs.as(auth, "group_ids", "[6]"), badRequest("Insufficient permission")},
+		{"a Welcome Bot text too long", rs.as(adminAuth, "welcome_message_custom_text", strings.Repeat("w", realm.MaxWelcomeTextLength+1)),
+			badRequest("welcome_message_custom_text is too long (limit: 8000 characters)")},
+	}
 }
 
 // expiryCases are the malformed values of invite_expires_in_minutes, a JSON integer or null
@@ -82,9 +96,12 @@ func routeCasesAdministration(add func(routeSpec)) {
 		add(rs)
 	}
 	bot := routeSpec{method: "PATCH", pattern: "/api/v1/bots/{bot_id:[0-9]+}", path: "/api/v1/bots/{id}", id: "6", notFound: "No such bot",
-		role:   fixtures.RoleOwner,
-		params: []param{{name: "full_name", oversizeFails: true}, {name: "role", kind: kInt}, {name: "bot_owner_id", kind: kInt}},
-		valid:  []string{"full_name", "Renamed Bot"}}
+		role: fixtures.RoleOwner,
+		params: []param{{name: "full_name", oversizeFails: true}, {name: "role", kind: kInt}, {name: "bot_owner_id", kind: kInt},
+			{name: "default_sending_stream", oversizeFails: true}, {name: "default_events_register_stream", oversizeFails: true},
+			{name: "default_all_public_streams", kind: kBool}, {name: "service_interface", kind: kInt}, {name: "config_data", kind: kJSONDict}},
+		valid: []string{"full_name", "Renamed Bot"}}
+	const hook = `"https://hook.example.test/bot"`
 	bot.extra = []badCase{
 		{"a member who does not own it", bot.as(memberAuth), badRequest("Insufficient permission")},
 		{"an empty name", bot.with("full_name", " "), badRequest("Name too short!")},
@@ -94,6 +111,14 @@ func routeCasesAdministration(add func(routeSpec)) {
 		{"an unknown role", bot.as(ownerAuth, "role", "150"), badRequest("Invalid role")},
 		{"the owner role, by an administrator", bot.as(adminAuth, "role", "100"), bad(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")},
 		{"a guest", bot.as(guestAuth), notForGuests},
+		{"an unknown sending channel (all or nothing)", bot.as(ownerAuth, "default_sending_stream", "nowhere"), badRequest("Invalid channel name 'nowhere'")},
+		{"an unknown register channel", bot.as(ownerAuth, "default_events_register_stream", "nowhere"), badRequest("Invalid channel name 'nowhere'")},
+		{"a payload URL not JSON", bot.as(ownerAuth, "service_payload_url", "https://hook.example.test/bot"), want{status: 400}},
+		{"a payload URL not a string", bot.as(ownerAuth, "service_payload_url", "5"), badRequest("service_payload_url is not a string")},
+		{"a payload URL that is none", bot.as(ownerAuth, "service_payload_url", `"hook"`), badRequest("service_payload_url is not a URL")},
+		{"an unknown service interface", bot.as(ownerAuth, "service_payload_url", hook, "service_interface", "3"), badRequest("Invalid interface type")},
+		{"a payload URL for a bot without a service", bot.as(ownerAuth, "service_payload_url", hook), badRequest("This bot has no outgoing webhook service")},
+		{"a configuration value not a string", bot.as(ownerAuth, "config_data", `{"key":1}`), badRequest(`config_data["key"] is not a string`)},
 	}
 	add(bot)
 
@@ -105,6 +130,9 @@ func routeCasesAdministration(add func(routeSpec)) {
 			{name: "invitee_emails", required: true, oversizeFails: true},
 			{name: "invite_as", kind: kInt},
 			{name: "stream_ids", kind: kJSONList, required: true},
+			{name: "include_realm_default_subscriptions", kind: kBool},
+			{name: "group_ids", kind: kJSONList},
+			{name: "welcome_message_custom_text", oversizeFails: true},
 			{name: "notify_referrer_on_join", kind: kBool},
 		},
 		valid: []string{"invitee_emails", "newcomer@chat.example.test", "stream_ids", "[1]"}}
@@ -119,18 +147,23 @@ func routeCasesAdministration(add func(routeSpec)) {
 		{"an unknown role", invite.with("invite_as", "150"), badRequest("Invalid invite_as")},
 		{"an owner, by a member", invite.with("invite_as", "100"), bad(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")},
 		{"an administrator, by a member", invite.with("invite_as", "200"), badRequest("Must be an organization administrator")},
+		{"a Welcome Bot text, by a member", invite.with("welcome_message_custom_text", "Hi"), badRequest("Must be an organization administrator")},
 	}
 	invite.extra = append(invite.extra, expiryCases(invite)...)
+	invite.extra = append(invite.extra, inviteExtraCases(invite, memberAuth)...)
 	add(invite)
 	link := routeSpec{method: "POST", pattern: "/api/v1/invites/multiuse", path: "/api/v1/invites/multiuse", role: fixtures.RoleAdmin,
-		params: []param{{name: "invite_as", kind: kInt}, {name: "stream_ids", kind: kJSONList}},
-		valid:  []string{"stream_ids", "[1]"}}
+		params: []param{{name: "invite_as", kind: kInt}, {name: "stream_ids", kind: kJSONList},
+			{name: "include_realm_default_subscriptions", kind: kBool}, {name: "group_ids", kind: kJSONList},
+			{name: "welcome_message_custom_text", oversizeFails: true}},
+		valid: []string{"stream_ids", "[1]"}}
 	link.extra = []badCase{
 		{"a member", link.as(memberAuth), badRequest("Insufficient permission")},
 		{"an owner, by an administrator", link.with("invite_as", "100"), bad(400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")},
 		{"an unknown channel", link.with("stream_ids", "[999]"), badRequest("Invalid channel ID 999. No invites were sent.")},
 	}
 	link.extra = append(link.extra, expiryCases(link)...)
+	link.extra = append(link.extra, inviteExtraCases(link, adminAuth)...)
 	add(link)
 	for _, rs := range []routeSpec{
 		{method: "POST", pattern: "/api/v1/invites/{invite_id:[0-9]+}/resend", path: "/api/v1/invites/{id}/resend", id: "1", role: fixtures.RoleMember},

@@ -98,4 +98,17 @@ func routeCasesControl(add func(routeSpec)) {
 		{"user id zero", vcall.with("user_id", "0"), badRequest("No such user")},
 	}
 	add(vcall)
+
+	accept := routeSpec{method: "POST", pattern: "/_fake/invites/accept", path: "/_fake/invites/accept",
+		params: []param{{name: "email", required: true, oversizeFails: true}, {name: "full_name", required: true, oversizeFails: true},
+			{name: "link_url", oversizeFails: true}},
+		valid: []string{"email", "invited@chat.example.test", "full_name", "Invited User"}}
+	accept.extra = []badCase{
+		{"no invitation for the address", accept.with("email", "stranger@chat.example.test"), badRequest("No unexpired invitation matches")},
+		{"an address with an account", accept.with("email", "member@chat.example.test"), badRequest("Email 'member@chat.example.test' already in use")},
+		{"an invalid address", accept.with("email", "not-an-address"), badRequest("Invalid email 'not-an-address'")},
+		{"an empty name", accept.with("full_name", " "), badRequest("Name too short!")},
+		{"an unknown link", accept.with("link_url", "https://chat.example.test/join/none/"), badRequest("No unexpired invitation matches")},
+	}
+	add(accept)
 }

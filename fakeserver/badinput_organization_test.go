@@ -54,6 +54,8 @@ func organizationSetUp(t testing.TB, base string) {
 	requireSuccess(t, "setup custom view", post(t, base, memberAuth, "/api/v1/navigation_views",
 		"fragment", "narrow/is/alerted", "is_pinned", "false", "name", "Alerts"))
 	requireSuccess(t, "setup custom emoji", uploadEmoji(t, base, ownerAuth, "setup_emoji", emojiPNG))
+	requireSuccess(t, "setup removed emoji", uploadEmoji(t, base, ownerAuth, "setup_gone", emojiPNG))
+	requireSuccess(t, "setup removed emoji's removal", do(t, base, request{method: http.MethodDelete, path: "/api/v1/realm/emoji/setup_gone", auth: ownerAuth}))
 	for _, field := range []string{"3", "5"} {
 		requireSuccess(t, "setup profile summary", patch(t, base, ownerAuth, "/api/v1/realm/profile_fields/"+field, "display_in_profile_summary", "true"))
 	}

@@ -16,10 +16,14 @@ func routeCasesReactions(add func(routeSpec)) {
 		valid: []string{"emoji_name", "octopus"}}
 	react.extra = []badCase{
 		{"unknown emoji", react.with("emoji_name", "no_such_emoji"), badRequest("Emoji 'no_such_emoji' does not exist")},
-		{"code of another emoji", react.with("emoji_code", "2764"), badRequest("Invalid emoji name.")},
+		{"code of another emoji", react.with("emoji_code", "1f389"), badRequest("Invalid emoji name.")},
 		{"code not hex", react.with("emoji_code", "xyz"), badRequest("Invalid emoji code.")},
-		{"unknown reaction type", react.with("reaction_type", "sticker"), badRequest("Invalid reaction_type")},
-		{"custom emoji the realm lacks", react.with("reaction_type", "realm_emoji"), badRequest("Emoji 'octopus' does not exist")},
+		{"unknown reaction type", react.with("reaction_type", "sticker"), badRequest("Invalid emoji type.")},
+		{"a unicode emoji's code as a custom emoji", react.with("reaction_type", "realm_emoji"), badRequest("Invalid custom emoji.")},
+		{"custom emoji the realm lacks", react.as(ownerAuth, "emoji_name", "setup_emoji", "emoji_code", "99", "reaction_type", "realm_emoji"), badRequest("Invalid custom emoji.")},
+		{"custom emoji under another name", react.as(ownerAuth, "emoji_code", "1", "reaction_type", "realm_emoji"), badRequest("Invalid custom emoji name.")},
+		{"deactivated custom emoji", react.as(ownerAuth, "emoji_name", "setup_gone", "emoji_code", "2", "reaction_type", "realm_emoji"), badRequest("This custom emoji has been deactivated.")},
+		{"deactivated custom emoji by name", react.with("emoji_name", "setup_gone"), badRequest("Emoji 'setup_gone' does not exist")},
 		{"extra emoji with a unicode name", react.with("reaction_type", "zulip_extra_emoji"), badRequest("Invalid emoji code.")},
 	}
 	add(react)

@@ -35,7 +35,8 @@ func routeCasesUserStatus(add func(routeSpec)) {
 		{"unknown emoji", status.with("emoji_name", "nonesuch"), badRequest("Emoji 'nonesuch' does not exist")},
 		{"code of another emoji", status.as(memberAuth, "emoji_code", "2764"), badRequest("Invalid emoji name.")},
 		{"malformed emoji code", status.as(memberAuth, "emoji_code", "zz"), badRequest("Invalid emoji code.")},
-		{"unknown reaction type", status.with("reaction_type", "sticker"), badRequest("Invalid reaction_type")},
+		{"unknown reaction type", status.with("reaction_type", "sticker"), badRequest("Invalid emoji type.")},
+		{"deactivated custom emoji", status.as(memberAuth, "emoji_name", "setup_gone", "emoji_code", "2", "reaction_type", "realm_emoji"), badRequest("This custom emoji has been deactivated.")},
 	}
 	add(status)
 

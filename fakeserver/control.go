@@ -39,6 +39,7 @@ func (s *Server) controlRoutes(r chi.Router) {
 	r.Get("/journal", serveControl(s.getJournal))
 	r.Delete("/journal", serveControl(s.clearJournal))
 	r.Post("/vcall_token", serveControl(s.setVCallToken))
+	r.Post("/invites/accept", serveControl(s.acceptInvite))
 	r.Get("/", s.inspector)
 	r.Get("/ui", s.inspector)
 	r.Get("/inspect", serveControl(s.inspect))

@@ -6,7 +6,8 @@
 // (@**Full Name**, @**Full Name|id**, silent @_**Full Name**) and wildcard mentions
 // (@**all**, @**everyone**, @**channel**, @**stream** for the whole channel, @**topic** for
 // the topic's participants), rendered with the real server's markup and reported in Result
-// so that the domain can set the mention flags.
+// so that the domain can set the mention flags, and emoji (:name:) where the caller resolves
+// their names (Emoji).
 package markdown
 
 import (
@@ -26,8 +27,8 @@ import (
 var mdRenderer = goldmark.New(
 	goldmark.WithParser(parserWithoutRawHTML()),
 	goldmark.WithExtensions(extension.Strikethrough, extension.Linkify, extension.Table),
-	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mentionParser{}, 50))),
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(mentionRenderer{}, 50))),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(mentionParser{}, 50), util.Prioritized(emojiParser{}, 50))),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(chatRenderer{}, 50))),
 )
 
 // parserWithoutRawHTML is goldmark's CommonMark parser without its raw HTML parsers: an HTML

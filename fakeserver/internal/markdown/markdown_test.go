@@ -25,6 +25,17 @@ func (fakeUsers) MentionUser(name string, id int) (int, string, bool) {
 	return 0, "", false
 }
 
+// Emoji knows the custom emoji party_time and the unicode emoji tada.
+func (fakeUsers) Emoji(name string) (string, string, bool) {
+	switch name {
+	case "party_time":
+		return "/emoji/1.png", "", true
+	case "tada":
+		return "", "1f389", true
+	}
+	return "", "", false
+}
+
 func TestRenderMessage(t *testing.T) {
 	for _, tc := range []struct {
 		name, source string
@@ -53,6 +64,11 @@ func TestRenderMessage(t *testing.T) {
 		{name: "silent wildcard", source: "@_**all**", html: []string{"channel-wildcard-mention silent"}},
 		{name: "in code span it is text", source: "`@**all**`", html: []string{"<code>@**all**</code>"}},
 		{name: "in a code block it is text", source: "```\n@**topic**\n```", notHTML: []string{"topic-mention"}},
+		{name: "custom emoji", source: "a:party_time:b", html: []string{`<p>a<img alt=":party_time:" class="emoji" src="/emoji/1.png" title="party time">b</p>`}},
+		{name: "unicode emoji", source: ":tada:", html: []string{`<p><span aria-label="tada" class="emoji emoji-1f389" role="img" title="tada">:tada:</span></p>`}},
+		{name: "unknown emoji stays text", source: ":nope: :tada", html: []string{"<p>:nope: :tada</p>"}},
+		{name: "emoji in code span is text", source: "`:tada:`", html: []string{"<code>:tada:</code>"}},
+		{name: "two emoji in a row", source: ":tada::tada:", html: []string{`:tada:</span><span aria-label="tada"`}},
 		{name: "two mentions, one repeated", source: "@**Max Member** and @**Max Member** and @**topic**", ids: []int{4}, topic: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -111,12 +111,13 @@ func (mentionParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast
 	return node
 }
 
-// mentionRenderer writes mentions with the real server's markup.
-type mentionRenderer struct{}
+// chatRenderer writes the chat syntax goldmark does not know: mentions and emoji.
+type chatRenderer struct{}
 
 // RegisterFuncs implements renderer.NodeRenderer.
-func (mentionRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+func (chatRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindMention, renderMention)
+	reg.Register(kindEmoji, renderEmoji)
 }
 
 func renderMention(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {

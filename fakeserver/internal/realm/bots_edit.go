@@ -70,6 +70,7 @@ type BotUpdate struct {
 	FullName *string
 	Role     *int
 	OwnerID  *int
+	BotSettingsUpdate
 }
 
 // BotView is the reply of PATCH /bots/{bot_id}: the bot's settings after the change.
@@ -78,11 +79,7 @@ type BotView struct {
 	AvatarURL string
 	// BotOwner is the owner's API email, "" for a bot without an owner.
 	BotOwner string
-	// The outgoing-webhook settings echo the request (the fake keeps no services): the
-	// interface's default, 1, and null.
-	ServiceInterface            int
-	ServicePayloadURL           any
-	ConfigData                  any
+	// The default channels by name, null for none.
 	DefaultSendingStream        any
 	DefaultEventsRegisterStream any
 	DefaultAllPublicStreams     bool
@@ -129,6 +126,10 @@ func (s *State) UpdateBot(requesterID, botID int, up BotUpdate) (BotView, error)
 			return BotView{}, apierr.BadRequest("Failed to change owner, bots can't own other bots")
 		}
 	}
+	checked, err := s.checkBotSettings(s.users[requesterID], bot, up.BotSettingsUpdate)
+	if err != nil {
+		return BotView{}, err
+	}
 	if up.FullName != nil && name != bot.FullName {
 		bot.FullName = name
 		s.publishBotUpdate(bot, map[string]any{"full_name": name})
@@ -141,6 +142,7 @@ func (s *State) UpdateBot(requesterID, botID int, up BotUpdate) (BotView, error)
 	if owner != nil && owner.ID != bot.BotOwnerID {
 		s.changeBotOwner(bot, owner)
 	}
+	s.applyBotSettings(bot, up.BotSettingsUpdate, checked)
 	return s.botView(bot), nil
 }
 
@@ -193,7 +195,11 @@ func (s *State) publishBotUpdate(bot *User, fields map[string]any) {
 }
 
 func (s *State) botView(bot *User) BotView {
-	v := BotView{FullName: bot.FullName, AvatarURL: avatarURL(bot), ServiceInterface: 1}
+	st := s.settingsOf(bot)
+	v := BotView{
+		FullName: bot.FullName, AvatarURL: avatarURL(bot), DefaultSendingStream: s.channelName(st.sendingChannel),
+		DefaultEventsRegisterStream: s.channelName(st.eventsChannel), DefaultAllPublicStreams: st.allPublicChannels,
+	}
 	if o := s.users[bot.BotOwnerID]; o != nil {
 		v.BotOwner = s.apiEmail(o)
 	}
@@ -206,10 +212,11 @@ func (s *State) botObject(b *User) map[string]any {
 	if o := s.users[b.BotOwnerID]; o != nil {
 		owner = o.ID
 	}
+	st := s.settingsOf(b)
 	return map[string]any{
 		"user_id": b.ID, "email": s.apiEmail(b), "full_name": b.FullName, "bot_type": b.BotType,
 		"is_active": b.IsActive, "api_key": b.APIKey, "avatar_url": avatarURL(b), "owner_id": owner,
-		"default_sending_stream": nil, "default_events_register_stream": nil,
-		"default_all_public_streams": false, "services": []any{},
+		"default_sending_stream": s.channelName(st.sendingChannel), "default_events_register_stream": s.channelName(st.eventsChannel),
+		"default_all_public_streams": st.allPublicChannels, "services": s.services(b),
 	}
 }

@@ -89,6 +89,31 @@ func (s *State) activeEmoji(name string) *customEmoji {
 	return nil
 }
 
+// customEmojiByCode is the custom emoji a reaction's code (its ID) names, active or not.
+func (s *State) customEmojiByCode(code string) *customEmoji {
+	id, err := strconv.Atoi(code)
+	if err != nil || strconv.Itoa(id) != code {
+		return nil
+	}
+	return s.organization.emoji[id]
+}
+
+// zulipEmojiURL is the extra emoji's image, outside the realm's uploads.
+const zulipEmojiURL = "/static/generated/emoji/images/emoji/unicode/zulip.png"
+
+// Emoji implements markdown.Emoji as the real server renders :name:, an active custom emoji
+// before the extra emoji before unicode.
+func (m mentionUsers) Emoji(name string) (imageURL, code string, ok bool) {
+	if e := m.s.activeEmoji(name); e != nil {
+		return EmojiPathPrefix + e.fileName, "", true
+	}
+	if zulipExtraEmoji[name] {
+		return zulipEmojiURL, "", true
+	}
+	code, ok = unicodeEmoji[name]
+	return "", code, ok
+}
+
 // EmojiUpload is one uploaded image.
 type EmojiUpload struct {
 	FileName, ContentType string

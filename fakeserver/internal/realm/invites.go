@@ -32,6 +32,11 @@ type invite struct {
 	channelIDs []int
 	notify     bool
 	revoked    bool // links only: a revoked link is kept, and revoking it again refused
+	// What the invitee gets on joining beyond the channels: the groups, the organization's
+	// default channels, and the Welcome Bot's custom text (nil: the organization's).
+	groupIDs        []int
+	defaultChannels bool
+	welcomeText     *string
 }
 
 // InviteView is an invitation as GET /invites lists it.
@@ -54,7 +59,15 @@ type InviteRequest struct {
 	InvitedAs  int
 	ChannelIDs []int
 	Notify     bool
+	// GroupIDs, DefaultChannels and WelcomeText are the parameters group_ids,
+	// include_realm_default_subscriptions and welcome_message_custom_text.
+	GroupIDs        []int
+	DefaultChannels bool
+	WelcomeText     *string
 }
+
+// MaxWelcomeTextLength is the real server's limit on a Welcome Bot custom text, in code points.
+const MaxWelcomeTextLength = 8000
 
 // adminState is the state of invitations and data exports.
 type adminState struct {
@@ -116,8 +129,25 @@ func (s *State) inviteChannels(req *User, ids []int) error {
 	return nil
 }
 
+// inviteGroupsAndText checks, after the channels, the groups invitees join (the requester must
+// be able to add members to each) and that only administrators set a Welcome Bot text.
+func (s *State) inviteGroupsAndText(req *User, r InviteRequest) error {
+	for _, id := range r.GroupIDs {
+		if _, err := s.managedGroup(req.ID, id); err != nil {
+			return err
+		}
+	}
+	if r.WelcomeText != nil && !req.IsAdmin() {
+		return apierr.BadRequest("Must be an organization administrator")
+	}
+	return nil
+}
+
 func (s *State) newInvite(req *User, r InviteRequest) *invite {
-	inv := &invite{referrerID: req.ID, invitedAs: r.InvitedAs, invited: s.Now(), channelIDs: slices.Clone(r.ChannelIDs), notify: r.Notify}
+	inv := &invite{
+		referrerID: req.ID, invitedAs: r.InvitedAs, invited: s.Now(), channelIDs: slices.Clone(r.ChannelIDs), notify: r.Notify,
+		groupIDs: slices.Clone(r.GroupIDs), defaultChannels: r.DefaultChannels, welcomeText: r.WelcomeText,
+	}
 	if r.Minutes != nil {
 		at := inv.invited + *r.Minutes*60
 		inv.expiry = &at
@@ -139,6 +169,9 @@ func (s *State) Invite(requesterID int, r InviteRequest) error {
 		return apierr.BadRequest("You must specify at least one email address.")
 	}
 	if err := s.inviteChannels(req, r.ChannelIDs); err != nil {
+		return err
+	}
+	if err := s.inviteGroupsAndText(req, r); err != nil {
 		return err
 	}
 	emails := inviteeEmails(r.Emails)
@@ -186,6 +219,9 @@ func (s *State) CreateInviteLink(requesterID int, r InviteRequest) (string, erro
 		return "", err
 	}
 	if err := s.inviteChannels(req, r.ChannelIDs); err != nil {
+		return "", err
+	}
+	if err := s.inviteGroupsAndText(req, r); err != nil {
 		return "", err
 	}
 	inv := s.newInvite(req, r)

@@ -26,6 +26,12 @@ const (
 	LevelTestNotification = 217
 	// LevelNotifyReferrer: invitations take and show notify_referrer_on_join.
 	LevelNotifyReferrer = 267
+	// LevelInviteDefaultChannels: invitations take include_realm_default_subscriptions.
+	LevelInviteDefaultChannels = 261
+	// LevelInviteGroups: invitations take group_ids.
+	LevelInviteGroups = 322
+	// LevelInviteWelcomeText: invitations take welcome_message_custom_text.
+	LevelInviteWelcomeText = 416
 	// LevelNavigateToSentMessage: user_settings has web_navigate_to_sent_message.
 	LevelNavigateToSentMessage = 268
 	// LevelPrivateDataExport: the user setting allow_private_data_export.

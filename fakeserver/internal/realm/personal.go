@@ -168,6 +168,8 @@ func (s *State) UpdateStatus(userID int, c StatusChange) error {
 		}
 		c.StatusText = &text
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var emoji ReactionRequest
 	switch {
 	case c.EmojiName == nil && ((c.EmojiCode != nil && *c.EmojiCode != "") || (c.ReactionType != nil && *c.ReactionType != "")):
@@ -180,14 +182,15 @@ func (s *State) UpdateStatus(userID int, c StatusChange) error {
 		if c.ReactionType != nil {
 			emoji.ReactionType = *c.ReactionType
 		}
-		resolved, err := resolveEmoji(emoji)
+		resolved, err := s.completeEmoji(emoji)
 		if err != nil {
+			return err
+		}
+		if err := s.checkEmoji(resolved); err != nil {
 			return err
 		}
 		emoji = resolved
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.personal.status[userID]
 	ev := events.Event{"type": "user_status", "user_id": userID}
 	if c.Away != nil {

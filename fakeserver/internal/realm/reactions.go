@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -57,46 +58,79 @@ var emojiCodeSyntax = regexp.MustCompile(`^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$`)
 type ReactionRequest struct {
 	EmojiName    string
 	EmojiCode    string // "" to look it up by name
-	ReactionType string // "" means unicode_emoji
+	ReactionType string // "": the named emoji's type on adding, unicode_emoji on removing
 }
 
-// resolveEmoji checks an emoji request and fills in its code, as the real server does.
-func resolveEmoji(r ReactionRequest) (ReactionRequest, error) {
-	if r.ReactionType == "" {
-		r.ReactionType = UnicodeEmoji
+// lookupEmoji is the emoji a name stands for now, as the real server looks one up for clients
+// that send no code or type: an active custom emoji first, then the extra emoji, then unicode.
+func (s *State) lookupEmoji(name string) (code, reactionType string, err error) {
+	if e := s.activeEmoji(name); e != nil {
+		return strconv.Itoa(e.id), RealmEmoji, nil
 	}
-	switch r.ReactionType {
-	case UnicodeEmoji:
-		code, known := unicodeEmoji[r.EmojiName]
-		if r.EmojiCode == "" {
-			if !known {
-				return r, apierr.BadRequest("Emoji '%s' does not exist", r.EmojiName)
-			}
-			r.EmojiCode = code
-		}
-		if !emojiCodeSyntax.MatchString(r.EmojiCode) {
-			return r, apierr.BadRequest("Invalid emoji code.")
-		}
-		if known && code != r.EmojiCode {
-			return r, apierr.BadRequest("Invalid emoji name.")
-		}
-	case ZulipExtraEmoji:
-		if r.EmojiCode == "" {
-			r.EmojiCode = r.EmojiName
-		}
-		if !zulipExtraEmoji[r.EmojiCode] {
-			return r, apierr.BadRequest("Invalid emoji code.")
-		}
-		if r.EmojiName != r.EmojiCode {
-			return r, apierr.BadRequest("Invalid emoji name.")
-		}
-	case RealmEmoji:
-		// The fake has no custom emoji.
-		return r, apierr.BadRequest("Emoji '%s' does not exist", r.EmojiName)
-	default:
-		return r, apierr.BadRequest("Invalid reaction_type")
+	if zulipExtraEmoji[name] {
+		return name, ZulipExtraEmoji, nil
+	}
+	if code, ok := unicodeEmoji[name]; ok {
+		return code, UnicodeEmoji, nil
+	}
+	return "", "", apierr.BadRequest("Emoji '%s' does not exist", name)
+}
+
+// completeEmoji fills in a request's missing code and type from its name. A code with no type
+// and a name the fake's small unicode table lacks is taken as unicode, where the real server,
+// which knows every name, would find it.
+func (s *State) completeEmoji(r ReactionRequest) (ReactionRequest, error) {
+	if r.EmojiCode != "" && r.ReactionType != "" {
+		return r, nil
+	}
+	code, reactionType, err := s.lookupEmoji(r.EmojiName)
+	if err != nil && r.EmojiCode == "" {
+		return r, err
+	}
+	if err != nil {
+		code, reactionType = r.EmojiCode, UnicodeEmoji
+	}
+	if r.EmojiCode == "" {
+		r.EmojiCode = code
+	}
+	if r.ReactionType == "" {
+		r.ReactionType = reactionType
 	}
 	return r, nil
+}
+
+// checkEmoji holds a new reaction's emoji to the real server's rules: a custom emoji by its
+// ID, with its name, and still active.
+func (s *State) checkEmoji(r ReactionRequest) error {
+	switch r.ReactionType {
+	case UnicodeEmoji:
+		if !emojiCodeSyntax.MatchString(r.EmojiCode) {
+			return apierr.BadRequest("Invalid emoji code.")
+		}
+		if code, known := unicodeEmoji[r.EmojiName]; known && code != r.EmojiCode {
+			return apierr.BadRequest("Invalid emoji name.")
+		}
+	case ZulipExtraEmoji:
+		if !zulipExtraEmoji[r.EmojiCode] {
+			return apierr.BadRequest("Invalid emoji code.")
+		}
+		if r.EmojiName != r.EmojiCode {
+			return apierr.BadRequest("Invalid emoji name.")
+		}
+	case RealmEmoji:
+		e := s.customEmojiByCode(r.EmojiCode)
+		switch {
+		case e == nil:
+			return apierr.BadRequest("Invalid custom emoji.")
+		case e.name != r.EmojiName:
+			return apierr.BadRequest("Invalid custom emoji name.")
+		case e.deactivated:
+			return apierr.BadRequest("This custom emoji has been deactivated.")
+		}
+	default:
+		return apierr.BadRequest("Invalid emoji type.")
+	}
+	return nil
 }
 
 // AddReaction adds the user's reaction to a message (POST /messages/{id}/reactions).
@@ -108,7 +142,7 @@ func (s *State) AddReaction(userID, messageID int, req ReactionRequest) error {
 	if err != nil {
 		return err
 	}
-	r, err := resolveEmoji(req)
+	r, err := s.completeEmoji(req)
 	if err != nil {
 		return err
 	}
@@ -118,6 +152,13 @@ func (s *State) AddReaction(userID, messageID int, req ReactionRequest) error {
 			return apierr.New(400, "REACTION_ALREADY_EXISTS", "Reaction already exists.")
 		}
 		return apierr.BadRequest("Reaction already exists.")
+	}
+	// Another user's reaction with the same emoji takes this one as a vote, under its name and
+	// unchecked, so that a deactivated custom emoji's reaction can still gain votes.
+	if i := slices.IndexFunc(m.Reactions, sameEmoji(r)); i >= 0 {
+		r.EmojiName = m.Reactions[i].EmojiName
+	} else if err := s.checkEmoji(r); err != nil {
+		return err
 	}
 	if !m.Rows.has(userID) {
 		// Reacting to a message read through public history gives the user a row.
@@ -130,9 +171,13 @@ func (s *State) AddReaction(userID, messageID int, req ReactionRequest) error {
 
 // sameReaction matches a user's reaction with the same emoji (by code within its type).
 func sameReaction(userID int, r ReactionRequest) func(Reaction) bool {
-	return func(x Reaction) bool {
-		return x.UserID == userID && x.ReactionType == r.ReactionType && x.EmojiCode == r.EmojiCode
-	}
+	same := sameEmoji(r)
+	return func(x Reaction) bool { return x.UserID == userID && same(x) }
+}
+
+// sameEmoji matches any user's reaction with the same emoji.
+func sameEmoji(r ReactionRequest) func(Reaction) bool {
+	return func(x Reaction) bool { return x.ReactionType == r.ReactionType && x.EmojiCode == r.EmojiCode }
 }
 
 func (s *State) reactionUser(id int) map[string]any {
@@ -273,11 +318,12 @@ func (s *State) RemoveReaction(userID, messageID int, req ReactionRequest) error
 		if req.EmojiName == "" {
 			return apierr.BadRequest("At least one of the following arguments must be present: emoji_name, emoji_code")
 		}
-		resolved, err := resolveEmoji(ReactionRequest{EmojiName: req.EmojiName, ReactionType: req.ReactionType})
+		// The code the name stands for now, whatever the type: the type defaults to unicode.
+		code, _, err := s.lookupEmoji(req.EmojiName)
 		if err != nil {
 			return err
 		}
-		req.EmojiCode = resolved.EmojiCode
+		req.EmojiCode = code
 	}
 	i := slices.IndexFunc(m.Reactions, sameReaction(userID, req))
 	if i < 0 {

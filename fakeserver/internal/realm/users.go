@@ -30,15 +30,17 @@ const (
 
 // User is an account of the realm: a human or a bot.
 type User struct {
-	ID            int
-	Email         string // the real (delivery) address; also the login name
-	FullName      string
-	Role          int
-	APIKey        string
-	Password      string
-	IsBot         bool
-	BotType       int
-	BotOwnerID    int
+	ID         int
+	Email      string // the real (delivery) address; also the login name
+	FullName   string
+	Role       int
+	APIKey     string
+	Password   string
+	IsBot      bool
+	BotType    int
+	BotOwnerID int
+	// bot holds a bot's own settings (bot_settings.go); addUser gives each bot its own.
+	bot           *botSettings
 	IsActive      bool
 	DateJoined    time.Time
 	Timezone      string
@@ -79,6 +81,9 @@ func userFromFixture(f fixtures.User, joined time.Time) *User {
 
 func (s *State) addUser(u *User) {
 	u.avatar = gravatar(u)
+	if u.IsBot && u.bot == nil {
+		u.bot = newBotSettings(u)
+	}
 	s.users[u.ID] = u
 	s.usersByEmail[strings.ToLower(u.Email)] = u
 	s.usersByKey[u.APIKey] = u

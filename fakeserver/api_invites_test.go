@@ -1,0 +1,94 @@
+package fakeserver_test
+
+// Invitations' channels, default channels and groups, seen when the invitee joins through the
+// control API's stand-in for the sign-up form; and the parameters' feature levels.
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
+
+func TestInvitationJoin(t *testing.T) {
+	base := newCheckedServer(t)
+	channel := func(name string) string {
+		requireSuccess(t, "channel", post(t, base, ownerAuth, "/api/v1/users/me/subscriptions", "subscriptions", `[{"name":"`+name+`"}]`))
+		return canonical(requireSuccess(t, "id", get(t, base, ownerAuth, "/api/v1/get_stream_id", "stream="+name))["stream_id"])
+	}
+	invited, byDefault := channel("invited-channel"), channel("default-channel")
+	requireSuccess(t, "default", post(t, base, ownerAuth, "/api/v1/default_streams", "stream_id", byDefault))
+	group := canonical(requireSuccess(t, "group", post(t, base, adminAuth, "/api/v1/user_groups/create",
+		"name", "newcomers", "description", "d", "members", "[2]"))["group_id"])
+
+	requireSuccess(t, "invite with all", post(t, base, adminAuth, "/api/v1/invites", "invitee_emails", "all@chat.example.test",
+		"stream_ids", "["+invited+"]", "group_ids", "["+group+"]", "include_realm_default_subscriptions", "true",
+		"welcome_message_custom_text", "Welcome!", "invite_as", "300"))
+	requireSuccess(t, "invite with channels only", post(t, base, adminAuth, "/api/v1/invites", "invitee_emails", "plain@chat.example.test",
+		"stream_ids", "["+invited+"]"))
+	link := requireSuccess(t, "link", post(t, base, adminAuth, "/api/v1/invites/multiuse", "group_ids", "["+group+"]",
+		"include_realm_default_subscriptions", "true"))["invite_link"].(string)
+
+	type joined struct {
+		role               float64
+		invited, byDefault bool
+		inGroup            bool
+	}
+	join := func(kv ...string) joined {
+		id := canonical(requireSuccess(t, "join", post(t, base, "", "/_fake/invites/accept", kv...))["user_id"])
+		var j joined
+		j.role = requireSuccess(t, "user", get(t, base, ownerAuth, "/api/v1/users/"+id, ""))["user"].(map[string]any)["role"].(float64)
+		sub := func(ch string) bool {
+			return requireSuccess(t, "subscribed", get(t, base, ownerAuth, "/api/v1/users/"+id+"/subscriptions/"+ch, ""))["is_subscribed"] == true
+		}
+		j.invited, j.byDefault = sub(invited), sub(byDefault)
+		j.inGroup = requireSuccess(t, "member", get(t, base, ownerAuth, "/api/v1/user_groups/"+group+"/members/"+id, ""))["is_user_group_member"] == true
+		return j
+	}
+	for _, c := range []struct {
+		name string
+		kv   []string
+		want joined
+	}{
+		{"email invitation with all", []string{"email", "all@chat.example.test", "full_name", "All In"}, joined{300, true, true, true}},
+		{"email invitation with channels", []string{"email", "plain@chat.example.test", "full_name", "Plain"}, joined{400, true, false, false}},
+		{"invitation link", []string{"email", "linked@chat.example.test", "full_name", "Linked", "link_url", link}, joined{400, false, true, true}},
+		{"invitation link again", []string{"email", "linked2@chat.example.test", "full_name", "Linked Two", "link_url", link}, joined{400, false, true, true}},
+	} {
+		if got := join(c.kv...); got != c.want {
+			t.Errorf("%s: joined as %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	// The email invitations are used up; the link stays.
+	if got := invites(t, base, adminAuth); len(got) != 1 || got[0]["is_multiuse"] != true {
+		t.Errorf("invitations left: %v", got)
+	}
+	wantRefusal(t, "an unknown address", post(t, base, "", "/_fake/invites/accept", "email", "stranger@chat.example.test", "full_name", "Stranger"),
+		"No unexpired invitation matches")
+}
+
+// Before its level each parameter is not read (the reply lists it as ignored, and a value
+// that would be refused is not); from it, it is.
+func TestInvitationParametersByLevel(t *testing.T) {
+	for _, c := range []struct {
+		param, bad string
+		level      int
+	}{
+		{"include_realm_default_subscriptions", "maybe", realm.LevelInviteDefaultChannels},
+		{"group_ids", "[999]", realm.LevelInviteGroups},
+		{"welcome_message_custom_text", "Hi", realm.LevelInviteWelcomeText},
+	} {
+		for _, level := range []int{c.level - 1, c.level} {
+			base := newServerAt(t, level).URL
+			// welcome_message_custom_text is refused for members, so a member's request shows it.
+			res := post(t, base, memberAuth, "/api/v1/invites", "invitee_emails", "x@chat.example.test", "stream_ids", "[]", c.param, c.bad)
+			ignored := fmt.Sprint(res.env["ignored_parameters_unsupported"]) == "["+c.param+"]"
+			if level < c.level && (res.env["result"] != "success" || !ignored) {
+				t.Errorf("%s at level %d, before it: %s", c.param, level, res)
+			}
+			if level >= c.level && (res.env["result"] != "error" || ignored) {
+				t.Errorf("%s at level %d: %s", c.param, level, res)
+			}
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package realm
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
+
+// Accepting an invitation: the real server's sign-up form, which no API offers, stands in the
+// fake's control API. The new account gets what the invitation says: its role, its channels
+// (and the organization's default channels when it asks for them), its groups.
+
+// Acceptance names the invitation a new user accepts: an email invitation by the address it
+// was sent to, or an invitation link by its URL, with the address the account gets.
+type Acceptance struct {
+	Email, LinkURL, FullName string
+}
+
+// Joined is the account made by accepting an invitation.
+type Joined struct {
+	UserID int
+	APIKey string
+}
+
+// AcceptInvite makes the account an unexpired invitation offers. An email invitation is used
+// up; an invitation link stays for others.
+func (s *State) AcceptInvite(a Acceptance) (Joined, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := checkFullName(a.FullName); err != nil {
+		return Joined{}, err
+	}
+	email := strings.TrimSpace(a.Email)
+	if !validEmail(email) {
+		return Joined{}, apierr.BadRequest("Invalid email '%s'", email)
+	}
+	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
+		return Joined{}, apierr.BadRequest("Email '%s' already in use", email)
+	}
+	inv := s.pendingInvite(email, a.LinkURL)
+	if inv == nil {
+		return Joined{}, apierr.BadRequest("No unexpired invitation matches")
+	}
+	u := &User{
+		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(a.FullName), Role: inv.invitedAs,
+		APIKey: newAPIKey(), IsActive: true, DateJoined: s.clock.Now(), Timezone: "UTC",
+		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone, PresenceEnabled: true,
+	}
+	s.applyUserDefaults(u)
+	s.addUser(u)
+	s.publishUserAdded(u)
+	channels := slices.Clone(inv.channelIDs)
+	if inv.defaultChannels {
+		channels = append(channels, s.organization.defaultChannels...)
+	}
+	slices.Sort(channels)
+	for _, id := range slices.Compact(channels) {
+		if ch := s.channels[id]; ch != nil && !ch.Archived && s.subscribe(ch, u) {
+			s.publishSubscriptionsAdded(ch, []int{u.ID})
+		}
+	}
+	for _, id := range inv.groupIDs {
+		if g := s.groups[id]; g != nil && !g.Deactivated && !slices.Contains(g.Members, u.ID) {
+			s.applyGroupChange(g, []int{u.ID}, nil, nil, nil)
+		}
+	}
+	if !inv.multiuse {
+		delete(s.admin.invites, inv.id)
+		s.publishInvitesChanged(s.users[inv.referrerID])
+	}
+	return Joined{UserID: u.ID, APIKey: u.APIKey}, nil
+}
+
+// pendingInvite is the unexpired invitation a link URL names, or else the email invitation of
+// the address.
+func (s *State) pendingInvite(email, linkURL string) *invite {
+	now := s.Now()
+	for _, inv := range s.admin.multiuse {
+		if linkURL != "" && s.inviteLink(inv) == linkURL && !inv.revoked && !inv.expired(now) {
+			return inv
+		}
+	}
+	if linkURL != "" {
+		return nil
+	}
+	for _, inv := range s.admin.invites {
+		if strings.EqualFold(inv.email, email) && !inv.expired(now) {
+			return inv
+		}
+	}
+	return nil
+}
