@@ -60,6 +60,7 @@ var accountEntries = []Entry{
 	// One half of a pair.
 	{Name: "profile-null-kept", Operator: HalfPair, Requirements: reqs("OP02-09"), Does: "a profile_data value can be set but null does not remove it"},
 	{Name: "email-visibility-widening-ignored", Operator: HalfPair, Requirements: reqs("AUTH-18", "RES-06"), Does: "email_address_visibility can be narrowed but not widened: a change to a setting that admits more viewers answers success and keeps the old one"},
+	{Name: "role-back-to-member-ignored", Operator: HalfPair, Requirements: reqs("OP02-05"), Does: "a role can be granted but not taken back: role 400 (member) for a user of another role answers success and keeps the role"},
 	{Name: "push-token-rotation-ignored", Operator: HalfPair, Requirements: reqs("OP07-09"), Does: "rotating only the token answers success and keeps the old token (key rotation works)"},
 
 	// One kind of actor.
