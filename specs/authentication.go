@@ -123,6 +123,11 @@ var _ = Describe("Authentication", func() {
 			me.Value("user_id").Number().IsEqual(t.User(role).ID)
 		},
 		Entry("of a user", harness.Req("AUTH-01"), harness.Member),
+		// Every kind of user account: the rule is not only the members'.
+		Entry("of an owner", harness.Req("AUTH-01"), harness.Owner),
+		Entry("of an administrator", harness.Req("AUTH-01"), harness.Admin),
+		Entry("of a moderator", harness.Req("AUTH-01"), harness.Moderator),
+		Entry("of a guest", harness.Req("AUTH-01"), harness.Guest),
 		Entry("of a bot", harness.Req("AUTH-02"), harness.Bot),
 	)
 

@@ -65,6 +65,7 @@ var accountEntries = []Entry{
 
 	// One kind of actor.
 	{Name: "deactivated-user-authenticates", Operator: ActorKind, Requirements: reqs("ERR-12"), Does: "a deactivated user's email and API key authenticate, as an active user's do"},
+	{Name: "guest-auth-refused", Operator: ActorKind, Requirements: reqs("AUTH-01"), Does: "a guest's email and API key are refused as for a deactivated account (members, administrators and owners authenticate)"},
 	{Name: "bot-auth-refused", Operator: ActorKind, Requirements: reqs("AUTH-02"), Does: "a bot's email and API key are refused as for a deactivated account"},
 	{Name: "login-email-not-checked", Operator: ActorKind, Requirements: reqs("AUTH-07", "AUTH-06"), Does: "any email authenticates with another user's API key"},
 	{Name: "moderator-updates-users", Operator: ActorKind, Requirements: reqs("OP02-01", "AUTH-10"), Does: "a moderator may update a user by email"},
