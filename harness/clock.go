@@ -54,7 +54,7 @@ func (t *Target) tryMeasureClockOffset() error {
 // 120, where the real server answers that with raw_content only (its changelog), from
 // GET /messages narrowed to the message.
 func (t *Target) messageTimestamp(u User, id int) (int, error) {
-	if t.FeatureLevel >= 120 {
+	if t.FeatureLevel >= levelWholeMessageFetch {
 		got, err := t.api("GET", "/messages/"+strconv.Itoa(id), &u, nil)
 		if err != nil {
 			return 0, err

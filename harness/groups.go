@@ -24,13 +24,13 @@ func (t *Target) NewGroup(members []int, subgroups ...int) int {
 	}
 	name := UniqueName("group")
 	params := url.Values{"name": {name}, "description": {"made by chatconform"}, "members": {jsonParam(members)}}
-	if len(subgroups) > 0 && t.FeatureLevel >= 311 {
+	if len(subgroups) > 0 && t.FeatureLevel >= levelSubgroupsAtCreation {
 		params.Set("subgroups", jsonParam(subgroups))
 	}
 	obj, err := t.api("POST", "/user_groups/create", &owner, params)
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: creating a user group")
 	id, ok := obj.int("group_id")
-	if !ok && t.FeatureLevel < 317 {
+	if !ok && t.FeatureLevel < levelGroupIDAnswered {
 		id, err = t.groupNamed(name)
 		g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: finding the new user group %q", name)
 		ok = true
@@ -38,13 +38,13 @@ func (t *Target) NewGroup(members []int, subgroups ...int) int {
 	g.Expect(ok).To(gomega.BeTrue(), "harness: POST /user_groups/create returned no integer group_id")
 	ginkgo.DeferCleanup(func() {
 		// Best effort: a spec may have deactivated it already.
-		if t.FeatureLevel >= 290 {
+		if t.FeatureLevel >= levelGroupDeactivation {
 			_, _ = t.api("POST", "/user_groups/"+strconv.Itoa(id)+"/deactivate", &owner, nil)
 		} else {
 			_, _ = t.api("DELETE", "/user_groups/"+strconv.Itoa(id), &owner, nil)
 		}
 	})
-	if len(subgroups) > 0 && t.FeatureLevel < 311 {
+	if len(subgroups) > 0 && t.FeatureLevel < levelSubgroupsAtCreation {
 		t.AddSubgroups(id, subgroups...)
 	}
 	return id

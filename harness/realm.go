@@ -85,8 +85,8 @@ func (t *Target) LetMembersMove() {
 		group, policy string
 		since         int
 	}{
-		{"can_move_messages_between_topics_group", "edit_topic_policy", 316},
-		{"can_move_messages_between_channels_group", "move_messages_between_streams_policy", 310},
+		{"can_move_messages_between_topics_group", "edit_topic_policy", levelTopicMoveGroup},
+		{"can_move_messages_between_channels_group", "move_messages_between_streams_policy", levelChannelMoveGroup},
 	} {
 		if t.FeatureLevel >= p.since {
 			t.ChangeRealmGroupSetting(p.group, t.SystemGroupID("role:members"))

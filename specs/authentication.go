@@ -59,24 +59,52 @@ var authenticatedOperations = []authenticatedOperation{
 }
 
 // badCredentials are the ways a request can fail to authenticate, each with the
-// requirements its UNAUTHORIZED answer proves.
+// requirements its UNAUTHORIZED answer proves, and what its msg may name besides
+// authentication (the real server names a deactivated account as such).
 var badCredentials = []struct {
 	name   string
 	reqs   []string
 	client func(t *harness.Target) *harness.Client
+	reason string
 }{
 	{"no credentials", []string{"AUTH-05", "CONV-08", "ERR-12"},
-		func(t *harness.Target) *harness.Client { return t.Anonymous() }},
+		func(t *harness.Target) *harness.Client { return t.Anonymous() }, ""},
 	{"a known email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
 		return t.WithBasicAuth(t.User(harness.Member).Email, harness.WrongAPIKey)
-	}},
+	}, ""},
 	// Every kind of account: a bot's key is checked as a user's is.
 	{"a bot's email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
 		return t.WithBasicAuth(t.User(harness.Bot).Email, harness.WrongAPIKey)
-	}},
+	}, ""},
+	{"a guest's email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
+		return t.WithBasicAuth(t.User(harness.Guest).Email, harness.WrongAPIKey)
+	}, ""},
 	{"an unknown email", []string{"AUTH-07", "ERR-12"}, func(t *harness.Target) *harness.Client {
 		return t.WithBasicAuth(harness.UniqueName("nobody")+"@unknown.example.test", t.User(harness.Member).APIKey)
-	}},
+	}, ""},
+	// The right key of an account that is no longer active is no valid authentication.
+	{"a deactivated user's email and API key", []string{"ERR-12"}, func(t *harness.Target) *harness.Client {
+		u := deactivatedAccount(t)
+		return t.WithBasicAuth(u.Email, u.APIKey)
+	}, "deactivated"},
+}
+
+// deactivated is a user deactivated once per process, whose own credentials the refused
+// requests send.
+var deactivated struct {
+	sync.Once
+	user harness.User
+}
+
+func deactivatedAccount(t *harness.Target) harness.User {
+	GinkgoHelper()
+	deactivated.Do(func() {
+		u := t.NewUser(harness.Member)
+		t.DeactivateUser(u)
+		deactivated.user = u
+	})
+	Expect(deactivated.user.APIKey).NotTo(BeEmpty(), "no deactivated user: making one failed in an earlier spec")
+	return deactivated.user
 }
 
 // authMessage is the message the refused requests name, sent once per process.
@@ -95,6 +123,11 @@ var _ = Describe("Authentication", func() {
 			me.Value("user_id").Number().IsEqual(t.User(role).ID)
 		},
 		Entry("of a user", harness.Req("AUTH-01"), harness.Member),
+		// Every kind of user account: the rule is not only the members'.
+		Entry("of an owner", harness.Req("AUTH-01"), harness.Owner),
+		Entry("of an administrator", harness.Req("AUTH-01"), harness.Admin),
+		Entry("of a moderator", harness.Req("AUTH-01"), harness.Moderator),
+		Entry("of a guest", harness.Req("AUTH-01"), harness.Guest),
 		Entry("of a bot", harness.Req("AUTH-02"), harness.Bot),
 	)
 
@@ -126,8 +159,11 @@ var _ = Describe("Authentication", func() {
 			It("says so in msg, with "+cred.name, harness.Req("AUTH-08"), func() {
 				resp := cred.client(t).GET(fmt.Sprintf("/messages/%d", ids.message)).Expect()
 				msg := harness.FailsWith(resp, "UNAUTHORIZED").Value("msg").String().NotEmpty().Raw()
-				Expect(msg).To(MatchRegexp(`(?i)authenticat|logged in|session|api key|credential`),
-					"msg says authentication is required, or what was wrong with it")
+				says := `(?i)authenticat|logged in|session|api key|credential`
+				if cred.reason != "" {
+					says += "|" + cred.reason
+				}
+				Expect(msg).To(MatchRegexp(says), "msg says authentication is required, or what was wrong with it")
 			})
 		}
 	})

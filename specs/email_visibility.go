@@ -13,6 +13,10 @@ import (
 	"github.com/chatconform/chatconform/specs/ops"
 )
 
+// visibilityExtremes are the settings a spec changes a user's email_address_visibility from,
+// so that each value is reached both ways: widened from nobody, narrowed from everyone.
+var visibilityExtremes = []int{harness.VisibleToNobody, harness.VisibleToEveryone}
+
 var _ = Describe("Email visibility: the email each role sees for another user", func() {
 	// The user's own email_address_visibility, and delivery_email's rules, exist from 163 on the
 	// real server (a realm setting before).
@@ -23,25 +27,28 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		func(visibility int) {
 			t := harness.Current()
 			subject := t.NewUser(harness.Member)
-			t.SetEmailVisibility(subject, visibility)
-			for _, viewerRole := range harness.Roles {
-				viewer := t.User(viewerRole)
-				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
-				delivery := acct.UserAs(viewer, subject.ID).Raw()["delivery_email"]
-				var listDelivery any = "absent"
-				for _, m := range harness.Success(t.As(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
-					if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
-						listDelivery = entry["delivery_email"]
+			for _, from := range visibilityExtremes {
+				t.SetEmailVisibility(subject, from)
+				t.SetEmailVisibility(subject, visibility)
+				for _, viewerRole := range harness.Roles {
+					viewer := t.User(viewerRole)
+					what := fmt.Sprintf("as the %s seeing visibility %d, set after %d", viewerRole, visibility, from)
+					delivery := acct.UserAs(viewer, subject.ID).Raw()["delivery_email"]
+					var listDelivery any = "absent"
+					for _, m := range harness.Success(t.As(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
+						if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
+							listDelivery = entry["delivery_email"]
+						}
 					}
+					if !acct.CanSeeRealEmail(viewerRole, visibility) {
+						Expect(delivery).To(BeNil(), "%s: delivery_email is null", what)
+						Expect(listDelivery).To(BeNil(), "%s: delivery_email is null in the user list", what)
+						continue
+					}
+					Expect(delivery).To(BeAssignableToTypeOf(""), what)
+					Expect(strings.EqualFold(delivery.(string), subject.Email)).To(BeTrue(), "%s: delivery_email is the real email", what)
+					Expect(listDelivery).To(Equal(delivery), "%s: the user list gives the same delivery_email", what)
 				}
-				if !acct.CanSeeRealEmail(viewerRole, visibility) {
-					Expect(delivery).To(BeNil(), "%s: delivery_email is null", what)
-					Expect(listDelivery).To(BeNil(), "%s: delivery_email is null in the user list", what)
-					continue
-				}
-				Expect(delivery).To(BeAssignableToTypeOf(""), what)
-				Expect(strings.EqualFold(delivery.(string), subject.Email)).To(BeTrue(), "%s: delivery_email is the real email", what)
-				Expect(listDelivery).To(Equal(delivery), "%s: the user list gives the same delivery_email", what)
 			}
 		},
 		Entry("everyone", harness.Req("AUTH-18", "RES-06"), harness.VisibleToEveryone),
@@ -57,7 +64,6 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		func(visibility int) {
 			t := harness.Current()
 			subject := t.NewUser(harness.Member)
-			t.SetEmailVisibility(subject, visibility)
 			ch := t.NewChannel(harness.Public, t.User(harness.Admin), t.User(harness.Moderator), t.User(harness.Member), t.User(harness.Guest), t.User(harness.Bot))
 			t.Subscribe(ch, subject)
 			channelMessage := t.SendToChannel(subject, ch, harness.UniqueName("visibility"), "who am I?")
@@ -69,28 +75,10 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 			directMessage := t.SendDirect(t.User(harness.Owner), append(everyone, subject), "to all of us")
 			harness.Success(acct.UpdatePresence(subject, "status", "active"))
 
-			for _, viewerRole := range harness.Roles {
-				viewer := t.User(viewerRole)
-				seen := acct.EmailsSeenBy(viewer, subject, channelMessage, directMessage)
-				what := fmt.Sprintf("as the %s seeing visibility %d", viewerRole, visibility)
-				Expect([]string{seen.ListEmail, seen.RegisterEmail, seen.SenderEmail, seen.RecipientEmail}).To(HaveEach(seen.Email), what)
-				seesReal := acct.CanSeeRealEmail(viewerRole, visibility)
-				if viewerRole != harness.Bot {
-					// The legacy format is keyed by "user email": the API email, or the real one
-					// where the viewer may see it.
-					key := Equal(seen.Email)
-					if seesReal {
-						key = Or(key, WithTransform(strings.ToLower, Equal(strings.ToLower(subject.Email))))
-					}
-					Expect(seen.PresenceKeys).To(ContainElement(key), "%s: the legacy presence format has an entry keyed by the user's email", what)
-				}
-				if seesReal {
-					continue
-				}
-				acct.ExpectDummyEmail(seen.Email, subject)
-				for _, key := range seen.PresenceKeys {
-					Expect(strings.EqualFold(key, subject.Email)).To(BeFalse(), "%s: presence shows the real email", what)
-				}
+			for _, from := range visibilityExtremes {
+				t.SetEmailVisibility(subject, from)
+				t.SetEmailVisibility(subject, visibility)
+				checkEmailsSeen(subject, visibility, from, channelMessage, directMessage)
 			}
 		},
 		Entry("everyone", harness.Req("RES-08"), harness.VisibleToEveryone),
@@ -154,3 +142,34 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		}
 	})
 })
+
+// checkEmailsSeen checks, as each role, the API email of subject wherever it appears (the user,
+// the user list, the register state, the two messages and presence): one address everywhere,
+// the dummy one where visibility, set after from, excludes the viewer.
+func checkEmailsSeen(subject harness.User, visibility, from, channelMessage, directMessage int) {
+	GinkgoHelper()
+	t := harness.Current()
+	for _, viewerRole := range harness.Roles {
+		viewer := t.User(viewerRole)
+		seen := acct.EmailsSeenBy(viewer, subject, channelMessage, directMessage)
+		what := fmt.Sprintf("as the %s seeing visibility %d, set after %d", viewerRole, visibility, from)
+		Expect([]string{seen.ListEmail, seen.RegisterEmail, seen.SenderEmail, seen.RecipientEmail}).To(HaveEach(seen.Email), what)
+		seesReal := acct.CanSeeRealEmail(viewerRole, visibility)
+		if viewerRole != harness.Bot {
+			// The legacy format is keyed by "user email": the API email, or the real one
+			// where the viewer may see it.
+			key := Equal(seen.Email)
+			if seesReal {
+				key = Or(key, WithTransform(strings.ToLower, Equal(strings.ToLower(subject.Email))))
+			}
+			Expect(seen.PresenceKeys).To(ContainElement(key), "%s: the legacy presence format has an entry keyed by the user's email", what)
+		}
+		if seesReal {
+			continue
+		}
+		acct.ExpectDummyEmail(seen.Email, subject)
+		for _, key := range seen.PresenceKeys {
+			Expect(strings.EqualFold(key, subject.Email)).To(BeFalse(), "%s: presence shows the real email", what)
+		}
+	}
+}

@@ -168,7 +168,13 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		ch := t.NewChannel(harness.Public, t.User(harness.Admin))
 		outsider := t.NewUser(harness.Member)
 		t.Subscribe(ch, outsider) // a channel both share; the administrator's settings of it are theirs
-		events := t.Listen(outsider, "message", "subscription", "typing", "typing_edit_message", "reaction", "update_message_flags", "update_message")
+		types := []string{"message", "subscription", "typing", "typing_edit_message", "reaction", "update_message_flags", "update_message"}
+		// Reminders events come with the reminders listing.
+		reminders := ops.Reaches(t, "RES-30")
+		if reminders {
+			types = append(types, "reminders")
+		}
+		events := t.Listen(outsider, types...)
 
 		secret := harness.UniqueName("secret")
 		dm := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "for the administrator only: "+secret)
@@ -184,6 +190,11 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		harness.Success(msgs.Edit(t.User(harness.Owner), dm, "content", "edited, still for the administrator only: "+secret))
 		// And the administrator's own flags: starring the message is no one else's business.
 		harness.Success(ops.SendForm(admin, "POST", "/messages/flags", nil, "messages", ops.JSONText([]int{dm}), "op", "add", "flag", "starred"))
+		// So are the reminders the administrator sets on the message, and cancels.
+		if reminders {
+			reminder := harness.Success(createReminder(admin, dm, t.Now().Add(reminderLead), "")).Value("reminder_id").Number().Raw()
+			harness.Success(t.As(admin).DELETE("/reminders/{id}", int(reminder)).Expect())
+		}
 
 		for _, ev := range events.Collect(ops.EventWait) {
 			Expect(ops.JSONText(ev)).NotTo(ContainSubstring(secret), "the direct message between two others reached the queue")
@@ -197,7 +208,30 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 				Expect(ev["messages"]).NotTo(ContainElement(BeNumerically("==", dm)), "another user's flag change reached the queue")
 			case "typing":
 				Expect(ev["message_type"]).NotTo(Equal("direct"), "typing in a direct conversation between two others reached the queue")
+			case "reminders":
+				// The outsider sets none: every reminders event on the queue is another user's.
+				Fail(fmt.Sprintf("another user's reminders event reached the queue: %s", ops.JSONText(ev)))
 			}
+		}
+	})
+
+	// A message moved into a private channel leaves the subscribers of its old channel who may
+	// not read the new one: they may learn that it went (a deletion), not where to.
+	It("tells a user a move takes a message away from nothing of its new place", harness.Req("EVENT-07"), func() {
+		admin := t.User(harness.Admin)
+		from := t.NewChannel(harness.Public, admin)
+		to := t.NewChannel(harness.PrivateShared, admin)
+		outsider := t.NewUser(harness.Member)
+		t.Subscribe(from, outsider)
+		id := t.SendToChannel(admin, from, harness.UniqueName("in sight"), "about to move out of sight")
+		events := t.Listen(outsider, "message", "update_message", "delete_message")
+		hidden := harness.UniqueName("out of sight")
+		harness.Success(msgs.Edit(admin, id, "stream_id", to.ID, "topic", hidden))
+		Expect(msgs.Gone(outsider, id)).To(BeTrue(), "the outsider still reads the message moved into a private channel")
+		for _, ev := range events.Collect(ops.EventWait) {
+			Expect(ops.JSONText(ev)).NotTo(ContainSubstring(hidden), "the topic in the private channel reached a non-subscriber's queue")
+			Expect(ev).NotTo(HaveKeyWithValue("new_stream_id", BeNumerically("==", to.ID)), "the private channel the message moved to reached a non-subscriber's queue")
+			Expect(ev).NotTo(HaveKeyWithValue("stream_id", BeNumerically("==", to.ID)), "an event of the private channel reached a non-subscriber's queue")
 		}
 	})
 })

@@ -194,16 +194,30 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		return id
 	}
 
+	// Once the sender has attached the first submessage, any reader may add one (the real
+	// server's rule): the second, by another user, names that user, a sender per submessage.
 	It("describes submessages with integer id, message_id and sender_id and string msg_type and content", harness.Req("MSG-47"), func() {
 		id := addSubmessage()
+		owner := t.User(harness.Owner)
+		const ownerContent = `{"chatconform":"the owner's"}`
+		harness.Success(ops.SendForm(owner, "POST", "/submessage", nil,
+			"message_id", ops.MsgIDText(id), "msg_type", "widget", "content", ownerContent))
 		list := msgs.Fetch(member, id).Value("submessages").Array()
-		list.Length().IsEqual(1)
-		sm := list.Value(0).Object()
-		sm.Value("id").Number().IsInt()
-		sm.Value("message_id").Number().IsInt().IsEqual(id)
-		sm.Value("sender_id").Number().IsInt().IsEqual(member.ID)
-		sm.Value("msg_type").String().IsEqual("widget")
-		sm.Value("content").String().IsEqual(submessageContent)
+		list.Length().IsEqual(2)
+		senders := map[string]int{submessageContent: member.ID, ownerContent: owner.ID}
+		var ids []int
+		list.Every(func(_ int, v *httpexpect.Value) {
+			sm := v.Object()
+			content := sm.Value("content").String().Raw()
+			Expect(senders).To(HaveKey(content), "a submessage with content neither user sent")
+			sm.Value("id").Number().IsInt()
+			ids = append(ids, int(sm.Value("id").Number().Raw()))
+			sm.Value("message_id").Number().IsInt().IsEqual(id)
+			sm.Value("sender_id").Number().IsInt().IsEqual(senders[content])
+			sm.Value("msg_type").String().IsEqual("widget")
+			delete(senders, content)
+		})
+		Expect(ids[0]).NotTo(Equal(ids[1]), "two submessages with one id")
 	})
 
 	It("lists submessages as an array of objects", harness.Req("MSG-29"), func() {

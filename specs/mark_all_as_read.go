@@ -51,6 +51,38 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 		Entry("from level 211", harness.Req("OP19-02")),
 	)
 
+	// The document shows no event payload, so a server may announce the change its own way;
+	// one that announces it with this family's update_message_flags event must say what the
+	// flags read back say: read added, to every message it marked.
+	It("announces what it did: update_message_flags events, if any, add read to the messages read back as read", harness.Req("STATE-12"), func() {
+		events := t.Listen(reader, "update_message_flags")
+		markAllAsRead(reader, len(ids))
+		announced := map[int]bool{}
+		for _, ev := range events.Collect(ops.EventWait) {
+			list, _ := ev["messages"].([]any)
+			var mine []int
+			for _, v := range list {
+				if id, ok := v.(float64); ok && slices.Contains(ids, int(id)) {
+					mine = append(mine, int(id))
+				}
+			}
+			if len(mine) == 0 {
+				continue
+			}
+			Expect(ev).To(And(HaveKeyWithValue("flag", "read"), HaveKeyWithValue("op", "add")), "an update_message_flags event of mark all as read about messages %v", mine)
+			for _, id := range mine {
+				announced[id] = true
+			}
+		}
+		for _, id := range ids {
+			Expect(read(id)).To(BeTrue(), "message %d after", id)
+			// None announced: the server announces it another way, or not at all.
+			if len(announced) > 0 {
+				Expect(announced).To(HaveKey(id), "message %d is read, and the events of mark all as read announce the others only", id)
+			}
+		}
+	})
+
 	// The server may stop early (complete = false) at any batch size: every answer has a
 	// boolean complete, and repeating ends with true.
 	It("answers complete, a boolean, true when it did all", harness.Req("OP19-01"), func() {

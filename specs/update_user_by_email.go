@@ -72,14 +72,24 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 			acct.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
 		})
 
-	DescribeTable("sets role to each documented value",
+	// Each value is set on a user who has another role, and taken back: the subject, a member,
+	// is made a guest first for the member's own value.
+	DescribeTable("sets role to each documented value, and back",
 		func(code int) {
 			if code == 100 {
 				// Owners pile up on a shared server: take the role away at the end.
 				DeferCleanup(func() { harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", 400)) })
 			}
+			before := 400
+			if code == before {
+				before = 600
+				harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", before))
+				Expect(acct.RoleCodeOf(subject)).To(Equal(before))
+			}
 			harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", code))
 			Expect(acct.RoleCodeOf(subject)).To(Equal(code))
+			harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", before))
+			Expect(acct.RoleCodeOf(subject)).To(Equal(before), "role %d taken back", code)
 		},
 		Entry("100 owner", harness.Req("OP02-05"), 100),
 		Entry("200 administrator", harness.Req("OP02-05"), 200),

@@ -59,9 +59,13 @@ var accountEntries = []Entry{
 
 	// One half of a pair.
 	{Name: "profile-null-kept", Operator: HalfPair, Requirements: reqs("OP02-09"), Does: "a profile_data value can be set but null does not remove it"},
+	{Name: "email-visibility-widening-ignored", Operator: HalfPair, Requirements: reqs("AUTH-18", "RES-06"), Does: "email_address_visibility can be narrowed but not widened: a change to a setting that admits more viewers answers success and keeps the old one"},
+	{Name: "role-back-to-member-ignored", Operator: HalfPair, Requirements: reqs("OP02-05"), Does: "a role can be granted but not taken back: role 400 (member) for a user of another role answers success and keeps the role"},
 	{Name: "push-token-rotation-ignored", Operator: HalfPair, Requirements: reqs("OP07-09"), Does: "rotating only the token answers success and keeps the old token (key rotation works)"},
 
 	// One kind of actor.
+	{Name: "deactivated-user-authenticates", Operator: ActorKind, Requirements: reqs("ERR-12"), Does: "a deactivated user's email and API key authenticate, as an active user's do"},
+	{Name: "guest-auth-refused", Operator: ActorKind, Requirements: reqs("AUTH-01"), Does: "a guest's email and API key are refused as for a deactivated account (members, administrators and owners authenticate)"},
 	{Name: "bot-auth-refused", Operator: ActorKind, Requirements: reqs("AUTH-02"), Does: "a bot's email and API key are refused as for a deactivated account"},
 	{Name: "login-email-not-checked", Operator: ActorKind, Requirements: reqs("AUTH-07", "AUTH-06"), Does: "any email authenticates with another user's API key"},
 	{Name: "moderator-updates-users", Operator: ActorKind, Requirements: reqs("OP02-01", "AUTH-10"), Does: "a moderator may update a user by email"},

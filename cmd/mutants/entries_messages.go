@@ -92,6 +92,12 @@ var messageEntries = []Entry{
 	{Name: "flag-events-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "a user's update_message_flags events (mark all as read, starring) reach every user's queue"},
 	{Name: "deletion-events-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "delete_message events of a deleted topic reach every user, also those who could not read it"},
 	{Name: "direct-edit-event-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "the update_message event of a direct message's edit reaches every user"},
+	// The cells left open after the table: a second submitter, a second store, events.
+	{Name: "submessage-sender-of-message", Operator: WrongValue, Requirements: reqs("MSG-47"), Does: "a submessage's sender_id is the message's sender, whoever added it: per message, not per submessage"},
+	{Name: "emptied-topic-still-listed", Operator: StaleView, Requirements: reqs("RES-18"), Does: "a topic whose messages were all deleted stays in the topic list"},
+	{Name: "mark-all-read-event-says-unread", Operator: EventState, Requirements: reqs("STATE-12"), Does: "the update_message_flags event of mark all as read says op remove: the messages made read announced as made unread"},
+	{Name: "move-event-to-users-losing-access", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "users a channel move takes a message away from get the update_message event with its new channel and topic, besides the deletion"},
+	{Name: "reminder-events-to-everyone", Operator: Isolation, Requirements: reqs("EVENT-07"), Does: "a user's reminders events (a reminder set, cancelled) reach every user's queue"},
 }
 
 func init() { Entries = append(Entries, messageEntries...) }

@@ -93,13 +93,16 @@ func execute(ctx context.Context, entries []Entry, jobs int, sampleOnly bool, ou
 	}
 	// The mutants build with no point on is the reference fake: if the suite fails it, no
 	// kill below would mean anything.
-	ref := runOne(ctx, b, work, Entry{Name: "", Operator: Variant, Does: "the reference fake, no point on"}, false)
+	suite := func(e Entry, only []string) Result { return runOne(ctx, b, work, e, only) }
+	ref := suite(Entry{Name: "", Operator: Variant, Does: "the reference fake, no point on"}, nil)
 	if ref.Outcome != Passed {
 		fmt.Fprintf(os.Stderr, "mutants: the suite does not pass the mutants build with no point on (%s): %v %s\n", ref.Outcome, ref.Failed, ref.Error)
 		return 1
 	}
 	fmt.Printf("reference passes (%.1f s); %d entries, %d at once\n", ref.Seconds, len(entries), jobs)
-	results := runAll(ctx, b, work, entries, jobs, sampleOnly, func(r Result) {
+	// Entries at a level of their own are judged only where the reference passes at that level.
+	failedLevels := checkLevels(entries, sampleOnly, suite, func(format string, args ...any) { fmt.Printf(format, args...) })
+	results := runAll(entries, jobs, sampleOnly, failedLevels, suite, func(r Result) {
 		fmt.Printf("%-9s %-45s %-15s %5.1fs reached=%-5t %v\n", r.Outcome, r.Name, r.Operator, r.Seconds, r.Reached, r.Failed)
 	})
 	run := Run{Started: started, Seconds: time.Since(started).Seconds(), Jobs: jobs, Sample: sampleOnly,

@@ -220,12 +220,17 @@ func watchers(e Entry, c *report.Conformance) []string {
 	return specs
 }
 
-// runOne starts the fake with the entry's point on and runs the suite against it.
-func runOne(ctx context.Context, b binaries, work string, e Entry, focus bool) (res Result) {
+// runFunc runs the suite against one entry's fake, limited to the specs of the requirements
+// only when there are any.
+type runFunc func(e Entry, only []string) Result
+
+// runOne starts the fake with the entry's point on (none for the reference, whose Name is
+// empty) at the entry's level and runs the suite against it.
+func runOne(ctx context.Context, b binaries, work string, e Entry, only []string) (res Result) {
 	start := time.Now()
 	res = Result{Entry: e}
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
-	dir := filepath.Join(work, cmp.Or(e.Name, "reference"))
+	dir := filepath.Join(work, cmp.Or(e.Name, fmt.Sprintf("reference-%d", e.Level)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		res.Outcome, res.Error = Broken, err.Error()
 		return res
@@ -235,10 +240,6 @@ func runOne(ctx context.Context, b binaries, work string, e Entry, focus bool) (
 	if err != nil {
 		res.Outcome, res.Error = Broken, err.Error()
 		return res
-	}
-	var only []string
-	if focus && e.Mutant() {
-		only = e.Requirements
 	}
 	c, out, err := runSuite(ctx, b.suite, url, dir, only)
 	stop()
@@ -277,9 +278,19 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
+// focusOf is what a run of e checks: with focus (the sample) a mutant runs only the specs of
+// its requirements; a variant, and every entry without focus, the whole suite.
+func focusOf(e Entry, focus bool) []string {
+	if focus && e.Mutant() {
+		return e.Requirements
+	}
+	return nil
+}
+
 // runAll runs the entries, jobs at a time, calling progress after each, and returns the
-// results in the entries' order.
-func runAll(ctx context.Context, b binaries, work string, entries []Entry, jobs int, focus bool, progress func(Result)) []Result {
+// results in the entries' order. An entry whose level's reference has failed (failedLevels,
+// see levels.go) is not run: it is broken, for a kill there would mean nothing.
+func runAll(entries []Entry, jobs int, focus bool, failedLevels map[int]string, run runFunc, progress func(Result)) []Result {
 	results := make([]Result, len(entries))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -289,7 +300,12 @@ func runAll(ctx context.Context, b binaries, work string, entries []Entry, jobs 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = runOne(ctx, b, work, entries[i], focus)
+				e := entries[i]
+				if why, failed := failedLevels[e.Level]; failed && e.Level != 0 {
+					results[i] = Result{Entry: e, Outcome: Broken, Error: why}
+				} else {
+					results[i] = run(e, focusOf(e, focus))
+				}
 				mu.Lock()
 				progress(results[i])
 				mu.Unlock()

@@ -27,7 +27,7 @@ func (s *State) Authenticate(email, apiKey string) (User, error) {
 	if !ok || !strings.EqualFold(strings.TrimSpace(email), u.Email) && !mutation.On("login-email-not-checked") {
 		return User{}, apierr.Unauthorized("Invalid API key")
 	}
-	if !u.IsActive || mutation.On("bot-auth-refused") && u.IsBot {
+	if !u.IsActive && !mutation.On("deactivated-user-authenticates") || mutation.On("bot-auth-refused") && u.IsBot || mutation.On("guest-auth-refused") && u.IsGuest() {
 		return User{}, apierr.Unauthorized("Account is deactivated")
 	}
 	return *u, nil

@@ -66,6 +66,9 @@ func (s *State) deleteMessages(ms []*Message) {
 	}
 	byGroup := map[group][]*Message{}
 	s.dropMessages(ms)
+	if mutation.On("emptied-topic-still-listed") {
+		s.keepEmptiedTopics(ms)
+	}
 	for _, m := range ms {
 		g := group{m.ChannelID, m.Topic}
 		byGroup[g] = append(byGroup[g], m)

@@ -196,7 +196,9 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 	losing := []int{}
 	if p.toChannel != nil {
 		losing = s.moveRows(moved, from, to)
-		audience = slices.DeleteFunc(audience, func(id int) bool { return slices.Contains(losing, id) })
+		if !mutation.On("move-event-to-users-losing-access") {
+			audience = slices.DeleteFunc(audience, func(id int) bool { return slices.Contains(losing, id) })
+		}
 		for _, id := range s.messageAudience(m) {
 			if !slices.Contains(audience, id) {
 				audience = append(audience, id)

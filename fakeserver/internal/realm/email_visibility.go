@@ -120,6 +120,9 @@ func (s *State) SetEmailVisibility(userID, visibility int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
+	if mutation.On("email-visibility-widening-ignored") && admitsMore(visibility, u.EmailAddressVisibility) {
+		return nil
+	}
 	oldEmail := s.apiEmail(u)
 	u.EmailAddressVisibility = visibility
 	s.publish(events.Event{"type": "user_settings", "op": "update", "property": "email_address_visibility", "value": visibility}, u.ID)

@@ -29,6 +29,7 @@ func (s *State) MarkAllAsRead(userID int, b Batching) (complete bool) {
 			ids = append(ids, m.ID)
 		}
 		slices.Sort(ids)
-		s.publishFlagChange(userID, true, "read", ids)
+		// The event announces the change: the read flag added (the mutant says removed).
+		s.publishFlagChange(userID, !mutation.On("mark-all-read-event-says-unread"), "read", ids)
 	})
 }

@@ -22,6 +22,10 @@ type messagingState struct {
 	moderationChannel int
 	// lastSubmessage numbers submessages.
 	lastSubmessage int
+	// keptTopics are, by channel, topics whose last message was deleted and that stay listed:
+	// only the emptied-topic-still-listed mutant fills it (mutants_messages.go), so in every
+	// other build it stays empty.
+	keptTopics map[int][]Topic
 }
 
 // loadMessaging sets up the messaging state of a realm being loaded from f (under the lock,

@@ -2,6 +2,7 @@ package realm
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
@@ -29,4 +30,11 @@ func mutateUserView(v *UserView, u *User) {
 // topicHasMessages reports whether a channel's topic holds a message.
 func (s *State) topicHasMessages(channelID int, topic string) bool {
 	return s.index.topics[channelID][topicKeyOf(topic)].Len() > 0
+}
+
+// admitsMore reports whether email visibility to admits more viewers than from: the values
+// ordered from nobody to everyone.
+func admitsMore(to, from int) bool {
+	order := []int{VisibleNobody, VisibleAdmins, VisibleModerators, VisibleMembers, VisibleEveryone}
+	return slices.Index(order, to) > slices.Index(order, from)
 }

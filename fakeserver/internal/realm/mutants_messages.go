@@ -109,3 +109,38 @@ func (s *State) everyoneReads(ms []*Message) map[int][]int {
 	}
 	return readable
 }
+
+// keepEmptiedTopics remembers the topics that the deletion of ms left without a message, with
+// the ID of their newest deleted message: a topic list kept apart from the messages, which
+// forgets to drop them.
+func (s *State) keepEmptiedTopics(ms []*Message) {
+	type topicRef struct {
+		channel int
+		key     string
+	}
+	newest := map[topicRef]*Message{}
+	for _, m := range ms {
+		ref := topicRef{m.ChannelID, topicKeyOf(m.Topic)}
+		if !m.IsDirect && s.index.topics[m.ChannelID][ref.key].Len() == 0 && (newest[ref] == nil || newest[ref].ID < m.ID) {
+			newest[ref] = m
+		}
+	}
+	if s.messaging.keptTopics == nil {
+		s.messaging.keptTopics = map[int][]Topic{}
+	}
+	for _, m := range newest {
+		s.messaging.keptTopics[m.ChannelID] = append(s.messaging.keptTopics[m.ChannelID], Topic{Name: m.Topic, MaxID: m.ID})
+	}
+}
+
+// keptTopicsOf are the topics of a channel that keepEmptiedTopics kept and that have no
+// message again; empty unless the emptied-topic-still-listed mutant is on.
+func (s *State) keptTopicsOf(channelID int) []Topic {
+	var out []Topic
+	for _, t := range s.messaging.keptTopics[channelID] {
+		if s.index.topics[channelID][topicKeyOf(t.Name)].Len() == 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}

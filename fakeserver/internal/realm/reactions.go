@@ -294,6 +294,9 @@ func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (i
 	}
 	s.messaging.lastSubmessage++
 	sm := Submessage{ID: s.messaging.lastSubmessage, SenderID: userID, MsgType: msgType, Content: content}
+	if mutation.On("submessage-sender-of-message") {
+		sm.SenderID = m.SenderID
+	}
 	m.Submessages = append(m.Submessages, sm)
 	s.publish(events.Event{
 		"type": "submessage", "msg_type": msgType, "message_id": m.ID, "submessage_id": sm.ID, "sender_id": userID, "content": content,

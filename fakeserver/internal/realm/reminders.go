@@ -108,8 +108,12 @@ func (s *State) removeReminder(r *Reminder) {
 // publishReminders tells the user's clients of a change to their reminders, from the level
 // that has reminders events.
 func (s *State) publishReminders(ev events.Event, userID int) {
+	audience := []int{userID}
+	if mutation.On("reminder-events-to-everyone") {
+		audience = s.activeUserIDs()
+	}
 	if s.atLeast(LevelReminderList) {
-		s.publish(ev, userID)
+		s.publish(ev, audience...)
 	}
 }
 

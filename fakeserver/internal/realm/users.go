@@ -339,7 +339,7 @@ func (s *State) updateUser(req, target *User, up UserUpdate) error {
 		target.FullName = name
 		s.publishUserUpdate(target, map[string]any{"full_name": name})
 	}
-	if role != target.Role {
+	if role != target.Role && !(role == RoleMember && mutation.On("role-back-to-member-ignored")) {
 		target.Role = role
 		s.publishUserUpdate(target, map[string]any{"role": role})
 	}
