@@ -409,8 +409,12 @@ func TestConnectUsesConfiguredUsers(t *testing.T) {
 		}
 	}
 	// owner, guest, bot + the pools of administrators, moderators, members + staff + the two
-	// crowd members of a target whose wildcard-mention threshold is unknown
-	if n, want := len(f.users), 3+3*castSlots+staffSize+2; n != want {
+	// crowd members of a target whose wildcard-mention threshold is unknown + the spares
+	spareTotal := 0
+	for _, c := range spareCounts {
+		spareTotal += c.n
+	}
+	if n, want := len(f.users), 3+3*castSlots+staffSize+2+spareTotal; n != want {
 		t.Errorf("fake has %d users, want %d", n, want)
 	}
 	if _, pooled := tgt.Pool[Guest]; pooled || len(tgt.Pool[Member]) != castSlots {
@@ -486,7 +490,8 @@ func TestConnectErrors(t *testing.T) {
 		{"feature level not a number", func(f *testFake, cfg *Config) { f.settings = map[string]any{"zulip_feature_level": "new"} },
 			[]string{"zulip_feature_level", "-chatconform.feature-level"}},
 		{"cannot create users", func(f *testFake, cfg *Config) { f.canCreateUsers = false },
-			[]string{"provisioning users", "the administrator", "User not authorized", "can_create_users", "users.administrator"}},
+			// The staff are made first (they give the cast its roles).
+			[]string{"provisioning the staff administrators", "staff administrator 1", "User not authorized", "can_create_users", "users.administrator"}},
 		{"configured user has wrong role", func(f *testFake, cfg *Config) {
 			u := f.addUser("m@chat.example.test", "memberkey0000000000000000000000m", "", 400, false)
 			cfg.Users = map[Role]Credentials{Moderator: {u.Email, u.Key}}
