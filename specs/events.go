@@ -158,7 +158,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	It("tells the client with has_vcall_token whether the user holds a video-call token", harness.Req("EVENT-06"), func() {
 		t.NeedCapability("vcall-token")
 		user := t.Spare(harness.Member)
-		t.SetVCallToken(user, false) // a spare may hold one from an earlier spec
+		t.SetVCallToken(user, false)                // a spare may hold one from an earlier spec
 		events := t.Listen(user, "has_vcall_token") // the user's own events: nothing foreign
 		t.SetVCallToken(user, true)
 		events.ExpectEvents(ops.EventWait, harness.Event(map[string]any{"type": "has_vcall_token", "value": true}))

@@ -264,7 +264,7 @@ type SharedMessage struct {
 	// Sender sent both: an administrator (no rule of these specs is the owner's).
 	Sender  harness.User
 	Channel harness.Channel
-	Topic     string
+	Topic   string
 }
 
 // FieldsMessage is the shared message of operation 6's field specs; FieldsSource its Markdown.
