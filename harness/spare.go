@@ -52,8 +52,9 @@ func (t *Target) provisionSpares() error {
 	return nil
 }
 
-// spares holds, in this process, the spares by email as last seen (a key learnt again, an
-// id learnt), the ones the running spec holds, and how many each role has given out.
+// spares holds, in this process, the spares by target URL and email (spareKey) as last seen
+// (a key learnt again, an id learnt), the ones the running spec holds, and how many each role
+// has given out.
 var spares = struct {
 	sync.Mutex
 	known map[string]User
@@ -70,7 +71,7 @@ func (t *Target) Spare(r Role) User {
 	g.Expect(ok).To(gomega.BeTrue(), "harness: no spare %s is free in this process (%d spares provisioned)", r, len(t.Spares))
 	ginkgo.DeferCleanup(func() {
 		spares.Lock()
-		delete(spares.held, u.Email)
+		delete(spares.held, t.spareKey(u))
 		spares.Unlock()
 	})
 	u, err := t.takeSpare(u)
@@ -99,10 +100,10 @@ func (t *Target) pickSpare(r Role) (User, bool) {
 	defer spares.Unlock()
 	for i := range share {
 		u := share[(spares.taken[r]+i)%len(share)]
-		if !spares.held[u.Email] {
+		if !spares.held[t.spareKey(u)] {
 			spares.taken[r] += i + 1
-			spares.held[u.Email] = true
-			if known, ok := spares.known[u.Email]; ok {
+			spares.held[t.spareKey(u)] = true
+			if known, ok := spares.known[t.spareKey(u)]; ok {
 				u = known
 			}
 			return u, true
@@ -130,7 +131,7 @@ func (t *Target) takeSpare(u User) (User, error) {
 		return u, errors.New("GET /users/me: no integer user_id")
 	}
 	spares.Lock()
-	spares.known[u.Email] = u
+	spares.known[t.spareKey(u)] = u
 	spares.Unlock()
 	return u, t.resetSpare(u, me)
 }
@@ -212,11 +213,14 @@ func (t *Target) resetSpare(u User, me object) error {
 	return err
 }
 
+// spareKey names u in spares: the target's URL and u's email.
+func (t *Target) spareKey(u User) string { return t.URL + " " + u.Email }
+
 // isSpare reports whether u is a spare this process has given out.
-func isSpare(u User) bool {
+func (t *Target) isSpare(u User) bool {
 	spares.Lock()
 	defer spares.Unlock()
-	_, ok := spares.known[u.Email]
+	_, ok := spares.known[t.spareKey(u)]
 	return ok
 }
 

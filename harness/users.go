@@ -37,7 +37,7 @@ func (t *Target) DeactivateUser(u User) {
 	}
 	_, err := t.api("DELETE", "/users/"+strconv.Itoa(u.ID), &admin, nil)
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: deactivating %s", u.Email)
-	if isSpare(u) {
+	if t.isSpare(u) {
 		ginkgo.DeferCleanup(func() {
 			admin := t.staffer()
 			_, err := t.api("POST", "/users/"+strconv.Itoa(u.ID)+"/reactivate", &admin, nil)
