@@ -151,11 +151,16 @@ var restrictedOps = []restrictedOp{
 		name: "new_email (operation 2)", reqs: []string{"AUTH-13", "OP02-12"}, allowed: []harness.Role{harness.Owner},
 		ownerPermission: "can_change_user_emails",
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
-			// A new user: the change moves the address a spare is found by.
-			subject, moved := t.NewUser(harness.Member), acct.FreshAccount().Email
+			// A new user where the change is to be made (it moves the address a spare is found
+			// by), a spare where it is to be refused.
+			subject, moved := t.Spare(harness.Member), acct.FreshAccount().Email
+			if u.Role == harness.Owner {
+				subject = t.NewUser(harness.Member)
+			}
 			resp := acct.UpdateByEmail(u, subject.Email, "new_email", moved)
 			return resp, func() bool {
-				email, _ := acct.UserAs(t.User(harness.Owner), subject.ID).Value("delivery_email").Raw().(string)
+				// An administrator reads: every email visibility treats one as an owner.
+				email, _ := acct.UserAs(t.User(harness.Admin), subject.ID).Value("delivery_email").Raw().(string)
 				return email == moved
 			}
 		},

@@ -35,7 +35,7 @@ const (
 	// persistent accounts of the first: the users and bots made by the specs whose rule needs
 	// one that never existed. A server never forgets a user, so this is what each further run
 	// leaves behind for good.
-	maxUsersPerRun = 32
+	maxUsersPerRun = 26
 	// maxNewActiveChannels is how many active channels any run may add.
 	maxNewActiveChannels = 0
 	// rateLimitPerRun is the real server's limit per user and minute: no account, the owner
