@@ -100,16 +100,17 @@ var shared struct {
 	channel *Channel
 }
 
-// SharedChannel returns a public channel, with the owner subscribed, that the specs of this
-// process share: for specs that only need an existing channel to name and change nothing in
-// it (a request refused before it acts). It is made on first use and archived by
-// TeardownProcess. Failure fails the spec.
+// SharedChannel returns a public channel, with the owner and the first member of the crowd
+// subscribed, that the specs of this process share: for specs that only need an existing
+// channel to name and change nothing in it (a request refused before it acts), or a message
+// there to read. It is made on first use and archived by TeardownProcess. Failure fails the
+// spec.
 func (t *Target) SharedChannel() Channel {
 	ginkgo.GinkgoHelper()
 	shared.Lock()
 	defer shared.Unlock()
 	if shared.channel == nil {
-		ch := t.newChannel(Public)
+		ch := t.newChannel(Public, t.CrowdUsers[:min(1, len(t.CrowdUsers))]...)
 		shared.channel = &ch
 	}
 	return *shared.channel

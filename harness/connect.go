@@ -88,9 +88,11 @@ func connect(cfg Config, preflight bool, log io.Writer) (*Target, error) {
 		{"discovering capabilities", t.discoverCapabilities, nil},
 		owner,
 		{"learning the owner's permissions", t.learnOwnerPermissions, nil},
-		{"provisioning users", t.provisionCast, nil},
+		// The staff first: they give the others their roles in the owner's stead.
 		{"provisioning the staff administrators", t.provisionStaff, nil},
+		{"provisioning users", t.provisionCast, nil},
 		{"provisioning the crowd", t.provisionCrowd, nil},
+		{"provisioning the spare accounts", t.provisionSpares, nil},
 		// After the staff, who send these in the owner's stead.
 		{"measuring the target's clock offset", t.measureClockOffset, nil},
 		{"reading realm limits from POST /register", t.readRealmState, nil},

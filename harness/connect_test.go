@@ -1,12 +1,14 @@
 package harness
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -52,6 +54,7 @@ type fakeUser struct {
 	Role                       int
 	Bot                        bool
 	Deactivated                bool
+	Settings                   url.Values // the last PATCH /settings
 }
 
 type fakeChannel struct {
@@ -160,12 +163,29 @@ func (f *testFake) start(t tb) *httptest.Server {
 	}))
 	mux.HandleFunc("PATCH /api/v1/users/{id}", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
 		u := f.user(r.PathValue("id"))
-		role, err := strconv.Atoi(r.FormValue("role"))
-		if u == nil || err != nil || me.Role > 200 || (role == 100 && me.Role != 100) {
+		role, err := strconv.Atoi(cmp.Or(r.FormValue("role"), "0"))
+		if u == nil || err != nil || me.Role > 200 || ((role == 100 || u.Role == 100) && me.Role != 100) {
 			fail(w, 400, "BAD_REQUEST", "No such user")
 			return
 		}
-		u.Role = role
+		if role != 0 {
+			u.Role = role
+		}
+		u.Name = cmp.Or(r.FormValue("full_name"), u.Name)
+		success(w, nil)
+	}))
+	mux.HandleFunc("PATCH /api/v1/settings", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
+		_ = r.ParseForm()
+		me.Settings = r.PostForm
+		success(w, nil)
+	}))
+	mux.HandleFunc("POST /api/v1/users/{id}/reactivate", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
+		u := f.user(r.PathValue("id"))
+		if u == nil || me.Role > 200 || !u.Deactivated {
+			fail(w, 400, "BAD_REQUEST", "No such user")
+			return
+		}
+		u.Deactivated = false
 		success(w, nil)
 	}))
 	mux.HandleFunc("GET /api/v1/users/{id}", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {
@@ -254,8 +274,16 @@ func (f *testFake) start(t tb) *httptest.Server {
 	return srv
 }
 
+// user finds a user by id or by email.
 func (f *testFake) user(id string) *fakeUser {
 	n, err := strconv.Atoi(id)
+	if err != nil {
+		for _, u := range f.users {
+			if u.Email == id {
+				return u
+			}
+		}
+	}
 	if err != nil || n < 1 || n > len(f.users) {
 		return nil
 	}
@@ -267,6 +295,10 @@ func (f *testFake) authed(h func(http.ResponseWriter, *http.Request, *fakeUser))
 		email, key, ok := r.BasicAuth()
 		for _, u := range f.users {
 			if ok && u.Email == email && u.Key == key {
+				if u.Deactivated {
+					fail(w, 401, "USER_DEACTIVATED", "Account is deactivated")
+					return
+				}
 				h(w, r, u)
 				return
 			}
@@ -409,8 +441,12 @@ func TestConnectUsesConfiguredUsers(t *testing.T) {
 		}
 	}
 	// owner, guest, bot + the pools of administrators, moderators, members + staff + the two
-	// crowd members of a target whose wildcard-mention threshold is unknown
-	if n, want := len(f.users), 3+3*castSlots+staffSize+2; n != want {
+	// crowd members of a target whose wildcard-mention threshold is unknown + the spares
+	spareTotal := 0
+	for _, c := range spareCounts {
+		spareTotal += c.n
+	}
+	if n, want := len(f.users), 3+3*castSlots+staffSize+2+spareTotal; n != want {
 		t.Errorf("fake has %d users, want %d", n, want)
 	}
 	if _, pooled := tgt.Pool[Guest]; pooled || len(tgt.Pool[Member]) != castSlots {
@@ -486,7 +522,8 @@ func TestConnectErrors(t *testing.T) {
 		{"feature level not a number", func(f *testFake, cfg *Config) { f.settings = map[string]any{"zulip_feature_level": "new"} },
 			[]string{"zulip_feature_level", "-chatconform.feature-level"}},
 		{"cannot create users", func(f *testFake, cfg *Config) { f.canCreateUsers = false },
-			[]string{"provisioning users", "the administrator", "User not authorized", "can_create_users", "users.administrator"}},
+			// The staff are made first (they give the cast its roles).
+			[]string{"provisioning the staff administrators", "staff administrator 1", "User not authorized", "can_create_users", "users.administrator"}},
 		{"configured user has wrong role", func(f *testFake, cfg *Config) {
 			u := f.addUser("m@chat.example.test", "memberkey0000000000000000000000m", "", 400, false)
 			cfg.Users = map[Role]Credentials{Moderator: {u.Email, u.Key}}

@@ -74,6 +74,9 @@ type Target struct {
 	Pool map[Role][]User `json:"pool,omitempty"`
 	// CrowdUsers are the persistent members of the crowd (Crowd), found by Connect.
 	CrowdUsers []User `json:"crowd,omitempty"`
+	// Spares are the persistent accounts the specs that change a user take in turn (Spare),
+	// found by Connect.
+	Spares []User `json:"spares,omitempty"`
 	// Staff are the persistent administrators that share the harness's housekeeping
 	// (cast.go); empty when the owner may not create them.
 	Staff []User `json:"staff,omitempty"`

@@ -27,7 +27,8 @@ func (t *Target) SetEmailVisibility(u User, visibility int) {
 }
 
 // DeactivateUser deactivates u (DELETE /users/{id}) as a staff administrator, or as the owner
-// when u is an owner, whom only an owner may deactivate. Failure fails the spec.
+// when u is an owner, whom only an owner may deactivate. A spare is reactivated when the spec
+// ends, so that runs leave the spares active. Failure fails the spec.
 func (t *Target) DeactivateUser(u User) {
 	ginkgo.GinkgoHelper()
 	admin := t.staffer()
@@ -36,14 +37,21 @@ func (t *Target) DeactivateUser(u User) {
 	}
 	_, err := t.api("DELETE", "/users/"+strconv.Itoa(u.ID), &admin, nil)
 	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: deactivating %s", u.Email)
+	if t.isSpare(u) {
+		ginkgo.DeferCleanup(func() {
+			admin := t.staffer()
+			_, err := t.api("POST", "/users/"+strconv.Itoa(u.ID)+"/reactivate", &admin, nil)
+			g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reactivating the spare %s", u.Email)
+		})
+	}
 }
 
-// NewOwner creates an organization owner without special permissions, for specs about what
-// owners may do. Its owner role is taken away when the spec ends, so that owners do not pile
-// up on a shared server. Failure fails the spec.
+// NewOwner makes a spare member an organization owner without special permissions, for specs
+// about what owners may do. Its owner role is taken away when the spec ends, so that owners do
+// not pile up on a shared server. Failure fails the spec.
 func (t *Target) NewOwner() User {
 	ginkgo.GinkgoHelper()
-	u := t.NewUser(Member)
+	u := t.Spare(Member)
 	owner := t.User(Owner)
 	setRole := func(role Role) error {
 		_, err := t.api("PATCH", "/users/"+strconv.Itoa(u.ID), &owner, url.Values{"role": {strconv.Itoa(roleCodes[role])}})
@@ -75,9 +83,11 @@ func (t *Target) ActiveUsers() int {
 	return n
 }
 
-// NewUser creates a fresh user of role r (a bot for Bot), for specs that change a user's own
-// settings and so must not share the cast's. The user is deactivated when the spec ends
-// (DeactivateAtEnd). Failure fails the spec.
+// NewUser creates a fresh user of role r (a bot for Bot), for specs whose rule needs a user
+// that never existed (a new user's first presence, first state) or that change what a spare
+// is found by (its email); other specs that change a user take a Spare. The user is
+// deactivated when the spec ends (DeactivateAtEnd), and stays on the server: every call is a
+// user more that a run leaves behind (docs/footprint.md). Failure fails the spec.
 func (t *Target) NewUser(r Role) User {
 	ginkgo.GinkgoHelper()
 	g.Expect(r.valid()).To(gomega.BeTrue(), "harness: NewUser(%q): unknown role", r)

@@ -134,13 +134,13 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		It("gives message_ids as an integer array, which counts other users' messages too", harness.Req("RES-04", "VER-26"), func() {
 			f := t.Upload(member, uploadContent)
 			mine := t.SendToChannel(member, ch, topic, "mine: "+f.Link())
-			theirs := t.SendToChannel(t.User(harness.Owner), ch, topic, "theirs: "+f.Link())
+			theirs := t.SendToChannel(t.User(harness.Admin), ch, topic, "theirs: "+f.Link())
 			a, _ := attachmentOf(member, f)
 			Expect(a).To(HaveKeyWithValue("message_ids", ConsistOf(float64(mine), float64(theirs))),
 				"the attachment is referenced by both messages")
 
 			harness.Success(t.As(member).PATCH("/messages/{id}", mine).WithFormField("content", "not mine any more").Expect())
-			harness.Success(t.As(t.User(harness.Owner)).PATCH("/messages/{id}", theirs).WithFormField("content", "not theirs either").Expect())
+			harness.Success(t.As(t.User(harness.Admin)).PATCH("/messages/{id}", theirs).WithFormField("content", "not theirs either").Expect())
 			a, _ = attachmentOf(member, f)
 			Expect(a).To(HaveKeyWithValue("message_ids", BeEmpty()))
 
@@ -151,7 +151,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		It("does not detach a file another user's message still references", harness.Req("STATE-23"), func() {
 			f := t.Upload(member, uploadContent)
 			mine := t.SendToChannel(member, ch, topic, "mine: "+f.Link())
-			t.SendToChannel(t.User(harness.Owner), ch, topic, "theirs: "+f.Link())
+			t.SendToChannel(t.User(harness.Admin), ch, topic, "theirs: "+f.Link())
 			editContent(member, mine, "not mine any more").IsEmpty()
 		})
 
@@ -227,10 +227,10 @@ var _ = Describe("Operation 18: delete an attachment (DELETE /attachments/{attac
 	)
 
 	It("answers BAD_REQUEST for another user's attachment, which stays", harness.Req("OP18-02", "ERR-04"), func() {
-		owner := t.User(harness.Owner)
-		f := t.Upload(owner, uploadContent)
-		harness.FailsWith(t.As(t.User(harness.Member)).DELETE("/attachments/{id}", attachmentID(owner, f)).Expect(), "BAD_REQUEST")
-		expectListed(owner, f, true)
+		other := t.User(harness.Admin)
+		f := t.Upload(other, uploadContent)
+		harness.FailsWith(t.As(t.User(harness.Member)).DELETE("/attachments/{id}", attachmentID(other, f)).Expect(), "BAD_REQUEST")
+		expectListed(other, f, true)
 	})
 })
 

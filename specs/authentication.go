@@ -171,7 +171,7 @@ var _ = Describe("Authentication", func() {
 	Describe("shows another user's real email only as that user's email_address_visibility allows", func() {
 		var subject harness.User
 		BeforeEach(func() {
-			subject = t.NewUser(harness.Member)
+			subject = t.Spare(harness.Member)
 		})
 
 		userAs := func(viewer harness.Role) *httpexpect.Object { return acct.UserAs(t.User(viewer), subject.ID) }

@@ -44,7 +44,7 @@ var _ = Describe("Operation 20: remove a bot's stored data (DELETE /bot_storage)
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		bot = t.NewUser(harness.Bot)
+		bot = t.NewUser(harness.Bot) // a bot of its own: its storage is what the specs change
 		storeForBot(bot, map[string]string{"alpha": "1", "beta": "2", "gamma": "3"})
 	})
 

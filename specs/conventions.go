@@ -29,7 +29,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	})
 
 	It("takes PATCH parameters form-encoded in the body", harness.Req("CONV-03"), func() {
-		subject := t.NewUser(harness.Member)
+		subject := t.Spare(harness.Member)
 		name := "Renamed " + harness.UniqueName("n")
 		harness.Success(t.As(t.User(harness.Admin)).PATCH("/users/{id}", subject.ID).WithFormField("full_name", name).Expect())
 		harness.Success(t.As(t.User(harness.Member)).GET("/users/{id}", subject.ID).Expect()).
@@ -51,8 +51,8 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	It("takes array and object parameters as JSON-encoded strings", harness.Req("CONV-04"), func() {
 		name := harness.UniqueName("json-param")
 		subscriptions, _ := json.Marshal([]map[string]string{{"name": name}})
-		principals, _ := json.Marshal([]int{t.User(harness.Owner).ID, t.User(harness.Member).ID})
-		harness.Success(t.As(t.User(harness.Owner)).POST("/users/me/subscriptions").
+		principals, _ := json.Marshal([]int{t.User(harness.Admin).ID, t.User(harness.Member).ID})
+		harness.Success(t.As(t.User(harness.Admin)).POST("/users/me/subscriptions").
 			WithFormField("subscriptions", string(subscriptions)).
 			WithFormField("principals", string(principals)).Expect())
 		// The member was subscribed through the JSON list: the new channel is theirs to read.
@@ -147,7 +147,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			}
 		},
 		Entry("fetch a message (operation 6)", harness.Req("CONV-09", "CONV-10", "VER-04"), "apply_markdown", func(extra ...any) *httpexpect.Response {
-			id := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), harness.UniqueName("params"), "x")
+			id := t.SendToChannel(t.User(harness.Admin), t.SharedChannel(), harness.UniqueName("params"), "x")
 			return ops.FetchMessage(harness.Current().User(harness.Member), id, append([]any{"apply_markdown", false}, extra...)...)
 		}),
 		Entry("get topics in a channel (operation 12)", harness.Req("CONV-09", "CONV-10", "VER-04"), "allow_empty_topic_name", func(extra ...any) *httpexpect.Response {

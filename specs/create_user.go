@@ -71,7 +71,7 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 
 	It("refuses an administrator without can_create_users", harness.Req("OP11-02", "AUTH-11"), func() {
 		// A new administrator holds no special permission.
-		admin := t.NewUser(harness.Admin)
+		admin := t.Spare(harness.Admin)
 		a := acct.FreshAccount()
 		harness.Fails(acct.CreateUser(admin, a))
 		Expect(acct.AccountExists(a.Email)).To(BeFalse(), "an account was created")

@@ -28,7 +28,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 
 	DescribeTable("deletes",
 		func(check func(doomed, kept []int, survivor string)) {
-			doomed := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
+			doomed := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Admin), ch, topic, "two")}
 			survivor := harness.UniqueName("survivor")
 			// Another topic of the channel, and the same topic in another channel.
 			elsewhere := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
@@ -49,7 +49,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	)
 
 	It("answers complete = true when it deleted every message of the topic", harness.Req("OP08-04"), func() {
-		ids := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Owner), ch, topic, "two")}
+		ids := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Admin), ch, topic, "two")}
 		ops.UntilComplete("delete topic", len(ids), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
 		for _, id := range ids {
 			Expect(msgs.Gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
@@ -60,7 +60,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 	It("tells only those who could read the topic of its deletion", harness.Req("EVENT-07"), func() {
 		private := t.NewChannel(harness.PrivateShared, t.User(harness.Member), t.User(harness.Admin))
 		doomed := t.SendToChannel(t.User(harness.Member), private, topic, "in a private channel")
-		outsider := t.NewUser(harness.Member)
+		outsider := t.Spare(harness.Member)
 		events := t.Listen(outsider, "delete_message")
 		ops.UntilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.DeleteTopic(admin, private, &topic) })
 		Expect(msgs.Gone(admin, doomed)).To(BeTrue())

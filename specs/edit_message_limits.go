@@ -116,18 +116,19 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 
 		It("in a private channel with protected history counts and moves only the messages the requester can access (rule 4)",
 			harness.Req("OP01-23"), func() {
-				private := t.NewChannel(harness.PrivateProtected)
-				hidden := t.SendToChannel(t.User(harness.Owner), private, topic, "sent before the member joined")
+				admin := t.User(harness.Admin) // a subscriber from the start
+				private := t.NewChannel(harness.PrivateProtected, admin)
+				hidden := t.SendToChannel(admin, private, topic, "sent before the member joined")
 				t.PassTime(10 * limit * time.Second)
 				t.Subscribe(private, t.User(harness.Member))
 				recent := []int{
-					t.SendToChannel(t.User(harness.Owner), private, topic, "sent after the member joined"),
+					t.SendToChannel(admin, private, topic, "sent after the member joined"),
 					t.SendToChannel(t.User(harness.Member), private, topic, "the member's own"),
 				}
 				renamed := harness.UniqueName("accessible")
 				harness.Success(msgs.Edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"))
-				msgs.ExpectTopicOf(t.User(harness.Owner), renamed, recent...)
-				msgs.ExpectTopicOf(t.User(harness.Owner), topic, hidden)
+				msgs.ExpectTopicOf(admin, renamed, recent...)
+				msgs.ExpectTopicOf(admin, topic, hidden)
 			})
 	})
 

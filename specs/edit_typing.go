@@ -35,7 +35,7 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 		func(message func() int) { harness.Fails(msgs.EditTyping(member, message(), "op", "start")) },
 		Entry("one that does not exist", harness.Req("OP13-03"), func() int { return harness.UnusedID }),
 		Entry("a direct message between two other users", harness.Req("OP13-03"), func() int {
-			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the member")
+			return t.SendDirect(t.User(harness.Admin), []harness.User{t.User(harness.Moderator)}, "not for the member")
 		}),
 	)
 })

@@ -28,10 +28,10 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 		msgs.Fetch(member, ops.FieldsMessage.Get(t)).NotContainsKey("last_moved_timestamp")
 	})
 
-	// A direct message between the owner and the member: one requirement an assertion.
+	// A direct message between the administrator and the member: one requirement an assertion.
 	DescribeTable("describes a direct message",
 		func(check func(m *httpexpect.Object)) {
-			check(msgs.Fetch(member, t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")))
+			check(msgs.Fetch(member, t.SendDirect(t.User(harness.Admin), []harness.User{t.User(harness.Member)}, "a direct message")))
 		},
 		Entry("with type private", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("private") }),
 		Entry("without stream_id", harness.Req("MSG-03"), func(m *httpexpect.Object) { m.NotContainsKey("stream_id") }),
@@ -45,7 +45,7 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 				r.Value("full_name").String()
 				r.Value("is_mirror_dummy").Boolean()
 			})
-			Expect(harness.IntsOf(recipients, "id")).To(ConsistOf(t.User(harness.Owner).ID, t.User(harness.Member).ID))
+			Expect(harness.IntsOf(recipients, "id")).To(ConsistOf(t.User(harness.Admin).ID, t.User(harness.Member).ID))
 		}),
 	)
 
@@ -72,16 +72,16 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 			harness.FailsWith(ops.FetchMessage(t.User(harness.Member), send()), "BAD_REQUEST")
 		},
 		Entry("a direct message between two other users", func() int {
-			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the member")
+			return t.SendDirect(t.User(harness.Admin), []harness.User{t.User(harness.Moderator)}, "not for the member")
 		}),
 		Entry("a message in a private channel the requester is not subscribed to", func() int {
-			private := t.NewChannel(harness.PrivateShared)
-			return t.SendToChannel(t.User(harness.Owner), private, harness.UniqueName("topic"), "not for the member")
+			private := t.NewChannel(harness.PrivateShared, t.User(harness.Admin))
+			return t.SendToChannel(t.User(harness.Admin), private, harness.UniqueName("topic"), "not for the member")
 		}),
 		// Subscribed now, but the history is protected: what came before stays hidden.
 		Entry("a message sent to a protected-history channel before the requester subscribed", func() int {
-			protected := t.NewChannel(harness.PrivateProtected)
-			id := t.SendToChannel(t.User(harness.Owner), protected, harness.UniqueName("topic"), "before the member came")
+			protected := t.NewChannel(harness.PrivateProtected, t.User(harness.Admin))
+			id := t.SendToChannel(t.User(harness.Admin), protected, harness.UniqueName("topic"), "before the member came")
 			t.Subscribe(protected, t.User(harness.Member))
 			return id
 		}),
@@ -172,7 +172,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 
 	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
 		harness.Req("MSG-15"), func() {
-			private := t.NewUser(harness.Member)
+			private := t.Spare(harness.Member)
 			t.SetEmailVisibility(private, harness.VisibleToAdmins)
 			id := t.SendToChannel(private, ch, topic, "from a user whose email only administrators see")
 			narrow := `[{"operator":"id","operand":"` + ops.MsgIDText(id) + `"}]` // a string: integers from 194
@@ -241,14 +241,16 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		id = ops.FieldsMessage.Get(harness.Current())
 	})
 
-	owner := func() harness.User { return harness.Current().User(harness.Owner) }
+	// The message's sender, who reads it too (SharedMessage).
+	sender := func() harness.User { return ops.FieldsMessage.Sender }
+	reader := sender
 	each := func(kind func(v *httpexpect.Value)) func(_ int, v *httpexpect.Value) {
 		return func(_ int, v *httpexpect.Value) { kind(v) }
 	}
-	fetched := func(query ...any) *httpexpect.Object { return msgs.Fetch(owner(), id, query...) }
+	fetched := func(query ...any) *httpexpect.Object { return msgs.Fetch(reader(), id, query...) }
 
 	DescribeTable("returns",
-		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(owner(), id))) },
+		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(reader(), id))) },
 		Entry("the requested message in message", harness.Req("OP06-06", "OP06-07", "MSG-38"), func(body *httpexpect.Object) {
 			body.Value("message").Object().HasValue("id", id)
 		}),
@@ -285,16 +287,16 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 			m.Value("subject").String().IsEqual(ops.FieldsMessage.Topic)
 		}),
 		Entry("sender_id, sender_email and sender_full_name of the sender", harness.Req("MSG-12"), func(m *httpexpect.Object) {
-			m.Value("sender_id").Number().IsEqual(owner().ID)
-			m.Value("sender_full_name").String().IsEqual(owner().FullName)
-			m.Value("sender_email").String().IsEqual(harness.Current().APIEmail(harness.Current().User(harness.Owner), owner().ID))
+			m.Value("sender_id").Number().IsEqual(sender().ID)
+			m.Value("sender_full_name").String().IsEqual(sender().FullName)
+			m.Value("sender_email").String().IsEqual(harness.Current().APIEmail(reader(), sender().ID))
 		}),
 		// A string, the same for every sender of the realm (it may be empty, for the realm on
 		// the server's root domain): a value per sender is no realm's identifier.
 		Entry("sender_realm_str, the same string for another sender of the realm", harness.Req("MSG-13"), func(m *httpexpect.Object) {
 			t := harness.Current()
 			other := t.SendToChannel(t.User(harness.Member), ops.FieldsMessage.Channel, ops.FieldsMessage.Topic, "from another sender")
-			msgs.Fetch(owner(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
+			msgs.Fetch(reader(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
 		}),
 		Entry("avatar_url, a string or null", harness.Req("MSG-14"), func(m *httpexpect.Object) { harness.ExpectStringOrNull(m.Value("avatar_url")) }),
 		Entry("client, a string", harness.Req("MSG-16"), func(m *httpexpect.Object) { m.Value("client").String() }),
@@ -306,9 +308,9 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		Entry("recipient_id, the channel's: the same for another message there, another for a direct message", harness.Req("MSG-19"), func(m *httpexpect.Object) {
 			t := harness.Current()
 			channel := m.Value("recipient_id").Number().IsInt().Raw()
-			msgs.Fetch(owner(), ops.FieldsMessage.Other).Value("recipient_id").Number().IsEqual(channel)
-			direct := t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Member)}, "a direct message")
-			msgs.Fetch(owner(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
+			msgs.Fetch(reader(), ops.FieldsMessage.Other).Value("recipient_id").Number().IsEqual(channel)
+			direct := t.SendDirect(reader(), []harness.User{t.User(harness.Member)}, "a direct message")
+			msgs.Fetch(reader(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
 		}),
 		Entry("is_me_message, a boolean (false for a plain message)", harness.Req("MSG-20"), func(m *httpexpect.Object) {
 			m.Value("is_me_message").Boolean().IsFalse()
@@ -339,7 +341,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	It("has timestamp, the UNIX second it was sent", harness.Req("MSG-11"), func() {
 		// A message of its own: the shared one may be older than the timestamp slack allows.
 		t := harness.Current()
-		sent := t.SendToChannel(t.User(harness.Owner), t.SharedChannel(), ops.FieldsMessage.Topic, "when")
-		harness.ExpectTimestampNow(msgs.Fetch(owner(), sent).Value("timestamp"))
+		sent := t.SendToChannel(reader(), t.SharedChannel(), ops.FieldsMessage.Topic, "when")
+		harness.ExpectTimestampNow(msgs.Fetch(reader(), sent).Value("timestamp"))
 	})
 })

@@ -15,11 +15,12 @@ var _ = Describe("Operation 16: get user group membership status (GET /user_grou
 	)
 	// outer ⊃ middle ⊃ inner: direct is a direct member of inner, nested of middle. The groups
 	// are the spec's own, so shared members of the persistent crowd serve as nested and nobody;
-	// direct is fresh, as some specs deactivate it.
+	// direct is a spare, as some specs deactivate it
+	// (it is reactivated when next taken).
 	BeforeEach(func() {
 		t = harness.Current()
 		crowd := t.Crowd(2)
-		direct, nested, nobody = t.NewUser(harness.Member), crowd[0], crowd[1]
+		direct, nested, nobody = t.Spare(harness.Member), crowd[0], crowd[1]
 		inner = t.NewGroup([]int{direct.ID})
 		middle = t.NewGroup([]int{nested.ID}, inner)
 		outer = t.NewGroup(nil)

@@ -75,7 +75,7 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 	// delivery_email, and the dummy address as the API email.
 	DescribeTable("shows the user their own emails in the profile whatever their email visibility",
 		func(check func(profile *httpexpect.Object, user harness.User)) {
-			user := t.NewUser(harness.Member)
+			user := t.Spare(harness.Member)
 			t.SetEmailVisibility(user, harness.VisibleToNobody)
 			check(harness.Success(acct.JwtFetch("token", signer.TokenFor(user.Email), "include_profile", true)).Value("user").Object(), user)
 		},
@@ -113,7 +113,7 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 			return &s
 		}),
 		Entry("a token for a deactivated user", harness.Req("OP09-02", "AUTH-04"), func() *string {
-			gone := t.NewUser(harness.Member)
+			gone := t.Spare(harness.Member)
 			t.DeactivateUser(gone)
 			s := signer.TokenFor(gone.Email)
 			return &s

@@ -21,7 +21,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 	// Five messages to the reader and another recipient, who never marks anything.
 	BeforeEach(func() {
 		t = harness.Current()
-		reader, other = t.NewUser(harness.Member), t.Crowd(1)[0]
+		reader, other = t.Spare(harness.Member), t.Crowd(1)[0]
 		ids = nil
 		for i := range 5 {
 			ids = append(ids, t.SendDirect(t.User(harness.Admin), []harness.User{reader, other}, "unread "+ops.MsgIDText(i)))

@@ -115,7 +115,7 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 	It("answers PUSH_SERVICE_NOT_CONFIGURED when the server has no push notification service",
 		harness.Req("OP07-11", "ERR-10"), func() {
 			t.WithoutPushService()
-			user := t.NewUser(harness.Member)
+			user := t.Spare(harness.Member)
 			harness.FailsWith(registerPush(user, newDevice(user), keyFields(), tokenFields("fcm", harness.UniqueName("token"))),
 				"PUSH_SERVICE_NOT_CONFIGURED")
 		})
@@ -128,7 +128,7 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 		)
 		BeforeEach(func() {
 			t.UsePushService()
-			user = t.NewUser(harness.Member)
+			user = t.Spare(harness.Member)
 			device = newDevice(user)
 			token = harness.UniqueName("fcm-token")
 		})
@@ -254,7 +254,7 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 var _ = Describe("Operation 7: E2EE push registration from level 406", func() {
 	It("is a route of the server: a request without parameters gets an error, not a missing route", harness.Req("VER-19"), func() {
 		t := harness.Current()
-		resp := registerPush(t.NewUser(harness.Member), 0)
+		resp := registerPush(t.Spare(harness.Member), 0)
 		harness.Fails(resp)
 		Expect(resp.Raw().StatusCode).NotTo(BeElementOf(http.StatusNotFound, http.StatusMethodNotAllowed),
 			"the server answers as for a route it does not have")
@@ -269,7 +269,7 @@ var _ = Describe("Operation 7: push_key in push registration before the redesign
 		t := harness.Current()
 		ops.NeedLevelBefore(t, "OP07-01") // the documented form from there
 		t.UsePushService()
-		user := t.NewUser(harness.Member)
+		user := t.Spare(harness.Member)
 		early := pushFields{
 			"token_kind": "fcm", "push_account_id": randomUint32(), "push_key": secretBoxKey(),
 			"bouncer_public_key": randomBase64(32), "encrypted_push_registration": randomBase64(96),

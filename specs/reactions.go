@@ -24,8 +24,8 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		ch = t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
-		id = t.SendToChannel(t.User(harness.Owner), ch, harness.UniqueName("reactions"), "react to me")
+		ch = t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Moderator), t.User(harness.Admin))
+		id = t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("reactions"), "react to me")
 	})
 
 	react := func(role harness.Role, emoji string) {
@@ -35,11 +35,11 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 
 	It("lists reactions oldest to newest", harness.Req("MSG-28"), func() {
 		react(harness.Member, "octopus")
-		react(harness.Owner, "heart")
+		react(harness.Moderator, "heart")
 		react(harness.Admin, "octopus")
 		reactions := msgs.Fetch(t.User(harness.Member), id).Value("reactions").Array()
 		Expect(harness.IntsOf(reactions, "user_id")).To(Equal([]int{
-			t.User(harness.Member).ID, t.User(harness.Owner).ID, t.User(harness.Admin).ID,
+			t.User(harness.Member).ID, t.User(harness.Moderator).ID, t.User(harness.Admin).ID,
 		}))
 		Expect(harness.StringsOf(reactions, "emoji_name")).To(Equal([]string{"octopus", "heart", "octopus"}))
 	})
@@ -47,7 +47,7 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 	DescribeTable("describes a reaction",
 		func(check func(r *httpexpect.Object)) {
 			react(harness.Member, "tada")
-			reactions := msgs.Fetch(t.User(harness.Owner), id).Value("reactions").Array()
+			reactions := msgs.Fetch(t.User(harness.Admin), id).Value("reactions").Array()
 			reactions.Length().IsEqual(1)
 			check(reactions.Value(0).Object())
 		},
@@ -65,7 +65,7 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 		Entry("with reaction_type zulip_extra_emoji for the zulip emoji", harness.Req("MSG-45"), func(*httpexpect.Object) {
 			harness.Success(ops.SendForm(t.User(harness.Admin), "POST", "/messages/{id}/reactions", id,
 				"emoji_name", "zulip", "emoji_code", "zulip", "reaction_type", "zulip_extra_emoji"))
-			extra := msgs.Fetch(t.User(harness.Owner), id).Value("reactions").Array().Value(1).Object()
+			extra := msgs.Fetch(t.User(harness.Admin), id).Value("reactions").Array().Value(1).Object()
 			extra.Value("emoji_name").String().IsEqual("zulip")
 			extra.Value("reaction_type").String().IsEqual("zulip_extra_emoji")
 		}),

@@ -14,8 +14,9 @@ import (
 	"github.com/chatconform/chatconform/specs/ops"
 )
 
-// Reminders are created by users of their own (NewUser): a reminder falls due whenever any
-// later spec moves the clock, and its message must reach nobody else's event queue.
+// Reminders are created by users of their own (spares, held by one spec at a time): a reminder
+// falls due whenever any later spec moves the clock, and its message must reach nobody else's
+// event queue; each spec cancels its reminders when it ends.
 
 // reminderLead is how far ahead the reminder specs schedule a reminder.
 const reminderLead = time.Hour
@@ -61,7 +62,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	)
 	BeforeEach(func() {
 		t = harness.Current()
-		user = t.NewUser(harness.Member)
+		user = t.Spare(harness.Member)
 		ch = t.NewChannel(harness.Public)
 		topic = harness.UniqueName("remind")
 	})
@@ -69,7 +70,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	// The reminder's own ID, not merely an integer: the user's reminders (GET /reminders, the
 	// real server's listing) hold one by that ID.
 	It("answers the new reminder's integer reminder_id", harness.Req("OP15-04"), func() {
-		id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember this")
+		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "remember this")
 		ops.NeedLevelOf(t, "RES-30") // the listing read back
 		reminderID := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "a note for later")).Value("reminder_id").Number().IsInt().Raw()
 		listed := harness.Success(t.As(user).GET("/reminders").Expect()).Value("reminders").Array()
@@ -78,7 +79,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 
 	DescribeTable("takes note as an optional string",
 		func(note string) {
-			id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember this")
+			id := t.SendToChannel(t.User(harness.Admin), ch, topic, "remember this")
 			harness.Success(createReminder(user, id, t.Now().Add(reminderLead), note))
 		},
 		Entry("with a note", harness.Req("OP15-03"), "a note for later"),
@@ -86,7 +87,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	)
 
 	It("schedules it: the user's reminders list it with its message, time and note", harness.Req("STATE-19"), func() {
-		id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember this at that time")
+		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "remember this at that time")
 		at := t.Now().Add(reminderLead).Truncate(time.Second)
 		created := createReminder(user, id, at, "the note")
 		harness.Success(created)
@@ -114,7 +115,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	})
 
 	It("gives each reminder its own reminder_id", harness.Req("OP15-04"), func() {
-		id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember this twice")
+		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "remember this twice")
 		first := harness.Success(createReminder(user, id, t.Now().Add(reminderLead), "")).Value("reminder_id").Number().IsInt().Raw()
 		second := harness.Success(createReminder(user, id, t.Now().Add(2*reminderLead), "")).Value("reminder_id").Number().IsInt().Raw()
 		Expect(second).NotTo(Equal(first))
@@ -126,7 +127,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 	// two are checked where the listing carries them and otherwise recorded, not demanded.
 	It("lists the reminder with integer reminder_id, message_id and scheduled_delivery_timestamp and string note, as sent",
 		harness.Req("RES-30"), func() {
-			id := t.SendToChannel(t.User(harness.Owner), ch, topic, "remember the fields")
+			id := t.SendToChannel(t.User(harness.Admin), ch, topic, "remember the fields")
 			at := t.Now().Add(reminderLead)
 			note := "fields " + harness.UniqueName("note")
 			reminderID := int(harness.Success(createReminder(user, id, at, note)).Value("reminder_id").Number().IsInt().Raw())
@@ -157,11 +158,11 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		},
 		Entry("a message that does not exist", harness.Req("OP15-01", "ERR-04"), func() int { return harness.UnusedID }),
 		Entry("a direct message between two other users", harness.Req("OP15-01", "ERR-04"), func() int {
-			return t.SendDirect(t.User(harness.Owner), []harness.User{t.User(harness.Admin)}, "not for the requester")
+			return t.SendDirect(t.User(harness.Admin), []harness.User{t.User(harness.Moderator)}, "not for the requester")
 		}),
 		Entry("a message in a private channel the requester is not subscribed to", harness.Req("OP15-01", "ERR-04"), func() int {
-			private := t.NewChannel(harness.PrivateShared)
-			return t.SendToChannel(t.User(harness.Owner), private, harness.UniqueName("secret"), "not for the requester")
+			private := t.NewChannel(harness.PrivateShared, t.User(harness.Admin))
+			return t.SendToChannel(t.User(harness.Admin), private, harness.UniqueName("secret"), "not for the requester")
 		}),
 	)
 })
@@ -179,16 +180,16 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 	// that it carries the note.
 	channelMessage := func(harness.User) int {
 		ch := t.NewChannel(harness.Public)
-		return t.SendToChannel(t.User(harness.Owner), ch, harness.UniqueName("remind"), "the channel message")
+		return t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("remind"), "the channel message")
 	}
 	directMessage := func(user harness.User) int {
-		return int(harness.Success(t.As(t.User(harness.Owner)).POST("/messages").WithFormField("type", "direct").
+		return int(harness.Success(t.As(t.User(harness.Admin)).POST("/messages").WithFormField("type", "direct").
 			WithFormField("to", fmt.Sprintf("[%d]", user.ID)).WithFormField("content", "the direct message").Expect()).
 			Value("id").Number().IsInt().Raw())
 	}
 	DescribeTable("delivers a reminder",
 		func(send func(user harness.User) int, notBefore bool, check func(d delivered)) {
-			user := t.NewUser(harness.Member)
+			user := t.Spare(harness.Member)
 			d := delivered{user: user, target: send(user), note: harness.UniqueName("note"), at: t.Now().Add(deliveryLead)}
 			harness.Success(createReminder(user, d.target, d.at, d.note))
 
@@ -236,7 +237,7 @@ func expectReminderMessage(d delivered) {
 	GinkgoHelper()
 	sender := int(d.reminder.Value("sender_id").Number().IsInt().Raw())
 	Expect(sender).NotTo(Equal(d.user.ID), "the reminder comes from the notification bot, not the requester")
-	Expect(sender).NotTo(Equal(harness.Current().User(harness.Owner).ID), "the reminder comes from the notification bot, not the message's sender")
+	Expect(sender).NotTo(Equal(harness.Current().User(harness.Admin).ID), "the reminder comes from the notification bot, not the message's sender")
 	d.reminder.Value("type").String().IsEqual("private")
 	d.reminder.Value("content").String().Match(linksMessage(d.target).String())
 }

@@ -32,13 +32,13 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	It("mutes the topic for the subscribed requester, and no one else, with op=add", harness.Req("OP03-06", "STATE-04", "VER-05"), func() {
 		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
 		Expect(msgs.MutedTopics(member, ch)).To(ConsistOf(topic))
-		Expect(msgs.MutedTopics(t.User(harness.Owner), ch)).To(BeEmpty(), "another user's muted topics")
+		Expect(msgs.MutedTopics(t.User(harness.Admin), ch)).To(BeEmpty(), "another user's muted topics")
 	})
 
 	// Muting is the requester's own setting: another user's queue gets no event of it, of
 	// either kind (user_topic, or the older muted_topics list).
 	It("tells no other user's queue of the muting", harness.Req("EVENT-07"), func() {
-		outsider := t.NewUser(harness.Member)
+		outsider := t.Spare(harness.Member)
 		t.Subscribe(ch, outsider)
 		events := t.Listen(outsider, "user_topic", "muted_topics")
 		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))

@@ -103,7 +103,7 @@ func TestExitCodes(t *testing.T) {
 		{"a report directory that cannot be made", target(srv.URL, "--report-dir", filepath.Join(notADir, "reports")), 3,
 			"cannot set up the run: report directory " + filepath.Join(notADir, "reports") + " (--report-dir): mkdir", false},
 		{"provisioning refused", target(noUsers.URL), 3,
-			"cannot set up the target: harness: connecting to " + noUsers.URL + ": provisioning users: the administrator", false},
+			"cannot set up the target: harness: connecting to " + noUsers.URL + ": provisioning the staff administrators: staff administrator 1", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
