@@ -31,3 +31,26 @@ func mutatedError(e *apierr.Error) *apierr.Error {
 	}
 	return &out
 }
+
+// The switches of the class sweeps (docs/mutation-sweeps.md).
+
+// ignoredUnlistedFor: a server whose PATCH and DELETE parameter readers do not record what
+// the endpoint took, so those replies never list an ignored parameter.
+func ignoredUnlistedFor(r *http.Request) bool {
+	return (r.Method == http.MethodPatch || r.Method == http.MethodDelete) &&
+		mutation.On("ignored-parameters-unlisted-on-patch-delete")
+}
+
+// ignoredListed is the value of ignored_parameters_unsupported: the names, or objects naming
+// them where the variant makes the other choice the document leaves open (the elements'
+// shape is not shown).
+func ignoredListed(names []string) any {
+	if !mutation.On("variant-ignored-parameters-as-objects") {
+		return names
+	}
+	objects := make([]map[string]string, len(names))
+	for i, n := range names {
+		objects[i] = map[string]string{"parameter": n}
+	}
+	return objects
+}

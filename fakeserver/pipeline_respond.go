@@ -37,7 +37,7 @@ func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
 	}
 	if p != nil {
 		if unsupported := p.Unsupported(); len(unsupported) > 0 {
-			body["ignored_parameters_unsupported"] = unsupported
+			body["ignored_parameters_unsupported"] = ignoredListed(unsupported)
 			if mutation.On("ignored-parameters-as-string") {
 				body["ignored_parameters_unsupported"] = strings.Join(unsupported, ",")
 			}

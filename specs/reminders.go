@@ -24,16 +24,17 @@ const reminderLead = time.Hour
 // queue nobody polls lives (ten minutes on the real server), so the listener outlives the jump.
 const deliveryLead = 5 * time.Minute
 
-// createReminder sends POST /reminders as u; a note of "" is left out. A reminder that was
-// created is cancelled when the spec ends (DELETE /reminders/{id}, best effort).
-func createReminder(u harness.User, messageID int, at time.Time, note string) *httpexpect.Response {
+// createReminder sends POST /reminders as u; a note of "" is left out, extra are more fields
+// as name, value pairs. A reminder that was created is cancelled when the spec ends
+// (DELETE /reminders/{id}, best effort).
+func createReminder(u harness.User, messageID int, at time.Time, note string, extra ...any) *httpexpect.Response {
 	t := harness.Current()
 	req := t.As(u).POST("/reminders").
 		WithFormField("message_id", messageID).WithFormField("scheduled_delivery_timestamp", at.Unix())
 	if note != "" {
 		req = req.WithFormField("note", note)
 	}
-	resp := req.Expect()
+	resp := ops.WithForm(req, extra...).Expect()
 	if id, ok := reminderIDOf(resp); ok {
 		DeferCleanup(func() { t.As(u).DELETE("/reminders/{id}", id).Expect() })
 	}

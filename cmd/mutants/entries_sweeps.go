@@ -1,0 +1,12 @@
+package main
+
+// sweepEntries prove the class sweeps over every spec file (docs/mutation-sweeps.md): each
+// mutant is a wrong server only a swept spec catches, each variant a right server making
+// the other choice the swept specs now accept.
+func init() { Entries = append(Entries, sweepEntries...) }
+
+var sweepEntries = []Entry{
+	// ignored_parameters_unsupported on every operation.
+	{Name: "ignored-parameters-unlisted-on-patch-delete", Operator: WrongValue, Requirements: reqs("CONV-10", "VER-04"), Does: "PATCH and DELETE replies never list an ignored parameter (GET and POST replies do)"},
+	{Name: "variant-ignored-parameters-as-objects", Operator: Variant, Does: "ignored_parameters_unsupported lists objects naming the parameters, not their names (the elements' shape is not shown)"},
+}
