@@ -104,6 +104,19 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		}),
 	)
 
+	// The HTML of prev_content is the HTML the message showed while that was its content, read
+	// parsed: the same elements, attributes and text, whatever character references either uses.
+	It("gives each content edit's entry the HTML the message had before it as prev_rendered_content", harness.Req("MSG-41"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "first *version* & 'quoted' <text>")
+		first := msgs.Fetch(member, id).Value("content").String().Raw()
+		harness.Success(msgs.Edit(member, id, "content", "second **version**"))
+		second := msgs.Fetch(member, id).Value("content").String().Raw()
+		harness.Success(msgs.Edit(member, id, "content", "third version"))
+		history := msgs.Fetch(member, id).Value("edit_history").Array()
+		Expect(history.Value(0).Object().Value("prev_rendered_content").String().Raw()).To(ops.EqualHTML(second), "the newest entry")
+		Expect(history.Value(1).Object().Value("prev_rendered_content").String().Raw()).To(ops.EqualHTML(first), "the oldest entry")
+	})
+
 	// editBeyondLimit edits message id to content longer than max_message_length: refused, the
 	// content reads back as before; accepted, no more than the bound is stored.
 	editBeyondLimit := func(id int, content, before string) {

@@ -9,4 +9,8 @@ var sweepEntries = []Entry{
 	// ignored_parameters_unsupported on every operation.
 	{Name: "ignored-parameters-unlisted-on-patch-delete", Operator: WrongValue, Requirements: reqs("CONV-10", "VER-04"), Does: "PATCH and DELETE replies never list an ignored parameter (GET and POST replies do)"},
 	{Name: "variant-ignored-parameters-as-objects", Operator: Variant, Does: "ignored_parameters_unsupported lists objects naming the parameters, not their names (the elements' shape is not shown)"},
+
+	// HTML compared as HTML.
+	{Name: "prev-rendered-content-inline", Operator: WrongValue, Requirements: reqs("MSG-41"), Does: "an edit history entry's prev_rendered_content is the old HTML without its paragraph element (its inline markup and text kept)"},
+	{Name: "variant-html-character-references", Operator: Variant, Does: "rendered HTML (message content, match_subject, bot messages) writes &, <, >, \" and ' with other character references (&#38;, &#x3c;, &#62;, &quot;, &apos;, &#x27;)"},
 }
