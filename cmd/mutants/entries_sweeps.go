@@ -13,4 +13,9 @@ var sweepEntries = []Entry{
 	// HTML compared as HTML.
 	{Name: "prev-rendered-content-inline", Operator: WrongValue, Requirements: reqs("MSG-41"), Does: "an edit history entry's prev_rendered_content is the old HTML without its paragraph element (its inline markup and text kept)"},
 	{Name: "variant-html-character-references", Operator: Variant, Does: "rendered HTML (message content, match_subject, bot messages) writes &, <, >, \" and ' with other character references (&#38;, &#x3c;, &#62;, &quot;, &apos;, &#x27;)"},
+
+	// Optional fields only under their condition.
+	{Name: "is-deleted-false-for-deactivated", Operator: WrongValue, Requirements: reqs("RES-15"), Does: "a deactivated user's object carries is_deleted=false, where the field is present only when true"},
+	{Name: "event-avatar-null-for-hidden-email", Operator: Privacy, Requirements: reqs("MSG-15"), Does: "message events under client_gravatar give avatar_url null also for a sender whose real email the receiver cannot see (GET /messages stays right)"},
+	{Name: "variant-message-avatar-always-given", Operator: Variant, Does: "a message's avatar_url is the URL also where the client asked for gravatar computation and may see the sender's email (null is only allowed there)"},
 }

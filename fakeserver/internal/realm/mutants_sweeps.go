@@ -35,3 +35,7 @@ func serializedHTML(rendered string) string {
 
 // escapedTopic is a topic as text in HTML (match_subject).
 func escapedTopic(topic string) string { return serializedHTML(html.EscapeString(topic)) }
+
+// avatarAlwaysGiven: the variant that gives a message's avatar_url even where the client
+// could compute it (the document makes null only a possibility: "null only when").
+func avatarAlwaysGiven() bool { return mutation.On("variant-message-avatar-always-given") }
