@@ -58,7 +58,7 @@ func writeTyped[T any](w http.ResponseWriter, p *params.Params, body T) {
 
 // writeError is the one error writer: every failure, whatever its origin, leaves here.
 func writeError(w http.ResponseWriter, err error) {
-	e := mutatedError(apierr.From(err))
+	e := reworded(mutatedError(apierr.From(err)))
 	body := map[string]any{}
 	for k, v := range e.Extra {
 		body[k] = v

@@ -123,10 +123,16 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 		Entry("another value", harness.Req("OP03-05"), "op", "mute"),
 	)
 
-	It("needs a subscription to a private channel", harness.Req("STATE-04"), func() {
+	// A private channel the requester is not subscribed to is an invalid channel ID to them,
+	// as one that does not exist is: BAD_REQUEST (Errors).
+	It("needs a subscription to a private channel, and answers BAD_REQUEST without one", harness.Req("STATE-04", "ERR-04"), func() {
 		private := t.NewChannel(harness.PrivateShared)
-		harness.Fails(msgs.MuteTopic(member, "stream_id", private.ID, "topic", topic, "op", "add"))
+		harness.FailsWith(msgs.MuteTopic(member, "stream_id", private.ID, "topic", topic, "op", "add"), "BAD_REQUEST")
 		Expect(msgs.MutedTopics(member, private)).To(BeEmpty())
+	})
+
+	It("answers BAD_REQUEST for a channel that does not exist", harness.Req("ERR-04"), func() {
+		harness.FailsWith(msgs.MuteTopic(member, "stream_id", harness.UnusedID, "topic", topic, "op", "add"), "BAD_REQUEST")
 	})
 
 	// The document's guard is a subscription; the real server asks only for access, which a

@@ -18,4 +18,9 @@ var sweepEntries = []Entry{
 	{Name: "is-deleted-false-for-deactivated", Operator: WrongValue, Requirements: reqs("RES-15"), Does: "a deactivated user's object carries is_deleted=false, where the field is present only when true"},
 	{Name: "event-avatar-null-for-hidden-email", Operator: Privacy, Requirements: reqs("MSG-15"), Does: "message events under client_gravatar give avatar_url null also for a sender whose real email the receiver cannot see (GET /messages stays right)"},
 	{Name: "variant-message-avatar-always-given", Operator: Variant, Does: "a message's avatar_url is the URL also where the client asked for gravatar computation and may see the sender's email (null is only allowed there)"},
+
+	// An error's code exactly, and its msg by value, where the document gives them.
+	{Name: "edit-typing-invalid-message-not-found", Operator: ErrorCode, Requirements: reqs("ERR-04"), Does: "edit typing on a missing or invisible message answers HTTP 404 with code NOT_FOUND, not BAD_REQUEST"},
+	{Name: "missing-credentials-msg-invalid-key", Operator: WrongValue, Requirements: reqs("AUTH-08"), Does: "a request without credentials is refused with UNAUTHORIZED and msg \"Invalid API key\", not that authentication is required"},
+	{Name: "variant-unauthorized-one-wording", Operator: Variant, Does: "every UNAUTHORIZED error, whatever was wrong, says \"Authentication required: send a valid API key\" (the real server names a wrong key; the document only that authentication is required)"},
 }
