@@ -69,19 +69,20 @@ func EqualHTML(want string) types.GomegaMatcher {
 // HTMLText is the text of s parsed as HTML, character references decoded.
 func HTMLText(s string) string {
 	var b strings.Builder
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
 	for _, n := range parseHTML(s) {
-		walk(n)
+		writeText(&b, n)
 	}
 	return b.String()
+}
+
+// writeText writes the text of n and its descendants to b.
+func writeText(b *strings.Builder, n *html.Node) {
+	if n.Type == html.TextNode {
+		b.WriteString(n.Data)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		writeText(b, c)
+	}
 }
 
 // HTMLElement is one element of parsed HTML: its name, attributes (values decoded) and text.
@@ -102,16 +103,7 @@ func HTMLElements(s, tag string) []HTMLElement {
 				e.Attrs[a.Key] = a.Val
 			}
 			var text strings.Builder
-			var inner func(m *html.Node)
-			inner = func(m *html.Node) {
-				if m.Type == html.TextNode {
-					text.WriteString(m.Data)
-				}
-				for c := m.FirstChild; c != nil; c = c.NextSibling {
-					inner(c)
-				}
-			}
-			inner(n)
+			writeText(&text, n)
 			e.Text = text.String()
 			found = append(found, e)
 		}
