@@ -34,5 +34,5 @@ func (s *Server) setEditTyping(c *call, id int) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().SetEditTyping(c.user.ID, id, op == "start")
+	return fields{}, editTypingError(s.realm().SetEditTyping(c.user.ID, id, op == "start"))
 }

@@ -31,3 +31,57 @@ func mutatedError(e *apierr.Error) *apierr.Error {
 	}
 	return &out
 }
+
+// The switches of the class sweeps (docs/mutation-sweeps.md).
+
+// ignoredUnlistedFor: a server whose PATCH and DELETE parameter readers do not record what
+// the endpoint took, so those replies never list an ignored parameter.
+func ignoredUnlistedFor(r *http.Request) bool {
+	return (r.Method == http.MethodPatch || r.Method == http.MethodDelete) &&
+		mutation.On("ignored-parameters-unlisted-on-patch-delete")
+}
+
+// ignoredListed is the value of ignored_parameters_unsupported: the names, or objects naming
+// them where the variant makes the other choice the document leaves open (the elements'
+// shape is not shown).
+func ignoredListed(names []string) any {
+	if !mutation.On("variant-ignored-parameters-as-objects") {
+		return names
+	}
+	objects := make([]map[string]string, len(names))
+	for i, n := range names {
+		objects[i] = map[string]string{"parameter": n}
+	}
+	return objects
+}
+
+// editTypingError is edit typing's refusal, or a REST server's 404 with its own code where the
+// message is missing or invisible (BAD_REQUEST is the code for an invalid message).
+func editTypingError(err error) error {
+	if err == nil || !mutation.On("edit-typing-invalid-message-not-found") {
+		return err
+	}
+	e := *apierr.From(err)
+	e.Code, e.Status = "NOT_FOUND", http.StatusNotFound
+	return &e
+}
+
+// missingCredentialsMsg is the msg of a request without credentials, or one that names a wrong
+// API key where no key was sent.
+func missingCredentialsMsg() string {
+	if mutation.On("missing-credentials-msg-invalid-key") {
+		return "Invalid API key"
+	}
+	return "Not logged in: API authentication or user session required"
+}
+
+// reworded is e, or under the variant an UNAUTHORIZED error in one wording for every cause
+// (the document's msg says only that authentication is required).
+func reworded(e *apierr.Error) *apierr.Error {
+	if e.Code != "UNAUTHORIZED" || !mutation.On("variant-unauthorized-one-wording") {
+		return e
+	}
+	out := *e
+	out.Msg = "Authentication required: send a valid API key"
+	return &out
+}

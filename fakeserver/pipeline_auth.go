@@ -18,7 +18,7 @@ func (s *Server) authenticate(r *http.Request) (realm.User, error) {
 		if mutation.On("linkifiers-without-credentials") && strings.HasSuffix(r.URL.Path, "/realm/linkifiers") {
 			return realm.User{}, nil
 		}
-		return realm.User{}, apierr.Unauthorized("Not logged in: API authentication or user session required")
+		return realm.User{}, apierr.Unauthorized(missingCredentialsMsg())
 	}
 	scheme, payload, _ := strings.Cut(header, " ")
 	if !strings.EqualFold(scheme, "Basic") {

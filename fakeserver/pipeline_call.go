@@ -61,7 +61,7 @@ func serveWith[T any](op func(c *call) (T, error), strict bool, write func(http.
 			writeError(w, err)
 			return
 		}
-		if !reportsIgnored(r) {
+		if !reportsIgnored(r) || ignoredUnlistedFor(r) {
 			p = nil // below the level, a success reply never lists ignored parameters
 		}
 		write(w, p, f)

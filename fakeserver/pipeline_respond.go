@@ -37,7 +37,7 @@ func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
 	}
 	if p != nil {
 		if unsupported := p.Unsupported(); len(unsupported) > 0 {
-			body["ignored_parameters_unsupported"] = unsupported
+			body["ignored_parameters_unsupported"] = ignoredListed(unsupported)
 			if mutation.On("ignored-parameters-as-string") {
 				body["ignored_parameters_unsupported"] = strings.Join(unsupported, ",")
 			}
@@ -58,7 +58,7 @@ func writeTyped[T any](w http.ResponseWriter, p *params.Params, body T) {
 
 // writeError is the one error writer: every failure, whatever its origin, leaves here.
 func writeError(w http.ResponseWriter, err error) {
-	e := mutatedError(apierr.From(err))
+	e := reworded(mutatedError(apierr.From(err)))
 	body := map[string]any{}
 	for k, v := range e.Extra {
 		body[k] = v

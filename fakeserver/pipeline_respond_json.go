@@ -176,7 +176,7 @@ func (e *replyEncoder) typedEnvelope(env typedEnvelope) error {
 	e.buf.WriteString(`{"result":"success","msg":""`)
 	if len(env.ignored) > 0 {
 		e.buf.WriteString(`,"ignored_parameters_unsupported":`)
-		if err := array(e, env.ignored); err != nil {
+		if err := e.reflected(ignoredListed(env.ignored)); err != nil {
 			return err
 		}
 	}

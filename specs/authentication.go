@@ -58,6 +58,9 @@ var authenticatedOperations = []authenticatedOperation{
 	}},
 }
 
+// noCredentials names the request that sends no credentials at all.
+const noCredentials = "no credentials"
+
 // badCredentials are the ways a request can fail to authenticate, each with the
 // requirements its UNAUTHORIZED answer proves, and what its msg may name besides
 // authentication (the real server names a deactivated account as such).
@@ -67,7 +70,7 @@ var badCredentials = []struct {
 	client func(t *harness.Target) *harness.Client
 	reason string
 }{
-	{"no credentials", []string{"AUTH-05", "CONV-08", "ERR-12"},
+	{noCredentials, []string{"AUTH-05", "CONV-08", "ERR-12"},
 		func(t *harness.Target) *harness.Client { return t.Anonymous() }, ""},
 	{"a known email with a wrong API key", []string{"AUTH-06", "ERR-12"}, func(t *harness.Target) *harness.Client {
 		return t.WithBasicAuth(t.User(harness.Member).Email, harness.WrongAPIKey)
@@ -164,6 +167,11 @@ var _ = Describe("Authentication", func() {
 					says += "|" + cred.reason
 				}
 				Expect(msg).To(MatchRegexp(says), "msg says authentication is required, or what was wrong with it")
+				if cred.name == noCredentials {
+					// Nothing was wrong with credentials never sent: the msg says what the
+					// document's does, that authentication is required.
+					Expect(msg).To(MatchRegexp(`(?i)authenticat`), "msg says API authentication or a session is required")
+				}
 			})
 		}
 	})

@@ -126,37 +126,6 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			return harness.Current().Anonymous().GET("/realm/linkifiers").Expect()
 		}),
 	)
-
-	// Operations whose views parse their parameters on the real server, which is what lists
-	// the ones they do not take; each changes no state other specs look at. call sends the
-	// operation with supported parameters and the extra ones given.
-	DescribeTable("succeeds despite a parameter the endpoint does not support, and lists it in ignored_parameters_unsupported",
-		func(supportedName string, call func(extra ...any) *httpexpect.Response) {
-			const unsupported = "chatconform_unsupported"
-			body := harness.Success(call(unsupported, "1"))
-			ignored := body.Value("ignored_parameters_unsupported").Array().NotEmpty().Raw()
-			Expect(ignored).To(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+unsupported+`"`))),
-				"an element names the unsupported parameter (the elements' shape is not shown)")
-			Expect(ignored).NotTo(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+supportedName+`"`))),
-				"a supported parameter is not listed")
-
-			supported := harness.Success(call())
-			if list, present := supported.Raw()["ignored_parameters_unsupported"]; present {
-				supported.Value("ignored_parameters_unsupported").Array()
-				Expect(list).NotTo(ContainElement(WithTransform(ops.JSONText, ContainSubstring(`"`+supportedName+`"`))))
-			}
-		},
-		Entry("fetch a message (operation 6)", harness.Req("CONV-09", "CONV-10", "VER-04"), "apply_markdown", func(extra ...any) *httpexpect.Response {
-			id := t.SendToChannel(t.User(harness.Admin), t.SharedChannel(), harness.UniqueName("params"), "x")
-			return ops.FetchMessage(harness.Current().User(harness.Member), id, append([]any{"apply_markdown", false}, extra...)...)
-		}),
-		Entry("get topics in a channel (operation 12)", harness.Req("CONV-09", "CONV-10", "VER-04"), "allow_empty_topic_name", func(extra ...any) *httpexpect.Response {
-			return ops.TopicsOf(harness.Current().User(harness.Member), t.SharedChannel().ID, append([]any{"allow_empty_topic_name", false}, extra...)...)
-		}),
-		Entry("update your presence (operation 4)", harness.Req("CONV-09", "CONV-10", "VER-04"), "status", func(extra ...any) *httpexpect.Response {
-			return acct.UpdatePresence(t.User(harness.Member), append([]any{"status", "active"}, extra...)...)
-		}),
-	)
 })
 
 var _ = Describe("Versioning and limits the server publishes", func() {

@@ -64,6 +64,23 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 				Expect(channelID).To(Equal(other.ID))
 			})
 
+		// A move past its limit is an edit the requester lacks permission for: rule 2 gives it
+		// BAD_REQUEST (only a change_all move has a code of its own, rule 3).
+		DescribeTable("refuses a member's move past its time limit with BAD_REQUEST",
+			func(farLimit string, move func() []any) {
+				t.ChangeRealmSetting(farLimit, 100*limit)
+				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
+				t.PassTime(10 * limit * time.Second)
+				harness.FailsWith(msgs.Edit(member, id, move()...), "BAD_REQUEST")
+			},
+			Entry("to another topic", harness.Req("ERR-04"), "move_messages_between_streams_limit_seconds", func() []any {
+				return []any{"topic", harness.UniqueName("late")}
+			}),
+			Entry("to another channel", harness.Req("ERR-04"), "move_messages_within_stream_limit_seconds", func() []any {
+				return []any{"stream_id", t.NewChannel(harness.Public, t.User(harness.Member)).ID}
+			}),
+		)
+
 		Describe("a whole-topic move (change_all) when part of the topic is older than the limit", func() {
 			var old, recent []int
 			BeforeEach(func() {

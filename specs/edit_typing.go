@@ -31,10 +31,13 @@ var _ = Describe("Operation 13: set typing status for message editing (POST /mes
 		Entry("unknown", harness.Req("OP13-01"), "op", "pause"),
 	)
 
-	DescribeTable("refuses a message the requester cannot edit-type on",
-		func(message func() int) { harness.Fails(msgs.EditTyping(member, message(), "op", "start")) },
-		Entry("one that does not exist", harness.Req("OP13-03"), func() int { return harness.UnusedID }),
-		Entry("a direct message between two other users", harness.Req("OP13-03"), func() int {
+	// An invalid or invisible message is a generic failure: BAD_REQUEST (Errors).
+	DescribeTable("refuses with BAD_REQUEST a message the requester cannot edit-type on",
+		func(message func() int) {
+			harness.FailsWith(msgs.EditTyping(member, message(), "op", "start"), "BAD_REQUEST")
+		},
+		Entry("one that does not exist", harness.Req("OP13-03", "ERR-04"), func() int { return harness.UnusedID }),
+		Entry("a direct message between two other users", harness.Req("OP13-03", "ERR-04"), func() int {
 			return t.SendDirect(t.User(harness.Admin), []harness.User{t.User(harness.Moderator)}, "not for the member")
 		}),
 	)

@@ -7,21 +7,23 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // playgroundTemplate is a valid RFC 6570 template with the one variable, code.
 const playgroundTemplate = "https://play.example.test/?code={code}"
 
 // addPlayground sends POST /realm/playgrounds as an administrator with the given fields;
-// a field whose value is "" is left out. A playground that was created is removed after the spec.
-func addPlayground(name, language, template string) *httpexpect.Response {
+// a field whose value is "" is left out, extra are more fields as name, value pairs. A
+// playground that was created is removed after the spec.
+func addPlayground(name, language, template string, extra ...any) *httpexpect.Response {
 	req := harness.Current().As(harness.Current().User(harness.Admin)).POST("/realm/playgrounds")
 	for k, v := range map[string]string{"name": name, "pygments_language": language, "url_template": template} {
 		if v != "" {
 			req = req.WithFormField(k, v)
 		}
 	}
-	resp := req.Expect()
+	resp := ops.WithForm(req, extra...).Expect()
 	if id, created := harness.CreatedID(resp); created {
 		DeferCleanup(func() {
 			harness.Current().As(harness.Current().User(harness.Admin)).DELETE("/realm/playgrounds/{id}", id).Expect()

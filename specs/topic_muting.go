@@ -129,6 +129,16 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 		Expect(msgs.MutedTopics(member, private)).To(BeEmpty())
 	})
 
+	// A private channel the requester is not subscribed to is an invalid channel ID to them,
+	// as one that does not exist is: BAD_REQUEST (Errors).
+	DescribeTable("answers BAD_REQUEST for a channel ID the requester cannot mute in",
+		func(channel func() int) {
+			harness.FailsWith(msgs.MuteTopic(member, "stream_id", channel(), "topic", topic, "op", "add"), "BAD_REQUEST")
+		},
+		Entry("one that does not exist", harness.Req("ERR-04"), func() int { return harness.UnusedID }),
+		Entry("a private channel without a subscription", harness.Req("ERR-04"), func() int { return t.NewChannel(harness.PrivateShared).ID }),
+	)
+
 	// The document's guard is a subscription; the real server asks only for access, which a
 	// public channel gives without one. Either is accepted, never half of one: a refusal
 	// mutes nothing, a success mutes the topic.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 
 	"github.com/gavv/httpexpect/v2"
 
@@ -55,6 +56,23 @@ var _ = Describe("The User object", func() {
 		admin := t.User(harness.Admin)
 		for _, u := range []harness.User{t.Spare(harness.Member), t.User(harness.Bot)} {
 			acct.UserAs(admin, u.ID).Value("is_imported_stub").Boolean().IsFalse()
+		}
+	})
+
+	// is_deleted is present only when true: a user who was not permanently deleted, active or
+	// deactivated, has none. No operation of the document deletes a user permanently, so the
+	// side where it is true cannot be reached through the API.
+	It("leaves is_deleted out for users who were not deleted, a deactivated one too", harness.Req("RES-15"), func() {
+		admin := t.User(harness.Admin)
+		deactivated := t.NewUser(harness.Member)
+		t.DeactivateUser(deactivated)
+		for _, u := range []harness.User{t.NewUser(harness.Member), t.NewUser(harness.Bot), deactivated} {
+			acct.UserAs(admin, u.ID).NotContainsKey("is_deleted")
+		}
+		for _, u := range harness.Success(t.As(admin).GET("/users").Expect()).Value("members").Array().Iter() {
+			if deleted, present := u.Object().Raw()["is_deleted"]; present {
+				Expect(deleted).To(BeTrue(), "is_deleted is present only when true: user %v", u.Object().Raw()["user_id"])
+			}
 		}
 	})
 

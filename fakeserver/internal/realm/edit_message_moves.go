@@ -116,6 +116,9 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 	if p.contentEdit {
 		orig.content, orig.rendered = m.Content, m.Rendered
 		entry.PrevContent, entry.PrevRendered = &orig.content, &orig.rendered
+		if mutation.On("prev-rendered-content-inline") {
+			entry.PrevRendered = inlineHTML(orig.rendered)
+		}
 		if mutation.On("edit-history-without-prev-content") {
 			entry.PrevContent, entry.PrevRendered = nil, nil
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // The events whose shape depends on how a client registered its queue (apply_markdown,
@@ -41,6 +42,9 @@ func (s *State) publishNewMessage(m *Message) {
 		view := s.messageView(s.users[id], m, ViewOptions{
 			ApplyMarkdown: c.ApplyMarkdown, ClientGravatar: c.ClientGravatar, AllowEmptyTopicName: c.Can("empty_topic_name"),
 		})
+		if mutation.On("event-avatar-null-for-hidden-email") && c.ClientGravatar {
+			view.AvatarURL = nil
+		}
 		flags := view.Flags
 		if !received {
 			flags = []string{} // the real server's flags for a message outside the user's rows

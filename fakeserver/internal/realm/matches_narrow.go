@@ -32,7 +32,7 @@ func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[st
 		}
 		out[strconv.Itoa(id)] = NarrowMatch{
 			MatchContent: highlight(m.Rendered, f.search),
-			MatchSubject: highlight(html.EscapeString(m.Topic), f.search),
+			MatchSubject: highlight(escapedTopic(m.Topic), f.search),
 		}
 		if mutation.On("search-highlight-dropped") {
 			out[strconv.Itoa(id)] = NarrowMatch{MatchContent: m.Rendered, MatchSubject: html.EscapeString(m.Topic)}

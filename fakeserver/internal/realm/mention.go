@@ -54,7 +54,9 @@ func (m mentionUsers) MentionUser(name string, id int) (int, string, bool) {
 
 // render renders message content with the realm's users for mentions.
 func (s *State) render(content string) markdown.Result {
-	return markdown.RenderMessage(content, mentionUsers{s})
+	r := markdown.RenderMessage(content, mentionUsers{s})
+	r.HTML = serializedHTML(r.HTML)
+	return r
 }
 
 // topicParticipants are the users who sent a message to, or reacted to a message in, a

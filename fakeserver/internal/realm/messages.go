@@ -356,7 +356,7 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 	if mutation.On("avatar-null-for-hidden-email") && opts.ClientGravatar {
 		v.AvatarURL = nil
 	}
-	if opts.ClientGravatar && s.canSeeRealEmail(viewer, sender) {
+	if opts.ClientGravatar && s.canSeeRealEmail(viewer, sender) && !avatarAlwaysGiven() {
 		// The client computes gravatar URLs itself; every avatar here is a gravatar.
 		v.AvatarURL = nil
 	}

@@ -231,7 +231,7 @@ func renderPlain(content string) string {
 	if content == "" {
 		return ""
 	}
-	return markdown.Render(content)
+	return serializedHTML(markdown.Render(content))
 }
 
 // sendAsNotificationBot sends the notification bot's direct message to u (under the lock),

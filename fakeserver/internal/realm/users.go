@@ -147,6 +147,9 @@ type UserView struct {
 	// IsImportedStub is false for every user of the fake (none is imported); absent below
 	// LevelImportedStub, where the real server did not send it.
 	IsImportedStub *bool `json:"is_imported_stub,omitempty"`
+	// IsDeleted is present only when true, for a user deleted permanently: the fake deletes
+	// none, so it is never set (a mutation point sets it).
+	IsDeleted *bool `json:"is_deleted,omitempty"`
 	// ProfileData holds the custom profile field values (a map, empty when none), only when
 	// the client asked for them.
 	ProfileData any `json:"profile_data,omitempty"`
@@ -173,6 +176,9 @@ func (s *State) userView(viewer, u *User) UserView {
 		if u.BotOwnerID != 0 {
 			v.BotOwnerID = json.RawMessage(strconv.Itoa(u.BotOwnerID))
 		}
+	}
+	if mutation.On("is-deleted-false-for-deactivated") && !u.IsActive {
+		v.IsDeleted = new(bool)
 	}
 	mutateUserView(&v, u)
 	return v
