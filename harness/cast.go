@@ -27,7 +27,7 @@ import (
 // them in turn (NextCast), so that the requests the specs send as "the member" or "the
 // administrator" spread over several accounts and none needs more than the real server's
 // rate limit allows in a run.
-const castSlots = 7
+const castSlots = 8
 
 // staffSize is how many persistent administrators share the harness's own housekeeping
 // (creating and archiving channels, changing roles, deactivating users), so that no account

@@ -229,3 +229,22 @@ func isStatus(err error, status int) bool {
 	var apiErr *APIError
 	return errors.As(err, &apiErr) && apiErr.Status == status
 }
+
+// DeactivatedAccount returns a deactivated account whose own credentials a spec may send
+// (to see them refused): a persistent account of this parallel process, found by its stable
+// name like a spare, reactivated to log it in where a previous run left it deactivated, and
+// deactivated again. Unlike a fresh user, it is the same account in every run. Failure fails
+// the spec.
+func (t *Target) DeactivatedAccount() User {
+	ginkgo.GinkgoHelper()
+	cfg, _ := ginkgo.GinkgoConfiguration()
+	u, err := t.loginSpare(t.castEmail(fmt.Sprintf("deactivated-%d", cfg.ParallelProcess)), Member, 0)
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: logging in the deactivated account")
+	if u.ID == 0 {
+		me, err := t.api(http.MethodGet, "/users/me", &u, nil)
+		g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: GET /users/me of %s", u.Email)
+		u.ID, _ = me.int("user_id")
+	}
+	t.DeactivateUser(u)
+	return u
+}

@@ -92,7 +92,7 @@ var badCredentials = []struct {
 	}, "deactivated"},
 }
 
-// deactivated is a user deactivated once per process, whose own credentials the refused
+// deactivated is the process's deactivated account, whose own credentials the refused
 // requests send.
 var deactivated struct {
 	sync.Once
@@ -102,9 +102,7 @@ var deactivated struct {
 func deactivatedAccount(t *harness.Target) harness.User {
 	GinkgoHelper()
 	deactivated.Do(func() {
-		u := t.NewUser(harness.Member)
-		t.DeactivateUser(u)
-		deactivated.user = u
+		deactivated.user = t.DeactivatedAccount()
 	})
 	Expect(deactivated.user.APIKey).NotTo(BeEmpty(), "no deactivated user: making one failed in an earlier spec")
 	return deactivated.user

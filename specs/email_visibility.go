@@ -27,11 +27,12 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		func(visibility int) {
 			t := harness.Current()
 			subject := t.Spare(harness.Member)
+			viewers := roleViewers(t)
 			for _, from := range visibilityExtremes {
 				t.SetEmailVisibility(subject, from)
 				t.SetEmailVisibility(subject, visibility)
 				for _, viewerRole := range harness.Roles {
-					viewer := t.User(viewerRole)
+					viewer := viewers[viewerRole]
 					what := fmt.Sprintf("as the %s seeing visibility %d, set after %d", viewerRole, visibility, from)
 					delivery := acct.UserAs(viewer, subject.ID).Raw()["delivery_email"]
 					var listDelivery any = "absent"
@@ -64,12 +65,7 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		func(visibility int) {
 			t := harness.Current()
 			subject := t.Spare(harness.Member)
-			// The owner's view is any owner's: one made for the spec, so that the configured
-			// owner's requests are left to what only it may do.
-			viewers := map[harness.Role]harness.User{harness.Owner: t.NewOwner()}
-			for _, r := range harness.Roles[1:] {
-				viewers[r] = t.User(r)
-			}
+			viewers := roleViewers(t)
 			ch := t.NewChannel(harness.Public, viewers[harness.Owner], t.User(harness.Admin), t.User(harness.Moderator), t.User(harness.Member), t.User(harness.Guest), t.User(harness.Bot))
 			t.Subscribe(ch, subject)
 			channelMessage := t.SendToChannel(subject, ch, harness.UniqueName("visibility"), "who am I?")
@@ -150,6 +146,17 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		}
 	})
 })
+
+// roleViewers is a viewer of each role. The owner's view is any owner's: one made for the spec,
+// so that the configured owner's requests are left to what only it may do.
+func roleViewers(t *harness.Target) map[harness.Role]harness.User {
+	GinkgoHelper()
+	viewers := map[harness.Role]harness.User{harness.Owner: t.NewOwner()}
+	for _, r := range harness.Roles[1:] {
+		viewers[r] = t.User(r)
+	}
+	return viewers
+}
 
 // checkEmailsSeen checks, as each role, the API email of subject wherever it appears (the user,
 // the user list, the register state, the two messages and presence): one address everywhere,

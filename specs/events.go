@@ -225,7 +225,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		admin := t.User(harness.Admin)
 		from := t.NewChannel(harness.Public, admin)
 		to := t.NewChannel(harness.PrivateShared, admin)
-		outsider := t.NewUser(harness.Member)
+		outsider := t.Spare(harness.Member)
 		t.Subscribe(from, outsider)
 		id := t.SendToChannel(admin, from, harness.UniqueName("in sight"), "about to move out of sight")
 		events := t.Listen(outsider, "message", "update_message", "delete_message")

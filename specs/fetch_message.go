@@ -189,7 +189,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	// email is hidden from the member there too, so the avatar is given.
 	It("gives avatar_url as a string in message events too, to a receiver who cannot see the sender's real email",
 		harness.Req("MSG-15"), func() {
-			private := t.NewUser(harness.Member)
+			private := t.Spare(harness.Member)
 			t.SetEmailVisibility(private, harness.VisibleToAdmins)
 			content := "an event from a user whose email only administrators see " + harness.UniqueName("c")
 			events := t.Listen(member, "message").About(func(ev map[string]any) bool {

@@ -64,9 +64,9 @@ var _ = Describe("The User object", func() {
 	// side where it is true cannot be reached through the API.
 	It("leaves is_deleted out for users who were not deleted, a deactivated one too", harness.Req("RES-15"), func() {
 		admin := t.User(harness.Admin)
-		deactivated := t.NewUser(harness.Member)
+		deactivated := t.Spare(harness.Member)
 		t.DeactivateUser(deactivated)
-		for _, u := range []harness.User{t.NewUser(harness.Member), t.NewUser(harness.Bot), deactivated} {
+		for _, u := range []harness.User{t.Spare(harness.Member), t.User(harness.Bot), deactivated} {
 			acct.UserAs(admin, u.ID).NotContainsKey("is_deleted")
 		}
 		for _, u := range harness.Success(t.As(admin).GET("/users").Expect()).Value("members").Array().Iter() {
