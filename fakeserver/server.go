@@ -51,7 +51,7 @@ type Server struct {
 	// config is read by every request: an immutable Config, replaced whole by SetConfig, read
 	// without a lock or a copy (cfg).
 	config atomic.Pointer[Config]
-	start        startup
+	start  startup
 
 	controlToken string // bearer token the control API requires; "" for none
 	controlOff   bool   // the control API answers 404
