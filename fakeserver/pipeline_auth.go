@@ -46,6 +46,7 @@ func (s *Server) authenticate(r *http.Request) (realm.User, error) {
 // requireAuth lets only authenticated requests through to the routes it guards.
 func (s *Server) requireAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r, _ = withRequestState(r) // where authenticate notes the username for the journal
 		u, err := s.authenticate(r)
 		if err != nil {
 			writeError(w, err)
