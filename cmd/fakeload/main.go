@@ -48,6 +48,7 @@ func main() {
 	conns := flag.Int("connections", 16, "wrk connections, over all threads")
 	maxShare := flag.Float64("max-bare-share", 0.9, "fail when the bare server reaches more than this fraction of what wrk alone drives")
 	pin := flag.Bool("pin", true, "run wrk on one core and each server under test on another (taskset); needs two cores")
+	gcPercent := flag.String("gc-percent", "", "the fake's -gc-percent (default: the binary's own memory policy)")
 	nullReply := flag.String("serve-null", "", "internal: serve this file's bytes, without parsing HTTP, to every request on -bare-addr")
 	bareReply := flag.String("serve-bare", "", "internal: serve this file's bytes to every request on -bare-addr")
 	bareAddr := flag.String("bare-addr", "", "internal: the bare server's address")
@@ -72,7 +73,7 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	if err := run(*messages, g, *maxShare); err != nil {
+	if err := run(*messages, g, *maxShare, *gcPercent); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeload:", err)
 		os.Exit(1)
 	}
@@ -86,7 +87,7 @@ type route struct {
 	luaPath, luaBody string
 }
 
-func run(messages int, g generator, maxShare float64) error {
+func run(messages int, g generator, maxShare float64, gcPercent string) error {
 	for _, tool := range []string{"wrk", "taskset"} {
 		if _, err := exec.LookPath(tool); err != nil && (tool == "wrk" || g.cores != nil) {
 			return fmt.Errorf("no %s on the PATH: run bash .ci/ensure-wrk (make load does)", tool)
@@ -106,7 +107,11 @@ func run(messages int, g generator, maxShare float64) error {
 	if err != nil {
 		return err
 	}
-	fake := g.cores.server(bin, "-addr", addr, "-quiet")
+	args := []string{"-addr", addr, "-quiet"}
+	if gcPercent != "" {
+		args = append(args, "-gc-percent", gcPercent)
+	}
+	fake := g.cores.server(bin, args...)
 	fake.Stderr = os.Stderr
 	if err := fake.Start(); err != nil {
 		return err
@@ -124,8 +129,8 @@ func run(messages int, g generator, maxShare float64) error {
 		return err
 	}
 	g.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(owner.Email+":"+owner.APIKey))
-	fmt.Printf("fake binary on %s, %d messages seeded in %s; wrk with %d threads and %d connections, %s per route, server and round, median of %d rounds; %s\n\n",
-		addr, messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration, g.rounds, g.cores)
+	fmt.Printf("fake binary on %s (%s), %d messages seeded in %s; wrk with %d threads and %d connections, %s per route, server and round, median of %d rounds; %s\n\n",
+		addr, strings.Join(args[3:], " "), messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration, g.rounds, g.cores)
 
 	content := strings.Repeat("x", 100)
 	send := url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"load"}, "content": {content}}
