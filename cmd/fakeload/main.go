@@ -129,8 +129,12 @@ func run(messages int, g generator, maxShare float64, gcPercent string) error {
 		return err
 	}
 	g.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(owner.Email+":"+owner.APIKey))
+	policy := "its own GC percent"
+	if gcPercent != "" {
+		policy = "GC percent " + gcPercent
+	}
 	fmt.Printf("fake binary on %s (%s), %d messages seeded in %s; wrk with %d threads and %d connections, %s per route, server and round, median of %d rounds; %s\n\n",
-		addr, strings.Join(args[3:], " "), messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration, g.rounds, g.cores)
+		addr, policy, messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration, g.rounds, g.cores)
 
 	content := strings.Repeat("x", 100)
 	send := url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"load"}, "content": {content}}
