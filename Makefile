@@ -125,10 +125,11 @@ bench:
 	$(GO) test -run=NONE -bench=HeapHTTP -benchtime=1x ./fakeserver/
 
 # A bounded load against the fake binary on loopback, beside a bare net/http server, driven by
-# wrk (installed if missing); it fails when wrk, not the bare server, sets the pace.
+# wrk (installed if missing) pinned to one core and the servers to the other; it fails when wrk,
+# not the bare server, sets the pace.
 load: wrk
 	$(GO) run ./cmd/fakeload -messages 100000 -duration 2s -rounds 3
 
-# wrk, make load's load generator.
+# wrk, make load's load generator, and taskset, which pins it.
 wrk:
 	bash .ci/ensure-wrk

@@ -9,12 +9,14 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fakeserver/serve"
 )
 
 // The fake's cost per request, measured in-process beside a bare net/http handler that answers
@@ -329,6 +331,10 @@ func BenchmarkNewTestServer(b *testing.B) {
 // 10^5 and 10^6 messages (target ≤ 600 B at 10^6). rss/heap is the process's resident size
 // over its live heap afterwards (target ≤ 2). One round each (`make bench`).
 func BenchmarkHeapHTTP(b *testing.B) {
+	// The fake binary's memory policy (fakeserver/serve), unless $GOGC asks for another.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(serve.DefaultGCPercent))
+	}
 	for _, n := range []int{1e5, 1e6} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			for b.Loop() {
@@ -348,6 +354,9 @@ func BenchmarkHeapHTTP(b *testing.B) {
 				runtime.GC()
 				runtime.ReadMemStats(&after)
 				b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "heap-B/msg")
+				gcPercent := debug.SetGCPercent(-1)
+				debug.SetGCPercent(gcPercent)
+				b.ReportMetric(float64(gcPercent), "gc-percent")
 				if rss, ok := residentBytes(); ok {
 					b.ReportMetric(float64(rss)/float64(after.HeapAlloc), "rss/heap")
 				}

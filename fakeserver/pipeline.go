@@ -28,7 +28,9 @@ func (s *Server) routes(r chi.Router) {
 	r.NotFound(s.unknownRoute)
 	r.MethodNotAllowed(s.wrongMethod)
 
-	r.Route(apiPrefix, func(r chi.Router) {
+	// The API's routes join the table under their prefix rather than in a sub-router mounted
+	// there: a request takes one pass through the router, not two.
+	r.(*routeWalker).prefixed(apiPrefix).Group(func(r chi.Router) {
 		s.publicRoutes(r)
 
 		r.Group(func(r chi.Router) {

@@ -25,8 +25,18 @@ func (s *Server) authenticate(r *http.Request) (realm.User, error) {
 		return realm.User{}, apierr.BadRequest("This endpoint requires HTTP basic authentication.")
 	}
 	var buf [256]byte // credentials that fit are decoded without allocating
-	decoded, err := base64.StdEncoding.AppendDecode(buf[:0], []byte(strings.TrimSpace(payload)))
+	trimmed := strings.TrimSpace(payload)
+	decoded, err := base64.StdEncoding.AppendDecode(buf[:0], []byte(trimmed))
 	email, key, found := strings.Cut(string(decoded), ":")
+	if trimmed == payload && len(scheme) == len("Basic") {
+		// The journal's reading of the header (basicUsername) decodes these same bytes: it
+		// takes the username from here rather than decode them again.
+		st := stateOf(r)
+		st.claimedRead, st.claimed = true, ""
+		if err == nil && found {
+			st.claimed = email
+		}
+	}
 	if err != nil || !found {
 		return realm.User{}, apierr.Unauthorized("Invalid authorization header for basic auth")
 	}
@@ -36,6 +46,7 @@ func (s *Server) authenticate(r *http.Request) (realm.User, error) {
 // requireAuth lets only authenticated requests through to the routes it guards.
 func (s *Server) requireAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r, _ = withRequestState(r) // where authenticate notes the username for the journal
 		u, err := s.authenticate(r)
 		if err != nil {
 			writeError(w, err)

@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net/http"
@@ -30,9 +29,10 @@ func readBodyFirst(next http.Handler) http.Handler {
 			writeError(w, apierr.BadRequest("Could not read the request body"))
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
 		r, st := withRequestState(r)
-		st.body = body
+		st.body, st.bodyRead = body, true
+		st.bodyReader.Reset(body)
+		r.Body = &st.bodyReader
 		next.ServeHTTP(w, r)
 	})
 }
@@ -53,7 +53,7 @@ const (
 func (s *Server) longPollDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/api/v1/events" {
-			deadline := time.Now().Add(time.Duration(s.Config().EventPollTimeoutSeconds)*time.Second + WriteTimeout)
+			deadline := time.Now().Add(time.Duration(s.cfg().EventPollTimeoutSeconds)*time.Second + WriteTimeout)
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(deadline)
 			_ = rc.SetWriteDeadline(deadline)
@@ -67,7 +67,7 @@ func (s *Server) longPollDeadline(next http.Handler) http.Handler {
 // reach the fake: net/http answers those itself, in plain text.)
 func (s *Server) limitHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		size, limit := 0, s.Config().MaxHeaderBytes
+		size, limit := 0, s.cfg().MaxHeaderBytes
 		for name, values := range r.Header {
 			for _, v := range values {
 				size += len(name) + len(v) + 4 // ": " and CRLF

@@ -19,6 +19,8 @@ type call struct {
 	r    *http.Request
 	p    *params.Params
 	user realm.User
+	// params is where p points: the call holds the parameters, allocated with it.
+	params params.Params
 	// strict refuses parameters the handler does not read (the control API: a misspelled
 	// setting must not pass for a change).
 	strict bool
@@ -44,13 +46,21 @@ func serveTyped[T any](op func(c *call) (T, error)) http.HandlerFunc {
 
 func serveWith[T any](op func(c *call) (T, error), strict bool, write func(http.ResponseWriter, *params.Params, T)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p, perr := params.Parse(r)
+		st := stateOf(r)
+		c := &call{r: r, strict: strict}
+		c.p = &c.params
+		var perr error
+		if body, ok := st.unreadBody(r); ok {
+			perr = params.ParseRead(c.p, r, body)
+		} else {
+			c.p, perr = params.Parse(r)
+		}
 		if perr != nil {
 			writeError(w, perr)
 			return
 		}
-		c := &call{r: r, p: p, strict: strict}
-		if u := stateOf(r).user; u != nil {
+		p := c.p
+		if u := st.user; u != nil {
 			c.user = *u
 		}
 		f, err := op(c)

@@ -364,7 +364,7 @@ func jsonStringValue(token []byte) string {
 // form body, in two allocations of their exact sizes: a string cut from a request (a header's value, the
 // request line, the body) would otherwise keep all of it alive, and the journal's byte bound
 // would count only the part it shows.
-func (e *JournalEntry) detach(user, response, form []byte) {
+func (e *JournalEntry) detach(user string, response, form []byte) {
 	fields := [...]*string{&e.Method, &e.Path, &e.Query, &e.Spec}
 	n := len(user) + len(response)
 	for _, f := range fields {
@@ -375,7 +375,7 @@ func (e *JournalEntry) detach(user, response, form []byte) {
 	for _, f := range fields {
 		b.WriteString(*f)
 	}
-	b.Write(user)
+	b.WriteString(user)
 	b.Write(response)
 	all := b.String()
 	for _, f := range fields {
@@ -411,8 +411,11 @@ func (j *journal) record(next http.Handler) http.Handler {
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {
 			return
 		}
-		var userBuf [128]byte
-		user := basicUsername(r.Header.Get("Authorization"), userBuf[:0])
+		user := st.claimed
+		if !st.claimedRead {
+			var userBuf [128]byte
+			user = string(cut(basicUsername(r.Header.Get("Authorization"), userBuf[:0]), max))
+		}
 		e := JournalEntry{Method: cut(r.Method, max), Path: cut(r.URL.Path, max),
 			Query: cut(redactQuery(r.URL.RawQuery), max),
 			Spec:  cut(r.Header.Get(SpecHeader), max), Status: sw.status,

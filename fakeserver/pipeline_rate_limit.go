@@ -32,7 +32,7 @@ const (
 // headers the real server sends.
 func (s *Server) rateLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cfg := s.Config()
+		cfg := s.cfg()
 		u := stateOf(r).user
 		if cfg.RateLimitRequests <= 0 || u == nil {
 			next.ServeHTTP(w, r)
@@ -60,7 +60,7 @@ func rateLimitHit(wait time.Duration) *apierr.Error {
 // loginAttempt counts a password attempt for username while rate limiting is on, and refuses
 // one over the real server's limit; done tells it whether the attempt succeeded.
 func (s *Server) loginAttempt(username string) (done func(ok bool), err error) {
-	if s.Config().RateLimitRequests <= 0 {
+	if s.cfg().RateLimitRequests <= 0 {
 		return func(bool) {}, nil
 	}
 	if d := s.logins.Take(username, loginAttemptsLimit, loginAttemptsWindow); !d.Allowed {

@@ -53,7 +53,9 @@ func writeTyped[T any](w http.ResponseWriter, p *params.Params, body T) {
 	if p != nil {
 		env.ignored = p.Unsupported()
 	}
-	writeJSON(w, http.StatusOK, env)
+	// Encoded straight from env, which passed as an interface would be copied to the heap.
+	data, enc, err := encodeWith(func(e *replyEncoder) error { return e.typedEnvelope(env) })
+	sendEncoded(w, http.StatusOK, data, enc, err)
 }
 
 // writeError is the one error writer: every failure, whatever its origin, leaves here.
@@ -78,8 +80,13 @@ func writeError(w http.ResponseWriter, err error) {
 
 func writeJSON(w http.ResponseWriter, status int, body any) {
 	// HTML escaping is off: message content is HTML, and clients read it better unescaped.
-	data, release, err := encodeReply(body)
-	defer release()
+	data, enc, err := encodeReply(body)
+	sendEncoded(w, status, data, enc, err)
+}
+
+// sendEncoded writes an encoded reply (encodeReply's results) with its status.
+func sendEncoded(w http.ResponseWriter, status int, data []byte, enc *replyEncoder, err error) {
+	defer enc.release()
 	if err != nil {
 		status, data = http.StatusInternalServerError, []byte(`{"result":"error","msg":"Internal server error","code":"INTERNAL_SERVER_ERROR"}`)
 	}

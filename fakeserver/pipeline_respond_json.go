@@ -29,20 +29,28 @@ var replyEncoders = sync.Pool{New: func() any {
 	return e
 }}
 
-// encodeReply returns body as JSON; the bytes are valid until release is called.
-func encodeReply(body any) (data []byte, release func(), err error) {
+// encodeReply returns body as JSON; the bytes are valid until enc.release is called (enc is
+// nil on an error).
+func encodeReply(body any) (data []byte, enc *replyEncoder, err error) {
+	return encodeWith(func(e *replyEncoder) error { return e.value(body) })
+}
+
+// encodeWith is encodeReply of what encode writes.
+func encodeWith(encode func(e *replyEncoder) error) (data []byte, enc *replyEncoder, err error) {
 	e := replyEncoders.Get().(*replyEncoder)
 	e.buf.Reset()
-	release = func() {
-		if e.buf.Cap() <= 1<<20 { // a huge reply's buffer is not kept
-			replyEncoders.Put(e)
-		}
+	if err := encode(e); err != nil {
+		e.release()
+		return nil, nil, err
 	}
-	if err := e.value(body); err != nil {
-		release()
-		return nil, func() {}, err
+	return e.buf.Bytes(), e, nil
+}
+
+// release returns the encoder to replyEncoders; a nil one is left alone.
+func (e *replyEncoder) release() {
+	if e != nil && e.buf.Cap() <= 1<<20 { // a huge reply's buffer is not kept
+		replyEncoders.Put(e)
 	}
-	return e.buf.Bytes(), release, nil
 }
 
 func (e *replyEncoder) value(v any) error {

@@ -64,20 +64,20 @@ func TestReplyEncoderMatchesEncodingJSON(t *testing.T) {
 	}
 	values[every.String()] = "a key with every byte"
 	for name, v := range values {
-		data, release, err := encodeReply(map[string]any{"v": v})
+		data, enc, err := encodeReply(map[string]any{"v": v})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if want := jsonOf(t, map[string]any{"v": v}); !bytes.Equal(data, want) {
 			t.Errorf("%s:\n got  %s\n want %s", name, data, want)
 		}
-		release()
+		enc.release()
 	}
-	data, release, err := encodeReply(values)
+	data, enc, err := encodeReply(values)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	defer enc.release()
 	if want := jsonOf(t, values); !bytes.Equal(data, want) {
 		t.Errorf("all values:\n got  %s\n want %s", data, want)
 	}
@@ -103,7 +103,7 @@ func TestTypedReplies(t *testing.T) {
 		{"an empty body", typedEnvelope{body: struct{}{}}, map[string]any{}, nil},
 		{"ignored parameters", typedEnvelope{body: body{ID: 1}, ignored: []string{"a", "b"}}, map[string]any{"id": 1}, []string{"a", "b"}},
 	} {
-		data, release, err := encodeReply(tc.env)
+		data, enc, err := encodeReply(tc.env)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -111,7 +111,7 @@ func TestTypedReplies(t *testing.T) {
 		if err := json.Unmarshal(data, &got); err != nil {
 			t.Fatalf("%s: %s: %v", tc.name, data, err)
 		}
-		release()
+		enc.release()
 		want := map[string]any{"result": "success", "msg": ""}
 		for k, v := range tc.asMap {
 			want[k] = v

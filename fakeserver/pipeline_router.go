@@ -110,6 +110,14 @@ type routeWalker struct {
 	s     *Server
 	t     *routeTable
 	build chi.Router // nil when only recording
+	// prefix goes before every pattern registered (prefixed).
+	prefix string
+}
+
+// prefixed is the walker registering its routes under prefix, in the same router: a group
+// of routes with one path prefix, where chi's Route would mount a sub-router.
+func (w *routeWalker) prefixed(prefix string) *routeWalker {
+	return &routeWalker{s: w.s, t: w.t, build: w.build, prefix: w.prefix + prefix}
 }
 
 // routeKey is where a handler is in the table: a method ("" for any, or what the handler is
@@ -151,7 +159,7 @@ func (w *routeWalker) middlewares(mws []func(http.Handler) http.Handler) []func(
 }
 
 func (w *routeWalker) sub(build chi.Router) *routeWalker {
-	return &routeWalker{s: w.s, t: w.t, build: build}
+	return &routeWalker{s: w.s, t: w.t, build: build, prefix: w.prefix}
 }
 
 func (w *routeWalker) Use(mws ...func(http.Handler) http.Handler) {
@@ -179,6 +187,9 @@ func (w *routeWalker) Group(fn func(r chi.Router)) chi.Router {
 }
 
 func (w *routeWalker) Route(pattern string, fn func(r chi.Router)) chi.Router {
+	if w.prefix != "" {
+		panic("fakeserver: a sub-router under a prefixed group: use prefixed")
+	}
 	if w.build == nil {
 		fn(w)
 		return w
@@ -189,18 +200,21 @@ func (w *routeWalker) Route(pattern string, fn func(r chi.Router)) chi.Router {
 }
 
 func (w *routeWalker) Mount(pattern string, h http.Handler) {
+	pattern = w.prefix + pattern
 	if d := w.handler(routeKey{"mount", pattern}, h); d != nil {
 		w.build.Mount(pattern, d)
 	}
 }
 
 func (w *routeWalker) Method(method, pattern string, h http.Handler) {
+	pattern = w.prefix + pattern
 	if d := w.handler(routeKey{method, pattern}, h); d != nil {
 		w.build.Method(method, pattern, d)
 	}
 }
 
 func (w *routeWalker) Handle(pattern string, h http.Handler) {
+	pattern = w.prefix + pattern
 	if d := w.handler(routeKey{"", pattern}, h); d != nil {
 		w.build.Handle(pattern, d)
 	}

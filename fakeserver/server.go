@@ -16,6 +16,7 @@ package fakeserver
 import (
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
@@ -47,8 +48,10 @@ type Server struct {
 	controlSteps sync.Mutex
 	fixture      *fixtures.Fixture
 	fixtureSet   bool // WithFixture was given
-	config       Config
-	start        startup
+	// config is read by every request: an immutable Config, replaced whole by SetConfig, read
+	// without a lock or a copy (cfg).
+	config atomic.Pointer[Config]
+	start  startup
 
 	controlToken string // bearer token the control API requires; "" for none
 	controlOff   bool   // the control API answers 404
@@ -322,18 +325,17 @@ func (s *Server) AdvanceClock(d time.Duration) time.Time {
 }
 
 // Config returns the current server configuration.
-func (s *Server) Config() Config {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.config
-}
+func (s *Server) Config() Config { return *s.cfg() }
+
+// cfg is the current configuration, shared: never change it.
+func (s *Server) cfg() *Config { return s.config.Load() }
 
 // SetConfig replaces the server configuration; settings left zero take their defaults.
 func (s *Server) SetConfig(c Config) {
 	c = c.withDefaults()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.config = c
+	s.config.Store(&c)
 	s.hub.SetPollTimeout(time.Duration(c.EventPollTimeoutSeconds) * time.Second)
 	s.hub.SetIdleTimeout(time.Duration(c.EventQueueIdleSeconds) * time.Second)
 	s.hub.SetBounds(c.EventQueueMaxEvents, time.Duration(c.EventQueueIdleWallSeconds)*time.Second)

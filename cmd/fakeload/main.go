@@ -9,9 +9,10 @@
 // was pressed toward 1. Per route, in rounds, it measures what wrk alone drives, against a null
 // server that answers without parsing HTTP, then the bare server and the fake under the same wrk
 // settings, and reports the medians: both servers' throughput, their ratio and the fake's
-// latency. The run fails when
-// the bare server comes within 10% of what wrk alone drives: the bare figure would then be the
-// generator's limit, not the server's. Then how much a writer delays readers of the own user.
+// latency. wrk runs pinned to one core and each server under test to another (taskset), so
+// that the two never take each other's CPU time. The run fails when the bare server comes
+// within 10% of what wrk alone drives: the bare figure would then be the generator's limit, not
+// the server's. Then how much a writer delays readers of the own user.
 package main
 
 import (
@@ -19,7 +20,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,6 +47,8 @@ func main() {
 	threads := flag.Int("threads", 1, "wrk threads")
 	conns := flag.Int("connections", 16, "wrk connections, over all threads")
 	maxShare := flag.Float64("max-bare-share", 0.9, "fail when the bare server reaches more than this fraction of what wrk alone drives")
+	pin := flag.Bool("pin", true, "run wrk on one core and each server under test on another (taskset); needs two cores")
+	gcPercent := flag.String("gc-percent", "", "the fake's -gc-percent (default: the binary's own memory policy)")
 	nullReply := flag.String("serve-null", "", "internal: serve this file's bytes, without parsing HTTP, to every request on -bare-addr")
 	bareReply := flag.String("serve-bare", "", "internal: serve this file's bytes to every request on -bare-addr")
 	bareAddr := flag.String("bare-addr", "", "internal: the bare server's address")
@@ -64,7 +66,14 @@ func main() {
 		return
 	}
 	g := generator{threads: *threads, conns: *conns, duration: *duration, rounds: max(1, *rounds)}
-	if err := run(*messages, g, *maxShare); err != nil {
+	if *pin {
+		var err error
+		if g.cores, err = pinning(); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeload:", err)
+			os.Exit(1)
+		}
+	}
+	if err := run(*messages, g, *maxShare, *gcPercent); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeload:", err)
 		os.Exit(1)
 	}
@@ -78,9 +87,11 @@ type route struct {
 	luaPath, luaBody string
 }
 
-func run(messages int, g generator, maxShare float64) error {
-	if _, err := exec.LookPath("wrk"); err != nil {
-		return errors.New("no wrk on the PATH: run bash .ci/ensure-wrk (make load does)")
+func run(messages int, g generator, maxShare float64, gcPercent string) error {
+	for _, tool := range []string{"wrk", "taskset"} {
+		if _, err := exec.LookPath(tool); err != nil && (tool == "wrk" || g.cores != nil) {
+			return fmt.Errorf("no %s on the PATH: run bash .ci/ensure-wrk (make load does)", tool)
+		}
 	}
 	dir, err := os.MkdirTemp("", "fakeload")
 	if err != nil {
@@ -96,7 +107,11 @@ func run(messages int, g generator, maxShare float64) error {
 	if err != nil {
 		return err
 	}
-	fake := exec.Command(bin, "-addr", addr, "-quiet")
+	args := []string{"-addr", addr, "-quiet"}
+	if gcPercent != "" {
+		args = append(args, "-gc-percent", gcPercent)
+	}
+	fake := g.cores.server(bin, args...)
 	fake.Stderr = os.Stderr
 	if err := fake.Start(); err != nil {
 		return err
@@ -114,8 +129,12 @@ func run(messages int, g generator, maxShare float64) error {
 		return err
 	}
 	g.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(owner.Email+":"+owner.APIKey))
-	fmt.Printf("fake binary on %s, %d messages seeded in %s; wrk with %d threads and %d connections, %s per route, server and round, median of %d rounds\n\n",
-		addr, messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration, g.rounds)
+	policy := "its own GC percent"
+	if gcPercent != "" {
+		policy = "GC percent " + gcPercent
+	}
+	fmt.Printf("fake binary on %s (%s), %d messages seeded in %s; wrk with %d threads and %d connections, %s per route, server and round, median of %d rounds; %s\n\n",
+		addr, policy, messages, time.Since(start).Round(time.Millisecond), g.threads, g.conns, g.duration, g.rounds, g.cores)
 
 	content := strings.Repeat("x", 100)
 	send := url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"load"}, "content": {content}}
@@ -146,11 +165,11 @@ func run(messages int, g generator, maxShare float64) error {
 		// What wrk alone drives with these requests, against a server that does next to
 		// nothing, then the bare server and the fake, in turn for each round: the machine's
 		// load drifts, and each figure is the median of its rounds.
-		null, err := startServer(dir, "-serve-null", reply)
+		null, err := startServer(g.cores, dir, "-serve-null", reply)
 		if err != nil {
 			return err
 		}
-		bare, err := startServer(dir, "-serve-bare", reply)
+		bare, err := startServer(g.cores, dir, "-serve-bare", reply)
 		if err != nil {
 			null.stop()
 			return err
@@ -201,7 +220,7 @@ func run(messages int, g generator, maxShare float64) error {
 	fmt.Printf("\nown-user readers: p99 %s alone, %s beside a writer (%d writes): a writer delays a reader by %s at p99\n",
 		alone.p99.Round(time.Microsecond), beside.p99.Round(time.Microsecond), writes.Load(), (beside.p99 - alone.p99).Round(time.Microsecond))
 	if len(saturated) > 0 {
-		return fmt.Errorf("the load generator was the bottleneck: the bare server reached more than %.0f%% of what wrk alone drives on %s, so the bare figures are wrk's limit and the ratios are pressed toward 1 (change wrk's -threads or -connections)",
+		return fmt.Errorf("the load generator was the bottleneck: the bare server reached more than %.0f%% of what wrk alone drives on %s, so the bare figures are wrk's limit and the ratios are pressed toward 1 (pin wrk and the servers to cores of their own, -pin, on a quiet machine; or change wrk's -threads or -connections)",
 			100*maxShare, strings.Join(saturated, ", "))
 	}
 	return nil
@@ -214,6 +233,78 @@ type generator struct {
 	rounds         int
 	auth           string // the Authorization header's value
 	dir            string // where its scripts go
+	cores          *cores // nil: wrk and the servers share every core
+}
+
+// cores pins wrk to one core and the servers under test to another. Sharing two cores, wrk and
+// the server take each other's time: the bare server then reaches nearly what wrk drives
+// against the null server, and the check cannot tell the generator's limit from the server's.
+// Pinned, wrk has a core the server never takes, so what it drives against the null server is
+// its own limit, and the bare server on its single core stays well below it.
+type cores struct{ generatorCPU, serverCPU string }
+
+// pinning picks the first two cores this process may run on.
+func pinning() (*cores, error) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return nil, fmt.Errorf("-pin: %w", err)
+	}
+	var allowed []string
+	for line := range strings.Lines(string(status)) {
+		if list, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			allowed = cpuList(strings.TrimSpace(list))
+		}
+	}
+	if len(allowed) < 2 {
+		return nil, fmt.Errorf("-pin needs two cores to run on, and this process may use %d (-pin=false shares them, and the yardstick check will likely fail)", len(allowed))
+	}
+	return &cores{generatorCPU: allowed[0], serverCPU: allowed[1]}, nil
+}
+
+// cpuList expands a kernel CPU list such as "0-2,5" into its CPU numbers.
+func cpuList(list string) []string {
+	var cpus []string
+	for part := range strings.SplitSeq(list, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		first, err1 := strconv.Atoi(lo)
+		last, err2 := strconv.Atoi(hi)
+		if !isRange {
+			last, err2 = first, nil
+		}
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		for cpu := first; cpu <= last; cpu++ {
+			cpus = append(cpus, strconv.Itoa(cpu))
+		}
+	}
+	return cpus
+}
+
+func (c *cores) String() string {
+	if c == nil {
+		return "wrk and the servers share every core"
+	}
+	return fmt.Sprintf("wrk on CPU %s, each server on CPU %s (GOMAXPROCS=1)", c.generatorCPU, c.serverCPU)
+}
+
+// server is the command of a server under test, on the servers' core: the Go runtime is told it
+// has one processor, as it would find from its affinity.
+func (c *cores) server(name string, args ...string) *exec.Cmd {
+	if c == nil {
+		return exec.Command(name, args...)
+	}
+	cmd := exec.Command("taskset", append([]string{"-c", c.serverCPU, name}, args...)...)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	return cmd
+}
+
+// wrk is the command of wrk, on the generator's core.
+func (c *cores) wrk(args ...string) *exec.Cmd {
+	if c == nil {
+		return exec.Command("wrk", args...)
+	}
+	return exec.Command("taskset", append([]string{"-c", c.generatorCPU, "wrk"}, args...)...)
 }
 
 type stats struct {
@@ -245,7 +336,7 @@ end
 	if err := os.WriteFile(file, []byte(script), 0o600); err != nil {
 		return stats{}, err
 	}
-	out, err := exec.Command("wrk", "-t", strconv.Itoa(g.threads), "-c", strconv.Itoa(g.conns),
+	out, err := g.cores.wrk("-t", strconv.Itoa(g.threads), "-c", strconv.Itoa(g.conns),
 		"-d", fmt.Sprintf("%ds", max(1, int(g.duration.Seconds()))), "--latency", "-s", file, base).Output()
 	if err != nil {
 		return stats{}, fmt.Errorf("wrk: %w\n%s", err, out)
@@ -360,7 +451,7 @@ type bareServer struct {
 
 // startServer starts this command again as the server of reply that mode ("-serve-bare" or
 // "-serve-null") names.
-func startServer(dir, mode string, reply []byte) (*bareServer, error) {
+func startServer(pin *cores, dir, mode string, reply []byte) (*bareServer, error) {
 	file := filepath.Join(dir, "reply.json")
 	if err := os.WriteFile(file, reply, 0o600); err != nil {
 		return nil, err
@@ -373,7 +464,7 @@ func startServer(dir, mode string, reply []byte) (*bareServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, mode, file, "-bare-addr", addr)
+	cmd := pin.server(self, mode, file, "-bare-addr", addr)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err

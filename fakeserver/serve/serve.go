@@ -45,9 +45,12 @@ func Main(name string, args []string) int {
 	level := flags.Int("feature-level", 0, "behave as a server of this feature level (1 to 10000), from the start and after every reset; default: the fixture's")
 	settings := flags.String("config", "", `configuration to start with, which every reset returns to: one JSON object with the settings PATCH /_fake/config takes (feature_level too), such as '{"push_configured": true}', or @file to read it from a file`)
 	checkOpenAPI := flags.Bool("check-openapi", false, "validate every exchange against the fake's OpenAPI description; on exit print the figures and the violations, and exit 1 on any violation")
+	gcPercent := flags.Int("gc-percent", DefaultGCPercent, "garbage-collection target: the heap grows by this percentage of the live heap between collections (the Go runtime's default is 100; lower keeps resident memory nearer the live heap for more collections; negative turns collection off); without the flag $GOGC applies where it is set")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
+	gcGiven := false
+	flags.Visit(func(f *flag.Flag) { gcGiven = gcGiven || f.Name == "gc-percent" })
 	if *showVersion {
 		fmt.Println("fakeserver", Version)
 		return 0
@@ -68,6 +71,7 @@ func Main(name string, args []string) int {
 		fmt.Fprintln(os.Stderr, name+":", err)
 		return 2
 	}
+	memoryPolicy(*gcPercent, gcGiven)
 	if err := run(*addr, *fixturePath, *token, fakeserver.ClockMode(*clock), *quiet, *checkOpenAPI, start); err != nil {
 		fmt.Fprintln(os.Stderr, name+":", err)
 		return 1

@@ -39,31 +39,57 @@ type Params struct {
 
 // Parse collects the parameters of r. It fails only on a body that cannot be read.
 func Parse(r *http.Request) (*Params, error) {
-	p := &Params{values: url.Values{}, used: map[string]bool{}}
+	p := &Params{}
+	if err := p.parse(r, nil, false); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ParseRead is Parse into p for a request whose body has been read already (body; the
+// request's Body is then not read again).
+func ParseRead(p *Params, r *http.Request, body []byte) error {
+	*p = Params{}
+	return p.parse(r, body, true)
+}
+
+func (p *Params) parse(r *http.Request, body []byte, read bool) error {
 	if r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodDelete || r.Method == http.MethodPut {
-		if err := p.readBody(r); err != nil {
-			return nil, err
+		if err := p.readBody(r, body, read); err != nil {
+			return err
 		}
+	}
+	if r.URL.RawQuery == "" {
+		return nil
 	}
 	query, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return nil, apierr.BadRequest("Malformed query string: %v", err)
+		return apierr.BadRequest("Malformed query string: %v", err)
+	}
+	if p.values == nil {
+		p.values = query
+		return nil
 	}
 	for name, vs := range query {
 		if _, inBody := p.values[name]; !inBody {
 			p.values[name] = vs
 		}
 	}
-	return p, nil
+	return nil
 }
 
-func (p *Params) readBody(r *http.Request) error {
-	if r.Body == nil {
-		return nil
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
-	if err != nil {
-		return apierr.BadRequest("Could not read the request body")
+// formMediaType is the media type of a form body.
+const formMediaType = "application/x-www-form-urlencoded"
+
+func (p *Params) readBody(r *http.Request, body []byte, read bool) error {
+	if !read {
+		if r.Body == nil {
+			return nil
+		}
+		var err error
+		if body, err = io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1)); err != nil {
+			return apierr.BadRequest("Could not read the request body")
+		}
 	}
 	if len(body) > MaxBodyBytes {
 		return apierr.New(http.StatusRequestEntityTooLarge, "BAD_REQUEST", "Request body is larger than %d bytes", MaxBodyBytes)
@@ -71,7 +97,11 @@ func (p *Params) readBody(r *http.Request) error {
 	if len(body) == 0 {
 		return nil
 	}
-	mediaType, mparams, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	// The plain form type, as nearly every client sends it, needs no parsing.
+	mediaType, mparams := formMediaType, map[string]string(nil)
+	if ct := r.Header.Get("Content-Type"); !strings.EqualFold(ct, formMediaType) {
+		mediaType, mparams, _ = mime.ParseMediaType(ct)
+	}
 	switch mediaType {
 	case "application/x-www-form-urlencoded":
 		form, err := url.ParseQuery(string(body))
@@ -101,9 +131,17 @@ func (p *Params) fail(e error) {
 	}
 }
 
+// mark notes whether the handler read name (false: it did not act on it).
+func (p *Params) mark(name string, read bool) {
+	if p.used == nil {
+		p.used = make(map[string]bool, len(p.values))
+	}
+	p.used[name] = read
+}
+
 // Has reports whether the request carried the parameter (and marks it supported).
 func (p *Params) Has(name string) bool {
-	p.used[name] = true
+	p.mark(name, true)
 	_, ok := p.values[name]
 	return ok
 }
@@ -111,7 +149,7 @@ func (p *Params) Has(name string) bool {
 // raw returns the value of name and marks it as read. A name sent more than once is read
 // as its last value, as Django's QueryDict on the real server reads it.
 func (p *Params) raw(name string) (string, bool) {
-	p.used[name] = true
+	p.mark(name, true)
 	vs, ok := p.values[name]
 	if !ok || len(vs) == 0 {
 		return "", false
@@ -144,7 +182,7 @@ func (p *Params) Unsupported() []string {
 // still reported in ignored_parameters_unsupported: a client learns the fake ignored them.
 func (p *Params) Unhonoured(names ...string) {
 	for _, n := range names {
-		p.used[n] = false
+		p.mark(n, false)
 	}
 }
 
@@ -186,7 +224,7 @@ func (p *Params) Enum(name, def string, allowed ...string) string {
 // RequiredEnum is Enum for a required parameter.
 func (p *Params) RequiredEnum(name string, allowed ...string) string {
 	if _, ok := p.values[name]; !ok {
-		p.used[name] = true
+		p.mark(name, true)
 		p.fail(apierr.Missing(name))
 		return ""
 	}
@@ -254,7 +292,7 @@ func (p *Params) Int(name string) (int64, bool) {
 // RequiredInt returns a required JSON-encoded integer parameter.
 func (p *Params) RequiredInt(name string) int64 {
 	if _, ok := p.values[name]; !ok {
-		p.used[name] = true
+		p.mark(name, true)
 		p.fail(apierr.Missing(name))
 		return 0
 	}
@@ -320,7 +358,7 @@ func (p *Params) IntList(name string) ([]int64, bool) {
 // RequiredIntList is IntList for a required parameter.
 func (p *Params) RequiredIntList(name string) []int64 {
 	if _, ok := p.values[name]; !ok {
-		p.used[name] = true
+		p.mark(name, true)
 		p.fail(apierr.Missing(name))
 		return nil
 	}

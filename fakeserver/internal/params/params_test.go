@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 )
@@ -135,15 +137,25 @@ func TestParseSources(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := parse(t, newRequest(tc.method, tc.query, tc.ctype, tc.body))
-			got := map[string]string{}
-			for _, n := range p.Names() {
-				v, _ := p.String(n)
-				got[n] = v
+			// ParseRead, given the body a middleware read, takes the same parameters from it
+			// without reading the request's Body again.
+			read := newRequest(tc.method, tc.query, tc.ctype, "")
+			read.Body = io.NopCloser(iotest.ErrReader(errors.New("the body was read again")))
+			var fromRead Params
+			if err := ParseRead(&fromRead, read, []byte(tc.body)); err != nil {
+				t.Fatalf("ParseRead: %v", err)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("parameters %v, want %v", got, tc.want)
+			for _, p := range []*Params{p, &fromRead} {
+				got := map[string]string{}
+				for _, n := range p.Names() {
+					v, _ := p.String(n)
+					got[n] = v
+				}
+				if !reflect.DeepEqual(got, tc.want) {
+					t.Errorf("parameters %v, want %v", got, tc.want)
+				}
+				wantErr(t, p, "")
 			}
-			wantErr(t, p, "")
 		})
 	}
 }
