@@ -30,17 +30,15 @@ const (
 
 // User is an account of the realm: a human or a bot.
 type User struct {
-	ID         int
-	Email      string // the real (delivery) address; also the login name
-	FullName   string
-	Role       int
-	APIKey     string
-	Password   string
-	IsBot      bool
-	BotType    int
-	BotOwnerID int
-	// bot holds a bot's own settings (bot_settings.go); addUser gives each bot its own.
-	bot           *botSettings
+	ID            int
+	Email         string // the real (delivery) address; also the login name
+	FullName      string
+	Role          int
+	APIKey        string
+	Password      string
+	IsBot         bool
+	BotType       int
+	BotOwnerID    int
 	IsActive      bool
 	DateJoined    time.Time
 	Timezone      string
@@ -59,6 +57,8 @@ type User struct {
 	// HasVCallToken is whether the user holds a token of the external video-call integration,
 	// which the user obtains from the provider, outside this API.
 	HasVCallToken bool
+	// bot holds a bot's own settings (bot_settings.go); addUser gives each bot its own.
+	bot *botSettings
 }
 
 var fixtureRoles = map[string]int{
