@@ -32,6 +32,10 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		const limit = 100 // seconds
 		BeforeEach(func() {
 			t.NeedCapability("clock")
+			// Both limits are set below, for specs of other requirements too (ERR-04): they
+			// need the levels where the settings exist.
+			ops.NeedLevelOf(t, "LIMIT-06")
+			ops.NeedLevelOf(t, "LIMIT-07")
 			t.LetMembersMove()
 			t.ChangeRealmSetting("move_messages_within_stream_limit_seconds", limit)
 			t.ChangeRealmSetting("move_messages_between_streams_limit_seconds", limit)
