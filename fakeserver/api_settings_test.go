@@ -2,6 +2,10 @@ package fakeserver_test
 
 import (
 	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/chatconform/chatconform/fakeserver/openapi"
 )
 
 // userSettingCases are user settings of each kind and rule PATCH /settings takes: a value
@@ -128,5 +132,30 @@ func TestUpdateSettingsWithEffects(t *testing.T) {
 	}
 	if s := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_user"]`)); s["full_name"] != "Renamed Member" {
 		t.Errorf("register's full_name %v", s["full_name"])
+	}
+}
+
+// Every setting register shows in user_settings is a parameter of PATCH /settings in the fake's
+// OpenAPI description (whose request check holds the fake's successes to it).
+func TestUpdateSettingsDescribed(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]any `yaml:"properties"`
+			} `yaml:"schemas"`
+		} `yaml:"components"`
+	}
+	if err := yaml.Unmarshal(openapi.YAML(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	described := doc.Components.Schemas["UpdateSettingsParams"].Properties
+	settings := registerKey(t, newCheckedServer(t), memberAuth, "user_settings", "user_settings").(map[string]any)
+	for name := range settings {
+		if _, ok := described[name]; !ok && name != "emojiset_choices" && name != "available_notification_sounds" {
+			t.Errorf("user setting %s is not a described parameter of PATCH /settings", name)
+		}
+	}
+	if _, ok := described["full_name"]; !ok || len(described) < len(settings)-1 {
+		t.Errorf("described parameters: %d for %d settings and full_name", len(described), len(settings)-2)
 	}
 }
