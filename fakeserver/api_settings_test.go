@@ -10,30 +10,31 @@ import (
 
 // userSettingCases are user settings of each kind and rule PATCH /settings takes: a value
 // the fixture's member does not have (as sent, and as register and the event give it), the
-// legacy event type that also announces it ("" for none), and a value the real server refuses
-// with its message.
+// legacy event type that also announces it ("" for none), a value the real server refuses
+// with its message, and whether register also gives it at the top level.
 var userSettingCases = []struct {
 	name, value string
 	want        any
 	legacy      string
 	bad, badMsg string
+	topLevel    bool
 }{
-	{"enter_sends", "true", true, "update_display_settings", "maybe", "enter_sends is not valid JSON"},
-	{"enable_digest_emails", "false", false, "update_global_notifications", "2", "enable_digest_emails is not a boolean"},
-	{"enable_login_emails", "false", false, "update_global_notifications", "no", "enable_login_emails is not valid JSON"},
-	{"web_font_size_px", "20", 20.0, "", "big", "web_font_size_px is not valid JSON"},
-	{"color_scheme", "3", 3.0, "update_display_settings", "4", "Invalid color_scheme"},
-	{"demote_inactive_streams", "2", 2.0, "update_display_settings", "0", "Invalid demote_inactive_streams"},
-	{"email_notifications_batching_period_seconds", "600", 600.0, "update_global_notifications", "0", "Invalid email batching period: 0 seconds"},
-	{"emojiset", "text", "text", "update_display_settings", "apple", "Invalid emojiset"},
-	{"web_home_view", "recent_topics", "recent_topics", "update_display_settings", "home", "Invalid web_home_view"},
-	{"notification_sound", "ding", "ding", "update_global_notifications", "gong", "Invalid notification sound 'gong'"},
-	{"web_animate_image_previews", "always", "always", "", "sometimes", "Invalid web_animate_image_previews"},
-	{"default_language", "de", "de", "update_display_settings", "xx", "Invalid default_language"},
-	{"timezone", "Asia/Kolkata", "Asia/Kolkata", "update_display_settings", "Mars/Olympus", "Not a recognized time zone"},
-	{"presence_enabled", "false", false, "update_global_notifications", "sometimes", "presence_enabled is not valid JSON"},
-	{"email_address_visibility", "4", 4.0, "", "6", "Invalid email_address_visibility"},
-	{"allow_private_data_export", "true", true, "", "yes", "allow_private_data_export is not valid JSON"},
+	{"enter_sends", "true", true, "update_display_settings", "maybe", "enter_sends is not valid JSON", true},
+	{"enable_digest_emails", "false", false, "update_global_notifications", "2", "enable_digest_emails is not a boolean", false},
+	{"enable_login_emails", "false", false, "update_global_notifications", "no", "enable_login_emails is not valid JSON", false},
+	{"web_font_size_px", "20", 20.0, "", "big", "web_font_size_px is not valid JSON", false},
+	{"color_scheme", "3", 3.0, "update_display_settings", "4", "Invalid color_scheme", true},
+	{"demote_inactive_streams", "2", 2.0, "update_display_settings", "0", "Invalid demote_inactive_streams", false},
+	{"email_notifications_batching_period_seconds", "600", 600.0, "update_global_notifications", "0", "Invalid email batching period: 0 seconds", false},
+	{"emojiset", "text", "text", "update_display_settings", "apple", "Invalid emojiset", true},
+	{"web_home_view", "recent_topics", "recent_topics", "update_display_settings", "home", "Invalid web_home_view", true},
+	{"notification_sound", "ding", "ding", "update_global_notifications", "gong", "Invalid notification sound 'gong'", false},
+	{"web_animate_image_previews", "always", "always", "", "sometimes", "Invalid web_animate_image_previews", false},
+	{"default_language", "de", "de", "update_display_settings", "xx", "Invalid default_language", true},
+	{"timezone", "Asia/Kolkata", "Asia/Kolkata", "update_display_settings", "Mars/Olympus", "Not a recognized time zone", true},
+	{"presence_enabled", "false", false, "update_global_notifications", "sometimes", "presence_enabled is not valid JSON", true},
+	{"email_address_visibility", "4", 4.0, "", "6", "Invalid email_address_visibility", false},
+	{"allow_private_data_export", "true", true, "", "yes", "allow_private_data_export is not valid JSON", false},
 }
 
 // PATCH /settings, setting by setting: a change is read back in register's user_settings and
@@ -66,6 +67,12 @@ func TestUpdateSettingsEachSetting(t *testing.T) {
 			}
 			if got := settingsNow()[c.name]; got != c.want {
 				t.Errorf("register's user_settings.%s: %v, want %v", c.name, got, c.want)
+			}
+			// Register's top-level copy, for clients without user_settings_object.
+			topLevel := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register",
+				"fetch_event_types", `["update_display_settings","update_global_notifications"]`))
+			if got, shown := topLevel[c.name]; shown != c.topLevel || shown && got != c.want {
+				t.Errorf("register's top-level %s: %v (shown %v), want %v", c.name, got, shown, c.want)
 			}
 			changed := map[string]any{"type": "user_settings", "op": "update", "property": c.name, "value": c.want}
 			for _, q := range []struct {
