@@ -55,6 +55,10 @@ var legacyEventSettings = func() map[string]string {
 func (s *State) UserSettingRules() []UserDefaultSetting {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.userSettingRules()
+}
+
+func (s *State) userSettingRules() []UserDefaultSetting {
 	var out []UserDefaultSetting
 	for _, d := range userDefaultRules {
 		if s.atLeast(d.since) {
@@ -68,12 +72,12 @@ func (s *State) UserSettingRules() []UserDefaultSetting {
 // before any is kept; each changed setting is a user_settings event to the user, as on the
 // real server, with its legacy event where it has one.
 func (s *State) UpdateUserSettings(userID int, up SettingsUpdate) error {
-	rules := map[string]UserDefaultSetting{}
-	for _, d := range s.UserSettingRules() {
-		rules[d.Name] = d
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	rules := map[string]UserDefaultSetting{}
+	for _, d := range s.userSettingRules() {
+		rules[d.Name] = d
+	}
 	for _, name := range slices.Sorted(maps.Keys(up.Values)) {
 		d, ok := rules[name]
 		if !ok {

@@ -119,8 +119,8 @@ func (s *State) UserDefaultSettings() []UserDefaultSetting {
 
 func (s *State) userDefaultSettings() []UserDefaultSetting {
 	var out []UserDefaultSetting
-	for _, d := range userDefaultRules {
-		if s.atLeast(d.since) && !d.own {
+	for _, d := range s.userSettingRules() {
+		if !d.own {
 			out = append(out, d)
 		}
 	}
