@@ -174,30 +174,17 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 	return fields{"api_key": u.APIKey, "email": u.Email, "user_id": u.ID}, nil
 }
 
-// updateSettings: PATCH /settings — the requester's own settings; the fake supports
-// email_address_visibility and presence_enabled, the settings the documented rules depend on.
+// updateSettings: PATCH /settings — the requester's own settings: every user setting at the
+// realm's level, and the full name; email and password changes are not served.
 func (s *Server) updateSettings(c *call) (fields, error) {
-	visibility, hasVisibility := s.emailVisibilityParam(c, true)
-	presenceEnabled := optionalBool(c, "presence_enabled")
-	var allowExport *bool
-	if s.realm().AtLeast(realm.LevelPrivateDataExport) {
-		allowExport = optionalBool(c, "allow_private_data_export")
+	up := realm.SettingsUpdate{Values: userSettingParams(c, s.realm().UserSettingRules())}
+	if name, ok := c.p.String("full_name"); ok {
+		up.FullName = &name
 	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	if hasVisibility {
-		if err := s.realm().SetEmailVisibility(c.user.ID, int(visibility)); err != nil {
-			return nil, err
-		}
-	}
-	if presenceEnabled != nil {
-		s.realm().SetPresenceEnabled(c.user.ID, *presenceEnabled)
-	}
-	if allowExport != nil {
-		s.realm().SetPrivateDataExport(c.user.ID, *allowExport)
-	}
-	return fields{}, nil
+	return fields{}, s.realm().UpdateUserSettings(c.user.ID, up)
 }
 
 // deactivateBot: DELETE /bots/{bot_id}; the bot's owner or an administrator.

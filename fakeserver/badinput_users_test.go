@@ -73,12 +73,25 @@ func routeCasesUsers(add func(routeSpec)) {
 	add(bots)
 
 	settings := routeSpec{method: "PATCH", pattern: "/api/v1/settings", path: "/api/v1/settings", role: fixtures.RoleOwner,
-		params: []param{{name: "email_address_visibility", kind: kInt}},
-		valid:  []string{"email_address_visibility", "4"}}
+		params: []param{{name: "email_address_visibility", kind: kInt}, {name: "enter_sends", kind: kBool}, {name: "color_scheme", kind: kInt},
+			{name: "emojiset", kind: kEnum, oversizeFails: true}, {name: "timezone", oversizeFails: true},
+			{name: "default_language", oversizeFails: true}, {name: "full_name", oversizeFails: true}},
+		valid: []string{"email_address_visibility", "4"}}
 	settings.extra = []badCase{
 		{"visibility zero", settings.with("email_address_visibility", "0"), badRequest("Invalid email_address_visibility")},
 		{"visibility negative", settings.with("email_address_visibility", "-1"), badRequest("Invalid email_address_visibility")},
 		{"visibility unknown", settings.with("email_address_visibility", "6"), badRequest("Invalid email_address_visibility")},
+		{"color scheme unknown", settings.with("color_scheme", "4"), badRequest("Invalid color_scheme")},
+		{"emoji set unknown", settings.with("emojiset", "apple"), badRequest("Invalid emojiset")},
+		{"notification sound unknown", settings.with("notification_sound", "gong"), badRequest("Invalid notification sound 'gong'")},
+		{"batching period zero", settings.with("email_notifications_batching_period_seconds", "0"), badRequest("Invalid email batching period: 0 seconds")},
+		{"batching period over a week", settings.with("email_notifications_batching_period_seconds", "604801"), badRequest("Invalid email batching period: 604801 seconds")},
+		{"time zone unknown", settings.with("timezone", "Mars/Olympus"), badRequest("Not a recognized time zone")},
+		{"time zone empty", settings.with("timezone", ""), badRequest("Not a recognized time zone")},
+		{"language unknown", settings.with("default_language", "xx"), badRequest("Invalid default_language")},
+		{"blank full name", settings.with("full_name", "  "), badRequest("Name too short!")},
+		{"full name with bad characters", settings.with("full_name", "a@b"), badRequest("Invalid characters in name!")},
+		{"full name too long", settings.with("full_name", strings.Repeat("n", 61)), badRequest("Name too long!")},
 	}
 	add(settings)
 

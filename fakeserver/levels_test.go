@@ -802,26 +802,33 @@ func TestRegisterKeysByLevel(t *testing.T) {
 }
 
 // User settings the real server added at a level: absent from register's user_settings one
-// level below, present at it.
+// level below, and PATCH /settings ignores them there (listing them as unsupported); present
+// at it, where PATCH /settings changes them.
 func TestUserSettingsByLevel(t *testing.T) {
 	for _, c := range []struct {
-		boundary int
-		setting  string
+		boundary       int
+		setting, value string
+		want           any
 	}{
-		{realm.LevelFollowWhereMentioned, "automatically_follow_topics_where_mentioned"},
-		{realm.LevelWebFontSize, "web_font_size_px"},
-		{realm.LevelReceivesTyping, "receives_typing_notifications"},
-		{realm.LevelResolvedNoticePolicy, "resolved_topic_notice_auto_read_policy"},
-		{realm.LevelUnreadsCountSummary, "web_left_sidebar_unreads_count_summary"},
-		{realm.LevelNavigateToSentMessage, "web_navigate_to_sent_message"},
-		{realm.LevelSidebarChannelFolders, "web_left_sidebar_show_channel_folders"},
-		{realm.LevelInboxChannelFolders, "web_inbox_show_channel_folders"},
+		{realm.LevelFollowWhereMentioned, "automatically_follow_topics_where_mentioned", "false", false},
+		{realm.LevelWebFontSize, "web_font_size_px", "20", 20.0},
+		{realm.LevelReceivesTyping, "receives_typing_notifications", "false", false},
+		{realm.LevelResolvedNoticePolicy, "resolved_topic_notice_auto_read_policy", "never", "never"},
+		{realm.LevelUnreadsCountSummary, "web_left_sidebar_unreads_count_summary", "false", false},
+		{realm.LevelNavigateToSentMessage, "web_navigate_to_sent_message", "false", false},
+		{realm.LevelSidebarChannelFolders, "web_left_sidebar_show_channel_folders", "false", false},
+		{realm.LevelInboxChannelFolders, "web_inbox_show_channel_folders", "false", false},
+		{realm.LevelPrivateDataExport, "allow_private_data_export", "true", true},
 	} {
 		for _, level := range []int{c.boundary - 1, c.boundary} {
-			settings := requireSuccess(t, "register", post(t, newServerAt(t, level).URL, memberAuth, "/api/v1/register",
+			base := newServerAt(t, level).URL
+			reply := requireSuccess(t, "change", patch(t, base, memberAuth, "/api/v1/settings", c.setting, c.value))
+			ignored := strings.Contains(canonical(reply["ignored_parameters_unsupported"]), `"`+c.setting+`"`)
+			settings := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register",
 				"fetch_event_types", `["user_settings"]`))["user_settings"].(map[string]any)
-			if _, shown := settings[c.setting]; shown != (level >= c.boundary) {
-				t.Errorf("at level %d: user_settings.%s shown %v", level, c.setting, shown)
+			value, shown := settings[c.setting]
+			if taken := level >= c.boundary; shown != taken || ignored == taken || taken && value != c.want {
+				t.Errorf("at level %d: user_settings.%s shown %v (%v after setting %s), ignored %v", level, c.setting, shown, value, c.value, ignored)
 			}
 		}
 	}

@@ -112,16 +112,11 @@ func CheckEmailVisibility(visibility int) error {
 	return nil
 }
 
-// SetEmailVisibility changes who may see the user's real email address (PATCH /settings).
-func (s *State) SetEmailVisibility(userID, visibility int) error {
-	if err := CheckEmailVisibility(visibility); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u := s.users[userID]
+// setEmailVisibility changes who may see the user's real email address (PATCH /settings): it
+// keeps a checked visibility and announces it; the caller holds the lock.
+func (s *State) setEmailVisibility(u *User, visibility int) {
 	if mutation.On("email-visibility-widening-ignored") && admitsMore(visibility, u.EmailAddressVisibility) {
-		return nil
+		return
 	}
 	oldEmail := s.apiEmail(u)
 	u.EmailAddressVisibility = visibility
@@ -129,7 +124,6 @@ func (s *State) SetEmailVisibility(userID, visibility int) error {
 	if email := s.apiEmail(u); email != oldEmail {
 		s.publishUserUpdate(u, map[string]any{"new_email": email})
 	}
-	return nil
 }
 
 // SetRealmEmailVisibility changes the realm's email_address_visibility (PATCH /realm, below

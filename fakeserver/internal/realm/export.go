@@ -253,11 +253,9 @@ func (s *State) ExportConsents() []ExportConsent {
 	return out
 }
 
-// SetPrivateDataExport changes the user's allow_private_data_export setting; the
-// administrators get a realm_export_consent event.
-func (s *State) SetPrivateDataExport(userID int, allow bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// setPrivateDataExport changes the user's allow_private_data_export setting; the
+// administrators get a realm_export_consent event. The caller holds the lock.
+func (s *State) setPrivateDataExport(userID int, allow bool) {
 	if s.admin.consented[userID] == allow {
 		return
 	}

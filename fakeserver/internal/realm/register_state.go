@@ -159,12 +159,16 @@ func (s *State) UnreadMessages(userID int) map[string]any {
 func (s *State) UserSettings(userID int) map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
+	return s.userSettingsOf(s.users[userID])
+}
+
+// userSettingsOf is UserSettings with the lock held.
+func (s *State) userSettingsOf(u *User) map[string]any {
 	settings := s.builtinUserSettings()
 	maps.Copy(settings, u.settings)
 	settings["presence_enabled"], settings["timezone"] = u.PresenceEnabled, u.Timezone
 	settings["email_address_visibility"] = u.EmailAddressVisibility
-	settings["allow_private_data_export"] = s.admin.consented[userID]
+	settings["allow_private_data_export"] = s.admin.consented[u.ID]
 	if !s.atLeast(LevelUserEmailVisibility) { // a realm setting before
 		delete(settings, "email_address_visibility")
 	}

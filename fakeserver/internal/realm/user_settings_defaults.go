@@ -18,15 +18,17 @@ const (
 	SettingString
 )
 
-// UserDefaultSetting is a user setting the realm's defaults for new users take (PATCH
-// /realm/user_settings_defaults): its name, kind and, for a setting with a fixed set of values,
-// those values.
+// UserDefaultSetting is a user setting (PATCH /settings), which, unless it is the user's own,
+// the realm's defaults for new users take too (PATCH /realm/user_settings_defaults): its name,
+// kind and, for a setting with a fixed set of values, those values.
 type UserDefaultSetting struct {
 	Name    string
 	Kind    SettingKind
 	ints    []int
 	strings []string
 	since   int
+	// own: the user's own setting, which the realm's defaults do not take.
+	own bool
 }
 
 // NotificationSounds are the real server's notification sounds (the files of its
@@ -48,9 +50,9 @@ var EmojisetChoices = []map[string]string{
 // real server does.
 const maxEmailBatchingSeconds = 7 * 24 * 60 * 60
 
-// userDefaultRules are the settings the real server's defaults for new users take: every
-// user setting but the language, time zone, export consent and the login and marketing
-// emails, which stay the user's own.
+// userDefaultRules are the user settings PATCH /settings takes, with their checks; the realm's
+// defaults for new users take them all but the language, time zone, export consent and the
+// login and marketing emails, which stay the user's own.
 var userDefaultRules = func() []UserDefaultSetting {
 	choices := func(n int) []int {
 		out := make([]int, n)
@@ -90,10 +92,8 @@ var userDefaultRules = func() []UserDefaultSetting {
 		"resolved_topic_notice_auto_read_policy": {"always", "except_followed", "never"},
 	}
 	for _, d := range userSettingDefaults {
-		if d.name == "enable_login_emails" || d.name == "enable_marketing_emails" {
-			continue
-		}
-		set := UserDefaultSetting{Name: d.name, since: d.since, ints: intChoices[d.name], strings: stringChoices[d.name]}
+		own := d.name == "enable_login_emails" || d.name == "enable_marketing_emails"
+		set := UserDefaultSetting{Name: d.name, since: d.since, ints: intChoices[d.name], strings: stringChoices[d.name], own: own}
 		switch d.value.(type) {
 		case int:
 			set.Kind = SettingInt
@@ -102,7 +102,11 @@ var userDefaultRules = func() []UserDefaultSetting {
 		}
 		out = append(out, set)
 	}
-	return out
+	return append(out,
+		UserDefaultSetting{Name: "default_language", Kind: SettingString, own: true},
+		UserDefaultSetting{Name: "timezone", Kind: SettingString, own: true},
+		UserDefaultSetting{Name: "allow_private_data_export", Kind: SettingBool, own: true, since: LevelPrivateDataExport},
+	)
 }()
 
 // UserDefaultSettings are the settings PATCH /realm/user_settings_defaults takes at the realm's
@@ -115,8 +119,8 @@ func (s *State) UserDefaultSettings() []UserDefaultSetting {
 
 func (s *State) userDefaultSettings() []UserDefaultSetting {
 	var out []UserDefaultSetting
-	for _, d := range userDefaultRules {
-		if s.atLeast(d.since) {
+	for _, d := range s.userSettingRules() {
+		if !d.own {
 			out = append(out, d)
 		}
 	}
@@ -231,6 +235,7 @@ func (d UserDefaultSetting) check(v any) error {
 		if d.strings != nil && !slices.Contains(d.strings, str) {
 			return apierr.BadRequest("Invalid %s", d.Name)
 		}
+		return checkOwnString(d.Name, str)
 	}
 	return nil
 }

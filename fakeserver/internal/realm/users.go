@@ -498,18 +498,6 @@ func (s *State) DeactivateBot(requesterID, botID int) error {
 	return nil
 }
 
-// SetPresenceEnabled changes whether others see the user's presence (PATCH /settings).
-func (s *State) SetPresenceEnabled(userID int, enabled bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u := s.users[userID]
-	if u.PresenceEnabled == enabled {
-		return
-	}
-	u.PresenceEnabled = enabled
-	s.publish(events.Event{"type": "user_settings", "op": "update", "property": "presence_enabled", "value": enabled}, u.ID)
-}
-
 func (s *State) activeHumanOwners() int {
 	n := 0
 	for _, u := range s.users {
