@@ -446,11 +446,11 @@ func TestConnectUsesConfiguredUsers(t *testing.T) {
 	for _, c := range spareCounts {
 		spareTotal += c.n
 	}
-	if n, want := len(f.users), 3+3*castSlots+staffSize+2+spareTotal; n != want {
+	if n, want := len(f.users), 3+castSlots[Admin]+castSlots[Moderator]+castSlots[Member]+staffSize+2+spareTotal; n != want {
 		t.Errorf("fake has %d users, want %d", n, want)
 	}
-	if _, pooled := tgt.Pool[Guest]; pooled || len(tgt.Pool[Member]) != castSlots {
-		t.Errorf("pool = %v, want no guest (configured) and %d members", tgt.Pool, castSlots)
+	if _, pooled := tgt.Pool[Guest]; pooled || len(tgt.Pool[Member]) != castSlots[Member] {
+		t.Errorf("pool = %v, want no guest (configured) and %d members", tgt.Pool, castSlots[Member])
 	}
 }
 

@@ -44,13 +44,13 @@ func (t *Target) provisionCast() error {
 	return nil
 }
 
-// provisionPool finds or creates the castSlots persistent accounts of role r and returns the
-// first.
+// provisionPool finds or creates the castSlots[r] persistent accounts of role r and returns
+// the first.
 func (t *Target) provisionPool(r Role) (User, error) {
 	if t.Pool == nil {
 		t.Pool = map[Role][]User{}
 	}
-	for i := range castSlots {
+	for i := range castSlots[r] {
 		u, err := t.persistentHuman(castSlotName(r, i), r)
 		if err != nil {
 			return User{}, err

@@ -28,9 +28,9 @@ import (
 // The stated bounds (docs/footprint.md).
 const (
 	// maxNewActiveUsers is how many active users (humans and bots) the first run on a realm
-	// may add: the persistent cast (8 administrators, moderators, members and guests), the 10
+	// may add: the persistent cast (9 administrators and members, 7 moderators and guests), the 10
 	// staff administrators, the 16 crowd members and the 20 spares. Later runs add none.
-	maxNewActiveUsers = 4*8 + 10 + 16 + 20
+	maxNewActiveUsers = 9 + 9 + 7 + 7 + 10 + 16 + 20
 	// maxUsersPerRun is how many users, active and deactivated, every run adds besides the
 	// persistent accounts of the first: the users and bots made by the specs whose rule needs
 	// one that never existed. A server never forgets a user, so this is what each further run
