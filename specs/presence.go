@@ -155,18 +155,6 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		u harness.User
 	)
 	const day = 24 * time.Hour
-	// A server records a report within about a minute of the user's previous one as no
-	// update, so these specs' users have reported nothing for longer than that: a spare once
-	// the clock is moved past it, else a user that never existed.
-	quietUser := func(t *harness.Target) harness.User {
-		GinkgoHelper()
-		if !t.Capabilities["clock"] {
-			return t.NewUser(harness.Member)
-		}
-		u := t.Spare(harness.Member)
-		t.PassTime(2 * time.Minute)
-		return u
-	}
 	BeforeEach(func() {
 		t = harness.Current()
 		u = quietUser(t)
@@ -282,3 +270,16 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "without a positive last_update_id the limit applies")
 	})
 })
+
+// quietUser is a member who has reported no presence for longer than about a minute, within
+// which a server records a report as no update (and sends no event): a spare once the clock
+// is moved past it, else a user that never existed.
+func quietUser(t *harness.Target) harness.User {
+	GinkgoHelper()
+	if !t.Capabilities["clock"] {
+		return t.NewUser(harness.Member)
+	}
+	u := t.Spare(harness.Member)
+	t.PassTime(2 * time.Minute)
+	return u
+}
