@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chatconform/chatconform/fakeserver"
@@ -53,15 +54,41 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 		t.Logf("%d levels: %v", len(levels), levels)
 	}
 	bin := runner(t)
+	// A level's failures are logged where its run ends, among hundreds of lines; CI keeps only
+	// the end of the output, so they are repeated there, after every level has run.
+	var failures failureLog
+	t.Cleanup(func() {
+		if lines := failures.all(); len(lines) > 0 {
+			t.Errorf("%d failures at these levels:\n%s", len(lines), strings.Join(lines, "\n"))
+		}
+	})
 	for _, level := range levels {
 		t.Run(fmt.Sprintf("level %d", level), func(t *testing.T) {
 			t.Parallel()
-			suiteAtLevel(t, cat, bin, level)
+			suiteAtLevel(t, cat, bin, level, &failures)
 		})
 	}
 }
 
-func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int) {
+// failureLog gathers the failures of the levels running in parallel.
+type failureLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (f *failureLog) add(level int, format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lines = append(f.lines, fmt.Sprintf("level %d: ", level)+fmt.Sprintf(format, args...))
+}
+
+func (f *failureLog) all() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.lines)
+}
+
+func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int, failures *failureLog) {
 	fx := fixtures.Default()
 	fx.Realm.FeatureLevel = level
 	owner, _ := fx.UserByRole(fixtures.RoleOwner)
@@ -70,7 +97,8 @@ func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int) {
 	defer srv.Close()
 	defer fake.Close()
 
-	code, c := run(t, bin, srv.URL, owner, "")
+	res := runIn(t, bin, srv.URL, owner, t.TempDir(), nil, nil)
+	code, c := res.code, res.report
 	wantNA := 0
 	for _, r := range cat.Requirements {
 		if later(r, level) {
@@ -84,8 +112,10 @@ func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int) {
 		for _, r := range c.Requirements {
 			if r.Status != report.Passed && r.Status != report.NotApplicable {
 				t.Errorf("%s %s: %s", r.ID, r.Status, r.Reason)
+				failures.add(level, "%s %s: %s", r.ID, r.Status, r.Reason)
 			}
 		}
+		failures.add(level, "exit %d; %s", code, seedLine(res.console))
 		t.Fatalf("exit %d: want every requirement passed or not applicable", code)
 	}
 	if n.NotApplicable != wantNA || n.Passed != n.Requirements-wantNA {
@@ -94,9 +124,20 @@ func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int) {
 		for _, r := range c.Requirements {
 			if later(catalogEntry(cat, r.ID), level) != (r.Status == report.NotApplicable) {
 				t.Errorf("%s (min_level %d) is %s: %s", r.ID, r.MinLevel, r.Status, r.Reason)
+				failures.add(level, "%s (min_level %d) is %s: %s", r.ID, r.MinLevel, r.Status, r.Reason)
 			}
 		}
 	}
+}
+
+// seedLine is the line of a run's console that gives its Ginkgo seed, to run that order again.
+func seedLine(console string) string {
+	for line := range strings.Lines(console) {
+		if strings.Contains(line, "Random Seed") {
+			return strings.TrimSpace(line)
+		}
+	}
+	return "no Random Seed line in the console"
 }
 
 // sweepLevels are every boundary of the catalogue (min_level, below_level) and of the fake,
