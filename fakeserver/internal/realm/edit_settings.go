@@ -3,6 +3,7 @@ package realm
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -16,6 +17,8 @@ type EditingSettings struct {
 	MessageContentEditLimitSeconds  *int
 	MoveMessagesWithinStreamLimit   *int
 	MoveMessagesBetweenStreamsLimit *int
+	// MessageContentDeleteLimit is how long senders may delete their own messages.
+	MessageContentDeleteLimit *int
 	// EditHistoryVisibility is who sees edit history: "all", "moves" (moves only) or "none".
 	EditHistoryVisibility string
 	// TopicsPolicy is "allow_empty_topic" or "disable_empty_topic" (topics required).
@@ -167,6 +170,7 @@ func defaultEditing() EditingSettings {
 		MessageContentEditLimitSeconds:  limit(600),
 		MoveMessagesWithinStreamLimit:   limit(604800),
 		MoveMessagesBetweenStreamsLimit: limit(604800),
+		MessageContentDeleteLimit:       limit(600),
 		EditHistoryVisibility:           "all",
 		TopicsPolicy:                    "allow_empty_topic",
 	}
@@ -207,6 +211,7 @@ func (s *State) Editing() EditingSettings {
 // EditingSettingNames are the limit settings by their API names, in the document's order.
 var EditingSettingNames = []string{
 	"message_content_edit_limit_seconds", "move_messages_within_stream_limit_seconds", "move_messages_between_streams_limit_seconds",
+	"message_content_delete_limit_seconds",
 }
 
 // communityTopicEditingLimit is the fixed limit on topic moves by non-moderators before
@@ -216,7 +221,7 @@ const communityTopicEditingLimit = 259200
 // EditingSettingKnown is whether PATCH /realm takes the limit setting at the realm's level:
 // the move limits only from LevelMoveLimits.
 func (s *State) EditingSettingKnown(name string) bool {
-	return name == "message_content_edit_limit_seconds" || s.AtLeast(LevelMoveLimits)
+	return !strings.HasPrefix(name, "move_messages_") || s.AtLeast(LevelMoveLimits)
 }
 
 // moveLimits are the time limits on topic moves and on moves between channels that hold
@@ -239,6 +244,8 @@ func (e *EditingSettings) limit(name string) **int {
 		return &e.MessageContentEditLimitSeconds
 	case "move_messages_within_stream_limit_seconds":
 		return &e.MoveMessagesWithinStreamLimit
+	case "message_content_delete_limit_seconds":
+		return &e.MessageContentDeleteLimit
 	default:
 		return &e.MoveMessagesBetweenStreamsLimit
 	}
@@ -368,6 +375,7 @@ func (s *State) EditingState() map[string]any {
 		"realm_message_content_edit_limit_seconds":          limitValue(e.MessageContentEditLimitSeconds),
 		"realm_move_messages_within_stream_limit_seconds":   limitValue(e.MoveMessagesWithinStreamLimit),
 		"realm_move_messages_between_streams_limit_seconds": limitValue(e.MoveMessagesBetweenStreamsLimit),
+		"realm_message_content_delete_limit_seconds":        limitValue(e.MessageContentDeleteLimit),
 		"realm_message_edit_history_visibility_policy":      e.EditHistoryVisibility,
 		"realm_allow_edit_history":                          e.EditHistoryVisibility != "none",
 		"realm_topics_policy":                               e.TopicsPolicy,
