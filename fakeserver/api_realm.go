@@ -56,6 +56,7 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 		return nil, err
 	}
 	byOwner := c.user.Role == realm.RoleOwner
+	change.ByOwner = byOwner
 	if err := s.realm().CheckRealmSettings(plain, byOwner); err != nil {
 		return nil, err
 	}

@@ -322,7 +322,6 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f["server_jitsi_server_url"], f["server_can_summarize_topics"] = nil, false
 	maps.Copy(f, s.realm().RealmSettingsState())
 	maps.Copy(f, s.realm().EditingState())
-	maps.Copy(f, s.realm().RealmGroupDefaults())
 }
 
 // messagingRegisterState adds the user topics and muted topics to a POST /register response.

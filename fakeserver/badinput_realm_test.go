@@ -63,6 +63,12 @@ func realmSettingCases(rs routeSpec) []badCase {
 		{"the waiting period by an administrator", "waiting_period_threshold", "3", adminAuth, owner},
 		{"retention by an administrator", "message_retention_days", "30", adminAuth, owner},
 		{"email domains by an administrator", "emails_restricted_to_domains", "true", adminAuth, owner},
+		// The system groups have IDs 1 (role:nobody) to 7 (role:everyone), in the order of their widening.
+		{"group creation by an administrator", "can_create_groups", `{"new": 3}`, adminAuth, owner},
+		{"a system group the setting may not be", "can_access_all_users_group", `{"new": 4}`, ownerAuth,
+			badRequest("'can_access_all_users_group' setting cannot be set to 'role:moderators' group.")},
+		{"everyone where the setting may not be", "can_create_groups", `{"new": 7}`, ownerAuth,
+			badRequest("'can_create_groups' setting cannot be set to 'role:everyone' group.")},
 	}
 	out := make([]badCase, 0, len(cases))
 	for _, c := range cases {
