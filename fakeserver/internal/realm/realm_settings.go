@@ -32,9 +32,8 @@ type RealmSetting struct {
 	Name string
 	Kind SettingKind
 	def  any
-	// choices are the values an integer setting takes (nil: any from min up).
+	// choices are the values an integer setting takes (nil: any from 0 up).
 	choices []int
-	min     int
 	// maxLen bounds a string's length in characters (0: no bound).
 	maxLen int
 	// invalid is the refusal of an integer outside choices, given the value ("" for "Invalid <name>").
@@ -188,7 +187,7 @@ func (s *State) checkRealmSetting(r RealmSetting, v any, byOwner bool) error {
 			}
 			return apierr.BadRequest("Invalid %s", r.Name)
 		}
-		if n < r.min {
+		if n < 0 {
 			return apierr.BadRequest("%s is too small", r.Name)
 		}
 	case SettingDays:
