@@ -145,6 +145,7 @@ func TestRealmSettingsByLevel(t *testing.T) {
 		{realm.LevelRequireUniqueNames, "require_unique_names", "true", true, ""},
 		{realm.LevelUpdateAnnouncements, "zulip_update_announcements_stream_id", "1", 1.0, ""},
 		{realm.LevelGuestDMWarning, "enable_guest_user_dm_warning", "false", false, ""},
+		{299, "can_create_groups", `{"new": 3}`, 3.0, ""}, // role:administrators
 		{realm.LevelAnnouncementChannels, "new_stream_announcements_stream_id", "1", 1.0, "notifications_stream_id"},
 		{realm.LevelAnnouncementChannels, "signup_announcements_stream_id", "1", 1.0, "signup_notifications_stream_id"},
 	} {
