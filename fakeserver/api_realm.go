@@ -9,8 +9,10 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// updateRealm: PATCH /realm — the settings that govern editing and moving messages; the
-// response echoes what changed, as the real server does.
+// updateRealm: PATCH /realm — the organization's settings: those that govern editing and
+// moving messages, the permission group settings, and the plain settings (realm_settings.go);
+// every value is checked before any is changed, and the response echoes what changed, as the
+// real server does.
 func (s *Server) updateRealm(c *call) (fields, error) {
 	change := realm.EditingChange{Limits: map[string]*int{}, Groups: map[string]realm.GroupSettingChange{}}
 	change.AllowMessageEditing = optionalBool(c, "allow_message_editing")
@@ -49,7 +51,13 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 			change.Policies[name] = int(v)
 		}
 	}
+	plain := realmSettingParams(c, s.realm().RealmSettings())
 	if err := c.done(); err != nil {
+		return nil, err
+	}
+	byOwner := c.user.Role == realm.RoleOwner
+	change.ByOwner = byOwner
+	if err := s.realm().CheckRealmSettings(plain, byOwner); err != nil {
 		return nil, err
 	}
 	if hasVisibility { // checked before any other change is made
@@ -66,6 +74,11 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
+	plainChanged, err := s.realm().UpdateRealmSettings(plain, byOwner)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(changed, plainChanged)
 	if hasVisibility {
 		if updated, _ := s.realm().SetRealmEmailVisibility(int(visibility)); updated {
 			changed["email_address_visibility"] = int(visibility)

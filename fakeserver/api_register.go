@@ -281,7 +281,7 @@ func (s *Server) realmRegisterState(st *registerState) {
 	if set.FeatureLevel >= realm.LevelEmptyTopic {
 		f["realm_empty_topic_display_name"] = set.EmptyTopicDisplayName
 	}
-	f["realm_name"], f["realm_date_created"] = set.Name, set.DateCreated
+	f["realm_date_created"] = set.DateCreated
 	f["realm_uri"] = url
 	if set.FeatureLevel >= realm.LevelRealmURL {
 		f["realm_url"] = url
@@ -293,17 +293,11 @@ func (s *Server) realmRegisterState(st *registerState) {
 		f["max_reminder_note_length"] = realm.MaxReminderNoteLength
 	}
 	f["realm_icon_url"], f["realm_icon_source"] = url+"/static/images/logo/zulip-icon-128x128.png", "G"
-	f["realm_description"], f["realm_default_language"] = "<p>"+set.Name+"</p>", "en"
-	f["realm_presence_disabled"], f["realm_inline_image_preview"], f["realm_inline_url_embed_preview"] = false, true, true
+	f["realm_presence_disabled"] = false
 	f["realm_push_notifications_enabled"] = s.Config().PushConfigured
-	f["realm_enable_spectator_access"] = false
-	if set.FeatureLevel >= realm.LevelRequireUniqueNames {
-		f["realm_require_unique_names"] = false
-	}
 	if set.FeatureLevel >= realm.LevelThumbnailFormats {
 		f["server_thumbnail_formats"] = thumbnailFormats
 	}
-	f["realm_waiting_period_threshold"] = 0
 	if set.FeatureLevel >= realm.LevelModerationRequestChannel {
 		f["realm_moderation_request_channel_id"] = s.realm().ModerationRequestChannelID()
 	}
@@ -326,8 +320,8 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f["server_inline_image_preview"], f["server_inline_url_embed_preview"] = true, true
 	f["server_emoji_data_url"] = fmt.Sprintf("%s/static/generated/emoji/emoji_api.json", url)
 	f["server_jitsi_server_url"], f["server_can_summarize_topics"] = nil, false
+	maps.Copy(f, s.realm().RealmSettingsState())
 	maps.Copy(f, s.realm().EditingState())
-	maps.Copy(f, s.realm().RealmGroupDefaults())
 }
 
 // messagingRegisterState adds the user topics and muted topics to a POST /register response.

@@ -24,9 +24,9 @@ func (s *Server) serverSettings(c *call) (fields, error) {
 		"email_auth_enabled":              true,
 		"require_email_format_usernames":  true,
 		"realm_uri":                       url,
-		"realm_name":                      st.Name,
+		"realm_name":                      s.realm().RealmSettingValue("name"),
 		"realm_icon":                      url + "/static/images/logo/zulip-icon-128x128.png",
-		"realm_description":               "<p>" + st.Name + "</p>",
+		"realm_description":               s.realm().RealmDescriptionHTML(),
 		"realm_web_public_access_enabled": false,
 	}
 	if mutation.On("feature-level-as-string") {

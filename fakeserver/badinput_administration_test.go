@@ -42,7 +42,6 @@ func administrationStateOf(t testing.TB, base string, state map[string]any) {
 	t.Helper()
 	recordField(state, "invites", get(t, base, ownerAuth, "/api/v1/invites", ""), "invites")
 	recordField(state, "exports", get(t, base, ownerAuth, "/api/v1/export/realm", ""), "exports")
-	recordField(state, "moderation channel", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm"]`), "realm_moderation_request_channel_id")
 	recordField(state, "bots", post(t, base, ownerAuth, "/api/v1/register", "fetch_event_types", `["realm_bot"]`), "realm_bots")
 }
 

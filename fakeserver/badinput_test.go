@@ -67,6 +67,7 @@ func stateOf(t testing.TB, base string) string {
 	personalStateOf(t, base, state)
 	organizationStateOf(t, base, state)
 	administrationStateOf(t, base, state)
+	realmSettingsStateOf(t, base, state)
 	return canonical(state)
 }
 

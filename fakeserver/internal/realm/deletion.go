@@ -7,11 +7,8 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
-// messageDeleteLimitSeconds is the real server's default time a sender may delete their own message.
-const messageDeleteLimitSeconds = 600
-
 // DeleteMessage removes one message (DELETE /messages/{id}): administrators delete any message
-// they can read, senders their own within the delete time limit.
+// they can read, senders their own within the delete time limit (none when unlimited).
 func (s *State) DeleteMessage(requesterID, messageID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -20,7 +17,8 @@ func (s *State) DeleteMessage(requesterID, messageID int) error {
 	if err != nil {
 		return err
 	}
-	own := m.SenderID == u.ID && s.Now()-m.Timestamp <= messageDeleteLimitSeconds
+	limit := s.editing.MessageContentDeleteLimit
+	own := m.SenderID == u.ID && (limit == nil || s.Now()-m.Timestamp <= int64(*limit))
 	if !u.IsAdmin() && !own {
 		return apierr.BadRequest("You don't have permission to delete this message")
 	}

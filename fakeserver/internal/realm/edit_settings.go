@@ -3,6 +3,7 @@ package realm
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -16,6 +17,8 @@ type EditingSettings struct {
 	MessageContentEditLimitSeconds  *int
 	MoveMessagesWithinStreamLimit   *int
 	MoveMessagesBetweenStreamsLimit *int
+	// MessageContentDeleteLimit is how long senders may delete their own messages.
+	MessageContentDeleteLimit *int
 	// EditHistoryVisibility is who sees edit history: "all", "moves" (moves only) or "none".
 	EditHistoryVisibility string
 	// TopicsPolicy is "allow_empty_topic" or "disable_empty_topic" (topics required).
@@ -26,6 +29,9 @@ type EditingSettings struct {
 	CanMoveMessagesBetweenChannelsGroup GroupSetting
 	CanMoveMessagesBetweenTopicsGroup   GroupSetting
 	CanMentionManyUsersGroup            GroupSetting
+	// Others are the group settings that only PATCH /realm and register read, by name
+	// (realm_group_defaults.go).
+	Others map[string]*GroupSetting
 }
 
 // GroupSetting is the value of a permission group setting: a named user group (GroupID), or
@@ -67,30 +73,46 @@ func (s *State) inGroupSetting(userID int, g GroupSetting) bool {
 }
 
 // groupSettingRule is one permission group setting: its API name, where it lives, the real
-// server's default group, whether it may be "role:everyone", and the level that added it.
+// server's default group, whether it may be "role:everyone", the level that added it, the
+// system groups it may be (nil: any), and whether only an owner may change it.
 type groupSettingRule struct {
 	name          string
 	field         func(*EditingSettings) *GroupSetting
 	defaultGroup  string
 	allowEveryone bool
 	since         int
+	allowed       []string
+	owner         bool
 }
 
 // GroupSettingNames are the permission group settings PATCH /realm takes, by API name.
-var GroupSettingNames = []string{
-	"can_resolve_topics_group", "can_move_messages_between_channels_group",
-	"can_move_messages_between_topics_group", "can_mention_many_users_group",
-}
+var GroupSettingNames = func() []string {
+	names := []string{
+		"can_resolve_topics_group", "can_move_messages_between_channels_group",
+		"can_move_messages_between_topics_group", "can_mention_many_users_group",
+	}
+	for _, d := range realmGroupDefaults {
+		names = append(names, d.name)
+	}
+	return names
+}()
 
-var groupSettingRules = map[string]groupSettingRule{
+var groupSettingRules = func() map[string]groupSettingRule {
+	rules := otherGroupSettingRules()
+	maps.Copy(rules, editingGroupSettingRules)
+	return rules
+}()
+
+// editingGroupSettingRules are the group settings that govern editing, moving and mentions.
+var editingGroupSettingRules = map[string]groupSettingRule{
 	"can_resolve_topics_group": {"can_resolve_topics_group",
-		func(e *EditingSettings) *GroupSetting { return &e.CanResolveTopicsGroup }, "role:everyone", true, LevelResolveTopicsGroup},
+		func(e *EditingSettings) *GroupSetting { return &e.CanResolveTopicsGroup }, "role:everyone", true, LevelResolveTopicsGroup, nil, false},
 	"can_move_messages_between_channels_group": {"can_move_messages_between_channels_group",
-		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenChannelsGroup }, "role:members", false, LevelMoveChannelsGroup},
+		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenChannelsGroup }, "role:members", false, LevelMoveChannelsGroup, nil, false},
 	"can_move_messages_between_topics_group": {"can_move_messages_between_topics_group",
-		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenTopicsGroup }, "role:everyone", true, LevelMoveTopicsGroup},
+		func(e *EditingSettings) *GroupSetting { return &e.CanMoveMessagesBetweenTopicsGroup }, "role:everyone", true, LevelMoveTopicsGroup, nil, false},
 	"can_mention_many_users_group": {"can_mention_many_users_group",
-		func(e *EditingSettings) *GroupSetting { return &e.CanMentionManyUsersGroup }, "role:administrators", true, LevelMentionManyUsersGroup},
+		func(e *EditingSettings) *GroupSetting { return &e.CanMentionManyUsersGroup }, "role:administrators", true, LevelMentionManyUsersGroup, nil, false},
 }
 
 // HasGroupSetting reports whether the realm's feature level has the group setting.
@@ -167,6 +189,7 @@ func defaultEditing() EditingSettings {
 		MessageContentEditLimitSeconds:  limit(600),
 		MoveMessagesWithinStreamLimit:   limit(604800),
 		MoveMessagesBetweenStreamsLimit: limit(604800),
+		MessageContentDeleteLimit:       limit(600),
 		EditHistoryVisibility:           "all",
 		TopicsPolicy:                    "allow_empty_topic",
 	}
@@ -174,6 +197,7 @@ func defaultEditing() EditingSettings {
 
 // setDefaultGroupSettings points the group settings at the real server's default system groups.
 func (s *State) setDefaultGroupSettings() {
+	s.editing.Others = newOtherGroupSettings()
 	for _, rule := range groupSettingRules {
 		*rule.field(&s.editing) = GroupSetting{GroupID: s.systemGroupID(rule.defaultGroup)}
 	}
@@ -195,6 +219,8 @@ type EditingChange struct {
 	TopicsPolicy          *string
 	Groups                map[string]GroupSettingChange
 	Policies              map[string]int // role policy name → new value
+	// ByOwner: the requester is an owner, as some group settings need.
+	ByOwner bool
 }
 
 // Editing returns the current editing settings.
@@ -207,6 +233,7 @@ func (s *State) Editing() EditingSettings {
 // EditingSettingNames are the limit settings by their API names, in the document's order.
 var EditingSettingNames = []string{
 	"message_content_edit_limit_seconds", "move_messages_within_stream_limit_seconds", "move_messages_between_streams_limit_seconds",
+	"message_content_delete_limit_seconds",
 }
 
 // communityTopicEditingLimit is the fixed limit on topic moves by non-moderators before
@@ -216,7 +243,7 @@ const communityTopicEditingLimit = 259200
 // EditingSettingKnown is whether PATCH /realm takes the limit setting at the realm's level:
 // the move limits only from LevelMoveLimits.
 func (s *State) EditingSettingKnown(name string) bool {
-	return name == "message_content_edit_limit_seconds" || s.AtLeast(LevelMoveLimits)
+	return !strings.HasPrefix(name, "move_messages_") || s.AtLeast(LevelMoveLimits)
 }
 
 // moveLimits are the time limits on topic moves and on moves between channels that hold
@@ -239,6 +266,8 @@ func (e *EditingSettings) limit(name string) **int {
 		return &e.MessageContentEditLimitSeconds
 	case "move_messages_within_stream_limit_seconds":
 		return &e.MoveMessagesWithinStreamLimit
+	case "message_content_delete_limit_seconds":
+		return &e.MessageContentDeleteLimit
 	default:
 		return &e.MoveMessagesBetweenStreamsLimit
 	}
@@ -255,8 +284,8 @@ func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) error {
 		if grp == nil || grp.Deactivated {
 			return apierr.BadRequest("Invalid user group")
 		}
-		if !rule.allowEveryone && grp.IsSystem && grp.Name == "role:everyone" {
-			return apierr.BadRequest("'%s' setting cannot be set to 'role:everyone' group.", rule.name)
+		if grp.IsSystem && (!rule.allowEveryone && grp.Name == "role:everyone" || rule.allowed != nil && !slices.Contains(rule.allowed, grp.Name)) {
+			return apierr.BadRequest("'%s' setting cannot be set to '%s' group.", rule.name, grp.Name)
 		}
 	}
 	for _, id := range g.Members {
@@ -274,6 +303,7 @@ func (s *State) UpdateEditing(c EditingChange) (map[string]any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := s.editing
+	next.Others = cloneGroupSettings(s.editing.Others)
 	changed := map[string]any{}
 	if c.AllowMessageEditing != nil && *c.AllowMessageEditing != next.AllowMessageEditing {
 		next.AllowMessageEditing = *c.AllowMessageEditing
@@ -305,6 +335,9 @@ func (s *State) UpdateEditing(c EditingChange) (map[string]any, error) {
 			continue
 		}
 		change, cur := c.Groups[name], rule.field(&next)
+		if rule.owner && !c.ByOwner {
+			return nil, apierr.MustBeOwner
+		}
 		if change.Old != nil && !change.Old.equal(*cur) {
 			return nil, apierr.New(400, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
 		}
@@ -368,6 +401,7 @@ func (s *State) EditingState() map[string]any {
 		"realm_message_content_edit_limit_seconds":          limitValue(e.MessageContentEditLimitSeconds),
 		"realm_move_messages_within_stream_limit_seconds":   limitValue(e.MoveMessagesWithinStreamLimit),
 		"realm_move_messages_between_streams_limit_seconds": limitValue(e.MoveMessagesBetweenStreamsLimit),
+		"realm_message_content_delete_limit_seconds":        limitValue(e.MessageContentDeleteLimit),
 		"realm_message_edit_history_visibility_policy":      e.EditHistoryVisibility,
 		"realm_allow_edit_history":                          e.EditHistoryVisibility != "none",
 		"realm_topics_policy":                               e.TopicsPolicy,

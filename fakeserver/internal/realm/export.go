@@ -180,7 +180,7 @@ func (s *State) exportData(exportType int) []byte {
 		Channels   []exportChannel `json:"streams"`
 		Messages   []exportMessage `json:"messages"`
 	}{
-		Realm: map[string]any{"name": s.settings.Name, "string_id": s.settings.StringID, "host": s.settings.Host,
+		Realm: map[string]any{"name": s.realmName(), "string_id": s.settings.StringID, "host": s.settings.Host,
 			"date_created": s.settings.DateCreated, "zulip_feature_level": s.settings.FeatureLevel},
 		ExportType: exportType, Users: []exportUser{}, Channels: []exportChannel{}, Messages: []exportMessage{},
 	}

@@ -19,8 +19,11 @@ type organizationState struct {
 	// userDefaults are the realm's defaults for new users' settings that differ from the
 	// built-in ones (user_settings_defaults.go).
 	userDefaults map[string]any
+	// realmSettings are the plain organization settings changed from their defaults, by the
+	// name they are kept under (realm_settings.go).
+	realmSettings map[string]any
 }
 
 func (s *State) loadOrganization() {
-	s.organization = organizationState{folders: map[int]*channelFolder{}, views: map[int][]*NavigationView{}, emoji: map[int]*customEmoji{}, userDefaults: map[string]any{}}
+	s.organization = organizationState{folders: map[int]*channelFolder{}, views: map[int][]*NavigationView{}, emoji: map[int]*customEmoji{}, userDefaults: map[string]any{}, realmSettings: map[string]any{}}
 }

@@ -23,7 +23,7 @@ func (s *State) SendWelcomeBotTest(userID int, text string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
-	return s.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.settings.Name, text)).ID, nil
+	return s.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.realmName(), text)).ID, nil
 }
 
 // welcomeBotCustomMessage is the custom text as Welcome Bot sends it: introduced as a message
