@@ -134,7 +134,7 @@ func (s *State) keepEmptiedTopics(ms []*Message) {
 }
 
 // keptTopicsOf are the topics of a channel that keepEmptiedTopics kept and that have no
-// message again; empty unless the emptied-topic-still-listed mutant is on.
+// message again.
 func (s *State) keptTopicsOf(channelID int) []Topic {
 	var out []Topic
 	for _, t := range s.messaging.keptTopics[channelID] {
