@@ -58,11 +58,16 @@ func (s *State) ModerationRequestChannelID() int {
 // PATCH /realm can refuse it before it changes anything: an unknown or archived channel, or a
 // public one. A negative ID turns reporting off.
 func (s *State) CheckModerationRequestChannel(id int) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.checkModerationRequestChannel(id)
+}
+
+// checkModerationRequestChannel is CheckModerationRequestChannel with the lock held.
+func (s *State) checkModerationRequestChannel(id int) error {
 	if id < 0 {
 		return nil
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
 	ch := s.channels[id]
 	switch {
 	case ch == nil || ch.Archived:
@@ -77,11 +82,13 @@ func (s *State) CheckModerationRequestChannel(id int) error {
 // every active user with a realm update event. As on the real server, the setting counts as
 // changed, and is announced, whenever it differs or none is set (-1 again included).
 func (s *State) SetModerationRequestChannel(id int) (changed bool, err error) {
-	if err := s.CheckModerationRequestChannel(id); err != nil {
-		return false, err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Checked under the lock that keeps it: a channel archived between a check and the change
+	// would otherwise become the moderation channel.
+	if err := s.checkModerationRequestChannel(id); err != nil {
+		return false, err
+	}
 	cur := s.messaging.moderationChannel
 	if cur != 0 && cur == id {
 		return false, nil
