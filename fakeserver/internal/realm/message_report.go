@@ -103,6 +103,11 @@ func (s *State) SetModerationRequestChannel(id int) (changed bool, err error) {
 // the reported message's sender. The checks come in the real server's order: the description
 // an "other" report needs, a moderation channel, then the reporter's access to the message.
 func (s *State) ReportMessage(reporterID, messageID int, reportType, description string) error {
+	// The handler takes only these keys; the domain refuses others itself, as reportContent
+	// names the type by its index.
+	if !slices.ContainsFunc(ReportTypes, func(t ReportType) bool { return t.Key == reportType }) {
+		return apierr.BadRequest("Invalid report_type")
+	}
 	if reportType == "other" && description == "" {
 		return apierr.BadRequest("An explanation is required.")
 	}
