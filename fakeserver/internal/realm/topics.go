@@ -51,7 +51,7 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, err
 			}
 		}
 	}
-	if mutation.On("emptied-topic-still-listed") {
+	if emptiedTopicsKept() {
 		topics = append(topics, s.keptTopicsOf(ch.ID)...)
 	}
 	if mutation.On("topics-of-every-channel") {
