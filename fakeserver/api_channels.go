@@ -27,50 +27,17 @@ func (s *Server) getChannels(c *call) (fields, error) {
 
 // getChannel: GET /streams/{stream_id}.
 func (s *Server) getChannel(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	ch, err := s.realm().ChannelByID(c.user.ID, id)
-	if err != nil {
-		return nil, err
-	}
-	return fields{"stream": ch}, nil
+	return readByID(c, "stream_id", apierr.InvalidChannel, "stream", s.realm().ChannelByID)
 }
 
 // getChannelMembers: GET /streams/{stream_id}/members — the channel's subscribers.
 func (s *Server) getChannelMembers(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	ids, err := s.realm().ChannelSubscribers(c.user.ID, id)
-	if err != nil {
-		return nil, err
-	}
-	return fields{"subscribers": ids}, nil
+	return readByID(c, "stream_id", apierr.InvalidChannel, "subscribers", s.realm().ChannelSubscribers)
 }
 
 // getChannelEmailAddress: GET /streams/{stream_id}/email_address.
 func (s *Server) getChannelEmailAddress(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	email, err := s.realm().ChannelEmailAddress(c.user.ID, id)
-	if err != nil {
-		return nil, err
-	}
-	return fields{"email": email}, nil
+	return readByID(c, "stream_id", apierr.InvalidChannel, "email", s.realm().ChannelEmailAddress)
 }
 
 // getStreamID: GET /get_stream_id?stream=NAME.

@@ -6,16 +6,5 @@ import (
 
 // getReadReceipts: GET /messages/{message_id}/read_receipts.
 func (s *Server) getReadReceipts(c *call) (fields, error) {
-	id, err := c.pathID("message_id", apierr.InvalidMessage)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	ids, err := s.realm().ReadReceipts(c.user.ID, id)
-	if err != nil {
-		return nil, err
-	}
-	return fields{"user_ids": ids}, nil
+	return readByID(c, "message_id", apierr.InvalidMessage, "user_ids", s.realm().ReadReceipts)
 }

@@ -5,28 +5,18 @@ package fakeserver
 // its Zoom pattern, which newer providers copy: the server's credentials first, then the
 // user's token, then {"url": <join URL>}. It takes no parameters.
 func (s *Server) createVideoCall(c *call) (fields, error) {
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	url, err := s.realm().CreateVideoCall(c.user.ID, s.Config().VideoCallsConfigured)
-	if err != nil {
-		return nil, err
-	}
-	return fields{"url": url}, nil
+	return callURL(c, func() (string, error) {
+		return s.realm().CreateVideoCall(c.user.ID, s.cfg().VideoCallsConfigured)
+	})
 }
 
 // createConstructorGroupsCall: POST /calls/constructorgroups/create (from feature level 460) —
 // {"url": <the user's room>}, where the server has the provider's credentials (the fake's
 // video_calls_configured). It takes no parameters.
 func (s *Server) createConstructorGroupsCall(c *call) (fields, error) {
-	if err := c.done(); err != nil {
-		return nil, err
-	}
-	url, err := s.realm().ConstructorGroupsRoom(c.user.ID, s.Config().VideoCallsConfigured)
-	if err != nil {
-		return nil, err
-	}
-	return fields{"url": url}, nil
+	return callURL(c, func() (string, error) {
+		return s.realm().ConstructorGroupsRoom(c.user.ID, s.cfg().VideoCallsConfigured)
+	})
 }
 
 // createNextcloudTalkCall: POST /calls/nextcloud_talk/create (from feature level 465) — a new
@@ -34,10 +24,18 @@ func (s *Server) createConstructorGroupsCall(c *call) (fields, error) {
 // provider's credentials. The name is not part of the URL, so the fake keeps it nowhere.
 func (s *Server) createNextcloudTalkCall(c *call) (fields, error) {
 	c.p.RequiredString("room_name")
+	return callURL(c, func() (string, error) {
+		return s.realm().NextcloudTalkRoom(s.cfg().VideoCallsConfigured)
+	})
+}
+
+// callURL ends a call route whose parameters have been read: a parameter error first, then
+// the provider's refusal or {"url": <the call's URL>}, the shape every provider's reply shares.
+func callURL(c *call, create func() (string, error)) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	url, err := s.realm().NextcloudTalkRoom(s.Config().VideoCallsConfigured)
+	url, err := create()
 	if err != nil {
 		return nil, err
 	}

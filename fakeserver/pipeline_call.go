@@ -165,6 +165,23 @@ func (c *call) pathID(name string, notFound error) (int, error) {
 	return id, nil
 }
 
+// readByID answers a read of what one path ID names, with no other parameter: the ID
+// (notFound when too large to name anything), then read's answer for the requester under key.
+func readByID[T any](c *call, name string, notFound error, key string, read func(requesterID, id int) (T, error)) (fields, error) {
+	id, err := c.pathID(name, notFound)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	v, err := read(c.user.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return fields{key: v}, nil
+}
+
 // done returns the parameter error if any, so handlers can end with one check; in a strict
 // call, a parameter the handler did not read is one.
 func (c *call) done() error {

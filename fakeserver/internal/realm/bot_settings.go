@@ -4,6 +4,7 @@ import (
 	"maps"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 )
@@ -17,6 +18,11 @@ const (
 	outgoingWebhookBot = 3
 	embeddedBot        = 4
 )
+
+// maxBotConfigSize is the real server's BOT_CONFIG_SIZE_LIMIT: the characters of a bot's
+// configuration, keys and values together. It also keeps a client from growing the fake
+// without end by adding keys one request at a time.
+const maxBotConfigSize = 10000
 
 // Service interfaces an outgoing webhook speaks: Zulip's own format and Slack's.
 var serviceInterfaces = map[int]bool{1: true, 2: true}
@@ -128,7 +134,28 @@ func (s *State) checkBotSettings(req, bot *User, up BotSettingsUpdate) (checkedB
 			return c, apierr.BadRequest("This bot has no outgoing webhook service")
 		}
 	}
+	if up.ConfigData != nil {
+		if size := configSize(s.settingsOf(bot).config, up.ConfigData); size > maxBotConfigSize {
+			return c, apierr.BadRequest("Cannot store configuration. Request would require %d characters. The current configuration size limit is %d characters.", size, maxBotConfigSize)
+		}
+	}
 	return c, nil
+}
+
+// configSize is the characters a configuration would hold with update applied. (The real
+// server checks key by key and keeps the keys before the one over its limit; here a refused
+// update keeps none.)
+func configSize(config, update map[string]string) int {
+	n := 0
+	for k, v := range config {
+		if _, replaced := update[k]; !replaced {
+			n += utf8.RuneCountInString(k) + utf8.RuneCountInString(v)
+		}
+	}
+	for k, v := range update {
+		n += utf8.RuneCountInString(k) + utf8.RuneCountInString(v)
+	}
+	return n
 }
 
 // applyBotSettings makes a checked update and tells the bot's managers of each setting the

@@ -175,6 +175,40 @@ func checkChannelName(name string) error {
 	return nil
 }
 
+// checkNewChannelDescription applies the real server's limit to a new channel's description.
+func checkNewChannelDescription(description string) error {
+	if utf8.RuneCountInString(description) > maxChannelDescriptionLength {
+		return apierr.BadRequest("Channel description too long (limit: %d characters).", maxChannelDescriptionLength)
+	}
+	return nil
+}
+
+// activeUsers are the users ids name, all or nothing: No such user for an unknown or
+// deactivated one, before anything changes.
+func (s *State) activeUsers(ids []int) ([]*User, error) {
+	users := make([]*User, 0, len(ids))
+	for _, id := range ids {
+		u := s.users[id]
+		if u == nil || !u.IsActive {
+			return nil, apierr.BadRequest("No such user")
+		}
+		users = append(users, u)
+	}
+	return users, nil
+}
+
+// createChannel adds a checked new channel made by req, with opts' access and folder; its
+// history is public unless a private channel keeps it protected, the real server's default.
+func (s *State) createChannel(req *User, sp ChannelSpec, opts SubscribeOptions) *Channel {
+	historyPublic := !opts.InviteOnly
+	if opts.HistoryPublic != nil {
+		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
+	}
+	ch := s.addChannel(sp.Name, sp.Description, opts.InviteOnly, historyPublic)
+	ch.CreatorID, ch.FolderID = req.ID, opts.FolderID
+	return ch
+}
+
 // ChannelSpec is one channel named in a subscribe request.
 type ChannelSpec struct {
 	Name        string
@@ -207,13 +241,9 @@ func (s *State) subscribeLocked(requesterID int, specs []ChannelSpec, opts Subsc
 	req := s.users[requesterID]
 	principals := []*User{req}
 	if len(opts.Principals) > 0 {
-		principals = principals[:0]
-		for _, id := range opts.Principals {
-			u := s.users[id]
-			if u == nil || !u.IsActive {
-				return SubscribeResult{}, apierr.BadRequest("No such user")
-			}
-			principals = append(principals, u)
+		var err error
+		if principals, err = s.activeUsers(opts.Principals); err != nil {
+			return SubscribeResult{}, err
 		}
 		if req.IsGuest() && (len(principals) > 1 || principals[0].ID != req.ID) {
 			return SubscribeResult{}, apierr.BadRequest("Not allowed for guest users")
@@ -230,8 +260,8 @@ func (s *State) subscribeLocked(requesterID int, specs []ChannelSpec, opts Subsc
 		if err := checkChannelName(name); err != nil {
 			return SubscribeResult{}, err
 		}
-		if utf8.RuneCountInString(sp.Description) > 1024 {
-			return SubscribeResult{}, apierr.BadRequest("Channel description too long (limit: 1024 characters).")
+		if err := checkNewChannelDescription(sp.Description); err != nil {
+			return SubscribeResult{}, err
 		}
 		ch := s.channelsByName[strings.ToLower(name)]
 		if ch == nil {
@@ -248,13 +278,8 @@ func (s *State) subscribeLocked(requesterID int, specs []ChannelSpec, opts Subsc
 			return SubscribeResult{}, apierr.BadRequest("Unable to access channel (%s).", name)
 		}
 	}
-	historyPublic := !opts.InviteOnly
-	if opts.HistoryPublic != nil {
-		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
-	}
 	for _, sp := range toCreate {
-		ch := s.addChannel(sp.Name, sp.Description, opts.InviteOnly, historyPublic)
-		ch.CreatorID, ch.FolderID = req.ID, opts.FolderID
+		s.createChannel(req, sp, opts)
 	}
 	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
 	added := map[*Channel][]int{}

@@ -3,7 +3,6 @@ package realm
 import (
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -26,26 +25,18 @@ func (s *State) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOpt
 	if err := checkChannelName(name); err != nil {
 		return 0, err
 	}
-	if utf8.RuneCountInString(sp.Description) > 1024 {
-		return 0, apierr.BadRequest("Channel description too long (limit: 1024 characters).")
+	if err := checkNewChannelDescription(sp.Description); err != nil {
+		return 0, err
 	}
 	if s.channelsByName[strings.ToLower(name)] != nil {
 		return 0, apierr.New(http.StatusBadRequest, "CHANNEL_ALREADY_EXISTS", "Channel '%s' already exists", name)
 	}
-	var subscribers []*User
-	for _, id := range opts.Principals {
-		u := s.users[id]
-		if u == nil || !u.IsActive {
-			return 0, apierr.BadRequest("No such user")
-		}
-		subscribers = append(subscribers, u)
+	subscribers, err := s.activeUsers(opts.Principals)
+	if err != nil {
+		return 0, err
 	}
-	historyPublic := !opts.InviteOnly
-	if opts.HistoryPublic != nil {
-		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
-	}
-	ch := s.addChannel(name, sp.Description, opts.InviteOnly, historyPublic)
-	ch.CreatorID, ch.FolderID = req.ID, opts.FolderID
+	sp.Name = name
+	ch := s.createChannel(req, sp, opts)
 	var added []int
 	for _, u := range subscribers {
 		if s.subscribe(ch, u) {

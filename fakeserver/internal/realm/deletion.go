@@ -64,7 +64,7 @@ func (s *State) deleteMessages(ms []*Message) {
 	}
 	byGroup := map[group][]*Message{}
 	s.dropMessages(ms)
-	if mutation.On("emptied-topic-still-listed") {
+	if emptiedTopicsKept() {
 		s.keepEmptiedTopics(ms)
 	}
 	for _, m := range ms {

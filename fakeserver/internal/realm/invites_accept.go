@@ -23,8 +23,8 @@ type Joined struct {
 	APIKey string
 }
 
-// AcceptInvite makes the account an unexpired invitation offers. An email invitation is used
-// up; an invitation link stays for others.
+// AcceptInvite makes the account an unexpired invitation offers. The address's email
+// invitations are used up or revoked; an invitation link stays for others.
 func (s *State) AcceptInvite(a Acceptance) (Joined, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -65,15 +65,24 @@ func (s *State) AcceptInvite(a Acceptance) (Joined, error) {
 			s.applyGroupChange(g, []int{u.ID}, nil, nil, nil)
 		}
 	}
-	if !inv.multiuse {
-		delete(s.admin.invites, inv.id)
+	// The account uses its invitation up and, as on the real server, revokes every other
+	// invitation to its address; an invitation link stays for others.
+	revoked := false
+	for id, other := range s.admin.invites {
+		if strings.EqualFold(other.email, email) {
+			delete(s.admin.invites, id)
+			revoked = true
+		}
+	}
+	if revoked {
 		s.publishInvitesChanged(s.users[inv.referrerID])
 	}
 	return Joined{UserID: u.ID, APIKey: u.APIKey}, nil
 }
 
-// pendingInvite is the unexpired invitation a link URL names, or else the email invitation of
-// the address.
+// pendingInvite is the unexpired invitation a link URL names, or else the newest unexpired
+// email invitation of the address (one address may have several, each with its own role and
+// channels: the newest, not whichever the map gives first).
 func (s *State) pendingInvite(email, linkURL string) *invite {
 	now := s.Now()
 	for _, inv := range s.admin.multiuse {
@@ -84,10 +93,11 @@ func (s *State) pendingInvite(email, linkURL string) *invite {
 	if linkURL != "" {
 		return nil
 	}
+	var newest *invite
 	for _, inv := range s.admin.invites {
-		if strings.EqualFold(inv.email, email) && !inv.expired(now) {
-			return inv
+		if strings.EqualFold(inv.email, email) && !inv.expired(now) && (newest == nil || inv.id > newest.id) {
+			newest = inv
 		}
 	}
-	return nil
+	return newest
 }

@@ -58,11 +58,16 @@ func (s *State) ModerationRequestChannelID() int {
 // PATCH /realm can refuse it before it changes anything: an unknown or archived channel, or a
 // public one. A negative ID turns reporting off.
 func (s *State) CheckModerationRequestChannel(id int) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.checkModerationRequestChannel(id)
+}
+
+// checkModerationRequestChannel is CheckModerationRequestChannel with the lock held.
+func (s *State) checkModerationRequestChannel(id int) error {
 	if id < 0 {
 		return nil
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
 	ch := s.channels[id]
 	switch {
 	case ch == nil || ch.Archived:
@@ -77,11 +82,13 @@ func (s *State) CheckModerationRequestChannel(id int) error {
 // every active user with a realm update event. As on the real server, the setting counts as
 // changed, and is announced, whenever it differs or none is set (-1 again included).
 func (s *State) SetModerationRequestChannel(id int) (changed bool, err error) {
-	if err := s.CheckModerationRequestChannel(id); err != nil {
-		return false, err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Checked under the lock that keeps it: a channel archived between a check and the change
+	// would otherwise become the moderation channel.
+	if err := s.checkModerationRequestChannel(id); err != nil {
+		return false, err
+	}
 	cur := s.messaging.moderationChannel
 	if cur != 0 && cur == id {
 		return false, nil
@@ -96,6 +103,11 @@ func (s *State) SetModerationRequestChannel(id int) (changed bool, err error) {
 // the reported message's sender. The checks come in the real server's order: the description
 // an "other" report needs, a moderation channel, then the reporter's access to the message.
 func (s *State) ReportMessage(reporterID, messageID int, reportType, description string) error {
+	// The handler takes only these keys; the domain refuses others itself, as reportContent
+	// names the type by its index.
+	if !slices.ContainsFunc(ReportTypes, func(t ReportType) bool { return t.Key == reportType }) {
+		return apierr.BadRequest("Invalid report_type")
+	}
 	if reportType == "other" && description == "" {
 		return apierr.BadRequest("An explanation is required.")
 	}

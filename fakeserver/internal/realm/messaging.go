@@ -23,8 +23,7 @@ type messagingState struct {
 	// lastSubmessage numbers submessages.
 	lastSubmessage int
 	// keptTopics are, by channel, topics whose last message was deleted and that stay listed:
-	// only the emptied-topic-still-listed mutant fills it (mutants_messages.go), so in every
-	// other build it stays empty.
+	// only the emptied-topic-still-listed mutant fills and reads it (mutants_messages.go).
 	keptTopics map[int][]Topic
 }
 

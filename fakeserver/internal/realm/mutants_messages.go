@@ -1,6 +1,10 @@
 package realm
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
+)
 
 // Helpers of the mutation points of messages, edits and topics (package mutation), kept here so
 // that each point stays a one-statement hook.
@@ -110,6 +114,10 @@ func (s *State) everyoneReads(ms []*Message) map[int][]int {
 	return readable
 }
 
+// emptiedTopicsKept is the emptied-topic-still-listed switch, one point read where a deletion
+// empties topics and where topics are listed: off, both hooks compile away.
+func emptiedTopicsKept() bool { return mutation.On("emptied-topic-still-listed") }
+
 // keepEmptiedTopics remembers the topics that the deletion of ms left without a message, with
 // the ID of their newest deleted message: a topic list kept apart from the messages, which
 // forgets to drop them.
@@ -134,7 +142,7 @@ func (s *State) keepEmptiedTopics(ms []*Message) {
 }
 
 // keptTopicsOf are the topics of a channel that keepEmptiedTopics kept and that have no
-// message again; empty unless the emptied-topic-still-listed mutant is on.
+// message again.
 func (s *State) keptTopicsOf(channelID int) []Topic {
 	var out []Topic
 	for _, t := range s.messaging.keptTopics[channelID] {

@@ -269,25 +269,6 @@ func (s *State) IsSubscribed(requesterID, targetID, channelID int) (bool, error)
 	return ch.subscribed(target), nil
 }
 
-// UserChannels are the IDs of the channels a user is subscribed to (GET
-// /users/{user_id}/channels), of those whose subscribers the requester may see: every one for
-// an administrator.
-func (s *State) UserChannels(requesterID, targetID int) ([]int, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	target, requester := s.users[targetID], s.users[requesterID]
-	if target == nil || (target.IsBot && !s.atLeast(LevelBotSubscriptionStatus)) {
-		return nil, apierr.NoSuchUser
-	}
-	ids := []int{}
-	for _, ch := range s.channelsInOrder() {
-		if !ch.Archived && ch.subscribed(target) && (ch.canAccess(requester) || requester.IsAdmin()) {
-			ids = append(ids, ch.ID)
-		}
-	}
-	return ids, nil
-}
-
 // UnsubscribeResult names, once per user and channel, the subscriptions a DELETE
 // /users/me/subscriptions removed and those it did not because there were none.
 type UnsubscribeResult struct {

@@ -51,7 +51,9 @@ func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, err
 			}
 		}
 	}
-	topics = append(topics, s.keptTopicsOf(ch.ID)...)
+	if emptiedTopicsKept() {
+		topics = append(topics, s.keptTopicsOf(ch.ID)...)
+	}
 	if mutation.On("topics-of-every-channel") {
 		topics = append(topics, s.otherChannelsTopics(u, ch.ID)...)
 	}

@@ -6,16 +6,12 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 )
 
-// MaxWelcomeMessageCustomTextLength bounds the custom text of Welcome Bot's message, in
-// characters.
-const MaxWelcomeMessageCustomTextLength = 8000
-
 // SendWelcomeBotTest sends the requester Welcome Bot's direct message with the custom text new
 // users would get (POST /realm/test_welcome_bot_custom_message) and returns its ID. Only the
 // custom message is sent, not the rest of Welcome Bot's greeting.
 func (s *State) SendWelcomeBotTest(userID int, text string) (int, error) {
-	if utf8.RuneCountInString(text) > MaxWelcomeMessageCustomTextLength {
-		return 0, apierr.BadRequest("welcome_message_custom_text is too long (limit: %d characters)", MaxWelcomeMessageCustomTextLength)
+	if err := CheckWelcomeTextLength(text); err != nil {
+		return 0, err
 	}
 	if text == "" {
 		return 0, apierr.BadRequest("Message must not be empty")
@@ -30,4 +26,13 @@ func (s *State) SendWelcomeBotTest(userID int, text string) (int, error) {
 // from the organization's administrators.
 func welcomeBotCustomMessage(realmName, text string) string {
 	return "A message from the administrators of " + realmName + ":\n\n" + text
+}
+
+// CheckWelcomeTextLength refuses a Welcome Bot custom text over the real server's limit
+// (MaxWelcomeTextLength), in the test message as in invitations.
+func CheckWelcomeTextLength(text string) error {
+	if utf8.RuneCountInString(text) > MaxWelcomeTextLength {
+		return apierr.BadRequest("welcome_message_custom_text is too long (limit: %d characters)", MaxWelcomeTextLength)
+	}
+	return nil
 }
