@@ -159,10 +159,18 @@ func sweepLevels(cat *catalog.Catalog, fake []int, current int) []int {
 	return slices.Compact(levels)
 }
 
-// fakeBoundaries are the levels of the fake's named gates: the integer constants named
-// Level… in its Go sources under dir (fakeserver/internal/realm/levels.go names every gate).
+// fakeBoundaries are the levels of the fake's gates in its Go sources under dir: the integer
+// constants named Level… (fakeserver/internal/realm/levels.go names most gates) and the
+// since: fields of its tables (the permission-group settings' levels).
 func fakeBoundaries(dir string) ([]int, error) {
 	var levels []int
+	intLit := func(e ast.Expr) {
+		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.INT {
+			if n, err := strconv.Atoi(lit.Value); err == nil {
+				levels = append(levels, n)
+			}
+		}
+	}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return err
@@ -171,25 +179,21 @@ func fakeBoundaries(dir string) ([]int, error) {
 		if err != nil {
 			return err
 		}
-		for _, decl := range f.Decls {
-			g, ok := decl.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range g.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for i, name := range vs.Names {
-					if !strings.HasPrefix(name.Name, "Level") || i >= len(vs.Values) {
-						continue
-					}
-					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.INT {
-						if n, err := strconv.Atoi(lit.Value); err == nil {
-							levels = append(levels, n)
-						}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if strings.HasPrefix(name.Name, "Level") && i < len(n.Values) {
+						intLit(n.Values[i])
 					}
 				}
+			case *ast.KeyValueExpr:
+				if key, ok := n.Key.(*ast.Ident); ok && key.Name == "since" {
+					intLit(n.Value)
+				}
 			}
-		}
+			return true
+		})
 		return nil
 	})
 	if err == nil && len(levels) == 0 {
