@@ -3,7 +3,6 @@ package specs
 import (
 	"fmt"
 	"slices"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -19,19 +18,17 @@ import (
 // sending presence events.
 const presenceEventUsers = 100
 
-// presenceEventsAbout collects a presence listener's events until one about the user who
-// came online arrives or ops.EventWait passes (the real server announces presence from a
-// queue worker, possibly after the listener's fence), and returns all it collected. Where
+// presenceEventsAbout awaits a presence listener's event about the user who came online for
+// up to ops.EventWait (the real server announces presence from a queue worker, possibly
+// after a fence), then collects the queue up to a fence and returns what it holds. Where
 // none about the user came, the spec fails, or is skipped in a realm larger than
 // presenceEventUsers, where a server of this family sends none.
 func presenceEventsAbout(t *harness.Target, events *harness.Listener, userID int) []map[string]any {
 	GinkgoHelper()
-	var got []map[string]any
 	about := func(ev map[string]any) bool { return ev["user_id"] == float64(userID) }
-	for deadline := time.Now().Add(ops.EventWait); time.Now().Before(deadline); {
-		if got = append(got, events.Collect(ops.EventWait)...); slices.ContainsFunc(got, about) {
-			return got
-		}
+	came := events.Await(ops.EventWait, about)
+	if got := events.Collect(ops.EventWait); came || slices.ContainsFunc(got, about) {
+		return got
 	}
 	if n := t.ActiveUsers(); n > presenceEventUsers {
 		Skip(fmt.Sprintf("no presence event came, and the target's realm has %d active users: a server of this family sends no presence events above %d", n, presenceEventUsers))
