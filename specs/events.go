@@ -154,8 +154,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 	// presenceEventUsers active users (clients poll presence there instead): when no event
 	// comes in such a realm, the requirement is skipped with the reason. The event's fields are
 	// not shown in the document, so the spec demands only that an event about the newcomer
-	// arrives. The real server announces presence from a queue worker, possibly after the
-	// listener's fence: the spec keeps collecting until the event comes or ops.EventWait passes.
+	// arrives, which presenceEventsAbout awaits.
 	It("tells clients at once when a user comes online", harness.Req("EVENT-05"), func() {
 		// A new user: the real server announces a user who comes online, not one who was
 		// active a moment ago, as a spare may have been.
