@@ -180,6 +180,25 @@ func (l *Listener) Collect(within time.Duration) []map[string]any {
 	return got
 }
 
+// Await polls the queue, sending no fence, until an observable event for which match is true
+// has arrived or within passes, and reports whether one did; the events stay buffered for the
+// next Expect or Collect call. It is for an event a server may send late (the real server
+// announces presence from a queue worker, possibly after a fence): awaited once, then fenced
+// once, rather than fenced again and again, a direct message each time.
+func (l *Listener) Await(within time.Duration, match func(ev map[string]any) bool) bool {
+	ginkgo.GinkgoHelper()
+	deadline := time.Now().Add(within)
+	for !l.broken {
+		if slices.ContainsFunc(l.observable(l.buf), match) {
+			return true
+		}
+		if !time.Now().Before(deadline) || !l.poll(deadline) {
+			return false
+		}
+	}
+	return false
+}
+
 func (l *Listener) expect(within time.Duration, want []types.GomegaMatcher) []map[string]any {
 	ginkgo.GinkgoHelper()
 	if l.broken {

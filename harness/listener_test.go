@@ -423,6 +423,32 @@ var _ = Describe("event listener", func() {
 		Expect(oneFailure()).To(ContainSubstring("did not arrive within 300ms"))
 	})
 
+	It("awaits a late event without fencing, and leaves it to the next call", func() {
+		fake.queues.heartbeatAfter = 20 * time.Second
+		l := tgt.Listen(tgt.User(Member), "subscription")
+		isAdd := func(ev map[string]any) bool { return ev["op"] == "add" }
+		sent := func() int {
+			fake.mu.Lock()
+			defer fake.mu.Unlock()
+			return len(fake.messages)
+		}
+		before := sent()
+		fake.emit(sub("update", "pin_to_top", true), member)
+		time.AfterFunc(200*time.Millisecond, func() { fake.emit(sub("add", "", nil), member) })
+		start := time.Now()
+		Expect(l.Await(5*time.Second, isAdd)).To(BeTrue())
+		Expect(time.Since(start)).To(BeNumerically("<", 10*time.Second), "no wait for the heartbeat (20 s)")
+		Expect(sent()).To(Equal(before), "Await sends no fence")
+		got := l.Collect(2 * time.Second)
+		Expect(rec.take()).To(BeEmpty())
+		Expect(got).To(HaveLen(2), "both events, left to Collect")
+
+		start = time.Now()
+		Expect(l.Await(300*time.Millisecond, isAdd)).To(BeFalse(), "no other add came")
+		Expect(time.Since(start)).To(And(BeNumerically(">=", 300*time.Millisecond), BeNumerically("<", 10*time.Second)))
+		Expect(rec.take()).To(BeEmpty(), "Await asserts nothing")
+	})
+
 	It("keeps events that arrive after the fence for the next call", func() {
 		l := tgt.Listen(tgt.User(Member), "subscription")
 		fake.queues.onMessage = func(url_values) {

@@ -157,7 +157,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	const day = 24 * time.Hour
 	BeforeEach(func() {
 		t = harness.Current()
-		u = quietUser(t)
+		u = acct.QuietMember(t)
 	})
 
 	// The status is read from the modern format's timestamps, not the legacy "status": the real
@@ -216,7 +216,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 			Expect(presences).NotTo(BeEmpty(), "a new presence_last_update_id comes with updates")
 		}
 
-		other := quietUser(t)
+		other := acct.QuietMember(t)
 		harness.Success(acct.UpdatePresence(other, "status", "active"))
 		presences, third := acct.PresencesSince(u, "status", "active", "last_update_id", second)
 		Expect(third).To(BeNumerically(">", second), "another user's new presence is an update")
@@ -238,7 +238,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	// day either side of 14 days: a default of 13 or 15 days fails, the exact edge is not shown.
 	It("keeps history_limit_days at 14 days by default", harness.Req("LIMIT-08"), func() {
 		t.NeedCapability("clock")
-		old := quietUser(t)
+		old := acct.QuietMember(t)
 		harness.Success(acct.UpdatePresence(old, "status", "active"))
 		t.PassTime(13*day + 12*time.Hour)
 		presences := acct.Presences(u, "status", "active", "slim_presence", true)
@@ -250,7 +250,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 
 	It("reaches further back with a longer history_limit_days", harness.Req("OP04-04"), func() {
 		t.NeedCapability("clock")
-		old := quietUser(t)
+		old := acct.QuietMember(t)
 		harness.Success(acct.UpdatePresence(old, "status", "active"))
 		t.PassTime(15 * day)
 		presences := acct.Presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
@@ -261,7 +261,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		t.NeedCapability("clock")
 		_, since := acct.PresencesSince(u, "status", "active", "last_update_id", -1)
 		Expect(since).To(BeNumerically(">", 0))
-		old := quietUser(t)
+		old := acct.QuietMember(t)
 		harness.Success(acct.UpdatePresence(old, "status", "active"))
 		t.PassTime(2 * day)
 		presences := acct.Presences(u, "status", "active", "last_update_id", since, "history_limit_days", 1)
@@ -270,16 +270,3 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "without a positive last_update_id the limit applies")
 	})
 })
-
-// quietUser is a member who has reported no presence for longer than about a minute, within
-// which a server records a report as no update (and sends no event): a spare once the clock
-// is moved past it, else a user that never existed.
-func quietUser(t *harness.Target) harness.User {
-	GinkgoHelper()
-	if !t.Capabilities["clock"] {
-		return t.NewUser(harness.Member)
-	}
-	u := t.Spare(harness.Member)
-	t.PassTime(2 * time.Minute)
-	return u
-}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -360,6 +361,26 @@ func (o Accounts) PresencesSince(u harness.User, kv ...any) (map[string]any, int
 	resp := harness.Success(o.UpdatePresence(u, kv...))
 	last := int(resp.Value("presence_last_update_id").Number().IsInt().Raw())
 	return resp.Value("presences").Object().Raw(), last
+}
+
+// quietFor is how long QuietMember's member has reported no presence: past the 55 s within
+// which a report is no update, and past the time after which a report of active brings the
+// member online again, which sends a presence event: 70 s since the last active report on
+// the real server, 140 s since the last report on the fake (its offline threshold). Two
+// minutes was not enough on the fake: a spare that had reported at the clock's current time
+// was still online two minutes later, and its report sent no event.
+const quietFor = 3 * time.Minute
+
+// QuietMember is a member who has reported no presence for longer than quietFor: a spare once
+// the clock is moved past it (the spec must be Serial), else a user that never existed.
+func (Accounts) QuietMember(t *harness.Target) harness.User {
+	GinkgoHelper()
+	if !t.Capabilities["clock"] {
+		return t.NewUser(harness.Member)
+	}
+	u := t.Spare(harness.Member)
+	t.PassTime(quietFor)
+	return u
 }
 
 // OwnEntry returns u's own entry of a legacy presences map (u being the requester). The

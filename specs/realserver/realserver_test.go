@@ -11,8 +11,8 @@
 //     clock on with the wall clock), so presence behaves as on the real server, whose legacy
 //     format shows a brand-new user's idle as active for 70 s (the fake does that itself);
 //   - no presence events at all, in a realm that reports more than 100 active users to the
-//     presence spec (the real server stops sending them above that size): the spec must be
-//     skipped with that reason, not failed;
+//     specs that wait for a presence event (the real server stops sending them above that
+//     size): those specs must be skipped with that reason, not failed;
 //   - no clock capability, and a clock far from the runner's (the fake's virtual clock starts
 //     at its fixture's start time): timestamps must be compared with the target's clock;
 //   - a background client creates channels, sends, edits and reacts in a loop all along.
@@ -27,6 +27,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,8 +51,12 @@ var extraValue = map[string]any{"harmless": true}
 // unknownEventType is the type of the event the double appends to every batch of events.
 const unknownEventType = "chatconform_unknown_kind"
 
-// presenceSpec names the presence-event spec, which alone sees a realm above 100 users.
-const presenceSpec = "tells clients at once when a user comes online"
+// presenceSpecs name the specs that wait for a presence event, which alone see a realm above
+// 100 users.
+var presenceSpecs = []string{
+	"tells clients at once when a user comes online",
+	"keeps the real address out of the presence events of a viewer the visibility excludes",
+}
 
 // double wraps the fake's handler and rewrites its JSON replies as described above.
 type double struct {
@@ -105,7 +110,8 @@ func (d *double) rewrite(r *http.Request, obj map[string]any) {
 	if path == "/events" && r.Method == http.MethodGet {
 		obj["events"] = rewriteEvents(obj["events"])
 	}
-	if path == "/users" && r.Method == http.MethodGet && strings.Contains(r.Header.Get(harness.SpecHeader), presenceSpec) {
+	spec := r.Header.Get(harness.SpecHeader)
+	if path == "/users" && r.Method == http.MethodGet && slices.ContainsFunc(presenceSpecs, func(name string) bool { return strings.Contains(spec, name) }) {
 		members, _ := obj["members"].([]any)
 		for i := range 101 {
 			members = append(members, map[string]any{"user_id": 900_000 + i, "is_active": true, "is_bot": false,
