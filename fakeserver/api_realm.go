@@ -9,8 +9,9 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// updateRealm: PATCH /realm — the settings that govern editing and moving messages; the
-// response echoes what changed, as the real server does.
+// updateRealm: PATCH /realm — the settings that govern editing and moving messages, and
+// whether members may change their email addresses; the response echoes what changed, as the
+// real server does.
 func (s *Server) updateRealm(c *call) (fields, error) {
 	change := realm.EditingChange{Limits: map[string]*int{}, Groups: map[string]realm.GroupSettingChange{}}
 	change.AllowMessageEditing = optionalBool(c, "allow_message_editing")
@@ -43,6 +44,7 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 	if s.realm().AtLeast(realm.LevelModerationRequestChannel) {
 		moderation, hasModeration = c.p.Int("moderation_request_channel_id")
 	}
+	emailChangesDisabled := optionalBool(c, "email_changes_disabled")
 	change.Policies = map[string]int{}
 	for _, name := range s.realm().RolePolicyNames() {
 		if v, given := c.p.Int(name); given {
@@ -79,6 +81,9 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 		if updated {
 			changed["moderation_request_channel_id"] = int(moderation)
 		}
+	}
+	if emailChangesDisabled != nil && s.realm().SetEmailChangesDisabled(*emailChangesDisabled) {
+		changed["email_changes_disabled"] = *emailChangesDisabled
 	}
 	return fields(changed), nil
 }

@@ -304,6 +304,7 @@ func (s *Server) realmRegisterState(st *registerState) {
 		f["server_thumbnail_formats"] = thumbnailFormats
 	}
 	f["realm_waiting_period_threshold"] = 0
+	f["realm_email_changes_disabled"] = s.realm().EmailChangesDisabled()
 	if set.FeatureLevel >= realm.LevelModerationRequestChannel {
 		f["realm_moderation_request_channel_id"] = s.realm().ModerationRequestChannelID()
 	}

@@ -175,11 +175,17 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 }
 
 // updateSettings: PATCH /settings — the requester's own settings: every user setting at the
-// realm's level, and the full name; email and password changes are not served.
+// realm's level, the full name, the start of an email change (confirmed through the control
+// API, POST /_fake/email_changes/confirm) and a password change.
 func (s *Server) updateSettings(c *call) (fields, error) {
 	up := realm.SettingsUpdate{Values: userSettingParams(c, s.realm().UserSettingRules())}
-	if name, ok := c.p.String("full_name"); ok {
-		up.FullName = &name
+	for _, p := range []struct {
+		name string
+		dst  **string
+	}{{"full_name", &up.FullName}, {"email", &up.Email}, {"old_password", &up.OldPassword}, {"new_password", &up.NewPassword}} {
+		if v, ok := c.p.String(p.name); ok {
+			*p.dst = &v
+		}
 	}
 	if err := c.done(); err != nil {
 		return nil, err

@@ -75,7 +75,8 @@ func routeCasesUsers(add func(routeSpec)) {
 	settings := routeSpec{method: "PATCH", pattern: "/api/v1/settings", path: "/api/v1/settings", role: fixtures.RoleOwner,
 		params: []param{{name: "email_address_visibility", kind: kInt}, {name: "enter_sends", kind: kBool}, {name: "color_scheme", kind: kInt},
 			{name: "emojiset", kind: kEnum, oversizeFails: true}, {name: "timezone", oversizeFails: true},
-			{name: "default_language", oversizeFails: true}, {name: "full_name", oversizeFails: true}},
+			{name: "default_language", oversizeFails: true}, {name: "full_name", oversizeFails: true},
+			{name: "email", oversizeFails: true}, {name: "old_password"}, {name: "new_password", oversizeFails: true}},
 		valid: []string{"email_address_visibility", "4"}}
 	settings.extra = []badCase{
 		{"visibility zero", settings.with("email_address_visibility", "0"), badRequest("Invalid email_address_visibility")},
@@ -92,6 +93,13 @@ func routeCasesUsers(add func(routeSpec)) {
 		{"blank full name", settings.with("full_name", "  "), badRequest("Name too short!")},
 		{"full name with bad characters", settings.with("full_name", "a@b"), badRequest("Invalid characters in name!")},
 		{"full name too long", settings.with("full_name", strings.Repeat("n", 61)), badRequest("Name too long!")},
+		{"wrong old password", settings.as(ownerAuth, "old_password", "admin-password", "new_password", "a-new-password"), badRequest("Wrong password!")},
+		{"new password without the old", settings.with("new_password", "a-new-password"), badRequest("Wrong password!")},
+		{"weak new password", settings.as(ownerAuth, "old_password", "owner-password", "new_password", "abcde"), badRequest("New password is too weak!")},
+		{"good password, bad setting", settings.as(ownerAuth, "old_password", "owner-password", "new_password", "a-new-password", "color_scheme", "4"), badRequest("Invalid color_scheme")},
+		{"invalid email", settings.with("email", "nowhere"), badRequest("Invalid address.")},
+		{"email in use", settings.with("email", memberEmail), badRequest("Already has an account.")},
+		{"system bot's email", settings.with("email", "notification-bot@zulip.com"), badRequest("Reserved for system bots.")},
 	}
 	add(settings)
 
