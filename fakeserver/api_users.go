@@ -137,14 +137,25 @@ func (s *Server) createBot(c *call) (fields, error) {
 	}
 	fullName := c.p.RequiredString("full_name")
 	shortName := c.p.RequiredString("short_name")
-	botType := int64(1)
+	nb := realm.NewBot{FullName: fullName, ShortName: shortName, BotType: 1, Interface: 1}
 	if t, ok := c.p.Int("bot_type"); ok {
-		botType = t
+		nb.BotType = int(max(min(t, 1<<31-1), -1)) // out of range: no type
+	}
+	if raw, ok := jsonOfKind[string](c, "payload_url", "a string"); ok {
+		if !realm.ValidServiceURL(raw) {
+			c.p.Fail(apierr.BadRequest("payload_url is not a URL"))
+		}
+		nb.PayloadURL = raw
+	}
+	nb.ServiceName, _ = c.p.String("service_name")
+	nb.ConfigData = configDataParam(c)
+	if n, ok := c.p.Int("interface_type"); ok {
+		nb.Interface = int(max(min(n, 1<<31-1), -1)) // out of range: no interface
 	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	bot, err := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType), s.Config().MaxBotsPerUser)
+	bot, err := s.realm().CreateBot(c.user.ID, nb, s.Config().MaxBotsPerUser)
 	if err != nil {
 		return nil, err
 	}

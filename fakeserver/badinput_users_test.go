@@ -56,6 +56,7 @@ func routeCasesUsers(add func(routeSpec)) {
 			// A 1 MiB short name makes a 1 MiB email, which the real server's validator refuses.
 			{name: "short_name", required: true, oversizeFails: true},
 			{name: "bot_type", kind: kInt},
+			{name: "service_name"}, {name: "config_data", kind: kJSONDict}, {name: "interface_type", kind: kInt},
 		},
 		valid: []string{"full_name", "Bad Input Bot", "short_name", "badinput"}}
 	bots.extra = []badCase{
@@ -69,6 +70,12 @@ func routeCasesUsers(add func(routeSpec)) {
 		{"bot creating a bot", bots.as(botAuth), badRequest("This endpoint does not accept bot requests.")},
 		{"bot, no parameters (checked first)", request{method: "POST", path: bots.path, auth: botAuth}, badRequest("This endpoint does not accept bot requests.")},
 		{"guest creating a bot", bots.as(guestAuth), badRequest("Not allowed for guest users")},
+		{"payload_url not a URL", bots.as(ownerAuth, "bot_type", "3", "payload_url", `"not a url"`), badRequest("payload_url is not a URL")},
+		{"payload_url not JSON", bots.as(ownerAuth, "bot_type", "3", "payload_url", "https://hook.example.test/"), badRequest("payload_url is not valid JSON")},
+		{"payload_url not a string", bots.as(ownerAuth, "bot_type", "3", "payload_url", "[]"), badRequest("payload_url is not a string")},
+		{"interface unknown", bots.as(ownerAuth, "bot_type", "3", "interface_type", "3"), badRequest("Invalid interface type")},
+		{"config value not a string", bots.as(ownerAuth, "bot_type", "4", "service_name", "helloworld", "config_data", `{"k":[]}`), badRequest(`config_data["k"] is not a string`)},
+		{"embedded bot unknown", bots.as(ownerAuth, "bot_type", "4", "service_name", "chess"), badRequest("Invalid embedded bot name.")},
 	}
 	add(bots)
 
