@@ -107,6 +107,7 @@ func routeCasesUsers(add func(routeSpec)) {
 		{"invalid email", settings.with("email", "nowhere"), badRequest("Invalid address.")},
 		{"email in use", settings.with("email", memberEmail), badRequest("Already has an account.")},
 		{"system bot's email", settings.with("email", "notification-bot@zulip.com"), badRequest("Reserved for system bots.")},
+		{"a bot's settings", settings.as(botAuth, "email", "elsewhere@chat.example.test"), badRequest("This endpoint does not accept bot requests.")},
 	}
 	add(settings)
 
