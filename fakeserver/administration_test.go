@@ -398,3 +398,41 @@ func TestRealmGroupSettingsByLevel(t *testing.T) {
 		}
 	}
 }
+
+// The export holds every channel folder, archived ones too, and each channel's folder_id.
+func TestRealmExportChannelFolders(t *testing.T) {
+	base := newCheckedServer(t)
+	for _, name := range []string{"Engineering", "Old"} {
+		requireSuccess(t, "folder", post(t, base, adminAuth, "/api/v1/channel_folders/create", "name", name, "description", "about "+name))
+	}
+	requireSuccess(t, "archive", patch(t, base, adminAuth, "/api/v1/channel_folders/2", "is_archived", "true"))
+	requireSuccess(t, "general in a folder", patch(t, base, adminAuth, "/api/v1/streams/1", "folder_id", "1"))
+	requireSuccess(t, "a channel in none", post(t, base, ownerAuth, "/api/v1/users/me/subscriptions", "subscriptions", `[{"name":"loose"}]`))
+	requireSuccess(t, "export", post(t, base, adminAuth, "/api/v1/export/realm", "export_type", "public"))
+	list := requireSuccess(t, "list", get(t, base, adminAuth, "/api/v1/export/realm", ""))["exports"].([]any)
+	u, err := url.Parse(list[0].(map[string]any)["export_url"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Folders []map[string]any `json:"channel_folders"`
+		Streams []map[string]any `json:"streams"`
+	}
+	if err := json.Unmarshal(do(t, base, request{method: http.MethodGet, path: u.Path}).body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var folders []string
+	for _, f := range doc.Folders {
+		folders = append(folders, fmt.Sprintf("%v:%v:%v:%v", f["id"], f["name"], f["description"], f["is_archived"]))
+	}
+	if got := strings.Join(folders, ","); got != "1:Engineering:about Engineering:false,2:Old:about Old:true" {
+		t.Errorf("exported channel_folders %s", got)
+	}
+	in := map[any]any{}
+	for _, ch := range doc.Streams {
+		in[ch["name"]] = ch["folder_id"]
+	}
+	if in["general"] != float64(1) || in["loose"] != nil || len(in) != 2 {
+		t.Errorf("exported channels' folder_id %v", in)
+	}
+}

@@ -32,18 +32,27 @@ func botSettingsParams(c *call) realm.BotSettingsUpdate {
 	if n, ok := c.p.Int("service_interface"); ok {
 		up.ServiceInterface = int(max(min(n, 1<<31-1), -1)) // out of range: no interface
 	}
-	if raw, ok := jsonOfKind[map[string]any](c, "config_data", "a dict"); ok {
-		up.ConfigData = map[string]string{}
-		for _, k := range slices.Sorted(maps.Keys(raw)) { // the same key named every time
-			str, isStr := raw[k].(string)
-			if !isStr {
-				c.p.Fail(apierr.BadRequest("config_data[%q] is not a string", k))
-				break
-			}
-			up.ConfigData[k] = str
-		}
-	}
+	up.ConfigData = configDataParam(c)
 	return up
+}
+
+// configDataParam reads a bot's configuration, config_data: a JSON object of strings; nil
+// when absent.
+func configDataParam(c *call) map[string]string {
+	raw, ok := jsonOfKind[map[string]any](c, "config_data", "a dict")
+	if !ok {
+		return nil
+	}
+	config := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(raw)) { // the same key named every time
+		str, isStr := raw[k].(string)
+		if !isStr {
+			c.p.Fail(apierr.BadRequest("config_data[%q] is not a string", k))
+			return nil
+		}
+		config[k] = str
+	}
+	return config
 }
 
 // botSettingsEcho is how the reply of PATCH /bots/{bot_id} shows the outgoing-webhook

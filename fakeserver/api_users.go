@@ -137,14 +137,25 @@ func (s *Server) createBot(c *call) (fields, error) {
 	}
 	fullName := c.p.RequiredString("full_name")
 	shortName := c.p.RequiredString("short_name")
-	botType := int64(1)
+	nb := realm.NewBot{FullName: fullName, ShortName: shortName, BotType: 1, Interface: 1}
 	if t, ok := c.p.Int("bot_type"); ok {
-		botType = t
+		nb.BotType = int(max(min(t, 1<<31-1), -1)) // out of range: no type
+	}
+	if raw, ok := jsonOfKind[string](c, "payload_url", "a string"); ok {
+		if !realm.ValidServiceURL(raw) {
+			c.p.Fail(apierr.BadRequest("payload_url is not a URL"))
+		}
+		nb.PayloadURL = raw
+	}
+	nb.ServiceName, _ = c.p.String("service_name")
+	nb.ConfigData = configDataParam(c)
+	if n, ok := c.p.Int("interface_type"); ok {
+		nb.Interface = int(max(min(n, 1<<31-1), -1)) // out of range: no interface
 	}
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	bot, err := s.realm().CreateBot(c.user.ID, fullName, shortName, int(botType), s.Config().MaxBotsPerUser)
+	bot, err := s.realm().CreateBot(c.user.ID, nb, s.Config().MaxBotsPerUser)
 	if err != nil {
 		return nil, err
 	}
@@ -175,11 +186,17 @@ func (s *Server) fetchAPIKey(c *call) (fields, error) {
 }
 
 // updateSettings: PATCH /settings — the requester's own settings: every user setting at the
-// realm's level, and the full name; email and password changes are not served.
+// realm's level, the full name, the start of an email change (confirmed through the control
+// API, POST /_fake/email_changes/confirm) and a password change.
 func (s *Server) updateSettings(c *call) (fields, error) {
 	up := realm.SettingsUpdate{Values: userSettingParams(c, s.realm().UserSettingRules())}
-	if name, ok := c.p.String("full_name"); ok {
-		up.FullName = &name
+	for _, p := range []struct {
+		name string
+		dst  **string
+	}{{"full_name", &up.FullName}, {"email", &up.Email}, {"old_password", &up.OldPassword}, {"new_password", &up.NewPassword}} {
+		if v, ok := c.p.String(p.name); ok {
+			*p.dst = &v
+		}
 	}
 	if err := c.done(); err != nil {
 		return nil, err

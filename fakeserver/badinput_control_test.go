@@ -111,4 +111,13 @@ func routeCasesControl(add func(routeSpec)) {
 		{"an unknown link", accept.with("link_url", "https://chat.example.test/join/none/"), badRequest("No unexpired invitation matches")},
 	}
 	add(accept)
+
+	confirm := routeSpec{method: "POST", pattern: "/_fake/email_changes/confirm", path: "/_fake/email_changes/confirm",
+		params: []param{{name: "user_id", kind: kInt, required: true}}, valid: []string{"user_id", "4"}}
+	confirm.extra = []badCase{
+		{"no change started", confirm.with("user_id", "2"), badRequest("No email change to confirm for user 2")},
+		{"unknown user", confirm.with("user_id", "999"), badRequest("No email change to confirm for user 999")},
+		{"user id zero", confirm.with("user_id", "0"), badRequest("No such user")},
+	}
+	add(confirm)
 }

@@ -6,12 +6,13 @@ import (
 )
 
 // personalSetUp gives the member an alert word, a status and a muted user (the bot, 6), so
-// that a wrongful change to any of them shows.
+// that a wrongful change to any of them shows, and an email change to confirm.
 func personalSetUp(t testing.TB, base string) {
 	t.Helper()
 	requireSuccess(t, "setup alert word", post(t, base, memberAuth, "/api/v1/users/me/alert_words", "alert_words", `["setupword"]`))
 	requireSuccess(t, "setup status", post(t, base, memberAuth, "/api/v1/users/me/status", "status_text", "set up", "emoji_name", "heart"))
 	requireSuccess(t, "setup muted user", post(t, base, memberAuth, "/api/v1/users/me/muted_users/6"))
+	requireSuccess(t, "setup email change", patch(t, base, memberAuth, "/api/v1/settings", "email", "member-moved@chat.example.test"))
 	requireSuccess(t, "setup draft", post(t, base, memberAuth, "/api/v1/drafts", "drafts", setupDraft))
 	requireSuccess(t, "setup saved snippet", post(t, base, memberAuth, "/api/v1/saved_snippets", "title", "setup", "content", "a setup snippet"))
 	requireSuccess(t, "setup scheduled message", post(t, base, memberAuth, "/api/v1/scheduled_messages",

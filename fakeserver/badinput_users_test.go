@@ -56,6 +56,7 @@ func routeCasesUsers(add func(routeSpec)) {
 			// A 1 MiB short name makes a 1 MiB email, which the real server's validator refuses.
 			{name: "short_name", required: true, oversizeFails: true},
 			{name: "bot_type", kind: kInt},
+			{name: "service_name"}, {name: "config_data", kind: kJSONDict}, {name: "interface_type", kind: kInt},
 		},
 		valid: []string{"full_name", "Bad Input Bot", "short_name", "badinput"}}
 	bots.extra = []badCase{
@@ -69,13 +70,20 @@ func routeCasesUsers(add func(routeSpec)) {
 		{"bot creating a bot", bots.as(botAuth), badRequest("This endpoint does not accept bot requests.")},
 		{"bot, no parameters (checked first)", request{method: "POST", path: bots.path, auth: botAuth}, badRequest("This endpoint does not accept bot requests.")},
 		{"guest creating a bot", bots.as(guestAuth), badRequest("Not allowed for guest users")},
+		{"payload_url not a URL", bots.as(ownerAuth, "bot_type", "3", "payload_url", `"not a url"`), badRequest("payload_url is not a URL")},
+		{"payload_url not JSON", bots.as(ownerAuth, "bot_type", "3", "payload_url", "https://hook.example.test/"), badRequest("payload_url is not valid JSON")},
+		{"payload_url not a string", bots.as(ownerAuth, "bot_type", "3", "payload_url", "[]"), badRequest("payload_url is not a string")},
+		{"interface unknown", bots.as(ownerAuth, "bot_type", "3", "interface_type", "3"), badRequest("Invalid interface type")},
+		{"config value not a string", bots.as(ownerAuth, "bot_type", "4", "service_name", "helloworld", "config_data", `{"k":[]}`), badRequest(`config_data["k"] is not a string`)},
+		{"embedded bot unknown", bots.as(ownerAuth, "bot_type", "4", "service_name", "chess"), badRequest("Invalid embedded bot name.")},
 	}
 	add(bots)
 
 	settings := routeSpec{method: "PATCH", pattern: "/api/v1/settings", path: "/api/v1/settings", role: fixtures.RoleOwner,
 		params: []param{{name: "email_address_visibility", kind: kInt}, {name: "enter_sends", kind: kBool}, {name: "color_scheme", kind: kInt},
 			{name: "emojiset", kind: kEnum, oversizeFails: true}, {name: "timezone", oversizeFails: true},
-			{name: "default_language", oversizeFails: true}, {name: "full_name", oversizeFails: true}},
+			{name: "default_language", oversizeFails: true}, {name: "full_name", oversizeFails: true},
+			{name: "email", oversizeFails: true}, {name: "old_password"}, {name: "new_password", oversizeFails: true}},
 		valid: []string{"email_address_visibility", "4"}}
 	settings.extra = []badCase{
 		{"visibility zero", settings.with("email_address_visibility", "0"), badRequest("Invalid email_address_visibility")},
@@ -92,6 +100,14 @@ func routeCasesUsers(add func(routeSpec)) {
 		{"blank full name", settings.with("full_name", "  "), badRequest("Name too short!")},
 		{"full name with bad characters", settings.with("full_name", "a@b"), badRequest("Invalid characters in name!")},
 		{"full name too long", settings.with("full_name", strings.Repeat("n", 61)), badRequest("Name too long!")},
+		{"wrong old password", settings.as(ownerAuth, "old_password", "admin-password", "new_password", "a-new-password"), badRequest("Wrong password!")},
+		{"new password without the old", settings.with("new_password", "a-new-password"), badRequest("Wrong password!")},
+		{"weak new password", settings.as(ownerAuth, "old_password", "owner-password", "new_password", "abcde"), badRequest("New password is too weak!")},
+		{"good password, bad setting", settings.as(ownerAuth, "old_password", "owner-password", "new_password", "a-new-password", "color_scheme", "4"), badRequest("Invalid color_scheme")},
+		{"invalid email", settings.with("email", "nowhere"), badRequest("Invalid address.")},
+		{"email in use", settings.with("email", memberEmail), badRequest("Already has an account.")},
+		{"system bot's email", settings.with("email", "notification-bot@zulip.com"), badRequest("Reserved for system bots.")},
+		{"a bot's settings", settings.as(botAuth, "email", "elsewhere@chat.example.test"), badRequest("This endpoint does not accept bot requests.")},
 	}
 	add(settings)
 

@@ -40,6 +40,7 @@ func (s *Server) controlRoutes(r chi.Router) {
 	r.Delete("/journal", serveControl(s.clearJournal))
 	r.Post("/vcall_token", serveControl(s.setVCallToken))
 	r.Post("/invites/accept", serveControl(s.acceptInvite))
+	r.Post("/email_changes/confirm", serveControl(s.confirmEmailChange))
 	r.Get("/", s.inspector)
 	r.Get("/ui", s.inspector)
 	r.Get("/inspect", serveControl(s.inspect))

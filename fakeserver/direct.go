@@ -245,7 +245,7 @@ type Bot struct {
 // CreateBot creates a generic bot the actor owns, as POST /bots does (the short name makes
 // its email, <short name>-bot@<realm host>).
 func (a *Actor) CreateBot(fullName, shortName string) (Bot, error) {
-	u, err := a.s.state.CreateBot(a.id, fullName, shortName, 1, a.s.Config().MaxBotsPerUser)
+	u, err := a.s.state.CreateBot(a.id, realm.NewBot{FullName: fullName, ShortName: shortName, BotType: 1, Interface: 1}, a.s.Config().MaxBotsPerUser)
 	if err != nil {
 		return Bot{}, fmt.Errorf("fakeserver: %w", err)
 	}

@@ -219,7 +219,7 @@ func secretParam(name string) bool {
 }
 
 // secretParams are the names of credential parameters and reply members, in lower case.
-var secretParams = [...]string{"api_key", "password", "token", "jwt_key", "push_key"}
+var secretParams = [...]string{"api_key", "password", "old_password", "new_password", "token", "jwt_key", "push_key"}
 
 // journalParams decodes a request's parameters, the query's and a form body's as the API takes
 // them: one value each, credentials redacted, each name and value cut at max bytes, at most 64.

@@ -31,6 +31,10 @@ func TestJournalRedactsCredentials(t *testing.T) {
 		{"an API key in the query", request{method: http.MethodGet, path: "/api/v1/users/me", query: "api%5Fkey=" + owner.APIKey}, owner.APIKey, "api%5Fkey=****", 401},
 		{"a new bot's key", request{method: http.MethodPost, path: "/api/v1/bots", auth: ownerAuth,
 			body: formBody("full_name", "Journal Bot", "short_name", "journal"), contentType: formType}, "", `"user_id":`, 200},
+		{"a password change", request{method: http.MethodPatch, path: "/api/v1/settings", auth: ownerAuth,
+			body: formBody("old_password", owner.Password, "new_password", "journal-secret-9"), contentType: formType}, "journal-secret-9", "old_password", 200},
+		{"a password change, the old one", request{method: http.MethodPatch, path: "/api/v1/settings", auth: ownerAuth,
+			body: formBody("old_password", owner.Password, "new_password", "journal-secret-9"), contentType: formType}, owner.Password, "new_password", 200},
 		{"a JWT login", request{method: http.MethodPost, path: "/api/v1/jwt/fetch_api_key",
 			body: formBody("token", jwtFor(owner.Email)), contentType: formType}, owner.APIKey, `"email":"` + owner.Email, 200},
 	} {

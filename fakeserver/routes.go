@@ -160,7 +160,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 	r.Post("/invites/"+inviteID+"/resend", serve(membersOnly(s.resendInvite)))
 	r.Delete("/invites/"+inviteID, serve(membersOnly(s.revokeInvite(false))))
 	r.Delete("/invites/multiuse/"+inviteID, serve(membersOnly(s.revokeInvite(true))))
-	r.Patch("/settings", serve(s.updateSettings))
+	r.Patch("/settings", serve(humansOnly(s.updateSettings)))
 
 	// A user's presence, status, alert words, muted users and navigation views.
 	r.Post("/users/me/presence", serve(humansOnly(s.updatePresence))) // 4

@@ -16,12 +16,15 @@ type accountState struct {
 	// profileValues holds each user's custom profile field values: user ID -> field ID ->
 	// a string, or a list of user IDs for a users field.
 	profileValues map[int]map[int]any
+	// pendingEmails are the email changes users started (PATCH /settings) and have not
+	// confirmed, by user ID.
+	pendingEmails map[int]pendingEmail
 }
 
 // loadAccounts sets up the account state of a realm being loaded from f (under the lock,
 // after users, channels and the system groups exist).
 func (s *State) loadAccounts(f *fixtures.Fixture) {
-	s.accounts = accountState{profileValues: map[int]map[int]any{}}
+	s.accounts = accountState{profileValues: map[int]map[int]any{}, pendingEmails: map[int]pendingEmail{}}
 	for i, pf := range f.CustomProfileFields {
 		s.accounts.profileFields = append(s.accounts.profileFields, &ProfileField{
 			ID: pf.ID, Name: pf.Name, Hint: pf.Hint, Type: profileFieldTypes[pf.Type], Order: i + 1,

@@ -13,8 +13,10 @@ import (
 // registers for every public channel, the outgoing webhook service of outgoing-webhook and
 // embedded bots, and its configuration (key-value pairs; embedded bots show theirs).
 
-// Bot types with a service, as the real server numbers them.
+// Bot types other than the generic one, as the real server numbers them; outgoing-webhook
+// and embedded bots have a service.
 const (
+	incomingWebhookBot = 2
 	outgoingWebhookBot = 3
 	embeddedBot        = 4
 )
@@ -23,6 +25,36 @@ const (
 // configuration, keys and values together. It also keeps a client from growing the fake
 // without end by adding keys one request at a time.
 const maxBotConfigSize = 10000
+
+// embeddedBots are the embedded bots the real server ships (EMBEDDED_BOTS), the service names
+// an embedded bot may take. The fake runs as a server with embedded bots enabled.
+var embeddedBots = map[string]bool{
+	"converter": true, "encrypt": true, "helloworld": true, "virtual_fs": true, "giphy": true, "followup": true,
+}
+
+// NewBot is a POST /bots request: the bot's names and type; the URL (PayloadURL) and format
+// (Interface) of an outgoing webhook; the service an outgoing-webhook or embedded bot runs
+// (ServiceName, the short name when ""); the configuration of an incoming-webhook or
+// embedded bot.
+type NewBot struct {
+	FullName, ShortName     string
+	BotType                 int
+	PayloadURL, ServiceName string
+	Interface               int
+	ConfigData              map[string]string
+}
+
+// setUpBotService gives a new, checked bot the service and configuration its request named,
+// as the real server's add_bot_backend keeps them; the caller holds the lock.
+func (s *State) setUpBotService(bot *User, nb NewBot) {
+	st := s.settingsOf(bot)
+	if st.service != nil {
+		st.service.name, st.service.baseURL, st.service.iface = nb.ServiceName, nb.PayloadURL, nb.Interface
+	}
+	if bot.BotType == incomingWebhookBot || bot.BotType == embeddedBot {
+		maps.Copy(st.config, nb.ConfigData)
+	}
+}
 
 // Service interfaces an outgoing webhook speaks: Zulip's own format and Slack's.
 var serviceInterfaces = map[int]bool{1: true, 2: true}
@@ -135,8 +167,8 @@ func (s *State) checkBotSettings(req, bot *User, up BotSettingsUpdate) (checkedB
 		}
 	}
 	if up.ConfigData != nil {
-		if size := configSize(s.settingsOf(bot).config, up.ConfigData); size > maxBotConfigSize {
-			return c, apierr.BadRequest("Cannot store configuration. Request would require %d characters. The current configuration size limit is %d characters.", size, maxBotConfigSize)
+		if err := checkConfigSize(s.settingsOf(bot).config, up.ConfigData); err != nil {
+			return c, err
 		}
 	}
 	return c, nil
@@ -145,6 +177,15 @@ func (s *State) checkBotSettings(req, bot *User, up BotSettingsUpdate) (checkedB
 // configSize is the characters a configuration would hold with update applied. (The real
 // server checks key by key and keeps the keys before the one over its limit; here a refused
 // update keeps none.)
+// checkConfigSize refuses an update that would make a bot's configuration larger than the
+// real server allows.
+func checkConfigSize(config, update map[string]string) error {
+	if size := configSize(config, update); size > maxBotConfigSize {
+		return apierr.BadRequest("Cannot store configuration. Request would require %d characters. The current configuration size limit is %d characters.", size, maxBotConfigSize)
+	}
+	return nil
+}
+
 func configSize(config, update map[string]string) int {
 	n := 0
 	for k, v := range config {

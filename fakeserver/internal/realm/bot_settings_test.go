@@ -10,7 +10,7 @@ import (
 // refused whole, and the configuration stays as it was.
 func TestBotConfigSizeBounded(t *testing.T) {
 	s := newIndexedRealm(t)
-	bot, err := s.CreateBot(1, "Config Bot", "config", 1, 10)
+	bot, err := s.CreateBot(1, NewBot{FullName: "Config Bot", ShortName: "config", BotType: 1, Interface: 1}, 10)
 	if err != nil {
 		t.Fatalf("creating the bot: %v", err)
 	}
@@ -33,5 +33,14 @@ func TestBotConfigSizeBounded(t *testing.T) {
 	}
 	if err := update(map[string]string{"b": "short"}); err != nil {
 		t.Errorf("shrinking a value under the bound: %v", err)
+	}
+	// A new bot's configuration has the same bound, and a refused one creates no bot.
+	big := NewBot{FullName: "Big Bot", ShortName: "big", BotType: incomingWebhookBot, Interface: 1,
+		ConfigData: map[string]string{"a": half, "b": half, "c": "x"}}
+	if _, err := s.CreateBot(1, big, 10); err == nil {
+		t.Error("a bot whose configuration is past the bound was created")
+	}
+	if _, taken := s.usersByEmail["big-bot@"+s.settings.Host]; taken {
+		t.Error("the refused bot exists")
 	}
 }

@@ -142,9 +142,9 @@ func (s *State) ExportFile(path string) ([]byte, bool) {
 	return nil, false
 }
 
-// exportData is the export document: the realm, its users, channels and groups, and the
-// messages the export type allows: public channels' for a public export, and besides, for an
-// export with consent, every message a consenting user received.
+// exportData is the export document: the realm, its users, channel folders, channels and
+// groups, and the messages the export type allows: public channels' for a public export, and
+// besides, for an export with consent, every message a consenting user received.
 func (s *State) exportData(exportType int) []byte {
 	type exportUser struct {
 		ID         int    `json:"id"`
@@ -163,6 +163,7 @@ func (s *State) exportData(exportType int) []byte {
 		InviteOnly  bool   `json:"invite_only"`
 		Archived    bool   `json:"is_archived"`
 		Subscribers []int  `json:"subscribers"`
+		FolderID    *int   `json:"folder_id"` // null: in no channel folder
 	}
 	type exportMessage struct {
 		ID           int    `json:"id"`
@@ -174,15 +175,18 @@ func (s *State) exportData(exportType int) []byte {
 		Timestamp    int64  `json:"timestamp"`
 	}
 	doc := struct {
-		Realm      map[string]any  `json:"realm"`
-		ExportType int             `json:"export_type"`
-		Users      []exportUser    `json:"users"`
-		Channels   []exportChannel `json:"streams"`
-		Messages   []exportMessage `json:"messages"`
+		Realm      map[string]any      `json:"realm"`
+		ExportType int                 `json:"export_type"`
+		Users      []exportUser        `json:"users"`
+		Folders    []ChannelFolderView `json:"channel_folders"`
+		Channels   []exportChannel     `json:"streams"`
+		Messages   []exportMessage     `json:"messages"`
 	}{
 		Realm: map[string]any{"name": s.realmName(), "string_id": s.settings.StringID, "host": s.settings.Host,
 			"date_created": s.settings.DateCreated, "zulip_feature_level": s.settings.FeatureLevel},
 		ExportType: exportType, Users: []exportUser{}, Channels: []exportChannel{}, Messages: []exportMessage{},
+		// Every folder, archived ones too, as the real server's export holds the whole table.
+		Folders: s.channelFolderList(true),
 	}
 	for _, id := range slices.Sorted(maps.Keys(s.users)) {
 		u := s.users[id]
@@ -193,8 +197,12 @@ func (s *State) exportData(exportType int) []byte {
 		if ch.InviteOnly && exportType == ExportPublic {
 			continue
 		}
-		doc.Channels = append(doc.Channels, exportChannel{ID: ch.ID, Name: ch.Name, Description: ch.Description,
-			InviteOnly: ch.InviteOnly, Archived: ch.Archived, Subscribers: slices.Sorted(maps.Keys(ch.Subscribers))})
+		ec := exportChannel{ID: ch.ID, Name: ch.Name, Description: ch.Description,
+			InviteOnly: ch.InviteOnly, Archived: ch.Archived, Subscribers: slices.Sorted(maps.Keys(ch.Subscribers))}
+		if ch.FolderID != 0 {
+			ec.FolderID = &ch.FolderID
+		}
+		doc.Channels = append(doc.Channels, ec)
 	}
 	for _, id := range slices.Sorted(maps.Keys(s.messages)) {
 		m := s.messages[id]

@@ -129,6 +129,11 @@ func (s *State) realmSetting(r RealmSetting) any {
 func (s *State) RealmSettingValue(name string) any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.realmSettingNamed(name)
+}
+
+// realmSettingNamed is RealmSettingValue for a caller that holds the lock.
+func (s *State) realmSettingNamed(name string) any {
 	i := slices.IndexFunc(realmSettings, func(r RealmSetting) bool { return r.Name == name })
 	if i < 0 {
 		return nil

@@ -12,10 +12,13 @@ import (
 )
 
 // SettingsUpdate is a PATCH /settings request: the user settings to change, of the kinds
-// UserSettingRules names, and the full name (nil: unchanged).
+// UserSettingRules names, the full name, an email change to start, and a password change
+// (the new password with the old one); nil: unchanged.
 type SettingsUpdate struct {
-	FullName *string
-	Values   map[string]any
+	FullName                 *string
+	Email                    *string
+	OldPassword, NewPassword *string
+	Values                   map[string]any
 }
 
 // Languages are the default_language codes the fake takes, with the names the real server
@@ -88,12 +91,34 @@ func (s *State) UpdateUserSettings(userID int, up SettingsUpdate) error {
 		}
 	}
 	u := s.users[userID]
+	if up.NewPassword != nil {
+		oldPassword := ""
+		if up.OldPassword != nil {
+			oldPassword = *up.OldPassword
+		}
+		if err := checkPasswordChange(u, oldPassword, *up.NewPassword); err != nil {
+			return err
+		}
+	}
+	var newEmail string
+	if up.Email != nil {
+		var err error
+		if newEmail, err = s.checkEmailChange(u, *up.Email); err != nil {
+			return err
+		}
+	}
 	name := u.FullName
 	if up.FullName != nil {
 		if err := checkFullName(*up.FullName); err != nil {
 			return err
 		}
 		name = strings.TrimSpace(*up.FullName)
+	}
+	if up.NewPassword != nil { // no event: the API key stays, so do the user's clients
+		u.Password = *up.NewPassword
+	}
+	if newEmail != "" { // the real server mails a link to the new address; nothing changes yet
+		s.accounts.pendingEmails[u.ID] = pendingEmail{from: u.Email, to: newEmail}
 	}
 	if name != u.FullName {
 		u.FullName = name

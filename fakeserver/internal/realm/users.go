@@ -231,7 +231,8 @@ var roleValues = map[int]bool{RoleOwner: true, RoleAdmin: true, RoleModerator: t
 // CreateBot adds a generic bot owned by the requester (POST /bots).
 // maxBots bounds the active bots one user owns (server configuration), so that no member can
 // multiply their quotas, and the fake's memory, by creating bots without end.
-func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxBots int) (User, error) {
+func (s *State) CreateBot(ownerID int, nb NewBot, maxBots int) (User, error) {
+	fullName, shortName, botType := nb.FullName, nb.ShortName, nb.BotType
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	owned := 0
@@ -252,12 +253,24 @@ func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxB
 	if botType < 1 || botType > 4 {
 		return User{}, apierr.BadRequest("Invalid bot_type")
 	}
+	if nb.ServiceName == "" && botType != incomingWebhookBot {
+		nb.ServiceName = shortName
+	}
+	if botType == embeddedBot && !embeddedBots[nb.ServiceName] {
+		return User{}, apierr.BadRequest("Invalid embedded bot name.")
+	}
 	email := fmt.Sprintf("%s-bot@%s", shortName, s.settings.Host)
 	if !validEmail(email) {
 		return User{}, apierr.BadRequest("Bad name or username")
 	}
 	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
 		return User{}, apierr.BadRequest("Username already in use")
+	}
+	if !serviceInterfaces[nb.Interface] {
+		return User{}, apierr.BadRequest("Invalid interface type")
+	}
+	if err := checkConfigSize(nil, nb.ConfigData); err != nil {
+		return User{}, err
 	}
 	u := &User{
 		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
@@ -267,7 +280,10 @@ func (s *State) CreateBot(ownerID int, fullName, shortName string, botType, maxB
 	}
 	s.applyUserDefaults(u)
 	s.addUser(u)
+	s.setUpBotService(u, nb)
 	s.publishUserAdded(u)
+	// As the real server's notify_created_bot: the bot, with its services, to its managers.
+	s.publish(events.Event{"type": "realm_bot", "op": "add", "bot": s.botObject(u)}, s.botManagers(u)...)
 	return *u, nil
 }
 

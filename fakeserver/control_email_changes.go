@@ -1,0 +1,20 @@
+package fakeserver
+
+import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
+
+// confirmEmailChange: POST /_fake/email_changes/confirm — a user follows the confirmation link
+// the real server mails to the new address of an email change started with PATCH /settings.
+func (s *Server) confirmEmailChange(c *call) (fields, error) {
+	userID := c.p.RequiredInt("user_id")
+	if err := c.done(); err != nil {
+		return nil, err
+	}
+	if userID < 1 || userID > 1<<31-1 {
+		return nil, apierr.NoSuchUser
+	}
+	email, err := s.realm().ConfirmEmailChange(int(userID))
+	if err != nil {
+		return nil, err
+	}
+	return fields{"email": email}, nil
+}
