@@ -140,3 +140,31 @@ func TestCreateUserRevokesInvitations(t *testing.T) {
 		t.Errorf("invites_changed events %v, want none", got)
 	}
 }
+
+// Joining through an invitation with a Welcome Bot text: the new user gets one direct
+// message from Welcome Bot carrying it; an invitation without one sends nothing.
+func TestInvitationWelcomeText(t *testing.T) {
+	base := newCheckedServer(t)
+	link := requireSuccess(t, "link", post(t, base, adminAuth, "/api/v1/invites/multiuse", "welcome_message_custom_text", "Read the **rules**."))["invite_link"].(string)
+	requireSuccess(t, "plain", post(t, base, adminAuth, "/api/v1/invites", "invitee_emails", "plain@chat.example.test", "stream_ids", "[]"))
+	for _, c := range []struct {
+		name string
+		kv   []string
+		want string // the text of the one message, "" for none
+	}{
+		{"a link with a text", []string{"email", "welcomed@chat.example.test", "full_name", "Welcomed", "link_url", link}, "Read the **rules**."},
+		{"an email invitation without", []string{"email", "plain@chat.example.test", "full_name", "Plain"}, ""},
+	} {
+		key := requireSuccess(t, c.name, post(t, base, "", "/_fake/invites/accept", c.kv...))["api_key"].(string)
+		auth := basicHeader(c.kv[1], key)
+		msgs := requireSuccess(t, c.name, get(t, base, auth, "/api/v1/messages",
+			`anchor=newest&num_before=10&num_after=0&narrow=[{"operator":"is","operand":"dm"}]&apply_markdown=false`))["messages"].([]any)
+		switch {
+		case c.want == "" && len(msgs) != 0:
+			t.Errorf("%s: direct messages %v, want none", c.name, msgs)
+		case c.want != "" && (len(msgs) != 1 || msgs[0].(map[string]any)["sender_email"] != "welcome-bot@zulip.com" ||
+			!strings.HasSuffix(fmt.Sprint(msgs[0].(map[string]any)["content"]), "\n\n"+c.want)):
+			t.Errorf("%s: direct messages %v, want one from Welcome Bot ending in %q", c.name, msgs, c.want)
+		}
+	}
+}

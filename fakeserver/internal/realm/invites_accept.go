@@ -65,6 +65,11 @@ func (s *State) AcceptInvite(a Acceptance) (Joined, error) {
 			s.applyGroupChange(g, []int{u.ID}, nil, nil, nil)
 		}
 	}
+	// The invitation's own Welcome Bot text reaches the new user as a direct message from
+	// Welcome Bot, as the test endpoint sends it (the rest of the greeting is not sent).
+	if t := inv.welcomeText; t != nil && *t != "" {
+		s.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.realmName(), *t))
+	}
 	// The account uses its invitation up and, as on the real server, revokes every other
 	// invitation to its address; an invitation link stays for others.
 	if s.revokeInvitesTo(email) {
