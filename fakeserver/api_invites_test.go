@@ -5,6 +5,9 @@ package fakeserver_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -89,6 +92,79 @@ func TestInvitationParametersByLevel(t *testing.T) {
 			if level >= c.level && (res.env["result"] != "error" || ignored) {
 				t.Errorf("%s at level %d: %s", c.param, level, res)
 			}
+		}
+	}
+}
+
+// GET /invites: each kind of invitation with the real server's fields, no more, no fewer.
+func TestInvitationFields(t *testing.T) {
+	base := newCheckedServer(t)
+	requireSuccess(t, "invite", post(t, base, adminAuth, "/api/v1/invites", "invitee_emails", "fields@chat.example.test", "stream_ids", "[]"))
+	requireSuccess(t, "link", post(t, base, adminAuth, "/api/v1/invites/multiuse"))
+	common := "expiry_date id invited invited_as invited_by_user_id is_multiuse"
+	want := map[bool]string{false: "email " + common + " notify_referrer_on_join", true: common + " link_url"}
+	got := map[bool]string{}
+	for _, inv := range invites(t, base, adminAuth) {
+		got[inv["is_multiuse"] == true] = strings.Join(slices.Sorted(maps.Keys(inv)), " ")
+	}
+	for _, multiuse := range []bool{false, true} {
+		if got[multiuse] != want[multiuse] {
+			t.Errorf("is_multiuse %v: fields %q, want %q", multiuse, got[multiuse], want[multiuse])
+		}
+	}
+}
+
+// POST /users revokes the new address's email invitations, whoever sent them and however
+// the address is spelt; other addresses' invitations and links stay, and as on the real
+// server no referrer is told (no invitation was used).
+func TestCreateUserRevokesInvitations(t *testing.T) {
+	base := newCheckedServer(t)
+	for _, c := range []struct{ auth, email string }{
+		{adminAuth, "joiner@chat.example.test"}, {memberAuth, "Joiner@Chat.Example.Test"}, {adminAuth, "bystander@chat.example.test"},
+	} {
+		requireSuccess(t, "invite "+c.email, post(t, base, c.auth, "/api/v1/invites", "invitee_emails", c.email, "stream_ids", "[]"))
+	}
+	requireSuccess(t, "link", post(t, base, adminAuth, "/api/v1/invites/multiuse"))
+	evs := regEvents(t, base, adminAuth, func() {
+		requireSuccess(t, "create", post(t, base, ownerAuth, "/api/v1/users", "email", "joiner@chat.example.test",
+			"password", "joiner-password", "full_name", "Joiner"))
+	}, "event_types", `["invites_changed"]`)
+	var left []string
+	for _, inv := range invites(t, base, adminAuth) {
+		left = append(left, fmt.Sprintf("%v %v", inv["email"], inv["link_url"] != nil))
+	}
+	if want := []string{"bystander@chat.example.test false", "<nil> true"}; !slices.Equal(left, want) {
+		t.Errorf("invitations left %q, want %q", left, want)
+	}
+	if got := eventsOfType(evs, "invites_changed"); len(got) != 0 {
+		t.Errorf("invites_changed events %v, want none", got)
+	}
+}
+
+// Joining through an invitation with a Welcome Bot text: the new user gets one direct
+// message from Welcome Bot carrying it; an invitation without one sends nothing.
+func TestInvitationWelcomeText(t *testing.T) {
+	base := newCheckedServer(t)
+	link := requireSuccess(t, "link", post(t, base, adminAuth, "/api/v1/invites/multiuse", "welcome_message_custom_text", "Read the **rules**."))["invite_link"].(string)
+	requireSuccess(t, "plain", post(t, base, adminAuth, "/api/v1/invites", "invitee_emails", "plain@chat.example.test", "stream_ids", "[]"))
+	for _, c := range []struct {
+		name string
+		kv   []string
+		want string // the text of the one message, "" for none
+	}{
+		{"a link with a text", []string{"email", "welcomed@chat.example.test", "full_name", "Welcomed", "link_url", link}, "Read the **rules**."},
+		{"an email invitation without", []string{"email", "plain@chat.example.test", "full_name", "Plain"}, ""},
+	} {
+		key := requireSuccess(t, c.name, post(t, base, "", "/_fake/invites/accept", c.kv...))["api_key"].(string)
+		auth := basicHeader(c.kv[1], key)
+		msgs := requireSuccess(t, c.name, get(t, base, auth, "/api/v1/messages",
+			`anchor=newest&num_before=10&num_after=0&narrow=[{"operator":"is","operand":"dm"}]&apply_markdown=false`))["messages"].([]any)
+		switch {
+		case c.want == "" && len(msgs) != 0:
+			t.Errorf("%s: direct messages %v, want none", c.name, msgs)
+		case c.want != "" && (len(msgs) != 1 || msgs[0].(map[string]any)["sender_email"] != "welcome-bot@zulip.com" ||
+			!strings.HasSuffix(fmt.Sprint(msgs[0].(map[string]any)["content"]), "\n\n"+c.want)):
+			t.Errorf("%s: direct messages %v, want one from Welcome Bot ending in %q", c.name, msgs, c.want)
 		}
 	}
 }

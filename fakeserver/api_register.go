@@ -158,7 +158,7 @@ func (s *Server) coreRegisterState(st *registerState) {
 	if st.want("realm_user") {
 		users := r.RegisterUsers(uid, st.client.ClientGravatar)
 		me := users.Me
-		f["realm_users"], f["realm_non_active_users"], f["cross_realm_bots"] = users.Active, users.NonActive, []any{}
+		f["realm_users"], f["realm_non_active_users"], f["cross_realm_bots"] = users.Active, users.NonActive, r.CrossRealmBots()
 		f["user_id"], f["email"], f["delivery_email"], f["full_name"] = me.UserID, me.Email, me.DeliveryEmail, me.FullName
 		f["is_owner"], f["is_admin"], f["is_guest"] = me.IsOwner, me.IsAdmin, me.IsGuest
 		if !r.AtLeast(realm.LevelBillingGroup) { // can_manage_billing_group replaced it

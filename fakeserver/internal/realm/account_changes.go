@@ -11,7 +11,7 @@ import (
 // crossRealmBotEmails are the addresses of the real server's system bots
 // (CROSS_REALM_BOT_EMAILS), which no account of any realm may take.
 var crossRealmBotEmails = map[string]bool{
-	notificationBotEmail: true, welcomeBotEmail: true, "emailgateway@zulip.com": true,
+	notificationBotEmail: true, welcomeBotEmail: true, emailGatewayEmail: true,
 }
 
 // MinPasswordLength is the real server's default PASSWORD_MIN_LENGTH, in characters.

@@ -43,5 +43,8 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 	s.addUser(u)
 	s.publishUserAdded(u)
 	s.subscribeToDefaultChannels(u)
+	// The address's email invitations are revoked, as on the real server; with no invitation
+	// used, it tells no referrer (no invites_changed event).
+	s.revokeInvitesTo(email)
 	return u.ID, nil
 }

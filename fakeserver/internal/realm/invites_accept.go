@@ -65,16 +65,14 @@ func (s *State) AcceptInvite(a Acceptance) (Joined, error) {
 			s.applyGroupChange(g, []int{u.ID}, nil, nil, nil)
 		}
 	}
+	// The invitation's own Welcome Bot text reaches the new user as a direct message from
+	// Welcome Bot, as the test endpoint sends it (the rest of the greeting is not sent).
+	if t := inv.welcomeText; t != nil && *t != "" {
+		s.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.realmName(), *t))
+	}
 	// The account uses its invitation up and, as on the real server, revokes every other
 	// invitation to its address; an invitation link stays for others.
-	revoked := false
-	for id, other := range s.admin.invites {
-		if strings.EqualFold(other.email, email) {
-			delete(s.admin.invites, id)
-			revoked = true
-		}
-	}
-	if revoked {
+	if s.revokeInvitesTo(email) {
 		s.publishInvitesChanged(s.users[inv.referrerID])
 	}
 	return Joined{UserID: u.ID, APIKey: u.APIKey}, nil
@@ -100,4 +98,17 @@ func (s *State) pendingInvite(email, linkURL string) *invite {
 		}
 	}
 	return newest
+}
+
+// revokeInvitesTo drops every email invitation to an address that now has an account, as the
+// real server does for each new account, and tells whether there was one.
+func (s *State) revokeInvitesTo(email string) bool {
+	revoked := false
+	for id, inv := range s.admin.invites {
+		if strings.EqualFold(inv.email, email) {
+			delete(s.admin.invites, id)
+			revoked = true
+		}
+	}
+	return revoked
 }

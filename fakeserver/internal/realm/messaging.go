@@ -3,7 +3,6 @@ package realm
 import (
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/chatconform/chatconform/fixtures"
 )
@@ -13,11 +12,8 @@ import (
 type messagingState struct {
 	// userTopics holds each user's topic visibility settings (muting), by user ID.
 	userTopics map[int][]*userTopic
-	// notificationBot is the system bot that posts move and resolve notices; it is not a
-	// member of the realm (the real server's cross-realm bot), so it is made on first use.
-	notificationBot *User
-	// welcomeBot is the system bot that greets users; made on first use, as notificationBot.
-	welcomeBot *User
+	// systemBots are the real server's system bots (system_bots.go), made at load.
+	systemBots []*User
 	// moderationChannel is the ID of the channel message reports go to, 0 for none.
 	moderationChannel int
 	// lastSubmessage numbers submessages.
@@ -32,6 +28,7 @@ type messagingState struct {
 func (s *State) loadMessaging(*fixtures.Fixture) {
 	s.messaging = messagingState{userTopics: map[int][]*userTopic{}}
 	s.setDefaultGroupSettings()
+	s.loadSystemBots()
 }
 
 // The real server's addresses of its notification bot and its Welcome Bot.
@@ -40,42 +37,23 @@ const (
 	welcomeBotEmail      = "welcome-bot@zulip.com"
 )
 
-// userOrBot finds a message sender: a realm user or the notification bot.
+// userOrBot finds a message sender: a realm user or a system bot.
 func (s *State) userOrBot(id int) *User {
 	if u := s.users[id]; u != nil {
 		return u
 	}
-	if b := s.messaging.notificationBot; b != nil && b.ID == id {
-		return b
-	}
-	if b := s.messaging.welcomeBot; b != nil && b.ID == id {
+	if b := s.systemBotByID(id); b != nil {
 		return b
 	}
 	// Unreachable for stored messages; a placeholder keeps views total.
 	return &User{ID: id, FullName: "Unknown user", Email: "unknown@" + s.settings.Host, IsActive: false}
 }
 
-// botUser returns the notification bot, creating it on first use.
-func (s *State) botUser() *User {
-	return s.systemBot(&s.messaging.notificationBot, notificationBotEmail, "Notification Bot")
-}
+// botUser returns the notification bot.
+func (s *State) botUser() *User { return s.systemBot(notificationBotEmail) }
 
-// welcomeBotUser returns the Welcome Bot, creating it on first use.
-func (s *State) welcomeBotUser() *User {
-	return s.systemBot(&s.messaging.welcomeBot, welcomeBotEmail, "Welcome Bot")
-}
-
-// systemBot returns the system bot kept in *slot, creating it on first use.
-func (s *State) systemBot(slot **User, email, name string) *User {
-	if *slot == nil {
-		*slot = &User{
-			ID: nextID(&s.next.user), Email: email, FullName: name, Role: RoleMember,
-			IsBot: true, BotType: 1, IsActive: true, DateJoined: time.Unix(s.Now(), 0).UTC(), Timezone: "UTC",
-			AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
-		}
-	}
-	return *slot
-}
+// welcomeBotUser returns the Welcome Bot.
+func (s *State) welcomeBotUser() *User { return s.systemBot(welcomeBotEmail) }
 
 // sendNotification posts a notification-bot message to a channel's topic, as the real server
 // does for moves and resolved topics (under the lock). Every subscriber receives it; it is

@@ -147,6 +147,8 @@ type UserView struct {
 	// IsImportedStub is false for every user of the fake (none is imported); absent below
 	// LevelImportedStub, where the real server did not send it.
 	IsImportedStub *bool `json:"is_imported_stub,omitempty"`
+	// IsSystemBot is present, true, for the real server's system bots only.
+	IsSystemBot bool `json:"is_system_bot,omitempty"`
 	// IsDeleted is present only when true, for a user deleted permanently: the fake deletes
 	// none, so it is never set (a mutation point sets it).
 	IsDeleted *bool `json:"is_deleted,omitempty"`
@@ -176,6 +178,7 @@ func (s *State) userView(viewer, u *User) UserView {
 		if u.BotOwnerID != 0 {
 			v.BotOwnerID = json.RawMessage(strconv.Itoa(u.BotOwnerID))
 		}
+		v.IsSystemBot = crossRealmBotEmails[u.Email]
 	}
 	if mutation.On("is-deleted-false-for-deactivated") && !u.IsActive {
 		v.IsDeleted = new(bool)
@@ -196,6 +199,11 @@ func (s *State) UserViewWith(viewerID, targetID int, withProfile bool) (UserView
 	defer s.mu.RUnlock()
 	viewer, target := s.users[viewerID], s.users[targetID]
 	if target == nil {
+		// The real server finds its system bots by ID too; being bots, they have no
+		// custom profile fields.
+		if b := s.systemBotByID(targetID); b != nil {
+			return s.userView(viewer, b), nil
+		}
 		return UserView{}, apierr.NoSuchUser
 	}
 	v := s.userView(viewer, target)
