@@ -9,6 +9,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/gavv/httpexpect/v2"
+
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/specs/ops"
 )
@@ -117,8 +119,12 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 
 	// Always: also when the bot's own email_address_visibility would hide a human's address
 	// from every other viewer (a server may refuse the setting to a bot; the rule holds either way).
-	It("always shows a bot's real email as its delivery_email", harness.Req("RES-07"), func() {
+	// The new bot is made while the realm's default for new users hides their address from
+	// everyone (where the server has those defaults): a server that gives bots a human's
+	// visibility hides it then. Serial: the default would reach users other specs create.
+	It("always shows a bot's real email as its delivery_email", Serial, harness.Req("RES-07"), func() {
 		t := harness.Current()
+		hideByDefault(t)
 		// A bot of its own, as its settings change: bots are not kept as spares.
 		for _, bot := range []harness.User{t.User(harness.Bot), t.NewUser(harness.Bot)} {
 			if bot.ID != t.User(harness.Bot).ID {
@@ -145,6 +151,25 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		}
 	})
 })
+
+// hideByDefault sets the realm's email_address_visibility for new users to nobody until the
+// spec ends, where the server has that default (PATCH /realm/user_settings_defaults); it
+// records whether it could.
+func hideByDefault(t *harness.Target) {
+	GinkgoHelper()
+	admin := t.User(harness.Admin)
+	defaults, _ := t.StateOf(admin, "realm_user_settings_defaults").Raw()["realm_user_settings_defaults"].(map[string]any)
+	was, ok := defaults["email_address_visibility"].(float64)
+	if !ok {
+		harness.Info("the realm's default email visibility", "register gives no realm_user_settings_defaults.email_address_visibility: the new bot is made under the server's own default")
+		return
+	}
+	set := func(v int) *httpexpect.Response {
+		return ops.SendForm(admin, "PATCH", "/realm/user_settings_defaults", nil, "email_address_visibility", v)
+	}
+	harness.Success(set(harness.VisibleToNobody))
+	DeferCleanup(func() { harness.Success(set(int(was))) })
+}
 
 // roleViewers is a viewer of each role. The owner's view is any owner's: one made for the spec,
 // so that the configured owner's requests are left to what only it may do.

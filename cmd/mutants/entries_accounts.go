@@ -82,7 +82,7 @@ var accountEntries = []Entry{
 	{Name: "mute-by-channel-name-refused", Operator: Combination, Requirements: reqs("OP03-02"), Does: "topic muting naming the channel by stream is refused"},
 
 	// Privacy on every surface.
-	{Name: "bot-delivery-email-hidden", Operator: Privacy, Requirements: reqs("RES-07"), Does: "a bot's delivery_email follows its email visibility like a human's (null for viewers it excludes)"},
+	{Name: "bot-delivery-email-hidden", Operator: Privacy, Requirements: reqs("RES-07"), Does: "a new bot takes the realm's default email visibility for new users, and its delivery_email follows it like a human's (null for viewers it excludes)"},
 	{Name: "members-visibility-shown-to-guests", Operator: Privacy, Requirements: reqs("AUTH-19", "RES-06"), Does: "a guest sees the real email of a user whose visibility is members only"},
 	{Name: "moderators-visibility-shown-to-members", Operator: Privacy, Requirements: reqs("AUTH-19", "RES-06"), Does: "a member sees the real email of a user whose visibility is moderators only"},
 	{Name: "admins-visibility-hidden-from-admins", Operator: Privacy, Requirements: reqs("AUTH-18", "RES-06", "OP02-02"), Does: "administrators do not see the real email of a user whose visibility is administrators only"},

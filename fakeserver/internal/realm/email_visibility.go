@@ -35,9 +35,13 @@ func (s *State) emailVisibility(target *User) int {
 	return target.EmailAddressVisibility
 }
 
+// botsLikeHumans is the mutant of a server that treats a bot's email like a human's: the new
+// bot takes the realm's defaults for new users, and its address follows its visibility.
+func botsLikeHumans() bool { return mutation.On("bot-delivery-email-hidden") }
+
 // canSeeRealEmail applies the target's email visibility to the viewer.
 func (s *State) canSeeRealEmail(viewer, target *User) bool {
-	if viewer.ID == target.ID || target.IsBot && !mutation.On("bot-delivery-email-hidden") {
+	if viewer.ID == target.ID || target.IsBot && !botsLikeHumans() {
 		return true
 	}
 	switch s.emailVisibility(target) {

@@ -286,7 +286,11 @@ func (s *State) CreateBot(ownerID int, nb NewBot, maxBots int) (User, error) {
 		DateJoined: s.clock.Now(), Timezone: "UTC", AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
 		PresenceEnabled: true,
 	}
-	s.applyUserDefaults(u)
+	// A bot keeps the settings' own defaults: the realm's defaults for new users are for
+	// humans (the real server's create_user copies them only when bot_type is None).
+	if botsLikeHumans() {
+		s.applyUserDefaults(u)
+	}
 	s.addUser(u)
 	s.setUpBotService(u, nb)
 	s.publishUserAdded(u)
