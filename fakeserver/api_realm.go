@@ -11,10 +11,12 @@ import (
 
 // updateRealm: PATCH /realm — the organization's settings: those that govern editing and
 // moving messages, the permission group settings, and the plain settings (realm_settings.go);
-// every value is checked before any is changed, and the response echoes what changed, as the
-// real server does.
+// the domain checks every value and applies them all in one step (realm.UpdateRealm), and the
+// response echoes what changed, as the real server does.
 func (s *Server) updateRealm(c *call) (fields, error) {
-	change := realm.EditingChange{Limits: map[string]*int{}, Groups: map[string]realm.GroupSettingChange{}}
+	update := realm.RealmChange{ByOwner: c.user.Role == realm.RoleOwner}
+	change := &update.Editing
+	change.Limits, change.Groups, change.Policies = map[string]*int{}, map[string]realm.GroupSettingChange{}, map[string]int{}
 	change.AllowMessageEditing = optionalBool(c, "allow_message_editing")
 	for _, name := range realm.EditingSettingNames {
 		if !s.realm().EditingSettingKnown(name) {
@@ -40,58 +42,28 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 			change.Groups[name] = g
 		}
 	}
-	visibility, hasVisibility := s.emailVisibilityParam(c, false)
-	moderation, hasModeration := int64(0), false
-	if s.realm().AtLeast(realm.LevelModerationRequestChannel) {
-		moderation, hasModeration = c.p.Int("moderation_request_channel_id")
+	if v, given := s.emailVisibilityParam(c, false); given {
+		visibility := int(v)
+		update.EmailVisibility = &visibility
 	}
-	change.Policies = map[string]int{}
+	if s.realm().AtLeast(realm.LevelModerationRequestChannel) {
+		if v, given := c.p.Int("moderation_request_channel_id"); given {
+			id := int(v)
+			update.ModerationChannel = &id
+		}
+	}
 	for _, name := range s.realm().RolePolicyNames() {
 		if v, given := c.p.Int(name); given {
 			change.Policies[name] = int(v)
 		}
 	}
-	plain := realmSettingParams(c, s.realm().RealmSettings())
+	update.Plain = realmSettingParams(c, s.realm().RealmSettings())
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	byOwner := c.user.Role == realm.RoleOwner
-	change.ByOwner = byOwner
-	if err := s.realm().CheckRealmSettings(plain, byOwner); err != nil {
-		return nil, err
-	}
-	if hasVisibility { // checked before any other change is made
-		if err := realm.CheckEmailVisibility(int(visibility)); err != nil {
-			return nil, err
-		}
-	}
-	if hasModeration {
-		if err := s.realm().CheckModerationRequestChannel(int(moderation)); err != nil {
-			return nil, err
-		}
-	}
-	changed, err := s.realm().UpdateEditing(change)
+	changed, err := s.realm().UpdateRealm(update)
 	if err != nil {
 		return nil, err
-	}
-	plainChanged, err := s.realm().UpdateRealmSettings(plain, byOwner)
-	if err != nil {
-		return nil, err
-	}
-	maps.Copy(changed, plainChanged)
-	if hasVisibility {
-		if updated, _ := s.realm().SetRealmEmailVisibility(int(visibility)); updated {
-			changed["email_address_visibility"] = int(visibility)
-		}
-	}
-	if hasModeration {
-		updated, err := s.realm().SetModerationRequestChannel(int(moderation))
-		if err != nil {
-			return nil, err
-		}
-		if updated {
-			changed["moderation_request_channel_id"] = int(moderation)
-		}
 	}
 	return fields(changed), nil
 }

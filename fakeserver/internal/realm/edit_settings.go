@@ -219,8 +219,6 @@ type EditingChange struct {
 	TopicsPolicy          *string
 	Groups                map[string]GroupSettingChange
 	Policies              map[string]int // role policy name → new value
-	// ByOwner: the requester is an owner, as some group settings need.
-	ByOwner bool
 }
 
 // Editing returns the current editing settings.
@@ -296,12 +294,10 @@ func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) error {
 	return nil
 }
 
-// UpdateEditing applies a change (the caller is an administrator), all or nothing, and
-// returns the settings that actually changed, each also published to every user in a realm
-// event.
-func (s *State) UpdateEditing(c EditingChange) (map[string]any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// planEditing checks a change (the caller is an administrator, an owner when byOwner) and
+// gives the settings it leads to and those of them that actually change, without keeping
+// anything; the caller holds the write lock and keeps them with applyEditing.
+func (s *State) planEditing(c EditingChange, byOwner bool) (EditingSettings, map[string]any, error) {
 	next := s.editing
 	next.Others = cloneGroupSettings(s.editing.Others)
 	changed := map[string]any{}
@@ -335,14 +331,14 @@ func (s *State) UpdateEditing(c EditingChange) (map[string]any, error) {
 			continue
 		}
 		change, cur := c.Groups[name], rule.field(&next)
-		if rule.owner && !c.ByOwner {
-			return nil, apierr.MustBeOwner
+		if rule.owner && !byOwner {
+			return next, nil, apierr.MustBeOwner
 		}
 		if change.Old != nil && !change.Old.equal(*cur) {
-			return nil, apierr.New(400, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
+			return next, nil, apierr.New(400, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
 		}
 		if err := s.checkGroupSetting(rule, change.New); err != nil {
-			return nil, err
+			return next, nil, err
 		}
 		if !change.New.equal(*cur) {
 			*cur = change.New
@@ -353,7 +349,7 @@ func (s *State) UpdateEditing(c EditingChange) (map[string]any, error) {
 		p, v := rolePolicies[name], c.Policies[name]
 		group, known := p.groups[v]
 		if !known {
-			return nil, apierr.BadRequest("Invalid %s", name)
+			return next, nil, apierr.BadRequest("Invalid %s", name)
 		}
 		cur := groupSettingRules[p.group].field(&next)
 		if s.policyValue(p, *cur) != v {
@@ -361,12 +357,16 @@ func (s *State) UpdateEditing(c EditingChange) (map[string]any, error) {
 			changed[name] = v
 		}
 	}
+	return next, changed, nil
+}
+
+// applyEditing keeps the settings planEditing gave and publishes each changed one to every
+// user in a realm event, in the real server's form for it; the caller holds the write lock.
+func (s *State) applyEditing(next EditingSettings, changed map[string]any) {
 	s.editing = next
-	// One event per changed setting, each in the real server's form for it.
 	for _, name := range slices.Sorted(maps.Keys(changed)) {
 		s.publish(realmSettingEvent(name, changed[name]), s.activeUserIDs()...)
 	}
-	return changed, nil
 }
 
 // realmSettingEvent is the realm event announcing one changed setting: update_dict for

@@ -130,17 +130,13 @@ func (s *State) setEmailVisibility(u *User, visibility int) {
 	}
 }
 
-// SetRealmEmailVisibility changes the realm's email_address_visibility (PATCH /realm, below
-// LevelUserEmailVisibility; the caller is an administrator), and returns whether it changed.
-// Every user whose API email changes with it is announced, as for a user's own setting.
-func (s *State) SetRealmEmailVisibility(visibility int) (bool, error) {
-	if err := CheckEmailVisibility(visibility); err != nil {
-		return false, err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// setRealmEmailVisibility changes the realm's email_address_visibility (PATCH /realm, below
+// LevelUserEmailVisibility) to a checked value, and returns whether it changed. Every user
+// whose API email changes with it is announced, as for a user's own setting. The caller holds
+// the write lock.
+func (s *State) setRealmEmailVisibility(visibility int) bool {
 	if visibility == s.realmEmailVisibility {
-		return false, nil
+		return false
 	}
 	before := map[int]string{}
 	for id, u := range s.users {
@@ -153,7 +149,7 @@ func (s *State) SetRealmEmailVisibility(visibility int) (bool, error) {
 			s.publishUserUpdate(u, map[string]any{"new_email": s.apiEmail(u)})
 		}
 	}
-	return true, nil
+	return true
 }
 
 // RealmEmailVisibility is the realm's email_address_visibility, for register below

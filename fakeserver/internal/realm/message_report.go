@@ -54,16 +54,9 @@ func (s *State) ModerationRequestChannelID() int {
 	return s.messaging.moderationChannel
 }
 
-// CheckModerationRequestChannel refuses what SetModerationRequestChannel would refuse, so that
-// PATCH /realm can refuse it before it changes anything: an unknown or archived channel, or a
-// public one. A negative ID turns reporting off.
-func (s *State) CheckModerationRequestChannel(id int) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.checkModerationRequestChannel(id)
-}
-
-// checkModerationRequestChannel is CheckModerationRequestChannel with the lock held.
+// checkModerationRequestChannel refuses what moderation_request_channel_id may not be: an
+// unknown or archived channel, or a public one. A negative ID turns reporting off. The caller
+// holds the lock.
 func (s *State) checkModerationRequestChannel(id int) error {
 	if id < 0 {
 		return nil
@@ -78,24 +71,18 @@ func (s *State) checkModerationRequestChannel(id int) error {
 	return nil
 }
 
-// SetModerationRequestChannel sets moderation_request_channel_id (PATCH /realm), announced to
-// every active user with a realm update event. As on the real server, the setting counts as
-// changed, and is announced, whenever it differs or none is set (-1 again included).
-func (s *State) SetModerationRequestChannel(id int) (changed bool, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// Checked under the lock that keeps it: a channel archived between a check and the change
-	// would otherwise become the moderation channel.
-	if err := s.checkModerationRequestChannel(id); err != nil {
-		return false, err
-	}
+// setModerationRequestChannel sets moderation_request_channel_id (PATCH /realm) to a checked
+// value, announced to every active user with a realm update event. As on the real server, the
+// setting counts as changed, and is announced, whenever it differs or none is set (-1 again
+// included). The caller holds the write lock.
+func (s *State) setModerationRequestChannel(id int) bool {
 	cur := s.messaging.moderationChannel
 	if cur != 0 && cur == id {
-		return false, nil
+		return false
 	}
 	s.messaging.moderationChannel = max(id, 0)
 	s.publish(events.Event{"type": "realm", "op": "update", "property": "moderation_request_channel_id", "value": id}, s.activeUserIDs()...)
-	return true, nil
+	return true
 }
 
 // ReportMessage reports a message to the realm's moderators (POST /messages/{id}/report): the

@@ -12,7 +12,7 @@ import (
 func TestReportMessageRefusesUnknownType(t *testing.T) {
 	s := newIndexedRealm(t)
 	secret := s.channelsByName["secret"]
-	if _, err := s.SetModerationRequestChannel(secret.ID); err != nil {
+	if _, err := s.UpdateRealm(RealmChange{ModerationChannel: &secret.ID}); err != nil {
 		t.Fatalf("setting the moderation channel: %v", err)
 	}
 	messageID, err := s.Send(1, Draft{Channel: "general", Topic: "reported", TopicGiven: true, Content: "spam, spam", Client: "test"})

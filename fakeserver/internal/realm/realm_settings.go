@@ -213,15 +213,6 @@ func (s *State) checkRealmSetting(r RealmSetting, v any, byOwner bool) error {
 	return nil
 }
 
-// CheckRealmSettings refuses what UpdateRealmSettings would refuse, so that PATCH /realm can
-// refuse a request before it changes any setting.
-func (s *State) CheckRealmSettings(changes map[string]any, byOwner bool) error {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, err := s.checkRealmSettings(changes, byOwner)
-	return err
-}
-
 // checkRealmSettings checks every change, in name order, and gives the settings at the realm's
 // level by name; the caller holds the lock.
 func (s *State) checkRealmSettings(changes map[string]any, byOwner bool) (map[string]RealmSetting, error) {
@@ -241,17 +232,11 @@ func (s *State) checkRealmSettings(changes map[string]any, byOwner bool) (map[st
 	return byName, nil
 }
 
-// UpdateRealmSettings changes plain settings (PATCH /realm; the caller is an administrator,
-// byOwner when an owner), all or nothing: every value is checked before any is kept. Each
-// change is announced to every active user; the answer is the changed settings as PATCH
-// /realm echoes them (a changed string as "updated", as the real server does).
-func (s *State) UpdateRealmSettings(changes map[string]any, byOwner bool) (map[string]any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	byName, err := s.checkRealmSettings(changes, byOwner)
-	if err != nil {
-		return nil, err
-	}
+// applyRealmSettings keeps plain settings (PATCH /realm) that checkRealmSettings passed, with
+// the settings by name it gave, and announces each change to every active user; the answer is
+// the changed settings as PATCH /realm echoes them (a changed string as "updated", as the real
+// server does). The caller holds the write lock.
+func (s *State) applyRealmSettings(changes map[string]any, byName map[string]RealmSetting) map[string]any {
 	changed := map[string]any{}
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
 		r, v := byName[name], changes[name]
@@ -271,7 +256,7 @@ func (s *State) UpdateRealmSettings(changes map[string]any, byOwner bool) (map[s
 		}
 		s.publish(events.Event{"type": "realm", "op": "update", "property": name, "value": v}, s.activeUserIDs()...)
 	}
-	return changed, nil
+	return changed
 }
 
 // isWebURL is whether u is an absolute http or https URL with a host.
