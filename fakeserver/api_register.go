@@ -310,7 +310,7 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f["realm_authentication_methods"] = map[string]any{"Email": map[string]any{"enabled": true, "available": true}}
 	f["server_generation"] = s.hub.Generation()
 	f["event_queue_longpoll_timeout_seconds"] = s.Config().EventPollTimeoutSeconds
-	f["server_presence_ping_interval_seconds"] = 60
+	f["server_presence_ping_interval_seconds"] = realm.PingIntervalSeconds
 	f["server_presence_offline_threshold_seconds"] = realm.OfflineThresholdSeconds
 	f["server_typing_started_expiry_period_milliseconds"] = 45000
 	f["server_typing_stopped_wait_period_milliseconds"] = 5000

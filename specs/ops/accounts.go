@@ -364,11 +364,10 @@ func (o Accounts) PresencesSince(u harness.User, kv ...any) (map[string]any, int
 }
 
 // quietFor is how long QuietMember's member has reported no presence: past the 55 s within
-// which a report is no update, and past the time after which a report of active brings the
-// member online again, which sends a presence event: 70 s since the last active report on
-// the real server, 140 s since the last report on the fake (its offline threshold). Two
-// minutes was not enough on the fake: a spare that had reported at the clock's current time
-// was still online two minutes later, and its report sent no event.
+// which a report is no update, and past the time after which an active report brings the
+// member online again, which sends a presence event: on a server of this family, when the
+// last active report is more than its offline threshold less one ping interval less 10 s
+// old (70 s with the fake's 140 s and 60 s, 130 s with the real server's default 200 s).
 const quietFor = 3 * time.Minute
 
 // QuietMember is a member who has reported no presence for longer than quietFor: a spare once

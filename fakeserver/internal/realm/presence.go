@@ -23,12 +23,29 @@ const legacyActivitySeconds = 70
 // every window, and a report that changes nothing is no update, so it takes no new update ID.
 const updateMinFreqSeconds = 55
 
+// PingIntervalSeconds is how often clients report (server_presence_ping_interval_seconds).
+const PingIntervalSeconds = 60
+
+// comeOnlineSeconds is how long a user must have reported no activity for an active report to
+// announce them online again (the real server's OFFLINE_THRESHOLD_SECS - PRESENCE_PING_INTERVAL_SECS
+// - 10, from the rewrite of level 178): by then they have missed two pings, and a client may show
+// them offline before its next ping.
+const comeOnlineSeconds = OfflineThresholdSeconds - PingIntervalSeconds - 10
+
+// legacyStaleSeconds is how old a client's last report had to be, before level 178, for an
+// active report to announce the user online again.
+const legacyStaleSeconds = 70
+
 // presence is what the realm knows of one user's presence.
 type presence struct {
 	client       string
 	activeTS     int64 // last time the user was active (0: never)
 	idleTS       int64 // last time any client of the user reported (active or idle)
 	lastUpdateID int
+	// Before level 178 the real server kept the last report's time and status per client, and
+	// announced a user whose report turned from idle to active; these are that row's.
+	reportTS     int64
+	reportStatus string
 }
 
 func (p *presence) status(now int64) string {
@@ -55,28 +72,34 @@ type PresenceResult struct {
 
 // UpdatePresence records the user's status from a client, as the real server does: a new
 // timestamp is stored only when it is more than updateMinFreqSeconds newer than the stored
-// one, and only a stored change takes a new update ID. A user who comes online, or whose
-// status changes, is announced to everyone at once (the presence event of the document).
+// one, and only a stored change takes a new update ID. A user's first report, and an active
+// report of a user who has been inactive long enough to be shown offline (comesOnline), is
+// announced to everyone at once (the presence event of the document).
 func (s *State) UpdatePresence(userID int, status, client string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.Now()
 	p := s.presence[userID]
-	changed, wasOnline, oldStatus := false, false, ""
+	changed, announce := false, false
 	if p == nil {
-		p = &presence{idleTS: now}
+		p = &presence{idleTS: now, reportTS: now, reportStatus: status}
 		if status == "active" {
 			p.activeTS = now
 		}
 		s.presence[userID] = p
-		changed = true
+		changed, announce = true, true
 	} else {
-		wasOnline, oldStatus = p.online(now), p.status(now)
+		announce = s.comesOnline(p, status, now)
 		if now-p.idleTS > updateMinFreqSeconds {
 			p.idleTS, changed = now, true
 		}
 		if status == "active" && now-p.activeTS > updateMinFreqSeconds {
 			p.activeTS, p.idleTS, changed = now, max(p.idleTS, now), true
+		}
+		// An idle report soon after an active one left the row as it was: one idle window
+		// of a user active in another would otherwise toggle their status.
+		if status == p.reportStatus || status == "active" || now-p.reportTS > legacyStaleSeconds {
+			p.reportTS, p.reportStatus = now, status
 		}
 	}
 	if s.atLeast(LevelPresenceWebsite) {
@@ -90,7 +113,7 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 		return
 	}
 	u := s.users[userID]
-	if u.PresenceEnabled && (!wasOnline || oldStatus != p.status(now)) {
+	if u.PresenceEnabled && announce {
 		// Clients of slim_presence identify users by id only: the email is left out.
 		ev := events.Event{
 			"type": "presence", "user_id": u.ID, "server_timestamp": float64(now),
@@ -108,6 +131,20 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 			return []events.Event{withEmail}
 		}, s.activeUserIDs()...)
 	}
+}
+
+// comesOnline is whether an existing user's report announces them: only an active one, from
+// level 178 when their last active report is more than comeOnlineSeconds old (or they were
+// never active), before when their client's last report was idle or over legacyStaleSeconds old.
+// Going idle is never announced.
+func (s *State) comesOnline(p *presence, status string, now int64) bool {
+	if status != "active" {
+		return false
+	}
+	if !s.atLeast(LevelPresenceWebsite) {
+		return p.reportStatus == "idle" || now-p.reportTS > legacyStaleSeconds
+	}
+	return p.activeTS == 0 || now-p.activeTS > comeOnlineSeconds
 }
 
 // Presences returns presence data in the modern or legacy format: with a positive
