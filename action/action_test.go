@@ -209,7 +209,12 @@ func startFake(t *testing.T, root string) string {
 	}
 	t.Cleanup(func() { _ = fake.Process.Kill(); _ = fake.Wait(); logFile.Close() })
 	banner := regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+`)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	// Until a little before the test binary's deadline: a busy machine starts it late, not never.
+	wait := 10 * time.Minute
+	if d, ok := t.Deadline(); ok {
+		wait = time.Until(d) * 9 / 10
+	}
+	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		data, _ := os.ReadFile(log)
 		if url := banner.Find(data); url != nil {
 			return string(url)

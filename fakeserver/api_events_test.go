@@ -158,13 +158,16 @@ func TestEventQueueFlow(t *testing.T) {
 
 func TestEventLongPollWakesOnChange(t *testing.T) {
 	ts := newServer(t)
+	// A poll woken only by its timeout would still bring the message, so the time tells the
+	// two apart: far longer than any wake-up takes on a busy machine.
+	evPatchConfig(t, ts.URL, "event_poll_timeout_seconds", "300")
 	member, _ := defaultFixture.UserByRole("member")
 	q := evRegister(t, ts.URL, memberAuth)
 	began := time.Now()
 	ch := evAsyncGet(context.Background(), ts.URL, memberAuth, "/api/v1/events", evQuery(q, -1, false))
 	time.Sleep(100 * time.Millisecond) // let the poll block (if it is early, it answers at once anyway)
 	evSendDirect(t, ts.URL, ownerAuth, member.ID, "wake up")
-	r := evAwait(t, ch, 5*time.Second)
+	r := evAwait(t, ch, patience(t))
 	if r.status != http.StatusOK || r.env["result"] != "success" || r.env["queue_id"] != nil {
 		t.Fatalf("HTTP %d %v", r.status, r.env)
 	}
@@ -172,7 +175,7 @@ func TestEventLongPollWakesOnChange(t *testing.T) {
 	if len(evs) == 0 || evs[len(evs)-1]["type"] != "message" {
 		t.Fatalf("events %v, want the message", evs)
 	}
-	if d := time.Since(began); d > 5*time.Second {
+	if d := time.Since(began); d >= 300*time.Second {
 		t.Errorf("answered after %v: woken by the poll timeout, not the message", d)
 	}
 }
@@ -186,8 +189,10 @@ func TestEventHeartbeat(t *testing.T) {
 	q := evRegister(t, ts.URL, memberAuth, "event_types", `["message"]`) // heartbeats pass any filter
 	began := time.Now()
 	evs := evPoll(t, ts.URL, memberAuth, q, -1, false)
-	if d := time.Since(began); d < time.Second || d > 8*time.Second {
-		t.Errorf("heartbeat after %v, want about 1 s", d)
+	// No upper bound: a busy machine answers late, and a poll that never answers is go test
+	// -timeout's to report.
+	if d := time.Since(began); d < time.Second {
+		t.Errorf("heartbeat after %v, want the 1 s poll timeout first", d)
 	}
 	if len(evs) != 1 || evs[0]["type"] != "heartbeat" || evs[0]["id"] != float64(0) {
 		t.Fatalf("events %v, want one heartbeat with id 0", evs)
@@ -211,9 +216,9 @@ func TestEventPollEndsWithTheClient(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	cancel()
 	<-ch
-	// The journal records a request when its handler returns: the poll must end long before
-	// its 300 s timeout once the client has gone.
-	deadline := time.Now().Add(10 * time.Second)
+	// The journal records a request when its handler returns: the poll must end before its
+	// 300 s timeout once the client has gone (a margin no busy machine needs).
+	deadline := time.Now().Add(240 * time.Second)
 	for {
 		env := requireSuccess(t, "journal", get(t, ts.URL, "", "/_fake/journal", ""))
 		if strings.Contains(canonical(env["requests"]), `"path":"/api/v1/events"`) {

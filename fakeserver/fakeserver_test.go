@@ -67,8 +67,20 @@ func (r response) String() string {
 }
 
 // httpClient does not follow redirects: a test sees them, and never leaves the machine (the
-// avatar redirects lead to gravatar).
-var httpClient = &http.Client{Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+// avatar redirects lead to gravatar). It sets no timeout: how long an answer takes grows with
+// the machine's load, and a request that never ends is go test -timeout's to report.
+var httpClient = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// patience is how long a test waits for what load only delays (an event, a journal entry, a
+// due reminder): until a little before the test binary's deadline, so that a condition that
+// never holds fails under this test's name, and one that holds late on a busy machine passes.
+func patience(t *testing.T) time.Duration {
+	deadline, ok := t.Deadline()
+	if !ok {
+		return 10 * time.Minute
+	}
+	return time.Until(deadline) * 9 / 10
+}
 
 // newServer starts a fake on the default fixture for the duration of the test.
 func newServer(t testing.TB) *fakeserver.TestServer {

@@ -24,7 +24,6 @@ func TestSlowBodyFreezesNobody(t *testing.T) {
 	fmt.Fprintf(conn, "POST /api/v1/fetch_api_key HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nusername=a", host)
 	time.Sleep(100 * time.Millisecond) // the request is in the fake's hands, its body short
 
-	quick := &http.Client{Timeout: time.Second}
 	for _, req := range []request{
 		{method: http.MethodPost, path: "/_fake/reset"},
 		{method: http.MethodGet, path: "/api/v1/server_settings"},
@@ -34,7 +33,7 @@ func TestSlowBodyFreezesNobody(t *testing.T) {
 		{method: http.MethodPost, path: "/_fake/reset"},
 	} {
 		start := time.Now()
-		res, err := send(quick, ts.URL, req)
+		res, err := send(httpClient, ts.URL, req)
 		if err != nil {
 			t.Fatalf("%s %s beside a slow client: %v", req.method, req.path, err)
 		}
@@ -55,7 +54,7 @@ func TestResetEndsQueues(t *testing.T) {
 	poll := evAsyncGet(ctx, ts.URL, memberAuth, "/api/v1/events", evQuery(before, -1, false))
 	time.Sleep(100 * time.Millisecond) // the poll is waiting
 	requireSuccess(t, "reset", do(t, ts.URL, request{method: http.MethodPost, path: "/_fake/reset"}))
-	r := evAwait(t, poll, 5*time.Second)
+	r := evAwait(t, poll, patience(t))
 	if r.status != http.StatusBadRequest || r.env["code"] != "BAD_EVENT_QUEUE_ID" || r.env["queue_id"] != before {
 		t.Errorf("poll across a reset: %d %v, want 400 BAD_EVENT_QUEUE_ID for %s", r.status, r.env, before)
 	}

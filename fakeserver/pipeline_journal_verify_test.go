@@ -74,7 +74,7 @@ func TestFaultedRequestsAreJournaledWithTheirParameters(t *testing.T) {
 			// The journal records a request when its handler returns; a dropped connection
 			// reaches the client first, so the entry may follow the client's error.
 			var got []fakeserver.JournalEntry
-			for deadline := time.Now().Add(5 * time.Second); len(got) == 0 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			for deadline := time.Now().Add(patience(t)); len(got) == 0 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 				got = ts.Server.Journal(fakeserver.JournalFilter{Method: http.MethodPost, Path: "/api/v1/messages"})
 			}
 			if len(got) == 0 {

@@ -214,7 +214,8 @@ func TestDontBlockReturnsAtOnce(t *testing.T) {
 	q, _ := h.Register(QueueSpec{UserID: 1})
 	began := time.Now()
 	evs := fetch(t, h, 1, q, -1)
-	if len(evs) != 0 || time.Since(began) > 5*time.Second {
+	// The poll timeout, not a guess at the machine's speed, tells a blocking Get apart.
+	if len(evs) != 0 || time.Since(began) >= time.Minute {
 		t.Errorf("dont_block on an empty queue: %v after %v", evs, time.Since(began))
 	}
 }
@@ -237,7 +238,7 @@ func getAsync(ctx context.Context, h *Hub, user int, queueID string, last int) <
 // waitForPoller waits until a Get is blocked on the queue.
 func waitForPoller(t *testing.T, h *Hub, queueID string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience(t))
 	for time.Now().Before(deadline) {
 		h.mu.Lock()
 		q := h.queues[queueID]
@@ -249,6 +250,16 @@ func waitForPoller(t *testing.T, h *Hub, queueID string) {
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatalf("no Get blocked on %s", queueID)
+}
+
+// patience is how long a test waits for what load only delays: until a little before the test
+// binary's deadline, so a busy machine never fails a test a quiet one passes.
+func patience(t *testing.T) time.Duration {
+	deadline, ok := t.Deadline()
+	if !ok {
+		return 10 * time.Minute
+	}
+	return time.Until(deadline) * 9 / 10
 }
 
 func receive(t *testing.T, ch <-chan result, within time.Duration) result {
@@ -275,7 +286,7 @@ func TestLongPollWakesOnPublish(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	h.Publish(Event{"type": "message", "content": "hi"}, 1)
-	r := receive(t, ch, 10*time.Second)
+	r := receive(t, ch, patience(t))
 	if r.err != nil || summary(r.evs) != "message/0" || r.evs[0]["content"] != "hi" {
 		t.Errorf("got %v %v", r.evs, r.err)
 	}
@@ -285,7 +296,7 @@ func TestHeartbeatAfterPollTimeout(t *testing.T) {
 	h, _ := newHub(t, Options{PollTimeout: 30 * time.Millisecond})
 	q, _ := h.Register(QueueSpec{UserID: 1, EventTypes: []string{"message"}}) // heartbeats pass any filter
 	began := time.Now()
-	r := receive(t, getAsync(context.Background(), h, 1, q, -1), 10*time.Second)
+	r := receive(t, getAsync(context.Background(), h, 1, q, -1), patience(t))
 	if r.err != nil || len(r.evs) != 1 || r.evs[0]["type"] != "heartbeat" || r.evs[0]["id"] != 0 {
 		t.Fatalf("got %v %v, want one heartbeat with id 0", r.evs, r.err)
 	}
@@ -318,7 +329,7 @@ func TestContextCancellation(t *testing.T) {
 	ch := getAsync(ctx, h, 1, q, -1)
 	waitForPoller(t, h, q)
 	cancel()
-	r := receive(t, ch, 10*time.Second)
+	r := receive(t, ch, patience(t))
 	if r.err != nil || r.evs == nil || len(r.evs) != 0 {
 		t.Fatalf("got %v %v, want an empty list", r.evs, r.err)
 	}
@@ -335,12 +346,12 @@ func TestNewFetchAnswersTheOldOne(t *testing.T) {
 	first := getAsync(context.Background(), h, 1, q, -1)
 	waitForPoller(t, h, q)
 	second := getAsync(context.Background(), h, 1, q, -1)
-	if r := receive(t, first, 10*time.Second); r.err != nil || len(r.evs) != 0 {
+	if r := receive(t, first, patience(t)); r.err != nil || len(r.evs) != 0 {
 		t.Errorf("first poll: %v %v", r.evs, r.err)
 	}
 	waitForPoller(t, h, q)
 	h.Publish(Event{"type": "x"}, 1)
-	if r := receive(t, second, 10*time.Second); summary(r.evs) != "x/0" {
+	if r := receive(t, second, patience(t)); summary(r.evs) != "x/0" {
 		t.Errorf("second poll: %v %v", r.evs, r.err)
 	}
 }
@@ -375,7 +386,7 @@ func TestGarbageCollection(t *testing.T) {
 		t.Errorf("%d queues, want the polled one kept", n)
 	}
 	cancel()
-	receive(t, ch, 10*time.Second)
+	receive(t, ch, patience(t))
 	fetch(t, h2, 1, polled, -1)
 
 	// Shortening the idle timeout applies at once, without the clock moving.
@@ -464,7 +475,7 @@ func TestDeleteAndResetAnswerWaitingPolls(t *testing.T) {
 			waitForPoller(t, h, q)
 			tt.end(h, q)
 			// Not an empty success: the client must learn that its queue is gone.
-			r := receive(t, ch, 10*time.Second)
+			r := receive(t, ch, patience(t))
 			if len(r.evs) != 0 {
 				t.Errorf("got events %v", r.evs)
 			}
@@ -553,11 +564,11 @@ func TestCloseAnswersPolls(t *testing.T) {
 	ch := getAsync(context.Background(), h, 1, q, -1)
 	waitForPoller(t, h, q)
 	h.Close()
-	if r := receive(t, ch, 10*time.Second); r.err != nil || len(r.evs) != 0 {
+	if r := receive(t, ch, patience(t)); r.err != nil || len(r.evs) != 0 {
 		t.Errorf("waiting poll: %v %v", r.evs, r.err)
 	}
 	// Later polls do not block either; the queue still works.
-	if r := receive(t, getAsync(context.Background(), h, 1, q, -1), 10*time.Second); r.err != nil {
+	if r := receive(t, getAsync(context.Background(), h, 1, q, -1), patience(t)); r.err != nil {
 		t.Errorf("poll after Close: %v", r.err)
 	}
 	h.Publish(Event{"type": "x"}, 1)
