@@ -10,9 +10,8 @@ import (
 	"github.com/onsi/gomega"
 )
 
-// measureClockOffset learns how far the target's clock is from the runner's, once per run: a
-// staff administrator (the owner, without staff) sends itself a direct message and the
-// message's timestamp is compared with the middle of the request. Timestamp checks then compare with the target's clock (Now), so a
+// measureClockOffset learns how far the target's clock is from the runner's, once per run: the
+// timestamp of a message (targetSeconds) is compared with the middle of the request. Timestamp checks then compare with the target's clock (Now), so a
 // target whose clock is off by minutes or hours is not failed for it. The message is deleted
 // again; a target that refuses the deletion keeps one message per run. A measurement that
 // fails does not stop the run: it says so, and the runner's clock is used.
@@ -24,30 +23,60 @@ func (t *Target) measureClockOffset() error {
 }
 
 func (t *Target) tryMeasureClockOffset() error {
-	sender := t.staffer()
 	before := time.Now()
-	sent, err := t.api("POST", "/messages", &sender, url.Values{
-		"type": {t.DirectMessageType()}, "to": {jsonParam([]int{sender.ID})},
-		"content": {"chatconform clock check " + t.RunID},
-	})
+	ts, err := t.targetSeconds()
 	after := time.Now()
 	if err != nil {
 		return err
 	}
-	id, ok := sent.int("id")
-	if !ok {
-		return fmt.Errorf("POST /messages returned no integer id")
-	}
-	ts, err := t.messageTimestamp(sender, id)
-	if err != nil {
-		return err
-	}
-	_, _ = t.api("DELETE", "/messages/"+strconv.Itoa(id), &sender, nil)
 	mid := before.Add(after.Sub(before) / 2)
 	// The timestamp has whole seconds: the offset is known to a second.
 	t.Realm.ClockOffsetSeconds = int64(time.Unix(int64(ts), 0).Sub(mid).Round(time.Second) / time.Second)
 	fmt.Fprintf(t.logWriter(), "chatconform: the target's clock is %s the runner's (from a message timestamp at setup)\n", t.ClockOffsetText())
 	return nil
+}
+
+// targetSeconds reads the target's time without the control API: the timestamp of a direct
+// message a staff administrator (the owner, without staff) sends itself, deleted again.
+func (t *Target) targetSeconds() (int, error) {
+	sender := t.staffer()
+	sent, err := t.api("POST", "/messages", &sender, url.Values{
+		"type": {t.DirectMessageType()}, "to": {jsonParam([]int{sender.ID})},
+		"content": {"chatconform clock check " + t.RunID},
+	})
+	if err != nil {
+		return 0, err
+	}
+	id, ok := sent.int("id")
+	if !ok {
+		return 0, fmt.Errorf("POST /messages returned no integer id")
+	}
+	ts, err := t.messageTimestamp(sender, id)
+	if err != nil {
+		return 0, err
+	}
+	_, _ = t.api("DELETE", "/messages/"+strconv.Itoa(id), &sender, nil)
+	return ts, nil
+}
+
+// LetTimePass lets at least d pass on the target's clock: by the control API where the run has
+// the clock capability, else by waiting. A target whose clock stood still while the spec waited
+// (the fake's frozen clock, run without its clock capability) cannot show what the spec needs:
+// the spec is skipped as needing the clock capability, never failed for the wait.
+func (t *Target) LetTimePass(d time.Duration) {
+	ginkgo.GinkgoHelper()
+	if t.Capabilities["clock"] {
+		t.PassTime(d)
+		return
+	}
+	before, err := t.targetSeconds()
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading the target's time")
+	time.Sleep(d)
+	after, err := t.targetSeconds()
+	g.Expect(err).NotTo(gomega.HaveOccurred(), "harness: reading the target's time")
+	if after <= before {
+		ginkgo.Skip(fmt.Sprintf("%s clock: the target's clock stood still for the %s this spec waited", NeedsCapabilityPrefix, d))
+	}
 }
 
 // messageTimestamp reads a message's timestamp as u: from GET /messages/{id}, or below level

@@ -168,11 +168,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	// second the user joined in (the clock is moved where it can be, else the spec waits).
 	DescribeTable("takes status active or idle and becomes that status",
 		func(status string) {
-			if t.Capabilities["clock"] {
-				t.PassTime(2 * time.Second)
-			} else {
-				time.Sleep(1100 * time.Millisecond)
-			}
+			t.LetTimePass(2 * time.Second)
 			presences := acct.Presences(u, "status", status, "slim_presence", true)
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 			entry := httpexpect.NewValue(GinkgoT(), presences[strconv.Itoa(u.ID)]).Object()

@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
@@ -23,19 +24,22 @@ import (
 
 // everyBoundary selects make levels' sweep instead of the sample.
 var everyBoundary = flag.Bool("every-boundary", false,
-	"run the suite at every feature-level boundary (the catalogue's and the fake's) and the level below each, instead of the sample")
+	"run the suite at the sample levels and, at every other feature-level boundary (the catalogue's and the fake's) and the level below each, the specs of the requirements that change there")
 
-// sampleLevels are the feature levels make test runs the suite against the fake at: one below
-// every boundary the document names, ones between that put the real server's changelog forms the
-// harness meets on either side (docs/feature-levels.md; 450: the early push registration), 263
-// and 287 (the presence protocol without history_limit_days), and the fake's current level.
+// sampleLevels are the feature levels the whole suite runs at: one below every boundary the
+// document names, ones between that put the real server's changelog forms the harness meets
+// on either side (docs/feature-levels.md; 450: the early push registration), 263 and 287 (the
+// presence protocol without history_limit_days), and the fake's current level.
 var sampleLevels = []int{117, 160, 200, 263, 287, 300, 355, 400, 450, fixtures.Default().Realm.FeatureLevel}
 
-// TestSuiteAtOlderLevels runs the whole suite against the fake acting as a server of each level:
+// TestSuiteAtOlderLevels runs the suite against the fake acting as a server of each level:
 // every requirement of a later level (or of a form replaced by then) must be reported not
 // applicable, every other one passed: the suite skips what a level lacks and checks what it has.
-// With -every-boundary (make levels) it runs at every boundary level and the one below it, the
-// levels in parallel up to -test.parallel.
+// At the sample levels the whole suite runs. With -every-boundary (make levels) it also runs
+// at every other boundary level and the one below it, each time the specs of the requirements
+// that change at that boundary: the catalogue's entries whose min_level or below_level is the
+// boundary, and the requirements level_gates.yaml gives the fake's gates there. The levels run
+// in parallel up to -test.parallel.
 func TestSuiteAtOlderLevels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runner and runs the whole suite at each level")
@@ -44,14 +48,34 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	levels := sampleLevels
+	plan := map[int][]string{} // level → requirement IDs to run; nil for the whole suite
+	for _, l := range sampleLevels {
+		plan[l] = nil
+	}
 	if *everyBoundary {
 		fake, err := fakeBoundaries(filepath.Join("..", "..", "fakeserver"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		levels = sweepLevels(cat, fake, fixtures.Default().Realm.FeatureLevel)
-		t.Logf("%d levels: %v", len(levels), levels)
+		empty := 0
+		for _, l := range sweepLevels(cat, fake, fixtures.Default().Realm.FeatureLevel) {
+			if _, full := plan[l]; full {
+				continue
+			}
+			ids, err := changedAt(cat, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ids) == 0 {
+				// Only gates no spec can observe (level_gates.yaml gives each one's reason).
+				t.Logf("level %d: not run: no requirement changes at %d or %d", l, l, l+1)
+				empty++
+				continue
+			}
+			plan[l] = ids
+		}
+		t.Logf("%d levels: %d with the whole suite %v, %d with the specs of the requirements that change there, %d with none",
+			len(plan)+empty, len(sampleLevels), sampleLevels, len(plan)-len(sampleLevels), empty)
 	}
 	bin := runner(t)
 	// A level's failures are logged where its run ends, among hundreds of lines; CI keeps only
@@ -62,12 +86,34 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 			t.Errorf("%d failures at these levels:\n%s", len(lines), strings.Join(lines, "\n"))
 		}
 	})
+	levels := slices.Sorted(maps.Keys(plan))
 	for _, level := range levels {
 		t.Run(fmt.Sprintf("level %d", level), func(t *testing.T) {
 			t.Parallel()
-			suiteAtLevel(t, cat, bin, level, &failures)
+			suiteAtLevel(t, cat, bin, level, plan[level], &failures)
 		})
 	}
+}
+
+// changedAt are the requirements whose verdict or whose fake behaviour changes between level
+// and the one above it, or between the one below and level: those of the catalogue entries
+// whose min_level or below_level is level or level+1, and those of the fake's gates there.
+func changedAt(cat *catalog.Catalog, level int) ([]string, error) {
+	var ids []string
+	for _, b := range []int{level, level + 1} {
+		for _, r := range cat.Requirements {
+			if r.MinLevel == b || r.BelowLevel == b {
+				ids = append(ids, r.ID)
+			}
+		}
+		gated, err := gateRequirements(b)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, gated...)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
 }
 
 // failureLog gathers the failures of the levels running in parallel.
@@ -88,7 +134,10 @@ func (f *failureLog) all() []string {
 	return slices.Clone(f.lines)
 }
 
-func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int, failures *failureLog) {
+// suiteAtLevel runs the suite against a fake of level: the whole suite when only is nil, else
+// the specs of the requirements only names. Each requirement it checks must be not applicable
+// when it belongs to a later level (or a replaced form), passed otherwise.
+func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int, only []string, failures *failureLog) {
 	fx := fixtures.Default()
 	fx.Realm.FeatureLevel = level
 	owner, _ := fx.UserByRole(fixtures.RoleOwner)
@@ -97,37 +146,48 @@ func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int, fai
 	defer srv.Close()
 	defer fake.Close()
 
-	res := runIn(t, bin, srv.URL, owner, t.TempDir(), nil, nil)
-	code, c := res.code, res.report
-	wantNA := 0
-	for _, r := range cat.Requirements {
-		if later(r, level) {
-			wantNA++
+	var args []string
+	if only != nil {
+		args = []string{"-only-requirements=" + strings.Join(only, ",")}
+	}
+	res := runIn(t, bin, srv.URL, owner, t.TempDir(), args, nil)
+	n := res.report.Counts
+	t.Logf("level %d: %d passed, %d not applicable, %d partial, %d skipped, %d failed (exit %d)%s",
+		level, n.Passed, n.NotApplicable, n.Partial, n.Skipped, n.Failed, res.code, selection(only, len(cat.Requirements)))
+	checked := 0
+	for _, r := range res.report.Requirements {
+		if only != nil && !slices.Contains(only, r.ID) {
+			continue
+		}
+		checked++
+		want := report.Passed
+		if later(catalogEntry(cat, r.ID), level) {
+			want = report.NotApplicable
+		}
+		if r.Status != want {
+			t.Errorf("%s (min_level %d) is %s, want %s: %s", r.ID, r.MinLevel, r.Status, want, r.Reason)
+			failures.add(level, "%s (min_level %d) is %s, want %s: %s", r.ID, r.MinLevel, r.Status, want, r.Reason)
 		}
 	}
-	n := c.Counts
-	t.Logf("level %d: %d passed, %d not applicable, %d partial, %d skipped, %d failed (exit %d)",
-		level, n.Passed, n.NotApplicable, n.Partial, n.Skipped, n.Failed, code)
-	if code != 0 || n.Failed != 0 || n.Skipped != 0 || n.Partial != 0 {
-		for _, r := range c.Requirements {
-			if r.Status != report.Passed && r.Status != report.NotApplicable {
-				t.Errorf("%s %s: %s", r.ID, r.Status, r.Reason)
-				failures.add(level, "%s %s: %s", r.ID, r.Status, r.Reason)
-			}
-		}
-		failures.add(level, "exit %d; %s", code, seedLine(res.console))
-		t.Fatalf("exit %d: want every requirement passed or not applicable", code)
+	want := len(cat.Requirements)
+	if only != nil {
+		want = len(only)
 	}
-	if n.NotApplicable != wantNA || n.Passed != n.Requirements-wantNA {
-		t.Errorf("%d not applicable and %d passed: want the %d requirements of later levels not applicable and the other %d passed",
-			n.NotApplicable, n.Passed, wantNA, n.Requirements-wantNA)
-		for _, r := range c.Requirements {
-			if later(catalogEntry(cat, r.ID), level) != (r.Status == report.NotApplicable) {
-				t.Errorf("%s (min_level %d) is %s: %s", r.ID, r.MinLevel, r.Status, r.Reason)
-				failures.add(level, "%s (min_level %d) is %s: %s", r.ID, r.MinLevel, r.Status, r.Reason)
-			}
-		}
+	if checked != want {
+		t.Errorf("the report has %d of the %d requirements this run checks", checked, want)
 	}
+	if res.code != 0 || t.Failed() {
+		failures.add(level, "exit %d; %s", res.code, seedLine(res.console))
+		t.Fatalf("exit %d: want every requirement checked passed or not applicable", res.code)
+	}
+}
+
+// selection says which requirements a level's run checks, for its log line.
+func selection(only []string, all int) string {
+	if only == nil {
+		return ""
+	}
+	return fmt.Sprintf("; %d of %d requirements, those that change here: %s", len(only), all, strings.Join(only, " "))
 }
 
 // seedLine is the line of a run's console that gives its Ginkgo seed, to run that order again.
