@@ -219,17 +219,36 @@ func sweepLevels(cat *catalog.Catalog, fake []int, current int) []int {
 	return slices.Compact(levels)
 }
 
-// fakeBoundaries are the levels of the fake's gates in its Go sources under dir: the integer
-// constants named Level… (fakeserver/internal/realm/levels.go names most gates) and the
-// since: fields of its tables (the permission-group settings' levels).
+// fakeBoundaries are the levels of the fake's gates in its Go sources under dir (fakeGates).
 func fakeBoundaries(dir string) ([]int, error) {
-	var levels []int
-	intLit := func(e ast.Expr) {
-		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.INT {
-			if n, err := strconv.Atoi(lit.Value); err == nil {
-				levels = append(levels, n)
-			}
+	gates, err := fakeGates(dir)
+	levels := make([]int, 0, len(gates))
+	for _, level := range gates {
+		levels = append(levels, level)
+	}
+	return levels, err
+}
+
+// fakeGates are the fake's level gates in its Go sources under dir, by name: the integer
+// constants named Level… (fakeserver/internal/realm/levels.go names most gates), and the
+// since: fields of its tables (the permission-group settings' levels), each named by its
+// file and the name: field beside it ("realm_group_defaults.can_create_groups").
+func fakeGates(dir string) (map[string]int, error) {
+	gates := map[string]int{}
+	add := func(name string, e ast.Expr) error {
+		lit, ok := e.(*ast.BasicLit)
+		if !ok || lit.Kind != token.INT {
+			return nil
 		}
+		n, err := strconv.Atoi(lit.Value)
+		if err != nil {
+			return nil
+		}
+		if _, dup := gates[name]; dup {
+			return fmt.Errorf("the level gate %s is declared twice under %s", name, dir)
+		}
+		gates[name] = n
+		return nil
 	}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -239,27 +258,46 @@ func fakeBoundaries(dir string) ([]int, error) {
 		if err != nil {
 			return err
 		}
+		table := strings.TrimSuffix(filepath.Base(path), ".go")
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.ValueSpec:
 				for i, name := range n.Names {
-					if strings.HasPrefix(name.Name, "Level") && i < len(n.Values) {
-						intLit(n.Values[i])
+					if strings.HasPrefix(name.Name, "Level") && i < len(n.Values) && err == nil {
+						err = add(name.Name, n.Values[i])
 					}
 				}
-			case *ast.KeyValueExpr:
-				if key, ok := n.Key.(*ast.Ident); ok && key.Name == "since" {
-					intLit(n.Value)
+			case *ast.CompositeLit:
+				if since, ok := field(n, "since").(*ast.BasicLit); ok && since.Kind == token.INT && err == nil {
+					name, ok := field(n, "name").(*ast.BasicLit)
+					if !ok || name.Kind != token.STRING {
+						err = fmt.Errorf("%s: a since: field without a name: string beside it", path)
+						return false
+					}
+					unquoted, _ := strconv.Unquote(name.Value)
+					err = add(table+"."+unquoted, since)
 				}
 			}
-			return true
+			return err == nil
 		})
-		return nil
+		return err
 	})
-	if err == nil && len(levels) == 0 {
+	if err == nil && len(gates) == 0 {
 		err = fmt.Errorf("no Level… constants under %s: where did the fake's level gates go?", dir)
 	}
-	return levels, err
+	return gates, err
+}
+
+// field is the value of the keyed element key of a composite literal, or nil.
+func field(lit *ast.CompositeLit, key string) ast.Expr {
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == key {
+				return kv.Value
+			}
+		}
+	}
+	return nil
 }
 
 // later reports whether r does not apply at level: it needs a later level, or names a form
