@@ -53,16 +53,20 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 		plan[l] = nil
 	}
 	if *everyBoundary {
-		fake, err := fakeBoundaries(filepath.Join("..", "..", "fakeserver"))
+		gates, err := fakeGates(filepath.Join("..", "..", "fakeserver"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, err := loadLevelGates()
 		if err != nil {
 			t.Fatal(err)
 		}
 		empty := 0
-		for _, l := range sweepLevels(cat, fake, fixtures.Default().Realm.FeatureLevel) {
+		for _, l := range sweepLevels(cat, slices.Collect(maps.Values(gates)), fixtures.Default().Realm.FeatureLevel) {
 			if _, full := plan[l]; full {
 				continue
 			}
-			ids, err := changedAt(cat, l)
+			ids, err := changedAt(cat, gates, entries, l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +102,7 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 // changedAt are the requirements whose verdict or whose fake behaviour changes between level
 // and the one above it, or between the one below and level: those of the catalogue entries
 // whose min_level or below_level is level or level+1, and those of the fake's gates there.
-func changedAt(cat *catalog.Catalog, level int) ([]string, error) {
+func changedAt(cat *catalog.Catalog, gates map[string]int, entries map[string]gateEntry, level int) ([]string, error) {
 	var ids []string
 	for _, b := range []int{level, level + 1} {
 		for _, r := range cat.Requirements {
@@ -106,7 +110,7 @@ func changedAt(cat *catalog.Catalog, level int) ([]string, error) {
 				ids = append(ids, r.ID)
 			}
 		}
-		gated, err := gateRequirements(b)
+		gated, err := requirementsAt(gates, entries, b)
 		if err != nil {
 			return nil, err
 		}
@@ -217,16 +221,6 @@ func sweepLevels(cat *catalog.Catalog, fake []int, current int) []int {
 	}
 	slices.Sort(levels)
 	return slices.Compact(levels)
-}
-
-// fakeBoundaries are the levels of the fake's gates in its Go sources under dir (fakeGates).
-func fakeBoundaries(dir string) ([]int, error) {
-	gates, err := fakeGates(dir)
-	levels := make([]int, 0, len(gates))
-	for _, level := range gates {
-		levels = append(levels, level)
-	}
-	return levels, err
 }
 
 // fakeGates are the fake's level gates in its Go sources under dir, by name: the integer
