@@ -56,15 +56,21 @@ func loadLevelGates() (map[string]gateEntry, error) {
 // gateRequirements is the union of the requirements of every fake gate at exactly level,
 // sorted: the specs to run at that boundary and the level below it for the fake's own gates.
 func gateRequirements(level int) ([]string, error) {
-	gates, err := fakeGates(filepath.Join("..", "..", "fakeserver"))
-	if err != nil {
-		return nil, err
-	}
-	entries, err := loadLevelGates()
+	gates, entries, err := readLevelGates()
 	if err != nil {
 		return nil, err
 	}
 	return requirementsAt(gates, entries, level)
+}
+
+// readLevelGates reads the fake's gates and levelGatesFile's entries.
+func readLevelGates() (map[string]int, map[string]gateEntry, error) {
+	gates, err := fakeGates(filepath.Join("..", "..", "fakeserver"))
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := loadLevelGates()
+	return gates, entries, err
 }
 
 // requirementsAt is gateRequirements over gates and entries already read.
@@ -87,11 +93,7 @@ func requirementsAt(gates map[string]int, entries map[string]gateEntry, level in
 // TestLevelGates keeps levelGatesFile in step with the fake and the catalogue: every gate has
 // an entry, every entry names a gate, and each lists known requirements or says why none.
 func TestLevelGates(t *testing.T) {
-	gates, err := fakeGates(filepath.Join("..", "..", "fakeserver"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := loadLevelGates()
+	gates, entries, err := readLevelGates()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +130,7 @@ func TestLevelGates(t *testing.T) {
 // TestGateRequirements checks that the union at each gate's level holds that gate's
 // requirements, sorted and each once, and is empty at a level with no gate.
 func TestGateRequirements(t *testing.T) {
-	gates, err := fakeGates(filepath.Join("..", "..", "fakeserver"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := loadLevelGates()
+	gates, entries, err := readLevelGates()
 	if err != nil {
 		t.Fatal(err)
 	}
