@@ -24,7 +24,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	It("takes GET parameters from the query string", harness.Req("CONV-02"), func() {
 		ch := t.NewChannel(harness.Public, t.User(harness.Member))
 		id := t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("topic"), "query *string*")
-		m := msgs.Fetch(t.User(harness.Member), id, "apply_markdown", false)
+		m := ops.MessageAs(t.User(harness.Member), id, "apply_markdown", false)
 		m.Value("content").String().IsEqual("query *string*")
 	})
 
@@ -43,7 +43,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			WithFormField("type", "stream").WithFormField("to", ch.ID).
 			WithFormField("topic", topic).WithFormField("content", "sent form-encoded").Expect()).
 			Value("id").Number().IsInt().Raw()
-		m := msgs.Fetch(t.User(harness.Member), int(id), "apply_markdown", false)
+		m := ops.MessageAs(t.User(harness.Member), int(id), "apply_markdown", false)
 		m.Value("subject").String().IsEqual(topic)
 		m.Value("content").String().IsEqual("sent form-encoded")
 	})

@@ -224,7 +224,7 @@ var _ = Describe("Reminders: delivery at the scheduled time", Serial, func() {
 			got := events.ExpectEvents(ops.EventWait, harness.Event(map[string]any{"type": "message"}))
 			message, _ := got[0]["message"].(map[string]any)
 			Expect(message).To(HaveKey("id"))
-			d.reminder = harness.Success(t.As(user).GET("/messages/{id}", int(message["id"].(float64))).Expect()).Value("message").Object()
+			d.reminder = ops.MessageAs(user, int(message["id"].(float64)))
 			check(d)
 		},
 		Entry("of a channel message at the scheduled time in UNIX seconds, not a second before", harness.Req("STATE-20", "OP15-02"),
