@@ -175,10 +175,9 @@ var _ = Describe("Attachments: files that messages reference", func() {
 					Should(BeFalse(), "GET /attachments still lists %s after its last reference was deleted", f.PathID)
 			},
 			Entry("directly, one message at a time", harness.Req("STATE-16"), func(f harness.UploadedFile, first, second int) {
-				admin := t.As(t.User(harness.Admin))
-				harness.Success(admin.DELETE("/messages/{id}", first).Expect())
+				harness.Success(ops.DeleteMessage(t.User(harness.Admin), first))
 				expectListed(member, f, true)
-				harness.Success(admin.DELETE("/messages/{id}", second).Expect())
+				harness.Success(ops.DeleteMessage(t.User(harness.Admin), second))
 			}),
 			Entry("by deleting their topic", harness.Req("STATE-16"), func(harness.UploadedFile, int, int) {
 				ops.UntilComplete("delete topic", 2, func() *httpexpect.Response { return ops.DeleteTopic(t.User(harness.Admin), ch, "topic_name", topic) })

@@ -48,6 +48,18 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 		}),
 	)
 
+	// The other way a topic loses its messages: one DELETE /messages/{id} each.
+	It("removes from the topic list a topic emptied message by message", harness.Req("RES-18"), func() {
+		doomed := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Admin), ch, topic, "two")}
+		survivor := harness.UniqueName("survivor")
+		t.SendToChannel(t.User(harness.Member), ch, survivor, "stays")
+		Expect(ops.TopicNamesOf(admin, ch)).To(ConsistOf(topic, survivor))
+		for _, id := range doomed {
+			harness.Success(ops.DeleteMessage(admin, id))
+		}
+		Expect(ops.TopicNamesOf(admin, ch)).To(Equal([]string{survivor}))
+	})
+
 	It("answers complete = true when it deleted every message of the topic", harness.Req("OP08-04"), func() {
 		ids := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Admin), ch, topic, "two")}
 		ops.UntilComplete("delete topic", len(ids), func() *httpexpect.Response { return ops.DeleteTopic(admin, ch, "topic_name", topic) })

@@ -35,10 +35,15 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		Expect(ops.RawContent(member, other)).To(Equal("not edited"), "another message of the topic")
 	})
 
+	// Both sides: an edit that removes a file's only reference answers it as an object, one
+	// that detaches nothing answers an empty array, never no field.
 	It("answers detached_uploads as an array of objects", harness.Req("OP01-26"), func() {
-		id := t.SendToChannel(t.User(harness.Member), ch, topic, "before the edit")
-		body := harness.Success(ops.EditMessage(member, id, "content", "after the edit"))
-		body.Value("detached_uploads").Array().Every(func(_ int, v *httpexpect.Value) { v.Object() })
+		f := t.Upload(member, "detached by the edit\n")
+		id := t.SendToChannel(member, ch, topic, "the file: "+f.Link())
+		detached := harness.Success(ops.EditMessage(member, id, "content", "the file is gone")).Value("detached_uploads").Array()
+		harness.EachElement(detached, "detached_uploads", func(v *httpexpect.Value) { v.Object() })
+		plain := t.SendToChannel(member, ch, topic, "before the edit")
+		harness.Success(ops.EditMessage(member, plain, "content", "after the edit")).Value("detached_uploads").Array().IsEmpty()
 	})
 
 	// topic and stream_id are "only for channel messages": a direct message has neither, and
@@ -68,11 +73,12 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		func(check func(m *httpexpect.Object)) { check(twiceEdited()) },
 		Entry("keeps each old content in the edit history", harness.Req("STATE-22"), func(m *httpexpect.Object) {
 			var prev []string
-			for _, e := range m.Value("edit_history").Array().Iter() {
+			harness.EachElement(m.Value("edit_history").Array(), "edit_history", func(e *httpexpect.Value) {
 				prev = append(prev, e.Object().Value("prev_content").String().Raw())
-			}
+			})
 			Expect(prev).To(ConsistOf("second version", "first *version*"))
 		}),
+		// The move paths of MSG-31 are with the move specs.
 		Entry("orders the edit history most recent first", harness.Req("MSG-31"), func(m *httpexpect.Object) {
 			history := m.Value("edit_history").Array()
 			history.Length().IsEqual(2)
@@ -87,20 +93,20 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 			m.NotContainsKey("last_moved_timestamp")
 		}),
 		Entry("gives each entry the editor's user_id and the edit's timestamp", harness.Req("MSG-40"), func(m *httpexpect.Object) {
-			for _, e := range m.Value("edit_history").Array().Iter() {
+			harness.EachElement(m.Value("edit_history").Array(), "edit_history", func(e *httpexpect.Value) {
 				e.Object().Value("user_id").Number().IsInt().IsEqual(member.ID)
 				harness.ExpectTimestampNow(e.Object().Value("timestamp"))
-			}
+			})
 		}),
 		Entry("gives a content edit's entry prev_content and its HTML, and no move fields", harness.Req("MSG-41"), func(m *httpexpect.Object) {
 			oldest := m.Value("edit_history").Array().Value(1).Object()
 			oldest.Value("prev_content").String().IsEqual("first *version*")
 			Expect(ops.HTMLElementTexts(oldest.Value("prev_rendered_content").String().Raw(), "em")).To(ContainElement("version"))
-			for _, e := range m.Value("edit_history").Array().Iter() {
+			harness.EachElement(m.Value("edit_history").Array(), "edit_history", func(e *httpexpect.Value) {
 				for _, key := range []string{"prev_topic", "topic", "prev_stream", "stream", "prev_subject"} {
 					e.Object().NotContainsKey(key)
 				}
-			}
+			})
 		}),
 	)
 

@@ -1,6 +1,8 @@
 package specs
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -127,6 +129,35 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 			e.NotContainsKey("prev_content").NotContainsKey("prev_rendered_content")
 		}),
 	)
+
+	// MSG-31 on the paths a move takes, not only content edits: present after a move alone, and
+	// ordered most recent first across a content edit, a topic move and a channel move.
+	It("gives edit_history after a move alone", harness.Req("MSG-31"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved, never edited")
+		harness.Success(ops.EditMessage(member, id, "topic", harness.UniqueName("moved-only")))
+		ops.MessageAs(member, id).Value("edit_history").Array().Length().IsEqual(1)
+	})
+
+	It("orders content edits and moves most recent first in edit_history", harness.Req("MSG-31"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "edited, then moved twice")
+		harness.Success(ops.EditMessage(member, id, "content", "edited first"))
+		harness.Success(ops.EditMessage(member, id, "topic", harness.UniqueName("moved-second")))
+		other := t.NewChannel(harness.Public, t.User(harness.Member))
+		harness.Success(ops.EditMessage(member, id, "stream_id", other.ID))
+		history := ops.MessageAs(member, id).Value("edit_history").Array()
+		history.Length().IsEqual(3)
+		newest, middle, oldest := history.Value(0).Object(), history.Value(1).Object(), history.Value(2).Object()
+		newest.Value("prev_stream").Number().IsEqual(ch.ID)
+		newest.NotContainsKey("prev_content")
+		middle.NotContainsKey("prev_stream").NotContainsKey("prev_content")
+		oldest.Value("prev_content").String().IsEqual("edited, then moved twice")
+		oldest.NotContainsKey("prev_stream")
+		var times []float64
+		harness.EachElement(history, "edit_history", func(e *httpexpect.Value) {
+			times = append(times, e.Object().Value("timestamp").Number().Raw())
+		})
+		Expect(slices.IsSortedFunc(times, func(a, b float64) int { return cmp.Compare(b, a) })).To(BeTrue(), "timestamps most recent first: %v", times)
+	})
 
 	It("records prev_subject, not prev_topic, for a topic change below level 118", harness.Req("VER-31"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "renamed")

@@ -94,7 +94,7 @@ var _ = Describe("Events: what clients learn through the event stream", Serial, 
 		It("is sent when the oldest message is deleted", harness.Req("EVENT-02"), func() {
 			next := t.SendToChannel(t.User(harness.Admin), ch, topic, "the next message")
 			events := t.Listen(t.User(harness.Member), "stream").AboutField("stream_id", ch.ID)
-			harness.Success(t.As(t.User(harness.Admin)).DELETE("/messages/{id}", oldest).Expect())
+			harness.Success(ops.DeleteMessage(t.User(harness.Admin), oldest))
 			events.ExpectEvents(ops.EventWait, firstMessageIDUpdate(next))
 		})
 

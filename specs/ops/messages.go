@@ -145,6 +145,11 @@ func DeleteTopic(u harness.User, ch harness.Channel, kv ...any) *httpexpect.Resp
 	return SendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID, kv...)
 }
 
+// DeleteMessage sends DELETE /messages/{id} as u.
+func DeleteMessage(u harness.User, id int) *httpexpect.Response {
+	return harness.Current().As(u).DELETE("/messages/{id}", id).Expect()
+}
+
 // MarkAllAsRead sends POST /mark_all_as_read as u, with form fields (none documented) as
 // name, value pairs.
 func MarkAllAsRead(u harness.User, kv ...any) *httpexpect.Response {
