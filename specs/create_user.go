@@ -40,7 +40,10 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 			harness.Success(t.WithBasicAuth(a.Email, key).GET("/users/me").Expect()).Value("user_id").Number().IsEqual(id)
 		})
 
+	// The refusals below are the request's own faults only where the owner may create users:
+	// an owner without can_create_users is refused whatever the request holds.
 	It("answers BAD_REQUEST when the email is already used in the realm", harness.Req("OP11-05"), func() {
+		ops.OwnerNeeds("can_create_users")
 		a := ops.FreshAccount()
 		a.Email = t.User(harness.Member).Email
 		harness.FailsWith(ops.CreateUser(t.User(harness.Owner), a), "BAD_REQUEST")
@@ -48,6 +51,7 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 
 	DescribeTable("refuses a request without a required field",
 		func(field string) {
+			ops.OwnerNeeds("can_create_users")
 			a := ops.FreshAccount()
 			harness.Fails(ops.CreateUser(t.User(harness.Owner), a, field))
 			Expect(ops.AccountExists(a.Email)).To(BeFalse(), "an account was created")
