@@ -1,6 +1,8 @@
 package specs
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -13,6 +15,26 @@ import (
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/specs/ops"
 )
+
+// expectModernPresences asserts that presences is in the modern format, key and value: every
+// key a user ID (the legacy format's are emails), every value an entry with active_timestamp
+// and idle_timestamp and none of the legacy format's (aggregated, per-client objects). A map
+// keyed by user ID that holds legacy entries is neither format.
+func expectModernPresences(presences map[string]any) {
+	GinkgoHelper()
+	harness.EachEntry(presences, "presences", func(key string, value any) {
+		_, err := strconv.Atoi(key)
+		Expect(err).NotTo(HaveOccurred(), "key %q is a user ID", key)
+		entry, ok := value.(map[string]any)
+		Expect(ok).To(BeTrue(), "the entry of %s is an object: %v", key, value)
+		Expect(entry).To(And(HaveKey("active_timestamp"), HaveKey("idle_timestamp")), "the modern entry of %s", key)
+		Expect(entry).NotTo(HaveKey("aggregated"), "the entry of %s is in the legacy format", key)
+		for field, v := range entry {
+			_, isObject := v.(map[string]any)
+			Expect(isObject).To(BeFalse(), "the entry of %s has a legacy per-client object %q", key, field)
+		}
+	})
+}
 
 var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", func() {
 	var (
@@ -41,19 +63,18 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 			Expect(len(entry.Keys().Raw())).To(BeNumerically(">=", 2), "aggregated and one entry per client")
 		}),
 		Entry("each entry with its client, status and timestamp", harness.Req("RES-21"), func(entry *httpexpect.Object) {
-			for _, key := range entry.Keys().Iter() {
-				e := entry.Value(key.String().Raw()).Object()
+			harness.EachField(entry, "the requester's legacy entry", func(_ string, v *httpexpect.Value) {
+				e := v.Object()
 				e.Value("client").String()
 				e.Value("status").String().InList("active", "idle")
 				e.Value("timestamp").Number().IsInt()
-			}
+			})
 		}),
 		Entry("each per-client entry with pushable", harness.Req("RES-22"), func(entry *httpexpect.Object) {
-			for _, key := range entry.Keys().Iter() {
-				if key.String().Raw() != "aggregated" {
-					entry.Value(key.String().Raw()).Object().Value("pushable").Boolean()
-				}
-			}
+			clients := slices.DeleteFunc(slices.Sorted(maps.Keys(entry.Raw())), func(key string) bool { return key == "aggregated" })
+			harness.Each(clients, "the requester's per-client entries", func(client string) {
+				entry.Value(client).Object().Value("pushable").Boolean()
+			})
 		}),
 	)
 
@@ -63,18 +84,13 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 			check(presences)
 		},
-		Entry("keyed by user ID", harness.Req("OP04-07", "VER-07"), func(presences map[string]any) {
-			for key := range presences {
-				_, err := strconv.Atoi(key)
-				Expect(err).NotTo(HaveOccurred(), "key %q is a user ID", key)
-			}
-		}),
+		Entry("keyed by user ID, with modern entries", harness.Req("OP04-07", "VER-07"), expectModernPresences),
 		Entry("each with an integer active_timestamp and idle_timestamp", harness.Req("RES-19"), func(presences map[string]any) {
-			for _, value := range presences {
+			harness.EachEntry(presences, "presences", func(_ string, value any) {
 				entry := httpexpect.NewValue(GinkgoT(), value).Object()
 				entry.Value("active_timestamp").Number().IsInt()
 				entry.Value("idle_timestamp").Number().IsInt()
-			}
+			})
 			// Values, not only types: the requester was active just now, in UNIX seconds.
 			own := httpexpect.NewValue(GinkgoT(), presences[strconv.Itoa(u.ID)]).Object()
 			harness.ExpectTimestampNow(own.Value("active_timestamp"))
@@ -89,6 +105,7 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 			presences := ops.Presences(u, "status", "active", "last_update_id", -1)
 			Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
+			expectModernPresences(presences)
 		})
 
 	It("answers a presence_last_update_id never below the last_update_id passed", harness.Req("OP04-09"), func() {
