@@ -69,11 +69,11 @@ var _ = Describe("The User object", func() {
 		for _, u := range []harness.User{t.Spare(harness.Member), t.User(harness.Bot), deactivated} {
 			ops.UserAs(admin, u.ID).NotContainsKey("is_deleted")
 		}
-		for _, u := range harness.Success(t.As(admin).GET("/users").Expect()).Value("members").Array().Iter() {
+		harness.EachElement(harness.Success(t.As(admin).GET("/users").Expect()).Value("members").Array(), "members", func(u *httpexpect.Value) {
 			if deleted, present := u.Object().Raw()["is_deleted"]; present {
 				Expect(deleted).To(BeTrue(), "is_deleted is present only when true: user %v", u.Object().Raw()["user_id"])
 			}
-		}
+		})
 	})
 
 	It("says is_active false for a deactivated user", harness.Req("RES-09"), func() {
