@@ -37,7 +37,9 @@ func TestEachHelpersFailOnEmptyAndOnOneBadElement(t *testing.T) {
 				"EachEntry": func() {
 					EachEntry(m, "the map", func(_ string, e any) { gomega.Expect(e).To(gomega.BeAssignableToTypeOf("")) })
 				},
-				"EachField": func() { EachField(httpexpect.NewObject(rec, m), "the object", func(_ string, v *httpexpect.Value) { v.String() }) },
+				"EachField": func() {
+					EachField(httpexpect.NewObject(rec, m), "the object", func(_ string, v *httpexpect.Value) { v.String() })
+				},
 			}
 			for name, check := range checks {
 				failures := append(gomega.InterceptGomegaFailures(check), rec.take()...)

@@ -48,6 +48,14 @@ func createReminder(u harness.User, messageID int, at time.Time, note string, ex
 	return resp
 }
 
+// listedReminder is u's reminder with the ID in the real server's listing, GET /reminders
+// (from RES-30's level); it fails when the listing has none.
+func listedReminder(u harness.User, id int) *httpexpect.Object {
+	GinkgoHelper()
+	return harness.Success(harness.Current().As(u).GET("/reminders").Expect()).Value("reminders").Array().
+		Find(func(_ int, v *httpexpect.Value) bool { return v.Object().Value("reminder_id").Raw() == float64(id) }).Object()
+}
+
 // reminderIDOf returns the reminder_id of a successful response without asserting anything.
 func reminderIDOf(resp *httpexpect.Response) (int, bool) {
 	body, _ := resp.JSON().Raw().(map[string]any)
@@ -111,8 +119,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 		harness.Success(created)
 		reminder, ok := reminderIDOf(created)
 		Expect(ok).To(BeTrue(), "reminder_id of the new reminder")
-		found := harness.Success(t.As(user).GET("/reminders").Expect()).Value("reminders").Array().
-			Find(func(_ int, v *httpexpect.Value) bool { return v.Object().Value("reminder_id").Raw() == float64(reminder) }).Object()
+		found := listedReminder(user, reminder)
 		found.Value("scheduled_delivery_timestamp").Number().IsEqual(at.Unix())
 		found.Value("reminder_target_message_id").Number().IsEqual(id)
 		if ops.Reaches(t, "OP15-03") { // the note, an unknown parameter before
@@ -138,10 +145,7 @@ var _ = Describe("Operation 15: create a message reminder (POST /reminders)", fu
 			note := "fields " + harness.UniqueName("note")
 			reminderID := int(harness.Success(createReminder(user, id, at, note)).Value("reminder_id").Number().IsInt().Raw())
 
-			list := harness.Success(t.As(user).GET("/reminders").Expect()).Value("reminders").Array()
-			r := list.Find(func(_ int, v *httpexpect.Value) bool {
-				return v.Object().Value("reminder_id").Raw() == float64(reminderID)
-			}).Object()
+			r := listedReminder(user, reminderID)
 			r.Value("reminder_id").Number().IsInt()
 			r.Value("scheduled_delivery_timestamp").Number().IsInt().IsEqual(at.Unix())
 			raw := r.Raw()
