@@ -200,6 +200,13 @@ var _ = Describe("spec helpers", func() {
 		Expect(rec.take()).To(BeEmpty())
 		ExpectTimestampNow(httpexpect.NewValue(rec, float64(time.Now().Unix())))
 		Expect(rec.take()).NotTo(BeEmpty(), "wall-clock time is far from the fake's clock")
+		fraction := httpexpect.NewValue(rec, float64(fake.clockNow)+0.6287155)
+		ExpectTimeNow(fraction)
+		Expect(rec.take()).To(BeEmpty(), "a number may have a fraction")
+		ExpectTimestampNow(fraction)
+		Expect(rec.take()).NotTo(BeEmpty(), "an integer timestamp may not")
+		ExpectTimeNow(httpexpect.NewValue(rec, float64(time.Now().Unix())+0.5))
+		Expect(rec.take()).NotTo(BeEmpty(), "wall-clock time is far from the fake's clock")
 
 		delete(tgt.Capabilities, "clock")
 		Expect(tgt.Now()).To(BeTemporally("~", time.Now(), time.Second))

@@ -59,8 +59,7 @@ func expectListed(u harness.User, f harness.UploadedFile, listed bool) {
 // editContent replaces a message's content as u and returns the edit's detached_uploads.
 func editContent(u harness.User, messageID int, content string) *httpexpect.Array {
 	GinkgoHelper()
-	return harness.Success(harness.Current().As(u).PATCH("/messages/{id}", messageID).
-		WithFormField("content", content).Expect()).Value("detached_uploads").Array()
+	return harness.Success(ops.EditMessage(u, messageID, "content", content)).Value("detached_uploads").Array()
 }
 
 var _ = Describe("Attachments: files that messages reference", func() {
@@ -139,8 +138,8 @@ var _ = Describe("Attachments: files that messages reference", func() {
 			Expect(a).To(HaveKeyWithValue("message_ids", ConsistOf(float64(mine), float64(theirs))),
 				"the attachment is referenced by both messages")
 
-			harness.Success(t.As(member).PATCH("/messages/{id}", mine).WithFormField("content", "not mine any more").Expect())
-			harness.Success(t.As(t.User(harness.Admin)).PATCH("/messages/{id}", theirs).WithFormField("content", "not theirs either").Expect())
+			harness.Success(ops.EditMessage(member, mine, "content", "not mine any more"))
+			harness.Success(ops.EditMessage(t.User(harness.Admin), theirs, "content", "not theirs either"))
 			a, _ = attachmentOf(member, f)
 			Expect(a).To(HaveKeyWithValue("message_ids", BeEmpty()))
 
@@ -176,13 +175,12 @@ var _ = Describe("Attachments: files that messages reference", func() {
 					Should(BeFalse(), "GET /attachments still lists %s after its last reference was deleted", f.PathID)
 			},
 			Entry("directly, one message at a time", harness.Req("STATE-16"), func(f harness.UploadedFile, first, second int) {
-				admin := t.As(t.User(harness.Admin))
-				harness.Success(admin.DELETE("/messages/{id}", first).Expect())
+				harness.Success(ops.DeleteMessage(t.User(harness.Admin), first))
 				expectListed(member, f, true)
-				harness.Success(admin.DELETE("/messages/{id}", second).Expect())
+				harness.Success(ops.DeleteMessage(t.User(harness.Admin), second))
 			}),
 			Entry("by deleting their topic", harness.Req("STATE-16"), func(harness.UploadedFile, int, int) {
-				ops.UntilComplete("delete topic", 2, func() *httpexpect.Response { return msgs.DeleteTopic(t.User(harness.Admin), ch, &topic) })
+				ops.UntilComplete("delete topic", 2, func() *httpexpect.Response { return ops.DeleteTopic(t.User(harness.Admin), ch, "topic_name", topic) })
 			}),
 		)
 

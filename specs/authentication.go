@@ -180,7 +180,7 @@ var _ = Describe("Authentication", func() {
 			subject = t.Spare(harness.Member)
 		})
 
-		userAs := func(viewer harness.Role) *httpexpect.Object { return acct.UserAs(t.User(viewer), subject.ID) }
+		userAs := func(viewer harness.Role) *httpexpect.Object { return ops.UserAs(t.User(viewer), subject.ID) }
 
 		It("shows the real address to everyone when visibility is everyone", harness.Req("AUTH-18"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToEveryone)
@@ -197,7 +197,7 @@ var _ = Describe("Authentication", func() {
 		It("shows the dummy address user<id>@<realm host>, and no real one, to those the setting excludes", harness.Req("AUTH-19"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToAdmins)
 			member := userAs(harness.Member)
-			acct.ExpectDummyEmail(member.Value("email").String().Raw(), subject)
+			ops.ExpectDummyEmail(member.Value("email").String().Raw(), subject)
 			member.Value("delivery_email").IsNull()
 		})
 	})

@@ -24,7 +24,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	It("takes GET parameters from the query string", harness.Req("CONV-02"), func() {
 		ch := t.NewChannel(harness.Public, t.User(harness.Member))
 		id := t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("topic"), "query *string*")
-		m := msgs.Fetch(t.User(harness.Member), id, "apply_markdown", false)
+		m := ops.MessageAs(t.User(harness.Member), id, "apply_markdown", false)
 		m.Value("content").String().IsEqual("query *string*")
 	})
 
@@ -43,7 +43,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			WithFormField("type", "stream").WithFormField("to", ch.ID).
 			WithFormField("topic", topic).WithFormField("content", "sent form-encoded").Expect()).
 			Value("id").Number().IsInt().Raw()
-		m := msgs.Fetch(t.User(harness.Member), int(id), "apply_markdown", false)
+		m := ops.MessageAs(t.User(harness.Member), int(id), "apply_markdown", false)
 		m.Value("subject").String().IsEqual(topic)
 		m.Value("content").String().IsEqual("sent form-encoded")
 	})
@@ -62,17 +62,19 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	})
 
 	// Three read-only operations, on the process's shared channel (which has the shared
-	// message's topic, so the topic list is not empty). The realm may have no linkifier: their
-	// list is typed element by element where there are elements.
+	// message's topic, so the topic list is not empty). The realm may have no linkifier: the
+	// call adds one, so that the list is typed on an element.
 	successes := []struct {
 		name  string
 		call  func() *httpexpect.Response
 		typed func(body *httpexpect.Object)
 	}{
 		{"get linkifiers", func() *httpexpect.Response {
-			return harness.Current().As(harness.Current().User(harness.Member)).GET("/realm/linkifiers").Expect()
+			t := harness.Current()
+			t.AddLinkifier(harness.UniqueName("typed")+`-(?P<id>[0-9]+)`, "https://tracker.example.test/{id}")
+			return t.As(t.User(harness.Member)).GET("/realm/linkifiers").Expect()
 		}, func(body *httpexpect.Object) {
-			body.Value("linkifiers").Array().Every(func(_ int, l *httpexpect.Value) {
+			harness.EachElement(body.Value("linkifiers").Array(), "linkifiers", func(l *httpexpect.Value) {
 				l.Object().Value("id").Number().IsInt()
 				l.Object().Value("pattern").String()
 			})
@@ -81,7 +83,7 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 			ops.FieldsMessage.Get(harness.Current())
 			return ops.TopicsOf(harness.Current().User(harness.Member), harness.Current().SharedChannel().ID)
 		}, func(body *httpexpect.Object) {
-			body.Value("topics").Array().NotEmpty().Every(func(_ int, l *httpexpect.Value) {
+			harness.EachElement(body.Value("topics").Array(), "topics", func(l *httpexpect.Value) {
 				l.Object().Value("name").String()
 				l.Object().Value("max_id").Number().IsInt()
 			})

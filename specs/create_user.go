@@ -17,14 +17,14 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 	// The owner's cell of the role matrix is AUTH-11's success; this spec is about the answer.
 	It("returns the user_id of the new account, which is the user with the email and name sent and authenticates once it has an API key",
 		harness.Req("OP11-04"), func() {
-			acct.OwnerNeeds("can_create_users")
-			a := acct.FreshAccount()
+			ops.OwnerNeeds("can_create_users")
+			a := ops.FreshAccount()
 			owner := t.User(harness.Owner)
-			resp := acct.CreateUser(owner, a)
+			resp := ops.CreateUser(owner, a)
 			id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
 
-			created := acct.UserAs(owner, id)
-			Expect(strings.EqualFold(acct.RealEmailIn(created), a.Email)).To(BeTrue(), "the new user's real email")
+			created := ops.UserAs(owner, id)
+			Expect(strings.EqualFold(ops.RealEmailIn(created), a.Email)).To(BeTrue(), "the new user's real email")
 			created.Value("full_name").String().IsEqual(a.FullName)
 
 			// The API key comes from the password login of the real server, which a server
@@ -40,17 +40,21 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 			harness.Success(t.WithBasicAuth(a.Email, key).GET("/users/me").Expect()).Value("user_id").Number().IsEqual(id)
 		})
 
+	// The refusals below are the request's own faults only where the owner may create users:
+	// an owner without can_create_users is refused whatever the request holds.
 	It("answers BAD_REQUEST when the email is already used in the realm", harness.Req("OP11-05"), func() {
-		a := acct.FreshAccount()
+		ops.OwnerNeeds("can_create_users")
+		a := ops.FreshAccount()
 		a.Email = t.User(harness.Member).Email
-		harness.FailsWith(acct.CreateUser(t.User(harness.Owner), a), "BAD_REQUEST")
+		harness.FailsWith(ops.CreateUser(t.User(harness.Owner), a), "BAD_REQUEST")
 	})
 
 	DescribeTable("refuses a request without a required field",
 		func(field string) {
-			a := acct.FreshAccount()
-			harness.Fails(acct.CreateUser(t.User(harness.Owner), a, field))
-			Expect(acct.AccountExists(a.Email)).To(BeFalse(), "an account was created")
+			ops.OwnerNeeds("can_create_users")
+			a := ops.FreshAccount()
+			harness.Fails(ops.CreateUser(t.User(harness.Owner), a, field))
+			Expect(ops.AccountExists(a.Email)).To(BeFalse(), "an account was created")
 		},
 		Entry("email", harness.Req("OP11-03"), "email"),
 		Entry("password", harness.Req("OP11-03"), "password"),
@@ -59,9 +63,9 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 
 	DescribeTable("refuses a requester who is not an administrator",
 		func(role harness.Role) {
-			a := acct.FreshAccount()
-			harness.Fails(acct.CreateUser(t.User(role), a))
-			Expect(acct.AccountExists(a.Email)).To(BeFalse(), "an account was created")
+			a := ops.FreshAccount()
+			harness.Fails(ops.CreateUser(t.User(role), a))
+			Expect(ops.AccountExists(a.Email)).To(BeFalse(), "an account was created")
 		},
 		Entry("a moderator", harness.Req("OP11-01", "AUTH-11"), harness.Moderator),
 		Entry("a member", harness.Req("OP11-01", "AUTH-11"), harness.Member),
@@ -72,8 +76,8 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 	It("refuses an administrator without can_create_users", harness.Req("OP11-02", "AUTH-11"), func() {
 		// A new administrator holds no special permission.
 		admin := t.Spare(harness.Admin)
-		a := acct.FreshAccount()
-		harness.Fails(acct.CreateUser(admin, a))
-		Expect(acct.AccountExists(a.Email)).To(BeFalse(), "an account was created")
+		a := ops.FreshAccount()
+		harness.Fails(ops.CreateUser(admin, a))
+		Expect(ops.AccountExists(a.Email)).To(BeFalse(), "an account was created")
 	})
 })

@@ -33,26 +33,38 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 			// Another topic of the channel, and the same topic in another channel.
 			elsewhere := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Admin))
 			kept := []int{t.SendToChannel(t.User(harness.Member), ch, survivor, "stays"), t.SendToChannel(t.User(harness.Member), elsewhere, topic, "stays too")}
-			ops.UntilComplete("delete topic", len(doomed), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
+			ops.UntilComplete("delete topic", len(doomed), func() *httpexpect.Response { return ops.DeleteTopic(admin, ch, "topic_name", topic) })
 			check(doomed, kept, survivor)
 		},
 		Entry("the topic's messages in the channel, and no other", harness.Req("OP08-01", "STATE-14"), func(doomed, kept []int, _ string) {
 			for _, id := range doomed {
-				Expect(msgs.Gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
+				Expect(ops.MessageGone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
 			}
-			Expect(msgs.Gone(admin, kept[0])).To(BeFalse(), "a message of another topic")
-			Expect(msgs.Gone(admin, kept[1])).To(BeFalse(), "a message of the topic of that name in another channel")
+			Expect(ops.MessageGone(admin, kept[0])).To(BeFalse(), "a message of another topic")
+			Expect(ops.MessageGone(admin, kept[1])).To(BeFalse(), "a message of the topic of that name in another channel")
 		}),
 		Entry("with its messages the topic", harness.Req("RES-18"), func(_, _ []int, survivor string) {
-			Expect(msgs.TopicNamesOf(admin, ch)).To(Equal([]string{survivor}))
+			Expect(ops.TopicNamesOf(admin, ch)).To(Equal([]string{survivor}))
 		}),
 	)
 
+	// The other way a topic loses its messages: one DELETE /messages/{id} each.
+	It("removes from the topic list a topic emptied message by message", harness.Req("RES-18"), func() {
+		doomed := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Admin), ch, topic, "two")}
+		survivor := harness.UniqueName("survivor")
+		t.SendToChannel(t.User(harness.Member), ch, survivor, "stays")
+		Expect(ops.TopicNamesOf(admin, ch)).To(ConsistOf(topic, survivor))
+		for _, id := range doomed {
+			harness.Success(ops.DeleteMessage(admin, id))
+		}
+		Expect(ops.TopicNamesOf(admin, ch)).To(Equal([]string{survivor}))
+	})
+
 	It("answers complete = true when it deleted every message of the topic", harness.Req("OP08-04"), func() {
 		ids := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Admin), ch, topic, "two")}
-		ops.UntilComplete("delete topic", len(ids), func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &topic) })
+		ops.UntilComplete("delete topic", len(ids), func() *httpexpect.Response { return ops.DeleteTopic(admin, ch, "topic_name", topic) })
 		for _, id := range ids {
-			Expect(msgs.Gone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
+			Expect(ops.MessageGone(admin, id)).To(BeTrue(), "message %d of the deleted topic", id)
 		}
 	})
 
@@ -62,8 +74,8 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 		doomed := t.SendToChannel(t.User(harness.Member), private, topic, "in a private channel")
 		outsider := t.Spare(harness.Member)
 		events := t.Listen(outsider, "delete_message")
-		ops.UntilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.DeleteTopic(admin, private, &topic) })
-		Expect(msgs.Gone(admin, doomed)).To(BeTrue())
+		ops.UntilComplete("delete topic", 1, func() *httpexpect.Response { return ops.DeleteTopic(admin, private, "topic_name", topic) })
+		Expect(ops.MessageGone(admin, doomed)).To(BeTrue())
 		for _, ev := range events.Collect(ops.EventWait) {
 			Expect(ev).NotTo(HaveKeyWithValue("stream_id", BeNumerically("==", private.ID)), "the deletion in a private channel reached a non-subscriber's queue")
 		}
@@ -71,41 +83,41 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 
 	It("requires topic_name", harness.Req("OP08-02"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
-		harness.Fails(msgs.DeleteTopic(admin, ch, nil))
-		Expect(msgs.Gone(admin, id)).To(BeFalse())
+		harness.Fails(ops.DeleteTopic(admin, ch))
+		Expect(ops.MessageGone(admin, id)).To(BeFalse())
 	})
 
 	It("reads topic_name = realm_empty_topic_display_name as the empty topic", harness.Req("OP08-03"), func() {
 		id := t.SendToEmptyTopic(t.User(harness.Member), ch)
 		display := t.Realm.EmptyTopicDisplayName
-		ops.UntilComplete("delete topic", 1, func() *httpexpect.Response { return msgs.DeleteTopic(admin, ch, &display) })
-		Expect(msgs.Gone(admin, id)).To(BeTrue())
+		ops.UntilComplete("delete topic", 1, func() *httpexpect.Response { return ops.DeleteTopic(admin, ch, "topic_name", display) })
+		Expect(ops.MessageGone(admin, id)).To(BeTrue())
 	})
 
 	It("deletes a topic whose name is max_topic_length long, named in full", harness.Req("LIMIT-02"), func() {
 		full := topic + strings.Repeat("x", t.Realm.MaxTopicLength-len([]rune(topic)))
 		id := t.SendToChannel(t.User(harness.Member), ch, full, "at the bound")
 		kept := t.SendToChannel(t.User(harness.Member), ch, topic, "another topic")
-		harness.Success(msgs.DeleteTopic(admin, ch, &full))
-		Expect(msgs.Gone(admin, id)).To(BeTrue(), "the message of the topic at the bound")
-		Expect(msgs.Gone(admin, kept)).To(BeFalse(), "a message of a topic its name starts with")
+		harness.Success(ops.DeleteTopic(admin, ch, "topic_name", full))
+		Expect(ops.MessageGone(admin, id)).To(BeTrue(), "the message of the topic at the bound")
+		Expect(ops.MessageGone(admin, kept)).To(BeFalse(), "a message of a topic its name starts with")
 	})
 
 	It("matches no topic with a topic_name longer than max_topic_length", harness.Req("LIMIT-02"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
 		long := topic + strings.Repeat("x", t.Realm.MaxTopicLength)
-		resp := msgs.DeleteTopic(admin, ch, &long)
-		if !msgs.Succeeded(resp) {
+		resp := ops.DeleteTopic(admin, ch, "topic_name", long)
+		if !ops.Succeeded(resp) {
 			harness.Fails(resp)
 		}
-		Expect(msgs.Gone(admin, id)).To(BeFalse())
+		Expect(ops.MessageGone(admin, id)).To(BeFalse())
 	})
 
 	DescribeTable("answers UNAUTHORIZED_PRINCIPAL to a requester who is not an administrator",
 		func(role harness.Role) {
 			id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays")
-			harness.FailsWith(msgs.DeleteTopic(t.User(role), ch, &topic), "UNAUTHORIZED_PRINCIPAL")
-			Expect(msgs.Gone(admin, id)).To(BeFalse())
+			harness.FailsWith(ops.DeleteTopic(t.User(role), ch, "topic_name", topic), "UNAUTHORIZED_PRINCIPAL")
+			Expect(ops.MessageGone(admin, id)).To(BeFalse())
 		},
 		Entry("a moderator", harness.Req("OP08-06", "ERR-11"), harness.Moderator),
 		Entry("a member", harness.Req("OP08-06", "ERR-11"), harness.Member),
@@ -122,22 +134,22 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 			check(ids)
 		},
 		Entry("newest first", harness.Req("STATE-15"), func(ids []int) {
-			harness.Success(msgs.DeleteTopic(admin, ch, &topic))
+			harness.Success(ops.DeleteTopic(admin, ch, "topic_name", topic))
 			for i, id := range ids {
-				Expect(msgs.Gone(admin, id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
+				Expect(ops.MessageGone(admin, id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
 			}
 		}),
 		Entry("answering complete = false when it stopped early; repeating finishes", harness.Req("OP08-05", "STATE-15", "ERR-02"), func(ids []int) {
-			harness.Success(msgs.DeleteTopic(admin, ch, &topic)).Value("complete").Boolean().IsFalse()
+			harness.Success(ops.DeleteTopic(admin, ch, "topic_name", topic)).Value("complete").Boolean().IsFalse()
 			for range len(ids) {
-				if harness.Success(msgs.DeleteTopic(admin, ch, &topic)).Value("complete").Boolean().Raw() {
+				if harness.Success(ops.DeleteTopic(admin, ch, "topic_name", topic)).Value("complete").Boolean().Raw() {
 					break
 				}
 			}
 			for _, id := range ids {
-				Expect(msgs.Gone(admin, id)).To(BeTrue())
+				Expect(ops.MessageGone(admin, id)).To(BeTrue())
 			}
-			Expect(msgs.TopicNamesOf(admin, ch)).To(BeEmpty())
+			Expect(ops.TopicNamesOf(admin, ch)).To(BeEmpty())
 		}),
 	)
 
@@ -147,7 +159,7 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 			t.SendToChannel(t.User(harness.Member), ch, topic, "newer")
 		}
 		t.LimitBatches(2, 1)
-		ops.Partial(msgs.DeleteTopic(admin, ch, &topic))
-		Expect(msgs.Gone(admin, first)).To(BeFalse(), "the oldest message, beyond the batch done")
+		ops.Partial(ops.DeleteTopic(admin, ch, "topic_name", topic))
+		Expect(ops.MessageGone(admin, first)).To(BeFalse(), "the oldest message, beyond the batch done")
 	})
 })

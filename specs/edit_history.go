@@ -34,10 +34,10 @@ var _ = Describe("Operation 1: the edit history records who edited and when (PAT
 	editLater := func(editor harness.User, params ...any) (m *httpexpect.Object, sent int64) {
 		GinkgoHelper()
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "sent before")
-		sent = int64(msgs.Fetch(member, id).Value("timestamp").Number().Raw())
+		sent = int64(ops.MessageAs(member, id).Value("timestamp").Number().Raw())
 		t.PassTime(later)
-		harness.Success(msgs.Edit(editor, id, params...))
-		return msgs.Fetch(member, id), sent
+		harness.Success(ops.EditMessage(editor, id, params...))
+		return ops.MessageAs(member, id), sent
 	}
 
 	It("gives a content edit's entry the time of the edit", harness.Req("MSG-40"), func() {

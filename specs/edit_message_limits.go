@@ -47,11 +47,11 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 				t.ChangeRealmSetting("move_messages_between_streams_limit_seconds", 100*limit)
 				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)
-				harness.Fails(msgs.Edit(member, id, "topic", harness.UniqueName("late")))
-				msgs.ExpectTopicOf(member, topic, id)
+				harness.Fails(ops.EditMessage(member, id, "topic", harness.UniqueName("late")))
+				ops.ExpectTopicOf(member, topic, id)
 				moved := harness.UniqueName("by-moderator")
-				harness.Success(msgs.Edit(moderator, id, "topic", moved))
-				msgs.ExpectTopicOf(member, moved, id)
+				harness.Success(ops.EditMessage(moderator, id, "topic", moved))
+				ops.ExpectTopicOf(member, moved, id)
 			})
 
 		It("keeps non-moderators from moving messages older than move_messages_between_streams_limit_seconds to another channel",
@@ -60,11 +60,11 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 				other := t.NewChannel(harness.Public, t.User(harness.Member), t.User(harness.Moderator))
 				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)
-				harness.Fails(msgs.Edit(member, id, "stream_id", other.ID))
-				channelID, _ := msgs.Where(member, id)
+				harness.Fails(ops.EditMessage(member, id, "stream_id", other.ID))
+				channelID, _ := ops.Where(member, id)
 				Expect(channelID).To(Equal(ch.ID))
-				harness.Success(msgs.Edit(moderator, id, "stream_id", other.ID))
-				channelID, _ = msgs.Where(member, id)
+				harness.Success(ops.EditMessage(moderator, id, "stream_id", other.ID))
+				channelID, _ = ops.Where(member, id)
 				Expect(channelID).To(Equal(other.ID))
 			})
 
@@ -75,7 +75,7 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 				t.ChangeRealmSetting(farLimit, 100*limit)
 				id := t.SendToChannel(t.User(harness.Member), ch, topic, "getting old")
 				t.PassTime(10 * limit * time.Second)
-				harness.FailsWith(msgs.Edit(member, id, move()...), "BAD_REQUEST")
+				harness.FailsWith(ops.EditMessage(member, id, move()...), "BAD_REQUEST")
 			},
 			Entry("to another topic", harness.Req("ERR-04"), "move_messages_between_streams_limit_seconds", func() []any {
 				return []any{"topic", harness.UniqueName("late")}
@@ -96,9 +96,9 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			// refuse is the whole-topic move a member may not make; it must move nothing.
 			refuse := func(renamed string) *httpexpect.Object {
 				GinkgoHelper()
-				refused := harness.FailsWith(msgs.Edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"),
+				refused := harness.FailsWith(ops.EditMessage(member, recent[1], "topic", renamed, "propagate_mode", "change_all"),
 					"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED")
-				msgs.ExpectTopicOf(member, topic, append(old, recent...)...)
+				ops.ExpectTopicOf(member, topic, append(old, recent...)...)
 				return refused
 			}
 
@@ -119,16 +119,16 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			It("moves from first_message_id_allowed_to_move with change_later", harness.Req("OP01-22"), func() {
 				renamed := harness.UniqueName("recent-only")
 				first := int(refuse(renamed).Value("first_message_id_allowed_to_move").Number().Raw())
-				harness.Success(msgs.Edit(member, first, "topic", renamed, "propagate_mode", "change_later"))
-				msgs.ExpectTopicOf(member, renamed, recent...)
-				msgs.ExpectTopicOf(member, topic, old...)
+				harness.Success(ops.EditMessage(member, first, "topic", renamed, "propagate_mode", "change_later"))
+				ops.ExpectTopicOf(member, renamed, recent...)
+				ops.ExpectTopicOf(member, topic, old...)
 			})
 
 			DescribeTable("lets moderators and administrators move the whole topic",
 				func(role harness.Role) {
 					renamed := harness.UniqueName("whole")
-					harness.Success(msgs.Edit(t.User(role), recent[1], "topic", renamed, "propagate_mode", "change_all"))
-					msgs.ExpectTopicOf(member, renamed, append(old, recent...)...)
+					harness.Success(ops.EditMessage(t.User(role), recent[1], "topic", renamed, "propagate_mode", "change_all"))
+					ops.ExpectTopicOf(member, renamed, append(old, recent...)...)
 				},
 				Entry("a moderator", harness.Req("OP01-21"), harness.Moderator),
 				Entry("an administrator", harness.Req("OP01-21"), harness.Admin),
@@ -147,9 +147,9 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 					t.SendToChannel(t.User(harness.Member), private, topic, "the member's own"),
 				}
 				renamed := harness.UniqueName("accessible")
-				harness.Success(msgs.Edit(member, recent[1], "topic", renamed, "propagate_mode", "change_all"))
-				msgs.ExpectTopicOf(admin, renamed, recent...)
-				msgs.ExpectTopicOf(admin, topic, hidden)
+				harness.Success(ops.EditMessage(member, recent[1], "topic", renamed, "propagate_mode", "change_all"))
+				ops.ExpectTopicOf(admin, renamed, recent...)
+				ops.ExpectTopicOf(admin, topic, hidden)
 			})
 	})
 
@@ -185,10 +185,10 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			harness.Req("LIMIT-14", "ERR-08"), func() {
 				crowded := crowdedChannel()
 				send := func(u harness.User, in harness.Channel) bool {
-					return msgs.Succeeded(ops.SendForm(u, "POST", "/messages", nil, "type", "stream", "to", in.ID,
+					return ops.Succeeded(ops.SendMessage(u, "type", "stream", "to", in.ID,
 						"topic", topic, "content", "@**all** please read"))
 				}
-				harness.FailsWith(ops.SendForm(member, "POST", "/messages", nil, "type", "stream", "to", crowded.ID,
+				harness.FailsWith(ops.SendMessage(member, "type", "stream", "to", crowded.ID,
 					"topic", topic, "content", "@**all** please read"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
 				Expect(send(admin, crowded)).To(BeTrue(), "an administrator (in the group) mentions the channel")
 				Expect(send(member, ch)).To(BeTrue(), "a member mentions a channel with few subscribers")
@@ -197,12 +197,12 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 		It("keeps topic wildcard mentions in topics with many participants to members of the group, on send",
 			harness.Req("LIMIT-14", "ERR-09"), func() {
 				busy := crowdedTopic(ch)
-				harness.FailsWith(ops.SendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				harness.FailsWith(ops.SendMessage(member, "type", "stream", "to", ch.ID,
 					"topic", busy, "content", "@**topic** please read"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
-				harness.Success(ops.SendForm(admin, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				harness.Success(ops.SendMessage(admin, "type", "stream", "to", ch.ID,
 					"topic", busy, "content", "@**topic** please read"))
 				// A topic with few participants, in the same channel: the member may.
-				harness.Success(ops.SendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+				harness.Success(ops.SendMessage(member, "type", "stream", "to", ch.ID,
 					"topic", harness.UniqueName("quiet"), "content", "@**topic** please read"))
 			})
 
@@ -210,28 +210,28 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 			harness.Req("OP01-24", "ERR-08", "LIMIT-13"), func() {
 				crowded := crowdedChannel()
 				id := t.SendToChannel(t.User(harness.Member), crowded, topic, "hello")
-				harness.FailsWith(msgs.Edit(member, id, "content", "hello @**all**"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
-				Expect(msgs.Raw(member, id)).To(Equal("hello"))
+				harness.FailsWith(ops.EditMessage(member, id, "content", "hello @**all**"), "STREAM_WILDCARD_MENTION_NOT_ALLOWED")
+				Expect(ops.RawContent(member, id)).To(Equal("hello"))
 				mine := t.SendToChannel(t.User(harness.Admin), crowded, topic, "hello")
-				harness.Success(msgs.Edit(admin, mine, "content", "hello @**all**"))
+				harness.Success(ops.EditMessage(admin, mine, "content", "hello @**all**"))
 				// A channel with few subscribers: the member may.
 				few := t.SendToChannel(t.User(harness.Member), ch, topic, "hello")
-				harness.Success(msgs.Edit(member, few, "content", "hello @**all**"))
-				Expect(msgs.Raw(member, few)).To(Equal("hello @**all**"))
+				harness.Success(ops.EditMessage(member, few, "content", "hello @**all**"))
+				Expect(ops.RawContent(member, few)).To(Equal("hello @**all**"))
 			})
 
 		It("answers TOPIC_WILDCARD_MENTION_NOT_ALLOWED to an edit adding a topic wildcard mention in a topic with many participants (rule 5)",
 			harness.Req("OP01-25", "ERR-09", "LIMIT-13"), func() {
 				busy := crowdedTopic(ch)
 				id := t.SendToChannel(t.User(harness.Member), ch, busy, "hello")
-				harness.FailsWith(msgs.Edit(member, id, "content", "hello @**topic**"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
-				Expect(msgs.Raw(member, id)).To(Equal("hello"))
+				harness.FailsWith(ops.EditMessage(member, id, "content", "hello @**topic**"), "TOPIC_WILDCARD_MENTION_NOT_ALLOWED")
+				Expect(ops.RawContent(member, id)).To(Equal("hello"))
 				mine := t.SendToChannel(t.User(harness.Admin), ch, busy, "hello")
-				harness.Success(msgs.Edit(admin, mine, "content", "hello @**topic**"))
+				harness.Success(ops.EditMessage(admin, mine, "content", "hello @**topic**"))
 				// A topic with few participants, in the same channel: the member may.
 				few := t.SendToChannel(t.User(harness.Member), ch, harness.UniqueName("quiet"), "hello")
-				harness.Success(msgs.Edit(member, few, "content", "hello @**topic**"))
-				Expect(msgs.Raw(member, few)).To(Equal("hello @**topic**"))
+				harness.Success(ops.EditMessage(member, few, "content", "hello @**topic**"))
+				Expect(ops.RawContent(member, few)).To(Equal("hello @**topic**"))
 			})
 	})
 })

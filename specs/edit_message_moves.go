@@ -1,6 +1,8 @@
 package specs
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -37,15 +39,15 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	It("sets a new topic with topic", harness.Req("OP01-01"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "to be moved")
 		renamed := harness.UniqueName("renamed")
-		harness.Success(msgs.Edit(member, id, "topic", renamed))
-		msgs.ExpectTopicOf(member, renamed, id)
+		harness.Success(ops.EditMessage(member, id, "topic", renamed))
+		ops.ExpectTopicOf(member, renamed, id)
 	})
 
 	It("accepts subject as the deprecated alias of topic", harness.Req("OP01-02", "VER-08"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "to be moved")
 		renamed := harness.UniqueName("subject")
-		harness.Success(msgs.Edit(member, id, "subject", renamed))
-		msgs.ExpectTopicOf(member, renamed, id)
+		harness.Success(ops.EditMessage(member, id, "subject", renamed))
+		ops.ExpectTopicOf(member, renamed, id)
 	})
 
 	DescribeTable("propagate_mode chooses which messages of the topic move with the message edited",
@@ -56,7 +58,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 			if mode != "" {
 				params = append(params, "propagate_mode", mode)
 			}
-			harness.Success(msgs.Edit(member, ids[1], params...))
+			harness.Success(ops.EditMessage(member, ids[1], params...))
 			for i, id := range ids {
 				want := topic
 				for _, j := range movedIdx {
@@ -64,7 +66,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 						want = renamed
 					}
 				}
-				msgs.ExpectTopicOf(member, want, id)
+				ops.ExpectTopicOf(member, want, id)
 			}
 		},
 		Entry("no propagate_mode: only the message (change_one is the default)", harness.Req("OP01-06"), "", []int{1}),
@@ -76,8 +78,8 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	It("moves a message to another channel with stream_id", harness.Req("OP01-17"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "to another channel")
 		other := t.NewChannel(harness.Public, t.User(harness.Member))
-		harness.Success(msgs.Edit(member, id, "stream_id", other.ID))
-		m := msgs.Fetch(member, id)
+		harness.Success(ops.EditMessage(member, id, "stream_id", other.ID))
+		m := ops.MessageAs(member, id)
 		m.Value("stream_id").Number().IsEqual(other.ID)
 		m.Value("display_recipient").String().IsEqual(other.Name)
 	})
@@ -94,12 +96,12 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 			m := moved{fromChannel: ch.ID, toChannel: ch.ID, fromTopic: topic, toTopic: topic}
 			if toChannel {
 				m.toChannel = t.NewChannel(harness.Public, t.User(harness.Member)).ID
-				harness.Success(msgs.Edit(member, id, "stream_id", m.toChannel))
+				harness.Success(ops.EditMessage(member, id, "stream_id", m.toChannel))
 			} else {
 				m.toTopic = harness.UniqueName("renamed")
-				harness.Success(msgs.Edit(member, id, "topic", m.toTopic))
+				harness.Success(ops.EditMessage(member, id, "topic", m.toTopic))
 			}
-			check(msgs.Fetch(member, id).Value("edit_history").Array().Value(0).Object(), m)
+			check(ops.MessageAs(member, id).Value("edit_history").Array().Value(0).Object(), m)
 		},
 		Entry("of a channel move: prev_stream and stream", harness.Req("MSG-42"), true, func(e *httpexpect.Object, m moved) {
 			e.Value("prev_stream").Number().IsEqual(m.fromChannel)
@@ -128,10 +130,39 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		}),
 	)
 
+	// MSG-31 on the paths a move takes, not only content edits: present after a move alone, and
+	// ordered most recent first across a content edit, a topic move and a channel move.
+	It("gives edit_history after a move alone", harness.Req("MSG-31"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved, never edited")
+		harness.Success(ops.EditMessage(member, id, "topic", harness.UniqueName("moved-only")))
+		ops.MessageAs(member, id).Value("edit_history").Array().Length().IsEqual(1)
+	})
+
+	It("orders content edits and moves most recent first in edit_history", harness.Req("MSG-31"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "edited, then moved twice")
+		harness.Success(ops.EditMessage(member, id, "content", "edited first"))
+		harness.Success(ops.EditMessage(member, id, "topic", harness.UniqueName("moved-second")))
+		other := t.NewChannel(harness.Public, t.User(harness.Member))
+		harness.Success(ops.EditMessage(member, id, "stream_id", other.ID))
+		history := ops.MessageAs(member, id).Value("edit_history").Array()
+		history.Length().IsEqual(3)
+		newest, middle, oldest := history.Value(0).Object(), history.Value(1).Object(), history.Value(2).Object()
+		newest.Value("prev_stream").Number().IsEqual(ch.ID)
+		newest.NotContainsKey("prev_content")
+		middle.NotContainsKey("prev_stream").NotContainsKey("prev_content")
+		oldest.Value("prev_content").String().IsEqual("edited, then moved twice")
+		oldest.NotContainsKey("prev_stream")
+		var times []float64
+		harness.EachElement(history, "edit_history", func(e *httpexpect.Value) {
+			times = append(times, e.Object().Value("timestamp").Number().Raw())
+		})
+		Expect(slices.IsSortedFunc(times, func(a, b float64) int { return cmp.Compare(b, a) })).To(BeTrue(), "timestamps most recent first: %v", times)
+	})
+
 	It("records prev_subject, not prev_topic, for a topic change below level 118", harness.Req("VER-31"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "renamed")
-		harness.Success(msgs.Edit(member, id, "topic", harness.UniqueName("renamed")))
-		entry := msgs.Fetch(member, id).Value("edit_history").Array().Value(0).Object()
+		harness.Success(ops.EditMessage(member, id, "topic", harness.UniqueName("renamed")))
+		entry := ops.MessageAs(member, id).Value("edit_history").Array().Value(0).Object()
 		entry.Value("prev_subject").String().IsEqual(topic)
 		entry.NotContainsKey("prev_topic")
 	})
@@ -140,22 +171,22 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	// boundary (VER-17); MSG-33 on its own is checked at every level by the fetch specs.
 	It("leaves last_edit_timestamp absent after a move: the content was never edited", harness.Req("MSG-33", "VER-17"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved, not edited")
-		harness.Success(msgs.Edit(member, id, "topic", harness.UniqueName("elsewhere")))
-		msgs.Fetch(member, id).NotContainsKey("last_edit_timestamp")
+		harness.Success(ops.EditMessage(member, id, "topic", harness.UniqueName("elsewhere")))
+		ops.MessageAs(member, id).NotContainsKey("last_edit_timestamp")
 	})
 
 	It("sets last_moved_timestamp when a message is moved", harness.Req("MSG-36", "VER-17"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved")
-		harness.Success(msgs.Edit(member, id, "topic", harness.UniqueName("elsewhere")))
-		harness.ExpectTimestampNow(msgs.Fetch(member, id).Value("last_moved_timestamp"))
+		harness.Success(ops.EditMessage(member, id, "topic", harness.UniqueName("elsewhere")))
+		harness.ExpectTimestampNow(ops.MessageAs(member, id).Value("last_moved_timestamp"))
 	})
 
 	It("stores a topic longer than max_topic_length no longer than the bound", harness.Req("LIMIT-02"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "long topic")
 		long := harness.UniqueName("long") + strings.Repeat("t", t.Realm.MaxTopicLength)
-		resp := msgs.Edit(member, id, "topic", long)
-		_, stored := msgs.Where(member, id)
-		if msgs.Succeeded(resp) {
+		resp := ops.EditMessage(member, id, "topic", long)
+		_, stored := ops.Where(member, id)
+		if ops.Succeeded(resp) {
 			Expect(utf8.RuneCountInString(stored)).To(BeNumerically("<=", t.Realm.MaxTopicLength))
 		} else {
 			harness.Fails(resp)
@@ -166,42 +197,42 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	Describe("the empty topic", func() {
 		It("reads topic = realm_empty_topic_display_name as the empty topic", harness.Req("OP01-03", "VER-14"), func() {
 			id := t.SendToChannel(t.User(harness.Member), ch, topic, "to the empty topic")
-			harness.Success(msgs.Edit(member, id, "topic", t.Realm.EmptyTopicDisplayName))
-			msgs.ExpectTopicOf(member, "", id)
+			harness.Success(ops.EditMessage(member, id, "topic", t.Realm.EmptyTopicDisplayName))
+			ops.ExpectTopicOf(member, "", id)
 		})
 
 		It("takes the empty string as the topic of a new message and as an edit's new topic", harness.Req("VER-14"), func() {
-			sent := harness.Success(ops.SendForm(member, "POST", "/messages", nil, "type", "stream", "to", ch.ID,
+			sent := harness.Success(ops.SendMessage(member, "type", "stream", "to", ch.ID,
 				"topic", "", "content", "sent to the empty topic"))
-			msgs.ExpectTopicOf(member, "", int(sent.Value("id").Number().IsInt().Raw()))
+			ops.ExpectTopicOf(member, "", int(sent.Value("id").Number().IsInt().Raw()))
 			id := t.SendToChannel(t.User(harness.Member), ch, topic, "moved to the empty topic")
-			harness.Success(msgs.Edit(member, id, "topic", ""))
-			msgs.ExpectTopicOf(member, "", id)
+			harness.Success(ops.EditMessage(member, id, "topic", ""))
+			ops.ExpectTopicOf(member, "", id)
 		})
 
 		It("shows the empty topic as realm_empty_topic_display_name in edit history unless allow_empty_topic_name is true",
 			harness.Req("OP06-04"), func() {
 				id := t.SendToEmptyTopic(t.User(harness.Member), ch)
-				harness.Success(msgs.Edit(member, id, "topic", topic))
-				shown := msgs.Fetch(member, id).Value("edit_history").Array().Value(0).Object()
+				harness.Success(ops.EditMessage(member, id, "topic", topic))
+				shown := ops.MessageAs(member, id).Value("edit_history").Array().Value(0).Object()
 				shown.Value("prev_topic").String().IsEqual(t.Realm.EmptyTopicDisplayName)
-				allowed := msgs.Fetch(member, id, "allow_empty_topic_name", true).Value("edit_history").Array().Value(0).Object()
+				allowed := ops.MessageAs(member, id, "allow_empty_topic_name", true).Value("edit_history").Array().Value(0).Object()
 				allowed.Value("prev_topic").String().IsEmpty()
 			})
 
 		It("cannot be resolved", harness.Req("OP01-05"), func() {
 			id := t.SendToEmptyTopic(t.User(harness.Member), ch)
-			harness.Fails(msgs.Edit(member, id, "topic", "✔ ", "propagate_mode", "change_all"))
-			msgs.ExpectTopicOf(member, "", id)
+			harness.Fails(ops.EditMessage(member, id, "topic", "✔ ", "propagate_mode", "change_all"))
+			ops.ExpectTopicOf(member, "", id)
 		})
 
 		It("cannot be the target when topics are required", Serial, harness.Req("OP01-04"), func() {
 			id := t.SendToChannel(t.User(harness.Member), ch, topic, "stays in its topic")
-			msgs.RequireTopics(t)
+			ops.RequireTopics(t)
 			for _, empty := range []string{"(no topic)", "", t.Realm.EmptyTopicDisplayName} {
-				harness.Fails(msgs.Edit(member, id, "topic", empty))
+				harness.Fails(ops.EditMessage(member, id, "topic", empty))
 			}
-			msgs.ExpectTopicOf(member, topic, id)
+			ops.ExpectTopicOf(member, topic, id)
 		})
 	})
 
@@ -210,21 +241,21 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 			quiet, loud := harness.UniqueName("quiet"), harness.UniqueName("loud")
 			a := t.SendToChannel(t.User(harness.Member), ch, quiet, "moved quietly")
 			b := t.SendToChannel(t.User(harness.Member), ch, loud, "moved with a notice")
-			harness.Success(msgs.Edit(member, a, "topic", harness.UniqueName("new"), "propagate_mode", "change_all"))
-			harness.Success(msgs.Edit(member, b, "topic", harness.UniqueName("new"), "propagate_mode", "change_all",
+			harness.Success(ops.EditMessage(member, a, "topic", harness.UniqueName("new"), "propagate_mode", "change_all"))
+			harness.Success(ops.EditMessage(member, b, "topic", harness.UniqueName("new"), "propagate_mode", "change_all",
 				"send_notification_to_old_thread", true))
-			Expect(msgs.TopicIDs(member, ch, quiet)).To(BeEmpty(), "the old thread of a move with the default")
-			Expect(msgs.TopicIDs(member, ch, loud)).NotTo(BeEmpty(), "the old thread of a move with send_notification_to_old_thread")
+			Expect(ops.TopicIDs(member, ch, quiet)).To(BeEmpty(), "the old thread of a move with the default")
+			Expect(ops.TopicIDs(member, ch, loud)).NotTo(BeEmpty(), "the old thread of a move with send_notification_to_old_thread")
 		})
 
 		It("posts a notice to the new thread unless send_notification_to_new_thread is false", harness.Req("OP01-12"), func() {
 			a := t.SendToChannel(t.User(harness.Member), ch, topic, "moved with a notice")
 			b := t.SendToChannel(t.User(harness.Member), ch, topic, "moved quietly")
 			noticed, quiet := harness.UniqueName("noticed"), harness.UniqueName("quiet")
-			harness.Success(msgs.Edit(member, a, "topic", noticed))
-			harness.Success(msgs.Edit(member, b, "topic", quiet, "send_notification_to_new_thread", false))
-			Expect(msgs.TopicIDs(member, ch, quiet)).To(Equal([]int{b}))
-			Expect(len(msgs.TopicIDs(member, ch, noticed))).To(BeNumerically(">", 1), "the new thread holds the moved message and a notice")
+			harness.Success(ops.EditMessage(member, a, "topic", noticed))
+			harness.Success(ops.EditMessage(member, b, "topic", quiet, "send_notification_to_new_thread", false))
+			Expect(ops.TopicIDs(member, ch, quiet)).To(Equal([]int{b}))
+			Expect(len(ops.TopicIDs(member, ch, noticed))).To(BeNumerically(">", 1), "the new thread holds the moved message and a notice")
 		})
 	})
 
@@ -233,9 +264,9 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	It("leaves last_moved_timestamp absent when the only moves were resolving and unresolving",
 		harness.Req("MSG-37"), func() {
 			id := t.SendToChannel(t.User(harness.Member), ch, topic, "resolved and unresolved")
-			harness.Success(msgs.Edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
-			harness.Success(msgs.Edit(member, id, "topic", topic, "propagate_mode", "change_all"))
-			m := msgs.Fetch(member, id)
+			harness.Success(ops.EditMessage(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			harness.Success(ops.EditMessage(member, id, "topic", topic, "propagate_mode", "change_all"))
+			m := ops.MessageAs(member, id)
 			m.NotContainsKey("last_moved_timestamp")
 			m.Value("edit_history").Array().Length().IsEqual(2)
 		})
@@ -243,36 +274,36 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	Describe("resolving topics", func() {
 		It("resolves a topic with the ✔ prefix and change_all", harness.Req("STATE-01"), func() {
 			ids := sendThree()
-			harness.Success(msgs.Edit(member, ids[2], "topic", "✔ "+topic, "propagate_mode", "change_all"))
-			msgs.ExpectTopicOf(member, "✔ "+topic, ids...)
+			harness.Success(ops.EditMessage(member, ids[2], "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			ops.ExpectTopicOf(member, "✔ "+topic, ids...)
 		})
 
 		It("unresolves a resolved topic with the original name", harness.Req("STATE-03"), func() {
 			ids := sendThree()
-			harness.Success(msgs.Edit(member, ids[2], "topic", "✔ "+topic, "propagate_mode", "change_all"))
-			harness.Success(msgs.Edit(member, ids[2], "topic", topic, "propagate_mode", "change_all"))
-			msgs.ExpectTopicOf(member, topic, ids...)
+			harness.Success(ops.EditMessage(member, ids[2], "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			harness.Success(ops.EditMessage(member, ids[2], "topic", topic, "propagate_mode", "change_all"))
+			ops.ExpectTopicOf(member, topic, ids...)
 		})
 
 		It("only moves: send_notification_to_new_thread adds no notice to a resolved topic", harness.Req("STATE-02"), func() {
 			withNotice, without := harness.UniqueName("a"), harness.UniqueName("b")
 			a := t.SendToChannel(t.User(harness.Member), ch, withNotice, "resolve me")
 			b := t.SendToChannel(t.User(harness.Member), ch, without, "resolve me too")
-			harness.Success(msgs.Edit(member, a, "topic", "✔ "+withNotice, "propagate_mode", "change_all",
+			harness.Success(ops.EditMessage(member, a, "topic", "✔ "+withNotice, "propagate_mode", "change_all",
 				"send_notification_to_new_thread", true))
-			harness.Success(msgs.Edit(member, b, "topic", "✔ "+without, "propagate_mode", "change_all",
+			harness.Success(ops.EditMessage(member, b, "topic", "✔ "+without, "propagate_mode", "change_all",
 				"send_notification_to_new_thread", false))
-			Expect(len(msgs.TopicIDs(member, ch, "✔ "+withNotice))).To(Equal(len(msgs.TopicIDs(member, ch, "✔ "+without))),
+			Expect(len(ops.TopicIDs(member, ch, "✔ "+withNotice))).To(Equal(len(ops.TopicIDs(member, ch, "✔ "+without))),
 				"a resolved topic holds as many messages whether or not send_notification_to_new_thread was set")
 		})
 
 		It("is for members of can_resolve_topics_group only", Serial, harness.Req("VER-18"), func() {
 			id := t.SendToChannel(t.User(harness.Member), ch, topic, "resolve me")
 			t.ChangeRealmGroupSetting("can_resolve_topics_group", t.SystemGroupID("role:administrators"))
-			harness.Fails(msgs.Edit(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
-			msgs.ExpectTopicOf(member, topic, id)
-			harness.Success(msgs.Edit(t.User(harness.Admin), id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
-			msgs.ExpectTopicOf(member, "✔ "+topic, id)
+			harness.Fails(ops.EditMessage(member, id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			ops.ExpectTopicOf(member, topic, id)
+			harness.Success(ops.EditMessage(t.User(harness.Admin), id, "topic", "✔ "+topic, "propagate_mode", "change_all"))
+			ops.ExpectTopicOf(member, "✔ "+topic, id)
 		})
 	})
 })

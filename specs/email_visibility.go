@@ -36,14 +36,14 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 				for _, viewerRole := range harness.Roles {
 					viewer := viewers[viewerRole]
 					what := fmt.Sprintf("as the %s seeing visibility %d, set after %d", viewerRole, visibility, from)
-					delivery := acct.UserAs(viewer, subject.ID).Raw()["delivery_email"]
+					delivery := ops.UserAs(viewer, subject.ID).Raw()["delivery_email"]
 					var listDelivery any = "absent"
 					for _, m := range harness.Success(t.As(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
 						if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
 							listDelivery = entry["delivery_email"]
 						}
 					}
-					if !acct.CanSeeRealEmail(viewerRole, visibility) {
+					if !ops.CanSeeRealEmail(viewerRole, visibility) {
 						Expect(delivery).To(BeNil(), "%s: delivery_email is null", what)
 						Expect(listDelivery).To(BeNil(), "%s: delivery_email is null in the user list", what)
 						continue
@@ -77,7 +77,7 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 				everyone = append(everyone, viewers[r])
 			}
 			directMessage := t.SendDirect(viewers[harness.Owner], append(everyone, subject), "to all of us")
-			harness.Success(acct.UpdatePresence(subject, "status", "active"))
+			harness.Success(ops.UpdatePresence(subject, "status", "active"))
 
 			for _, from := range visibilityExtremes {
 				t.SetEmailVisibility(subject, from)
@@ -97,24 +97,23 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 	It("keeps a changed real address out of the events and register state of a viewer the visibility excludes", harness.Req("RES-06"), func() {
 		t := harness.Current()
 		ops.NeedLevelOf(t, "OP02-12") // the address is changed through operation 2
-		acct.OwnerNeeds("can_change_user_emails")
+		ops.OwnerNeeds("can_change_user_emails")
 		// A new user: the change moves the address a spare is found by.
 		subject := t.NewUser(harness.Member)
 		t.SetEmailVisibility(subject, harness.VisibleToAdmins)
 		member := t.User(harness.Member)
 		events := t.Listen(member, "realm_user")
-		moved := acct.FreshAccount().Email
-		harness.Success(acct.UpdateByEmail(t.User(harness.Owner), subject.Email, "new_email", moved))
+		moved := ops.FreshAccount().Email
+		harness.Success(ops.UpdateByEmail(t.User(harness.Owner), subject.Email, "new_email", moved))
 		shows := ContainSubstring(strings.ToLower(moved))
 		for _, ev := range events.Collect(5 * time.Second) {
 			encoded, _ := json.Marshal(ev)
 			Expect(strings.ToLower(string(encoded))).NotTo(shows, "a realm_user event shows the member the real address")
 		}
-		for _, u := range t.StateOf(member, "realm_user").Value("realm_users").Array().Iter() {
-			if entry := u.Object().Raw(); entry["user_id"] == float64(subject.ID) {
-				Expect(entry["delivery_email"]).To(BeNil(), "the member's register state shows delivery_email")
-			}
-		}
+		entry := t.StateOf(member, "realm_user").Value("realm_users").Array().Find(func(_ int, u *httpexpect.Value) bool {
+			return u.Object().Raw()["user_id"] == float64(subject.ID)
+		}).Object().Raw()
+		Expect(entry["delivery_email"]).To(BeNil(), "the member's register state shows delivery_email")
 	})
 
 	// Always: also when the bot's own email_address_visibility would hide a human's address
@@ -128,11 +127,11 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 		// A bot of its own, as its settings change: bots are not kept as spares.
 		for _, bot := range []harness.User{t.User(harness.Bot), t.NewUser(harness.Bot)} {
 			if bot.ID != t.User(harness.Bot).ID {
-				resp := ops.SendForm(bot, "PATCH", "/settings", nil, "email_address_visibility", harness.VisibleToNobody)
-				harness.Info("a bot's email_address_visibility", "nobody: %s", map[bool]string{true: "set", false: "refused"}[msgs.Succeeded(resp)])
+				resp := ops.UpdateSettings(bot, "email_address_visibility", harness.VisibleToNobody)
+				harness.Info("a bot's email_address_visibility", "nobody: %s", map[bool]string{true: "set", false: "refused"}[ops.Succeeded(resp)])
 			}
 			for _, viewer := range harness.Roles {
-				acct.UserAs(t.User(viewer), bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
+				ops.UserAs(t.User(viewer), bot.ID).Value("delivery_email").String().IsEqualFold(bot.Email)
 			}
 		}
 	})
@@ -142,10 +141,10 @@ var _ = Describe("Email visibility: the email each role sees for another user", 
 	// online, so that there is an event about them to look at.
 	It("keeps the real address out of the presence events of a viewer the visibility excludes", Serial, harness.Req("RES-08", "AUTH-19"), func() {
 		t := harness.Current()
-		subject := acct.QuietMember(t)
+		subject := ops.QuietMember(t)
 		t.SetEmailVisibility(subject, harness.VisibleToNobody)
 		events := t.Listen(t.User(harness.Member), "presence")
-		harness.Success(acct.UpdatePresence(subject, "status", "active"))
+		harness.Success(ops.UpdatePresence(subject, "status", "active"))
 		for _, ev := range presenceEventsAbout(t, events, subject.ID) {
 			Expect(strings.ToLower(ops.JSONText(ev))).NotTo(ContainSubstring(strings.ToLower(subject.Email)), "a presence event shows the member the real address")
 		}
@@ -189,10 +188,10 @@ func checkEmailsSeen(viewers map[harness.Role]harness.User, subject harness.User
 	GinkgoHelper()
 	for _, viewerRole := range harness.Roles {
 		viewer := viewers[viewerRole]
-		seen := acct.EmailsSeenBy(viewer, subject, channelMessage, directMessage)
+		seen := ops.EmailsSeenBy(viewer, subject, channelMessage, directMessage)
 		what := fmt.Sprintf("as the %s seeing visibility %d, set after %d", viewerRole, visibility, from)
 		Expect([]string{seen.ListEmail, seen.RegisterEmail, seen.SenderEmail, seen.RecipientEmail}).To(HaveEach(seen.Email), what)
-		seesReal := acct.CanSeeRealEmail(viewerRole, visibility)
+		seesReal := ops.CanSeeRealEmail(viewerRole, visibility)
 		if viewerRole != harness.Bot {
 			// The legacy format is keyed by "user email": the API email, or the real one
 			// where the viewer may see it.
@@ -205,7 +204,7 @@ func checkEmailsSeen(viewers map[harness.Role]harness.User, subject harness.User
 		if seesReal {
 			continue
 		}
-		acct.ExpectDummyEmail(seen.Email, subject)
+		ops.ExpectDummyEmail(seen.Email, subject)
 		for _, key := range seen.PresenceKeys {
 			Expect(strings.EqualFold(key, subject.Email)).To(BeFalse(), "%s: presence shows the real email", what)
 		}

@@ -25,20 +25,20 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 	})
 
 	It("omits last_moved_timestamp for a message never moved", harness.Req("MSG-35"), func() {
-		msgs.Fetch(member, ops.FieldsMessage.Get(t)).NotContainsKey("last_moved_timestamp")
+		ops.MessageAs(member, ops.FieldsMessage.Get(t)).NotContainsKey("last_moved_timestamp")
 	})
 
 	// A direct message between the administrator and the member: one requirement an assertion.
 	DescribeTable("describes a direct message",
 		func(check func(m *httpexpect.Object)) {
-			check(msgs.Fetch(member, t.SendDirect(t.User(harness.Admin), []harness.User{t.User(harness.Member)}, "a direct message")))
+			check(ops.MessageAs(member, t.SendDirect(t.User(harness.Admin), []harness.User{t.User(harness.Member)}, "a direct message")))
 		},
 		Entry("with type private", harness.Req("MSG-02"), func(m *httpexpect.Object) { m.Value("type").String().IsEqual("private") }),
 		Entry("without stream_id", harness.Req("MSG-03"), func(m *httpexpect.Object) { m.NotContainsKey("stream_id") }),
 		Entry("with an empty subject", harness.Req("MSG-05"), func(m *httpexpect.Object) { m.Value("subject").String().IsEmpty() }),
 		Entry("with its recipients as objects in display_recipient", harness.Req("MSG-18"), func(m *httpexpect.Object) {
 			recipients := m.Value("display_recipient").Array()
-			recipients.Every(func(_ int, v *httpexpect.Value) {
+			harness.EachElement(recipients, "display_recipient", func(v *httpexpect.Value) {
 				r := v.Object()
 				r.Value("id").Number().IsInt()
 				r.Value("email").String()
@@ -56,7 +56,7 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 			if allow {
 				query = append(query, "allow_empty_topic_name", true)
 			}
-			msgs.Fetch(member, empty, query...).Value("subject").String().IsEqual(want())
+			ops.MessageAs(member, empty, query...).Value("subject").String().IsEqual(want())
 		},
 		Entry("as realm_empty_topic_display_name by default", harness.Req("OP06-03", "MSG-06"), false,
 			func() string { return harness.Current().Realm.EmptyTopicDisplayName }),
@@ -102,9 +102,9 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 
 	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
 		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "news for the member")
-		Expect(msgs.FlagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
-		harness.Success(ops.SendForm(member, "POST", "/messages/flags", nil, "messages", "["+ops.MsgIDText(id)+"]", "op", "add", "flag", "read"))
-		Expect(msgs.FlagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
+		Expect(ops.FlagsOf(member, id)).NotTo(ContainElement("read"), "a message just received")
+		harness.Success(ops.AddFlag(member, "read", id))
+		Expect(ops.FlagsOf(member, id)).To(ContainElement("read"), "a message marked as read")
 	})
 
 	// One spec a message and a flag, each naming the flag's rule.
@@ -139,9 +139,9 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 			}
 			id := t.SendToChannel(t.User(harness.Admin), ch, topic, content)
 			if set {
-				Expect(msgs.FlagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
+				Expect(ops.FlagsOf(member, id)).To(ContainElement(flag), "flags of %q", content)
 			} else {
-				Expect(msgs.FlagsOf(member, id)).NotTo(ContainElement(flag), "flags of %q", content)
+				Expect(ops.FlagsOf(member, id)).NotTo(ContainElement(flag), "flags of %q", content)
 			}
 		},
 		wildcardEntries,
@@ -150,39 +150,43 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	// Deprecated at level 224 and still set, so at every level.
 	It("sets the deprecated wildcard_mentioned for a channel wildcard mention", harness.Req("VER-12"), func() {
 		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "@**all** please read")
-		Expect(msgs.FlagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
+		Expect(ops.FlagsOf(member, id)).To(ContainElement("wildcard_mentioned"))
 	})
 
 	It("marks a /me status message with is_me_message", harness.Req("MSG-21"), func() {
 		me := t.SendToChannel(t.User(harness.Admin), ch, topic, "/me waves")
 		plain := t.SendToChannel(t.User(harness.Admin), ch, topic, "waves")
-		msgs.Fetch(member, me).Value("is_me_message").Boolean().IsTrue()
-		msgs.Fetch(member, plain).Value("is_me_message").Boolean().IsFalse()
+		ops.MessageAs(member, me).Value("is_me_message").Boolean().IsTrue()
+		ops.MessageAs(member, plain).Value("is_me_message").Boolean().IsFalse()
 	})
 
 	It("lists in topic_links the links linkifiers make of the topic", harness.Req("MSG-08"), func() {
 		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tk"), "-", ""))
 		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
 		id := t.SendToChannel(t.User(harness.Admin), ch, "about "+prefix+"-4242", "linked")
-		links := msgs.Fetch(member, id).Value("topic_links").Array()
-		links.NotEmpty()
-		links.Every(func(_ int, v *httpexpect.Value) { v.Object() })
-		Expect(msgs.Fetch(member, t.SendToChannel(t.User(harness.Admin), ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
+		harness.EachElement(ops.MessageAs(member, id).Value("topic_links").Array(), "topic_links", func(v *httpexpect.Value) { v.Object() })
+		Expect(ops.MessageAs(member, t.SendToChannel(t.User(harness.Admin), ch, topic, "unlinked")).Value("topic_links").Array().Raw()).To(BeEmpty())
 	})
 
-	It("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
-		harness.Req("MSG-15"), func() {
-			private := t.Spare(harness.Member)
-			t.SetEmailVisibility(private, harness.VisibleToAdmins)
-			id := t.SendToChannel(private, ch, topic, "from a user whose email only administrators see")
+	// avatar_url may be null only when both hold: the requester sees the sender's real email
+	// and asked for gravatar computation (client_gravatar). Each path where one of them fails
+	// must give a string: the email hidden (with and without client_gravatar), and the email
+	// visible without client_gravatar.
+	DescribeTable("gives avatar_url as a string unless the requester can see the sender's real email and asked for gravatar computation",
+		func(visibility int, gravatar bool) {
+			sender := t.Spare(harness.Member)
+			t.SetEmailVisibility(sender, visibility)
+			id := t.SendToChannel(sender, ch, topic, "from a user whose email visibility is set")
 			narrow := `[{"operator":"id","operand":"` + ops.MsgIDText(id) + `"}]` // a string: integers from 194
-			for _, gravatar := range []bool{false, true} {
-				list := harness.Success(ops.WithQuery(t.As(t.User(harness.Member)).GET("/messages"), "anchor", id, "num_before", 0,
-					"num_after", 0, "narrow", narrow, "client_gravatar", gravatar).Expect()).Value("messages").Array()
-				list.Length().IsEqual(1)
-				list.Value(0).Object().Value("avatar_url").String()
-			}
-		})
+			list := harness.Success(ops.FetchMessages(member, "anchor", id, "num_before", 0,
+				"num_after", 0, "narrow", narrow, "client_gravatar", gravatar)).Value("messages").Array()
+			list.Length().IsEqual(1)
+			list.Value(0).Object().Value("avatar_url").String()
+		},
+		Entry("the email hidden from the requester, without client_gravatar", harness.Req("MSG-15"), harness.VisibleToAdmins, false),
+		Entry("the email hidden from the requester, with client_gravatar", harness.Req("MSG-15"), harness.VisibleToAdmins, true),
+		Entry("the email visible to the requester, without client_gravatar", harness.Req("MSG-15"), harness.VisibleToEveryone, false),
+	)
 
 	// The same message object reaches the member's event queue, registered with the
 	// registration's own client_gravatar (true by default on the real server): the sender's
@@ -220,11 +224,11 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		const ownerContent = `{"chatconform":"the owner's"}`
 		harness.Success(ops.SendForm(owner, "POST", "/submessage", nil,
 			"message_id", ops.MsgIDText(id), "msg_type", "widget", "content", ownerContent))
-		list := msgs.Fetch(member, id).Value("submessages").Array()
+		list := ops.MessageAs(member, id).Value("submessages").Array()
 		list.Length().IsEqual(2)
 		senders := map[string]int{submessageContent: member.ID, ownerContent: owner.ID}
 		var ids []int
-		list.Every(func(_ int, v *httpexpect.Value) {
+		harness.EachElement(list, "submessages", func(v *httpexpect.Value) {
 			sm := v.Object()
 			content := sm.Value("content").String().Raw()
 			Expect(senders).To(HaveKey(content), "a submessage with content neither user sent")
@@ -239,17 +243,17 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 	})
 
 	It("lists submessages as an array of objects", harness.Req("MSG-29"), func() {
-		list := msgs.Fetch(member, addSubmessage()).Value("submessages").Array()
+		list := ops.MessageAs(member, addSubmessage()).Value("submessages").Array()
 		list.Length().IsEqual(1)
-		list.Every(func(_ int, v *httpexpect.Value) { v.Object() })
+		harness.EachElement(list, "submessages", func(v *httpexpect.Value) { v.Object() })
 	})
 
 	It("omits edit_history when viewing edit history is not allowed in the organization", Serial, harness.Req("MSG-32"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")
-		harness.Success(msgs.Edit(member, id, "content", "edited"))
-		msgs.Fetch(member, id).ContainsKey("edit_history")
-		msgs.HideEditHistory(t)
-		msgs.Fetch(member, id).NotContainsKey("edit_history")
+		harness.Success(ops.EditMessage(member, id, "content", "edited"))
+		ops.MessageAs(member, id).ContainsKey("edit_history")
+		ops.HideEditHistory(t)
+		ops.MessageAs(member, id).NotContainsKey("edit_history")
 	})
 })
 
@@ -262,10 +266,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 	// The message's sender, who reads it too (SharedMessage).
 	sender := func() harness.User { return ops.FieldsMessage.Sender }
 	reader := sender
-	each := func(kind func(v *httpexpect.Value)) func(_ int, v *httpexpect.Value) {
-		return func(_ int, v *httpexpect.Value) { kind(v) }
-	}
-	fetched := func(query ...any) *httpexpect.Object { return msgs.Fetch(reader(), id, query...) }
+	fetched := func(query ...any) *httpexpect.Object { return ops.MessageAs(reader(), id, query...) }
 
 	DescribeTable("returns",
 		func(check func(body *httpexpect.Object)) { check(harness.Success(ops.FetchMessage(reader(), id))) },
@@ -316,7 +317,7 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		Entry("sender_realm_str, the same string for another sender of the realm", harness.Req("MSG-13"), func(m *httpexpect.Object) {
 			t := harness.Current()
 			other := t.SendToChannel(t.User(harness.Member), ops.FieldsMessage.Channel, ops.FieldsMessage.Topic, "from another sender")
-			msgs.Fetch(reader(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
+			ops.MessageAs(reader(), other).Value("sender_realm_str").String().IsEqual(m.Value("sender_realm_str").String().Raw())
 		}),
 		Entry("avatar_url, a string or null", harness.Req("MSG-14"), func(m *httpexpect.Object) { harness.ExpectStringOrNull(m.Value("avatar_url")) }),
 		Entry("client, a string", harness.Req("MSG-16"), func(m *httpexpect.Object) { m.Value("client").String() }),
@@ -328,40 +329,70 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		Entry("recipient_id, the channel's: the same for another message there, another for a direct message", harness.Req("MSG-19"), func(m *httpexpect.Object) {
 			t := harness.Current()
 			channel := m.Value("recipient_id").Number().IsInt().Raw()
-			msgs.Fetch(reader(), ops.FieldsMessage.Other).Value("recipient_id").Number().IsEqual(channel)
+			ops.MessageAs(reader(), ops.FieldsMessage.Other).Value("recipient_id").Number().IsEqual(channel)
 			direct := t.SendDirect(reader(), []harness.User{t.User(harness.Member)}, "a direct message")
-			msgs.Fetch(reader(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
+			ops.MessageAs(reader(), direct).Value("recipient_id").Number().IsInt().NotEqual(channel)
 		}),
 		Entry("is_me_message, a boolean (false for a plain message)", harness.Req("MSG-20"), func(m *httpexpect.Object) {
 			m.Value("is_me_message").Boolean().IsFalse()
 		}),
-		Entry("flags, an array of strings", harness.Req("MSG-22"), func(m *httpexpect.Object) {
-			m.Value("flags").Array().Every(each(func(v *httpexpect.Value) { v.String() }))
-		}),
-		Entry("reactions, an array of objects", harness.Req("MSG-27"), func(m *httpexpect.Object) {
-			m.Value("reactions").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
-		}),
 		Entry("submessages, an array (empty: nothing was attached)", harness.Req("MSG-29"), func(m *httpexpect.Object) {
 			m.Value("submessages").Array().IsEmpty()
 		}),
-		Entry("topic_links, an array of objects", harness.Req("MSG-07"), func(m *httpexpect.Object) {
-			m.Value("topic_links").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
-		}),
-		Entry("no subject_links, the older name of topic_links", harness.Req("VER-10"), func(m *httpexpect.Object) {
-			m.NotContainsKey("subject_links")
-		}),
-		Entry("subject_links, the name of topic_links below level 118", harness.Req("VER-30"), func(m *httpexpect.Object) {
-			m.Value("subject_links").Array().Every(each(func(v *httpexpect.Value) { v.Object() }))
-			m.NotContainsKey("topic_links")
-		}),
 		Entry("no edit_history, never edited or moved", harness.Req("MSG-30"), func(m *httpexpect.Object) { m.NotContainsKey("edit_history") }),
 		Entry("no last_edit_timestamp, never edited", harness.Req("MSG-33"), func(m *httpexpect.Object) { m.NotContainsKey("last_edit_timestamp") }),
+	)
+
+	// The arrays checked element by element, each on a message of its own that has an element:
+	// the reader's flag, the reader's reaction, a link a linkifier makes of the topic.
+	starred := func() int {
+		t := harness.Current()
+		id := t.SendToChannel(reader(), t.SharedChannel(), ops.FieldsMessage.Topic, "starred")
+		harness.Success(ops.AddFlag(reader(), "starred", id))
+		return id
+	}
+	reacted := func() int {
+		t := harness.Current()
+		id := t.SendToChannel(reader(), t.SharedChannel(), ops.FieldsMessage.Topic, "reacted to")
+		harness.Success(ops.React(reader(), id, "emoji_name", "octopus"))
+		return id
+	}
+	linked := func() int {
+		t := harness.Current()
+		prefix := strings.ToUpper(strings.ReplaceAll(harness.UniqueName("tl"), "-", ""))
+		t.AddLinkifier(prefix+`-(?P<id>[0-9]+)`, "https://tracker.example.test/issues/{id}")
+		return t.SendToChannel(reader(), t.SharedChannel(), "about "+prefix+"-4242", "linked")
+	}
+	DescribeTable("has, where the message has one",
+		func(send func() int, check func(m *httpexpect.Object)) { check(ops.MessageAs(reader(), send())) },
+		Entry("flags, an array of strings", harness.Req("MSG-22"), starred, func(m *httpexpect.Object) {
+			flags := m.Value("flags").Array()
+			harness.EachElement(flags, "flags", func(v *httpexpect.Value) { v.String() })
+			Expect(flags.Raw()).To(ContainElement("starred"), "the flag the reader set")
+		}),
+		Entry("reactions, an array of objects", harness.Req("MSG-27"), reacted, func(m *httpexpect.Object) {
+			reactions := m.Value("reactions").Array()
+			harness.EachElement(reactions, "reactions", func(v *httpexpect.Value) { v.Object() })
+			reactions.Length().IsEqual(1)
+		}),
+		Entry("topic_links, an array of objects", harness.Req("MSG-07"), linked, func(m *httpexpect.Object) {
+			harness.EachElement(m.Value("topic_links").Array(), "topic_links", func(v *httpexpect.Value) { v.Object() })
+		}),
+		// Both halves: the newer name present, the older absent.
+		Entry("topic_links and no subject_links, the older name of topic_links", harness.Req("VER-10"), linked, func(m *httpexpect.Object) {
+			harness.EachElement(m.Value("topic_links").Array(), "topic_links", func(v *httpexpect.Value) { v.Object() })
+			m.NotContainsKey("subject_links")
+		}),
+		Entry("subject_links, the name of topic_links below level 118", harness.Req("VER-30"), linked, func(m *httpexpect.Object) {
+			harness.EachElement(m.Value("subject_links").Array(), "subject_links", func(v *httpexpect.Value) { v.Object() })
+			m.NotContainsKey("topic_links")
+		}),
 	)
 
 	It("has timestamp, the UNIX second it was sent", harness.Req("MSG-11"), func() {
 		// A message of its own: the shared one may be older than the timestamp slack allows.
 		t := harness.Current()
 		sent := t.SendToChannel(reader(), t.SharedChannel(), ops.FieldsMessage.Topic, "when")
-		harness.ExpectTimestampNow(msgs.Fetch(reader(), sent).Value("timestamp"))
+		harness.ExpectTimestampNow(ops.MessageAs(reader(), sent).Value("timestamp"))
 	})
 })

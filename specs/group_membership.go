@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 16: get user group membership status (GET /user_groups/{user_group_id}/members/{user_id})", func() {
@@ -28,41 +29,41 @@ var _ = Describe("Operation 16: get user group membership status (GET /user_grou
 	})
 
 	It("reports a direct member with is_user_group_member true", harness.Req("OP16-03"), func() {
-		harness.Success(acct.GroupMembership(inner, direct.ID)).Value("is_user_group_member").Boolean().IsTrue()
+		harness.Success(ops.GroupMembership(inner, direct.ID)).Value("is_user_group_member").Boolean().IsTrue()
 	})
 
 	It("reports a direct member with direct_member_only true", harness.Req("OP16-02"), func() {
-		Expect(acct.IsMember(inner, direct.ID, "direct_member_only", true)).To(BeTrue())
-		Expect(acct.IsMember(middle, nested.ID, "direct_member_only", true)).To(BeTrue())
+		Expect(ops.IsMember(inner, direct.ID, "direct_member_only", true)).To(BeTrue())
+		Expect(ops.IsMember(middle, nested.ID, "direct_member_only", true)).To(BeTrue())
 	})
 
 	It("counts membership through nested subgroups by default", harness.Req("OP16-01"), func() {
-		Expect(acct.IsMember(middle, direct.ID)).To(BeTrue(), "through one subgroup")
-		Expect(acct.IsMember(outer, direct.ID)).To(BeTrue(), "through two levels of subgroups")
-		Expect(acct.IsMember(outer, nested.ID)).To(BeTrue())
-		Expect(acct.IsMember(outer, direct.ID, "direct_member_only", false)).To(BeTrue())
+		Expect(ops.IsMember(middle, direct.ID)).To(BeTrue(), "through one subgroup")
+		Expect(ops.IsMember(outer, direct.ID)).To(BeTrue(), "through two levels of subgroups")
+		Expect(ops.IsMember(outer, nested.ID)).To(BeTrue())
+		Expect(ops.IsMember(outer, direct.ID, "direct_member_only", false)).To(BeTrue())
 	})
 
 	It("ignores membership through subgroups with direct_member_only true", harness.Req("OP16-02"), func() {
-		Expect(acct.IsMember(middle, direct.ID, "direct_member_only", true)).To(BeFalse())
-		Expect(acct.IsMember(outer, direct.ID, "direct_member_only", true)).To(BeFalse())
-		Expect(acct.IsMember(outer, nested.ID, "direct_member_only", true)).To(BeFalse())
+		Expect(ops.IsMember(middle, direct.ID, "direct_member_only", true)).To(BeFalse())
+		Expect(ops.IsMember(outer, direct.ID, "direct_member_only", true)).To(BeFalse())
+		Expect(ops.IsMember(outer, nested.ID, "direct_member_only", true)).To(BeFalse())
 	})
 
 	It("reports a user in no group of the tree as no member", harness.Req("OP16-03"), func() {
 		for _, g := range []int{inner, middle, outer} {
-			Expect(acct.IsMember(g, nobody.ID)).To(BeFalse())
+			Expect(ops.IsMember(g, nobody.ID)).To(BeFalse())
 		}
-		Expect(acct.IsMember(inner, nested.ID)).To(BeFalse(), "membership does not flow up to subgroups")
+		Expect(ops.IsMember(inner, nested.ID)).To(BeFalse(), "membership does not flow up to subgroups")
 	})
 
 	DescribeTable("never reports a deactivated user as a member",
 		func(group func() int, query ...any) {
 			t.DeactivateUser(direct)
-			resp := acct.GroupMembership(group(), direct.ID, query...)
+			resp := ops.GroupMembership(group(), direct.ID, query...)
 			// The document does not say whether the answer is false or an error; either
 			// way the user is not reported as a member.
-			if msgs.Succeeded(resp) {
+			if ops.Succeeded(resp) {
 				harness.Success(resp).Value("is_user_group_member").Boolean().IsFalse()
 			} else {
 				harness.Fails(resp)

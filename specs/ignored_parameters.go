@@ -53,23 +53,22 @@ var _ = Describe("ignored_parameters_unsupported on every operation that parses 
 		Entry("edit a message (operation 1)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "content", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			s := ops.MemberChannel("params")
 			id := t.SendToChannel(s.Member, s.Ch, s.Topic, "before")
-			return msgs.Edit(s.Member, id, append([]any{"content", harness.UniqueName("after")}, extra...)...)
+			return ops.EditMessage(s.Member, id, append([]any{"content", harness.UniqueName("after")}, extra...)...)
 		})),
 		Entry("update a user by email (operation 2)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP02-01", "full_name", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			subject := t.Spare(harness.Member)
-			return acct.UpdateByEmail(t.User(harness.Admin), subject.Email, append([]any{"full_name", "Renamed " + harness.UniqueName("n")}, extra...)...)
+			return ops.UpdateByEmail(t.User(harness.Admin), subject.Email, append([]any{"full_name", "Renamed " + harness.UniqueName("n")}, extra...)...)
 		})),
 		Entry("topic muting (operation 3)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "op", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			s := ops.MemberChannel("params")
-			return msgs.MuteTopic(s.Member, append([]any{"stream_id", s.Ch.ID, "topic", s.Topic, "op", "add"}, extra...)...)
+			return ops.MuteTopic(s.Member, append([]any{"stream_id", s.Ch.ID, "topic", s.Topic, "op", "add"}, extra...)...)
 		})),
 		Entry("update your presence (operation 4)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "status", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
-			return acct.UpdatePresence(t.User(harness.Member), append([]any{"status", "active"}, extra...)...)
+			return ops.UpdatePresence(t.User(harness.Member), append([]any{"status", "active"}, extra...)...)
 		})),
 		Entry("check if messages match a narrow (operation 5)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "msg_ids", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			id := ops.FieldsMessage.Get(t)
-			req := t.As(t.User(harness.Member)).GET("/messages/matches_narrow")
-			return ops.WithQuery(req, append([]any{"msg_ids", "[" + ops.MsgIDText(id) + "]", "narrow", "[]"}, extra...)...).Expect()
+			return ops.MatchesNarrow(t.User(harness.Member), append([]any{"msg_ids", "[" + ops.MsgIDText(id) + "]", "narrow", "[]"}, extra...)...)
 		})),
 		Entry("fetch a message (operation 6)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "apply_markdown", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			id := t.SendToChannel(t.User(harness.Admin), t.SharedChannel(), harness.UniqueName("params"), "x")
@@ -89,23 +88,23 @@ var _ = Describe("ignored_parameters_unsupported on every operation that parses 
 			ch := t.NewChannel(harness.Public, admin)
 			topic := harness.UniqueName("params")
 			t.SendToChannel(admin, ch, topic, "to be deleted")
-			return ops.SendForm(admin, "POST", "/streams/{id}/delete_topic", ch.ID, append([]any{"topic_name", topic}, extra...)...)
+			return ops.DeleteTopic(admin, ch, append([]any{"topic_name", topic}, extra...)...)
 		})),
 		Entry("fetch an API key with a JWT (operation 9)", Serial, harness.Req("CONV-09", "CONV-10", "VER-04"), "OP09-01", "token", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			user := t.Spare(harness.Member)
-			return acct.JwtFetch(append([]any{"token", t.NeedJWT().TokenFor(user.Email)}, extra...)...)
+			return ops.JwtFetch(append([]any{"token", t.NeedJWT().TokenFor(user.Email)}, extra...)...)
 		})),
 		Entry("update a subscription setting (operation 10)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "property", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			s := ops.MemberChannel("params")
-			return acct.SetSubscription(s.Member, s.Ch.ID, append([]any{"property", "pin_to_top", "value", true}, extra...)...)
+			return ops.SetSubscription(s.Member, s.Ch.ID, append([]any{"property", "pin_to_top", "value", true}, extra...)...)
 		})),
 		Entry("create a user (operation 11)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "full_name", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
-			acct.OwnerNeeds("can_create_users")
-			a := acct.FreshAccount()
+			ops.OwnerNeeds("can_create_users")
+			a := ops.FreshAccount()
 			req := ops.WithForm(t.As(t.User(harness.Owner)).POST("/users"),
 				append([]any{"email", a.Email, "password", a.Password, "full_name", a.FullName}, extra...)...)
 			resp := req.Expect()
-			acct.DeactivateCreatedAtEnd(resp, a.Email)
+			ops.DeactivateCreatedAtEnd(resp, a.Email)
 			return resp
 		})),
 		Entry("get topics in a channel (operation 12)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "allow_empty_topic_name", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
@@ -114,7 +113,7 @@ var _ = Describe("ignored_parameters_unsupported on every operation that parses 
 		Entry("set typing status for message editing (operation 13)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP13-01", "op", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			s := ops.MemberChannel("params")
 			id := t.SendToChannel(s.Member, s.Ch, s.Topic, "being edited")
-			return msgs.EditTyping(s.Member, id, append([]any{"op", "start"}, extra...)...)
+			return ops.EditTyping(s.Member, id, append([]any{"op", "start"}, extra...)...)
 		})),
 		Entry("add a code playground (operation 14)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP14-01", "url_template", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			return addPlayground(harness.UniqueName("playground"), "Python", playgroundTemplate, extra...)
@@ -127,10 +126,10 @@ var _ = Describe("ignored_parameters_unsupported on every operation that parses 
 		Entry("get user group membership status (operation 16)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP16-01", "direct_member_only", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			member := t.Spare(harness.Member)
 			group := t.NewGroup([]int{member.ID})
-			return acct.GroupMembership(group, member.ID, append([]any{"direct_member_only", true}, extra...)...)
+			return ops.GroupMembership(group, member.ID, append([]any{"direct_member_only", true}, extra...)...)
 		})),
 		Entry("mark all messages as read (operation 19)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP19-01", "", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
-			return ops.SendForm(t.Spare(harness.Member), "POST", "/mark_all_as_read", nil, extra...)
+			return ops.MarkAllAsRead(t.Spare(harness.Member), extra...)
 		})),
 		Entry("remove a bot's stored data (operation 20)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP20-01", "keys", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			// The run's bot, with a key no other spec uses: a bot is not kept across runs.

@@ -6,6 +6,7 @@ import (
 	"github.com/gavv/httpexpect/v2"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // The JWT specs are Serial: against the fake each one sets the server's JWT key.
@@ -23,10 +24,10 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 		user = t.User(harness.Member)
 	})
 
-	// A token with the user's email claim, sent without credentials (acct.JwtFetch sends none).
+	// A token with the user's email claim, sent without credentials (ops.JwtFetch sends none).
 	DescribeTable("exchanges a token with the user's email claim",
 		func(check func(resp *httpexpect.Object)) {
-			check(harness.Success(acct.JwtFetch("token", signer.TokenFor(user.Email))))
+			check(harness.Success(ops.JwtFetch("token", signer.TokenFor(user.Email))))
 		},
 		Entry("sent without credentials", harness.Req("OP09-01", "AUTH-03"), func(*httpexpect.Object) {}),
 		Entry("for the user's api_key and email", harness.Req("OP09-03"), func(resp *httpexpect.Object) {
@@ -42,7 +43,7 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 
 	DescribeTable("answers without a user object unless include_profile is true",
 		func(extra ...any) {
-			resp := harness.Success(acct.JwtFetch(append([]any{"token", signer.TokenFor(user.Email)}, extra...)...))
+			resp := harness.Success(ops.JwtFetch(append([]any{"token", signer.TokenFor(user.Email)}, extra...)...))
 			resp.NotContainsKey("user")
 		},
 		Entry("include_profile left out", harness.Req("OP09-04")),
@@ -58,9 +59,9 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 			default:
 				subject = t.User(role)
 			}
-			resp := harness.Success(acct.JwtFetch("token", signer.TokenFor(subject.Email), "include_profile", true))
+			resp := harness.Success(ops.JwtFetch("token", signer.TokenFor(subject.Email), "include_profile", true))
 			profile := resp.Value("user").Object()
-			acct.ExpectUserObject(profile, role)
+			ops.ExpectUserObject(profile, role)
 			profile.Value("user_id").Number().IsEqual(subject.ID)
 			profile.Value("delivery_email").String().IsEqualFold(subject.Email)
 		},
@@ -77,13 +78,13 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 		func(check func(profile *httpexpect.Object, user harness.User)) {
 			user := t.Spare(harness.Member)
 			t.SetEmailVisibility(user, harness.VisibleToNobody)
-			check(harness.Success(acct.JwtFetch("token", signer.TokenFor(user.Email), "include_profile", true)).Value("user").Object(), user)
+			check(harness.Success(ops.JwtFetch("token", signer.TokenFor(user.Email), "include_profile", true)).Value("user").Object(), user)
 		},
 		Entry("the real address as delivery_email", harness.Req("RES-06"), func(profile *httpexpect.Object, user harness.User) {
 			profile.Value("delivery_email").String().IsEqualFold(user.Email)
 		}),
 		Entry("the dummy address as email", harness.Req("RES-08"), func(profile *httpexpect.Object, user harness.User) {
-			acct.ExpectDummyEmail(profile.Value("email").String().Raw(), user)
+			ops.ExpectDummyEmail(profile.Value("email").String().Raw(), user)
 		}),
 	)
 
@@ -91,9 +92,9 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 		func(token func() *string) {
 			var resp *httpexpect.Response
 			if tok := token(); tok == nil {
-				resp = acct.JwtFetch()
+				resp = ops.JwtFetch()
 			} else {
-				resp = acct.JwtFetch("token", *tok)
+				resp = ops.JwtFetch("token", *tok)
 			}
 			harness.Fails(resp).NotContainsKey("api_key")
 		},

@@ -30,7 +30,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 
 	readBy := func(u harness.User, id int) bool {
 		GinkgoHelper()
-		return slices.Contains(msgs.FlagsOf(u, id), "read")
+		return slices.Contains(ops.FlagsOf(u, id), "read")
 	}
 	read := func(id int) bool { return readBy(reader, id) }
 
@@ -96,15 +96,15 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 			check()
 		},
 		Entry("newest first", harness.Req("STATE-13"), func() {
-			harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil))
+			harness.Success(ops.MarkAllAsRead(reader))
 			for i, id := range ids {
 				Expect(read(id)).To(Equal(i >= 3), "message %d of 5 after one batch of two", i+1)
 			}
 		}),
 		Entry("answering complete = false when it stopped early; repeating finishes", harness.Req("OP19-03", "STATE-13", "ERR-03"), func() {
-			harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().IsFalse()
+			harness.Success(ops.MarkAllAsRead(reader)).Value("complete").Boolean().IsFalse()
 			for range len(ids) {
-				if harness.Success(ops.SendForm(reader, "POST", "/mark_all_as_read", nil)).Value("complete").Boolean().Raw() {
+				if harness.Success(ops.MarkAllAsRead(reader)).Value("complete").Boolean().Raw() {
 					break
 				}
 			}
@@ -116,7 +116,7 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 
 	It("answers result partially_completed with a code when it stopped early, below level 211", Serial, harness.Req("VER-29"), func() {
 		t.LimitBatches(2, 1)
-		ops.Partial(ops.SendForm(reader, "POST", "/mark_all_as_read", nil))
+		ops.Partial(ops.MarkAllAsRead(reader))
 		Expect(read(ids[len(ids)-1])).To(BeTrue(), "the newest message, in the batch done")
 	})
 })
@@ -125,6 +125,6 @@ var _ = Describe("Operation 19: mark all messages as read (POST /mark_all_as_rea
 func markAllAsRead(u harness.User, messages int) {
 	GinkgoHelper()
 	ops.UntilComplete("mark all as read", messages, func() *httpexpect.Response {
-		return ops.SendForm(u, "POST", "/mark_all_as_read", nil)
+		return ops.MarkAllAsRead(u)
 	})
 }

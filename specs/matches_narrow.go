@@ -52,7 +52,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 			for _, id := range want() {
 				expected = append(expected, keyOf(id))
 			}
-			Expect(keys(msgs.MatchesNarrow(member, ids, terms()...))).To(ConsistOf(expected))
+			Expect(keys(ops.MatchesNarrowTerms(member, ids, terms()...))).To(ConsistOf(expected))
 		},
 		Entry("search for a word of two messages", harness.Req("OP05-04"),
 			func() [][2]any { return [][2]any{{"search", "quick"}} }, func() []int { return []int{mine, elsewh} }),
@@ -82,7 +82,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 			asked = append(asked, keyOf(id))
 		}
 		for _, o := range others {
-			raw := msgs.MatchesNarrow(member, ids, o.terms...).JSON().Object().Raw()
+			raw := ops.MatchesNarrowTerms(member, ids, o.terms...).JSON().Object().Raw()
 			found, ok := raw["messages"].(map[string]any)
 			if raw["result"] != "success" || !ok {
 				harness.Info("narrow operator "+o.name, "not accepted: %v", raw["msg"])
@@ -101,7 +101,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 
 	It("maps each message ID to match_content (HTML) and match_subject (the topic)", harness.Req("OP05-03"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "escaped: 1 < 2 & 3 in the quick message")
-		found := harness.Success(msgs.MatchesNarrow(member, []int{id}, [2]any{"search", "quick"})).Value("messages").Object()
+		found := harness.Success(ops.MatchesNarrowTerms(member, []int{id}, [2]any{"search", "quick"})).Value("messages").Object()
 		entry := found.Value(keyOf(id)).Object()
 		// HTML, whatever its markup and character references: the text is there, with < and &
 		// escaped.
@@ -115,7 +115,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	It("HTML-escapes match_subject", harness.Req("OP05-03"), func() {
 		odd := harness.UniqueName("t") + ` <b> & "q"`
 		id := t.SendToChannel(t.User(harness.Member), ch, odd, "escaped")
-		found := harness.Success(msgs.MatchesNarrow(member, []int{id}, [2]any{"search", "escaped"})).Value("messages").Object()
+		found := harness.Success(ops.MatchesNarrowTerms(member, []int{id}, [2]any{"search", "escaped"})).Value("messages").Object()
 		subject := found.Value(keyOf(id)).Object().Value("match_subject").String().Raw()
 		// The topic is text in HTML: no element of it, and every character of it there, in
 		// whichever character reference the server writes it.
@@ -125,7 +125,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	})
 
 	It("wraps search matches in <span class=\"highlight\">", harness.Req("OP05-05"), func() {
-		found := harness.Success(msgs.MatchesNarrow(member, []int{mine}, [2]any{"search", "brown"})).Value("messages").Object()
+		found := harness.Success(ops.MatchesNarrowTerms(member, []int{mine}, [2]any{"search", "brown"})).Value("messages").Object()
 		content := found.Value(keyOf(mine)).Object().Value("match_content").String().Raw()
 		highlighted := ops.HTMLElementsWith(content, "", "class", "highlight")
 		Expect(highlighted).To(HaveLen(1), "only the word searched for is highlighted: %s", content)
@@ -134,11 +134,10 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 	})
 
 	It("requires msg_ids", harness.Req("OP05-01"), func() {
-		harness.Fails(t.As(t.User(harness.Member)).GET("/messages/matches_narrow").
-			WithQuery("narrow", `[{"operator":"search","operand":"quick"}]`).Expect())
+		harness.Fails(ops.MatchesNarrow(t.User(harness.Member), "narrow", `[{"operator":"search","operand":"quick"}]`))
 	})
 
 	It("requires narrow", harness.Req("OP05-02"), func() {
-		harness.Fails(t.As(t.User(harness.Member)).GET("/messages/matches_narrow").WithQuery("msg_ids", "["+keyOf(mine)+"]").Expect())
+		harness.Fails(ops.MatchesNarrow(t.User(harness.Member), "msg_ids", "["+keyOf(mine)+"]"))
 	})
 })

@@ -1,6 +1,8 @@
 package specs
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -11,7 +13,28 @@ import (
 	"github.com/onsi/gomega/types"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
+
+// expectModernPresences asserts that presences is in the modern format, key and value: every
+// key a user ID (the legacy format's are emails), every value an entry with active_timestamp
+// and idle_timestamp and none of the legacy format's (aggregated, per-client objects). A map
+// keyed by user ID that holds legacy entries is neither format.
+func expectModernPresences(presences map[string]any) {
+	GinkgoHelper()
+	harness.EachEntry(presences, "presences", func(key string, value any) {
+		_, err := strconv.Atoi(key)
+		Expect(err).NotTo(HaveOccurred(), "key %q is a user ID", key)
+		entry, ok := value.(map[string]any)
+		Expect(ok).To(BeTrue(), "the entry of %s is an object: %v", key, value)
+		Expect(entry).To(And(HaveKey("active_timestamp"), HaveKey("idle_timestamp")), "the modern entry of %s", key)
+		Expect(entry).NotTo(HaveKey("aggregated"), "the entry of %s is in the legacy format", key)
+		for field, v := range entry {
+			_, isObject := v.(map[string]any)
+			Expect(isObject).To(BeFalse(), "the entry of %s has a legacy per-client object %q", key, field)
+		}
+	})
+}
 
 var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", func() {
 	var (
@@ -24,7 +47,7 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 	})
 
 	DescribeTable("refuses a missing or unknown status",
-		func(kv ...any) { harness.Fails(acct.UpdatePresence(u, kv...)) },
+		func(kv ...any) { harness.Fails(ops.UpdatePresence(u, kv...)) },
 		Entry("no status", harness.Req("OP04-01")),
 		Entry("status away", harness.Req("OP04-01"), "status", "away"),
 		Entry("status ACTIVE", harness.Req("OP04-01"), "status", "ACTIVE"),
@@ -32,48 +55,42 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 
 	DescribeTable("answers presences in the legacy format without last_update_id and slim_presence",
 		func(check func(entry *httpexpect.Object)) {
-			resp := harness.Success(acct.UpdatePresence(u, "status", "active"))
-			check(acct.OwnEntry(resp.Value("presences").Object(), u))
+			resp := harness.Success(ops.UpdatePresence(u, "status", "active"))
+			check(ops.OwnEntry(resp.Value("presences").Object(), u))
 		},
 		Entry("keyed by the user's email, with aggregated and one entry per client", harness.Req("OP04-08", "RES-20"), func(entry *httpexpect.Object) {
 			entry.ContainsKey("aggregated")
 			Expect(len(entry.Keys().Raw())).To(BeNumerically(">=", 2), "aggregated and one entry per client")
 		}),
 		Entry("each entry with its client, status and timestamp", harness.Req("RES-21"), func(entry *httpexpect.Object) {
-			for _, key := range entry.Keys().Iter() {
-				e := entry.Value(key.String().Raw()).Object()
+			harness.EachField(entry, "the requester's legacy entry", func(_ string, v *httpexpect.Value) {
+				e := v.Object()
 				e.Value("client").String()
 				e.Value("status").String().InList("active", "idle")
 				e.Value("timestamp").Number().IsInt()
-			}
+			})
 		}),
 		Entry("each per-client entry with pushable", harness.Req("RES-22"), func(entry *httpexpect.Object) {
-			for _, key := range entry.Keys().Iter() {
-				if key.String().Raw() != "aggregated" {
-					entry.Value(key.String().Raw()).Object().Value("pushable").Boolean()
-				}
-			}
+			clients := slices.DeleteFunc(slices.Sorted(maps.Keys(entry.Raw())), func(key string) bool { return key == "aggregated" })
+			harness.Each(clients, "the requester's per-client entries", func(client string) {
+				entry.Value(client).Object().Value("pushable").Boolean()
+			})
 		}),
 	)
 
 	DescribeTable("answers presences in the modern format when slim_presence is true",
 		func(check func(presences map[string]any)) {
-			presences := acct.Presences(u, "status", "active", "slim_presence", true)
+			presences := ops.Presences(u, "status", "active", "slim_presence", true)
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 			check(presences)
 		},
-		Entry("keyed by user ID", harness.Req("OP04-07", "VER-07"), func(presences map[string]any) {
-			for key := range presences {
-				_, err := strconv.Atoi(key)
-				Expect(err).NotTo(HaveOccurred(), "key %q is a user ID", key)
-			}
-		}),
+		Entry("keyed by user ID, with modern entries", harness.Req("OP04-07", "VER-07"), expectModernPresences),
 		Entry("each with an integer active_timestamp and idle_timestamp", harness.Req("RES-19"), func(presences map[string]any) {
-			for _, value := range presences {
+			harness.EachEntry(presences, "presences", func(_ string, value any) {
 				entry := httpexpect.NewValue(GinkgoT(), value).Object()
 				entry.Value("active_timestamp").Number().IsInt()
 				entry.Value("idle_timestamp").Number().IsInt()
-			}
+			})
 			// Values, not only types: the requester was active just now, in UNIX seconds.
 			own := httpexpect.NewValue(GinkgoT(), presences[strconv.Itoa(u.ID)]).Object()
 			harness.ExpectTimestampNow(own.Value("active_timestamp"))
@@ -84,25 +101,26 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 	It("with last_update_id -1 returns all presence data in the modern format",
 		harness.Req("OP04-02", "OP04-03", "VER-24"), func() {
 			other := t.Spare(harness.Member)
-			harness.Success(acct.UpdatePresence(other, "status", "idle"))
-			presences := acct.Presences(u, "status", "active", "last_update_id", -1)
+			harness.Success(ops.UpdatePresence(other, "status", "idle"))
+			presences := ops.Presences(u, "status", "active", "last_update_id", -1)
 			Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
+			expectModernPresences(presences)
 		})
 
 	It("answers a presence_last_update_id never below the last_update_id passed", harness.Req("OP04-09"), func() {
-		_, first := acct.PresencesSince(u, "status", "active", "last_update_id", -1)
+		_, first := ops.PresencesSince(u, "status", "active", "last_update_id", -1)
 		Expect(first).To(BeNumerically(">=", -1))
-		_, second := acct.PresencesSince(u, "status", "active", "last_update_id", first)
+		_, second := ops.PresencesSince(u, "status", "active", "last_update_id", first)
 		Expect(second).To(BeNumerically(">=", first))
 		ahead := second + 1000
-		_, third := acct.PresencesSince(u, "status", "active", "last_update_id", ahead)
+		_, third := ops.PresencesSince(u, "status", "active", "last_update_id", ahead)
 		Expect(third).To(BeNumerically(">=", ahead))
 	})
 
 	DescribeTable("with ping_only true answers neither server_timestamp nor presences",
 		func(kv ...any) {
-			resp := harness.Success(acct.UpdatePresence(u, append([]any{"status", "active", "ping_only", true}, kv...)...))
+			resp := harness.Success(ops.UpdatePresence(u, append([]any{"status", "active", "ping_only", true}, kv...)...))
 			resp.NotContainsKey("server_timestamp")
 			resp.NotContainsKey("presences")
 			// The document lists presence_last_update_id in every answer; the real server leaves
@@ -118,7 +136,7 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 	// gives an answer that returned no data: -1 when none was passed, at least the one passed.
 	DescribeTable("with ping_only true gives presence_last_update_id, where it gives one, as for an answer without data",
 		func(kv []any, want types.GomegaMatcher) {
-			resp := harness.Success(acct.UpdatePresence(u, append([]any{"status", "active", "ping_only", true}, kv...)...))
+			resp := harness.Success(ops.UpdatePresence(u, append([]any{"status", "active", "ping_only", true}, kv...)...))
 			if _, listed := resp.Raw()["presence_last_update_id"]; !listed {
 				harness.Info("presence_last_update_id in a ping_only answer", "absent, as on the real server")
 				return
@@ -130,19 +148,19 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 	)
 
 	It("defaults ping_only to false", harness.Req("OP04-05", "OP04-12"), func() {
-		resp := harness.Success(acct.UpdatePresence(u, "status", "idle"))
-		harness.ExpectTimestampNow(resp.Value("server_timestamp"))
+		resp := harness.Success(ops.UpdatePresence(u, "status", "idle"))
+		harness.ExpectTimeNow(resp.Value("server_timestamp")) // a number: the real server sends a fraction
 		resp.Value("presences").Object()
 	})
 
 	DescribeTable("accepts new_user_input as a boolean",
-		func(value bool) { harness.Success(acct.UpdatePresence(u, "status", "active", "new_user_input", value)) },
+		func(value bool) { harness.Success(ops.UpdatePresence(u, "status", "active", "new_user_input", value)) },
 		Entry("true", harness.Req("OP04-06"), true),
 		Entry("false", harness.Req("OP04-06"), false),
 	)
 
 	It("accepts history_limit_days as an integer", harness.Req("OP04-04"), func() {
-		presences := acct.Presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
+		presences := ops.Presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
 		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 	})
 })
@@ -157,7 +175,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	const day = 24 * time.Hour
 	BeforeEach(func() {
 		t = harness.Current()
-		u = acct.QuietMember(t)
+		u = ops.QuietMember(t)
 	})
 
 	// The status is read from the modern format's timestamps, not the legacy "status": the real
@@ -169,7 +187,7 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	DescribeTable("takes status active or idle and becomes that status",
 		func(status string) {
 			t.LetTimePass(2 * time.Second)
-			presences := acct.Presences(u, "status", status, "slim_presence", true)
+			presences := ops.Presences(u, "status", status, "slim_presence", true)
 			Expect(presences).To(HaveKey(strconv.Itoa(u.ID)))
 			entry := httpexpect.NewValue(GinkgoT(), presences[strconv.Itoa(u.ID)]).Object()
 			idle := entry.Value("idle_timestamp").Number().IsInt().Raw()
@@ -191,8 +209,8 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	// server without one has no earlier entry).
 	It("records the status sent with ping_only true, as another user's presence data shows", harness.Req("STATE-09"), func() {
 		reported := t.Now().Unix()
-		harness.Success(acct.UpdatePresence(u, "status", "active", "ping_only", true))
-		presences := acct.Presences(t.User(harness.Admin), "status", "active", "slim_presence", true)
+		harness.Success(ops.UpdatePresence(u, "status", "active", "ping_only", true))
+		presences := ops.Presences(t.User(harness.Admin), "status", "active", "slim_presence", true)
 		Expect(presences).To(HaveKey(strconv.Itoa(u.ID)), "the status reported with ping_only is not recorded")
 		if t.Capabilities["clock"] {
 			entry := httpexpect.NewValue(GinkgoT(), presences[strconv.Itoa(u.ID)]).Object()
@@ -205,15 +223,15 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	// an idle report reads idle.
 	It("shows a user idle since their last active report as idle in the legacy format", harness.Req("RES-21"), func() {
 		t.NeedCapability("clock")
-		harness.Success(acct.UpdatePresence(u, "status", "active"))
+		harness.Success(ops.UpdatePresence(u, "status", "active"))
 		t.PassTime(2 * time.Minute)
-		resp := harness.Success(acct.UpdatePresence(u, "status", "idle"))
-		acct.OwnEntry(resp.Value("presences").Object(), u).Value("aggregated").Object().Value("status").String().IsEqual("idle")
+		resp := harness.Success(ops.UpdatePresence(u, "status", "idle"))
+		ops.OwnEntry(resp.Value("presences").Object(), u).Value("aggregated").Object().Value("status").String().IsEqual("idle")
 	})
 
 	It("answers presence_last_update_id equal to the one passed exactly when there are no updates", harness.Req("OP04-10"), func() {
-		_, first := acct.PresencesSince(u, "status", "active", "last_update_id", -1)
-		presences, second := acct.PresencesSince(u, "status", "active", "last_update_id", first)
+		_, first := ops.PresencesSince(u, "status", "active", "last_update_id", -1)
+		presences, second := ops.PresencesSince(u, "status", "active", "last_update_id", first)
 		Expect(second).To(BeNumerically(">=", first))
 		if second == first {
 			Expect(presences).To(BeEmpty(), "an unchanged presence_last_update_id means no updates")
@@ -221,9 +239,9 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 			Expect(presences).NotTo(BeEmpty(), "a new presence_last_update_id comes with updates")
 		}
 
-		other := acct.QuietMember(t)
-		harness.Success(acct.UpdatePresence(other, "status", "active"))
-		presences, third := acct.PresencesSince(u, "status", "active", "last_update_id", second)
+		other := ops.QuietMember(t)
+		harness.Success(ops.UpdatePresence(other, "status", "active"))
+		presences, third := ops.PresencesSince(u, "status", "active", "last_update_id", second)
 		Expect(third).To(BeNumerically(">", second), "another user's new presence is an update")
 		Expect(presences).To(HaveKey(strconv.Itoa(other.ID)))
 	})
@@ -232,9 +250,9 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 		t.NeedCapability("clock")
 		// Presence disabled hides u's own; the default history (LIMIT-08: history_limit_days
 		// comes at a later level than this rule) after fifteen quiet days holds no one else.
-		harness.Success(t.As(u).PATCH("/settings").WithFormField("presence_enabled", false).Expect())
+		harness.Success(ops.UpdateSettings(u, "presence_enabled", false))
 		t.PassTime(15 * day)
-		presences, last := acct.PresencesSince(u, "status", "active", "slim_presence", true)
+		presences, last := ops.PresencesSince(u, "status", "active", "slim_presence", true)
 		Expect(presences).To(BeEmpty())
 		Expect(last).To(Equal(-1))
 	})
@@ -243,35 +261,35 @@ var _ = Describe("Operation 4: update your presence, over time", Serial, func() 
 	// day either side of 14 days: a default of 13 or 15 days fails, the exact edge is not shown.
 	It("keeps history_limit_days at 14 days by default", harness.Req("LIMIT-08"), func() {
 		t.NeedCapability("clock")
-		old := acct.QuietMember(t)
-		harness.Success(acct.UpdatePresence(old, "status", "active"))
+		old := ops.QuietMember(t)
+		harness.Success(ops.UpdatePresence(old, "status", "active"))
 		t.PassTime(13*day + 12*time.Hour)
-		presences := acct.Presences(u, "status", "active", "slim_presence", true)
+		presences := ops.Presences(u, "status", "active", "slim_presence", true)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "13.5 days old is within the default history")
 		t.PassTime(day)
-		presences = acct.Presences(u, "status", "active", "slim_presence", true)
+		presences = ops.Presences(u, "status", "active", "slim_presence", true)
 		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "14.5 days old is beyond the default history")
 	})
 
 	It("reaches further back with a longer history_limit_days", harness.Req("OP04-04"), func() {
 		t.NeedCapability("clock")
-		old := acct.QuietMember(t)
-		harness.Success(acct.UpdatePresence(old, "status", "active"))
+		old := ops.QuietMember(t)
+		harness.Success(ops.UpdatePresence(old, "status", "active"))
 		t.PassTime(15 * day)
-		presences := acct.Presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
+		presences := ops.Presences(u, "status", "active", "slim_presence", true, "history_limit_days", 30)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "15 days old is within a history of 30 days")
 	})
 
 	It("ignores history_limit_days when last_update_id is greater than 0", harness.Req("LIMIT-09"), func() {
 		t.NeedCapability("clock")
-		_, since := acct.PresencesSince(u, "status", "active", "last_update_id", -1)
+		_, since := ops.PresencesSince(u, "status", "active", "last_update_id", -1)
 		Expect(since).To(BeNumerically(">", 0))
-		old := acct.QuietMember(t)
-		harness.Success(acct.UpdatePresence(old, "status", "active"))
+		old := ops.QuietMember(t)
+		harness.Success(ops.UpdatePresence(old, "status", "active"))
 		t.PassTime(2 * day)
-		presences := acct.Presences(u, "status", "active", "last_update_id", since, "history_limit_days", 1)
+		presences := ops.Presences(u, "status", "active", "last_update_id", since, "history_limit_days", 1)
 		Expect(presences).To(HaveKey(strconv.Itoa(old.ID)), "the update since last_update_id, however old")
-		presences = acct.Presences(u, "status", "active", "last_update_id", -1, "history_limit_days", 1)
+		presences = ops.Presences(u, "status", "active", "last_update_id", -1, "history_limit_days", 1)
 		Expect(presences).NotTo(HaveKey(strconv.Itoa(old.ID)), "without a positive last_update_id the limit applies")
 	})
 })

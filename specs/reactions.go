@@ -30,14 +30,14 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 
 	react := func(role harness.Role, emoji string) {
 		GinkgoHelper()
-		harness.Success(ops.SendForm(t.User(role), "POST", "/messages/{id}/reactions", id, "emoji_name", emoji))
+		harness.Success(ops.React(t.User(role), id, "emoji_name", emoji))
 	}
 
 	It("lists reactions oldest to newest", harness.Req("MSG-28"), func() {
 		react(harness.Member, "octopus")
 		react(harness.Moderator, "heart")
 		react(harness.Admin, "octopus")
-		reactions := msgs.Fetch(t.User(harness.Member), id).Value("reactions").Array()
+		reactions := ops.MessageAs(t.User(harness.Member), id).Value("reactions").Array()
 		Expect(harness.IntsOf(reactions, "user_id")).To(Equal([]int{
 			t.User(harness.Member).ID, t.User(harness.Moderator).ID, t.User(harness.Admin).ID,
 		}))
@@ -47,7 +47,7 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 	DescribeTable("describes a reaction",
 		func(check func(r *httpexpect.Object)) {
 			react(harness.Member, "tada")
-			reactions := msgs.Fetch(t.User(harness.Admin), id).Value("reactions").Array()
+			reactions := ops.MessageAs(t.User(harness.Admin), id).Value("reactions").Array()
 			reactions.Length().IsEqual(1)
 			check(reactions.Value(0).Object())
 		},
@@ -63,9 +63,9 @@ var _ = Describe("Reactions of a fetched message (POST /messages/{message_id}/re
 		}),
 		// A reaction keeps its namespace: the zulip emoji is an extra emoji, not a Unicode one.
 		Entry("with reaction_type zulip_extra_emoji for the zulip emoji", harness.Req("MSG-45"), func(*httpexpect.Object) {
-			harness.Success(ops.SendForm(t.User(harness.Admin), "POST", "/messages/{id}/reactions", id,
+			harness.Success(ops.React(t.User(harness.Admin), id,
 				"emoji_name", "zulip", "emoji_code", "zulip", "reaction_type", "zulip_extra_emoji"))
-			extra := msgs.Fetch(t.User(harness.Admin), id).Value("reactions").Array().Value(1).Object()
+			extra := ops.MessageAs(t.User(harness.Admin), id).Value("reactions").Array().Value(1).Object()
 			extra.Value("emoji_name").String().IsEqual("zulip")
 			extra.Value("reaction_type").String().IsEqual("zulip_extra_emoji")
 		}),

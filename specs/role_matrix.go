@@ -93,9 +93,9 @@ var restrictedOps = []restrictedOp{
 		name: "update a user by email (operation 2)", reqs: []string{"AUTH-10", "OP02-01"}, allowed: matrixAdmins,
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			subject, name := t.Spare(harness.Member), "Matrix "+harness.UniqueName("n")
-			resp := acct.UpdateByEmail(u, subject.Email, "full_name", name)
+			resp := ops.UpdateByEmail(u, subject.Email, "full_name", name)
 			return resp, func() bool {
-				return acct.UserAs(t.User(harness.Admin), subject.ID).Value("full_name").String().Raw() == name
+				return ops.UserAs(t.User(harness.Admin), subject.ID).Value("full_name").String().Raw() == name
 			}
 		},
 	},
@@ -120,20 +120,20 @@ var restrictedOps = []restrictedOp{
 			return t.User(role)
 		},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
-			a := acct.FreshAccount()
-			resp := acct.CreateUser(u, a)
-			return resp, func() bool { return acct.AccountExists(a.Email) }
+			a := ops.FreshAccount()
+			resp := ops.CreateUser(u, a)
+			return resp, func() bool { return ops.AccountExists(a.Email) }
 		},
 	},
 	{
 		name: "add the owner role (operation 2)", reqs: []string{"AUTH-12", "OP02-06"}, allowed: []harness.Role{harness.Owner},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			subject := t.Spare(harness.Member)
-			resp := acct.UpdateByEmail(u, subject.Email, "role", 100)
-			isOwner := func() bool { return acct.RoleCodeOf(subject) == 100 }
+			resp := ops.UpdateByEmail(u, subject.Email, "role", 100)
+			isOwner := func() bool { return ops.RoleCodeOf(subject) == 100 }
 			DeferCleanup(func() {
 				if isOwner() {
-					harness.Success(acct.UpdateByEmail(t.User(harness.Owner), subject.Email, "role", 400))
+					harness.Success(ops.UpdateByEmail(t.User(harness.Owner), subject.Email, "role", 400))
 				}
 			})
 			return resp, isOwner
@@ -143,8 +143,8 @@ var restrictedOps = []restrictedOp{
 		name: "remove the owner role (operation 2)", reqs: []string{"AUTH-12", "OP02-06"}, allowed: []harness.Role{harness.Owner},
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			subject := t.NewOwner()
-			resp := acct.UpdateByEmail(u, subject.Email, "role", 200)
-			return resp, func() bool { return acct.RoleCodeOf(subject) != 100 }
+			resp := ops.UpdateByEmail(u, subject.Email, "role", 200)
+			return resp, func() bool { return ops.RoleCodeOf(subject) != 100 }
 		},
 	},
 	{
@@ -153,14 +153,14 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			// A new user where the change is to be made (it moves the address a spare is found
 			// by), a spare where it is to be refused.
-			subject, moved := t.Spare(harness.Member), acct.FreshAccount().Email
+			subject, moved := t.Spare(harness.Member), ops.FreshAccount().Email
 			if u.Role == harness.Owner {
 				subject = t.NewUser(harness.Member)
 			}
-			resp := acct.UpdateByEmail(u, subject.Email, "new_email", moved)
+			resp := ops.UpdateByEmail(u, subject.Email, "new_email", moved)
 			return resp, func() bool {
 				// An administrator reads: every email visibility treats one as an owner.
-				email, _ := acct.UserAs(t.User(harness.Admin), subject.ID).Value("delivery_email").Raw().(string)
+				email, _ := ops.UserAs(t.User(harness.Admin), subject.ID).Value("delivery_email").Raw().(string)
 				return email == moved
 			}
 		},
@@ -193,8 +193,8 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			m := matrixChannel(t)
 			topic, id := m.topic, m.message
-			resp := ops.SendForm(u, "PATCH", "/messages/{id}", id, "topic", "✔ "+topic, "propagate_mode", "change_all")
-			return resp, func() bool { _, now := msgs.Where(t.User(harness.Admin), id); return now == "✔ "+topic }
+			resp := ops.EditMessage(u, id, "topic", "✔ "+topic, "propagate_mode", "change_all")
+			return resp, func() bool { _, now := ops.Where(t.User(harness.Admin), id); return now == "✔ "+topic }
 		},
 	},
 	{
@@ -204,8 +204,8 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			id := matrixChannel(t).message
 			moved := harness.UniqueName("moved")
-			resp := ops.SendForm(u, "PATCH", "/messages/{id}", id, "topic", moved)
-			return resp, func() bool { _, now := msgs.Where(t.User(harness.Admin), id); return now == moved }
+			resp := ops.EditMessage(u, id, "topic", moved)
+			return resp, func() bool { _, now := ops.Where(t.User(harness.Admin), id); return now == moved }
 		},
 	},
 	{
@@ -215,8 +215,8 @@ var restrictedOps = []restrictedOp{
 		attempt: func(t *harness.Target, u harness.User) (*httpexpect.Response, func() bool) {
 			id := matrixChannel(t).message
 			target := t.NewChannel(harness.Public, t.UsersOf(matrixOthers...)...)
-			resp := ops.SendForm(u, "PATCH", "/messages/{id}", id, "stream_id", target.ID)
-			return resp, func() bool { now, _ := msgs.Where(t.User(harness.Admin), id); return now == target.ID }
+			resp := ops.EditMessage(u, id, "stream_id", target.ID)
+			return resp, func() bool { now, _ := ops.Where(t.User(harness.Admin), id); return now == target.ID }
 		},
 	},
 }
@@ -249,7 +249,7 @@ var _ = Describe("Role matrix: every role-restricted operation against every rol
 				actor = op.actor(t, role)
 			}
 			if role == harness.Owner && op.ownerPermission != "" {
-				acct.OwnerNeeds(op.ownerPermission)
+				ops.OwnerNeeds(op.ownerPermission)
 			}
 			resp, tookEffect := op.attempt(t, actor)
 			if slices.Contains(op.allowed, role) {

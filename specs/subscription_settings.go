@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 // subscriptionProperties are the properties operation 10 sets; linkedProperties the two that
@@ -30,7 +31,7 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 	})
 
 	It("answers a success envelope", harness.Req("OP10-06"), func() {
-		harness.BareSuccess(acct.SetSubscription(member, ch.ID, "property", "pin_to_top", "value", true))
+		harness.BareSuccess(ops.SetSubscription(member, ch.ID, "property", "pin_to_top", "value", true))
 	})
 
 	// The listing showing the value that was set is both the change (OP10-05) and the
@@ -40,7 +41,7 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 		func(property string) {
 			others := func() map[string]any {
 				GinkgoHelper()
-				listed := acct.Subscription(member, ch.ID).Raw()
+				listed := ops.Subscription(member, ch.ID).Raw()
 				out := map[string]any{}
 				for _, p := range subscriptionProperties {
 					if p != property && !(linkedProperties[p] && linkedProperties[property]) {
@@ -51,8 +52,8 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 			}
 			before := others()
 			for _, value := range []bool{true, false} {
-				harness.Success(acct.SetSubscription(member, ch.ID, "property", property, "value", value))
-				listed := acct.Subscription(member, ch.ID)
+				harness.Success(ops.SetSubscription(member, ch.ID, "property", property, "value", value))
+				listed := ops.Subscription(member, ch.ID)
 				listed.Value(property).Boolean().IsEqual(value)
 				Expect(others()).To(Equal(before), "setting %s changed other properties", property)
 			}
@@ -67,23 +68,23 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 	)
 
 	It("sets color from a hex color string, as the subscription listing shows", harness.Req("OP10-05", "RES-32"), func() {
-		harness.Success(acct.SetSubscription(member, ch.ID, "property", "color", "value", "#1a2b3c"))
-		color := acct.Subscription(member, ch.ID).Value("color").String().Raw()
+		harness.Success(ops.SetSubscription(member, ch.ID, "property", "color", "value", "#1a2b3c"))
+		color := ops.Subscription(member, ch.ID).Value("color").String().Raw()
 		Expect(strings.ToLower(color)).To(Equal("#1a2b3c"))
 	})
 
 	It("mutes a channel that was not muted with is_muted true", harness.Req("STATE-10"), func() {
-		acct.Subscription(member, ch.ID).Value("is_muted").Boolean().IsFalse()
-		harness.Success(acct.SetSubscription(member, ch.ID, "property", "is_muted", "value", true))
-		acct.Subscription(member, ch.ID).Value("is_muted").Boolean().IsTrue()
+		ops.Subscription(member, ch.ID).Value("is_muted").Boolean().IsFalse()
+		harness.Success(ops.SetSubscription(member, ch.ID, "property", "is_muted", "value", true))
+		ops.Subscription(member, ch.ID).Value("is_muted").Boolean().IsTrue()
 	})
 
 	// in_home_view is the deprecated inverse of is_muted (RES-34, and VER-13 where it is
 	// the one set).
 	DescribeTable("keeps is_muted and in_home_view inverses of each other",
 		func(property string, value, muted bool) {
-			harness.Success(acct.SetSubscription(member, ch.ID, "property", property, "value", value))
-			sub := acct.Subscription(member, ch.ID)
+			harness.Success(ops.SetSubscription(member, ch.ID, "property", property, "value", value))
+			sub := ops.Subscription(member, ch.ID)
 			sub.Value("is_muted").Boolean().IsEqual(muted)
 			sub.Value("in_home_view").Boolean().IsEqual(!muted)
 		},
@@ -95,9 +96,9 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 
 	DescribeTable("refuses a value of the wrong type and changes nothing",
 		func(property string, value any) {
-			before := acct.Subscription(member, ch.ID).Value(property).Raw()
-			harness.Fails(acct.SetSubscription(member, ch.ID, "property", property, "value", value))
-			Expect(acct.Subscription(member, ch.ID).Value(property).Raw()).To(Equal(before))
+			before := ops.Subscription(member, ch.ID).Value(property).Raw()
+			harness.Fails(ops.SetSubscription(member, ch.ID, "property", property, "value", value))
+			Expect(ops.Subscription(member, ch.ID).Value(property).Raw()).To(Equal(before))
 		},
 		Entry("color that is not hex", harness.Req("OP10-03"), "color", "blue"),
 		Entry("color given a boolean", harness.Req("OP10-03"), "color", true),
@@ -106,13 +107,13 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 	)
 
 	DescribeTable("refuses a request without a valid property or value",
-		func(kv ...any) { harness.Fails(acct.SetSubscription(member, ch.ID, kv...)) },
+		func(kv ...any) { harness.Fails(ops.SetSubscription(member, ch.ID, kv...)) },
 		Entry("an unknown property", harness.Req("OP10-01"), "property", "volume", "value", true),
 		Entry("no property", harness.Req("OP10-01"), "value", true),
 		Entry("no value", harness.Req("OP10-02"), "property", "pin_to_top"),
 	)
 
 	It("refuses a channel that does not exist with BAD_REQUEST", harness.Req("ERR-04"), func() {
-		harness.FailsWith(acct.SetSubscription(member, harness.UnusedID, "property", "pin_to_top", "value", true), "BAD_REQUEST")
+		harness.FailsWith(ops.SetSubscription(member, harness.UnusedID, "property", "pin_to_top", "value", true), "BAD_REQUEST")
 	})
 })

@@ -25,14 +25,14 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	})
 
 	It("answers a success envelope to op=add and op=remove", harness.Req("OP03-08"), func() {
-		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
-		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
+		harness.BareSuccess(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		harness.BareSuccess(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
 	})
 
 	It("mutes the topic for the subscribed requester, and no one else, with op=add", harness.Req("OP03-06", "STATE-04", "VER-05"), func() {
-		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
-		Expect(msgs.MutedTopics(member, ch)).To(ConsistOf(topic))
-		Expect(msgs.MutedTopics(t.User(harness.Admin), ch)).To(BeEmpty(), "another user's muted topics")
+		harness.Success(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		Expect(ops.MutedTopics(member, ch)).To(ConsistOf(topic))
+		Expect(ops.MutedTopics(t.User(harness.Admin), ch)).To(BeEmpty(), "another user's muted topics")
 	})
 
 	// Muting is the requester's own setting: another user's queue gets no event of it, of
@@ -41,68 +41,68 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 		outsider := t.Spare(harness.Member)
 		t.Subscribe(ch, outsider)
 		events := t.Listen(outsider, "user_topic", "muted_topics")
-		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		harness.Success(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
 		for _, ev := range events.Collect(ops.EventWait) {
 			Expect(ops.JSONText(ev)).NotTo(ContainSubstring(topic), "another user's topic muting reached the queue: %v", ev)
 		}
 	})
 
 	It("unmutes the topic with op=remove", harness.Req("OP03-07", "STATE-07"), func() {
-		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
-		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
-		Expect(msgs.MutedTopics(member, ch)).To(BeEmpty())
+		harness.Success(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		harness.Success(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
+		Expect(ops.MutedTopics(member, ch)).To(BeEmpty())
 	})
 
 	It("accepts the channel name in stream in place of stream_id", harness.Req("OP03-02"), func() {
-		harness.BareSuccess(msgs.MuteTopic(member, "stream", ch.Name, "topic", topic, "op", "add"))
-		Expect(msgs.MutedTopics(member, ch)).To(ConsistOf(topic))
+		harness.BareSuccess(ops.MuteTopic(member, "stream", ch.Name, "topic", topic, "op", "add"))
+		Expect(ops.MutedTopics(member, ch)).To(ConsistOf(topic))
 	})
 
 	It("succeeds when the topic is already muted", harness.Req("STATE-05"), func() {
-		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
-		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
-		Expect(msgs.MutedTopics(member, ch)).To(ConsistOf(topic))
+		harness.BareSuccess(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		harness.BareSuccess(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+		Expect(ops.MutedTopics(member, ch)).To(ConsistOf(topic))
 	})
 
 	It("succeeds in muting a topic that has no messages", harness.Req("STATE-06"), func() {
 		empty := harness.UniqueName("silent")
-		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", empty, "op", "add"))
-		Expect(msgs.MutedTopics(member, ch)).To(ConsistOf(empty))
+		harness.BareSuccess(ops.MuteTopic(member, "stream_id", ch.ID, "topic", empty, "op", "add"))
+		Expect(ops.MutedTopics(member, ch)).To(ConsistOf(empty))
 	})
 
 	It("succeeds in unmuting a topic that is not muted", harness.Req("STATE-08"), func() {
-		harness.BareSuccess(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
-		Expect(msgs.MutedTopics(member, ch)).To(BeEmpty())
+		harness.BareSuccess(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
+		Expect(ops.MutedTopics(member, ch)).To(BeEmpty())
 	})
 
 	It("refuses a request with neither stream_id nor stream", harness.Req("OP03-01"), func() {
-		harness.Fails(msgs.MuteTopic(member, "topic", topic, "op", "add"))
-		Expect(msgs.MutedTopics(member, ch)).To(BeEmpty())
+		harness.Fails(ops.MuteTopic(member, "topic", topic, "op", "add"))
+		Expect(ops.MutedTopics(member, ch)).To(BeEmpty())
 	})
 
 	It("refuses both stream_id and stream, even when they name the same channel", harness.Req("OP03-01"), func() {
-		harness.Fails(msgs.MuteTopic(member, "stream_id", ch.ID, "stream", ch.Name, "topic", topic, "op", "add"))
-		Expect(msgs.MutedTopics(member, ch)).To(BeEmpty())
+		harness.Fails(ops.MuteTopic(member, "stream_id", ch.ID, "stream", ch.Name, "topic", topic, "op", "add"))
+		Expect(ops.MutedTopics(member, ch)).To(BeEmpty())
 	})
 
 	It("requires topic", harness.Req("OP03-03"), func() {
-		harness.Fails(msgs.MuteTopic(member, "stream_id", ch.ID, "op", "add"))
+		harness.Fails(ops.MuteTopic(member, "stream_id", ch.ID, "op", "add"))
 	})
 
 	// The bound's other side: a topic of exactly max_topic_length characters is within it.
 	It("mutes a topic of exactly max_topic_length characters", harness.Req("OP03-04", "LIMIT-02"), func() {
 		atLimit := topic + strings.Repeat("m", t.Realm.MaxTopicLength-utf8.RuneCountInString(topic))
-		harness.Success(msgs.MuteTopic(member, "stream_id", ch.ID, "topic", atLimit, "op", "add"))
-		Expect(msgs.MutedTopics(member, ch)).To(ConsistOf(atLimit))
+		harness.Success(ops.MuteTopic(member, "stream_id", ch.ID, "topic", atLimit, "op", "add"))
+		Expect(ops.MutedTopics(member, ch)).To(ConsistOf(atLimit))
 	})
 
 	// The document bounds the topic by max_topic_length without saying whether a longer one
 	// is refused or shortened: either way no muted topic exceeds the bound.
 	It("mutes no topic longer than max_topic_length", harness.Req("OP03-04", "LIMIT-02"), func() {
 		long := strings.Repeat("m", t.Realm.MaxTopicLength+1)
-		resp := msgs.MuteTopic(member, "stream_id", ch.ID, "topic", long, "op", "add")
-		muted := msgs.MutedTopics(member, ch)
-		if !msgs.Succeeded(resp) {
+		resp := ops.MuteTopic(member, "stream_id", ch.ID, "topic", long, "op", "add")
+		muted := ops.MutedTopics(member, ch)
+		if !ops.Succeeded(resp) {
 			harness.Fails(resp)
 			Expect(muted).To(BeEmpty(), "a refused request muted a topic")
 			return
@@ -116,8 +116,8 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 
 	DescribeTable("requires op, add or remove",
 		func(kv ...any) {
-			harness.Fails(msgs.MuteTopic(member, append([]any{"stream_id", ch.ID, "topic", topic}, kv...)...))
-			Expect(msgs.MutedTopics(member, ch)).To(BeEmpty())
+			harness.Fails(ops.MuteTopic(member, append([]any{"stream_id", ch.ID, "topic", topic}, kv...)...))
+			Expect(ops.MutedTopics(member, ch)).To(BeEmpty())
 		},
 		Entry("missing", harness.Req("OP03-05")),
 		Entry("another value", harness.Req("OP03-05"), "op", "mute"),
@@ -125,15 +125,15 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 
 	It("needs a subscription to a private channel", harness.Req("STATE-04"), func() {
 		private := t.NewChannel(harness.PrivateShared)
-		harness.Fails(msgs.MuteTopic(member, "stream_id", private.ID, "topic", topic, "op", "add"))
-		Expect(msgs.MutedTopics(member, private)).To(BeEmpty())
+		harness.Fails(ops.MuteTopic(member, "stream_id", private.ID, "topic", topic, "op", "add"))
+		Expect(ops.MutedTopics(member, private)).To(BeEmpty())
 	})
 
 	// A private channel the requester is not subscribed to is an invalid channel ID to them,
 	// as one that does not exist is: BAD_REQUEST (Errors).
 	DescribeTable("answers BAD_REQUEST for a channel ID the requester cannot mute in",
 		func(channel func() int) {
-			harness.FailsWith(msgs.MuteTopic(member, "stream_id", channel(), "topic", topic, "op", "add"), "BAD_REQUEST")
+			harness.FailsWith(ops.MuteTopic(member, "stream_id", channel(), "topic", topic, "op", "add"), "BAD_REQUEST")
 		},
 		Entry("one that does not exist", harness.Req("ERR-04"), func() int { return harness.UnusedID }),
 		Entry("a private channel without a subscription", harness.Req("ERR-04"), func() int { return t.NewChannel(harness.PrivateShared).ID }),
@@ -145,14 +145,14 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 	It("mutes a topic of a public channel the requester is not subscribed to, or refuses and mutes nothing", harness.Req("STATE-04"), func() {
 		public := t.NewChannel(harness.Public)
 		t.SendToChannel(t.User(harness.Admin), public, topic, "chatter")
-		resp := msgs.MuteTopic(member, "stream_id", public.ID, "topic", topic, "op", "add")
-		if !msgs.Succeeded(resp) {
+		resp := ops.MuteTopic(member, "stream_id", public.ID, "topic", topic, "op", "add")
+		if !ops.Succeeded(resp) {
 			harness.Fails(resp)
-			Expect(msgs.MutedTopics(member, public)).To(BeEmpty(), "a refused request muted the topic")
+			Expect(ops.MutedTopics(member, public)).To(BeEmpty(), "a refused request muted the topic")
 			harness.Info("muting without a subscription", "refused, as the document's guard says")
 			return
 		}
-		Expect(msgs.MutedTopics(member, public)).To(ConsistOf(topic))
+		Expect(ops.MutedTopics(member, public)).To(ConsistOf(topic))
 		harness.Info("muting without a subscription", "muted, as the real server does for a public channel")
 	})
 })

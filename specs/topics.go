@@ -36,10 +36,10 @@ var _ = Describe("Operation 12: get topics in a channel (GET /users/me/{stream_i
 		}),
 		Entry("each with the id of its last message as max_id", harness.Req("RES-17"), func(topics *httpexpect.Array, tt twoTopics) {
 			last := map[string]int{tt.older: tt.lastOfOlder, tt.newer: tt.lastOfNewer}
-			for _, v := range topics.Iter() {
+			harness.EachElement(topics, "topics", func(v *httpexpect.Value) {
 				entry := v.Object()
 				entry.Value("max_id").Number().IsInt().IsEqual(last[entry.Value("name").String().Raw()])
-			}
+			})
 		}),
 	)
 

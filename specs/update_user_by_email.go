@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/ops"
 )
 
 var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", func() {
@@ -23,25 +24,25 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 	It("changes full_name", harness.Req("OP02-04"), func() {
 		name := "Renamed " + harness.UniqueName("n")
-		harness.Success(acct.UpdateByEmail(admin(), subject.Email, "full_name", name))
-		acct.UserAs(t.User(harness.Member), subject.ID).Value("full_name").String().IsEqual(name)
+		harness.Success(ops.UpdateByEmail(admin(), subject.Email, "full_name", name))
+		ops.UserAs(t.User(harness.Member), subject.ID).Value("full_name").String().IsEqual(name)
 	})
 
 	It("answers a change with the success envelope and no further fields", harness.Req("OP02-13"), func() {
-		harness.BareSuccess(acct.UpdateByEmail(admin(), subject.Email, "full_name", "Renamed "+harness.UniqueName("n")))
+		harness.BareSuccess(ops.UpdateByEmail(admin(), subject.Email, "full_name", "Renamed "+harness.UniqueName("n")))
 	})
 
 	DescribeTable("is for administrators only",
 		func(role harness.Role, allowed bool) {
 			name := "By " + string(role) + " " + harness.UniqueName("n")
-			resp := acct.UpdateByEmail(t.User(role), subject.Email, "full_name", name)
+			resp := ops.UpdateByEmail(t.User(role), subject.Email, "full_name", name)
 			if allowed {
 				harness.Success(resp)
-				acct.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
+				ops.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
 				return
 			}
 			harness.Fails(resp)
-			acct.UserAs(admin(), subject.ID).Value("full_name").String().NotEqual(name)
+			ops.UserAs(admin(), subject.ID).Value("full_name").String().NotEqual(name)
 		},
 		Entry("an owner may", harness.Req("OP02-01", "AUTH-10"), harness.Owner, true),
 		Entry("an administrator may", harness.Req("OP02-01", "AUTH-10"), harness.Admin, true),
@@ -55,8 +56,8 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 		func(visibility int) {
 			t.SetEmailVisibility(subject, visibility)
 			name := "Real " + harness.UniqueName("n")
-			harness.Success(acct.UpdateByEmail(admin(), subject.Email, "full_name", name))
-			acct.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
+			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "full_name", name))
+			ops.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
 		},
 		Entry("visible to everyone", harness.Req("OP02-02"), harness.VisibleToEveryone),
 		Entry("visible to administrators", harness.Req("OP02-02"), harness.VisibleToAdmins),
@@ -65,11 +66,11 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	It("names the user by the dummy address user<id>@<realm host> when the requester may not see the real email",
 		harness.Req("OP02-03"), func() {
 			t.SetEmailVisibility(subject, harness.VisibleToNobody)
-			dummy := acct.UserAs(admin(), subject.ID).Value("email").String().Raw()
-			acct.ExpectDummyEmail(dummy, subject)
+			dummy := ops.UserAs(admin(), subject.ID).Value("email").String().Raw()
+			ops.ExpectDummyEmail(dummy, subject)
 			name := "Dummy " + harness.UniqueName("n")
-			harness.Success(acct.UpdateByEmail(admin(), dummy, "full_name", name))
-			acct.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
+			harness.Success(ops.UpdateByEmail(admin(), dummy, "full_name", name))
+			ops.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(name)
 		})
 
 	// Each value is set on a user who has another role, and taken back: the subject, a member,
@@ -78,18 +79,18 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 		func(code int) {
 			if code == 100 {
 				// Owners pile up on a shared server: take the role away at the end.
-				DeferCleanup(func() { harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", 400)) })
+				DeferCleanup(func() { harness.Success(ops.UpdateByEmail(owner(), subject.Email, "role", 400)) })
 			}
 			before := 400
 			if code == before {
 				before = 600
-				harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", before))
-				Expect(acct.RoleCodeOf(subject)).To(Equal(before))
+				harness.Success(ops.UpdateByEmail(owner(), subject.Email, "role", before))
+				Expect(ops.RoleCodeOf(subject)).To(Equal(before))
 			}
-			harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", code))
-			Expect(acct.RoleCodeOf(subject)).To(Equal(code))
-			harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", before))
-			Expect(acct.RoleCodeOf(subject)).To(Equal(before), "role %d taken back", code)
+			harness.Success(ops.UpdateByEmail(owner(), subject.Email, "role", code))
+			Expect(ops.RoleCodeOf(subject)).To(Equal(code))
+			harness.Success(ops.UpdateByEmail(owner(), subject.Email, "role", before))
+			Expect(ops.RoleCodeOf(subject)).To(Equal(before), "role %d taken back", code)
 		},
 		Entry("100 owner", harness.Req("OP02-05"), 100),
 		Entry("200 administrator", harness.Req("OP02-05"), 200),
@@ -103,10 +104,10 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 		func(code any) {
 			// The owner, who may give any role, so that only the value is wrong; an
 			// administrator reads.
-			before := acct.UserAs(admin(), subject.ID).Value("full_name").String().Raw()
-			harness.FailsWith(acct.UpdateByEmail(owner(), subject.Email, "role", code, "full_name", "Renamed "+harness.UniqueName("n")), "BAD_REQUEST")
-			Expect(acct.RoleCodeOf(subject)).To(Equal(400))
-			acct.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(before)
+			before := ops.UserAs(admin(), subject.ID).Value("full_name").String().Raw()
+			harness.FailsWith(ops.UpdateByEmail(owner(), subject.Email, "role", code, "full_name", "Renamed "+harness.UniqueName("n")), "BAD_REQUEST")
+			Expect(ops.RoleCodeOf(subject)).To(Equal(400))
+			ops.UserAs(admin(), subject.ID).Value("full_name").String().IsEqual(before)
 		},
 		Entry("0", harness.Req("OP02-05"), 0),
 		Entry("250", harness.Req("OP02-05"), 250),
@@ -116,19 +117,19 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 	Describe("the owner role", func() {
 		It("may be added by an owner but not by an administrator", harness.Req("OP02-06", "AUTH-12"), func() {
-			harness.Fails(acct.UpdateByEmail(admin(), subject.Email, "role", 100))
-			Expect(acct.RoleCodeOf(subject)).To(Equal(400))
-			DeferCleanup(func() { harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", 400)) })
-			harness.Success(acct.UpdateByEmail(owner(), subject.Email, "role", 100))
-			Expect(acct.RoleCodeOf(subject)).To(Equal(100))
+			harness.Fails(ops.UpdateByEmail(admin(), subject.Email, "role", 100))
+			Expect(ops.RoleCodeOf(subject)).To(Equal(400))
+			DeferCleanup(func() { harness.Success(ops.UpdateByEmail(owner(), subject.Email, "role", 400)) })
+			harness.Success(ops.UpdateByEmail(owner(), subject.Email, "role", 100))
+			Expect(ops.RoleCodeOf(subject)).To(Equal(100))
 		})
 
 		It("may be removed by an owner but not by an administrator", harness.Req("OP02-06", "AUTH-12"), func() {
 			other := t.NewOwner()
-			harness.Fails(acct.UpdateByEmail(admin(), other.Email, "role", 200))
-			Expect(acct.RoleCodeOf(other)).To(Equal(100))
-			harness.Success(acct.UpdateByEmail(owner(), other.Email, "role", 200))
-			Expect(acct.RoleCodeOf(other)).To(Equal(200))
+			harness.Fails(ops.UpdateByEmail(admin(), other.Email, "role", 200))
+			Expect(ops.RoleCodeOf(other)).To(Equal(100))
+			harness.Success(ops.UpdateByEmail(owner(), other.Email, "role", 200))
+			Expect(ops.RoleCodeOf(other)).To(Equal(200))
 		})
 	})
 
@@ -139,9 +140,9 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	It("refuses with BAD_REQUEST to make a guest an administrator, or makes the guest wholly an administrator", harness.Req("OP02-14"), func() {
 		guest := t.Spare(harness.Guest)
 		name := "Promoted " + harness.UniqueName("n")
-		resp := acct.UpdateByEmail(owner(), guest.Email, "role", 200, "full_name", name)
-		user := acct.UserAs(owner(), guest.ID)
-		if !msgs.Succeeded(resp) {
+		resp := ops.UpdateByEmail(owner(), guest.Email, "role", 200, "full_name", name)
+		user := ops.UserAs(owner(), guest.ID)
+		if !ops.Succeeded(resp) {
 			harness.FailsWith(resp, "BAD_REQUEST")
 			user.Value("role").Number().IsEqual(600)
 			user.Value("is_guest").Boolean().IsTrue()
@@ -166,8 +167,8 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 		DescribeTable("sets a field from an array of {id, value} objects",
 			func(field func() int, value func() any, stored func(v any) any) {
-				harness.Success(acct.UpdateByEmail(admin(), subject.Email, "profile_data", acct.ProfileData(field(), value())))
-				v, ok := acct.ProfileValue(subject.ID, field())
+				harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(field(), value())))
+				v, ok := ops.ProfileValue(subject.ID, field())
 				Expect(ok).To(BeTrue(), "the field has a value")
 				Expect(stored(v)).To(Equal(value()))
 			},
@@ -176,22 +177,22 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 			Entry("a link field, from a URL", harness.Req("OP02-10"),
 				func() int { return link }, func() any { return "https://example.com/profile" }, func(v any) any { return v }),
 			Entry("a users field, from an array of user IDs", harness.Req("OP02-11"),
-				func() int { return users }, func() any { return []int{t.User(harness.Member).ID} }, func(v any) any { return acct.UserIDsValue(v) }),
+				func() int { return users }, func() any { return []int{t.User(harness.Member).ID} }, func(v any) any { return ops.UserIDsValue(v) }),
 		)
 
 		It("removes a field's value when the value is null", harness.Req("OP02-09"), func() {
-			harness.Success(acct.UpdateByEmail(admin(), subject.Email, "profile_data", acct.ProfileData(text, "to be removed")))
-			_, ok := acct.ProfileValue(subject.ID, text)
+			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(text, "to be removed")))
+			_, ok := ops.ProfileValue(subject.ID, text)
 			Expect(ok).To(BeTrue())
-			harness.Success(acct.UpdateByEmail(admin(), subject.Email, "profile_data", acct.ProfileData(text, nil)))
-			_, ok = acct.ProfileValue(subject.ID, text)
+			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(text, nil)))
+			_, ok = ops.ProfileValue(subject.ID, text)
 			Expect(ok).To(BeFalse(), "the value was removed")
 		})
 
 		DescribeTable("refuses a value of the wrong type and changes nothing",
 			func(field func() int, value any) {
-				harness.Fails(acct.UpdateByEmail(admin(), subject.Email, "profile_data", acct.ProfileData(field(), value)))
-				_, ok := acct.ProfileValue(subject.ID, field())
+				harness.Fails(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(field(), value)))
+				_, ok := ops.ProfileValue(subject.ID, field())
 				Expect(ok).To(BeFalse())
 			},
 			Entry("a link field given text that is not a URL", harness.Req("OP02-10"), func() int { return link }, "not a link"),
@@ -202,7 +203,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 		DescribeTable("refuses malformed profile_data",
 			func(data func() string) {
-				harness.Fails(acct.UpdateByEmail(admin(), subject.Email, "profile_data", data()))
+				harness.Fails(ops.UpdateByEmail(admin(), subject.Email, "profile_data", data()))
 			},
 			Entry("not an array", harness.Req("OP02-08"), func() string { return fmt.Sprintf(`{"id":%d,"value":"x"}`, text) }),
 			Entry("an item without id", harness.Req("OP02-08"), func() string { return `[{"value":"x"}]` }),
@@ -212,13 +213,13 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 	Describe("new_email", func() {
 		It("changes the user's email when the requester is an owner holding can_change_user_emails", harness.Req("OP02-12", "AUTH-13"), func() {
-			acct.OwnerNeeds("can_change_user_emails")
+			ops.OwnerNeeds("can_change_user_emails")
 			// A new user: the change moves the address a spare is found by.
 			subject := t.NewUser(harness.Member)
-			moved := acct.FreshAccount().Email
-			resp := acct.UpdateByEmail(owner(), subject.Email, "new_email", moved)
+			moved := ops.FreshAccount().Email
+			resp := ops.UpdateByEmail(owner(), subject.Email, "new_email", moved)
 			harness.Success(resp)
-			acct.UserAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(moved)
+			ops.UserAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(moved)
 			// The real email is the login name: the user authenticates with the new one.
 			harness.Success(t.WithBasicAuth(moved, subject.APIKey).GET("/users/me").Expect()).
 				Value("user_id").Number().IsEqual(subject.ID)
@@ -226,8 +227,8 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 
 		DescribeTable("is refused to others and changes nothing",
 			func(requester func() harness.User) {
-				harness.Fails(acct.UpdateByEmail(requester(), subject.Email, "new_email", acct.FreshAccount().Email))
-				acct.UserAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(subject.Email)
+				harness.Fails(ops.UpdateByEmail(requester(), subject.Email, "new_email", ops.FreshAccount().Email))
+				ops.UserAs(owner(), subject.ID).Value("delivery_email").String().IsEqualFold(subject.Email)
 			},
 			Entry("an administrator", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.User(harness.Admin) }),
 			Entry("an owner without can_change_user_emails", harness.Req("OP02-12", "AUTH-13"), func() harness.User { return t.NewOwner() }),
@@ -251,7 +252,7 @@ var _ = Describe("Operation 2: update a user by email, the only owner", Serial, 
 		if owners != 1 {
 			Skip(fmt.Sprintf("%s the realm has %d owners; the rule needs exactly one", harness.NotApplicablePrefix, owners))
 		}
-		harness.FailsWith(acct.UpdateByEmail(owner, owner.Email, "role", 200), "BAD_REQUEST")
-		acct.UserAs(owner, owner.ID).Value("role").Number().IsEqual(100)
+		harness.FailsWith(ops.UpdateByEmail(owner, owner.Email, "role", 200), "BAD_REQUEST")
+		ops.UserAs(owner, owner.ID).Value("role").Number().IsEqual(100)
 	})
 })

@@ -31,7 +31,7 @@ var _ = Describe("The User object", func() {
 	}
 	DescribeTable("as GET /users/{user_id} gives it",
 		func(rule ops.UserRule, role harness.Role) {
-			rule.Check(acct.UserAs(t.User(harness.Member), t.User(role).ID), role)
+			rule.Check(ops.UserAs(t.User(harness.Member), t.User(role).ID), role)
 		},
 		entries,
 	)
@@ -42,7 +42,7 @@ var _ = Describe("The User object", func() {
 				WithFormField("short_name", harness.UniqueName("hook")).WithFormField("bot_type", 2).Expect()
 			id := int(harness.Success(resp).Value("user_id").Number().IsInt().Raw())
 			t.DeactivateAtEnd(harness.User{ID: id, Role: harness.Bot})
-			check(acct.UserAs(t.User(harness.Member), id))
+			check(ops.UserAs(t.User(harness.Member), id))
 		},
 		Entry("its bot_type", harness.Req("RES-11"), func(bot *httpexpect.Object) { bot.Value("bot_type").Number().IsEqual(2) }),
 		Entry("its owner's ID as bot_owner_id", harness.Req("RES-12"), func(bot *httpexpect.Object) {
@@ -55,7 +55,7 @@ var _ = Describe("The User object", func() {
 	It("says is_imported_stub false for a user and a bot created through the API", harness.Req("RES-36"), func() {
 		admin := t.User(harness.Admin)
 		for _, u := range []harness.User{t.Spare(harness.Member), t.User(harness.Bot)} {
-			acct.UserAs(admin, u.ID).Value("is_imported_stub").Boolean().IsFalse()
+			ops.UserAs(admin, u.ID).Value("is_imported_stub").Boolean().IsFalse()
 		}
 	})
 
@@ -67,19 +67,19 @@ var _ = Describe("The User object", func() {
 		deactivated := t.Spare(harness.Member)
 		t.DeactivateUser(deactivated)
 		for _, u := range []harness.User{t.Spare(harness.Member), t.User(harness.Bot), deactivated} {
-			acct.UserAs(admin, u.ID).NotContainsKey("is_deleted")
+			ops.UserAs(admin, u.ID).NotContainsKey("is_deleted")
 		}
-		for _, u := range harness.Success(t.As(admin).GET("/users").Expect()).Value("members").Array().Iter() {
+		harness.EachElement(harness.Success(t.As(admin).GET("/users").Expect()).Value("members").Array(), "members", func(u *httpexpect.Value) {
 			if deleted, present := u.Object().Raw()["is_deleted"]; present {
 				Expect(deleted).To(BeTrue(), "is_deleted is present only when true: user %v", u.Object().Raw()["user_id"])
 			}
-		}
+		})
 	})
 
 	It("says is_active false for a deactivated user", harness.Req("RES-09"), func() {
 		u := t.Spare(harness.Member) // reactivated when next taken
-		acct.UserAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsTrue()
+		ops.UserAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsTrue()
 		t.DeactivateUser(u)
-		acct.UserAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsFalse()
+		ops.UserAs(t.User(harness.Admin), u.ID).Value("is_active").Boolean().IsFalse()
 	})
 })

@@ -16,34 +16,27 @@ import (
 	"github.com/chatconform/chatconform/harness"
 )
 
-// Accounts gathers the requests and checks the specs of users, roles, groups, JWT, presence
-// and subscriptions share. They are methods of one value (acct) so that their names cannot
-// clash with other spec files' helpers.
-type Accounts struct{}
-
-var acct Accounts
-
 // UpdateByEmail sends PATCH /users/{email} (operation 2) as u.
-func (o Accounts) UpdateByEmail(u harness.User, email string, kv ...any) *httpexpect.Response {
+func UpdateByEmail(u harness.User, email string, kv ...any) *httpexpect.Response {
 	return SendForm(u, "PATCH", "/users/{email}", email, kv...)
 }
 
 // UserAs returns the user object of GET /users/{id} as viewer sees it.
-func (Accounts) UserAs(viewer harness.User, id int, query ...any) *httpexpect.Object {
+func UserAs(viewer harness.User, id int, query ...any) *httpexpect.Object {
 	GinkgoHelper()
 	req := WithQuery(harness.Current().As(viewer).GET("/users/{id}", id), query...)
 	return harness.Success(req.Expect()).Value("user").Object()
 }
 
 // RoleCodeOf returns the user's role code as an administrator sees it.
-func (Accounts) RoleCodeOf(u harness.User) int {
+func RoleCodeOf(u harness.User) int {
 	GinkgoHelper()
-	return int(acct.UserAs(harness.Current().User(harness.Admin), u.ID).Value("role").Number().Raw())
+	return int(UserAs(harness.Current().User(harness.Admin), u.ID).Value("role").Number().Raw())
 }
 
 // AccountExists reports whether some user has the email, as its real or API email in any
 // case, as an administrator sees the users (whom every email visibility treats as the owner).
-func (Accounts) AccountExists(email string) bool {
+func AccountExists(email string) bool {
 	GinkgoHelper()
 	for _, m := range harness.Success(harness.Current().As(harness.Current().User(harness.Admin)).GET("/users").Expect()).Value("members").Array().Iter() {
 		u := m.Object().Raw()
@@ -58,7 +51,7 @@ func (Accounts) AccountExists(email string) bool {
 
 // RealEmailIn is the real address in a user object the owner reads: delivery_email, which a
 // real server below level 163 leaves out where email is already the real address.
-func (Accounts) RealEmailIn(u *httpexpect.Object) string {
+func RealEmailIn(u *httpexpect.Object) string {
 	GinkgoHelper()
 	if email, ok := u.Raw()["delivery_email"].(string); ok {
 		return email
@@ -68,10 +61,10 @@ func (Accounts) RealEmailIn(u *httpexpect.Object) string {
 
 // ProfileValue returns the value of custom profile field field in the user's profile_data
 // as an administrator reads it, and whether there is one (absent and null both mean none).
-func (o Accounts) ProfileValue(id, field int) (any, bool) {
+func ProfileValue(id, field int) (any, bool) {
 	GinkgoHelper()
 	admin := harness.Current().User(harness.Admin)
-	data := o.UserAs(admin, id, "include_custom_profile_fields", true).Value("profile_data").Object().Raw()
+	data := UserAs(admin, id, "include_custom_profile_fields", true).Value("profile_data").Object().Raw()
 	entry, ok := data[fmt.Sprint(field)].(map[string]any)
 	if !ok || entry["value"] == nil {
 		return nil, false
@@ -81,7 +74,7 @@ func (o Accounts) ProfileValue(id, field int) (any, bool) {
 
 // UserIDsValue decodes the value of a users-type field: a list of user IDs, which servers
 // show as a JSON list or as the JSON text of one.
-func (Accounts) UserIDsValue(v any) []int {
+func UserIDsValue(v any) []int {
 	GinkgoHelper()
 	if text, ok := v.(string); ok {
 		var list []any
@@ -102,7 +95,7 @@ func (Accounts) UserIDsValue(v any) []int {
 // CanSeeRealEmail is which roles may see the real email of a user whose
 // email_address_visibility is v, as the setting's values mean it: everyone, members (not
 // guests), administrators, nobody, moderators. Bots see what members see.
-func (Accounts) CanSeeRealEmail(viewer harness.Role, visibility int) bool {
+func CanSeeRealEmail(viewer harness.Role, visibility int) bool {
 	admins := viewer == harness.Owner || viewer == harness.Admin
 	switch visibility {
 	case harness.VisibleToEveryone:
@@ -119,7 +112,7 @@ func (Accounts) CanSeeRealEmail(viewer harness.Role, visibility int) bool {
 
 // ExpectDummyEmail asserts that an email shown for u is not u's real address but the dummy
 // form user<id>@<host>.
-func (Accounts) ExpectDummyEmail(email string, u harness.User) {
+func ExpectDummyEmail(email string, u harness.User) {
 	GinkgoHelper()
 	Expect(strings.EqualFold(email, u.Email)).To(BeFalse(), "the real address %s is shown", u.Email)
 	Expect(email).To(HavePrefix(fmt.Sprintf("user%d@", u.ID)), "a dummy address is user<id>@<realm host>")
@@ -203,7 +196,7 @@ func (r UserRule) AppliesTo(role harness.Role) bool {
 }
 
 // ExpectUserObject checks every rule of the User object on u, the object of a user of role.
-func (Accounts) ExpectUserObject(u *httpexpect.Object, role harness.Role) {
+func ExpectUserObject(u *httpexpect.Object, role harness.Role) {
 	GinkgoHelper()
 	for _, r := range UserRules {
 		if r.AppliesTo(role) && Reaches(harness.Current(), r.ID) {
@@ -218,7 +211,7 @@ func (Accounts) ExpectUserObject(u *httpexpect.Object, role harness.Role) {
 // the fake's control API, or shown on the owner's own user object: held, the spec goes on and
 // any refusal is a failure; not held or unknown, the spec is skipped here with the reason,
 // before any request, so a server that refuses what it was said to allow cannot pass.
-func (Accounts) OwnerNeeds(permission string) {
+func OwnerNeeds(permission string) {
 	GinkgoHelper()
 	t := harness.Current()
 	held, known := t.OwnerHolds(permission)
@@ -243,7 +236,7 @@ const settingOwnerPermissions = "-" + harness.FlagPrefix + "owner-permissions"
 const settingOwner = "-" + harness.FlagPrefix + "owner-email"
 
 // Humans are the roles of the cast that are people, most privileged first.
-func (Accounts) Humans() []harness.Role {
+func Humans() []harness.Role {
 	return slices.DeleteFunc(slices.Clone(harness.Roles), func(r harness.Role) bool { return r == harness.Bot })
 }
 
@@ -251,7 +244,7 @@ func (Accounts) Humans() []harness.Role {
 // email domain, a strong password and a name.
 type NewAccount struct{ Email, Password, FullName string }
 
-func (Accounts) FreshAccount() NewAccount {
+func FreshAccount() NewAccount {
 	t := harness.Current()
 	name := harness.UniqueName("created")
 	domain := t.User(harness.Owner).Email[strings.LastIndexByte(t.User(harness.Owner).Email, '@')+1:]
@@ -260,7 +253,7 @@ func (Accounts) FreshAccount() NewAccount {
 
 // CreateUser sends POST /users (operation 11) as u with the account's fields, leaving out
 // the ones named in omit.
-func (Accounts) CreateUser(u harness.User, a NewAccount, omit ...string) *httpexpect.Response {
+func CreateUser(u harness.User, a NewAccount, omit ...string) *httpexpect.Response {
 	req := harness.Current().As(u).POST("/users")
 	for name, value := range map[string]string{"email": a.Email, "password": a.Password, "full_name": a.FullName} {
 		if !slices.Contains(omit, name) {
@@ -268,13 +261,13 @@ func (Accounts) CreateUser(u harness.User, a NewAccount, omit ...string) *httpex
 		}
 	}
 	resp := req.Expect()
-	acct.DeactivateCreatedAtEnd(resp, a.Email)
+	DeactivateCreatedAtEnd(resp, a.Email)
 	return resp
 }
 
 // DeactivateCreatedAtEnd deactivates the account a POST /users answer says it created, when
 // the spec ends, so that no run leaves users behind (docs/footprint.md).
-func (Accounts) DeactivateCreatedAtEnd(resp *httpexpect.Response, email string) {
+func DeactivateCreatedAtEnd(resp *httpexpect.Response, email string) {
 	var body struct {
 		Result string `json:"result"`
 		UserID int    `json:"user_id"`
@@ -293,11 +286,11 @@ type EmailsSeen struct {
 	PresenceKeys                                                 []string
 }
 
-func (Accounts) EmailsSeenBy(viewer harness.User, subject harness.User, channelMessage, directMessage int) EmailsSeen {
+func EmailsSeenBy(viewer harness.User, subject harness.User, channelMessage, directMessage int) EmailsSeen {
 	GinkgoHelper()
 	t := harness.Current()
 	var seen EmailsSeen
-	u := acct.UserAs(viewer, subject.ID).Raw()
+	u := UserAs(viewer, subject.ID).Raw()
 	seen.Email, _ = u["email"].(string)
 	for _, m := range harness.Success(t.As(viewer).GET("/users").Expect()).Value("members").Array().Iter() {
 		if entry := m.Object().Raw(); entry["user_id"] == float64(subject.ID) {
@@ -309,14 +302,14 @@ func (Accounts) EmailsSeenBy(viewer harness.User, subject harness.User, channelM
 			seen.RegisterEmail, _ = o["email"].(string)
 		}
 	}
-	seen.SenderEmail = msgs.Fetch(viewer, channelMessage).Value("sender_email").String().Raw()
-	for _, r := range msgs.Fetch(viewer, directMessage).Value("display_recipient").Array().Iter() {
+	seen.SenderEmail = MessageAs(viewer, channelMessage).Value("sender_email").String().Raw()
+	for _, r := range MessageAs(viewer, directMessage).Value("display_recipient").Array().Iter() {
 		if o := r.Object().Raw(); o["id"] == float64(subject.ID) {
 			seen.RecipientEmail, _ = o["email"].(string)
 		}
 	}
 	if viewer.Role != harness.Bot {
-		presences := harness.Success(acct.UpdatePresence(viewer, "status", "active")).Value("presences").Object().Raw()
+		presences := harness.Success(UpdatePresence(viewer, "status", "active")).Value("presences").Object().Raw()
 		for key := range presences {
 			seen.PresenceKeys = append(seen.PresenceKeys, key)
 		}
@@ -326,39 +319,45 @@ func (Accounts) EmailsSeenBy(viewer harness.User, subject harness.User, channelM
 
 // GroupMembership sends GET /user_groups/{user_group_id}/members/{user_id} (operation 16) as
 // the member; query holds name, value pairs.
-func (Accounts) GroupMembership(group, user int, query ...any) *httpexpect.Response {
+func GroupMembership(group, user int, query ...any) *httpexpect.Response {
 	return WithQuery(harness.Current().As(harness.Current().User(harness.Member)).GET("/user_groups/{group}/members/{user}", group, user), query...).Expect()
 }
 
 // IsMember is the is_user_group_member answer of a successful request.
-func (o Accounts) IsMember(group, user int, query ...any) bool {
+func IsMember(group, user int, query ...any) bool {
 	GinkgoHelper()
-	return harness.Success(o.GroupMembership(group, user, query...)).Value("is_user_group_member").Boolean().Raw()
+	return harness.Success(GroupMembership(group, user, query...)).Value("is_user_group_member").Boolean().Raw()
 }
 
 // JwtFetch sends POST /jwt/fetch_api_key (operation 9) without credentials; kv are form
 // fields as name, value pairs.
-func (Accounts) JwtFetch(kv ...any) *httpexpect.Response {
+func JwtFetch(kv ...any) *httpexpect.Response {
 	return WithForm(harness.Current().Anonymous().POST("/jwt/fetch_api_key"), kv...).Expect()
 }
 
 // UpdatePresence sends POST /users/me/presence (operation 4) as u; kv are form fields as
 // name, value pairs.
-func (o Accounts) UpdatePresence(u harness.User, kv ...any) *httpexpect.Response {
+func UpdatePresence(u harness.User, kv ...any) *httpexpect.Response {
 	return SendForm(u, "POST", "/users/me/presence", nil, kv...)
 }
 
+// UpdateSettings sends PATCH /settings (the user's own settings) as u; kv are form fields as
+// name, value pairs.
+func UpdateSettings(u harness.User, kv ...any) *httpexpect.Response {
+	return SendForm(u, "PATCH", "/settings", nil, kv...)
+}
+
 // Presences returns the presences map of a successful update.
-func (o Accounts) Presences(u harness.User, kv ...any) map[string]any {
+func Presences(u harness.User, kv ...any) map[string]any {
 	GinkgoHelper()
-	return harness.Success(o.UpdatePresence(u, kv...)).Value("presences").Object().Raw()
+	return harness.Success(UpdatePresence(u, kv...)).Value("presences").Object().Raw()
 }
 
 // PresencesSince returns the presences map and presence_last_update_id of a successful
 // update: the last_update_id protocol of level 263.
-func (o Accounts) PresencesSince(u harness.User, kv ...any) (map[string]any, int) {
+func PresencesSince(u harness.User, kv ...any) (map[string]any, int) {
 	GinkgoHelper()
-	resp := harness.Success(o.UpdatePresence(u, kv...))
+	resp := harness.Success(UpdatePresence(u, kv...))
 	last := int(resp.Value("presence_last_update_id").Number().IsInt().Raw())
 	return resp.Value("presences").Object().Raw(), last
 }
@@ -372,7 +371,7 @@ const quietFor = 3 * time.Minute
 
 // QuietMember is a member who has reported no presence for longer than quietFor: a spare once
 // the clock is moved past it (the spec must be Serial), else a user that never existed.
-func (Accounts) QuietMember(t *harness.Target) harness.User {
+func QuietMember(t *harness.Target) harness.User {
 	GinkgoHelper()
 	if !t.Capabilities["clock"] {
 		return t.NewUser(harness.Member)
@@ -385,9 +384,9 @@ func (Accounts) QuietMember(t *harness.Target) harness.User {
 // OwnEntry returns u's own entry of a legacy presences map (u being the requester). The
 // document keys the map by "user email" without saying which: the API email, or the real
 // one, which the requester may always see of themselves.
-func (Accounts) OwnEntry(presences *httpexpect.Object, u harness.User) *httpexpect.Object {
+func OwnEntry(presences *httpexpect.Object, u harness.User) *httpexpect.Object {
 	GinkgoHelper()
-	api := acct.UserAs(u, u.ID).Value("email").String().Raw()
+	api := UserAs(u, u.ID).Value("email").String().Raw()
 	keys := slices.Sorted(maps.Keys(presences.Raw()))
 	for _, key := range keys {
 		if key == api || strings.EqualFold(key, u.Email) {
@@ -400,13 +399,13 @@ func (Accounts) OwnEntry(presences *httpexpect.Object, u harness.User) *httpexpe
 
 // SetSubscription sends PATCH /users/me/subscriptions/{stream_id} (operation 10) as u; kv
 // are form fields as name, value pairs.
-func (o Accounts) SetSubscription(u harness.User, channelID int, kv ...any) *httpexpect.Response {
+func SetSubscription(u harness.User, channelID int, kv ...any) *httpexpect.Response {
 	return SendForm(u, "PATCH", "/users/me/subscriptions/{id}", channelID, kv...)
 }
 
 // Subscription returns u's entry for the channel in the real server's subscription listing
 // (GET /users/me/subscriptions).
-func (Accounts) Subscription(u harness.User, channelID int) *httpexpect.Object {
+func Subscription(u harness.User, channelID int) *httpexpect.Object {
 	GinkgoHelper()
 	subs := harness.Success(harness.Current().As(u).GET("/users/me/subscriptions").Expect()).Value("subscriptions").Array()
 	for _, s := range subs.Iter() {
@@ -419,7 +418,7 @@ func (Accounts) Subscription(u harness.User, channelID int) *httpexpect.Object {
 }
 
 // ProfileData encodes profile_data items: field ID, value pairs.
-func (Accounts) ProfileData(kv ...any) string {
+func ProfileData(kv ...any) string {
 	var items []map[string]any
 	for i := 0; i+1 < len(kv); i += 2 {
 		items = append(items, map[string]any{"id": kv[i], "value": kv[i+1]})

@@ -17,89 +17,89 @@ import (
 	"github.com/chatconform/chatconform/harness"
 )
 
-// Messages gathers the requests the message editing, moving, muting, narrow and read-marking
-// specs share. They are methods of one value (msgs) so their names cannot clash with the
-// helpers of other spec files.
-type Messages struct{}
-
-var msgs Messages
-
-// Edit sends PATCH /messages/{id} as u with the given parameters.
-func (o Messages) Edit(u harness.User, id int, kv ...any) *httpexpect.Response {
+// EditMessage sends PATCH /messages/{id} (operation 1) as u with the given parameters.
+func EditMessage(u harness.User, id int, kv ...any) *httpexpect.Response {
 	return SendForm(u, "PATCH", "/messages/{id}", id, kv...)
 }
 
-// Fetch returns the message object as u sees it: from GET /messages/{id}, or below the level
-// where that answers the whole message, from GET /messages narrowed to the message, so that a
-// spec about the message's fields holds on an older server too.
-func (Messages) Fetch(u harness.User, id int, query ...any) *httpexpect.Object {
+// FetchMessage sends GET /messages/{id} (operation 6) as u, with query parameters as name,
+// value pairs: the one way the specs send it, for those that look at the whole response (an
+// error, raw_content); MessageAs reads the message of a success.
+func FetchMessage(u harness.User, id int, query ...any) *httpexpect.Response {
+	return GetAs(u, "/messages/{id}", id, query...)
+}
+
+// FetchMessages sends GET /messages as u, with query parameters as name, value pairs.
+func FetchMessages(u harness.User, query ...any) *httpexpect.Response {
+	return WithQuery(harness.Current().As(u).GET("/messages"), query...).Expect()
+}
+
+// MessageAs returns the message object as u sees it: from GET /messages/{id}, or below the
+// level where that answers the whole message, from GET /messages narrowed to the message, so
+// that a spec about the message's fields holds on an older server too.
+func MessageAs(u harness.User, id int, query ...any) *httpexpect.Object {
 	GinkgoHelper()
-	t := harness.Current()
-	if Reaches(t, "OP06-07") {
-		req := WithQuery(t.As(u).GET("/messages/{id}", id), query...)
-		return harness.Success(req.Expect()).Value("message").Object()
+	if Reaches(harness.Current(), "OP06-07") {
+		return harness.Success(FetchMessage(u, id, query...)).Value("message").Object()
 	}
 	narrow := fmt.Sprintf(`[{"operator":"id","operand":"%d"}]`, id) // a string: integers from 194
-	req := WithQuery(t.As(u).GET("/messages"), append([]any{"anchor", id, "num_before", 0, "num_after", 0, "narrow", narrow}, query...)...)
-	found := harness.Success(req.Expect()).Value("messages").Array()
+	found := harness.Success(FetchMessages(u, append([]any{"anchor", id, "num_before", 0, "num_after", 0, "narrow", narrow}, query...)...)).Value("messages").Array()
 	found.Length().IsEqual(1)
 	return found.Value(0).Object()
 }
 
-// Raw is the stored Markdown of a message as u reads it.
-func (Messages) Raw(u harness.User, id int) string {
+// RawContent is the stored Markdown of a message as u reads it.
+func RawContent(u harness.User, id int) string {
 	GinkgoHelper()
-	return harness.Success(harness.Current().As(u).GET("/messages/{id}", id).Expect()).Value("raw_content").String().Raw()
+	return harness.Success(FetchMessage(u, id)).Value("raw_content").String().Raw()
 }
 
 // FlagsOf returns u's flags for a message.
-func (o Messages) FlagsOf(u harness.User, id int) []string {
+func FlagsOf(u harness.User, id int) []string {
 	GinkgoHelper()
 	var flags []string
-	for _, v := range o.Fetch(u, id).Value("flags").Array().Iter() {
+	for _, v := range MessageAs(u, id).Value("flags").Array().Iter() {
 		flags = append(flags, v.String().Raw())
 	}
 	return flags
 }
 
 // Where returns the channel ID and topic (as sent, empty topic allowed) of a message.
-func (o Messages) Where(u harness.User, id int) (int, string) {
+func Where(u harness.User, id int) (int, string) {
 	GinkgoHelper()
-	m := o.Fetch(u, id, "allow_empty_topic_name", true)
+	m := MessageAs(u, id, "allow_empty_topic_name", true)
 	return int(m.Value("stream_id").Number().Raw()), m.Value("subject").String().Raw()
 }
 
 // TopicIDs lists the IDs of the messages u can see in a channel's topic, oldest first, with
 // GET /messages and a channel + topic narrow.
-func (Messages) TopicIDs(u harness.User, ch harness.Channel, topic string) []int {
+func TopicIDs(u harness.User, ch harness.Channel, topic string) []int {
 	GinkgoHelper()
 	narrow, _ := json.Marshal([]map[string]any{
 		{"operator": harness.Current().ChannelOperator(), "operand": ch.Name}, {"operator": "topic", "operand": topic},
 	})
-	obj := harness.Success(harness.Current().As(u).GET("/messages").
-		WithQuery("anchor", "newest").WithQuery("num_before", 1000).WithQuery("num_after", 0).
-		WithQuery("narrow", string(narrow)).WithQuery("allow_empty_topic_name", true).Expect())
+	obj := harness.Success(FetchMessages(u, "anchor", "newest", "num_before", 1000, "num_after", 0,
+		"narrow", string(narrow), "allow_empty_topic_name", true))
 	ids := harness.IntsOf(obj.Value("messages").Array(), "id")
 	slices.Sort(ids)
 	return ids
 }
 
 // TopicNamesOf lists the names of a channel's topics as u sees them (empty topic allowed).
-func (Messages) TopicNamesOf(u harness.User, ch harness.Channel) []string {
+func TopicNamesOf(u harness.User, ch harness.Channel) []string {
 	GinkgoHelper()
-	resp := harness.Current().As(u).GET("/users/me/{id}/topics", ch.ID).WithQuery("allow_empty_topic_name", true).Expect()
-	return TopicNames(resp)
+	return TopicNames(TopicsOf(u, ch.ID, "allow_empty_topic_name", true))
 }
 
 // SHA256Hex is the SHA-256 of text as lower-case hex, the form of prev_content_sha256.
-func (Messages) SHA256Hex(text string) string {
+func SHA256Hex(text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:])
 }
 
 // RequireTopics makes topics required in the realm for the rest of the spec: topics_policy
 // where the target has it, else the older mandatory_topics. The spec must be Serial.
-func (Messages) RequireTopics(t *harness.Target) {
+func RequireTopics(t *harness.Target) {
 	GinkgoHelper()
 	state := t.StateOf(t.User(harness.Admin), "realm").Raw()
 	if _, ok := state["realm_topics_policy"]; ok {
@@ -111,7 +111,7 @@ func (Messages) RequireTopics(t *harness.Target) {
 
 // HideEditHistory turns off viewing edit history in the realm for the rest of the spec:
 // message_edit_history_visibility_policy where the target has it, else allow_edit_history.
-func (Messages) HideEditHistory(t *harness.Target) {
+func HideEditHistory(t *harness.Target) {
 	GinkgoHelper()
 	state := t.StateOf(t.User(harness.Admin), "realm").Raw()
 	if _, ok := state["realm_message_edit_history_visibility_policy"]; ok {
@@ -122,37 +122,62 @@ func (Messages) HideEditHistory(t *harness.Target) {
 }
 
 // ExpectTopicOf asserts the topic of each message as u sees it.
-func (o Messages) ExpectTopicOf(u harness.User, topic string, ids ...int) {
+func ExpectTopicOf(u harness.User, topic string, ids ...int) {
 	GinkgoHelper()
 	for _, id := range ids {
-		_, got := o.Where(u, id)
+		_, got := Where(u, id)
 		Expect(got).To(Equal(topic), "topic of message %d", id)
 	}
 }
 
 // Succeeded tells whether a response is a success envelope, for rules the document lets a
 // server meet either by refusing or by accepting within bounds.
-func (Messages) Succeeded(r *httpexpect.Response) bool {
+func Succeeded(r *httpexpect.Response) bool {
 	return Envelope(r).Success
 }
 
 // MsgIDText formats a message ID for JSON-encoded parameters.
 func MsgIDText(n int) string { return strconv.Itoa(n) }
 
-// DeleteTopic sends POST /streams/{id}/delete_topic as u; no topic_name when topic is nil.
-func (o Messages) DeleteTopic(u harness.User, ch harness.Channel, topic *string) *httpexpect.Response {
-	if topic == nil {
-		return SendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID)
-	}
-	return SendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID, "topic_name", *topic)
+// DeleteTopic sends POST /streams/{id}/delete_topic as u with form fields as name, value
+// pairs (topic_name among them, unless the spec leaves it out).
+func DeleteTopic(u harness.User, ch harness.Channel, kv ...any) *httpexpect.Response {
+	return SendForm(u, "POST", "/streams/{id}/delete_topic", ch.ID, kv...)
 }
 
-// Gone reports whether u can no longer fetch the message. A fetch that does not succeed must
+// DeleteMessage sends DELETE /messages/{id} as u.
+func DeleteMessage(u harness.User, id int) *httpexpect.Response {
+	return harness.Current().As(u).DELETE("/messages/{id}", id).Expect()
+}
+
+// MarkAllAsRead sends POST /mark_all_as_read as u, with form fields (none documented) as
+// name, value pairs.
+func MarkAllAsRead(u harness.User, kv ...any) *httpexpect.Response {
+	return SendForm(u, "POST", "/mark_all_as_read", nil, kv...)
+}
+
+// SendMessage sends POST /messages as u with form fields as name, value pairs, for specs
+// about the answer; the harness's SendToChannel and SendDirect send what a spec only needs.
+func SendMessage(u harness.User, kv ...any) *httpexpect.Response {
+	return SendForm(u, "POST", "/messages", nil, kv...)
+}
+
+// React sends POST /messages/{id}/reactions as u with form fields as name, value pairs.
+func React(u harness.User, id int, kv ...any) *httpexpect.Response {
+	return SendForm(u, "POST", "/messages/{id}/reactions", id, kv...)
+}
+
+// AddFlag sends POST /messages/flags as u, adding flag to the messages.
+func AddFlag(u harness.User, flag string, ids ...int) *httpexpect.Response {
+	return SendForm(u, "POST", "/messages/flags", nil, "messages", JSONText(ids), "op", "add", "flag", flag)
+}
+
+// MessageGone reports whether u can no longer fetch the message. A fetch that does not succeed must
 // be the error envelope (result, code, msg): a crash or an empty reply proves no deletion.
-func (Messages) Gone(u harness.User, id int) bool {
+func MessageGone(u harness.User, id int) bool {
 	GinkgoHelper()
-	r := harness.Current().As(u).GET("/messages/{id}", id).Expect()
-	if msgs.Succeeded(r) {
+	r := FetchMessage(u, id)
+	if Succeeded(r) {
 		return false
 	}
 	harness.Fails(r)
@@ -160,31 +185,34 @@ func (Messages) Gone(u harness.User, id int) bool {
 }
 
 // EditTyping sends POST /messages/{id}/typing as u with the given parameters.
-func (o Messages) EditTyping(u harness.User, id int, kv ...any) *httpexpect.Response {
+func EditTyping(u harness.User, id int, kv ...any) *httpexpect.Response {
 	return SendForm(u, "POST", "/messages/{id}/typing", id, kv...)
 }
 
-// MatchesNarrow sends GET /messages/matches_narrow as u with the message IDs and narrow terms
-// (operator, operand pairs).
-func (Messages) MatchesNarrow(u harness.User, ids []int, terms ...[2]any) *httpexpect.Response {
+// MatchesNarrow sends GET /messages/matches_narrow (operation 5) as u with query parameters
+// as name, value pairs.
+func MatchesNarrow(u harness.User, query ...any) *httpexpect.Response {
+	return WithQuery(harness.Current().As(u).GET("/messages/matches_narrow"), query...).Expect()
+}
+
+// MatchesNarrowTerms sends GET /messages/matches_narrow as u with the message IDs and narrow
+// terms (operator, operand pairs).
+func MatchesNarrowTerms(u harness.User, ids []int, terms ...[2]any) *httpexpect.Response {
 	narrow := make([]map[string]any, 0, len(terms))
 	for _, term := range terms {
 		narrow = append(narrow, map[string]any{"operator": term[0], "operand": term[1]})
 	}
-	idsJSON, _ := json.Marshal(ids)
-	narrowJSON, _ := json.Marshal(narrow)
-	return harness.Current().As(u).GET("/messages/matches_narrow").
-		WithQuery("msg_ids", string(idsJSON)).WithQuery("narrow", string(narrowJSON)).Expect()
+	return MatchesNarrow(u, "msg_ids", JSONText(ids), "narrow", JSONText(narrow))
 }
 
 // MuteTopic sends the topic muting request as u with the given parameters.
-func (o Messages) MuteTopic(u harness.User, kv ...any) *httpexpect.Response {
+func MuteTopic(u harness.User, kv ...any) *httpexpect.Response {
 	return SendForm(u, "PATCH", "/users/me/subscriptions/muted_topics", nil, kv...)
 }
 
 // MutedTopics lists the topics u has muted in a channel, from the registration state:
 // user_topics (visibility_policy 1 is muted), or the older muted_topics pairs.
-func (Messages) MutedTopics(u harness.User, ch harness.Channel) []string {
+func MutedTopics(u harness.User, ch harness.Channel) []string {
 	GinkgoHelper()
 	state := harness.Current().StateOf(u, "user_topic", "muted_topics").Raw()
 	muted := []string{}
@@ -248,12 +276,6 @@ func Partial(resp *httpexpect.Response) {
 // TopicsOf sends GET /users/me/{stream_id}/topics as u; query holds name, value pairs.
 func TopicsOf(u harness.User, channelID int, query ...any) *httpexpect.Response {
 	return GetAs(u, "/users/me/{id}/topics", channelID, query...)
-}
-
-// FetchMessage sends GET /messages/{id} as u, with query parameters as name, value pairs,
-// for specs that look at the whole response (msgs.Fetch returns the message of a success).
-func FetchMessage(u harness.User, id int, query ...any) *httpexpect.Response {
-	return GetAs(u, "/messages/{id}", id, query...)
 }
 
 // SharedMessage is a channel message each process sends once to the shared channel, for the

@@ -1,5 +1,6 @@
 // Package ops holds what the conformance specs share and is not itself a spec: the requests and
-// checks of users, accounts and messages (Accounts, Messages), building requests from name,
+// checks of users, accounts and messages (accounts.go, messages.go: each route the specs send
+// goes through one function here, named for the operation), building requests from name,
 // value pairs (WithQuery, WithForm, SendForm), reading an envelope without asserting (Envelope)
 // and the member-and-channel setup many specs start from (MemberChannel). Its helpers fail the
 // running spec, as the harness's do.

@@ -6,7 +6,14 @@
 //   - every JSON reply, every event, the message and user objects in them and every object in
 //     an array carry a field the document does not name, and every batch of events ends with an
 //     event of a type the suite does not know;
-//   - realm settings are announced with op "update" and property/value, never update_dict;
+//   - the fields the real server sends in a form of its own are sent in that form (the
+//     reference page on the real server, and its source where the page names it): presence's
+//     server_timestamp is a number with a fraction of a second, in the update reply, in the
+//     registration state and in GET /realm/presence; a ping_only presence reply has no
+//     presence_last_update_id; realm settings are announced as update_dict exactly for the
+//     settings the real server announces so (allow_message_editing,
+//     message_content_edit_limit_seconds, the group settings) and as op "update" with
+//     property and value for the others (the move time limits), which the fake does itself;
 //   - the target's clock runs at the speed of the runner's (the double moves the fake's virtual
 //     clock on with the wall clock), so presence behaves as on the real server, whose legacy
 //     format shows a brand-new user's idle as active for 70 s (the fake does that itself);
@@ -119,7 +126,25 @@ func (d *double) rewrite(r *http.Request, obj map[string]any) {
 		}
 		obj["members"] = members
 	}
+	if path == "/users/me/presence" && r.Method == http.MethodPost && obj["result"] == "success" {
+		if _, data := obj["presences"]; !data { // a ping_only reply
+			delete(obj, "presence_last_update_id")
+		}
+	}
+	withFraction(obj)
 	addExtra(obj)
+}
+
+// serverTimeFraction is the fraction of a second the double adds to server_timestamp, as in the
+// real server's own examples (1656958539.6287155): its time.time() is never a whole second.
+const serverTimeFraction = 0.6287155
+
+// withFraction gives a whole server_timestamp of obj the fraction of a second the real server's
+// has.
+func withFraction(obj map[string]any) {
+	if ts, ok := obj["server_timestamp"].(float64); ok && ts == float64(int64(ts)) {
+		obj["server_timestamp"] = ts + serverTimeFraction
+	}
 }
 
 // addExtra adds the extra field to obj, to the message and user objects in it, and to every
@@ -154,9 +179,9 @@ func addToArrayElements(v any) {
 	}
 }
 
-// rewriteEvents drops presence events, turns realm update_dict events of one setting into
-// op "update", adds the extra field everywhere and ends a non-empty batch with an event of an
-// unknown type (with the batch's last id, so last_event_id stays right).
+// rewriteEvents drops presence events, adds the extra field everywhere and ends a non-empty
+// batch with an event of an unknown type (with the batch's last id, so last_event_id stays
+// right).
 func rewriteEvents(v any) any {
 	list, _ := v.([]any)
 	out := []any{}
@@ -172,11 +197,6 @@ func rewriteEvents(v any) any {
 		}
 		if ev["type"] == "presence" {
 			continue
-		}
-		if data, ok := ev["data"].(map[string]any); ev["type"] == "realm" && ev["op"] == "update_dict" && ok && len(data) == 1 {
-			for k, val := range data {
-				ev = map[string]any{"type": "realm", "op": "update", "property": k, "value": val, "id": ev["id"]}
-			}
 		}
 		addExtra(ev)
 		out = append(out, ev)
