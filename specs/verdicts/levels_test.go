@@ -78,8 +78,8 @@ func TestSuiteAtOlderLevels(t *testing.T) {
 			}
 			plan[l] = ids
 		}
-		t.Logf("%d levels: %d with the whole suite %v, %d with the specs of the requirements that change there, %d with none",
-			len(plan)+empty, len(sampleLevels), sampleLevels, len(plan)-len(sampleLevels), empty)
+		t.Logf("the whole suite at %d levels %v; at %d other boundary levels and those below them, the specs of the requirements that change there; %d levels with none",
+			len(sampleLevels), sampleLevels, len(plan)-len(sampleLevels), empty)
 	}
 	bin := runner(t)
 	// A level's failures are logged where its run ends, among hundreds of lines; CI keeps only
@@ -158,7 +158,7 @@ func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int, onl
 	n := res.report.Counts
 	t.Logf("level %d: %d passed, %d not applicable, %d partial, %d skipped, %d failed (exit %d)%s",
 		level, n.Passed, n.NotApplicable, n.Partial, n.Skipped, n.Failed, res.code, selection(only, len(cat.Requirements)))
-	checked := 0
+	checked, applied := 0, 0
 	for _, r := range res.report.Requirements {
 		if only != nil && !slices.Contains(only, r.ID) {
 			continue
@@ -167,6 +167,8 @@ func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int, onl
 		want := report.Passed
 		if later(catalogEntry(cat, r.ID), level) {
 			want = report.NotApplicable
+		} else {
+			applied++
 		}
 		if r.Status != want {
 			t.Errorf("%s (min_level %d) is %s, want %s: %s", r.ID, r.MinLevel, r.Status, want, r.Reason)
@@ -180,9 +182,15 @@ func suiteAtLevel(t *testing.T, cat *catalog.Catalog, bin string, level int, onl
 	if checked != want {
 		t.Errorf("the report has %d of the %d requirements this run checks", checked, want)
 	}
-	if res.code != 0 || t.Failed() {
+	// A run none of whose requirements applies is refused as invalid settings (exit 2): below
+	// the level of everything that changes at a boundary, the selection names later rules only.
+	wantCode := 0
+	if applied == 0 {
+		wantCode = 2
+	}
+	if res.code != wantCode || t.Failed() {
 		failures.add(level, "exit %d; %s", res.code, seedLine(res.console))
-		t.Fatalf("exit %d: want every requirement checked passed or not applicable", res.code)
+		t.Fatalf("exit %d, want %d: every requirement checked passed or not applicable", res.code, wantCode)
 	}
 }
 
