@@ -1,5 +1,7 @@
 package harness
 
+import "regexp"
+
 // Request forms the real server changed over its feature levels (its changelog), where the
 // document gives only the current one: the harness sends the form the target's level takes, so
 // that setup does not fail on an older server.
@@ -15,6 +17,9 @@ const (
 	levelWholeMessageFetch = 120
 	// levelDirectMessageType: POST /messages takes type "direct" ("private" before).
 	levelDirectMessageType = 174
+	// levelLinkifierURLTemplate: POST /realm/filters takes url_template (url_format_string,
+	// with %(name)s variables, before); RES-23.
+	levelLinkifierURLTemplate = 176
 	// levelChannelOperator: narrows take the operator "channel" ("stream" before).
 	levelChannelOperator = 250
 	// levelGroupDeactivation: user groups are deactivated (deleted before).
@@ -48,6 +53,19 @@ func (t *Target) ChannelOperator() string {
 	}
 	return "stream"
 }
+
+// linkifierURLField is the URL field of a new linkifier in the form the target's level takes:
+// url_template from levelLinkifierURLTemplate, before it url_format_string, whose variables
+// are written %(name)s where a template writes {name}.
+func (t *Target) linkifierURLField(urlTemplate string) (string, string) {
+	if t.FeatureLevel >= levelLinkifierURLTemplate {
+		return "url_template", urlTemplate
+	}
+	return "url_format_string", templateVariable.ReplaceAllString(urlTemplate, "%(${1})s")
+}
+
+// templateVariable is a variable of a URL template, {name}.
+var templateVariable = regexp.MustCompile(`\{(\w+)\}`)
 
 // uploadURLOf is the file URL of a POST /user_uploads answer: url from level 272, uri before
 // (kept since as an alias).

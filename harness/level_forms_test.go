@@ -34,6 +34,18 @@ func TestLevelForms(t *testing.T) {
 		}
 	}
 	for _, c := range []struct {
+		level        int
+		field, value string
+	}{
+		{175, "url_format_string", "https://x.test/%(org)s/%(id)s"},
+		{176, "url_template", "https://x.test/{org}/{id}"},
+	} {
+		field, value := (&Target{FeatureLevel: c.level}).linkifierURLField("https://x.test/{org}/{id}")
+		if field != c.field || value != c.value {
+			t.Errorf("level %d: linkifier URL %s=%q, want %s=%q", c.level, field, value, c.field, c.value)
+		}
+	}
+	for _, c := range []struct {
 		answer map[string]any
 		want   string
 		ok     bool
@@ -59,6 +71,7 @@ func TestFormLevelsFollowTheCatalog(t *testing.T) {
 		"MSG-38":  levelWholeMessageFetch,
 		"AUTH-16": levelTopicMoveGroup,
 		"AUTH-17": levelChannelMoveGroup,
+		"RES-23":  levelLinkifierURLTemplate,
 	} {
 		r, ok := cat.Get(id)
 		if !ok {

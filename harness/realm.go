@@ -10,12 +10,13 @@ import (
 	"github.com/onsi/gomega"
 )
 
-// AddLinkifier adds a linkifier to the realm as an administrator and
-// returns its id; the linkifier is deleted when the spec ends, because
+// AddLinkifier adds a linkifier to the realm as an administrator, its URL in
+// the form the target's level takes (linkifierURLField), and returns its id; the linkifier is deleted when the spec ends, because
 // linkifiers are realm-wide and would pile up on a shared server.
 func (t *Target) AddLinkifier(pattern, urlTemplate string) int {
 	ginkgo.GinkgoHelper()
-	return t.createRealmObject("/realm/filters", url.Values{"pattern": {pattern}, "url_template": {urlTemplate}},
+	field, value := t.linkifierURLField(urlTemplate)
+	return t.createRealmObject("/realm/filters", url.Values{"pattern": {pattern}, field: {value}},
 		fmt.Sprintf("adding linkifier %q", pattern))
 }
 
