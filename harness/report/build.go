@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -178,7 +180,7 @@ func failureOf(s types.SpecReport) Failure {
 		f.Message = strings.TrimSpace(f.Message + "\npanic: " + harness.RedactText(s.Failure.ForwardedPanic))
 	}
 	if s.Failure.Location.FileName != "" {
-		f.Location = s.Failure.Location.String()
+		f.Location = repoPath(s.Failure.Location.FileName) + ":" + fmt.Sprint(s.Failure.Location.LineNumber)
 	}
 	f.Site = assertionSite(s.Failure.Location)
 	m := failingExchange(s, f.Exchanges)
@@ -382,6 +384,8 @@ func countRequirement(c *Counts, r Requirement) {
 		c.Partial++
 	case Failed:
 		c.Failed++
+	case Blocked:
+		c.Blocked++
 	case Skipped:
 		c.Skipped++
 	case NotApplicable:
@@ -415,3 +419,28 @@ func remedyOf(reason string) string {
 	}
 	return ""
 }
+
+// repoRoot is the repository's directory where this runner was built ("" under -trimpath).
+var repoRoot = func() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return ""
+	}
+	return strings.TrimSuffix(filepath.ToSlash(file), "harness/report/build.go")
+}()
+
+// repoPath is a source file's path in the repository, "specs/topics.go": the reports never
+// carry the directory the runner was built in.
+func repoPath(file string) string {
+	file = filepath.ToSlash(file)
+	if repoRoot != "" && strings.HasPrefix(file, repoRoot) {
+		return strings.TrimPrefix(file, repoRoot)
+	}
+	if _, rest, ok := strings.Cut(file, modulePath+"/"); ok {
+		return rest
+	}
+	return file
+}
+
+// modulePath is the module's import path, which -trimpath builds put before a file's path.
+const modulePath = "github.com/chatconform/chatconform"

@@ -167,7 +167,7 @@ func TestFindingsInReport(t *testing.T) {
 		}
 	}
 	s := Summary(c)
-	if !strings.HasPrefix(s, "chatconform: findings (distinct failures): 1, in 6 failed specs") || !strings.Contains(s, f.ID+"  6 specs, 1 requirement failed (1 by this alone)  at harness/envelope.go:21") {
+	if !strings.HasPrefix(s, "chatconform: findings (distinct failures): 1, in 6 failed specs") || !strings.Contains(s, "  "+f.ID+"  "+f.Title+"\n            6 specs, 1 requirement failed (1 by this alone)  at harness/envelope.go:21") {
 		t.Errorf("summary does not start with the finding:\n%s", s)
 	}
 }
