@@ -7,6 +7,7 @@
 //	chatconform version
 //	chatconform serve [-addr …] [-fixture …]      # the reference fake server
 //	chatconform diff [--a URL …] [--b URL …]      # two servers' answers side by side
+//	chatconform diff A B                          # two recorded runs compared, nothing run
 //	chatconform summary REPORT_DIR                # a run's report as Markdown, for a CI job summary
 //
 // Every chatconform setting is also an environment variable (`chatconform run --help`,
@@ -79,6 +80,7 @@ func execute(args []string) int {
 		diffCommand(&code),
 		summaryCommand(),
 		selectedCommand(),
+		preflightCommand(),
 		&cobra.Command{Use: "version", Short: "Print the runner's version and what its catalog holds", Args: cobra.NoArgs,
 			RunE: func(*cobra.Command, []string) error { return printVersion() }},
 		&cobra.Command{Use: "serve [-addr …] [-fixture …] [-control-token …]", Short: "Run the reference fake server",
