@@ -198,7 +198,7 @@ func runSuite(args []string) int {
 	// Selected specs that all turned out skipped or not applicable checked nothing: a pass
 	// would be a false "conformant".
 	if conf := specs.LastReport(); conf != nil {
-		if n := conf.Counts; n.Passed+n.Partial+n.Failed == 0 {
+		if n := conf.Counts; n.Passed+n.Partial+n.Failed+n.Blocked == 0 {
 			fmt.Fprintf(os.Stderr, "chatconform: invalid settings: no requirement applied to the target: every selected spec was skipped or not applicable (%d requirements not applicable; the report in %s says why)\n",
 				n.NotApplicable, cfg.ReportDir)
 			return exitBadSettings
@@ -515,8 +515,15 @@ func (sel selection) labelFilter() (string, error) {
 		}
 		return out
 	}
-	keep := func(criterion string, match func(r catalog.Requirement, item string) bool) func(catalog.Requirement) bool {
+	var unknown error
+	keep := func(flag, criterion string, match func(r catalog.Requirement, item string) bool) func(catalog.Requirement) bool {
 		items := list(criterion)
+		// Each value must select something on its own: a typo is named, with a near match.
+		for _, item := range items {
+			if unknown == nil && !slices.ContainsFunc(cat.Requirements, func(r catalog.Requirement) bool { return match(r, item) }) {
+				unknown = unknownValue(cat, flag, item)
+			}
+		}
 		return func(r catalog.Requirement) bool {
 			if len(items) == 0 {
 				return true
@@ -530,21 +537,23 @@ func (sel selection) labelFilter() (string, error) {
 		}
 	}
 	checks := []func(catalog.Requirement) bool{
-		keep(sel.requirements, func(r catalog.Requirement, id string) bool { return strings.EqualFold(r.ID, id) }),
-		keep(sel.operations, func(r catalog.Requirement, n string) bool {
+		keep("only-requirements", sel.requirements, func(r catalog.Requirement, id string) bool { return strings.EqualFold(r.ID, id) }),
+		keep("only-operations", sel.operations, func(r catalog.Requirement, n string) bool {
 			return strings.HasPrefix(r.Section, "Endpoints / "+n+".") || r.Area() == fmt.Sprintf("OP%02s", n)
 		}),
-		keep(sel.sections, func(r catalog.Requirement, s string) bool {
+		keep("only-sections", sel.sections, func(r catalog.Requirement, s string) bool {
 			return strings.HasPrefix(strings.ToLower(r.Section), strings.ToLower(s))
 		}),
-		keep(sel.features, func(r catalog.Requirement, f string) bool { return r.Feature == f }),
-		keep(sel.profile, func(r catalog.Requirement, p string) bool {
-			extended := []string{"push", "vcall", "jwt", "bot_storage", "reminders"}
+		keep("only-features", sel.features, func(r catalog.Requirement, f string) bool { return r.Feature == f }),
+		keep("only-profile", sel.profile, func(r catalog.Requirement, p string) bool {
 			if p == "core" {
-				return !slices.Contains(extended, r.Feature)
+				return !slices.Contains(extendedFeatures, r.Feature)
 			}
 			return r.Feature == p
 		}),
+	}
+	if unknown != nil {
+		return "", unknown
 	}
 	var labels []string
 	for _, r := range cat.Requirements {
@@ -553,7 +562,7 @@ func (sel selection) labelFilter() (string, error) {
 		}
 	}
 	if len(labels) == 0 {
-		return "", errors.New("the -only-… settings select no requirement of the catalog")
+		return "", errors.New("the --only-… settings select no requirement of the catalog together (each selects some alone); chatconform list shows the requirements")
 	}
 	return strings.Join(labels, " || "), nil
 }
