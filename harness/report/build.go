@@ -404,18 +404,20 @@ var feature = regexp.MustCompile(`does not claim feature ([a-z_]+)`)
 
 // remedyOf says what would run a spec skipped for reason, or "" when nothing a user sets
 // would (a feature level, a filter): the setting the reason names, the feature to claim, the
-// capability to offer.
+// reference fake for a capability of its control API. Flags are spelled as this program takes
+// them (harness.SettingFlag).
 func remedyOf(reason string) string {
 	for _, m := range setting.FindAllStringSubmatch(reason, -1) {
 		if slices.ContainsFunc(harness.Settings, func(s harness.Setting) bool { return s.Flag != "" && s.Name == m[1] }) {
-			return "set `" + m[0] + "`"
+			return "set `" + harness.SettingFlag(m[1]) + "`"
 		}
 	}
 	if m := feature.FindStringSubmatch(reason); m != nil {
-		return "claim feature " + m[1] + " (`-" + harness.FlagPrefix + "features`)"
+		return "claim feature " + m[1] + " (`" + harness.SettingFlag("features") + "`)"
 	}
 	if caps, ok := strings.CutPrefix(reason, harness.NeedsCapabilityPrefix+" "); ok {
-		return "offer capability " + caps + " (`-" + harness.FlagPrefix + "capabilities`)"
+		// Capabilities are the reference fake's control API: no other server offers them.
+		return "run against the reference fake, whose control API offers " + caps + " (`" + harness.SettingFlag("capabilities") + "` lists what a target offers)"
 	}
 	return ""
 }

@@ -225,9 +225,10 @@ func TestRemedies(t *testing.T) {
 	for _, tc := range []struct{ reason, want string }{
 		{"needs setup: not known whether the owner holds can_create_users: declare it with -chatconform.owner-permissions (or \"owner.permissions\" in the config file)", "set `-chatconform.owner-permissions`"},
 		{"not applicable: target does not claim feature push", "claim feature push (`-chatconform.features`)"},
-		{"needs capability clock", "offer capability clock (`-chatconform.capabilities`)"},
+		{"needs capability clock", "run against the reference fake, whose control API offers clock (`-chatconform.capabilities` lists what a target offers)"},
 		{"needs capability config (or the JWT key in the setting -chatconform.jwt-key)", "set `-chatconform.jwt-key`"},
-		{"needs setup: the document does not give the many-subscribers threshold; set --wildcard-mention-threshold", "set `--wildcard-mention-threshold`"},
+		// One spelling, this program's, whichever the reason used.
+		{"needs setup: the document does not give the many-subscribers threshold; set --wildcard-mention-threshold", "set `-chatconform.wildcard-mention-threshold`"},
 		{"needs setup: not a setting --no-such-setting", ""},
 		{"not applicable: needs feature level 468, target has 400", ""},
 		{"not run (filtered out, or the suite stopped early)", ""},
