@@ -411,25 +411,7 @@ func suggestFlag(flags *flag.FlagSet, err error) string {
 }
 
 // distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
+func distance(a, b string) int { return harness.EditDistance(a, b) }
 
 // listCommand prints the catalog: each requirement's ID, part, feature and levels, and with
 // --coverage the specs that check it.
