@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/chatconform/chatconform/harness"
@@ -346,6 +348,48 @@ func TestWriteJUnit(t *testing.T) {
 	}
 	if strings.Contains(out, "passed-exchange") {
 		t.Errorf("junit.xml keeps a passing spec's exchanges:\n%s", out)
+	}
+}
+
+// TestJUnitTotalsAndBlocked: junit.xml's totals are counted from its cases as the console
+// counts the specs (a suite node that went well is no case), and a spec failed by another
+// requirement's finding is a failure of type blocked.
+func TestJUnitTotalsAndBlocked(t *testing.T) {
+	suiteNode := types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStatePassed}
+	noMsg := harness.Mismatch{Field: "msg", Check: "present", Requirement: "CONV-01"}
+	root := mismatched("envelope", "harness/envelope.go", noMsg, "CONV-01")
+	blocked := mismatched("fetch", "harness/envelope.go", noMsg, "OP06-01")
+	skipped := spec("push", types.SpecStateSkipped, "not applicable: x", "OP07-01")
+	pending := spec("later", types.SpecStatePending, "", "OP21-01")
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	r := types.Report{SuiteDescription: "suite", SpecReports: types.SpecReports{suiteNode, root, blocked, skipped, pending, spec("ok", types.SpecStatePassed, "", "CONV-01")}}
+	if err := WriteJUnit(r, path); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	var suites reporters.JUnitTestSuites
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatal(err)
+	}
+	s := suites.TestSuites[0]
+	if s.Tests != 5 || s.Failures != 2 || s.Skipped != 1 || s.Disabled != 1 || suites.Tests != 5 || suites.Failures != 2 || len(s.TestCases) != 5 {
+		t.Errorf("totals tests %d (all %d), failures %d (all %d), skipped %d, disabled %d, %d cases: want 5, 2, 1, 1 and 5 cases",
+			s.Tests, suites.Tests, s.Failures, suites.Failures, s.Skipped, s.Disabled, len(s.TestCases))
+	}
+	var kinds []string
+	for _, c := range s.TestCases {
+		if c.Failure != nil {
+			kinds = append(kinds, c.Failure.Type)
+			if c.Failure.Type == "blocked" && !strings.HasPrefix(c.Failure.Message, "blocked by CONV-01 (finding F") {
+				t.Errorf("blocked case's message %q", c.Failure.Message)
+			}
+		}
+	}
+	if strings.Join(kinds, ",") != "failed,blocked" {
+		t.Errorf("failure types %q, want the root's failed and the other's blocked", kinds)
+	}
+	if strings.HasPrefix(s.Package, "/") {
+		t.Errorf("package %q is an absolute path", s.Package)
 	}
 }
 
