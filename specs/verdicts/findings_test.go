@@ -3,6 +3,7 @@ package verdicts_test
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"maps"
@@ -338,6 +339,24 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 		data, _ := os.ReadFile(filepath.Join(dir, "junit.xml"))
 		if bytes.Contains(data, []byte(`name="http status"`)) {
 			t.Error("junit.xml keeps the notes of passing specs")
+		}
+		// A passing run's console is its progress and its summary: no spec's report entries
+		// (what a spec records as information is for a failure or -ginkgo.v).
+		if strings.Contains(console, "Report Entries") || strings.Contains(console, "information: ") || strings.Count(console, "\n") > 100 {
+			t.Errorf("a passing run's console holds more than its progress and summary (%d lines):\n%s", strings.Count(console, "\n"), frequentLines(console, 10))
+		}
+		// junit.xml counts the specs as the console does.
+		var suites struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Disabled int `xml:"disabled,attr"`
+		}
+		if err := xml.Unmarshal(data, &suites); err != nil {
+			t.Fatal(err)
+		}
+		if suites.Tests != c.Counts.Specs.Total || suites.Failures != c.Counts.Specs.Failed || suites.Disabled != c.Counts.Specs.Skipped+c.Counts.Specs.Pending ||
+			!strings.Contains(console, fmt.Sprintf("specs: %d: %d passed", suites.Tests, c.Counts.Specs.Passed)) {
+			t.Errorf("junit.xml totals: %d tests, %d failures, %d disabled; the report: %+v", suites.Tests, suites.Failures, suites.Disabled, c.Counts.Specs)
 		}
 	})
 }
