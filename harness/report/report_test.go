@@ -248,6 +248,11 @@ func TestWrite(t *testing.T) {
 	if strings.Contains(page, key) {
 		t.Error("page holds the key")
 	}
+	// Rows carry their operation's number, the value #op=6 in the address selects; and the page
+	// carries no path of the directory the runner was built in.
+	if !strings.Contains(page, `data-op="6"`) || strings.Contains(page, repoRoot) {
+		t.Errorf("page lacks data-op=\"6\" or holds the build directory %s", repoRoot)
+	}
 	if strings.Contains(page, `body {"api_key"`) {
 		t.Error("page does not escape HTML-special text")
 	}
