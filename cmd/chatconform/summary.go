@@ -102,14 +102,11 @@ func writeMarkdownSummary(w io.Writer, c *report.Conformance) {
 	if len(failures) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n### Failures (%d)\n\n| Requirement | Spec | Failure |\n|---|---|---|\n", len(failures))
+	rows := make([]string, len(failures))
 	for i, f := range failures {
-		if i == maxSummaryFailures {
-			fmt.Fprintf(w, "\n%d more in conformance.html and conformance.json.\n", len(failures)-i)
-			break
-		}
-		fmt.Fprintf(w, "| %s | %s | %s |\n", mdCode(f.id), mdCell(f.spec), mdCell(f.failure))
+		rows[i] = fmt.Sprintf("| %s | %s | %s |", mdCode(f.id), mdCell(f.spec), mdCell(f.failure))
 	}
+	writeMarkdownTable(w, "Failures", "| Requirement | Spec | Failure |\n|---|---|---|", rows, maxSummaryFailures, "")
 	if n.Blocked > 0 {
 		fmt.Fprintf(w, "\n%d blocked requirements are not listed: each failed only by a finding above, at another requirement's check.\n", n.Blocked)
 	}
@@ -124,17 +121,27 @@ func writeMarkdownFindings(w io.Writer, findings []report.Finding) {
 	if len(findings) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n### Findings (%d)\n\n| Finding | What differs | Specs | Requirements |\n|---|---|--:|---|\n", len(findings))
+	rows := make([]string, len(findings))
 	for i, f := range findings {
-		if i == maxSummaryFindings {
-			fmt.Fprintf(w, "\n%d more findings in conformance.html and conformance.json.\n", len(findings)-i)
-			break
-		}
 		reqs := fmt.Sprintf("%d failed", len(f.Requirements)-len(f.Blocks))
 		if len(f.Blocks) > 0 {
 			reqs += fmt.Sprintf(", %d blocked by it (the check is %s's)", len(f.Blocks), f.Root)
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %s |\n", mdCode(f.ID), mdCell(findingTitle(f)), f.Count, mdCell(reqs))
+		rows[i] = fmt.Sprintf("| %s | %s | %d | %s |", mdCode(f.ID), mdCell(findingTitle(f)), f.Count, mdCell(reqs))
+	}
+	writeMarkdownTable(w, "Findings", "| Finding | What differs | Specs | Requirements |\n|---|---|--:|---|", rows, maxSummaryFindings, " findings")
+}
+
+// writeMarkdownTable writes a titled table of at most limit rows, and says how many more the
+// full reports have.
+func writeMarkdownTable(w io.Writer, title, header string, rows []string, limit int, noun string) {
+	fmt.Fprintf(w, "\n### %s (%d)\n\n%s\n", title, len(rows), header)
+	for i, row := range rows {
+		if i == limit {
+			fmt.Fprintf(w, "\n%d more%s in conformance.html and conformance.json.\n", len(rows)-i, noun)
+			break
+		}
+		fmt.Fprintln(w, row)
 	}
 }
 
