@@ -88,6 +88,7 @@ func TestActionScript(t *testing.T) {
 		return out
 	}
 
+	names := map[string]bool{}
 	for _, tc := range []struct {
 		name    string
 		inputs  map[string]string
@@ -102,6 +103,9 @@ func TestActionScript(t *testing.T) {
 			[]string{"## chatconform: invalid settings", "Exit status 2", `invalid CHATCONFORM_FEATURES "teleport": unknown feature "teleport"`}, false},
 		{"an unreachable target", with(map[string]string{"INPUT_URL": "http://127.0.0.1:9"}), 3,
 			[]string{"## chatconform: the run could not be set up", "Exit status 3", "cannot set up the target: http://127.0.0.1:9: reading GET /server_settings"}, false},
+		// A flag and its value on one line, as a workflow writes them.
+		{"a flag and its value on one line", with(map[string]string{"INPUT_ARGS": "--only-operations 12\n--fail-fast\n"}), 0,
+			[]string{"## chatconform: conformant", "Exit status 0 (conformant)."}, true},
 		{"shell metacharacters in args", with(map[string]string{"INPUT_ARGS": "--ginkgo.label-filter=req:OP06-09 $(touch " + marker + ") `touch " + marker + "`;touch " + marker + " | touch " + marker}), 2,
 			[]string{"Exit status 2", `unexpected argument "$(touch`}, false},
 	} {
@@ -129,6 +133,12 @@ func TestActionScript(t *testing.T) {
 				t.Fatalf("the step exited %d, want %d:\n%.3000s", code, tc.code, out)
 			}
 			outputs := readOutputs(t, outputFile)
+			// Each job of a matrix with other inputs uploads under a name of its own.
+			name := outputs["artifact-name"]
+			if !regexp.MustCompile(`^chatconform-reports-job-[0-9a-f]{8}$`).MatchString(name) || names[name] {
+				t.Errorf("artifact name %q: want chatconform-reports-<job>-<digest>, one per inputs (seen %v)", name, names)
+			}
+			names[name] = true
 			reports := filepath.Join(dir, "chatconform-reports")
 			if outputs["exit-code"] != string(rune('0'+tc.code)) || outputs["report-dir"] != reports {
 				t.Errorf("outputs %q, want exit-code %d and report-dir %s", outputs, tc.code, reports)

@@ -4,9 +4,10 @@
 #
 # Every input comes from the environment, never pasted into this script, so no value is ever
 # run as code: INPUT_URL, INPUT_OWNER_EMAIL, INPUT_OWNER_API_KEY, INPUT_FEATURES,
-# INPUT_OWNER_PERMISSIONS, INPUT_REPORT_DIR (default $RUNNER_TEMP/chatconform-reports) and
-# INPUT_ARGS, further flags of `chatconform run`: split at white space, or, when it has several
-# lines, one flag per line (for values with spaces). GitHub sets GITHUB_OUTPUT,
+# INPUT_OWNER_PERMISSIONS, INPUT_REPORT_DIR (default $RUNNER_TEMP/chatconform-reports),
+# INPUT_REPORT_NAME (the artifact's name; default one per job and inputs) and INPUT_ARGS, further
+# flags of `chatconform run`: split at white space, or, when it has several lines, one flag per
+# line, with its value after a space or an = (for values with spaces). GitHub sets GITHUB_OUTPUT,
 # GITHUB_STEP_SUMMARY, RUNNER_TEMP, GITHUB_ACTION_PATH and GITHUB_ACTION_REF; run locally, the
 # script falls back to its own checkout and a temporary directory.
 set -uo pipefail
@@ -23,6 +24,17 @@ set_output() {
   local delimiter="chatconform_$RANDOM$RANDOM$RANDOM"
   printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >>"$output"
 }
+
+# The artifact's name: the report-name input, else one per job and inputs, so the jobs of a
+# matrix (another URL, other features or args) upload under names of their own. Set before the
+# build, so the upload step has it whatever happens next.
+name=${INPUT_REPORT_NAME:-}
+if [ -z "$name" ]; then
+  digest=$(printf '%s\n' "${INPUT_URL:-}" "${INPUT_FEATURES:-}" "${INPUT_OWNER_PERMISSIONS:-}" "${INPUT_ARGS:-}" "${INPUT_REPORT_DIR:-}" |
+    sha256sum | cut -c1-8)
+  name="chatconform-reports-${GITHUB_JOB:-job}-$digest"
+fi
+set_output artifact-name "$name"
 
 # `go run` would turn every failure into status 1: build, then run, so 2 and 3 reach the
 # workflow. The version is the checkout's (a `uses: ./` of this repository) or the action's ref
@@ -41,10 +53,20 @@ fi
 
 args=()
 if [[ ${INPUT_ARGS:-} == *$'\n'* ]]; then
+  # One flag per line. A line "--flag value with spaces" is the flag and its value; a line
+  # "--flag=value with spaces" or a value alone is one argument.
   while IFS= read -r line; do
     line=${line#"${line%%[![:space:]]*}"}
     line=${line%"${line##*[![:space:]]}"}
-    if [ -n "$line" ]; then args+=("$line"); fi
+    if [ -z "$line" ]; then continue; fi
+    flag=${line%%[[:space:]]*}
+    if [[ $line == -* && $flag != *=* && $flag != "$line" ]]; then
+      value=${line#"$flag"}
+      value=${value#"${value%%[![:space:]]*}"}
+      args+=("$flag" "$value")
+    else
+      args+=("$line")
+    fi
   done <<<"$INPUT_ARGS"
 else
   read -r -a args <<<"${INPUT_ARGS:-}"

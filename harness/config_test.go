@@ -200,7 +200,7 @@ func TestConfigInvalid(t *testing.T) {
 		{"url without owner", []string{"-chatconform.url", "http://x"}, nil, "", []string{"-chatconform.owner-email", "required"}},
 		{"url without key", []string{"-chatconform.url", "http://x"}, map[string]string{"CHATCONFORM_OWNER_EMAIL": "o@x.test"}, "", []string{"-chatconform.owner-api-key"}},
 		{"missing file", []string{"-chatconform.config", "/no/such/file.yaml"}, nil, "", []string{"config file", "no such file"}},
-		{"unknown yaml key", nil, nil, "url: http://x\nurll: http://y\n", []string{"urll", "not found"}},
+		{"unknown yaml key", nil, nil, "url: http://x\nurll: http://y\n", []string{"urll", "unknown key", "did you mean url?"}},
 		{"yaml bad value", nil, nil, "timeout: soon\n", []string{"timeout in", "duration"}},
 		{"yaml unknown role", nil, nil, "users:\n  janitor: {email: j@x.test, api_key: k}\n", []string{"users.janitor", "unknown role"}},
 		{"yaml owner in users", nil, nil, "users:\n  owner: {email: j@x.test, api_key: k}\n", []string{"users.owner"}},
@@ -361,6 +361,27 @@ func TestConfigFileSyntaxLine(t *testing.T) {
 		_, err := LoadConfig(nil, env(map[string]string{"CHATCONFORM_CONFIG": path}))
 		if err == nil || !strings.Contains(err.Error(), "yaml: "+tc.line) {
 			t.Errorf("%q: error %v, want one naming %s", tc.file, err, tc.line)
+		}
+	}
+}
+
+// TestConfigFileKeys: a key the file does not have, or a value of the wrong shape, is named in
+// the file's terms, with the nearest key; never by the harness's Go types.
+func TestConfigFileKeys(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"url: http://x\nurll: http://y\n", "line 2: unknown key urll in the file's top level (did you mean url?)"},
+		{"url: http://x\nowner:\n  emial: a@b\n", "line 3: unknown key emial in owner (did you mean email?)"},
+		{"url: http://x\nusers:\n  member:\n    api_kye: k\n", "line 4: unknown key api_kye in an account under users (did you mean api_key?)"},
+		{"url: http://x\nusers:\n  member: [1, 2]\n", "line 3: cannot unmarshal !!seq into an account under users"},
+		{"url: http://x\nzzzzzzzz: 1\n", "line 2: unknown key zzzzzzzz in the file's top level"},
+	} {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadConfig(nil, env(map[string]string{"CHATCONFORM_CONFIG": path}))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "harness.") {
+			t.Errorf("%q: error %v, want one saying %q and naming no Go type", tc.file, err, tc.want)
 		}
 	}
 }

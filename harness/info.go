@@ -8,11 +8,12 @@ import (
 
 // Info records what the target did where the document allows more than one behaviour (which
 // event form, whether an undocumented guarantee held): information in the report and on the
-// console, never a verdict.
+// console of a failed spec or a verbose run (a passing run's console is its summary), never a
+// verdict.
 func Info(name, format string, args ...any) {
 	text := fmt.Sprintf(format, args...)
 	fmt.Fprintf(ginkgo.GinkgoWriter, "information: %s: %s\n", name, text)
 	if inSpec() {
-		ginkgo.AddReportEntry(name, text)
+		ginkgo.AddReportEntry(name, ginkgo.ReportEntryVisibilityFailureOrVerbose, text)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -270,7 +271,7 @@ func applyFile(cfg *Config, path string) error {
 	dec.KnownFields(true)
 	var fc fileConfig
 	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("config file %s: %s", path, yamlLine(err))
+		return fmt.Errorf("config file %s: %s", path, fileTerms(yamlLine(err)))
 	}
 	vals := fc.values()
 	for _, s := range Settings {
@@ -323,4 +324,77 @@ func yamlLine(err error) string {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return fmt.Sprintf("yaml: line %d: %s", n+1, m[2])
+}
+
+// fileSections are the Go types the YAML file decodes into, by name, with what a user calls
+// them: yaml.v3's errors name the types ("field urll not found in type harness.fileConfig").
+var fileSections = map[string]struct {
+	name string
+	typ  reflect.Type
+}{
+	"fileConfig":     {"the file's top level", reflect.TypeFor[fileConfig]()},
+	"fileOwner":      {"owner", reflect.TypeFor[fileOwner]()},
+	"Credentials":    {"an account under users", reflect.TypeFor[Credentials]()},
+	"Implementation": {"implementation", reflect.TypeFor[Implementation]()},
+}
+
+var (
+	unknownField = regexp.MustCompile(`field (\S+) not found in type harness\.([A-Za-z]+)`)
+	goType       = regexp.MustCompile(`(?:type )?harness\.([A-Za-z]+)`)
+)
+
+// fileTerms says a YAML decoding error in the file's terms: an unknown key is named with the
+// section it is in and the nearest key there, and no Go type of the harness is named.
+func fileTerms(msg string) string {
+	msg = unknownField.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := unknownField.FindStringSubmatch(m)
+		section, ok := fileSections[sub[2]]
+		if !ok {
+			return "unknown key " + sub[1]
+		}
+		out := fmt.Sprintf("unknown key %s in %s", sub[1], section.name)
+		if near := nearestKey(sub[1], section.typ); near != "" {
+			out += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		return out
+	})
+	return goType.ReplaceAllStringFunc(msg, func(m string) string {
+		if section, ok := fileSections[goType.FindStringSubmatch(m)[1]]; ok {
+			return section.name
+		}
+		return "a value"
+	})
+}
+
+// nearestKey is the YAML key of typ closest to key, within two edits; "" when none is.
+func nearestKey(key string, typ reflect.Type) string {
+	best, bestDistance := "", 3
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
+		if d := EditDistance(key, name); name != "" && d < bestDistance {
+			best, bestDistance = name, d
+		}
+	}
+	return best
+}
+
+// EditDistance is the Levenshtein distance between a and b, for near matches of a typo.
+func EditDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -28,6 +28,7 @@ func (h *assertionHandler) Failure(ctx *httpexpect.AssertionContext, failure *ht
 		return
 	}
 	msg := boundFailure(h.Formatter.FormatFailure(ctx, failure))
+	noteMismatch(mismatchOf(ctx, failure))
 	if ctx.Response != nil {
 		// Redacted, as ginkgoReporter hands it to Fail: the reports find the exchange by the
 		// spec's failure message.

@@ -121,6 +121,10 @@ func setting(name string) Setting {
 
 // settingFlag names a setting the way a user most often gives it: by its flag, in the style
 // of the command line in use.
+// SettingFlag is a setting's flag as this program spells it: "--url" in the runner,
+// "-chatconform.url" under go test; the reports' hints use it, so they name one spelling.
+func SettingFlag(name string) string { return settingFlag(name) }
+
 func settingFlag(name string) string {
 	boundMu.Lock()
 	short := shortFlags

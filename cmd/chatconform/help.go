@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/specs/catalog"
 )
 
 // writeRunHelp prints run's usage: every setting from harness.Settings (flag, environment
@@ -66,4 +68,54 @@ func isSettingName(name string) bool {
 		}
 	}
 	return false
+}
+
+// unknownValue says which value of an --only-… flag selects nothing, and the nearest value that
+// would: "--only-requirements: "OP6-01" is no requirement of the catalog (did you mean
+// "OP06-01"?)".
+func unknownValue(cat *catalog.Catalog, flag, item string) error {
+	what := map[string]string{
+		"only-requirements": "is no requirement of the catalog", "only-operations": "is no operation (1 to 21)",
+		"only-sections": "starts no part or section of the document", "only-features": "is no feature of the catalog",
+		"only-profile": "is no profile",
+	}[flag]
+	candidates := []string{}
+	if flag == "only-profile" {
+		candidates = append([]string{"core"}, extendedFeatures...)
+	}
+	for _, r := range cat.Requirements {
+		switch flag {
+		case "only-requirements":
+			candidates = append(candidates, r.ID)
+		case "only-operations":
+			if n, ok := strings.CutPrefix(r.Area(), "OP"); ok {
+				candidates = append(candidates, strings.TrimLeft(n, "0"))
+			}
+		case "only-sections":
+			part, _, _ := strings.Cut(r.Section, " / ")
+			candidates = append(candidates, part, r.Section)
+		case "only-features":
+			candidates = append(candidates, r.Feature)
+		}
+	}
+	msg := fmt.Sprintf("--%s: %q %s", flag, item, what)
+	if near := nearest(item, candidates); near != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", near)
+	}
+	return errors.New(msg)
+}
+
+// extendedFeatures are the optional features, each a profile of its own.
+var extendedFeatures = []string{"push", "vcall", "jwt", "bot_storage", "reminders"}
+
+// nearest is the candidate closest to item, case aside, within a third of its length in edits;
+// "" when none is that close.
+func nearest(item string, candidates []string) string {
+	best, bestDistance := "", len(item)/3+2
+	for _, c := range candidates {
+		if d := distance(strings.ToLower(item), strings.ToLower(c)); d < bestDistance {
+			best, bestDistance = c, d
+		}
+	}
+	return best
 }

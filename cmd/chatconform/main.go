@@ -7,6 +7,7 @@
 //	chatconform version
 //	chatconform serve [-addr …] [-fixture …]      # the reference fake server
 //	chatconform diff [--a URL …] [--b URL …]      # two servers' answers side by side
+//	chatconform diff A B                          # two recorded runs compared, nothing run
 //	chatconform summary REPORT_DIR                # a run's report as Markdown, for a CI job summary
 //
 // Every chatconform setting is also an environment variable (`chatconform run --help`,
@@ -79,6 +80,7 @@ func execute(args []string) int {
 		diffCommand(&code),
 		summaryCommand(),
 		selectedCommand(),
+		preflightCommand(),
 		&cobra.Command{Use: "version", Short: "Print the runner's version and what its catalog holds", Args: cobra.NoArgs,
 			RunE: func(*cobra.Command, []string) error { return printVersion() }},
 		&cobra.Command{Use: "serve [-addr …] [-fixture …] [-control-token …]", Short: "Run the reference fake server",
@@ -196,7 +198,7 @@ func runSuite(args []string) int {
 	// Selected specs that all turned out skipped or not applicable checked nothing: a pass
 	// would be a false "conformant".
 	if conf := specs.LastReport(); conf != nil {
-		if n := conf.Counts; n.Passed+n.Partial+n.Failed == 0 {
+		if n := conf.Counts; n.Passed+n.Partial+n.Failed+n.Blocked == 0 {
 			fmt.Fprintf(os.Stderr, "chatconform: invalid settings: no requirement applied to the target: every selected spec was skipped or not applicable (%d requirements not applicable; the report in %s says why)\n",
 				n.NotApplicable, cfg.ReportDir)
 			return exitBadSettings
@@ -409,25 +411,7 @@ func suggestFlag(flags *flag.FlagSet, err error) string {
 }
 
 // distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
+func distance(a, b string) int { return harness.EditDistance(a, b) }
 
 // listCommand prints the catalog: each requirement's ID, part, feature and levels, and with
 // --coverage the specs that check it.
@@ -513,8 +497,15 @@ func (sel selection) labelFilter() (string, error) {
 		}
 		return out
 	}
-	keep := func(criterion string, match func(r catalog.Requirement, item string) bool) func(catalog.Requirement) bool {
+	var unknown error
+	keep := func(flag, criterion string, match func(r catalog.Requirement, item string) bool) func(catalog.Requirement) bool {
 		items := list(criterion)
+		// Each value must select something on its own: a typo is named, with a near match.
+		for _, item := range items {
+			if unknown == nil && !slices.ContainsFunc(cat.Requirements, func(r catalog.Requirement) bool { return match(r, item) }) {
+				unknown = unknownValue(cat, flag, item)
+			}
+		}
 		return func(r catalog.Requirement) bool {
 			if len(items) == 0 {
 				return true
@@ -528,21 +519,23 @@ func (sel selection) labelFilter() (string, error) {
 		}
 	}
 	checks := []func(catalog.Requirement) bool{
-		keep(sel.requirements, func(r catalog.Requirement, id string) bool { return strings.EqualFold(r.ID, id) }),
-		keep(sel.operations, func(r catalog.Requirement, n string) bool {
+		keep("only-requirements", sel.requirements, func(r catalog.Requirement, id string) bool { return strings.EqualFold(r.ID, id) }),
+		keep("only-operations", sel.operations, func(r catalog.Requirement, n string) bool {
 			return strings.HasPrefix(r.Section, "Endpoints / "+n+".") || r.Area() == fmt.Sprintf("OP%02s", n)
 		}),
-		keep(sel.sections, func(r catalog.Requirement, s string) bool {
+		keep("only-sections", sel.sections, func(r catalog.Requirement, s string) bool {
 			return strings.HasPrefix(strings.ToLower(r.Section), strings.ToLower(s))
 		}),
-		keep(sel.features, func(r catalog.Requirement, f string) bool { return r.Feature == f }),
-		keep(sel.profile, func(r catalog.Requirement, p string) bool {
-			extended := []string{"push", "vcall", "jwt", "bot_storage", "reminders"}
+		keep("only-features", sel.features, func(r catalog.Requirement, f string) bool { return r.Feature == f }),
+		keep("only-profile", sel.profile, func(r catalog.Requirement, p string) bool {
 			if p == "core" {
-				return !slices.Contains(extended, r.Feature)
+				return !slices.Contains(extendedFeatures, r.Feature)
 			}
 			return r.Feature == p
 		}),
+	}
+	if unknown != nil {
+		return "", unknown
 	}
 	var labels []string
 	for _, r := range cat.Requirements {
@@ -551,7 +544,7 @@ func (sel selection) labelFilter() (string, error) {
 		}
 	}
 	if len(labels) == 0 {
-		return "", errors.New("the -only-… settings select no requirement of the catalog")
+		return "", errors.New("the --only-… settings select no requirement of the catalog together (each selects some alone); chatconform list shows the requirements")
 	}
 	return strings.Join(labels, " || "), nil
 }

@@ -30,10 +30,8 @@ type Spec struct {
 	Differences []string `json:"differences,omitempty"`
 }
 
-// maxPerSpec bounds the differences listed for one spec; the count says how many more.
-const maxPerSpec = 12
-
-// Compare lists the specs whose verdicts or exchanges differ, in the order of their names.
+// Compare lists the specs whose verdicts or exchanges differ, in the order of their names, each
+// with every difference it shows.
 func Compare(a, b map[string]report.SpecExchanges) []Spec {
 	names := slices.Sorted(maps.Keys(a))
 	for name := range b {
@@ -49,10 +47,6 @@ func Compare(a, b map[string]report.SpecExchanges) []Spec {
 		d := Spec{Spec: name, StateA: stateOf(sa, inA), StateB: stateOf(sb, inB), ReasonA: firstLine(sa.Reason), ReasonB: firstLine(sb.Reason)}
 		if inA && inB {
 			d.Differences = exchanges(sa.Exchanges, sb.Exchanges)
-		}
-		if len(d.Differences) > maxPerSpec {
-			more := len(d.Differences) - maxPerSpec
-			d.Differences = append(d.Differences[:maxPerSpec], fmt.Sprintf("… and %d more", more))
 		}
 		if d.StateA != d.StateB || len(d.Differences) > 0 {
 			out = append(out, d)

@@ -93,3 +93,31 @@ func TestGroups(t *testing.T) {
 		t.Errorf("no totals:\n%s", text)
 	}
 }
+
+// TestEveryDifference: a spec that differs in many answers lists every one of them, and no
+// line of its list counts others instead of naming them.
+func TestEveryDifference(t *testing.T) {
+	var a, b []harness.Exchange
+	for i := range 20 {
+		url := fmt.Sprintf("http://a/api/v1/route%c", 'a'+i)
+		a = append(a, harness.Exchange{Method: "GET", URL: url, Status: 200, ResponseBody: `{"result":"success","msg":""}`})
+		b = append(b, harness.Exchange{Method: "GET", URL: url, Status: 400, ResponseBody: `{"result":"error","msg":"","code":"BAD_REQUEST"}`})
+	}
+	specs := Compare(map[string]report.SpecExchanges{"s": {Spec: "s", State: "passed", Exchanges: a}},
+		map[string]report.SpecExchanges{"s": {Spec: "s", State: "passed", Exchanges: b}})
+	if len(specs) != 1 {
+		t.Fatalf("%d specs differ, want 1", len(specs))
+	}
+	statuses := 0
+	for _, d := range specs[0].Differences {
+		if strings.Contains(d, "more") {
+			t.Errorf("difference %q counts others instead of naming them", d)
+		}
+		if strings.Contains(d, "HTTP status 200 on A, 400 on B") {
+			statuses++
+		}
+	}
+	if statuses != 20 {
+		t.Errorf("%d of 20 status differences listed: %q", statuses, specs[0].Differences)
+	}
+}

@@ -61,6 +61,14 @@ func TestHTMLReportInABrowser(t *testing.T) {
 	if !strings.Contains(dom, "1 of 3 shown") {
 		t.Error("the page does not say how many rows the filter shows")
 	}
+	// The operation filter in the page's address, by its number.
+	byOp := chromium.DOM("file://" + page + "#op=6")
+	for id, hidden := range map[string]bool{"CONV-01": true, "MSG-01": true, "OP06-09": false} {
+		m := regexp.MustCompile(`<tr id="` + id + `"[^>]*>`).FindString(byOp)
+		if strings.Contains(m, "hidden") != hidden {
+			t.Errorf("#op=6: row %s hidden %t, want %t: %s", id, !hidden, hidden, m)
+		}
+	}
 	shot := filepath.Join(os.TempDir(), "chatconform-report.png")
 	chromium.Screenshot(url, shot, 1200, 1400)
 	if info, err := os.Stat(shot); err != nil || info.Size() == 0 {

@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -178,7 +180,7 @@ func failureOf(s types.SpecReport) Failure {
 		f.Message = strings.TrimSpace(f.Message + "\npanic: " + harness.RedactText(s.Failure.ForwardedPanic))
 	}
 	if s.Failure.Location.FileName != "" {
-		f.Location = s.Failure.Location.String()
+		f.Location = repoPath(s.Failure.Location.FileName) + ":" + fmt.Sprint(s.Failure.Location.LineNumber)
 	}
 	f.Site = assertionSite(s.Failure.Location)
 	m := failingExchange(s, f.Exchanges)
@@ -382,6 +384,8 @@ func countRequirement(c *Counts, r Requirement) {
 		c.Partial++
 	case Failed:
 		c.Failed++
+	case Blocked:
+		c.Blocked++
 	case Skipped:
 		c.Skipped++
 	case NotApplicable:
@@ -400,18 +404,45 @@ var feature = regexp.MustCompile(`does not claim feature ([a-z_]+)`)
 
 // remedyOf says what would run a spec skipped for reason, or "" when nothing a user sets
 // would (a feature level, a filter): the setting the reason names, the feature to claim, the
-// capability to offer.
+// reference fake for a capability of its control API. Flags are spelled as this program takes
+// them (harness.SettingFlag).
 func remedyOf(reason string) string {
 	for _, m := range setting.FindAllStringSubmatch(reason, -1) {
 		if slices.ContainsFunc(harness.Settings, func(s harness.Setting) bool { return s.Flag != "" && s.Name == m[1] }) {
-			return "set `" + m[0] + "`"
+			return "set `" + harness.SettingFlag(m[1]) + "`"
 		}
 	}
 	if m := feature.FindStringSubmatch(reason); m != nil {
-		return "claim feature " + m[1] + " (`-" + harness.FlagPrefix + "features`)"
+		return "claim feature " + m[1] + " (`" + harness.SettingFlag("features") + "`)"
 	}
 	if caps, ok := strings.CutPrefix(reason, harness.NeedsCapabilityPrefix+" "); ok {
-		return "offer capability " + caps + " (`-" + harness.FlagPrefix + "capabilities`)"
+		// Capabilities are the reference fake's control API: no other server offers them.
+		return "run against the reference fake, whose control API offers " + caps + " (`" + harness.SettingFlag("capabilities") + "` lists what a target offers)"
 	}
 	return ""
 }
+
+// repoRoot is the repository's directory where this runner was built ("" under -trimpath).
+var repoRoot = func() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return ""
+	}
+	return strings.TrimSuffix(filepath.ToSlash(file), "harness/report/build.go")
+}()
+
+// repoPath is a source file's path in the repository, "specs/topics.go": the reports never
+// carry the directory the runner was built in.
+func repoPath(file string) string {
+	file = filepath.ToSlash(file)
+	if repoRoot != "" && strings.HasPrefix(file, repoRoot) {
+		return strings.TrimPrefix(file, repoRoot)
+	}
+	if _, rest, ok := strings.Cut(file, modulePath+"/"); ok {
+		return rest
+	}
+	return file
+}
+
+// modulePath is the module's import path, which -trimpath builds put before a file's path.
+const modulePath = "github.com/chatconform/chatconform"

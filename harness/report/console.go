@@ -39,7 +39,7 @@ func (c *Console) Add(s types.SpecReport) {
 		return
 	}
 	f := findingOf(s)
-	id, shape := f.id, f.shape
+	id := f.id
 	name := specName(s)
 	if labels := s.Labels(); len(labels) > 0 {
 		name += " [" + strings.Join(labels, ", ") + "]"
@@ -48,11 +48,11 @@ func (c *Console) Add(s types.SpecReport) {
 	defer c.mu.Unlock()
 	if _, seen := c.shown[id]; !seen {
 		c.shown[id] = true
-		c.queue = append(c.queue, ConsoleEntry{Line: fmt.Sprintf("finding %s, first seen here; further specs that fail the same way get one line each", id)})
+		c.queue = append(c.queue, ConsoleEntry{Line: fmt.Sprintf("finding %s, first seen here: %s; further specs that fail the same way get one line each", id, gist(f.title, 160))})
 		return
 	}
 	c.queue = append(c.queue, ConsoleEntry{Replace: true,
-		Line: fmt.Sprintf("✗ %s %s: finding %s, shown above (%s)", strings.ToUpper(s.State.String()), name, id, gist(shape, 60))})
+		Line: fmt.Sprintf("✗ %s %s: finding %s, shown above (%s)", strings.ToUpper(s.State.String()), name, id, gist(f.title, 80))})
 }
 
 // Next returns what to print for the next failed spec Ginkgo's reporter prints, and false when

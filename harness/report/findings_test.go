@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -167,7 +168,7 @@ func TestFindingsInReport(t *testing.T) {
 		}
 	}
 	s := Summary(c)
-	if !strings.HasPrefix(s, "chatconform: findings (distinct failures): 1, in 6 failed specs") || !strings.Contains(s, f.ID+"  6 specs, 1 requirement failed (1 by this alone)  at harness/envelope.go:21") {
+	if !strings.HasPrefix(s, "chatconform: findings (distinct failures): 1, in 6 failed specs") || !strings.Contains(s, "  "+f.ID+"  "+f.Title+"\n            6 specs, 1 requirement failed (1 by this alone)  at harness/envelope.go:21") {
 		t.Errorf("summary does not start with the finding:\n%s", s)
 	}
 }
@@ -225,9 +226,10 @@ func TestRemedies(t *testing.T) {
 	for _, tc := range []struct{ reason, want string }{
 		{"needs setup: not known whether the owner holds can_create_users: declare it with -chatconform.owner-permissions (or \"owner.permissions\" in the config file)", "set `-chatconform.owner-permissions`"},
 		{"not applicable: target does not claim feature push", "claim feature push (`-chatconform.features`)"},
-		{"needs capability clock", "offer capability clock (`-chatconform.capabilities`)"},
+		{"needs capability clock", "run against the reference fake, whose control API offers clock (`-chatconform.capabilities` lists what a target offers)"},
 		{"needs capability config (or the JWT key in the setting -chatconform.jwt-key)", "set `-chatconform.jwt-key`"},
-		{"needs setup: the document does not give the many-subscribers threshold; set --wildcard-mention-threshold", "set `--wildcard-mention-threshold`"},
+		// One spelling, this program's, whichever the reason used.
+		{"needs setup: the document does not give the many-subscribers threshold; set --wildcard-mention-threshold", "set `-chatconform.wildcard-mention-threshold`"},
 		{"needs setup: not a setting --no-such-setting", ""},
 		{"not applicable: needs feature level 468, target has 400", ""},
 		{"not run (filtered out, or the suite stopped early)", ""},
@@ -262,5 +264,95 @@ func TestMarkFailing(t *testing.T) {
 	}
 	if got := string(markFailing(out, "", nil)); strings.Contains(got, "<mark") {
 		t.Errorf("a mark without a failing exchange:\n%s", got)
+	}
+}
+
+// mismatched is a failed spec whose assertion at site found m.
+func mismatched(text, site string, m harness.Mismatch, ids ...string) types.SpecReport {
+	s := spec(text, types.SpecStateFailed, "expected: …", ids...)
+	s.Failure.Location = types.CodeLocation{FileName: repoRoot + site, LineNumber: 7}
+	data, _ := json.Marshal(m)
+	s.ReportEntries = types.ReportEntries{{Name: harness.MismatchEntry, Value: types.WrapEntryValue(string(data))}}
+	return s
+}
+
+// TestRootCause: failures are one finding by what differs (the site counting only for a check
+// of the spec's own), titled by the field and the values; a requirement failed only by a
+// finding rooted in another failed requirement is blocked by it, counted apart.
+func TestRootCause(t *testing.T) {
+	noMsg := harness.Mismatch{Field: "msg", Check: "present", Requirement: "CONV-01"}
+	code := func(actual, expected string) harness.Mismatch {
+		return harness.Mismatch{Field: "code", Check: "equal", Actual: `"` + actual + `"`, Expected: `"` + expected + `"`}
+	}
+	wrongID := harness.Mismatch{Field: "id", Check: "equal", Actual: "12", Expected: "13"}
+	passed := func(text string, ids ...string) types.SpecReport {
+		return spec(text, types.SpecStatePassed, "", ids...)
+	}
+	for _, tc := range []struct {
+		name     string
+		specs    types.SpecReports
+		statuses map[string]Status
+		titles   []string // the findings' titles, most specs first
+		blocked  int
+	}{
+		{"the envelope blocks the operation", types.SpecReports{
+			mismatched("a", "harness/envelope.go", noMsg, "CONV-01"), mismatched("b", "harness/envelope.go", noMsg, "OP06-01"),
+		}, map[string]Status{"CONV-01": Failed, "OP06-01": Blocked}, []string{"msg: missing (CONV-01)"}, 1},
+		{"a root that did not fail blocks nothing", types.SpecReports{
+			passed("a", "CONV-01"), mismatched("b", "harness/envelope.go", noMsg, "OP06-01"),
+		}, map[string]Status{"CONV-01": Passed, "OP06-01": Failed}, []string{"msg: missing (CONV-01)"}, 0},
+		{"a failure of its own besides", types.SpecReports{
+			mismatched("a", "harness/envelope.go", noMsg, "CONV-01"), mismatched("b", "harness/envelope.go", noMsg, "OP06-01"),
+			mismatched("c", "specs/op06.go", wrongID, "OP06-01"),
+		}, map[string]Status{"CONV-01": Failed, "OP06-01": Failed}, []string{"msg: missing (CONV-01)", "id: 12, expected 13"}, 0},
+		{"codes the document does not name, at two sites", types.SpecReports{
+			mismatched("a", "harness/envelope.go", code("bad_request", "BAD_REQUEST"), "CONV-01"),
+			mismatched("b", "specs/op06.go", code("unauthorized", "UNAUTHORIZED"), "OP06-01"),
+		}, map[string]Status{"CONV-01": Failed, "OP06-01": Failed},
+			[]string{`code: "bad_request", expected "BAD_REQUEST" (a code the document does not name)`}, 0},
+		{"a documented code where another was due is the site's", types.SpecReports{
+			mismatched("a", "harness/envelope.go", code("BAD_REQUEST", "UNAUTHORIZED"), "CONV-01"),
+			mismatched("b", "specs/op06.go", code("BAD_REQUEST", "UNAUTHORIZED"), "OP06-01"),
+		}, map[string]Status{"CONV-01": Failed, "OP06-01": Failed},
+			[]string{`code: "BAD_REQUEST", expected "UNAUTHORIZED"`, `code: "BAD_REQUEST", expected "UNAUTHORIZED"`}, 0},
+		{"a wrong number at two sites is two findings", types.SpecReports{
+			mismatched("a", "specs/conv.go", wrongID, "CONV-01"), mismatched("b", "specs/op06.go", harness.Mismatch{Field: "id", Check: "equal", Actual: "4", Expected: "5"}, "OP06-01"),
+		}, map[string]Status{"CONV-01": Failed, "OP06-01": Failed}, []string{"id: 12, expected 13", "id: 4, expected 5"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Build(testCatalog(), types.Report{SpecReports: tc.specs}, sampleTarget())
+			for id, want := range tc.statuses {
+				for _, r := range c.Requirements {
+					if r.ID == id && r.Status != want {
+						t.Errorf("%s %s (%s), want %s", id, r.Status, r.Reason, want)
+					}
+				}
+			}
+			var titles []string
+			for _, f := range c.Findings {
+				titles = append(titles, f.Title)
+			}
+			if strings.Join(titles, " | ") != strings.Join(tc.titles, " | ") {
+				t.Errorf("findings %q, want %q", titles, tc.titles)
+			}
+			if c.Counts.Blocked != tc.blocked {
+				t.Errorf("%d blocked, want %d", c.Counts.Blocked, tc.blocked)
+			}
+			for _, r := range c.Requirements {
+				// The location is the file's path in the repository, not where the runner was built.
+				for _, f := range r.Failures {
+					if strings.HasPrefix(f.Location, "/") || !strings.HasSuffix(f.Location, ".go:7") {
+						t.Errorf("location %q, want a path in the repository", f.Location)
+					}
+				}
+			}
+			if _, err := json.Marshal(c); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := json.Marshal(c)
+			if err := Validate(data); err != nil {
+				t.Errorf("the report does not match its schema: %v", err)
+			}
+		})
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // statusOrder puts what needs attention first: failures, then what was not
 // checked, then what does not apply, then pending, then passes.
-var statusOrder = map[Status]int{Failed: 0, Partial: 1, Skipped: 2, NotApplicable: 3, Pending: 4, Passed: 5}
+var statusOrder = map[Status]int{Failed: 0, Blocked: 1, Partial: 2, Skipped: 3, NotApplicable: 4, Pending: 5, Passed: 6}
 
 // renderHTML writes the report page.
 func renderHTML(w io.Writer, c *Conformance) error {
@@ -62,7 +62,7 @@ func renderHTML(w io.Writer, c *Conformance) error {
 		Remedies     []Remedy
 		Config       string
 		Statuses     []Status
-	}{c, parts, failures, others, findingsOfHTML(c.Findings, failureOf), remedies(c), string(cfg), []Status{Failed, Partial, Skipped, NotApplicable, Pending, Passed}})
+	}{c, parts, failures, others, findingsOfHTML(c.Findings, failureOf), remedies(c), string(cfg), []Status{Failed, Blocked, Partial, Skipped, NotApplicable, Pending, Passed}})
 }
 
 // htmlPart is a part of the document (Endpoints, Errors, …) and its requirements.
@@ -94,11 +94,12 @@ func othersOf(fs []Failure) []htmlFailure {
 	return out
 }
 
-// operationOf is "operation 6" for OP06-…, "" for the other areas.
+// operationOf is "6" for OP06-…, "" for the other areas: the filter's value, which the page's
+// address takes as #op=6.
 func operationOf(id string) string {
 	var n int
 	if _, err := fmt.Sscanf(id, "OP%d-", &n); err == nil && n > 0 {
-		return fmt.Sprintf("operation %d", n)
+		return fmt.Sprint(n)
 	}
 	return ""
 }
@@ -144,7 +145,7 @@ func findingsOfHTML(fs []Finding, anchors map[string]string) []htmlFinding {
 	return out
 }
 
-var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"clock": ClockOffset}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -156,7 +157,7 @@ table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
 .counts td{font-size:1.2em}
 .status{font-weight:600;white-space:nowrap}
-.failed{color:#b00020}.passed,.success{color:#1b7f3b}.failure{color:#b00020}.partial{color:#8a6d00}.skipped{color:#a15c00}.not-applicable{color:#555}.pending{color:#3b5bdb}
+.failed{color:#b00020}.blocked{color:#8c2f5b}.passed,.success{color:#1b7f3b}.failure{color:#b00020}.partial{color:#8a6d00}.skipped{color:#a15c00}.not-applicable{color:#555}.pending{color:#3b5bdb}
 mark.failing{background:#ffe3e3;outline:2px solid #b00020;display:block}
 pre{background:#f6f6f6;padding:.6em;overflow:auto;max-height:30em;font-size:12px;white-space:pre-wrap}
 details{margin:.3em 0}summary{cursor:pointer}
@@ -167,14 +168,14 @@ details{margin:.3em 0}summary{cursor:pointer}
 <body>
 <h1>chatconform conformance report</h1>
 {{with .Target.Config.Implementation}}{{if .Name}}<p>Implementation <b>{{.Name}}</b>{{if .Version}} {{.Version}}{{end}}{{if .URL}} · {{.URL}}{{end}}{{if .Contact}} · contact {{.Contact}}{{end}}</p>{{end}}{{end}}
-<p>Target <b>{{.Target.URL}}</b>, feature level {{.Target.FeatureLevel}}{{if .Target.ServerVersion}}, server {{.Target.ServerVersion}}{{end}}, clock offset {{.Target.Realm.ClockOffsetSeconds}} s from the runner's.
+<p>Target <b>{{.Target.URL}}</b>, feature level {{.Target.FeatureLevel}}{{if .Target.ServerVersion}}, server {{.Target.ServerVersion}}{{end}}, {{with clock .Target.Realm.ClockOffsetSeconds}}clock {{.}}{{else}}clock in step with the runner's{{end}}.
 Features: {{range .Target.Features}}{{.}} {{else}}none{{end}}.
 Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}} {{else}}none{{end}}.</p>
 <p class="small">{{.APIVersion}} · generated {{.GeneratedAt.Format "2006-01-02 15:04:05 UTC"}} · run time {{.Suite.RunTime}} · harness {{.Suite.HarnessVersion}} · catalog {{.Suite.CatalogVersion}}{{if .Target.Realm.Defaulted}} · defaulted realm values: {{range .Target.Realm.Defaulted}}{{.}} {{end}}{{end}}</p>
 
 <table class="counts">
-<tr><th>Requirements</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th><th class="pending">Pending</th><th>Covered</th></tr>
-<tr><td>{{.Counts.Requirements}}</td><td>{{.Counts.Passed}}</td><td>{{.Counts.Partial}}</td><td>{{.Counts.Failed}}</td><td>{{.Counts.Skipped}}</td><td>{{.Counts.NotApplicable}}</td><td>{{.Counts.Pending}}</td><td>{{.Counts.Covered}}</td></tr>
+<tr><th>Requirements</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="blocked" title="failed only by another requirement's finding">Blocked</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th><th class="pending">Pending</th><th>Covered</th></tr>
+<tr><td>{{.Counts.Requirements}}</td><td>{{.Counts.Passed}}</td><td>{{.Counts.Partial}}</td><td>{{.Counts.Failed}}</td><td>{{.Counts.Blocked}}</td><td>{{.Counts.Skipped}}</td><td>{{.Counts.NotApplicable}}</td><td>{{.Counts.Pending}}</td><td>{{.Counts.Covered}}</td></tr>
 </table>
 <p class="small">Specs: {{.Counts.Specs.Total}} ({{.Counts.Specs.Passed}} passed, {{.Counts.Specs.Failed}} failed, {{.Counts.Specs.Skipped}} skipped, {{.Counts.Specs.Pending}} pending).</p>
 
@@ -182,14 +183,14 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 {{with .Bounded}}<p class="bounded" id="bounded"><b>Bounded report:</b> {{.Failures}} failure(s) lost {{.Bytes}} bytes of output, exchanges and messages to keep the report small; each says what it lost and why. Every failure is still listed and named. To have everything, {{.Full}}.</p>{{end}}
 {{if .FindingsHTML}}
 <h2 class="failed" id="findings">Findings (distinct failures): {{len .FindingsHTML}}</h2>
-<p class="small">Each finding is one assertion failing the same way, in however many specs; fixing it may pass the requirements it fails alone.</p>
+<p class="small">Each finding is one check failing the same way, in however many specs; fixing it may pass the requirements it fails alone. A requirement it blocks failed only by it, at a check of another requirement (its root), before its own rules were reached.</p>
 <table class="findings">
 <tr><th>Finding</th><th>Specs</th><th>Requirements failed</th><th>Failure</th></tr>
 {{range .FindingsHTML}}<tr class="finding" id="{{.Anchor}}">
 <td><a href="#{{.Anchor}}">{{.ID}}</a></td>
 <td>{{.Count}}</td>
-<td>{{len .Requirements}}{{if .Sole}} ({{len .Sole}} by this alone){{end}}</td>
-<td>{{if .Site}}<div class="small">at {{.Site}}</div>{{end}}<pre>{{.Message}}</pre>
+<td>{{len .Requirements}}{{if .Sole}} ({{len .Sole}} by this alone){{end}}{{if .Blocks}}<div class="blocked small">{{len .Blocks}} of them blocked by it ({{.Root}})</div>{{end}}</td>
+<td><b class="finding-title">{{.Title}}</b>{{with .Values}}<div class="small">seen: {{range $i, $v := .}}{{if $i}}; {{end}}{{$v}}{{end}}</div>{{end}}{{if .Site}}<div class="small">at {{.Site}}</div>{{end}}<details><summary class="small">the failure message</summary><pre>{{.Message}}</pre></details>
 <div class="small">for example: <a class="example" href="#{{.ExampleAnchor}}">{{.Example.Spec}}</a></div>
 <details><summary class="small">{{.Count}} spec(s), {{len .Requirements}} requirement(s)</summary><ul class="small">{{range .Links}}<li><a href="#{{.Anchor}}">{{.Spec}}</a></li>{{end}}</ul>
 <p class="small">{{range .Requirements}}<a href="#{{.}}">{{.}}</a> {{end}}</p></details></td>
@@ -199,8 +200,8 @@ Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}}
 {{with .Remedies}}<h2>To run more</h2><p class="small">What the reasons of the specs that did not run name:</p><ul>{{range .}}<li>{{.Text}} to run {{.Count}} requirement(s)</li>{{end}}</ul>{{end}}
 <h2>Profiles</h2>
 <table>
-<tr><th>Profile</th><th>Result</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th></tr>
-{{range .Profiles}}<tr><td>{{.Name}}<div class="small">{{range .Features}}{{.}} {{end}}</div></td><td class="status {{.Result}}">{{.Result}}</td><td>{{.Count "passed"}}</td><td>{{.Count "partial"}}</td><td>{{.Count "failed"}}</td><td>{{.Count "skipped"}}</td><td>{{.Count "not-applicable"}}</td></tr>
+<tr><th>Profile</th><th>Result</th><th class="passed">Passed</th><th class="partial">Partial</th><th class="failed">Failed</th><th class="blocked">Blocked</th><th class="skipped">Skipped</th><th class="not-applicable">Not applicable</th></tr>
+{{range .Profiles}}<tr><td>{{.Name}}<div class="small">{{range .Features}}{{.}} {{end}}</div></td><td class="status {{.Result}}">{{.Result}}</td><td>{{.Count "passed"}}</td><td>{{.Count "partial"}}</td><td>{{.Count "failed"}}</td><td>{{.Count "blocked"}}</td><td>{{.Count "skipped"}}</td><td>{{.Count "not-applicable"}}</td></tr>
 {{end}}</table>
 
 {{if .Others}}
@@ -228,6 +229,7 @@ Search <input id="f-q" type="search" placeholder="ID or words">
 <td class="status {{.Status}}">{{.Status}}</td>
 <td>{{.Text}}<div class="small">{{.Section}}{{if .Feature}} · {{.Feature}}{{end}}{{if .MinLevel}} · level ≥ {{.MinLevel}}{{end}}{{if .BelowLevel}} · level &lt; {{.BelowLevel}}{{end}}</div>
 {{if .Reason}}<div class="small">{{.Reason}}</div>{{end}}
+{{if .BlockedBy}}<div class="blocked small">blocked by {{range .BlockedBy}}<a href="#{{.}}">{{.}}</a> {{end}}</div>{{end}}
 {{if .NotRun}}<div class="small">Not run:<ul>{{range .NotRun}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
 {{if .Specs}}<details><summary class="small">{{len .Specs}} spec(s)</summary><ul class="small">{{range .Specs}}<li>{{.}}</li>{{end}}</ul></details>{{end}}
 {{range .FailureLinks}}<div class="failed small">failed: <a href="#{{.Anchor}}">{{.Spec}}</a></div>{{end}}
@@ -251,15 +253,15 @@ Search <input id="f-q" type="search" placeholder="ID or words">
 (function () {
   var rows = Array.prototype.slice.call(document.querySelectorAll("tr.req"));
   var fields = {status: "f-status", part: "f-part", feature: "f-feature", op: "f-op", q: "f-q"};
-  function fill(id, attr) {
+  function fill(id, attr, label) {
     var sel = document.getElementById(id), seen = {};
     rows.forEach(function (r) {
       var v = r.dataset[attr];
-      if (v && !seen[v]) { seen[v] = true; var o = document.createElement("option"); o.textContent = v; sel.appendChild(o); }
+      if (v && !seen[v]) { seen[v] = true; var o = document.createElement("option"); o.value = v; o.textContent = label + v; sel.appendChild(o); }
     });
   }
-  fill("f-feature", "feature");
-  fill("f-op", "op");
+  fill("f-feature", "feature", "");
+  fill("f-op", "op", "operation ");
   function apply() {
     var want = {}, hash = [];
     Object.keys(fields).forEach(function (k) {
@@ -281,7 +283,7 @@ Search <input id="f-q" type="search" placeholder="ID or words">
   location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
     var p = kv.split("="), id = fields[p[0]];
     if (id && p.length === 2) {
-      var el = document.getElementById(id), v = decodeURIComponent(p[1]);
+      var el = document.getElementById(id), v = decodeURIComponent(p[1]).toLowerCase().replace(/^operation /, "");
       if (el.tagName === "SELECT") {
         Array.prototype.forEach.call(el.options, function (o) { if (o.value.toLowerCase() === v || o.textContent.toLowerCase() === v) { el.value = o.value; } });
       } else { el.value = v; }

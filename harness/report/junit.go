@@ -55,22 +55,49 @@ func WriteJUnit(r types.Report, path string) error {
 		return err
 	}
 	keys := findingKeys(r)
+	failedReqs := map[string]bool{}
+	for _, s := range r.SpecReports {
+		if s.Failed() {
+			for _, id := range harness.ReqIDs(s.Labels()) {
+				failedReqs[id] = true
+			}
+		}
+	}
 	shown := map[string]string{} // finding -> the spec whose case shows it in full
 	// Ginkgo writes one case per spec report, in order (suite nodes included).
 	for i := range suites.TestSuites {
-		cases := suites.TestSuites[i].TestCases
+		suite := &suites.TestSuites[i]
+		cases := suite.TestCases
+		var kept []reporters.JUnitTestCase
 		for j := range cases {
 			if j >= len(r.SpecReports) {
 				break
 			}
 			s := r.SpecReports[j]
+			if s.LeafNodeType != types.NodeTypeIt && !s.Failed() {
+				continue // a suite node that went well is not a spec: the console counts none
+			}
 			if len(s.ContainerHierarchyTexts) > 0 {
 				cases[j].Classname = s.ContainerHierarchyTexts[0]
 			}
 			if k, failed := keys[specName(s)]; failed {
 				boundCase(&cases[j], s, k.id, shown)
+				if root := k.rootOutside(s); root != "" && failedReqs[root] {
+					markBlocked(&cases[j], root, k)
+				}
 			}
+			kept = append(kept, cases[j])
 		}
+		suite.TestCases = kept
+		suite.Package = repoPath(suite.Package)
+		countCases(suite)
+	}
+	suites.Tests, suites.Failures, suites.Errors, suites.Disabled = 0, 0, 0, 0
+	for _, suite := range suites.TestSuites {
+		suites.Tests += suite.Tests
+		suites.Failures += suite.Failures
+		suites.Errors += suite.Errors
+		suites.Disabled += suite.Disabled + suite.Skipped
 	}
 	out, err := xml.MarshalIndent(suites, "", "  ")
 	if err != nil {
@@ -123,4 +150,41 @@ func cutCount(s string, n int) (string, int) {
 		k--
 	}
 	return s[:k] + fmt.Sprintf("… (%d bytes more)", len(s)-k), len(s) - k
+}
+
+// countCases sets a suite's totals from its cases, as the console counts the specs: a failed
+// case is a failure or an error (a panic, an interruption), a skipped one is disabled when it
+// was pending.
+func countCases(suite *reporters.JUnitTestSuite) {
+	suite.Tests, suite.Failures, suite.Errors, suite.Skipped, suite.Disabled = len(suite.TestCases), 0, 0, 0, 0
+	for _, c := range suite.TestCases {
+		switch {
+		case c.Failure != nil:
+			suite.Failures++
+		case c.Error != nil:
+			suite.Errors++
+		case c.Skipped != nil && c.Status == types.SpecStatePending.String():
+			suite.Disabled++
+		case c.Skipped != nil:
+			suite.Skipped++
+		}
+	}
+}
+
+// rootOutside is the requirement the finding's check belongs to when the spec does not name it:
+// the spec stopped at another requirement's check, before its own.
+func (k specFinding) rootOutside(s types.SpecReport) string {
+	if k.mismatch == nil || k.mismatch.Requirement == "" || slices.Contains(harness.ReqIDs(s.Labels()), k.mismatch.Requirement) {
+		return ""
+	}
+	return k.mismatch.Requirement
+}
+
+// markBlocked says on a failed case that it is blocked by another requirement's finding: still
+// a failure (the exit status is 1), typed "blocked" so a CI page can tell it apart.
+func markBlocked(c *reporters.JUnitTestCase, root string, k specFinding) {
+	prefix := fmt.Sprintf("blocked by %s (finding %s: %s): ", root, k.id, k.title)
+	if c.Failure != nil {
+		c.Failure.Type, c.Failure.Message = "blocked", prefix+c.Failure.Message
+	}
 }

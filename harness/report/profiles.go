@@ -55,7 +55,7 @@ func profiles(reqs []Requirement) []Profile {
 
 func resultOf(c map[Status]int) string {
 	switch {
-	case c[Failed] > 0:
+	case c[Failed]+c[Blocked] > 0:
 		return "failure"
 	case c[Partial]+c[Skipped]+c[Pending] > 0:
 		return "partial"

@@ -20,7 +20,8 @@ const Kind = "ConformanceReport"
 type Status string
 
 // Requirement outcomes. Partial means some of its specs passed and the others
-// that apply did not run; skipped means it was not checked (a capability is
+// that apply did not run; blocked means it failed, but only by a finding of another
+// requirement that failed (its specs stopped at that one's check, before their own); skipped means it was not checked (a capability is
 // missing, or no spec ran); not applicable means it does not apply to the
 // target (feature not claimed, feature level); pending means the catalog
 // marks its spec as not written yet.
@@ -28,6 +29,7 @@ const (
 	Passed        Status = "passed"
 	Partial       Status = "partial"
 	Failed        Status = "failed"
+	Blocked       Status = "blocked"
 	Skipped       Status = "skipped"
 	NotApplicable Status = "not-applicable"
 	Pending       Status = "pending"
@@ -104,10 +106,12 @@ func TargetFrom(t *harness.Target) Target {
 
 // Counts sums the requirements by status, and the specs by state.
 type Counts struct {
-	Requirements  int `json:"requirements"`
-	Passed        int `json:"passed"`
-	Partial       int `json:"partial"`
-	Failed        int `json:"failed"`
+	Requirements int `json:"requirements"`
+	Passed       int `json:"passed"`
+	Partial      int `json:"partial"`
+	Failed       int `json:"failed"`
+	// Blocked counts the requirements that failed only by another requirement's finding.
+	Blocked       int `json:"blocked"`
 	Skipped       int `json:"skipped"`
 	NotApplicable int `json:"not_applicable"`
 	Pending       int `json:"pending"`
@@ -145,8 +149,11 @@ type Requirement struct {
 	// RunWith says what would run the specs that did not run (skipped, partial, or not
 	// applicable for a feature not claimed): "set `-chatconform.owner-permissions`", one
 	// entry per distinct remedy, from the skip reasons.
-	RunWith  []string  `json:"run_with,omitempty"`
-	Failures []Failure `json:"failures,omitempty"`
+	RunWith []string `json:"run_with,omitempty"`
+	// BlockedBy, for a blocked requirement, are the requirements whose findings are all its
+	// failures.
+	BlockedBy []string  `json:"blocked_by,omitempty"`
+	Failures  []Failure `json:"failures,omitempty"`
 }
 
 // Failure is one failed spec (or suite node).

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/chatconform/chatconform/harness"
@@ -246,6 +248,11 @@ func TestWrite(t *testing.T) {
 	if strings.Contains(page, key) {
 		t.Error("page holds the key")
 	}
+	// Rows carry their operation's number, the value #op=6 in the address selects; and the page
+	// carries no path of the directory the runner was built in.
+	if !strings.Contains(page, `data-op="6"`) || strings.Contains(page, repoRoot) {
+		t.Errorf("page lacks data-op=\"6\" or holds the build directory %s", repoRoot)
+	}
 	if strings.Contains(page, `body {"api_key"`) {
 		t.Error("page does not escape HTML-special text")
 	}
@@ -262,7 +269,7 @@ func TestWrite(t *testing.T) {
 func TestSummary(t *testing.T) {
 	s := Summary(Build(testCatalog(), sampleReport(), sampleTarget()))
 	for _, w := range []string{
-		"4 requirements: 0 passed, 0 partial, 2 failed, 0 skipped, 1 not applicable, 1 pending",
+		"4 requirements: 0 passed, 0 partial, 2 failed, 0 blocked, 0 skipped, 1 not applicable, 1 pending",
 		"3 requirements covered by specs, 1 pending",
 		"specs: 5: 2 passed, 2 failed, 1 skipped, 0 pending",
 		"failures outside any requirement: 2",
@@ -271,7 +278,8 @@ func TestSummary(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", w, s)
 		}
 	}
-	// Five lines of totals, then one per part of the document.
+	// Four lines of totals (the target's clock is in step with the runner's, and not named),
+	// then one per part of the document.
 	parts := map[string]bool{}
 	for _, r := range testCatalog().Requirements {
 		part, _, _ := strings.Cut(r.Section, " / ")
@@ -280,7 +288,7 @@ func TestSummary(t *testing.T) {
 	// And one line per profile, under its heading; before all, the findings (two lines each,
 	// under a heading), and what would run more (one line per remedy, under a heading).
 	remedies := 1
-	want := 6 + len(parts) + 1 + len(extendedProfiles) + 1 + 1 + 2*3 + 1 + remedies
+	want := 5 + len(parts) + 1 + len(extendedProfiles) + 1 + 1 + 2*3 + 1 + remedies
 	if n := strings.Count(s, "\n"); n != want {
 		t.Errorf("summary has %d lines, want %d:\n%s", n, want, s)
 	}
@@ -345,6 +353,48 @@ func TestWriteJUnit(t *testing.T) {
 	}
 	if strings.Contains(out, "passed-exchange") {
 		t.Errorf("junit.xml keeps a passing spec's exchanges:\n%s", out)
+	}
+}
+
+// TestJUnitTotalsAndBlocked: junit.xml's totals are counted from its cases as the console
+// counts the specs (a suite node that went well is no case), and a spec failed by another
+// requirement's finding is a failure of type blocked.
+func TestJUnitTotalsAndBlocked(t *testing.T) {
+	suiteNode := types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStatePassed}
+	noMsg := harness.Mismatch{Field: "msg", Check: "present", Requirement: "CONV-01"}
+	root := mismatched("envelope", "harness/envelope.go", noMsg, "CONV-01")
+	blocked := mismatched("fetch", "harness/envelope.go", noMsg, "OP06-01")
+	skipped := spec("push", types.SpecStateSkipped, "not applicable: x", "OP07-01")
+	pending := spec("later", types.SpecStatePending, "", "OP21-01")
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	r := types.Report{SuiteDescription: "suite", SpecReports: types.SpecReports{suiteNode, root, blocked, skipped, pending, spec("ok", types.SpecStatePassed, "", "CONV-01")}}
+	if err := WriteJUnit(r, path); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	var suites reporters.JUnitTestSuites
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatal(err)
+	}
+	s := suites.TestSuites[0]
+	if s.Tests != 5 || s.Failures != 2 || s.Skipped != 1 || s.Disabled != 1 || suites.Tests != 5 || suites.Failures != 2 || len(s.TestCases) != 5 {
+		t.Errorf("totals tests %d (all %d), failures %d (all %d), skipped %d, disabled %d, %d cases: want 5, 2, 1, 1 and 5 cases",
+			s.Tests, suites.Tests, s.Failures, suites.Failures, s.Skipped, s.Disabled, len(s.TestCases))
+	}
+	var kinds []string
+	for _, c := range s.TestCases {
+		if c.Failure != nil {
+			kinds = append(kinds, c.Failure.Type)
+			if c.Failure.Type == "blocked" && !strings.HasPrefix(c.Failure.Message, "blocked by CONV-01 (finding F") {
+				t.Errorf("blocked case's message %q", c.Failure.Message)
+			}
+		}
+	}
+	if strings.Join(kinds, ",") != "failed,blocked" {
+		t.Errorf("failure types %q, want the root's failed and the other's blocked", kinds)
+	}
+	if strings.HasPrefix(s.Package, "/") {
+		t.Errorf("package %q is an absolute path", s.Package)
 	}
 }
 

@@ -16,12 +16,17 @@ func Summary(c *Conformance) string {
 	n := c.Counts
 	var b strings.Builder
 	writeFindings(&b, c.Findings)
-	fmt.Fprintf(&b, "chatconform: %d requirements: %d passed, %d partial, %d failed, %d skipped, %d not applicable, %d pending\n",
-		n.Requirements, n.Passed, n.Partial, n.Failed, n.Skipped, n.NotApplicable, n.Pending)
+	fmt.Fprintf(&b, "chatconform: %d requirements: %d passed, %d partial, %d failed, %d blocked, %d skipped, %d not applicable, %d pending\n",
+		n.Requirements, n.Passed, n.Partial, n.Failed, n.Blocked, n.Skipped, n.NotApplicable, n.Pending)
+	if n.Blocked > 0 {
+		fmt.Fprintf(&b, "  blocked: failed only by a finding of another requirement that failed (%s); fix that one first\n", strings.Join(blockers(c.Requirements), ", "))
+	}
 	fmt.Fprintf(&b, "coverage: %d requirements covered by specs, %d pending in the catalog\n", n.Covered, n.Pending)
 	fmt.Fprintf(&b, "specs: %d: %d passed, %d failed, %d skipped, %d pending\n",
 		n.Specs.Total, n.Specs.Passed, n.Specs.Failed, n.Specs.Skipped, n.Specs.Pending)
-	fmt.Fprintf(&b, "target clock: %+ds from the runner's (timestamps are checked against the target's clock)\n", c.Target.Realm.ClockOffsetSeconds)
+	if clock := ClockOffset(c.Target.Realm.ClockOffsetSeconds); clock != "" {
+		fmt.Fprintf(&b, "target clock: %s\n", clock)
+	}
 	if len(c.OtherFailures) > 0 {
 		fmt.Fprintf(&b, "failures outside any requirement: %d\n", len(c.OtherFailures))
 	}
@@ -31,13 +36,13 @@ func Summary(c *Conformance) string {
 	writeRemedies(&b, c)
 	b.WriteString("profiles:\n")
 	for _, p := range c.Profiles {
-		fmt.Fprintf(&b, "  %-48s %-14s %3d passed, %d partial, %d failed, %d skipped, %d not applicable\n", p.name(), p.Result,
-			p.Counts[Passed], p.Counts[Partial], p.Counts[Failed], p.Counts[Skipped], p.Counts[NotApplicable])
+		fmt.Fprintf(&b, "  %-48s %-14s %3d passed, %d partial, %d failed, %d blocked, %d skipped, %d not applicable\n", p.name(), p.Result,
+			p.Counts[Passed], p.Counts[Partial], p.Counts[Failed], p.Counts[Blocked], p.Counts[Skipped], p.Counts[NotApplicable])
 	}
 	b.WriteString("by part of the document:\n")
 	for _, p := range byPart(c.Requirements) {
-		fmt.Fprintf(&b, "  %-24s %3d passed, %d partial, %d failed, %d skipped, %d not applicable\n", p.name+":",
-			p.counts[Passed], p.counts[Partial], p.counts[Failed], p.counts[Skipped], p.counts[NotApplicable])
+		fmt.Fprintf(&b, "  %-24s %3d passed, %d partial, %d failed, %d blocked, %d skipped, %d not applicable\n", p.name+":",
+			p.counts[Passed], p.counts[Partial], p.counts[Failed], p.counts[Blocked], p.counts[Skipped], p.counts[NotApplicable])
 	}
 	return b.String()
 }
@@ -80,8 +85,16 @@ func writeFindings(b *strings.Builder, findings []Finding) {
 			fmt.Fprintf(b, "  … and %d more findings (conformance.html, conformance.json)\n", len(findings)-i)
 			break
 		}
-		fmt.Fprintf(b, "  %s  %s, %s failed (%d by this alone)  at %s\n", f.ID, plural(f.Count, "spec"), plural(len(f.Requirements), "requirement"), len(f.Sole), f.Site)
-		fmt.Fprintf(b, "            %s\n", gist(f.Message, 160))
+		fmt.Fprintf(b, "  %s  %s\n", f.ID, f.Title)
+		fmt.Fprintf(b, "            %s, %s failed (%d by this alone", plural(f.Count, "spec"), plural(len(f.Requirements)-len(f.Blocks), "requirement"), len(f.Sole)-len(f.Blocks))
+		if len(f.Blocks) > 0 {
+			fmt.Fprintf(b, "), %d blocked by it (its check is %s's", len(f.Blocks), f.Root)
+		}
+		b.WriteString(")")
+		if f.Site != "" {
+			b.WriteString("  at " + f.Site)
+		}
+		b.WriteString("\n")
 	}
 }
 
@@ -112,7 +125,7 @@ type Remedy struct {
 func remedies(c *Conformance) []Remedy {
 	counts := map[string]int{}
 	for _, r := range c.Requirements {
-		if r.Status == Passed || r.Status == Failed {
+		if r.Status == Passed || r.Status == Failed || r.Status == Blocked {
 			continue
 		}
 		for _, remedy := range r.RunWith {
@@ -145,4 +158,45 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// blockers are the requirements that block others, in the catalog's order.
+func blockers(reqs []Requirement) []string {
+	var out []string
+	for _, r := range reqs {
+		for _, id := range r.BlockedBy {
+			out = appendOnce(out, id)
+		}
+	}
+	return out
+}
+
+// ClockOffset says how far the target's clock is from the runner's, in words, when the
+// difference is worth a reader's attention (two seconds or more), else "". The specs check
+// timestamps against the target's own clock, so an offset fails nothing; a large one is either
+// a fake whose clock stands still at its fixture's time or a server whose clock is wrong.
+func ClockOffset(seconds int64) string {
+	d := seconds
+	if d < 0 {
+		d = -d
+	}
+	if d < 2 {
+		return ""
+	}
+	way := "ahead of"
+	if seconds < 0 {
+		way = "behind"
+	}
+	var amount string
+	switch {
+	case d >= 2*86400:
+		amount = fmt.Sprintf("%d days", d/86400)
+	case d >= 2*3600:
+		amount = fmt.Sprintf("%d hours", d/3600)
+	case d >= 120:
+		amount = fmt.Sprintf("%d minutes", d/60)
+	default:
+		amount = fmt.Sprintf("%d seconds", d)
+	}
+	return fmt.Sprintf("%s %s the runner's (timestamps are checked against the target's own clock, so this fails nothing; a fake's frozen clock or a wrong server clock)", amount, way)
 }

@@ -3,6 +3,7 @@ package verdicts_test
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"maps"
@@ -184,9 +185,28 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 		}
 		top := c.Findings[0]
 		failed := c.Counts.Specs.Failed
-		if len(c.Findings) != 1 || top.Count != failed || len(top.Requirements) != c.Counts.Failed || !strings.Contains(top.Message, `"msg"`) {
-			t.Errorf("%d findings, the first %s: %d specs of %d failed, %d requirements of %d failed, message %q: want one finding of them all",
-				len(c.Findings), top.ID, top.Count, failed, len(top.Requirements), c.Counts.Failed, top.Message)
+		if len(c.Findings) != 1 || top.Count != failed || len(top.Requirements) != c.Counts.Failed+c.Counts.Blocked || !strings.Contains(top.Message, `"msg"`) {
+			t.Errorf("%d findings, the first %s: %d specs of %d failed, %d requirements of %d failed or blocked, message %q: want one finding of them all",
+				len(c.Findings), top.ID, top.Count, failed, len(top.Requirements), c.Counts.Failed+c.Counts.Blocked, top.Message)
+		}
+		// One root cause, one verdict: the envelope (CONV-05) failed, every other requirement
+		// its finding fails is blocked by it, and the finding names the field.
+		if top.Title != "msg: missing (CONV-05)" || top.Root != "CONV-05" || c.Counts.Failed != 1 || c.Counts.Blocked != len(top.Requirements)-1 || len(top.Blocks) != c.Counts.Blocked {
+			t.Errorf("finding %q rooted in %q blocks %d; %d requirements failed, %d blocked: want msg named, CONV-05 alone failed, every other blocked by it",
+				top.Title, top.Root, len(top.Blocks), c.Counts.Failed, c.Counts.Blocked)
+		}
+		if r := requirement(t, c, "CONV-05"); r.Status != report.Failed {
+			t.Errorf("CONV-05 %s, want failed", r.Status)
+		}
+		if r := requirement(t, c, "OP06-01"); r.Status != report.Blocked || strings.Join(r.BlockedBy, ",") != "CONV-05" || !strings.HasPrefix(r.Reason, "blocked by CONV-05") {
+			t.Errorf("OP06-01 %s (%s), blocked by %q: want blocked by CONV-05", r.Status, r.Reason, r.BlockedBy)
+		}
+		if !strings.Contains(console, fmt.Sprintf(", 1 failed, %d blocked,", c.Counts.Blocked)) || !strings.Contains(console, "msg: missing (CONV-05)") {
+			t.Errorf("the console does not count the blocked requirements apart or name the field:\n%s", console[max(0, len(console)-3000):])
+		}
+		junitXML, _ := os.ReadFile(filepath.Join(dir, "junit.xml"))
+		if n := bytes.Count(junitXML, []byte(`type="blocked"`)); n == 0 || n >= failed {
+			t.Errorf("%d junit cases typed blocked of %d failed: want the specs of CONV-05 failed, the others blocked", n, failed)
 		}
 		// The site is the harness's check of the envelope, not the harness's assertion handler
 		// the failure went through, nor httpexpect.
@@ -257,8 +277,49 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 			t.Fatalf("the findings do not come before the profiles (at %d and %d)", findings, profiles)
 		}
 		row := regexp.MustCompile(`(?s)<tr class="finding" id="finding-` + top.ID + `">\s*<td>.*?</td>\s*<td>([0-9]+)</td>\s*<td>([0-9]+)`).FindStringSubmatch(dom)
-		if row == nil || row[1] != strconv.Itoa(failed) || row[2] != strconv.Itoa(c.Counts.Failed) {
-			t.Errorf("the finding's row %v, want %d specs and %d requirements", row, failed, c.Counts.Failed)
+		if row == nil || row[1] != strconv.Itoa(failed) || row[2] != strconv.Itoa(c.Counts.Failed+c.Counts.Blocked) {
+			t.Errorf("the finding's row %v, want %d specs and %d requirements", row, failed, c.Counts.Failed+c.Counts.Blocked)
+		}
+		if !strings.Contains(dom, `<tr id="OP06-01" class="req" data-status="blocked"`) {
+			t.Error("the page does not show OP06-01 as blocked")
+		}
+	})
+
+	// Every error code renamed (lower case): one cause, one finding, whichever site checked the
+	// code, titled with the field and the values.
+	t.Run("renamed error codes", func(t *testing.T) {
+		srv := alteringProxy(t, func(_ *http.Request, reply map[string]any) {
+			if code, ok := reply["code"].(string); ok && reply["result"] == "error" {
+				reply["code"] = strings.ToLower(code)
+			}
+		})
+		run := runFull(t, bin, srv.URL, t.TempDir())
+		c := run.report
+		t.Logf("renamed codes: %d specs failed, %d requirements failed, %d blocked, %d findings", c.Counts.Specs.Failed, c.Counts.Failed, c.Counts.Blocked, len(c.Findings))
+		if run.code != 1 || len(c.Findings) != 1 {
+			t.Fatalf("exit %d, %d findings: want 1 and one finding", run.code, len(c.Findings))
+		}
+		f := c.Findings[0]
+		if f.Field != "code" || !strings.HasPrefix(f.Title, "code: ") || !strings.Contains(f.Title, "a code the document does not name") ||
+			!slices.Contains(f.Values, `"bad_request" for "BAD_REQUEST"`) || !slices.Contains(f.Values, `"unauthorized" for "UNAUTHORIZED"`) {
+			t.Errorf("finding %q (field %q, values %q): want the code named with the wrong values", f.Title, f.Field, f.Values)
+		}
+	})
+
+	// A wrong max_id in topic listings: one finding that names the field and both values.
+	t.Run("a wrong max_id", func(t *testing.T) {
+		srv := alteringProxy(t, func(r *http.Request, reply map[string]any) {
+			if list, ok := reply["topics"].([]any); ok && r.Method == "GET" {
+				for _, e := range list {
+					if m, ok := e.(map[string]any); ok {
+						m["max_id"] = m["max_id"].(float64) + 1
+					}
+				}
+			}
+		})
+		c := runFull(t, bin, srv.URL, t.TempDir(), "-ginkgo.label-filter=req:RES-17 || req:OP12-03").report
+		if len(c.Findings) != 1 || !regexp.MustCompile(`^topics\[\]\.max_id: [0-9]+, expected [0-9]+$`).MatchString(c.Findings[0].Title) {
+			t.Errorf("findings %+v: want one, titled with topics[].max_id and both values", c.Findings)
 		}
 	})
 
@@ -278,6 +339,24 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 		data, _ := os.ReadFile(filepath.Join(dir, "junit.xml"))
 		if bytes.Contains(data, []byte(`name="http status"`)) {
 			t.Error("junit.xml keeps the notes of passing specs")
+		}
+		// A passing run's console is its progress and its summary: no spec's report entries
+		// (what a spec records as information is for a failure or -ginkgo.v).
+		if strings.Contains(console, "Report Entries") || strings.Contains(console, "information: ") || strings.Count(console, "\n") > 100 {
+			t.Errorf("a passing run's console holds more than its progress and summary (%d lines):\n%s", strings.Count(console, "\n"), frequentLines(console, 10))
+		}
+		// junit.xml counts the specs as the console does.
+		var suites struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Disabled int `xml:"disabled,attr"`
+		}
+		if err := xml.Unmarshal(data, &suites); err != nil {
+			t.Fatal(err)
+		}
+		if suites.Tests != c.Counts.Specs.Total || suites.Failures != c.Counts.Specs.Failed || suites.Disabled != c.Counts.Specs.Skipped+c.Counts.Specs.Pending ||
+			!strings.Contains(console, fmt.Sprintf("specs: %d: %d passed", suites.Tests, c.Counts.Specs.Passed)) {
+			t.Errorf("junit.xml totals: %d tests, %d failures, %d disabled; the report: %+v", suites.Tests, suites.Failures, suites.Disabled, c.Counts.Specs)
 		}
 	})
 }
