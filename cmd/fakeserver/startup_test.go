@@ -76,8 +76,8 @@ func TestResetKeepsTheFlags(t *testing.T) {
 	}
 }
 
-// TestBadStartFlags: a level out of range or settings the control API would refuse end the
-// binary at once with exit status 2 and one line that names the flag.
+// TestBadStartFlags: a level out of range, settings the control API would refuse or a stray
+// argument (which would hide every flag after it) end the binary at once with exit status 2 and one line that names the flag.
 func TestBadStartFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fake")
@@ -97,6 +97,7 @@ func TestBadStartFlags(t *testing.T) {
 		{[]string{"-config", `{"feature_level": 0}`}, "-config: invalid settings: feature_level must be between 1 and 10000"},
 		{[]string{"-config", `[true]`}, "-config: invalid settings: not one JSON object"},
 		{[]string{"-config", "@" + missing}, "-config: open " + missing},
+		{[]string{"extra", "-feature-level", "200"}, `unexpected argument "extra"`},
 	} {
 		cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-quiet"}, tc.flags...)...)
 		out, err := cmd.CombinedOutput()

@@ -49,6 +49,12 @@ func Main(name string, args []string) int {
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
+	// The flag package stops at the first argument that is not a flag: every flag after a stray
+	// word would be dropped, and the fake would start on defaults the user did not ask for.
+	if flags.NArg() > 0 {
+		fmt.Fprintf(flags.Output(), "%s: unexpected argument %q (the fake takes flags only; everything after it would be ignored)\n", name, flags.Arg(0))
+		return 2
+	}
 	gcGiven := false
 	flags.Visit(func(f *flag.Flag) { gcGiven = gcGiven || f.Name == "gc-percent" })
 	if *showVersion {
