@@ -11,10 +11,10 @@ import (
 // CreateChannel creates one channel and subscribes the listed users to it, possibly nobody
 // (POST /channels/create), all or nothing. Unlike subscribing, naming a channel that exists
 // is an error, and the requester is subscribed only when listed.
-func (s *State) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOptions) (int, error) {
+func (s *ChannelState) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOptions) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	req := s.users[requesterID]
+	req := s.accts.users[requesterID]
 	if req.IsGuest() {
 		return 0, apierr.BadRequest("Not allowed for guest users")
 	}

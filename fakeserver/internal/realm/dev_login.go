@@ -9,7 +9,7 @@ import (
 // DevLogin hands out a user's API key without a password (POST /dev_fetch_api_key), which
 // only a development server does; a production server answers that the development
 // authentication backend is off.
-func (s *State) DevLogin(email string) (User, error) {
+func (s *AccountState) DevLogin(email string) (User, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if !s.settings.DevelopmentMode {

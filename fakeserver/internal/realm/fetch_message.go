@@ -6,11 +6,11 @@ import (
 )
 
 // GetMessage implements fetching a single message: the view and the raw content.
-func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView, string, error) {
+func (s *MessageState) GetMessage(userID, messageID int, opts ViewOptions) (MessageView, string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
-	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.channels[m.ChannelID].canAccess(u) {
+	u := s.accts.users[userID]
+	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.chans.channels[m.ChannelID].canAccess(u) {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
 	if m := s.messages[messageID]; mutation.On("fetch-others-direct-message") && m != nil && m.IsDirect {

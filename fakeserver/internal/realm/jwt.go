@@ -22,7 +22,7 @@ type JWTConfig struct {
 // (which a fixture load sets from the fixture); an empty key means JWT login is off. The
 // token is verified by golang-jwt: the signature with that key and algorithm only, and exp,
 // nbf and iat when present, against the realm's virtual clock.
-func (s *State) JWTLogin(token string, cfg JWTConfig) (User, error) {
+func (s *AccountState) JWTLogin(token string, cfg JWTConfig) (User, error) {
 	if cfg.Key == "" {
 		return User{}, apierr.BadRequest("JWT authentication is not enabled for this organization")
 	}

@@ -11,50 +11,25 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
-// A user's own settings beyond user_settings: alert words, status, muted users (and drafts,
-// drafts.go).
-
-// personalState is each user's alert words, status, muted users and drafts.
-type personalState struct {
-	alertWords map[int][]string
-	status     map[int]UserStatus
-	// muted maps a user to the users they muted and when (UNIX seconds).
-	muted map[int]map[int]int64
-	// drafts are every user's drafts, by draft ID (drafts.go).
-	drafts    map[int]*userDraft
-	nextDraft int
-	// scheduled are every user's scheduled messages, by ID (scheduled_messages.go).
-	scheduled     map[int]*scheduledMessage
-	nextScheduled int
-	// snippets are every user's saved snippets, by ID (saved_snippets.go).
-	snippets    map[int]*userSnippet
-	nextSnippet int
-}
-
-func (s *State) loadPersonal() {
-	s.personal = personalState{
-		alertWords: map[int][]string{}, status: map[int]UserStatus{}, muted: map[int]map[int]int64{}, drafts: map[int]*userDraft{},
-		scheduled: map[int]*scheduledMessage{}, snippets: map[int]*userSnippet{},
-	}
-}
+// Alert words, status and muted users: data each user keeps for themselves (UserDataState).
 
 // MaxAlertWordLength is the real server's limit on an alert word, in characters.
 const MaxAlertWordLength = 100
 
 // AlertWords lists the user's alert words, in the order they were added.
-func (s *State) AlertWords(userID int) []string {
+func (s *UserDataState) AlertWords(userID int) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.alertWordsOf(userID)
 }
 
-func (s *State) alertWordsOf(userID int) []string {
-	return append([]string{}, s.personal.alertWords[userID]...)
+func (s *UserDataState) alertWordsOf(userID int) []string {
+	return append([]string{}, s.alertWords[userID]...)
 }
 
 // AddAlertWords adds words (trimmed; blank ones dropped), skipping those the user has already
 // in any case, and answers the whole list. Checked whole before anything changes.
-func (s *State) AddAlertWords(userID int, words []string) ([]string, error) {
+func (s *UserDataState) AddAlertWords(userID int, words []string) ([]string, error) {
 	for i, w := range words {
 		if utf8.RuneCountInString(w) > MaxAlertWordLength {
 			return nil, apierr.BadRequest("alert_words[%d] is too long (limit: %d characters)", i, MaxAlertWordLength)
@@ -62,31 +37,31 @@ func (s *State) AddAlertWords(userID int, words []string) ([]string, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	list := s.personal.alertWords[userID]
+	list := s.alertWords[userID]
 	for _, w := range words {
 		w = strings.TrimSpace(w)
 		if w != "" && !slices.ContainsFunc(list, func(have string) bool { return strings.EqualFold(have, w) }) {
 			list = append(list, w)
 		}
 	}
-	s.personal.alertWords[userID] = list
+	s.alertWords[userID] = list
 	s.publishAlertWords(userID)
 	return s.alertWordsOf(userID), nil
 }
 
 // RemoveAlertWords removes the words, in any case, and answers what is left; words the user
 // does not have are ignored, as on the real server.
-func (s *State) RemoveAlertWords(userID int, words []string) []string {
+func (s *UserDataState) RemoveAlertWords(userID int, words []string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.personal.alertWords[userID] = slices.DeleteFunc(s.personal.alertWords[userID], func(have string) bool {
+	s.alertWords[userID] = slices.DeleteFunc(s.alertWords[userID], func(have string) bool {
 		return slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(have, strings.TrimSpace(w)) })
 	})
 	s.publishAlertWords(userID)
 	return s.alertWordsOf(userID)
 }
 
-func (s *State) publishAlertWords(userID int) {
+func (s *UserDataState) publishAlertWords(userID int) {
 	s.publish(events.Event{"type": "alert_words", "alert_words": s.alertWordsOf(userID)}, userID)
 }
 
@@ -99,9 +74,9 @@ const (
 
 // hasAlertWord tells whether content holds one of the user's alert words, in any case, with
 // a boundary the real server accepts on each side.
-func (s *State) hasAlertWord(userID int, content string) bool {
+func (s *UserDataState) hasAlertWord(userID int, content string) bool {
 	lower := strings.ToLower(content)
-	for _, w := range s.personal.alertWords[userID] {
+	for _, w := range s.alertWords[userID] {
 		w = strings.ToLower(w)
 		for at := 0; ; {
 			i := strings.Index(lower[at:], w)
@@ -142,9 +117,9 @@ type StatusChange struct {
 
 // UpdateStatusOf changes another user's status for an administrator (POST
 // /users/{user_id}/status): the target must be an active human, then UpdateStatus's checks.
-func (s *State) UpdateStatusOf(targetID int, c StatusChange) error {
+func (s *UserDataState) UpdateStatusOf(targetID int, c StatusChange) error {
 	s.mu.RLock()
-	target := s.users[targetID]
+	target := s.accts.users[targetID]
 	s.mu.RUnlock()
 	switch {
 	case target == nil || target.IsBot:
@@ -157,7 +132,7 @@ func (s *State) UpdateStatusOf(targetID int, c StatusChange) error {
 
 // UpdateStatus changes the user's status with the real server's checks, in its order, and
 // tells everyone of the fields that were given.
-func (s *State) UpdateStatus(userID int, c StatusChange) error {
+func (s *UserDataState) UpdateStatus(userID int, c StatusChange) error {
 	if c.Away == nil && c.StatusText == nil && c.EmojiName == nil {
 		return apierr.BadRequest("Client did not pass any new values.")
 	}
@@ -182,16 +157,16 @@ func (s *State) UpdateStatus(userID int, c StatusChange) error {
 		if c.ReactionType != nil {
 			emoji.ReactionType = *c.ReactionType
 		}
-		resolved, err := s.completeEmoji(emoji)
+		resolved, err := s.msgs.completeEmoji(emoji)
 		if err != nil {
 			return err
 		}
-		if err := s.checkEmoji(resolved); err != nil {
+		if err := s.msgs.checkEmoji(resolved); err != nil {
 			return err
 		}
 		emoji = resolved
 	}
-	st := s.personal.status[userID]
+	st := s.status[userID]
 	ev := events.Event{"type": "user_status", "user_id": userID}
 	if c.Away != nil {
 		st.Away, ev["away"] = *c.Away, *c.Away
@@ -206,8 +181,8 @@ func (s *State) UpdateStatus(userID int, c StatusChange) error {
 		}
 		ev["emoji_name"], ev["emoji_code"], ev["reaction_type"] = st.EmojiName, st.EmojiCode, st.ReactionType
 	}
-	s.personal.status[userID] = st
-	s.publish(ev, s.activeUserIDs()...)
+	s.status[userID] = st
+	s.publish(ev, s.accts.activeUserIDs()...)
 	return nil
 }
 
@@ -221,24 +196,24 @@ func (st UserStatus) shown() UserStatus {
 
 // Status is one user's status (GET /users/{user_id}/status): an active human's, as the real
 // server's user lookup allows.
-func (s *State) Status(targetID int) (UserStatus, error) {
+func (s *UserDataState) Status(targetID int) (UserStatus, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	switch u := s.users[targetID]; {
+	switch u := s.accts.users[targetID]; {
 	case u == nil || u.IsBot:
 		return UserStatus{}, apierr.NoSuchUser
 	case !u.IsActive:
 		return UserStatus{}, apierr.BadRequest("User is deactivated")
 	}
-	return s.personal.status[targetID].shown(), nil
+	return s.status[targetID].shown(), nil
 }
 
 // Statuses are the statuses that are set, keyed by user ID (register's user_status).
-func (s *State) Statuses() map[string]UserStatus {
+func (s *UserDataState) Statuses() map[string]UserStatus {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := map[string]UserStatus{}
-	for id, st := range s.personal.status {
+	for id, st := range s.status {
 		if st = st.shown(); st != (UserStatus{}) {
 			out[strconv.Itoa(id)] = st
 		}
@@ -255,69 +230,69 @@ type MutedUser struct {
 // MuteUser mutes a user for userID (POST /users/me/muted_users/{id}), with the real server's
 // checks: not oneself, an existing user (bots too, from level 188; deactivated ones too), not
 // twice.
-func (s *State) MuteUser(userID, targetID int) error {
+func (s *UserDataState) MuteUser(userID, targetID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if userID == targetID {
 		return apierr.BadRequest("Cannot mute self")
 	}
-	target := s.users[targetID]
+	target := s.accts.users[targetID]
 	if target == nil || (target.IsBot && !s.atLeast(LevelMuteBots)) {
 		return apierr.NoSuchUser
 	}
-	muted := s.personal.muted[userID]
+	muted := s.muted[userID]
 	if _, done := muted[targetID]; done {
 		return apierr.BadRequest("User already muted")
 	}
 	if muted == nil {
 		muted = map[int]int64{}
-		s.personal.muted[userID] = muted
+		s.muted[userID] = muted
 	}
 	muted[targetID] = s.Now()
 	s.publishMuted(userID)
 	// What muting hides: the muted user's messages to the muter are read from now on.
-	s.markRead(userID, func(m *Message) bool { return m.SenderID == targetID })
+	s.msgs.markRead(userID, func(m *Message) bool { return m.SenderID == targetID })
 	return nil
 }
 
 // UnmuteUser unmutes a user for userID (DELETE /users/me/muted_users/{id}).
-func (s *State) UnmuteUser(userID, targetID int) error {
+func (s *UserDataState) UnmuteUser(userID, targetID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.users[targetID] == nil {
+	if s.accts.users[targetID] == nil {
 		return apierr.NoSuchUser
 	}
-	if _, muted := s.personal.muted[userID][targetID]; !muted {
+	if _, muted := s.muted[userID][targetID]; !muted {
 		return apierr.BadRequest("User is not muted")
 	}
-	delete(s.personal.muted[userID], targetID)
+	delete(s.muted[userID], targetID)
 	s.publishMuted(userID)
 	return nil
 }
 
 // MutedUsers lists the users userID muted, in ID order.
-func (s *State) MutedUsers(userID int) []MutedUser {
+func (s *UserDataState) MutedUsers(userID int) []MutedUser {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.mutedUsersOf(userID)
 }
 
-func (s *State) mutedUsersOf(userID int) []MutedUser {
+func (s *UserDataState) mutedUsersOf(userID int) []MutedUser {
 	out := []MutedUser{}
-	muted := s.personal.muted[userID]
+	muted := s.muted[userID]
 	for _, id := range slices.Sorted(maps.Keys(muted)) {
 		out = append(out, MutedUser{ID: id, Timestamp: muted[id]})
 	}
 	return out
 }
 
-func (s *State) publishMuted(userID int) {
+func (s *UserDataState) publishMuted(userID int) {
 	s.publish(events.Event{"type": "muted_users", "muted_users": s.mutedUsersOf(userID)}, userID)
 }
 
 // hasMuted tells whether userID muted senderID.
-func (s *State) hasMuted(userID, senderID int) bool {
-	_, muted := s.personal.muted[userID][senderID]
+func (s *UserDataState) hasMuted(userID, senderID int) bool {
+	_, muted := s.muted[userID][senderID]
 	return muted
 }
 
@@ -325,17 +300,17 @@ func (s *State) hasMuted(userID, senderID int) bool {
 // (GET /messages/{id}/read_receipts), as the real server counts them: active users with a
 // read row, not the sender, neither a user the requester muted nor one who muted the
 // requester. Every user of the fake shares read receipts (send_read_receipts is on).
-func (s *State) ReadReceipts(requesterID, messageID int) ([]int, error) {
+func (s *UserDataState) ReadReceipts(requesterID, messageID int) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	m, err := s.accessibleMessage(s.users[requesterID], messageID)
+	m, err := s.msgs.accessibleMessage(s.accts.users[requesterID], messageID)
 	if err != nil {
 		return nil, err
 	}
 	out := []int{}
 	for _, id := range m.Rows.userIDs() {
 		flags, _ := m.Rows.get(id)
-		u := s.users[id]
+		u := s.accts.users[id]
 		if u == nil || !u.IsActive || id == m.SenderID || !flags.has("read") || s.hasMuted(requesterID, id) || s.hasMuted(id, requesterID) {
 			continue
 		}

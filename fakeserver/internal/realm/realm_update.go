@@ -23,7 +23,7 @@ type RealmChange struct {
 // then the editing and group settings. The answer is every setting that actually changed,
 // each announced in a realm event: the editing settings', the plain settings', the email
 // visibility's, then the moderation channel's.
-func (s *State) UpdateRealm(c RealmChange) (map[string]any, error) {
+func (s *OrganizationState) UpdateRealm(c RealmChange) (map[string]any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	byName, err := s.checkRealmSettings(c.Plain, c.ByOwner)
@@ -36,7 +36,7 @@ func (s *State) UpdateRealm(c RealmChange) (map[string]any, error) {
 		}
 	}
 	if c.ModerationChannel != nil {
-		if err := s.checkModerationRequestChannel(*c.ModerationChannel); err != nil {
+		if err := s.msgs.checkModerationRequestChannel(*c.ModerationChannel); err != nil {
 			return nil, err
 		}
 	}
@@ -46,10 +46,10 @@ func (s *State) UpdateRealm(c RealmChange) (map[string]any, error) {
 	}
 	s.applyEditing(editing, changed)
 	maps.Copy(changed, s.applyRealmSettings(c.Plain, byName))
-	if v := c.EmailVisibility; v != nil && s.setRealmEmailVisibility(*v) {
+	if v := c.EmailVisibility; v != nil && s.accts.setRealmEmailVisibility(*v) {
 		changed["email_address_visibility"] = *v
 	}
-	if id := c.ModerationChannel; id != nil && s.setModerationRequestChannel(*id) {
+	if id := c.ModerationChannel; id != nil && s.msgs.setModerationRequestChannel(*id) {
 		changed["moderation_request_channel_id"] = *id
 	}
 	return changed, nil

@@ -20,7 +20,7 @@ type RegisteredUsers struct {
 // RegisterUsers returns the accounts of the realm_user state. With clientGravatar, the
 // avatar URL is null wherever the client can compute it (it sees the real email; every
 // avatar of the fake is a gravatar).
-func (s *State) RegisterUsers(viewerID int, clientGravatar bool) RegisteredUsers {
+func (s *AccountState) RegisterUsers(viewerID int, clientGravatar bool) RegisteredUsers {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer := s.users[viewerID]
@@ -44,7 +44,7 @@ func (s *State) RegisterUsers(viewerID int, clientGravatar bool) RegisteredUsers
 }
 
 // RegisterBots returns realm_bots: the bots the user owns, every bot for an administrator.
-func (s *State) RegisterBots(viewerID int) []map[string]any {
+func (s *AccountState) RegisterBots(viewerID int) []map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer := s.users[viewerID]
@@ -67,10 +67,10 @@ type NeverSubscribedView struct {
 
 // NeverSubscribed returns the channels the user can see but was never subscribed to, as
 // channel objects (with subscribers when asked for).
-func (s *State) NeverSubscribed(userID int, opts SubscriptionOptions) []NeverSubscribedView {
+func (s *ChannelState) NeverSubscribed(userID int, opts SubscriptionOptions) []NeverSubscribedView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	out := []NeverSubscribedView{}
 	for _, ch := range s.channelsInOrder() {
 		_, former := ch.Former[userID]
@@ -88,7 +88,7 @@ func (s *State) NeverSubscribed(userID int, opts SubscriptionOptions) []NeverSub
 
 // MaxMessageID is the newest message the user has a row for (-1: none), as the real
 // server's max_message_id.
-func (s *State) MaxMessageID(userID int) int {
+func (s *MessageState) MaxMessageID(userID int) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if id, ok := s.index.newest[userID]; ok {
@@ -99,7 +99,7 @@ func (s *State) MaxMessageID(userID int) int {
 
 // UnreadMessages is unread_msgs: the user's unread messages grouped as the real server
 // groups them (direct, group direct, channel topics) and the mentions among them.
-func (s *State) UnreadMessages(userID int) map[string]any {
+func (s *MessageState) UnreadMessages(userID int) map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	type topicKey struct {
@@ -156,19 +156,19 @@ func (s *State) UnreadMessages(userID int) map[string]any {
 
 // UserSettings is the user_settings state: the settings the fake keeps, and the real
 // server's defaults of the others a client reads.
-func (s *State) UserSettings(userID int) map[string]any {
+func (s *AccountState) UserSettings(userID int) map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.userSettingsOf(s.users[userID])
 }
 
 // userSettingsOf is UserSettings with the lock held.
-func (s *State) userSettingsOf(u *User) map[string]any {
-	settings := s.builtinUserSettings()
+func (s *AccountState) userSettingsOf(u *User) map[string]any {
+	settings := s.org.builtinUserSettings()
 	maps.Copy(settings, u.settings)
 	settings["presence_enabled"], settings["timezone"] = u.PresenceEnabled, u.Timezone
 	settings["email_address_visibility"] = u.EmailAddressVisibility
-	settings["allow_private_data_export"] = s.admin.consented[u.ID]
+	settings["allow_private_data_export"] = s.org.consented[u.ID]
 	if !s.atLeast(LevelUserEmailVisibility) { // a realm setting before
 		delete(settings, "email_address_visibility")
 	}
@@ -229,10 +229,10 @@ var userSettingDefaults = []struct {
 
 // VisibleChannels returns the streams state: every channel the user can see, subscribed or
 // not, as channel objects in ID order.
-func (s *State) VisibleChannels(userID int) []ChannelObject {
+func (s *ChannelState) VisibleChannels(userID int) []ChannelObject {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	out := []ChannelObject{}
 	for _, ch := range s.channelsInOrder() {
 		if !ch.Archived && (ch.canAccess(u) || (ch.InviteOnly && u.IsAdmin())) {

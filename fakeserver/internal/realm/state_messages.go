@@ -3,19 +3,22 @@ package realm
 import (
 	"maps"
 	"slices"
-
-	"github.com/chatconform/chatconform/fixtures"
 )
 
-// messagingState is the state of message editing and moving, topic muting, reactions and
-// message flags.
-type messagingState struct {
-	// userTopics holds each user's topic visibility settings (muting), by user ID.
-	userTopics map[int][]*userTopic
-	// systemBots are the real server's system bots (system_bots.go), made at load.
-	systemBots []*User
-	// moderationChannel is the ID of the channel message reports go to, 0 for none.
-	moderationChannel int
+// MessageState is the aggregate of messages and topics: the messages with their per-user rows
+// (flags), their index by topic, channel and sender, recipients, submessages, and the
+// rules of sending, editing, moving, deleting, reacting, reading, narrowing and reporting.
+//
+// Files: messages.go, message_*.go, fetch_message.go, edit_message*.go, edit_typing.go,
+// delete_topic.go, deletion.go, topics.go, flags*.go, mark_*.go, narrow.go,
+// matches_narrow.go, mention.go, reactions.go, render.go, widgets.go, event_forms.go,
+// typing.go, welcome_bot.go, mutants_messages.go and this file.
+type MessageState struct {
+	*core
+	messages                   map[int]*Message
+	index                      messageIndex   // message ids by topic, channel, sender and unread (message_index.go)
+	recipients                 map[string]int // recipient key -> recipient id
+	nextMessage, nextRecipient int
 	// lastSubmessage numbers submessages.
 	lastSubmessage int
 	// keptTopics are, by channel, topics whose last message was deleted and that stay listed:
@@ -23,12 +26,8 @@ type messagingState struct {
 	keptTopics map[int][]Topic
 }
 
-// loadMessaging sets up the messaging state of a realm being loaded from f (under the lock,
-// after the system groups exist).
-func (s *State) loadMessaging(*fixtures.Fixture) {
-	s.messaging = messagingState{userTopics: map[int][]*userTopic{}}
-	s.setDefaultGroupSettings()
-	s.loadSystemBots()
+func (s *MessageState) reset() {
+	*s = MessageState{core: s.core, messages: map[int]*Message{}, recipients: map[string]int{}, index: newMessageIndex()}
 }
 
 // The real server's addresses of its notification bot and its Welcome Bot.
@@ -38,11 +37,11 @@ const (
 )
 
 // userOrBot finds a message sender: a realm user or a system bot.
-func (s *State) userOrBot(id int) *User {
-	if u := s.users[id]; u != nil {
+func (s *MessageState) userOrBot(id int) *User {
+	if u := s.accts.users[id]; u != nil {
 		return u
 	}
-	if b := s.systemBotByID(id); b != nil {
+	if b := s.accts.systemBotByID(id); b != nil {
 		return b
 	}
 	// Unreachable for stored messages; a placeholder keeps views total.
@@ -50,26 +49,26 @@ func (s *State) userOrBot(id int) *User {
 }
 
 // botUser returns the notification bot.
-func (s *State) botUser() *User { return s.systemBot(notificationBotEmail) }
+func (s *MessageState) botUser() *User { return s.accts.systemBot(notificationBotEmail) }
 
 // welcomeBotUser returns the Welcome Bot.
-func (s *State) welcomeBotUser() *User { return s.systemBot(welcomeBotEmail) }
+func (s *MessageState) welcomeBotUser() *User { return s.accts.systemBot(welcomeBotEmail) }
 
 // sendNotification posts a notification-bot message to a channel's topic, as the real server
 // does for moves and resolved topics (under the lock). Every subscriber receives it; it is
 // read for the users in readFor and unread for the others.
-func (s *State) sendNotification(ch *Channel, topic, content string, readFor ...int) *Message {
+func (s *MessageState) sendNotification(ch *Channel, topic, content string, readFor ...int) *Message {
 	bot := s.botUser()
 	rendered := s.render(content)
 	m := &Message{
 		Content: sharedContent(content, rendered.HTML), Rendered: rendered.HTML, SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal",
 		ChannelID: ch.ID, Topic: topic, RecipientID: ch.RecipientID,
-		ID: nextID(&s.next.message),
+		ID: nextID(&s.nextMessage),
 	}
 	m.Rows = newRows(slices.Collect(maps.Keys(ch.Subscribers)), func(id int) bool { return slices.Contains(readFor, id) })
 	s.storeMessage(m)
 	s.applyMentionFlags(m, mentionsOf(rendered))
-	s.afterMessageStored(m)
+	s.uploads.afterMessageStored(m)
 	s.publishNewMessage(m)
 	if ch.FirstMessageID == 0 {
 		ch.FirstMessageID = m.ID
