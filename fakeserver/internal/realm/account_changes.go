@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
@@ -74,7 +73,7 @@ func (s *AccountState) ConfirmEmailChange(userID int) (string, error) {
 	case u == nil || !ok:
 		return "", apierr.BadRequest("No email change to confirm for user %d", userID)
 	case !u.IsActive:
-		return "", apierr.New(http.StatusUnauthorized, "USER_DEACTIVATED", "Account is deactivated")
+		return "", apierr.Of(apierr.KindUnauthenticated, "USER_DEACTIVATED", "Account is deactivated")
 	case u.Email != change.from: // changed since by an owner: the link has expired
 		return "", apierr.BadRequest("The email change of user %d has expired", userID)
 	}

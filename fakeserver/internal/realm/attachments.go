@@ -187,7 +187,7 @@ func (s *UploadState) RemoveAttachment(userID, id int) error {
 	defer s.mu.Unlock()
 	a := s.attachments[id]
 	if a == nil && mutation.On("attachment-missing-as-not-found") {
-		return apierr.New(404, "NOT_FOUND", "Invalid attachment")
+		return apierr.Of(apierr.KindNotFound, "NOT_FOUND", "Invalid attachment")
 	}
 	if a == nil || a.OwnerID != userID && !mutation.On("attachment-of-other-user-deleted") {
 		return apierr.BadRequest("Invalid attachment")

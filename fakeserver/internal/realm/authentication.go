@@ -42,10 +42,10 @@ func (s *AccountState) PasswordLogin(email, password string) (User, error) {
 	defer s.mu.RUnlock()
 	u, ok := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
 	if !ok || u.IsBot || u.Password == "" || u.Password != password {
-		return User{}, apierr.New(401, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
 	}
 	if !u.IsActive {
-		return User{}, apierr.New(401, "USER_DEACTIVATED", "Account is deactivated")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "USER_DEACTIVATED", "Account is deactivated")
 	}
 	return *u, nil
 }

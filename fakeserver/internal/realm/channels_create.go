@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
@@ -29,7 +28,7 @@ func (s *ChannelState) CreateChannel(requesterID int, sp ChannelSpec, opts Subsc
 		return 0, err
 	}
 	if s.channelsByName[strings.ToLower(name)] != nil {
-		return 0, apierr.New(http.StatusBadRequest, "CHANNEL_ALREADY_EXISTS", "Channel '%s' already exists", name)
+		return 0, apierr.Of(apierr.KindInvalid, "CHANNEL_ALREADY_EXISTS", "Channel '%s' already exists", name)
 	}
 	subscribers, err := s.activeUsers(opts.Principals)
 	if err != nil {

@@ -145,7 +145,9 @@ func (s *UserDataState) DeleteDraft(userID, id int) error {
 }
 
 // errNoDraft is the real server's answer for a draft that is not the user's: 404.
-func errNoDraft() *apierr.Error { return apierr.New(404, "BAD_REQUEST", "Draft does not exist") }
+func errNoDraft() *apierr.Error {
+	return apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Draft does not exist")
+}
 
 // Drafts lists the user's drafts, the least recently edited first.
 func (s *UserDataState) Drafts(userID int) []DraftView {

@@ -144,7 +144,7 @@ func (s *MessageState) checkCanEditContent(u *User, m *Message, grace int64) err
 		return apierr.BadRequest("Your organization has turned off message editing")
 	}
 	if mutation.On("edit-others-content-code") && m.SenderID != u.ID {
-		return apierr.New(400, "UNAUTHORIZED_PRINCIPAL", "You don't have permission to edit this message")
+		return apierr.Of(apierr.KindInvalid, "UNAUTHORIZED_PRINCIPAL", "You don't have permission to edit this message")
 	}
 	if m.SenderID != u.ID && !(mutation.On("admins-edit-any-content") && u.IsAdmin()) {
 		return apierr.BadRequest("You don't have permission to edit this message")
@@ -198,7 +198,7 @@ func (s *MessageState) validateEditPayload(p *editPlan) error {
 			sum = sha256.Sum256([]byte(m.Rendered))
 		}
 		if !strings.EqualFold(*req.PrevContentSHA256, hex.EncodeToString(sum[:])) {
-			return apierr.New(400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.")
+			return apierr.Of(apierr.KindInvalid, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.")
 		}
 	}
 	return nil

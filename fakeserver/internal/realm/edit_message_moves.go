@@ -77,7 +77,7 @@ func (s *MessageState) checkWholeTopicTimeLimit(p *editPlan) error {
 	if mutation.On("movable-count-off-by-one") {
 		allowed = append(allowed, nil)
 	}
-	return apierr.New(400, "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
+	return apierr.Of(apierr.KindInvalid, "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
 		"You only have permission to move the %d/%d most recent messages in this topic.", len(allowed), len(all)).
 		With("first_message_id_allowed_to_move", first).
 		With("total_messages_allowed_to_move", len(allowed)).

@@ -335,7 +335,7 @@ func (s *OrganizationState) planEditing(c EditingChange, byOwner bool) (EditingS
 			return next, nil, apierr.MustBeOwner
 		}
 		if change.Old != nil && !change.Old.equal(*cur) {
-			return next, nil, apierr.New(400, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
+			return next, nil, apierr.Of(apierr.KindInvalid, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
 		}
 		if err := s.checkGroupSetting(rule, change.New); err != nil {
 			return next, nil, err

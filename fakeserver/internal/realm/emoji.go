@@ -179,11 +179,11 @@ func (s *OrganizationState) RemoveCustomEmoji(requesterID int, name string) erro
 	defer s.mu.Unlock()
 	e := s.activeEmoji(name)
 	if e == nil {
-		status := 400
+		kind := apierr.KindInvalid
 		if s.atLeast(LevelEmojiNotFound404) {
-			status = 404
+			kind = apierr.KindNotFound
 		}
-		return apierr.New(status, "BAD_REQUEST", "Emoji '%s' does not exist", name)
+		return apierr.Of(kind, "BAD_REQUEST", "Emoji '%s' does not exist", name)
 	}
 	if u := s.accts.users[requesterID]; !u.IsAdmin() && e.authorID != u.ID {
 		return apierr.BadRequest("Must be an organization administrator or emoji author")

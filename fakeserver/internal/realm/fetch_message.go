@@ -17,7 +17,7 @@ func (s *MessageState) GetMessage(userID, messageID int, opts ViewOptions) (Mess
 		return s.messageView(u, m, opts), m.Content, nil
 	}
 	if mutation.On("fetch-missing-message-code") && s.messages[messageID] == nil {
-		return MessageView{}, "", apierr.New(400, "NOT_FOUND", "Invalid message(s)")
+		return MessageView{}, "", apierr.Of(apierr.KindInvalid, "NOT_FOUND", "Invalid message(s)")
 	}
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {

@@ -284,7 +284,7 @@ func (s *GroupState) DeactivateGroup(requesterID, groupID int) error {
 		if !s.atLeast(LevelGroupInUseCode) {
 			return apierr.BadRequest("Cannot deactivate user group in use.")
 		}
-		return apierr.New(400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.").With("objections", objections)
+		return apierr.Of(apierr.KindInvalid, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.").With("objections", objections)
 	}
 	s.setGroupDeactivated(g, true)
 	return nil

@@ -72,7 +72,7 @@ const MaxWelcomeTextLength = 8000
 // invitationError is the real server's refusal of a batch of invitations: code
 // INVITATION_FAILED with the per-address errors and whether the other invitations went out.
 func invitationError(msg string, errs [][]any, sent bool) error {
-	return apierr.New(400, "INVITATION_FAILED", "%s", msg).With("errors", errs).With("sent_invitations", sent).
+	return apierr.Of(apierr.KindInvalid, "INVITATION_FAILED", "%s", msg).With("errors", errs).With("sent_invitations", sent).
 		With("license_limit_reached", false).With("daily_limit_reached", false)
 }
 

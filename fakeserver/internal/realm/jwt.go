@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -46,10 +45,10 @@ func (s *AccountState) JWTLogin(token string, cfg JWTConfig) (User, error) {
 	defer s.mu.RUnlock()
 	u := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
 	if u == nil {
-		return User{}, apierr.New(http.StatusUnauthorized, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
 	}
 	if !u.IsActive {
-		return User{}, apierr.New(http.StatusUnauthorized, "USER_DEACTIVATED", "Account is deactivated")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "USER_DEACTIVATED", "Account is deactivated")
 	}
 	return *u, nil
 }

@@ -81,13 +81,13 @@ func (s *MessageState) checkWildcardMentions(sender *User, ch *Channel, topic st
 	}
 	allowed := s.org.inGroupSetting(sender.ID, s.org.editing.CanMentionManyUsersGroup)
 	if ms.StreamWildcard && !allowed && len(ch.Subscribers) > wildcardMentionThreshold {
-		return apierr.New(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.")
+		return apierr.Of(apierr.KindInvalid, "STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.")
 	}
 	if ms.TopicWildcard && !allowed {
 		participants := s.topicParticipants(ch.ID, topic)
 		participants[sender.ID] = true
 		if len(participants) > wildcardMentionThreshold {
-			return apierr.New(400, "TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.")
+			return apierr.Of(apierr.KindInvalid, "TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.")
 		}
 	}
 	return nil

@@ -196,9 +196,9 @@ func (s *MessageState) sendableChannel(sender *User, d Draft) (*Channel, error) 
 	}
 	if ch == nil {
 		if d.Channel != "" {
-			return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel '%s' does not exist", d.Channel).With("stream", d.Channel)
+			return nil, apierr.Of(apierr.KindInvalid, "STREAM_DOES_NOT_EXIST", "Channel '%s' does not exist", d.Channel).With("stream", d.Channel)
 		}
-		return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel with ID '%d' does not exist", d.ChannelID).With("stream_id", d.ChannelID)
+		return nil, apierr.Of(apierr.KindInvalid, "STREAM_DOES_NOT_EXIST", "Channel with ID '%d' does not exist", d.ChannelID).With("stream_id", d.ChannelID)
 	}
 	if ch.Archived || !ch.canAccess(sender) {
 		return nil, apierr.BadRequest("Not authorized to send to channel '%s'", ch.Name)

@@ -43,7 +43,7 @@ var (
 // is also a field of its own, which typed clients read.
 func badNarrow(format string, args ...any) error {
 	desc := fmt.Sprintf(format, args...)
-	return apierr.New(400, "BAD_NARROW", "Invalid narrow operator: %s", desc).With("desc", desc)
+	return apierr.Of(apierr.KindInvalid, "BAD_NARROW", "Invalid narrow operator: %s", desc).With("desc", desc)
 }
 
 // ParseNarrow decodes a narrow (a decoded JSON list): each term an object with operator,

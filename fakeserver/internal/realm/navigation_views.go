@@ -33,7 +33,7 @@ const (
 
 var (
 	errViewExists  = apierr.BadRequest("Navigation view already exists.")
-	errViewMissing = apierr.New(404, "BAD_REQUEST", "Navigation view does not exist.")
+	errViewMissing = apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Navigation view does not exist.")
 	errBuiltInName = apierr.BadRequest("Built-in views cannot have a custom name.")
 )
 

@@ -281,7 +281,7 @@ func (s *UserDataState) RemoveLegacyToken(userID int, kind, token string) error 
 		return t.UserID == userID && t.Kind == kind && t.Token == token
 	})
 	if len(s.legacyTokens) == n {
-		return apierr.New(400, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
+		return apierr.Of(apierr.KindInvalid, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
 	}
 	return nil
 }

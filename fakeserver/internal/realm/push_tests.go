@@ -43,13 +43,13 @@ func (s *UserDataState) CheckTestNotification(userID int, token *string) error {
 			return nil
 		}
 	}
-	return apierr.New(400, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
+	return apierr.Of(apierr.KindInvalid, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
 }
 
 // errNoActivePushDevice is the refusal of an end-to-end encrypted test notification with no
 // registration to go to.
 func errNoActivePushDevice() error {
-	return apierr.New(400, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device")
+	return apierr.Of(apierr.KindInvalid, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device")
 }
 
 // CheckE2EETestNotification finds the encrypted registrations an end-to-end encrypted test

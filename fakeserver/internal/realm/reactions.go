@@ -149,7 +149,7 @@ func (s *MessageState) AddReaction(userID, messageID int, req ReactionRequest) e
 	if slices.IndexFunc(m.Reactions, sameReaction(userID, r)) >= 0 {
 		// Its own code from feature level 193, BAD_REQUEST before.
 		if s.atLeast(LevelReactionAlreadyExists) {
-			return apierr.New(400, "REACTION_ALREADY_EXISTS", "Reaction already exists.")
+			return apierr.Of(apierr.KindInvalid, "REACTION_ALREADY_EXISTS", "Reaction already exists.")
 		}
 		return apierr.BadRequest("Reaction already exists.")
 	}

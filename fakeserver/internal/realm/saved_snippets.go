@@ -112,7 +112,7 @@ func (s *UserDataState) DeleteSavedSnippet(userID, id int) error {
 
 // errNoSnippet is the real server's answer for a snippet that is not the user's.
 func errNoSnippet() error {
-	return apierr.New(404, "BAD_REQUEST", "Saved snippet does not exist.")
+	return apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Saved snippet does not exist.")
 }
 
 // SavedSnippets lists the user's snippets in ID order.

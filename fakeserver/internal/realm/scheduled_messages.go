@@ -209,7 +209,7 @@ func (s *UserDataState) removeScheduled(sm *scheduledMessage) {
 
 // errNoScheduled is the real server's answer for a scheduled message that is not the user's.
 func errNoScheduled() error {
-	return apierr.New(404, "BAD_REQUEST", "Scheduled message does not exist")
+	return apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Scheduled message does not exist")
 }
 
 // ScheduledMessages lists the user's scheduled messages, the soonest first.

@@ -15,8 +15,8 @@ type UploadedFile struct {
 
 // The real server's answers for a file that does not exist and for one the user may not see.
 var (
-	errFileNotFound  = apierr.New(404, "BAD_REQUEST", "File not found.")
-	errFileForbidden = apierr.New(403, "BAD_REQUEST", "You are not authorized to view this file.")
+	errFileNotFound  = apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "File not found.")
+	errFileForbidden = apierr.Of(apierr.KindForbidden, "BAD_REQUEST", "You are not authorized to view this file.")
 )
 
 // DownloadFile finds an uploaded file by its path_id for a user who may see it: its owner, or

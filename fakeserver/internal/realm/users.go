@@ -504,7 +504,7 @@ func errLastUser(lastOwner bool) error {
 	if lastOwner {
 		entity = "organization owner"
 	}
-	return apierr.New(400, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only %s.", entity).With("is_last_owner", lastOwner)
+	return apierr.Of(apierr.KindInvalid, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only %s.", entity).With("is_last_owner", lastOwner)
 }
 
 // DeactivateBot deactivates a bot (DELETE /bots/{bot_id}): its owner and organization

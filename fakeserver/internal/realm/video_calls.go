@@ -23,7 +23,7 @@ func (s *OrganizationState) CreateVideoCall(userID int, configured bool) (string
 		return fmt.Sprintf("https://vcall.%s/j/%d", s.settings.Host, 81_000_000_000+nextID(&s.nextMeeting)), nil
 	}
 	if u := s.accts.users[userID]; u == nil || !u.HasVCallToken {
-		return "", apierr.New(400, "INVALID_VIDEO_CALL_PROVIDER_TOKEN", "Invalid video call access token")
+		return "", apierr.Of(apierr.KindInvalid, "INVALID_VIDEO_CALL_PROVIDER_TOKEN", "Invalid video call access token")
 	}
 	n := nextID(&s.nextMeeting)
 	if mutation.On("vcall-url-empty") {
