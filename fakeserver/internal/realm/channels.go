@@ -349,3 +349,22 @@ type Topic struct {
 
 // String names a channel for logs and errors.
 func (ch *Channel) String() string { return fmt.Sprintf("#%s (%d)", ch.Name, ch.ID) }
+
+// channelAudience lists the active users who can see a channel exist: the audience of its
+// creation and of updates to its properties.
+func (s *ChannelState) channelAudience(ch *Channel) []int {
+	var ids []int
+	for _, id := range s.accts.activeUserIDs() {
+		if ch.canAccess(s.accts.users[id]) || (ch.InviteOnly && s.accts.users[id].IsAdmin()) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// channelUpdate publishes a change of one channel property.
+func (s *ChannelState) channelUpdate(ch *Channel, property string, value any) {
+	s.publish(events.Event{
+		"type": "stream", "op": "update", "stream_id": ch.ID, "name": ch.Name, "property": property, "value": value,
+	}, s.channelAudience(ch)...)
+}

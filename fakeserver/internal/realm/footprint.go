@@ -17,7 +17,8 @@ type Footprint struct {
 	Subscriptions map[int]int `json:"subscriptions"`
 }
 
-// Footprint counts the realm's users, channels, messages and subscriptions now.
+// Footprint counts the realm's users, channels, messages and subscriptions now. It is State's
+// because it counts in every aggregate.
 func (s *State) Footprint() Footprint {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

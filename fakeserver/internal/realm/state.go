@@ -174,3 +174,24 @@ func nextID(c *int) int {
 	*c++
 	return *c
 }
+
+// Tick runs what falls due when virtual time moves (the control API's clock): reminder and
+// scheduled message delivery and the expiry of unused uploads. It is State's because it spans
+// two aggregates: each user's reminders and scheduled messages, and the uploads.
+func (s *State) Tick() {
+	// The lifetime comes from the server's configuration, which has a lock of its own: read
+	// it before taking the realm's, so that the two are never held together.
+	s.mu.RLock()
+	lifetime := s.unusedUploadSeconds
+	s.mu.RUnlock()
+	seconds := int64(DefaultUnusedUploadSeconds)
+	if lifetime != nil {
+		seconds = lifetime()
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.deliverDueReminders()
+	s.deliverDueScheduled()
+	s.expireUnusedUploads(seconds)
+}

@@ -1,5 +1,7 @@
 package realm
 
+import "github.com/chatconform/chatconform/fakeserver/internal/events"
+
 // OrganizationState is the aggregate of the organization's settings: the plain realm settings,
 // the message editing and moving policy, group-valued permission settings, the realm's email
 // visibility, defaults for new users' settings, custom emoji, linkifiers, code playgrounds,
@@ -38,4 +40,17 @@ type OrganizationState struct {
 func (s *OrganizationState) reset() {
 	*s = OrganizationState{core: s.core, editing: defaultEditing(), realmEmailVisibility: VisibleEveryone,
 		realmSettings: map[string]any{}, userDefaults: map[string]any{}, emoji: map[int]*customEmoji{}, consented: map[int]bool{}}
+}
+
+// publishRealmList sends the whole new list of a realm-wide collection (linkifiers,
+// playgrounds), as the real server does for these. From feature level 176 on, linkifier
+// events go only to clients with the linkifier_url_template capability.
+func (s *OrganizationState) publishRealmList(eventType string, list any) {
+	ev := events.Event{"type": eventType, eventType: list}
+	s.events.PublishEach(func(_ int, c events.Client) []events.Event {
+		if eventType == "realm_linkifiers" && !LinkifiersFor(s.settings.FeatureLevel, c) {
+			return nil
+		}
+		return []events.Event{ev}
+	}, s.accts.activeUserIDs()...)
 }

@@ -95,23 +95,3 @@ func (s *UploadState) afterContentEdited(m *Message, oldContent string) []Detach
 	}
 	return detached
 }
-
-// Tick runs what falls due when virtual time moves (the control API's clock): reminder and
-// scheduled message delivery and the expiry of unused uploads.
-func (s *State) Tick() {
-	// The lifetime comes from the server's configuration, which has a lock of its own: read
-	// it before taking the realm's, so that the two are never held together.
-	s.mu.RLock()
-	lifetime := s.unusedUploadSeconds
-	s.mu.RUnlock()
-	seconds := int64(DefaultUnusedUploadSeconds)
-	if lifetime != nil {
-		seconds = lifetime()
-	}
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.deliverDueReminders()
-	s.deliverDueScheduled()
-	s.expireUnusedUploads(seconds)
-}

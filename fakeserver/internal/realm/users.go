@@ -595,3 +595,34 @@ func (s *AccountState) ServerPermissions() map[string][]string {
 	}
 	return out
 }
+
+// activeUserIDs lists every active user, in ID order: the audience of realm-wide events.
+func (s *AccountState) activeUserIDs() []int {
+	var ids []int
+	for _, id := range slices.Sorted(maps.Keys(s.users)) {
+		if s.users[id].IsActive {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// publishUserAdded tells every user of a new account, each as they may see it; under
+// client_gravatar the avatar URL is null where the client can compute it.
+func (s *AccountState) publishUserAdded(u *User) {
+	s.events.PublishEach(func(id int, c events.Client) []events.Event {
+		viewer := s.users[id]
+		person := s.userView(viewer, u)
+		if c.ClientGravatar && s.canSeeRealEmail(viewer, u) {
+			person.AvatarURL = nil
+		}
+		return []events.Event{{"type": "realm_user", "op": "add", "person": person}}
+	}, s.activeUserIDs()...)
+}
+
+// publishUserUpdate tells every user of a change to one account's fields.
+func (s *AccountState) publishUserUpdate(u *User, fields map[string]any) {
+	person := map[string]any{"user_id": u.ID}
+	maps.Copy(person, fields)
+	s.publish(events.Event{"type": "realm_user", "op": "update", "person": person}, s.activeUserIDs()...)
+}
