@@ -1,10 +1,6 @@
 package realm
 
 import (
-	"encoding/base64"
-	"encoding/json"
-	"fmt"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
@@ -73,16 +69,4 @@ func (s *UserDataState) CheckE2EETestNotification(userID int, id *int64) error {
 		}
 	}
 	return errNoActivePushDevice()
-}
-
-// BigBlueButtonURL is the join URL of a new BigBlueButton meeting: the fake's own join route
-// with the meeting's settings, signed the way the real server signs them (here a plain
-// encoding, since no BigBlueButton server checks it).
-func (s *OrganizationState) BigBlueButtonURL(meetingName string, voiceOnly bool) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := nextID(&s.nextMeeting)
-	payload, _ := json.Marshal(map[string]any{"meeting_id": fmt.Sprintf("zulip-%s-%d", s.settings.StringID, n), "meeting_name": meetingName,
-		"lock_settings_disable_cam": voiceOnly, "moderator": "join"}) // plain values: cannot fail
-	return "/calls/bigbluebutton/join?bigbluebutton=" + base64.RawURLEncoding.EncodeToString(payload)
 }

@@ -9,7 +9,8 @@ import "github.com/chatconform/chatconform/fixtures"
 //
 // Files: users*.go, create_user.go, update_user_by_email.go, account_changes.go,
 // authentication.go, jwt.go, dev_login.go, bots_edit.go, bot_*.go, profile*.go,
-// email_visibility.go, invites*.go, system_bots.go, user_settings.go and this file.
+// email_visibility.go, invites*.go, system_bots.go, user_settings.go, register_accounts.go and
+// this file.
 type AccountState struct {
 	*core
 	users        map[int]*User

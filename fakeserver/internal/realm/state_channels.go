@@ -5,7 +5,7 @@ package realm
 // channels of new users.
 //
 // Files: channels*.go, channel_*.go, subscriptions*.go, subscription_settings.go,
-// user_channels.go, default_channels.go and this file.
+// user_channels.go, default_channels.go, register_channels.go and this file.
 type ChannelState struct {
 	*core
 	channels       map[int]*Channel

@@ -11,8 +11,7 @@ import (
 // users create, with their members and subgroups and the group settings that say who may
 // change them.
 //
-// Files: groups*.go, group_membership.go, system_groups.go, realm_group_defaults.go and this
-// file.
+// Files: groups*.go, group_membership.go, system_groups.go, register_groups.go and this file.
 type GroupState struct {
 	*core
 	groups    map[int]*UserGroup

@@ -10,9 +10,9 @@ import (
 // rules of sending, editing, moving, deleting, reacting, reading, narrowing and reporting.
 //
 // Files: messages.go, message_*.go, fetch_message.go, edit_message*.go, edit_typing.go,
-// delete_topic.go, deletion.go, topics.go, flags*.go, mark_*.go, narrow.go,
-// matches_narrow.go, mention.go, reactions.go, render.go, widgets.go, event_forms.go,
-// typing.go, welcome_bot.go, mutants_messages.go and this file.
+// delete_topic.go, deletion.go, topics.go, flags*.go, mark_*.go, narrow.go, matches_narrow.go,
+// mention.go, reactions.go, render.go, widgets.go, event_forms.go, typing.go, welcome_bot.go,
+// read_receipts.go, mutants_messages.go, register_messages.go and this file.
 type MessageState struct {
 	*core
 	messages                   map[int]*Message

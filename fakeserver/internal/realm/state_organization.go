@@ -7,9 +7,9 @@ import "github.com/chatconform/chatconform/fakeserver/internal/events"
 // visibility, defaults for new users' settings, custom emoji, linkifiers, code playgrounds,
 // the moderation request channel, video calls and data exports.
 //
-// Files: realm_settings.go, realm_update.go, edit_settings.go, user_settings_defaults.go,
-// emoji.go, linkifiers.go, playgrounds.go, video_calls.go, export.go, levels_*.go and this
-// file.
+// Files: realm_settings.go, realm_update.go, realm_group_defaults.go, edit_settings.go,
+// user_settings_defaults.go, emoji.go, linkifiers.go, playgrounds.go, video_calls.go,
+// export.go, register_organization.go and this file.
 type OrganizationState struct {
 	*core
 	editing EditingSettings

@@ -5,9 +5,9 @@ package realm
 // saved snippets, navigation views and push devices. Each map is by user ID or by an ID
 // of the user's own item.
 //
-// Files: personal.go (alert words, status, muted users), presence.go, topic_muting.go,
+// Files: alert_words.go, user_status.go, muted_users.go, presence.go, topic_muting.go,
 // user_topics.go, drafts.go, scheduled_messages.go, reminders.go, saved_snippets.go,
-// navigation_views.go, push_*.go and this file.
+// navigation_views.go, push_*.go, register_user_data.go and this file.
 type UserDataState struct {
 	*core
 	alertWords map[int][]string

@@ -1,6 +1,8 @@
 package realm
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -60,4 +62,16 @@ func (s *OrganizationState) NextcloudTalkRoom(configured bool) (string, error) {
 	defer s.mu.Unlock()
 	token := strconv.FormatInt(int64(36*36*36*36*36*36*36+nextID(&s.nextMeeting)), 36)
 	return fmt.Sprintf("https://nextcloud.%s/index.php/call/%s", s.settings.Host, token), nil
+}
+
+// BigBlueButtonURL is the join URL of a new BigBlueButton meeting: the fake's own join route
+// with the meeting's settings, signed the way the real server signs them (here a plain
+// encoding, since no BigBlueButton server checks it).
+func (s *OrganizationState) BigBlueButtonURL(meetingName string, voiceOnly bool) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := nextID(&s.nextMeeting)
+	payload, _ := json.Marshal(map[string]any{"meeting_id": fmt.Sprintf("zulip-%s-%d", s.settings.StringID, n), "meeting_name": meetingName,
+		"lock_settings_disable_cam": voiceOnly, "moderator": "join"}) // plain values: cannot fail
+	return "/calls/bigbluebutton/join?bigbluebutton=" + base64.RawURLEncoding.EncodeToString(payload)
 }
