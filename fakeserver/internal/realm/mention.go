@@ -97,7 +97,7 @@ func (s *MessageState) checkWildcardMentions(sender *User, ch *Channel, topic st
 // named, stream_wildcard_mentioned for everyone on a channel wildcard, topic_wildcard_mentioned
 // for the topic's participants on a topic wildcard, and the older wildcard_mentioned as the
 // OR of the two; and has_alert_word for the recipients, not the sender, whose alert words the
-// content holds (personal.go). The mentions are the content's, as rendering found them; messages do not keep
+// content holds (alert_words.go). The mentions are the content's, as rendering found them; messages do not keep
 // them, since nothing reads them after the flags are set.
 func (s *MessageState) applyMentionFlags(m *Message, mentions mentionSet) {
 	var participants map[int]bool
