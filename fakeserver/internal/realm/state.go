@@ -148,7 +148,6 @@ func (s *State) load(f *fixtures.Fixture) {
 	s.GroupState.loadGroups(f)
 }
 
-// Settings returns the realm settings.
 // SetFeatureLevel makes the realm a server of another feature level until the next load. A
 // version that was the default for the old level follows the level (a fixture's own stays).
 func (s *core) SetFeatureLevel(level int) {
@@ -160,6 +159,7 @@ func (s *core) SetFeatureLevel(level int) {
 	s.settings.FeatureLevel = level
 }
 
+// Settings returns the realm settings.
 func (s *core) Settings() Settings {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
