@@ -58,20 +58,10 @@ func (s *ChannelState) addChannel(name, description string, inviteOnly, historyP
 		HistoryPublicToSubscribers: historyPublic, DateCreated: s.Now(), Subscribers: map[int]*Subscription{},
 		Former: map[int]*Subscription{},
 	}
-	ch.RecipientID = s.recipientID("channel:" + strconv.Itoa(ch.ID))
+	ch.RecipientID = s.msgs.recipientID("channel:" + strconv.Itoa(ch.ID))
 	s.channels[ch.ID] = ch
 	s.channelsByName[strings.ToLower(name)] = ch
 	return ch
-}
-
-// recipientID returns the stable ID of a set of recipients, creating it on first use.
-func (s *ChannelState) recipientID(key string) int {
-	if id, ok := s.msgs.recipients[key]; ok {
-		return id
-	}
-	id := nextID(&s.msgs.nextRecipient)
-	s.msgs.recipients[key] = id
-	return id
 }
 
 func (s *ChannelState) subscribe(ch *Channel, u *User) bool {

@@ -135,7 +135,8 @@ func (s *AccountState) setEmailVisibility(u *User, visibility int) {
 // setRealmEmailVisibility changes the realm's email_address_visibility (PATCH /realm, below
 // LevelUserEmailVisibility) to a checked value, and returns whether it changed. Every user
 // whose API email changes with it is announced, as for a user's own setting. The caller holds
-// the write lock.
+// the write lock. It is AccountState's, though the setting is the organization's, because
+// what it changes is every user's email as others see it.
 func (s *AccountState) setRealmEmailVisibility(visibility int) bool {
 	if visibility == s.org.realmEmailVisibility {
 		return false

@@ -68,7 +68,7 @@ func (s *AccountState) AcceptInvite(a Acceptance) (Joined, error) {
 	// The invitation's own Welcome Bot text reaches the new user as a direct message from
 	// Welcome Bot, as the test endpoint sends it (the rest of the greeting is not sent).
 	if t := inv.welcomeText; t != nil && *t != "" {
-		s.userData.sendAsSystemBot(s.msgs.welcomeBotUser(), u, welcomeBotCustomMessage(s.org.realmName(), *t))
+		s.msgs.sendAsSystemBot(s.msgs.welcomeBotUser(), u, welcomeBotCustomMessage(s.org.realmName(), *t))
 	}
 	// The account uses its invitation up and, as on the real server, revokes every other
 	// invitation to its address; an invitation link stays for others.

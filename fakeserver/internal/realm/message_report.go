@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
 // ReportType is one reason a message may be reported for (register's
@@ -69,20 +68,6 @@ func (s *MessageState) checkModerationRequestChannel(id int) error {
 		return apierr.BadRequest("Moderation request channel must be private.")
 	}
 	return nil
-}
-
-// setModerationRequestChannel sets moderation_request_channel_id (PATCH /realm) to a checked
-// value, announced to every active user with a realm update event. As on the real server, the
-// setting counts as changed, and is announced, whenever it differs or none is set (-1 again
-// included). The caller holds the write lock.
-func (s *MessageState) setModerationRequestChannel(id int) bool {
-	cur := s.org.moderationChannel
-	if cur != 0 && cur == id {
-		return false
-	}
-	s.org.moderationChannel = max(id, 0)
-	s.publish(events.Event{"type": "realm", "op": "update", "property": "moderation_request_channel_id", "value": id}, s.accts.activeUserIDs()...)
-	return true
 }
 
 // ReportMessage reports a message to the realm's moderators (POST /messages/{id}/report): the

@@ -151,7 +151,7 @@ func (s *MessageState) store(senderID int, d Draft, content string, rendered mar
 			return 0, err
 		}
 		m.Participants = receivers
-		m.RecipientID = s.chans.recipientID("direct:" + joinInts(receivers))
+		m.RecipientID = s.recipientID("direct:" + joinInts(receivers))
 	} else {
 		ch, err := s.sendableChannel(sender, d)
 		if err != nil {

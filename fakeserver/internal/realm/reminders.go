@@ -160,7 +160,7 @@ func (s *UserDataState) deliverDueReminders() {
 			r.Failed = true
 			continue
 		}
-		s.sendAsNotificationBot(u, s.reminderContent(m, r.Note))
+		s.msgs.sendAsNotificationBot(u, s.reminderContent(m, r.Note))
 		s.removeReminder(r)
 	}
 }
@@ -232,27 +232,4 @@ func renderPlain(content string) string {
 		return ""
 	}
 	return serializedHTML(markdown.Render(content))
-}
-
-// sendAsNotificationBot sends the notification bot's direct message to u (under the lock),
-// unread. The bot is no member of the realm (a system bot), so only u has a message row and
-// only u is listed among the participants, whose views look their users up in the realm;
-// the conversation itself is the pair's.
-func (s *UserDataState) sendAsNotificationBot(u *User, content string) *Message {
-	return s.sendAsSystemBot(s.msgs.botUser(), u, content)
-}
-
-// sendAsSystemBot sends a system bot's direct message to u (under the lock), as
-// sendAsNotificationBot does.
-func (s *UserDataState) sendAsSystemBot(bot, u *User, content string) *Message {
-	pair := []int{bot.ID, u.ID}
-	slices.Sort(pair)
-	m := &Message{
-		ID: nextID(&s.msgs.nextMessage), IsDirect: true, Content: content, Rendered: renderPlain(content),
-		SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal", Participants: []int{u.ID},
-		RecipientID: s.chans.recipientID("direct:" + joinInts(pair)), Rows: newRows([]int{u.ID}, func(int) bool { return false }),
-	}
-	s.msgs.storeMessage(m)
-	s.msgs.publishNewMessage(m)
-	return m
 }

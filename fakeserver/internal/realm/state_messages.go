@@ -75,3 +75,36 @@ func (s *MessageState) sendNotification(ch *Channel, topic, content string, read
 	}
 	return m
 }
+
+// recipientID returns the stable ID of a set of recipients, creating it on first use.
+func (s *MessageState) recipientID(key string) int {
+	if id, ok := s.recipients[key]; ok {
+		return id
+	}
+	id := nextID(&s.nextRecipient)
+	s.recipients[key] = id
+	return id
+}
+
+// sendAsNotificationBot sends the notification bot's direct message to u (under the lock),
+// unread. The bot is no member of the realm (a system bot), so only u has a message row and
+// only u is listed among the participants, whose views look their users up in the realm;
+// the conversation itself is the pair's.
+func (s *MessageState) sendAsNotificationBot(u *User, content string) *Message {
+	return s.sendAsSystemBot(s.botUser(), u, content)
+}
+
+// sendAsSystemBot sends a system bot's direct message to u (under the lock), as
+// sendAsNotificationBot does.
+func (s *MessageState) sendAsSystemBot(bot, u *User, content string) *Message {
+	pair := []int{bot.ID, u.ID}
+	slices.Sort(pair)
+	m := &Message{
+		ID: nextID(&s.nextMessage), IsDirect: true, Content: content, Rendered: renderPlain(content),
+		SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal", Participants: []int{u.ID},
+		RecipientID: s.recipientID("direct:" + joinInts(pair)), Rows: newRows([]int{u.ID}, func(int) bool { return false }),
+	}
+	s.storeMessage(m)
+	s.publishNewMessage(m)
+	return m
+}

@@ -19,7 +19,7 @@ func (s *MessageState) SendWelcomeBotTest(userID int, text string) (int, error) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.accts.users[userID]
-	return s.userData.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.org.realmName(), text)).ID, nil
+	return s.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.org.realmName(), text)).ID, nil
 }
 
 // welcomeBotCustomMessage is the custom text as Welcome Bot sends it: introduced as a message
