@@ -63,12 +63,10 @@ func (s *Server) register(c *call) (fields, error) {
 	st.f["zulip_version"], st.f["zulip_feature_level"], st.f["zulip_merge_base"] = st.settings.Version, st.settings.FeatureLevel, st.settings.Version
 	st.f["queue_id"], st.f["last_event_id"] = queueID, lastEventID
 	s.coreRegisterState(&st)
-	// Each area of the API adds the state it owns.
-	s.messagingRegisterState(&st)
-	s.accountRegisterState(&st)
-	s.integrationRegisterState(&st)
-	s.personalRegisterState(&st)
-	s.organizationRegisterState(&st)
+	// The domain's aggregates add the parts they own.
+	maps.Copy(st.f, s.realm().RegisterState(realm.RegisterRequest{
+		UserID: c.user.ID, Wanted: wanted, IncludeDeactivatedGroups: client.Can("include_deactivated_groups"),
+	}))
 	return st.f, nil
 }
 
@@ -322,89 +320,4 @@ func (s *Server) realmRegisterState(st *registerState) {
 	f["server_jitsi_server_url"], f["server_can_summarize_topics"] = nil, false
 	maps.Copy(f, s.realm().RealmSettingsState())
 	maps.Copy(f, s.realm().EditingState())
-}
-
-// messagingRegisterState adds the user topics and muted topics to a POST /register response.
-func (s *Server) messagingRegisterState(st *registerState) {
-	c, fetch, f := st.c, st.want, st.f
-	userTopics := s.realm().AtLeast(realm.LevelUserTopicState)
-	if fetch("user_topic") && userTopics {
-		f["user_topics"] = s.realm().UserTopics(c.user.ID)
-	}
-	// As on the real server, a client that names user_topic gets the legacy list only from
-	// a server too old to have user_topics.
-	if fetch("muted_topics") && (st.wanted == nil || !fetch("user_topic") || !userTopics) {
-		f["muted_topics"] = s.realm().MutedTopics(c.user.ID)
-	}
-}
-
-// accountRegisterState adds custom profile fields and user groups to a POST /register response.
-func (s *Server) accountRegisterState(st *registerState) {
-	fetch, f := st.want, st.f
-	if fetch("custom_profile_fields") {
-		f["custom_profile_fields"] = s.realm().ProfileFields()
-	}
-	if fetch("realm_user_groups") {
-		// Deactivated groups only for clients that know them (include_deactivated_groups).
-		f["realm_user_groups"] = s.realm().Groups(st.client.Can("include_deactivated_groups"))
-	}
-}
-
-// integrationRegisterState adds reminders and push devices to a POST /register response.
-func (s *Server) integrationRegisterState(st *registerState) {
-	c, fetch, f := st.c, st.want, st.f
-	if fetch("reminders") && s.realm().AtLeast(realm.LevelReminderList) {
-		f["reminders"] = s.realm().Reminders(c.user.ID)
-	}
-	if fetch("device") && s.realm().AtLeast(realm.LevelPushRedesign) {
-		f["devices"] = s.realm().Devices(c.user.ID)
-	}
-	if fetch("push_device") && s.realm().AtLeast(realm.LevelPushRegistration) && !s.realm().AtLeast(realm.LevelPushRedesign) {
-		f["push_devices"] = s.realm().PushAccounts(c.user.ID)
-	}
-}
-
-// personalRegisterState adds a user's alert words, statuses, muted users, drafts, saved
-// snippets and scheduled messages to a POST /register response.
-func (s *Server) personalRegisterState(st *registerState) {
-	uid, f := st.c.user.ID, st.f
-	if st.want("alert_words") {
-		f["alert_words"] = s.realm().AlertWords(uid)
-	}
-	if st.want("user_status") {
-		f["user_status"] = s.realm().Statuses()
-	}
-	if st.want("muted_users") {
-		f["muted_users"] = s.realm().MutedUsers(uid)
-	}
-	if st.want("drafts") {
-		f["drafts"] = s.realm().Drafts(uid)
-	}
-	if st.want("saved_snippets") && s.realm().AtLeast(realm.LevelSavedSnippets) {
-		f["saved_snippets"] = s.realm().SavedSnippets(uid)
-	}
-	if st.want("scheduled_messages") && s.realm().AtLeast(realm.LevelScheduleMessages) {
-		f["scheduled_messages"] = s.realm().ScheduledMessages(uid)
-	}
-}
-
-// organizationRegisterState adds the state of default channels, channel folders and navigation views to a POST /register response.
-func (s *Server) organizationRegisterState(st *registerState) {
-	r, f := s.realm(), st.f
-	if st.want("default_streams") {
-		f["realm_default_streams"] = r.DefaultChannels(st.c.user.ID)
-	}
-	if st.want("channel_folders") && r.AtLeast(realm.LevelChannelFolders) {
-		f["channel_folders"] = r.ChannelFolders(true)
-	}
-	if st.want("realm") && r.AtLeast(realm.LevelChannelFolderLimits) {
-		f["max_channel_folder_name_length"] = realm.MaxChannelFolderNameLength
-		f["max_channel_folder_description_length"] = realm.MaxChannelFolderDescriptionLength
-	}
-	if st.want("realm_user_settings_defaults") && r.AtLeast(realm.LevelRealmUserDefaults) {
-		f["realm_user_settings_defaults"] = r.RealmUserSettingsDefaults()
-	}
-	if st.want("navigation_views") && r.AtLeast(realm.LevelNavigationViews) {
-		f["navigation_views"] = r.NavigationViews(st.c.user.ID)
-	}
 }

@@ -37,6 +37,28 @@ func New(status int, code, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...), Status: status}
 }
 
+// Kind is what went wrong, in the domain's words: the domain (package realm) knows nothing
+// of HTTP, so it names a kind and this package gives the status the real server answers.
+type Kind int
+
+// The kinds of failure the domain reports.
+const (
+	KindInvalid         Kind = iota // the request cannot be carried out as asked: HTTP 400
+	KindUnauthenticated             // the credentials are wrong or the account is deactivated: 401
+	KindForbidden                   // the user may not see the thing: 403
+	KindNotFound                    // the thing does not exist: 404
+)
+
+var kindStatus = map[Kind]int{
+	KindInvalid: http.StatusBadRequest, KindUnauthenticated: http.StatusUnauthorized,
+	KindForbidden: http.StatusForbidden, KindNotFound: http.StatusNotFound,
+}
+
+// Of makes an error of a kind with an explicit code.
+func Of(kind Kind, code, format string, args ...any) *Error {
+	return New(kindStatus[kind], code, format, args...)
+}
+
 // BadRequest is the real server's generic failure: HTTP 400, code BAD_REQUEST.
 func BadRequest(format string, args ...any) *Error {
 	return New(http.StatusBadRequest, "BAD_REQUEST", format, args...)

@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
@@ -37,7 +36,7 @@ func checkPasswordChange(u *User, oldPassword, newPassword string) error {
 // changes nothing), or the real server's refusal: the realm's email_changes_disabled (which
 // binds all but administrators), an invalid address, one reserved for a system bot, or one
 // another account has. The caller holds the lock.
-func (s *State) checkEmailChange(u *User, email string) (string, error) {
+func (s *AccountState) checkEmailChange(u *User, email string) (string, error) {
 	email = strings.TrimSpace(email)
 	if email == u.Email {
 		return "", nil
@@ -65,16 +64,16 @@ func (s *State) checkEmailChange(u *User, email string) (string, error) {
 // real server mails to the new address does. The change is checked again, as the real server
 // does, since the realm or the address may have changed in between; a refused confirmation
 // changes nothing. It returns the account's new address.
-func (s *State) ConfirmEmailChange(userID int) (string, error) {
+func (s *AccountState) ConfirmEmailChange(userID int) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
-	change, ok := s.accounts.pendingEmails[userID]
+	change, ok := s.pendingEmails[userID]
 	switch {
 	case u == nil || !ok:
 		return "", apierr.BadRequest("No email change to confirm for user %d", userID)
 	case !u.IsActive:
-		return "", apierr.New(http.StatusUnauthorized, "USER_DEACTIVATED", "Account is deactivated")
+		return "", apierr.Of(apierr.KindUnauthenticated, "USER_DEACTIVATED", "Account is deactivated")
 	case u.Email != change.from: // changed since by an owner: the link has expired
 		return "", apierr.BadRequest("The email change of user %d has expired", userID)
 	}
@@ -82,14 +81,14 @@ func (s *State) ConfirmEmailChange(userID int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	delete(s.accounts.pendingEmails, userID)
+	delete(s.pendingEmails, userID)
 	s.changeEmail(u, email)
 	return email, nil
 }
 
 // emailChangesDisabled is the organization setting email_changes_disabled (PATCH /realm); the
 // caller holds the lock.
-func (s *State) emailChangesDisabled() bool {
-	disabled, _ := s.realmSettingNamed("email_changes_disabled").(bool)
+func (s *AccountState) emailChangesDisabled() bool {
+	disabled, _ := s.org.realmSettingNamed("email_changes_disabled").(bool)
 	return disabled
 }

@@ -54,7 +54,7 @@ type UploadQuota struct{ PerUser, Total int64 }
 
 // UploadFile stores a file for its owner and announces it with an attachment add event,
 // within the quota.
-func (s *State) UploadFile(ownerID int, name, contentType string, content []byte, quota UploadQuota) (Upload, error) {
+func (s *UploadState) UploadFile(ownerID int, name, contentType string, content []byte, quota UploadQuota) (Upload, error) {
 	if len(content) > MaxUploadBytes {
 		return Upload{}, apierr.BadRequest("File is larger than this server's configured maximum upload size (%d MiB).", MaxUploadBytes>>20)
 	}
@@ -65,7 +65,7 @@ func (s *State) UploadFile(ownerID int, name, contentType string, content []byte
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var mine, all int64
-	for _, a := range s.integrations.attachments {
+	for _, a := range s.attachments {
 		all += int64(len(a.Content))
 		if a.OwnerID == ownerID {
 			mine += int64(len(a.Content))
@@ -78,13 +78,13 @@ func (s *State) UploadFile(ownerID int, name, contentType string, content []byte
 	if mine+size > quota.PerUser {
 		return Upload{}, apierr.BadRequest("Upload would exceed your upload quota of %d bytes.", quota.PerUser)
 	}
-	id := nextID(&s.integrations.next.attachment)
+	id := nextID(&s.nextAttachment)
 	a := &Attachment{
 		ID: id, OwnerID: ownerID, Name: name, ContentType: contentType, Content: content,
 		CreateTime: s.Now(), MessageIDs: []int{}, PathID: s.uploadPath(id, name),
 	}
-	s.integrations.attachments[id] = a
-	s.integrations.byPath[a.PathID] = a
+	s.attachments[id] = a
+	s.byPath[a.PathID] = a
 	s.publishAttachment("add", a)
 	return Upload{URL: UploadPathPrefix + a.PathID, Filename: name}, nil
 }
@@ -92,7 +92,7 @@ func (s *State) UploadFile(ownerID int, name, contentType string, content []byte
 // uploadPath makes a path_id like the real server's: "<realm>/<random>/<file name>". The
 // middle part is derived from the realm, the load and the ID rather than drawn at random, so
 // that runs are reproducible; it still differs between attachments, and across resets.
-func (s *State) uploadPath(id int, name string) string {
+func (s *UploadState) uploadPath(id int, name string) string {
 	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d/%d", s.settings.StringID, s.loads, id))
 	return fmt.Sprintf("1/%s/%s", hex.EncodeToString(sum[:])[:24], sanitizeFileName(name))
 }
@@ -117,7 +117,7 @@ type AttachmentView = DetachedUpload
 
 // attachmentView is an attachment as the realm's level shows it: its create_time in
 // milliseconds before the level that made it seconds.
-func (s *State) attachmentView(a *Attachment) DetachedUpload {
+func (s *UploadState) attachmentView(a *Attachment) DetachedUpload {
 	unit := int64(1)
 	if !s.atLeast(LevelAttachmentSeconds) && !mutation.On("attachment-create-time-seconds-early") {
 		unit = 1000
@@ -136,7 +136,7 @@ func (s *State) attachmentView(a *Attachment) DetachedUpload {
 	if (!s.atLeast(LevelAttachmentMessageIDs) && !mutation.On("attachment-message-ids-early")) || mutation.On("attachment-messages-at-modern-level") {
 		v.messages = []attachedMessage{}
 		for _, id := range a.MessageIDs {
-			if m := s.messages[id]; m != nil {
+			if m := s.msgs.messages[id]; m != nil {
 				v.messages = append(v.messages, attachedMessage{ID: id, DateSent: m.Timestamp * unit})
 			}
 		}
@@ -168,7 +168,7 @@ func (d DetachedUpload) MarshalJSON() ([]byte, error) {
 }
 
 // Attachments lists the user's attachments (GET /attachments) and the realm's upload space used.
-func (s *State) Attachments(userID int) ([]AttachmentView, int) {
+func (s *UploadState) Attachments(userID int) ([]AttachmentView, int) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []AttachmentView{}
@@ -182,12 +182,12 @@ func (s *State) Attachments(userID int) ([]AttachmentView, int) {
 
 // RemoveAttachment deletes one of the user's attachments (DELETE /attachments/{id}); someone
 // else's and missing ones get the same error.
-func (s *State) RemoveAttachment(userID, id int) error {
+func (s *UploadState) RemoveAttachment(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a := s.integrations.attachments[id]
+	a := s.attachments[id]
 	if a == nil && mutation.On("attachment-missing-as-not-found") {
-		return apierr.New(404, "NOT_FOUND", "Invalid attachment")
+		return apierr.Of(apierr.KindNotFound, "NOT_FOUND", "Invalid attachment")
 	}
 	if a == nil || a.OwnerID != userID && !mutation.On("attachment-of-other-user-deleted") {
 		return apierr.BadRequest("Invalid attachment")
@@ -200,29 +200,29 @@ func (s *State) RemoveAttachment(userID, id int) error {
 }
 
 // attachmentList returns the attachments in ID order.
-func (s *State) attachmentList() []*Attachment {
-	ids := slices.Sorted(maps.Keys(s.integrations.attachments))
+func (s *UploadState) attachmentList() []*Attachment {
+	ids := slices.Sorted(maps.Keys(s.attachments))
 	out := make([]*Attachment, len(ids))
 	for i, id := range ids {
-		out[i] = s.integrations.attachments[id]
+		out[i] = s.attachments[id]
 	}
 	return out
 }
 
-func (s *State) uploadSpaceUsed() int {
+func (s *UploadState) uploadSpaceUsed() int {
 	n := 0
-	for _, a := range s.integrations.attachments {
+	for _, a := range s.attachments {
 		n += len(a.Content)
 	}
 	return n
 }
 
 // deleteAttachment removes an attachment and tells its owner, as the real server does.
-func (s *State) deleteAttachment(a *Attachment) {
-	delete(s.integrations.attachments, a.ID)
-	delete(s.integrations.byPath, a.PathID)
+func (s *UploadState) deleteAttachment(a *Attachment) {
+	delete(s.attachments, a.ID)
+	delete(s.byPath, a.PathID)
 	if mutation.On("attachment-file-still-served") {
-		s.integrations.byPath[a.PathID] = a
+		s.byPath[a.PathID] = a
 	}
 	s.publish(events.Event{
 		"type": "attachment", "op": "remove", "attachment": map[string]any{"id": a.ID},
@@ -231,7 +231,7 @@ func (s *State) deleteAttachment(a *Attachment) {
 }
 
 // publishAttachment tells the owner of an attachment's new state (op add or update).
-func (s *State) publishAttachment(op string, a *Attachment) {
+func (s *UploadState) publishAttachment(op string, a *Attachment) {
 	s.publish(events.Event{
 		"type": "attachment", "op": op, "attachment": s.attachmentView(a), "upload_space_used": s.uploadSpaceUsed(),
 	}, a.OwnerID)
@@ -242,12 +242,12 @@ var uploadLink = regexp.MustCompile(`/user_uploads/([A-Za-z0-9._~%/-]+)`)
 
 // linkedAttachments returns the existing attachments that content links, in ID order. A link
 // may run into trailing punctuation ("see /user_uploads/…/a.txt."), which is trimmed off.
-func (s *State) linkedAttachments(content string) []*Attachment {
+func (s *UploadState) linkedAttachments(content string) []*Attachment {
 	found := map[int]*Attachment{}
 	for _, match := range uploadLink.FindAllStringSubmatch(content, -1) {
 		path := match[1]
 		for path != "" {
-			if a := s.integrations.byPath[path]; a != nil {
+			if a := s.byPath[path]; a != nil {
 				found[a.ID] = a
 				break
 			}
@@ -267,8 +267,8 @@ func (s *State) linkedAttachments(content string) []*Attachment {
 
 // claimAttachment records that m references a, if its sender may share the file (the real
 // server ignores links to files the sender cannot see), and tells the owner.
-func (s *State) claimAttachment(a *Attachment, m *Message) {
-	sender := s.users[m.SenderID]
+func (s *UploadState) claimAttachment(a *Attachment, m *Message) {
+	sender := s.accts.users[m.SenderID]
 	if sender == nil || !s.mayShare(sender, a) || a.references(m.ID) {
 		return
 	}
@@ -279,12 +279,12 @@ func (s *State) claimAttachment(a *Attachment, m *Message) {
 
 // mayShare is the real server's attachment access rule: the owner, or a user who can read a
 // message that references the file.
-func (s *State) mayShare(u *User, a *Attachment) bool {
+func (s *UploadState) mayShare(u *User, a *Attachment) bool {
 	if a.OwnerID == u.ID {
 		return true
 	}
 	for _, id := range a.MessageIDs {
-		if m := s.messages[id]; m != nil && s.canRead(u, m) {
+		if m := s.msgs.messages[id]; m != nil && s.msgs.canRead(u, m) {
 			return true
 		}
 	}
@@ -303,7 +303,7 @@ func (a *Attachment) dropMessages(ids map[int]bool) {
 
 // expireUnusedUploads deletes the attachments no message references that are older than the
 // unused-upload lifetime.
-func (s *State) expireUnusedUploads(lifetime int64) {
+func (s *UploadState) expireUnusedUploads(lifetime int64) {
 	if mutation.On("unused-upload-never-expires") {
 		return
 	}

@@ -14,7 +14,7 @@ var apiKeyPattern = regexp.MustCompile(`^[A-Za-z0-9]{32}$`)
 
 // Authenticate checks Basic credentials in the real server's order and with its messages.
 // It returns a copy of the user so that callers never read shared state unlocked.
-func (s *State) Authenticate(email, apiKey string) (User, error) {
+func (s *AccountState) Authenticate(email, apiKey string) (User, error) {
 	if !apiKeyPattern.MatchString(apiKey) {
 		return User{}, apierr.Unauthorized("Malformed API key")
 	}
@@ -34,7 +34,7 @@ func (s *State) Authenticate(email, apiKey string) (User, error) {
 }
 
 // PasswordLogin exchanges an email and password for the user (POST /fetch_api_key).
-func (s *State) PasswordLogin(email, password string) (User, error) {
+func (s *AccountState) PasswordLogin(email, password string) (User, error) {
 	if !strings.Contains(email, "@") {
 		return User{}, apierr.BadRequest("Enter a valid email address.")
 	}
@@ -42,10 +42,10 @@ func (s *State) PasswordLogin(email, password string) (User, error) {
 	defer s.mu.RUnlock()
 	u, ok := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
 	if !ok || u.IsBot || u.Password == "" || u.Password != password {
-		return User{}, apierr.New(401, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
 	}
 	if !u.IsActive {
-		return User{}, apierr.New(401, "USER_DEACTIVATED", "Account is deactivated")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "USER_DEACTIVATED", "Account is deactivated")
 	}
 	return *u, nil
 }
@@ -65,7 +65,7 @@ func newAPIKey() string {
 
 // UserIDByLogin finds an active user by login (delivery) email, for the fake's Go seeding API,
 // which acts as users the caller names; it is not an API lookup (no visibility rules apply).
-func (s *State) UserIDByLogin(email string) (int, bool) {
+func (s *AccountState) UserIDByLogin(email string) (int, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u, ok := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
@@ -77,7 +77,7 @@ func (s *State) UserIDByLogin(email string) (int, bool) {
 
 // LoginOf returns a user's login email and API key, for the fake's Go API (a test's ready
 // client), never for an API reply.
-func (s *State) LoginOf(id int) (email, apiKey string, ok bool) {
+func (s *AccountState) LoginOf(id int) (email, apiKey string, ok bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u, found := s.users[id]

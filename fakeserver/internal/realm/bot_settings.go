@@ -46,7 +46,7 @@ type NewBot struct {
 
 // setUpBotService gives a new, checked bot the service and configuration its request named,
 // as the real server's add_bot_backend keeps them; the caller holds the lock.
-func (s *State) setUpBotService(bot *User, nb NewBot) {
+func (s *AccountState) setUpBotService(bot *User, nb NewBot) {
 	st := s.settingsOf(bot)
 	if st.service != nil {
 		st.service.name, st.service.baseURL, st.service.iface = nb.ServiceName, nb.PayloadURL, nb.Interface
@@ -87,7 +87,7 @@ func newBotSettings(bot *User) *botSettings {
 
 // settingsOf is a bot's settings (addUser gives every bot its own), the defaults for a user
 // that is none.
-func (s *State) settingsOf(bot *User) *botSettings {
+func (s *AccountState) settingsOf(bot *User) *botSettings {
 	if bot.bot == nil {
 		return &botSettings{}
 	}
@@ -95,8 +95,8 @@ func (s *State) settingsOf(bot *User) *botSettings {
 }
 
 // channelName is a default channel's name as the API shows it: null for none.
-func (s *State) channelName(id int) any {
-	if ch := s.channels[id]; ch != nil {
+func (s *AccountState) channelName(id int) any {
+	if ch := s.chans.channels[id]; ch != nil {
 		return ch.Name
 	}
 	return nil
@@ -104,7 +104,7 @@ func (s *State) channelName(id int) any {
 
 // services is a bot's services as realm_bots shows them: an outgoing webhook with its URL,
 // format and token; an embedded bot's configuration, once it has one.
-func (s *State) services(bot *User) []any {
+func (s *AccountState) services(bot *User) []any {
 	st := s.settingsOf(bot)
 	switch {
 	case bot.BotType == outgoingWebhookBot:
@@ -134,7 +134,7 @@ type checkedBotSettings struct{ sending, events *int }
 // checkBotSettings holds an update to the real server's rules, in its order, before any of
 // it is applied: channels the requester can access by name, a known service interface for a
 // bot that has a service.
-func (s *State) checkBotSettings(req, bot *User, up BotSettingsUpdate) (checkedBotSettings, error) {
+func (s *AccountState) checkBotSettings(req, bot *User, up BotSettingsUpdate) (checkedBotSettings, error) {
 	var c checkedBotSettings
 	channel := func(name *string) (*int, error) {
 		if name == nil {
@@ -142,7 +142,7 @@ func (s *State) checkBotSettings(req, bot *User, up BotSettingsUpdate) (checkedB
 		}
 		id := 0
 		if *name != "" {
-			ch := s.channelsByName[strings.ToLower(strings.TrimSpace(*name))]
+			ch := s.chans.channelsByName[strings.ToLower(strings.TrimSpace(*name))]
 			if ch == nil || ch.Archived || !ch.canAccess(req) {
 				return nil, apierr.BadRequest("Invalid channel name '%s'", *name)
 			}
@@ -201,7 +201,7 @@ func configSize(config, update map[string]string) int {
 
 // applyBotSettings makes a checked update and tells the bot's managers of each setting the
 // request named, as the real server does, whether or not its value changed.
-func (s *State) applyBotSettings(bot *User, up BotSettingsUpdate, c checkedBotSettings) {
+func (s *AccountState) applyBotSettings(bot *User, up BotSettingsUpdate, c checkedBotSettings) {
 	st := s.settingsOf(bot)
 	if c.sending != nil {
 		st.sendingChannel = *c.sending

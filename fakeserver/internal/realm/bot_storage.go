@@ -40,11 +40,11 @@ var errNoSuchKey = apierr.BadRequest("Key does not exist.")
 
 // BotStorage returns the named entries of the bot's storage, or all of them when keys is
 // empty; a key that is not stored fails the whole request.
-func (s *State) BotStorage(botID int, keys []string) (map[string]string, error) {
+func (s *AccountState) BotStorage(botID int, keys []string) (map[string]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var stored map[string]string
-	if b := s.integrations.botStorage[botID]; b != nil {
+	if b := s.botStorage[botID]; b != nil {
 		stored = b.entries
 	}
 	out := map[string]string{}
@@ -65,10 +65,10 @@ func (s *State) BotStorage(botID int, keys []string) (map[string]string, error) 
 // PutBotStorage adds or replaces entries of the bot's storage, all or none: a change that
 // would take the storage over its limit, or its owner's bots or the realm's over the quota,
 // changes nothing.
-func (s *State) PutBotStorage(botID int, entries map[string]string, quota BotStorageQuota) error {
+func (s *AccountState) PutBotStorage(botID int, entries map[string]string, quota BotStorageQuota) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.integrations.botStorage[botID]
+	b := s.botStorage[botID]
 	if b == nil {
 		b = &botStore{entries: map[string]string{}}
 	}
@@ -95,7 +95,7 @@ func (s *State) PutBotStorage(botID int, entries map[string]string, quota BotSto
 	if quota.Total > 0 && grows > 0 && s.totalBotStorage()+grows > quota.Total {
 		return apierr.BadRequest("Request exceeds the organization's bot storage quota.")
 	}
-	s.integrations.botStorage[botID] = b
+	s.botStorage[botID] = b
 	maps.Copy(b.entries, entries)
 	b.chars, b.bytes = chars, bytes
 	return nil
@@ -104,7 +104,7 @@ func (s *State) PutBotStorage(botID int, entries map[string]string, quota BotSto
 // ownerBotStorage is what the bots with the same owner as this bot (itself included) store, as
 // counted toward a BotStorageQuota; a bot without an owner is its own group. The caller holds
 // the lock.
-func (s *State) ownerBotStorage(botID int) int {
+func (s *AccountState) ownerBotStorage(botID int) int {
 	owner := func(id int) int {
 		if u := s.users[id]; u != nil && u.BotOwnerID != 0 {
 			return u.BotOwnerID
@@ -112,7 +112,7 @@ func (s *State) ownerBotStorage(botID int) int {
 		return -id
 	}
 	mine, n := owner(botID), 0
-	for id, b := range s.integrations.botStorage {
+	for id, b := range s.botStorage {
 		if owner(id) == mine {
 			n += b.cost()
 		}
@@ -122,9 +122,9 @@ func (s *State) ownerBotStorage(botID int) int {
 
 // totalBotStorage is what every bot of the realm stores, as counted toward a BotStorageQuota.
 // The caller holds the lock.
-func (s *State) totalBotStorage() int {
+func (s *AccountState) totalBotStorage() int {
 	n := 0
-	for _, b := range s.integrations.botStorage {
+	for _, b := range s.botStorage {
 		n += b.cost()
 	}
 	return n
@@ -133,15 +133,15 @@ func (s *State) totalBotStorage() int {
 // RemoveBotStorage deletes the named entries of the bot's storage, or all of them when keys
 // is nil (omitted: an empty list names no entry and removes none, as on the real server); a
 // key that is not stored fails the whole request and nothing is removed.
-func (s *State) RemoveBotStorage(botID int, keys []string) error {
+func (s *AccountState) RemoveBotStorage(botID int, keys []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.integrations.botStorage[botID]
+	b := s.botStorage[botID]
 	if mutation.On("bot-storage-empty-keys-removes-all") && keys != nil && len(keys) == 0 {
 		keys = nil
 	}
 	if keys == nil && !mutation.On("bot-storage-omitted-keys-removes-nothing") {
-		delete(s.integrations.botStorage, botID)
+		delete(s.botStorage, botID)
 		return nil
 	}
 	for _, k := range keys {
@@ -154,7 +154,7 @@ func (s *State) RemoveBotStorage(botID int, keys []string) error {
 	}
 	b.remove(keys)
 	if len(b.entries) == 0 {
-		delete(s.integrations.botStorage, botID)
+		delete(s.botStorage, botID)
 	}
 	return nil
 }

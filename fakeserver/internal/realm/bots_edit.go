@@ -13,7 +13,7 @@ import (
 // managed by its owner and by organization administrators.
 
 // setAPIKey gives u a new key; the old one stops authenticating at once.
-func (s *State) setAPIKey(u *User) string {
+func (s *AccountState) setAPIKey(u *User) string {
 	delete(s.usersByKey, u.APIKey)
 	u.APIKey = newAPIKey()
 	s.usersByKey[u.APIKey] = u
@@ -22,7 +22,7 @@ func (s *State) setAPIKey(u *User) string {
 
 // RegenerateAPIKey replaces a human requester's own API key and returns the new one (no
 // event: the user's other clients find out when their key is refused).
-func (s *State) RegenerateAPIKey(userID int) string {
+func (s *AccountState) RegenerateAPIKey(userID int) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.setAPIKey(s.users[userID])
@@ -30,7 +30,7 @@ func (s *State) RegenerateAPIKey(userID int) string {
 
 // managedBot is the real server's access check on a bot by ID: the bot must exist and be a
 // bot, and the requester must own it or administer the organization.
-func (s *State) managedBot(requesterID, botID int) (*User, error) {
+func (s *AccountState) managedBot(requesterID, botID int) (*User, error) {
 	req, bot := s.users[requesterID], s.users[botID]
 	if bot == nil || !bot.IsBot {
 		return nil, apierr.BadRequest("No such bot")
@@ -42,7 +42,7 @@ func (s *State) managedBot(requesterID, botID int) (*User, error) {
 }
 
 // BotAPIKey returns a managed bot's API key (GET /bots/{bot_id}/api_key).
-func (s *State) BotAPIKey(requesterID, botID int) (string, error) {
+func (s *AccountState) BotAPIKey(requesterID, botID int) (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	bot, err := s.managedBot(requesterID, botID)
@@ -53,7 +53,7 @@ func (s *State) BotAPIKey(requesterID, botID int) (string, error) {
 }
 
 // RegenerateBotAPIKey replaces a managed bot's API key and returns the new one.
-func (s *State) RegenerateBotAPIKey(requesterID, botID int) (string, error) {
+func (s *AccountState) RegenerateBotAPIKey(requesterID, botID int) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	bot, err := s.managedBot(requesterID, botID)
@@ -87,7 +87,7 @@ type BotView struct {
 
 // UpdateBot applies a bot's owner's or an administrator's change, all or nothing: every
 // field is checked before any is applied.
-func (s *State) UpdateBot(requesterID, botID int, up BotUpdate) (BotView, error) {
+func (s *AccountState) UpdateBot(requesterID, botID int, up BotUpdate) (BotView, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	bot, err := s.managedBot(requesterID, botID)
@@ -148,7 +148,7 @@ func (s *State) UpdateBot(requesterID, botID int, up BotUpdate) (BotView, error)
 
 // botNameTaken tells whether a bot of the realm already has this name (the real server keeps
 // bot names unique, ignoring case).
-func (s *State) botNameTaken(name string) bool {
+func (s *AccountState) botNameTaken(name string) bool {
 	for _, u := range s.users {
 		if u.IsBot && strings.EqualFold(u.FullName, name) {
 			return true
@@ -160,7 +160,7 @@ func (s *State) botNameTaken(name string) bool {
 // changeBotOwner hands a bot to a new owner. The old owner, unless an administrator, no
 // longer sees the bot (realm_bot delete); the new one, unless an administrator, now does
 // (realm_bot add); the bot's managers get the new owner_id and everyone the new bot_owner_id.
-func (s *State) changeBotOwner(bot, owner *User) {
+func (s *AccountState) changeBotOwner(bot, owner *User) {
 	previous := s.users[bot.BotOwnerID]
 	bot.BotOwnerID = owner.ID
 	if previous != nil && previous.IsActive && !previous.IsAdmin() {
@@ -175,7 +175,7 @@ func (s *State) changeBotOwner(bot, owner *User) {
 }
 
 // botManagers lists the active users who manage a bot: its owner and the administrators.
-func (s *State) botManagers(bot *User) []int {
+func (s *AccountState) botManagers(bot *User) []int {
 	var ids []int
 	for _, id := range s.activeUserIDs() {
 		if u := s.users[id]; u.IsAdmin() || u.ID == bot.BotOwnerID {
@@ -186,7 +186,7 @@ func (s *State) botManagers(bot *User) []int {
 }
 
 // publishBotUpdate tells a bot's managers of a change to its fields.
-func (s *State) publishBotUpdate(bot *User, fields map[string]any) {
+func (s *AccountState) publishBotUpdate(bot *User, fields map[string]any) {
 	b := map[string]any{"user_id": bot.ID}
 	for k, v := range fields {
 		b[k] = v
@@ -194,7 +194,7 @@ func (s *State) publishBotUpdate(bot *User, fields map[string]any) {
 	s.publish(events.Event{"type": "realm_bot", "op": "update", "bot": b}, s.botManagers(bot)...)
 }
 
-func (s *State) botView(bot *User) BotView {
+func (s *AccountState) botView(bot *User) BotView {
 	st := s.settingsOf(bot)
 	v := BotView{
 		FullName: bot.FullName, AvatarURL: avatarURL(bot), DefaultSendingStream: s.channelName(st.sendingChannel),
@@ -207,7 +207,7 @@ func (s *State) botView(bot *User) BotView {
 }
 
 // botObject is a bot as realm_bots and realm_bot add events show it to its managers.
-func (s *State) botObject(b *User) map[string]any {
+func (s *AccountState) botObject(b *User) map[string]any {
 	var owner any
 	if o := s.users[b.BotOwnerID]; o != nil {
 		owner = o.ID

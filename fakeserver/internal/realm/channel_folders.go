@@ -50,8 +50,8 @@ const MaxChannelFolders = 1000
 
 // checkFolderExists is the real server's lookup of a folder a channel is put in: any folder of
 // the realm, archived ones included; 0 is no folder. The caller holds the lock.
-func (s *State) checkFolderExists(id int) error {
-	if id != 0 && s.organization.folders[id] == nil {
+func (s *ChannelState) checkFolderExists(id int) error {
+	if id != 0 && s.folders[id] == nil {
 		return ErrNoChannelFolder
 	}
 	return nil
@@ -59,7 +59,7 @@ func (s *State) checkFolderExists(id int) error {
 
 // moveToFolder puts a channel in a folder (0: in none) and tells whoever can see the channel,
 // even when it was there already, as the real server does. The caller holds the lock.
-func (s *State) moveToFolder(ch *Channel, folderID int) {
+func (s *ChannelState) moveToFolder(ch *Channel, folderID int) {
 	ch.FolderID = folderID
 	var value any // null: in no folder
 	if folderID != 0 {
@@ -70,7 +70,7 @@ func (s *State) moveToFolder(ch *Channel, folderID int) {
 
 // folderInUse tells whether any channel, archived ones included, is in the folder; the
 // caller holds the lock.
-func (s *State) folderInUse(id int) bool {
+func (s *ChannelState) folderInUse(id int) bool {
 	for _, ch := range s.channels {
 		if ch.FolderID == id {
 			return true
@@ -79,7 +79,7 @@ func (s *State) folderInUse(id int) bool {
 	return false
 }
 
-func (s *State) folderView(f *channelFolder) ChannelFolderView {
+func (s *ChannelState) folderView(f *channelFolder) ChannelFolderView {
 	v := ChannelFolderView{
 		ID: f.id, Name: f.name, Description: f.description, RenderedDescription: s.renderDescription(f.description),
 		CreatorID: f.creatorID, DateCreated: f.dateCreated, IsArchived: f.archived,
@@ -93,14 +93,14 @@ func (s *State) folderView(f *channelFolder) ChannelFolderView {
 
 // ChannelFolders lists the folders (GET /channel_folders, register's channel_folders), by
 // order from LevelChannelFolderOrder and by ID before; archived ones only when asked.
-func (s *State) ChannelFolders(includeArchived bool) []ChannelFolderView {
+func (s *ChannelState) ChannelFolders(includeArchived bool) []ChannelFolderView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.channelFolderList(includeArchived)
 }
 
-func (s *State) channelFolderList(includeArchived bool) []ChannelFolderView {
-	folders := slices.Collect(maps.Values(s.organization.folders))
+func (s *ChannelState) channelFolderList(includeArchived bool) []ChannelFolderView {
+	folders := slices.Collect(maps.Values(s.folders))
 	slices.SortFunc(folders, func(a, b *channelFolder) int {
 		if s.atLeast(LevelChannelFolderOrder) && a.order != b.order {
 			return a.order - b.order
@@ -129,7 +129,7 @@ func checkFolderText(name, description *string) error {
 
 // checkFolderName applies the real server's rules for a new folder name: not blank, no
 // control character (its position, from 1), unique in any case among all folders.
-func (s *State) checkFolderName(name string) error {
+func (s *ChannelState) checkFolderName(name string) error {
 	if strings.TrimSpace(name) == "" {
 		return apierr.BadRequest("Channel folder name can't be empty.")
 	}
@@ -138,7 +138,7 @@ func (s *State) checkFolderName(name string) error {
 			return apierr.BadRequest("Invalid character in channel folder name, at position %d.", i+1)
 		}
 	}
-	for _, f := range s.organization.folders {
+	for _, f := range s.folders {
 		if strings.EqualFold(f.name, name) {
 			return apierr.BadRequest("Channel folder '%s' already exists", name)
 		}
@@ -148,7 +148,7 @@ func (s *State) checkFolderName(name string) error {
 
 // CreateChannelFolder adds a folder (POST /channel_folders/create); the caller is an
 // administrator. A new folder comes last: its order is its ID, as on the real server.
-func (s *State) CreateChannelFolder(creatorID int, name, description string) (int, error) {
+func (s *ChannelState) CreateChannelFolder(creatorID int, name, description string) (int, error) {
 	if err := checkFolderText(&name, &description); err != nil {
 		return 0, err
 	}
@@ -157,13 +157,13 @@ func (s *State) CreateChannelFolder(creatorID int, name, description string) (in
 	if err := s.checkFolderName(name); err != nil {
 		return 0, err
 	}
-	if len(s.organization.folders) >= MaxChannelFolders {
+	if len(s.folders) >= MaxChannelFolders {
 		return 0, apierr.BadRequest("An organization can have at most %d channel folders.", MaxChannelFolders)
 	}
-	id := nextID(&s.organization.nextFolder)
+	id := nextID(&s.nextFolder)
 	f := &channelFolder{id: id, name: name, description: description, creatorID: creatorID, dateCreated: s.clock.Unix(), order: id}
-	s.organization.folders[id] = f
-	s.publish(events.Event{"type": "channel_folder", "op": "add", "channel_folder": s.folderView(f)}, s.activeUserIDs()...)
+	s.folders[id] = f
+	s.publish(events.Event{"type": "channel_folder", "op": "add", "channel_folder": s.folderView(f)}, s.accts.activeUserIDs()...)
 	return id, nil
 }
 
@@ -176,13 +176,13 @@ type ChannelFolderChange struct {
 // UpdateChannelFolder renames, describes, archives or unarchives a folder; the caller is an
 // administrator. Each change that changes something sends its own update event, in that
 // order, as the real server does; everything is checked first.
-func (s *State) UpdateChannelFolder(id int, ch ChannelFolderChange) error {
+func (s *ChannelState) UpdateChannelFolder(id int, ch ChannelFolderChange) error {
 	if err := checkFolderText(ch.Name, ch.Description); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.organization.folders[id]
+	f := s.folders[id]
 	if f == nil {
 		return ErrNoChannelFolder
 	}
@@ -209,7 +209,7 @@ func (s *State) UpdateChannelFolder(id int, ch ChannelFolderChange) error {
 		updates = append(updates, map[string]any{"is_archived": f.archived})
 	}
 	for _, data := range updates {
-		s.publish(events.Event{"type": "channel_folder", "op": "update", "channel_folder_id": id, "data": data}, s.activeUserIDs()...)
+		s.publish(events.Event{"type": "channel_folder", "op": "update", "channel_folder_id": id, "data": data}, s.accts.activeUserIDs()...)
 	}
 	return nil
 }
@@ -217,22 +217,22 @@ func (s *State) UpdateChannelFolder(id int, ch ChannelFolderChange) error {
 // ReorderChannelFolders sets the folders' order (PATCH /channel_folders): each folder, archived
 // ones included, takes its index in ids, which must name every folder; IDs of no folder are
 // passed over, and a folder named twice takes its last place, as on the real server.
-func (s *State) ReorderChannelFolders(ids []int64) error {
+func (s *ChannelState) ReorderChannelFolders(ids []int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	place, err := orderMapping(ids, slices.Collect(maps.Keys(s.organization.folders)))
+	place, err := orderMapping(ids, slices.Collect(maps.Keys(s.folders)))
 	if err != nil {
 		return err
 	}
-	for id, f := range s.organization.folders {
+	for id, f := range s.folders {
 		f.order = place[id]
 	}
 	if s.atLeast(LevelChannelFolderReorderEvent) {
-		order := make([]int, 0, len(s.organization.folders))
+		order := make([]int, 0, len(s.folders))
 		for _, f := range s.channelFolderList(true) {
 			order = append(order, f.ID)
 		}
-		s.publish(events.Event{"type": "channel_folder", "op": "reorder", "order": order}, s.activeUserIDs()...)
+		s.publish(events.Event{"type": "channel_folder", "op": "reorder", "order": order}, s.accts.activeUserIDs()...)
 	}
 	return nil
 }

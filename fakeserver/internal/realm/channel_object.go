@@ -43,8 +43,8 @@ type ChannelObject struct {
 
 // channelObject describes a channel. The fake keeps no per-channel permission settings:
 // they show the real server's defaults for a new channel (its creator administers it).
-func (s *State) channelObject(ch *Channel) ChannelObject {
-	group := func(name string) any { return s.systemGroupID(name) }
+func (s *ChannelState) channelObject(ch *Channel) ChannelObject {
+	group := func(name string) any { return s.grps.systemGroupID(name) }
 	o := ChannelObject{
 		StreamID: ch.ID, Name: ch.Name, Description: ch.Description,
 		RenderedDescription: s.renderDescription(ch.Description), DateCreated: ch.DateCreated,
@@ -93,9 +93,9 @@ func (s *State) channelObject(ch *Channel) ChannelObject {
 }
 
 // renderDescription renders a channel description as Markdown, as the real server does.
-func (s *State) renderDescription(description string) string {
+func (s *ChannelState) renderDescription(description string) string {
 	if description == "" {
 		return ""
 	}
-	return s.render(description).HTML
+	return s.msgs.render(description).HTML
 }

@@ -52,29 +52,19 @@ const maxChannelNameLength = 60
 
 var subscriptionColors = []string{"#76ce90", "#fae589", "#a6c7e5", "#e79ab5", "#bfd56f", "#f4ae55"}
 
-func (s *State) addChannel(name, description string, inviteOnly, historyPublic bool) *Channel {
+func (s *ChannelState) addChannel(name, description string, inviteOnly, historyPublic bool) *Channel {
 	ch := &Channel{
-		ID: nextID(&s.next.channel), Name: name, Description: description, InviteOnly: inviteOnly,
+		ID: nextID(&s.nextChannel), Name: name, Description: description, InviteOnly: inviteOnly,
 		HistoryPublicToSubscribers: historyPublic, DateCreated: s.Now(), Subscribers: map[int]*Subscription{},
 		Former: map[int]*Subscription{},
 	}
-	ch.RecipientID = s.recipientID("channel:" + strconv.Itoa(ch.ID))
+	ch.RecipientID = s.msgs.recipientID("channel:" + strconv.Itoa(ch.ID))
 	s.channels[ch.ID] = ch
 	s.channelsByName[strings.ToLower(name)] = ch
 	return ch
 }
 
-// recipientID returns the stable ID of a set of recipients, creating it on first use.
-func (s *State) recipientID(key string) int {
-	if id, ok := s.recipients[key]; ok {
-		return id
-	}
-	id := nextID(&s.next.recipient)
-	s.recipients[key] = id
-	return id
-}
-
-func (s *State) subscribe(ch *Channel, u *User) bool {
+func (s *ChannelState) subscribe(ch *Channel, u *User) bool {
 	if _, ok := ch.Subscribers[u.ID]; ok {
 		return false
 	}
@@ -105,7 +95,7 @@ func (ch *Channel) canAccess(u *User) bool {
 
 // accessibleChannel finds a channel by ID that u may access; otherwise the one error the
 // real server gives for missing and inaccessible channels alike.
-func (s *State) accessibleChannel(u *User, id int) (*Channel, error) {
+func (s *ChannelState) accessibleChannel(u *User, id int) (*Channel, error) {
 	ch := s.channels[id]
 	if ch == nil || !ch.canAccess(u) {
 		return nil, apierr.InvalidChannel
@@ -114,11 +104,11 @@ func (s *State) accessibleChannel(u *User, id int) (*Channel, error) {
 }
 
 // ChannelIDByName implements GET /get_stream_id.
-func (s *State) ChannelIDByName(userID int, name string) (int, error) {
+func (s *ChannelState) ChannelIDByName(userID int, name string) (int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ch := s.channelsByName[strings.ToLower(strings.TrimSpace(name))]
-	if ch == nil || ch.Archived || !ch.canAccess(s.users[userID]) {
+	if ch == nil || ch.Archived || !ch.canAccess(s.accts.users[userID]) {
 		return 0, apierr.BadRequest("Invalid channel name '%s'", name)
 	}
 	return ch.ID, nil
@@ -131,10 +121,10 @@ const archiveTopic = "channel events"
 // any channel, and its creator this one; another user who can see the channel's content is
 // told it may not administer it, and anyone else that the channel does not exist, as the real
 // server answers.
-func (s *State) ArchiveChannel(requesterID, channelID int) error {
+func (s *ChannelState) ArchiveChannel(requesterID, channelID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[requesterID]
+	u := s.accts.users[requesterID]
 	ch := s.channels[channelID]
 	switch {
 	case ch == nil:
@@ -158,7 +148,7 @@ func (s *State) ArchiveChannel(requesterID, channelID int) error {
 	}
 	s.publish(deleted, audience...)
 	// The notice is read for everyone: archiving leaves nobody an unread message.
-	s.sendNotification(ch, archiveTopic, fmt.Sprintf("Channel %s has been archived.", ch.Name), slices.Collect(maps.Keys(ch.Subscribers))...)
+	s.msgs.sendNotification(ch, archiveTopic, fmt.Sprintf("Channel %s has been archived.", ch.Name), slices.Collect(maps.Keys(ch.Subscribers))...)
 	return nil
 }
 
@@ -185,10 +175,10 @@ func checkNewChannelDescription(description string) error {
 
 // activeUsers are the users ids name, all or nothing: No such user for an unknown or
 // deactivated one, before anything changes.
-func (s *State) activeUsers(ids []int) ([]*User, error) {
+func (s *ChannelState) activeUsers(ids []int) ([]*User, error) {
 	users := make([]*User, 0, len(ids))
 	for _, id := range ids {
-		u := s.users[id]
+		u := s.accts.users[id]
 		if u == nil || !u.IsActive {
 			return nil, apierr.BadRequest("No such user")
 		}
@@ -199,7 +189,7 @@ func (s *State) activeUsers(ids []int) ([]*User, error) {
 
 // createChannel adds a checked new channel made by req, with opts' access and folder; its
 // history is public unless a private channel keeps it protected, the real server's default.
-func (s *State) createChannel(req *User, sp ChannelSpec, opts SubscribeOptions) *Channel {
+func (s *ChannelState) createChannel(req *User, sp ChannelSpec, opts SubscribeOptions) *Channel {
 	historyPublic := !opts.InviteOnly
 	if opts.HistoryPublic != nil {
 		historyPublic = *opts.HistoryPublic || !opts.InviteOnly
@@ -231,14 +221,14 @@ type SubscribeResult struct {
 }
 
 // Subscribe creates missing channels and subscribes the principals, all or nothing.
-func (s *State) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, error) {
+func (s *ChannelState) Subscribe(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.subscribeLocked(requesterID, specs, opts)
 }
 
-func (s *State) subscribeLocked(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, error) {
-	req := s.users[requesterID]
+func (s *ChannelState) subscribeLocked(requesterID int, specs []ChannelSpec, opts SubscribeOptions) (SubscribeResult, error) {
+	req := s.accts.users[requesterID]
 	principals := []*User{req}
 	if len(opts.Principals) > 0 {
 		var err error
@@ -318,7 +308,7 @@ var subscriptionEventOptions = SubscriptionOptions{IncludeSubscribers: true, Not
 
 // publishSubscriptionsAdded tells each new subscriber of their subscription, and the other
 // users who can see the channel who joined it.
-func (s *State) publishSubscriptionsAdded(ch *Channel, userIDs []int) {
+func (s *ChannelState) publishSubscriptionsAdded(ch *Channel, userIDs []int) {
 	if len(userIDs) == 0 {
 		return
 	}
@@ -349,3 +339,22 @@ type Topic struct {
 
 // String names a channel for logs and errors.
 func (ch *Channel) String() string { return fmt.Sprintf("#%s (%d)", ch.Name, ch.ID) }
+
+// channelAudience lists the active users who can see a channel exist: the audience of its
+// creation and of updates to its properties.
+func (s *ChannelState) channelAudience(ch *Channel) []int {
+	var ids []int
+	for _, id := range s.accts.activeUserIDs() {
+		if ch.canAccess(s.accts.users[id]) || (ch.InviteOnly && s.accts.users[id].IsAdmin()) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// channelUpdate publishes a change of one channel property.
+func (s *ChannelState) channelUpdate(ch *Channel, property string, value any) {
+	s.publish(events.Event{
+		"type": "stream", "op": "update", "stream_id": ch.ID, "name": ch.Name, "property": property, "value": value,
+	}, s.channelAudience(ch)...)
+}

@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
@@ -11,10 +10,10 @@ import (
 // CreateChannel creates one channel and subscribes the listed users to it, possibly nobody
 // (POST /channels/create), all or nothing. Unlike subscribing, naming a channel that exists
 // is an error, and the requester is subscribed only when listed.
-func (s *State) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOptions) (int, error) {
+func (s *ChannelState) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOptions) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	req := s.users[requesterID]
+	req := s.accts.users[requesterID]
 	if req.IsGuest() {
 		return 0, apierr.BadRequest("Not allowed for guest users")
 	}
@@ -29,7 +28,7 @@ func (s *State) CreateChannel(requesterID int, sp ChannelSpec, opts SubscribeOpt
 		return 0, err
 	}
 	if s.channelsByName[strings.ToLower(name)] != nil {
-		return 0, apierr.New(http.StatusBadRequest, "CHANNEL_ALREADY_EXISTS", "Channel '%s' already exists", name)
+		return 0, apierr.Of(apierr.KindInvalid, "CHANNEL_ALREADY_EXISTS", "Channel '%s' already exists", name)
 	}
 	subscribers, err := s.activeUsers(opts.Principals)
 	if err != nil {

@@ -32,10 +32,10 @@ const maxChannelDescriptionLength = 1024
 // access, description and name, all or nothing. Each change is announced as the real server
 // announces it: a stream update event to whoever can see the channel, and a notice from the
 // notification bot in the channel's "channel events" topic.
-func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) error {
+func (s *ChannelState) UpdateChannel(requesterID, channelID int, c ChannelChange) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[requesterID]
+	u := s.accts.users[requesterID]
 	ch := s.channels[channelID]
 	switch {
 	case ch == nil || !ch.seesMetadata(u):
@@ -109,7 +109,7 @@ func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) error
 			"type": "stream", "op": "update", "stream_id": ch.ID, "name": ch.Name, "property": "description",
 			"value": description, "rendered_description": s.renderDescription(description),
 		}, s.channelAudience(ch)...)
-		s.sendNotification(ch, archiveTopic, fmt.Sprintf("%s changed the description for this channel.\n\n* **Old description:**\n%s\n* **New description:**\n%s",
+		s.msgs.sendNotification(ch, archiveTopic, fmt.Sprintf("%s changed the description for this channel.\n\n* **Old description:**\n%s\n* **New description:**\n%s",
 			who, quotedDescription(old), quotedDescription(description)))
 	}
 	if c.NewName != nil {
@@ -118,7 +118,7 @@ func (s *State) UpdateChannel(requesterID, channelID int, c ChannelChange) error
 		s.channelUpdate(ch, "name", name) // the event names the channel by its old name
 		ch.Name = name
 		s.channelsByName[strings.ToLower(name)] = ch
-		s.sendNotification(ch, archiveTopic, fmt.Sprintf("%s renamed channel **%s** to **%s**.", who, old, name))
+		s.msgs.sendNotification(ch, archiveTopic, fmt.Sprintf("%s renamed channel **%s** to **%s**.", who, old, name))
 	}
 	if c.Folder != nil {
 		s.moveToFolder(ch, *c.Folder)
@@ -149,7 +149,7 @@ func accessPolicyName(private, history bool) string {
 // changeChannelAccess makes a channel public or private, with shared or protected history.
 // Users who can no longer see it are told it is gone, users who now can see it that it was
 // created, and those who see it both before and after get the real server's update events.
-func (s *State) changeChannelAccess(ch *Channel, private, history bool, who string) {
+func (s *ChannelState) changeChannelAccess(ch *Channel, private, history bool, who string) {
 	before := s.channelAudience(ch)
 	oldPrivate, oldHistory := ch.InviteOnly, ch.HistoryPublicToSubscribers
 	ch.InviteOnly, ch.HistoryPublicToSubscribers = private, history
@@ -182,16 +182,16 @@ func (s *State) changeChannelAccess(ch *Channel, private, history bool, who stri
 	}
 	s.publishChannelsHidden([]int{ch.ID}, gone...)
 	s.publish(events.Event{"type": "stream", "op": "create", "streams": []ChannelObject{s.channelObject(ch)}}, gained...)
-	s.sendNotification(ch, archiveTopic, fmt.Sprintf("%s changed the [access permissions](/help/channel-permissions) for this channel from **%s** to **%s**.",
+	s.msgs.sendNotification(ch, archiveTopic, fmt.Sprintf("%s changed the [access permissions](/help/channel-permissions) for this channel from **%s** to **%s**.",
 		who, accessPolicyName(oldPrivate, oldHistory), accessPolicyName(private, history)))
 }
 
 // unarchiveChannel brings an archived channel back, as the real server announces it: an
 // is_archived update and a creation for unarchiving to whoever can see it, and a notice.
-func (s *State) unarchiveChannel(ch *Channel) {
+func (s *ChannelState) unarchiveChannel(ch *Channel) {
 	ch.Archived = false
 	audience := s.channelAudience(ch)
 	s.publish(events.Event{"type": "stream", "op": "update", "stream_id": ch.ID, "name": ch.Name, "property": "is_archived", "value": false}, audience...)
 	s.publish(events.Event{"type": "stream", "op": "create", "streams": []ChannelObject{s.channelObject(ch)}, "for_unarchiving": true}, audience...)
-	s.sendNotification(ch, archiveTopic, fmt.Sprintf("Channel #**%s** has been unarchived.", ch.Name))
+	s.msgs.sendNotification(ch, archiveTopic, fmt.Sprintf("Channel #**%s** has been unarchived.", ch.Name))
 }

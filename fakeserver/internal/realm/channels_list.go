@@ -35,13 +35,13 @@ func (ch *Channel) seesMetadata(u *User) bool {
 func (ch *Channel) administeredBy(u *User) bool { return u.IsAdmin() || ch.CreatorID == u.ID }
 
 // Channels implements GET /streams: the channels the query selects, sorted by name.
-func (s *State) Channels(userID int, q ChannelQuery) []ChannelListItem {
+func (s *ChannelState) Channels(userID int, q ChannelQuery) []ChannelListItem {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	var owner *User
 	if u.IsBot {
-		owner = s.users[u.BotOwnerID]
+		owner = s.accts.users[u.BotOwnerID]
 	}
 	var out []ChannelListItem
 	for _, ch := range s.channels {
@@ -76,11 +76,11 @@ func (s *State) Channels(userID int, q ChannelQuery) []ChannelListItem {
 }
 
 // ChannelByID implements GET /streams/{stream_id}: a channel whose metadata the user may see.
-func (s *State) ChannelByID(userID, channelID int) (ChannelObject, error) {
+func (s *ChannelState) ChannelByID(userID, channelID int) (ChannelObject, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ch := s.channels[channelID]
-	if ch == nil || !ch.seesMetadata(s.users[userID]) {
+	if ch == nil || !ch.seesMetadata(s.accts.users[userID]) {
 		return ChannelObject{}, apierr.InvalidChannel
 	}
 	return s.channelObject(ch), nil

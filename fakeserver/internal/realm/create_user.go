@@ -8,7 +8,7 @@ import (
 )
 
 // CreateUser adds a member account (POST /users). The role decorator ran before parsing.
-func (s *State) CreateUser(requesterID int, email, password, fullName string) (int, error) {
+func (s *AccountState) CreateUser(requesterID int, email, password, fullName string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -35,14 +35,14 @@ func (s *State) CreateUser(requesterID int, email, password, fullName string) (i
 		return 0, apierr.BadRequest("The password is too weak.")
 	}
 	u := &User{
-		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
+		ID: nextID(&s.nextUser), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
 		APIKey: newAPIKey(), Password: password, IsActive: true, DateJoined: s.clock.Now(), Timezone: "UTC",
 		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone, PresenceEnabled: true,
 	}
-	s.applyUserDefaults(u)
+	s.org.applyUserDefaults(u)
 	s.addUser(u)
 	s.publishUserAdded(u)
-	s.subscribeToDefaultChannels(u)
+	s.chans.subscribeToDefaultChannels(u)
 	// The address's email invitations are revoked, as on the real server; with no invitation
 	// used, it tells no referrer (no invites_changed event).
 	s.revokeInvitesTo(email)

@@ -5,11 +5,11 @@ import "github.com/chatconform/chatconform/fakeserver/internal/mutation"
 // DeleteTopic deletes the messages of a topic that the requester can access, newest first in
 // batches (POST /streams/{id}/delete_topic). complete is false when the bound stopped it early;
 // the client repeats the request to finish.
-func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching) (complete bool, _ error) {
+func (s *MessageState) DeleteTopic(requesterID, channelID int, topic string, b Batching) (complete bool, _ error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[requesterID]
-	ch, err := s.accessibleChannel(u, channelID)
+	u := s.accts.users[requesterID]
+	ch, err := s.chans.accessibleChannel(u, channelID)
 	if err != nil {
 		return false, err
 	}
@@ -26,6 +26,6 @@ func (s *State) DeleteTopic(requesterID, channelID int, topic string, b Batching
 		return false, nil
 	}
 	// The real server forgets the topic's visibility settings with the topic.
-	s.clearTopicVisibility(ch, topic)
+	s.userData.clearTopicVisibility(ch, topic)
 	return true, nil
 }

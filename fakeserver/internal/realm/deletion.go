@@ -9,15 +9,15 @@ import (
 
 // DeleteMessage removes one message (DELETE /messages/{id}): administrators delete any message
 // they can read, senders their own within the delete time limit (none when unlimited).
-func (s *State) DeleteMessage(requesterID, messageID int) error {
+func (s *MessageState) DeleteMessage(requesterID, messageID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[requesterID]
+	u := s.accts.users[requesterID]
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return err
 	}
-	limit := s.editing.MessageContentDeleteLimit
+	limit := s.org.editing.MessageContentDeleteLimit
 	own := m.SenderID == u.ID && (limit == nil || s.Now()-m.Timestamp <= int64(*limit))
 	if !u.IsAdmin() && !own {
 		return apierr.BadRequest("You don't have permission to delete this message")
@@ -57,7 +57,7 @@ func (b Batching) run(ms []*Message, do func(batch []*Message)) (complete bool) 
 
 // deleteMessages removes messages, tells everyone who had them, and moves the first_message_id
 // of every channel whose oldest message went.
-func (s *State) deleteMessages(ms []*Message) {
+func (s *MessageState) deleteMessages(ms []*Message) {
 	type group struct {
 		channelID int
 		topic     string
@@ -77,19 +77,19 @@ func (s *State) deleteMessages(ms []*Message) {
 		if mutation.On("deletion-events-to-everyone") {
 			readers = s.everyoneReads(list)
 		}
-		s.publishDeletion(readers, s.channels[g.channelID], g.topic)
+		s.publishDeletion(readers, s.chans.channels[g.channelID], g.topic)
 	}
 	for g := range byGroup {
 		// Before its level the real server left first_message_id as it was (its changelog).
-		if ch := s.channels[g.channelID]; ch != nil && s.atLeast(LevelFirstMessageOnDeletion) {
+		if ch := s.chans.channels[g.channelID]; ch != nil && s.atLeast(LevelFirstMessageOnDeletion) {
 			s.refreshFirstMessageID(ch)
 		}
 	}
-	s.afterMessagesDeleted(ms)
+	s.uploads.afterMessagesDeleted(ms)
 }
 
 // refreshFirstMessageID recomputes a channel's oldest message and announces a change.
-func (s *State) refreshFirstMessageID(ch *Channel) {
+func (s *MessageState) refreshFirstMessageID(ch *Channel) {
 	if mutation.On("first-message-id-stale") {
 		return
 	}
@@ -102,5 +102,5 @@ func (s *State) refreshFirstMessageID(ch *Channel) {
 	if first == 0 {
 		value = nil
 	}
-	s.channelUpdate(ch, "first_message_id", value)
+	s.chans.channelUpdate(ch, "first_message_id", value)
 }

@@ -9,7 +9,7 @@ import (
 // DevLogin hands out a user's API key without a password (POST /dev_fetch_api_key), which
 // only a development server does; a production server answers that the development
 // authentication backend is off.
-func (s *State) DevLogin(email string) (User, error) {
+func (s *AccountState) DevLogin(email string) (User, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if !s.settings.DevelopmentMode {
@@ -20,10 +20,10 @@ func (s *State) DevLogin(email string) (User, error) {
 	}
 	u, ok := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
 	if !ok || u.IsBot {
-		return User{}, apierr.New(401, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
 	}
 	if !u.IsActive {
-		return User{}, apierr.New(401, "USER_DEACTIVATED", "Account is deactivated")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "USER_DEACTIVATED", "Account is deactivated")
 	}
 	return *u, nil
 }

@@ -39,12 +39,12 @@ type userDraft struct {
 // draftView checks a draft with the real server's rules, in its order, and gives the form it
 // is kept and shown in: a private draft without recipients is unaddressed (type ""), and a
 // private draft's to lists the other participants (the user alone for a draft to oneself).
-func (s *State) draftView(u *User, d DraftData) (DraftView, error) {
+func (s *UserDataState) draftView(u *User, d DraftData) (DraftView, error) {
 	v := DraftView{Type: d.Type, To: []int{}, Topic: ""}
 	if strings.Contains(d.Content, "\x00") {
 		return v, apierr.BadRequest("Message must not contain null bytes")
 	}
-	content, err := s.normalizeContent(d.Content)
+	content, err := s.msgs.normalizeContent(d.Content)
 	if err != nil {
 		return v, err
 	}
@@ -64,14 +64,14 @@ func (s *State) draftView(u *User, d DraftData) (DraftView, error) {
 		if len(d.To) != 1 {
 			return v, apierr.BadRequest("Must specify exactly 1 channel ID for channel messages")
 		}
-		if _, err := s.accessibleChannel(u, d.To[0]); err != nil {
+		if _, err := s.chans.accessibleChannel(u, d.To[0]); err != nil {
 			return v, err
 		}
 		v.To, v.Topic = []int{d.To[0]}, truncate(d.Topic, s.settings.MaxTopicLength, "...")
 	case "private":
 		others := map[int]bool{}
 		for _, id := range d.To {
-			if s.users[id] == nil {
+			if s.accts.users[id] == nil {
 				return v, apierr.BadRequest("Invalid user ID %d", id)
 			}
 			if id != u.ID {
@@ -91,10 +91,10 @@ func (s *State) draftView(u *User, d DraftData) (DraftView, error) {
 }
 
 // CreateDrafts saves drafts for the user, all or none, and answers their IDs in order.
-func (s *State) CreateDrafts(userID int, drafts []DraftData) ([]int, error) {
+func (s *UserDataState) CreateDrafts(userID int, drafts []DraftData) ([]int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	views := make([]DraftView, 0, len(drafts))
 	for _, d := range drafts {
 		v, err := s.draftView(u, d)
@@ -105,8 +105,8 @@ func (s *State) CreateDrafts(userID int, drafts []DraftData) ([]int, error) {
 	}
 	ids := []int{}
 	for i := range views {
-		views[i].ID = nextID(&s.personal.nextDraft)
-		s.personal.drafts[views[i].ID] = &userDraft{userID: userID, view: views[i]}
+		views[i].ID = nextID(&s.nextDraft)
+		s.drafts[views[i].ID] = &userDraft{userID: userID, view: views[i]}
 		ids = append(ids, views[i].ID)
 	}
 	s.publish(events.Event{"type": "drafts", "op": "add", "drafts": views}, userID)
@@ -114,14 +114,14 @@ func (s *State) CreateDrafts(userID int, drafts []DraftData) ([]int, error) {
 }
 
 // EditDraft replaces one of the user's drafts.
-func (s *State) EditDraft(userID, id int, d DraftData) error {
+func (s *UserDataState) EditDraft(userID, id int, d DraftData) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	kept := s.personal.drafts[id]
+	kept := s.drafts[id]
 	if kept == nil || kept.userID != userID {
 		return errNoDraft()
 	}
-	v, err := s.draftView(s.users[userID], d)
+	v, err := s.draftView(s.accts.users[userID], d)
 	if err != nil {
 		return err
 	}
@@ -132,27 +132,29 @@ func (s *State) EditDraft(userID, id int, d DraftData) error {
 }
 
 // DeleteDraft removes one of the user's drafts.
-func (s *State) DeleteDraft(userID, id int) error {
+func (s *UserDataState) DeleteDraft(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	kept := s.personal.drafts[id]
+	kept := s.drafts[id]
 	if kept == nil || kept.userID != userID {
 		return errNoDraft()
 	}
-	delete(s.personal.drafts, id)
+	delete(s.drafts, id)
 	s.publish(events.Event{"type": "drafts", "op": "remove", "draft_id": id}, userID)
 	return nil
 }
 
 // errNoDraft is the real server's answer for a draft that is not the user's: 404.
-func errNoDraft() *apierr.Error { return apierr.New(404, "BAD_REQUEST", "Draft does not exist") }
+func errNoDraft() *apierr.Error {
+	return apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Draft does not exist")
+}
 
 // Drafts lists the user's drafts, the least recently edited first.
-func (s *State) Drafts(userID int) []DraftView {
+func (s *UserDataState) Drafts(userID int) []DraftView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []DraftView{}
-	for _, d := range s.personal.drafts {
+	for _, d := range s.drafts {
 		if d.userID == userID {
 			out = append(out, d.view)
 		}

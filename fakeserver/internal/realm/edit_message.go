@@ -58,7 +58,7 @@ type renderedContent struct {
 
 // UpdateMessage edits a message's content and/or moves it to another topic or channel, with
 // the real server's checks in its order. It returns the uploads the edit detached (never nil).
-func (s *State) UpdateMessage(editorID, messageID int, req EditRequest) ([]DetachedUpload, error) {
+func (s *MessageState) UpdateMessage(editorID, messageID int, req EditRequest) ([]DetachedUpload, error) {
 	// New content is rendered under the read lock, before the write lock, as Send renders.
 	var pre *preRendered
 	if req.Content != nil {
@@ -83,8 +83,8 @@ type preRendered struct {
 }
 
 // planEdit runs every check of an edit and returns what to change.
-func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRendered) (*editPlan, error) {
-	u := s.users[editorID]
+func (s *MessageState) planEdit(editorID, messageID int, req EditRequest, pre *preRendered) (*editPlan, error) {
+	u := s.accts.users[editorID]
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRende
 		p.req.StreamID = nil
 	}
 	if p.req.StreamID != nil && !m.IsDirect {
-		ch := s.channels[*req.StreamID]
+		ch := s.chans.channels[*req.StreamID]
 		if ch == nil || !ch.canAccess(u) {
 			// Checked again, with the real server's message, once the request is validated.
 			ch = &Channel{ID: *req.StreamID}
@@ -139,24 +139,24 @@ func (s *State) planEdit(editorID, messageID int, req EditRequest, pre *preRende
 
 // checkCanEditContent: editing must be on, the editor the sender, and the message younger
 // than the content edit limit plus grace.
-func (s *State) checkCanEditContent(u *User, m *Message, grace int64) error {
-	if !s.editing.AllowMessageEditing {
+func (s *MessageState) checkCanEditContent(u *User, m *Message, grace int64) error {
+	if !s.org.editing.AllowMessageEditing {
 		return apierr.BadRequest("Your organization has turned off message editing")
 	}
 	if mutation.On("edit-others-content-code") && m.SenderID != u.ID {
-		return apierr.New(400, "UNAUTHORIZED_PRINCIPAL", "You don't have permission to edit this message")
+		return apierr.Of(apierr.KindInvalid, "UNAUTHORIZED_PRINCIPAL", "You don't have permission to edit this message")
 	}
 	if m.SenderID != u.ID && !(mutation.On("admins-edit-any-content") && u.IsAdmin()) {
 		return apierr.BadRequest("You don't have permission to edit this message")
 	}
-	if limit := s.editing.MessageContentEditLimitSeconds; limit != nil && !mutation.On("content-edit-limit-ignored") && s.Now()-m.Timestamp > int64(*limit)+grace {
+	if limit := s.org.editing.MessageContentEditLimitSeconds; limit != nil && !mutation.On("content-edit-limit-ignored") && s.Now()-m.Timestamp > int64(*limit)+grace {
 		return apierr.BadRequest("The time limit for editing this message has passed")
 	}
 	return nil
 }
 
 // validateEditPayload checks that the request is well-formed (not permissions).
-func (s *State) validateEditPayload(p *editPlan) error {
+func (s *MessageState) validateEditPayload(p *editPlan) error {
 	req, m := p.req, p.target
 	if p.topic == nil && req.Content == nil && req.StreamID == nil {
 		return apierr.BadRequest("Nothing to change")
@@ -198,7 +198,7 @@ func (s *State) validateEditPayload(p *editPlan) error {
 			sum = sha256.Sum256([]byte(m.Rendered))
 		}
 		if !strings.EqualFold(*req.PrevContentSHA256, hex.EncodeToString(sum[:])) {
-			return apierr.New(400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.")
+			return apierr.Of(apierr.KindInvalid, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.")
 		}
 	}
 	return nil
@@ -215,7 +215,7 @@ func checkTopicCharacters(topic string) error {
 }
 
 // editedContent is new content as an edit stores it: trimmed, "(deleted)" for none, truncated.
-func (s *State) editedContent(raw string) string {
+func (s *MessageState) editedContent(raw string) string {
 	content := strings.TrimRightFunc(raw, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 	if strings.TrimSpace(content) == "" {
 		content = "(deleted)"
@@ -227,7 +227,7 @@ func (s *State) editedContent(raw string) string {
 }
 
 // buildEdit normalizes the new content and topic and resolves the target channel.
-func (s *State) buildEdit(p *editPlan) error {
+func (s *MessageState) buildEdit(p *editPlan) error {
 	m := p.target
 	if p.req.Content != nil {
 		content := s.editedContent(*p.req.Content)
@@ -236,7 +236,7 @@ func (s *State) buildEdit(p *editPlan) error {
 	if m.IsDirect {
 		return nil
 	}
-	p.fromChannel = s.channels[m.ChannelID]
+	p.fromChannel = s.chans.channels[m.ChannelID]
 	if p.topic != nil {
 		requested := *p.topic
 		topic := truncate(requested, s.settings.MaxTopicLength, "...")
@@ -248,7 +248,7 @@ func (s *State) buildEdit(p *editPlan) error {
 			strings.TrimPrefix(old, ResolvedTopicPrefix) == topic
 	}
 	if p.toChannel != nil {
-		ch := s.channels[p.toChannel.ID]
+		ch := s.chans.channels[p.toChannel.ID]
 		if ch == nil || !ch.canAccess(p.editor) {
 			return apierr.InvalidChannel
 		}
@@ -256,7 +256,7 @@ func (s *State) buildEdit(p *editPlan) error {
 	}
 	p.moved = p.topic != nil || p.toChannel != nil
 	target := p.targetTopic()
-	if (p.topic != nil || p.toChannel != nil) && s.editing.TopicsPolicy == "disable_empty_topic" && (target == "" || target == "(no topic)") && !mutation.On("required-topic-not-enforced-on-move") {
+	if (p.topic != nil || p.toChannel != nil) && s.org.editing.TopicsPolicy == "disable_empty_topic" && (target == "" || target == "(no topic)") && !mutation.On("required-topic-not-enforced-on-move") {
 		return apierr.BadRequest("Sending messages to %s is not allowed in this channel.", s.settings.EmptyTopicDisplayName)
 	}
 	return nil
@@ -280,29 +280,29 @@ func (p *editPlan) targetChannel() *Channel {
 
 // checkMovePermissions applies the group settings and time limits to topic and channel
 // changes, the wildcard mention rules to new content, and the whole-topic time limit.
-func (s *State) checkMovePermissions(p *editPlan) error {
+func (s *MessageState) checkMovePermissions(p *editPlan) error {
 	u, m := p.editor, p.target
 	now := s.Now()
 	if p.topic != nil {
 		if p.resolved || p.unresolved {
-			group, refusal := s.editing.CanResolveTopicsGroup, "You don't have permission to resolve topics in this channel."
+			group, refusal := s.org.editing.CanResolveTopicsGroup, "You don't have permission to resolve topics in this channel."
 			if !s.atLeast(LevelResolveTopicsGroup) { // a topic edit like any other before
-				group, refusal = s.editing.CanMoveMessagesBetweenTopicsGroup, "You don't have permission to edit this message"
+				group, refusal = s.org.editing.CanMoveMessagesBetweenTopicsGroup, "You don't have permission to edit this message"
 			}
 			if mutation.On("resolve-by-topic-movers") {
-				group = s.editing.CanMoveMessagesBetweenTopicsGroup
+				group = s.org.editing.CanMoveMessagesBetweenTopicsGroup
 			}
 			if mutation.On("unresolve-refused") && p.unresolved {
 				return apierr.BadRequest("%s", refusal)
 			}
-			if !s.inGroupSetting(u.ID, group) {
+			if !s.org.inGroupSetting(u.ID, group) {
 				return apierr.BadRequest("%s", refusal)
 			}
 		} else {
-			if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenTopicsGroup) && !mutation.On("topic-move-group-ignored") {
+			if !s.org.inGroupSetting(u.ID, s.org.editing.CanMoveMessagesBetweenTopicsGroup) && !mutation.On("topic-move-group-ignored") {
 				return apierr.BadRequest("You don't have permission to edit this message")
 			}
-			if limit, _ := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
+			if limit, _ := s.org.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
 				return apierr.BadRequest("The time limit for editing this message's topic has passed.")
 			}
 		}
@@ -326,10 +326,10 @@ func (s *State) checkMovePermissions(p *editPlan) error {
 		return nil
 	}
 	if p.toChannel != nil {
-		if !s.inGroupSetting(u.ID, s.editing.CanMoveMessagesBetweenChannelsGroup) && !mutation.On("channel-move-group-ignored") {
+		if !s.org.inGroupSetting(u.ID, s.org.editing.CanMoveMessagesBetweenChannelsGroup) && !mutation.On("channel-move-group-ignored") {
 			return apierr.BadRequest("You don't have permission to move this message")
 		}
-		if _, limit := s.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
+		if _, limit := s.org.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
 			return apierr.BadRequest("The time limit for editing this message's channel has passed")
 		}
 	}

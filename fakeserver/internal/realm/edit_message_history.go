@@ -40,7 +40,7 @@ func (e EditEntry) isMove() bool { return e.PrevStream != 0 || e.PrevTopic != ni
 // addEditFields adds edit_history, last_edit_timestamp and last_moved_timestamp to a view,
 // honouring the realm's edit history visibility: "none" hides the history, "moves" shows
 // only what moved the message.
-func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
+func (s *MessageState) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 	v.LastEditTimestamp, v.LastMovedTimestamp = m.LastEditTime, m.LastMoveTime
 	if !s.atLeast(LevelLastMoved) {
 		// Before level 365 a move counted as an edit, and nothing told them apart.
@@ -58,7 +58,7 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 	if mutation.On("last-moved-set-by-content-edit") {
 		v.LastMovedTimestamp = max(m.LastEditTime, m.LastMoveTime)
 	}
-	policy := s.editing.EditHistoryVisibility
+	policy := s.org.editing.EditHistoryVisibility
 	if mutation.On("edit-history-shown-when-hidden") {
 		policy = "all"
 	}
@@ -115,7 +115,7 @@ func (s *State) addEditFields(v *MessageView, m *Message, opts ViewOptions) {
 
 // shownTopic is a channel topic as a client sees it: the empty topic is shown as
 // realm_empty_topic_display_name unless the client allows empty topic names.
-func (s *State) shownTopic(topic string, opts ViewOptions) string {
+func (s *MessageState) shownTopic(topic string, opts ViewOptions) string {
 	if topic == "" && !opts.AllowEmptyTopicName && !mutation.On("edit-history-empty-topic-shown-empty") {
 		return s.settings.EmptyTopicDisplayName
 	}

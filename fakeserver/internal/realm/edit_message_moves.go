@@ -18,7 +18,7 @@ const resolveUndoSeconds = 60
 
 // topicMessages are the messages of a channel's topic (case-insensitive) that u can read,
 // oldest first.
-func (s *State) topicMessages(u *User, channelID int, topic string) []*Message {
+func (s *MessageState) topicMessages(u *User, channelID int, topic string) []*Message {
 	var out []*Message
 	for _, id := range s.topicMessageIDs(channelID, topic) {
 		if m := s.messages[id]; s.canRead(u, m) {
@@ -31,7 +31,7 @@ func (s *State) topicMessages(u *User, channelID int, topic string) []*Message {
 // checkWholeTopicTimeLimit is the real server's rule for change_all by a user who is not a
 // moderator: when part of the topic (as far as the user can see it) is older than the
 // applicable move limit, the move is refused with how much the user may move instead.
-func (s *State) checkWholeTopicTimeLimit(p *editPlan) error {
+func (s *MessageState) checkWholeTopicTimeLimit(p *editPlan) error {
 	var deadline *int64
 	consider := func(limit *int) {
 		if limit == nil {
@@ -42,7 +42,7 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) error {
 			deadline = &d
 		}
 	}
-	within, between := s.moveLimits()
+	within, between := s.org.moveLimits()
 	if p.topic != nil {
 		consider(within)
 	}
@@ -77,7 +77,7 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) error {
 	if mutation.On("movable-count-off-by-one") {
 		allowed = append(allowed, nil)
 	}
-	return apierr.New(400, "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
+	return apierr.Of(apierr.KindInvalid, "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED",
 		"You only have permission to move the %d/%d most recent messages in this topic.", len(allowed), len(all)).
 		With("first_message_id_allowed_to_move", first).
 		With("total_messages_allowed_to_move", len(allowed)).
@@ -87,7 +87,7 @@ func (s *State) checkWholeTopicTimeLimit(p *editPlan) error {
 // messagesToMove selects the messages a move changes: the target alone (change_one), the
 // target and every later message of its topic (change_later) or the whole topic
 // (change_all), as far as the editor can read them.
-func (s *State) messagesToMove(p *editPlan) []*Message {
+func (s *MessageState) messagesToMove(p *editPlan) []*Message {
 	if p.req.PropagateMode == ChangeOne {
 		return []*Message{p.target}
 	}
@@ -108,7 +108,7 @@ func (s *State) messagesToMove(p *editPlan) []*Message {
 
 // applyEdit carries out a checked edit: content, topic and channel, edit history, rows,
 // events, topic visibility settings and the notification bot's notices.
-func (s *State) applyEdit(p *editPlan) []DetachedUpload {
+func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 	now, m, editor := s.Now(), p.target, p.editor
 	entry := EditEntry{UserID: editor.ID, Timestamp: now}
 	detached := []DetachedUpload{}
@@ -127,7 +127,7 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 			m.Rendered = orig.rendered
 		}
 		s.applyMentionFlags(m, p.rendered.mentions)
-		detached = s.afterContentEdited(m, orig.content)
+		detached = s.uploads.afterContentEdited(m, orig.content)
 	}
 	ev := events.Event{
 		"type": "update_message", "user_id": editor.ID, "edit_timestamp": now, "message_id": m.ID, "rendering_only": false,
@@ -142,7 +142,7 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 		ev["message_ids"] = []int{m.ID}
 		audience := s.messageAudience(m)
 		if mutation.On("direct-edit-event-to-everyone") {
-			audience = s.activeUserIDs()
+			audience = s.accts.activeUserIDs()
 		}
 		s.publishUpdate(ev, m, audience)
 		return detached
@@ -168,7 +168,7 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 		if !s.atLeast(LevelTopicNames) {
 			links = "subject_links"
 		}
-		ev["orig_subject"], ev["subject"], ev[links] = oldTopic, newTopic, s.topicLinks(newTopic)
+		ev["orig_subject"], ev["subject"], ev[links] = oldTopic, newTopic, s.org.topicLinks(newTopic)
 	}
 	ids := make([]int, 0, len(moved))
 	s.moveIndexed(moved, func(mm *Message) {
@@ -232,7 +232,7 @@ func (s *State) applyEdit(p *editPlan) []DetachedUpload {
 
 // publishUpdate sends an update_message event to each user with their flags for the message,
 // built only for the queues that exist.
-func (s *State) publishUpdate(ev events.Event, m *Message, userIDs []int) {
+func (s *MessageState) publishUpdate(ev events.Event, m *Message, userIDs []int) {
 	s.events.PublishEach(func(id int, _ events.Client) []events.Event {
 		each := maps.Clone(ev)
 		each["flags"] = viewFlags(m, id)
@@ -244,14 +244,14 @@ func (s *State) publishUpdate(ev events.Event, m *Message, userIDs []int) {
 // real server does: subscribers of the old channel who are not subscribed to the new one
 // lose their rows, and a new channel with protected history gives its subscribers rows
 // (read). It returns the users who lost access to the messages.
-func (s *State) moveRows(moved []*Message, from, to *Channel) []int {
+func (s *MessageState) moveRows(moved []*Message, from, to *Channel) []int {
 	var losingRows, losingAccess []int
 	for id := range from.Subscribers {
-		if to.subscribed(s.users[id]) {
+		if to.subscribed(s.accts.users[id]) {
 			continue
 		}
 		losingRows = append(losingRows, id)
-		if to.InviteOnly || s.users[id].IsGuest() {
+		if to.InviteOnly || s.accts.users[id].IsGuest() {
 			losingAccess = append(losingAccess, id)
 		}
 	}
@@ -275,19 +275,19 @@ func (s *State) moveRows(moved []*Message, from, to *Channel) []int {
 
 // moveTopicVisibility carries users' visibility settings of a topic that moved entirely
 // over to its new place; users who lost access lose the setting.
-func (s *State) moveTopicVisibility(from *Channel, oldTopic string, to *Channel, newTopic string, losing []int) {
+func (s *MessageState) moveTopicVisibility(from *Channel, oldTopic string, to *Channel, newTopic string, losing []int) {
 	if from == to && strings.EqualFold(oldTopic, newTopic) {
 		return
 	}
-	for userID, list := range s.messaging.userTopics {
+	for userID, list := range s.userData.userTopics {
 		for _, t := range list {
 			if t.ChannelID != from.ID || !strings.EqualFold(t.Topic, oldTopic) {
 				continue
 			}
 			policy := t.Policy
-			s.setTopicVisibility(userID, from, t.Topic, VisibilityInherit)
+			s.userData.setTopicVisibility(userID, from, t.Topic, VisibilityInherit)
 			if !slices.Contains(losing, userID) {
-				s.setTopicVisibility(userID, to, newTopic, policy)
+				s.userData.setTopicVisibility(userID, to, newTopic, policy)
 			}
 			break
 		}
@@ -297,7 +297,7 @@ func (s *State) moveTopicVisibility(from *Channel, oldTopic string, to *Channel,
 // sendMoveNotices posts the notification bot's notices: "marked as resolved" for a resolve,
 // else the moved-here notice in the new thread (unless turned off) and the moved-away notice
 // in the old one (when asked for), worded as the real server words them.
-func (s *State) sendMoveNotices(p *editPlan, moved []*Message, movedAll bool, from *Channel, oldTopic string, to *Channel, newTopic string) {
+func (s *MessageState) sendMoveNotices(p *editPlan, moved []*Message, movedAll bool, from *Channel, oldTopic string, to *Channel, newTopic string) {
 	editor := p.editor
 	who := fmt.Sprintf("@_**%s|%d**", editor.FullName, editor.ID)
 	var resolveNotice *Message
@@ -341,7 +341,7 @@ func (s *State) sendMoveNotices(p *editPlan, moved []*Message, movedAll bool, fr
 // sendResolveNotice posts "marked this topic as resolved/unresolved", or, when the topic's
 // last message is such a notice posted moments ago, deletes it instead: undoing a resolve by
 // mistake leaves no trace. Resolve notices are read for everyone but the topic's followers.
-func (s *State) sendResolveNotice(p *editPlan, ch *Channel, topic, who string) *Message {
+func (s *MessageState) sendResolveNotice(p *editPlan, ch *Channel, topic, who string) *Message {
 	msgs := s.topicMessages(s.botUser(), ch.ID, topic)
 	if len(msgs) > 0 {
 		last := msgs[len(msgs)-1]
@@ -366,8 +366,8 @@ func (s *State) sendResolveNotice(p *editPlan, ch *Channel, topic, who string) *
 }
 
 // followsTopic reports whether the user follows the topic.
-func (s *State) followsTopic(userID, channelID int, topic string) bool {
-	return slices.ContainsFunc(s.messaging.userTopics[userID], func(t *userTopic) bool {
+func (s *MessageState) followsTopic(userID, channelID int, topic string) bool {
+	return slices.ContainsFunc(s.userData.userTopics[userID], func(t *userTopic) bool {
 		return t.ChannelID == channelID && strings.EqualFold(t.Topic, topic) && t.Policy == VisibilityFollowed
 	})
 }

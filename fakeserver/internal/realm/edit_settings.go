@@ -62,14 +62,14 @@ func (g GroupSetting) equal(o GroupSetting) bool {
 }
 
 // inGroupSetting reports whether the user belongs to the setting's group.
-func (s *State) inGroupSetting(userID int, g GroupSetting) bool {
+func (s *OrganizationState) inGroupSetting(userID int, g GroupSetting) bool {
 	if g.GroupID != 0 {
-		return s.inGroup(userID, g.GroupID, false)
+		return s.grps.inGroup(userID, g.GroupID, false)
 	}
-	if u := s.users[userID]; u == nil || !u.IsActive {
+	if u := s.accts.users[userID]; u == nil || !u.IsActive {
 		return false
 	}
-	return slices.Contains(g.Members, userID) || slices.ContainsFunc(g.Subgroups, func(id int) bool { return s.inGroup(userID, id, false) })
+	return slices.Contains(g.Members, userID) || slices.ContainsFunc(g.Subgroups, func(id int) bool { return s.grps.inGroup(userID, id, false) })
 }
 
 // groupSettingRule is one permission group setting: its API name, where it lives, the real
@@ -116,7 +116,7 @@ var editingGroupSettingRules = map[string]groupSettingRule{
 }
 
 // HasGroupSetting reports whether the realm's feature level has the group setting.
-func (s *State) HasGroupSetting(name string) bool {
+func (s *OrganizationState) HasGroupSetting(name string) bool {
 	rule, ok := groupSettingRules[name]
 	return ok && s.AtLeast(rule.since)
 }
@@ -146,7 +146,7 @@ var rolePolicies = map[string]rolePolicy{
 }
 
 // RolePolicyNames are the role policies PATCH /realm takes at the realm's level, by API name.
-func (s *State) RolePolicyNames() []string {
+func (s *OrganizationState) RolePolicyNames() []string {
 	var names []string
 	for _, name := range slices.Sorted(maps.Keys(rolePolicies)) {
 		if !s.HasGroupSetting(rolePolicies[name].group) {
@@ -158,17 +158,17 @@ func (s *State) RolePolicyNames() []string {
 
 // policyValue is the narrowest policy whose users include every user of the setting's group
 // (exactly the group, when it is one a policy names).
-func (s *State) policyValue(p rolePolicy, g GroupSetting) int {
+func (s *OrganizationState) policyValue(p rolePolicy, g GroupSetting) int {
 	for _, v := range p.order {
-		if g.GroupID != 0 && g.GroupID == s.systemGroupID(p.groups[v]) {
+		if g.GroupID != 0 && g.GroupID == s.grps.systemGroupID(p.groups[v]) {
 			return v
 		}
 	}
 	for _, v := range p.order {
-		wider := s.systemGroupID(p.groups[v])
+		wider := s.grps.systemGroupID(p.groups[v])
 		covers := true
-		for id := range s.users {
-			if s.inGroupSetting(id, g) && !s.inGroup(id, wider, false) {
+		for id := range s.accts.users {
+			if s.inGroupSetting(id, g) && !s.grps.inGroup(id, wider, false) {
 				covers = false
 				break
 			}
@@ -196,10 +196,10 @@ func defaultEditing() EditingSettings {
 }
 
 // setDefaultGroupSettings points the group settings at the real server's default system groups.
-func (s *State) setDefaultGroupSettings() {
+func (s *OrganizationState) setDefaultGroupSettings() {
 	s.editing.Others = newOtherGroupSettings()
 	for _, rule := range groupSettingRules {
-		*rule.field(&s.editing) = GroupSetting{GroupID: s.systemGroupID(rule.defaultGroup)}
+		*rule.field(&s.editing) = GroupSetting{GroupID: s.grps.systemGroupID(rule.defaultGroup)}
 	}
 }
 
@@ -222,7 +222,7 @@ type EditingChange struct {
 }
 
 // Editing returns the current editing settings.
-func (s *State) Editing() EditingSettings {
+func (s *OrganizationState) Editing() EditingSettings {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.editing
@@ -240,14 +240,14 @@ const communityTopicEditingLimit = 259200
 
 // EditingSettingKnown is whether PATCH /realm takes the limit setting at the realm's level:
 // the move limits only from LevelMoveLimits.
-func (s *State) EditingSettingKnown(name string) bool {
+func (s *OrganizationState) EditingSettingKnown(name string) bool {
 	return !strings.HasPrefix(name, "move_messages_") || s.AtLeast(LevelMoveLimits)
 }
 
 // moveLimits are the time limits on topic moves and on moves between channels that hold
 // non-moderators: the settings, or before LevelMoveLimits the fixed community topic editing
 // limit and none between channels.
-func (s *State) moveLimits() (within, between *int) {
+func (s *OrganizationState) moveLimits() (within, between *int) {
 	if !s.atLeast(LevelMoveLimits) {
 		limit := communityTopicEditingLimit
 		return &limit, nil
@@ -272,13 +272,13 @@ func (e *EditingSettings) limit(name string) **int {
 }
 
 // checkGroupSetting validates a new group setting value the way the real server does.
-func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) error {
+func (s *OrganizationState) checkGroupSetting(rule groupSettingRule, g GroupSetting) error {
 	ids := g.Subgroups
 	if g.GroupID != 0 {
 		ids = []int{g.GroupID}
 	}
 	for _, id := range ids {
-		grp := s.groups[id]
+		grp := s.grps.groups[id]
 		if grp == nil || grp.Deactivated {
 			return apierr.BadRequest("Invalid user group")
 		}
@@ -287,7 +287,7 @@ func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) error {
 		}
 	}
 	for _, id := range g.Members {
-		if u := s.users[id]; u == nil {
+		if u := s.accts.users[id]; u == nil {
 			return apierr.BadRequest("Invalid user ID: %d", id)
 		}
 	}
@@ -297,7 +297,7 @@ func (s *State) checkGroupSetting(rule groupSettingRule, g GroupSetting) error {
 // planEditing checks a change (the caller is an administrator, an owner when byOwner) and
 // gives the settings it leads to and those of them that actually change, without keeping
 // anything; the caller holds the write lock and keeps them with applyEditing.
-func (s *State) planEditing(c EditingChange, byOwner bool) (EditingSettings, map[string]any, error) {
+func (s *OrganizationState) planEditing(c EditingChange, byOwner bool) (EditingSettings, map[string]any, error) {
 	next := s.editing
 	next.Others = cloneGroupSettings(s.editing.Others)
 	changed := map[string]any{}
@@ -335,7 +335,7 @@ func (s *State) planEditing(c EditingChange, byOwner bool) (EditingSettings, map
 			return next, nil, apierr.MustBeOwner
 		}
 		if change.Old != nil && !change.Old.equal(*cur) {
-			return next, nil, apierr.New(400, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
+			return next, nil, apierr.Of(apierr.KindInvalid, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
 		}
 		if err := s.checkGroupSetting(rule, change.New); err != nil {
 			return next, nil, err
@@ -353,7 +353,7 @@ func (s *State) planEditing(c EditingChange, byOwner bool) (EditingSettings, map
 		}
 		cur := groupSettingRules[p.group].field(&next)
 		if s.policyValue(p, *cur) != v {
-			*cur = GroupSetting{GroupID: s.systemGroupID(group)}
+			*cur = GroupSetting{GroupID: s.grps.systemGroupID(group)}
 			changed[name] = v
 		}
 	}
@@ -362,10 +362,10 @@ func (s *State) planEditing(c EditingChange, byOwner bool) (EditingSettings, map
 
 // applyEditing keeps the settings planEditing gave and publishes each changed one to every
 // user in a realm event, in the real server's form for it; the caller holds the write lock.
-func (s *State) applyEditing(next EditingSettings, changed map[string]any) {
+func (s *OrganizationState) applyEditing(next EditingSettings, changed map[string]any) {
 	s.editing = next
 	for _, name := range slices.Sorted(maps.Keys(changed)) {
-		s.publish(realmSettingEvent(name, changed[name]), s.activeUserIDs()...)
+		s.publish(realmSettingEvent(name, changed[name]), s.accts.activeUserIDs()...)
 	}
 }
 
@@ -392,7 +392,7 @@ func limitValue(v *int) any {
 }
 
 // EditingState is the editing settings as POST /register reports them at the realm's level.
-func (s *State) EditingState() map[string]any {
+func (s *OrganizationState) EditingState() map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	e := s.editing

@@ -10,10 +10,10 @@ import (
 // SetEditTyping tells the other users who can see a message that the user started or stopped
 // editing it (POST /messages/{id}/typing). The user must be allowed to edit the content now,
 // without the grace the edit itself gets, as on the real server.
-func (s *State) SetEditTyping(userID, messageID int, start bool) error {
+func (s *MessageState) SetEditTyping(userID, messageID int, start bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	m, err := s.accessibleMessage(u, messageID)
 	if mutation.On("edit-typing-invisible-message-accepted") && err != nil {
 		return nil
@@ -34,14 +34,14 @@ func (s *State) SetEditTyping(userID, messageID int, start bool) error {
 		ev["recipient"] = map[string]any{"type": "direct", "user_ids": m.Participants}
 		audience = slices.Clone(m.Participants)
 	} else {
-		ch := s.channels[m.ChannelID]
+		ch := s.chans.channels[m.ChannelID]
 		ev["recipient"] = map[string]any{"type": "channel", "channel_id": ch.ID, "topic": m.Topic}
 		for id := range ch.Subscribers {
 			audience = append(audience, id)
 		}
 	}
 	if mutation.On("edit-typing-to-everyone") {
-		audience = s.activeUserIDs()
+		audience = s.accts.activeUserIDs()
 	}
 	audience = slices.DeleteFunc(audience, func(id int) bool { return id == u.ID })
 	slices.Sort(audience)

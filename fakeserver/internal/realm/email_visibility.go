@@ -24,13 +24,15 @@ const (
 )
 
 // dummyEmail is the address shown in place of a real one the viewer may not see.
-func (s *State) dummyEmail(u *User) string { return fmt.Sprintf("user%d@%s", u.ID, s.settings.Host) }
+func (s *AccountState) dummyEmail(u *User) string {
+	return fmt.Sprintf("user%d@%s", u.ID, s.settings.Host)
+}
 
 // emailVisibility is the email_address_visibility that applies to target: the user's own, or
 // below LevelUserEmailVisibility the realm's (the real server's changelog).
-func (s *State) emailVisibility(target *User) int {
+func (s *AccountState) emailVisibility(target *User) int {
 	if !s.atLeast(LevelUserEmailVisibility) {
-		return s.realmEmailVisibility
+		return s.org.realmEmailVisibility
 	}
 	return target.EmailAddressVisibility
 }
@@ -40,7 +42,7 @@ func (s *State) emailVisibility(target *User) int {
 func botsLikeHumans() bool { return mutation.On("bot-delivery-email-hidden") }
 
 // canSeeRealEmail applies the target's email visibility to the viewer.
-func (s *State) canSeeRealEmail(viewer, target *User) bool {
+func (s *AccountState) canSeeRealEmail(viewer, target *User) bool {
 	if viewer.ID == target.ID || target.IsBot && !botsLikeHumans() {
 		return true
 	}
@@ -60,7 +62,7 @@ func (s *State) canSeeRealEmail(viewer, target *User) bool {
 
 // apiEmail is the address the API uses for target: the real one only when everyone may see
 // it, as on the real server, so that the same user has the same API email for everybody.
-func (s *State) apiEmail(target *User) string {
+func (s *AccountState) apiEmail(target *User) string {
 	if target.IsBot || s.emailVisibility(target) == VisibleEveryone {
 		return target.Email
 	}
@@ -74,9 +76,9 @@ var jsonNull = json.RawMessage("null")
 // LevelUserEmailVisibility the field is there only for the user's own object and for a
 // viewer the realm's visibility gives access to every address (administrators, or moderators
 // too), as the real server's changelog describes; nil leaves it out.
-func (s *State) deliveryEmail(viewer, target *User) any {
+func (s *AccountState) deliveryEmail(viewer, target *User) any {
 	if !s.atLeast(LevelUserEmailVisibility) {
-		v := s.realmEmailVisibility
+		v := s.org.realmEmailVisibility
 		if viewer.ID == target.ID || v == VisibleAdmins && viewer.IsAdmin() || v == VisibleModerators && viewer.IsModerator() {
 			return target.Email
 		}
@@ -94,7 +96,7 @@ var dummyEmailPattern = regexp.MustCompile(`^(?i)user([0-9]{1,10})@(.+)$`)
 // narrows, principals, users by email), as the real server's access_user_by_email: a dummy
 // address of this realm names the user by ID; a real address counts only if the viewer may
 // see it, so that input never confirms an address the user hides.
-func (s *State) userByEmail(viewer *User, email string) *User {
+func (s *AccountState) userByEmail(viewer *User, email string) *User {
 	email = strings.TrimSpace(email)
 	if m := dummyEmailPattern.FindStringSubmatch(email); m != nil && strings.EqualFold(m[2], s.settings.Host) {
 		id, err := strconv.Atoi(m[1])
@@ -118,7 +120,7 @@ func CheckEmailVisibility(visibility int) error {
 
 // setEmailVisibility changes who may see the user's real email address (PATCH /settings): it
 // keeps a checked visibility and announces it; the caller holds the lock.
-func (s *State) setEmailVisibility(u *User, visibility int) {
+func (s *AccountState) setEmailVisibility(u *User, visibility int) {
 	if mutation.On("email-visibility-widening-ignored") && admitsMore(visibility, u.EmailAddressVisibility) {
 		return
 	}
@@ -133,16 +135,17 @@ func (s *State) setEmailVisibility(u *User, visibility int) {
 // setRealmEmailVisibility changes the realm's email_address_visibility (PATCH /realm, below
 // LevelUserEmailVisibility) to a checked value, and returns whether it changed. Every user
 // whose API email changes with it is announced, as for a user's own setting. The caller holds
-// the write lock.
-func (s *State) setRealmEmailVisibility(visibility int) bool {
-	if visibility == s.realmEmailVisibility {
+// the write lock. It is AccountState's, though the setting is the organization's, because
+// what it changes is every user's email as others see it.
+func (s *AccountState) setRealmEmailVisibility(visibility int) bool {
+	if visibility == s.org.realmEmailVisibility {
 		return false
 	}
 	before := map[int]string{}
 	for id, u := range s.users {
 		before[id] = s.apiEmail(u)
 	}
-	s.realmEmailVisibility = visibility
+	s.org.realmEmailVisibility = visibility
 	s.publish(events.Event{"type": "realm", "op": "update", "property": "email_address_visibility", "value": visibility}, s.activeUserIDs()...)
 	for _, id := range slices.Sorted(maps.Keys(s.users)) {
 		if u := s.users[id]; s.apiEmail(u) != before[id] {
@@ -154,8 +157,8 @@ func (s *State) setRealmEmailVisibility(visibility int) bool {
 
 // RealmEmailVisibility is the realm's email_address_visibility, for register below
 // LevelUserEmailVisibility.
-func (s *State) RealmEmailVisibility() int {
+func (s *AccountState) RealmEmailVisibility() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.realmEmailVisibility
+	return s.org.realmEmailVisibility
 }

@@ -38,15 +38,15 @@ const EmojiPathPrefix = "/user_avatars/1/emoji/images/"
 
 // RealmEmoji implements GET /realm/emoji and register's realm_emoji: the custom emoji by ID,
 // deactivated ones included.
-func (s *State) RealmEmoji() map[string]any {
+func (s *OrganizationState) RealmEmoji() map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.realmEmojiMap()
 }
 
-func (s *State) realmEmojiMap() map[string]any {
+func (s *OrganizationState) realmEmojiMap() map[string]any {
 	out := map[string]any{}
-	for _, e := range s.organization.emoji {
+	for _, e := range s.emoji {
 		var still any
 		if e.animated {
 			still = EmojiPathPrefix + "still/" + strconv.Itoa(e.id) + ".png"
@@ -80,8 +80,8 @@ func CustomEmojiName(raw string) (string, error) {
 	return "", apierr.BadRequest("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.")
 }
 
-func (s *State) activeEmoji(name string) *customEmoji {
-	for _, e := range s.organization.emoji {
+func (s *OrganizationState) activeEmoji(name string) *customEmoji {
+	for _, e := range s.emoji {
 		if e.name == name && !e.deactivated {
 			return e
 		}
@@ -90,12 +90,12 @@ func (s *State) activeEmoji(name string) *customEmoji {
 }
 
 // customEmojiByCode is the custom emoji a reaction's code (its ID) names, active or not.
-func (s *State) customEmojiByCode(code string) *customEmoji {
+func (s *OrganizationState) customEmojiByCode(code string) *customEmoji {
 	id, err := strconv.Atoi(code)
 	if err != nil || strconv.Itoa(id) != code {
 		return nil
 	}
-	return s.organization.emoji[id]
+	return s.emoji[id]
 }
 
 // zulipEmojiURL is the extra emoji's image, outside the realm's uploads.
@@ -104,7 +104,7 @@ const zulipEmojiURL = "/static/generated/emoji/images/emoji/unicode/zulip.png"
 // Emoji implements markdown.Emoji as the real server renders :name:, an active custom emoji
 // before the extra emoji before unicode.
 func (m mentionUsers) Emoji(name string) (imageURL, code string, ok bool) {
-	if e := m.s.activeEmoji(name); e != nil {
+	if e := m.s.org.activeEmoji(name); e != nil {
 		return EmojiPathPrefix + e.fileName, "", true
 	}
 	if zulipExtraEmoji[name] {
@@ -124,7 +124,7 @@ type EmojiUpload struct {
 // in the real server's order of checks; guests and bots were refused before. Only
 // administrators may take the name of a built-in emoji. The images of all custom emoji, kept
 // in memory, are held to the realm's upload quota, so that the fake's memory stays bounded.
-func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quotaBytes int64) error {
+func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quotaBytes int64) error {
 	name, err := CustomEmojiName(rawName)
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload
 		return apierr.BadRequest("You must upload exactly one file.")
 	}
 	_, builtIn := unicodeEmoji[name]
-	if (builtIn || zulipExtraEmoji[name]) && !s.users[authorID].IsAdmin() {
+	if (builtIn || zulipExtraEmoji[name]) && !s.accts.users[authorID].IsAdmin() {
 		return apierr.BadRequest("Only administrators can override built-in emoji.")
 	}
 	f := files[0]
@@ -146,7 +146,7 @@ func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload
 		return apierr.BadRequest("Uploaded file is larger than the allowed limit of %d MiB", MaxEmojiFileBytes>>20)
 	}
 	stored := int64(len(f.Content))
-	for _, e := range s.organization.emoji {
+	for _, e := range s.emoji {
 		stored += int64(len(e.content))
 	}
 	if stored > quotaBytes {
@@ -162,9 +162,9 @@ func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload
 			animated = len(g.Image) > 1
 		}
 	}
-	id := nextID(&s.organization.nextEmoji)
+	id := nextID(&s.nextEmoji)
 	ext := map[string]string{"gif": ".gif", "jpeg": ".jpg", "png": ".png"}[format]
-	s.organization.emoji[id] = &customEmoji{
+	s.emoji[id] = &customEmoji{
 		id: id, name: name, authorID: authorID, fileName: fmt.Sprint(id, ext), contentType: "image/" + format,
 		content: f.Content, animated: animated,
 	}
@@ -174,18 +174,18 @@ func (s *State) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload
 
 // RemoveCustomEmoji deactivates an emoji (DELETE /realm/emoji/{emoji_name}): administrators
 // may remove any, other users their own.
-func (s *State) RemoveCustomEmoji(requesterID int, name string) error {
+func (s *OrganizationState) RemoveCustomEmoji(requesterID int, name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.activeEmoji(name)
 	if e == nil {
-		status := 400
+		kind := apierr.KindInvalid
 		if s.atLeast(LevelEmojiNotFound404) {
-			status = 404
+			kind = apierr.KindNotFound
 		}
-		return apierr.New(status, "BAD_REQUEST", "Emoji '%s' does not exist", name)
+		return apierr.Of(kind, "BAD_REQUEST", "Emoji '%s' does not exist", name)
 	}
-	if u := s.users[requesterID]; !u.IsAdmin() && e.authorID != u.ID {
+	if u := s.accts.users[requesterID]; !u.IsAdmin() && e.authorID != u.ID {
 		return apierr.BadRequest("Must be an organization administrator or emoji author")
 	}
 	e.deactivated = true
@@ -195,11 +195,11 @@ func (s *State) RemoveCustomEmoji(requesterID int, name string) error {
 
 // EmojiImage is a custom emoji's image by its path under EmojiPathPrefix: the uploaded file,
 // or for an animated emoji's still/<id>.png its first frame as PNG; ok is false for none.
-func (s *State) EmojiImage(name string) (contentType string, content []byte, ok bool) {
+func (s *OrganizationState) EmojiImage(name string) (contentType string, content []byte, ok bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, id := range slices.Sorted(maps.Keys(s.organization.emoji)) {
-		e := s.organization.emoji[id]
+	for _, id := range slices.Sorted(maps.Keys(s.emoji)) {
+		e := s.emoji[id]
 		if e.fileName == name {
 			return e.contentType, e.content, true
 		}
@@ -215,6 +215,6 @@ func (s *State) EmojiImage(name string) (contentType string, content []byte, ok 
 	return "", nil, false
 }
 
-func (s *State) publishRealmEmoji() {
-	s.publish(events.Event{"type": "realm_emoji", "op": "update", "realm_emoji": s.realmEmojiMap()}, s.activeUserIDs()...)
+func (s *OrganizationState) publishRealmEmoji() {
+	s.publish(events.Event{"type": "realm_emoji", "op": "update", "realm_emoji": s.realmEmojiMap()}, s.accts.activeUserIDs()...)
 }

@@ -24,10 +24,10 @@ type eventMessage struct {
 
 // publishNewMessage sends each recipient, and each client of all_public_streams that can
 // read a public channel, the message in the form their queue asked for, with their flags.
-func (s *State) publishNewMessage(m *Message) {
+func (s *MessageState) publishNewMessage(m *Message) {
 	audience := m.Rows.userIDs()
-	if ch := s.channels[m.ChannelID]; ch != nil && !ch.InviteOnly {
-		for id, u := range s.users {
+	if ch := s.chans.channels[m.ChannelID]; ch != nil && !ch.InviteOnly {
+		for id, u := range s.accts.users {
 			if u.IsActive && !u.IsGuest() && !m.Rows.has(id) {
 				audience = append(audience, id)
 			}
@@ -39,7 +39,7 @@ func (s *State) publishNewMessage(m *Message) {
 		if !received && !c.AllPublicStreams {
 			return nil
 		}
-		view := s.messageView(s.users[id], m, ViewOptions{
+		view := s.messageView(s.accts.users[id], m, ViewOptions{
 			ApplyMarkdown: c.ApplyMarkdown, ClientGravatar: c.ClientGravatar, AllowEmptyTopicName: c.Can("empty_topic_name"),
 		})
 		if mutation.On("event-avatar-null-for-hidden-email") && c.ClientGravatar {
@@ -111,11 +111,11 @@ func matchesEventNarrow(v MessageView, flags []string, narrow [][2]string) bool 
 
 // readersOf maps each active user who could read some of the messages to their ids: only
 // they hear of the messages' deletion.
-func (s *State) readersOf(ms []*Message) map[int][]int {
+func (s *MessageState) readersOf(ms []*Message) map[int][]int {
 	readable := map[int][]int{}
 	for _, m := range ms {
-		for _, id := range s.activeUserIDs() {
-			if s.canRead(s.users[id], m) {
+		for _, id := range s.accts.activeUserIDs() {
+			if s.canRead(s.accts.users[id], m) {
 				readable[id] = append(readable[id], m.ID)
 			}
 		}
@@ -127,7 +127,7 @@ func (s *State) readersOf(ms []*Message) map[int][]int {
 // nil: direct messages) readable names for them: one event with message_ids for clients
 // with the bulk_message_deletion capability, one event per message with message_id for the
 // others, as on the real server.
-func (s *State) publishDeletion(readable map[int][]int, ch *Channel, topic string) {
+func (s *MessageState) publishDeletion(readable map[int][]int, ch *Channel, topic string) {
 	base := events.Event{"type": "delete_message", "message_type": "private"}
 	if ch != nil {
 		base["message_type"], base["stream_id"], base["topic"] = "stream", ch.ID, topic

@@ -55,11 +55,11 @@ type ExportView struct {
 	ExportType any `json:"export_type,omitempty"`
 }
 
-func (s *State) exportFileName(e *realmExport) string {
+func (s *OrganizationState) exportFileName(e *realmExport) string {
 	return fmt.Sprintf("%s%s/%s-export-%d.json", ExportPathPrefix, e.token, s.settings.StringID, e.id)
 }
 
-func (s *State) exportView(e *realmExport, pending bool) ExportView {
+func (s *OrganizationState) exportView(e *realmExport, pending bool) ExportView {
 	v := ExportView{ID: e.id, ActingUserID: e.actingUserID, ExportTime: float64(e.time), Pending: pending}
 	if !pending {
 		url := "https://" + s.settings.Host + s.exportFileName(e)
@@ -75,16 +75,16 @@ func (s *State) exportView(e *realmExport, pending bool) ExportView {
 }
 
 // Exports lists the organization's exports, oldest first.
-func (s *State) Exports() []ExportView {
+func (s *OrganizationState) Exports() []ExportView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.exportViews(nil)
 }
 
 // exportViews lists the exports, pending showing as still running (nil: none).
-func (s *State) exportViews(pending *realmExport) []ExportView {
+func (s *OrganizationState) exportViews(pending *realmExport) []ExportView {
 	out := []ExportView{}
-	for _, e := range s.admin.exports {
+	for _, e := range s.exports {
 		out = append(out, s.exportView(e, e == pending))
 	}
 	return out
@@ -92,7 +92,7 @@ func (s *State) exportViews(pending *realmExport) []ExportView {
 
 // StartExport writes an export of the given type and returns its ID. The administrators'
 // clients get a realm_export event when it starts (pending) and when its file is ready.
-func (s *State) StartExport(requesterID, exportType int) (int, error) {
+func (s *OrganizationState) StartExport(requesterID, exportType int) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch exportType {
@@ -103,7 +103,7 @@ func (s *State) StartExport(requesterID, exportType int) (int, error) {
 		return 0, apierr.BadRequest("Invalid export_type")
 	}
 	now, recent := s.Now(), 0
-	for _, e := range s.admin.exports {
+	for _, e := range s.exports {
 		if e.time > now-week {
 			recent++
 		}
@@ -111,19 +111,19 @@ func (s *State) StartExport(requesterID, exportType int) (int, error) {
 	if recent >= exportsPerWeek {
 		return 0, apierr.BadRequest("Exceeded rate limit.")
 	}
-	e := &realmExport{id: nextID(&s.admin.next.export), actingUserID: requesterID, exportType: exportType, time: now,
+	e := &realmExport{id: nextID(&s.nextExport), actingUserID: requesterID, exportType: exportType, time: now,
 		token: strings.ToLower(newAPIKey()[:24])}
-	s.admin.exports = append(s.admin.exports, e)
+	s.exports = append(s.exports, e)
 	s.publishExports(e)
 	e.data = s.exportData(exportType)
 	s.publishExports(nil)
 	return e.id, nil
 }
 
-func (s *State) publishExports(pending *realmExport) {
+func (s *OrganizationState) publishExports(pending *realmExport) {
 	var admins []int
-	for _, id := range s.activeUserIDs() {
-		if u := s.users[id]; u.IsAdmin() && !u.IsBot {
+	for _, id := range s.accts.activeUserIDs() {
+		if u := s.accts.users[id]; u.IsAdmin() && !u.IsBot {
 			admins = append(admins, id)
 		}
 	}
@@ -131,10 +131,10 @@ func (s *State) publishExports(pending *realmExport) {
 }
 
 // ExportFile returns the file of the export whose URL path is path, if any.
-func (s *State) ExportFile(path string) ([]byte, bool) {
+func (s *OrganizationState) ExportFile(path string) ([]byte, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, e := range s.admin.exports {
+	for _, e := range s.exports {
 		if s.exportFileName(e) == path {
 			return e.data, true
 		}
@@ -145,7 +145,7 @@ func (s *State) ExportFile(path string) ([]byte, bool) {
 // exportData is the export document: the realm, its users, channel folders, channels and
 // groups, and the messages the export type allows: public channels' for a public export, and
 // besides, for an export with consent, every message a consenting user received.
-func (s *State) exportData(exportType int) []byte {
+func (s *OrganizationState) exportData(exportType int) []byte {
 	type exportUser struct {
 		ID         int    `json:"id"`
 		Email      string `json:"email"`
@@ -186,14 +186,14 @@ func (s *State) exportData(exportType int) []byte {
 			"date_created": s.settings.DateCreated, "zulip_feature_level": s.settings.FeatureLevel},
 		ExportType: exportType, Users: []exportUser{}, Channels: []exportChannel{}, Messages: []exportMessage{},
 		// Every folder, archived ones too, as the real server's export holds the whole table.
-		Folders: s.channelFolderList(true),
+		Folders: s.chans.channelFolderList(true),
 	}
-	for _, id := range slices.Sorted(maps.Keys(s.users)) {
-		u := s.users[id]
+	for _, id := range slices.Sorted(maps.Keys(s.accts.users)) {
+		u := s.accts.users[id]
 		doc.Users = append(doc.Users, exportUser{ID: u.ID, Email: u.Email, FullName: u.FullName, Role: u.Role, IsBot: u.IsBot,
 			IsActive: u.IsActive, DateJoined: u.DateJoined.Unix(), Timezone: u.Timezone})
 	}
-	for _, ch := range s.channelsInOrder() {
+	for _, ch := range s.chans.channelsInOrder() {
 		if ch.InviteOnly && exportType == ExportPublic {
 			continue
 		}
@@ -204,9 +204,9 @@ func (s *State) exportData(exportType int) []byte {
 		}
 		doc.Channels = append(doc.Channels, ec)
 	}
-	for _, id := range slices.Sorted(maps.Keys(s.messages)) {
-		m := s.messages[id]
-		ch := s.channels[m.ChannelID]
+	for _, id := range slices.Sorted(maps.Keys(s.msgs.messages)) {
+		m := s.msgs.messages[id]
+		ch := s.chans.channels[m.ChannelID]
 		public := !m.IsDirect && ch != nil && !ch.InviteOnly
 		if !public && (exportType == ExportPublic || !s.consentingReceiver(m)) {
 			continue
@@ -224,8 +224,8 @@ func (s *State) exportData(exportType int) []byte {
 }
 
 // consentingReceiver tells whether a user who allows exports of their private data received m.
-func (s *State) consentingReceiver(m *Message) bool {
-	for id := range s.admin.consented {
+func (s *OrganizationState) consentingReceiver(m *Message) bool {
+	for id := range s.consented {
 		if m.Rows.has(id) {
 			return true
 		}
@@ -242,18 +242,18 @@ type ExportConsent struct {
 
 // ExportConsents lists, for every active human user, whether they allow administrators to
 // export their private data.
-func (s *State) ExportConsents() []ExportConsent {
+func (s *OrganizationState) ExportConsents() []ExportConsent {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []ExportConsent{}
-	for _, id := range s.activeUserIDs() {
-		u := s.users[id]
+	for _, id := range s.accts.activeUserIDs() {
+		u := s.accts.users[id]
 		if u.IsBot {
 			continue
 		}
-		c := ExportConsent{UserID: id, Consented: s.admin.consented[id]}
+		c := ExportConsent{UserID: id, Consented: s.consented[id]}
 		if s.settings.FeatureLevel >= LevelConsentEmailVisibility {
-			v := s.emailVisibility(u)
+			v := s.accts.emailVisibility(u)
 			c.EmailAddressVisibility = &v
 		}
 		out = append(out, c)
@@ -263,18 +263,18 @@ func (s *State) ExportConsents() []ExportConsent {
 
 // setPrivateDataExport changes the user's allow_private_data_export setting; the
 // administrators get a realm_export_consent event. The caller holds the lock.
-func (s *State) setPrivateDataExport(userID int, allow bool) {
-	if s.admin.consented[userID] == allow {
+func (s *OrganizationState) setPrivateDataExport(userID int, allow bool) {
+	if s.consented[userID] == allow {
 		return
 	}
 	if allow {
-		s.admin.consented[userID] = true
+		s.consented[userID] = true
 	} else {
-		delete(s.admin.consented, userID)
+		delete(s.consented, userID)
 	}
 	var admins []int
-	for _, id := range s.activeUserIDs() {
-		if s.users[id].IsAdmin() {
+	for _, id := range s.accts.activeUserIDs() {
+		if s.accts.users[id].IsAdmin() {
 			admins = append(admins, id)
 		}
 	}
@@ -283,8 +283,8 @@ func (s *State) setPrivateDataExport(userID int, allow bool) {
 }
 
 // PrivateDataExport is the user's allow_private_data_export setting.
-func (s *State) PrivateDataExport(userID int) bool {
+func (s *OrganizationState) PrivateDataExport(userID int) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.admin.consented[userID]
+	return s.consented[userID]
 }

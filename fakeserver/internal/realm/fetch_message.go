@@ -6,18 +6,18 @@ import (
 )
 
 // GetMessage implements fetching a single message: the view and the raw content.
-func (s *State) GetMessage(userID, messageID int, opts ViewOptions) (MessageView, string, error) {
+func (s *MessageState) GetMessage(userID, messageID int, opts ViewOptions) (MessageView, string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
-	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.channels[m.ChannelID].canAccess(u) {
+	u := s.accts.users[userID]
+	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.chans.channels[m.ChannelID].canAccess(u) {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
 	if m := s.messages[messageID]; mutation.On("fetch-others-direct-message") && m != nil && m.IsDirect {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
 	if mutation.On("fetch-missing-message-code") && s.messages[messageID] == nil {
-		return MessageView{}, "", apierr.New(400, "NOT_FOUND", "Invalid message(s)")
+		return MessageView{}, "", apierr.Of(apierr.KindInvalid, "NOT_FOUND", "Invalid message(s)")
 	}
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {

@@ -22,7 +22,7 @@ var EditableFlags = []string{"read", "starred", "collapsed"}
 // returns the IDs it was asked to change. A message read through public history gains a row.
 // Unread messages are only ever in subscribed channels, as on the real server: marking
 // unread skips the others, whose channel IDs come back in ignored.
-func (s *State) UpdateFlags(userID int, ids []int, add bool, flag string) (asked, ignored []int, _ error) {
+func (s *MessageState) UpdateFlags(userID int, ids []int, add bool, flag string) (asked, ignored []int, _ error) {
 	_, ignored, err := s.changeFlags(userID, ids, add, flag)
 	if err != nil {
 		return nil, nil, err
@@ -43,13 +43,13 @@ func checkEditableFlag(flag string) error {
 
 // changeFlags is UpdateFlags returning the IDs whose flag actually changed, in order, and the
 // channels skipped when marking unread.
-func (s *State) changeFlags(userID int, ids []int, add bool, flag string) (changed, ignored []int, _ error) {
+func (s *MessageState) changeFlags(userID int, ids []int, add bool, flag string) (changed, ignored []int, _ error) {
 	if err := checkEditableFlag(flag); err != nil {
 		return nil, nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	var ms []*Message
 	for _, id := range ids {
 		m, err := s.accessibleMessage(u, id)
@@ -60,7 +60,7 @@ func (s *State) changeFlags(userID int, ids []int, add bool, flag string) (chang
 	}
 	changed, ignored = []int{}, []int{}
 	for _, m := range ms {
-		if !add && flag == "read" && !m.IsDirect && !s.channels[m.ChannelID].subscribed(u) {
+		if !add && flag == "read" && !m.IsDirect && !s.chans.channels[m.ChannelID].subscribed(u) {
 			if !slices.Contains(ignored, m.ChannelID) {
 				ignored = append(ignored, m.ChannelID)
 			}
@@ -87,18 +87,18 @@ func (s *State) changeFlags(userID int, ids []int, add bool, flag string) (chang
 
 // ReportsIgnoredChannels tells whether a flag change's reply lists the channels skipped when
 // marking unread: for op remove of the read flag, from feature level 355.
-func (s *State) ReportsIgnoredChannels(add bool, flag string) bool {
+func (s *MessageState) ReportsIgnoredChannels(add bool, flag string) bool {
 	return !add && flag == "read" && s.AtLeast(LevelIgnoredNotSubscribed)
 }
 
-func (s *State) publishFlagChange(userID int, add bool, flag string, ids []int) {
+func (s *MessageState) publishFlagChange(userID int, add bool, flag string, ids []int) {
 	op := "remove"
 	if add {
 		op = "add"
 	}
 	audience := []int{userID}
 	if mutation.On("flag-events-to-everyone") {
-		audience = s.activeUserIDs()
+		audience = s.accts.activeUserIDs()
 	}
 	s.publish(events.Event{
 		"type": "update_message_flags", "op": op, "operation": op, "flag": flag, "messages": ids, "all": false,

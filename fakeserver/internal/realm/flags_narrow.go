@@ -14,7 +14,7 @@ type NarrowFlagsResult struct {
 
 // UpdateFlagsForNarrow implements POST /messages/flags/narrow: the flag is added to or removed
 // from the window of a narrow that GET /messages would return for the same anchor and counts.
-func (s *State) UpdateFlagsForNarrow(userID int, q MessageQuery, add bool, flag string) (NarrowFlagsResult, error) {
+func (s *MessageState) UpdateFlagsForNarrow(userID int, q MessageQuery, add bool, flag string) (NarrowFlagsResult, error) {
 	if err := checkEditableFlag(flag); err != nil {
 		return NarrowFlagsResult{}, err
 	}

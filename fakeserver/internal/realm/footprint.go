@@ -17,12 +17,13 @@ type Footprint struct {
 	Subscriptions map[int]int `json:"subscriptions"`
 }
 
-// Footprint counts the realm's users, channels, messages and subscriptions now.
+// Footprint counts the realm's users, channels, messages and subscriptions now. It is State's
+// because it counts in every aggregate.
 func (s *State) Footprint() Footprint {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	f := Footprint{
-		Messages: len(s.messages), Subscriptions: map[int]int{}, ProfileFields: len(s.accounts.profileFields),
+		Messages: len(s.messages), Subscriptions: map[int]int{}, ProfileFields: len(s.profileFields),
 		Linkifiers: len(s.linkifiers), Playgrounds: len(s.playgrounds),
 	}
 	for _, g := range s.groups {

@@ -7,7 +7,7 @@ import (
 
 // IsGroupMember answers operation 16: whether the user belongs to the group, through
 // subgroups too unless directOnly. A deactivated user is reported as no member.
-func (s *State) IsGroupMember(groupID, userID int, directOnly bool) (bool, error) {
+func (s *GroupState) IsGroupMember(groupID, userID int, directOnly bool) (bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	g := s.groups[groupID]
@@ -17,7 +17,7 @@ func (s *State) IsGroupMember(groupID, userID int, directOnly bool) (bool, error
 	if g.Deactivated {
 		return false, apierr.BadRequest("User group is deactivated.")
 	}
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	if u == nil || u.IsBot {
 		return false, apierr.NoSuchUser
 	}

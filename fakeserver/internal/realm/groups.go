@@ -36,7 +36,7 @@ type GroupView struct {
 	CanRemoveMembersGroup any `json:"can_remove_members_group"`
 }
 
-func (s *State) groupView(g *UserGroup) GroupView {
+func (s *GroupState) groupView(g *UserGroup) GroupView {
 	v := GroupView{
 		ID: g.ID, Name: g.Name, Description: g.Description, Members: s.reportedDirectMembers(g),
 		DirectSubgroupIDs: nonNil(slices.Clone(g.Subgroups)), IsSystemGroup: g.IsSystem, Deactivated: g.Deactivated,
@@ -67,7 +67,7 @@ func nonNil(ids []int) []int {
 }
 
 // Groups lists the realm's groups in ID order; deactivated groups only when asked for.
-func (s *State) Groups(includeDeactivated bool) []GroupView {
+func (s *GroupState) Groups(includeDeactivated bool) []GroupView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []GroupView
@@ -90,10 +90,10 @@ func canManageGroup(u *User, g *UserGroup) bool {
 }
 
 // CreateGroup creates a user group with direct members and subgroups (POST /user_groups/create).
-func (s *State) CreateGroup(requesterID int, name, description string, members, subgroups []int) (int, error) {
+func (s *GroupState) CreateGroup(requesterID int, name, description string, members, subgroups []int) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	req := s.users[requesterID]
+	req := s.accts.users[requesterID]
 	if !canCreateGroups(req) {
 		return 0, apierr.BadRequest("Insufficient permission")
 	}
@@ -113,17 +113,17 @@ func (s *State) CreateGroup(requesterID int, name, description string, members, 
 		return 0, err
 	}
 	g := &UserGroup{
-		ID: nextID(&s.next.group), Name: name, Description: description, Members: members,
+		ID: nextID(&s.nextGroup), Name: name, Description: description, Members: members,
 		Subgroups: subgroups, CreatorID: req.ID, DateCreated: s.Now(),
 	}
 	s.groups[g.ID] = g
-	s.publish(events.Event{"type": "user_group", "op": "add", "group": s.groupView(g)}, s.activeUserIDs()...)
+	s.publish(events.Event{"type": "user_group", "op": "add", "group": s.groupView(g)}, s.accts.activeUserIDs()...)
 	return g.ID, nil
 }
 
 // checkGroupName applies the real server's rules to a group name, already trimmed, that
 // group g (nil for a new group) would take.
-func (s *State) checkGroupName(name string, g *UserGroup) error {
+func (s *GroupState) checkGroupName(name string, g *UserGroup) error {
 	switch {
 	case name == "":
 		return apierr.BadRequest("User group name cannot be empty.")
@@ -148,10 +148,10 @@ func checkGroupDescription(description string) error {
 }
 
 // checkNewMembers checks user IDs to add to a group: each an active user, once.
-func (s *State) checkNewMembers(ids []int) ([]int, error) {
+func (s *GroupState) checkNewMembers(ids []int) ([]int, error) {
 	out := []int{}
 	for _, id := range ids {
-		u := s.users[id]
+		u := s.accts.users[id]
 		if u == nil {
 			return nil, apierr.BadRequest("Invalid user ID: %d", id)
 		}
@@ -167,7 +167,7 @@ func (s *State) checkNewMembers(ids []int) ([]int, error) {
 }
 
 // checkSubgroups checks group IDs to add as subgroups: each an existing, active group.
-func (s *State) checkSubgroups(ids []int) ([]int, error) {
+func (s *GroupState) checkSubgroups(ids []int) ([]int, error) {
 	out := []int{}
 	for _, id := range ids {
 		g := s.groups[id]
@@ -191,7 +191,7 @@ type GroupChange struct {
 
 // ChangeGroup applies a change to a user group's members and subgroups (POST
 // /user_groups/{id}/members and /subgroups), all checks first: nothing changes on error.
-func (s *State) ChangeGroup(requesterID, groupID int, ch GroupChange) error {
+func (s *GroupState) ChangeGroup(requesterID, groupID int, ch GroupChange) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, err := s.managedGroup(requesterID, groupID)
@@ -234,7 +234,7 @@ func (s *State) ChangeGroup(requesterID, groupID int, ch GroupChange) error {
 }
 
 // reachesGroup reports whether target is from, or a subgroup of from at any depth.
-func (s *State) reachesGroup(from, target int) bool {
+func (s *GroupState) reachesGroup(from, target int) bool {
 	seen := map[int]bool{}
 	var walk func(id int) bool
 	walk = func(id int) bool {
@@ -251,8 +251,8 @@ func (s *State) reachesGroup(from, target int) bool {
 	return walk(from)
 }
 
-func (s *State) applyGroupChange(g *UserGroup, add, del, addSub, delSub []int) {
-	audience := s.activeUserIDs()
+func (s *GroupState) applyGroupChange(g *UserGroup, add, del, addSub, delSub []int) {
+	audience := s.accts.activeUserIDs()
 	update := func(op, key string, ids []int) {
 		if len(ids) > 0 {
 			s.publish(events.Event{"type": "user_group", "op": op, "group_id": g.ID, key: ids}, audience...)
@@ -270,7 +270,7 @@ func (s *State) applyGroupChange(g *UserGroup, add, del, addSub, delSub []int) {
 
 // DeactivateGroup deactivates a user group (POST /user_groups/{id}/deactivate): it keeps its
 // members but counts for nothing, neither as a group nor as a subgroup.
-func (s *State) DeactivateGroup(requesterID, groupID int) error {
+func (s *GroupState) DeactivateGroup(requesterID, groupID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, err := s.managedGroup(requesterID, groupID)
@@ -284,7 +284,7 @@ func (s *State) DeactivateGroup(requesterID, groupID int) error {
 		if !s.atLeast(LevelGroupInUseCode) {
 			return apierr.BadRequest("Cannot deactivate user group in use.")
 		}
-		return apierr.New(400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.").With("objections", objections)
+		return apierr.Of(apierr.KindInvalid, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.").With("objections", objections)
 	}
 	s.setGroupDeactivated(g, true)
 	return nil
@@ -293,7 +293,7 @@ func (s *State) DeactivateGroup(requesterID, groupID int) error {
 // groupObjections are where an active group is in use, as the real server lists them when it
 // refuses to deactivate the group: the active groups it is a direct subgroup of, and the realm
 // settings that name it.
-func (s *State) groupObjections(g *UserGroup) []map[string]any {
+func (s *GroupState) groupObjections(g *UserGroup) []map[string]any {
 	var objections []map[string]any
 	supergroups := slices.DeleteFunc(s.supergroupsOf(g.ID), func(id int) bool { return s.groups[id].Deactivated })
 	if len(supergroups) > 0 {
@@ -301,7 +301,7 @@ func (s *State) groupObjections(g *UserGroup) []map[string]any {
 	}
 	var settings []string
 	for _, name := range slices.Sorted(maps.Keys(groupSettingRules)) {
-		if setting := groupSettingRules[name].field(&s.editing); setting.GroupID == g.ID || slices.Contains(setting.Subgroups, g.ID) {
+		if setting := groupSettingRules[name].field(&s.org.editing); setting.GroupID == g.ID || slices.Contains(setting.Subgroups, g.ID) {
 			settings = append(settings, name)
 		}
 	}
@@ -312,7 +312,7 @@ func (s *State) groupObjections(g *UserGroup) []map[string]any {
 }
 
 // supergroupsOf lists, in ID order, the groups that have groupID as a direct subgroup.
-func (s *State) supergroupsOf(groupID int) []int {
+func (s *GroupState) supergroupsOf(groupID int) []int {
 	var ids []int
 	for _, id := range slices.Sorted(maps.Keys(s.groups)) {
 		if slices.Contains(s.groups[id].Subgroups, groupID) {
@@ -325,7 +325,7 @@ func (s *State) supergroupsOf(groupID int) []int {
 // DeleteGroup deletes a user group (DELETE /user_groups/{id}), the way groups ended on the
 // real server before deactivation (below LevelGroupDeletionRemoved): the groups it was a
 // subgroup of lose it. No realm setting can name it there: the group settings came later.
-func (s *State) DeleteGroup(requesterID, groupID int) error {
+func (s *GroupState) DeleteGroup(requesterID, groupID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g, err := s.managedGroup(requesterID, groupID)
@@ -336,14 +336,14 @@ func (s *State) DeleteGroup(requesterID, groupID int) error {
 		s.applyGroupChange(s.groups[id], nil, nil, nil, []int{g.ID})
 	}
 	delete(s.groups, g.ID)
-	s.publish(events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}, s.activeUserIDs()...)
+	s.publish(events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}, s.accts.activeUserIDs()...)
 	return nil
 }
 
 // setGroupDeactivated deactivates or reactivates a group. Clients that do not know
 // deactivated groups (capability include_deactivated_groups) see the group removed, or added
 // back, as on the real server.
-func (s *State) setGroupDeactivated(g *UserGroup, deactivated bool) {
+func (s *GroupState) setGroupDeactivated(g *UserGroup, deactivated bool) {
 	g.Deactivated = deactivated
 	update := events.Event{"type": "user_group", "op": "update", "group_id": g.ID, "data": map[string]any{"deactivated": deactivated}}
 	other := events.Event{"type": "user_group", "op": "remove", "group_id": g.ID}
@@ -355,11 +355,11 @@ func (s *State) setGroupDeactivated(g *UserGroup, deactivated bool) {
 			return []events.Event{update}
 		}
 		return []events.Event{other}
-	}, s.activeUserIDs()...)
+	}, s.accts.activeUserIDs()...)
 }
 
 // reportedDirectMembers are the direct members a group's object lists (listedMember).
-func (s *State) reportedDirectMembers(g *UserGroup) []int {
+func (s *GroupState) reportedDirectMembers(g *UserGroup) []int {
 	out := []int{}
 	for _, id := range s.directMembers(g) {
 		if s.listedMember(id) {
@@ -370,14 +370,14 @@ func (s *State) reportedDirectMembers(g *UserGroup) []int {
 }
 
 // GroupMembers lists a group's members (GET /user_groups/{id}/members), active users only.
-func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, error) {
+func (s *GroupState) GroupMembers(groupID int, directOnly bool) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.groups[groupID] == nil {
 		return nil, apierr.BadRequest("Invalid user group")
 	}
 	out := []int{}
-	for _, id := range slices.Sorted(maps.Keys(s.users)) {
+	for _, id := range slices.Sorted(maps.Keys(s.accts.users)) {
 		if s.reportedMember(id, groupID, directOnly) {
 			out = append(out, id)
 		}
@@ -387,7 +387,7 @@ func (s *State) GroupMembers(groupID int, directOnly bool) ([]int, error) {
 
 // GroupSubgroups lists a group's subgroups in ID order (GET /user_groups/{id}/subgroups): the
 // direct ones, or every group reached through them.
-func (s *State) GroupSubgroups(groupID int, directOnly bool) ([]int, error) {
+func (s *GroupState) GroupSubgroups(groupID int, directOnly bool) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	g := s.groups[groupID]
@@ -412,12 +412,12 @@ func (s *State) GroupSubgroups(groupID int, directOnly bool) ([]int, error) {
 
 // managedGroup finds a group the requester may change, or the real server's error for a
 // missing group or one they may not manage.
-func (s *State) managedGroup(requesterID, groupID int) (*UserGroup, error) {
+func (s *GroupState) managedGroup(requesterID, groupID int) (*UserGroup, error) {
 	g := s.groups[groupID]
 	if g == nil {
 		return nil, apierr.BadRequest("Invalid user group")
 	}
-	if !canManageGroup(s.users[requesterID], g) {
+	if !canManageGroup(s.accts.users[requesterID], g) {
 		return nil, apierr.BadRequest("Insufficient permission")
 	}
 	return g, nil

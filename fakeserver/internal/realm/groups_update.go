@@ -16,7 +16,7 @@ type GroupUpdate struct {
 // UpdateGroup implements POST /user_groups/{id}: a group's name and description, and its
 // deactivation or reactivation, by those who manage it, all or nothing. A deactivated group
 // changes only by being reactivated. Each change is a user_group update event.
-func (s *State) UpdateGroup(requesterID, groupID int, up GroupUpdate) error {
+func (s *GroupState) UpdateGroup(requesterID, groupID int, up GroupUpdate) error {
 	if up.Name == nil && up.Description == nil && up.Deactivated == nil {
 		return apierr.BadRequest("No new data supplied")
 	}
@@ -44,7 +44,7 @@ func (s *State) UpdateGroup(requesterID, groupID int, up GroupUpdate) error {
 		}
 	}
 	update := func(key string, value any) {
-		s.publish(events.Event{"type": "user_group", "op": "update", "group_id": g.ID, "data": map[string]any{key: value}}, s.activeUserIDs()...)
+		s.publish(events.Event{"type": "user_group", "op": "update", "group_id": g.ID, "data": map[string]any{key: value}}, s.accts.activeUserIDs()...)
 	}
 	if reactivate {
 		s.setGroupDeactivated(g, false)

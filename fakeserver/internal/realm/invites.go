@@ -69,23 +69,10 @@ type InviteRequest struct {
 // MaxWelcomeTextLength is the real server's limit on a Welcome Bot custom text, in code points.
 const MaxWelcomeTextLength = 8000
 
-// adminState is the state of invitations and data exports.
-type adminState struct {
-	invites   map[int]*invite // email invitations, by ID
-	multiuse  map[int]*invite // invitation links, by ID
-	exports   []*realmExport
-	consented map[int]bool // users who allow exports of their private data
-	next      struct{ invite, multiuse, export int }
-}
-
-func (s *State) loadAdmin() {
-	s.admin = adminState{invites: map[int]*invite{}, multiuse: map[int]*invite{}, consented: map[int]bool{}}
-}
-
 // invitationError is the real server's refusal of a batch of invitations: code
 // INVITATION_FAILED with the per-address errors and whether the other invitations went out.
 func invitationError(msg string, errs [][]any, sent bool) error {
-	return apierr.New(400, "INVITATION_FAILED", "%s", msg).With("errors", errs).With("sent_invitations", sent).
+	return apierr.Of(apierr.KindInvalid, "INVITATION_FAILED", "%s", msg).With("errors", errs).With("sent_invitations", sent).
 		With("license_limit_reached", false).With("daily_limit_reached", false)
 }
 
@@ -120,9 +107,9 @@ func checkInviteRole(req *User, role int) error {
 }
 
 // inviteChannels checks the channels invitees join: the requester must have access to each.
-func (s *State) inviteChannels(req *User, ids []int) error {
+func (s *AccountState) inviteChannels(req *User, ids []int) error {
 	for _, id := range ids {
-		if _, err := s.accessibleChannel(req, id); err != nil {
+		if _, err := s.chans.accessibleChannel(req, id); err != nil {
 			return apierr.BadRequest("Invalid channel ID %d. No invites were sent.", id)
 		}
 	}
@@ -131,9 +118,9 @@ func (s *State) inviteChannels(req *User, ids []int) error {
 
 // inviteGroupsAndText checks, after the channels, the groups invitees join (the requester must
 // be able to add members to each) and that only administrators set a Welcome Bot text.
-func (s *State) inviteGroupsAndText(req *User, r InviteRequest) error {
+func (s *AccountState) inviteGroupsAndText(req *User, r InviteRequest) error {
 	for _, id := range r.GroupIDs {
-		if _, err := s.managedGroup(req.ID, id); err != nil {
+		if _, err := s.grps.managedGroup(req.ID, id); err != nil {
 			return err
 		}
 	}
@@ -143,7 +130,7 @@ func (s *State) inviteGroupsAndText(req *User, r InviteRequest) error {
 	return nil
 }
 
-func (s *State) newInvite(req *User, r InviteRequest) *invite {
+func (s *AccountState) newInvite(req *User, r InviteRequest) *invite {
 	inv := &invite{
 		referrerID: req.ID, invitedAs: r.InvitedAs, invited: s.Now(), channelIDs: slices.Clone(r.ChannelIDs), notify: r.Notify,
 		groupIDs: slices.Clone(r.GroupIDs), defaultChannels: r.DefaultChannels, welcomeText: r.WelcomeText,
@@ -158,7 +145,7 @@ func (s *State) newInvite(req *User, r InviteRequest) *invite {
 // Invite sends email invitations (POST /invites). Addresses that do not validate stop the
 // whole batch; addresses that already have an account are skipped, and the real server
 // answers INVITATION_FAILED after inviting the others (sent_invitations says whether any went).
-func (s *State) Invite(requesterID int, r InviteRequest) error {
+func (s *AccountState) Invite(requesterID int, r InviteRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -197,8 +184,8 @@ func (s *State) Invite(requesterID int, r InviteRequest) error {
 	}
 	for _, e := range invitees {
 		inv := s.newInvite(req, r)
-		inv.id, inv.email = nextID(&s.admin.next.invite), e
-		s.admin.invites[inv.id] = inv
+		inv.id, inv.email = nextID(&s.nextInvite), e
+		s.invites[inv.id] = inv
 	}
 	s.publishInvitesChanged(req)
 	if len(skipped) > 0 {
@@ -208,7 +195,7 @@ func (s *State) Invite(requesterID int, r InviteRequest) error {
 }
 
 // CreateInviteLink makes a reusable invitation link (POST /invites/multiuse) and returns its URL.
-func (s *State) CreateInviteLink(requesterID int, r InviteRequest) (string, error) {
+func (s *AccountState) CreateInviteLink(requesterID int, r InviteRequest) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -225,14 +212,14 @@ func (s *State) CreateInviteLink(requesterID int, r InviteRequest) (string, erro
 		return "", err
 	}
 	inv := s.newInvite(req, r)
-	inv.id, inv.multiuse = nextID(&s.admin.next.multiuse), true
+	inv.id, inv.multiuse = nextID(&s.nextMultiuse), true
 	inv.key = strings.ToLower(newAPIKey()[:24])
-	s.admin.multiuse[inv.id] = inv
+	s.multiuse[inv.id] = inv
 	s.publishInvitesChanged(req)
 	return s.inviteLink(inv), nil
 }
 
-func (s *State) inviteLink(inv *invite) string {
+func (s *AccountState) inviteLink(inv *invite) string {
 	return fmt.Sprintf("https://%s/join/%s/", s.settings.Host, inv.key)
 }
 
@@ -240,12 +227,12 @@ func (inv *invite) expired(now int64) bool { return inv.expiry != nil && *inv.ex
 
 // Invites lists the invitations the requester controls, unexpired: every one for an
 // administrator, their own for anyone else; email invitations first, each kind in ID order.
-func (s *State) Invites(requesterID int) []InviteView {
+func (s *AccountState) Invites(requesterID int) []InviteView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	req, now := s.users[requesterID], s.Now()
 	out := []InviteView{}
-	for _, kind := range []map[int]*invite{s.admin.invites, s.admin.multiuse} {
+	for _, kind := range []map[int]*invite{s.invites, s.multiuse} {
 		for _, id := range slices.Sorted(maps.Keys(kind)) {
 			inv := kind[id]
 			if inv.expired(now) || inv.revoked || (!req.IsAdmin() && inv.referrerID != req.ID) {
@@ -270,7 +257,7 @@ func (s *State) Invites(requesterID int) []InviteView {
 
 // controlledInvite finds an invitation the requester may resend or revoke: their own, or,
 // for an administrator, anyone's (an owner's invitation of an owner for owners alone).
-func (s *State) controlledInvite(req *User, kind map[int]*invite, id int) (*invite, error) {
+func (s *AccountState) controlledInvite(req *User, kind map[int]*invite, id int) (*invite, error) {
 	inv := kind[id]
 	if inv == nil {
 		return nil, apierr.BadRequest("No such invitation")
@@ -287,11 +274,11 @@ func (s *State) controlledInvite(req *User, kind map[int]*invite, id int) (*invi
 }
 
 // ResendInvite sends an email invitation again, which renews its sending time.
-func (s *State) ResendInvite(requesterID, id int) error {
+func (s *AccountState) ResendInvite(requesterID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
-	inv, err := s.controlledInvite(req, s.admin.invites, id)
+	inv, err := s.controlledInvite(req, s.invites, id)
 	if err != nil {
 		return err
 	}
@@ -302,12 +289,12 @@ func (s *State) ResendInvite(requesterID, id int) error {
 
 // RevokeInvite deletes an email invitation (DELETE /invites/{id}) or an invitation link
 // (DELETE /invites/multiuse/{id}).
-func (s *State) RevokeInvite(requesterID, id int, multiuse bool) error {
+func (s *AccountState) RevokeInvite(requesterID, id int, multiuse bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	req, kind := s.users[requesterID], s.admin.invites
+	req, kind := s.users[requesterID], s.invites
 	if multiuse {
-		kind = s.admin.multiuse
+		kind = s.multiuse
 	}
 	inv, err := s.controlledInvite(req, kind, id)
 	if err != nil {
@@ -327,7 +314,7 @@ func (s *State) RevokeInvite(requesterID, id int, multiuse bool) error {
 
 // publishInvitesChanged tells the administrators, and the invitation's referrer, that the
 // list of invitations changed; clients fetch it again.
-func (s *State) publishInvitesChanged(referrer *User) {
+func (s *AccountState) publishInvitesChanged(referrer *User) {
 	var ids []int
 	for _, id := range s.activeUserIDs() {
 		if s.users[id].IsAdmin() || (referrer != nil && id == referrer.ID) {

@@ -25,7 +25,7 @@ type Joined struct {
 
 // AcceptInvite makes the account an unexpired invitation offers. The address's email
 // invitations are used up or revoked; an invitation link stays for others.
-func (s *State) AcceptInvite(a Acceptance) (Joined, error) {
+func (s *AccountState) AcceptInvite(a Acceptance) (Joined, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := checkFullName(a.FullName); err != nil {
@@ -43,32 +43,32 @@ func (s *State) AcceptInvite(a Acceptance) (Joined, error) {
 		return Joined{}, apierr.BadRequest("No unexpired invitation matches")
 	}
 	u := &User{
-		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(a.FullName), Role: inv.invitedAs,
+		ID: nextID(&s.nextUser), Email: email, FullName: strings.TrimSpace(a.FullName), Role: inv.invitedAs,
 		APIKey: newAPIKey(), IsActive: true, DateJoined: s.clock.Now(), Timezone: "UTC",
 		AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone, PresenceEnabled: true,
 	}
-	s.applyUserDefaults(u)
+	s.org.applyUserDefaults(u)
 	s.addUser(u)
 	s.publishUserAdded(u)
 	channels := slices.Clone(inv.channelIDs)
 	if inv.defaultChannels {
-		channels = append(channels, s.organization.defaultChannels...)
+		channels = append(channels, s.chans.defaultChannels...)
 	}
 	slices.Sort(channels)
 	for _, id := range slices.Compact(channels) {
-		if ch := s.channels[id]; ch != nil && !ch.Archived && s.subscribe(ch, u) {
-			s.publishSubscriptionsAdded(ch, []int{u.ID})
+		if ch := s.chans.channels[id]; ch != nil && !ch.Archived && s.chans.subscribe(ch, u) {
+			s.chans.publishSubscriptionsAdded(ch, []int{u.ID})
 		}
 	}
 	for _, id := range inv.groupIDs {
-		if g := s.groups[id]; g != nil && !g.Deactivated && !slices.Contains(g.Members, u.ID) {
-			s.applyGroupChange(g, []int{u.ID}, nil, nil, nil)
+		if g := s.grps.groups[id]; g != nil && !g.Deactivated && !slices.Contains(g.Members, u.ID) {
+			s.grps.applyGroupChange(g, []int{u.ID}, nil, nil, nil)
 		}
 	}
 	// The invitation's own Welcome Bot text reaches the new user as a direct message from
 	// Welcome Bot, as the test endpoint sends it (the rest of the greeting is not sent).
 	if t := inv.welcomeText; t != nil && *t != "" {
-		s.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.realmName(), *t))
+		s.msgs.sendAsSystemBot(s.msgs.welcomeBotUser(), u, welcomeBotCustomMessage(s.org.realmName(), *t))
 	}
 	// The account uses its invitation up and, as on the real server, revokes every other
 	// invitation to its address; an invitation link stays for others.
@@ -81,9 +81,9 @@ func (s *State) AcceptInvite(a Acceptance) (Joined, error) {
 // pendingInvite is the unexpired invitation a link URL names, or else the newest unexpired
 // email invitation of the address (one address may have several, each with its own role and
 // channels: the newest, not whichever the map gives first).
-func (s *State) pendingInvite(email, linkURL string) *invite {
+func (s *AccountState) pendingInvite(email, linkURL string) *invite {
 	now := s.Now()
-	for _, inv := range s.admin.multiuse {
+	for _, inv := range s.multiuse {
 		if linkURL != "" && s.inviteLink(inv) == linkURL && !inv.revoked && !inv.expired(now) {
 			return inv
 		}
@@ -92,7 +92,7 @@ func (s *State) pendingInvite(email, linkURL string) *invite {
 		return nil
 	}
 	var newest *invite
-	for _, inv := range s.admin.invites {
+	for _, inv := range s.invites {
 		if strings.EqualFold(inv.email, email) && !inv.expired(now) && (newest == nil || inv.id > newest.id) {
 			newest = inv
 		}
@@ -102,11 +102,11 @@ func (s *State) pendingInvite(email, linkURL string) *invite {
 
 // revokeInvitesTo drops every email invitation to an address that now has an account, as the
 // real server does for each new account, and tells whether there was one.
-func (s *State) revokeInvitesTo(email string) bool {
+func (s *AccountState) revokeInvitesTo(email string) bool {
 	revoked := false
-	for id, inv := range s.admin.invites {
+	for id, inv := range s.invites {
 		if strings.EqualFold(inv.email, email) {
-			delete(s.admin.invites, id)
+			delete(s.invites, id)
 			revoked = true
 		}
 	}

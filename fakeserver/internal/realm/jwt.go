@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -22,7 +21,7 @@ type JWTConfig struct {
 // (which a fixture load sets from the fixture); an empty key means JWT login is off. The
 // token is verified by golang-jwt: the signature with that key and algorithm only, and exp,
 // nbf and iat when present, against the realm's virtual clock.
-func (s *State) JWTLogin(token string, cfg JWTConfig) (User, error) {
+func (s *AccountState) JWTLogin(token string, cfg JWTConfig) (User, error) {
 	if cfg.Key == "" {
 		return User{}, apierr.BadRequest("JWT authentication is not enabled for this organization")
 	}
@@ -46,10 +45,10 @@ func (s *State) JWTLogin(token string, cfg JWTConfig) (User, error) {
 	defer s.mu.RUnlock()
 	u := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
 	if u == nil {
-		return User{}, apierr.New(http.StatusUnauthorized, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
 	}
 	if !u.IsActive {
-		return User{}, apierr.New(http.StatusUnauthorized, "USER_DEACTIVATED", "Account is deactivated")
+		return User{}, apierr.Of(apierr.KindUnauthenticated, "USER_DEACTIVATED", "Account is deactivated")
 	}
 	return *u, nil
 }

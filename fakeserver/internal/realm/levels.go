@@ -276,11 +276,11 @@ const (
 )
 
 // AtLeast tells whether the realm's feature level has reached boundary.
-func (s *State) AtLeast(boundary int) bool { return s.Settings().FeatureLevel >= boundary }
+func (s *core) AtLeast(boundary int) bool { return s.Settings().FeatureLevel >= boundary }
 
 // topicNamed is the topic a client names: trimmed, and from LevelEmptyTopic the empty topic's
 // display name read as the empty topic.
-func (s *State) topicNamed(name string) string {
+func (s *core) topicNamed(name string) string {
 	name = strings.TrimSpace(name)
 	if name == s.settings.EmptyTopicDisplayName && s.atLeast(LevelEmptyTopic) {
 		return ""
@@ -289,4 +289,4 @@ func (s *State) topicNamed(name string) string {
 }
 
 // atLeast is AtLeast for code that already holds the state's lock.
-func (s *State) atLeast(boundary int) bool { return s.settings.FeatureLevel >= boundary }
+func (s *core) atLeast(boundary int) bool { return s.settings.FeatureLevel >= boundary }

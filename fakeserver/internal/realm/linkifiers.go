@@ -95,7 +95,7 @@ func validateLinkifier(in LinkifierInput) (*Linkifier, error) {
 }
 
 // AddLinkifier appends a linkifier (POST /realm/filters); the caller is an administrator.
-func (s *State) AddLinkifier(in LinkifierInput) (int, error) {
+func (s *OrganizationState) AddLinkifier(in LinkifierInput) (int, error) {
 	in.Pattern, in.URLTemplate = strings.TrimSpace(in.Pattern), strings.TrimSpace(in.URLTemplate)
 	l, err := validateLinkifier(in)
 	if err != nil {
@@ -106,7 +106,7 @@ func (s *State) AddLinkifier(in LinkifierInput) (int, error) {
 	if slices.ContainsFunc(s.linkifiers, func(o *Linkifier) bool { return o.Pattern == l.Pattern }) {
 		return 0, apierr.BadRequest("Linkifier with this Pattern and Realm already exists.")
 	}
-	l.ID = nextID(&s.next.linkifier)
+	l.ID = nextID(&s.nextLinkifier)
 	s.linkifiers = append(s.linkifiers, l)
 	s.publishRealmList("realm_linkifiers", s.linkifierList())
 	if mutation.On("linkifier-id-of-next") {
@@ -116,7 +116,7 @@ func (s *State) AddLinkifier(in LinkifierInput) (int, error) {
 }
 
 // RemoveLinkifier deletes a linkifier (DELETE /realm/filters/{id}).
-func (s *State) RemoveLinkifier(id int) error {
+func (s *OrganizationState) RemoveLinkifier(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.linkifiers, func(l *Linkifier) bool { return l.ID == id })
@@ -130,7 +130,7 @@ func (s *State) RemoveLinkifier(id int) error {
 
 // UpdateLinkifier replaces a linkifier's definition in place, keeping its ID and position
 // (PATCH /realm/filters/{id}); the caller is an administrator.
-func (s *State) UpdateLinkifier(id int, in LinkifierInput) error {
+func (s *OrganizationState) UpdateLinkifier(id int, in LinkifierInput) error {
 	in.Pattern, in.URLTemplate = strings.TrimSpace(in.Pattern), strings.TrimSpace(in.URLTemplate)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -153,7 +153,7 @@ func (s *State) UpdateLinkifier(id int, in LinkifierInput) error {
 
 // ReorderLinkifiers sets the order clients apply the linkifiers in (PATCH /realm/linkifiers):
 // ids must name every linkifier exactly once.
-func (s *State) ReorderLinkifiers(ids []int64) error {
+func (s *OrganizationState) ReorderLinkifiers(ids []int64) error {
 	seen := map[int64]bool{}
 	for _, id := range ids {
 		if seen[id] {
@@ -187,7 +187,7 @@ func (s *State) ReorderLinkifiers(ids []int64) error {
 }
 
 // Linkifiers returns the linkifiers in the order clients must apply them.
-func (s *State) Linkifiers() []any {
+func (s *OrganizationState) Linkifiers() []any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.linkifierList()
@@ -196,7 +196,7 @@ func (s *State) Linkifiers() []any {
 // linkifierList gives the linkifiers in order, in the form of the realm's level (the real
 // server's changelog): a url_format_string below 176, example_input and reverse_template
 // from 471, alternative_url_templates from 478.
-func (s *State) linkifierList() []any {
+func (s *OrganizationState) linkifierList() []any {
 	level := s.settings.FeatureLevel
 	out := make([]any, len(s.linkifiers))
 	for i, l := range s.linkifiers {
@@ -244,7 +244,7 @@ func formatStringOf(template string) string {
 
 // topicLinks applies the linkifiers, in order, to a topic; the first linkifier to claim a
 // stretch of text wins it.
-func (s *State) topicLinks(topic string) []TopicLink {
+func (s *OrganizationState) topicLinks(topic string) []TopicLink {
 	type span struct {
 		start, end int
 		link       TopicLink

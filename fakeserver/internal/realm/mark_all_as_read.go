@@ -9,7 +9,7 @@ import (
 // MarkAllAsRead marks the user's unread messages read, newest first in batches
 // (POST /mark_all_as_read). complete is false when the bound stopped it early; the client
 // repeats the request to finish.
-func (s *State) MarkAllAsRead(userID int, b Batching) (complete bool) {
+func (s *MessageState) MarkAllAsRead(userID int, b Batching) (complete bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var unread []*Message

@@ -9,7 +9,7 @@ import (
 
 // markRead marks read the user's unread messages that match, newest first in one event, and
 // returns their IDs in order.
-func (s *State) markRead(userID int, match func(*Message) bool) []int {
+func (s *MessageState) markRead(userID int, match func(*Message) bool) []int {
 	ids := []int{}
 	for _, id := range s.unreadIDs(userID) {
 		if m := s.messages[id]; match(m) {
@@ -25,10 +25,10 @@ func (s *State) markRead(userID int, match func(*Message) bool) []int {
 
 // MarkChannelAsRead implements POST /mark_stream_as_read: every unread message of a channel
 // the user can access becomes read.
-func (s *State) MarkChannelAsRead(userID, channelID int) error {
+func (s *MessageState) MarkChannelAsRead(userID, channelID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch, err := s.accessibleChannel(s.users[userID], channelID)
+	ch, err := s.chans.accessibleChannel(s.accts.users[userID], channelID)
 	if err != nil {
 		return err
 	}
@@ -39,11 +39,11 @@ func (s *State) MarkChannelAsRead(userID, channelID int) error {
 // MarkTopicAsRead implements POST /mark_topic_as_read: the unread messages of one topic
 // (matched case-insensitively; the empty topic's display name names the empty topic)
 // become read. A topic without a message the user can read is no such topic.
-func (s *State) MarkTopicAsRead(userID, channelID int, topic string) error {
+func (s *MessageState) MarkTopicAsRead(userID, channelID int, topic string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
-	ch, err := s.accessibleChannel(u, channelID)
+	u := s.accts.users[userID]
+	ch, err := s.chans.accessibleChannel(u, channelID)
 	if err != nil {
 		return err
 	}

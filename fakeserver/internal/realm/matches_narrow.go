@@ -9,10 +9,10 @@ import (
 
 // MatchesNarrow reports which of the given messages match the narrow
 // (GET /messages/matches_narrow); only messages the user received are considered.
-func (s *State) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[string]NarrowMatch, error) {
+func (s *MessageState) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) (map[string]NarrowMatch, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	f, err := s.compileNarrow(u, terms)
 	if err != nil {
 		return nil, err

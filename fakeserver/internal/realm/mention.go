@@ -25,20 +25,20 @@ func mentionsOf(r markdown.Result) mentionSet {
 }
 
 // mentionUsers resolves mention names against the realm's active users (under the lock).
-type mentionUsers struct{ s *State }
+type mentionUsers struct{ s *MessageState }
 
 // MentionUser implements markdown.Users: by ID (the name must match) or by full name; a name
 // two active users share mentions nobody, as the real server asks for the ID then.
 func (m mentionUsers) MentionUser(name string, id int) (int, string, bool) {
 	if id > 0 {
-		u := m.s.users[id]
+		u := m.s.accts.users[id]
 		if u == nil || !u.IsActive || !strings.EqualFold(u.FullName, strings.TrimSpace(name)) {
 			return 0, "", false
 		}
 		return u.ID, u.FullName, true
 	}
 	var found *User
-	for _, u := range m.s.users {
+	for _, u := range m.s.accts.users {
 		if u.IsActive && strings.EqualFold(u.FullName, strings.TrimSpace(name)) {
 			if found != nil {
 				return 0, "", false
@@ -53,7 +53,7 @@ func (m mentionUsers) MentionUser(name string, id int) (int, string, bool) {
 }
 
 // render renders message content with the realm's users for mentions.
-func (s *State) render(content string) markdown.Result {
+func (s *MessageState) render(content string) markdown.Result {
 	r := markdown.RenderMessage(content, mentionUsers{s})
 	r.HTML = serializedHTML(r.HTML)
 	return r
@@ -61,7 +61,7 @@ func (s *State) render(content string) markdown.Result {
 
 // topicParticipants are the users who sent a message to, or reacted to a message in, a
 // channel's topic (case-insensitive, as topics are).
-func (s *State) topicParticipants(channelID int, topic string) map[int]bool {
+func (s *MessageState) topicParticipants(channelID int, topic string) map[int]bool {
 	ids := map[int]bool{}
 	for _, id := range s.topicMessageIDs(channelID, topic) {
 		m := s.messages[id]
@@ -75,19 +75,19 @@ func (s *State) topicParticipants(channelID int, topic string) map[int]bool {
 
 // checkWildcardMentions applies can_mention_many_users_group to a message by sender in the
 // channel's topic: wildcards are free in small channels and topics only.
-func (s *State) checkWildcardMentions(sender *User, ch *Channel, topic string, ms mentionSet) error {
+func (s *MessageState) checkWildcardMentions(sender *User, ch *Channel, topic string, ms mentionSet) error {
 	if !ms.StreamWildcard && !ms.TopicWildcard {
 		return nil
 	}
-	allowed := s.inGroupSetting(sender.ID, s.editing.CanMentionManyUsersGroup)
+	allowed := s.org.inGroupSetting(sender.ID, s.org.editing.CanMentionManyUsersGroup)
 	if ms.StreamWildcard && !allowed && len(ch.Subscribers) > wildcardMentionThreshold {
-		return apierr.New(400, "STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.")
+		return apierr.Of(apierr.KindInvalid, "STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.")
 	}
 	if ms.TopicWildcard && !allowed {
 		participants := s.topicParticipants(ch.ID, topic)
 		participants[sender.ID] = true
 		if len(participants) > wildcardMentionThreshold {
-			return apierr.New(400, "TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.")
+			return apierr.Of(apierr.KindInvalid, "TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.")
 		}
 	}
 	return nil
@@ -97,9 +97,9 @@ func (s *State) checkWildcardMentions(sender *User, ch *Channel, topic string, m
 // named, stream_wildcard_mentioned for everyone on a channel wildcard, topic_wildcard_mentioned
 // for the topic's participants on a topic wildcard, and the older wildcard_mentioned as the
 // OR of the two; and has_alert_word for the recipients, not the sender, whose alert words the
-// content holds (personal.go). The mentions are the content's, as rendering found them; messages do not keep
+// content holds (alert_words.go). The mentions are the content's, as rendering found them; messages do not keep
 // them, since nothing reads them after the flags are set.
-func (s *State) applyMentionFlags(m *Message, mentions mentionSet) {
+func (s *MessageState) applyMentionFlags(m *Message, mentions mentionSet) {
 	var participants map[int]bool
 	if mentions.TopicWildcard && !m.IsDirect {
 		participants = s.topicParticipants(m.ChannelID, m.Topic)
@@ -113,6 +113,6 @@ func (s *State) applyMentionFlags(m *Message, mentions mentionSet) {
 		s.setFlag(m, id, "stream_wildcard_mentioned", split && stream)
 		s.setFlag(m, id, "topic_wildcard_mentioned", topic)
 		s.setFlag(m, id, "wildcard_mentioned", stream || topic)
-		s.setFlag(m, id, "has_alert_word", id != m.SenderID && s.hasAlertWord(id, m.Content))
+		s.setFlag(m, id, "has_alert_word", id != m.SenderID && s.userData.hasAlertWord(id, m.Content))
 	}
 }

@@ -27,14 +27,14 @@ type HistoryEntry struct {
 // MessageHistory implements GET /messages/{id}/history, as the real server rebuilds it from
 // the stored edits, newest back to the original. Under the "moves" visibility policy content
 // edits are left out and every version shows the current content.
-func (s *State) MessageHistory(userID, messageID int, allowEmptyTopic bool) ([]HistoryEntry, error) {
+func (s *MessageState) MessageHistory(userID, messageID int, allowEmptyTopic bool) ([]HistoryEntry, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	policy := s.editing.EditHistoryVisibility
+	policy := s.org.editing.EditHistoryVisibility
 	if policy == "none" {
 		return nil, apierr.BadRequest("Message edit history is disabled in this organization")
 	}
-	m, err := s.accessibleMessage(s.users[userID], messageID)
+	m, err := s.accessibleMessage(s.accts.users[userID], messageID)
 	if err != nil {
 		return nil, err
 	}

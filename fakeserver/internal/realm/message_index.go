@@ -46,7 +46,7 @@ func removeAllFrom[K comparable](m map[K]idList, key K, ids []int) {
 func topicKeyOf(topic string) string { return strings.ToLower(topic) }
 
 // storeMessage adds a new message, with its rows, to the realm and to the index.
-func (s *State) storeMessage(m *Message) {
+func (s *MessageState) storeMessage(m *Message) {
 	s.messages[m.ID] = m
 	s.index.all = s.index.all.with(m.ID)
 	addTo(s.index.senders, m.SenderID, m.ID)
@@ -61,7 +61,7 @@ func (s *State) storeMessage(m *Message) {
 
 // dropMessages removes messages from the realm and from the index: each list of the index is
 // rewritten once, however many of its messages go.
-func (s *State) dropMessages(ms []*Message) {
+func (s *MessageState) dropMessages(ms []*Message) {
 	type topicRef struct {
 		channel int
 		key     string
@@ -115,7 +115,7 @@ func (s *State) dropMessages(ms []*Message) {
 
 // forgetRow follows the loss of the user's row of message id (or of the message): when it was
 // the user's newest, the next newest is found walking back from it.
-func (s *State) forgetRow(userID, id int) {
+func (s *MessageState) forgetRow(userID, id int) {
 	if s.index.newest[userID] != id {
 		return
 	}
@@ -131,7 +131,7 @@ func (s *State) forgetRow(userID, id int) {
 // moveIndexed applies change to each message, which may change its channel or topic, and keeps
 // the index in step: each list the move touches is rewritten once, however many messages
 // moved, and a change that keeps a message's channel and topic touches none (a content edit).
-func (s *State) moveIndexed(ms []*Message, change func(*Message)) {
+func (s *MessageState) moveIndexed(ms []*Message, change func(*Message)) {
 	type topicRef struct {
 		channel int
 		key     string
@@ -175,7 +175,7 @@ func (s *State) moveIndexed(ms []*Message, change func(*Message)) {
 }
 
 // reindexUnread follows a change of the user's row of a stored message.
-func (s *State) reindexUnread(m *Message, userID int, wasUnread bool) {
+func (s *MessageState) reindexUnread(m *Message, userID int, wasUnread bool) {
 	switch isUnread := m.Rows.unreadFor(userID); {
 	case isUnread && !wasUnread:
 		addTo(s.index.unread, userID, m.ID)
@@ -184,7 +184,7 @@ func (s *State) reindexUnread(m *Message, userID int, wasUnread bool) {
 	}
 }
 
-func (s *State) indexChannel(m *Message) {
+func (s *MessageState) indexChannel(m *Message) {
 	if m.IsDirect {
 		addTo(s.index.directs, joinInts(m.Participants), m.ID)
 		return
@@ -199,12 +199,12 @@ func (s *State) indexChannel(m *Message) {
 }
 
 // topicMessageIDs returns the ids of a channel topic's messages, ascending.
-func (s *State) topicMessageIDs(channelID int, topic string) []int {
+func (s *MessageState) topicMessageIDs(channelID int, topic string) []int {
 	return s.index.topics[channelID][topicKeyOf(topic)].ids()
 }
 
 // unreadIDs returns a copy of the ids of the user's unread messages, ascending: callers may
 // mark them read while they walk it.
-func (s *State) unreadIDs(userID int) []int {
+func (s *MessageState) unreadIDs(userID int) []int {
 	return s.index.unread[userID].ids()
 }

@@ -277,7 +277,7 @@ func TestNarrowedFetchesEqualAScan(t *testing.T) {
 		{term("search", "message")},
 		{not(term("channel", "general")), term("sender", "1")},
 	}
-	maxID := s.next.message
+	maxID := s.nextMessage
 	anchors := []int{AnchorNewest, AnchorOldest, AnchorFirstUnread, 0, 1, maxID / 3, maxID / 2, maxID, maxID + 5, LargerThanMaxMessageID}
 	windows := [][2]int{{0, 0}, {1, 0}, {0, 1}, {3, 3}, {5, 0}, {0, 5}, {1000, 1000}}
 	compared := 0

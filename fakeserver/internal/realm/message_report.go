@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/events"
 )
 
 // ReportType is one reason a message may be reported for (register's
@@ -45,23 +44,23 @@ const (
 
 // ModerationRequestChannelID is the realm setting moderation_request_channel_id: the channel
 // message reports go to, -1 for none.
-func (s *State) ModerationRequestChannelID() int {
+func (s *MessageState) ModerationRequestChannelID() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.messaging.moderationChannel == 0 {
+	if s.org.moderationChannel == 0 {
 		return -1
 	}
-	return s.messaging.moderationChannel
+	return s.org.moderationChannel
 }
 
 // checkModerationRequestChannel refuses what moderation_request_channel_id may not be: an
 // unknown or archived channel, or a public one. A negative ID turns reporting off. The caller
 // holds the lock.
-func (s *State) checkModerationRequestChannel(id int) error {
+func (s *MessageState) checkModerationRequestChannel(id int) error {
 	if id < 0 {
 		return nil
 	}
-	ch := s.channels[id]
+	ch := s.chans.channels[id]
 	switch {
 	case ch == nil || ch.Archived:
 		return apierr.InvalidChannel
@@ -71,25 +70,11 @@ func (s *State) checkModerationRequestChannel(id int) error {
 	return nil
 }
 
-// setModerationRequestChannel sets moderation_request_channel_id (PATCH /realm) to a checked
-// value, announced to every active user with a realm update event. As on the real server, the
-// setting counts as changed, and is announced, whenever it differs or none is set (-1 again
-// included). The caller holds the write lock.
-func (s *State) setModerationRequestChannel(id int) bool {
-	cur := s.messaging.moderationChannel
-	if cur != 0 && cur == id {
-		return false
-	}
-	s.messaging.moderationChannel = max(id, 0)
-	s.publish(events.Event{"type": "realm", "op": "update", "property": "moderation_request_channel_id", "value": id}, s.activeUserIDs()...)
-	return true
-}
-
 // ReportMessage reports a message to the realm's moderators (POST /messages/{id}/report): the
 // notification bot posts the report to the moderation request channel, in the topic named for
 // the reported message's sender. The checks come in the real server's order: the description
 // an "other" report needs, a moderation channel, then the reporter's access to the message.
-func (s *State) ReportMessage(reporterID, messageID int, reportType, description string) error {
+func (s *MessageState) ReportMessage(reporterID, messageID int, reportType, description string) error {
 	// The handler takes only these keys; the domain refuses others itself, as reportContent
 	// names the type by its index.
 	if !slices.ContainsFunc(ReportTypes, func(t ReportType) bool { return t.Key == reportType }) {
@@ -100,11 +85,11 @@ func (s *State) ReportMessage(reporterID, messageID int, reportType, description
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ch := s.channels[s.messaging.moderationChannel]
+	ch := s.chans.channels[s.org.moderationChannel]
 	if ch == nil {
 		return apierr.BadRequest("Message reporting is not enabled in this organization.")
 	}
-	reporter := s.users[reporterID]
+	reporter := s.accts.users[reporterID]
 	m, err := s.accessibleMessage(reporter, messageID)
 	if err != nil {
 		return err
@@ -117,7 +102,7 @@ func (s *State) ReportMessage(reporterID, messageID int, reportType, description
 // reportContent is a report in the real server's form: who reported whose message, sent when
 // (and to whom, for a direct message of the reporter's own or a group's); then the reason and
 // description quoted, and the message itself, shortened, in a spoiler under a link to it.
-func (s *State) reportContent(reporter, sender *User, m *Message, reportType, description string) string {
+func (s *MessageState) reportContent(reporter, sender *User, m *Message, reportType, description string) string {
 	sent := "<time:" + time.Unix(m.Timestamp, 0).UTC().Format("2006-01-02T15:04:05+00:00") + ">"
 	var to string
 	switch {
@@ -138,9 +123,9 @@ func (s *State) reportContent(reporter, sender *User, m *Message, reportType, de
 		}
 		to = " to " + silentMention(other)
 	}
-	original := fmt.Sprintf("[Original message](%s)", s.messageLink(m))
+	original := fmt.Sprintf("[Original message](%s)", s.userData.messageLink(m))
 	if !m.IsDirect {
-		original = fmt.Sprintf("Original message at #**%s>%s@%d**", s.channels[m.ChannelID].Name, m.Topic, m.ID)
+		original = fmt.Sprintf("Original message at #**%s>%s@%d**", s.chans.channels[m.ChannelID].Name, m.Topic, m.ID)
 	}
 	quoted := m.Content
 	if r := []rune(quoted); len(r) > maxReportSnippetLength {

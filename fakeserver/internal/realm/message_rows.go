@@ -100,7 +100,7 @@ func (r messageRows) unreadFor(userID int) bool {
 }
 
 // putRow gives the user a row with the given flags, or sets the flags of the row they have.
-func (s *State) putRow(m *Message, userID int, flags flagSet) {
+func (s *MessageState) putRow(m *Message, userID int, flags flagSet) {
 	wasUnread := m.Rows.unreadFor(userID)
 	if i, ok := m.Rows.find(userID); ok {
 		m.Rows[i].flags = flags
@@ -112,7 +112,7 @@ func (s *State) putRow(m *Message, userID int, flags flagSet) {
 }
 
 // dropRow removes the user's row, if any.
-func (s *State) dropRow(m *Message, userID int) {
+func (s *MessageState) dropRow(m *Message, userID int) {
 	if i, ok := m.Rows.find(userID); ok {
 		wasUnread := m.Rows[i].flags&flagRead == 0
 		m.Rows = slices.Delete(m.Rows, i, i+1)
@@ -122,7 +122,7 @@ func (s *State) dropRow(m *Message, userID int) {
 }
 
 // setFlag sets or clears one flag of the user's row; a user without a row is left alone.
-func (s *State) setFlag(m *Message, userID int, flag string, on bool) {
+func (s *MessageState) setFlag(m *Message, userID int, flag string, on bool) {
 	f, ok := m.Rows.get(userID)
 	if !ok {
 		return

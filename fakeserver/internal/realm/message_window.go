@@ -37,10 +37,10 @@ type MessageWindow struct {
 }
 
 // Messages returns a window of the messages of a narrow around an anchor (GET /messages).
-func (s *State) Messages(userID int, q MessageQuery) (MessageWindow, error) {
+func (s *MessageState) Messages(userID int, q MessageQuery) (MessageWindow, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	f, err := s.compileNarrow(u, q.Narrow)
 	if err != nil {
 		return MessageWindow{}, err
@@ -101,7 +101,7 @@ func idOfAnchor(anchor int) int {
 // narrowSource returns the list of the message index that holds every message the narrow can
 // match: the shortest of those its positive terms select, or every id. The list belongs to the
 // index (read it under the lock, never keep it).
-func (s *State) narrowSource(f *narrowFilter) idList {
+func (s *MessageState) narrowSource(f *narrowFilter) idList {
 	source := s.index.all
 	consider := func(ids idList) {
 		if ids.Len() < source.Len() {
@@ -128,7 +128,7 @@ func (s *State) narrowSource(f *narrowFilter) idList {
 
 // firstUnread is the first_unread anchor: the oldest message of the narrow the viewer has not
 // read, found among the viewer's unread messages (LargerThanMaxMessageID for none).
-func (s *State) firstUnread(f *narrowFilter) int {
+func (s *MessageState) firstUnread(f *narrowFilter) int {
 	for id := range s.index.unread[f.viewer.ID].All() {
 		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
 			return id
@@ -140,7 +140,7 @@ func (s *State) firstUnread(f *narrowFilter) int {
 // narrowed returns, ascending, the messages of the narrow that the window around the anchor
 // needs: it walks the narrow's source list out from the anchor only as far as the window
 // reaches (one message more each way, to tell whether it found the ends).
-func (s *State) narrowed(f *narrowFilter, anchor, numBefore, numAfter int) []*Message {
+func (s *MessageState) narrowed(f *narrowFilter, anchor, numBefore, numAfter int) []*Message {
 	ids := s.narrowSource(f)
 	keep := func(id int) *Message {
 		if m := s.messages[id]; f.candidate(m) && f.matches(m) {

@@ -66,7 +66,7 @@ func errEmptyTopic() *apierr.Error { return apierr.BadRequest("Topic can't be em
 
 // normalizeTopic applies the real server's topic rules: trimmed, the display name of the
 // empty topic read as "", control characters refused, long topics truncated.
-func (s *State) normalizeTopic(topic string) (string, error) {
+func (s *MessageState) normalizeTopic(topic string) (string, error) {
 	topic = s.topicNamed(topic)
 	if topic == "" && !s.atLeast(LevelEmptyTopic) {
 		return "", errEmptyTopic()
@@ -81,7 +81,7 @@ func (s *State) normalizeTopic(topic string) (string, error) {
 }
 
 // normalizeContent trims content, refuses empty content and truncates long content.
-func (s *State) normalizeContent(content string) (string, error) {
+func (s *MessageState) normalizeContent(content string) (string, error) {
 	content = strings.TrimRightFunc(content, unicode.IsSpace)
 	if strings.TrimSpace(content) == "" {
 		return "", apierr.BadRequest("Message must not be empty")
@@ -113,7 +113,7 @@ func sharedContent(content, html string) string {
 }
 
 // Send stores a new message and returns its ID.
-func (s *State) Send(senderID int, d Draft) (int, error) {
+func (s *MessageState) Send(senderID int, d Draft) (int, error) {
 	// The Markdown is rendered under the read lock, before the write lock: readers go on while
 	// a message renders. (A mention of a user renamed in between shows the old name, as on the
 	// real server, which renders before it stores.)
@@ -133,9 +133,9 @@ func (s *State) Send(senderID int, d Draft) (int, error) {
 }
 
 // store sends a message whose content is normalized and rendered (under the lock).
-func (s *State) store(senderID int, d Draft, content string, rendered markdown.Result) (int, error) {
+func (s *MessageState) store(senderID int, d Draft, content string, rendered markdown.Result) (int, error) {
 	var err error
-	sender := s.users[senderID]
+	sender := s.accts.users[senderID]
 	m := &Message{
 		IsDirect: d.Direct, Content: sharedContent(content, rendered.HTML), Rendered: rendered.HTML, SenderID: senderID,
 		Timestamp: d.Timestamp, Client: d.Client,
@@ -173,32 +173,32 @@ func (s *State) store(senderID int, d Draft, content string, rendered markdown.R
 			receivers = append(receivers, id)
 		}
 	}
-	m.ID = nextID(&s.next.message)
+	m.ID = nextID(&s.nextMessage)
 	// A message from a muted user arrives read, as on the real server.
-	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID || s.hasMuted(id, senderID) })
+	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID || s.userData.hasMuted(id, senderID) })
 	s.storeMessage(m)
 	s.applyMentionFlags(m, mentions)
-	s.afterMessageStored(m)
+	s.uploads.afterMessageStored(m)
 	s.attachWidget(m)
 	s.publishNewMessage(m)
 	// The real server records a channel's first message silently: only deletions that move
 	// it are announced (see refreshFirstMessageID).
-	if ch := s.channels[m.ChannelID]; ch != nil && ch.FirstMessageID == 0 {
+	if ch := s.chans.channels[m.ChannelID]; ch != nil && ch.FirstMessageID == 0 {
 		ch.FirstMessageID = m.ID
 	}
 	return m.ID, nil
 }
 
-func (s *State) sendableChannel(sender *User, d Draft) (*Channel, error) {
-	ch := s.channels[d.ChannelID]
+func (s *MessageState) sendableChannel(sender *User, d Draft) (*Channel, error) {
+	ch := s.chans.channels[d.ChannelID]
 	if d.Channel != "" {
-		ch = s.channelsByName[strings.ToLower(d.Channel)]
+		ch = s.chans.channelsByName[strings.ToLower(d.Channel)]
 	}
 	if ch == nil {
 		if d.Channel != "" {
-			return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel '%s' does not exist", d.Channel).With("stream", d.Channel)
+			return nil, apierr.Of(apierr.KindInvalid, "STREAM_DOES_NOT_EXIST", "Channel '%s' does not exist", d.Channel).With("stream", d.Channel)
 		}
-		return nil, apierr.New(400, "STREAM_DOES_NOT_EXIST", "Channel with ID '%d' does not exist", d.ChannelID).With("stream_id", d.ChannelID)
+		return nil, apierr.Of(apierr.KindInvalid, "STREAM_DOES_NOT_EXIST", "Channel with ID '%d' does not exist", d.ChannelID).With("stream_id", d.ChannelID)
 	}
 	if ch.Archived || !ch.canAccess(sender) {
 		return nil, apierr.BadRequest("Not authorized to send to channel '%s'", ch.Name)
@@ -208,18 +208,18 @@ func (s *State) sendableChannel(sender *User, d Draft) (*Channel, error) {
 
 // directRecipients resolves the recipients of a direct message into a sorted, de-duplicated
 // list of participants that includes the sender.
-func (s *State) directRecipients(sender *User, ids []int) ([]int, error) {
+func (s *MessageState) directRecipients(sender *User, ids []int) ([]int, error) {
 	if len(ids) == 0 {
 		return nil, apierr.BadRequest("Message must have recipients")
 	}
 	set := []int{sender.ID}
 	for _, id := range ids {
-		u := s.users[id]
+		u := s.accts.users[id]
 		if u == nil {
 			return nil, apierr.BadRequest("Invalid user ID %d", id)
 		}
 		if !u.IsActive {
-			return nil, apierr.BadRequest("'%s' is no longer using this organization.", s.apiEmail(u))
+			return nil, apierr.BadRequest("'%s' is no longer using this organization.", s.accts.apiEmail(u))
 		}
 		if !slices.Contains(set, id) {
 			set = append(set, id)
@@ -231,14 +231,14 @@ func (s *State) directRecipients(sender *User, ids []int) ([]int, error) {
 
 // UserIDByEmail resolves an email as the viewer may use it (userByEmail): the dummy address,
 // or the real one only where the user's email_address_visibility shows it to the viewer.
-func (s *State) UserIDByEmail(viewerID int, email string) (int, bool) {
+func (s *MessageState) UserIDByEmail(viewerID int, email string) (int, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	viewer := s.users[viewerID]
+	viewer := s.accts.users[viewerID]
 	if viewer == nil {
 		return 0, false
 	}
-	if u := s.userByEmail(viewer, email); u != nil {
+	if u := s.accts.userByEmail(viewer, email); u != nil {
 		return u.ID, true
 	}
 	return 0, false
@@ -247,12 +247,12 @@ func (s *State) UserIDByEmail(viewerID int, email string) (int, bool) {
 // canRead is the real server's message access rule: direct messages need a row; channel
 // messages need channel access, and protected history also needs the message to be one the
 // user received.
-func (s *State) canRead(u *User, m *Message) bool {
+func (s *MessageState) canRead(u *User, m *Message) bool {
 	hasRow := m.Rows.has(u.ID)
 	if m.IsDirect {
 		return hasRow
 	}
-	ch := s.channels[m.ChannelID]
+	ch := s.chans.channels[m.ChannelID]
 	if ch == nil || !ch.canAccess(u) {
 		return false
 	}
@@ -263,7 +263,7 @@ func (s *State) canRead(u *User, m *Message) bool {
 }
 
 // accessibleMessage finds a message u may read, or the one error for missing and invisible alike.
-func (s *State) accessibleMessage(u *User, id int) (*Message, error) {
+func (s *MessageState) accessibleMessage(u *User, id int) (*Message, error) {
 	m := s.messages[id]
 	if m == nil || !s.canRead(u, m) {
 		return nil, apierr.InvalidMessage
@@ -329,11 +329,11 @@ type ViewOptions struct {
 	ClientGravatar bool
 }
 
-func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageView {
+func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) MessageView {
 	sender := s.userOrBot(m.SenderID)
 	v := MessageView{
 		ID: m.ID, Type: "stream", StreamID: m.ChannelID, Subject: m.Topic, Content: m.Rendered,
-		ContentType: "text/html", Timestamp: m.Timestamp, SenderID: sender.ID, SenderEmail: s.apiEmail(sender),
+		ContentType: "text/html", Timestamp: m.Timestamp, SenderID: sender.ID, SenderEmail: s.accts.apiEmail(sender),
 		SenderFullName: sender.FullName, SenderRealmStr: s.settings.StringID, AvatarURL: avatarURL(sender),
 		Client: m.Client, RecipientID: m.RecipientID, IsMeMessage: strings.HasPrefix(m.Content, "/me "),
 		Reactions: s.reactionViews(m), Submessages: submessageViews(m),
@@ -356,7 +356,7 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 	if mutation.On("avatar-null-for-hidden-email") && opts.ClientGravatar {
 		v.AvatarURL = nil
 	}
-	if opts.ClientGravatar && s.canSeeRealEmail(viewer, sender) && !avatarAlwaysGiven() {
+	if opts.ClientGravatar && s.accts.canSeeRealEmail(viewer, sender) && !avatarAlwaysGiven() {
 		// The client computes gravatar URLs itself; every avatar here is a gravatar.
 		v.AvatarURL = nil
 	}
@@ -382,17 +382,17 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 		}
 		recipients := make([]Recipient, 0, len(m.Participants))
 		for _, id := range m.Participants {
-			p := s.users[id]
-			recipients = append(recipients, Recipient{ID: p.ID, Email: s.apiEmail(p), FullName: p.FullName})
+			p := s.accts.users[id]
+			recipients = append(recipients, Recipient{ID: p.ID, Email: s.accts.apiEmail(p), FullName: p.FullName})
 		}
 		v.DisplayRecipient = recipients
 		if mutation.On("dm-recipients-without-sender") {
 			v.DisplayRecipient = slices.DeleteFunc(recipients, func(r Recipient) bool { return r.ID == m.SenderID })
 		}
 	} else {
-		v.DisplayRecipient = s.channels[m.ChannelID].Name
+		v.DisplayRecipient = s.chans.channels[m.ChannelID].Name
 		if mutation.On("display-recipient-first-channel") {
-			v.DisplayRecipient = s.channels[firstChannel(m)].Name
+			v.DisplayRecipient = s.chans.channels[firstChannel(m)].Name
 		}
 		if m.Topic == "" && !opts.AllowEmptyTopicName {
 			v.Subject = s.settings.EmptyTopicDisplayName
@@ -404,7 +404,7 @@ func (s *State) messageView(viewer *User, m *Message, opts ViewOptions) MessageV
 			v.Subject = firstTopic(m)
 		}
 	}
-	links := s.topicLinks(v.Subject)
+	links := s.org.topicLinks(v.Subject)
 	if mutation.On("topic-links-empty") {
 		links = []TopicLink{}
 	}

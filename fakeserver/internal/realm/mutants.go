@@ -6,8 +6,8 @@ import "strings"
 // point is on, kept here so that each point in the domain stays a one-statement hook.
 
 // topicPolicy is the user's visibility policy of a topic (VisibilityInherit when none).
-func (s *State) topicPolicy(userID, channelID int, topic string) int {
-	for _, t := range s.messaging.userTopics[userID] {
+func (s *UserDataState) topicPolicy(userID, channelID int, topic string) int {
+	for _, t := range s.userTopics[userID] {
 		if t.ChannelID == channelID && strings.EqualFold(t.Topic, topic) {
 			return t.Policy
 		}
@@ -16,10 +16,10 @@ func (s *State) topicPolicy(userID, channelID int, topic string) int {
 }
 
 // storePlayground adds a playground without any check.
-func (s *State) storePlayground(name, language, template string) {
+func (s *OrganizationState) storePlayground(name, language, template string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.playgrounds = append(s.playgrounds, &Playground{ID: nextID(&s.next.playground), Name: name, PygmentsLanguage: language, URLTemplate: template})
+	s.playgrounds = append(s.playgrounds, &Playground{ID: nextID(&s.nextPlayground), Name: name, PygmentsLanguage: language, URLTemplate: template})
 }
 
 // setEveryNotification sets all of a subscription's notification properties to b.
@@ -31,7 +31,7 @@ func setEveryNotification(sub *Subscription, b bool) {
 }
 
 // firstIDsAsMax gives each topic entry the ID of its first message in place of its last.
-func (s *State) firstIDsAsMax(topics []Topic, channelID int) {
+func (s *MessageState) firstIDsAsMax(topics []Topic, channelID int) {
 	for i, t := range topics {
 		if ids := s.index.topics[channelID][topicKeyOf(t.Name)]; ids.Len() > 0 {
 			topics[i].MaxID = ids.First()
@@ -40,10 +40,10 @@ func (s *State) firstIDsAsMax(topics []Topic, channelID int) {
 }
 
 // ownMessageIDs are the messages referencing an attachment that its owner sent.
-func (s *State) ownMessageIDs(a *Attachment) []int {
+func (s *UploadState) ownMessageIDs(a *Attachment) []int {
 	ids := []int{}
 	for _, id := range a.MessageIDs {
-		if m := s.messages[id]; m != nil && m.SenderID == a.OwnerID {
+		if m := s.msgs.messages[id]; m != nil && m.SenderID == a.OwnerID {
 			ids = append(ids, id)
 		}
 	}

@@ -28,7 +28,7 @@ func mutateUserView(v *UserView, u *User) {
 }
 
 // topicHasMessages reports whether a channel's topic holds a message.
-func (s *State) topicHasMessages(channelID int, topic string) bool {
+func (s *MessageState) topicHasMessages(channelID int, topic string) bool {
 	return s.index.topics[channelID][topicKeyOf(topic)].Len() > 0
 }
 

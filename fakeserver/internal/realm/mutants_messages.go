@@ -49,9 +49,9 @@ func topicWildcardAsChannel(flags []string) []string {
 
 // topicInEveryChannel is the topic's messages in every channel the user can access: a topic
 // named in one channel deleted in all.
-func (s *State) topicInEveryChannel(u *User, topic string) []*Message {
+func (s *MessageState) topicInEveryChannel(u *User, topic string) []*Message {
 	var out []*Message
-	for id, ch := range s.channels {
+	for id, ch := range s.chans.channels {
 		if ch.canAccess(u) {
 			out = append(out, s.topicMessages(u, id, topic)...)
 		}
@@ -61,7 +61,7 @@ func (s *State) topicInEveryChannel(u *User, topic string) []*Message {
 
 // markReadForEveryone marks a message read for every user who has it: per message, not per
 // user.
-func (s *State) markReadForEveryone(m *Message) {
+func (s *MessageState) markReadForEveryone(m *Message) {
 	for _, id := range m.Rows.userIDs() {
 		s.setFlag(m, id, "read", true)
 	}
@@ -78,7 +78,7 @@ func firstChannel(m *Message) int {
 }
 
 // everyTopicMessage is every message of a channel's topic, also those no one asking may read.
-func (s *State) everyTopicMessage(channelID int, topic string) []*Message {
+func (s *MessageState) everyTopicMessage(channelID int, topic string) []*Message {
 	var out []*Message
 	for _, id := range s.topicMessageIDs(channelID, topic) {
 		out = append(out, s.messages[id])
@@ -87,9 +87,9 @@ func (s *State) everyTopicMessage(channelID int, topic string) []*Message {
 }
 
 // otherChannelsTopics are the topics of every channel but channelID that u can access.
-func (s *State) otherChannelsTopics(u *User, channelID int) []Topic {
+func (s *MessageState) otherChannelsTopics(u *User, channelID int) []Topic {
 	var out []Topic
-	for id, ch := range s.channels {
+	for id, ch := range s.chans.channels {
 		if id == channelID || !ch.canAccess(u) {
 			continue
 		}
@@ -104,9 +104,9 @@ func (s *State) otherChannelsTopics(u *User, channelID int) []Topic {
 }
 
 // everyoneReads is readersOf as if every active user could read every message.
-func (s *State) everyoneReads(ms []*Message) map[int][]int {
+func (s *MessageState) everyoneReads(ms []*Message) map[int][]int {
 	readable := map[int][]int{}
-	for _, id := range s.activeUserIDs() {
+	for _, id := range s.accts.activeUserIDs() {
 		for _, m := range ms {
 			readable[id] = append(readable[id], m.ID)
 		}
@@ -121,7 +121,7 @@ func emptiedTopicsKept() bool { return mutation.On("emptied-topic-still-listed")
 // keepEmptiedTopics remembers the topics that the deletion of ms left without a message, with
 // the ID of their newest deleted message: a topic list kept apart from the messages, which
 // forgets to drop them.
-func (s *State) keepEmptiedTopics(ms []*Message) {
+func (s *MessageState) keepEmptiedTopics(ms []*Message) {
 	type topicRef struct {
 		channel int
 		key     string
@@ -133,19 +133,19 @@ func (s *State) keepEmptiedTopics(ms []*Message) {
 			newest[ref] = m
 		}
 	}
-	if s.messaging.keptTopics == nil {
-		s.messaging.keptTopics = map[int][]Topic{}
+	if s.keptTopics == nil {
+		s.keptTopics = map[int][]Topic{}
 	}
 	for _, m := range newest {
-		s.messaging.keptTopics[m.ChannelID] = append(s.messaging.keptTopics[m.ChannelID], Topic{Name: m.Topic, MaxID: m.ID})
+		s.keptTopics[m.ChannelID] = append(s.keptTopics[m.ChannelID], Topic{Name: m.Topic, MaxID: m.ID})
 	}
 }
 
 // keptTopicsOf are the topics of a channel that keepEmptiedTopics kept and that have no
 // message again.
-func (s *State) keptTopicsOf(channelID int) []Topic {
+func (s *MessageState) keptTopicsOf(channelID int) []Topic {
 	var out []Topic
-	for _, t := range s.messaging.keptTopics[channelID] {
+	for _, t := range s.keptTopics[channelID] {
 		if s.index.topics[channelID][topicKeyOf(t.Name)].Len() == 0 {
 			out = append(out, t)
 		}

@@ -43,7 +43,7 @@ var (
 // is also a field of its own, which typed clients read.
 func badNarrow(format string, args ...any) error {
 	desc := fmt.Sprintf(format, args...)
-	return apierr.New(400, "BAD_NARROW", "Invalid narrow operator: %s", desc).With("desc", desc)
+	return apierr.Of(apierr.KindInvalid, "BAD_NARROW", "Invalid narrow operator: %s", desc).With("desc", desc)
 }
 
 // ParseNarrow decodes a narrow (a decoded JSON list): each term an object with operator,
@@ -109,7 +109,7 @@ func ParseNarrow(raw []any, level int) ([]NarrowTerm, error) {
 
 // narrowFilter is a narrow resolved against the realm for one user.
 type narrowFilter struct {
-	s       *State
+	s       *MessageState
 	viewer  *User
 	checks  []func(*Message) bool
 	search  []string // lower-cased search words
@@ -134,7 +134,7 @@ func operandString(v any) string {
 }
 
 // compileNarrow resolves a narrow's names and IDs (under the lock).
-func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, error) {
+func (s *MessageState) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, error) {
 	f := &narrowFilter{s: s, viewer: viewer}
 	for _, t := range terms {
 		check, err := s.narrowCheck(f, viewer, t)
@@ -153,16 +153,16 @@ func (s *State) compileNarrow(viewer *User, terms []NarrowTerm) (*narrowFilter, 
 	return f, nil
 }
 
-func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*Message) bool, error) {
+func (s *MessageState) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*Message) bool, error) {
 	operand := strings.TrimSpace(operandString(t.Operand))
 	if !s.atLeast(narrowOperandLevels[t.Operator+":"+operand]) {
 		return nil, badNarrow("unknown '%s' operand %s", t.Operator, operand)
 	}
 	switch t.Operator {
 	case "channel":
-		ch := s.channelsByName[strings.ToLower(operand)]
+		ch := s.chans.channelsByName[strings.ToLower(operand)]
 		if id, err := strconv.Atoi(operand); err == nil {
-			ch = s.channels[id]
+			ch = s.chans.channels[id]
 		}
 		if ch == nil || !ch.canAccess(viewer) {
 			return nil, badNarrow("unknown channel %s", operand)
@@ -177,7 +177,7 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 			return nil, badNarrow("unknown 'channels' operand %s", operand)
 		}
 		return func(m *Message) bool {
-			ch := s.channels[m.ChannelID]
+			ch := s.chans.channels[m.ChannelID]
 			return !m.IsDirect && ch != nil && !ch.InviteOnly
 		}, nil
 	case "topic":
@@ -240,19 +240,19 @@ func (s *State) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) (func(*
 }
 
 // userRef resolves a user by ID or by an email the viewer may know (userByEmail).
-func (s *State) userRef(viewer *User, operand string) (int, bool) {
+func (s *MessageState) userRef(viewer *User, operand string) (int, bool) {
 	if id, err := strconv.Atoi(operand); err == nil {
-		u := s.users[id]
+		u := s.accts.users[id]
 		return id, u != nil
 	}
-	if u := s.userByEmail(viewer, operand); u != nil {
+	if u := s.accts.userByEmail(viewer, operand); u != nil {
 		return u.ID, true
 	}
 	return 0, false
 }
 
 // userRefs resolves a dm operand: a list of IDs, or emails separated by commas.
-func (s *State) userRefs(viewer *User, operand any) ([]int, error) {
+func (s *MessageState) userRefs(viewer *User, operand any) ([]int, error) {
 	var refs []string
 	switch v := operand.(type) {
 	case []any:
@@ -275,7 +275,7 @@ func (s *State) userRefs(viewer *User, operand any) ([]int, error) {
 	return ids, nil
 }
 
-func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, error) {
+func (s *MessageState) isCheck(viewer *User, operand string) (func(*Message) bool, error) {
 	flag := func(name string) func(*Message) bool {
 		return func(m *Message) bool { return flagsOf(m, viewer.ID).has(name) }
 	}
@@ -298,7 +298,7 @@ func (s *State) isCheck(viewer *User, operand string) (func(*Message) bool, erro
 	case "followed", "muted":
 		policy := map[string]int{"followed": VisibilityFollowed, "muted": VisibilityMuted}[operand]
 		return func(m *Message) bool {
-			return !m.IsDirect && slices.ContainsFunc(s.messaging.userTopics[viewer.ID], func(t *userTopic) bool {
+			return !m.IsDirect && slices.ContainsFunc(s.userData.userTopics[viewer.ID], func(t *userTopic) bool {
 				return t.ChannelID == m.ChannelID && strings.EqualFold(t.Topic, m.Topic) && t.Policy == policy
 			})
 		}, nil

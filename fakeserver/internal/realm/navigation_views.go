@@ -33,16 +33,16 @@ const (
 
 var (
 	errViewExists  = apierr.BadRequest("Navigation view already exists.")
-	errViewMissing = apierr.New(404, "BAD_REQUEST", "Navigation view does not exist.")
+	errViewMissing = apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Navigation view does not exist.")
 	errBuiltInName = apierr.BadRequest("Built-in views cannot have a custom name.")
 )
 
 // NavigationViews lists the user's navigation views, in the order they were added.
-func (s *State) NavigationViews(userID int) []NavigationView {
+func (s *UserDataState) NavigationViews(userID int) []NavigationView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]NavigationView, 0, len(s.organization.views[userID]))
-	for _, v := range s.organization.views[userID] {
+	out := make([]NavigationView, 0, len(s.views[userID]))
+	for _, v := range s.views[userID] {
 		out = append(out, *v)
 	}
 	return out
@@ -80,17 +80,17 @@ func checkViewTextLength(param, text string) error {
 	return nil
 }
 
-func (s *State) viewIndex(userID int, fragment string) int {
-	return slices.IndexFunc(s.organization.views[userID], func(v *NavigationView) bool { return v.Fragment == fragment })
+func (s *UserDataState) viewIndex(userID int, fragment string) int {
+	return slices.IndexFunc(s.views[userID], func(v *NavigationView) bool { return v.Fragment == fragment })
 }
 
-func (s *State) viewNamed(userID int, name string) bool {
-	return slices.ContainsFunc(s.organization.views[userID], func(v *NavigationView) bool { return v.Name != nil && *v.Name == name })
+func (s *UserDataState) viewNamed(userID int, name string) bool {
+	return slices.ContainsFunc(s.views[userID], func(v *NavigationView) bool { return v.Name != nil && *v.Name == name })
 }
 
 // AddNavigationView adds a view (POST /navigation_views): a built-in view takes no name, a
 // custom one needs one; fragments and names are unique per user.
-func (s *State) AddNavigationView(userID int, fragment string, isPinned bool, name *string) error {
+func (s *UserDataState) AddNavigationView(userID int, fragment string, isPinned bool, name *string) error {
 	fragment, err := viewFragment(fragment)
 	if err != nil {
 		return err
@@ -113,18 +113,18 @@ func (s *State) AddNavigationView(userID int, fragment string, isPinned bool, na
 	if s.viewIndex(userID, fragment) >= 0 || (name != nil && s.viewNamed(userID, *name)) {
 		return errViewExists
 	}
-	if len(s.organization.views[userID]) >= MaxNavigationViews {
+	if len(s.views[userID]) >= MaxNavigationViews {
 		return apierr.BadRequest("A user can have at most %d navigation views.", MaxNavigationViews)
 	}
 	v := &NavigationView{Fragment: fragment, IsPinned: isPinned, Name: name}
-	s.organization.views[userID] = append(s.organization.views[userID], v)
+	s.views[userID] = append(s.views[userID], v)
 	s.publish(events.Event{"type": "navigation_view", "op": "add", "navigation_view": *v}, userID)
 	return nil
 }
 
 // UpdateNavigationView changes a view's pinning or name (PATCH /navigation_views/{fragment});
 // the event names what was sent, even when nothing was.
-func (s *State) UpdateNavigationView(userID int, fragment string, isPinned *bool, name *string) error {
+func (s *UserDataState) UpdateNavigationView(userID int, fragment string, isPinned *bool, name *string) error {
 	fragment, err := viewFragment(fragment)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func (s *State) UpdateNavigationView(userID int, fragment string, isPinned *bool
 	if i < 0 {
 		return errViewMissing
 	}
-	v, data := s.organization.views[userID][i], map[string]any{}
+	v, data := s.views[userID][i], map[string]any{}
 	if name != nil {
 		v.Name, data["name"] = name, *name
 	}
@@ -156,7 +156,7 @@ func (s *State) UpdateNavigationView(userID int, fragment string, isPinned *bool
 }
 
 // RemoveNavigationView removes a view (DELETE /navigation_views/{fragment}).
-func (s *State) RemoveNavigationView(userID int, fragment string) error {
+func (s *UserDataState) RemoveNavigationView(userID int, fragment string) error {
 	fragment, err := viewFragment(fragment)
 	if err != nil {
 		return err
@@ -167,7 +167,7 @@ func (s *State) RemoveNavigationView(userID int, fragment string) error {
 	if i < 0 {
 		return errViewMissing
 	}
-	s.organization.views[userID] = slices.Delete(s.organization.views[userID], i, i+1)
+	s.views[userID] = slices.Delete(s.views[userID], i, i+1)
 	s.publish(events.Event{"type": "navigation_view", "op": "remove", "fragment": fragment}, userID)
 	return nil
 }

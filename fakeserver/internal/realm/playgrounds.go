@@ -22,7 +22,7 @@ var pygmentsLanguagePattern = regexp.MustCompile(`^[ a-zA-Z0-9_+\-./#]*$`)
 
 // AddPlayground validates and stores a playground (POST /realm/playgrounds); the caller is
 // an administrator. The template must be RFC 6570 with exactly one variable, named code.
-func (s *State) AddPlayground(name, language, template string) (int, error) {
+func (s *OrganizationState) AddPlayground(name, language, template string) (int, error) {
 	name, language, template = strings.TrimSpace(name), strings.TrimSpace(language), strings.TrimSpace(template)
 	switch {
 	case name == "" || language == "":
@@ -54,7 +54,7 @@ func (s *State) AddPlayground(name, language, template string) (int, error) {
 	if slices.ContainsFunc(s.playgrounds, func(p *Playground) bool { return p.Name == name && p.PygmentsLanguage == language }) {
 		return 0, apierr.BadRequest("Realm playground with this Realm, Pygments language and Name already exists.")
 	}
-	p := &Playground{ID: nextID(&s.next.playground), Name: name, PygmentsLanguage: language, URLTemplate: template}
+	p := &Playground{ID: nextID(&s.nextPlayground), Name: name, PygmentsLanguage: language, URLTemplate: template}
 	if mutation.On("playground-language-of-name") {
 		p.PygmentsLanguage = name
 	}
@@ -67,7 +67,7 @@ func (s *State) AddPlayground(name, language, template string) (int, error) {
 }
 
 // RemovePlayground deletes a playground (DELETE /realm/playgrounds/{id}).
-func (s *State) RemovePlayground(id int) error {
+func (s *OrganizationState) RemovePlayground(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.playgrounds, func(p *Playground) bool { return p.ID == id })
@@ -80,7 +80,7 @@ func (s *State) RemovePlayground(id int) error {
 }
 
 // Playgrounds returns the realm's playgrounds in creation order.
-func (s *State) Playgrounds() []any {
+func (s *OrganizationState) Playgrounds() []any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.playgroundList()
@@ -88,7 +88,7 @@ func (s *State) Playgrounds() []any {
 
 // playgroundList gives the playgrounds in creation order, in the form of the realm's level
 // (the real server's changelog): below 196 with a url_prefix, the URL before the code.
-func (s *State) playgroundList() []any {
+func (s *OrganizationState) playgroundList() []any {
 	out := make([]any, len(s.playgrounds))
 	for i, p := range s.playgrounds {
 		if s.atLeast(LevelPlaygroundTemplate) {

@@ -75,7 +75,7 @@ type PresenceResult struct {
 // one, and only a stored change takes a new update ID. A user's first report, and an active
 // report of a user who has been inactive long enough to be shown offline (comesOnline), is
 // announced to everyone at once (the presence event of the document).
-func (s *State) UpdatePresence(userID int, status, client string) {
+func (s *UserDataState) UpdatePresence(userID int, status, client string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.Now()
@@ -107,12 +107,12 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 	}
 	p.client = client
 	if changed {
-		p.lastUpdateID = nextID(&s.next.presence)
+		p.lastUpdateID = nextID(&s.nextPresence)
 	}
 	if mutation.On("presence-event-never-sent") {
 		return
 	}
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	if u.PresenceEnabled && announce {
 		// Clients of slim_presence identify users by id only: the email is left out.
 		ev := events.Event{
@@ -120,7 +120,7 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 			"presence": map[string]any{client: s.legacyClientEntry(p, u, true)},
 		}
 		withEmail := maps.Clone(ev)
-		withEmail["email"] = s.apiEmail(u)
+		withEmail["email"] = s.accts.apiEmail(u)
 		if mutation.On("presence-event-real-email") {
 			withEmail["email"] = u.Email
 		}
@@ -129,7 +129,7 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 				return []events.Event{ev}
 			}
 			return []events.Event{withEmail}
-		}, s.activeUserIDs()...)
+		}, s.accts.activeUserIDs()...)
 	}
 }
 
@@ -137,7 +137,7 @@ func (s *State) UpdatePresence(userID int, status, client string) {
 // level 178 when their last active report is more than comeOnlineSeconds old (or they were
 // never active), before when their client's last report was idle or over legacyStaleSeconds old.
 // Going idle is never announced.
-func (s *State) comesOnline(p *presence, status string, now int64) bool {
+func (s *UserDataState) comesOnline(p *presence, status string, now int64) bool {
 	if status != "active" {
 		return false
 	}
@@ -149,7 +149,7 @@ func (s *State) comesOnline(p *presence, status string, now int64) bool {
 
 // Presences returns presence data in the modern or legacy format: with a positive
 // LastUpdateID only what changed since, otherwise what was reported within the history limit.
-func (s *State) Presences(q PresenceQuery) PresenceResult {
+func (s *UserDataState) Presences(q PresenceQuery) PresenceResult {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	now := s.Now()
@@ -162,7 +162,7 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 	}
 	since := now - int64(q.HistoryLimitDays)*86400
 	for _, id := range slices.Sorted(maps.Keys(s.presence)) {
-		p, u := s.presence[id], s.users[id]
+		p, u := s.presence[id], s.accts.users[id]
 		if !u.IsActive || u.IsBot || !u.PresenceEnabled {
 			continue
 		}
@@ -180,11 +180,11 @@ func (s *State) Presences(q PresenceQuery) PresenceResult {
 				res.Presences[strconv.Itoa(id)] = map[string]any{"active_timestamp": lastActive(p, u) * 1000, "idle_timestamp": p.idleTS * 1000}
 			}
 		} else {
-			res.Presences[s.apiEmail(u)] = map[string]any{
+			res.Presences[s.accts.apiEmail(u)] = map[string]any{
 				"aggregated": s.legacyClientEntry(p, u, false),
 				p.client:     s.legacyClientEntry(p, u, true),
 			}
-			if api := s.apiEmail(u); mutation.On("presence-keyed-by-real-email") && api != u.Email {
+			if api := s.accts.apiEmail(u); mutation.On("presence-keyed-by-real-email") && api != u.Email {
 				res.Presences[u.Email] = res.Presences[api]
 				delete(res.Presences, api)
 			}
@@ -206,7 +206,7 @@ func lastActive(p *presence, u *User) int64 {
 // As on the real server, the status is active while the last active time (for a user never
 // active, the time they joined) is at most legacyActivitySeconds older than the last report:
 // a brand-new user's idle reads active there for 70 seconds.
-func (s *State) legacyClientEntry(p *presence, u *User, perClient bool) map[string]any {
+func (s *UserDataState) legacyClientEntry(p *presence, u *User, perClient bool) map[string]any {
 	status, at := "idle", p.idleTS
 	if active := lastActive(p, u); active+legacyActivitySeconds >= p.idleTS || mutation.On("presence-legacy-always-active") {
 		status, at = "active", active
@@ -222,10 +222,10 @@ func (s *State) legacyClientEntry(p *presence, u *User, perClient bool) map[stri
 // legacy format without client names, offline when the last report is older than the
 // threshold, as the real server answers bots and other API clients. named is how the request
 // named the user, for the error when there is no presence data.
-func (s *State) UserPresence(targetID int, named string) (map[string]any, error) {
+func (s *UserDataState) UserPresence(targetID int, named string) (map[string]any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[targetID]
+	u := s.accts.users[targetID]
 	switch {
 	case u == nil:
 		return nil, apierr.NoSuchUser

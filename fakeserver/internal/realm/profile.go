@@ -58,15 +58,15 @@ type ProfileFieldView struct {
 }
 
 // ProfileFields lists the realm's custom profile fields in display order.
-func (s *State) ProfileFields() []ProfileFieldView {
+func (s *AccountState) ProfileFields() []ProfileFieldView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.profileFieldViews()
 }
 
-func (s *State) profileFieldViews() []ProfileFieldView {
-	out := make([]ProfileFieldView, 0, len(s.accounts.profileFields))
-	for _, f := range s.accounts.profileFields {
+func (s *AccountState) profileFieldViews() []ProfileFieldView {
+	out := make([]ProfileFieldView, 0, len(s.profileFields))
+	for _, f := range s.profileFields {
 		out = append(out, ProfileFieldView{
 			ID: f.ID, Type: f.Type, Order: f.Order, Name: f.Name, Hint: f.Hint,
 			DisplayInProfileSummary: f.InSummary, Required: f.Required, EditableByUser: !f.NotEditableByUser,
@@ -86,7 +86,7 @@ const (
 // AddProfileField creates a custom profile field (POST /realm/profile_fields); the role
 // decorator ran before parsing. Types that need field data (choice, external account) are
 // not offered by the fake.
-func (s *State) AddProfileField(name, hint string, fieldType int) (int, error) {
+func (s *AccountState) AddProfileField(name, hint string, fieldType int) (int, error) {
 	name, hint = strings.TrimSpace(name), strings.TrimSpace(hint)
 	switch {
 	case name == "":
@@ -100,40 +100,40 @@ func (s *State) AddProfileField(name, hint string, fieldType int) (int, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, f := range s.accounts.profileFields {
+	for _, f := range s.profileFields {
 		if strings.EqualFold(f.Name, name) {
 			return 0, apierr.BadRequest("A field with that label already exists.")
 		}
 	}
-	f := &ProfileField{ID: nextID(&s.accounts.nextField), Name: name, Hint: hint, Type: fieldType}
+	f := &ProfileField{ID: nextID(&s.nextField), Name: name, Hint: hint, Type: fieldType}
 	f.Order = f.ID
-	s.accounts.profileFields = append(s.accounts.profileFields, f)
+	s.profileFields = append(s.profileFields, f)
 	s.publishProfileFields()
 	return f.ID, nil
 }
 
 // RemoveProfileField deletes a custom profile field and every user's value of it.
-func (s *State) RemoveProfileField(id int) error {
+func (s *AccountState) RemoveProfileField(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := slices.IndexFunc(s.accounts.profileFields, func(f *ProfileField) bool { return f.ID == id })
+	i := slices.IndexFunc(s.profileFields, func(f *ProfileField) bool { return f.ID == id })
 	if i < 0 {
 		return apierr.BadRequest("Field id %d not found.", id)
 	}
-	s.accounts.profileFields = slices.Delete(s.accounts.profileFields, i, i+1)
-	for _, values := range s.accounts.profileValues {
+	s.profileFields = slices.Delete(s.profileFields, i, i+1)
+	for _, values := range s.profileValues {
 		delete(values, id)
 	}
 	s.publishProfileFields()
 	return nil
 }
 
-func (s *State) publishProfileFields() {
+func (s *AccountState) publishProfileFields() {
 	s.publish(events.Event{"type": "custom_profile_fields", "fields": s.profileFieldViews()}, s.activeUserIDs()...)
 }
 
-func (s *State) profileField(id int) *ProfileField {
-	for _, f := range s.accounts.profileFields {
+func (s *AccountState) profileField(id int) *ProfileField {
+	for _, f := range s.profileFields {
 		if f.ID == id {
 			return f
 		}
@@ -162,7 +162,7 @@ func (it ProfileDataItem) empty() bool {
 }
 
 // checkProfileData validates every item against its field's type, before anything changes.
-func (s *State) checkProfileData(items []ProfileDataItem) error {
+func (s *AccountState) checkProfileData(items []ProfileDataItem) error {
 	for _, it := range items {
 		f := s.profileField(it.ID)
 		if f == nil {
@@ -179,7 +179,7 @@ func (s *State) checkProfileData(items []ProfileDataItem) error {
 }
 
 // checkFieldValue applies the field type's validator, with the real server's messages.
-func (s *State) checkFieldValue(f *ProfileField, value any) error {
+func (s *AccountState) checkFieldValue(f *ProfileField, value any) error {
 	if f.Type == FieldUser {
 		ids, ok := value.([]int)
 		if !ok {
@@ -217,12 +217,12 @@ func (s *State) checkFieldValue(f *ProfileField, value any) error {
 }
 
 // applyProfileData stores checked items for the user and announces each change.
-func (s *State) applyProfileData(u *User, items []ProfileDataItem) {
+func (s *AccountState) applyProfileData(u *User, items []ProfileDataItem) {
 	for _, it := range items {
-		values := s.accounts.profileValues[u.ID]
+		values := s.profileValues[u.ID]
 		if values == nil {
 			values = map[int]any{}
-			s.accounts.profileValues[u.ID] = values
+			s.profileValues[u.ID] = values
 		}
 		field := map[string]any{"id": it.ID}
 		if it.empty() {
@@ -262,7 +262,7 @@ func profileValueText(v any) string {
 
 // profileEntry is a value as the user object's profile_data shows it; text fields carry
 // their Markdown rendering too.
-func (s *State) profileEntry(f *ProfileField, v any) map[string]any {
+func (s *AccountState) profileEntry(f *ProfileField, v any) map[string]any {
 	e := map[string]any{"value": profileValueText(v)}
 	if f != nil && (f.Type == FieldShortText || f.Type == FieldLongText) {
 		e["rendered_value"] = markdown.Render(profileValueText(v))
@@ -272,9 +272,9 @@ func (s *State) profileEntry(f *ProfileField, v any) map[string]any {
 
 // profileData is a user's profile_data map (field ID string -> entry), holding the fields
 // that have a value.
-func (s *State) profileData(u *User) map[string]any {
+func (s *AccountState) profileData(u *User) map[string]any {
 	out := map[string]any{}
-	for id, v := range s.accounts.profileValues[u.ID] {
+	for id, v := range s.profileValues[u.ID] {
 		if f := s.profileField(id); f != nil {
 			out[strconv.Itoa(id)] = s.profileEntry(f, v)
 		}

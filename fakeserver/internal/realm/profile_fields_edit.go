@@ -27,7 +27,7 @@ type ProfileFieldChange struct {
 // UpdateProfileField changes a custom profile field (PATCH /realm/profile_fields/{id}); the
 // caller is an administrator. Checked in the real server's order; every field's users are
 // told the whole list again.
-func (s *State) UpdateProfileField(id int, ch ProfileFieldChange) error {
+func (s *AccountState) UpdateProfileField(id int, ch ProfileFieldChange) error {
 	if ch.Name != nil {
 		trimmed := strings.TrimSpace(*ch.Name)
 		ch.Name = &trimmed
@@ -40,7 +40,7 @@ func (s *State) UpdateProfileField(id int, ch ProfileFieldChange) error {
 	}
 	if ch.InSummary != nil && *ch.InSummary {
 		inSummary := 0
-		for _, o := range s.accounts.profileFields {
+		for _, o := range s.profileFields {
 			if o.InSummary && o.ID != id {
 				inSummary++
 			}
@@ -69,7 +69,7 @@ func (s *State) UpdateProfileField(id int, ch ProfileFieldChange) error {
 	case summary && (f.Type == FieldLongText || f.Type == FieldUser):
 		return apierr.BadRequest("Field type not supported for display in profile summary.")
 	}
-	if slices.ContainsFunc(s.accounts.profileFields, func(o *ProfileField) bool { return o.ID != id && strings.EqualFold(o.Name, name) }) {
+	if slices.ContainsFunc(s.profileFields, func(o *ProfileField) bool { return o.ID != id && strings.EqualFold(o.Name, name) }) {
 		return apierr.BadRequest("A field with that label already exists.")
 	}
 	f.Name, f.Hint, f.InSummary = name, hint, summary
@@ -84,21 +84,21 @@ func (s *State) UpdateProfileField(id int, ch ProfileFieldChange) error {
 }
 
 // ReorderProfileFields sets the fields' order (PATCH /realm/profile_fields) by orderMapping.
-func (s *State) ReorderProfileFields(ids []int64) error {
+func (s *AccountState) ReorderProfileFields(ids []int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fieldIDs := make([]int, len(s.accounts.profileFields))
-	for i, f := range s.accounts.profileFields {
+	fieldIDs := make([]int, len(s.profileFields))
+	for i, f := range s.profileFields {
 		fieldIDs[i] = f.ID
 	}
 	place, err := orderMapping(ids, fieldIDs)
 	if err != nil {
 		return err
 	}
-	for _, f := range s.accounts.profileFields {
+	for _, f := range s.profileFields {
 		f.Order = place[f.ID]
 	}
-	slices.SortStableFunc(s.accounts.profileFields, func(a, b *ProfileField) int { return a.Order - b.Order })
+	slices.SortStableFunc(s.profileFields, func(a, b *ProfileField) int { return a.Order - b.Order })
 	s.publishProfileFields()
 	return nil
 }

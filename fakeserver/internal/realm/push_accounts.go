@@ -25,14 +25,14 @@ type PushAccountInfo struct {
 
 // RegisterPushAccount records an early registration. Registering an account ID again succeeds
 // and changes nothing, as on the real server; only a new one sends the push_device event.
-func (s *State) RegisterPushAccount(userID int, accountID int64) {
+func (s *UserDataState) RegisterPushAccount(userID int, accountID int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := pushAccountKey{userID, accountID}
-	if s.integrations.pushAccounts[key] {
+	if s.pushAccounts[key] {
 		return
 	}
-	s.integrations.pushAccounts[key] = true
+	s.pushAccounts[key] = true
 	var id any = strconv.FormatInt(accountID, 10)
 	if s.atLeast(LevelPushAccountIDInt) {
 		id = accountID
@@ -42,11 +42,11 @@ func (s *State) RegisterPushAccount(userID int, accountID int64) {
 
 // PushAccounts returns the user's early registrations by push account ID (as strings, the
 // push_devices map's keys).
-func (s *State) PushAccounts(userID int) map[string]PushAccountInfo {
+func (s *UserDataState) PushAccounts(userID int) map[string]PushAccountInfo {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := map[string]PushAccountInfo{}
-	for k := range s.integrations.pushAccounts {
+	for k := range s.pushAccounts {
 		if k.userID == userID {
 			out[strconv.FormatInt(k.accountID, 10)] = PushAccountInfo{Status: "active"}
 		}

@@ -69,20 +69,20 @@ type legacyToken struct {
 }
 
 // RegisterClientDevice records a new device of the user and returns its ID.
-func (s *State) RegisterClientDevice(userID int) int {
+func (s *UserDataState) RegisterClientDevice(userID int) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := &Device{ID: nextID(&s.integrations.next.device), UserID: userID}
-	s.integrations.devices[d.ID] = d
+	d := &Device{ID: nextID(&s.nextDevice), UserID: userID}
+	s.devices[d.ID] = d
 	return d.ID
 }
 
 // Devices returns the user's devices by ID (as strings, the registration response's keys).
-func (s *State) Devices(userID int) map[string]DeviceInfo {
+func (s *UserDataState) Devices(userID int) map[string]DeviceInfo {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := map[string]DeviceInfo{}
-	for id, d := range s.integrations.devices {
+	for id, d := range s.devices {
 		if d.UserID == userID {
 			out[strconv.Itoa(id)] = d.info()
 		}
@@ -105,12 +105,12 @@ type PushRegistration struct {
 // or token, with the real server's checks in its order (the caller checked the push service
 // is configured). From LevelLegacyPushRemoval, a registration that sets a token removes the
 // user's legacy registration with the same token.
-func (s *State) RegisterPushDevice(userID int, r PushRegistration) error {
+func (s *UserDataState) RegisterPushDevice(userID int, r PushRegistration) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var d *Device
 	if r.DeviceID > 0 && r.DeviceID <= 1<<31-1 {
-		d = s.integrations.devices[int(r.DeviceID)]
+		d = s.devices[int(r.DeviceID)]
 	}
 	if d == nil || d.UserID != userID {
 		return apierr.BadRequest("Invalid `device_id`")
@@ -253,43 +253,43 @@ func isHexBytes(token string) bool {
 
 // AddLegacyToken records a legacy push registration (kind "fcm" or "apns"); adding one again
 // only updates its app ID.
-func (s *State) AddLegacyToken(userID int, kind, token, appID string) error {
+func (s *UserDataState) AddLegacyToken(userID int, kind, token, appID string) error {
 	if err := checkLegacyToken(kind, token); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, t := range s.integrations.legacyTokens {
+	for i, t := range s.legacyTokens {
 		if t.UserID == userID && t.Kind == kind && t.Token == token {
-			s.integrations.legacyTokens[i].AppID = appID
+			s.legacyTokens[i].AppID = appID
 			return nil
 		}
 	}
-	s.integrations.legacyTokens = append(s.integrations.legacyTokens, legacyToken{UserID: userID, Kind: kind, Token: token, AppID: appID})
+	s.legacyTokens = append(s.legacyTokens, legacyToken{UserID: userID, Kind: kind, Token: token, AppID: appID})
 	return nil
 }
 
 // RemoveLegacyToken removes a legacy push registration of the user.
-func (s *State) RemoveLegacyToken(userID int, kind, token string) error {
+func (s *UserDataState) RemoveLegacyToken(userID int, kind, token string) error {
 	if err := checkLegacyToken(kind, token); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := len(s.integrations.legacyTokens)
-	s.integrations.legacyTokens = slices.DeleteFunc(s.integrations.legacyTokens, func(t legacyToken) bool {
+	n := len(s.legacyTokens)
+	s.legacyTokens = slices.DeleteFunc(s.legacyTokens, func(t legacyToken) bool {
 		return t.UserID == userID && t.Kind == kind && t.Token == token
 	})
-	if len(s.integrations.legacyTokens) == n {
-		return apierr.New(400, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
+	if len(s.legacyTokens) == n {
+		return apierr.Of(apierr.KindInvalid, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
 	}
 	return nil
 }
 
 // removeLegacyTokens drops the user's legacy registrations of the provider token a token_id
 // identifies.
-func (s *State) removeLegacyTokens(userID int, kind, tokenID string) {
-	s.integrations.legacyTokens = slices.DeleteFunc(s.integrations.legacyTokens, func(t legacyToken) bool {
+func (s *UserDataState) removeLegacyTokens(userID int, kind, tokenID string) {
+	s.legacyTokens = slices.DeleteFunc(s.legacyTokens, func(t legacyToken) bool {
 		return t.UserID == userID && t.Kind == kind && LegacyTokenID(t.Token) == tokenID
 	})
 }

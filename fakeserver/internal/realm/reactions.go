@@ -63,8 +63,8 @@ type ReactionRequest struct {
 
 // lookupEmoji is the emoji a name stands for now, as the real server looks one up for clients
 // that send no code or type: an active custom emoji first, then the extra emoji, then unicode.
-func (s *State) lookupEmoji(name string) (code, reactionType string, err error) {
-	if e := s.activeEmoji(name); e != nil {
+func (s *MessageState) lookupEmoji(name string) (code, reactionType string, err error) {
+	if e := s.org.activeEmoji(name); e != nil {
 		return strconv.Itoa(e.id), RealmEmoji, nil
 	}
 	if zulipExtraEmoji[name] {
@@ -79,7 +79,7 @@ func (s *State) lookupEmoji(name string) (code, reactionType string, err error) 
 // completeEmoji fills in a request's missing code and type from its name. A code with no type
 // and a name the fake's small unicode table lacks is taken as unicode, where the real server,
 // which knows every name, would find it.
-func (s *State) completeEmoji(r ReactionRequest) (ReactionRequest, error) {
+func (s *MessageState) completeEmoji(r ReactionRequest) (ReactionRequest, error) {
 	if r.EmojiCode != "" && r.ReactionType != "" {
 		return r, nil
 	}
@@ -101,7 +101,7 @@ func (s *State) completeEmoji(r ReactionRequest) (ReactionRequest, error) {
 
 // checkEmoji holds a new reaction's emoji to the real server's rules: a custom emoji by its
 // ID, with its name, and still active.
-func (s *State) checkEmoji(r ReactionRequest) error {
+func (s *MessageState) checkEmoji(r ReactionRequest) error {
 	switch r.ReactionType {
 	case UnicodeEmoji:
 		if !emojiCodeSyntax.MatchString(r.EmojiCode) {
@@ -118,7 +118,7 @@ func (s *State) checkEmoji(r ReactionRequest) error {
 			return apierr.BadRequest("Invalid emoji name.")
 		}
 	case RealmEmoji:
-		e := s.customEmojiByCode(r.EmojiCode)
+		e := s.org.customEmojiByCode(r.EmojiCode)
 		switch {
 		case e == nil:
 			return apierr.BadRequest("Invalid custom emoji.")
@@ -134,10 +134,10 @@ func (s *State) checkEmoji(r ReactionRequest) error {
 }
 
 // AddReaction adds the user's reaction to a message (POST /messages/{id}/reactions).
-func (s *State) AddReaction(userID, messageID int, req ReactionRequest) error {
+func (s *MessageState) AddReaction(userID, messageID int, req ReactionRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func (s *State) AddReaction(userID, messageID int, req ReactionRequest) error {
 	if slices.IndexFunc(m.Reactions, sameReaction(userID, r)) >= 0 {
 		// Its own code from feature level 193, BAD_REQUEST before.
 		if s.atLeast(LevelReactionAlreadyExists) {
-			return apierr.New(400, "REACTION_ALREADY_EXISTS", "Reaction already exists.")
+			return apierr.Of(apierr.KindInvalid, "REACTION_ALREADY_EXISTS", "Reaction already exists.")
 		}
 		return apierr.BadRequest("Reaction already exists.")
 	}
@@ -180,14 +180,14 @@ func sameEmoji(r ReactionRequest) func(Reaction) bool {
 	return func(x Reaction) bool { return x.ReactionType == r.ReactionType && x.EmojiCode == r.EmojiCode }
 }
 
-func (s *State) reactionUser(id int) map[string]any {
+func (s *MessageState) reactionUser(id int) map[string]any {
 	u := s.userOrBot(id)
-	return map[string]any{"user_id": u.ID, "email": s.apiEmail(u), "full_name": u.FullName}
+	return map[string]any{"user_id": u.ID, "email": s.accts.apiEmail(u), "full_name": u.FullName}
 }
 
 // reactionViews lists a message's reactions oldest first; before feature level 328 each
 // carries the legacy user object too.
-func (s *State) reactionViews(m *Message) []ReactionView {
+func (s *MessageState) reactionViews(m *Message) []ReactionView {
 	out := make([]ReactionView, 0, len(m.Reactions))
 	for _, r := range m.Reactions {
 		v := ReactionView{EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType, UserID: r.UserID}
@@ -202,7 +202,7 @@ func (s *State) reactionViews(m *Message) []ReactionView {
 		}
 		if !s.atLeast(LevelReactionUserDropped) {
 			u := s.userOrBot(r.UserID)
-			v.User = map[string]any{"id": u.ID, "email": s.apiEmail(u), "full_name": u.FullName, "is_mirror_dummy": false}
+			v.User = map[string]any{"id": u.ID, "email": s.accts.apiEmail(u), "full_name": u.FullName, "is_mirror_dummy": false}
 		}
 		out = append(out, v)
 	}
@@ -214,7 +214,7 @@ func (s *State) reactionViews(m *Message) []ReactionView {
 
 // publishReaction announces a reaction; the event has the legacy user object except between
 // LevelReactionUserDropped and LevelReactionEventUser, as on the real server.
-func (s *State) publishReaction(m *Message, op string, r Reaction) {
+func (s *MessageState) publishReaction(m *Message, op string, r Reaction) {
 	ev := events.Event{
 		"type": "reaction", "op": op, "message_id": m.ID, "user_id": r.UserID,
 		"emoji_name": r.EmojiName, "emoji_code": r.EmojiCode, "reaction_type": r.ReactionType,
@@ -223,7 +223,7 @@ func (s *State) publishReaction(m *Message, op string, r Reaction) {
 		ev["user"] = s.reactionUser(r.UserID)
 	}
 	if mutation.On("reaction-event-to-everyone") {
-		s.publish(ev, s.activeUserIDs()...)
+		s.publish(ev, s.accts.activeUserIDs()...)
 		return
 	}
 	s.publish(ev, s.messageAudience(m)...)
@@ -231,19 +231,19 @@ func (s *State) publishReaction(m *Message, op string, r Reaction) {
 
 // messageAudience are the users told of changes to a message: those with a row, and the
 // subscribers of a channel whose history they can read.
-func (s *State) messageAudience(m *Message) []int {
+func (s *MessageState) messageAudience(m *Message) []int {
 	set := map[int]bool{}
 	for _, id := range m.Rows.userIDs() {
 		set[id] = true
 	}
-	if ch := s.channels[m.ChannelID]; ch != nil && !m.IsDirect && ch.HistoryPublicToSubscribers {
+	if ch := s.chans.channels[m.ChannelID]; ch != nil && !m.IsDirect && ch.HistoryPublicToSubscribers {
 		for id := range ch.Subscribers {
 			set[id] = true
 		}
 	}
 	ids := make([]int, 0, len(set))
 	for id := range set {
-		if u := s.users[id]; u != nil && u.IsActive {
+		if u := s.accts.users[id]; u != nil && u.IsActive {
 			ids = append(ids, id)
 		}
 	}
@@ -278,10 +278,10 @@ func submessageViews(m *Message) []SubmessageView {
 
 // AddSubmessage attaches a submessage (POST /submessage). Only the message's sender may add
 // the first one; content must be JSON, as the real server requires.
-func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (int, error) {
+func (s *MessageState) AddSubmessage(userID, messageID int, msgType, content string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return 0, err
@@ -292,8 +292,8 @@ func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (i
 	if !json.Valid([]byte(content)) {
 		return 0, apierr.BadRequest("Invalid json for submessage")
 	}
-	s.messaging.lastSubmessage++
-	sm := Submessage{ID: s.messaging.lastSubmessage, SenderID: userID, MsgType: msgType, Content: content}
+	s.lastSubmessage++
+	sm := Submessage{ID: s.lastSubmessage, SenderID: userID, MsgType: msgType, Content: content}
 	if mutation.On("submessage-sender-of-message") {
 		sm.SenderID = m.SenderID
 	}
@@ -307,10 +307,10 @@ func (s *State) AddSubmessage(userID, messageID int, msgType, content string) (i
 // RemoveReaction removes the user's reaction to a message (DELETE
 // /messages/{id}/reactions). The emoji is named by its code within its type, or, for
 // clients that know only names, by its name.
-func (s *State) RemoveReaction(userID, messageID int, req ReactionRequest) error {
+func (s *MessageState) RemoveReaction(userID, messageID int, req ReactionRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, err := s.accessibleMessage(s.users[userID], messageID)
+	m, err := s.accessibleMessage(s.accts.users[userID], messageID)
 	if err != nil {
 		return err
 	}

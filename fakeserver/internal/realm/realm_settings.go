@@ -98,13 +98,13 @@ func (r RealmSetting) storedAs() string {
 }
 
 // RealmSettings are the plain settings PATCH /realm takes at the realm's level.
-func (s *State) RealmSettings() []RealmSetting {
+func (s *OrganizationState) RealmSettings() []RealmSetting {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.realmSettingsAtLevel()
 }
 
-func (s *State) realmSettingsAtLevel() []RealmSetting {
+func (s *OrganizationState) realmSettingsAtLevel() []RealmSetting {
 	var out []RealmSetting
 	for _, r := range realmSettings {
 		if s.atLeast(r.since) && (r.until == 0 || !s.atLeast(r.until)) {
@@ -115,8 +115,8 @@ func (s *State) realmSettingsAtLevel() []RealmSetting {
 }
 
 // realmSetting is a setting's value; the caller holds the lock.
-func (s *State) realmSetting(r RealmSetting) any {
-	if v, ok := s.organization.realmSettings[r.storedAs()]; ok {
+func (s *OrganizationState) realmSetting(r RealmSetting) any {
+	if v, ok := s.realmSettings[r.storedAs()]; ok {
 		return v
 	}
 	if r.Name == "name" || r.Name == "description" {
@@ -126,14 +126,14 @@ func (s *State) realmSetting(r RealmSetting) any {
 }
 
 // RealmSettingValue is the setting's value by its API name (nil for an unknown name).
-func (s *State) RealmSettingValue(name string) any {
+func (s *OrganizationState) RealmSettingValue(name string) any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.realmSettingNamed(name)
 }
 
 // realmSettingNamed is RealmSettingValue for a caller that holds the lock.
-func (s *State) realmSettingNamed(name string) any {
+func (s *OrganizationState) realmSettingNamed(name string) any {
 	i := slices.IndexFunc(realmSettings, func(r RealmSetting) bool { return r.Name == name })
 	if i < 0 {
 		return nil
@@ -142,8 +142,8 @@ func (s *State) realmSettingNamed(name string) any {
 }
 
 // realmName is the organization's name; the caller holds the lock.
-func (s *State) realmName() string {
-	if v, ok := s.organization.realmSettings["name"]; ok {
+func (s *OrganizationState) realmName() string {
+	if v, ok := s.realmSettings["name"]; ok {
 		return v.(string)
 	}
 	return s.settings.Name
@@ -151,13 +151,13 @@ func (s *State) realmName() string {
 
 // RealmDescriptionHTML is the organization's description rendered, as register and GET
 // /server_settings show it.
-func (s *State) RealmDescriptionHTML() string {
-	return s.Render(s.RealmSettingValue("description").(string))
+func (s *OrganizationState) RealmDescriptionHTML() string {
+	return s.msgs.Render(s.RealmSettingValue("description").(string))
 }
 
 // RealmSettingsState is register's realm_<name> of each plain setting at the realm's level;
 // the description rendered, as the real server gives it.
-func (s *State) RealmSettingsState() map[string]any {
+func (s *OrganizationState) RealmSettingsState() map[string]any {
 	s.mu.RLock()
 	out := map[string]any{}
 	for _, r := range s.realmSettingsAtLevel() {
@@ -171,7 +171,7 @@ func (s *State) RealmSettingsState() map[string]any {
 // checkRealmSetting refuses a value as the real server does; the caller holds the lock. Values
 // are of the setting's kind: bool, int (channel IDs and days too), string, or *string for a URL
 // (nil: the server's default).
-func (s *State) checkRealmSetting(r RealmSetting, v any, byOwner bool) error {
+func (s *OrganizationState) checkRealmSetting(r RealmSetting, v any, byOwner bool) error {
 	if r.owner && !byOwner {
 		return apierr.MustBeOwner
 	}
@@ -205,7 +205,7 @@ func (s *State) checkRealmSetting(r RealmSetting, v any, byOwner bool) error {
 		}
 	case SettingChannel:
 		if id := v.(int); id >= 0 {
-			if ch := s.channels[id]; ch == nil || ch.Archived {
+			if ch := s.chans.channels[id]; ch == nil || ch.Archived {
 				return apierr.InvalidChannel
 			}
 		}
@@ -215,7 +215,7 @@ func (s *State) checkRealmSetting(r RealmSetting, v any, byOwner bool) error {
 
 // checkRealmSettings checks every change, in name order, and gives the settings at the realm's
 // level by name; the caller holds the lock.
-func (s *State) checkRealmSettings(changes map[string]any, byOwner bool) (map[string]RealmSetting, error) {
+func (s *OrganizationState) checkRealmSettings(changes map[string]any, byOwner bool) (map[string]RealmSetting, error) {
 	byName := map[string]RealmSetting{}
 	for _, r := range s.realmSettingsAtLevel() {
 		byName[r.Name] = r
@@ -236,7 +236,7 @@ func (s *State) checkRealmSettings(changes map[string]any, byOwner bool) (map[st
 // the settings by name it gave, and announces each change to every active user; the answer is
 // the changed settings as PATCH /realm echoes them (a changed string as "updated", as the real
 // server does). The caller holds the write lock.
-func (s *State) applyRealmSettings(changes map[string]any, byName map[string]RealmSetting) map[string]any {
+func (s *OrganizationState) applyRealmSettings(changes map[string]any, byName map[string]RealmSetting) map[string]any {
 	changed := map[string]any{}
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
 		r, v := byName[name], changes[name]
@@ -249,12 +249,12 @@ func (s *State) applyRealmSettings(changes map[string]any, byName map[string]Rea
 		if s.realmSetting(r) == v {
 			continue
 		}
-		s.organization.realmSettings[r.storedAs()] = v
+		s.realmSettings[r.storedAs()] = v
 		changed[name] = v
 		if _, isString := v.(string); isString {
 			changed[name] = "updated"
 		}
-		s.publish(events.Event{"type": "realm", "op": "update", "property": name, "value": v}, s.activeUserIDs()...)
+		s.publish(events.Event{"type": "realm", "op": "update", "property": name, "value": v}, s.accts.activeUserIDs()...)
 	}
 	return changed
 }

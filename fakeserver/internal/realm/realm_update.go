@@ -1,6 +1,10 @@
 package realm
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+)
 
 // RealmChange is one PATCH /realm request, every setting it names parsed: the editing and
 // group settings, the plain settings by API name, the realm's email_address_visibility (below
@@ -23,7 +27,7 @@ type RealmChange struct {
 // then the editing and group settings. The answer is every setting that actually changed,
 // each announced in a realm event: the editing settings', the plain settings', the email
 // visibility's, then the moderation channel's.
-func (s *State) UpdateRealm(c RealmChange) (map[string]any, error) {
+func (s *OrganizationState) UpdateRealm(c RealmChange) (map[string]any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	byName, err := s.checkRealmSettings(c.Plain, c.ByOwner)
@@ -36,7 +40,7 @@ func (s *State) UpdateRealm(c RealmChange) (map[string]any, error) {
 		}
 	}
 	if c.ModerationChannel != nil {
-		if err := s.checkModerationRequestChannel(*c.ModerationChannel); err != nil {
+		if err := s.msgs.checkModerationRequestChannel(*c.ModerationChannel); err != nil {
 			return nil, err
 		}
 	}
@@ -46,11 +50,25 @@ func (s *State) UpdateRealm(c RealmChange) (map[string]any, error) {
 	}
 	s.applyEditing(editing, changed)
 	maps.Copy(changed, s.applyRealmSettings(c.Plain, byName))
-	if v := c.EmailVisibility; v != nil && s.setRealmEmailVisibility(*v) {
+	if v := c.EmailVisibility; v != nil && s.accts.setRealmEmailVisibility(*v) {
 		changed["email_address_visibility"] = *v
 	}
 	if id := c.ModerationChannel; id != nil && s.setModerationRequestChannel(*id) {
 		changed["moderation_request_channel_id"] = *id
 	}
 	return changed, nil
+}
+
+// setModerationRequestChannel sets moderation_request_channel_id (PATCH /realm) to a checked
+// value, announced to every active user with a realm update event. As on the real server, the
+// setting counts as changed, and is announced, whenever it differs or none is set (-1 again
+// included). The caller holds the write lock.
+func (s *OrganizationState) setModerationRequestChannel(id int) bool {
+	cur := s.moderationChannel
+	if cur != 0 && cur == id {
+		return false
+	}
+	s.moderationChannel = max(id, 0)
+	s.publish(events.Event{"type": "realm", "op": "update", "property": "moderation_request_channel_id", "value": id}, s.accts.activeUserIDs()...)
+	return true
 }

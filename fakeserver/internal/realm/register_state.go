@@ -1,243 +1,33 @@
 package realm
 
-import (
-	"maps"
-	"slices"
+import "slices"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
-)
+// POST /register: the state a client needs is assembled by the aggregates, each adding the
+// part it owns (register_*.go). Each part is read under its own read lock, as the handler
+// read them before; a change between two parts is seen again as an event on the queue,
+// which is made before the state is read.
 
-// The parts of the POST /register state that come from users, channels and messages, each
-// computed under one read lock so that the parts agree with each other.
-
-// RegisteredUsers is the realm_user part of the state: the active accounts (humans and
-// bots) and the deactivated ones, each as the viewer sees them.
-type RegisteredUsers struct {
-	Active, NonActive []UserView
-	Me                UserView
+// RegisterRequest is what shapes the aggregates' parts of a POST /register answer.
+type RegisterRequest struct {
+	UserID int
+	// Wanted are the event types whose state the client asked for; nil: every type.
+	Wanted []string
+	// IncludeDeactivatedGroups: the client knows deactivated groups (a client capability).
+	IncludeDeactivatedGroups bool
 }
 
-// RegisterUsers returns the accounts of the realm_user state. With clientGravatar, the
-// avatar URL is null wherever the client can compute it (it sees the real email; every
-// avatar of the fake is a gravatar).
-func (s *State) RegisterUsers(viewerID int, clientGravatar bool) RegisteredUsers {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	viewer := s.users[viewerID]
-	out := RegisteredUsers{Active: []UserView{}, NonActive: []UserView{}, Me: s.userView(viewer, viewer)}
-	for _, id := range slices.Sorted(maps.Keys(s.users)) {
-		u := s.users[id]
-		v := s.userView(viewer, u)
-		if mutation.On("register-users-real-email") {
-			v.Email = u.Email
-		}
-		if clientGravatar && s.canSeeRealEmail(viewer, u) {
-			v.AvatarURL = nil
-		}
-		if u.IsActive {
-			out.Active = append(out.Active, v)
-		} else {
-			out.NonActive = append(out.NonActive, v)
-		}
-	}
-	return out
+// want tells whether the client asked for an event type's state.
+func (r RegisterRequest) want(eventType string) bool {
+	return r.Wanted == nil || slices.Contains(r.Wanted, eventType)
 }
 
-// RegisterBots returns realm_bots: the bots the user owns, every bot for an administrator.
-func (s *State) RegisterBots(viewerID int) []map[string]any {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	viewer := s.users[viewerID]
-	out := []map[string]any{}
-	for _, id := range slices.Sorted(maps.Keys(s.users)) {
-		b := s.users[id]
-		if !b.IsBot || (b.BotOwnerID != viewer.ID && !viewer.IsAdmin()) {
-			continue
-		}
-		out = append(out, s.botObject(b))
-	}
-	return out
-}
-
-// NeverSubscribedView is a channel of never_subscribed.
-type NeverSubscribedView struct {
-	ChannelObject
-	Subscribers []int `json:"subscribers,omitempty"`
-}
-
-// NeverSubscribed returns the channels the user can see but was never subscribed to, as
-// channel objects (with subscribers when asked for).
-func (s *State) NeverSubscribed(userID int, opts SubscriptionOptions) []NeverSubscribedView {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u := s.users[userID]
-	out := []NeverSubscribedView{}
-	for _, ch := range s.channelsInOrder() {
-		_, former := ch.Former[userID]
-		if _, subscribed := ch.Subscribers[userID]; subscribed || former || ch.Archived || (ch.InviteOnly && !u.IsAdmin()) || (u.IsGuest() && !ch.subscribed(u)) {
-			continue
-		}
-		o := NeverSubscribedView{ChannelObject: s.channelObject(ch)}
-		if opts.IncludeSubscribers && ch.canAccess(u) {
-			o.Subscribers = s.subscriberIDs(ch)
-		}
-		out = append(out, o)
-	}
-	return out
-}
-
-// MaxMessageID is the newest message the user has a row for (-1: none), as the real
-// server's max_message_id.
-func (s *State) MaxMessageID(userID int) int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if id, ok := s.index.newest[userID]; ok {
-		return id
-	}
-	return -1
-}
-
-// UnreadMessages is unread_msgs: the user's unread messages grouped as the real server
-// groups them (direct, group direct, channel topics) and the mentions among them.
-func (s *State) UnreadMessages(userID int) map[string]any {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	type topicKey struct {
-		channel int
-		topic   string
-	}
-	direct := map[int][]int{}      // other user -> ids
-	groups := map[string][]int{}   // participant ids "1,2,3" -> ids
-	topics := map[topicKey][]int{} // channel topic -> ids
-	var mentions []int
-	ids := s.index.unread[userID]
-	for id := range ids.All() {
-		m := s.messages[id]
-		switch {
-		case !m.IsDirect:
-			k := topicKey{m.ChannelID, m.Topic}
-			topics[k] = append(topics[k], id)
-		case len(m.Participants) <= 2:
-			other := m.SenderID
-			for _, p := range m.Participants {
-				if p != userID {
-					other = p
-				}
-			}
-			direct[other] = append(direct[other], id)
-		default:
-			groups[joinInts(m.Participants)] = append(groups[joinInts(m.Participants)], id)
-		}
-		if flagsOf(m, userID)&flagsMentioned != 0 {
-			mentions = append(mentions, id)
-		}
-	}
-	pms := []map[string]any{}
-	for _, other := range slices.Sorted(maps.Keys(direct)) {
-		pms = append(pms, map[string]any{"other_user_id": other, "sender_id": other, "unread_message_ids": direct[other]})
-	}
-	huddles := []map[string]any{}
-	for _, key := range slices.Sorted(maps.Keys(groups)) {
-		huddles = append(huddles, map[string]any{"user_ids_string": key, "unread_message_ids": groups[key]})
-	}
-	streams := []map[string]any{}
-	keys := slices.SortedFunc(maps.Keys(topics), func(a, b topicKey) int { return topics[a][0] - topics[b][0] })
-	for _, k := range keys {
-		streams = append(streams, map[string]any{"stream_id": k.channel, "topic": k.topic, "unread_message_ids": topics[k]})
-	}
-	if mentions == nil {
-		mentions = []int{}
-	}
-	return map[string]any{
-		"count": ids.Len(), "pms": pms, "huddles": huddles, "streams": streams, "mentions": mentions,
-		"old_unreads_missing": false,
-	}
-}
-
-// UserSettings is the user_settings state: the settings the fake keeps, and the real
-// server's defaults of the others a client reads.
-func (s *State) UserSettings(userID int) map[string]any {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.userSettingsOf(s.users[userID])
-}
-
-// userSettingsOf is UserSettings with the lock held.
-func (s *State) userSettingsOf(u *User) map[string]any {
-	settings := s.builtinUserSettings()
-	maps.Copy(settings, u.settings)
-	settings["presence_enabled"], settings["timezone"] = u.PresenceEnabled, u.Timezone
-	settings["email_address_visibility"] = u.EmailAddressVisibility
-	settings["allow_private_data_export"] = s.admin.consented[u.ID]
-	if !s.atLeast(LevelUserEmailVisibility) { // a realm setting before
-		delete(settings, "email_address_visibility")
-	}
-	if !s.atLeast(LevelPrivateDataExport) {
-		delete(settings, "allow_private_data_export")
-	}
-	return settings
-}
-
-// userSettingDefaults are the rest of the real server's user settings, which no route of the
-// fake changes: each with the real server's default for a new user and the level that added
-// it (0: before user_settings itself, level 89).
-var userSettingDefaults = []struct {
-	name  string
-	value any
-	since int
-}{
-	{"starred_message_counts", true, 0},
-	{"fluid_layout_width", false, 0},
-	{"high_contrast_mode", false, 0},
-	{"translate_emoticons", false, 0},
-	{"left_side_userlist", false, 0},
-	{"demote_inactive_streams", 1, 0},
-	{"notification_sound", "zulip", 0},
-	{"email_notifications_batching_period_seconds", 120, 0},
-	{"enable_online_push_notifications", true, 0},
-	{"enable_digest_emails", true, 0},
-	{"enable_marketing_emails", true, 0},
-	{"enable_login_emails", true, 0},
-	{"message_content_in_email_notifications", true, 0},
-	{"pm_content_in_desktop_notifications", true, 0},
-	{"desktop_icon_count_display", 1, 0},
-	{"user_list_style", 2, LevelUserListStyle},
-	{"realm_name_in_email_notifications_policy", 1, LevelRealmNameInEmails},
-	{"web_mark_read_on_scroll_policy", 1, LevelMarkReadOnScroll},
-	{"enable_followed_topic_desktop_notifications", true, LevelFollowedTopics},
-	{"enable_followed_topic_email_notifications", true, LevelFollowedTopics},
-	{"enable_followed_topic_push_notifications", true, LevelFollowedTopics},
-	{"enable_followed_topic_audible_notifications", true, LevelFollowedTopics},
-	{"enable_followed_topic_wildcard_mentions_notify", true, LevelFollowedTopics},
-	{"web_stream_unreads_count_display_policy", 2, LevelUnreadsCountDisplay},
-	{"automatically_follow_topics_policy", 3, LevelAutoFollowTopics},
-	{"automatically_unmute_topics_in_muted_streams_policy", 2, LevelAutoFollowTopics},
-	{"web_escape_navigates_to_home_view", true, LevelWebHomeView},
-	{"automatically_follow_topics_where_mentioned", true, LevelFollowWhereMentioned},
-	{"web_font_size_px", 16, LevelWebFontSize},
-	{"web_line_height_percent", 140, LevelWebFontSize},
-	{"receives_typing_notifications", true, LevelReceivesTyping},
-	{"web_animate_image_previews", "on_hover", LevelAnimateImagePreviews},
-	{"web_channel_default_view", 1, LevelChannelDefaultView},
-	{"hide_ai_features", false, LevelHideAIFeatures},
-	{"resolved_topic_notice_auto_read_policy", "except_followed", LevelResolvedNoticePolicy},
-	{"web_left_sidebar_unreads_count_summary", true, LevelUnreadsCountSummary},
-	{"web_navigate_to_sent_message", true, LevelNavigateToSentMessage},
-	{"web_left_sidebar_show_channel_folders", true, LevelSidebarChannelFolders},
-	{"web_inbox_show_channel_folders", true, LevelInboxChannelFolders},
-}
-
-// VisibleChannels returns the streams state: every channel the user can see, subscribed or
-// not, as channel objects in ID order.
-func (s *State) VisibleChannels(userID int) []ChannelObject {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	u := s.users[userID]
-	out := []ChannelObject{}
-	for _, ch := range s.channelsInOrder() {
-		if !ch.Archived && (ch.canAccess(u) || (ch.InviteOnly && u.IsAdmin())) {
-			out = append(out, s.channelObject(ch))
-		}
-	}
-	return out
+// RegisterState returns the parts of the POST /register state the aggregates own.
+func (s *State) RegisterState(r RegisterRequest) map[string]any {
+	f := map[string]any{}
+	s.AccountState.register(r, f)
+	s.GroupState.register(r, f)
+	s.ChannelState.register(r, f)
+	s.OrganizationState.register(r, f)
+	s.UserDataState.register(r, f)
+	return f
 }

@@ -50,17 +50,17 @@ type ReminderView struct {
 
 // CreateReminder schedules a reminder of a message the user can read (POST /reminders), with
 // the real server's checks in its order: the time first, then the message, then the note.
-func (s *State) CreateReminder(userID, messageID int, deliverAt int64, note string) (int, error) {
+func (s *UserDataState) CreateReminder(userID, messageID int, deliverAt int64, note string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if deliverAt <= s.Now() {
 		return 0, apierr.BadRequest("Scheduled delivery time must be in the future.")
 	}
-	u := s.users[userID]
-	if m := s.messages[messageID]; mutation.On("reminder-unreadable-message-accepted") && m != nil {
-		u = s.userOrBot(m.SenderID)
+	u := s.accts.users[userID]
+	if m := s.msgs.messages[messageID]; mutation.On("reminder-unreadable-message-accepted") && m != nil {
+		u = s.msgs.userOrBot(m.SenderID)
 	}
-	if _, err := s.accessibleMessage(u, messageID); err != nil {
+	if _, err := s.msgs.accessibleMessage(u, messageID); err != nil {
 		return 0, err
 	}
 	note = strings.TrimLeft(strings.TrimRight(note, " \t\r\n\f\v"), "\n")
@@ -68,20 +68,20 @@ func (s *State) CreateReminder(userID, messageID int, deliverAt int64, note stri
 		return 0, apierr.BadRequest("Maximum reminder note length: %d characters", MaxReminderNoteLength)
 	}
 	r := &Reminder{
-		ID: nextID(&s.integrations.next.reminder), UserID: userID, MessageID: messageID, DeliverAt: deliverAt, Note: note,
+		ID: nextID(&s.nextReminder), UserID: userID, MessageID: messageID, DeliverAt: deliverAt, Note: note,
 	}
-	s.integrations.reminders[r.ID] = r
+	s.reminders[r.ID] = r
 	s.publishReminders(events.Event{"type": "reminders", "op": "add", "reminders": []ReminderView{s.reminderView(r)}}, userID)
 	return r.ID, nil
 }
 
 // Reminders lists the user's undelivered reminders in ID order (GET /reminders).
-func (s *State) Reminders(userID int) []ReminderView {
+func (s *UserDataState) Reminders(userID int) []ReminderView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []ReminderView{}
-	for _, id := range slices.Sorted(maps.Keys(s.integrations.reminders)) {
-		if r := s.integrations.reminders[id]; r.UserID == userID && !mutation.On("reminder-not-listed") {
+	for _, id := range slices.Sorted(maps.Keys(s.reminders)) {
+		if r := s.reminders[id]; r.UserID == userID && !mutation.On("reminder-not-listed") {
 			out = append(out, s.reminderView(r))
 		}
 	}
@@ -89,10 +89,10 @@ func (s *State) Reminders(userID int) []ReminderView {
 }
 
 // DeleteReminder cancels one of the user's reminders (DELETE /reminders/{id}).
-func (s *State) DeleteReminder(userID, id int) error {
+func (s *UserDataState) DeleteReminder(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.integrations.reminders[id]
+	r := s.reminders[id]
 	if r == nil || r.UserID != userID {
 		return apierr.BadRequest("Reminder does not exist")
 	}
@@ -100,26 +100,26 @@ func (s *State) DeleteReminder(userID, id int) error {
 	return nil
 }
 
-func (s *State) removeReminder(r *Reminder) {
-	delete(s.integrations.reminders, r.ID)
+func (s *UserDataState) removeReminder(r *Reminder) {
+	delete(s.reminders, r.ID)
 	s.publishReminders(events.Event{"type": "reminders", "op": "remove", "reminder_id": r.ID}, r.UserID)
 }
 
 // publishReminders tells the user's clients of a change to their reminders, from the level
 // that has reminders events.
-func (s *State) publishReminders(ev events.Event, userID int) {
+func (s *UserDataState) publishReminders(ev events.Event, userID int) {
 	audience := []int{userID}
 	if mutation.On("reminder-events-to-everyone") {
-		audience = s.activeUserIDs()
+		audience = s.accts.activeUserIDs()
 	}
 	if s.atLeast(LevelReminderList) {
 		s.publish(ev, audience...)
 	}
 }
 
-func (s *State) reminderView(r *Reminder) ReminderView {
+func (s *UserDataState) reminderView(r *Reminder) ReminderView {
 	content := ""
-	if m := s.messages[r.MessageID]; m != nil {
+	if m := s.msgs.messages[r.MessageID]; m != nil {
 		content = s.reminderContent(m, r.Note)
 	}
 	v := ReminderView{
@@ -137,9 +137,9 @@ func (s *State) reminderView(r *Reminder) ReminderView {
 }
 
 // deliverDueReminders sends every reminder whose time has come, in time order (under the lock).
-func (s *State) deliverDueReminders() {
+func (s *UserDataState) deliverDueReminders() {
 	var due []*Reminder
-	for _, r := range s.integrations.reminders {
+	for _, r := range s.reminders {
 		if mutation.On("reminder-delivered-a-minute-early") && !r.Failed && r.DeliverAt-60 <= s.Now() && r.DeliverAt > s.Now() {
 			due = append(due, r)
 		}
@@ -154,26 +154,26 @@ func (s *State) deliverDueReminders() {
 		return a.ID - b.ID
 	})
 	for _, r := range due {
-		u := s.users[r.UserID]
-		m := s.messages[r.MessageID]
-		if u == nil || !u.IsActive || m == nil || !s.canRead(u, m) {
+		u := s.accts.users[r.UserID]
+		m := s.msgs.messages[r.MessageID]
+		if u == nil || !u.IsActive || m == nil || !s.msgs.canRead(u, m) {
 			r.Failed = true
 			continue
 		}
-		s.sendAsNotificationBot(u, s.reminderContent(m, r.Note))
+		s.msgs.sendAsNotificationBot(u, s.reminderContent(m, r.Note))
 		s.removeReminder(r)
 	}
 }
 
 // reminderContent is the reminder message in the real server's words: a link to the message,
 // the note, and the message quoted under a link to it.
-func (s *State) reminderContent(m *Message, note string) string {
+func (s *UserDataState) reminderContent(m *Message, note string) string {
 	link := s.messageLink(m)
 	var b strings.Builder
 	if m.IsDirect {
 		b.WriteString("You requested a reminder for the following direct message.")
 	} else {
-		ch := s.channels[m.ChannelID]
+		ch := s.chans.channels[m.ChannelID]
 		fmt.Fprintf(&b, "You requested a reminder for [#%s > %s @ 💬](%s).", ch.Name, s.topicDisplay(m.Topic), link)
 	}
 	if mutation.On("reminder-note-dropped") {
@@ -182,7 +182,7 @@ func (s *State) reminderContent(m *Message, note string) string {
 	if note != "" {
 		fmt.Fprintf(&b, " Note:\n > %s", note)
 	}
-	sender := s.users[m.SenderID]
+	sender := s.accts.users[m.SenderID]
 	name, id := "unknown", m.SenderID
 	if sender != nil {
 		name = sender.FullName
@@ -203,7 +203,7 @@ func unusedFence(content string) string {
 }
 
 // topicDisplay shows the empty topic by its display name.
-func (s *State) topicDisplay(topic string) string {
+func (s *UserDataState) topicDisplay(topic string) string {
 	if topic == "" {
 		return s.settings.EmptyTopicDisplayName
 	}
@@ -211,11 +211,11 @@ func (s *State) topicDisplay(topic string) string {
 }
 
 // messageLink is a permanent link to a message, in the real server's narrow URL form.
-func (s *State) messageLink(m *Message) string {
+func (s *UserDataState) messageLink(m *Message) string {
 	if m.IsDirect {
 		return fmt.Sprintf("/#narrow/dm/%s/near/%d", joinInts(m.Participants), m.ID)
 	}
-	ch := s.channels[m.ChannelID]
+	ch := s.chans.channels[m.ChannelID]
 	return fmt.Sprintf("/#narrow/channel/%d-%s/topic/%s/near/%d",
 		ch.ID, narrowSlug(ch.Name), narrowSlug(s.topicDisplay(m.Topic)), m.ID)
 }
@@ -232,27 +232,4 @@ func renderPlain(content string) string {
 		return ""
 	}
 	return serializedHTML(markdown.Render(content))
-}
-
-// sendAsNotificationBot sends the notification bot's direct message to u (under the lock),
-// unread. The bot is no member of the realm (a system bot), so only u has a message row and
-// only u is listed among the participants, whose views look their users up in the realm;
-// the conversation itself is the pair's.
-func (s *State) sendAsNotificationBot(u *User, content string) *Message {
-	return s.sendAsSystemBot(s.botUser(), u, content)
-}
-
-// sendAsSystemBot sends a system bot's direct message to u (under the lock), as
-// sendAsNotificationBot does.
-func (s *State) sendAsSystemBot(bot, u *User, content string) *Message {
-	pair := []int{bot.ID, u.ID}
-	slices.Sort(pair)
-	m := &Message{
-		ID: nextID(&s.next.message), IsDirect: true, Content: content, Rendered: renderPlain(content),
-		SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal", Participants: []int{u.ID},
-		RecipientID: s.recipientID("direct:" + joinInts(pair)), Rows: newRows([]int{u.ID}, func(int) bool { return false }),
-	}
-	s.storeMessage(m)
-	s.publishNewMessage(m)
-	return m
 }

@@ -41,7 +41,7 @@ func snippetField(name, value string, limit int) (string, error) {
 }
 
 // CreateSavedSnippet saves a snippet for the user (POST /saved_snippets).
-func (s *State) CreateSavedSnippet(userID int, title, content string) (int, error) {
+func (s *UserDataState) CreateSavedSnippet(userID int, title, content string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	title, err := snippetField("title", title, MaxSnippetTitleLength)
@@ -53,16 +53,16 @@ func (s *State) CreateSavedSnippet(userID int, title, content string) (int, erro
 		return 0, err
 	}
 	sn := &userSnippet{userID: userID, SavedSnippet: SavedSnippet{
-		ID: nextID(&s.personal.nextSnippet), Title: title, Content: content, DateCreated: s.Now(),
+		ID: nextID(&s.nextSnippet), Title: title, Content: content, DateCreated: s.Now(),
 	}}
-	s.personal.snippets[sn.ID] = sn
+	s.snippets[sn.ID] = sn
 	s.publish(events.Event{"type": "saved_snippets", "op": "add", "saved_snippet": sn.SavedSnippet}, userID)
 	return sn.ID, nil
 }
 
 // EditSavedSnippet changes one of the user's snippets; nil leaves a field as it is, and a
 // request that changes nothing succeeds without an event, as on the real server.
-func (s *State) EditSavedSnippet(userID, id int, title, content *string) error {
+func (s *UserDataState) EditSavedSnippet(userID, id int, title, content *string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := SavedSnippet{}
@@ -83,7 +83,7 @@ func (s *State) EditSavedSnippet(userID, id int, title, content *string) error {
 	if title == nil && content == nil {
 		return nil
 	}
-	sn := s.personal.snippets[id]
+	sn := s.snippets[id]
 	if sn == nil || sn.userID != userID {
 		return errNoSnippet()
 	}
@@ -98,30 +98,30 @@ func (s *State) EditSavedSnippet(userID, id int, title, content *string) error {
 }
 
 // DeleteSavedSnippet removes one of the user's snippets.
-func (s *State) DeleteSavedSnippet(userID, id int) error {
+func (s *UserDataState) DeleteSavedSnippet(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sn := s.personal.snippets[id]
+	sn := s.snippets[id]
 	if sn == nil || sn.userID != userID {
 		return errNoSnippet()
 	}
-	delete(s.personal.snippets, id)
+	delete(s.snippets, id)
 	s.publish(events.Event{"type": "saved_snippets", "op": "remove", "saved_snippet_id": id}, userID)
 	return nil
 }
 
 // errNoSnippet is the real server's answer for a snippet that is not the user's.
 func errNoSnippet() error {
-	return apierr.New(404, "BAD_REQUEST", "Saved snippet does not exist.")
+	return apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Saved snippet does not exist.")
 }
 
 // SavedSnippets lists the user's snippets in ID order.
-func (s *State) SavedSnippets(userID int) []SavedSnippet {
+func (s *UserDataState) SavedSnippets(userID int) []SavedSnippet {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []SavedSnippet{}
-	for _, id := range slices.Sorted(maps.Keys(s.personal.snippets)) {
-		if sn := s.personal.snippets[id]; sn.userID == userID {
+	for _, id := range slices.Sorted(maps.Keys(s.snippets)) {
+		if sn := s.snippets[id]; sn.userID == userID {
 			out = append(out, sn.SavedSnippet)
 		}
 	}

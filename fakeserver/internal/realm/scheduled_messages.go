@@ -41,7 +41,7 @@ type ScheduledMessageView struct {
 }
 
 // checkFuture refuses a delivery time that is not in the future (on the fake's clock).
-func (s *State) checkFuture(at int64) error {
+func (s *UserDataState) checkFuture(at int64) error {
 	if at <= s.Now() {
 		return apierr.BadRequest("Scheduled delivery time must be in the future.")
 	}
@@ -83,26 +83,26 @@ func scheduledTarget(m *ScheduledMessage, to string) error {
 // checkScheduled applies the checks of sending to a scheduled message (under a lock), in the
 // real server's order: the topic's presence, the content, then the channel or recipients; it
 // returns the message as kept.
-func (s *State) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, error) {
+func (s *UserDataState) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, error) {
 	if !m.Direct && !m.TopicGiven {
 		return m, apierr.BadRequest("Missing topic")
 	}
-	content, err := s.normalizeContent(m.Content)
+	content, err := s.msgs.normalizeContent(m.Content)
 	if err != nil {
 		return m, err
 	}
 	m.Content = content
 	if m.Direct {
-		if _, err := s.directRecipients(u, m.Recipients); err != nil {
+		if _, err := s.msgs.directRecipients(u, m.Recipients); err != nil {
 			return m, err
 		}
 		return m, nil
 	}
-	ch, err := s.sendableChannel(u, m.Draft)
+	ch, err := s.msgs.sendableChannel(u, m.Draft)
 	if err != nil {
 		return m, err
 	}
-	topic, err := s.normalizeTopic(m.Topic)
+	topic, err := s.msgs.normalizeTopic(m.Topic)
 	if err != nil {
 		return m, err
 	}
@@ -112,7 +112,7 @@ func (s *State) checkScheduled(u *User, m ScheduledMessage) (ScheduledMessage, e
 
 // CreateScheduledMessage schedules a message (POST /scheduled_messages) to the channel or
 // recipients to names; the time is checked first.
-func (s *State) CreateScheduledMessage(userID int, m ScheduledMessage, to string) (int, error) {
+func (s *UserDataState) CreateScheduledMessage(userID int, m ScheduledMessage, to string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.checkFuture(m.DeliverAt); err != nil {
@@ -121,12 +121,12 @@ func (s *State) CreateScheduledMessage(userID int, m ScheduledMessage, to string
 	if err := scheduledTarget(&m, to); err != nil {
 		return 0, err
 	}
-	m, err := s.checkScheduled(s.users[userID], m)
+	m, err := s.checkScheduled(s.accts.users[userID], m)
 	if err != nil {
 		return 0, err
 	}
-	sm := &scheduledMessage{id: nextID(&s.personal.nextScheduled), userID: userID, ScheduledMessage: m}
-	s.personal.scheduled[sm.id] = sm
+	sm := &scheduledMessage{id: nextID(&s.nextScheduled), userID: userID, ScheduledMessage: m}
+	s.scheduled[sm.id] = sm
 	s.publish(events.Event{"type": "scheduled_messages", "op": "add", "scheduled_messages": []ScheduledMessageView{s.scheduledView(sm)}}, userID)
 	return sm.id, nil
 }
@@ -143,7 +143,7 @@ type ScheduledChange struct {
 // EditScheduledMessage changes one of the user's scheduled messages, with the real server's
 // checks in its order: the request's own, then the message's existence, then the changed
 // message's as a new one's (a failed one is tried again when due).
-func (s *State) EditScheduledMessage(userID, id int, c ScheduledChange) error {
+func (s *UserDataState) EditScheduledMessage(userID, id int, c ScheduledChange) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -159,7 +159,7 @@ func (s *State) EditScheduledMessage(userID, id int, c ScheduledChange) error {
 			return err
 		}
 	}
-	sm := s.personal.scheduled[id]
+	sm := s.scheduled[id]
 	if sm == nil || sm.userID != userID {
 		return errNoScheduled()
 	}
@@ -181,7 +181,7 @@ func (s *State) EditScheduledMessage(userID, id int, c ScheduledChange) error {
 	if c.DeliverAt != nil {
 		m.DeliverAt = *c.DeliverAt
 	}
-	m, err := s.checkScheduled(s.users[userID], m)
+	m, err := s.checkScheduled(s.accts.users[userID], m)
 	if err != nil {
 		return err
 	}
@@ -191,10 +191,10 @@ func (s *State) EditScheduledMessage(userID, id int, c ScheduledChange) error {
 }
 
 // DeleteScheduledMessage cancels one of the user's scheduled messages.
-func (s *State) DeleteScheduledMessage(userID, id int) error {
+func (s *UserDataState) DeleteScheduledMessage(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sm := s.personal.scheduled[id]
+	sm := s.scheduled[id]
 	if sm == nil || sm.userID != userID {
 		return errNoScheduled()
 	}
@@ -202,18 +202,18 @@ func (s *State) DeleteScheduledMessage(userID, id int) error {
 	return nil
 }
 
-func (s *State) removeScheduled(sm *scheduledMessage) {
-	delete(s.personal.scheduled, sm.id)
+func (s *UserDataState) removeScheduled(sm *scheduledMessage) {
+	delete(s.scheduled, sm.id)
 	s.publish(events.Event{"type": "scheduled_messages", "op": "remove", "scheduled_message_id": sm.id}, sm.userID)
 }
 
 // errNoScheduled is the real server's answer for a scheduled message that is not the user's.
 func errNoScheduled() error {
-	return apierr.New(404, "BAD_REQUEST", "Scheduled message does not exist")
+	return apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Scheduled message does not exist")
 }
 
 // ScheduledMessages lists the user's scheduled messages, the soonest first.
-func (s *State) ScheduledMessages(userID int) []ScheduledMessageView {
+func (s *UserDataState) ScheduledMessages(userID int) []ScheduledMessageView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []ScheduledMessageView{}
@@ -226,8 +226,8 @@ func (s *State) ScheduledMessages(userID int) []ScheduledMessageView {
 }
 
 // scheduledInOrder is every scheduled message, by time and then ID.
-func (s *State) scheduledInOrder() []*scheduledMessage {
-	all := slices.Collect(maps.Values(s.personal.scheduled))
+func (s *UserDataState) scheduledInOrder() []*scheduledMessage {
+	all := slices.Collect(maps.Values(s.scheduled))
 	slices.SortFunc(all, func(a, b *scheduledMessage) int {
 		if a.DeliverAt != b.DeliverAt {
 			return int(a.DeliverAt - b.DeliverAt)
@@ -237,9 +237,9 @@ func (s *State) scheduledInOrder() []*scheduledMessage {
 	return all
 }
 
-func (s *State) scheduledView(sm *scheduledMessage) ScheduledMessageView {
+func (s *UserDataState) scheduledView(sm *scheduledMessage) ScheduledMessageView {
 	v := ScheduledMessageView{
-		ScheduledMessageID: sm.id, Content: sm.Content, RenderedContent: s.render(sm.Content).HTML,
+		ScheduledMessageID: sm.id, Content: sm.Content, RenderedContent: s.msgs.render(sm.Content).HTML,
 		ScheduledDeliveryTimestamp: sm.DeliverAt, Failed: sm.failed,
 	}
 	if sm.Direct {
@@ -264,19 +264,19 @@ func (s *State) scheduledView(sm *scheduledMessage) ScheduledMessageView {
 // deliverDueScheduled sends every scheduled message whose time has come, in time order
 // (under the lock): sent, it is removed; refused (the user lost access, or was deactivated),
 // it stays, failed.
-func (s *State) deliverDueScheduled() {
+func (s *UserDataState) deliverDueScheduled() {
 	for _, sm := range s.scheduledInOrder() {
 		if sm.failed || sm.DeliverAt > s.Now() {
 			continue
 		}
-		u := s.users[sm.userID]
+		u := s.accts.users[sm.userID]
 		if u == nil || !u.IsActive {
 			s.failScheduled(sm)
 			continue
 		}
 		d := sm.Draft
 		d.Client = "Internal"
-		if _, err := s.store(sm.userID, d, sm.Content, s.render(sm.Content)); err != nil {
+		if _, err := s.msgs.store(sm.userID, d, sm.Content, s.msgs.render(sm.Content)); err != nil {
 			s.failScheduled(sm)
 			continue
 		}
@@ -284,7 +284,7 @@ func (s *State) deliverDueScheduled() {
 	}
 }
 
-func (s *State) failScheduled(sm *scheduledMessage) {
+func (s *UserDataState) failScheduled(sm *scheduledMessage) {
 	sm.failed = true
 	s.publish(events.Event{"type": "scheduled_messages", "op": "update", "scheduled_message": s.scheduledView(sm)}, sm.userID)
 }

@@ -30,58 +30,51 @@ type Settings struct {
 	DevelopmentMode       bool  // a development server (POST /dev_fetch_api_key)
 }
 
-// State is one realm. Its zero value is not usable; call New.
+// State is one realm: the aggregates a reader would name, each with its own data and methods
+// (files state_*.go define them and list their files), sharing one lock and what else core
+// holds. Their methods are promoted, so callers use State as one value.
 type State struct {
+	*core
+	*MessageState
+	*AccountState
+	*ChannelState
+	*GroupState
+	*OrganizationState
+	*UserDataState
+	*UploadState
+}
+
+// core is what every aggregate shares. One lock covers all of them, because many rules span
+// aggregates (a message's recipients are a channel's subscribers, a permission is a group
+// setting of the organization) and every operation must be atomic. A rule that reaches into
+// another aggregate does so through the named pointers below, so each such place is visible.
+type core struct {
 	mu     sync.RWMutex
 	clock  *clock.Clock
 	events events.Publisher // every state change is published here, under the lock
 
+	// settings are the realm's identity, limits and feature level, which every rule reads.
 	settings Settings
-	editing  EditingSettings
-	// realmEmailVisibility is the realm's email_address_visibility, which below
-	// LevelUserEmailVisibility stands for every user's own.
-	realmEmailVisibility int
-
-	users        map[int]*User
-	usersByEmail map[string]*User // lower-cased delivery email
-	usersByKey   map[string]*User
-
-	channels       map[int]*Channel
-	channelsByName map[string]*Channel // lower-cased name
-
-	messages    map[int]*Message
-	index       messageIndex   // message ids by topic, channel, sender and unread (message_index.go)
-	recipients  map[string]int // recipient key -> recipient id
-	playgrounds []*Playground
-	linkifiers  []*Linkifier
-	presence    map[int]*presence // by user ID
-	groups      map[int]*UserGroup
-
-	// The state of each area of the API lives in its own struct and file, so that work on one
-	// area does not touch another's: messaging.go (editing, moving, topics, flags),
-	// accounts.go (users, groups, authentication), integrations.go (uploads, reminders, bot
-	// storage, push devices, video calls).
-	messaging    messagingState
-	accounts     accountState
-	integrations integrationState
-	personal     personalState
-	organization organizationState
-	admin        adminState // invitations and data exports (invites.go, export.go)
-
-	next counters
 	// loads counts the fixtures this State loaded: opaque ids (upload path ids) carry it, so
 	// that one handed out before a reset never names something created after it.
 	loads int
-}
 
-// counters hand out IDs in order, so ids are reproducible from one run to the next.
-type counters struct {
-	user, channel, message, recipient, playground, linkifier, presence, group int
+	msgs     *MessageState
+	accts    *AccountState
+	chans    *ChannelState
+	grps     *GroupState
+	org      *OrganizationState
+	userData *UserDataState
+	uploads  *UploadState
 }
 
 // New builds a realm from a fixture, on the given clock, publishing its events to pub.
 func New(f *fixtures.Fixture, clk *clock.Clock, pub events.Publisher) *State {
-	s := &State{clock: clk, events: pub}
+	c := &core{clock: clk, events: pub}
+	c.msgs, c.accts, c.chans, c.grps = &MessageState{core: c}, &AccountState{core: c}, &ChannelState{core: c}, &GroupState{core: c}
+	c.org, c.userData, c.uploads = &OrganizationState{core: c}, &UserDataState{core: c}, &UploadState{core: c}
+	s := &State{core: c, MessageState: c.msgs, AccountState: c.accts, ChannelState: c.chans, GroupState: c.grps, OrganizationState: c.org,
+		UserDataState: c.userData, UploadState: c.uploads}
 	s.load(f)
 	return s
 }
@@ -124,16 +117,16 @@ func (s *State) load(f *fixtures.Fixture) {
 		EmptyTopicDisplayName: r.EmptyTopicDisplayName, MaxTopicLength: r.MaxTopicLength, MaxMessageLength: r.MaxMessageLength,
 		DateCreated: r.StartTime, DevelopmentMode: r.DevelopmentMode,
 	}
-	s.users, s.usersByEmail, s.usersByKey = map[int]*User{}, map[string]*User{}, map[string]*User{}
-	s.channels, s.channelsByName = map[int]*Channel{}, map[string]*Channel{}
-	s.messages, s.recipients, s.index = map[int]*Message{}, map[string]int{}, newMessageIndex()
-	s.playgrounds, s.linkifiers = nil, nil
-	s.editing = defaultEditing()
-	s.realmEmailVisibility = VisibleEveryone
-	s.presence = map[int]*presence{}
-	s.groups = map[int]*UserGroup{}
-	s.next = counters{}
 	s.loads++
+	// Every aggregate starts empty; then the fixture's users, channels and groups go in, in
+	// the order the rules between them need.
+	s.AccountState.reset()
+	s.ChannelState.reset()
+	s.MessageState.reset()
+	s.GroupState.reset()
+	s.OrganizationState.reset()
+	s.UserDataState.reset()
+	s.UploadState.reset()
 	s.addSystemGroups()
 	joined := time.Unix(r.StartTime, 0).UTC()
 	for _, fu := range f.Users {
@@ -149,19 +142,15 @@ func (s *State) load(f *fixtures.Fixture) {
 			s.subscribe(ch, s.users[id])
 		}
 	}
-	// Each area sets up its own state last, when users, channels and groups exist.
-	s.loadMessaging(f)
-	s.loadAccounts(f)
-	s.loadIntegrations(f)
-	s.loadPersonal()
-	s.loadOrganization()
-	s.loadAdmin()
+	s.OrganizationState.setDefaultGroupSettings()
+	s.AccountState.loadSystemBots()
+	s.AccountState.loadProfileFields(f)
+	s.GroupState.loadGroups(f)
 }
 
-// Settings returns the realm settings.
 // SetFeatureLevel makes the realm a server of another feature level until the next load. A
 // version that was the default for the old level follows the level (a fixture's own stays).
-func (s *State) SetFeatureLevel(level int) {
+func (s *core) SetFeatureLevel(level int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.settings.Version == fixtures.VersionForLevel(s.settings.FeatureLevel) {
@@ -170,17 +159,39 @@ func (s *State) SetFeatureLevel(level int) {
 	s.settings.FeatureLevel = level
 }
 
-func (s *State) Settings() Settings {
+// Settings returns the realm settings.
+func (s *core) Settings() Settings {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.settings
 }
 
 // Now is the realm's virtual time in UNIX seconds.
-func (s *State) Now() int64 { return s.clock.Unix() }
+func (s *core) Now() int64 { return s.clock.Unix() }
 
 // nextID increments one counter and returns the new value.
 func nextID(c *int) int {
 	*c++
 	return *c
+}
+
+// Tick runs what falls due when virtual time moves (the control API's clock): reminder and
+// scheduled message delivery and the expiry of unused uploads. It is State's because it spans
+// two aggregates: each user's reminders and scheduled messages, and the uploads.
+func (s *State) Tick() {
+	// The lifetime comes from the server's configuration, which has a lock of its own: read
+	// it before taking the realm's, so that the two are never held together.
+	s.mu.RLock()
+	lifetime := s.unusedUploadSeconds
+	s.mu.RUnlock()
+	seconds := int64(DefaultUnusedUploadSeconds)
+	if lifetime != nil {
+		seconds = lifetime()
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.deliverDueReminders()
+	s.deliverDueScheduled()
+	s.expireUnusedUploads(seconds)
 }

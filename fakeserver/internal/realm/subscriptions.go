@@ -50,7 +50,7 @@ type SubscriptionChange struct {
 
 // SetSubscriptionProperties changes settings of the user's subscriptions in order, all or
 // nothing: every change is checked before the first is made.
-func (s *State) SetSubscriptionProperties(userID int, changes []SubscriptionChange) error {
+func (s *ChannelState) SetSubscriptionProperties(userID int, changes []SubscriptionChange) error {
 	for _, c := range changes {
 		if err := CheckSubscriptionValue(c.Property, c.Value); err != nil {
 			return err
@@ -58,7 +58,7 @@ func (s *State) SetSubscriptionProperties(userID int, changes []SubscriptionChan
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	subs := make([]*Subscription, len(changes))
 	for i, c := range changes {
 		ch, err := s.accessibleChannel(u, c.ChannelID)
@@ -77,7 +77,7 @@ func (s *State) SetSubscriptionProperties(userID int, changes []SubscriptionChan
 	return nil
 }
 
-func (s *State) applySubscriptionProperty(channelID int, sub *Subscription, property string, value any) {
+func (s *ChannelState) applySubscriptionProperty(channelID int, sub *Subscription, property string, value any) {
 	update := func(property string, value any) {
 		ev := events.Event{"type": "subscription", "op": "update", "stream_id": channelID, "property": property, "value": value}
 		if mutation.On("subscription-event-to-every-subscriber") {
@@ -162,7 +162,7 @@ type SubscriptionOptions struct {
 }
 
 // Subscriptions lists the user's subscriptions in channel ID order.
-func (s *State) Subscriptions(userID int, opts SubscriptionOptions) []SubscriptionView {
+func (s *ChannelState) Subscriptions(userID int, opts SubscriptionOptions) []SubscriptionView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []SubscriptionView{}
@@ -175,7 +175,7 @@ func (s *State) Subscriptions(userID int, opts SubscriptionOptions) []Subscripti
 }
 
 // channelsInOrder lists the channels in ID order.
-func (s *State) channelsInOrder() []*Channel {
+func (s *ChannelState) channelsInOrder() []*Channel {
 	out := make([]*Channel, 0, len(s.channels))
 	for _, id := range slices.Sorted(maps.Keys(s.channels)) {
 		out = append(out, s.channels[id])
@@ -190,7 +190,7 @@ var globalNotificationDefaults = map[string]bool{
 	"email_notifications": false, "wildcard_mentions_notify": true,
 }
 
-func (s *State) subscriptionView(ch *Channel, sub *Subscription, opts SubscriptionOptions) SubscriptionView {
+func (s *ChannelState) subscriptionView(ch *Channel, sub *Subscription, opts SubscriptionOptions) SubscriptionView {
 	v := SubscriptionView{
 		ChannelObject: s.channelObject(ch), Color: sub.Color, IsMuted: sub.IsMuted && !mutation.On("is-muted-shown-false"),
 		InHomeView: !sub.IsMuted, PinToTop: sub.PinToTop, DesktopNotifications: sub.DesktopNotifications,
@@ -219,10 +219,10 @@ func (s *State) subscriptionView(ch *Channel, sub *Subscription, opts Subscripti
 }
 
 // subscriberIDs lists a channel's active subscribers, in ID order.
-func (s *State) subscriberIDs(ch *Channel) []int {
+func (s *ChannelState) subscriberIDs(ch *Channel) []int {
 	ids := []int{}
 	for _, id := range slices.Sorted(maps.Keys(ch.Subscribers)) {
-		if u := s.users[id]; u != nil && u.IsActive {
+		if u := s.accts.users[id]; u != nil && u.IsActive {
 			ids = append(ids, id)
 		}
 	}
@@ -231,10 +231,10 @@ func (s *State) subscriberIDs(ch *Channel) []int {
 
 // ChannelSubscribers lists a channel's active subscribers in ID order (GET
 // /streams/{id}/members), for a requester who may access the channel.
-func (s *State) ChannelSubscribers(userID, channelID int) ([]int, error) {
+func (s *ChannelState) ChannelSubscribers(userID, channelID int) ([]int, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ch, err := s.accessibleChannel(s.users[userID], channelID)
+	ch, err := s.accessibleChannel(s.accts.users[userID], channelID)
 	if err != nil {
 		return nil, err
 	}
@@ -244,10 +244,10 @@ func (s *State) ChannelSubscribers(userID, channelID int) ([]int, error) {
 // ChannelEmailAddress is the address that posts to a channel by email (GET
 // /streams/{id}/email_address). The fake has no email gateway, so it is empty, as on a real
 // server without one (EMAIL_GATEWAY_PATTERN unset); the channel is checked all the same.
-func (s *State) ChannelEmailAddress(userID, channelID int) (string, error) {
+func (s *ChannelState) ChannelEmailAddress(userID, channelID int) (string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if _, err := s.accessibleChannel(s.users[userID], channelID); err != nil {
+	if _, err := s.accessibleChannel(s.accts.users[userID], channelID); err != nil {
 		return "", err
 	}
 	return "", nil
@@ -255,14 +255,14 @@ func (s *State) ChannelEmailAddress(userID, channelID int) (string, error) {
 
 // IsSubscribed tells whether a user is subscribed to a channel the requester may access (GET
 // /users/{id}/subscriptions/{stream_id}); bots may be asked about from LevelBotSubscriptionStatus.
-func (s *State) IsSubscribed(requesterID, targetID, channelID int) (bool, error) {
+func (s *ChannelState) IsSubscribed(requesterID, targetID, channelID int) (bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	target := s.users[targetID]
+	target := s.accts.users[targetID]
 	if target == nil || (target.IsBot && !s.atLeast(LevelBotSubscriptionStatus)) {
 		return false, apierr.NoSuchUser
 	}
-	ch, err := s.accessibleChannel(s.users[requesterID], channelID)
+	ch, err := s.accessibleChannel(s.accts.users[requesterID], channelID)
 	if err != nil {
 		return false, err
 	}
@@ -280,20 +280,20 @@ type UnsubscribeResult struct {
 // when principals is empty), all or nothing, as the real server's remove_subscriptions.
 // Removing anyone but oneself or one's own bots needs the channel's remove-subscribers
 // permission (administrators by default) or to administer the channel (its creator).
-func (s *State) Unsubscribe(requesterID int, names []string, principals []int) (UnsubscribeResult, error) {
+func (s *ChannelState) Unsubscribe(requesterID int, names []string, principals []int) (UnsubscribeResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.unsubscribeLocked(requesterID, names, principals)
 }
 
-func (s *State) unsubscribeLocked(requesterID int, names []string, principals []int) (UnsubscribeResult, error) {
-	req := s.users[requesterID]
+func (s *ChannelState) unsubscribeLocked(requesterID int, names []string, principals []int) (UnsubscribeResult, error) {
+	req := s.accts.users[requesterID]
 	targets := []*User{req}
 	others := false
 	if len(principals) > 0 {
 		targets = targets[:0]
 		for _, id := range principals {
-			u := s.users[id]
+			u := s.accts.users[id]
 			if u == nil || !u.IsActive {
 				return UnsubscribeResult{}, apierr.NoSuchUser
 			}
@@ -357,7 +357,7 @@ func (s *State) unsubscribeLocked(requesterID int, names []string, principals []
 // can no longer see (private, or any for a guest) is deleted from their view, and its
 // messages unread by them are marked read, as the real server's deferred work does for every
 // removed subscription.
-func (s *State) publishSubscriptionsRemoved(u *User, channels []*Channel) {
+func (s *ChannelState) publishSubscriptionsRemoved(u *User, channels []*Channel) {
 	if len(channels) == 0 {
 		return
 	}
@@ -372,12 +372,12 @@ func (s *State) publishSubscriptionsRemoved(u *User, channels []*Channel) {
 	s.publish(events.Event{"type": "subscription", "op": "remove", "subscriptions": gone}, u.ID)
 	s.publishChannelsHidden(hidden, u.ID)
 	for _, ch := range channels {
-		s.markRead(u.ID, func(m *Message) bool { return !m.IsDirect && m.ChannelID == ch.ID })
+		s.msgs.markRead(u.ID, func(m *Message) bool { return !m.IsDirect && m.ChannelID == ch.ID })
 	}
 }
 
 // publishPeersRemoved tells the users who still see a channel who left it.
-func (s *State) publishPeersRemoved(ch *Channel, userIDs []int) {
+func (s *ChannelState) publishPeersRemoved(ch *Channel, userIDs []int) {
 	if len(userIDs) == 0 {
 		return
 	}
@@ -392,7 +392,7 @@ func (s *State) publishPeersRemoved(ch *Channel, userIDs []int) {
 
 // publishChannelsHidden tells users that channels left their view, in the real server's
 // stream deletion event (its streams list is deprecated and carries only the IDs).
-func (s *State) publishChannelsHidden(channelIDs []int, userIDs ...int) {
+func (s *ChannelState) publishChannelsHidden(channelIDs []int, userIDs ...int) {
 	if len(channelIDs) == 0 {
 		return
 	}
@@ -409,10 +409,10 @@ func (s *State) publishChannelsHidden(channelIDs []int, userIDs ...int) {
 
 // Unsubscribed lists the subscriptions the user left (the register state's unsubscribed), in
 // channel ID order, with the channel's subscribers when asked for and the user may see them.
-func (s *State) Unsubscribed(userID int, opts SubscriptionOptions) []SubscriptionView {
+func (s *ChannelState) Unsubscribed(userID int, opts SubscriptionOptions) []SubscriptionView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	out := []SubscriptionView{}
 	for _, ch := range s.channelsInOrder() {
 		sub, ok := ch.Former[userID]

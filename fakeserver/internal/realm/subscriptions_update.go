@@ -18,7 +18,7 @@ type UpdateSubscriptionsResult struct {
 // then unsubscribes them from the delete channels, all or nothing (PATCH
 // /users/me/subscriptions). The deletions are checked before anything changes, against the
 // channels as they will be once the additions are made.
-func (s *State) UpdateSubscriptions(requesterID int, add []ChannelSpec, remove []string) (UpdateSubscriptionsResult, error) {
+func (s *ChannelState) UpdateSubscriptions(requesterID int, add []ChannelSpec, remove []string) (UpdateSubscriptionsResult, error) {
 	res := UpdateSubscriptionsResult{
 		SubscribeResult:   SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}},
 		UnsubscribeResult: UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}},

@@ -25,12 +25,12 @@ var systemBotNames = []struct{ email, name string }{
 
 // loadSystemBots makes the system bots of a realm being loaded (under the lock). As on the real server, each is a generic bot that owns itself, with
 // no time zone, joined when the server started.
-func (s *State) loadSystemBots() {
+func (s *AccountState) loadSystemBots() {
 	joined := time.Unix(s.settings.DateCreated, 0).UTC()
-	s.messaging.systemBots = nil
+	s.systemBots = nil
 	for i, b := range systemBotNames {
 		id := fixtures.FirstSystemBotID + i
-		s.messaging.systemBots = append(s.messaging.systemBots, &User{
+		s.systemBots = append(s.systemBots, &User{
 			ID: id, Email: b.email, FullName: b.name, Role: RoleMember, IsBot: true, BotType: 1, BotOwnerID: id,
 			IsActive: true, DateJoined: joined, AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
 		})
@@ -38,27 +38,27 @@ func (s *State) loadSystemBots() {
 }
 
 // systemBot is the system bot with an address.
-func (s *State) systemBot(email string) *User {
-	i := slices.IndexFunc(s.messaging.systemBots, func(b *User) bool { return b.Email == email })
-	return s.messaging.systemBots[i]
+func (s *AccountState) systemBot(email string) *User {
+	i := slices.IndexFunc(s.systemBots, func(b *User) bool { return b.Email == email })
+	return s.systemBots[i]
 }
 
 // systemBotByID is the system bot with an ID, or nil.
-func (s *State) systemBotByID(id int) *User {
-	i := slices.IndexFunc(s.messaging.systemBots, func(b *User) bool { return b.ID == id })
+func (s *AccountState) systemBotByID(id int) *User {
+	i := slices.IndexFunc(s.systemBots, func(b *User) bool { return b.ID == id })
 	if i < 0 {
 		return nil
 	}
-	return s.messaging.systemBots[i]
+	return s.systemBots[i]
 }
 
 // CrossRealmBots is register's cross_realm_bots: the system bots by name, each as it sees
 // itself (its delivery_email shown), always with its avatar URL, and with no owner, since
 // the real server hides that they own themselves.
-func (s *State) CrossRealmBots() []UserView {
+func (s *AccountState) CrossRealmBots() []UserView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	bots := slices.SortedFunc(slices.Values(s.messaging.systemBots), func(a, b *User) int { return strings.Compare(a.FullName, b.FullName) })
+	bots := slices.SortedFunc(slices.Values(s.systemBots), func(a, b *User) int { return strings.Compare(a.FullName, b.FullName) })
 	out := make([]UserView, 0, len(bots))
 	for _, b := range bots {
 		v := s.userView(b, b)

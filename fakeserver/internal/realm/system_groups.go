@@ -39,10 +39,10 @@ var systemGroups = []struct {
 }
 
 // addSystemGroups creates the system groups of a fresh realm.
-func (s *State) addSystemGroups() {
+func (s *GroupState) addSystemGroups() {
 	byName := map[string]int{}
 	for _, sg := range systemGroups {
-		g := &UserGroup{ID: nextID(&s.next.group), Name: sg.name, Description: sg.description, IsSystem: true, role: sg.role}
+		g := &UserGroup{ID: nextID(&s.nextGroup), Name: sg.name, Description: sg.description, IsSystem: true, role: sg.role}
 		if sg.subgroup != "" {
 			g.Subgroups = []int{byName[sg.subgroup]}
 		}
@@ -52,13 +52,13 @@ func (s *State) addSystemGroups() {
 }
 
 // SystemGroupID returns the ID of a system group by name ("role:moderators").
-func (s *State) SystemGroupID(name string) int {
+func (s *GroupState) SystemGroupID(name string) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.systemGroupID(name)
 }
 
-func (s *State) systemGroupID(name string) int {
+func (s *GroupState) systemGroupID(name string) int {
 	for _, g := range s.groups {
 		if g.IsSystem && g.Name == name {
 			return g.ID
@@ -68,13 +68,13 @@ func (s *State) systemGroupID(name string) int {
 }
 
 // directMembers lists a group's direct members, deriving a system group's from roles.
-func (s *State) directMembers(g *UserGroup) []int {
+func (s *GroupState) directMembers(g *UserGroup) []int {
 	if !g.IsSystem {
 		return g.Members
 	}
 	var ids []int
 	if g.role != 0 {
-		for id, u := range s.users {
+		for id, u := range s.accts.users {
 			if u.Role == g.role {
 				ids = append(ids, id)
 			}
@@ -86,27 +86,27 @@ func (s *State) directMembers(g *UserGroup) []int {
 
 // inGroup reports whether the user belongs to the group, through subgroups too unless
 // directOnly. Deactivated users belong to no group, and deactivated subgroups count for nothing.
-func (s *State) inGroup(userID, groupID int, directOnly bool) bool {
-	u := s.users[userID]
+func (s *GroupState) inGroup(userID, groupID int, directOnly bool) bool {
+	u := s.accts.users[userID]
 	return u != nil && u.IsActive && s.memberOf(userID, groupID, directOnly)
 }
 
 // reportedMember is whether answers about the group list the user as a member (listedMember).
-func (s *State) reportedMember(userID, groupID int, directOnly bool) bool {
+func (s *GroupState) reportedMember(userID, groupID int, directOnly bool) bool {
 	return s.listedMember(userID) && s.memberOf(userID, groupID, directOnly)
 }
 
 // listedMember is whether answers about groups list the user among their members: an active
 // user, or below LevelDeactivatedNotMembers a deactivated one too (the real server kept
 // listing them; a deactivated user never has a member's permissions).
-func (s *State) listedMember(userID int) bool {
-	u := s.users[userID]
+func (s *GroupState) listedMember(userID int) bool {
+	u := s.accts.users[userID]
 	return u != nil && (u.IsActive || !s.atLeast(LevelDeactivatedNotMembers))
 }
 
 // memberOf is group membership whatever the user's state: through subgroups too unless
 // directOnly, deactivated subgroups counting for nothing.
-func (s *State) memberOf(userID, groupID int, directOnly bool) bool {
+func (s *GroupState) memberOf(userID, groupID int, directOnly bool) bool {
 	seen := map[int]bool{}
 	var walk func(id int) bool
 	walk = func(id int) bool {

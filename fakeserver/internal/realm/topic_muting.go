@@ -42,11 +42,11 @@ type ChannelRef struct {
 
 // lookupChannel finds a channel by reference that u may access, with the real server's
 // messages for each kind of reference.
-func (s *State) lookupChannel(u *User, ref ChannelRef) (*Channel, error) {
+func (s *UserDataState) lookupChannel(u *User, ref ChannelRef) (*Channel, error) {
 	if ref.Name == "" {
-		return s.accessibleChannel(u, ref.ID)
+		return s.chans.accessibleChannel(u, ref.ID)
 	}
-	ch := s.channelsByName[strings.ToLower(strings.TrimSpace(ref.Name))]
+	ch := s.chans.channelsByName[strings.ToLower(strings.TrimSpace(ref.Name))]
 	if ch == nil || !ch.canAccess(u) {
 		return nil, apierr.BadRequest("Invalid channel name '%s'", ref.Name)
 	}
@@ -56,7 +56,7 @@ func (s *State) lookupChannel(u *User, ref ChannelRef) (*Channel, error) {
 // MuteTopic mutes (mute=true) or unmutes a topic for the user (PATCH
 // /users/me/subscriptions/muted_topics). Both are idempotent; muting needs access to the
 // channel, unmuting only that it exists, as on the real server.
-func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) error {
+func (s *UserDataState) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if n := utf8.RuneCountInString(topic); n > s.settings.MaxTopicLength {
@@ -65,7 +65,7 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) e
 	if mutation.On("mute-topic-refused-at-limit") && utf8.RuneCountInString(topic) == s.settings.MaxTopicLength {
 		return apierr.BadRequest("topic is too long (limit: %d characters)", s.settings.MaxTopicLength)
 	}
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	var ch *Channel
 	if mute {
 		found, err := s.lookupChannel(u, ref)
@@ -74,9 +74,9 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) e
 		}
 		ch = found
 	} else {
-		ch = s.channels[ref.ID]
+		ch = s.chans.channels[ref.ID]
 		if ref.Name != "" {
-			ch = s.channelsByName[strings.ToLower(strings.TrimSpace(ref.Name))]
+			ch = s.chans.channelsByName[strings.ToLower(strings.TrimSpace(ref.Name))]
 		}
 		if ch == nil {
 			return apierr.BadRequest("Topic is not muted")
@@ -87,7 +87,7 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) e
 		topic = ""
 	}
 	if !s.atLeast(LevelIdempotentMuting) {
-		muted := slices.ContainsFunc(s.messaging.userTopics[userID], func(t *userTopic) bool {
+		muted := slices.ContainsFunc(s.userTopics[userID], func(t *userTopic) bool {
 			return t.ChannelID == ch.ID && strings.EqualFold(t.Topic, topic) && t.Policy == VisibilityMuted
 		})
 		switch {
@@ -97,7 +97,7 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) e
 			return apierr.BadRequest("Topic is not muted")
 		}
 	}
-	if mutation.On("mute-empty-topic-refused") && mute && !s.topicHasMessages(ch.ID, topic) {
+	if mutation.On("mute-empty-topic-refused") && mute && !s.msgs.topicHasMessages(ch.ID, topic) {
 		return apierr.BadRequest("Topic has no messages")
 	}
 	if mutation.On("mute-not-applied") && mute {
@@ -121,8 +121,8 @@ func (s *State) MuteTopic(userID int, ref ChannelRef, topic string, mute bool) e
 }
 
 // setTopicVisibility records a user's policy for a topic and tells the user's clients.
-func (s *State) setTopicVisibility(userID int, ch *Channel, topic string, policy int) {
-	list := s.messaging.userTopics[userID]
+func (s *UserDataState) setTopicVisibility(userID int, ch *Channel, topic string, policy int) {
+	list := s.userTopics[userID]
 	i := slices.IndexFunc(list, func(t *userTopic) bool { return t.ChannelID == ch.ID && strings.EqualFold(t.Topic, topic) })
 	switch {
 	case i >= 0 && list[i].Policy == policy:
@@ -136,14 +136,14 @@ func (s *State) setTopicVisibility(userID int, ch *Channel, topic string, policy
 	default:
 		list = append(list, &userTopic{ChannelID: ch.ID, Topic: topic, Policy: policy, LastUpdated: s.Now()})
 	}
-	s.messaging.userTopics[userID] = list
+	s.userTopics[userID] = list
 	// The legacy event first, as the real server sends it; the hub keeps it from queues that
 	// asked for user_topic.
 	s.publish(events.Event{"type": "muted_topics", "muted_topics": s.mutedTopics(userID)}, userID)
 	if s.atLeast(LevelUserTopicState) {
 		ev := events.Event{"type": "user_topic", "stream_id": ch.ID, "topic_name": topic, "last_updated": s.Now(), "visibility_policy": policy}
 		if mutation.On("user-topic-event-to-everyone") {
-			s.publish(ev, s.activeUserIDs()...)
+			s.publish(ev, s.accts.activeUserIDs()...)
 			return
 		}
 		s.publish(ev, userID)
@@ -151,8 +151,8 @@ func (s *State) setTopicVisibility(userID int, ch *Channel, topic string, policy
 }
 
 // clearTopicVisibility removes every user's setting for a topic (a deleted topic).
-func (s *State) clearTopicVisibility(ch *Channel, topic string) {
-	for userID, list := range s.messaging.userTopics {
+func (s *UserDataState) clearTopicVisibility(ch *Channel, topic string) {
+	for userID, list := range s.userTopics {
 		for _, t := range list {
 			if t.ChannelID == ch.ID && strings.EqualFold(t.Topic, topic) {
 				s.setTopicVisibility(userID, ch, t.Topic, VisibilityInherit)
@@ -163,27 +163,27 @@ func (s *State) clearTopicVisibility(ch *Channel, topic string) {
 }
 
 // UserTopics lists the user's topic visibility settings for POST /register.
-func (s *State) UserTopics(userID int) []UserTopicView {
+func (s *UserDataState) UserTopics(userID int) []UserTopicView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := []UserTopicView{}
-	for _, t := range s.messaging.userTopics[userID] {
+	for _, t := range s.userTopics[userID] {
 		out = append(out, UserTopicView{StreamID: t.ChannelID, TopicName: t.Topic, LastUpdated: t.LastUpdated, VisibilityPolicy: t.Policy})
 	}
 	return out
 }
 
 // MutedTopics lists the user's muted topics in the legacy shape [channel name, topic, time].
-func (s *State) MutedTopics(userID int) [][]any {
+func (s *UserDataState) MutedTopics(userID int) [][]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.mutedTopics(userID)
 }
 
-func (s *State) mutedTopics(userID int) [][]any {
+func (s *UserDataState) mutedTopics(userID int) [][]any {
 	out := [][]any{}
-	for _, t := range s.messaging.userTopics[userID] {
-		if ch := s.channels[t.ChannelID]; ch != nil && t.Policy == VisibilityMuted {
+	for _, t := range s.userTopics[userID] {
+		if ch := s.chans.channels[t.ChannelID]; ch != nil && t.Policy == VisibilityMuted {
 			out = append(out, []any{ch.Name, t.Topic, t.LastUpdated})
 		}
 	}

@@ -8,15 +8,15 @@ import (
 
 // Topics lists a channel's topics that u can see, most recent first. Topic names are grouped
 // case-insensitively and shown with the spelling of their latest message, as the real server does.
-func (s *State) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, error) {
+func (s *MessageState) Topics(userID, channelID int, allowEmptyName bool) ([]Topic, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u := s.users[userID]
-	if mutation.On("topics-missing-channel-empty") && s.channels[channelID] == nil {
+	u := s.accts.users[userID]
+	if mutation.On("topics-missing-channel-empty") && s.chans.channels[channelID] == nil {
 		return []Topic{}, nil
 	}
-	ch, err := s.accessibleChannel(u, channelID)
-	if existing := s.channels[channelID]; mutation.On("topics-private-channel-listed") && existing != nil {
+	ch, err := s.chans.accessibleChannel(u, channelID)
+	if existing := s.chans.channels[channelID]; mutation.On("topics-private-channel-listed") && existing != nil {
 		ch, err = existing, nil
 	}
 	if err != nil {

@@ -9,23 +9,23 @@ import (
 )
 
 // typingPerson is a user as typing events name them.
-func (s *State) typingPerson(u *User) map[string]any {
-	return map[string]any{"user_id": u.ID, "email": s.apiEmail(u)}
+func (s *MessageState) typingPerson(u *User) map[string]any {
+	return map[string]any{"user_id": u.ID, "email": s.accts.apiEmail(u)}
 }
 
 // SetDirectTyping tells the participants of a direct conversation that the user started or
 // stopped composing to them (POST /typing, type direct). The participants include the user,
 // as on the real server, and so does the audience.
-func (s *State) SetDirectTyping(userID int, to []int, start bool) error {
+func (s *MessageState) SetDirectTyping(userID int, to []int, start bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
+	u := s.accts.users[userID]
 	if len(to) == 0 {
 		return apierr.BadRequest("Empty 'to' list")
 	}
 	ids := []int{u.ID}
 	for _, id := range to {
-		target := s.users[id]
+		target := s.accts.users[id]
 		if target == nil || !target.IsActive {
 			return apierr.BadRequest("Invalid user ID %d", id)
 		}
@@ -36,10 +36,10 @@ func (s *State) SetDirectTyping(userID int, to []int, start bool) error {
 	slices.Sort(ids)
 	recipients := make([]map[string]any, 0, len(ids))
 	for _, id := range ids {
-		recipients = append(recipients, s.typingPerson(s.users[id]))
+		recipients = append(recipients, s.typingPerson(s.accts.users[id]))
 	}
 	if mutation.On("direct-typing-to-everyone") {
-		ids = s.activeUserIDs()
+		ids = s.accts.activeUserIDs()
 	}
 	s.publish(events.Event{
 		"type": "typing", "op": typingOp(start), "message_type": "direct", "sender": s.typingPerson(u), "recipients": recipients,
@@ -50,11 +50,11 @@ func (s *State) SetDirectTyping(userID int, to []int, start bool) error {
 // SetChannelTyping tells a channel's subscribers that the user started or stopped composing
 // in a topic (POST /typing, type channel). The user must be allowed to send there. Only
 // clients with the stream_typing_notifications capability get these events.
-func (s *State) SetChannelTyping(userID, channelID int, topic string, start bool) error {
+func (s *MessageState) SetChannelTyping(userID, channelID int, topic string, start bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
-	ch, err := s.accessibleChannel(u, channelID)
+	u := s.accts.users[userID]
+	ch, err := s.chans.accessibleChannel(u, channelID)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (s *State) SetChannelTyping(userID, channelID int, topic string, start bool
 			return nil
 		}
 		return []events.Event{ev}
-	}, s.subscriberIDs(ch)...)
+	}, s.chans.subscriberIDs(ch)...)
 	return nil
 }
 

@@ -9,7 +9,7 @@ import (
 
 // UpdateUserByEmail applies an administrator's change to the user an email names: the
 // dummy address user<id>@<realm host>, or the real address if the requester may see it.
-func (s *State) UpdateUserByEmail(requesterID int, email string, up UserUpdate) error {
+func (s *AccountState) UpdateUserByEmail(requesterID int, email string, up UserUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]

@@ -55,13 +55,13 @@ var legacyEventSettings = func() map[string]string {
 }()
 
 // UserSettingRules are the settings PATCH /settings takes at the realm's level.
-func (s *State) UserSettingRules() []UserDefaultSetting {
+func (s *AccountState) UserSettingRules() []UserDefaultSetting {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.userSettingRules()
 }
 
-func (s *State) userSettingRules() []UserDefaultSetting {
+func (s *AccountState) userSettingRules() []UserDefaultSetting {
 	var out []UserDefaultSetting
 	for _, d := range userDefaultRules {
 		if s.atLeast(d.since) {
@@ -74,7 +74,7 @@ func (s *State) userSettingRules() []UserDefaultSetting {
 // UpdateUserSettings changes the user's own settings (PATCH /settings). Every value is checked
 // before any is kept; each changed setting is a user_settings event to the user, as on the
 // real server, with its legacy event where it has one.
-func (s *State) UpdateUserSettings(userID int, up SettingsUpdate) error {
+func (s *AccountState) UpdateUserSettings(userID int, up SettingsUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rules := map[string]UserDefaultSetting{}
@@ -118,7 +118,7 @@ func (s *State) UpdateUserSettings(userID int, up SettingsUpdate) error {
 		u.Password = *up.NewPassword
 	}
 	if newEmail != "" { // the real server mails a link to the new address; nothing changes yet
-		s.accounts.pendingEmails[u.ID] = pendingEmail{from: u.Email, to: newEmail}
+		s.pendingEmails[u.ID] = pendingEmail{from: u.Email, to: newEmail}
 	}
 	if name != u.FullName {
 		u.FullName = name
@@ -134,13 +134,13 @@ func (s *State) UpdateUserSettings(userID int, up SettingsUpdate) error {
 }
 
 // changeUserSetting keeps a checked, changed value and announces it; the caller holds the lock.
-func (s *State) changeUserSetting(u *User, name string, value any) {
+func (s *AccountState) changeUserSetting(u *User, name string, value any) {
 	switch name {
 	case "email_address_visibility":
 		s.setEmailVisibility(u, value.(int))
 		return
 	case "allow_private_data_export":
-		s.setPrivateDataExport(u.ID, value.(bool))
+		s.org.setPrivateDataExport(u.ID, value.(bool))
 		return
 	case "presence_enabled":
 		u.PresenceEnabled = value.(bool)

@@ -111,15 +111,15 @@ var userDefaultRules = func() []UserDefaultSetting {
 
 // UserDefaultSettings are the settings PATCH /realm/user_settings_defaults takes at the realm's
 // level.
-func (s *State) UserDefaultSettings() []UserDefaultSetting {
+func (s *OrganizationState) UserDefaultSettings() []UserDefaultSetting {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.userDefaultSettings()
 }
 
-func (s *State) userDefaultSettings() []UserDefaultSetting {
+func (s *OrganizationState) userDefaultSettings() []UserDefaultSetting {
 	var out []UserDefaultSetting
-	for _, d := range s.userSettingRules() {
+	for _, d := range s.accts.userSettingRules() {
 		if !d.own {
 			out = append(out, d)
 		}
@@ -129,7 +129,7 @@ func (s *State) userDefaultSettings() []UserDefaultSetting {
 
 // builtinUserSettings are the real server's settings for a new user of a realm whose defaults
 // nobody changed, at the realm's level; the caller holds the lock.
-func (s *State) builtinUserSettings() map[string]any {
+func (s *OrganizationState) builtinUserSettings() map[string]any {
 	settings := map[string]any{
 		"presence_enabled": true, "email_address_visibility": VisibleEveryone,
 		"default_language": "en", "twenty_four_hour_time": false,
@@ -155,14 +155,14 @@ func (s *State) builtinUserSettings() map[string]any {
 
 // RealmUserSettingsDefaults is register's realm_user_settings_defaults: the settings a new
 // user gets.
-func (s *State) RealmUserSettingsDefaults() map[string]any {
+func (s *OrganizationState) RealmUserSettingsDefaults() map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	builtin := s.builtinUserSettings()
 	out := map[string]any{}
 	for _, d := range s.userDefaultSettings() {
 		out[d.Name] = builtin[d.Name]
-		if v, ok := s.organization.userDefaults[d.Name]; ok {
+		if v, ok := s.userDefaults[d.Name]; ok {
 			out[d.Name] = v
 		}
 	}
@@ -175,7 +175,7 @@ func (s *State) RealmUserSettingsDefaults() map[string]any {
 // /realm/user_settings_defaults; the caller is an administrator). Values are the kinds
 // UserDefaultSettings names; every value is checked before any is kept. Users who exist keep
 // their settings; each changed default is an event to every active user.
-func (s *State) UpdateUserSettingsDefaults(changes map[string]any) error {
+func (s *OrganizationState) UpdateUserSettingsDefaults(changes map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	byName := map[string]UserDefaultSetting{}
@@ -193,15 +193,15 @@ func (s *State) UpdateUserSettingsDefaults(changes map[string]any) error {
 	}
 	builtin := s.builtinUserSettings()
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
-		current, ok := s.organization.userDefaults[name]
+		current, ok := s.userDefaults[name]
 		if !ok {
 			current = builtin[name]
 		}
 		if current == changes[name] {
 			continue
 		}
-		s.organization.userDefaults[name] = changes[name]
-		s.publish(events.Event{"type": "realm_user_settings_defaults", "op": "update", "property": name, "value": changes[name]}, s.activeUserIDs()...)
+		s.userDefaults[name] = changes[name]
+		s.publish(events.Event{"type": "realm_user_settings_defaults", "op": "update", "property": name, "value": changes[name]}, s.accts.activeUserIDs()...)
 	}
 	return nil
 }
@@ -241,11 +241,11 @@ func (d UserDefaultSetting) check(v any) error {
 }
 
 // applyUserDefaults gives a new user the realm's defaults; the caller holds the lock.
-func (s *State) applyUserDefaults(u *User) {
-	if len(s.organization.userDefaults) == 0 {
+func (s *OrganizationState) applyUserDefaults(u *User) {
+	if len(s.userDefaults) == 0 {
 		return
 	}
-	u.settings = maps.Clone(s.organization.userDefaults)
+	u.settings = maps.Clone(s.userDefaults)
 	if v, ok := u.settings["presence_enabled"].(bool); ok {
 		u.PresenceEnabled = v
 	}

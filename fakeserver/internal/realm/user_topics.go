@@ -10,7 +10,7 @@ import (
 // SetUserTopic implements POST /user_topics, the replacement of muting topics (operation 3),
 // on the same state: any policy from inherit to followed. Setting a policy needs access to
 // the channel; going back to inherit only that it exists, as on the real server.
-func (s *State) SetUserTopic(userID, channelID int, topic string, policy int) error {
+func (s *UserDataState) SetUserTopic(userID, channelID int, topic string, policy int) error {
 	if policy < VisibilityInherit || policy > VisibilityFollowed {
 		return apierr.BadRequest("Invalid visibility_policy")
 	}
@@ -19,9 +19,9 @@ func (s *State) SetUserTopic(userID, channelID int, topic string, policy int) er
 	if utf8.RuneCountInString(topic) > s.settings.MaxTopicLength {
 		return apierr.BadRequest("topic is too long (limit: %d characters)", s.settings.MaxTopicLength)
 	}
-	ch := s.channels[channelID]
+	ch := s.chans.channels[channelID]
 	if policy != VisibilityInherit {
-		found, err := s.accessibleChannel(s.users[userID], channelID)
+		found, err := s.chans.accessibleChannel(s.accts.users[userID], channelID)
 		if err != nil {
 			return err
 		}

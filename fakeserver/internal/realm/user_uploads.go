@@ -15,23 +15,23 @@ type UploadedFile struct {
 
 // The real server's answers for a file that does not exist and for one the user may not see.
 var (
-	errFileNotFound  = apierr.New(404, "BAD_REQUEST", "File not found.")
-	errFileForbidden = apierr.New(403, "BAD_REQUEST", "You are not authorized to view this file.")
+	errFileNotFound  = apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "File not found.")
+	errFileForbidden = apierr.Of(apierr.KindForbidden, "BAD_REQUEST", "You are not authorized to view this file.")
 )
 
 // DownloadFile finds an uploaded file by its path_id for a user who may see it: its owner, or
 // whoever can read a message that references it (the real server's validate_attachment_request).
-func (s *State) DownloadFile(userID int, pathID string) (UploadedFile, error) {
+func (s *UploadState) DownloadFile(userID int, pathID string) (UploadedFile, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	a := s.integrations.byPath[pathID]
-	u := s.users[userID]
+	a := s.byPath[pathID]
+	u := s.accts.users[userID]
 	if a == nil || u == nil {
 		return UploadedFile{}, errFileNotFound
 	}
 	if a.OwnerID != userID && !slices.ContainsFunc(a.MessageIDs, func(id int) bool {
-		m := s.messages[id]
-		return m != nil && s.canRead(u, m)
+		m := s.msgs.messages[id]
+		return m != nil && s.msgs.canRead(u, m)
 	}) {
 		return UploadedFile{}, errFileForbidden
 	}

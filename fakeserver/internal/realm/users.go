@@ -79,7 +79,7 @@ func userFromFixture(f fixtures.User, joined time.Time) *User {
 	return u
 }
 
-func (s *State) addUser(u *User) {
+func (s *AccountState) addUser(u *User) {
 	u.avatar = gravatar(u)
 	if u.IsBot && u.bot == nil {
 		u.bot = newBotSettings(u)
@@ -87,8 +87,8 @@ func (s *State) addUser(u *User) {
 	s.users[u.ID] = u
 	s.usersByEmail[strings.ToLower(u.Email)] = u
 	s.usersByKey[u.APIKey] = u
-	if u.ID > s.next.user {
-		s.next.user = u.ID
+	if u.ID > s.nextUser {
+		s.nextUser = u.ID
 	}
 }
 
@@ -157,7 +157,7 @@ type UserView struct {
 	ProfileData any `json:"profile_data,omitempty"`
 }
 
-func (s *State) userView(viewer, u *User) UserView {
+func (s *AccountState) userView(viewer, u *User) UserView {
 	v := UserView{Person: Person{
 		UserID: u.ID, DeliveryEmail: s.deliveryEmail(viewer, u), Email: s.apiEmail(u), FullName: u.FullName,
 		DateJoined: u.DateJoined.Format(time.RFC3339), IsActive: u.IsActive, IsOwner: u.Role == RoleOwner,
@@ -188,13 +188,13 @@ func (s *State) userView(viewer, u *User) UserView {
 }
 
 // UserView returns target as viewer sees it.
-func (s *State) UserView(viewerID, targetID int) (UserView, error) {
+func (s *AccountState) UserView(viewerID, targetID int) (UserView, error) {
 	return s.UserViewWith(viewerID, targetID, false)
 }
 
 // UserViewWith returns target as viewer sees it, with its custom profile field values
 // when withProfile is true.
-func (s *State) UserViewWith(viewerID, targetID int, withProfile bool) (UserView, error) {
+func (s *AccountState) UserViewWith(viewerID, targetID int, withProfile bool) (UserView, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer, target := s.users[viewerID], s.users[targetID]
@@ -214,11 +214,11 @@ func (s *State) UserViewWith(viewerID, targetID int, withProfile bool) (UserView
 }
 
 // Users returns every user as viewer sees them, in ID order.
-func (s *State) Users(viewerID int) []UserView { return s.UsersWith(viewerID, false) }
+func (s *AccountState) Users(viewerID int) []UserView { return s.UsersWith(viewerID, false) }
 
 // UsersWith returns every user as viewer sees them, in ID order, with their custom profile
 // field values when withProfile is true.
-func (s *State) UsersWith(viewerID int, withProfile bool) []UserView {
+func (s *AccountState) UsersWith(viewerID int, withProfile bool) []UserView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer := s.users[viewerID]
@@ -239,7 +239,7 @@ var roleValues = map[int]bool{RoleOwner: true, RoleAdmin: true, RoleModerator: t
 // CreateBot adds a generic bot owned by the requester (POST /bots).
 // maxBots bounds the active bots one user owns (server configuration), so that no member can
 // multiply their quotas, and the fake's memory, by creating bots without end.
-func (s *State) CreateBot(ownerID int, nb NewBot, maxBots int) (User, error) {
+func (s *AccountState) CreateBot(ownerID int, nb NewBot, maxBots int) (User, error) {
 	fullName, shortName, botType := nb.FullName, nb.ShortName, nb.BotType
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -281,7 +281,7 @@ func (s *State) CreateBot(ownerID int, nb NewBot, maxBots int) (User, error) {
 		return User{}, err
 	}
 	u := &User{
-		ID: nextID(&s.next.user), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
+		ID: nextID(&s.nextUser), Email: email, FullName: strings.TrimSpace(fullName), Role: RoleMember,
 		APIKey: newAPIKey(), IsBot: true, BotType: botType, BotOwnerID: ownerID, IsActive: true,
 		DateJoined: s.clock.Now(), Timezone: "UTC", AvatarVersion: 1, EmailAddressVisibility: VisibleEveryone,
 		PresenceEnabled: true,
@@ -289,7 +289,7 @@ func (s *State) CreateBot(ownerID int, nb NewBot, maxBots int) (User, error) {
 	// A bot keeps the settings' own defaults: the realm's defaults for new users are for
 	// humans (the real server's create_user copies them only when bot_type is None).
 	if botsLikeHumans() {
-		s.applyUserDefaults(u)
+		s.org.applyUserDefaults(u)
 	}
 	s.addUser(u)
 	s.setUpBotService(u, nb)
@@ -309,7 +309,7 @@ type UserUpdate struct {
 }
 
 // UpdateUser applies an administrator's change to the user with ID targetID.
-func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) error {
+func (s *AccountState) UpdateUser(requesterID, targetID int, up UserUpdate) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, target := s.users[requesterID], s.users[targetID]
@@ -320,7 +320,7 @@ func (s *State) UpdateUser(requesterID, targetID int, up UserUpdate) error {
 }
 
 // UserViewByEmail returns the user an email names (GET /users/{email}), as viewer sees it.
-func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (UserView, error) {
+func (s *AccountState) UserViewByEmail(viewerID int, email string, withProfile bool) (UserView, error) {
 	s.mu.RLock()
 	target := s.userByEmail(s.users[viewerID], email)
 	s.mu.RUnlock()
@@ -332,7 +332,7 @@ func (s *State) UserViewByEmail(viewerID int, email string, withProfile bool) (U
 
 // updateUser applies a change with the real server's and the document's rules, all checks
 // first, so a refused change leaves the account untouched.
-func (s *State) updateUser(req, target *User, up UserUpdate) error {
+func (s *AccountState) updateUser(req, target *User, up UserUpdate) error {
 	if !req.IsAdmin() && !(mutation.On("moderator-updates-users") && req.IsModerator()) {
 		return apierr.BadRequest("Insufficient permission")
 	}
@@ -386,7 +386,7 @@ func (s *State) updateUser(req, target *User, up UserUpdate) error {
 
 // checkRoleChange: valid role values; owners only add or remove the owner role; the only
 // owner keeps it; and, as the API document says, a guest does not become an administrator.
-func (s *State) checkRoleChange(req, target *User, role int) error {
+func (s *AccountState) checkRoleChange(req, target *User, role int) error {
 	if mutation.On("admin-demotes-owners") && roleValues[role] && target.Role == RoleOwner && role != RoleOwner && s.activeHumanOwners() > 1 {
 		return nil
 	}
@@ -416,7 +416,7 @@ func (s *State) checkRoleChange(req, target *User, role int) error {
 
 // checkNewEmail: an owner holding can_change_user_emails may give a user a new, unused
 // address. It returns the trimmed address.
-func (s *State) checkNewEmail(req *User, email string) (string, error) {
+func (s *AccountState) checkNewEmail(req *User, email string) (string, error) {
 	if req.Role != RoleOwner {
 		return "", apierr.MustBeOwner
 	}
@@ -435,7 +435,7 @@ func (s *State) checkNewEmail(req *User, email string) (string, error) {
 
 // changeEmail gives the user a new real address: the login name changes with it; those
 // who may see real addresses learn of it, and everyone learns a changed API email.
-func (s *State) changeEmail(u *User, email string) {
+func (s *AccountState) changeEmail(u *User, email string) {
 	oldAPI := s.apiEmail(u)
 	delete(s.usersByEmail, strings.ToLower(u.Email))
 	u.Email = email
@@ -456,7 +456,7 @@ func (s *State) changeEmail(u *User, email string) {
 
 // DeactivateUser deactivates a human account (DELETE /users/{id}); the role decorator ran
 // before. The account keeps its data but can no longer authenticate.
-func (s *State) DeactivateUser(requesterID, targetID int) error {
+func (s *AccountState) DeactivateUser(requesterID, targetID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, target := s.users[requesterID], s.users[targetID]
@@ -477,7 +477,7 @@ func (s *State) DeactivateUser(requesterID, targetID int) error {
 
 // DeactivateSelf deactivates the requester's own account (DELETE /users/me), refused for the
 // realm's last active user and its last owner, as on the real server.
-func (s *State) DeactivateSelf(userID int) error {
+func (s *AccountState) DeactivateSelf(userID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -504,12 +504,12 @@ func errLastUser(lastOwner bool) error {
 	if lastOwner {
 		entity = "organization owner"
 	}
-	return apierr.New(400, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only %s.", entity).With("is_last_owner", lastOwner)
+	return apierr.Of(apierr.KindInvalid, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only %s.", entity).With("is_last_owner", lastOwner)
 }
 
 // DeactivateBot deactivates a bot (DELETE /bots/{bot_id}): its owner and organization
 // administrators may, as on the real server.
-func (s *State) DeactivateBot(requesterID, botID int) error {
+func (s *AccountState) DeactivateBot(requesterID, botID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, bot := s.users[requesterID], s.users[botID]
@@ -526,7 +526,7 @@ func (s *State) DeactivateBot(requesterID, botID int) error {
 	return nil
 }
 
-func (s *State) activeHumanOwners() int {
+func (s *AccountState) activeHumanOwners() int {
 	n := 0
 	for _, u := range s.users {
 		if u.Role == RoleOwner && u.IsActive && !u.IsBot {
@@ -556,7 +556,7 @@ func validEmail(e string) bool { return len(e) <= 254 && emailPattern.MatchStrin
 
 // SetVCallToken records whether the user holds a video-call token and tells the user's
 // clients with a has_vcall_token event.
-func (s *State) SetVCallToken(userID int, has bool) error {
+func (s *AccountState) SetVCallToken(userID int, has bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := s.users[userID]
@@ -577,7 +577,7 @@ func (s *State) SetVCallToken(userID int, has bool) error {
 // ServerPermissions lists, by login email, the active accounts holding a permission beyond
 // their role (can_create_users, can_change_user_emails): what the real server's
 // administrator grants outside the API, told to the suite through the control API.
-func (s *State) ServerPermissions() map[string][]string {
+func (s *AccountState) ServerPermissions() map[string][]string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := map[string][]string{}
@@ -594,4 +594,35 @@ func (s *State) ServerPermissions() map[string][]string {
 		}
 	}
 	return out
+}
+
+// activeUserIDs lists every active user, in ID order: the audience of realm-wide events.
+func (s *AccountState) activeUserIDs() []int {
+	var ids []int
+	for _, id := range slices.Sorted(maps.Keys(s.users)) {
+		if s.users[id].IsActive {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// publishUserAdded tells every user of a new account, each as they may see it; under
+// client_gravatar the avatar URL is null where the client can compute it.
+func (s *AccountState) publishUserAdded(u *User) {
+	s.events.PublishEach(func(id int, c events.Client) []events.Event {
+		viewer := s.users[id]
+		person := s.userView(viewer, u)
+		if c.ClientGravatar && s.canSeeRealEmail(viewer, u) {
+			person.AvatarURL = nil
+		}
+		return []events.Event{{"type": "realm_user", "op": "add", "person": person}}
+	}, s.activeUserIDs()...)
+}
+
+// publishUserUpdate tells every user of a change to one account's fields.
+func (s *AccountState) publishUserUpdate(u *User, fields map[string]any) {
+	person := map[string]any{"user_id": u.ID}
+	maps.Copy(person, fields)
+	s.publish(events.Event{"type": "realm_user", "op": "update", "person": person}, s.activeUserIDs()...)
 }

@@ -6,7 +6,7 @@ import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
 // administrator check ran before. Only an owner may administer an owner. The account comes
 // back with what it had: deactivation kept its subscriptions and groups. Reactivating an
 // active account changes nothing, as on the real server, which does not refuse it.
-func (s *State) ReactivateUser(requesterID, targetID int) error {
+func (s *AccountState) ReactivateUser(requesterID, targetID int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req, target := s.users[requesterID], s.users[targetID]

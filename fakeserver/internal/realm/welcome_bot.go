@@ -9,7 +9,7 @@ import (
 // SendWelcomeBotTest sends the requester Welcome Bot's direct message with the custom text new
 // users would get (POST /realm/test_welcome_bot_custom_message) and returns its ID. Only the
 // custom message is sent, not the rest of Welcome Bot's greeting.
-func (s *State) SendWelcomeBotTest(userID int, text string) (int, error) {
+func (s *MessageState) SendWelcomeBotTest(userID int, text string) (int, error) {
 	if err := CheckWelcomeTextLength(text); err != nil {
 		return 0, err
 	}
@@ -18,8 +18,8 @@ func (s *State) SendWelcomeBotTest(userID int, text string) (int, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := s.users[userID]
-	return s.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.realmName(), text)).ID, nil
+	u := s.accts.users[userID]
+	return s.sendAsSystemBot(s.welcomeBotUser(), u, welcomeBotCustomMessage(s.org.realmName(), text)).ID, nil
 }
 
 // welcomeBotCustomMessage is the custom text as Welcome Bot sends it: introduced as a message

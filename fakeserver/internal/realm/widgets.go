@@ -7,15 +7,15 @@ import (
 
 // attachWidget gives a message that starts a widget (/poll or /todo, as on the real server) its
 // widget submessage, sent by the message's sender, before anyone is told of the message.
-func (s *State) attachWidget(m *Message) {
+func (s *MessageState) attachWidget(m *Message) {
 	data, ok := widgetData(m.Content)
 	if !ok {
 		return
 	}
 	content, _ := json.Marshal(data)
-	s.messaging.lastSubmessage++
+	s.lastSubmessage++
 	m.Submessages = append(m.Submessages, Submessage{
-		ID: s.messaging.lastSubmessage, SenderID: m.SenderID, MsgType: "widget", Content: string(content),
+		ID: s.lastSubmessage, SenderID: m.SenderID, MsgType: "widget", Content: string(content),
 	})
 }
 

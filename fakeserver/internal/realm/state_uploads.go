@@ -2,52 +2,34 @@ package realm
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
-	"github.com/chatconform/chatconform/fixtures"
 )
 
-// integrationState is the state of uploads and attachments, reminders, bot storage, push
-// devices and video calls. Its IDs count up from 1 after every load, so they
-// are reproducible from one run to the next.
-type integrationState struct {
+// UploadState is the aggregate of uploaded files and their attachments to messages: which
+// messages reference an upload, and when an unreferenced one expires.
+//
+// Files: attachments.go, user_uploads.go and this file.
+type UploadState struct {
+	*core
 	// unusedUploadSeconds reports the server configuration's lifetime of an upload no message
 	// references. It outlives loads: it belongs to the server, not to the realm's data.
 	unusedUploadSeconds func() int64
 
-	attachments map[int]*Attachment
-	byPath      map[string]*Attachment // by path_id
-
-	reminders map[int]*Reminder
-
-	botStorage map[int]*botStore // by bot user ID
-
-	devices      map[int]*Device
-	pushAccounts map[pushAccountKey]bool // registrations before LevelPushRedesign
-	legacyTokens []legacyToken
-
-	next struct{ attachment, reminder, device, meeting int }
+	attachments    map[int]*Attachment
+	byPath         map[string]*Attachment // by path_id
+	nextAttachment int
 }
 
-// loadIntegrations sets up the integration state of a realm being loaded from f (under the lock).
-// The fixture format has no uploads, reminders or devices: a realm starts without them.
-func (s *State) loadIntegrations(*fixtures.Fixture) {
-	s.integrations = integrationState{
-		unusedUploadSeconds: s.integrations.unusedUploadSeconds,
-		attachments:         map[int]*Attachment{},
-		byPath:              map[string]*Attachment{},
-		reminders:           map[int]*Reminder{},
-		botStorage:          map[int]*botStore{},
-		devices:             map[int]*Device{},
-		pushAccounts:        map[pushAccountKey]bool{},
-	}
+func (s *UploadState) reset() {
+	*s = UploadState{core: s.core, unusedUploadSeconds: s.unusedUploadSeconds, attachments: map[int]*Attachment{}, byPath: map[string]*Attachment{}}
 }
 
 // SetUnusedUploadLifetime installs the function that reports, in seconds, how long an upload
 // that no message references lives (the server configuration's unused_attachment_seconds).
 // It is read on every Tick, so a configuration change applies from the next one.
-func (s *State) SetUnusedUploadLifetime(seconds func() int64) {
+func (s *UploadState) SetUnusedUploadLifetime(seconds func() int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.integrations.unusedUploadSeconds = seconds
+	s.unusedUploadSeconds = seconds
 }
 
 // DetachedUpload is a file whose last reference an edit removed (the edit response's
@@ -64,7 +46,7 @@ type DetachedUpload struct {
 
 // afterMessageStored runs, under the lock, once a new message is stored: the uploads its
 // content links, and which its sender may share, become referenced by it.
-func (s *State) afterMessageStored(m *Message) {
+func (s *UploadState) afterMessageStored(m *Message) {
 	for _, a := range s.linkedAttachments(m.Content) {
 		s.claimAttachment(a, m)
 	}
@@ -72,7 +54,7 @@ func (s *State) afterMessageStored(m *Message) {
 
 // afterMessagesDeleted runs, under the lock, once messages are removed: an attachment whose
 // last referencing message went is deleted automatically.
-func (s *State) afterMessagesDeleted(ms []*Message) {
+func (s *UploadState) afterMessagesDeleted(ms []*Message) {
 	gone := map[int]bool{}
 	for _, m := range ms {
 		gone[m.ID] = true
@@ -93,7 +75,7 @@ func (s *State) afterMessagesDeleted(ms []*Message) {
 // afterContentEdited runs, under the lock, once an edit replaced a message's content: links
 // the new content dropped release their attachments, links it added claim theirs. It returns,
 // sorted by ID, the sender's uploads that no message references any more (always non-nil).
-func (s *State) afterContentEdited(m *Message, oldContent string) []DetachedUpload {
+func (s *UploadState) afterContentEdited(m *Message, oldContent string) []DetachedUpload {
 	linked := map[int]bool{}
 	for _, a := range s.linkedAttachments(m.Content) {
 		linked[a.ID] = true
@@ -112,24 +94,4 @@ func (s *State) afterContentEdited(m *Message, oldContent string) []DetachedUplo
 		}
 	}
 	return detached
-}
-
-// Tick runs what falls due when virtual time moves (the control API's clock): reminder and
-// scheduled message delivery and the expiry of unused uploads.
-func (s *State) Tick() {
-	// The lifetime comes from the server's configuration, which has a lock of its own: read
-	// it before taking the realm's, so that the two are never held together.
-	s.mu.RLock()
-	lifetime := s.integrations.unusedUploadSeconds
-	s.mu.RUnlock()
-	seconds := int64(DefaultUnusedUploadSeconds)
-	if lifetime != nil {
-		seconds = lifetime()
-	}
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.deliverDueReminders()
-	s.deliverDueScheduled()
-	s.expireUnusedUploads(seconds)
 }
