@@ -2,6 +2,7 @@ package realm
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 
@@ -42,14 +43,37 @@ func parseTemplate(raw string) (*uritemplate.Template, error) {
 	return t, nil
 }
 
+// maxPatternInsts bounds a linkifier pattern's compiled program as the real server's RE2 does
+// by default (8 MiB of memory, two thirds for the program, a quarter of that in 8-byte
+// instructions: about 175,000), so that a 1 MiB pattern is refused at once, as there, rather
+// than compiled for seconds.
+const maxPatternInsts = (8 << 20) * 2 / 3 / 4 / 8
+
+// compilePattern compiles a linkifier pattern, refusing one whose program outgrows
+// maxPatternInsts before the costly part of compiling it (parsing and the program are linear
+// in the pattern's size).
+func compilePattern(pattern string) (*regexp.Regexp, error) {
+	if pattern == "" {
+		return nil, apierr.BadRequest("Bad regular expression: empty pattern")
+	}
+	parsed, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil, apierr.BadRequest("Bad regular expression: %s", err)
+	}
+	if prog, err := syntax.Compile(parsed.Simplify()); err != nil || len(prog.Inst) > maxPatternInsts {
+		return nil, apierr.BadRequest("Bad regular expression: pattern too large - compile failed")
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, apierr.BadRequest("Bad regular expression: %s", err)
+	}
+	return re, nil
+}
+
 func validateLinkifier(in LinkifierInput) (*Linkifier, error) {
-	re, err := regexp.Compile(in.Pattern)
-	if err != nil || in.Pattern == "" {
-		detail := "empty pattern"
-		if err != nil {
-			detail = err.Error()
-		}
-		return nil, apierr.BadRequest("Bad regular expression: %s", detail)
+	re, err := compilePattern(in.Pattern)
+	if err != nil {
+		return nil, err
 	}
 	tmpl, err := parseTemplate(in.URLTemplate)
 	if err != nil {
@@ -132,13 +156,14 @@ func (s *OrganizationState) RemoveLinkifier(id int) error {
 // (PATCH /realm/filters/{id}); the caller is an administrator.
 func (s *OrganizationState) UpdateLinkifier(id int, in LinkifierInput) error {
 	in.Pattern, in.URLTemplate = strings.TrimSpace(in.Pattern), strings.TrimSpace(in.URLTemplate)
+	// Compiled before the lock, as AddLinkifier does: no request waits on another's pattern.
+	l, err := validateLinkifier(in)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i := slices.IndexFunc(s.linkifiers, func(l *Linkifier) bool { return l.ID == id })
 	if i < 0 {
 		return apierr.BadRequest("Linkifier not found.")
 	}
-	l, err := validateLinkifier(in)
 	if err != nil {
 		return err
 	}
