@@ -60,7 +60,7 @@ func compilePattern(pattern string) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, apierr.BadRequest("Bad regular expression: %s", err)
 	}
-	if prog, err := syntax.Compile(parsed.Simplify()); err != nil || len(prog.Inst) > maxPatternInsts {
+	if programSize(parsed) > maxPatternInsts {
 		return nil, apierr.BadRequest("Bad regular expression: pattern too large - compile failed")
 	}
 	re, err := regexp.Compile(pattern)
@@ -68,6 +68,29 @@ func compilePattern(pattern string) (*regexp.Regexp, error) {
 		return nil, apierr.BadRequest("Bad regular expression: %s", err)
 	}
 	return re, nil
+}
+
+// programSize estimates the instructions a parsed pattern compiles to: one per literal
+// character, one per class or empty-width test, a repeat's body as often as it repeats, and a
+// few for each group, alternative and loop. It stops counting past maxPatternInsts.
+func programSize(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpRepeat:
+		times := re.Max
+		if times < 0 {
+			times = re.Min + 1
+		}
+		return min(times*programSize(re.Sub[0]), maxPatternInsts+1) + 1
+	}
+	n := 2
+	for _, sub := range re.Sub {
+		if n += programSize(sub); n > maxPatternInsts {
+			break
+		}
+	}
+	return n
 }
 
 func validateLinkifier(in LinkifierInput) (*Linkifier, error) {

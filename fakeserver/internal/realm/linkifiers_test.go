@@ -14,7 +14,7 @@ func TestCompilePattern(t *testing.T) {
 		name, pattern, wantMsg string
 	}{
 		{"1 MiB of literal text", strings.Repeat("a", 1<<20), "Bad regular expression: pattern too large - compile failed"},
-		{"one instruction past the bound", strings.Repeat("a", maxPatternInsts), "Bad regular expression: pattern too large - compile failed"},
+		{"one character past the bound", strings.Repeat("a", maxPatternInsts+1), "Bad regular expression: pattern too large - compile failed"},
 		{"100,000 characters", strings.Repeat("a", 100_000), ""},
 		{"a long class is one instruction", "[" + strings.Repeat("a-z", 100_000) + "]", ""},
 		{"empty", "", "Bad regular expression: empty pattern"},
