@@ -42,7 +42,7 @@ func (s *Server) uploadFile(c *call) (fields, error) {
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}
-	up, err := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, s.Config().uploadQuota())
+	up, err := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, s.Config().UploadQuota())
 	if err != nil {
 		return nil, err
 	}
@@ -73,9 +73,4 @@ func (s *Server) removeAttachment(c *call) (fields, error) {
 		return nil, err
 	}
 	return fields{}, s.realm().RemoveAttachment(c.user.ID, id)
-}
-
-// uploadQuota is the configured bound on stored uploads.
-func (c Config) uploadQuota() realm.UploadQuota {
-	return realm.UploadQuota{PerUser: c.UploadQuotaBytesPerUser, Total: c.UploadQuotaBytesTotal}
 }

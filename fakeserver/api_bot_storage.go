@@ -56,7 +56,7 @@ func (s *Server) putBotStorage(c *call) (fields, error) {
 	if err := c.done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().PutBotStorage(c.user.ID, entries, s.Config().botStorageQuota())
+	return fields{}, s.realm().PutBotStorage(c.user.ID, entries, s.Config().BotStorageQuota())
 }
 
 // removeBotStorage: DELETE /bot_storage (operation 20) — the named entries, or all of them
@@ -67,9 +67,4 @@ func (s *Server) removeBotStorage(c *call) (fields, error) {
 		return nil, err
 	}
 	return fields{}, s.realm().RemoveBotStorage(c.user.ID, keys)
-}
-
-// botStorageQuota is the configured bound on what bots store.
-func (c Config) botStorageQuota() realm.BotStorageQuota {
-	return realm.BotStorageQuota{PerOwner: c.BotStorageQuotaBytesPerOwner, Total: c.BotStorageQuotaBytesTotal}
 }

@@ -15,9 +15,6 @@ import (
 // are never slowed; client developers switch it on to exercise their retry path. Windows
 // are in wall-clock time whatever the virtual clock does: a client waits in real time.
 
-// DefaultRateLimitWindowSeconds is the real server's window.
-const DefaultRateLimitWindowSeconds = 60
-
 // Authentication attempts are limited as on the real server (its authenticate_by_username
 // rule): at most 5 password attempts for one username in 30 minutes, whether they succeed or
 // not; a success forgets the attempts before it. The fake applies the rule while rate limiting

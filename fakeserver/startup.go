@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/config"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fixtures"
 )
@@ -74,7 +75,7 @@ func checkStartup(opts []Option) error {
 
 // startConfig is the configuration and feature level a load of f starts with.
 func (s *Server) startConfig(f *fixtures.Fixture) (Config, int) {
-	cfg, level := fixtureConfig(f, s.start.config), f.Realm.FeatureLevel
+	cfg, level := config.FromFixture(f, s.start.config), f.Realm.FeatureLevel
 	if s.start.level != 0 {
 		level = s.start.level
 	}
