@@ -2,43 +2,44 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
 // alertWordsParam reads the required alert_words, a JSON list of strings.
-func alertWordsParam(c *call) []string {
-	if !c.p.Has("alert_words") {
-		c.p.Fail(apierr.Missing("alert_words"))
+func alertWordsParam(c *handler.Call) []string {
+	if !c.P.Has("alert_words") {
+		c.P.Fail(apierr.Missing("alert_words"))
 		return nil
 	}
 	return stringList(c, "alert_words")
 }
 
 // getAlertWords: GET /users/me/alert_words.
-func (s *Server) getAlertWords(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getAlertWords(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"alert_words": s.realm().AlertWords(c.user.ID)}, nil
+	return handler.Fields{"alert_words": s.realm().AlertWords(c.User.ID)}, nil
 }
 
 // addAlertWords: POST /users/me/alert_words — answers the whole list.
-func (s *Server) addAlertWords(c *call) (fields, error) {
+func (s *Server) addAlertWords(c *handler.Call) (handler.Fields, error) {
 	words := alertWordsParam(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	list, err := s.realm().AddAlertWords(c.user.ID, words)
+	list, err := s.realm().AddAlertWords(c.User.ID, words)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"alert_words": list}, nil
+	return handler.Fields{"alert_words": list}, nil
 }
 
 // removeAlertWords: DELETE /users/me/alert_words — answers what is left.
-func (s *Server) removeAlertWords(c *call) (fields, error) {
+func (s *Server) removeAlertWords(c *handler.Call) (handler.Fields, error) {
 	words := alertWordsParam(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"alert_words": s.realm().RemoveAlertWords(c.user.ID, words)}, nil
+	return handler.Fields{"alert_words": s.realm().RemoveAlertWords(c.User.ID, words)}, nil
 }

@@ -7,17 +7,18 @@ import (
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // uploadFile: POST /user_uploads, a multipart request carrying exactly one file.
-func (s *Server) uploadFile(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) uploadFile(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	var files []*multipart.FileHeader
-	for _, name := range slices.Sorted(maps.Keys(c.p.Files())) {
-		files = append(files, c.p.Files()[name]...)
+	for _, name := range slices.Sorted(maps.Keys(c.P.Files())) {
+		files = append(files, c.P.Files()[name]...)
 	}
 	switch {
 	case len(files) == 0:
@@ -42,35 +43,35 @@ func (s *Server) uploadFile(c *call) (fields, error) {
 	if contentType == "" {
 		contentType = "application/octet-stream"
 	}
-	up, err := s.realm().UploadFile(c.user.ID, fh.Filename, contentType, content, s.Config().UploadQuota())
+	up, err := s.realm().UploadFile(c.User.ID, fh.Filename, contentType, content, s.Config().UploadQuota())
 	if err != nil {
 		return nil, err
 	}
 	// uri is the deprecated name of url, still sent by the real server.
 	if !s.realm().AtLeast(realm.LevelUploadURL) {
-		return fields{"uri": up.URL, "filename": up.Filename}, nil
+		return handler.Fields{"uri": up.URL, "filename": up.Filename}, nil
 	}
-	return fields{"uri": up.URL, "url": up.URL, "filename": up.Filename}, nil
+	return handler.Fields{"uri": up.URL, "url": up.URL, "filename": up.Filename}, nil
 }
 
 // getAttachments: GET /attachments — the requester's uploads.
-func (s *Server) getAttachments(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getAttachments(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	list, used := s.realm().Attachments(c.user.ID)
-	return fields{"attachments": list, "upload_space_used": used}, nil
+	list, used := s.realm().Attachments(c.User.ID)
+	return handler.Fields{"attachments": list, "upload_space_used": used}, nil
 }
 
 // removeAttachment: DELETE /attachments/{attachment_id} (operation 18).
-func (s *Server) removeAttachment(c *call) (fields, error) {
+func (s *Server) removeAttachment(c *handler.Call) (handler.Fields, error) {
 	invalid := apierr.BadRequest("Invalid attachment")
-	id, err := c.pathID("attachment_id", invalid)
+	id, err := c.PathID("attachment_id", invalid)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().RemoveAttachment(c.user.ID, id)
+	return handler.Fields{}, s.realm().RemoveAttachment(c.User.ID, id)
 }

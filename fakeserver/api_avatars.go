@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 )
 
@@ -44,7 +45,7 @@ var realmIcon = sync.OnceValue(func() []byte {
 // serveRealmIcon: GET /static/images/logo/zulip-icon-128x128.png.
 func (s *Server) serveRealmIcon(w http.ResponseWriter, r *http.Request) {
 	if _, err := params.Parse(r); err != nil {
-		writeError(w, err)
+		handler.WriteError(w, err)
 		return
 	}
 	data := realmIcon()
@@ -82,7 +83,7 @@ func (s *Server) serveAvatar(w http.ResponseWriter, r *http.Request) {
 		url, _ = view.AvatarURL.(string)
 	}()
 	if lookupErr != nil {
-		writeError(w, lookupErr)
+		handler.WriteError(w, lookupErr)
 		return
 	}
 	if strings.HasSuffix(r.URL.Path, "/medium") {

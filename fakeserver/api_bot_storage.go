@@ -6,18 +6,19 @@ import (
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // botsOnly refuses human callers before any parameter is read: bot storage is for bots only
 // (since feature level 494; the API document gives the code).
-func (s *Server) botsOnly(op operation) operation {
-	return func(c *call) (fields, error) {
+func (s *Server) botsOnly(op handler.Operation) handler.Operation {
+	return func(c *handler.Call) (handler.Fields, error) {
 		if mutation.On("bot-storage-bots-only-one-level-late") && !s.realm().AtLeast(realm.LevelBotOnlyStorage+1) {
 			return op(c)
 		}
-		if !c.user.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) && !mutation.On("bot-storage-for-humans") { // any user's own storage before
+		if !c.User.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) && !mutation.On("bot-storage-for-humans") { // any user's own storage before
 			return nil, apierr.New(http.StatusForbidden, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
 		}
 		return op(c)
@@ -25,46 +26,46 @@ func (s *Server) botsOnly(op operation) operation {
 }
 
 // getBotStorage: GET /bot_storage — the named entries, or all of them.
-func (s *Server) getBotStorage(c *call) (fields, error) {
+func (s *Server) getBotStorage(c *handler.Call) (handler.Fields, error) {
 	keys := stringList(c, "keys")
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	storage, err := s.realm().BotStorage(c.user.ID, keys)
+	storage, err := s.realm().BotStorage(c.User.ID, keys)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"storage": storage}, nil
+	return handler.Fields{"storage": storage}, nil
 }
 
 // putBotStorage: PUT /bot_storage — storage is a JSON object of string values.
-func (s *Server) putBotStorage(c *call) (fields, error) {
+func (s *Server) putBotStorage(c *handler.Call) (handler.Fields, error) {
 	var entries map[string]string
-	if !c.p.Has("storage") {
-		c.p.Fail(apierr.Missing("storage"))
+	if !c.P.Has("storage") {
+		c.P.Fail(apierr.Missing("storage"))
 	} else if raw, ok := jsonOfKind[map[string]any](c, "storage", "a dict"); ok {
 		entries = map[string]string{}
 		for _, k := range slices.Sorted(maps.Keys(raw)) { // the same key named every time
 			str, isStr := raw[k].(string)
 			if !isStr {
-				c.p.Fail(apierr.BadRequest("storage[%q] is not a string", k))
+				c.P.Fail(apierr.BadRequest("storage[%q] is not a string", k))
 				break
 			}
 			entries[k] = str
 		}
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().PutBotStorage(c.user.ID, entries, s.Config().BotStorageQuota())
+	return handler.Fields{}, s.realm().PutBotStorage(c.User.ID, entries, s.Config().BotStorageQuota())
 }
 
 // removeBotStorage: DELETE /bot_storage (operation 20) — the named entries, or all of them
 // when keys is omitted.
-func (s *Server) removeBotStorage(c *call) (fields, error) {
+func (s *Server) removeBotStorage(c *handler.Call) (handler.Fields, error) {
 	keys := stringList(c, "keys")
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().RemoveBotStorage(c.user.ID, keys)
+	return handler.Fields{}, s.realm().RemoveBotStorage(c.User.ID, keys)
 }

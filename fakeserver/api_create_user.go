@@ -1,23 +1,24 @@
 package fakeserver
 
 import (
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // createUser: POST /users (operation 11); administrators with can_create_users.
-func (s *Server) createUser(c *call) (fields, error) {
-	email := c.p.RequiredString("email")
-	password := c.p.RequiredString("password")
-	fullName := c.p.RequiredString("full_name")
-	if err := c.done(); err != nil {
+func (s *Server) createUser(c *handler.Call) (handler.Fields, error) {
+	email := c.P.RequiredString("email")
+	password := c.P.RequiredString("password")
+	fullName := c.P.RequiredString("full_name")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	id, err := s.realm().CreateUser(c.user.ID, email, password, fullName)
+	id, err := s.realm().CreateUser(c.User.ID, email, password, fullName)
 	if err != nil {
 		return nil, err
 	}
 	if mutation.On("create-user-id-of-next") {
 		id++
 	}
-	return fields{"user_id": id}, nil
+	return handler.Fields{"user_id": id}, nil
 }

@@ -10,19 +10,20 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // addCustomEmoji: POST /realm/emoji/{emoji_name} — one uploaded image, from members and
 // administrators (not guests or bots).
-func (s *Server) addCustomEmoji(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) addCustomEmoji(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	var files []realm.EmojiUpload
-	for _, field := range slices.Sorted(maps.Keys(c.p.Files())) {
-		for _, fh := range c.p.Files()[field] {
+	for _, field := range slices.Sorted(maps.Keys(c.P.Files())) {
+		for _, fh := range c.P.Files()[field] {
 			f, err := fh.Open()
 			if err != nil {
 				return nil, apierr.BadRequest("Could not read the uploaded file")
@@ -35,22 +36,22 @@ func (s *Server) addCustomEmoji(c *call) (fields, error) {
 			files = append(files, realm.EmojiUpload{FileName: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Content: content})
 		}
 	}
-	return fields{}, s.realm().AddCustomEmoji(c.user.ID, chi.URLParam(c.r, "emoji_name"), files, s.Config().UploadQuotaBytesTotal)
+	return handler.Fields{}, s.realm().AddCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"), files, s.Config().UploadQuotaBytesTotal)
 }
 
 // removeCustomEmoji: DELETE /realm/emoji/{emoji_name} — deactivates it.
-func (s *Server) removeCustomEmoji(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) removeCustomEmoji(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().RemoveCustomEmoji(c.user.ID, chi.URLParam(c.r, "emoji_name"))
+	return handler.Fields{}, s.realm().RemoveCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"))
 }
 
 // serveEmojiImage serves a custom emoji's image at the source_url (or still_url) the API gives,
 // to anyone, as the real server's public avatar storage does.
 func (s *Server) serveEmojiImage(w http.ResponseWriter, r *http.Request) {
 	if _, err := params.Parse(r); err != nil {
-		writeError(w, err)
+		handler.WriteError(w, err)
 		return
 	}
 	s.generation.RLock()
@@ -58,7 +59,7 @@ func (s *Server) serveEmojiImage(w http.ResponseWriter, r *http.Request) {
 	s.generation.RUnlock()
 	ok = ok && chi.URLParam(r, "realm_id") == "1" // the fake's one realm
 	if !ok {
-		writeError(w, apierr.NotFound())
+		handler.WriteError(w, apierr.NotFound())
 		return
 	}
 	w.Header().Set("Content-Type", contentType)

@@ -1,19 +1,21 @@
 package fakeserver
 
+import "github.com/chatconform/chatconform/fakeserver/internal/handler"
+
 // addDefaultChannel: POST /default_streams — administrators only.
-func (s *Server) addDefaultChannel(c *call) (fields, error) {
+func (s *Server) addDefaultChannel(c *handler.Call) (handler.Fields, error) {
 	id := channelIDParam(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().AddDefaultChannel(c.user.ID, id)
+	return handler.Fields{}, s.realm().AddDefaultChannel(c.User.ID, id)
 }
 
 // removeDefaultChannel: DELETE /default_streams — administrators only.
-func (s *Server) removeDefaultChannel(c *call) (fields, error) {
+func (s *Server) removeDefaultChannel(c *handler.Call) (handler.Fields, error) {
 	id := channelIDParam(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().RemoveDefaultChannel(c.user.ID, id)
+	return handler.Fields{}, s.realm().RemoveDefaultChannel(c.User.ID, id)
 }

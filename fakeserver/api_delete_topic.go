@@ -2,19 +2,20 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
 // deleteTopic: POST /streams/{stream_id}/delete_topic (operation 8); administrators only.
-func (s *Server) deleteTopic(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+func (s *Server) deleteTopic(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("stream_id", apierr.InvalidChannel)
 	if err != nil {
 		return nil, err
 	}
-	topic := c.p.RequiredString("topic_name")
-	if err := c.done(); err != nil {
+	topic := c.P.RequiredString("topic_name")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	complete, err := s.realm().DeleteTopic(c.user.ID, id, topic, s.batching())
+	complete, err := s.realm().DeleteTopic(c.User.ID, id, topic, s.batching())
 	if err != nil {
 		return nil, err
 	}

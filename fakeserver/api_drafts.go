@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -75,70 +76,70 @@ func draftData(raw any, path string) (realm.DraftData, error) {
 }
 
 // getDrafts: GET /drafts.
-func (s *Server) getDrafts(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getDrafts(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	drafts := s.realm().Drafts(c.user.ID)
-	return fields{"count": len(drafts), "drafts": drafts}, nil
+	drafts := s.realm().Drafts(c.User.ID)
+	return handler.Fields{"count": len(drafts), "drafts": drafts}, nil
 }
 
 // createDrafts: POST /drafts — drafts is a JSON list of draft objects; all or none are saved.
-func (s *Server) createDrafts(c *call) (fields, error) {
+func (s *Server) createDrafts(c *handler.Call) (handler.Fields, error) {
 	var drafts []realm.DraftData
-	if !c.p.Has("drafts") {
-		c.p.Fail(apierr.Missing("drafts"))
+	if !c.P.Has("drafts") {
+		c.P.Fail(apierr.Missing("drafts"))
 	} else if list, ok := jsonOfKind[[]any](c, "drafts", "a list"); ok {
 		for i, raw := range list {
 			d, err := draftData(raw, fmt.Sprintf("drafts[%d]", i))
 			if err != nil {
-				c.p.Fail(err)
+				c.P.Fail(err)
 				break
 			}
 			drafts = append(drafts, d)
 		}
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	ids, err := s.realm().CreateDrafts(c.user.ID, drafts)
+	ids, err := s.realm().CreateDrafts(c.User.ID, drafts)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"ids": ids}, nil
+	return handler.Fields{"ids": ids}, nil
 }
 
 // editDraft: PATCH /drafts/{draft_id} — draft is one JSON draft object.
-func (s *Server) editDraft(c *call) (fields, error) {
-	id, err := c.pathID("draft_id", errDraftMissing)
+func (s *Server) editDraft(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("draft_id", errDraftMissing)
 	if err != nil {
 		return nil, err
 	}
 	var d realm.DraftData
-	if !c.p.Has("draft") {
-		c.p.Fail(apierr.Missing("draft"))
-	} else if raw, ok := c.p.JSON("draft"); ok {
+	if !c.P.Has("draft") {
+		c.P.Fail(apierr.Missing("draft"))
+	} else if raw, ok := c.P.JSON("draft"); ok {
 		var derr error
 		if d, derr = draftData(raw, "draft"); derr != nil {
-			c.p.Fail(derr)
+			c.P.Fail(derr)
 		}
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().EditDraft(c.user.ID, id, d)
+	return handler.Fields{}, s.realm().EditDraft(c.User.ID, id, d)
 }
 
 // deleteDraft: DELETE /drafts/{draft_id}.
-func (s *Server) deleteDraft(c *call) (fields, error) {
-	id, err := c.pathID("draft_id", errDraftMissing)
+func (s *Server) deleteDraft(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("draft_id", errDraftMissing)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().DeleteDraft(c.user.ID, id)
+	return handler.Fields{}, s.realm().DeleteDraft(c.User.ID, id)
 }
 
 // errDraftMissing is the answer for a draft ID too large to name one.

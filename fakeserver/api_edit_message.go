@@ -2,48 +2,49 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // updateMessage: PATCH /messages/{message_id} (operation 1) — edit content, move to another
 // topic or channel.
-func (s *Server) updateMessage(c *call) (fields, error) {
-	id, err := c.pathID("message_id", apierr.InvalidMessage)
+func (s *Server) updateMessage(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("message_id", apierr.InvalidMessage)
 	if err != nil {
 		return nil, err
 	}
 	modes := []string{realm.ChangeOne, realm.ChangeLater, realm.ChangeAll}
-	if v, _ := c.p.String("propagate_mode"); mutation.On("propagate-mode-any-value") {
+	if v, _ := c.P.String("propagate_mode"); mutation.On("propagate-mode-any-value") {
 		modes = append(modes, v)
 	}
-	req := realm.EditRequest{PropagateMode: c.p.Enum("propagate_mode", realm.ChangeOne, modes...)}
+	req := realm.EditRequest{PropagateMode: c.P.Enum("propagate_mode", realm.ChangeOne, modes...)}
 	if topic, given := s.topicParam(c); given {
 		req.Topic = &topic
 	}
-	req.NotifyOldThread = c.p.Bool("send_notification_to_old_thread", mutation.On("old-thread-notified-by-default"))
-	req.NotifyNewThread = c.p.Bool("send_notification_to_new_thread", !mutation.On("new-thread-silent-by-default"))
-	if content, given := c.p.String("content"); given {
+	req.NotifyOldThread = c.P.Bool("send_notification_to_old_thread", mutation.On("old-thread-notified-by-default"))
+	req.NotifyNewThread = c.P.Bool("send_notification_to_new_thread", !mutation.On("new-thread-silent-by-default"))
+	if content, given := c.P.String("content"); given {
 		req.Content = &content
 	}
 	if s.realm().AtLeast(realm.LevelPrevContentSHA256) { // unknown, so unread, before
-		if sum, given := c.p.String("prev_content_sha256"); given {
+		if sum, given := c.P.String("prev_content_sha256"); given {
 			req.PrevContentSHA256 = &sum
 			if mutation.On("prev-content-sha256-ignored") {
 				req.PrevContentSHA256 = nil
 			}
 		}
 	}
-	if mutation.On("propagate-mode-default-change-all") && !c.p.Has("propagate_mode") {
+	if mutation.On("propagate-mode-default-change-all") && !c.P.Has("propagate_mode") {
 		req.PropagateMode = realm.ChangeAll
 	}
 	if streamID, given := nonNegativeInt(c, "stream_id"); given {
 		req.StreamID = &streamID
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	detached, err := s.realm().UpdateMessage(c.user.ID, id, req)
+	detached, err := s.realm().UpdateMessage(c.User.ID, id, req)
 	if err != nil {
 		return nil, err
 	}
@@ -51,14 +52,14 @@ func (s *Server) updateMessage(c *call) (fields, error) {
 		detached = []realm.DetachedUpload{}
 	}
 	if !s.realm().AtLeast(realm.LevelDetachedUploads) {
-		return fields{}, nil
+		return handler.Fields{}, nil
 	}
-	return fields{"detached_uploads": detached}, nil
+	return handler.Fields{"detached_uploads": detached}, nil
 }
 
 // nonNegativeInt reads an optional JSON integer that must be at least 0 and fit in 32 bits.
-func nonNegativeInt(c *call, name string) (int, bool) {
-	n, given := c.p.Int(name)
+func nonNegativeInt(c *handler.Call, name string) (int, bool) {
+	n, given := c.P.Int(name)
 	if !given {
 		return 0, false
 	}
@@ -67,13 +68,13 @@ func nonNegativeInt(c *call, name string) (int, bool) {
 
 // int32From checks that n, the value of the integer parameter name, lies between lo and the
 // largest 32-bit integer, with the real server's words for one outside.
-func int32From(c *call, name string, n, lo int64) (int, bool) {
+func int32From(c *handler.Call, name string, n, lo int64) (int, bool) {
 	switch {
 	case n < lo:
-		c.p.Fail(apierr.BadRequest("%s is too small", name))
+		c.P.Fail(apierr.BadRequest("%s is too small", name))
 		return 0, false
 	case n > 1<<31-1:
-		c.p.Fail(apierr.BadRequest("%s is too large", name))
+		c.P.Fail(apierr.BadRequest("%s is too large", name))
 		return 0, false
 	}
 	return int(n), true

@@ -1,9 +1,11 @@
 package fakeserver
 
+import "github.com/chatconform/chatconform/fakeserver/internal/handler"
+
 // getRealmEmoji: GET /realm/emoji.
-func (s *Server) getRealmEmoji(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getRealmEmoji(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"emoji": s.realm().RealmEmoji()}, nil
+	return handler.Fields{"emoji": s.realm().RealmEmoji()}, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -25,13 +26,13 @@ func (s *Server) registerQueue(userID int, eventTypes []string, client events.Cl
 // queue_id, last_event_id is required, and acknowledges (drops) the events up to it. A blocking fetch waits for an
 // event, for the client to go away (the request's context) or for the poll timeout, which
 // answers with a heartbeat event.
-func (s *Server) getEvents(c *call) (fields, error) {
-	queueID, hasQueue := c.p.String("queue_id")
-	lastEventID, hasLast := c.p.Int("last_event_id")
-	dontBlock := c.p.Bool("dont_block", false)
+func (s *Server) getEvents(c *handler.Call) (handler.Fields, error) {
+	queueID, hasQueue := c.P.String("queue_id")
+	lastEventID, hasLast := c.P.Int("last_event_id")
+	dontBlock := c.P.Bool("dont_block", false)
 	eventTypes := stringList(c, "event_types")
 	client := s.clientOptions(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if !hasQueue {
@@ -42,27 +43,27 @@ func (s *Server) getEvents(c *call) (fields, error) {
 			return nil, err
 		}
 		// queue_id is in the answer only here, where the request made the queue.
-		id, _ := s.registerQueue(c.user.ID, eventTypes, client)
-		return fields{"events": []events.Event{}, "queue_id": id}, nil
+		id, _ := s.registerQueue(c.User.ID, eventTypes, client)
+		return handler.Fields{"events": []events.Event{}, "queue_id": id}, nil
 	}
 	if !hasLast {
 		return nil, apierr.BadRequest("Missing 'last_event_id' argument")
 	}
-	evs, err := s.hub.Get(c.r.Context(), c.user.ID, queueID, int(lastEventID), dontBlock)
+	evs, err := s.hub.Get(c.R.Context(), c.User.ID, queueID, int(lastEventID), dontBlock)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"events": evs}, nil
+	return handler.Fields{"events": evs}, nil
 }
 
 // deleteEvents: DELETE /events — deletes an event queue.
-func (s *Server) deleteEvents(c *call) (fields, error) {
-	queueID := c.p.RequiredString("queue_id")
-	if err := c.done(); err != nil {
+func (s *Server) deleteEvents(c *handler.Call) (handler.Fields, error) {
+	queueID := c.P.RequiredString("queue_id")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	if err := s.hub.Delete(c.user.ID, queueID); err != nil {
+	if err := s.hub.Delete(c.User.ID, queueID); err != nil {
 		return nil, err
 	}
-	return fields{}, nil
+	return handler.Fields{}, nil
 }

@@ -2,30 +2,31 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // getMessage: GET /messages/{message_id} (operation 6).
-func (s *Server) getMessage(c *call) (messageReply, error) {
-	id, err := c.pathID("message_id", apierr.InvalidMessage)
+func (s *Server) getMessage(c *handler.Call) (messageReply, error) {
+	id, err := c.PathID("message_id", apierr.InvalidMessage)
 	if err != nil {
 		return messageReply{}, err
 	}
 	opts := realm.ViewOptions{
-		ApplyMarkdown:       c.p.Bool("apply_markdown", true),
-		AllowEmptyTopicName: c.p.Bool("allow_empty_topic_name", false),
+		ApplyMarkdown:       c.P.Bool("apply_markdown", true),
+		AllowEmptyTopicName: c.P.Bool("allow_empty_topic_name", false),
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return messageReply{}, err
 	}
 	if mutation.On("fetch-allow-empty-topic-ignored") {
 		opts.AllowEmptyTopicName = false
 	}
-	if mutation.On("apply-markdown-default-false") && !c.p.Has("apply_markdown") {
+	if mutation.On("apply-markdown-default-false") && !c.P.Has("apply_markdown") {
 		opts.ApplyMarkdown = false
 	}
-	msg, raw, err := s.realm().GetMessage(c.user.ID, id, opts)
+	msg, raw, err := s.realm().GetMessage(c.User.ID, id, opts)
 	if err != nil {
 		return messageReply{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -14,25 +15,25 @@ var inviteRoles = []int64{realm.RoleOwner, realm.RoleAdmin, realm.RoleModerator,
 // inviteParams reads the parameters both kinds of invitation take: how long it lasts (JSON
 // null: forever), the role invitees get, and the channels they join (required for email
 // invitations).
-func (s *Server) inviteParams(c *call, channelsRequired bool) realm.InviteRequest {
+func (s *Server) inviteParams(c *handler.Call, channelsRequired bool) realm.InviteRequest {
 	minutes := int64(realm.DefaultInviteMinutes)
 	r := realm.InviteRequest{Minutes: &minutes, InvitedAs: realm.RoleMember, Notify: true}
-	if raw, ok := c.p.JSON("invite_expires_in_minutes"); ok && raw == nil {
+	if raw, ok := c.P.JSON("invite_expires_in_minutes"); ok && raw == nil {
 		r.Minutes = nil
-	} else if n, ok := c.p.Int("invite_expires_in_minutes"); ok {
+	} else if n, ok := c.P.Int("invite_expires_in_minutes"); ok {
 		minutes = n
 	}
-	if role, ok := c.p.Int("invite_as"); ok {
+	if role, ok := c.P.Int("invite_as"); ok {
 		if !slices.Contains(inviteRoles, role) {
-			c.p.Fail(apierr.BadRequest("Invalid invite_as"))
+			c.P.Fail(apierr.BadRequest("Invalid invite_as"))
 		}
 		r.InvitedAs = int(role)
 	}
 	var ids []int64
 	if channelsRequired {
-		ids = c.p.RequiredIntList("stream_ids")
+		ids = c.P.RequiredIntList("stream_ids")
 	} else {
-		ids, _ = c.p.IntList("stream_ids")
+		ids, _ = c.P.IntList("stream_ids")
 	}
 	for _, id := range ids {
 		r.ChannelIDs = append(r.ChannelIDs, int(max(min(id, 1<<31-1), 0))) // out of range: no channel
@@ -44,20 +45,20 @@ func (s *Server) inviteParams(c *call, channelsRequired bool) realm.InviteReques
 // inviteExtraParams reads what the invitee gets beyond the channels, each from its level
 // (before it, the parameter is not read, and the reply lists it as ignored): the default
 // channels (261), groups (322) and a Welcome Bot text (416).
-func (s *Server) inviteExtraParams(c *call, r *realm.InviteRequest) {
+func (s *Server) inviteExtraParams(c *handler.Call, r *realm.InviteRequest) {
 	if s.realm().AtLeast(realm.LevelInviteDefaultChannels) {
-		r.DefaultChannels = c.p.Bool("include_realm_default_subscriptions", false)
+		r.DefaultChannels = c.P.Bool("include_realm_default_subscriptions", false)
 	}
 	if s.realm().AtLeast(realm.LevelInviteGroups) {
-		ids, _ := c.p.IntList("group_ids")
+		ids, _ := c.P.IntList("group_ids")
 		for _, id := range ids {
 			r.GroupIDs = append(r.GroupIDs, int(max(min(id, 1<<31-1), 0))) // out of range: no group
 		}
 	}
 	if s.realm().AtLeast(realm.LevelInviteWelcomeText) {
-		if text, ok := c.p.String("welcome_message_custom_text"); ok {
+		if text, ok := c.P.String("welcome_message_custom_text"); ok {
 			if utf8.RuneCountInString(text) > realm.MaxWelcomeTextLength {
-				c.p.Fail(apierr.BadRequest("welcome_message_custom_text is too long (limit: %d characters)", realm.MaxWelcomeTextLength))
+				c.P.Fail(apierr.BadRequest("welcome_message_custom_text is too long (limit: %d characters)", realm.MaxWelcomeTextLength))
 			}
 			r.WelcomeText = &text
 		}
@@ -65,69 +66,69 @@ func (s *Server) inviteExtraParams(c *call, r *realm.InviteRequest) {
 }
 
 // sendInvites: POST /invites — email invitations.
-func (s *Server) sendInvites(c *call) (fields, error) {
-	emails := c.p.RequiredString("invitee_emails")
+func (s *Server) sendInvites(c *handler.Call) (handler.Fields, error) {
+	emails := c.P.RequiredString("invitee_emails")
 	r := s.inviteParams(c, true)
 	r.Emails = emails
 	if s.realm().AtLeast(realm.LevelNotifyReferrer) {
-		r.Notify = c.p.Bool("notify_referrer_on_join", true)
+		r.Notify = c.P.Bool("notify_referrer_on_join", true)
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().Invite(c.user.ID, r)
+	return handler.Fields{}, s.realm().Invite(c.User.ID, r)
 }
 
 // createInviteLink: POST /invites/multiuse — a reusable invitation link.
-func (s *Server) createInviteLink(c *call) (fields, error) {
+func (s *Server) createInviteLink(c *handler.Call) (handler.Fields, error) {
 	r := s.inviteParams(c, false)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	link, err := s.realm().CreateInviteLink(c.user.ID, r)
+	link, err := s.realm().CreateInviteLink(c.User.ID, r)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"invite_link": link}, nil
+	return handler.Fields{"invite_link": link}, nil
 }
 
 // getInvites: GET /invites — the unexpired invitations the requester controls.
-func (s *Server) getInvites(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getInvites(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"invites": s.realm().Invites(c.user.ID)}, nil
+	return handler.Fields{"invites": s.realm().Invites(c.User.ID)}, nil
 }
 
 // errNoInvitation is the answer for an invitation ID too large to name one.
 var errNoInvitation = apierr.BadRequest("No such invitation")
 
 // resendInvite: POST /invites/{invite_id}/resend.
-func (s *Server) resendInvite(c *call) (fields, error) {
-	id, err := c.pathID("invite_id", errNoInvitation)
+func (s *Server) resendInvite(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("invite_id", errNoInvitation)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().ResendInvite(c.user.ID, id)
+	return handler.Fields{}, s.realm().ResendInvite(c.User.ID, id)
 }
 
 // revokeInvite: DELETE /invites/{invite_id}, and DELETE /invites/multiuse/{invite_id} when
 // multiuse.
-func (s *Server) revokeInvite(multiuse bool) operation {
-	return func(c *call) (fields, error) {
-		id, err := c.pathID("invite_id", errNoInvitation)
+func (s *Server) revokeInvite(multiuse bool) handler.Operation {
+	return func(c *handler.Call) (handler.Fields, error) {
+		id, err := c.PathID("invite_id", errNoInvitation)
 		if err != nil {
 			return nil, err
 		}
-		if err := c.done(); err != nil {
+		if err := c.Done(); err != nil {
 			return nil, err
 		}
-		if err := s.realm().RevokeInvite(c.user.ID, id, multiuse); err != nil {
+		if err := s.realm().RevokeInvite(c.User.ID, id, multiuse); err != nil {
 			return nil, err
 		}
-		return fields{}, nil
+		return handler.Fields{}, nil
 	}
 }

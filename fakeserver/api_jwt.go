@@ -1,24 +1,25 @@
 package fakeserver
 
 import (
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // jwtFetchAPIKey: POST /jwt/fetch_api_key (operation 9), without credentials. The token is
 // verified with the key and algorithm of the server configuration (PATCH /_fake/config).
-func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
+func (s *Server) jwtFetchAPIKey(c *handler.Call) (handler.Fields, error) {
 	// As on the real server, a missing token is an empty one ("No JSON web token passed").
-	token, _ := c.p.String("token")
-	includeProfile := c.p.Bool("include_profile", false)
-	if err := c.done(); err != nil {
+	token, _ := c.P.String("token")
+	includeProfile := c.P.Bool("include_profile", false)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	if mutation.On("jwt-profile-by-default") && !c.p.Has("include_profile") {
+	if mutation.On("jwt-profile-by-default") && !c.P.Has("include_profile") {
 		includeProfile = true
 	}
 	if mutation.On("jwt-needs-credentials") {
-		if _, err := s.authenticate(c.r); err != nil {
+		if _, err := handler.Authenticate(c.R, s.realm()); err != nil {
 			return nil, err
 		}
 	}
@@ -27,7 +28,7 @@ func (s *Server) jwtFetchAPIKey(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := fields{"api_key": u.APIKey, "email": u.Email}
+	f := handler.Fields{"api_key": u.APIKey, "email": u.Email}
 	if mutation.On("jwt-api-key-rotated") {
 		f["api_key"] = u.APIKey[1:] + u.APIKey[:1]
 	}

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -10,57 +11,57 @@ var errNoSuchBot = apierr.BadRequest("No such bot")
 
 // regenerateAPIKey: POST /users/me/api_key/regenerate — a new key for the requester; the old
 // one stops working at once.
-func (s *Server) regenerateAPIKey(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) regenerateAPIKey(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"api_key": s.realm().RegenerateAPIKey(c.user.ID)}, nil
+	return handler.Fields{"api_key": s.realm().RegenerateAPIKey(c.User.ID)}, nil
 }
 
 // botAPIKey: GET /bots/{bot_id}/api_key reads a bot's key (key is State.BotAPIKey), and
 // POST /bots/{bot_id}/api_key/regenerate replaces it (State.RegenerateBotAPIKey); for the
 // bot's owner or an administrator.
-func (s *Server) botAPIKey(key func(st *realm.State, requesterID, botID int) (string, error)) operation {
-	return func(c *call) (fields, error) {
-		id, err := c.pathID("bot_id", errNoSuchBot)
+func (s *Server) botAPIKey(key func(st *realm.State, requesterID, botID int) (string, error)) handler.Operation {
+	return func(c *handler.Call) (handler.Fields, error) {
+		id, err := c.PathID("bot_id", errNoSuchBot)
 		if err != nil {
 			return nil, err
 		}
-		if err := c.done(); err != nil {
+		if err := c.Done(); err != nil {
 			return nil, err
 		}
-		k, err := key(s.realm(), c.user.ID, id)
+		k, err := key(s.realm(), c.User.ID, id)
 		if err != nil {
 			return nil, err
 		}
-		return fields{"api_key": k}, nil
+		return handler.Fields{"api_key": k}, nil
 	}
 }
 
 // updateBot: PATCH /bots/{bot_id} — the bot's name, role, owner, default channels and
 // outgoing webhook (api_bot_settings.go).
-func (s *Server) updateBot(c *call) (fields, error) {
-	id, err := c.pathID("bot_id", errNoSuchBot)
+func (s *Server) updateBot(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("bot_id", errNoSuchBot)
 	if err != nil {
 		return nil, err
 	}
 	var up realm.BotUpdate
-	if name, ok := c.p.String("full_name"); ok {
+	if name, ok := c.P.String("full_name"); ok {
 		up.FullName = &name
 	}
-	if role, ok := c.p.Int("role"); ok {
+	if role, ok := c.P.Int("role"); ok {
 		r := int(max(min(role, 1<<31-1), -1)) // out-of-range values stay invalid roles
 		up.Role = &r
 	}
-	if owner, ok := c.p.Int("bot_owner_id"); ok {
+	if owner, ok := c.P.Int("bot_owner_id"); ok {
 		o := int(max(min(owner, 1<<31-1), 0)) // out-of-range IDs name no user
 		up.OwnerID = &o
 	}
 	up.BotSettingsUpdate = botSettingsParams(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	v, err := s.realm().UpdateBot(c.user.ID, id, up)
+	v, err := s.realm().UpdateBot(c.User.ID, id, up)
 	if err != nil {
 		return nil, err
 	}

@@ -2,51 +2,52 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // getLinkifiers: GET /realm/linkifiers (operation 17), in the order clients apply them.
-func (s *Server) getLinkifiers(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getLinkifiers(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"linkifiers": s.realm().Linkifiers()}, nil
+	return handler.Fields{"linkifiers": s.realm().Linkifiers()}, nil
 }
 
 // addLinkifier: POST /realm/filters — appended last.
-func (s *Server) addLinkifier(c *call) (fields, error) {
+func (s *Server) addLinkifier(c *handler.Call) (handler.Fields, error) {
 	in := s.linkifierInput(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	id, err := s.realm().AddLinkifier(in)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"id": id}, nil
+	return handler.Fields{"id": id}, nil
 }
 
 // removeLinkifier: DELETE /realm/filters/{filter_id}.
-func (s *Server) removeLinkifier(c *call) (fields, error) {
-	id, err := c.pathID("filter_id", apierr.BadRequest("Linkifier not found."))
+func (s *Server) removeLinkifier(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("filter_id", apierr.BadRequest("Linkifier not found."))
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().RemoveLinkifier(id)
+	return handler.Fields{}, s.realm().RemoveLinkifier(id)
 }
 
 // linkifierInput reads the fields of POST /realm/filters and PATCH /realm/filters/{id} that
 // the level takes (linkifierList gives the same forms).
-func (s *Server) linkifierInput(c *call) realm.LinkifierInput {
+func (s *Server) linkifierInput(c *handler.Call) realm.LinkifierInput {
 	r := s.realm()
-	in := realm.LinkifierInput{Pattern: c.p.RequiredString("pattern")}
+	in := realm.LinkifierInput{Pattern: c.P.RequiredString("pattern")}
 	if r.AtLeast(realm.LevelLinkifierURLTemplate) {
-		in.URLTemplate = c.p.RequiredString("url_template")
+		in.URLTemplate = c.P.RequiredString("url_template")
 	} else {
-		in.URLTemplate = realm.TemplateOfFormatString(c.p.RequiredString("url_format_string"))
+		in.URLTemplate = realm.TemplateOfFormatString(c.P.RequiredString("url_format_string"))
 	}
 	if r.AtLeast(realm.LevelLinkifierReverse) {
 		in.ExampleInput = optionalString(c, "example_input")
@@ -59,23 +60,23 @@ func (s *Server) linkifierInput(c *call) realm.LinkifierInput {
 }
 
 // updateLinkifier: PATCH /realm/filters/{filter_id} — a new definition, same ID and place.
-func (s *Server) updateLinkifier(c *call) (fields, error) {
-	id, err := c.pathID("filter_id", apierr.BadRequest("Linkifier not found."))
+func (s *Server) updateLinkifier(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("filter_id", apierr.BadRequest("Linkifier not found."))
 	if err != nil {
 		return nil, err
 	}
 	in := s.linkifierInput(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().UpdateLinkifier(id, in)
+	return handler.Fields{}, s.realm().UpdateLinkifier(id, in)
 }
 
 // reorderLinkifiers: PATCH /realm/linkifiers — the order clients apply linkifiers in.
-func (s *Server) reorderLinkifiers(c *call) (fields, error) {
-	ids := c.p.RequiredIntList("ordered_linkifier_ids")
-	if err := c.done(); err != nil {
+func (s *Server) reorderLinkifiers(c *handler.Call) (handler.Fields, error) {
+	ids := c.P.RequiredIntList("ordered_linkifier_ids")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().ReorderLinkifiers(ids)
+	return handler.Fields{}, s.realm().ReorderLinkifiers(ids)
 }

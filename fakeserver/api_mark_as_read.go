@@ -1,31 +1,34 @@
 package fakeserver
 
-import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+)
 
 // channelIDParam reads a required JSON channel ID; one outside the ID range names no channel.
-func channelIDParam(c *call) int {
-	id := c.p.RequiredInt("stream_id")
-	if c.p.Err() == nil && (id <= 0 || id > 1<<31-1) {
-		c.p.Fail(apierr.InvalidChannel)
+func channelIDParam(c *handler.Call) int {
+	id := c.P.RequiredInt("stream_id")
+	if c.P.Err() == nil && (id <= 0 || id > 1<<31-1) {
+		c.P.Fail(apierr.InvalidChannel)
 	}
 	return int(id)
 }
 
 // markStreamAsRead: POST /mark_stream_as_read.
-func (s *Server) markStreamAsRead(c *call) (fields, error) {
+func (s *Server) markStreamAsRead(c *handler.Call) (handler.Fields, error) {
 	id := channelIDParam(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().MarkChannelAsRead(c.user.ID, id)
+	return handler.Fields{}, s.realm().MarkChannelAsRead(c.User.ID, id)
 }
 
 // markTopicAsRead: POST /mark_topic_as_read.
-func (s *Server) markTopicAsRead(c *call) (fields, error) {
+func (s *Server) markTopicAsRead(c *handler.Call) (handler.Fields, error) {
 	id := channelIDParam(c)
-	topic := c.p.RequiredString("topic_name")
-	if err := c.done(); err != nil {
+	topic := c.P.RequiredString("topic_name")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().MarkTopicAsRead(c.user.ID, id, topic)
+	return handler.Fields{}, s.realm().MarkTopicAsRead(c.User.ID, id, topic)
 }

@@ -2,13 +2,14 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // narrowParam reads narrow: a JSON list of narrow terms.
-func (s *Server) narrowParam(c *call, required bool) []realm.NarrowTerm {
-	if required && !c.p.Has("narrow") {
-		c.p.Fail(apierr.Missing("narrow"))
+func (s *Server) narrowParam(c *handler.Call, required bool) []realm.NarrowTerm {
+	if required && !c.P.Has("narrow") {
+		c.P.Fail(apierr.Missing("narrow"))
 		return nil
 	}
 	list, ok := jsonOfKind[[]any](c, "narrow", "a list")
@@ -17,17 +18,17 @@ func (s *Server) narrowParam(c *call, required bool) []realm.NarrowTerm {
 	}
 	terms, err := realm.ParseNarrow(list, s.realm().Settings().FeatureLevel)
 	if err != nil {
-		c.p.Fail(err)
+		c.P.Fail(err)
 		return nil
 	}
 	return terms
 }
 
 // matchesNarrow: GET /messages/matches_narrow (operation 5).
-func (s *Server) matchesNarrow(c *call) (fields, error) {
-	ids := c.p.RequiredIntList("msg_ids")
+func (s *Server) matchesNarrow(c *handler.Call) (handler.Fields, error) {
+	ids := c.P.RequiredIntList("msg_ids")
 	terms := s.narrowParam(c, true)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	msgIDs := make([]int, 0, len(ids))
@@ -36,9 +37,9 @@ func (s *Server) matchesNarrow(c *call) (fields, error) {
 			msgIDs = append(msgIDs, int(id))
 		}
 	}
-	matches, err := s.realm().MatchesNarrow(c.user.ID, msgIDs, terms)
+	matches, err := s.realm().MatchesNarrow(c.User.ID, msgIDs, terms)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"messages": matches}, nil
+	return handler.Fields{"messages": matches}, nil
 }

@@ -1,20 +1,23 @@
 package fakeserver
 
-import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+)
 
 // getMessageHistory: GET /messages/{message_id}/history.
-func (s *Server) getMessageHistory(c *call) (fields, error) {
-	id, err := c.pathID("message_id", apierr.InvalidMessage)
+func (s *Server) getMessageHistory(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("message_id", apierr.InvalidMessage)
 	if err != nil {
 		return nil, err
 	}
-	allowEmpty := c.p.Bool("allow_empty_topic_name", false)
-	if err := c.done(); err != nil {
+	allowEmpty := c.P.Bool("allow_empty_topic_name", false)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	history, err := s.realm().MessageHistory(c.user.ID, id, allowEmpty)
+	history, err := s.realm().MessageHistory(c.User.ID, id, allowEmpty)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"message_history": history}, nil
+	return handler.Fields{"message_history": history}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
@@ -26,21 +27,21 @@ func (s *Server) messageTypes() []string {
 }
 
 // sendMessage: POST /messages, channel and direct.
-func (s *Server) sendMessage(c *call) (sentReply, error) {
-	kind := c.p.RequiredEnum("type", s.messageTypes()...)
-	to := c.p.RequiredString("to")
+func (s *Server) sendMessage(c *handler.Call) (sentReply, error) {
+	kind := c.P.RequiredEnum("type", s.messageTypes()...)
+	to := c.P.RequiredString("to")
 	topic, topicGiven := s.topicParam(c)
-	content := c.p.RequiredString("content")
+	content := c.P.RequiredString("content")
 	// Accepted for compatibility with real clients; they change nothing in the fake.
-	c.p.Has("local_id")
-	c.p.Has("queue_id")
-	c.p.Bool("read_by_sender", true)
-	if err := c.done(); err != nil {
+	c.P.Has("local_id")
+	c.P.Has("queue_id")
+	c.P.Bool("read_by_sender", true)
+	if err := c.Done(); err != nil {
 		return sentReply{}, err
 	}
 	d := realm.Draft{Direct: kind == "direct" || kind == "private", Topic: topic, TopicGiven: topicGiven, Content: content, Client: clientName(c)}
 	if d.Direct {
-		ids, err := s.directRecipientIDs(c.user.ID, to)
+		ids, err := s.directRecipientIDs(c.User.ID, to)
 		if err != nil {
 			return sentReply{}, err
 		}
@@ -48,7 +49,7 @@ func (s *Server) sendMessage(c *call) (sentReply, error) {
 	} else {
 		d.ChannelID, d.Channel = channelTarget(to)
 	}
-	id, err := s.realm().Send(c.user.ID, d)
+	id, err := s.realm().Send(c.User.ID, d)
 	if err != nil {
 		return sentReply{}, err
 	}
@@ -56,11 +57,11 @@ func (s *Server) sendMessage(c *call) (sentReply, error) {
 }
 
 // topicParam reads topic or its deprecated alias subject; both at once is confusing.
-func (s *Server) topicParam(c *call) (string, bool) {
-	topic, hasTopic := c.p.String("topic")
-	subject, hasSubject := c.p.String("subject")
+func (s *Server) topicParam(c *handler.Call) (string, bool) {
+	topic, hasTopic := c.P.String("topic")
+	subject, hasSubject := c.P.String("subject")
 	if hasTopic && hasSubject {
-		c.p.Fail(apierr.New(400, "REQUEST_CONFUSING_VAR", "Can't decide between 'topic' and 'subject' arguments"))
+		c.P.Fail(apierr.New(400, "REQUEST_CONFUSING_VAR", "Can't decide between 'topic' and 'subject' arguments"))
 	}
 	if hasSubject && !mutation.On("subject-alias-ignored") {
 		return subject, true
@@ -127,8 +128,8 @@ func (s *Server) directRecipientIDs(viewerID int, to string) ([]int, error) {
 
 // clientName derives the client name from the User-Agent as the real server does: the
 // product token before the first slash, or "API" when there is none.
-func clientName(c *call) string {
-	ua := strings.TrimSpace(c.r.UserAgent())
+func clientName(c *handler.Call) string {
+	ua := strings.TrimSpace(c.R.UserAgent())
 	name, _, _ := strings.Cut(ua, "/")
 	name, _, _ = strings.Cut(name, " ")
 	if name == "" {
@@ -138,49 +139,49 @@ func clientName(c *call) string {
 }
 
 // deleteMessage: DELETE /messages/{message_id}.
-func (s *Server) deleteMessage(c *call) (fields, error) {
-	id, err := c.pathID("message_id", apierr.InvalidMessage)
+func (s *Server) deleteMessage(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("message_id", apierr.InvalidMessage)
 	if err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().DeleteMessage(c.user.ID, id)
+	return handler.Fields{}, s.realm().DeleteMessage(c.User.ID, id)
 }
 
 // completion is the reply of a batched operation: complete, or below level 211 the real
 // server's earlier form, no field when done and result partially_completed (with code
 // REQUEST_TIMEOUT) when it stopped early.
-func (s *Server) completion(complete bool) fields {
+func (s *Server) completion(complete bool) handler.Fields {
 	switch {
 	case mutation.On("partially-completed-at-every-level") && !complete:
-		return fields{resultField: "partially_completed", "code": "REQUEST_TIMEOUT"}
+		return handler.Fields{handler.ResultField: "partially_completed", "code": "REQUEST_TIMEOUT"}
 	case s.realm().AtLeast(realm.LevelBatchComplete):
-		return fields{"complete": complete}
+		return handler.Fields{"complete": complete}
 	case complete:
-		return fields{}
+		return handler.Fields{}
 	}
-	return fields{resultField: "partially_completed", "code": "REQUEST_TIMEOUT"}
+	return handler.Fields{handler.ResultField: "partially_completed", "code": "REQUEST_TIMEOUT"}
 }
 
 // maxMessagesPerFetch is the real server's bound on num_before + num_after.
 const maxMessagesPerFetch = 5000
 
 // getMessages: GET /messages — a window of the messages of a narrow around an anchor.
-func (s *Server) getMessages(c *call) (fields, error) {
+func (s *Server) getMessages(c *handler.Call) (handler.Fields, error) {
 	// The anchor is checked after the other parameters, as on the real server: it is needed
 	// only without use_first_unread_anchor, the older way of saying anchor=first_unread.
-	anchor, hasAnchor := c.p.String("anchor")
+	anchor, hasAnchor := c.P.String("anchor")
 	var q realm.MessageQuery
 	q.NumBefore = requiredCount(c, "num_before")
 	q.NumAfter = requiredCount(c, "num_after")
-	useFirstUnread := c.p.Bool("use_first_unread_anchor", false)
-	q.IncludeAnchor = c.p.Bool("include_anchor", true)
+	useFirstUnread := c.P.Bool("use_first_unread_anchor", false)
+	q.IncludeAnchor = c.P.Bool("include_anchor", true)
 	q.Narrow = s.narrowParam(c, false)
 	q.View = realm.ViewOptions{
-		ApplyMarkdown:       c.p.Bool("apply_markdown", true),
-		ClientGravatar:      c.p.Bool("client_gravatar", true),
-		AllowEmptyTopicName: c.p.Bool("allow_empty_topic_name", false),
+		ApplyMarkdown:       c.P.Bool("apply_markdown", true),
+		ClientGravatar:      c.P.Bool("client_gravatar", true),
+		AllowEmptyTopicName: c.P.Bool("allow_empty_topic_name", false),
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	switch {
@@ -198,26 +199,26 @@ func (s *Server) getMessages(c *call) (fields, error) {
 	if q.NumBefore+q.NumAfter > maxMessagesPerFetch {
 		return nil, apierr.BadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
 	}
-	w, err := s.realm().Messages(c.user.ID, q)
+	w, err := s.realm().Messages(c.User.ID, q)
 	if err != nil {
 		return nil, err
 	}
-	return fields{
+	return handler.Fields{
 		"messages": w.Messages, "anchor": w.Anchor, "found_anchor": w.FoundAnchor, "found_oldest": w.FoundOldest,
 		"found_newest": w.FoundNewest, "history_limited": w.HistoryLimited,
 	}, nil
 }
 
 // anchorParam reads a required anchor: a message ID, or newest, oldest or first_unread.
-func anchorParam(c *call) int {
-	raw, given := c.p.String("anchor")
+func anchorParam(c *handler.Call) int {
+	raw, given := c.P.String("anchor")
 	if !given {
-		c.p.Fail(apierr.Missing("anchor"))
+		c.P.Fail(apierr.Missing("anchor"))
 		return 0
 	}
 	a, err := parseAnchor(raw)
 	if err != nil {
-		c.p.Fail(err)
+		c.P.Fail(err)
 	}
 	return a
 }
@@ -241,9 +242,9 @@ func parseAnchor(raw string) (int, error) {
 }
 
 // requiredCount reads a required non-negative JSON integer count.
-func requiredCount(c *call, name string) int {
-	if !c.p.Has(name) {
-		c.p.Fail(apierr.Missing(name))
+func requiredCount(c *handler.Call, name string) int {
+	if !c.P.Has(name) {
+		c.P.Fail(apierr.Missing(name))
 		return 0
 	}
 	n, _ := nonNegativeInt(c, name)

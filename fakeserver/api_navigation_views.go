@@ -4,55 +4,56 @@ import (
 	"net/url"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 
 	"github.com/go-chi/chi/v5"
 )
 
 // getNavigationViews: GET /navigation_views — the requester's navigation views.
-func (s *Server) getNavigationViews(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getNavigationViews(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"navigation_views": s.realm().NavigationViews(c.user.ID)}, nil
+	return handler.Fields{"navigation_views": s.realm().NavigationViews(c.User.ID)}, nil
 }
 
 // addNavigationView: POST /navigation_views.
-func (s *Server) addNavigationView(c *call) (fields, error) {
-	fragment := c.p.RequiredString("fragment")
-	if !c.p.Has("is_pinned") {
-		c.p.Fail(apierr.Missing("is_pinned"))
+func (s *Server) addNavigationView(c *handler.Call) (handler.Fields, error) {
+	fragment := c.P.RequiredString("fragment")
+	if !c.P.Has("is_pinned") {
+		c.P.Fail(apierr.Missing("is_pinned"))
 	}
-	isPinned := c.p.Bool("is_pinned", false)
+	isPinned := c.P.Bool("is_pinned", false)
 	name := optionalString(c, "name")
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().AddNavigationView(c.user.ID, fragment, isPinned, name)
+	return handler.Fields{}, s.realm().AddNavigationView(c.User.ID, fragment, isPinned, name)
 }
 
 // updateNavigationView: PATCH /navigation_views/{fragment}.
-func (s *Server) updateNavigationView(c *call) (fields, error) {
+func (s *Server) updateNavigationView(c *handler.Call) (handler.Fields, error) {
 	isPinned := optionalBool(c, "is_pinned")
 	name := optionalString(c, "name")
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().UpdateNavigationView(c.user.ID, viewFragment(c), isPinned, name)
+	return handler.Fields{}, s.realm().UpdateNavigationView(c.User.ID, viewFragment(c), isPinned, name)
 }
 
 // removeNavigationView: DELETE /navigation_views/{fragment}.
-func (s *Server) removeNavigationView(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) removeNavigationView(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().RemoveNavigationView(c.user.ID, viewFragment(c))
+	return handler.Fields{}, s.realm().RemoveNavigationView(c.User.ID, viewFragment(c))
 }
 
 // viewFragment is the fragment a path names. Fragments hold slashes (narrow/is/starred),
 // which the real server's route takes as they are or encoded (%2F).
-func viewFragment(c *call) string {
-	raw := chi.URLParam(c.r, "*")
-	if c.r.URL.RawPath == "" { // chi routed the decoded path
+func viewFragment(c *handler.Call) string {
+	raw := chi.URLParam(c.R, "*")
+	if c.R.URL.RawPath == "" { // chi routed the decoded path
 		return raw
 	}
 	decoded, err := url.PathUnescape(raw)

@@ -2,37 +2,38 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // addPlayground: POST /realm/playgrounds (operation 14).
-func (s *Server) addPlayground(c *call) (fields, error) {
-	name := c.p.RequiredString("name")
-	language := c.p.RequiredString("pygments_language")
+func (s *Server) addPlayground(c *handler.Call) (handler.Fields, error) {
+	name := c.P.RequiredString("name")
+	language := c.P.RequiredString("pygments_language")
 	var template string
 	if s.realm().AtLeast(realm.LevelPlaygroundTemplate) {
-		template = c.p.RequiredString("url_template")
+		template = c.P.RequiredString("url_template")
 	} else { // the URL before the code (playgroundList gives the same form)
-		template = c.p.RequiredString("url_prefix") + "{code}"
+		template = c.P.RequiredString("url_prefix") + "{code}"
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	id, err := s.realm().AddPlayground(name, language, template)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"id": id}, nil
+	return handler.Fields{"id": id}, nil
 }
 
 // removePlayground: DELETE /realm/playgrounds/{playground_id}.
-func (s *Server) removePlayground(c *call) (fields, error) {
-	id, err := c.pathID("playground_id", apierr.BadRequest("Invalid playground"))
+func (s *Server) removePlayground(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("playground_id", apierr.BadRequest("Invalid playground"))
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().RemovePlayground(id)
+	return handler.Fields{}, s.realm().RemovePlayground(id)
 }

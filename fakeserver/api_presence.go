@@ -6,6 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
@@ -14,13 +15,13 @@ import (
 const defaultHistoryLimitDays = 14
 
 // updatePresence: POST /users/me/presence (operation 4); humans only.
-func (s *Server) updatePresence(c *call) (fields, error) {
-	status := c.p.RequiredString("status")
-	pingOnly := c.p.Bool("ping_only", false)
-	c.p.Bool("new_user_input", false)
-	slim := c.p.Bool("slim_presence", false)
-	if mutation.On("slim-presence-refused") && c.p.Has("slim_presence") {
-		c.p.Fail(apierr.BadRequest("slim_presence is no longer supported"))
+func (s *Server) updatePresence(c *handler.Call) (handler.Fields, error) {
+	status := c.P.RequiredString("status")
+	pingOnly := c.P.Bool("ping_only", false)
+	c.P.Bool("new_user_input", false)
+	slim := c.P.Bool("slim_presence", false)
+	if mutation.On("slim-presence-refused") && c.P.Has("slim_presence") {
+		c.P.Fail(apierr.BadRequest("slim_presence is no longer supported"))
 	}
 	q := realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays}
 	if mutation.On("presence-history-default-13-days") {
@@ -32,7 +33,7 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 		protocol = s.realm().AtLeast(realm.LevelPresenceUpdateID + 1)
 	}
 	if protocol {
-		if id, ok := c.p.Int("last_update_id"); ok {
+		if id, ok := c.P.Int("last_update_id"); ok {
 			last := int(id)
 			if mutation.On("presence-minus-one-as-latest") && last == -1 {
 				last = 1 << 30
@@ -42,22 +43,22 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	}
 	if days, ok := s.historyLimitDays(c); ok {
 		if days < 0 {
-			c.p.Fail(apierr.BadRequest("history_limit_days is too small"))
+			c.P.Fail(apierr.BadRequest("history_limit_days is too small"))
 		}
 		if !mutation.On("history-limit-days-ignored") {
 			q.HistoryLimitDays = int(min(days, 36500))
 		}
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if status != "active" && status != "idle" && !mutation.On("presence-any-status-idle") {
 		return nil, apierr.BadRequest("Invalid status: %s", status)
 	}
 	if mutation.On("ping-only-status-not-recorded") && pingOnly {
-		return fields{}, nil
+		return handler.Fields{}, nil
 	}
-	s.realm().UpdatePresence(c.user.ID, status, clientName(c))
+	s.realm().UpdatePresence(c.User.ID, status, clientName(c))
 	if mutation.On("ping-only-ignored") {
 		pingOnly = false
 	}
@@ -67,7 +68,7 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 	q.Modern = q.LastUpdateID != nil && !mutation.On("presence-legacy-with-update-id") ||
 		slim && !mutation.On("presence-legacy-when-slim") || mutation.On("presence-modern-by-default")
 	res := s.realm().Presences(q)
-	out := fields{"server_timestamp": float64(s.realm().Now()), "presences": res.Presences}
+	out := handler.Fields{"server_timestamp": float64(s.realm().Now()), "presences": res.Presences}
 	if mutation.On("presence-server-timestamp-ms") {
 		out["server_timestamp"] = float64(s.realm().Now() * 1000)
 	}
@@ -83,9 +84,9 @@ func (s *Server) updatePresence(c *call) (fields, error) {
 // pingOnlyAnswer is the answer to a ping_only update: no presence data, so from the
 // last_update_id protocol on, presence_last_update_id (which the document lists in every
 // answer) is the value passed, or -1 when none was.
-func pingOnlyAnswer(protocol bool, passed *int) fields {
+func pingOnlyAnswer(protocol bool, passed *int) handler.Fields {
 	if !protocol || mutation.On("variant-ping-only-without-update-id") {
-		return fields{}
+		return handler.Fields{}
 	}
 	last := -1
 	if passed != nil {
@@ -94,19 +95,19 @@ func pingOnlyAnswer(protocol bool, passed *int) fields {
 	if mutation.On("ping-only-update-id-zero") && passed == nil {
 		last = 0
 	}
-	return fields{"presence_last_update_id": last}
+	return handler.Fields{"presence_last_update_id": last}
 }
 
 // getUserPresence: GET /users/{user_id_or_email}/presence.
-func (s *Server) getUserPresence(c *call) (fields, error) {
-	key := chi.URLParam(c.r, "user_id_or_email")
-	if err := c.done(); err != nil {
+func (s *Server) getUserPresence(c *handler.Call) (handler.Fields, error) {
+	key := chi.URLParam(c.R, "user_id_or_email")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	id, err := strconv.Atoi(key)
 	if err != nil {
 		found := false
-		if id, found = s.realm().UserIDByEmail(c.user.ID, key); !found {
+		if id, found = s.realm().UserIDByEmail(c.User.ID, key); !found {
 			return nil, apierr.NoSuchUser
 		}
 	} else if id <= 0 {
@@ -116,24 +117,24 @@ func (s *Server) getUserPresence(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fields{"presence": presence}, nil
+	return handler.Fields{"presence": presence}, nil
 }
 
 // getRealmPresence: GET /realm/presence — everyone's presence of the last two weeks in the
 // legacy format, keyed by email.
-func (s *Server) getRealmPresence(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getRealmPresence(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	res := s.realm().Presences(realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays})
-	return fields{"presences": res.Presences, "server_timestamp": float64(s.realm().Now())}, nil
+	return handler.Fields{"presences": res.Presences, "server_timestamp": float64(s.realm().Now())}, nil
 }
 
 // historyLimitDays reads history_limit_days, from the level that knows it (an unknown
 // parameter before, which the fake lists as ignored).
-func (s *Server) historyLimitDays(c *call) (int64, bool) {
+func (s *Server) historyLimitDays(c *handler.Call) (int64, bool) {
 	if !s.realm().AtLeast(realm.LevelHistoryLimitDays) {
 		return 0, false
 	}
-	return c.p.Int("history_limit_days")
+	return c.P.Int("history_limit_days")
 }

@@ -10,20 +10,21 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // getProfileFields: GET /realm/profile_fields.
-func (s *Server) getProfileFields(*call) (fields, error) {
-	return fields{"custom_fields": s.realm().ProfileFields()}, nil
+func (s *Server) getProfileFields(*handler.Call) (handler.Fields, error) {
+	return handler.Fields{"custom_fields": s.realm().ProfileFields()}, nil
 }
 
 // addProfileField: POST /realm/profile_fields; administrators only.
-func (s *Server) addProfileField(c *call) (fields, error) {
-	name := c.p.RequiredString("name")
-	hint, _ := c.p.String("hint")
-	fieldType := c.p.RequiredInt("field_type")
-	if err := c.done(); err != nil {
+func (s *Server) addProfileField(c *handler.Call) (handler.Fields, error) {
+	name := c.P.RequiredString("name")
+	hint, _ := c.P.String("hint")
+	fieldType := c.P.RequiredInt("field_type")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if fieldType < 0 || fieldType > 100 {
@@ -33,35 +34,35 @@ func (s *Server) addProfileField(c *call) (fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fields{"id": id}, nil
+	return handler.Fields{"id": id}, nil
 }
 
 // removeProfileField: DELETE /realm/profile_fields/{field_id}; administrators only.
-func (s *Server) removeProfileField(c *call) (fields, error) {
-	id, err := c.pathID("field_id", apierr.BadRequest("Field id %s not found.", chi.URLParam(c.r, "field_id")))
+func (s *Server) removeProfileField(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("field_id", apierr.BadRequest("Field id %s not found.", chi.URLParam(c.R, "field_id")))
 	if err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().RemoveProfileField(id)
+	return handler.Fields{}, s.realm().RemoveProfileField(id)
 }
 
 // profileData reads profile_data: a JSON list of {"id": integer, "value": string, list of
 // integers or null}, with the real server's messages for each way an item can be wrong.
-func profileData(c *call) []realm.ProfileDataItem {
-	v, ok := c.p.JSON("profile_data")
+func profileData(c *handler.Call) []realm.ProfileDataItem {
+	v, ok := c.P.JSON("profile_data")
 	if !ok {
 		return nil
 	}
 	list, isList := v.([]any)
 	if !isList {
-		c.p.Fail(apierr.BadRequest("profile_data is not a list"))
+		c.P.Fail(apierr.BadRequest("profile_data is not a list"))
 		return nil
 	}
 	items := make([]realm.ProfileDataItem, 0, len(list))
 	for i, raw := range list {
 		item, err := profileDataItem(raw, fmt.Sprintf("profile_data[%d]", i))
 		if err != nil {
-			c.p.Fail(err)
+			c.P.Fail(err)
 			return nil
 		}
 		items = append(items, item)

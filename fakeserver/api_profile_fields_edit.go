@@ -4,18 +4,19 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // updateProfileField: PATCH /realm/profile_fields/{field_id} — administrators only.
-func (s *Server) updateProfileField(c *call) (fields, error) {
-	id, err := c.pathID("field_id", apierr.BadRequest("Field id %s not found.", chi.URLParam(c.r, "field_id")))
+func (s *Server) updateProfileField(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("field_id", apierr.BadRequest("Field id %s not found.", chi.URLParam(c.R, "field_id")))
 	if err != nil {
 		return nil, err
 	}
 	r := s.realm()
-	if !r.AtLeast(realm.LevelOptionalFieldUpdate) && !c.p.Has("name") {
-		c.p.Fail(apierr.Missing("name"))
+	if !r.AtLeast(realm.LevelOptionalFieldUpdate) && !c.P.Has("name") {
+		c.P.Fail(apierr.Missing("name"))
 	}
 	change := realm.ProfileFieldChange{
 		Name:      optionalString(c, "name"),
@@ -26,17 +27,17 @@ func (s *Server) updateProfileField(c *call) (fields, error) {
 	if r.AtLeast(realm.LevelEditableByUser) {
 		change.EditableByUser = optionalBool(c, "editable_by_user")
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, r.UpdateProfileField(id, change)
+	return handler.Fields{}, r.UpdateProfileField(id, change)
 }
 
 // reorderProfileFields: PATCH /realm/profile_fields — administrators only.
-func (s *Server) reorderProfileFields(c *call) (fields, error) {
-	order := c.p.RequiredIntList("order")
-	if err := c.done(); err != nil {
+func (s *Server) reorderProfileFields(c *handler.Call) (handler.Fields, error) {
+	order := c.P.RequiredIntList("order")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().ReorderProfileFields(order)
+	return handler.Fields{}, s.realm().ReorderProfileFields(order)
 }

@@ -2,9 +2,10 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
 // getReadReceipts: GET /messages/{message_id}/read_receipts.
-func (s *Server) getReadReceipts(c *call) (fields, error) {
-	return readByID(c, "message_id", apierr.InvalidMessage, "user_ids", s.realm().ReadReceipts)
+func (s *Server) getReadReceipts(c *handler.Call) (handler.Fields, error) {
+	return handler.ReadByID(c, "message_id", apierr.InvalidMessage, "user_ids", s.realm().ReadReceipts)
 }

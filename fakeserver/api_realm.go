@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -13,8 +14,8 @@ import (
 // moving messages, the permission group settings, and the plain settings (realm_settings.go);
 // the domain checks every value and applies them all in one step (realm.UpdateRealm), and the
 // response echoes what changed, as the real server does.
-func (s *Server) updateRealm(c *call) (fields, error) {
-	update := realm.RealmChange{ByOwner: c.user.Role == realm.RoleOwner}
+func (s *Server) updateRealm(c *handler.Call) (handler.Fields, error) {
+	update := realm.RealmChange{ByOwner: c.User.Role == realm.RoleOwner}
 	change := &update.Editing
 	change.Limits, change.Groups, change.Policies = map[string]*int{}, map[string]realm.GroupSettingChange{}, map[string]int{}
 	change.AllowMessageEditing = optionalBool(c, "allow_message_editing")
@@ -47,30 +48,30 @@ func (s *Server) updateRealm(c *call) (fields, error) {
 		update.EmailVisibility = &visibility
 	}
 	if s.realm().AtLeast(realm.LevelModerationRequestChannel) {
-		if v, given := c.p.Int("moderation_request_channel_id"); given {
+		if v, given := c.P.Int("moderation_request_channel_id"); given {
 			id := int(v)
 			update.ModerationChannel = &id
 		}
 	}
 	for _, name := range s.realm().RolePolicyNames() {
-		if v, given := c.p.Int(name); given {
+		if v, given := c.P.Int(name); given {
 			change.Policies[name] = int(v)
 		}
 	}
 	update.Plain = realmSettingParams(c, s.realm().RealmSettings())
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	changed, err := s.realm().UpdateRealm(update)
 	if err != nil {
 		return nil, err
 	}
-	return fields(changed), nil
+	return handler.Fields(changed), nil
 }
 
 // limitParam reads a time limit: a JSON positive integer of seconds, or "unlimited" (nil).
-func limitParam(c *call, name string) (*int, bool) {
-	n, unlimited, ok := c.p.IntOrWord(name, "unlimited")
+func limitParam(c *handler.Call, name string) (*int, bool) {
+	n, unlimited, ok := c.P.IntOrWord(name, "unlimited")
 	switch {
 	case !ok:
 		return nil, false
@@ -86,7 +87,7 @@ func limitParam(c *call, name string) (*int, bool) {
 
 // legacySwitch reads an old boolean parameter that the real server still takes for a newer
 // policy setting: the policy it stands for (ifTrue or ifFalse), nil when it was not sent.
-func legacySwitch(c *call, name, ifTrue, ifFalse string) *string {
+func legacySwitch(c *handler.Call, name, ifTrue, ifFalse string) *string {
 	on := optionalBool(c, name)
 	if on == nil {
 		return nil
@@ -101,22 +102,22 @@ func legacySwitch(c *call, name, ifTrue, ifFalse string) *string {
 // emailVisibilityParam reads email_address_visibility where it is a parameter: of PATCH
 // /realm below LevelUserEmailVisibility, of PATCH /settings (each user's own, userSetting)
 // from it. Elsewhere it is unknown, and so reported as ignored.
-func (s *Server) emailVisibilityParam(c *call, userSetting bool) (int64, bool) {
+func (s *Server) emailVisibilityParam(c *handler.Call, userSetting bool) (int64, bool) {
 	if s.realm().AtLeast(realm.LevelUserEmailVisibility) != userSetting {
 		return 0, false
 	}
-	return c.p.Int("email_address_visibility")
+	return c.P.Int("email_address_visibility")
 }
 
 // jsonEnum reads an optional JSON string restricted to allowed values (nil when absent).
-func jsonEnum(c *call, name string, allowed ...string) *string {
-	v, ok := c.p.JSON(name)
+func jsonEnum(c *handler.Call, name string, allowed ...string) *string {
+	v, ok := c.P.JSON(name)
 	if !ok {
 		return nil
 	}
 	str, isString := v.(string)
 	if !isString || !slices.Contains(allowed, str) {
-		c.p.Fail(apierr.BadRequest("Invalid %s", name))
+		c.P.Fail(apierr.BadRequest("Invalid %s", name))
 		return nil
 	}
 	return &str
@@ -126,8 +127,8 @@ func jsonEnum(c *call, name string, allowed ...string) *string {
 // object {"new": value, "old": value}, where a value is a group ID or an anonymous group
 // {"direct_members": [...], "direct_subgroups": [...]}. A bare value is taken as "new" too,
 // for clients that set a group directly.
-func groupSettingParam(c *call, name string) (realm.GroupSettingChange, bool) {
-	v, ok := c.p.JSON(name)
+func groupSettingParam(c *handler.Call, name string) (realm.GroupSettingChange, bool) {
+	v, ok := c.P.JSON(name)
 	if !ok {
 		return realm.GroupSettingChange{}, false
 	}
@@ -136,7 +137,7 @@ func groupSettingParam(c *call, name string) (realm.GroupSettingChange, bool) {
 	if _, hasNew := obj["new"]; !isObj || !hasNew {
 		g, err := groupValue(v, name)
 		if err != nil {
-			c.p.Fail(err)
+			c.P.Fail(err)
 			return change, false
 		}
 		change.New = g
@@ -144,20 +145,20 @@ func groupSettingParam(c *call, name string) (realm.GroupSettingChange, bool) {
 	}
 	for _, key := range slices.Sorted(maps.Keys(obj)) { // the same key named every time
 		if key != "new" && key != "old" {
-			c.p.Fail(apierr.BadRequest(`Argument "%s" at %s is unexpected`, key, name))
+			c.P.Fail(apierr.BadRequest(`Argument "%s" at %s is unexpected`, key, name))
 			return change, false
 		}
 	}
 	g, err := groupValue(obj["new"], name+`["new"]`)
 	if err != nil {
-		c.p.Fail(err)
+		c.P.Fail(err)
 		return change, false
 	}
 	change.New = g
 	if old, given := obj["old"]; given {
 		g, err := groupValue(old, name+`["old"]`)
 		if err != nil {
-			c.p.Fail(err)
+			c.P.Fail(err)
 			return change, false
 		}
 		change.Old = &g

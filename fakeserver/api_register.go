@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
@@ -25,7 +26,7 @@ var clientCapabilities = []string{
 // chooses the state returned and defaults to event_types; each state key is present when,
 // and only when, its event type is chosen, as on the real server. The queue is made before
 // the state is read, so a change between the two is at worst seen twice, never lost.
-func (s *Server) register(c *call) (fields, error) {
+func (s *Server) register(c *handler.Call) (handler.Fields, error) {
 	fetchTypes := stringList(c, "fetch_event_types")
 	eventTypes := stringList(c, "event_types")
 	client := s.clientOptions(c)
@@ -34,26 +35,26 @@ func (s *Server) register(c *call) (fields, error) {
 		for _, name := range slices.Sorted(maps.Keys(caps)) {
 			on, isBool := caps[name].(bool)
 			if !isBool {
-				c.p.Fail(apierr.BadRequest("client_capabilities[%q] is not a boolean", name))
+				c.P.Fail(apierr.BadRequest("client_capabilities[%q] is not a boolean", name))
 				break
 			}
 			client.Capabilities[name] = on
 		}
 	}
-	includeSubscribers := c.p.Bool("include_subscribers", false)
-	if err := c.done(); err != nil {
+	includeSubscribers := c.P.Bool("include_subscribers", false)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if err := s.checkClientOptions(c, client); err != nil {
 		return nil, err
 	}
-	queueID, lastEventID := s.registerQueue(c.user.ID, eventTypes, client)
+	queueID, lastEventID := s.registerQueue(c.User.ID, eventTypes, client)
 	wanted := fetchTypes
 	if wanted == nil {
 		wanted = eventTypes
 	}
 	st := registerState{
-		c: c, f: fields{}, client: client, wanted: wanted, settings: s.realm().Settings(),
+		c: c, f: handler.Fields{}, client: client, wanted: wanted, settings: s.realm().Settings(),
 		subs: realm.SubscriptionOptions{
 			IncludeSubscribers:       includeSubscribers,
 			NotificationSettingsNull: client.Can("notification_settings_null"),
@@ -75,19 +76,19 @@ func (s *Server) register(c *call) (fields, error) {
 // clientOptions reads the options that shape a queue's events, taken by POST /register and
 // by GET /events when it makes a queue: apply_markdown is false unless asked for, and
 // client_gravatar true from feature level 92 on, as on the real server.
-func (s *Server) clientOptions(c *call) events.Client {
+func (s *Server) clientOptions(c *handler.Call) events.Client {
 	return events.Client{
-		ApplyMarkdown:    c.p.Bool("apply_markdown", false),
-		ClientGravatar:   c.p.Bool("client_gravatar", s.realm().AtLeast(realm.LevelClientGravatarDefault)),
-		SlimPresence:     c.p.Bool("slim_presence", false),
-		AllPublicStreams: c.p.Bool("all_public_streams", false),
+		ApplyMarkdown:    c.P.Bool("apply_markdown", false),
+		ClientGravatar:   c.P.Bool("client_gravatar", s.realm().AtLeast(realm.LevelClientGravatarDefault)),
+		SlimPresence:     c.P.Bool("slim_presence", false),
+		AllPublicStreams: c.P.Bool("all_public_streams", false),
 		Narrow:           eventNarrow(c),
 	}
 }
 
 // checkClientOptions applies the real server's checks of the options after parsing.
-func (s *Server) checkClientOptions(c *call, client events.Client) error {
-	if client.AllPublicStreams && c.user.Role == realm.RoleGuest {
+func (s *Server) checkClientOptions(c *handler.Call, client events.Client) error {
+	if client.AllPublicStreams && c.User.Role == realm.RoleGuest {
 		return apierr.BadRequest("User not authorized for this query")
 	}
 	if err := realm.CheckEventNarrow(client.Narrow); err != nil {
@@ -98,7 +99,7 @@ func (s *Server) checkClientOptions(c *call, client events.Client) error {
 
 // eventNarrow reads the narrow of an event queue: a JSON list of [operator, operand] pairs
 // of strings (or, as newer servers also take, {"operator", "operand"} objects).
-func eventNarrow(c *call) [][2]string {
+func eventNarrow(c *handler.Call) [][2]string {
 	list, ok := jsonOfKind[[]any](c, "narrow", "a list")
 	if !ok {
 		return nil
@@ -112,18 +113,18 @@ func eventNarrow(c *call) [][2]string {
 		case map[string]any:
 			pair = []any{term["operator"], term["operand"]}
 		default:
-			c.p.Fail(apierr.BadRequest("narrow[%d] is not a list", i))
+			c.P.Fail(apierr.BadRequest("narrow[%d] is not a list", i))
 			return nil
 		}
 		if len(pair) != 2 {
-			c.p.Fail(apierr.BadRequest("narrow[%d] is not length 2", i))
+			c.P.Fail(apierr.BadRequest("narrow[%d] is not length 2", i))
 			return nil
 		}
 		var term [2]string
 		for j, v := range pair {
 			str, isStr := v.(string)
 			if !isStr {
-				c.p.Fail(apierr.BadRequest("narrow[%d][%d] is not a string", i, j))
+				c.P.Fail(apierr.BadRequest("narrow[%d][%d] is not a string", i, j))
 				return nil
 			}
 			term[j] = str
@@ -135,8 +136,8 @@ func eventNarrow(c *call) [][2]string {
 
 // registerState is one POST /register answer being assembled.
 type registerState struct {
-	c        *call
-	f        fields
+	c        *handler.Call
+	f        handler.Fields
 	client   events.Client
 	wanted   []string // nil: every event type
 	settings realm.Settings
@@ -151,7 +152,7 @@ func (st *registerState) want(eventType string) bool {
 // coreRegisterState adds the state of the realm, its users, channels, messages, presence
 // and the user's settings.
 func (s *Server) coreRegisterState(st *registerState) {
-	r, uid, f := s.realm(), st.c.user.ID, st.f
+	r, uid, f := s.realm(), st.c.User.ID, st.f
 	if st.want("realm") {
 		s.realmRegisterState(st)
 	}
@@ -211,7 +212,7 @@ func (s *Server) coreRegisterState(st *registerState) {
 		f["realm_playgrounds"] = r.Playgrounds()
 	}
 	if st.want("has_vcall_token") {
-		f["has_vcall_token"] = st.c.user.HasVCallToken && !mutation.On("vcall-token-register-false")
+		f["has_vcall_token"] = st.c.User.HasVCallToken && !mutation.On("vcall-token-register-false")
 	}
 	s.settingsRegisterState(st)
 }
@@ -235,7 +236,7 @@ var (
 // the real server, the choices a client offers: the emoji sets with the display settings, the
 // notification sounds with the notification settings.
 func (s *Server) settingsRegisterState(st *registerState) {
-	settings := s.realm().UserSettings(st.c.user.ID)
+	settings := s.realm().UserSettings(st.c.User.ID)
 	if st.want("user_settings") {
 		withChoices := maps.Clone(settings)
 		withChoices["emojiset_choices"], withChoices["available_notification_sounds"] = realm.EmojisetChoices, realm.NotificationSounds
@@ -329,12 +330,12 @@ func (s *Server) messagingRegisterState(st *registerState) {
 	c, fetch, f := st.c, st.want, st.f
 	userTopics := s.realm().AtLeast(realm.LevelUserTopicState)
 	if fetch("user_topic") && userTopics {
-		f["user_topics"] = s.realm().UserTopics(c.user.ID)
+		f["user_topics"] = s.realm().UserTopics(c.User.ID)
 	}
 	// As on the real server, a client that names user_topic gets the legacy list only from
 	// a server too old to have user_topics.
 	if fetch("muted_topics") && (st.wanted == nil || !fetch("user_topic") || !userTopics) {
-		f["muted_topics"] = s.realm().MutedTopics(c.user.ID)
+		f["muted_topics"] = s.realm().MutedTopics(c.User.ID)
 	}
 }
 
@@ -354,20 +355,20 @@ func (s *Server) accountRegisterState(st *registerState) {
 func (s *Server) integrationRegisterState(st *registerState) {
 	c, fetch, f := st.c, st.want, st.f
 	if fetch("reminders") && s.realm().AtLeast(realm.LevelReminderList) {
-		f["reminders"] = s.realm().Reminders(c.user.ID)
+		f["reminders"] = s.realm().Reminders(c.User.ID)
 	}
 	if fetch("device") && s.realm().AtLeast(realm.LevelPushRedesign) {
-		f["devices"] = s.realm().Devices(c.user.ID)
+		f["devices"] = s.realm().Devices(c.User.ID)
 	}
 	if fetch("push_device") && s.realm().AtLeast(realm.LevelPushRegistration) && !s.realm().AtLeast(realm.LevelPushRedesign) {
-		f["push_devices"] = s.realm().PushAccounts(c.user.ID)
+		f["push_devices"] = s.realm().PushAccounts(c.User.ID)
 	}
 }
 
 // personalRegisterState adds a user's alert words, statuses, muted users, drafts, saved
 // snippets and scheduled messages to a POST /register response.
 func (s *Server) personalRegisterState(st *registerState) {
-	uid, f := st.c.user.ID, st.f
+	uid, f := st.c.User.ID, st.f
 	if st.want("alert_words") {
 		f["alert_words"] = s.realm().AlertWords(uid)
 	}
@@ -392,7 +393,7 @@ func (s *Server) personalRegisterState(st *registerState) {
 func (s *Server) organizationRegisterState(st *registerState) {
 	r, f := s.realm(), st.f
 	if st.want("default_streams") {
-		f["realm_default_streams"] = r.DefaultChannels(st.c.user.ID)
+		f["realm_default_streams"] = r.DefaultChannels(st.c.User.ID)
 	}
 	if st.want("channel_folders") && r.AtLeast(realm.LevelChannelFolders) {
 		f["channel_folders"] = r.ChannelFolders(true)
@@ -405,6 +406,6 @@ func (s *Server) organizationRegisterState(st *registerState) {
 		f["realm_user_settings_defaults"] = r.RealmUserSettingsDefaults()
 	}
 	if st.want("navigation_views") && r.AtLeast(realm.LevelNavigationViews) {
-		f["navigation_views"] = r.NavigationViews(st.c.user.ID)
+		f["navigation_views"] = r.NavigationViews(st.c.User.ID)
 	}
 }

@@ -1,10 +1,12 @@
 package fakeserver
 
+import "github.com/chatconform/chatconform/fakeserver/internal/handler"
+
 // renderMessage: POST /messages/render — the HTML a message with this content would get.
-func (s *Server) renderMessage(c *call) (fields, error) {
-	content := c.p.RequiredString("content")
-	if err := c.done(); err != nil {
+func (s *Server) renderMessage(c *handler.Call) (handler.Fields, error) {
+	content := c.P.RequiredString("content")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"rendered": s.realm().Render(content)}, nil
+	return handler.Fields{"rendered": s.realm().Render(content)}, nil
 }

@@ -2,54 +2,55 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
 // getSavedSnippets: GET /saved_snippets.
-func (s *Server) getSavedSnippets(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) getSavedSnippets(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{"saved_snippets": s.realm().SavedSnippets(c.user.ID)}, nil
+	return handler.Fields{"saved_snippets": s.realm().SavedSnippets(c.User.ID)}, nil
 }
 
 // createSavedSnippet: POST /saved_snippets.
-func (s *Server) createSavedSnippet(c *call) (fields, error) {
-	title := c.p.RequiredString("title")
-	content := c.p.RequiredString("content")
-	if err := c.done(); err != nil {
+func (s *Server) createSavedSnippet(c *handler.Call) (handler.Fields, error) {
+	title := c.P.RequiredString("title")
+	content := c.P.RequiredString("content")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	id, err := s.realm().CreateSavedSnippet(c.user.ID, title, content)
+	id, err := s.realm().CreateSavedSnippet(c.User.ID, title, content)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"saved_snippet_id": id}, nil
+	return handler.Fields{"saved_snippet_id": id}, nil
 }
 
 // errSnippetMissing answers an ID too large to name a saved snippet.
 var errSnippetMissing = apierr.New(404, "BAD_REQUEST", "Saved snippet does not exist.")
 
 // editSavedSnippet: PATCH /saved_snippets/{saved_snippet_id}.
-func (s *Server) editSavedSnippet(c *call) (fields, error) {
-	id, err := c.pathID("saved_snippet_id", errSnippetMissing)
+func (s *Server) editSavedSnippet(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("saved_snippet_id", errSnippetMissing)
 	if err != nil {
 		return nil, err
 	}
 	title, content := optionalString(c, "title"), optionalString(c, "content")
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().EditSavedSnippet(c.user.ID, id, title, content)
+	return handler.Fields{}, s.realm().EditSavedSnippet(c.User.ID, id, title, content)
 }
 
 // deleteSavedSnippet: DELETE /saved_snippets/{saved_snippet_id}.
-func (s *Server) deleteSavedSnippet(c *call) (fields, error) {
-	id, err := c.pathID("saved_snippet_id", errSnippetMissing)
+func (s *Server) deleteSavedSnippet(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("saved_snippet_id", errSnippetMissing)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().DeleteSavedSnippet(c.user.ID, id)
+	return handler.Fields{}, s.realm().DeleteSavedSnippet(c.User.ID, id)
 }

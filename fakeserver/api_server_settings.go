@@ -5,15 +5,16 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // serverSettings: GET /server_settings, without credentials.
-func (s *Server) serverSettings(c *call) (fields, error) {
+func (s *Server) serverSettings(c *handler.Call) (handler.Fields, error) {
 	st := s.realm().Settings()
 	url := baseURL(c)
-	out := fields{
+	out := handler.Fields{
 		"authentication_methods":          map[string]bool{"password": true, "dev": false, "email": true, "ldap": false, "remoteuser": false, "github": false, "gitlab": false, "google": false, "apple": false, "saml": false, "openid connect": false},
 		"external_authentication_methods": []any{},
 		"zulip_version":                   st.Version,
@@ -42,31 +43,31 @@ func (s *Server) serverSettings(c *call) (fields, error) {
 }
 
 // baseURL is the URL the client reached the fake at.
-func baseURL(c *call) string {
+func baseURL(c *handler.Call) string {
 	scheme := "http"
-	if c.r.TLS != nil {
+	if c.R.TLS != nil {
 		scheme = "https"
 	}
-	return scheme + "://" + c.r.Host
+	return scheme + "://" + c.R.Host
 }
 
 // jsonOfKind reads an optional JSON parameter that must decode to T ("<name> is not <kind>").
-func jsonOfKind[T any](c *call, name, kind string) (T, bool) {
+func jsonOfKind[T any](c *handler.Call, name, kind string) (T, bool) {
 	var zero T
-	v, ok := c.p.JSON(name)
+	v, ok := c.P.JSON(name)
 	if !ok {
 		return zero, false
 	}
 	typed, isT := v.(T)
 	if !isT {
-		c.p.Fail(apierr.BadRequest("%s is not %s", name, kind))
+		c.P.Fail(apierr.BadRequest("%s is not %s", name, kind))
 		return zero, false
 	}
 	return typed, true
 }
 
 // stringList reads an optional JSON list of strings; nil when absent.
-func stringList(c *call, name string) []string {
+func stringList(c *handler.Call, name string) []string {
 	list, ok := jsonOfKind[[]any](c, name, "a list")
 	if !ok {
 		return nil
@@ -75,7 +76,7 @@ func stringList(c *call, name string) []string {
 	for i, item := range list {
 		str, isStr := item.(string)
 		if !isStr {
-			c.p.Fail(apierr.BadRequest("%s[%d] is not a string", name, i))
+			c.P.Fail(apierr.BadRequest("%s[%d] is not a string", name, i))
 			return nil
 		}
 		out = append(out, str)

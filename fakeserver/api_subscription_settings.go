@@ -4,18 +4,19 @@ import (
 	"encoding/json"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // updateSubscription: PATCH /users/me/subscriptions/{stream_id} (operation 10).
-func (s *Server) updateSubscription(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+func (s *Server) updateSubscription(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("stream_id", apierr.InvalidChannel)
 	if err != nil {
 		return nil, err
 	}
-	property := c.p.RequiredString("property")
-	raw := c.p.RequiredString("value")
-	if err := c.done(); err != nil {
+	property := c.P.RequiredString("property")
+	raw := c.P.RequiredString("value")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	// The value is a boolean when it parses as one, else the string itself (a color).
@@ -24,29 +25,29 @@ func (s *Server) updateSubscription(c *call) (fields, error) {
 	if json.Unmarshal([]byte(raw), &b) == nil {
 		value = b
 	}
-	return fields{}, s.realm().SetSubscriptionProperty(c.user.ID, id, property, value)
+	return handler.Fields{}, s.realm().SetSubscriptionProperty(c.User.ID, id, property, value)
 }
 
 // updateSubscriptionProperties: POST /users/me/subscriptions/properties — the bulk form of
 // operation 10: a JSON list of {"stream_id", "property", "value"}.
-func (s *Server) updateSubscriptionProperties(c *call) (fields, error) {
-	if !c.p.Has("subscription_data") {
-		c.p.Fail(apierr.Missing("subscription_data"))
+func (s *Server) updateSubscriptionProperties(c *handler.Call) (handler.Fields, error) {
+	if !c.P.Has("subscription_data") {
+		c.P.Fail(apierr.Missing("subscription_data"))
 	}
 	list, _ := jsonOfKind[[]any](c, "subscription_data", "a list")
 	changes := make([]realm.SubscriptionChange, 0, len(list))
 	for i, item := range list {
 		ch, err := subscriptionChange(i, item)
 		if err != nil {
-			c.p.Fail(err)
+			c.P.Fail(err)
 			break
 		}
 		changes = append(changes, ch)
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().SetSubscriptionProperties(c.user.ID, changes)
+	return handler.Fields{}, s.realm().SetSubscriptionProperties(c.User.ID, changes)
 }
 
 // subscriptionChange reads one item of subscription_data, naming the failing field by its

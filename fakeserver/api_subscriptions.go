@@ -4,33 +4,34 @@ import (
 	"encoding/json"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // subscribe: POST /users/me/subscriptions — creates missing channels and subscribes.
-func (s *Server) subscribe(c *call) (fields, error) {
+func (s *Server) subscribe(c *handler.Call) (handler.Fields, error) {
 	specs := channelSpecs(c)
-	opts := realm.SubscribeOptions{InviteOnly: c.p.Bool("invite_only", false)}
+	opts := realm.SubscribeOptions{InviteOnly: c.P.Bool("invite_only", false)}
 	opts.HistoryPublic = optionalBool(c, "history_public_to_subscribers")
 	if s.realm().AtLeast(realm.LevelChannelFolders) {
 		opts.FolderID = folderOrNone(c)
 	}
 	principals := s.principals(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	opts.Principals = principals
-	res, err := s.realm().Subscribe(c.user.ID, specs, opts)
+	res, err := s.realm().Subscribe(c.User.ID, specs, opts)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"subscribed": res.Subscribed, "already_subscribed": res.AlreadySubscribed}, nil
+	return handler.Fields{"subscribed": res.Subscribed, "already_subscribed": res.AlreadySubscribed}, nil
 }
 
 // channelSpecs reads `subscriptions`: a JSON list of {"name", "description"} objects.
-func channelSpecs(c *call) []realm.ChannelSpec {
-	if !c.p.Has("subscriptions") {
-		c.p.Fail(apierr.Missing("subscriptions"))
+func channelSpecs(c *handler.Call) []realm.ChannelSpec {
+	if !c.P.Has("subscriptions") {
+		c.P.Fail(apierr.Missing("subscriptions"))
 		return nil
 	}
 	list, ok := jsonOfKind[[]any](c, "subscriptions", "a list")
@@ -42,24 +43,24 @@ func channelSpecs(c *call) []realm.ChannelSpec {
 		obj, isObj := item.(map[string]any)
 		name, hasName := obj["name"].(string)
 		if !isObj || !hasName {
-			c.p.Fail(apierr.BadRequest(`subscriptions[%d]["name"] is not a string`, i))
+			c.P.Fail(apierr.BadRequest(`subscriptions[%d]["name"] is not a string`, i))
 			return nil
 		}
 		desc, isString := obj["description"].(string)
 		if _, given := obj["description"]; given && !isString {
-			c.p.Fail(apierr.BadRequest(`subscriptions[%d]["description"] is not a string`, i))
+			c.P.Fail(apierr.BadRequest(`subscriptions[%d]["description"] is not a string`, i))
 			return nil
 		}
 		specs = append(specs, realm.ChannelSpec{Name: name, Description: desc})
 	}
 	if len(specs) == 0 {
-		c.p.Fail(apierr.BadRequest("Nothing to do. Specify at least one channel."))
+		c.P.Fail(apierr.BadRequest("Nothing to do. Specify at least one channel."))
 	}
 	return specs
 }
 
 // principals reads the optional JSON list of user IDs or emails to subscribe.
-func (s *Server) principals(c *call) []int {
+func (s *Server) principals(c *handler.Call) []int {
 	list, ok := jsonOfKind[[]any](c, "principals", "a list")
 	if !ok {
 		return nil
@@ -70,19 +71,19 @@ func (s *Server) principals(c *call) []int {
 		case json.Number:
 			id, err := p.Int64()
 			if err != nil {
-				c.p.Fail(apierr.BadRequest("principals contains an invalid user ID"))
+				c.P.Fail(apierr.BadRequest("principals contains an invalid user ID"))
 				return nil
 			}
 			ids = append(ids, int(id))
 		case string:
-			id, found := s.realm().UserIDByEmail(c.user.ID, p)
+			id, found := s.realm().UserIDByEmail(c.User.ID, p)
 			if !found {
-				c.p.Fail(apierr.BadRequest("No such user"))
+				c.P.Fail(apierr.BadRequest("No such user"))
 				return nil
 			}
 			ids = append(ids, id)
 		default:
-			c.p.Fail(apierr.BadRequest("principals is not a list of user IDs or emails"))
+			c.P.Fail(apierr.BadRequest("principals is not a list of user IDs or emails"))
 			return nil
 		}
 	}
@@ -90,51 +91,51 @@ func (s *Server) principals(c *call) []int {
 }
 
 // getSubscriptions: GET /users/me/subscriptions — the requester's subscriptions and settings.
-func (s *Server) getSubscriptions(c *call) (fields, error) {
-	withSubscribers := c.p.Bool("include_subscribers", false)
-	if err := c.done(); err != nil {
+func (s *Server) getSubscriptions(c *handler.Call) (handler.Fields, error) {
+	withSubscribers := c.P.Bool("include_subscribers", false)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	subs := s.realm().Subscriptions(c.user.ID, realm.SubscriptionOptions{
+	subs := s.realm().Subscriptions(c.User.ID, realm.SubscriptionOptions{
 		IncludeSubscribers: withSubscribers, NotificationSettingsNull: true, IncludeArchived: true,
 	})
-	return fields{"subscriptions": subs}, nil
+	return handler.Fields{"subscriptions": subs}, nil
 }
 
 // unsubscribe: DELETE /users/me/subscriptions — removes the requester's subscriptions, or
 // the principals', to the named channels.
-func (s *Server) unsubscribe(c *call) (fields, error) {
-	if !c.p.Has("subscriptions") {
-		c.p.Fail(apierr.Missing("subscriptions"))
+func (s *Server) unsubscribe(c *handler.Call) (handler.Fields, error) {
+	if !c.P.Has("subscriptions") {
+		c.P.Fail(apierr.Missing("subscriptions"))
 	}
 	names := stringList(c, "subscriptions")
 	principals := s.principals(c)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	res, err := s.realm().Unsubscribe(c.user.ID, names, principals)
+	res, err := s.realm().Unsubscribe(c.User.ID, names, principals)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"removed": res.Removed, "not_removed": res.NotRemoved}, nil
+	return handler.Fields{"removed": res.Removed, "not_removed": res.NotRemoved}, nil
 }
 
 // getSubscriptionStatus: GET /users/{user_id}/subscriptions/{stream_id}.
-func (s *Server) getSubscriptionStatus(c *call) (fields, error) {
-	userID, err := c.pathID("user_id", apierr.NoSuchUser)
+func (s *Server) getSubscriptionStatus(c *handler.Call) (handler.Fields, error) {
+	userID, err := c.PathID("user_id", apierr.NoSuchUser)
 	if err != nil {
 		return nil, err
 	}
-	channelID, err := c.pathID("stream_id", apierr.InvalidChannel)
+	channelID, err := c.PathID("stream_id", apierr.InvalidChannel)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	subscribed, err := s.realm().IsSubscribed(c.user.ID, userID, channelID)
+	subscribed, err := s.realm().IsSubscribed(c.User.ID, userID, channelID)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"is_subscribed": subscribed}, nil
+	return handler.Fields{"is_subscribed": subscribed}, nil
 }

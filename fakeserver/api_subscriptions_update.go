@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -13,27 +14,27 @@ var hexColor = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 // updateSubscriptions: PATCH /users/me/subscriptions — the requester's subscriptions added
 // (add: a JSON list of {"name", "color", "description"}) and removed (delete: a JSON list of
 // names) in one call, all or nothing.
-func (s *Server) updateSubscriptions(c *call) (fields, error) {
+func (s *Server) updateSubscriptions(c *handler.Call) (handler.Fields, error) {
 	remove := stringList(c, "delete")
 	add := addedChannels(c)
-	if c.p.Err() == nil && len(add) == 0 && len(remove) == 0 {
-		c.p.Fail(apierr.BadRequest(`Nothing to do. Specify at least one of "add" or "delete".`))
+	if c.P.Err() == nil && len(add) == 0 && len(remove) == 0 {
+		c.P.Fail(apierr.BadRequest(`Nothing to do. Specify at least one of "add" or "delete".`))
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	res, err := s.realm().UpdateSubscriptions(c.user.ID, add, remove)
+	res, err := s.realm().UpdateSubscriptions(c.User.ID, add, remove)
 	if err != nil {
 		return nil, err
 	}
-	return fields{
+	return handler.Fields{
 		"subscribed": res.Subscribed, "already_subscribed": res.AlreadySubscribed,
 		"removed": res.Removed, "not_removed": res.NotRemoved,
 	}, nil
 }
 
 // addedChannels reads add, naming a failing field by its path as the real server does.
-func addedChannels(c *call) []realm.ChannelSpec {
+func addedChannels(c *handler.Call) []realm.ChannelSpec {
 	list, ok := jsonOfKind[[]any](c, "add", "a list")
 	if !ok {
 		return nil
@@ -42,12 +43,12 @@ func addedChannels(c *call) []realm.ChannelSpec {
 	for i, item := range list {
 		obj, isObj := item.(map[string]any)
 		if !isObj {
-			c.p.Fail(apierr.BadRequest("add[%d] is not a dict", i))
+			c.P.Fail(apierr.BadRequest("add[%d] is not a dict", i))
 			return nil
 		}
 		name, isString := obj["name"].(string)
 		if !isString {
-			c.p.Fail(apierr.BadRequest(`add[%d]["name"] is not a string`, i))
+			c.P.Fail(apierr.BadRequest(`add[%d]["name"] is not a string`, i))
 			return nil
 		}
 		sp := realm.ChannelSpec{Name: name}
@@ -58,13 +59,13 @@ func addedChannels(c *call) []realm.ChannelSpec {
 			v, given := obj[field.key]
 			str, isString := v.(string)
 			if given && !isString {
-				c.p.Fail(apierr.BadRequest(`add[%d]["%s"] is not a string`, i, field.key))
+				c.P.Fail(apierr.BadRequest(`add[%d]["%s"] is not a string`, i, field.key))
 				return nil
 			}
 			*field.to = str
 		}
 		if _, given := obj["color"]; given && !hexColor.MatchString(sp.Color) {
-			c.p.Fail(apierr.BadRequest("add.color is not a valid hex color code"))
+			c.P.Fail(apierr.BadRequest("add.color is not a valid hex color code"))
 			return nil
 		}
 		specs = append(specs, sp)

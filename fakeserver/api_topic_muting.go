@@ -2,17 +2,18 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // muteTopic: PATCH /users/me/subscriptions/muted_topics (operation 3, deprecated).
-func (s *Server) muteTopic(c *call) (fields, error) {
-	streamID, hasID := c.p.Int("stream_id")
-	name, hasName := c.p.String("stream")
-	topic := c.p.RequiredString("topic")
-	op := c.p.RequiredEnum("op", "add", "remove")
-	if err := c.done(); err != nil {
+func (s *Server) muteTopic(c *handler.Call) (handler.Fields, error) {
+	streamID, hasID := c.P.Int("stream_id")
+	name, hasName := c.P.String("stream")
+	topic := c.P.RequiredString("topic")
+	op := c.P.RequiredEnum("op", "add", "remove")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	ref := realm.ChannelRef{Name: name}
@@ -29,5 +30,5 @@ func (s *Server) muteTopic(c *call) (fields, error) {
 	case name == "" || mutation.On("mute-by-channel-name-refused"):
 		return nil, apierr.BadRequest("Invalid channel name ''")
 	}
-	return fields{}, s.realm().MuteTopic(c.user.ID, ref, topic, op == "add")
+	return handler.Fields{}, s.realm().MuteTopic(c.User.ID, ref, topic, op == "add")
 }

@@ -2,25 +2,26 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // getTopics: GET /users/me/{stream_id}/topics (operation 12).
-func (s *Server) getTopics(c *call) (fields, error) {
-	id, err := c.pathID("stream_id", apierr.InvalidChannel)
+func (s *Server) getTopics(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("stream_id", apierr.InvalidChannel)
 	if err != nil {
 		return nil, err
 	}
-	allowEmpty := c.p.Bool("allow_empty_topic_name", false)
-	if err := c.done(); err != nil {
+	allowEmpty := c.P.Bool("allow_empty_topic_name", false)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	if mutation.On("topics-empty-name-by-default") && !c.p.Has("allow_empty_topic_name") {
+	if mutation.On("topics-empty-name-by-default") && !c.P.Has("allow_empty_topic_name") {
 		allowEmpty = true
 	}
-	topics, err := s.realm().Topics(c.user.ID, id, allowEmpty)
+	topics, err := s.realm().Topics(c.User.ID, id, allowEmpty)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"topics": topics}, nil
+	return handler.Fields{"topics": topics}, nil
 }

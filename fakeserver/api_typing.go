@@ -1,17 +1,20 @@
 package fakeserver
 
-import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+)
 
 // setTyping: POST /typing — the user started or stopped composing a direct message (to:
 // user IDs) or a channel message (stream_id and topic).
-func (s *Server) setTyping(c *call) (fields, error) {
+func (s *Server) setTyping(c *handler.Call) (handler.Fields, error) {
 	types := s.messageTypes()
-	kind := c.p.Enum("type", types[0], types...)
-	op := c.p.RequiredEnum("op", "start", "stop")
-	to, hasTo := c.p.IntList("to")
-	streamID, hasStream := c.p.Int("stream_id")
-	topic, hasTopic := c.p.String("topic")
-	if err := c.done(); err != nil {
+	kind := c.P.Enum("type", types[0], types...)
+	op := c.P.RequiredEnum("op", "start", "stop")
+	to, hasTo := c.P.IntList("to")
+	streamID, hasStream := c.P.Int("stream_id")
+	topic, hasTopic := c.P.String("topic")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	start := op == "start"
@@ -24,10 +27,10 @@ func (s *Server) setTyping(c *call) (fields, error) {
 		case streamID <= 0 || streamID > 1<<31-1:
 			return nil, apierr.InvalidChannel
 		}
-		if err := s.realm().SetChannelTyping(c.user.ID, int(streamID), topic, start); err != nil {
+		if err := s.realm().SetChannelTyping(c.User.ID, int(streamID), topic, start); err != nil {
 			return nil, err
 		}
-		return fields{}, nil
+		return handler.Fields{}, nil
 	}
 	if !hasTo {
 		return nil, apierr.BadRequest("Missing 'to' argument")
@@ -39,5 +42,5 @@ func (s *Server) setTyping(c *call) (fields, error) {
 		}
 		ids = append(ids, int(id))
 	}
-	return fields{}, s.realm().SetDirectTyping(c.user.ID, ids, start)
+	return handler.Fields{}, s.realm().SetDirectTyping(c.User.ID, ids, start)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
@@ -71,16 +72,16 @@ func (t *temporaryUploads) get(token string) (temporaryUpload, bool) {
 func uploadPathID(r *http.Request) string { return chi.URLParam(r, "*") }
 
 // fileURL: GET /api/v1/user_uploads/{path_id} — a temporary URL of a file the user may see.
-func (s *Server) fileURL(c *call) (fields, error) {
-	pathID := uploadPathID(c.r)
-	if err := c.done(); err != nil {
+func (s *Server) fileURL(c *handler.Call) (handler.Fields, error) {
+	pathID := uploadPathID(c.R)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	if _, err := s.realm().DownloadFile(c.user.ID, pathID); err != nil {
+	if _, err := s.realm().DownloadFile(c.User.ID, pathID); err != nil {
 		return nil, err
 	}
-	token := s.uploads.add(c.user.ID, pathID)
-	return fields{"url": "/user_uploads/temporary/" + token + "/" + path.Base(pathID)}, nil
+	token := s.uploads.add(c.User.ID, pathID)
+	return handler.Fields{"url": "/user_uploads/temporary/" + token + "/" + path.Base(pathID)}, nil
 }
 
 // serveUpload: GET /user_uploads/{path_id} with HTTP Basic credentials — the file's bytes.
@@ -94,12 +95,12 @@ func (s *Server) serveUpload(w http.ResponseWriter, r *http.Request) {
 // API, and answers the failure itself; ok is false then.
 func (s *Server) authenticateRaw(w http.ResponseWriter, r *http.Request) (u realm.User, ok bool) {
 	if _, err := params.Parse(r); err != nil {
-		writeError(w, err)
+		handler.WriteError(w, err)
 		return u, false
 	}
-	u, err := s.authenticate(r)
+	u, err := handler.Authenticate(r, s.realm())
 	if err != nil {
-		writeError(w, err)
+		handler.WriteError(w, err)
 		return u, false
 	}
 	return u, true
@@ -109,12 +110,12 @@ func (s *Server) authenticateRaw(w http.ResponseWriter, r *http.Request) (u real
 // while the token lives.
 func (s *Server) serveTemporaryUpload(w http.ResponseWriter, r *http.Request) {
 	if _, err := params.Parse(r); err != nil {
-		writeError(w, err)
+		handler.WriteError(w, err)
 		return
 	}
 	t, ok := s.uploads.get(chi.URLParam(r, "token"))
 	if !ok || path.Base(t.pathID) != chi.URLParam(r, "name") {
-		writeError(w, apierr.New(http.StatusNotFound, "BAD_REQUEST", "File not found."))
+		handler.WriteError(w, apierr.New(http.StatusNotFound, "BAD_REQUEST", "File not found."))
 		return
 	}
 	s.sendFile(w, r, t.userID, t.pathID)
@@ -154,7 +155,7 @@ func (s *Server) sendFile(w http.ResponseWriter, r *http.Request, userID int, pa
 		f, err = s.realm().DownloadFile(userID, pathID)
 	}()
 	if err != nil {
-		writeError(w, err)
+		handler.WriteError(w, err)
 		return
 	}
 	// A client that did not know the type sent none or octet-stream: the name tells it, as

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -10,12 +11,12 @@ var invalidGroup = apierr.BadRequest("Invalid user group")
 
 // membersOnly refuses guests and bots before any parameter is read, as the real server's
 // require_member_or_admin decorator does.
-func membersOnly(op operation) operation {
-	return func(c *call) (fields, error) {
+func membersOnly(op handler.Operation) handler.Operation {
+	return func(c *handler.Call) (handler.Fields, error) {
 		switch {
-		case c.user.IsGuest():
+		case c.User.IsGuest():
 			return nil, apierr.BadRequest("Not allowed for guest users")
-		case c.user.IsBot:
+		case c.User.IsBot:
 			return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
 		}
 		return op(c)
@@ -23,77 +24,77 @@ func membersOnly(op operation) operation {
 }
 
 // getGroups: GET /user_groups.
-func (s *Server) getGroups(c *call) (fields, error) {
-	all := c.p.Bool("include_deactivated_groups", false)
-	if err := c.done(); err != nil {
+func (s *Server) getGroups(c *handler.Call) (handler.Fields, error) {
+	all := c.P.Bool("include_deactivated_groups", false)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	groups := s.realm().Groups(all)
 	if groups == nil {
 		groups = []realm.GroupView{}
 	}
-	return fields{"user_groups": groups}, nil
+	return handler.Fields{"user_groups": groups}, nil
 }
 
 // getGroupMembers: GET /user_groups/{user_group_id}/members.
-func (s *Server) getGroupMembers(c *call) (fields, error) {
-	groupID, err := c.pathID("user_group_id", invalidGroup)
+func (s *Server) getGroupMembers(c *handler.Call) (handler.Fields, error) {
+	groupID, err := c.PathID("user_group_id", invalidGroup)
 	if err != nil {
 		return nil, err
 	}
-	directOnly := c.p.Bool("direct_member_only", false)
-	if err := c.done(); err != nil {
+	directOnly := c.P.Bool("direct_member_only", false)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	members, err := s.realm().GroupMembers(groupID, directOnly)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"members": members}, nil
+	return handler.Fields{"members": members}, nil
 }
 
 // getGroupSubgroups: GET /user_groups/{user_group_id}/subgroups.
-func (s *Server) getGroupSubgroups(c *call) (fields, error) {
-	groupID, err := c.pathID("user_group_id", invalidGroup)
+func (s *Server) getGroupSubgroups(c *handler.Call) (handler.Fields, error) {
+	groupID, err := c.PathID("user_group_id", invalidGroup)
 	if err != nil {
 		return nil, err
 	}
-	directOnly := c.p.Bool("direct_subgroup_only", false)
-	if err := c.done(); err != nil {
+	directOnly := c.P.Bool("direct_subgroup_only", false)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	subgroups, err := s.realm().GroupSubgroups(groupID, directOnly)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"subgroups": subgroups}, nil
+	return handler.Fields{"subgroups": subgroups}, nil
 }
 
 // createGroup: POST /user_groups/create — a group with direct members and subgroups.
-func (s *Server) createGroup(c *call) (fields, error) {
-	name := c.p.RequiredString("name")
-	description := c.p.RequiredString("description")
+func (s *Server) createGroup(c *handler.Call) (handler.Fields, error) {
+	name := c.P.RequiredString("name")
+	description := c.P.RequiredString("description")
 	members := intList(c, "members", true)
 	var subgroups []int
 	if s.realm().AtLeast(realm.LevelGroupSubgroupsParams) { // an unknown parameter before
 		subgroups = intList(c, "subgroups", false)
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	id, err := s.realm().CreateGroup(c.user.ID, name, description, members, subgroups)
+	id, err := s.realm().CreateGroup(c.User.ID, name, description, members, subgroups)
 	if err != nil {
 		return nil, err
 	}
 	if !s.realm().AtLeast(realm.LevelGroupCreateID) {
-		return fields{}, nil
+		return handler.Fields{}, nil
 	}
-	return fields{"group_id": id}, nil
+	return handler.Fields{"group_id": id}, nil
 }
 
 // updateGroupMembers: POST /user_groups/{user_group_id}/members — members and subgroups.
-func (s *Server) updateGroupMembers(c *call) (fields, error) {
-	groupID, err := c.pathID("user_group_id", invalidGroup)
+func (s *Server) updateGroupMembers(c *handler.Call) (handler.Fields, error) {
+	groupID, err := c.PathID("user_group_id", invalidGroup)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func (s *Server) updateGroupMembers(c *call) (fields, error) {
 	if s.realm().AtLeast(realm.LevelGroupSubgroupsParams) { // unknown parameters before
 		ch.AddSubgroups, ch.DeleteSubgroups = intList(c, "add_subgroups", false), intList(c, "delete_subgroups", false)
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if len(ch.Add)+len(ch.Delete)+len(ch.AddSubgroups)+len(ch.DeleteSubgroups) == 0 {
@@ -110,54 +111,54 @@ func (s *Server) updateGroupMembers(c *call) (fields, error) {
 		}
 		return nil, apierr.BadRequest(`Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".`)
 	}
-	return fields{}, s.realm().ChangeGroup(c.user.ID, groupID, ch)
+	return handler.Fields{}, s.realm().ChangeGroup(c.User.ID, groupID, ch)
 }
 
 // updateGroupSubgroups: POST /user_groups/{user_group_id}/subgroups.
-func (s *Server) updateGroupSubgroups(c *call) (fields, error) {
-	groupID, err := c.pathID("user_group_id", invalidGroup)
+func (s *Server) updateGroupSubgroups(c *handler.Call) (handler.Fields, error) {
+	groupID, err := c.PathID("user_group_id", invalidGroup)
 	if err != nil {
 		return nil, err
 	}
 	ch := realm.GroupChange{AddSubgroups: intList(c, "add", false), DeleteSubgroups: intList(c, "delete", false)}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if len(ch.AddSubgroups)+len(ch.DeleteSubgroups) == 0 {
 		return nil, apierr.BadRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
 	}
-	return fields{}, s.realm().ChangeGroup(c.user.ID, groupID, ch)
+	return handler.Fields{}, s.realm().ChangeGroup(c.User.ID, groupID, ch)
 }
 
 // deactivateGroup: POST /user_groups/{user_group_id}/deactivate.
-func (s *Server) deactivateGroup(c *call) (fields, error) {
-	groupID, err := c.pathID("user_group_id", invalidGroup)
+func (s *Server) deactivateGroup(c *handler.Call) (handler.Fields, error) {
+	groupID, err := c.PathID("user_group_id", invalidGroup)
 	if err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().DeactivateGroup(c.user.ID, groupID)
+	return handler.Fields{}, s.realm().DeactivateGroup(c.User.ID, groupID)
 }
 
 // deleteGroup: DELETE /user_groups/{user_group_id}, below LevelGroupDeletionRemoved.
-func (s *Server) deleteGroup(c *call) (fields, error) {
-	groupID, err := c.pathID("user_group_id", invalidGroup)
+func (s *Server) deleteGroup(c *handler.Call) (handler.Fields, error) {
+	groupID, err := c.PathID("user_group_id", invalidGroup)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().DeleteGroup(c.user.ID, groupID)
+	return handler.Fields{}, s.realm().DeleteGroup(c.User.ID, groupID)
 }
 
 // intList reads a JSON list of integer IDs; IDs beyond 32 bits name nothing and are kept
 // as such, so the domain reports them as unknown.
-func intList(c *call, name string, required bool) []int {
+func intList(c *handler.Call, name string, required bool) []int {
 	var list []int64
 	if required {
-		list = c.p.RequiredIntList(name)
+		list = c.P.RequiredIntList(name)
 	} else {
-		list, _ = c.p.IntList(name)
+		list, _ = c.P.IntList(name)
 	}
 	out := make([]int, 0, len(list))
 	for _, id := range list {
@@ -170,15 +171,15 @@ func intList(c *call, name string, required bool) []int {
 }
 
 // updateGroup: POST /user_groups/{user_group_id} — name, description, reactivation.
-func (s *Server) updateGroup(c *call) (fields, error) {
-	id, err := c.pathID("user_group_id", apierr.BadRequest("Invalid user group"))
+func (s *Server) updateGroup(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("user_group_id", apierr.BadRequest("Invalid user group"))
 	if err != nil {
 		return nil, err
 	}
 	up := realm.GroupUpdate{Name: optionalString(c, "name"), Description: optionalString(c, "description")}
 	up.Deactivated = optionalBool(c, "deactivated")
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().UpdateGroup(c.user.ID, id, up)
+	return handler.Fields{}, s.realm().UpdateGroup(c.User.ID, id, up)
 }

@@ -1,33 +1,36 @@
 package fakeserver
 
-import "github.com/chatconform/chatconform/fakeserver/internal/realm"
+import (
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+)
 
 // updateUserSettingsDefaults: PATCH /realm/user_settings_defaults — the realm's defaults for
 // new users' settings; administrators only.
-func (s *Server) updateUserSettingsDefaults(c *call) (fields, error) {
+func (s *Server) updateUserSettingsDefaults(c *handler.Call) (handler.Fields, error) {
 	changes := userSettingParams(c, s.realm().UserDefaultSettings())
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().UpdateUserSettingsDefaults(changes)
+	return handler.Fields{}, s.realm().UpdateUserSettingsDefaults(changes)
 }
 
 // userSettingParams reads the user settings of rules that the request names, each as its kind;
 // PATCH /settings and the realm's defaults share it, as they share the settings' checks.
-func userSettingParams(c *call, rules []realm.UserDefaultSetting) map[string]any {
+func userSettingParams(c *handler.Call, rules []realm.UserDefaultSetting) map[string]any {
 	values := map[string]any{}
 	for _, d := range rules {
-		if !c.p.Has(d.Name) {
+		if !c.P.Has(d.Name) {
 			continue
 		}
 		switch d.Kind {
 		case realm.SettingBool:
-			values[d.Name] = c.p.Bool(d.Name, false)
+			values[d.Name] = c.P.Bool(d.Name, false)
 		case realm.SettingInt:
-			n, _ := c.p.Int(d.Name)
+			n, _ := c.P.Int(d.Name)
 			values[d.Name] = int(n)
 		case realm.SettingString:
-			values[d.Name], _ = c.p.String(d.Name)
+			values[d.Name], _ = c.P.String(d.Name)
 		}
 	}
 	return values

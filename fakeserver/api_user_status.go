@@ -2,14 +2,15 @@ package fakeserver
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // statusChange reads a status change; away only where the route takes it (the own status).
-func statusChange(c *call, withAway bool) realm.StatusChange {
+func statusChange(c *handler.Call, withAway bool) realm.StatusChange {
 	var change realm.StatusChange
-	if withAway && c.p.Has("away") {
-		away := c.p.Bool("away", false)
+	if withAway && c.P.Has("away") {
+		away := c.P.Bool("away", false)
 		change.Away = &away
 	}
 	change.StatusText = optionalString(c, "status_text")
@@ -20,43 +21,43 @@ func statusChange(c *call, withAway bool) realm.StatusChange {
 }
 
 // updateStatus: POST /users/me/status.
-func (s *Server) updateStatus(c *call) (fields, error) {
+func (s *Server) updateStatus(c *handler.Call) (handler.Fields, error) {
 	change := statusChange(c, true)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().UpdateStatus(c.user.ID, change)
+	return handler.Fields{}, s.realm().UpdateStatus(c.User.ID, change)
 }
 
 // updateStatusOf: POST /users/{user_id}/status — an administrator sets another user's
 // status; administrators' bots too from LevelAdminBotStatus.
-func (s *Server) updateStatusOf(c *call) (fields, error) {
-	if c.user.IsBot && !s.realm().AtLeast(realm.LevelAdminBotStatus) {
+func (s *Server) updateStatusOf(c *handler.Call) (handler.Fields, error) {
+	if c.User.IsBot && !s.realm().AtLeast(realm.LevelAdminBotStatus) {
 		return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
 	}
-	id, err := c.pathID("user_id", apierr.NoSuchUser)
+	id, err := c.PathID("user_id", apierr.NoSuchUser)
 	if err != nil {
 		return nil, err
 	}
 	change := statusChange(c, false)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().UpdateStatusOf(id, change)
+	return handler.Fields{}, s.realm().UpdateStatusOf(id, change)
 }
 
 // getStatus: GET /users/{user_id}/status.
-func (s *Server) getStatus(c *call) (fields, error) {
-	id, err := c.pathID("user_id", apierr.NoSuchUser)
+func (s *Server) getStatus(c *handler.Call) (handler.Fields, error) {
+	id, err := c.PathID("user_id", apierr.NoSuchUser)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	st, err := s.realm().Status(id)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"status": st}, nil
+	return handler.Fields{"status": st}, nil
 }

@@ -1,13 +1,15 @@
 package fakeserver
 
+import "github.com/chatconform/chatconform/fakeserver/internal/handler"
+
 // updateUserTopic: POST /user_topics — a topic's visibility policy for the user (0 inherit,
 // 1 muted, 2 unmuted, 3 followed).
-func (s *Server) updateUserTopic(c *call) (fields, error) {
+func (s *Server) updateUserTopic(c *handler.Call) (handler.Fields, error) {
 	id := channelIDParam(c)
-	topic := c.p.RequiredString("topic")
-	policy := c.p.RequiredInt("visibility_policy")
-	if err := c.done(); err != nil {
+	topic := c.P.RequiredString("topic")
+	policy := c.P.RequiredInt("visibility_policy")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return fields{}, s.realm().SetUserTopic(c.user.ID, id, topic, int(policy))
+	return handler.Fields{}, s.realm().SetUserTopic(c.User.ID, id, topic, int(policy))
 }

@@ -1,29 +1,31 @@
 package fakeserver
 
+import "github.com/chatconform/chatconform/fakeserver/internal/handler"
+
 // createVideoCall: POST /calls/vcall/create (operation 21). The real server has no such
 // endpoint, only one per provider; the fake follows
 // its Zoom pattern, which newer providers copy: the server's credentials first, then the
 // user's token, then {"url": <join URL>}. It takes no parameters.
-func (s *Server) createVideoCall(c *call) (fields, error) {
+func (s *Server) createVideoCall(c *handler.Call) (handler.Fields, error) {
 	return callURL(c, func() (string, error) {
-		return s.realm().CreateVideoCall(c.user.ID, s.cfg().VideoCallsConfigured)
+		return s.realm().CreateVideoCall(c.User.ID, s.cfg().VideoCallsConfigured)
 	})
 }
 
 // createConstructorGroupsCall: POST /calls/constructorgroups/create (from feature level 460) —
 // {"url": <the user's room>}, where the server has the provider's credentials (the fake's
 // video_calls_configured). It takes no parameters.
-func (s *Server) createConstructorGroupsCall(c *call) (fields, error) {
+func (s *Server) createConstructorGroupsCall(c *handler.Call) (handler.Fields, error) {
 	return callURL(c, func() (string, error) {
-		return s.realm().ConstructorGroupsRoom(c.user.ID, s.cfg().VideoCallsConfigured)
+		return s.realm().ConstructorGroupsRoom(c.User.ID, s.cfg().VideoCallsConfigured)
 	})
 }
 
 // createNextcloudTalkCall: POST /calls/nextcloud_talk/create (from feature level 465) — a new
 // conversation named room_name and {"url": <its call URL>}, where the server has the
 // provider's credentials. The name is not part of the URL, so the fake keeps it nowhere.
-func (s *Server) createNextcloudTalkCall(c *call) (fields, error) {
-	c.p.RequiredString("room_name")
+func (s *Server) createNextcloudTalkCall(c *handler.Call) (handler.Fields, error) {
+	c.P.RequiredString("room_name")
 	return callURL(c, func() (string, error) {
 		return s.realm().NextcloudTalkRoom(s.cfg().VideoCallsConfigured)
 	})
@@ -31,13 +33,13 @@ func (s *Server) createNextcloudTalkCall(c *call) (fields, error) {
 
 // callURL ends a call route whose parameters have been read: a parameter error first, then
 // the provider's refusal or {"url": <the call's URL>}, the shape every provider's reply shares.
-func callURL(c *call, create func() (string, error)) (fields, error) {
-	if err := c.done(); err != nil {
+func callURL(c *handler.Call, create func() (string, error)) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	url, err := create()
 	if err != nil {
 		return nil, err
 	}
-	return fields{"url": url}, nil
+	return handler.Fields{"url": url}, nil
 }

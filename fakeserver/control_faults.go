@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
 // Fault makes the fake misbehave on purpose for the API requests it matches, so a client's
@@ -180,6 +181,6 @@ func (f Fault) answer() http.Handler {
 		if msg == "" {
 			msg = fmt.Sprintf("Fault %d injected by the control API", f.ID)
 		}
-		writeError(w, apierr.New(f.Status, code, "%s", msg))
+		handler.WriteError(w, apierr.New(f.Status, code, "%s", msg))
 	})
 }

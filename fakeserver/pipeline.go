@@ -9,7 +9,9 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/httpx"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
 // apiPrefix is where the API's routes are.
@@ -54,7 +56,7 @@ func (s *Server) unknownRoute(w http.ResponseWriter, r *http.Request) {
 	if s.refuseUnauthenticated(w, r) {
 		return
 	}
-	writeError(w, apierr.NotFound())
+	handler.WriteError(w, apierr.NotFound())
 }
 
 // wrongMethod answers 405 in the envelope, without a code and before any authentication, as
@@ -76,7 +78,7 @@ func (s *Server) wrongMethod(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
-	writeError(w, apierr.New(http.StatusMethodNotAllowed, "", "Method Not Allowed").With("allowed_methods", allowed))
+	handler.WriteError(w, apierr.New(http.StatusMethodNotAllowed, "", "Method Not Allowed").With("allowed_methods", allowed))
 }
 
 // controlPrefix is where the control API is mounted.
@@ -101,8 +103,8 @@ func (s *Server) refuseUnauthenticated(w http.ResponseWriter, r *http.Request) b
 	if !strings.HasPrefix(r.URL.Path, "/api/v1/") || publicPaths[r.URL.Path] {
 		return false
 	}
-	if _, err := s.authenticate(r); err != nil {
-		writeError(w, err)
+	if _, err := handler.Authenticate(r, s.realm()); err != nil {
+		handler.WriteError(w, err)
 		return true
 	}
 	return false
@@ -117,7 +119,7 @@ func recoverer(next http.Handler) http.Handler {
 				if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 					panic(v)
 				}
-				writeError(w, nil)
+				handler.WriteError(w, nil)
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -143,5 +145,15 @@ func (s *Server) sameGeneration(next http.Handler) http.Handler {
 		}()
 		reply.SendTo(w)
 		reply.Release()
+	})
+}
+
+// featureLevel notes, for the success writer, whether the fake's feature level lists ignored
+// parameters (read once per request, under the same generation as the handler).
+func (s *Server) featureLevel(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r, st := handler.WithState(r)
+		st.LevelRead, st.ReportsIgnored = true, s.realm().AtLeast(realm.LevelIgnoredParametersUnsupported)
+		next.ServeHTTP(w, r)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 )
 
@@ -23,16 +24,14 @@ func readBodyFirst(next http.Handler) http.Handler {
 		if err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
-				writeError(w, apierr.New(http.StatusRequestEntityTooLarge, "BAD_REQUEST", "Request body is larger than %d bytes", params.MaxBodyBytes))
+				handler.WriteError(w, apierr.New(http.StatusRequestEntityTooLarge, "BAD_REQUEST", "Request body is larger than %d bytes", params.MaxBodyBytes))
 				return
 			}
-			writeError(w, apierr.BadRequest("Could not read the request body"))
+			handler.WriteError(w, apierr.BadRequest("Could not read the request body"))
 			return
 		}
-		r, st := withRequestState(r)
-		st.body, st.bodyRead = body, true
-		st.bodyReader.Reset(body)
-		r.Body = &st.bodyReader
+		r, st := handler.WithState(r)
+		st.KeepBody(r, body)
 		next.ServeHTTP(w, r)
 	})
 }
@@ -74,7 +73,7 @@ func (s *Server) limitHeaders(next http.Handler) http.Handler {
 			}
 		}
 		if size > limit {
-			writeError(w, apierr.New(http.StatusRequestHeaderFieldsTooLarge, "BAD_REQUEST", "Request header fields are larger than %d bytes", limit))
+			handler.WriteError(w, apierr.New(http.StatusRequestHeaderFieldsTooLarge, "BAD_REQUEST", "Request header fields are larger than %d bytes", limit))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
 // SpecHeader is the request header in which the suite names the spec that sent a request.
@@ -406,13 +408,13 @@ func (j *journal) record(next http.Handler) http.Handler {
 		defer sw.release()
 		start, virtual := time.Now(), j.clock()
 		// The request's state, which readBodyFirst fills with the body it read.
-		r, st := withRequestState(r)
+		r, st := handler.WithState(r)
 		next.ServeHTTP(sw, r)
 		if strings.HasPrefix(r.URL.Path, "/_fake/") {
 			return
 		}
-		user := st.claimed
-		if !st.claimedRead {
+		user := st.Claimed
+		if !st.ClaimedRead {
 			var userBuf [128]byte
 			user = string(cut(basicUsername(r.Header.Get("Authorization"), userBuf[:0]), max))
 		}
@@ -422,7 +424,7 @@ func (j *journal) record(next http.Handler) http.Handler {
 			Time: start.UnixMilli(), VirtualTime: virtual, DurationMicros: time.Since(start).Microseconds()}
 		var form []byte
 		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-			form = st.body[:len(cut(st.body, 4*max))]
+			form = st.Body()[:len(cut(st.Body(), 4*max))]
 		}
 		e.detach(cut(user, max), cut(redactReply(sw.kept), max), form)
 		j.mu.Lock()

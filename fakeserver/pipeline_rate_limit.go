@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
 // Rate limiting as the real server applies it to authenticated API requests: per user, at
@@ -30,7 +31,7 @@ const (
 func (s *Server) rateLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cfg := s.cfg()
-		u := stateOf(r).user
+		u := handler.StateOf(r).User
 		if cfg.RateLimitRequests <= 0 || u == nil {
 			next.ServeHTTP(w, r)
 			return
@@ -44,7 +45,7 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		writeError(w, rateLimitHit(d.Wait))
+		handler.WriteError(w, rateLimitHit(d.Wait))
 	})
 }
 

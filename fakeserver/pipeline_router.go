@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/go-chi/chi/v5"
 )
 
@@ -43,7 +44,7 @@ type routeScope struct {
 	s     *Server
 	rctx  *chi.Context
 	next  http.Handler
-	state requestState
+	state handler.State
 }
 
 // goOn is the handler every Server's middlewares wrap. The table's dispatcher of a middleware
@@ -64,7 +65,7 @@ func (sc *routeScope) Value(key any) any {
 		return sc.rctx
 	case routeScopeKey{}:
 		return sc
-	case requestStateKey{}:
+	case handler.StateKey{}:
 		return &sc.state
 	}
 	return sc.Context.Value(key)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -45,43 +46,43 @@ var publicPaths = map[string]bool{
 
 // publicRoutes adds the API's routes that take no credentials.
 func (s *Server) publicRoutes(r chi.Router) {
-	r.Get("/server_settings", serve(s.serverSettings))
-	r.Post("/fetch_api_key", serve(s.fetchAPIKey))
-	r.Post("/dev_fetch_api_key", serve(s.devFetchAPIKey))
+	r.Get("/server_settings", handler.Serve(s.serverSettings))
+	r.Post("/fetch_api_key", handler.Serve(s.fetchAPIKey))
+	r.Post("/dev_fetch_api_key", handler.Serve(s.devFetchAPIKey))
 	s.gated(r, http.MethodPost, "/jwt/fetch_api_key", levelGate{from: realm.LevelJWT}, s.jwtFetchAPIKey) // 9
 }
 
 // apiRoutes adds the API's authenticated routes.
 func (s *Server) apiRoutes(r chi.Router) {
 	// Register and the event queue (the state register returns: api_register.go).
-	r.Post("/register", serve(s.register))
-	r.Get("/events", serve(s.getEvents))
-	r.Delete("/events", serve(s.deleteEvents))
+	r.Post("/register", handler.Serve(s.register))
+	r.Get("/events", handler.Serve(s.getEvents))
+	r.Delete("/events", handler.Serve(s.deleteEvents))
 
 	// Messages.
-	r.Get("/messages", serve(s.getMessages))
-	r.Post("/messages", serveTyped(s.sendMessage))
-	r.Get("/messages/"+messageID, serveTyped(s.getMessage)) // 6
-	r.Patch("/messages/"+messageID, serve(s.updateMessage)) // 1
-	r.Delete("/messages/"+messageID, serve(s.deleteMessage))
-	r.Get("/messages/"+messageID+"/history", serve(s.getMessageHistory))
-	r.Post("/messages/render", serve(s.renderMessage))
-	r.Get("/messages/matches_narrow", serve(s.matchesNarrow))                                                                // 5
+	r.Get("/messages", handler.Serve(s.getMessages))
+	r.Post("/messages", handler.ServeTyped(s.sendMessage))
+	r.Get("/messages/"+messageID, handler.ServeTyped(s.getMessage)) // 6
+	r.Patch("/messages/"+messageID, handler.Serve(s.updateMessage)) // 1
+	r.Delete("/messages/"+messageID, handler.Serve(s.deleteMessage))
+	r.Get("/messages/"+messageID+"/history", handler.Serve(s.getMessageHistory))
+	r.Post("/messages/render", handler.Serve(s.renderMessage))
+	r.Get("/messages/matches_narrow", handler.Serve(s.matchesNarrow))                                                        // 5
 	s.gated(r, http.MethodPost, "/messages/"+messageID+"/typing", levelGate{from: realm.LevelEditTypingRoute}, s.editTyping) // 13
 	s.gated(r, http.MethodPost, "/message_edit_typing", levelGate{from: realm.LevelEditTyping, until: realm.LevelEditTypingRoute}, s.editTypingLegacy)
-	r.Post("/typing", serve(s.setTyping))
-	r.Post("/messages/"+messageID+"/reactions", serve(s.addReaction))
-	r.Delete("/messages/"+messageID+"/reactions", serve(s.removeReaction))
-	r.Post("/submessage", serve(s.addSubmessage))
+	r.Post("/typing", handler.Serve(s.setTyping))
+	r.Post("/messages/"+messageID+"/reactions", handler.Serve(s.addReaction))
+	r.Delete("/messages/"+messageID+"/reactions", handler.Serve(s.removeReaction))
+	r.Post("/submessage", handler.Serve(s.addSubmessage))
 	s.gated(r, http.MethodGet, "/messages/"+messageID+"/read_receipts", levelGate{from: realm.LevelReadReceipts}, s.getReadReceipts)
 	s.gated(r, http.MethodPost, "/messages/"+messageID+"/report", levelGate{from: realm.LevelMessageReport}, s.reportMessage)
 
 	// Message flags and read marking.
-	r.Post("/messages/flags", serve(s.updateFlags))
+	r.Post("/messages/flags", handler.Serve(s.updateFlags))
 	s.gated(r, http.MethodPost, "/messages/flags/narrow", levelGate{from: realm.LevelFlagsForNarrow}, s.updateFlagsForNarrow)
-	r.Post("/mark_all_as_read", serve(s.markAllAsRead)) // 19
-	r.Post("/mark_stream_as_read", serve(s.markStreamAsRead))
-	r.Post("/mark_topic_as_read", serve(s.markTopicAsRead))
+	r.Post("/mark_all_as_read", handler.Serve(s.markAllAsRead)) // 19
+	r.Post("/mark_stream_as_read", handler.Serve(s.markStreamAsRead))
+	r.Post("/mark_topic_as_read", handler.Serve(s.markTopicAsRead))
 
 	// Scheduled messages, reminders, drafts and saved snippets.
 	scheduledID := "/scheduled_messages/{scheduled_message_id:[0-9]+}"
@@ -92,10 +93,10 @@ func (s *Server) apiRoutes(r chi.Router) {
 	s.gated(r, http.MethodPost, "/reminders", levelGate{from: realm.LevelReminders}, s.createReminder) // 15
 	s.gated(r, http.MethodGet, "/reminders", levelGate{from: realm.LevelReminderList}, s.getReminders)
 	s.gated(r, http.MethodDelete, "/reminders/"+reminderID, levelGate{from: realm.LevelReminderList}, s.deleteReminder)
-	r.Get("/drafts", serve(s.getDrafts))
-	r.Post("/drafts", serve(s.createDrafts))
-	r.Patch("/drafts/{draft_id:[0-9]+}", serve(s.editDraft))
-	r.Delete("/drafts/{draft_id:[0-9]+}", serve(s.deleteDraft))
+	r.Get("/drafts", handler.Serve(s.getDrafts))
+	r.Post("/drafts", handler.Serve(s.createDrafts))
+	r.Patch("/drafts/{draft_id:[0-9]+}", handler.Serve(s.editDraft))
+	r.Delete("/drafts/{draft_id:[0-9]+}", handler.Serve(s.deleteDraft))
 	snippetID := "/saved_snippets/{saved_snippet_id:[0-9]+}"
 	s.gated(r, http.MethodGet, "/saved_snippets", levelGate{from: realm.LevelSavedSnippets}, s.getSavedSnippets)
 	s.gated(r, http.MethodPost, "/saved_snippets", levelGate{from: realm.LevelSavedSnippets}, s.createSavedSnippet)
@@ -103,19 +104,19 @@ func (s *Server) apiRoutes(r chi.Router) {
 	s.gated(r, http.MethodDelete, snippetID, levelGate{from: realm.LevelSavedSnippets}, s.deleteSavedSnippet)
 
 	// Channels (streams) and their topics.
-	r.Get("/streams", serve(s.getChannels))
+	r.Get("/streams", handler.Serve(s.getChannels))
 	s.gated(r, http.MethodPost, "/channels/create", levelGate{from: realm.LevelCreateChannelRoute}, s.createChannel)
 	s.gated(r, http.MethodGet, "/streams/"+streamID, levelGate{from: realm.LevelChannelByID}, s.getChannel)
-	r.Patch("/streams/"+streamID, serve(s.updateChannel))
-	r.Delete("/streams/"+streamID, serve(s.archiveChannel))
-	r.Get("/get_stream_id", serve(s.getStreamID))
-	r.Post("/default_streams", serve(adminOnly(s.addDefaultChannel)))
-	r.Delete("/default_streams", serve(adminOnly(s.removeDefaultChannel)))
+	r.Patch("/streams/"+streamID, handler.Serve(s.updateChannel))
+	r.Delete("/streams/"+streamID, handler.Serve(s.archiveChannel))
+	r.Get("/get_stream_id", handler.Serve(s.getStreamID))
+	r.Post("/default_streams", handler.Serve(adminOnly(s.addDefaultChannel)))
+	r.Delete("/default_streams", handler.Serve(adminOnly(s.removeDefaultChannel)))
 	s.gated(r, http.MethodGet, "/streams/"+streamID+"/members", levelGate{from: realm.LevelChannelMembers}, s.getChannelMembers)
 	s.gated(r, http.MethodGet, "/streams/"+streamID+"/email_address", levelGate{from: realm.LevelChannelEmailAddress}, s.getChannelEmailAddress)
-	r.Get("/users/me/"+streamID+"/topics", serve(s.getTopics))                    // 12
-	r.Post("/streams/"+streamID+"/delete_topic", serve(adminOnly(s.deleteTopic))) // 8
-	r.Patch("/users/me/subscriptions/muted_topics", serve(s.muteTopic))           // 3
+	r.Get("/users/me/"+streamID+"/topics", handler.Serve(s.getTopics))                    // 12
+	r.Post("/streams/"+streamID+"/delete_topic", handler.Serve(adminOnly(s.deleteTopic))) // 8
+	r.Patch("/users/me/subscriptions/muted_topics", handler.Serve(s.muteTopic))           // 3
 	s.gated(r, http.MethodPost, "/user_topics", levelGate{from: realm.LevelUserTopics}, s.updateUserTopic)
 
 	// Channel folders.
@@ -126,54 +127,54 @@ func (s *Server) apiRoutes(r chi.Router) {
 	s.gated(r, http.MethodPatch, folderID, levelGate{from: realm.LevelChannelFolders}, adminOnly(s.updateChannelFolder))
 
 	// Subscriptions.
-	r.Get("/users/me/subscriptions", serve(s.getSubscriptions))
-	r.Post("/users/me/subscriptions", serve(s.subscribe))
-	r.Delete("/users/me/subscriptions", serve(s.unsubscribe))
-	r.Patch("/users/me/subscriptions", serve(s.updateSubscriptions))
-	r.Patch("/users/me/subscriptions/"+streamID, serve(s.updateSubscription)) // 10
-	r.Post("/users/me/subscriptions/properties", serve(s.updateSubscriptionProperties))
-	r.Get("/users/"+userID+"/subscriptions/"+streamID, serve(s.getSubscriptionStatus))
+	r.Get("/users/me/subscriptions", handler.Serve(s.getSubscriptions))
+	r.Post("/users/me/subscriptions", handler.Serve(s.subscribe))
+	r.Delete("/users/me/subscriptions", handler.Serve(s.unsubscribe))
+	r.Patch("/users/me/subscriptions", handler.Serve(s.updateSubscriptions))
+	r.Patch("/users/me/subscriptions/"+streamID, handler.Serve(s.updateSubscription)) // 10
+	r.Post("/users/me/subscriptions/properties", handler.Serve(s.updateSubscriptionProperties))
+	r.Get("/users/"+userID+"/subscriptions/"+streamID, handler.Serve(s.getSubscriptionStatus))
 	s.gated(r, http.MethodGet, "/users/"+userID+"/channels", levelGate{from: realm.LevelUserChannels}, s.getUserChannels)
 
 	// Users and bots.
-	r.Get("/users", serve(s.getUsers))
-	r.Post("/users", serve(adminOnly(s.createUser))) // 11
-	r.Get("/users/me", serveTyped(s.getOwnUser))
-	r.Delete("/users/me", serve(s.deactivateSelf))
-	r.Get("/users/"+userID, serve(s.getUser))
-	r.Patch("/users/"+userID, serve(s.updateUser))
-	r.Delete("/users/"+userID, serve(adminOnly(s.deactivateUser)))
-	r.Post("/users/"+userID+"/reactivate", serve(adminOnly(s.reactivateUser)))
-	r.Get("/users/"+userEmail, serve(s.getUserByEmail))
+	r.Get("/users", handler.Serve(s.getUsers))
+	r.Post("/users", handler.Serve(adminOnly(s.createUser))) // 11
+	r.Get("/users/me", handler.ServeTyped(s.getOwnUser))
+	r.Delete("/users/me", handler.Serve(s.deactivateSelf))
+	r.Get("/users/"+userID, handler.Serve(s.getUser))
+	r.Patch("/users/"+userID, handler.Serve(s.updateUser))
+	r.Delete("/users/"+userID, handler.Serve(adminOnly(s.deactivateUser)))
+	r.Post("/users/"+userID+"/reactivate", handler.Serve(adminOnly(s.reactivateUser)))
+	r.Get("/users/"+userEmail, handler.Serve(s.getUserByEmail))
 	s.gated(r, http.MethodPatch, "/users/"+userEmail, levelGate{from: realm.LevelUpdateUserByEmail}, s.updateUserByEmail) // 2
-	r.Post("/bots", serve(humansOnly(s.createBot)))
-	r.Delete("/bots/"+botID, serve(s.deactivateBot))
-	r.Patch("/bots/"+botID, serve(membersOnly(s.updateBot)))
-	r.Post("/users/me/api_key/regenerate", serve(humansOnly(s.regenerateAPIKey)))
+	r.Post("/bots", handler.Serve(humansOnly(s.createBot)))
+	r.Delete("/bots/"+botID, handler.Serve(s.deactivateBot))
+	r.Patch("/bots/"+botID, handler.Serve(membersOnly(s.updateBot)))
+	r.Post("/users/me/api_key/regenerate", handler.Serve(humansOnly(s.regenerateAPIKey)))
 	s.gated(r, http.MethodGet, "/bots/"+botID+"/api_key", levelGate{from: realm.LevelBotAPIKeyRoute}, membersOnly(s.botAPIKey((*realm.State).BotAPIKey)))
-	r.Post("/bots/"+botID+"/api_key/regenerate", serve(membersOnly(s.botAPIKey((*realm.State).RegenerateBotAPIKey))))
+	r.Post("/bots/"+botID+"/api_key/regenerate", handler.Serve(membersOnly(s.botAPIKey((*realm.State).RegenerateBotAPIKey))))
 
 	// Invitations.
-	r.Get("/invites", serve(membersOnly(s.getInvites)))
-	r.Post("/invites", serve(membersOnly(s.sendInvites)))
-	r.Post("/invites/multiuse", serve(membersOnly(s.createInviteLink)))
-	r.Post("/invites/"+inviteID+"/resend", serve(membersOnly(s.resendInvite)))
-	r.Delete("/invites/"+inviteID, serve(membersOnly(s.revokeInvite(false))))
-	r.Delete("/invites/multiuse/"+inviteID, serve(membersOnly(s.revokeInvite(true))))
-	r.Patch("/settings", serve(humansOnly(s.updateSettings)))
+	r.Get("/invites", handler.Serve(membersOnly(s.getInvites)))
+	r.Post("/invites", handler.Serve(membersOnly(s.sendInvites)))
+	r.Post("/invites/multiuse", handler.Serve(membersOnly(s.createInviteLink)))
+	r.Post("/invites/"+inviteID+"/resend", handler.Serve(membersOnly(s.resendInvite)))
+	r.Delete("/invites/"+inviteID, handler.Serve(membersOnly(s.revokeInvite(false))))
+	r.Delete("/invites/multiuse/"+inviteID, handler.Serve(membersOnly(s.revokeInvite(true))))
+	r.Patch("/settings", handler.Serve(humansOnly(s.updateSettings)))
 
 	// A user's presence, status, alert words, muted users and navigation views.
-	r.Post("/users/me/presence", serve(humansOnly(s.updatePresence))) // 4
-	r.Get("/users/"+userIDOrEmail+"/presence", serve(s.getUserPresence))
-	r.Get("/realm/presence", serve(s.getRealmPresence))
-	r.Post("/users/me/status", serve(humansOnly(s.updateStatus)))
+	r.Post("/users/me/presence", handler.Serve(humansOnly(s.updatePresence))) // 4
+	r.Get("/users/"+userIDOrEmail+"/presence", handler.Serve(s.getUserPresence))
+	r.Get("/realm/presence", handler.Serve(s.getRealmPresence))
+	r.Post("/users/me/status", handler.Serve(humansOnly(s.updateStatus)))
 	s.gated(r, http.MethodGet, "/users/"+userID+"/status", levelGate{from: realm.LevelGetUserStatus}, s.getStatus)
 	s.gated(r, http.MethodPost, "/users/"+userID+"/status", levelGate{from: realm.LevelStatusOfOthers}, adminOnly(s.updateStatusOf))
-	r.Get("/users/me/alert_words", serve(s.getAlertWords))
-	r.Post("/users/me/alert_words", serve(s.addAlertWords))
-	r.Delete("/users/me/alert_words", serve(s.removeAlertWords))
-	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.muteUser))
-	r.Delete("/users/me/muted_users/{muted_user_id:[0-9]+}", serve(s.unmuteUser))
+	r.Get("/users/me/alert_words", handler.Serve(s.getAlertWords))
+	r.Post("/users/me/alert_words", handler.Serve(s.addAlertWords))
+	r.Delete("/users/me/alert_words", handler.Serve(s.removeAlertWords))
+	r.Post("/users/me/muted_users/{muted_user_id:[0-9]+}", handler.Serve(s.muteUser))
+	r.Delete("/users/me/muted_users/{muted_user_id:[0-9]+}", handler.Serve(s.unmuteUser))
 	viewPath := "/navigation_views/*" // a fragment holds slashes (viewFragment)
 	s.gated(r, http.MethodGet, "/navigation_views", levelGate{from: realm.LevelNavigationViews}, s.getNavigationViews)
 	s.gated(r, http.MethodPost, "/navigation_views", levelGate{from: realm.LevelNavigationViews}, s.addNavigationView)
@@ -181,61 +182,61 @@ func (s *Server) apiRoutes(r chi.Router) {
 	s.gated(r, http.MethodDelete, viewPath, levelGate{from: realm.LevelNavigationViews}, s.removeNavigationView)
 
 	// User groups.
-	r.Get("/user_groups", serve(membersOnly(s.getGroups)))
-	r.Post("/user_groups/create", serve(s.createGroup))
-	r.Patch("/user_groups/"+userGroupID, serve(membersOnly(s.updateGroup)))
+	r.Get("/user_groups", handler.Serve(membersOnly(s.getGroups)))
+	r.Post("/user_groups/create", handler.Serve(s.createGroup))
+	r.Patch("/user_groups/"+userGroupID, handler.Serve(membersOnly(s.updateGroup)))
 	s.gated(r, http.MethodDelete, "/user_groups/"+userGroupID, levelGate{until: realm.LevelGroupDeletionRemoved}, s.deleteGroup)
 	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/deactivate", levelGate{from: realm.LevelGroupDeactivation}, s.deactivateGroup)
 	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/members", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupMembers))
-	r.Post("/user_groups/"+userGroupID+"/members", serve(membersOnly(s.updateGroupMembers)))
+	r.Post("/user_groups/"+userGroupID+"/members", handler.Serve(membersOnly(s.updateGroupMembers)))
 	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/members/"+userID, levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.isGroupMember)) // 16
 	s.gated(r, http.MethodGet, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.getGroupSubgroups))
 	s.gated(r, http.MethodPost, "/user_groups/"+userGroupID+"/subgroups", levelGate{from: realm.LevelGroupRoutes}, membersOnly(s.updateGroupSubgroups))
 
 	// The realm: settings, emoji, linkifiers, code playgrounds, custom profile fields, exports.
-	r.Patch("/realm", serve(adminOnly(s.updateRealm)))
+	r.Patch("/realm", handler.Serve(adminOnly(s.updateRealm)))
 	s.gated(r, http.MethodPatch, "/realm/user_settings_defaults", levelGate{from: realm.LevelRealmUserDefaults}, adminOnly(s.updateUserSettingsDefaults))
 	s.gated(r, http.MethodPost, "/realm/test_welcome_bot_custom_message", levelGate{from: realm.LevelWelcomeBotTest}, adminOnly(s.testWelcomeBotCustomMessage))
-	r.Get("/realm/emoji", serve(s.getRealmEmoji))
-	r.Post("/realm/emoji/{emoji_name}", serve(membersOnly(s.addCustomEmoji)))
-	r.Delete("/realm/emoji/{emoji_name}", serve(s.removeCustomEmoji))
-	r.Get("/realm/linkifiers", serve(s.getLinkifiers)) // 17
+	r.Get("/realm/emoji", handler.Serve(s.getRealmEmoji))
+	r.Post("/realm/emoji/{emoji_name}", handler.Serve(membersOnly(s.addCustomEmoji)))
+	r.Delete("/realm/emoji/{emoji_name}", handler.Serve(s.removeCustomEmoji))
+	r.Get("/realm/linkifiers", handler.Serve(s.getLinkifiers)) // 17
 	s.gated(r, http.MethodPatch, "/realm/linkifiers", levelGate{from: realm.LevelLinkifierReorder}, adminOnly(s.reorderLinkifiers))
-	r.Post("/realm/filters", serve(adminOnly(s.addLinkifier)))
-	r.Patch("/realm/filters/"+filterID, serve(adminOnly(s.updateLinkifier)))
-	r.Delete("/realm/filters/"+filterID, serve(adminOnly(s.removeLinkifier)))
-	r.Post("/realm/playgrounds", serve(adminOnly(s.addPlayground))) // 14
-	r.Delete("/realm/playgrounds/"+playgroundI, serve(adminOnly(s.removePlayground)))
-	r.Get("/realm/profile_fields", serve(s.getProfileFields))
-	r.Post("/realm/profile_fields", serve(adminOnly(s.addProfileField)))
-	r.Patch("/realm/profile_fields", serve(adminOnly(s.reorderProfileFields)))
-	r.Patch("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.updateProfileField)))
-	r.Delete("/realm/profile_fields/"+profileFieldID, serve(adminOnly(s.removeProfileField)))
-	r.Get("/export/realm", serve(adminOnly(s.getExports)))
-	r.Post("/export/realm", serve(adminOnly(s.exportRealm)))
+	r.Post("/realm/filters", handler.Serve(adminOnly(s.addLinkifier)))
+	r.Patch("/realm/filters/"+filterID, handler.Serve(adminOnly(s.updateLinkifier)))
+	r.Delete("/realm/filters/"+filterID, handler.Serve(adminOnly(s.removeLinkifier)))
+	r.Post("/realm/playgrounds", handler.Serve(adminOnly(s.addPlayground))) // 14
+	r.Delete("/realm/playgrounds/"+playgroundI, handler.Serve(adminOnly(s.removePlayground)))
+	r.Get("/realm/profile_fields", handler.Serve(s.getProfileFields))
+	r.Post("/realm/profile_fields", handler.Serve(adminOnly(s.addProfileField)))
+	r.Patch("/realm/profile_fields", handler.Serve(adminOnly(s.reorderProfileFields)))
+	r.Patch("/realm/profile_fields/"+profileFieldID, handler.Serve(adminOnly(s.updateProfileField)))
+	r.Delete("/realm/profile_fields/"+profileFieldID, handler.Serve(adminOnly(s.removeProfileField)))
+	r.Get("/export/realm", handler.Serve(adminOnly(s.getExports)))
+	r.Post("/export/realm", handler.Serve(adminOnly(s.exportRealm)))
 	s.gated(r, http.MethodGet, "/export/realm/consents", levelGate{from: realm.LevelExportConsents}, adminOnly(s.getExportConsents))
 
 	// Uploads and attachments.
-	r.Post("/user_uploads", serve(s.uploadFile))
-	r.Get("/user_uploads/*", serve(s.fileURL))
-	r.Get("/attachments", serve(s.getAttachments))
-	r.Delete("/attachments/"+attachmentID, serve(s.removeAttachment)) // 18
+	r.Post("/user_uploads", handler.Serve(s.uploadFile))
+	r.Get("/user_uploads/*", handler.Serve(s.fileURL))
+	r.Get("/attachments", handler.Serve(s.getAttachments))
+	r.Delete("/attachments/"+attachmentID, handler.Serve(s.removeAttachment)) // 18
 
 	// Integrations: bot storage, push devices and tests, video calls.
-	r.Get("/bot_storage", serve(s.botsOnly(s.getBotStorage)))
-	r.Put("/bot_storage", serve(s.botsOnly(s.putBotStorage)))
-	r.Delete("/bot_storage", serve(s.botsOnly(s.removeBotStorage)))                                                                      // 20
+	r.Get("/bot_storage", handler.Serve(s.botsOnly(s.getBotStorage)))
+	r.Put("/bot_storage", handler.Serve(s.botsOnly(s.putBotStorage)))
+	r.Delete("/bot_storage", handler.Serve(s.botsOnly(s.removeBotStorage)))                                                              // 20
 	s.gated(r, http.MethodPost, "/mobile_push/register", levelGate{from: realm.LevelPushRegistration}, humansOnly(s.registerPushDevice)) // 7
 	s.gated(r, http.MethodPost, "/register_client_device", levelGate{from: realm.LevelPushRedesign}, s.registerClientDevice)
-	r.Post("/users/me/apns_device_token", serve(humansOnly(s.addAPNsToken)))
-	r.Delete("/users/me/apns_device_token", serve(humansOnly(s.removeAPNsToken)))
-	r.Post("/users/me/android_gcm_reg_id", serve(humansOnly(s.addFCMToken)))
-	r.Delete("/users/me/android_gcm_reg_id", serve(humansOnly(s.removeFCMToken)))
+	r.Post("/users/me/apns_device_token", handler.Serve(humansOnly(s.addAPNsToken)))
+	r.Delete("/users/me/apns_device_token", handler.Serve(humansOnly(s.removeAPNsToken)))
+	r.Post("/users/me/android_gcm_reg_id", handler.Serve(humansOnly(s.addFCMToken)))
+	r.Delete("/users/me/android_gcm_reg_id", handler.Serve(humansOnly(s.removeFCMToken)))
 	s.gated(r, http.MethodPost, "/remove_client_device", levelGate{from: realm.LevelRemoveClientDevice}, s.removeClientDevice)
 	s.gated(r, http.MethodPost, "/mobile_push/test_notification", levelGate{from: realm.LevelTestNotification}, humansOnly(s.testNotification))
 	s.gated(r, http.MethodPost, "/mobile_push/e2ee/test_notification", levelGate{from: realm.LevelE2EETestNotification}, humansOnly(s.e2eeTestNotification))
-	r.Post("/calls/vcall/create", serve(s.createVideoCall)) // 21
-	r.Get("/calls/bigbluebutton/create", serve(s.createBigBlueButtonCall))
+	r.Post("/calls/vcall/create", handler.Serve(s.createVideoCall)) // 21
+	r.Get("/calls/bigbluebutton/create", handler.Serve(s.createBigBlueButtonCall))
 	s.gated(r, http.MethodPost, "/calls/constructorgroups/create", levelGate{from: realm.LevelConstructorGroups}, s.createConstructorGroupsCall)
 	s.gated(r, http.MethodPost, "/calls/nextcloud_talk/create", levelGate{from: realm.LevelNextcloudTalk}, s.createNextcloudTalkCall)
 }

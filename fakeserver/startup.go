@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/config"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fixtures"
 )
@@ -38,7 +39,7 @@ func ParseSettings(data []byte) (Option, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid settings: not one JSON object, as PATCH /_fake/config takes")
 	}
-	c := &call{p: params.FromValues(form), strict: true}
+	c := handler.StrictCall(params.FromValues(form))
 	if _, _, err := changeSettings(c, Config{}, minFeatureLevel, &fixtures.Fixture{}); err != nil {
 		var aerr *apierr.Error
 		if errors.As(err, &aerr) { // the message alone: no HTTP status where there is no request
@@ -81,7 +82,7 @@ func (s *Server) startConfig(f *fixtures.Fixture) (Config, int) {
 	}
 	if s.start.settings != nil {
 		// ParseSettings has checked them: they cannot fail here.
-		cfg, level, _ = changeSettings(&call{p: params.FromValues(s.start.settings), strict: true}, cfg, level, f)
+		cfg, level, _ = changeSettings(handler.StrictCall(params.FromValues(s.start.settings)), cfg, level, f)
 	}
 	return cfg, level
 }

@@ -1,4 +1,4 @@
-package fakeserver
+package handler
 
 import (
 	"bytes"
@@ -65,7 +65,7 @@ func (e *replyEncoder) value(v any) error {
 		e.buf.Write(strconv.AppendInt(e.buf.AvailableBuffer(), x, 10))
 	case bool:
 		e.buf.WriteString(strconv.FormatBool(x))
-	case fields:
+	case Fields:
 		return e.object(x)
 	case map[string]any:
 		return e.object(x)

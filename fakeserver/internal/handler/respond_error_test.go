@@ -1,4 +1,4 @@
-package fakeserver
+package handler
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ func TestWriteErrorEnvelope(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			writeError(rec, tc.err)
+			WriteError(rec, tc.err)
 			if rec.Code != tc.wantStatus {
 				t.Errorf("status %d, want %d", rec.Code, tc.wantStatus)
 			}

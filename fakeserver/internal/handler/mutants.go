@@ -1,4 +1,4 @@
-package fakeserver
+package handler
 
 import (
 	"net/http"
@@ -53,17 +53,6 @@ func ignoredListed(names []string) any {
 		objects[i] = map[string]string{"parameter": n}
 	}
 	return objects
-}
-
-// editTypingError is edit typing's refusal, or a REST server's 404 with its own code where the
-// message is missing or invisible (BAD_REQUEST is the code for an invalid message).
-func editTypingError(err error) error {
-	if err == nil || !mutation.On("edit-typing-invalid-message-not-found") {
-		return err
-	}
-	e := *apierr.From(err)
-	e.Code, e.Status = "NOT_FOUND", http.StatusNotFound
-	return &e
 }
 
 // missingCredentialsMsg is the msg of a request without credentials, or one that names a wrong

@@ -1,4 +1,4 @@
-package fakeserver
+package handler
 
 import (
 	"bytes"
@@ -48,13 +48,13 @@ func TestReplyEncoderMatchesEncodingJSON(t *testing.T) {
 		"integers":      []any{0, -1, 1 << 40, int64(math.MinInt64), int32(5), uint8(7)},
 		"floats":        []any{0.0, 1.5, 1e21, 1e-7, -3.25, float32(0.1)},
 		"booleans":      []any{true, false, nil},
-		"empty":         fields{},
+		"empty":         Fields{},
 		"nil map":       nilMap,
 		"nil list":      nilList,
 		"empty list":    []any{},
 		"struct":        view{ID: 3, Content: "<b>x</b>", Flags: []string{"read"}},
 		"structs":       []view{{ID: 1}, {ID: 2, Flags: []string{}}},
-		"nested":        map[string]any{"z": map[string]any{"b": []map[string]any{{"y": 1, "x": "\u00e9"}}, "a": nil}, "a": fields{"k": 1}},
+		"nested":        map[string]any{"z": map[string]any{"b": []map[string]any{{"y": 1, "x": "\u00e9"}}, "a": nil}, "a": Fields{"k": 1}},
 		"events":        []events.Event{{"type": "message", "id": 3}, {"op": "add"}},
 		"topics":        []realm.Topic{{Name: "lunch \"<&>\" 😀", MaxID: 12}, {Name: "", MaxID: 0}, {Name: every.String(), MaxID: -1}},
 		"no topics":     []realm.Topic{},
@@ -81,7 +81,7 @@ func TestReplyEncoderMatchesEncodingJSON(t *testing.T) {
 	if want := jsonOf(t, values); !bytes.Equal(data, want) {
 		t.Errorf("all values:\n got  %s\n want %s", data, want)
 	}
-	if _, _, err := encodeReply(fields{"nan": math.NaN()}); err == nil {
+	if _, _, err := encodeReply(Fields{"nan": math.NaN()}); err == nil {
 		t.Error("a NaN, which JSON cannot hold, encoded without error")
 	}
 }

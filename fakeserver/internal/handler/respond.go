@@ -1,4 +1,4 @@
-package fakeserver
+package handler
 
 import (
 	"maps"
@@ -11,19 +11,19 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 )
 
-// fields are the operation-specific top-level fields of a success response.
-type fields map[string]any
+// Fields are the operation-specific top-level fields of a success response.
+type Fields map[string]any
 
-// resultField in fields replaces the envelope's result "success" (partially_completed).
-const resultField = "result"
+// ResultField in Fields replaces the envelope's result "success" (partially_completed).
+const ResultField = "result"
 
 // writeSuccess is the one success writer: the envelope, the operation's fields and, when the
 // request carried parameters the endpoint does not take, ignored_parameters_unsupported.
-func writeSuccess(w http.ResponseWriter, p *params.Params, f fields) {
+func writeSuccess(w http.ResponseWriter, p *params.Params, f Fields) {
 	body := make(map[string]any, len(f)+3)
 	maps.Copy(body, f)
-	if _, set := body[resultField]; !set {
-		body[resultField] = "success"
+	if _, set := body[ResultField]; !set {
+		body[ResultField] = "success"
 	}
 	if mutation.On("ignored-parameters-never-listed") {
 		p = nil
@@ -58,8 +58,8 @@ func writeTyped[T any](w http.ResponseWriter, p *params.Params, body T) {
 	sendEncoded(w, http.StatusOK, data, enc, err)
 }
 
-// writeError is the one error writer: every failure, whatever its origin, leaves here.
-func writeError(w http.ResponseWriter, err error) {
+// WriteError is the one error writer: every failure, whatever its origin, leaves here.
+func WriteError(w http.ResponseWriter, err error) {
 	e := reworded(mutatedError(apierr.From(err)))
 	body := map[string]any{}
 	for k, v := range e.Extra {
