@@ -61,11 +61,11 @@ func (s *Server) setVCallToken(c *handler.Call) (handler.Fields, error) {
 	if userID < 1 || userID > 1<<31-1 {
 		return nil, apierr.NoSuchUser
 	}
-	return handler.Fields{}, s.realm().SetVCallToken(int(userID), has)
+	return handler.Fields{}, s.state.SetVCallToken(int(userID), has)
 }
 
 func (s *Server) health(*handler.Call) (handler.Fields, error) {
-	return handler.Fields{"capabilities": Capabilities, "server_permissions": s.realm().ServerPermissions()}, nil
+	return handler.Fields{"capabilities": Capabilities, "server_permissions": s.state.ServerPermissions()}, nil
 }
 
 func (s *Server) reset(c *handler.Call) (handler.Fields, error) {
@@ -124,7 +124,7 @@ func (s *Server) moveClock(c *handler.Call) (handler.Fields, error) {
 	case hasAdvance:
 		s.clock.Advance(time.Duration(advance) * time.Second)
 	}
-	s.realm().Tick() // deliver what fell due in the time that passed
+	s.state.Tick() // deliver what fell due in the time that passed
 	return handler.Fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
 }
 
@@ -163,7 +163,7 @@ type configView struct {
 
 func (s *Server) shownConfig() configView {
 	c := s.Config()
-	return configView{Config: c, JWTKeySet: c.JWTKey != "", FeatureLevel: s.realm().Settings().FeatureLevel}
+	return configView{Config: c, JWTKeySet: c.JWTKey != "", FeatureLevel: s.state.Settings().FeatureLevel}
 }
 
 // patchConfig changes the named configuration settings, all or none.
@@ -172,12 +172,12 @@ func (s *Server) patchConfig(c *handler.Call) (handler.Fields, error) {
 	// take effect, and a patch must never write back what a reset in between undid.
 	s.controlSteps.Lock()
 	defer s.controlSteps.Unlock()
-	cfg, level, err := changeSettings(c, s.Config(), s.realm().Settings().FeatureLevel, s.Fixture())
+	cfg, level, err := changeSettings(c, s.Config(), s.state.Settings().FeatureLevel, s.Fixture())
 	if err != nil {
 		return nil, err
 	}
 	s.SetConfig(cfg)
-	s.realm().SetFeatureLevel(level)
+	s.state.SetFeatureLevel(level)
 	return handler.Fields{"config": s.shownConfig()}, nil
 }
 

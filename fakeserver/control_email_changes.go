@@ -15,7 +15,7 @@ func (s *Server) confirmEmailChange(c *handler.Call) (handler.Fields, error) {
 	if userID < 1 || userID > 1<<31-1 {
 		return nil, apierr.NoSuchUser
 	}
-	email, err := s.realm().ConfirmEmailChange(int(userID))
+	email, err := s.state.ConfirmEmailChange(int(userID))
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ func (s *Server) acceptInvite(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	j, err := s.realm().AcceptInvite(a)
+	j, err := s.state.AcceptInvite(a)
 	if err != nil {
 		return nil, err
 	}

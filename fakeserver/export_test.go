@@ -47,4 +47,6 @@ func (s *Server) SeedTopic(senderID int, channel, topic string, n, size int) int
 
 // ServedAtLevel tells the external tests whether a route the router holds is served at the
 // fake's feature level (gated routes are unknown outside their levels).
-func (s *Server) ServedAtLevel(method, pattern string) bool { return s.servedAtLevel(method, pattern) }
+func (s *Server) ServedAtLevel(method, pattern string) bool {
+	return s.api.ServedAtLevel(method, pattern)
+}

@@ -8,20 +8,17 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/api"
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/httpx"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// apiPrefix is where the API's routes are.
-const apiPrefix = "/api/v1"
-
 // routes is the request pipeline around the route table (routes.go), then the files the API's
 // URLs point at, the description and the control API. pipeline_router.go shares what it
 // registers between Servers.
 func (s *Server) routes(r chi.Router) {
-	s.gates = map[string]levelGate{}
 	// The journal is outermost so that even a request that panics is recorded; faults come
 	// next, outside the recoverer, so that a dropped connection is not turned into a 500.
 	// The body is read before sameGeneration takes its lock (see readBodyFirst); GetHead
@@ -32,16 +29,16 @@ func (s *Server) routes(r chi.Router) {
 
 	// The API's routes join the table under their prefix rather than in a sub-router mounted
 	// there: a request takes one pass through the router, not two.
-	r.(*routeWalker).prefixed(apiPrefix).Group(func(r chi.Router) {
-		s.publicRoutes(r)
+	r.(*routeWalker).prefixed(api.Prefix).Group(func(r chi.Router) {
+		s.api.PublicRoutes(r)
 
 		r.Group(func(r chi.Router) {
 			r.Use(s.requireAuth, s.rateLimit)
-			s.apiRoutes(r)
+			s.api.Routes(r)
 		})
 	})
 
-	s.fileRoutes(r)
+	s.api.FileRoutes(r)
 	r.Get(describePath, s.serveDescription)
 
 	r.Route(controlPrefix, func(r chi.Router) {
@@ -96,14 +93,14 @@ func (s *Server) serves(method, path string) bool {
 		return false
 	}
 	rctx := chi.NewRouteContext()
-	return sharedRoutes.mux.Match(rctx, method, path) && s.servedAtLevel(method, rctx.RoutePattern())
+	return sharedRoutes.mux.Match(rctx, method, path) && s.api.ServedAtLevel(method, rctx.RoutePattern())
 }
 
 func (s *Server) refuseUnauthenticated(w http.ResponseWriter, r *http.Request) bool {
-	if !strings.HasPrefix(r.URL.Path, "/api/v1/") || publicPaths[r.URL.Path] {
+	if !strings.HasPrefix(r.URL.Path, "/api/v1/") || api.PublicPaths[r.URL.Path] {
 		return false
 	}
-	if _, err := handler.Authenticate(r, s.realm()); err != nil {
+	if _, err := handler.Authenticate(r, s.state); err != nil {
 		handler.WriteError(w, err)
 		return true
 	}
@@ -153,7 +150,7 @@ func (s *Server) sameGeneration(next http.Handler) http.Handler {
 func (s *Server) featureLevel(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r, st := handler.WithState(r)
-		st.LevelRead, st.ReportsIgnored = true, s.realm().AtLeast(realm.LevelIgnoredParametersUnsupported)
+		st.LevelRead, st.ReportsIgnored = true, s.state.AtLeast(realm.LevelIgnoredParametersUnsupported)
 		next.ServeHTTP(w, r)
 	})
 }

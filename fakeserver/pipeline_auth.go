@@ -10,7 +10,7 @@ import (
 func (s *Server) requireAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r, _ = handler.WithState(r) // where authenticate notes the username for the journal
-		u, err := handler.Authenticate(r, s.realm())
+		u, err := handler.Authenticate(r, s.state)
 		if err != nil {
 			handler.WriteError(w, err)
 			return

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
@@ -15,15 +14,6 @@ import (
 // off unless the configuration sets rate_limit_requests, so that specs and client test runs
 // are never slowed; client developers switch it on to exercise their retry path. Windows
 // are in wall-clock time whatever the virtual clock does: a client waits in real time.
-
-// Authentication attempts are limited as on the real server (its authenticate_by_username
-// rule): at most 5 password attempts for one username in 30 minutes, whether they succeed or
-// not; a success forgets the attempts before it. The fake applies the rule while rate limiting
-// is on.
-const (
-	loginAttemptsLimit  = 5
-	loginAttemptsWindow = 30 * time.Minute
-)
 
 // rateLimit refuses an authenticated user's request beyond the configured rate with the real
 // server's RATE_LIMIT_HIT, and tells every request where it stands in the X-RateLimit-*
@@ -45,28 +35,6 @@ func (s *Server) rateLimit(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		handler.WriteError(w, rateLimitHit(d.Wait))
+		handler.WriteError(w, handler.RateLimitHit(d.Wait))
 	})
-}
-
-// rateLimitHit is the real server's refusal of a request over a limit. It gives the wait in
-// seconds, fractions included, in the body's retry-after and (writeError) in Retry-After.
-func rateLimitHit(wait time.Duration) *apierr.Error {
-	return apierr.New(http.StatusTooManyRequests, "RATE_LIMIT_HIT", "API usage exceeded rate limit").With("retry-after", wait.Seconds())
-}
-
-// loginAttempt counts a password attempt for username while rate limiting is on, and refuses
-// one over the real server's limit; done tells it whether the attempt succeeded.
-func (s *Server) loginAttempt(username string) (done func(ok bool), err error) {
-	if s.cfg().RateLimitRequests <= 0 {
-		return func(bool) {}, nil
-	}
-	if d := s.logins.Take(username, loginAttemptsLimit, loginAttemptsWindow); !d.Allowed {
-		return nil, rateLimitHit(d.Wait)
-	}
-	return func(ok bool) {
-		if ok {
-			s.logins.Forget(username)
-		}
-	}, nil
 }

@@ -19,20 +19,19 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/api"
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/config"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/httpx"
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
 // Server is the fake chat server. It is an http.Handler and safe for concurrent use.
 type Server struct {
-	table serverRoutes // its handlers in the shared route table
-	// gates holds the feature levels of the routes served only at some ("METHOD pattern").
-	gates   map[string]levelGate
+	table   serverRoutes // its handlers in the shared route table
+	api     *api.Service
 	clock   *clock.Clock
 	state   *realm.State
 	hub     *events.Hub
@@ -61,9 +60,7 @@ type Server struct {
 
 	clockMode ClockMode // chosen at start for every load; "" lets the fixture decide
 	ticker    wallTicker
-	limiter   httpx.Limiter[int]    // API requests per user
-	logins    httpx.Limiter[string] // password attempts per username
-	uploads   temporaryUploads
+	limiter   httpx.Limiter[int] // API requests per user
 }
 
 // Config is the server configuration that no public API can change, switched through the
@@ -109,6 +106,7 @@ func New(opts ...Option) *Server {
 	s.state.SetFeatureLevel(level)
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
+	s.api = api.New(s.state, s.hub, s.clock, s.cfg, &s.generation)
 	sharedRoutes.bind(s, s.routes)
 	s.startClock(s.fixture)
 	return s
@@ -165,8 +163,7 @@ func (s *Server) load(f *fixtures.Fixture) {
 	s.journal.clear()
 	s.ClearFaults()
 	s.limiter.Reset()
-	s.logins.Reset()
-	s.uploads.forget()
+	s.api.Reset()
 }
 
 // CheckFixture tells whether a fixture loads: what fixtures validates (again, for a fixture
@@ -215,17 +212,6 @@ func (s *Server) SetConfig(c Config) {
 	s.hub.SetIdleTimeout(time.Duration(c.EventQueueIdleSeconds) * time.Second)
 	s.hub.SetBounds(c.EventQueueMaxEvents, time.Duration(c.EventQueueIdleWallSeconds)*time.Second)
 	s.journal.setBounds(c.JournalMaxBytes, c.JournalEntryMaxBytes)
-}
-
-func (s *Server) realm() *realm.State { return s.state }
-
-// batching is how batched operations (delete topic, mark all as read) split their work.
-func (s *Server) batching() realm.Batching {
-	c := s.Config()
-	if mutation.On("variant-small-batches") && c.MaxBatchesPerRequest == 0 {
-		return realm.Batching{BatchSize: 1, MaxBatches: 1}
-	}
-	return realm.Batching{BatchSize: c.DeleteBatchSize, MaxBatches: c.MaxBatchesPerRequest}
 }
 
 // Close answers every waiting long poll at once, so an http.Server serving the fake can shut

@@ -86,10 +86,3 @@ func (s *Server) startConfig(f *fixtures.Fixture) (Config, int) {
 	}
 	return cfg, level
 }
-
-// forget drops every temporary URL: after a reset their path ids may name other files.
-func (t *temporaryUploads) forget() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.tokens = nil
-}

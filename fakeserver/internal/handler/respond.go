@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
@@ -100,3 +101,9 @@ func sendEncoded(w http.ResponseWriter, status int, data []byte, enc *replyEncod
 // jsonContentType is every JSON reply's Content-Type, one value shared by all (Set would
 // allocate it per reply; nothing changes a header's values in place).
 var jsonContentType = []string{"application/json"}
+
+// RateLimitHit is the real server's refusal of a request over a limit. It gives the wait in
+// seconds, fractions included, in the body's retry-after and (WriteError) in Retry-After.
+func RateLimitHit(wait time.Duration) *apierr.Error {
+	return apierr.New(http.StatusTooManyRequests, "RATE_LIMIT_HIT", "API usage exceeded rate limit").With("retry-after", wait.Seconds())
+}
