@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/api"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/openapi"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 )
@@ -118,7 +119,7 @@ func TestClientOperations(t *testing.T) {
 			served++
 		}
 		rctx := chi.NewRouteContext()
-		if !sharedRoutes.mux.Match(rctx, op.method, op.samplePath()) {
+		if !pipeline.Routes().Match(rctx, op.method, op.samplePath()) {
 			t.Errorf("client_operations.txt:%d: %s %s is described but the router has no route for it", op.line, op.method, op.path)
 			continue
 		}

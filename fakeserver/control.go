@@ -15,6 +15,7 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -264,7 +265,7 @@ func (s *Server) clearJournal(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	s.journal.clear()
+	s.journal.Clear()
 	return handler.Fields{}, nil
 }
 
@@ -321,7 +322,7 @@ func (s *Server) addFault(c *handler.Call) (handler.Fields, error) {
 	f.Code, _ = c.P.String("code")
 	f.Msg, _ = c.P.String("msg")
 	f.Status = intSetting(c, "status", 0, 599, 0)
-	f.Delay = time.Duration(intSetting(c, "delay_ms", 0, maxFaultDelay.Milliseconds(), 0)) * time.Millisecond
+	f.Delay = time.Duration(intSetting(c, "delay_ms", 0, pipeline.MaxFaultDelay.Milliseconds(), 0)) * time.Millisecond
 	f.Drop = c.P.Bool("drop", false)
 	f.Times = intSetting(c, "times", 0, 1_000_000, 0)
 	if err := c.Done(); err != nil {

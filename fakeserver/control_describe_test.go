@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/api"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 )
 
@@ -35,7 +36,7 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 	s := New()
 	defer s.Close()
 	routes := 0
-	err = chi.Walk(sharedRoutes.mux, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+	err = chi.Walk(pipeline.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		path := anyParam.ReplaceAllString(samplePaths.Replace(route), "1")
 		if method == http.MethodHead {
 			return nil // HEAD is answered by the GET route

@@ -23,20 +23,20 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/config"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
-	"github.com/chatconform/chatconform/fakeserver/internal/httpx"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
 // Server is the fake chat server. It is an http.Handler and safe for concurrent use.
 type Server struct {
-	table   serverRoutes // its handlers in the shared route table
 	api     *api.Service
+	pipe    *pipeline.Pipeline
 	clock   *clock.Clock
 	state   *realm.State
 	hub     *events.Hub
-	journal *journal
-	faults  faults
+	journal *pipeline.Journal
+	faults  pipeline.Faults
 
 	// generation is held for reading by every API request (long polls excepted) and for
 	// writing by a reset or fixture load, so that a reload never happens mid-request.
@@ -60,7 +60,6 @@ type Server struct {
 
 	clockMode ClockMode // chosen at start for every load; "" lets the fixture decide
 	ticker    wallTicker
-	limiter   httpx.Limiter[int] // API requests per user
 }
 
 // Config is the server configuration that no public API can change, switched through the
@@ -92,8 +91,8 @@ func New(opts ...Option) *Server {
 	if err := checkStartup(opts); err != nil {
 		panic(err.Error())
 	}
-	s := &Server{fixture: defaultFixture(), journal: newJournal(1000), inspectorSecret: newInspectorSecret()}
-	s.journal.clock = func() int64 { return s.clock.Unix() }
+	s := &Server{fixture: defaultFixture(), inspectorSecret: newInspectorSecret()}
+	s.journal = pipeline.NewJournal(1000, func() int64 { return s.clock.Unix() })
 	for _, o := range opts {
 		o(s)
 	}
@@ -107,13 +106,13 @@ func New(opts ...Option) *Server {
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
 	s.api = api.New(s.state, s.hub, s.clock, s.cfg, &s.generation)
-	sharedRoutes.bind(s, s.routes)
+	s.pipe = pipeline.New(s.state, s.api, s.cfg, &s.generation, s.journal, &s.faults, s.outsideRoutes)
 	s.startClock(s.fixture)
 	return s
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { sharedRoutes.serve(s, w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.pipe.ServeHTTP(w, r) }
 
 // defaultFixture is the embedded default fixture, parsed once and shared by every Server that
 // starts on it: the realm copies what it loads, and nothing changes a fixture once parsed.
@@ -160,9 +159,9 @@ func (s *Server) load(f *fixtures.Fixture) {
 	s.seedMessages(f)
 	s.state.SetFeatureLevel(level)
 	s.hub.Reset()
-	s.journal.clear()
+	s.journal.Clear()
 	s.ClearFaults()
-	s.limiter.Reset()
+	s.pipe.Reset()
 	s.api.Reset()
 }
 
@@ -211,7 +210,7 @@ func (s *Server) SetConfig(c Config) {
 	s.hub.SetPollTimeout(time.Duration(c.EventPollTimeoutSeconds) * time.Second)
 	s.hub.SetIdleTimeout(time.Duration(c.EventQueueIdleSeconds) * time.Second)
 	s.hub.SetBounds(c.EventQueueMaxEvents, time.Duration(c.EventQueueIdleWallSeconds)*time.Second)
-	s.journal.setBounds(c.JournalMaxBytes, c.JournalEntryMaxBytes)
+	s.journal.SetBounds(c.JournalMaxBytes, c.JournalEntryMaxBytes)
 }
 
 // Close answers every waiting long poll at once, so an http.Server serving the fake can shut

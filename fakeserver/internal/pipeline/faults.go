@@ -1,4 +1,4 @@
-package fakeserver
+package pipeline
 
 import (
 	"fmt"
@@ -35,16 +35,16 @@ type Fault struct {
 	Times int `json:"times,omitempty"`
 }
 
-// maxFaultDelay bounds a fault's delay below every client's patience the fake knows of.
-const maxFaultDelay = 5 * time.Minute
+// MaxFaultDelay bounds a fault's delay below every client's patience the fake knows of.
+const MaxFaultDelay = 5 * time.Minute
 
 // check refuses a fault that cannot act as asked.
 func (f Fault) check() error {
 	switch {
 	case f.Status != 0 && (f.Status < 400 || f.Status > 599):
 		return apierr.BadRequest("status must be an HTTP error status, 400 to 599")
-	case f.Delay < 0 || f.Delay > maxFaultDelay:
-		return apierr.BadRequest("delay_ms must be between 0 and %d", maxFaultDelay.Milliseconds())
+	case f.Delay < 0 || f.Delay > MaxFaultDelay:
+		return apierr.BadRequest("delay_ms must be between 0 and %d", MaxFaultDelay.Milliseconds())
 	case f.Times < 0:
 		return apierr.BadRequest("times must not be negative")
 	case f.Drop && f.Status != 0:
@@ -68,8 +68,8 @@ func (f Fault) matches(r *http.Request) bool {
 	return (f.Method == "" || strings.EqualFold(f.Method, r.Method)) && (f.User == "" || strings.EqualFold(f.User, user))
 }
 
-// faults are the faults in force, first added first matched.
-type faults struct {
+// Faults are the faults in force, first added first matched.
+type Faults struct {
 	mu   sync.Mutex
 	next int
 	list []Fault
@@ -78,37 +78,37 @@ type faults struct {
 	any atomic.Bool
 }
 
-// InjectFault puts a fault in force and returns its id; a reset or ClearFaults removes it.
-func (s *Server) InjectFault(f Fault) (int, error) {
+// Inject puts a fault in force and returns its id; Clear removes it.
+func (fs *Faults) Inject(f Fault) (int, error) {
 	if err := f.check(); err != nil {
 		return 0, err
 	}
-	s.faults.mu.Lock()
-	defer s.faults.mu.Unlock()
-	s.faults.next++
-	f.ID = s.faults.next
-	s.faults.list = append(s.faults.list, f)
-	s.faults.any.Store(true)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.next++
+	f.ID = fs.next
+	fs.list = append(fs.list, f)
+	fs.any.Store(true)
 	return f.ID, nil
 }
 
-// Faults lists the faults in force.
-func (s *Server) Faults() []Fault {
-	s.faults.mu.Lock()
-	defer s.faults.mu.Unlock()
-	return append([]Fault{}, s.faults.list...)
+// List lists the faults in force.
+func (fs *Faults) List() []Fault {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return append([]Fault{}, fs.list...)
 }
 
-// ClearFaults removes every fault.
-func (s *Server) ClearFaults() {
-	s.faults.mu.Lock()
-	defer s.faults.mu.Unlock()
-	s.faults.list = nil
-	s.faults.any.Store(false)
+// Clear removes every fault.
+func (fs *Faults) Clear() {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.list = nil
+	fs.any.Store(false)
 }
 
 // take returns the fault for r, counting the request against it.
-func (fs *faults) take(r *http.Request) (Fault, bool) {
+func (fs *Faults) take(r *http.Request) (Fault, bool) {
 	if !fs.any.Load() {
 		return Fault{}, false
 	}
@@ -129,9 +129,9 @@ func (fs *faults) take(r *http.Request) (Fault, bool) {
 	return Fault{}, false
 }
 
-// apply is middleware: API requests meet the faults in force; the control API never does, so
+// Apply is middleware: API requests meet the faults in force; the control API never does, so
 // a test can always clear them.
-func (fs *faults) apply(next http.Handler) http.Handler {
+func (fs *Faults) Apply(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := Fault{}, false
 		if !strings.HasPrefix(r.URL.Path, "/_fake/") {

@@ -1,4 +1,4 @@
-package fakeserver
+package pipeline
 
 import (
 	"math"
@@ -18,15 +18,15 @@ import (
 // rateLimit refuses an authenticated user's request beyond the configured rate with the real
 // server's RATE_LIMIT_HIT, and tells every request where it stands in the X-RateLimit-*
 // headers the real server sends.
-func (s *Server) rateLimit(next http.Handler) http.Handler {
+func (p *Pipeline) rateLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cfg := s.cfg()
+		cfg := p.config()
 		u := handler.StateOf(r).User
 		if cfg.RateLimitRequests <= 0 || u == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
-		d := s.limiter.Take(u.ID, cfg.RateLimitRequests, time.Duration(cfg.RateLimitWindowSeconds)*time.Second)
+		d := p.limiter.Take(u.ID, cfg.RateLimitRequests, time.Duration(cfg.RateLimitWindowSeconds)*time.Second)
 		h := w.Header()
 		h.Set("X-RateLimit-Limit", strconv.Itoa(cfg.RateLimitRequests))
 		h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))

@@ -1,4 +1,4 @@
-package fakeserver
+package pipeline
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/config"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
@@ -73,10 +74,10 @@ func (f JournalFilter) matches(e JournalEntry) bool {
 		(f.Since.IsZero() || e.Time >= f.Since.UnixMilli())
 }
 
-// Journal returns the requests the fake received that match f, oldest first (copies).
-func (s *Server) Journal(f JournalFilter) []JournalEntry {
+// Matching returns the requests the fake received that match f, oldest first (copies).
+func (j *Journal) Matching(f JournalFilter) []JournalEntry {
 	var out []JournalEntry
-	for _, e := range s.journal.entries() {
+	for _, e := range j.entries() {
 		if f.matches(e) {
 			out = append(out, e)
 		}
@@ -87,8 +88,8 @@ func (s *Server) Journal(f JournalFilter) []JournalEntry {
 // Verify checks that exactly n requests matching f were received (WireMock's verify): a test
 // asserts how a client used the API. The error lists the requests that matched and, when
 // fewer than n did, the last ones that arrived at all, with their status and parameters.
-func (s *Server) Verify(f JournalFilter, n int) error {
-	all := s.Journal(JournalFilter{})
+func (j *Journal) Verify(f JournalFilter, n int) error {
+	all := j.Matching(JournalFilter{})
 	var got []JournalEntry
 	for _, e := range all {
 		if f.matches(e) {
@@ -171,10 +172,10 @@ func (f JournalFilter) String() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// journal keeps the most recent requests, bounded by count, by total bytes and per entry
+// Journal keeps the most recent requests, bounded by count, by total bytes and per entry
 // (a path or spec name longer than the entry bound is cut), so that a long-running fake, or a
 // client sending huge headers, cannot make it grow without end.
-type journal struct {
+type Journal struct {
 	clock    func() int64 // the virtual time, UNIX seconds
 	mu       sync.Mutex
 	limit    int // entries
@@ -186,14 +187,15 @@ type journal struct {
 	list  []JournalEntry
 }
 
-func newJournal(limit int) *journal {
-	j := &journal{limit: limit, maxBytes: DefaultJournalMaxBytes, entryMax: DefaultJournalEntryMaxBytes}
+// NewJournal returns a journal of at most limit entries, their virtual time read from clock.
+func NewJournal(limit int, clock func() int64) *Journal {
+	j := &Journal{clock: clock, limit: limit, maxBytes: config.DefaultJournalMaxBytes, entryMax: config.DefaultJournalEntryMaxBytes}
 	j.keep.Store(int64(j.entryMax))
 	return j
 }
 
-// setBounds changes the byte bounds; entries already kept are trimmed to the total.
-func (j *journal) setBounds(maxBytes, entryMax int) {
+// SetBounds changes the byte bounds; entries already kept are trimmed to the total.
+func (j *Journal) SetBounds(maxBytes, entryMax int) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.maxBytes, j.entryMax = maxBytes, entryMax
@@ -202,7 +204,7 @@ func (j *journal) setBounds(maxBytes, entryMax int) {
 }
 
 // trim drops the oldest entries until the journal is within its bounds. The caller holds j.mu.
-func (j *journal) trim() {
+func (j *Journal) trim() {
 	n := 0
 	for n < len(j.list) && (len(j.list)-n > j.limit || j.bytes > j.maxBytes) {
 		j.bytes -= j.list[n].size()
@@ -398,9 +400,9 @@ func cut[T ~string | ~[]byte](s T, n int) T {
 	return s[:n]
 }
 
-// record is middleware that appends each API request (control requests excluded) after it
+// Record is middleware that appends each API request (control requests excluded) after it
 // has been answered.
-func (j *journal) record(next http.Handler) http.Handler {
+func (j *Journal) Record(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		max := int(j.keep.Load())
 		sw := statusWriters.Get().(*statusWriter)
@@ -436,7 +438,7 @@ func (j *journal) record(next http.Handler) http.Handler {
 }
 
 // entries returns copies of the entries, their parameters decoded.
-func (j *journal) entries() []JournalEntry {
+func (j *Journal) entries() []JournalEntry {
 	j.mu.Lock()
 	out := append([]JournalEntry{}, j.list...)
 	max := j.entryMax
@@ -448,7 +450,7 @@ func (j *journal) entries() []JournalEntry {
 	return out
 }
 
-func (j *journal) clear() {
+func (j *Journal) Clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.list, j.bytes = nil, 0

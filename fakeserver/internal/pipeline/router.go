@@ -1,4 +1,4 @@
-package fakeserver
+package pipeline
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 type routeTable struct {
 	once     sync.Once
 	mux      *chi.Mux
-	patterns []routeKey // of each handler, to check that every Server recorded the same table
+	patterns []routeKey // of each handler, to check that every Pipeline recorded the same table
 	mws      int
 }
 
@@ -41,7 +41,7 @@ type serverRoutes struct {
 // copy no request to add it.
 type routeScope struct {
 	context.Context
-	s     *Server
+	p     *Pipeline
 	rctx  *chi.Context
 	next  http.Handler
 	state handler.State
@@ -76,31 +76,31 @@ func scopeOf(r *http.Request) *routeScope { return r.Context().Value(routeScopeK
 var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
 
 // serve serves a request through the table on behalf of s.
-func (t *routeTable) serve(s *Server, w http.ResponseWriter, r *http.Request) {
+func (t *routeTable) serve(p *Pipeline, w http.ResponseWriter, r *http.Request) {
 	rctx := routeContexts.Get().(*chi.Context)
 	rctx.Reset()
 	rctx.Routes = t.mux
-	t.mux.ServeHTTP(w, r.WithContext(&routeScope{Context: r.Context(), s: s, rctx: rctx}))
+	t.mux.ServeHTTP(w, r.WithContext(&routeScope{Context: r.Context(), p: p, rctx: rctx}))
 	routeContexts.Put(rctx)
 }
 
 // bind records s's handlers and middlewares, which routes registers, building the table on
 // first use.
-func (t *routeTable) bind(s *Server, routes func(chi.Router)) {
+func (t *routeTable) bind(p *Pipeline, routes func(chi.Router)) {
 	built := false
 	t.once.Do(func() {
 		mux := chi.NewRouter()
-		routes(&routeWalker{s: s, t: t, build: mux})
+		routes(&routeWalker{p: p, t: t, build: mux})
 		t.mux = mux
 		built = true
 	})
 	if built {
 		return
 	}
-	s.table = serverRoutes{handlers: make([]http.Handler, 0, len(t.patterns)), mws: make([]http.Handler, 0, t.mws)}
-	routes(&routeWalker{s: s, t: t})
-	if len(s.table.handlers) != len(t.patterns) || len(s.table.mws) != t.mws {
-		panic("fakeserver: routes() registered another table than the shared one; it must not depend on the Server")
+	p.table = serverRoutes{handlers: make([]http.Handler, 0, len(t.patterns)), mws: make([]http.Handler, 0, t.mws)}
+	routes(&routeWalker{p: p, t: t})
+	if len(p.table.handlers) != len(t.patterns) || len(p.table.mws) != t.mws {
+		panic("fakeserver: routes() registered another table than the shared one; it must not depend on the Pipeline")
 	}
 }
 
@@ -108,7 +108,7 @@ func (t *routeTable) bind(s *Server, routes func(chi.Router)) {
 // middlewares in order and, while the shared table is built, registers dispatchers to them on
 // the real router.
 type routeWalker struct {
-	s     *Server
+	p     *Pipeline
 	t     *routeTable
 	build chi.Router // nil when only recording
 	// prefix goes before every pattern registered (prefixed).
@@ -118,7 +118,7 @@ type routeWalker struct {
 // prefixed is the walker registering its routes under prefix, in the same router: a group
 // of routes with one path prefix, where chi's Route would mount a sub-router.
 func (w *routeWalker) prefixed(prefix string) *routeWalker {
-	return &routeWalker{s: w.s, t: w.t, build: w.build, prefix: w.prefix + prefix}
+	return &routeWalker{p: w.p, t: w.t, build: w.build, prefix: w.prefix + prefix}
 }
 
 // routeKey is where a handler is in the table: a method ("" for any, or what the handler is
@@ -126,41 +126,41 @@ func (w *routeWalker) prefixed(prefix string) *routeWalker {
 type routeKey struct{ method, pattern string }
 
 func (w *routeWalker) handler(key routeKey, h http.Handler) http.Handler {
-	i := len(w.s.table.handlers)
-	w.s.table.handlers = append(w.s.table.handlers, h)
+	i := len(w.p.table.handlers)
+	w.p.table.handlers = append(w.p.table.handlers, h)
 	if w.build == nil {
 		if i >= len(w.t.patterns) || w.t.patterns[i] != key {
-			panic(fmt.Sprintf("fakeserver: routes() registered %v as handler %d, not what the shared table has; it must not depend on the Server", key, i))
+			panic(fmt.Sprintf("fakeserver: routes() registered %v as handler %d, not what the shared table has; it must not depend on the Pipeline", key, i))
 		}
 		return nil
 	}
 	w.t.patterns = append(w.t.patterns, key)
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		scopeOf(r).s.table.handlers[i].ServeHTTP(rw, r)
+		scopeOf(r).p.table.handlers[i].ServeHTTP(rw, r)
 	})
 }
 
 func (w *routeWalker) middlewares(mws []func(http.Handler) http.Handler) []func(http.Handler) http.Handler {
 	var out []func(http.Handler) http.Handler
 	for _, mw := range mws {
-		j := len(w.s.table.mws)
+		j := len(w.p.table.mws)
 		if w.build != nil {
 			w.t.mws++
 			out = append(out, func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 					sc := scopeOf(r)
 					sc.next = next
-					sc.s.table.mws[j].ServeHTTP(rw, r)
+					sc.p.table.mws[j].ServeHTTP(rw, r)
 				})
 			})
 		}
-		w.s.table.mws = append(w.s.table.mws, mw(goOn))
+		w.p.table.mws = append(w.p.table.mws, mw(goOn))
 	}
 	return out
 }
 
 func (w *routeWalker) sub(build chi.Router) *routeWalker {
-	return &routeWalker{s: w.s, t: w.t, build: build, prefix: w.prefix}
+	return &routeWalker{p: w.p, t: w.t, build: build, prefix: w.prefix}
 }
 
 func (w *routeWalker) Use(mws ...func(http.Handler) http.Handler) {
@@ -250,7 +250,7 @@ func (w *routeWalker) MethodNotAllowed(h http.HandlerFunc) {
 
 // The queries of chi.Routes and serving go to the shared table: the walker only registers.
 
-func (w *routeWalker) ServeHTTP(rw http.ResponseWriter, r *http.Request) { w.t.serve(w.s, rw, r) }
+func (w *routeWalker) ServeHTTP(rw http.ResponseWriter, r *http.Request) { w.t.serve(w.p, rw, r) }
 func (w *routeWalker) Routes() []chi.Route                               { return w.t.mux.Routes() }
 func (w *routeWalker) Middlewares() chi.Middlewares                      { return w.t.mux.Middlewares() }
 func (w *routeWalker) Match(rctx *chi.Context, method, path string) bool {

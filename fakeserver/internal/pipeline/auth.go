@@ -1,4 +1,4 @@
-package fakeserver
+package pipeline
 
 import (
 	"net/http"
@@ -7,10 +7,10 @@ import (
 )
 
 // requireAuth lets only authenticated requests through to the routes it guards.
-func (s *Server) requireAuth(next http.Handler) http.Handler {
+func (p *Pipeline) requireAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r, _ = handler.WithState(r) // where authenticate notes the username for the journal
-		u, err := handler.Authenticate(r, s.state)
+		u, err := handler.Authenticate(r, p.state)
 		if err != nil {
 			handler.WriteError(w, err)
 			return

@@ -1,4 +1,4 @@
-package fakeserver
+package pipeline
 
 import (
 	"errors"
@@ -49,10 +49,10 @@ const (
 // longPollDeadline moves the connection's deadlines of a GET /events past its poll timeout,
 // so that the server's read and write timeouts, shorter than the longest poll timeout, cut
 // no long poll short. (Without a deadline, as under httptest, there is nothing to move.)
-func (s *Server) longPollDeadline(next http.Handler) http.Handler {
+func (p *Pipeline) longPollDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/api/v1/events" {
-			deadline := time.Now().Add(time.Duration(s.cfg().EventPollTimeoutSeconds)*time.Second + WriteTimeout)
+			deadline := time.Now().Add(time.Duration(p.config().EventPollTimeoutSeconds)*time.Second + WriteTimeout)
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(deadline)
 			_ = rc.SetWriteDeadline(deadline)
@@ -64,9 +64,9 @@ func (s *Server) longPollDeadline(next http.Handler) http.Handler {
 // limitHeaders answers a request whose headers exceed the configured bound with 431 in the
 // JSON envelope. (Headers beyond the http.Server's MaxHeaderBytes, 1 MB by default, never
 // reach the fake: net/http answers those itself, in plain text.)
-func (s *Server) limitHeaders(next http.Handler) http.Handler {
+func (p *Pipeline) limitHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		size, limit := 0, s.cfg().MaxHeaderBytes
+		size, limit := 0, p.config().MaxHeaderBytes
 		for name, values := range r.Header {
 			for _, v := range values {
 				size += len(name) + len(v) + 4 // ": " and CRLF

@@ -1,4 +1,4 @@
-package fakeserver
+package pipeline
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ func TestRouteTableDispatchesToTheServingServer(t *testing.T) {
 			r.Method(http.MethodPut, "/method", h("method"))
 		}
 	}
-	a, b := &Server{}, &Server{}
+	a, b := &Pipeline{}, &Pipeline{}
 	table.bind(a, routes("a"))
 	table.bind(b, routes("b"))
 	cases := []struct{ method, path, reply, passed string }{
@@ -63,7 +63,7 @@ func TestRouteTableDispatchesToTheServingServer(t *testing.T) {
 		{http.MethodGet, "/with", "wrong method ", "top"},
 	}
 	for _, srv := range []struct {
-		s    *Server
+		s    *Pipeline
 		name string
 	}{{a, "a"}, {b, "b"}} {
 		for _, c := range cases {
@@ -89,7 +89,7 @@ func TestRouteTableRefusesAnotherTable(t *testing.T) {
 	ok := func(http.ResponseWriter, *http.Request) {}
 	mw := func(next http.Handler) http.Handler { return next }
 	var table routeTable
-	table.bind(&Server{}, func(r chi.Router) { r.Get("/one", ok) })
+	table.bind(&Pipeline{}, func(r chi.Router) { r.Get("/one", ok) })
 	for name, routes := range map[string]func(chi.Router){
 		"another path":      func(r chi.Router) { r.Get("/two", ok) },
 		"another method":    func(r chi.Router) { r.Post("/one", ok) },
@@ -103,8 +103,8 @@ func TestRouteTableRefusesAnotherTable(t *testing.T) {
 					t.Error("bound without a panic")
 				}
 			}()
-			table.bind(&Server{}, routes)
+			table.bind(&Pipeline{}, routes)
 		})
 	}
-	table.bind(&Server{}, func(r chi.Router) { r.Get("/one", ok) }) // the same table binds
+	table.bind(&Pipeline{}, func(r chi.Router) { r.Get("/one", ok) }) // the same table binds
 }

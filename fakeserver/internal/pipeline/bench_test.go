@@ -1,4 +1,4 @@
-package fakeserver
+package pipeline
 
 import (
 	"encoding/base64"
@@ -6,8 +6,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/api"
+	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+	"github.com/chatconform/chatconform/fakeserver/internal/config"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
+	"github.com/chatconform/chatconform/fixtures"
+	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
 
@@ -15,11 +24,11 @@ import (
 // order) costs one request on its own: the stage around a handler that writes a short reply,
 // beside that handler alone (none), with the features the stage serves switched off, as a
 // request meets them by default (no fault, no rate limit). A stage's cost is its ns/op, B/op
-// and allocs/op minus none's. all is the whole Server on GET /users/me; the stages plus the
+// and allocs/op minus none's. all is the whole pipeline on GET /users/me; the stages plus the
 // handler's own work (parameters, domain, reply) make it up.
 func BenchmarkPipelineStages(b *testing.B) {
-	s := New()
-	owner, _ := defaultFixture().UserByRole("owner")
+	s := newPipeline()
+	owner, _ := fixtures.Default().UserByRole("owner")
 	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(owner.Email+":"+owner.APIKey))
 	reply := []byte(`{"result":"success","msg":""}`)
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -32,8 +41,8 @@ func BenchmarkPipelineStages(b *testing.B) {
 		mw   func(http.Handler) http.Handler
 	}{
 		{"none", func(h http.Handler) http.Handler { return h }},
-		{"journal", s.journal.record},
-		{"faults", s.faults.apply},
+		{"journal", s.journal.Record},
+		{"faults", s.faults.Apply},
 		{"recoverer", recoverer},
 		{"limit-headers", s.limitHeaders},
 		{"long-poll-deadline", s.longPollDeadline},
@@ -85,4 +94,19 @@ func runStageOn(b *testing.B, h http.Handler, method, path, auth string) {
 			b.Fatalf("%s %s: %d %s", method, path, rec.Code, rec.Body)
 		}
 	}
+}
+
+// newPipeline is the pipeline of a fake on the default fixture, without the routes outside
+// the API.
+func newPipeline() *Pipeline {
+	f := fixtures.Default()
+	clk := clock.New(time.Unix(f.Realm.StartTime, 0))
+	hub := events.NewHub(clk, events.Options{})
+	state := realm.New(f, clk, hub)
+	state.SetFeatureLevel(f.Realm.FeatureLevel)
+	cfg := config.Config{}.WithDefaults()
+	current := func() *config.Config { return &cfg }
+	var generation sync.RWMutex
+	a := api.New(state, hub, clk, current, &generation)
+	return New(state, a, current, &generation, NewJournal(1000, clk.Unix), &Faults{}, func(chi.Router) {})
 }
