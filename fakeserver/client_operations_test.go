@@ -151,7 +151,7 @@ func TestClientOperations(t *testing.T) {
 // answers as, for an older operation) and, for a removed one, until the listed level.
 func checkGate(t *testing.T, s *Server, op clientOperation, pattern string) {
 	t.Helper()
-	servesAt := func(level int) bool { return s.api.ServedAt(level, op.method, pattern) }
+	servesAt := func(level int) bool { return api.ServedAt(level, op.method, pattern) }
 	var problems []string
 	want := func(level int, served bool) {
 		if servesAt(level) != served {

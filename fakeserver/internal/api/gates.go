@@ -1,6 +1,8 @@
 package api
 
 import (
+	"sync"
+
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/go-chi/chi/v5"
@@ -19,7 +21,9 @@ func (g levelGate) serves(level int) bool {
 // is unknown: the request gets the unknown-route answer (authentication already passed), and a
 // wrong method's Allow header leaves the method out (see wrongMethod).
 func (s *Service) gated(r chi.Router, method, pattern string, g levelGate, op handler.Operation) {
-	s.gates[method+" "+Prefix+pattern] = g
+	if s.gates != nil { // registering for routeGates
+		s.gates[method+" "+Prefix+pattern] = g
+	}
 	r.Method(method, pattern, handler.Serve(func(c *handler.Call) (handler.Fields, error) {
 		if !g.serves(s.realm().Settings().FeatureLevel) {
 			return nil, apierr.NotFound()
@@ -31,11 +35,21 @@ func (s *Service) gated(r chi.Router, method, pattern string, g levelGate, op ha
 // ServedAtLevel tells whether the route of this method and pattern (as chi reports it) is
 // served at the fake's feature level.
 func (s *Service) ServedAtLevel(method, pattern string) bool {
-	return s.ServedAt(s.realm().Settings().FeatureLevel, method, pattern)
+	return ServedAt(s.realm().Settings().FeatureLevel, method, pattern)
 }
 
 // ServedAt tells whether the route of this method and pattern is served at a feature level.
-func (s *Service) ServedAt(level int, method, pattern string) bool {
-	g, ok := s.gates[method+" "+pattern]
+func ServedAt(level int, method, pattern string) bool {
+	g, ok := routeGates()[method+" "+pattern]
 	return !ok || g.serves(level)
 }
+
+// routeGates are the feature levels of the routes served only at some ("METHOD pattern"),
+// the same for every fake: the route table's, registered once on a router of its own.
+var routeGates = sync.OnceValue(func() map[string]levelGate {
+	s := &Service{gates: map[string]levelGate{}}
+	r := chi.NewRouter()
+	s.PublicRoutes(r)
+	s.Routes(r)
+	return s.gates
+})

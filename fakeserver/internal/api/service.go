@@ -29,7 +29,8 @@ type Service struct {
 	// the pipeline does not hold apart from a reset itself.
 	generation *sync.RWMutex
 
-	// gates holds the feature levels of the routes served only at some ("METHOD pattern").
+	// gates, when not nil, records the feature levels of the routes served only at some
+	// ("METHOD pattern"): see routeGates.
 	gates   map[string]levelGate
 	logins  httpx.Limiter[string] // password attempts per username
 	uploads temporaryUploads
@@ -38,7 +39,7 @@ type Service struct {
 // New returns the handlers of one fake: its realm, event hub and clock, its current
 // configuration (shared: never changed), and the lock a reset takes for writing.
 func New(state *realm.State, hub *events.Hub, clk *clock.Clock, cfg func() *config.Config, generation *sync.RWMutex) *Service {
-	return &Service{state: state, hub: hub, clock: clk, config: cfg, generation: generation, gates: map[string]levelGate{}}
+	return &Service{state: state, hub: hub, clock: clk, config: cfg, generation: generation}
 }
 
 // Reset forgets what the handlers keep of the realm before a reset: temporary URLs, whose path
