@@ -2,28 +2,11 @@ package api
 
 import (
 	"maps"
-	"net/http"
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
-	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
-
-// botsOnly refuses human callers before any parameter is read: bot storage is for bots only
-// (since feature level 494; the API document gives the code).
-func (s *Service) botsOnly(op handler.Operation) handler.Operation {
-	return func(c *handler.Call) (handler.Fields, error) {
-		if mutation.On("bot-storage-bots-only-one-level-late") && !s.realm().AtLeast(realm.LevelBotOnlyStorage+1) {
-			return op(c)
-		}
-		if !c.User.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) && !mutation.On("bot-storage-for-humans") { // any user's own storage before
-			return nil, apierr.New(http.StatusForbidden, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
-		}
-		return op(c)
-	}
-}
 
 // getBotStorage: GET /bot_storage — the named entries, or all of them.
 func (s *Service) getBotStorage(c *handler.Call) (handler.Fields, error) {

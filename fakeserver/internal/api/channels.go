@@ -93,12 +93,3 @@ func (s *Service) updateChannel(c *handler.Call) (handler.Fields, error) {
 	}
 	return handler.Fields{}, s.realm().UpdateChannel(c.User.ID, id, ch)
 }
-
-// optionalBool reads an optional JSON boolean; nil when absent.
-func optionalBool(c *handler.Call, name string) *bool {
-	if !c.P.Has(name) {
-		return nil
-	}
-	v := c.P.Bool(name, false)
-	return &v
-}

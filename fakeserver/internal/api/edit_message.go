@@ -56,26 +56,3 @@ func (s *Service) updateMessage(c *handler.Call) (handler.Fields, error) {
 	}
 	return handler.Fields{"detached_uploads": detached}, nil
 }
-
-// nonNegativeInt reads an optional JSON integer that must be at least 0 and fit in 32 bits.
-func nonNegativeInt(c *handler.Call, name string) (int, bool) {
-	n, given := c.P.Int(name)
-	if !given {
-		return 0, false
-	}
-	return int32From(c, name, n, 0)
-}
-
-// int32From checks that n, the value of the integer parameter name, lies between lo and the
-// largest 32-bit integer, with the real server's words for one outside.
-func int32From(c *handler.Call, name string, n, lo int64) (int, bool) {
-	switch {
-	case n < lo:
-		c.P.Fail(apierr.BadRequest("%s is too small", name))
-		return 0, false
-	case n > 1<<31-1:
-		c.P.Fail(apierr.BadRequest("%s is too large", name))
-		return 0, false
-	}
-	return int(n), true
-}

@@ -240,13 +240,3 @@ func parseAnchor(raw string) (int, error) {
 	}
 	return int(max(min(n, realm.LargerThanMaxMessageID), 0)), nil
 }
-
-// requiredCount reads a required non-negative JSON integer count.
-func requiredCount(c *handler.Call, name string) int {
-	if !c.P.Has(name) {
-		c.P.Fail(apierr.Missing(name))
-		return 0
-	}
-	n, _ := nonNegativeInt(c, name)
-	return n
-}

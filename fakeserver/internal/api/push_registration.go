@@ -80,15 +80,6 @@ func (s *Service) registerPushAccount(c *handler.Call) (handler.Fields, error) {
 
 const pushNotConfigured = "Server is not configured to use push notification service."
 
-// optionalString reads an optional string parameter; nil when it was not sent.
-func optionalString(c *handler.Call, name string) *string {
-	v, ok := c.P.String(name)
-	if !ok {
-		return nil
-	}
-	return &v
-}
-
 // apnsAppID is the real server's pattern for iOS app IDs.
 var apnsAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
 

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -49,37 +48,4 @@ func baseURL(c *handler.Call) string {
 		scheme = "https"
 	}
 	return scheme + "://" + c.R.Host
-}
-
-// jsonOfKind reads an optional JSON parameter that must decode to T ("<name> is not <kind>").
-func jsonOfKind[T any](c *handler.Call, name, kind string) (T, bool) {
-	var zero T
-	v, ok := c.P.JSON(name)
-	if !ok {
-		return zero, false
-	}
-	typed, isT := v.(T)
-	if !isT {
-		c.P.Fail(apierr.BadRequest("%s is not %s", name, kind))
-		return zero, false
-	}
-	return typed, true
-}
-
-// stringList reads an optional JSON list of strings; nil when absent.
-func stringList(c *handler.Call, name string) []string {
-	list, ok := jsonOfKind[[]any](c, name, "a list")
-	if !ok {
-		return nil
-	}
-	out := make([]string, 0, len(list))
-	for i, item := range list {
-		str, isStr := item.(string)
-		if !isStr {
-			c.P.Fail(apierr.BadRequest("%s[%d] is not a string", name, i))
-			return nil
-		}
-		out = append(out, str)
-	}
-	return out
 }

@@ -9,20 +9,6 @@ import (
 // invalidGroup is the answer for a group ID that names no group.
 var invalidGroup = apierr.BadRequest("Invalid user group")
 
-// membersOnly refuses guests and bots before any parameter is read, as the real server's
-// require_member_or_admin decorator does.
-func membersOnly(op handler.Operation) handler.Operation {
-	return func(c *handler.Call) (handler.Fields, error) {
-		switch {
-		case c.User.IsGuest():
-			return nil, apierr.BadRequest("Not allowed for guest users")
-		case c.User.IsBot:
-			return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
-		}
-		return op(c)
-	}
-}
-
 // getGroups: GET /user_groups.
 func (s *Service) getGroups(c *handler.Call) (handler.Fields, error) {
 	all := c.P.Bool("include_deactivated_groups", false)
@@ -149,25 +135,6 @@ func (s *Service) deleteGroup(c *handler.Call) (handler.Fields, error) {
 		return nil, err
 	}
 	return handler.Fields{}, s.realm().DeleteGroup(c.User.ID, groupID)
-}
-
-// intList reads a JSON list of integer IDs; IDs beyond 32 bits name nothing and are kept
-// as such, so the domain reports them as unknown.
-func intList(c *handler.Call, name string, required bool) []int {
-	var list []int64
-	if required {
-		list = c.P.RequiredIntList(name)
-	} else {
-		list, _ = c.P.IntList(name)
-	}
-	out := make([]int, 0, len(list))
-	for _, id := range list {
-		if id < 0 || id > 1<<31-1 {
-			id = 0 // no user or group has ID 0
-		}
-		out = append(out, int(id))
-	}
-	return out
 }
 
 // updateGroup: POST /user_groups/{user_group_id} — name, description, reactivation.
