@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesAlertWords adds the bad-input cases of the routes whose handlers are in api_alert_words.go.
+// routeCasesAlertWords adds the bad-input cases of the routes whose handlers are in alert_words.go.
 func routeCasesAlertWords(add func(routeSpec)) {
 	for _, method := range []string{"POST", "DELETE"} {
 		words := routeSpec{method: method, pattern: "/api/v1/users/me/alert_words", path: "/api/v1/users/me/alert_words", role: fixtures.RoleMember,

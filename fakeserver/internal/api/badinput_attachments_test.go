@@ -10,7 +10,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesAttachments adds the bad-input cases of the routes whose handlers are in api_attachments.go.
+// routeCasesAttachments adds the bad-input cases of the routes whose handlers are in attachments.go.
 func routeCasesAttachments(add func(routeSpec)) {
 	upload := routeSpec{method: "POST", pattern: "/api/v1/user_uploads", path: "/api/v1/user_uploads", role: fixtures.RoleMember, upload: "file"}
 	twoFiles := func() request {

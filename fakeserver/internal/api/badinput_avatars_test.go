@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesAvatars adds the bad-input cases of the routes whose handlers are in api_avatars.go.
+// routeCasesAvatars adds the bad-input cases of the routes whose handlers are in avatars.go.
 func routeCasesAvatars(add func(routeSpec)) {
 	avatar := routeSpec{method: "GET", pattern: "/avatar/{user_id_or_email:(?:[^/][^/][^/]+|[^/m][^/]?|m[^/e]?)}", path: "/avatar/4", role: fixtures.RoleGuest, raw: true}
 	avatar.extra = []badCase{{"no such user", request{method: "GET", path: "/avatar/999", auth: guestAuth}, badRequest("No such user")}}

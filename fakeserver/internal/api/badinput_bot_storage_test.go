@@ -7,7 +7,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesBotStorage adds the bad-input cases of the routes whose handlers are in api_bot_storage.go.
+// routeCasesBotStorage adds the bad-input cases of the routes whose handlers are in bot_storage.go.
 func routeCasesBotStorage(add func(routeSpec)) {
 	permissionDenied := bad(403, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
 	noKey := badRequest("Key does not exist.")

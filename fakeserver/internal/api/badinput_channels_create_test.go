@@ -5,7 +5,7 @@ import (
 )
 
 // routeCasesChannelsCreate adds the bad-input cases of the routes whose handlers are in
-// api_channels_create.go.
+// channels_create.go.
 func routeCasesChannelsCreate(add func(routeSpec)) {
 	create := routeSpec{method: "POST", pattern: "/api/v1/channels/create", path: "/api/v1/channels/create", role: fixtures.RoleMember,
 		params: []param{

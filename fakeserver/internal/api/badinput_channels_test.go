@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesChannels adds the bad-input cases of the routes whose handlers are in api_channels.go.
+// routeCasesChannels adds the bad-input cases of the routes whose handlers are in channels.go.
 func routeCasesChannels(add func(routeSpec)) {
 	archive := routeSpec{method: "DELETE", pattern: "/api/v1/streams/{stream_id:[0-9]+}", path: "/api/v1/streams/{id}", id: "1",
 		notFound: "Invalid channel ID", role: fixtures.RoleOwner}

@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesCreateUser adds the bad-input cases of the routes whose handlers are in api_create_user.go.
+// routeCasesCreateUser adds the bad-input cases of the routes whose handlers are in create_user.go.
 func routeCasesCreateUser(add func(routeSpec)) {
 	users := routeSpec{method: "POST", pattern: "/api/v1/users", path: "/api/v1/users", role: fixtures.RoleOwner,
 		params: []param{

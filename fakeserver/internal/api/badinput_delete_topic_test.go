@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesDeleteTopic adds the bad-input cases of the routes whose handlers are in api_delete_topic.go.
+// routeCasesDeleteTopic adds the bad-input cases of the routes whose handlers are in delete_topic.go.
 func routeCasesDeleteTopic(add func(routeSpec)) {
 	deleteTopic := routeSpec{method: "POST", pattern: "/api/v1/streams/{stream_id:[0-9]+}/delete_topic", path: "/api/v1/streams/{id}/delete_topic", id: "1",
 		notFound: "Invalid channel ID", role: fixtures.RoleOwner,

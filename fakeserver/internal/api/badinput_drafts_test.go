@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesDrafts adds the bad-input cases of the routes whose handlers are in api_drafts.go.
+// routeCasesDrafts adds the bad-input cases of the routes whose handlers are in drafts.go.
 func routeCasesDrafts(add func(routeSpec)) {
 	// Drafts: the cases of a draft object, shared by POST /drafts (in a list) and PATCH.
 	draftCases := func(rs routeSpec, param string, wrap func(string) string) []badCase {

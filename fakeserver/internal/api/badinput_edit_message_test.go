@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesEditMessage adds the bad-input cases of the routes whose handlers are in api_edit_message.go.
+// routeCasesEditMessage adds the bad-input cases of the routes whose handlers are in edit_message.go.
 func routeCasesEditMessage(add func(routeSpec)) {
 	edit := routeSpec{method: "PATCH", pattern: "/api/v1/messages/{message_id:[0-9]+}", path: "/api/v1/messages/{id}", id: "1",
 		notFound: "Invalid message(s)", role: fixtures.RoleOwner,

@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesEditTyping adds the bad-input cases of the routes whose handlers are in api_edit_typing.go.
+// routeCasesEditTyping adds the bad-input cases of the routes whose handlers are in edit_typing.go.
 func routeCasesEditTyping(add func(routeSpec)) {
 	typing := routeSpec{method: "POST", pattern: "/api/v1/messages/{message_id:[0-9]+}/typing", path: "/api/v1/messages/{id}/typing", id: "1",
 		notFound: "Invalid message(s)", role: fixtures.RoleOwner,

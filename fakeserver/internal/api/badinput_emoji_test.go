@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesEmoji adds the bad-input cases of the routes whose handlers are in api_emoji.go.
+// routeCasesEmoji adds the bad-input cases of the routes whose handlers are in emoji.go.
 func routeCasesEmoji(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/api/v1/realm/emoji", path: "/api/v1/realm/emoji", role: fixtures.RoleGuest})
 }

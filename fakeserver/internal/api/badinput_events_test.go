@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesEvents adds the bad-input cases of the routes whose handlers are in api_events.go.
+// routeCasesEvents adds the bad-input cases of the routes whose handlers are in events.go.
 func routeCasesEvents(add func(routeSpec)) {
 	// The event routes need a queue of the route's user: the first stateOf after setUp
 	// registers the owner's first queue of the current generation, which the runner puts in

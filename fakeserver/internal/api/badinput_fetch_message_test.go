@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesFetchMessage adds the bad-input cases of the routes whose handlers are in api_fetch_message.go.
+// routeCasesFetchMessage adds the bad-input cases of the routes whose handlers are in fetch_message.go.
 func routeCasesFetchMessage(add func(routeSpec)) {
 	// --- documented operations ---
 	getMsg := routeSpec{method: "GET", pattern: "/api/v1/messages/{message_id:[0-9]+}", path: "/api/v1/messages/{id}", id: "1",

@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesGroupMembership adds the bad-input cases of the routes whose handlers are in api_group_membership.go.
+// routeCasesGroupMembership adds the bad-input cases of the routes whose handlers are in group_membership.go.
 func routeCasesGroupMembership(add func(routeSpec)) {
 	isMember := routeSpec{method: "GET", pattern: "/api/v1/user_groups/{user_group_id:[0-9]+}/members/{user_id:[0-9]+}",
 		path: "/api/v1/user_groups/{id}/members/4", id: supportGroup, notFound: "Invalid user group", role: fixtures.RoleMember,

@@ -1,6 +1,6 @@
 package api_test
 
-// routeCasesJwt adds the bad-input cases of the routes whose handlers are in api_jwt.go.
+// routeCasesJwt adds the bad-input cases of the routes whose handlers are in jwt.go.
 func routeCasesJwt(add func(routeSpec)) {
 	// The default fixture's JWT key is chatconform-jwt-key (HS256).
 	jwtFetch := routeSpec{method: "POST", pattern: "/api/v1/jwt/fetch_api_key", path: "/api/v1/jwt/fetch_api_key",

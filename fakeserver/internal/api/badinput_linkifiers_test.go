@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesLinkifiers adds the bad-input cases of the routes whose handlers are in api_linkifiers.go.
+// routeCasesLinkifiers adds the bad-input cases of the routes whose handlers are in linkifiers.go.
 func routeCasesLinkifiers(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/api/v1/realm/linkifiers", path: "/api/v1/realm/linkifiers", role: fixtures.RoleMember})
 

@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesMarkAsRead adds the bad-input cases of the routes whose handlers are in api_mark_as_read.go.
+// routeCasesMarkAsRead adds the bad-input cases of the routes whose handlers are in mark_as_read.go.
 func routeCasesMarkAsRead(add func(routeSpec)) {
 	markChannel := routeSpec{method: "POST", pattern: "/api/v1/mark_stream_as_read", path: "/api/v1/mark_stream_as_read",
 		role:   fixtures.RoleMember,

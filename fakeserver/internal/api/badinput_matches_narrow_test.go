@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesMatchesNarrow adds the bad-input cases of the routes whose handlers are in api_matches_narrow.go.
+// routeCasesMatchesNarrow adds the bad-input cases of the routes whose handlers are in matches_narrow.go.
 func routeCasesMatchesNarrow(add func(routeSpec)) {
 	matches := routeSpec{method: "GET", pattern: "/api/v1/messages/matches_narrow", path: "/api/v1/messages/matches_narrow",
 		role: fixtures.RoleOwner,

@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesMessageFlags adds the bad-input cases of the routes whose handlers are in api_message_flags.go.
+// routeCasesMessageFlags adds the bad-input cases of the routes whose handlers are in message_flags.go.
 func routeCasesMessageFlags(add func(routeSpec)) {
 	flags := routeSpec{method: "POST", pattern: "/api/v1/messages/flags", path: "/api/v1/messages/flags", role: fixtures.RoleOwner,
 		params: []param{

@@ -7,7 +7,7 @@ import (
 )
 
 // routeCasesMessageReport adds the bad-input cases of the route whose handler is in
-// api_message_report.go. The setup makes the private setup channel the moderation request
+// message_report.go. The setup makes the private setup channel the moderation request
 // channel (administrationSetUp), so that the valid report goes through.
 func routeCasesMessageReport(add func(routeSpec)) {
 	report := routeSpec{method: "POST", pattern: "/api/v1/messages/{message_id:[0-9]+}/report", path: "/api/v1/messages/{id}/report",

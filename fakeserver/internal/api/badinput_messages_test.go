@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesMessages adds the bad-input cases of the routes whose handlers are in api_messages.go.
+// routeCasesMessages adds the bad-input cases of the routes whose handlers are in messages.go.
 func routeCasesMessages(add func(routeSpec)) {
 	delMsg := routeSpec{method: "DELETE", pattern: "/api/v1/messages/{message_id:[0-9]+}", path: "/api/v1/messages/{id}", id: "1",
 		notFound: "Invalid message(s)", role: fixtures.RoleOwner}

@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesMutedUsers adds the bad-input cases of the routes whose handlers are in api_muted_users.go.
+// routeCasesMutedUsers adds the bad-input cases of the routes whose handlers are in muted_users.go.
 func routeCasesMutedUsers(add func(routeSpec)) {
 	mute := routeSpec{method: "POST", pattern: "/api/v1/users/me/muted_users/{muted_user_id:[0-9]+}", path: "/api/v1/users/me/muted_users/{id}",
 		id: "5", notFound: "No such user", role: fixtures.RoleMember}

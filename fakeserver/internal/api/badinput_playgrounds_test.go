@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesPlaygrounds adds the bad-input cases of the routes whose handlers are in api_playgrounds.go.
+// routeCasesPlaygrounds adds the bad-input cases of the routes whose handlers are in playgrounds.go.
 func routeCasesPlaygrounds(add func(routeSpec)) {
 	pg := routeSpec{method: "POST", pattern: "/api/v1/realm/playgrounds", path: "/api/v1/realm/playgrounds", role: fixtures.RoleOwner,
 		params: []param{

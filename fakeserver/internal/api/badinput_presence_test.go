@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesPresence adds the bad-input cases of the routes whose handlers are in api_presence.go.
+// routeCasesPresence adds the bad-input cases of the routes whose handlers are in presence.go.
 func routeCasesPresence(add func(routeSpec)) {
 	presence := routeSpec{method: "POST", pattern: "/api/v1/users/me/presence", path: "/api/v1/users/me/presence", role: fixtures.RoleMember,
 		params: []param{

@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesProfileFields adds the bad-input cases of the routes whose handlers are in api_profile_fields.go.
+// routeCasesProfileFields adds the bad-input cases of the routes whose handlers are in profile_fields.go.
 func routeCasesProfileFields(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/api/v1/realm/profile_fields", path: "/api/v1/realm/profile_fields", role: fixtures.RoleGuest})
 

@@ -9,7 +9,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesPushRegistration adds the bad-input cases of the routes whose handlers are in api_push_registration.go.
+// routeCasesPushRegistration adds the bad-input cases of the routes whose handlers are in push_registration.go.
 func routeCasesPushRegistration(add func(routeSpec)) {
 	add(routeSpec{method: "POST", pattern: "/api/v1/register_client_device", path: "/api/v1/register_client_device", role: fixtures.RoleMember})
 

@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesReactions adds the bad-input cases of the routes whose handlers are in api_reactions.go.
+// routeCasesReactions adds the bad-input cases of the routes whose handlers are in reactions.go.
 func routeCasesReactions(add func(routeSpec)) {
 	react := routeSpec{method: "POST", pattern: "/api/v1/messages/{message_id:[0-9]+}/reactions", path: "/api/v1/messages/{id}/reactions", id: "1",
 		notFound: "Invalid message(s)", role: fixtures.RoleOwner,

@@ -9,7 +9,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesRealm adds the bad-input cases of the routes whose handlers are in api_realm.go.
+// routeCasesRealm adds the bad-input cases of the routes whose handlers are in realm.go.
 func routeCasesRealm(add func(routeSpec)) {
 	realmPatch := routeSpec{method: "PATCH", pattern: "/api/v1/realm", path: "/api/v1/realm", role: fixtures.RoleOwner,
 		params: []param{

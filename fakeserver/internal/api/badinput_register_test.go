@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesRegister adds the bad-input cases of the routes whose handlers are in api_register.go.
+// routeCasesRegister adds the bad-input cases of the routes whose handlers are in register.go.
 func routeCasesRegister(add func(routeSpec)) {
 	// --- supporting operations ---
 	reg := routeSpec{method: "POST", pattern: "/api/v1/register", path: "/api/v1/register", role: fixtures.RoleMember,

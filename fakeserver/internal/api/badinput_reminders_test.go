@@ -8,7 +8,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesReminders adds the bad-input cases of the routes whose handlers are in api_reminders.go.
+// routeCasesReminders adds the bad-input cases of the routes whose handlers are in reminders.go.
 func routeCasesReminders(add func(routeSpec)) {
 	reminderAt := fmt.Sprint(defaultFixture.Realm.StartTime + integReminderLater)
 	reminders := routeSpec{method: "POST", pattern: "/api/v1/reminders", path: "/api/v1/reminders", role: fixtures.RoleMember,

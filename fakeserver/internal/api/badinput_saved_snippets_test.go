@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesSavedSnippets adds the bad-input cases of the routes whose handlers are in api_saved_snippets.go.
+// routeCasesSavedSnippets adds the bad-input cases of the routes whose handlers are in saved_snippets.go.
 func routeCasesSavedSnippets(add func(routeSpec)) {
 	// Saved snippets.
 	add(routeSpec{method: "GET", pattern: "/api/v1/saved_snippets", path: "/api/v1/saved_snippets", role: fixtures.RoleMember})

@@ -7,7 +7,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesScheduledMessages adds the bad-input cases of the routes whose handlers are in api_scheduled_messages.go.
+// routeCasesScheduledMessages adds the bad-input cases of the routes whose handlers are in scheduled_messages.go.
 func routeCasesScheduledMessages(add func(routeSpec)) {
 	// Scheduled messages.
 	add(routeSpec{method: "GET", pattern: "/api/v1/scheduled_messages", path: "/api/v1/scheduled_messages", role: fixtures.RoleMember})

@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesSubscriptionSettings adds the bad-input cases of the routes whose handlers are in api_subscription_settings.go.
+// routeCasesSubscriptionSettings adds the bad-input cases of the routes whose handlers are in subscription_settings.go.
 func routeCasesSubscriptionSettings(add func(routeSpec)) {
 	subProp := routeSpec{method: "PATCH", pattern: "/api/v1/users/me/subscriptions/{stream_id:[0-9]+}", path: "/api/v1/users/me/subscriptions/{id}", id: "1",
 		notFound: "Invalid channel ID", role: fixtures.RoleOwner,

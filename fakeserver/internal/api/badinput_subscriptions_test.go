@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesSubscriptions adds the bad-input cases of the routes whose handlers are in api_subscriptions.go.
+// routeCasesSubscriptions adds the bad-input cases of the routes whose handlers are in subscriptions.go.
 func routeCasesSubscriptions(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/api/v1/users/me/subscriptions", path: "/api/v1/users/me/subscriptions", role: fixtures.RoleMember,
 		params: []param{{name: "include_subscribers", kind: kBool}}})

@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesTopicMuting adds the bad-input cases of the routes whose handlers are in api_topic_muting.go.
+// routeCasesTopicMuting adds the bad-input cases of the routes whose handlers are in topic_muting.go.
 func routeCasesTopicMuting(add func(routeSpec)) {
 	mute := routeSpec{method: "PATCH", pattern: "/api/v1/users/me/subscriptions/muted_topics", path: "/api/v1/users/me/subscriptions/muted_topics",
 		role: fixtures.RoleMember,

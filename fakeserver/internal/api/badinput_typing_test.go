@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesTyping adds the bad-input cases of the routes whose handlers are in api_typing.go.
+// routeCasesTyping adds the bad-input cases of the routes whose handlers are in typing.go.
 func routeCasesTyping(add func(routeSpec)) {
 	typing := routeSpec{method: "POST", pattern: "/api/v1/typing", path: "/api/v1/typing", role: fixtures.RoleMember,
 		params: []param{

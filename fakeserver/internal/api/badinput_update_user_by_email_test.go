@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesUpdateUserByEmail adds the bad-input cases of the routes whose handlers are in api_update_user_by_email.go.
+// routeCasesUpdateUserByEmail adds the bad-input cases of the routes whose handlers are in update_user_by_email.go.
 func routeCasesUpdateUserByEmail(add func(routeSpec)) {
 	byEmail := routeSpec{method: "PATCH", pattern: "/api/v1/users/{email:[^/]*(?:@|%40)[^/]*}", path: "/api/v1/users/" + memberEmail,
 		role: fixtures.RoleOwner,

@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesUploads adds the bad-input cases of the routes whose handlers are in api_uploads.go.
+// routeCasesUploads adds the bad-input cases of the routes whose handlers are in uploads.go.
 func routeCasesUploads(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/user_uploads/temporary/{token}/{name}", path: "/user_uploads/temporary/0123456789abcdef/" + integSetupFile,
 		unknowable: "a temporary URL's token is random (TestUploadedFileDownloads uses one)"})

@@ -5,7 +5,7 @@ import (
 )
 
 // routeCasesUserChannels adds the bad-input cases of the routes whose handlers are in
-// api_user_channels.go.
+// user_channels.go.
 func routeCasesUserChannels(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/api/v1/users/{user_id:[0-9]+}/channels", path: "/api/v1/users/{id}/channels",
 		id: "4", notFound: "No such user", role: fixtures.RoleMember})

@@ -7,7 +7,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesUserGroups adds the bad-input cases of the routes whose handlers are in api_user_groups.go.
+// routeCasesUserGroups adds the bad-input cases of the routes whose handlers are in user_groups.go.
 func routeCasesUserGroups(add func(routeSpec)) {
 	groups := routeSpec{method: "GET", pattern: "/api/v1/user_groups", path: "/api/v1/user_groups", role: fixtures.RoleMember,
 		params: []param{{name: "include_deactivated_groups", kind: kBool}}}

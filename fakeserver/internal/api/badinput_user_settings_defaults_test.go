@@ -5,7 +5,7 @@ import (
 )
 
 // routeCasesUserSettingsDefaults adds the bad-input cases of the routes whose handlers are in
-// api_user_settings_defaults.go.
+// user_settings_defaults.go.
 func routeCasesUserSettingsDefaults(add func(routeSpec)) {
 	defaults := routeSpec{method: "PATCH", pattern: "/api/v1/realm/user_settings_defaults", path: "/api/v1/realm/user_settings_defaults",
 		role: fixtures.RoleAdmin,

@@ -7,7 +7,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesUserStatus adds the bad-input cases of the routes whose handlers are in api_user_status.go.
+// routeCasesUserStatus adds the bad-input cases of the routes whose handlers are in user_status.go.
 func routeCasesUserStatus(add func(routeSpec)) {
 	status := routeSpec{method: "POST", pattern: "/api/v1/users/me/status", path: "/api/v1/users/me/status", role: fixtures.RoleMember,
 		params: []param{

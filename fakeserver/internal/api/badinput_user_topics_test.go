@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesUserTopics adds the bad-input cases of the routes whose handlers are in api_user_topics.go.
+// routeCasesUserTopics adds the bad-input cases of the routes whose handlers are in user_topics.go.
 func routeCasesUserTopics(add func(routeSpec)) {
 	userTopic := routeSpec{method: "POST", pattern: "/api/v1/user_topics", path: "/api/v1/user_topics", role: fixtures.RoleMember,
 		params: []param{

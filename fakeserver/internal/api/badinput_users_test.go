@@ -6,7 +6,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesUsers adds the bad-input cases of the routes whose handlers are in api_users.go.
+// routeCasesUsers adds the bad-input cases of the routes whose handlers are in users.go.
 func routeCasesUsers(add func(routeSpec)) {
 	fetch := routeSpec{method: "POST", pattern: "/api/v1/fetch_api_key", path: "/api/v1/fetch_api_key",
 		params: []param{{name: "username", required: true, oversizeFails: true}, {name: "password", required: true, oversizeFails: true}},

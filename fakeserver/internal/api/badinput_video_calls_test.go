@@ -4,7 +4,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesVideoCalls adds the bad-input cases of the routes whose handlers are in api_video_calls.go.
+// routeCasesVideoCalls adds the bad-input cases of the routes whose handlers are in video_calls.go.
 func routeCasesVideoCalls(add func(routeSpec)) {
 	vcall := routeSpec{method: "POST", pattern: "/api/v1/calls/vcall/create", path: "/api/v1/calls/vcall/create", role: fixtures.RoleMember}
 	vcall.extra = []badCase{

@@ -7,7 +7,7 @@ import (
 )
 
 // routeCasesWelcomeBot adds the bad-input cases of the route whose handler is in
-// api_welcome_bot.go.
+// welcome_bot.go.
 func routeCasesWelcomeBot(add func(routeSpec)) {
 	welcome := routeSpec{method: "POST", pattern: "/api/v1/realm/test_welcome_bot_custom_message", path: "/api/v1/realm/test_welcome_bot_custom_message",
 		role: fixtures.RoleAdmin, params: []param{{name: "welcome_message_custom_text", required: true, oversizeFails: true}},

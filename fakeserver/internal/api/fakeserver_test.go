@@ -13,7 +13,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -224,17 +223,6 @@ func cut(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
-}
-
-// joinLines joins non-empty lines.
-func joinLines(lines ...string) string {
-	var out []string
-	for _, l := range lines {
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // decodeObject decodes a JSON object, nil when data is not one.

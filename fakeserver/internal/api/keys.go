@@ -39,7 +39,7 @@ func (s *Service) botAPIKey(key func(st *realm.State, requesterID, botID int) (s
 }
 
 // updateBot: PATCH /bots/{bot_id} — the bot's name, role, owner, default channels and
-// outgoing webhook (api_bot_settings.go).
+// outgoing webhook (bot_settings.go).
 func (s *Service) updateBot(c *handler.Call) (handler.Fields, error) {
 	id, err := c.PathID("bot_id", errNoSuchBot)
 	if err != nil {

@@ -12,14 +12,6 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// clientCapabilities are the client_capabilities the fake acts on (the real server's list;
-// others are accepted and ignored, as there).
-var clientCapabilities = []string{
-	"notification_settings_null", "bulk_message_deletion", "user_avatar_url_field_optional",
-	"stream_typing_notifications", "user_settings_object", "linkifier_url_template",
-	"user_list_incomplete", "include_deactivated_groups", "archived_channels", "empty_topic_name",
-}
-
 // register: POST /register — an event queue and the initial state a client needs.
 //
 // event_types chooses the events the queue receives (all when absent); fetch_event_types

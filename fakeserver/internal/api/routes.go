@@ -57,7 +57,7 @@ func (s *Service) PublicRoutes(r chi.Router) {
 
 // Routes adds the API's authenticated routes.
 func (s *Service) Routes(r chi.Router) {
-	// Register and the event queue (the state register returns: api_register.go).
+	// Register and the event queue (the state register returns: register.go).
 	r.Post("/register", handler.Serve(s.register))
 	r.Get("/events", handler.Serve(s.getEvents))
 	r.Delete("/events", handler.Serve(s.deleteEvents))

@@ -37,7 +37,7 @@ type serverRoutes struct {
 
 // routeScope is a request's context on its way through the shared table: the Server serving it,
 // chi's routing context, where the table goes on after the middleware running now, and the
-// request's state (pipeline_request_state.go), held here so that the middlewares that fill it
+// request's state (internal/handler/request_state.go), held here so that the middlewares that fill it
 // copy no request to add it.
 type routeScope struct {
 	context.Context
