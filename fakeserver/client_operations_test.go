@@ -13,6 +13,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"gopkg.in/yaml.v3"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/api"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/openapi"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 )
@@ -35,7 +37,7 @@ var pathParam = regexp.MustCompile(`\{[^}]*\}`)
 // samplePath is a concrete path under the API for a listed path: an email for {email},
 // 1 for every other parameter.
 func (op clientOperation) samplePath() string {
-	return apiPrefix + pathParam.ReplaceAllStringFunc(op.path, func(p string) string {
+	return api.Prefix + pathParam.ReplaceAllStringFunc(op.path, func(p string) string {
 		if p == "{email}" {
 			return "iago@chat.example.test"
 		}
@@ -117,7 +119,7 @@ func TestClientOperations(t *testing.T) {
 			served++
 		}
 		rctx := chi.NewRouteContext()
-		if !sharedRoutes.mux.Match(rctx, op.method, op.samplePath()) {
+		if !pipeline.Routes().Match(rctx, op.method, op.samplePath()) {
 			t.Errorf("client_operations.txt:%d: %s %s is described but the router has no route for it", op.line, op.method, op.path)
 			continue
 		}
@@ -132,7 +134,7 @@ func TestClientOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, item := range doc.Paths {
-		rest, isAPI := strings.CutPrefix(path, apiPrefix)
+		rest, isAPI := strings.CutPrefix(path, api.Prefix)
 		if !isAPI {
 			continue
 		}
@@ -149,8 +151,7 @@ func TestClientOperations(t *testing.T) {
 // answers as, for an older operation) and, for a removed one, until the listed level.
 func checkGate(t *testing.T, s *Server, op clientOperation, pattern string) {
 	t.Helper()
-	g, gated := s.gates[op.method+" "+pattern]
-	servesAt := func(level int) bool { return !gated || g.serves(level) }
+	servesAt := func(level int) bool { return api.ServedAt(level, op.method, pattern) }
 	var problems []string
 	want := func(level int, served bool) {
 		if servesAt(level) != served {
@@ -166,6 +167,6 @@ func checkGate(t *testing.T, s *Server, op clientOperation, pattern string) {
 		want(op.until, false)
 	}
 	if len(problems) > 0 {
-		t.Errorf("client_operations.txt:%d: %s %s: the fake's gate (%+v) disagrees with the list: %s", op.line, op.method, op.path, g, strings.Join(problems, "; "))
+		t.Errorf("client_operations.txt:%d: %s %s: the fake's gate disagrees with the list: %s", op.line, op.method, op.path, strings.Join(problems, "; "))
 	}
 }

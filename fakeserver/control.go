@@ -14,6 +14,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -51,34 +53,34 @@ func (s *Server) controlRoutes(r chi.Router) {
 
 // setVCallToken gives (has_token=true) or takes a user's video-call integration token, which a
 // real user obtains from the provider outside the chat API.
-func (s *Server) setVCallToken(c *call) (fields, error) {
-	userID := c.p.RequiredInt("user_id")
-	has := c.p.Bool("has_token", true)
-	if err := c.done(); err != nil {
+func (s *Server) setVCallToken(c *handler.Call) (handler.Fields, error) {
+	userID := c.P.RequiredInt("user_id")
+	has := c.P.Bool("has_token", true)
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if userID < 1 || userID > 1<<31-1 {
 		return nil, apierr.NoSuchUser
 	}
-	return fields{}, s.realm().SetVCallToken(int(userID), has)
+	return handler.Fields{}, s.state.SetVCallToken(int(userID), has)
 }
 
-func (s *Server) health(*call) (fields, error) {
-	return fields{"capabilities": Capabilities, "server_permissions": s.realm().ServerPermissions()}, nil
+func (s *Server) health(*handler.Call) (handler.Fields, error) {
+	return handler.Fields{"capabilities": Capabilities, "server_permissions": s.state.ServerPermissions()}, nil
 }
 
-func (s *Server) reset(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) reset(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	s.Reset()
-	return fields{}, nil
+	return handler.Fields{}, nil
 }
 
 // loadFixture takes the fixture as the `fixture` parameter (YAML or JSON text).
-func (s *Server) loadFixture(c *call) (fields, error) {
-	text := c.p.RequiredString("fixture")
-	if err := c.done(); err != nil {
+func (s *Server) loadFixture(c *handler.Call) (handler.Fields, error) {
+	text := c.P.RequiredString("fixture")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	f, err := fixtures.Parse([]byte(text))
@@ -89,20 +91,20 @@ func (s *Server) loadFixture(c *call) (fields, error) {
 		return nil, apierr.BadRequest("%v", err)
 	}
 	s.LoadFixture(f)
-	return fields{}, nil
+	return handler.Fields{}, nil
 }
 
-func (s *Server) getClock(*call) (fields, error) {
-	return fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
+func (s *Server) getClock(*handler.Call) (handler.Fields, error) {
+	return handler.Fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
 }
 
 // moveClock switches the clock's mode (`mode`: frozen, or wall to start at the wall time and
 // run with it), then sets it (`now`, UNIX seconds) or moves it forward (`advance`, seconds).
-func (s *Server) moveClock(c *call) (fields, error) {
-	mode := c.p.Enum("mode", "", string(ClockFrozen), string(ClockWall))
-	now, hasNow := c.p.Int("now")
-	advance, hasAdvance := c.p.Int("advance")
-	if err := c.done(); err != nil {
+func (s *Server) moveClock(c *handler.Call) (handler.Fields, error) {
+	mode := c.P.Enum("mode", "", string(ClockFrozen), string(ClockWall))
+	now, hasNow := c.P.Int("now")
+	advance, hasAdvance := c.P.Int("advance")
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	s.controlSteps.Lock() // a reset in between would leave half a move
@@ -123,8 +125,8 @@ func (s *Server) moveClock(c *call) (fields, error) {
 	case hasAdvance:
 		s.clock.Advance(time.Duration(advance) * time.Second)
 	}
-	s.realm().Tick() // deliver what fell due in the time that passed
-	return fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
+	s.state.Tick() // deliver what fell due in the time that passed
+	return handler.Fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
 }
 
 // checkClockMove refuses a clock move before anything changes. A mode switch alone is a move:
@@ -145,8 +147,8 @@ func checkClockMove(now int64, hasNow bool, advance int64, hasAdvance, hasMode b
 	return nil
 }
 
-func (s *Server) getConfig(*call) (fields, error) {
-	return fields{"config": s.shownConfig()}, nil
+func (s *Server) getConfig(*handler.Call) (handler.Fields, error) {
+	return handler.Fields{"config": s.shownConfig()}, nil
 }
 
 // configView is the configuration as the control API shows it: never the JWT key, with which
@@ -162,40 +164,40 @@ type configView struct {
 
 func (s *Server) shownConfig() configView {
 	c := s.Config()
-	return configView{Config: c, JWTKeySet: c.JWTKey != "", FeatureLevel: s.realm().Settings().FeatureLevel}
+	return configView{Config: c, JWTKeySet: c.JWTKey != "", FeatureLevel: s.state.Settings().FeatureLevel}
 }
 
 // patchConfig changes the named configuration settings, all or none.
-func (s *Server) patchConfig(c *call) (fields, error) {
+func (s *Server) patchConfig(c *handler.Call) (handler.Fields, error) {
 	// Read, change and write as one step, ordered with resets: two patches at once must both
 	// take effect, and a patch must never write back what a reset in between undid.
 	s.controlSteps.Lock()
 	defer s.controlSteps.Unlock()
-	cfg, level, err := changeSettings(c, s.Config(), s.realm().Settings().FeatureLevel, s.Fixture())
+	cfg, level, err := changeSettings(c, s.Config(), s.state.Settings().FeatureLevel, s.Fixture())
 	if err != nil {
 		return nil, err
 	}
 	s.SetConfig(cfg)
-	s.realm().SetFeatureLevel(level)
-	return fields{"config": s.shownConfig()}, nil
+	s.state.SetFeatureLevel(level)
+	return handler.Fields{"config": s.shownConfig()}, nil
 }
 
 // changeSettings returns cfg and level with the settings the call names changed
 // (fixture_jwt_key takes f's key), or the error of the first bad or unknown one.
-func changeSettings(c *call, cfg Config, level int, f *fixtures.Fixture) (Config, int, error) {
-	cfg.PushConfigured = c.p.Bool("push_configured", cfg.PushConfigured)
+func changeSettings(c *handler.Call, cfg Config, level int, f *fixtures.Fixture) (Config, int, error) {
+	cfg.PushConfigured = c.P.Bool("push_configured", cfg.PushConfigured)
 	cfg.EventPollTimeoutSeconds = intSetting(c, "event_poll_timeout_seconds", 1, maxPollTimeoutSeconds, cfg.EventPollTimeoutSeconds)
 	cfg.EventQueueIdleSeconds = intSetting(c, "event_queue_idle_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleSeconds)
 	cfg.DeleteBatchSize = intSetting(c, "delete_batch_size", 1, 1_000_000, cfg.DeleteBatchSize)
 	cfg.MaxBatchesPerRequest = intSetting(c, "max_batches_per_request", 0, 1_000_000, cfg.MaxBatchesPerRequest)
-	if c.p.Bool("fixture_jwt_key", false) { // the key cannot be read back: this restores it
+	if c.P.Bool("fixture_jwt_key", false) { // the key cannot be read back: this restores it
 		cfg.JWTKey, cfg.JWTAlgorithm = f.Realm.JWTKey, f.Realm.JWTAlgorithm
 	}
-	if key, ok := c.p.String("jwt_key"); ok {
+	if key, ok := c.P.String("jwt_key"); ok {
 		cfg.JWTKey = key
 	}
-	cfg.JWTAlgorithm = c.p.Enum("jwt_algorithm", cfg.JWTAlgorithm, "HS256", "HS384", "HS512")
-	cfg.VideoCallsConfigured = c.p.Bool("video_calls_configured", cfg.VideoCallsConfigured)
+	cfg.JWTAlgorithm = c.P.Enum("jwt_algorithm", cfg.JWTAlgorithm, "HS256", "HS384", "HS512")
+	cfg.VideoCallsConfigured = c.P.Bool("video_calls_configured", cfg.VideoCallsConfigured)
 	cfg.UnusedAttachmentSeconds = intSetting(c, "unused_attachment_seconds", 1, maxAdvanceSeconds, cfg.UnusedAttachmentSeconds)
 	cfg.MaxBotsPerUser = intSetting(c, "max_bots_per_user", 1, 1_000_000, cfg.MaxBotsPerUser)
 	cfg.UploadQuotaBytesPerUser = int64(intSetting(c, "upload_quota_bytes_per_user", 1, 1<<40, int(cfg.UploadQuotaBytesPerUser)))
@@ -210,7 +212,7 @@ func changeSettings(c *call, cfg Config, level int, f *fixtures.Fixture) (Config
 	cfg.RateLimitRequests = intSetting(c, "rate_limit_requests", 0, 1_000_000, cfg.RateLimitRequests)
 	cfg.RateLimitWindowSeconds = intSetting(c, "rate_limit_window_seconds", 1, 24*3600, cfg.RateLimitWindowSeconds)
 	level = intSetting(c, "feature_level", minFeatureLevel, maxFeatureLevel, level)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return Config{}, 0, err
 	}
 	return cfg, level, nil
@@ -221,13 +223,13 @@ func changeSettings(c *call, cfg Config, level int, f *fixtures.Fixture) (Config
 const maxPollTimeoutSeconds = 300
 
 // intSetting reads an optional JSON integer setting that must lie in [lo, hi]; cur when absent.
-func intSetting(c *call, name string, lo, hi int64, cur int) int {
-	v, ok := c.p.Int(name)
+func intSetting(c *handler.Call, name string, lo, hi int64, cur int) int {
+	v, ok := c.P.Int(name)
 	if !ok {
 		return cur
 	}
 	if v < lo || v > hi {
-		c.p.Fail(apierr.BadRequest("%s must be between %d and %d", name, lo, hi))
+		c.P.Fail(apierr.BadRequest("%s must be between %d and %d", name, lo, hi))
 		return cur
 	}
 	return int(v)
@@ -235,18 +237,18 @@ func intSetting(c *call, name string, lo, hi int64, cur int) int {
 
 // getJournal: GET /_fake/journal, filtered by method, path (a pattern), user, status and
 // since (UNIX milliseconds of wall time); count is how many matched.
-func (s *Server) getJournal(c *call) (fields, error) {
+func (s *Server) getJournal(c *handler.Call) (handler.Fields, error) {
 	var f JournalFilter
-	f.Method, _ = c.p.String("method")
-	f.Path, _ = c.p.String("path")
-	f.User, _ = c.p.String("user")
-	if status, ok := c.p.Int("status"); ok {
+	f.Method, _ = c.P.String("method")
+	f.Path, _ = c.P.String("path")
+	f.User, _ = c.P.String("user")
+	if status, ok := c.P.Int("status"); ok {
 		f.Status = int(status)
 	}
-	if since, ok := c.p.Int("since"); ok {
+	if since, ok := c.P.Int("since"); ok {
 		f.Since = time.UnixMilli(since)
 	}
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if _, err := path.Match(f.Path, ""); err != nil {
@@ -256,26 +258,26 @@ func (s *Server) getJournal(c *call) (fields, error) {
 	if got == nil {
 		got = []JournalEntry{}
 	}
-	return fields{"requests": got, "count": len(got)}, nil
+	return handler.Fields{"requests": got, "count": len(got)}, nil
 }
 
-func (s *Server) clearJournal(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) clearJournal(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	s.journal.clear()
-	return fields{}, nil
+	s.journal.Clear()
+	return handler.Fields{}, nil
 }
 
 // serveControl serves a control route: a JSON object body is taken like a form (each value
 // its form text), and a parameter the route does not read is refused, naming it.
-func serveControl(op operation) http.HandlerFunc {
-	strictOp := serveCall(op, true)
+func serveControl(op handler.Operation) http.HandlerFunc {
+	strictOp := handler.ServeStrict(op)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
 			form, err := jsonForm(http.MaxBytesReader(w, r.Body, maxControlBody))
 			if err != nil {
-				writeError(w, err)
+				handler.WriteError(w, err)
 				return
 			}
 			encoded := form.Encode()
@@ -312,33 +314,35 @@ func jsonForm(body io.Reader) (url.Values, error) {
 }
 
 // addFault: POST /_fake/faults puts a fault in force (see Fault) and answers its id.
-func (s *Server) addFault(c *call) (fields, error) {
+func (s *Server) addFault(c *handler.Call) (handler.Fields, error) {
 	var f Fault
-	f.Method, _ = c.p.String("method")
-	f.Path, _ = c.p.String("path")
-	f.User, _ = c.p.String("user")
-	f.Code, _ = c.p.String("code")
-	f.Msg, _ = c.p.String("msg")
+	f.Method, _ = c.P.String("method")
+	f.Path, _ = c.P.String("path")
+	f.User, _ = c.P.String("user")
+	f.Code, _ = c.P.String("code")
+	f.Msg, _ = c.P.String("msg")
 	f.Status = intSetting(c, "status", 0, 599, 0)
-	f.Delay = time.Duration(intSetting(c, "delay_ms", 0, maxFaultDelay.Milliseconds(), 0)) * time.Millisecond
-	f.Drop = c.p.Bool("drop", false)
+	f.Delay = time.Duration(intSetting(c, "delay_ms", 0, pipeline.MaxFaultDelay.Milliseconds(), 0)) * time.Millisecond
+	f.Drop = c.P.Bool("drop", false)
 	f.Times = intSetting(c, "times", 0, 1_000_000, 0)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	id, err := s.InjectFault(f)
 	if err != nil {
 		return nil, err
 	}
-	return fields{"fault": id}, nil
+	return handler.Fields{"fault": id}, nil
 }
 
-func (s *Server) listFaults(*call) (fields, error) { return fields{"faults": s.Faults()}, nil }
+func (s *Server) listFaults(*handler.Call) (handler.Fields, error) {
+	return handler.Fields{"faults": s.Faults()}, nil
+}
 
-func (s *Server) clearFaults(c *call) (fields, error) {
-	if err := c.done(); err != nil {
+func (s *Server) clearFaults(c *handler.Call) (handler.Fields, error) {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	s.ClearFaults()
-	return fields{}, nil
+	return handler.Fields{}, nil
 }

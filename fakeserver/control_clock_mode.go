@@ -35,7 +35,7 @@ func (s *Server) startClock(f *fixtures.Fixture) {
 func (s *Server) setClockMode(m ClockMode) {
 	if m == ClockWall {
 		s.clock.Run()
-		s.ticker.start(s.realm().Tick)
+		s.ticker.start(s.state.Tick)
 		return
 	}
 	s.clock.Freeze()

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/openapi"
 )
@@ -17,12 +18,12 @@ var descriptionJSON = sync.OnceValues(openapi.JSON)
 // serveDescription: GET /openapi.json — the description of every route the fake serves.
 func (s *Server) serveDescription(w http.ResponseWriter, r *http.Request) {
 	if _, err := params.Parse(r); err != nil {
-		writeError(w, err)
+		handler.WriteError(w, err)
 		return
 	}
 	body, err := descriptionJSON()
 	if err != nil {
-		writeError(w, nil)
+		handler.WriteError(w, nil)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -10,14 +10,16 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/api"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 )
 
 // samplePaths turns a chi pattern into a path the description must route: each parameter
 // becomes a value its pattern takes.
 var samplePaths = strings.NewReplacer(
-	userEmail, "iago@chat.example.test",
-	userIDOrEmail, "12",
+	api.UserEmail, "iago@chat.example.test",
+	api.UserIDOrEmail, "12",
 	"/user_uploads/*", "/user_uploads/1/4f2a/notes.txt",
 	"/user_avatars/exports/1/*", "/user_avatars/exports/1/4f2a/realm-export-1.json",
 )
@@ -34,7 +36,7 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 	s := New()
 	defer s.Close()
 	routes := 0
-	err = chi.Walk(sharedRoutes.mux, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+	err = chi.Walk(pipeline.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		path := anyParam.ReplaceAllString(samplePaths.Replace(route), "1")
 		if method == http.MethodHead {
 			return nil // HEAD is answered by the GET route

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 )
 
 // ControlTokenEnv is the environment variable the binary reads its control token from (the
@@ -38,18 +39,18 @@ func (s *Server) guardControl(next http.Handler) http.Handler {
 		w.Header().Set("X-Frame-Options", "DENY")
 		switch {
 		case s.controlOff:
-			writeError(w, apierr.NotFound())
+			handler.WriteError(w, apierr.NotFound())
 		case s.controlToken != "" && !hasBearer(r, s.controlToken) && !inspectorPage(r):
-			writeError(w, apierr.Unauthorized("The control API needs its token: Authorization: Bearer <token>"))
+			handler.WriteError(w, apierr.Unauthorized("The control API needs its token: Authorization: Bearer <token>"))
 		case s.controlToken == "" && !isLocalHost(r.Host):
-			writeError(w, apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers only requests addressed to this machine (Host %q); configure a control token to reach it by another name", r.Host))
+			handler.WriteError(w, apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers only requests addressed to this machine (Host %q); configure a control token to reach it by another name", r.Host))
 		default:
 			err := s.webPage(r)
 			if err == nil {
 				err = crossSite(r)
 			}
 			if err != nil {
-				writeError(w, err)
+				handler.WriteError(w, err)
 				return
 			}
 			next.ServeHTTP(w, r)

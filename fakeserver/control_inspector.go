@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
@@ -32,7 +33,7 @@ const inspectorSecretSlot = `<meta name="inspector" content="INSPECTOR_SECRET">`
 // inspector serves the page.
 func (s *Server) inspector(w http.ResponseWriter, r *http.Request) {
 	if _, err := params.Parse(r); err != nil { // a malformed query, refused as on every route
-		writeError(w, err)
+		handler.WriteError(w, err)
 		return
 	}
 	h := w.Header()
@@ -69,24 +70,24 @@ type inspectPage struct {
 
 // inspect: GET /_fake/inspect?section=…&q=…&offset=…&limit=… — one page of a section, the
 // items whose text contains q (any case); the journal also takes method, path, user, status.
-func (s *Server) inspect(c *call) (fields, error) {
-	section := c.p.RequiredEnum("section", inspectorSections...)
-	q, _ := c.p.String("q")
+func (s *Server) inspect(c *handler.Call) (handler.Fields, error) {
+	section := c.P.RequiredEnum("section", inspectorSections...)
+	q, _ := c.P.String("q")
 	offset := intSetting(c, "offset", 0, 1<<31-1, 0)
 	limit := intSetting(c, "limit", 1, inspectorMaxPageSize, inspectorPageSize)
 	var jf JournalFilter
-	jf.Method, _ = c.p.String("method")
-	jf.Path, _ = c.p.String("path")
-	jf.User, _ = c.p.String("user")
+	jf.Method, _ = c.P.String("method")
+	jf.Path, _ = c.P.String("path")
+	jf.User, _ = c.P.String("user")
 	jf.Status = intSetting(c, "status", 0, 599, 0)
-	if err := c.done(); err != nil {
+	if err := c.Done(); err != nil {
 		return nil, err
 	}
 	if section == "overview" {
 		return s.inspectOverview()
 	}
 	if section == "config" {
-		return fields{"page": s.inspectConfig(q)}, nil
+		return handler.Fields{"page": s.inspectConfig(q)}, nil
 	}
 	viewer, err := s.inspectorViewer()
 	if err != nil {
@@ -137,7 +138,7 @@ func (s *Server) inspect(c *call) (fields, error) {
 		pg.Total = len(s.Journal(JournalFilter{}))
 	}
 	pg.Section, pg.Offset, pg.Limit = section, offset, limit
-	return fields{"page": pg}, nil
+	return handler.Fields{"page": pg}, nil
 }
 
 // inspectorUser, inspectorFault and inspectorQueue are what those sections show.
@@ -266,9 +267,9 @@ func (s *Server) inspectMessages(viewer int, q string, offset, limit int) inspec
 }
 
 // inspectOverview is the page's header: the realm, its level and its clock.
-func (s *Server) inspectOverview() (fields, error) {
+func (s *Server) inspectOverview() (handler.Fields, error) {
 	settings := s.state.Settings()
-	return fields{"overview": map[string]any{
+	return handler.Fields{"overview": map[string]any{
 		"realm": settings.Name, "feature_level": settings.FeatureLevel, "version": settings.Version,
 		"clock": s.clock.Unix(), "clock_mode": s.ClockMode(),
 	}}, nil

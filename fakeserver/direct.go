@@ -255,7 +255,7 @@ func (a *Actor) CreateBot(fullName, shortName string) (Bot, error) {
 // Upload stores a file for the actor, as POST /user_uploads does, within the configured
 // quotas, and returns its URL ("/user_uploads/…"), to link in a message.
 func (a *Actor) Upload(name, contentType string, content []byte) (string, error) {
-	up, err := a.s.state.UploadFile(a.id, name, contentType, content, a.s.Config().uploadQuota())
+	up, err := a.s.state.UploadFile(a.id, name, contentType, content, a.s.Config().UploadQuota())
 	if err != nil {
 		return "", fmt.Errorf("fakeserver: %w", err)
 	}

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/go-chi/chi/v5"
 )
 
 // Router exposes the chi router to the external tests, which walk it so that every route
 // the fake serves must have bad-input cases.
-func (s *Server) Router() chi.Routes { return sharedRoutes.mux }
+func (s *Server) Router() chi.Routes { return pipeline.Routes() }
 
 // SeedChannelMessages stores n messages of size bytes in the channel named channel, spread
 // over the given number of topics, straight through the domain layer: benchmarks need realms
@@ -47,4 +48,6 @@ func (s *Server) SeedTopic(senderID int, channel, topic string, n, size int) int
 
 // ServedAtLevel tells the external tests whether a route the router holds is served at the
 // fake's feature level (gated routes are unknown outside their levels).
-func (s *Server) ServedAtLevel(method, pattern string) bool { return s.servedAtLevel(method, pattern) }
+func (s *Server) ServedAtLevel(method, pattern string) bool {
+	return s.api.ServedAtLevel(method, pattern)
+}

@@ -7,6 +7,8 @@ import (
 	"net/url"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/config"
+	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fixtures"
 )
@@ -37,7 +39,7 @@ func ParseSettings(data []byte) (Option, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid settings: not one JSON object, as PATCH /_fake/config takes")
 	}
-	c := &call{p: params.FromValues(form), strict: true}
+	c := handler.StrictCall(params.FromValues(form))
 	if _, _, err := changeSettings(c, Config{}, minFeatureLevel, &fixtures.Fixture{}); err != nil {
 		var aerr *apierr.Error
 		if errors.As(err, &aerr) { // the message alone: no HTTP status where there is no request
@@ -74,20 +76,13 @@ func checkStartup(opts []Option) error {
 
 // startConfig is the configuration and feature level a load of f starts with.
 func (s *Server) startConfig(f *fixtures.Fixture) (Config, int) {
-	cfg, level := fixtureConfig(f, s.start.config), f.Realm.FeatureLevel
+	cfg, level := config.FromFixture(f, s.start.config), f.Realm.FeatureLevel
 	if s.start.level != 0 {
 		level = s.start.level
 	}
 	if s.start.settings != nil {
 		// ParseSettings has checked them: they cannot fail here.
-		cfg, level, _ = changeSettings(&call{p: params.FromValues(s.start.settings), strict: true}, cfg, level, f)
+		cfg, level, _ = changeSettings(handler.StrictCall(params.FromValues(s.start.settings)), cfg, level, f)
 	}
 	return cfg, level
-}
-
-// forget drops every temporary URL: after a reset their path ids may name other files.
-func (t *temporaryUploads) forget() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.tokens = nil
 }

@@ -110,7 +110,7 @@ func (f *testFake) start(t tb) *httptest.Server {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, f.health)
+		_, _ = io.WriteString(w, f.health)
 	})
 	mux.HandleFunc("POST /api/v1/fetch_api_key", func(w http.ResponseWriter, r *http.Request) {
 		for _, u := range f.users {
@@ -322,13 +322,13 @@ func success(w http.ResponseWriter, fields map[string]any) {
 		body[k] = v
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(body)
+	_ = json.NewEncoder(w).Encode(body)
 }
 
 func fail(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{"result": "error", "code": code, "msg": msg})
+	_ = json.NewEncoder(w).Encode(map[string]any{"result": "error", "code": code, "msg": msg})
 }
 
 // connectCfg is a configuration for the fake at url.

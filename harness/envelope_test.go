@@ -70,7 +70,7 @@ func envelopeServer(t *testing.T) *httptest.Server {
 		}
 		w.Header().Set("Content-Type", c.ctype)
 		w.WriteHeader(c.status)
-		io.WriteString(w, c.body)
+		_, _ = io.WriteString(w, c.body)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -189,7 +189,7 @@ func TestClientRequests(t *testing.T) {
 func TestFailureMessageRedacted(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"result":"error","msg":"no code","api_key":"`+ownerKey+`"}`)
+		_, _ = io.WriteString(w, `{"result":"error","msg":"no code","api_key":"`+ownerKey+`"}`)
 	}))
 	t.Cleanup(srv.Close)
 	var got string
@@ -215,7 +215,7 @@ func TestBareSuccess(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, bodies[strings.TrimPrefix(r.URL.Path, "/api/v1/")])
+		_, _ = io.WriteString(w, bodies[strings.TrimPrefix(r.URL.Path, "/api/v1/")])
 	}))
 	t.Cleanup(srv.Close)
 	rec := &recorder{}

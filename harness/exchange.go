@@ -58,7 +58,7 @@ func logRequest(w io.Writer, method string, u *url.URL, h http.Header, body []by
 	fmt.Fprintf(&b, "--> %s %s\n", method, shown.String())
 	writeHeaders(&b, h)
 	writeBody(&b, h.Get("Content-Type"), body)
-	io.WriteString(w, b.String())
+	_, _ = io.WriteString(w, b.String())
 }
 
 // logResponse writes one response, see logRequest.
@@ -68,7 +68,7 @@ func logResponse(w io.Writer, status string, h http.Header, body []byte, d time.
 	writeHeaders(&b, h)
 	writeBody(&b, h.Get("Content-Type"), body)
 	b.WriteString("\n")
-	io.WriteString(w, b.String())
+	_, _ = io.WriteString(w, b.String())
 }
 
 func writeHeaders(b *strings.Builder, h http.Header) {

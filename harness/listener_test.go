@@ -126,7 +126,7 @@ func (f *testFake) routeEvents(mux *http.ServeMux) {
 	badQueue := func(w http.ResponseWriter, id string) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(400)
-		json.NewEncoder(w).Encode(map[string]any{"result": "error", "code": "BAD_EVENT_QUEUE_ID",
+		_ = json.NewEncoder(w).Encode(map[string]any{"result": "error", "code": "BAD_EVENT_QUEUE_ID",
 			"msg": "Bad event queue ID: " + id, "queue_id": id})
 	}
 	mux.HandleFunc("GET /api/v1/events", f.authed(func(w http.ResponseWriter, r *http.Request, me *fakeUser) {

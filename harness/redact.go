@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
-)
 
-// secretParams are parameter and field names whose values are credentials:
-// API keys, passwords, JWTs, the fake's JWT signing key and push encryption keys.
-var secretParams = []string{"api_key", "password", "token", "jwt_key", "push_key"}
+	"github.com/chatconform/chatconform/internal/secrets"
+)
 
 // secretFields are the Go struct fields holding credentials, as Gomega prints structs.
 var secretFields = []string{"APIKey", "Password", "JWTKey"}
@@ -20,15 +19,15 @@ var secretFields = []string{"APIKey", "Password", "JWTKey"}
 var (
 	// "api_key": "…" in JSON bodies and in formatted failure messages, where Gomega puts a
 	// type before the value ("api_key": <string>"…").
-	jsonSecret = regexp.MustCompile(`"(` + strings.Join(secretParams, "|") + `)"(\s*:\s*(?:<[^>]+>\s*)?)"((?:[^"\\]|\\.)*)"`)
+	jsonSecret = regexp.MustCompile(`"(` + strings.Join(secrets.Params, "|") + `)"(\s*:\s*(?:<[^>]+>\s*)?)"((?:[^"\\]|\\.)*)"`)
 	// APIKey: "…" in printed Go structs.
 	fieldSecret = regexp.MustCompile(`\b(` + strings.Join(secretFields, "|") + `)(:\s*(?:<[^>]+>\s*)?)"((?:[^"\\]|\\.)*)"`)
 	// api_key=… in form bodies and query strings, also quoted or in parentheses.
-	formSecret = regexp.MustCompile(`(^|[?&\s("'])(` + strings.Join(secretParams, "|") + `)=([^&\s"')]*)`)
+	formSecret = regexp.MustCompile(`(^|[?&\s("'])(` + strings.Join(secrets.Params, "|") + `)=([^&\s"')]*)`)
 )
 
 // RedactText hides credentials in free text (bodies, query strings,
-// failure messages): the values of api_key, password, token and jwt_key,
+// failure messages): the values of the credentials secrets.Params names,
 // whether JSON-encoded or form-encoded.
 func RedactText(s string) string {
 	s = jsonSecret.ReplaceAllStringFunc(s, func(m string) string {
@@ -47,12 +46,7 @@ func RedactText(s string) string {
 
 // isSecretParam reports whether a form or query parameter holds a credential.
 func isSecretParam(name string) bool {
-	for _, s := range secretParams {
-		if name == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(secrets.Params, name)
 }
 
 // redactAuthorization keeps the Basic username (useful to see who sent a

@@ -25,7 +25,7 @@ func TestUploadSendsOneMultipartFile(t *testing.T) {
 			}
 		}
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"result":"success","msg":"","url":"http://example.test/user_uploads/2/ab/`+got.name+`"}`)
+		_, _ = io.WriteString(w, `{"result":"success","msg":"","url":"http://example.test/user_uploads/2/ab/`+got.name+`"}`)
 	}))
 	t.Cleanup(srv.Close)
 	rec := &recorder{}

@@ -34,7 +34,7 @@ func TestReadmeSnippets(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	url, stop := startFake(ctx, t)
-	defer stop()
+	defer func() { _, _ = stop() }()
 	cases := []struct {
 		name, tool string
 		want       string

@@ -33,7 +33,7 @@ func TestResetKeepsTheFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	url, stop := startFake(ctx, t, "-fixture", fixture, "-feature-level", "300", "-config", "@"+settings)
-	defer stop()
+	defer func() { _, _ = stop() }()
 	call := func(method, path, body string) map[string]any {
 		t.Helper()
 		req, _ := http.NewRequestWithContext(ctx, method, url+path, strings.NewReader(body))

@@ -34,7 +34,7 @@ func TestRunWithOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Terminate(context.Background())
+	defer func() { _ = c.Terminate(context.Background()) }()
 
 	get := func(path string) map[string]any {
 		t.Helper()
@@ -97,7 +97,7 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
-	defer c.Terminate(ctx)
+	defer func() { _ = c.Terminate(ctx) }()
 	out, err := c.Control(ctx, "POST", "/_fake/clock", []byte(`{"advance": 3600}`))
 	fmt.Println(c.URL, c.Owner.Email, string(out), err)
 }
