@@ -77,6 +77,7 @@ func execute(args []string) int {
 		run,
 		listCommand(),
 		diffCommand(&code),
+		exploreCommand(&code),
 		summaryCommand(),
 		selectedCommand(),
 		&cobra.Command{Use: "version", Short: "Print the runner's version and what its catalog holds", Args: cobra.NoArgs,

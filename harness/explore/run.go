@@ -52,6 +52,8 @@ type Finding struct {
 	// Steps is the sequence that shows it (minimal when shrunk); the difference is in the
 	// answers to its last step or the reads and events after it.
 	Steps []Step `json:"steps"`
+	// Requests are the target's own request of every step, as sent (the curl script's).
+	Requests []Exchange `json:"target_requests,omitempty"`
 	// Exchanges are both sides' requests of the last step and what came back.
 	Target    []Exchange `json:"target_exchanges,omitempty"`
 	Reference []Exchange `json:"reference_exchanges,omitempty"`
@@ -103,8 +105,7 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 			continue
 		}
 		seen[out.diff.key()] = true
-		f := Finding{Seed: seed, Difference: *out.diff, Requirements: out.diff.Requirements, Steps: out.steps,
-			Target: out.last[0], Reference: out.last[1]}
+		f := out.finding(seed)
 		if e.Options.Shrink {
 			f = e.shrink(ctx, f)
 		}
@@ -133,8 +134,9 @@ func (e *Explorer) Replay(ctx context.Context, s Script) (*Finding, []string, er
 	if out.diff == nil {
 		return nil, gaps, nil
 	}
-	return &Finding{ID: "X01", Seed: s.Seed, Difference: *out.diff, Requirements: out.diff.Requirements, Steps: out.steps,
-		Target: out.last[0], Reference: out.last[1]}, gaps, nil
+	f := out.finding(s.Seed)
+	f.ID = "X01"
+	return &f, gaps, nil
 }
 
 // outcome is one sequence's run.
@@ -144,6 +146,14 @@ type outcome struct {
 	gaps  map[string]bool
 	// last are both sides' exchanges of the last step.
 	last [2][]Exchange
+	// requests are the target's request of every step.
+	requests []Exchange
+}
+
+// finding makes the outcome's difference a finding.
+func (o outcome) finding(seed uint64) Finding {
+	return Finding{Seed: seed, Difference: *o.diff, Requirements: o.diff.Requirements, Steps: o.steps,
+		Requests: o.requests, Target: o.last[0], Reference: o.last[1]}
 }
 
 func (o outcome) describe() string {
@@ -208,6 +218,9 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 		ok, err := e.step(ctx, c, st)
 		if err != nil {
 			return out, err
+		}
+		if len(a.log) > na {
+			out.requests = append(out.requests, a.log[na])
 		}
 		gen.observe(ok)
 		if len(c.diffs) > 0 {

@@ -25,8 +25,7 @@ func (e *Explorer) shrink(ctx context.Context, f Finding) Finding {
 		if err != nil || out.diff == nil || out.diff.key() != f.Difference.key() {
 			return false
 		}
-		f.Steps, f.Difference, f.Requirements = out.steps, *out.diff, out.diff.Requirements
-		f.Target, f.Reference = out.last[0], out.last[1]
+		f = out.finding(f.Seed)
 		return true
 	}
 	steps := slices.Clone(f.Steps)
