@@ -275,8 +275,10 @@ func (c *comparer) canon(s *Side, reply, path string, v any) any {
 		return out
 	case nil:
 		return nil
+	case string:
+		return c.scalar(s, v)[len("s:"):]
 	}
-	return c.scalar(s, v)
+	return v
 }
 
 // idSymbol is an ID as compared: its symbol, or the value itself when it is no ID (null, a
