@@ -74,14 +74,17 @@ func (t *Table) Lookup(reply, path string) (Row, bool) {
 	if r, ok := t.rows[key(reply, path)]; ok {
 		return r, true
 	}
+	// An event's fields fall back on the rows of every event, an operation's error on the
+	// rows of every error, and then on its catch-all row.
+	for _, family := range []string{"event", "error"} {
+		if strings.HasPrefix(reply, family+" ") {
+			if r, ok := t.Lookup(family, path); ok {
+				return r, true
+			}
+		}
+	}
 	if r, ok := t.rows[key("*", path)]; ok {
 		return r, true
-	}
-	// An event's fields fall back on the rows of every event, then on its catch-all row.
-	if strings.HasPrefix(reply, "event ") {
-		if r, ok := t.Lookup("event", path); ok {
-			return r, true
-		}
 	}
 	if r, ok := t.rows[key(reply, "*")]; ok {
 		return r, true

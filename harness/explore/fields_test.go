@@ -67,3 +67,14 @@ func TestFieldTableLookup(t *testing.T) {
 		t.Error("a field without a row was found")
 	}
 }
+
+// TestErrorsNeverCompareMsg: an operation's own error rows fall back on those of every
+// error, whose msg is free, before the envelope's rows, whose msg is determined.
+func TestErrorsNeverCompareMsg(t *testing.T) {
+	tab := table(t)
+	for _, reply := range []string{"error", "error edit_message_both"} {
+		if row, ok := tab.Lookup(reply, "msg"); !ok || row.Rule != explore.Free {
+			t.Errorf("%s msg: %v, want free", reply, row.Rule)
+		}
+	}
+}

@@ -236,11 +236,11 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 // have changed as every actor and drains every event queue. It returns whether the step
 // succeeded on the reference.
 func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error) {
-	ra, err := c.a.send(ctx, st.Actor, st.Method, st.Path, st.Params)
+	ra, err := c.a.sendAll(ctx, st)
 	if err != nil {
 		return false, err
 	}
-	rb, err := c.b.send(ctx, st.Actor, st.Method, st.Path, st.Params)
+	rb, err := c.b.sendAll(ctx, st)
 	if err != nil {
 		return false, err
 	}
@@ -269,6 +269,19 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 		return false, err
 	}
 	return rb.success(), nil
+}
+
+// maxRepeats bounds the repeats of a batch operation that answers complete=false.
+const maxRepeats = 50
+
+// sendAll sends a step; a batch operation that answers complete=false is repeated until it
+// completes, as the document tells clients to: the batch size is each server's own.
+func (s *Side) sendAll(ctx context.Context, st Step) (Reply, error) {
+	r, err := s.send(ctx, st.Actor, st.Method, st.Path, st.Params)
+	for i := 0; err == nil && i < maxRepeats && r.success() && r.field("complete") == false; i++ {
+		r, err = s.send(ctx, st.Actor, st.Method, st.Path, st.Params)
+	}
+	return r, err
 }
 
 // compareReplies compares two answers: success against error is a difference of result;
