@@ -136,14 +136,17 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 		}
 		return
 	}
-	if kind, ok := row.Rule.idKeysKind(); ok {
+	if kind, ok := row.Rule.idKeysKind(); ok || row.Rule == Map {
 		ma, okA := va.(map[string]any)
 		mb, okB := vb.(map[string]any)
 		if !okA || !okB {
 			c.differ(reply, path, row, va, vb)
 			return
 		}
-		ka, kb := c.mapKeys(c.a, kind, ma), c.mapKeys(c.b, kind, mb)
+		ka, kb := ownKeys(c.a, row, ma), ownKeys(c.b, row, mb)
+		if row.Rule != Map {
+			ka, kb = c.mapKeys(c.a, kind, ma), c.mapKeys(c.b, kind, mb)
+		}
 		for _, k := range union(ka, kb) {
 			c.walk(reply, join(path, "{}"), ka[k], kb[k])
 		}
@@ -255,8 +258,12 @@ func (c *comparer) canon(s *Side, reply, path string, v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := map[string]any{}
-		if kind, ok := row.Rule.idKeysKind(); ok {
-			for k, child := range c.mapKeys(s, kind, x) {
+		if kind, ok := row.Rule.idKeysKind(); ok || row.Rule == Map {
+			keyed := ownKeys(s, row, x)
+			if row.Rule != Map {
+				keyed = c.mapKeys(s, kind, x)
+			}
+			for k, child := range keyed {
 				out[k] = c.canon(s, reply, join(path, "{}"), child)
 			}
 			return out
@@ -289,7 +296,26 @@ func (c *comparer) idSymbol(s *Side, kind string, v any) string {
 			return s.syms.symbol(kind, n.String())
 		}
 	}
+	if text, ok := v.(string); ok && text != "" {
+		// A string identifier (a realm's) maps by first sight as a number does.
+		return s.syms.symbol(kind, "s:"+text)
+	}
 	return fmt.Sprintf("%T:%v", v, v)
+}
+
+// ownKeys keeps, for a row scoped by "prefix", the keys the run named: a shared account's
+// other data is not compared.
+func ownKeys(s *Side, row Row, m map[string]any) map[string]any {
+	if row.Scope != "prefix" {
+		return m
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		if strings.HasPrefix(k, s.prefix) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // mapKeys renames an object's ID keys to their symbols.

@@ -25,6 +25,7 @@ const (
 	Time  Rule = "time"  // UNIX seconds, equal within the clock tolerance
 	Free  Rule = "free"  // not compared: the document leaves it open (Line says where)
 	Type  Rule = "type"  // only the JSON type (null, string, number, …) is compared
+	Map   Rule = "map"   // an object whose keys are data (bot storage): keys and values equal
 	// IDPrefix starts the ID rules: "id:message", "id:channel", "id:user", … An ID maps to
 	// the order in which the run first saw it, per kind; "idkeys:message" is an object
 	// whose keys are IDs of that kind.
@@ -160,7 +161,7 @@ func ParseTable(data, doc []byte) (*Table, error) {
 			}
 		case strings.HasPrefix(string(r.Rule), ObjectPrefix):
 			// Its fields carry the requirements.
-		case r.Rule == Exact || r.Rule == Set || r.Rule == Time ||
+		case r.Rule == Exact || r.Rule == Set || r.Rule == Time || r.Rule == Map ||
 			strings.HasPrefix(string(r.Rule), IDPrefix) || strings.HasPrefix(string(r.Rule), IDKeysPrefix):
 			if len(r.Requirements) == 0 {
 				errs = append(errs, fmt.Errorf("%s: a determined field needs its requirements", where))

@@ -52,11 +52,12 @@ var operations = []operation{
 	{"create_channel", 6, (*generator).createChannel},
 	{"subscribe", 4, (*generator).subscribe},
 	{"unsubscribe", 2, (*generator).unsubscribe},
+	{"add_subscriber", 3, (*generator).addSubscriber},
 	{"send_message", 14, (*generator).sendMessage},
 	{"send_direct", 3, (*generator).sendDirect},
 	{"edit_message", 10, (*generator).editMessage},           // operation 1
 	{"edit_message_both", 1, (*generator).editBoth},          // operation 1, rule 1
-	{"topic_muting", 3, (*generator).topicMuting},            // operation 3
+	{"topic_muting", 4, (*generator).topicMuting},            // operation 3
 	{"update_presence", 2, (*generator).updatePresence},      // operation 4
 	{"matches_narrow", 3, (*generator).matchesNarrow},        // operation 5
 	{"fetch_message", 4, (*generator).fetchMessage},          // operation 6
@@ -107,7 +108,10 @@ func pick[T any](g *generator, list []T) T { return list[g.rng.IntN(len(list))] 
 
 // actor is anyone, mostly the humans who hold the usual rights.
 func (g *generator) actor() string {
-	return pick(g, []string{"owner", "administrator", "moderator", "member", "member", "member", "guest", "bot", "anonymous"})
+	if g.chance(4) {
+		return pick(g, []string{"anonymous", "member-wrong-key", "bot-wrong-key"})
+	}
+	return pick(g, []string{"owner", "administrator", "moderator", "member", "member", "member", "guest", "bot"})
 }
 
 // channel is a channel of the run, or now and then one that does not exist.
@@ -204,6 +208,15 @@ func (g *generator) subscribe() Step {
 		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}})}}
 }
 
+// addSubscriber subscribes another actor: the way into a private channel, whose history the
+// newcomer may or may not see.
+func (g *generator) addSubscriber() Step {
+	ch := g.channel()
+	who := pick(g, []string{"moderator", "member", "guest", "bot"})
+	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/users/me/subscriptions", Channel: ch,
+		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}}), "principals": "[{user:" + who + "}]"}}
+}
+
 func (g *generator) unsubscribe() Step {
 	ch := g.channel()
 	return Step{Actor: g.actor(), Method: "DELETE", Path: "/users/me/subscriptions", Channel: ch,
@@ -260,8 +273,11 @@ func (g *generator) editBoth() Step {
 }
 
 func (g *generator) topicMuting() Step {
-	ch := g.channel()
-	params := map[string]string{"topic": g.topic(), "op": pick(g, []string{"add", "remove", "add", "toggle"})}
+	ch, topic := g.channel(), g.topic()
+	if _, info := g.message(); info.channel != "" && g.chance(60) {
+		ch, topic = info.channel, info.topic
+	}
+	params := map[string]string{"topic": topic, "op": pick(g, []string{"add", "remove", "add", "toggle"})}
 	switch g.rng.IntN(5) {
 	case 0:
 		params["stream"] = "{name:" + ch + "}"

@@ -253,7 +253,11 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 		}
 	}
 	for _, read := range reads(st) {
-		for _, actor := range actorNames[:6] {
+		actors := readers
+		if read.Actor != "" {
+			actors = []string{read.Actor}
+		}
+		for _, actor := range actors {
 			ra, err := c.a.send(ctx, actor, read.Method, read.Path, read.Params)
 			if err != nil {
 				return false, err
@@ -263,6 +267,12 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 				return false, err
 			}
 			c.compareReplies(read.Op, actor, ra, rb)
+			for _, r := range []struct {
+				s     *Side
+				reply Reply
+			}{{c.a, ra}, {c.b, rb}} {
+				r.s.closeQueue(ctx, actor, r.reply)
+			}
 		}
 	}
 	if err := c.compareEvents(ctx); err != nil {
@@ -321,6 +331,13 @@ func reads(st Step) []Step {
 		out = append(out, Step{Op: "fetch_message", Method: "GET", Path: "/messages/{message" + st.Message + "}",
 			Params: map[string]string{"apply_markdown": "false"}})
 	}
+	if strings.HasPrefix(st.Op, "bot_storage") {
+		out = append(out, Step{Op: "get_bot_storage", Actor: "bot", Method: "GET", Path: "/bot_storage"})
+	}
+	if st.Op == "topic_muting" {
+		out = append(out, Step{Op: "get_user_topics", Actor: st.Actor, Method: "POST", Path: "/register", Params: map[string]string{
+			"event_types": `["user_topic"]`, "fetch_event_types": `["user_topic","muted_topics"]`}})
+	}
 	if st.Channel != "" && st.Channel != "nowhere" {
 		narrow := jsonText([]map[string]string{{"operator": "stream", "operand": "{name:" + st.Channel + "}"}})
 		out = append(out,
@@ -338,7 +355,7 @@ var eventTypes = []string{"message", "update_message", "delete_message", "reacti
 
 // register opens an event queue for every actor.
 func (s *Side) register(ctx context.Context) error {
-	for _, actor := range actorNames[:6] {
+	for _, actor := range readers {
 		r, err := s.send(ctx, actor, http.MethodPost, "/register", map[string]string{
 			"event_types": jsonText(eventTypes), "apply_markdown": "false", "client_gravatar": "false"})
 		if err != nil {
@@ -352,6 +369,13 @@ func (s *Side) register(ctx context.Context) error {
 	}
 	s.log = nil
 	return nil
+}
+
+// closeQueue deletes the event queue a read's registration opened, if it did.
+func (s *Side) closeQueue(ctx context.Context, actor string, r Reply) {
+	if id, ok := r.field("queue_id").(string); ok && id != "" {
+		_, _ = s.send(ctx, actor, http.MethodDelete, "/events", map[string]string{"queue_id": id})
+	}
 }
 
 // drain reads an actor's pending events without waiting, the run's own only.
@@ -404,7 +428,7 @@ func (s *Side) inScope(v any) bool {
 
 // compareEvents drains every actor's queue on both sides and compares the events in order.
 func (c *comparer) compareEvents(ctx context.Context) error {
-	for _, actor := range actorNames[:6] {
+	for _, actor := range readers {
 		eb, err := c.b.drain(ctx, actor)
 		if err != nil {
 			return err

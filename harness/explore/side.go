@@ -18,7 +18,13 @@ import (
 
 // actorNames are who a step may act as: one account of every role the harness provisions,
 // and "anonymous", who sends no credentials.
-var actorNames = []string{"owner", "administrator", "moderator", "member", "guest", "bot", "anonymous"}
+var actorNames = []string{"owner", "administrator", "moderator", "member", "guest", "bot", "anonymous", "member-wrong-key", "bot-wrong-key"}
+
+// readers are the actors who read back after every step: the accounts.
+var readers = actorNames[:6]
+
+// wrongKey is the API key the *-wrong-key actors send with their account's email.
+const wrongKey = "WrongKey0000000000000000000000000"
 
 // Reply is one answer as the comparator sees it.
 type Reply struct {
@@ -177,6 +183,8 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 	req.Header.Set("User-Agent", "chatconform-explore")
 	if u, ok := s.actors[actor]; ok {
 		req.SetBasicAuth(u.Email, u.APIKey)
+	} else if account, wrong := strings.CutSuffix(actor, "-wrong-key"); wrong {
+		req.SetBasicAuth(s.actors[account].Email, wrongKey)
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
