@@ -199,13 +199,13 @@ func (c *comparer) scoped(s *Side, reply, elem string, row Row, list []any) []an
 		return list
 	}
 	field := join(elem, row.Scope)
-	frow, ok := c.table.Lookup(reply, field)
+	frow, _ := c.table.Lookup(reply, field)
 	kind, isID := frow.Rule.idKind()
-	if !ok || !isID {
-		return list
-	}
 	return slices.DeleteFunc(slices.Clone(list), func(v any) bool {
 		obj, _ := v.(map[string]any)
+		if name, ok := obj[row.Scope].(string); ok && !isID {
+			return !strings.HasPrefix(name, s.prefix) // named by the run
+		}
 		_, known := s.syms.lookup(kind, rawText(obj[row.Scope]))
 		return !known
 	})

@@ -21,6 +21,8 @@ type generator struct {
 	nextChannel          int
 	storageKeys          []string
 	nextKey              int
+	groups               int
+	nextName             int
 	// pending is what the last step makes if it succeeds on the reference.
 	pending func()
 }
@@ -70,6 +72,9 @@ var operations = []operation{
 	{"bot_storage_put", 2, (*generator).botStoragePut},       // supporting operation 20
 	{"bot_storage_remove", 2, (*generator).botStorageRemove}, // operation 20
 	{"add_reaction", 4, (*generator).addReaction},
+	{"add_playground", 2, (*generator).addPlayground},     // operation 14
+	{"create_group", 2, (*generator).createGroup},         // supporting operation 16
+	{"group_membership", 3, (*generator).groupMembership}, // operation 16
 	{"remove_reaction", 2, (*generator).removeReaction},
 }
 
@@ -411,4 +416,46 @@ func (g *generator) removeReaction() Step {
 	m, info := g.message()
 	return Step{Actor: g.actor(), Method: "DELETE", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
 		Params: map[string]string{"emoji_name": pick(g, []string{"smile", "octopus"})}}
+}
+
+// name is a fresh name of the run, for things the realm names (playgrounds, groups).
+func (g *generator) name(kind string) string {
+	g.nextName++
+	return "{name:" + kind + strconv.Itoa(g.nextName) + "}"
+}
+
+func (g *generator) addPlayground() Step {
+	template := pick(g, []string{"https://play.example.com/?c={code}", "https://play.example.com/?c={code}&x={other}", "https://play.example.com/", "not a template {code"})
+	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/realm/playgrounds", Learn: "playgrounds",
+		Params: map[string]string{"name": g.name("p"), "pygments_language": pick(g, []string{"Python", "Rust", ""}), "url_template": template}}
+}
+
+// createGroup creates a user group of some actors, now and then with the run's last group
+// as a subgroup.
+func (g *generator) createGroup() Step {
+	var members []string
+	for _, a := range []string{"moderator", "member", "guest", "bot"} {
+		if g.chance(40) {
+			members = append(members, "{user:"+a+"}")
+		}
+	}
+	params := map[string]string{"name": g.name("g"), "description": "explore", "members": "[" + strings.Join(members, ",") + "]"}
+	if g.groups > 0 && g.chance(50) {
+		params["subgroups"] = "[{group#" + strconv.Itoa(g.rng.IntN(g.groups)) + "}]"
+	}
+	g.pending = func() { g.groups++ }
+	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/user_groups/create", Params: params}
+}
+
+func (g *generator) groupMembership() Step {
+	group := "#999"
+	if g.groups > 0 && g.chance(90) {
+		group = "#" + strconv.Itoa(g.rng.IntN(g.groups))
+	}
+	params := map[string]string{}
+	if g.chance(50) {
+		params["direct_member_only"] = strconv.FormatBool(g.chance(50))
+	}
+	who := pick(g, []string{"owner", "moderator", "member", "guest", "bot"})
+	return Step{Actor: g.actor(), Method: "GET", Path: "/user_groups/{group" + group + "}/members/{user:" + who + "}", Params: params}
 }

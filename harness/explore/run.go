@@ -245,7 +245,7 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 		return false, err
 	}
 	c.compareReplies(st.Op, st.Actor, ra, rb)
-	if st.Learn != "" {
+	if st.Learn != "" && st.Learn != "playgrounds" {
 		for _, s := range []*Side{c.a, c.b} {
 			if err := s.learnChannel(ctx, st.Learn); err != nil {
 				return false, err
@@ -333,6 +333,10 @@ func reads(st Step) []Step {
 	}
 	if strings.HasPrefix(st.Op, "bot_storage") {
 		out = append(out, Step{Op: "get_bot_storage", Actor: "bot", Method: "GET", Path: "/bot_storage"})
+	}
+	if st.Op == "add_playground" {
+		out = append(out, Step{Op: "get_playgrounds", Actor: "owner", Method: "POST", Path: "/register", Params: map[string]string{
+			"event_types": `["realm_playgrounds"]`, "fetch_event_types": `["realm_playgrounds"]`}})
 	}
 	if st.Op == "topic_muting" {
 		out = append(out, Step{Op: "get_user_topics", Actor: st.Actor, Method: "POST", Path: "/register", Params: map[string]string{
@@ -512,6 +516,9 @@ func (s *Side) cleanup(ctx context.Context) {
 	sort.Strings(channels)
 	for _, id := range channels {
 		_, _ = s.send(ctx, "owner", http.MethodDelete, "/streams/"+id, nil)
+	}
+	for _, id := range s.syms.bySym["playground"] {
+		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/playgrounds/"+id, nil)
 	}
 }
 

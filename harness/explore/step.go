@@ -73,7 +73,7 @@ func WriteScript(path string, s Script) error {
 }
 
 // token is one reference of a step to a side's own values.
-var token = regexp.MustCompile(`\{(channel|name|message|user|email|now)([:+#-])([^{}]*)\}`)
+var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now)([:+#-])([^{}]*)\}`)
 
 // missingID is the ID a token for something a side lacks becomes: no server has it.
 const missingID = "987654321"
