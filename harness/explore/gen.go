@@ -133,6 +133,9 @@ func (g *generator) message() (string, messageInfo) {
 		return "#999", messageInfo{}
 	}
 	i := g.rng.IntN(len(g.messages))
+	if g.chance(40) {
+		i = len(g.messages) - 1 // the latest again: a second reaction, edit or mute of one thing
+	}
 	return "#" + strconv.Itoa(i), g.messages[i]
 }
 
@@ -218,7 +221,14 @@ func (g *generator) subscribe() Step {
 func (g *generator) addSubscriber() Step {
 	ch := g.channel()
 	who := pick(g, []string{"moderator", "member", "guest", "bot"})
-	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/users/me/subscriptions", Channel: ch,
+	// The channel's last message is read back too: may the newcomer see it?
+	last := ""
+	for i, m := range g.messages {
+		if m.channel == ch {
+			last = "#" + strconv.Itoa(i)
+		}
+	}
+	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/users/me/subscriptions", Channel: ch, Message: last,
 		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}}), "principals": "[{user:" + who + "}]"}}
 }
 
@@ -256,10 +266,11 @@ func (g *generator) editMessage() Step {
 		params["topic"] = g.topic()
 	case 2:
 		params["stream_id"] = "{channel:" + g.channel() + "}"
-	default:
+	default: // resolve or unresolve the topic
 		params["topic"] = pick(g, []string{"✔ " + info.topic, strings.TrimPrefix(info.topic, "✔ ")})
+		params["propagate_mode"] = "change_all"
 	}
-	if g.chance(60) {
+	if _, set := params["propagate_mode"]; !set && g.chance(60) {
 		params["propagate_mode"] = pick(g, []string{"change_one", "change_later", "change_all", "change_some"})
 	}
 	if g.chance(20) {
@@ -279,7 +290,7 @@ func (g *generator) editBoth() Step {
 
 func (g *generator) topicMuting() Step {
 	ch, topic := g.channel(), g.topic()
-	if _, info := g.message(); info.channel != "" && g.chance(60) {
+	if _, info := g.message(); info.channel != "" && g.chance(60) && len([]rune(info.topic)) <= g.maxTopic {
 		ch, topic = info.channel, info.topic
 	}
 	params := map[string]string{"topic": topic, "op": pick(g, []string{"add", "remove", "add", "toggle"})}
@@ -393,9 +404,12 @@ func (g *generator) botStoragePut() Step {
 }
 
 func (g *generator) botStorageRemove() Step {
-	key := "missing"
+	keys := []string{"{name:missing}"}
 	if len(g.storageKeys) > 0 && g.chance(80) {
-		key = pick(g, g.storageKeys)
+		keys = []string{"{name:" + pick(g, g.storageKeys) + "}"}
+		if g.chance(30) {
+			keys = append(keys, "{name:missing}")
+		}
 	}
 	actor := "bot"
 	if g.chance(25) {
@@ -403,7 +417,7 @@ func (g *generator) botStorageRemove() Step {
 	}
 	// Omitting keys would remove the bot's data of other runs too on a shared server.
 	return Step{Actor: actor, Method: "DELETE", Path: "/bot_storage",
-		Params: map[string]string{"keys": jsonText([]string{"{name:" + key + "}"})}}
+		Params: map[string]string{"keys": jsonText(keys)}}
 }
 
 func (g *generator) addReaction() Step {

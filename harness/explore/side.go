@@ -24,7 +24,7 @@ var actorNames = []string{"owner", "administrator", "moderator", "member", "gues
 var readers = actorNames[:6]
 
 // wrongKey is the API key the *-wrong-key actors send with their account's email.
-const wrongKey = "WrongKey0000000000000000000000000"
+const wrongKey = "WrongKey000000000000000000000000" // well-formed: 32 letters and digits
 
 // Reply is one answer as the comparator sees it.
 type Reply struct {
