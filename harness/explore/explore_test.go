@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"testing"
@@ -43,29 +44,40 @@ func table(t *testing.T) *explore.Table {
 	return tab
 }
 
-// TestExploreFindsNothingAgainstTheReference runs explore against the fake itself: every
-// difference is a field the table wrongly determines, or a fake that answers alike requests
-// differently; every gap is a field the table lacks.
+// TestExploreFindsNothingAgainstTheReference runs explore against the fake itself, at its
+// newest level and at an older one: every difference is a field the table wrongly determines,
+// or a fake that answers alike requests differently; every gap is a field the table lacks.
 func TestExploreFindsNothingAgainstTheReference(t *testing.T) {
-	ts := fakeserver.NewTestServer()
-	defer ts.Close()
-	target := connect(t, ts.URL, fixtureOwner())
-	e := &explore.Explorer{Target: target, Reference: explore.Fake, Table: table(t),
-		Options: explore.Options{Seed: 1, Steps: 80, Budget: 25 * time.Second, Tolerance: 3, Shrink: true, Progress: testWriter{t}}}
-	res, err := e.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d sequences, %d steps in %.1fs", res.Sequences, res.Steps, res.Seconds)
-	for _, g := range res.Gaps {
-		t.Errorf("field without a row in the field table: %s", g)
-	}
-	for _, f := range res.Findings {
-		t.Errorf("difference against the reference itself: %s %s (actor %s): target %s, reference %s; %d steps, last %+v",
-			f.Difference.Reply, f.Difference.Path, f.Difference.Actor, f.Difference.Target, f.Difference.Reference, len(f.Steps), f.Steps[len(f.Steps)-1])
+	for _, c := range []struct {
+		seed   uint64
+		level  int
+		budget time.Duration
+	}{{1, 0, 25 * time.Second}, {2, 250, 15 * time.Second}} {
+		t.Run(fmt.Sprintf("seed %d level %d", c.seed, c.level), func(t *testing.T) {
+			var opts []fakeserver.Option
+			if c.level > 0 {
+				opts = append(opts, fakeserver.WithFeatureLevel(c.level))
+			}
+			ts := fakeserver.NewTestServer(opts...)
+			defer ts.Close()
+			target := connect(t, ts.URL, fixtureOwner())
+			e := &explore.Explorer{Target: target, Reference: explore.Fake, Table: table(t),
+				Options: explore.Options{Seed: c.seed, Steps: 80, Budget: c.budget, Tolerance: 3, Shrink: true}}
+			res, err := e.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d sequences, %d steps in %.1fs", res.Sequences, res.Steps, res.Seconds)
+			if res.Steps < 50 {
+				t.Errorf("only %d steps: the exploration checked little", res.Steps)
+			}
+			for _, g := range res.Gaps {
+				t.Errorf("field without a row in the field table: %s", g)
+			}
+			for _, f := range res.Findings {
+				t.Errorf("difference against the reference itself: %s %s (actor %s): target %s, reference %s; %d steps, last %+v",
+					f.Difference.Reply, f.Difference.Path, f.Difference.Actor, f.Difference.Target, f.Difference.Reference, len(f.Steps), f.Steps[len(f.Steps)-1])
+			}
+		})
 	}
 }
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
