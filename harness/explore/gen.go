@@ -23,6 +23,10 @@ type generator struct {
 	nextKey              int
 	groups               int
 	nextName             int
+	// muted are the topics muted by a step that succeeded; reacted the messages with a
+	// reaction: the next steps come back to them (unmute, mute again, a second reaction).
+	muted   []muting
+	reacted []string
 	// pending is what the last step makes if it succeeds on the reference.
 	pending func()
 }
@@ -31,6 +35,8 @@ type channelInfo struct {
 	name    string // the token suffix: "c3"
 	private bool
 }
+
+type muting struct{ actor, channel, topic string }
 
 type messageInfo struct {
 	channel string // "" for a direct message
@@ -293,7 +299,23 @@ func (g *generator) topicMuting() Step {
 	if _, info := g.message(); info.channel != "" && g.chance(60) && len([]rune(info.topic)) <= g.maxTopic {
 		ch, topic = info.channel, info.topic
 	}
-	params := map[string]string{"topic": topic, "op": pick(g, []string{"add", "remove", "add", "toggle"})}
+	if g.chance(20) {
+		topic = strings.Repeat("ü", g.maxTopic+g.rng.IntN(2)) // at the bound and one past
+	}
+	actor := g.actor()
+	if g.chance(40) {
+		actor = "owner" // subscribed to every channel the run creates
+	}
+	op := pick(g, []string{"add", "remove", "add", "toggle"})
+	if len(g.muted) > 0 && g.chance(50) {
+		m := pick(g, g.muted)
+		actor, ch, topic = m.actor, m.channel, m.topic
+		op = pick(g, []string{"remove", "remove", "add"})
+	}
+	if op == "add" {
+		g.pending = func() { g.muted = append(g.muted, muting{actor, ch, topic}) }
+	}
+	params := map[string]string{"topic": topic, "op": op}
 	switch g.rng.IntN(5) {
 	case 0:
 		params["stream"] = "{name:" + ch + "}"
@@ -301,7 +323,7 @@ func (g *generator) topicMuting() Step {
 	default:
 		params["stream_id"] = "{channel:" + ch + "}"
 	}
-	return Step{Actor: g.actor(), Method: "PATCH", Path: "/users/me/subscriptions/muted_topics", Params: params}
+	return Step{Actor: actor, Method: "PATCH", Path: "/users/me/subscriptions/muted_topics", Params: params}
 }
 
 func (g *generator) updatePresence() Step {
@@ -422,6 +444,12 @@ func (g *generator) botStorageRemove() Step {
 
 func (g *generator) addReaction() Step {
 	m, info := g.message()
+	if len(g.reacted) > 0 && g.chance(50) {
+		m = pick(g, g.reacted)
+		n, _ := strconv.Atoi(m[1:])
+		info = g.messages[n]
+	}
+	g.pending = func() { g.reacted = append(g.reacted, m) }
 	return Step{Actor: g.actor(), Method: "POST", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
 		Params: map[string]string{"emoji_name": pick(g, []string{"smile", "octopus", "+1", "not_an_emoji"})}}
 }
@@ -440,7 +468,7 @@ func (g *generator) name(kind string) string {
 
 func (g *generator) addPlayground() Step {
 	template := pick(g, []string{"https://play.example.com/?c={code}", "https://play.example.com/?c={code}&x={other}", "https://play.example.com/", "not a template {code"})
-	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/realm/playgrounds", Learn: "playgrounds",
+	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "member", "guest"}), Method: "POST", Path: "/realm/playgrounds", Learn: "playgrounds",
 		Params: map[string]string{"name": g.name("p"), "pygments_language": pick(g, []string{"Python", "Rust", ""}), "url_template": template}}
 }
 

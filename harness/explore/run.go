@@ -303,14 +303,49 @@ func (c *comparer) compareReplies(op, actor string, ra, rb Reply) {
 			Target: outcomeText(ra), Reference: outcomeText(rb)})
 		return
 	}
-	if !rb.success() {
-		reply := "error " + op
-		if _, ok := c.table.rows[key(reply, "code")]; !ok {
-			reply = "error"
-		}
-		op = reply
+	if rb.success() {
+		c.compare(op, actor, ra.Body, rb.Body)
+		return
 	}
-	c.compare(op, actor, ra.Body, rb.Body)
+	reply := "error " + op
+	if _, ok := c.table.rows[key(reply, "code")]; !ok {
+		reply = "error"
+	}
+	before := len(c.diffs)
+	c.compare(reply, actor, ra.Body, rb.Body)
+	// A code that differs breaks the rule of the operation's refusal too, and the Errors
+	// table's row of the code the reference answered.
+	opRow, _ := c.rowOf(op, "result")
+	code, _ := rb.field("code").(string)
+	for i := before; i < len(c.diffs); i++ {
+		if c.diffs[i].Path == "code" {
+			c.diffs[i].Requirements = merge(c.diffs[i].Requirements, opRow.Requirements, codeRequirements[code])
+		}
+	}
+}
+
+// codeRequirements are the Errors table's rows of the documented codes.
+var codeRequirements = map[string][]string{
+	"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED":   {"ERR-05"},
+	"STREAM_WILDCARD_MENTION_NOT_ALLOWED": {"ERR-08"},
+	"TOPIC_WILDCARD_MENTION_NOT_ALLOWED":  {"ERR-09"},
+	"PUSH_SERVICE_NOT_CONFIGURED":         {"ERR-10"},
+	"UNAUTHORIZED_PRINCIPAL":              {"ERR-11"},
+	"UNAUTHORIZED":                        {"ERR-12", "AUTH-05", "AUTH-06", "AUTH-07"},
+	"PERMISSION_DENIED":                   {"ERR-13"},
+}
+
+// merge joins requirement lists, each ID once, in order.
+func merge(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, id := range l {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
 
 // outcomeText is how a finding shows an answer's result: success, or the error's code.
