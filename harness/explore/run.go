@@ -90,6 +90,9 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 	for seq := uint64(0); time.Now().Before(deadline); seq++ {
 		seed := e.Options.Seed + seq
 		out, err := e.sequence(ctx, seed, nil, deadline)
+		if ctx.Err() != nil {
+			break // interrupted: report what was found so far
+		}
 		if err != nil {
 			return res, err
 		}
