@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Difference is one determined field on which the target and the reference disagree.
@@ -38,6 +39,8 @@ type comparer struct {
 	diffs     []Difference
 	// gaps are fields the reference sent that no row names: the table is incomplete.
 	gaps map[string]bool
+	// settle is how long to wait before draining the event queues.
+	settle time.Duration
 }
 
 const absent = "(absent)"

@@ -193,6 +193,11 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 		tolerance = 1 // both clocks read the same; a running one may tick between the sides
 	}
 	c := &comparer{table: e.Table, tolerance: tolerance, a: a, b: b, gaps: out.gaps}
+	if clock == nil {
+		// A real server delivers events through another process, a moment after the reply:
+		// give it that moment before each drain, so an event never lands in the next step's.
+		c.settle = 200 * time.Millisecond
+	}
 	defer a.cleanup(ctx)
 	defer b.cleanup(ctx)
 	for _, s := range []*Side{a, b} {
@@ -470,6 +475,7 @@ func (s *Side) inScope(v any) bool {
 
 // compareEvents drains every actor's queue on both sides and compares the events in order.
 func (c *comparer) compareEvents(ctx context.Context) error {
+	time.Sleep(c.settle)
 	for _, actor := range readers {
 		eb, err := c.b.drain(ctx, actor)
 		if err != nil {
