@@ -306,8 +306,13 @@ func (s *Side) sendAll(ctx context.Context, st Step) (Reply, error) {
 // two errors compare by code and the documented extra fields, never by msg.
 func (c *comparer) compareReplies(op, actor string, ra, rb Reply) {
 	if ra.success() != rb.success() {
+		// Attributed to the operation's rules, and to the Errors table's row of the code the
+		// refusing side answered.
 		row, _ := c.rowOf(op, "result")
-		c.diffs = append(c.diffs, Difference{Reply: op, Path: "result", Actor: actor, Requirements: row.Requirements,
+		codeA, _ := ra.field("code").(string)
+		codeB, _ := rb.field("code").(string)
+		reqs := merge(codeRequirements[codeA], codeRequirements[codeB], row.Requirements)
+		c.diffs = append(c.diffs, Difference{Reply: op, Path: "result", Actor: actor, Requirements: reqs,
 			Target: outcomeText(ra), Reference: outcomeText(rb)})
 		return
 	}
