@@ -39,6 +39,8 @@ type Options struct {
 	Tolerance float64
 	// Shrink makes each finding's sequence minimal before it is reported.
 	Shrink bool
+	// MaxFindings ends the run at that many findings; 0 for no bound.
+	MaxFindings int
 	// Progress receives a line per sequence; nil for none.
 	Progress io.Writer
 }
@@ -114,6 +116,9 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 		}
 		f.ID = fmt.Sprintf("X%02d", len(res.Findings)+1)
 		res.Findings = append(res.Findings, f)
+		if len(res.Findings) == e.Options.MaxFindings {
+			break
+		}
 	}
 	for g := range gaps {
 		res.Gaps = append(res.Gaps, g)
@@ -185,8 +190,6 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 		// Both clocks read the same: times compare exactly, and "now" is the target's.
 		off := float64(clock.Now) - float64(time.Now().Unix())
 		a.clockOffset, b.clockOffset = off, off
-	} else {
-		b.clockOffset = 0
 	}
 	tolerance := e.Options.Tolerance
 	if clock != nil {
