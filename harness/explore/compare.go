@@ -119,13 +119,13 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 		}
 		return
 	}
-	switch {
-	case row.Rule == Type:
+	switch row.Rule {
+	case Type:
 		if jsonType(va) != jsonType(vb) {
 			c.differ(reply, path, row, va, vb)
 		}
 		return
-	case row.Rule == Time:
+	case Time:
 		fa, okA := number(va)
 		fb, okB := number(vb)
 		if !okA || !okB || math.Abs((fa-c.a.clockOffset)-(fb-c.b.clockOffset)) > c.tolerance {
