@@ -98,3 +98,24 @@ func TestStepTokens(t *testing.T) {
 		t.Fatalf("a step's tokens must survive its replay file: %s", buf.String())
 	}
 }
+
+// TestSameSeedSameSequence: the generator draws the same steps from the same seed and the
+// same answers, and other steps from another seed.
+func TestSameSeedSameSequence(t *testing.T) {
+	draw := func(seed uint64) string {
+		g := newGenerator(seed, 60, 10000)
+		var steps []Step
+		for i := range 300 {
+			steps = append(steps, g.next())
+			g.observe(i%3 != 0)
+		}
+		data, _ := json.Marshal(steps)
+		return string(data)
+	}
+	if draw(7) != draw(7) {
+		t.Fatal("seed 7 drew two different sequences")
+	}
+	if draw(7) == draw(8) {
+		t.Fatal("seeds 7 and 8 drew the same sequence")
+	}
+}

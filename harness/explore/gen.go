@@ -133,10 +133,14 @@ func (g *generator) channel() string {
 	return pick(g, g.channels).name
 }
 
+// missingMessage names a message (or group) the run never made: its token resolves to an ID
+// no server has.
+const missingMessage = "#none"
+
 // message is a message of the run (its symbol), or now and then one that does not exist.
 func (g *generator) message() (string, messageInfo) {
 	if len(g.messages) == 0 || g.chance(5) {
-		return "#999", messageInfo{}
+		return missingMessage, messageInfo{}
 	}
 	i := g.rng.IntN(len(g.messages))
 	if g.chance(40) {
@@ -310,7 +314,7 @@ func (g *generator) topicMuting() Step {
 	if len(g.muted) > 0 && g.chance(50) {
 		m := pick(g, g.muted)
 		actor, ch, topic = m.actor, m.channel, m.topic
-		op = pick(g, []string{"remove", "remove", "add"})
+		op = pick(g, []string{"remove", "add"})
 	}
 	if op == "add" {
 		g.pending = func() { g.muted = append(g.muted, muting{actor, ch, topic}) }
@@ -449,7 +453,9 @@ func (g *generator) addReaction() Step {
 		n, _ := strconv.Atoi(m[1:])
 		info = g.messages[n]
 	}
-	g.pending = func() { g.reacted = append(g.reacted, m) }
+	if m != missingMessage {
+		g.pending = func() { g.reacted = append(g.reacted, m) }
+	}
 	return Step{Actor: g.actor(), Method: "POST", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
 		Params: map[string]string{"emoji_name": pick(g, []string{"smile", "octopus", "+1", "not_an_emoji"})}}
 }
@@ -490,7 +496,7 @@ func (g *generator) createGroup() Step {
 }
 
 func (g *generator) groupMembership() Step {
-	group := "#999"
+	group := missingMessage
 	if g.groups > 0 && g.chance(90) {
 		group = "#" + strconv.Itoa(g.rng.IntN(g.groups))
 	}
