@@ -34,6 +34,8 @@ type generator struct {
 type channelInfo struct {
 	name    string // the token suffix: "c3"
 	private bool
+	// subscribers are the actors the reference subscribed, as far as the steps tell.
+	subscribers map[string]bool
 }
 
 type muting struct{ actor, channel, topic string }
@@ -125,6 +127,40 @@ func (g *generator) actor() string {
 	return pick(g, []string{"owner", "administrator", "moderator", "member", "member", "member", "guest", "bot"})
 }
 
+// actorIn is mostly an actor subscribed to the channel, whose steps there can succeed, and
+// now and then anyone.
+func (g *generator) actorIn(ch string) string {
+	info := g.channelNamed(ch)
+	if info == nil || len(info.subscribers) == 0 || g.chance(25) {
+		return g.actor()
+	}
+	var subs []string
+	for _, a := range readers { // a fixed order: the same seed, the same pick
+		if info.subscribers[a] {
+			subs = append(subs, a)
+		}
+	}
+	return pick(g, subs)
+}
+
+func (g *generator) channelNamed(name string) *channelInfo {
+	for i := range g.channels {
+		if g.channels[i].name == name {
+			return &g.channels[i]
+		}
+	}
+	return nil
+}
+
+// subscribed records who the reference subscribed to a channel, or unsubscribed.
+func (g *generator) subscribed(ch string, on bool, actors ...string) {
+	if info := g.channelNamed(ch); info != nil {
+		for _, a := range actors {
+			info.subscribers[a] = on
+		}
+	}
+}
+
 // channel is a channel of the run, or now and then one that does not exist.
 func (g *generator) channel() string {
 	if len(g.channels) == 0 || g.chance(5) {
@@ -201,16 +237,19 @@ func (g *generator) createChannel() Step {
 	g.nextChannel++
 	private := g.chance(30)
 	principals := []string{"{user:owner}"}
+	subs := map[string]bool{"owner": true}
 	for _, a := range []string{"administrator", "moderator", "member", "guest", "bot"} {
 		if g.chance(60) {
 			principals = append(principals, "{user:"+a+"}")
+			subs[a] = true
 		}
 	}
 	actor := pick(g, []string{"owner", "administrator", "member", "guest"})
 	if actor != "owner" {
 		principals = append(principals, "{user:"+actor+"}")
+		subs[actor] = true
 	}
-	g.pending = func() { g.channels = append(g.channels, channelInfo{name, private}) }
+	g.pending = func() { g.channels = append(g.channels, channelInfo{name, private, subs}) }
 	return Step{Actor: actor, Method: "POST", Path: "/users/me/subscriptions", Learn: name, Channel: name,
 		Params: map[string]string{
 			"subscriptions":                 jsonText([]map[string]string{{"name": "{name:" + name + "}"}}),
@@ -221,8 +260,9 @@ func (g *generator) createChannel() Step {
 }
 
 func (g *generator) subscribe() Step {
-	ch := g.channel()
-	return Step{Actor: g.actor(), Method: "POST", Path: "/users/me/subscriptions", Channel: ch,
+	ch, actor := g.channel(), g.actor()
+	g.pending = func() { g.subscribed(ch, true, actor) }
+	return Step{Actor: actor, Method: "POST", Path: "/users/me/subscriptions", Channel: ch,
 		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}})}}
 }
 
@@ -238,20 +278,23 @@ func (g *generator) addSubscriber() Step {
 			last = "#" + strconv.Itoa(i)
 		}
 	}
+	g.pending = func() { g.subscribed(ch, true, who) }
 	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/users/me/subscriptions", Channel: ch, Message: last,
 		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}}), "principals": "[{user:" + who + "}]"}}
 }
 
 func (g *generator) unsubscribe() Step {
 	ch := g.channel()
-	return Step{Actor: g.actor(), Method: "DELETE", Path: "/users/me/subscriptions", Channel: ch,
+	actor := g.actorIn(ch)
+	g.pending = func() { g.subscribed(ch, false, actor) }
+	return Step{Actor: actor, Method: "DELETE", Path: "/users/me/subscriptions", Channel: ch,
 		Params: map[string]string{"subscriptions": jsonText([]string{"{name:" + ch + "}"})}}
 }
 
 func (g *generator) sendMessage() Step {
 	ch, topic, content := g.channel(), g.topic(), g.content()
 	g.pending = func() { g.messages = append(g.messages, messageInfo{ch, topic, content}) }
-	return Step{Actor: g.actor(), Method: "POST", Path: "/messages", Channel: ch,
+	return Step{Actor: g.actorIn(ch), Method: "POST", Path: "/messages", Channel: ch,
 		Params: map[string]string{"type": "stream", "to": "{channel:" + ch + "}", "topic": topic, "content": content}}
 }
 
@@ -289,7 +332,7 @@ func (g *generator) editMessage() Step {
 	if g.chance(20) {
 		params["send_notification_to_new_thread"] = "false"
 	}
-	return Step{Actor: g.actor(), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params}
+	return Step{Actor: g.actorIn(info.channel), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params}
 }
 
 func (g *generator) editBoth() Step {
@@ -306,10 +349,7 @@ func (g *generator) topicMuting() Step {
 	if g.chance(20) {
 		topic = strings.Repeat("ü", g.maxTopic+g.rng.IntN(2)) // at the bound and one past
 	}
-	actor := g.actor()
-	if g.chance(40) {
-		actor = "owner" // subscribed to every channel the run creates
-	}
+	actor := g.actorIn(ch)
 	op := pick(g, []string{"add", "remove", "add", "toggle"})
 	if len(g.muted) > 0 && g.chance(50) {
 		m := pick(g, g.muted)
@@ -351,7 +391,7 @@ func (g *generator) matchesNarrow() Step {
 }
 
 func (g *generator) fetchMessage() Step {
-	m, _ := g.message()
+	m, info := g.message()
 	params := map[string]string{}
 	op := "fetch_message_html" // HTML: its text is each server's own
 	if g.chance(50) {
@@ -361,7 +401,7 @@ func (g *generator) fetchMessage() Step {
 	if g.chance(50) {
 		params["allow_empty_topic_name"] = strconv.FormatBool(g.chance(50))
 	}
-	return Step{Op: op, Actor: g.actor(), Method: "GET", Path: "/messages/{message" + m + "}", Params: params}
+	return Step{Op: op, Actor: g.actorIn(info.channel), Method: "GET", Path: "/messages/{message" + m + "}", Params: params}
 }
 
 func (g *generator) deleteTopic() Step {
@@ -386,7 +426,7 @@ func (g *generator) subSetting() Step {
 	} else if g.chance(10) {
 		value = "#a1b2c3"
 	}
-	return Step{Actor: g.actor(), Method: "PATCH", Path: "/users/me/subscriptions/{channel:" + ch + "}", Channel: ch,
+	return Step{Actor: g.actorIn(ch), Method: "PATCH", Path: "/users/me/subscriptions/{channel:" + ch + "}", Channel: ch,
 		Params: map[string]string{"property": prop, "value": value}}
 }
 
@@ -395,7 +435,8 @@ func (g *generator) getTopics() Step {
 	if g.chance(50) {
 		params["allow_empty_topic_name"] = strconv.FormatBool(g.chance(50))
 	}
-	return Step{Actor: g.actor(), Method: "GET", Path: "/users/me/{channel:" + g.channel() + "}/topics", Params: params}
+	ch := g.channel()
+	return Step{Actor: g.actorIn(ch), Method: "GET", Path: "/users/me/{channel:" + ch + "}/topics", Params: params}
 }
 
 func (g *generator) editTyping() Step {
@@ -456,13 +497,13 @@ func (g *generator) addReaction() Step {
 	if m != missingMessage {
 		g.pending = func() { g.reacted = append(g.reacted, m) }
 	}
-	return Step{Actor: g.actor(), Method: "POST", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
+	return Step{Actor: g.actorIn(info.channel), Method: "POST", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
 		Params: map[string]string{"emoji_name": pick(g, []string{"smile", "octopus", "+1", "not_an_emoji"})}}
 }
 
 func (g *generator) removeReaction() Step {
 	m, info := g.message()
-	return Step{Actor: g.actor(), Method: "DELETE", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
+	return Step{Actor: g.actorIn(info.channel), Method: "DELETE", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
 		Params: map[string]string{"emoji_name": pick(g, []string{"smile", "octopus"})}}
 }
 
