@@ -22,7 +22,8 @@ var exploreMutants = []string{
 	"is-me-message-never",
 	"topic-max-id-of-first-message",
 	"propagate-mode-default-change-all",
-	"in-home-view-not-inverted",
+	"unmute-ignored",
+	"code-unauthorized-principal-as-bad-request",
 }
 
 // TestExploreTellsMutantsFromTheReference starts the mutants build of the fake with one
