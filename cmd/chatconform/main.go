@@ -78,6 +78,7 @@ func execute(args []string) int {
 		run,
 		listCommand(),
 		diffCommand(&code),
+		exploreCommand(&code),
 		summaryCommand(),
 		selectedCommand(),
 		preflightCommand(),

@@ -7,6 +7,7 @@
 //	go run ./cmd/mutants -sample      # the fixed sample (make test)
 //	go run ./cmd/mutants -run 'emoji' # the entries whose name matches
 //	go run ./cmd/mutants -list        # the catalogue
+//	go run ./cmd/mutants -sample -explore 15s   # the entries against chatconform explore alone
 //
 // It builds the fake once with the mutants tag and the suite's test binary once, runs a fake
 // per entry with that entry's mutation point on, several at once, and writes
@@ -39,6 +40,7 @@ func mainStatus(args []string) int {
 	pattern := flags.String("run", "", "only the entries whose name matches this regular expression")
 	list := flags.Bool("list", false, "print the catalogue and exit")
 	out := flags.String("out", "reports", "directory for mutants.md and mutants.json")
+	exploreOnly := flags.Duration("explore", 0, "instead of the suite, run chatconform explore alone against each entry for this long (fixed seed; e.g. 15s): the explore column, in mutants-explore.md and .json")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -60,6 +62,9 @@ func mainStatus(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *exploreOnly > 0 {
+		return exploreAll(ctx, entries, *jobs, *exploreOnly, *out)
+	}
 	return execute(ctx, entries, *jobs, *sampleOnly, *out)
 }
 

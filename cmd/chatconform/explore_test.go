@@ -1,0 +1,47 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExploreExitStatus: explore exits as run does: 2 for invalid settings, 3 for a target it
+// cannot use, 0 when a replayed sequence shows no difference (the fake against itself).
+func TestExploreExitStatus(t *testing.T) {
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "CHATCONFORM_") {
+			t.Setenv(name, "")
+		}
+	}
+	dir := t.TempDir()
+	replay := filepath.Join(dir, "X01.json")
+	script := `{"seed": 1, "steps": [
+	  {"op": "create_channel", "actor": "owner", "method": "POST", "path": "/users/me/subscriptions", "learn": "c0", "channel": "c0",
+	   "params": {"subscriptions": "[{\"name\":\"{name:c0}\"}]", "principals": "[{user:owner},{user:member}]"}},
+	  {"op": "send_message", "actor": "member", "method": "POST", "path": "/messages", "channel": "c0",
+	   "params": {"type": "stream", "to": "{channel:c0}", "topic": "t", "content": "/me waves"}}]}`
+	if err := os.WriteFile(replay, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reports := "--report-dir=" + filepath.Join(dir, "reports")
+	for _, c := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"no steps", []string{"--steps", "0", reports}, exitBadSettings},
+		{"a URL without credentials", []string{"--url", "http://127.0.0.1:1", reports}, exitBadSettings},
+		{"a replay file that is not there", []string{"--replay", filepath.Join(dir, "none.json"), reports}, exitBadSettings},
+		{"an unreachable target", []string{"--url", "http://127.0.0.1:1", "--owner-email", "o@example.com", "--owner-api-key", "k", reports}, exitSetupFailed},
+		{"a replay against the fake itself", []string{"--replay", replay, reports}, exitConformant},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := runExplore(c.args, io.Discard); got != c.want {
+				t.Fatalf("exit status %d, want %d", got, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/harness/explore"
+)
+
+// exploreSeed is the fixed seed of the explore column: the same sequences for every entry.
+const exploreSeed = 1
+
+// ExploreResult is one entry's run against chatconform explore alone.
+type ExploreResult struct {
+	Entry
+	// Outcome: killed (a mutant explore told from the reference), survived, passed (a
+	// variant explore found nothing in), failed (a variant it found a difference in: explore
+	// is unsound there), broken.
+	Outcome Outcome `json:"outcome"`
+	// Attributed says whether a finding names one of the entry's requirements.
+	Attributed bool `json:"attributed"`
+	// Findings are the fields that differed, with their requirements.
+	Findings []string `json:"findings,omitempty"`
+	Reached  bool     `json:"reached"`
+	Steps    int      `json:"steps"`
+	Seconds  float64  `json:"seconds"`
+	Error    string   `json:"error,omitempty"`
+}
+
+// exploreAll runs every entry against explore alone, jobs at once, each for budget, and
+// writes mutants-explore.md and mutants-explore.json into out. Its status is 0 when no
+// variant showed a difference (explore is sound on them), 1 otherwise, 2 on a failed build.
+func exploreAll(ctx context.Context, entries []Entry, jobs int, budget time.Duration, out string) int {
+	root, err := moduleRoot()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		return 2
+	}
+	work, err := os.MkdirTemp("", "mutants-explore-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		return 2
+	}
+	defer os.RemoveAll(work)
+	bin := filepath.Join(work, "fakeserver-mutants")
+	cmd := exec.CommandContext(ctx, "go", "build", "-tags", "mutants", "-o", bin, "./cmd/fakeserver")
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "mutants: building the fake: %v\n%s", err, b)
+		return 2
+	}
+	table, err := explore.LoadTable(nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		return 2
+	}
+	results := make([]ExploreResult, len(entries))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(jobs, 1))
+	var mu sync.Mutex
+	for i, e := range entries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r := exploreOne(ctx, bin, work, table, e, budget)
+			results[i] = r
+			mu.Lock()
+			fmt.Printf("%-50s %-9s %5d steps %5.1fs %s\n", e.Name, r.Outcome, r.Steps, r.Seconds, strings.Join(r.Findings, "; "))
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		return 2
+	}
+	data, _ := json.MarshalIndent(results, "", "  ")
+	_ = os.WriteFile(filepath.Join(out, "mutants-explore.json"), append(data, '\n'), 0o644)
+	md := exploreMarkdown(results, budget)
+	_ = os.WriteFile(filepath.Join(out, "mutants-explore.md"), []byte(md), 0o644)
+	fmt.Print("\n" + md)
+	if slices.ContainsFunc(results, func(r ExploreResult) bool { return r.Outcome == Failing || r.Outcome == Broken }) {
+		return 1
+	}
+	return 0
+}
+
+// exploreOne starts the entry's fake and explores it from the fixed seed for budget.
+func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e Entry, budget time.Duration) (res ExploreResult) {
+	start := time.Now()
+	res = ExploreResult{Entry: e}
+	defer func() { res.Seconds = time.Since(start).Seconds() }()
+	dir := filepath.Join(work, cmp.Or(e.Name, "reference"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		res.Outcome, res.Error = Broken, err.Error()
+		return res
+	}
+	hits := filepath.Join(dir, "reached")
+	url, stop, err := startFake(ctx, bin, e.Name, hits, e.Level)
+	if err != nil {
+		res.Outcome, res.Error = Broken, err.Error()
+		return res
+	}
+	defer stop()
+	target, err := harness.ConnectLogging(harness.Config{URL: url, Owner: harness.Credentials{Email: ownerEmail, APIKey: ownerAPIKey},
+		RequestTimeout: 10 * time.Second, ReportDir: dir}, io.Discard)
+	if err != nil {
+		res.Outcome, res.Error = Broken, err.Error()
+		return res
+	}
+	target.Log = io.Discard
+	x := &explore.Explorer{Target: target, Reference: explore.Fake, Table: table,
+		Options: explore.Options{Seed: exploreSeed, Steps: 150, Budget: budget, Tolerance: 3}}
+	found, err := x.Run(ctx)
+	_, statErr := os.Stat(hits)
+	res.Reached, res.Steps = statErr == nil, found.Steps
+	if err != nil {
+		res.Outcome, res.Error = Broken, err.Error()
+		return res
+	}
+	for _, f := range found.Findings {
+		res.Findings = append(res.Findings, fmt.Sprintf("%s %s [%s]", f.Difference.Reply, f.Difference.Path, strings.Join(f.Requirements, ", ")))
+		if slices.ContainsFunc(f.Requirements, func(id string) bool { return slices.Contains(e.Requirements, id) }) {
+			res.Attributed = true
+		}
+	}
+	switch {
+	case e.Mutant() && len(found.Findings) > 0:
+		res.Outcome = Killed
+	case e.Mutant():
+		res.Outcome = Survived
+	case len(found.Findings) > 0:
+		res.Outcome = Failing
+	default:
+		res.Outcome = Passed
+	}
+	return res
+}
+
+// exploreMarkdown is the explore column's report: the kill rate, and every survivor with
+// whether the run reached its mutation point (not reached: the generator never produces
+// the input; reached: the field is free or not read back).
+func exploreMarkdown(results []ExploreResult, budget time.Duration) string {
+	var b strings.Builder
+	mutants, killed, attributed, variants, unsound := 0, 0, 0, 0, 0
+	for _, r := range results {
+		if r.Mutant() {
+			mutants++
+			if r.Outcome == Killed {
+				killed++
+			}
+			if r.Attributed {
+				attributed++
+			}
+		} else {
+			variants++
+			if r.Outcome != Passed {
+				unsound++
+			}
+		}
+	}
+	fmt.Fprintf(&b, "# chatconform explore alone against the mutation catalogue\n\nSeed %d, budget %s per entry.\n\n", exploreSeed, budget)
+	if mutants > 0 {
+		fmt.Fprintf(&b, "- mutants killed by explore alone: %d of %d (%.0f%%); with a finding attributed to one of the mutant's own requirements: %d\n",
+			killed, mutants, 100*float64(killed)/float64(mutants), attributed)
+	}
+	fmt.Fprintf(&b, "- variants with a difference (explore unsound there): %d of %d\n\n", unsound, variants)
+	b.WriteString("| entry | outcome | reached | steps | findings |\n|---|---|---|---|---|\n")
+	for _, r := range results {
+		fmt.Fprintf(&b, "| %s | %s | %t | %d | %s |\n", r.Name, r.Outcome, r.Reached, r.Steps, cmp.Or(strings.Join(r.Findings, "; "), r.Error))
+	}
+	return b.String()
+}

@@ -1,0 +1,410 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Difference is one determined field on which the target and the reference disagree.
+type Difference struct {
+	// Reply is the operation (or "event <type>") whose answer differs, Path the field.
+	Reply string `json:"reply"`
+	Path  string `json:"path"`
+	// Target and Reference are the field's values as compared (IDs as symbols, the actors'
+	// names as placeholders); absent is shown as "(absent)".
+	Target    string `json:"target"`
+	Reference string `json:"reference"`
+	// Requirements are those of the field's row.
+	Requirements []string `json:"requirements"`
+	// Actor is who read the differing answer.
+	Actor string `json:"actor,omitempty"`
+}
+
+// key identifies a difference across runs, for shrinking and deduplication: the same field
+// differing is the same finding.
+func (d Difference) key() string { return d.Reply + " " + d.Path }
+
+// comparer compares two answers under the field table.
+type comparer struct {
+	table *Table
+	// tolerance is how far two times may be apart, in seconds.
+	tolerance float64
+	a, b      *Side // target, reference
+	diffs     []Difference
+	// gaps are fields the reference sent that no row names: the table is incomplete.
+	gaps map[string]bool
+	// settle is how long to wait before draining the event queues.
+	settle time.Duration
+}
+
+const absent = "(absent)"
+
+// compare compares a reply of the target (va) with the reference's (vb).
+func (c *comparer) compare(reply, actor string, va, vb any) {
+	before := len(c.diffs)
+	c.walk(reply, "", va, vb)
+	for i := before; i < len(c.diffs); i++ {
+		c.diffs[i].Actor = actor
+	}
+}
+
+func (c *comparer) differ(reply, path string, row Row, va, vb any) {
+	c.diffs = append(c.diffs, Difference{Reply: reply, Path: path, Requirements: row.Requirements,
+		Target: c.show(c.a, reply, path, va), Reference: c.show(c.b, reply, path, vb)})
+}
+
+// show renders a value for a finding, normalized as compared.
+func (c *comparer) show(s *Side, reply, path string, v any) string {
+	if v == nil {
+		return absent
+	}
+	data, _ := json.Marshal(c.canon(s, reply, path, v))
+	return clip(string(data), 400)
+}
+
+func join(path, child string) string {
+	if path == "" {
+		return child
+	}
+	if strings.HasPrefix(child, "[") || strings.HasPrefix(child, "{") {
+		return path + child
+	}
+	return path + "." + child
+}
+
+// rowOf is the row of a field; the whole body is compared as an exact object, and the
+// elements of an array (or ID-keyed object) without a row of their own as the array is.
+func (c *comparer) rowOf(reply, path string) (Row, bool) {
+	if path == "" {
+		return Row{Rule: Exact}, true
+	}
+	if row, ok := c.table.Lookup(reply, path); ok {
+		return row, true
+	}
+	parent, isElem := strings.CutSuffix(path, "[]")
+	if !isElem {
+		parent, isElem = strings.CutSuffix(path, "{}")
+	}
+	if isElem {
+		if row, ok := c.table.Lookup(reply, parent); ok && row.Rule != Free {
+			return Row{Rule: Exact, Requirements: row.Requirements}, true
+		}
+	}
+	return Row{}, false
+}
+
+// walk compares one field present on both sides or on one.
+func (c *comparer) walk(reply, path string, va, vb any) {
+	row, ok := c.rowOf(reply, path)
+	if !ok {
+		// Unknown extra fields are always allowed; one the reference sends is a gap of the
+		// table, which the tests fail on.
+		if vb != nil {
+			c.gaps[reply+" "+path] = true
+		}
+		return
+	}
+	if row.Rule == Free {
+		return
+	}
+	if va == nil || vb == nil {
+		if va != nil || vb != nil {
+			c.differ(reply, path, row, va, vb)
+		}
+		return
+	}
+	switch row.Rule {
+	case Type:
+		if jsonType(va) != jsonType(vb) {
+			c.differ(reply, path, row, va, vb)
+		}
+		return
+	case Time:
+		fa, okA := number(va)
+		fb, okB := number(vb)
+		if !okA || !okB || math.Abs((fa-c.a.clockOffset)-(fb-c.b.clockOffset)) > c.tolerance {
+			c.differ(reply, path, row, va, vb)
+		}
+		return
+	}
+	if kind, ok := row.Rule.idKind(); ok {
+		if c.idSymbol(c.a, kind, va) != c.idSymbol(c.b, kind, vb) {
+			c.differ(reply, path, row, va, vb)
+		}
+		return
+	}
+	if kind, ok := row.Rule.idKeysKind(); ok || row.Rule == Map {
+		ma, okA := va.(map[string]any)
+		mb, okB := vb.(map[string]any)
+		if !okA || !okB {
+			c.differ(reply, path, row, va, vb)
+			return
+		}
+		ka, kb := ownKeys(c.a, row, ma), ownKeys(c.b, row, mb)
+		if row.Rule != Map {
+			ka, kb = c.mapKeys(c.a, kind, ma), c.mapKeys(c.b, kind, mb)
+		}
+		for _, k := range union(ka, kb) {
+			c.walk(reply, join(path, "{}"), ka[k], kb[k])
+		}
+		return
+	}
+	switch a := va.(type) {
+	case map[string]any:
+		b, ok := vb.(map[string]any)
+		if !ok {
+			c.differ(reply, path, row, va, vb)
+			return
+		}
+		for _, k := range union(a, b) {
+			child := join(path, k)
+			if _, known := c.rowOf(reply, child); !known && b[k] == nil {
+				continue // a field the target adds
+			}
+			c.walk(reply, child, a[k], b[k])
+		}
+	case []any:
+		b, ok := vb.([]any)
+		if !ok {
+			c.differ(reply, path, row, va, vb)
+			return
+		}
+		elem := join(path, "[]")
+		a, b = c.scoped(c.a, reply, elem, row, a), c.scoped(c.b, reply, elem, row, b)
+		a, b = only(row, a), only(row, b)
+		if len(a) != len(b) {
+			c.differ(reply, path, row, a, b)
+			return
+		}
+		if row.Rule == Set {
+			a, b = c.sorted(c.a, reply, elem, a), c.sorted(c.b, reply, elem, b)
+		}
+		for i := range a {
+			c.walk(reply, elem, a[i], b[i])
+		}
+	default:
+		if c.scalar(c.a, va) != c.scalar(c.b, vb) {
+			c.differ(reply, path, row, va, vb)
+		}
+	}
+}
+
+// scoped drops the elements of an array whose scope field is no ID the run knows: a real
+// server's lists hold its own channels and users besides the run's.
+func (c *comparer) scoped(s *Side, reply, elem string, row Row, list []any) []any {
+	if row.Scope == "" {
+		return list
+	}
+	field := join(elem, row.Scope)
+	frow, _ := c.table.Lookup(reply, field)
+	kind, isID := frow.Rule.idKind()
+	return slices.DeleteFunc(slices.Clone(list), func(v any) bool {
+		obj, _ := v.(map[string]any)
+		if name, ok := obj[row.Scope].(string); ok && !isID {
+			return !strings.HasPrefix(name, s.prefix) // named by the run
+		}
+		_, known := s.syms.lookup(kind, rawText(obj[row.Scope]))
+		return !known
+	})
+}
+
+// only keeps the elements the row names, when it names some.
+func only(row Row, list []any) []any {
+	if len(row.Only) == 0 {
+		return list
+	}
+	return slices.DeleteFunc(slices.Clone(list), func(v any) bool {
+		s, ok := v.(string)
+		return !ok || !slices.Contains(row.Only, s)
+	})
+}
+
+// sorted orders a set's elements by their compared form, so that two sets compare element by
+// element.
+func (c *comparer) sorted(s *Side, reply, elem string, list []any) []any {
+	type keyed struct {
+		k string
+		v any
+	}
+	ks := make([]keyed, len(list))
+	for i, v := range list {
+		data, _ := json.Marshal(c.canon(s, reply, elem, v))
+		ks[i] = keyed{string(data), v}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].k < ks[j].k })
+	out := make([]any, len(ks))
+	for i, k := range ks {
+		out[i] = k.v
+	}
+	return out
+}
+
+// canon is a value as compared: IDs as symbols, strings normalized, free fields and times
+// left out (times differ within the tolerance).
+func (c *comparer) canon(s *Side, reply, path string, v any) any {
+	row, ok := c.rowOf(reply, path)
+	if !ok || row.Rule == Free || row.Rule == Time {
+		return nil
+	}
+	if row.Rule == Type {
+		return jsonType(v)
+	}
+	if kind, ok := row.Rule.idKind(); ok {
+		return c.idSymbol(s, kind, v)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		if kind, ok := row.Rule.idKeysKind(); ok || row.Rule == Map {
+			keyed := ownKeys(s, row, x)
+			if row.Rule != Map {
+				keyed = c.mapKeys(s, kind, x)
+			}
+			for k, child := range keyed {
+				out[k] = c.canon(s, reply, join(path, "{}"), child)
+			}
+			return out
+		}
+		for k, child := range x {
+			if cv := c.canon(s, reply, join(path, k), child); cv != nil {
+				out[k] = cv
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, child := range x {
+			out[i] = c.canon(s, reply, join(path, "[]"), child)
+		}
+		return out
+	case nil:
+		return nil
+	case string:
+		return c.scalar(s, v)[len("s:"):]
+	}
+	return v
+}
+
+// idSymbol is an ID as compared: its symbol, or the value itself when it is no ID (null, a
+// string where an integer belongs).
+func (c *comparer) idSymbol(s *Side, kind string, v any) string {
+	if n, ok := v.(json.Number); ok {
+		if _, err := n.Int64(); err == nil {
+			return s.syms.symbol(kind, n.String())
+		}
+	}
+	if text, ok := v.(string); ok && text != "" {
+		// A string identifier (a realm's) maps by first sight as a number does.
+		return s.syms.symbol(kind, "s:"+text)
+	}
+	return fmt.Sprintf("%T:%v", v, v)
+}
+
+// ownKeys keeps, for a row scoped by "prefix", the keys the run named: a shared account's
+// other data is not compared.
+func ownKeys(s *Side, row Row, m map[string]any) map[string]any {
+	if row.Scope != "prefix" {
+		return m
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		if strings.HasPrefix(k, s.prefix) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// mapKeys renames an object's ID keys to their symbols.
+func (c *comparer) mapKeys(s *Side, kind string, m map[string]any) map[string]any {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // first sight in a stable order
+	out := map[string]any{}
+	for _, k := range keys {
+		out[c.idSymbol(s, kind, json.Number(k))] = m[k]
+	}
+	return out
+}
+
+// idInText finds the IDs the real server writes into generated text (notification
+// messages): a channel in a narrow link, the message it is near, a user mention.
+var idInText = regexp.MustCompile(`(channel/)([0-9]+)(-)|(near/)([0-9]+)()|(\|)([0-9]+)(\*\*)`)
+
+// scalar is a string, number or boolean as compared.
+func (c *comparer) scalar(s *Side, v any) string {
+	switch x := v.(type) {
+	case string:
+		x = idInText.ReplaceAllStringFunc(x, func(m string) string {
+			g := idInText.FindStringSubmatch(m)
+			for i, kind := range []string{"channel", "message", "user"} {
+				if g[3*i+2] != "" {
+					return g[3*i+1] + s.syms.symbol(kind, g[3*i+2]) + g[3*i+3]
+				}
+			}
+			return m
+		})
+		return "s:" + s.normalize(x)
+	case json.Number:
+		return "n:" + x.String()
+	}
+	return fmt.Sprintf("%T:%v", v, v)
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func number(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := n.Float64()
+	return f, err == nil
+}
+
+// rawText is an ID as a token resolves it: its decimal text.
+func rawText(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return n.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// union returns the keys of both maps, sorted.
+func union(a, b map[string]any) []string {
+	var keys []string
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}

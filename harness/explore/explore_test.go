@@ -1,0 +1,83 @@
+package explore_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chatconform/chatconform/fakeserver"
+	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/harness/explore"
+)
+
+// connect starts a fake as a target, as the runner does without a URL, and connects to it.
+func connect(t *testing.T, url string, owner harness.Credentials) *harness.Target {
+	t.Helper()
+	target, err := harness.ConnectLogging(harness.Config{URL: url, Owner: owner, RequestTimeout: 10 * time.Second, ReportDir: t.TempDir()}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target.Log = io.Discard
+	return target
+}
+
+func fixtureOwner() harness.Credentials {
+	f := fixtures.Default()
+	owner, _ := f.UserByRole(fixtures.RoleOwner)
+	return harness.Credentials{Email: owner.Email, APIKey: owner.APIKey}
+}
+
+func table(t *testing.T) *explore.Table {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/chat-api.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := explore.LoadTable(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// TestExploreFindsNothingAgainstTheReference runs explore against the fake itself, at its
+// newest level and at an older one: every difference is a field the table wrongly determines,
+// or a fake that answers alike requests differently; every gap is a field the table lacks.
+func TestExploreFindsNothingAgainstTheReference(t *testing.T) {
+	for _, c := range []struct {
+		seed   uint64
+		level  int
+		budget time.Duration
+	}{{1, 0, 25 * time.Second}, {2, 250, 15 * time.Second}} {
+		t.Run(fmt.Sprintf("seed %d level %d", c.seed, c.level), func(t *testing.T) {
+			var opts []fakeserver.Option
+			if c.level > 0 {
+				opts = append(opts, fakeserver.WithFeatureLevel(c.level))
+			}
+			ts := fakeserver.NewTestServer(opts...)
+			defer ts.Close()
+			target := connect(t, ts.URL, fixtureOwner())
+			e := &explore.Explorer{Target: target, Reference: explore.Fake, Table: table(t),
+				Options: explore.Options{Seed: c.seed, Steps: 80, Budget: c.budget, Tolerance: 3, Shrink: true}}
+			res, err := e.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d sequences, %d steps in %.1fs", res.Sequences, res.Steps, res.Seconds)
+			if res.Steps < 50 {
+				t.Errorf("only %d steps: the exploration checked little", res.Steps)
+			}
+			for _, g := range res.Gaps {
+				t.Errorf("field without a row in the field table: %s", g)
+			}
+			for _, f := range res.Findings {
+				t.Errorf("difference against the reference itself: %s %s (actor %s): target %s, reference %s; %d steps, last %+v",
+					f.Difference.Reply, f.Difference.Path, f.Difference.Actor, f.Difference.Target, f.Difference.Reference, len(f.Steps), f.Steps[len(f.Steps)-1])
+			}
+		})
+	}
+}

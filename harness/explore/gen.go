@@ -1,0 +1,550 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// generator draws the steps of a sequence from a seed. It knows what the run made (from the
+// reference's answers, which are deterministic) and picks operations whose preconditions
+// mostly hold, and sometimes ones whose preconditions do not: another actor, a message or
+// channel that does not exist or is not visible, a value one past a bound.
+type generator struct {
+	rng *rand.Rand
+	// maxTopic and maxMessage are the reference's bounds (from its registration state).
+	maxTopic, maxMessage int
+	channels             []channelInfo
+	messages             []messageInfo
+	nextChannel          int
+	storageKeys          []string
+	nextKey              int
+	groups               int
+	nextName             int
+	// muted are the topics muted by a step that succeeded; reacted the messages with a
+	// reaction: the next steps come back to them (unmute, mute again, a second reaction).
+	muted   []muting
+	reacted []string
+	// pending is what the last step makes if it succeeds on the reference.
+	pending func()
+}
+
+type channelInfo struct {
+	name    string // the token suffix: "c3"
+	private bool
+	// subscribers are the actors the reference subscribed, as far as the steps tell.
+	subscribers map[string]bool
+}
+
+type muting struct{ actor, channel, topic string }
+
+type messageInfo struct {
+	channel string // "" for a direct message
+	topic   string
+	content string
+}
+
+func newGenerator(seed uint64, maxTopic, maxMessage int) *generator {
+	return &generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), maxTopic: maxTopic, maxMessage: maxMessage}
+}
+
+// operation is one kind of step and how often it is drawn.
+type operation struct {
+	name   string
+	weight int
+	build  func(g *generator) Step
+}
+
+// operations are the documented operations and the supporting ones the harness uses.
+var operations = []operation{
+	{"create_channel", 6, (*generator).createChannel},
+	{"subscribe", 4, (*generator).subscribe},
+	{"unsubscribe", 2, (*generator).unsubscribe},
+	{"add_subscriber", 3, (*generator).addSubscriber},
+	{"send_message", 14, (*generator).sendMessage},
+	{"send_direct", 3, (*generator).sendDirect},
+	{"edit_message", 10, (*generator).editMessage},           // operation 1
+	{"edit_message_both", 1, (*generator).editBoth},          // operation 1, rule 1
+	{"topic_muting", 4, (*generator).topicMuting},            // operation 3
+	{"update_presence", 2, (*generator).updatePresence},      // operation 4
+	{"matches_narrow", 3, (*generator).matchesNarrow},        // operation 5
+	{"fetch_message", 4, (*generator).fetchMessage},          // operation 6
+	{"delete_topic", 3, (*generator).deleteTopic},            // operation 8
+	{"subscription_setting", 3, (*generator).subSetting},     // operation 10
+	{"get_topics", 3, (*generator).getTopics},                // operation 12
+	{"edit_typing", 2, (*generator).editTyping},              // operation 13
+	{"create_reminder", 2, (*generator).createReminder},      // operation 15
+	{"mark_all_as_read", 1, (*generator).markAllAsRead},      // operation 19
+	{"bot_storage_put", 2, (*generator).botStoragePut},       // supporting operation 20
+	{"bot_storage_remove", 2, (*generator).botStorageRemove}, // operation 20
+	{"add_reaction", 4, (*generator).addReaction},
+	{"add_playground", 2, (*generator).addPlayground},     // operation 14
+	{"create_group", 2, (*generator).createGroup},         // supporting operation 16
+	{"group_membership", 3, (*generator).groupMembership}, // operation 16
+	{"remove_reaction", 2, (*generator).removeReaction},
+}
+
+// next draws the next step.
+func (g *generator) next() Step {
+	g.pending = nil
+	total := 0
+	for _, op := range operations {
+		total += op.weight
+	}
+	n := g.rng.IntN(total)
+	for _, op := range operations {
+		if n < op.weight {
+			st := op.build(g)
+			if st.Op == "" {
+				st.Op = op.name
+			}
+			return st
+		}
+		n -= op.weight
+	}
+	panic("unreachable")
+}
+
+// observe tells the generator whether the step it drew succeeded on the reference.
+func (g *generator) observe(ok bool) {
+	if ok && g.pending != nil {
+		g.pending()
+	}
+	g.pending = nil
+}
+
+func (g *generator) chance(percent int) bool { return g.rng.IntN(100) < percent }
+
+func pick[T any](g *generator, list []T) T { return list[g.rng.IntN(len(list))] }
+
+// actor is anyone, mostly the humans who hold the usual rights.
+func (g *generator) actor() string {
+	if g.chance(4) {
+		return pick(g, []string{"anonymous", "member-wrong-key", "bot-wrong-key"})
+	}
+	return pick(g, []string{"owner", "administrator", "moderator", "member", "member", "member", "guest", "bot"})
+}
+
+// actorIn is mostly an actor subscribed to the channel, whose steps there can succeed, and
+// now and then anyone.
+func (g *generator) actorIn(ch string) string {
+	info := g.channelNamed(ch)
+	if info == nil || len(info.subscribers) == 0 || g.chance(25) {
+		return g.actor()
+	}
+	var subs []string
+	for _, a := range readers { // a fixed order: the same seed, the same pick
+		if info.subscribers[a] {
+			subs = append(subs, a)
+		}
+	}
+	return pick(g, subs)
+}
+
+func (g *generator) channelNamed(name string) *channelInfo {
+	for i := range g.channels {
+		if g.channels[i].name == name {
+			return &g.channels[i]
+		}
+	}
+	return nil
+}
+
+// subscribed records who the reference subscribed to a channel, or unsubscribed.
+func (g *generator) subscribed(ch string, on bool, actors ...string) {
+	if info := g.channelNamed(ch); info != nil {
+		for _, a := range actors {
+			info.subscribers[a] = on
+		}
+	}
+}
+
+// channel is a channel of the run, or now and then one that does not exist.
+func (g *generator) channel() string {
+	if len(g.channels) == 0 || g.chance(5) {
+		return "nowhere"
+	}
+	return pick(g, g.channels).name
+}
+
+// missingMessage names a message (or group) the run never made: its token resolves to an ID
+// no server has.
+const missingMessage = "#none"
+
+// message is a message of the run (its symbol), or now and then one that does not exist.
+func (g *generator) message() (string, messageInfo) {
+	if len(g.messages) == 0 || g.chance(5) {
+		return missingMessage, messageInfo{}
+	}
+	i := g.rng.IntN(len(g.messages))
+	if g.chance(40) {
+		i = len(g.messages) - 1 // the latest again: a second reaction, edit or mute of one thing
+	}
+	return "#" + strconv.Itoa(i), g.messages[i]
+}
+
+// topic is drawn to hit the rules: names used before, the empty topic, white space, the
+// resolve prefix, and lengths at and one past the bound in multi-byte characters.
+func (g *generator) topic() string {
+	switch g.rng.IntN(10) {
+	case 0:
+		return ""
+	case 1:
+		return "   "
+	case 2:
+		return strings.Repeat("ü", g.maxTopic)
+	case 3:
+		return strings.Repeat("ü", g.maxTopic+1)
+	case 4:
+		return "✔ " + pick(g, []string{"alpha", "beta"})
+	}
+	return pick(g, []string{"alpha", "beta", "gamma", "alpha", "δέλτα"})
+}
+
+// content is drawn the same way: plain, /me, wildcard mentions, empty, and at and past the
+// length bound.
+func (g *generator) content() string {
+	switch g.rng.IntN(14) {
+	case 0:
+		return ""
+	case 1:
+		return " \n "
+	case 2:
+		return strings.Repeat("é", g.maxMessage)
+	case 3:
+		return strings.Repeat("é", g.maxMessage+1)
+	case 4:
+		return "/me waves"
+	case 5:
+		return "@**all** look"
+	case 6:
+		return "@**topic** look"
+	case 7:
+		return "**bold** and `code`"
+	}
+	return fmt.Sprintf("text %d", g.rng.IntN(1000))
+}
+
+func jsonText(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+func (g *generator) createChannel() Step {
+	name := "c" + strconv.Itoa(g.nextChannel)
+	g.nextChannel++
+	private := g.chance(30)
+	principals := []string{"{user:owner}"}
+	subs := map[string]bool{"owner": true}
+	for _, a := range []string{"administrator", "moderator", "member", "guest", "bot"} {
+		if g.chance(60) {
+			principals = append(principals, "{user:"+a+"}")
+			subs[a] = true
+		}
+	}
+	actor := pick(g, []string{"owner", "administrator", "member", "guest"})
+	if actor != "owner" {
+		principals = append(principals, "{user:"+actor+"}")
+		subs[actor] = true
+	}
+	g.pending = func() { g.channels = append(g.channels, channelInfo{name, private, subs}) }
+	return Step{Actor: actor, Method: "POST", Path: "/users/me/subscriptions", Learn: name, Channel: name,
+		Params: map[string]string{
+			"subscriptions":                 jsonText([]map[string]string{{"name": "{name:" + name + "}"}}),
+			"principals":                    "[" + strings.Join(principals, ",") + "]",
+			"invite_only":                   strconv.FormatBool(private),
+			"history_public_to_subscribers": strconv.FormatBool(!private || g.chance(50)),
+		}}
+}
+
+func (g *generator) subscribe() Step {
+	ch, actor := g.channel(), g.actor()
+	g.pending = func() { g.subscribed(ch, true, actor) }
+	return Step{Actor: actor, Method: "POST", Path: "/users/me/subscriptions", Channel: ch,
+		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}})}}
+}
+
+// addSubscriber subscribes another actor: the way into a private channel, whose history the
+// newcomer may or may not see.
+func (g *generator) addSubscriber() Step {
+	ch := g.channel()
+	who := pick(g, []string{"moderator", "member", "guest", "bot"})
+	// The channel's last message is read back too: may the newcomer see it?
+	last := ""
+	for i, m := range g.messages {
+		if m.channel == ch {
+			last = "#" + strconv.Itoa(i)
+		}
+	}
+	g.pending = func() { g.subscribed(ch, true, who) }
+	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/users/me/subscriptions", Channel: ch, Message: last,
+		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}}), "principals": "[{user:" + who + "}]"}}
+}
+
+func (g *generator) unsubscribe() Step {
+	ch := g.channel()
+	actor := g.actorIn(ch)
+	g.pending = func() { g.subscribed(ch, false, actor) }
+	return Step{Actor: actor, Method: "DELETE", Path: "/users/me/subscriptions", Channel: ch,
+		Params: map[string]string{"subscriptions": jsonText([]string{"{name:" + ch + "}"})}}
+}
+
+func (g *generator) sendMessage() Step {
+	ch, topic, content := g.channel(), g.topic(), g.content()
+	g.pending = func() { g.messages = append(g.messages, messageInfo{ch, topic, content}) }
+	return Step{Actor: g.actorIn(ch), Method: "POST", Path: "/messages", Channel: ch,
+		Params: map[string]string{"type": "stream", "to": "{channel:" + ch + "}", "topic": topic, "content": content}}
+}
+
+func (g *generator) sendDirect() Step {
+	to := []string{"{user:" + pick(g, []string{"owner", "administrator", "member", "guest", "bot"}) + "}"}
+	if g.chance(40) {
+		to = append(to, "{user:"+pick(g, []string{"moderator", "member"})+"}")
+	}
+	content := g.content()
+	g.pending = func() { g.messages = append(g.messages, messageInfo{content: content}) }
+	return Step{Actor: g.actor(), Method: "POST", Path: "/messages",
+		Params: map[string]string{"type": "private", "to": "[" + strings.Join(to, ",") + "]", "content": content}}
+}
+
+func (g *generator) editMessage() Step {
+	m, info := g.message()
+	params := map[string]string{}
+	switch g.rng.IntN(4) {
+	case 0:
+		params["content"] = g.content()
+	case 1:
+		params["topic"] = g.topic()
+	case 2:
+		params["stream_id"] = "{channel:" + g.channel() + "}"
+	default: // resolve or unresolve the topic
+		params["topic"] = pick(g, []string{"✔ " + info.topic, strings.TrimPrefix(info.topic, "✔ ")})
+		params["propagate_mode"] = "change_all"
+	}
+	if _, set := params["propagate_mode"]; !set && g.chance(60) {
+		params["propagate_mode"] = pick(g, []string{"change_one", "change_later", "change_all", "change_some"})
+	}
+	if g.chance(20) {
+		params["send_notification_to_old_thread"] = "true"
+	}
+	if g.chance(20) {
+		params["send_notification_to_new_thread"] = "false"
+	}
+	return Step{Actor: g.actorIn(info.channel), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params}
+}
+
+func (g *generator) editBoth() Step {
+	m, info := g.message()
+	return Step{Actor: g.actor(), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel,
+		Params: map[string]string{"content": g.content(), "stream_id": "{channel:" + g.channel() + "}"}}
+}
+
+func (g *generator) topicMuting() Step {
+	ch, topic := g.channel(), g.topic()
+	if _, info := g.message(); info.channel != "" && g.chance(60) && len([]rune(info.topic)) <= g.maxTopic {
+		ch, topic = info.channel, info.topic
+	}
+	if g.chance(20) {
+		topic = strings.Repeat("ü", g.maxTopic+g.rng.IntN(2)) // at the bound and one past
+	}
+	actor := g.actorIn(ch)
+	op := pick(g, []string{"add", "remove", "add", "toggle"})
+	if len(g.muted) > 0 && g.chance(50) {
+		m := pick(g, g.muted)
+		actor, ch, topic = m.actor, m.channel, m.topic
+		op = pick(g, []string{"remove", "add"})
+	}
+	if op == "add" {
+		g.pending = func() { g.muted = append(g.muted, muting{actor, ch, topic}) }
+	}
+	params := map[string]string{"topic": topic, "op": op}
+	switch g.rng.IntN(5) {
+	case 0:
+		params["stream"] = "{name:" + ch + "}"
+	case 1: // neither
+	default:
+		params["stream_id"] = "{channel:" + ch + "}"
+	}
+	return Step{Actor: actor, Method: "PATCH", Path: "/users/me/subscriptions/muted_topics", Params: params}
+}
+
+func (g *generator) updatePresence() Step {
+	return Step{Actor: g.actor(), Method: "POST", Path: "/users/me/presence",
+		Params: map[string]string{"status": pick(g, []string{"active", "idle", "away"}), "ping_only": "true"}}
+}
+
+func (g *generator) matchesNarrow() Step {
+	var ids []string
+	for range 1 + g.rng.IntN(3) {
+		m, _ := g.message()
+		ids = append(ids, "{message"+m+"}")
+	}
+	_, info := g.message()
+	narrow := []map[string]any{{"operator": "stream", "operand": "{name:" + g.channel() + "}"}}
+	if g.chance(50) {
+		narrow = append(narrow, map[string]any{"operator": "topic", "operand": info.topic, "negated": g.chance(30)})
+	}
+	return Step{Actor: g.actor(), Method: "GET", Path: "/messages/matches_narrow",
+		Params: map[string]string{"msg_ids": "[" + strings.Join(ids, ",") + "]", "narrow": jsonText(narrow)}}
+}
+
+func (g *generator) fetchMessage() Step {
+	m, info := g.message()
+	params := map[string]string{}
+	op := "fetch_message_html" // HTML: its text is each server's own
+	if g.chance(50) {
+		params["apply_markdown"] = "false"
+		op = "fetch_message"
+	}
+	if g.chance(50) {
+		params["allow_empty_topic_name"] = strconv.FormatBool(g.chance(50))
+	}
+	return Step{Op: op, Actor: g.actorIn(info.channel), Method: "GET", Path: "/messages/{message" + m + "}", Params: params}
+}
+
+func (g *generator) deleteTopic() Step {
+	ch := g.channel()
+	topic := g.topic()
+	for _, m := range g.messages {
+		if m.channel == ch && g.chance(70) {
+			topic = m.topic
+		}
+	}
+	return Step{Actor: g.actor(), Method: "POST", Path: "/streams/{channel:" + ch + "}/delete_topic", Channel: ch,
+		Params: map[string]string{"topic_name": topic}}
+}
+
+func (g *generator) subSetting() Step {
+	ch := g.channel()
+	prop := pick(g, []string{"color", "is_muted", "in_home_view", "pin_to_top", "desktop_notifications", "audible_notifications",
+		"push_notifications", "email_notifications", "wildcard_mentions_notify", "is_loud"})
+	value := pick(g, []string{"true", "false"})
+	if prop == "color" {
+		value = pick(g, []string{"#a1b2c3", "red", "#ABCDEF"})
+	} else if g.chance(10) {
+		value = "#a1b2c3"
+	}
+	return Step{Actor: g.actorIn(ch), Method: "PATCH", Path: "/users/me/subscriptions/{channel:" + ch + "}", Channel: ch,
+		Params: map[string]string{"property": prop, "value": value}}
+}
+
+func (g *generator) getTopics() Step {
+	params := map[string]string{}
+	if g.chance(50) {
+		params["allow_empty_topic_name"] = strconv.FormatBool(g.chance(50))
+	}
+	ch := g.channel()
+	return Step{Actor: g.actorIn(ch), Method: "GET", Path: "/users/me/{channel:" + ch + "}/topics", Params: params}
+}
+
+func (g *generator) editTyping() Step {
+	m, _ := g.message()
+	return Step{Actor: g.actor(), Method: "POST", Path: "/messages/{message" + m + "}/typing",
+		Params: map[string]string{"op": pick(g, []string{"start", "stop", "pause"})}}
+}
+
+func (g *generator) createReminder() Step {
+	m, _ := g.message()
+	params := map[string]string{"message_id": "{message" + m + "}", "scheduled_delivery_timestamp": pick(g, []string{"{now+3600}", "{now+86400}", "{now-3600}"})}
+	if g.chance(60) {
+		params["note"] = pick(g, []string{"remember", "", strings.Repeat("ñ", 1000)})
+	}
+	return Step{Actor: g.actor(), Method: "POST", Path: "/reminders", Message: m, Params: params}
+}
+
+func (g *generator) markAllAsRead() Step {
+	return Step{Actor: g.actor(), Method: "POST", Path: "/mark_all_as_read"}
+}
+
+func (g *generator) botStoragePut() Step {
+	k := "k" + strconv.Itoa(g.nextKey)
+	g.nextKey++
+	g.pending = func() { g.storageKeys = append(g.storageKeys, k) }
+	actor := "bot"
+	if g.chance(20) {
+		actor = g.actor()
+	}
+	return Step{Actor: actor, Method: "PUT", Path: "/bot_storage",
+		Params: map[string]string{"storage": jsonText(map[string]string{"{name:" + k + "}": "v"})}}
+}
+
+func (g *generator) botStorageRemove() Step {
+	keys := []string{"{name:missing}"}
+	if len(g.storageKeys) > 0 && g.chance(80) {
+		keys = []string{"{name:" + pick(g, g.storageKeys) + "}"}
+		if g.chance(30) {
+			keys = append(keys, "{name:missing}")
+		}
+	}
+	actor := "bot"
+	if g.chance(25) {
+		actor = g.actor()
+	}
+	// Omitting keys would remove the bot's data of other runs too on a shared server.
+	return Step{Actor: actor, Method: "DELETE", Path: "/bot_storage",
+		Params: map[string]string{"keys": jsonText(keys)}}
+}
+
+func (g *generator) addReaction() Step {
+	m, info := g.message()
+	if len(g.reacted) > 0 && g.chance(50) {
+		m = pick(g, g.reacted)
+		n, _ := strconv.Atoi(m[1:])
+		info = g.messages[n]
+	}
+	if m != missingMessage {
+		g.pending = func() { g.reacted = append(g.reacted, m) }
+	}
+	return Step{Actor: g.actorIn(info.channel), Method: "POST", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
+		Params: map[string]string{"emoji_name": pick(g, []string{"smile", "octopus", "+1", "not_an_emoji"})}}
+}
+
+func (g *generator) removeReaction() Step {
+	m, info := g.message()
+	return Step{Actor: g.actorIn(info.channel), Method: "DELETE", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
+		Params: map[string]string{"emoji_name": pick(g, []string{"smile", "octopus"})}}
+}
+
+// name is a fresh name of the run, for things the realm names (playgrounds, groups).
+func (g *generator) name(kind string) string {
+	g.nextName++
+	return "{name:" + kind + strconv.Itoa(g.nextName) + "}"
+}
+
+func (g *generator) addPlayground() Step {
+	template := pick(g, []string{"https://play.example.com/?c={code}", "https://play.example.com/?c={code}&x={other}", "https://play.example.com/", "not a template {code"})
+	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "member", "guest"}), Method: "POST", Path: "/realm/playgrounds", Learn: "playgrounds",
+		Params: map[string]string{"name": g.name("p"), "pygments_language": pick(g, []string{"Python", "Rust", ""}), "url_template": template}}
+}
+
+// createGroup creates a user group of some actors, now and then with the run's last group
+// as a subgroup.
+func (g *generator) createGroup() Step {
+	var members []string
+	for _, a := range []string{"moderator", "member", "guest", "bot"} {
+		if g.chance(40) {
+			members = append(members, "{user:"+a+"}")
+		}
+	}
+	params := map[string]string{"name": g.name("g"), "description": "explore", "members": "[" + strings.Join(members, ",") + "]"}
+	if g.groups > 0 && g.chance(50) {
+		params["subgroups"] = "[{group#" + strconv.Itoa(g.rng.IntN(g.groups)) + "}]"
+	}
+	g.pending = func() { g.groups++ }
+	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/user_groups/create", Params: params}
+}
+
+func (g *generator) groupMembership() Step {
+	group := missingMessage
+	if g.groups > 0 && g.chance(90) {
+		group = "#" + strconv.Itoa(g.rng.IntN(g.groups))
+	}
+	params := map[string]string{}
+	if g.chance(50) {
+		params["direct_member_only"] = strconv.FormatBool(g.chance(50))
+	}
+	who := pick(g, []string{"owner", "moderator", "member", "guest", "bot"})
+	return Step{Actor: g.actor(), Method: "GET", Path: "/user_groups/{group" + group + "}/members/{user:" + who + "}", Params: params}
+}

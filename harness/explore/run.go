@@ -1,0 +1,618 @@
+package explore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// Reference starts a fresh reference server for one sequence, aligned with the target (its
+// feature level, and its clock where the target offers the clock capability), and returns it
+// connected, with a function that stops it.
+type Reference func(target *harness.Target, clock *Clock) (*harness.Target, func(), error)
+
+// Clock is the target's virtual clock as its control API reports it, when it has one.
+type Clock struct {
+	Now  int64  `json:"now"`
+	Mode string `json:"mode"`
+}
+
+// Options are the settings of an exploration.
+type Options struct {
+	Seed uint64
+	// Steps bounds the steps of one sequence; Budget the whole run's time.
+	Steps  int
+	Budget time.Duration
+	// Tolerance is how far two times may be apart, in seconds, when the clocks are not
+	// aligned through the clock capability.
+	Tolerance float64
+	// Shrink makes each finding's sequence minimal before it is reported.
+	Shrink bool
+	// MaxFindings ends the run at that many findings; 0 for no bound.
+	MaxFindings int
+	// Progress receives a line per sequence; nil for none.
+	Progress io.Writer
+}
+
+// Finding is one difference, with the minimal sequence that shows it.
+type Finding struct {
+	ID           string     `json:"id"`
+	Requirements []string   `json:"requirements"`
+	Difference   Difference `json:"difference"`
+	Seed         uint64     `json:"seed"`
+	// Steps is the sequence that shows it (minimal when shrunk); the difference is in the
+	// answers to its last step or the reads and events after it.
+	Steps []Step `json:"steps"`
+	// Requests are the target's own request of every step, as sent (the curl script's).
+	Requests []Exchange `json:"target_requests,omitempty"`
+	// Exchanges are both sides' requests of the last step and what came back.
+	Target    []Exchange `json:"target_exchanges,omitempty"`
+	Reference []Exchange `json:"reference_exchanges,omitempty"`
+}
+
+// Result is what an exploration found.
+type Result struct {
+	Seed      uint64    `json:"seed"`
+	Sequences int       `json:"sequences"`
+	Steps     int       `json:"steps"`
+	Findings  []Finding `json:"findings"`
+	// Gaps are fields the reference sent that the field table lacks: the table must grow.
+	Gaps    []string `json:"gaps,omitempty"`
+	Seconds float64  `json:"seconds"`
+}
+
+// Explorer runs sequences against a connected target and fresh references.
+type Explorer struct {
+	Target    *harness.Target
+	Reference Reference
+	Table     *Table
+	Options   Options
+}
+
+// Run explores until the budget is spent: sequences from seeds drawn from Options.Seed, each
+// until its first difference or its step bound; each difference found is shrunk and
+// reported once per field.
+func (e *Explorer) Run(ctx context.Context) (Result, error) {
+	start := time.Now()
+	res := Result{Seed: e.Options.Seed}
+	deadline := start.Add(e.Options.Budget)
+	seen := map[string]bool{}
+	gaps := map[string]bool{}
+	for seq := uint64(0); time.Now().Before(deadline); seq++ {
+		seed := e.Options.Seed + seq
+		out, err := e.sequence(ctx, seed, nil, deadline)
+		if ctx.Err() != nil {
+			break // interrupted: report what was found so far
+		}
+		if err != nil {
+			return res, err
+		}
+		res.Sequences++
+		res.Steps += len(out.steps)
+		for g := range out.gaps {
+			gaps[g] = true
+		}
+		if e.Options.Progress != nil {
+			fmt.Fprintf(e.Options.Progress, "explore: sequence %d (seed %d): %d steps, %s\n", res.Sequences, seed, len(out.steps), out.describe())
+		}
+		if out.diff == nil || seen[out.diff.key()] {
+			continue
+		}
+		seen[out.diff.key()] = true
+		f := out.finding(seed)
+		if e.Options.Shrink {
+			f = e.shrink(ctx, f)
+		}
+		f.ID = fmt.Sprintf("X%02d", len(res.Findings)+1)
+		res.Findings = append(res.Findings, f)
+		if len(res.Findings) == e.Options.MaxFindings {
+			break
+		}
+	}
+	for g := range gaps {
+		res.Gaps = append(res.Gaps, g)
+	}
+	sort.Strings(res.Gaps)
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// Replay runs a recorded sequence once and returns the first difference it shows, if any.
+func (e *Explorer) Replay(ctx context.Context, s Script) (*Finding, []string, error) {
+	out, err := e.sequence(ctx, s.Seed, s.Steps, time.Time{})
+	if err != nil {
+		return nil, nil, err
+	}
+	var gaps []string
+	for g := range out.gaps {
+		gaps = append(gaps, g)
+	}
+	sort.Strings(gaps)
+	if out.diff == nil {
+		return nil, gaps, nil
+	}
+	f := out.finding(s.Seed)
+	f.ID = "X01"
+	return &f, gaps, nil
+}
+
+// outcome is one sequence's run.
+type outcome struct {
+	steps []Step
+	diff  *Difference
+	gaps  map[string]bool
+	// last are both sides' exchanges of the last step.
+	last [2][]Exchange
+	// requests are the target's request of every step.
+	requests []Exchange
+}
+
+// finding makes the outcome's difference a finding.
+func (o outcome) finding(seed uint64) Finding {
+	return Finding{Seed: seed, Difference: *o.diff, Requirements: o.diff.Requirements, Steps: o.steps,
+		Requests: o.requests, Target: o.last[0], Reference: o.last[1]}
+}
+
+func (o outcome) describe() string {
+	if o.diff == nil {
+		return "no difference"
+	}
+	return fmt.Sprintf("difference in %s %s (%s)", o.diff.Reply, o.diff.Path, strings.Join(o.diff.Requirements, ", "))
+}
+
+// sequence runs one sequence: the steps given, or, when none are, steps drawn from seed
+// until the step bound or the deadline. It stops at the first difference.
+func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, deadline time.Time) (outcome, error) {
+	out := outcome{gaps: map[string]bool{}}
+	clock, err := targetClock(e.Target)
+	if err != nil {
+		return out, err
+	}
+	ref, stop, err := e.Reference(e.Target, clock)
+	if err != nil {
+		return out, fmt.Errorf("starting the reference: %w", err)
+	}
+	defer stop()
+	prefix := newPrefix()
+	a, b := newSide("target", e.Target, prefix), newSide("reference", ref, prefix)
+	if clock != nil {
+		// Both clocks read the same: times compare exactly, and "now" is the target's.
+		off := float64(clock.Now) - float64(time.Now().Unix())
+		a.clockOffset, b.clockOffset = off, off
+	}
+	tolerance := e.Options.Tolerance
+	if clock != nil {
+		tolerance = 1 // both clocks read the same; a running one may tick between the sides
+	}
+	c := &comparer{table: e.Table, tolerance: tolerance, a: a, b: b, gaps: out.gaps}
+	if clock == nil {
+		// A real server delivers events through another process, a moment after the reply:
+		// give it that moment before each drain, so an event never lands in the next step's.
+		c.settle = 200 * time.Millisecond
+	}
+	defer a.cleanup(ctx)
+	defer b.cleanup(ctx)
+	for _, s := range []*Side{a, b} {
+		if err := s.register(ctx); err != nil {
+			return out, err
+		}
+	}
+	gen := newGenerator(seed, ref.Realm.MaxTopicLength, ref.Realm.MaxMessageLength)
+	for i := 0; ; i++ {
+		var st Step
+		switch {
+		case given != nil && i >= len(given):
+			return out, nil
+		case given != nil:
+			st = given[i]
+		case i >= e.Options.Steps || time.Now().After(deadline):
+			return out, nil
+		default:
+			st = gen.next()
+		}
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		out.steps = append(out.steps, st)
+		na, nb := len(a.log), len(b.log)
+		ok, err := e.step(ctx, c, st)
+		if err != nil {
+			return out, err
+		}
+		if len(a.log) > na {
+			out.requests = append(out.requests, a.log[na])
+		}
+		gen.observe(ok)
+		if len(c.diffs) > 0 {
+			d := c.diffs[0]
+			out.diff = &d
+			out.last = [2][]Exchange{a.log[na:], b.log[nb:]}
+			return out, nil
+		}
+	}
+}
+
+// step sends one step to both sides, compares the answers, then reads back what it could
+// have changed as every actor and drains every event queue. It returns whether the step
+// succeeded on the reference.
+func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error) {
+	ra, err := c.a.sendAll(ctx, st)
+	if err != nil {
+		return false, err
+	}
+	rb, err := c.b.sendAll(ctx, st)
+	if err != nil {
+		return false, err
+	}
+	c.compareReplies(st.Op, st.Actor, ra, rb)
+	if st.Learn != "" && st.Learn != "playgrounds" {
+		for _, s := range []*Side{c.a, c.b} {
+			if err := s.learnChannel(ctx, st.Learn); err != nil {
+				return false, err
+			}
+		}
+	}
+	for _, read := range reads(st) {
+		actors := readers
+		if read.Actor != "" {
+			actors = []string{read.Actor}
+		}
+		for _, actor := range actors {
+			ra, err := c.a.send(ctx, actor, read.Method, read.Path, read.Params)
+			if err != nil {
+				return false, err
+			}
+			rb, err := c.b.send(ctx, actor, read.Method, read.Path, read.Params)
+			if err != nil {
+				return false, err
+			}
+			c.compareReplies(read.Op, actor, ra, rb)
+			for _, r := range []struct {
+				s     *Side
+				reply Reply
+			}{{c.a, ra}, {c.b, rb}} {
+				r.s.closeQueue(ctx, actor, r.reply)
+			}
+		}
+	}
+	if err := c.compareEvents(ctx); err != nil {
+		return false, err
+	}
+	return rb.success(), nil
+}
+
+// maxRepeats bounds the repeats of a batch operation that answers complete=false.
+const maxRepeats = 50
+
+// sendAll sends a step; a batch operation that answers complete=false is repeated until it
+// completes, as the document tells clients to: the batch size is each server's own.
+func (s *Side) sendAll(ctx context.Context, st Step) (Reply, error) {
+	r, err := s.send(ctx, st.Actor, st.Method, st.Path, st.Params)
+	for i := 0; err == nil && i < maxRepeats && r.success() && r.field("complete") == false; i++ {
+		r, err = s.send(ctx, st.Actor, st.Method, st.Path, st.Params)
+	}
+	return r, err
+}
+
+// compareReplies compares two answers: success against error is a difference of result;
+// two errors compare by code and the documented extra fields, never by msg.
+func (c *comparer) compareReplies(op, actor string, ra, rb Reply) {
+	if ra.success() != rb.success() {
+		// Attributed to the operation's rules, and to the Errors table's row of the code the
+		// refusing side answered.
+		row, _ := c.rowOf(op, "result")
+		codeA, _ := ra.field("code").(string)
+		codeB, _ := rb.field("code").(string)
+		reqs := merge(codeRequirements[codeA], codeRequirements[codeB], row.Requirements)
+		c.diffs = append(c.diffs, Difference{Reply: op, Path: "result", Actor: actor, Requirements: reqs,
+			Target: outcomeText(ra), Reference: outcomeText(rb)})
+		return
+	}
+	if rb.success() {
+		c.compare(op, actor, ra.Body, rb.Body)
+		return
+	}
+	reply := "error " + op
+	if _, ok := c.table.rows[key(reply, "code")]; !ok {
+		reply = "error"
+	}
+	before := len(c.diffs)
+	c.compare(reply, actor, ra.Body, rb.Body)
+	// A code that differs breaks the rule of the operation's refusal too, and the Errors
+	// table's row of the code the reference answered.
+	opRow, _ := c.rowOf(op, "result")
+	code, _ := rb.field("code").(string)
+	for i := before; i < len(c.diffs); i++ {
+		if c.diffs[i].Path == "code" {
+			c.diffs[i].Requirements = merge(c.diffs[i].Requirements, opRow.Requirements, codeRequirements[code])
+		}
+	}
+}
+
+// codeRequirements are the Errors table's rows of the documented codes.
+var codeRequirements = map[string][]string{
+	"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED":   {"ERR-05"},
+	"STREAM_WILDCARD_MENTION_NOT_ALLOWED": {"ERR-08"},
+	"TOPIC_WILDCARD_MENTION_NOT_ALLOWED":  {"ERR-09"},
+	"PUSH_SERVICE_NOT_CONFIGURED":         {"ERR-10"},
+	"UNAUTHORIZED_PRINCIPAL":              {"ERR-11"},
+	"UNAUTHORIZED":                        {"ERR-12", "AUTH-05", "AUTH-06", "AUTH-07"},
+	"PERMISSION_DENIED":                   {"ERR-13"},
+}
+
+// merge joins requirement lists, each ID once, in order.
+func merge(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, id := range l {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// outcomeText is how a finding shows an answer's result: success, or the error's code.
+func outcomeText(r Reply) string {
+	if r.success() {
+		return "success"
+	}
+	if code, ok := r.field("code").(string); ok {
+		return fmt.Sprintf("error %s (HTTP %d)", code, r.Status)
+	}
+	return fmt.Sprintf("HTTP %d %s", r.Status, clip(fmt.Sprint(r.Body), 200))
+}
+
+// reads are the requests that read back what a step could have changed.
+func reads(st Step) []Step {
+	var out []Step
+	if st.Message != "" {
+		out = append(out, Step{Op: "fetch_message", Method: "GET", Path: "/messages/{message" + st.Message + "}",
+			Params: map[string]string{"apply_markdown": "false"}})
+	}
+	if strings.HasPrefix(st.Op, "bot_storage") {
+		out = append(out, Step{Op: "get_bot_storage", Actor: "bot", Method: "GET", Path: "/bot_storage"})
+	}
+	if st.Op == "add_playground" {
+		out = append(out, Step{Op: "get_playgrounds", Actor: "owner", Method: "POST", Path: "/register", Params: map[string]string{
+			"event_types": `["realm_playgrounds"]`, "fetch_event_types": `["realm_playgrounds"]`}})
+	}
+	if st.Op == "topic_muting" {
+		out = append(out, Step{Op: "get_user_topics", Actor: st.Actor, Method: "POST", Path: "/register", Params: map[string]string{
+			"event_types": `["user_topic"]`, "fetch_event_types": `["user_topic","muted_topics"]`}})
+	}
+	if st.Channel != "" && st.Channel != "nowhere" {
+		narrow := jsonText([]map[string]string{{"operator": "stream", "operand": "{name:" + st.Channel + "}"}})
+		out = append(out,
+			Step{Op: "get_messages", Method: "GET", Path: "/messages", Params: map[string]string{
+				"anchor": "newest", "num_before": "40", "num_after": "0", "narrow": narrow, "apply_markdown": "false"}},
+			Step{Op: "get_topics", Method: "GET", Path: "/users/me/{channel:" + st.Channel + "}/topics"},
+			Step{Op: "get_subscriptions", Method: "GET", Path: "/users/me/subscriptions"},
+		)
+	}
+	return out
+}
+
+// eventTypes are the events each actor's queue asks for.
+var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream"}
+
+// register opens an event queue for every actor.
+func (s *Side) register(ctx context.Context) error {
+	for _, actor := range readers {
+		r, err := s.send(ctx, actor, http.MethodPost, "/register", map[string]string{
+			"event_types": jsonText(eventTypes), "apply_markdown": "false", "client_gravatar": "false"})
+		if err != nil {
+			return err
+		}
+		id, _ := r.field("queue_id").(string)
+		if !r.success() || id == "" {
+			return fmt.Errorf("%s: registering an event queue as the %s: %s", s.Name, actor, outcomeText(r))
+		}
+		s.queues[actor] = &queue{id: id, last: rawText(r.field("last_event_id"))}
+	}
+	s.log = nil
+	return nil
+}
+
+// closeQueue deletes the event queue a read's registration opened, if it did.
+func (s *Side) closeQueue(ctx context.Context, actor string, r Reply) {
+	if id, ok := r.field("queue_id").(string); ok && id != "" {
+		_, _ = s.send(ctx, actor, http.MethodDelete, "/events", map[string]string{"queue_id": id})
+	}
+}
+
+// drain reads an actor's pending events without waiting, the run's own only.
+func (s *Side) drain(ctx context.Context, actor string) ([]any, error) {
+	q := s.queues[actor]
+	r, err := s.send(ctx, actor, http.MethodGet, "/events", map[string]string{"queue_id": q.id, "last_event_id": q.last, "dont_block": "true"})
+	if err != nil {
+		return nil, err
+	}
+	if !r.success() {
+		return nil, fmt.Errorf("%s: reading the events of the %s: %s", s.Name, actor, outcomeText(r))
+	}
+	list, _ := r.field("events").([]any)
+	var out []any
+	for _, ev := range list {
+		obj, _ := ev.(map[string]any)
+		q.last = rawText(obj["id"])
+		if obj["type"] == "heartbeat" || !s.inScope(obj) {
+			continue
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+// inScope says whether an event is about the run's own channels: every stream_id it carries
+// is one the run knows (a shared server's other traffic is not compared).
+func (s *Side) inScope(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, child := range x {
+			if k == "stream_id" {
+				if _, known := s.syms.lookup("channel", rawText(child)); !known && child != nil {
+					return false
+				}
+			}
+			if !s.inScope(child) {
+				return false
+			}
+		}
+	case []any:
+		for _, child := range x {
+			if !s.inScope(child) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// compareEvents drains every actor's queue on both sides and compares the events in order.
+func (c *comparer) compareEvents(ctx context.Context) error {
+	time.Sleep(c.settle)
+	for _, actor := range readers {
+		eb, err := c.b.drain(ctx, actor)
+		if err != nil {
+			return err
+		}
+		ea, err := c.a.drain(ctx, actor)
+		if err != nil {
+			return err
+		}
+		// A real server delivers events a moment later: wait a little for the rest.
+		for wait := 0; len(ea) < len(eb) && wait < 5; wait++ {
+			time.Sleep(100 * time.Millisecond)
+			more, err := c.a.drain(ctx, actor)
+			if err != nil {
+				return err
+			}
+			ea = append(ea, more...)
+		}
+		if len(ea) != len(eb) {
+			row, _ := c.rowOf("events", "events")
+			c.diffs = append(c.diffs, Difference{Reply: "events", Path: "events", Actor: actor, Requirements: row.Requirements,
+				Target: eventTypesOf(ea), Reference: eventTypesOf(eb)})
+			continue
+		}
+		for i := range ea {
+			ta, tb := eventType(ea[i]), eventType(eb[i])
+			if ta != tb {
+				row, _ := c.rowOf("events", "events[].type")
+				c.diffs = append(c.diffs, Difference{Reply: "events", Path: "events[].type", Actor: actor, Requirements: row.Requirements,
+					Target: eventTypesOf(ea), Reference: eventTypesOf(eb)})
+				break
+			}
+			c.compare("event "+tb, actor, ea[i], eb[i])
+		}
+	}
+	return nil
+}
+
+// eventType is an event's type, with its op or property where it has one: a subscription
+// update of is_muted is "subscription update".
+func eventType(v any) string {
+	obj, _ := v.(map[string]any)
+	t, _ := obj["type"].(string)
+	if op, ok := obj["op"].(string); ok {
+		t += " " + op
+	}
+	return t
+}
+
+func eventTypesOf(list []any) string {
+	types := make([]string, len(list))
+	for i, ev := range list {
+		types[i] = eventType(ev)
+	}
+	return "[" + strings.Join(types, ", ") + "]"
+}
+
+// learnChannel looks up the ID of a channel the step created, as the owner, and names it.
+func (s *Side) learnChannel(ctx context.Context, name string) error {
+	r, err := s.send(ctx, "owner", http.MethodGet, "/get_stream_id", map[string]string{"stream": "{name:" + name + "}"})
+	if err != nil {
+		return err
+	}
+	if r.success() {
+		s.syms.bind("channel", name, rawText(r.field("stream_id")))
+	}
+	return nil
+}
+
+// cleanup archives the channels the sequence created and closes its event queues; what
+// fails is left, as the suite's own cleanup does, for the next run not to depend on it.
+func (s *Side) cleanup(ctx context.Context) {
+	for actor, q := range s.queues {
+		_, _ = s.send(ctx, actor, http.MethodDelete, "/events", map[string]string{"queue_id": q.id})
+	}
+	var channels []string
+	for sym, raw := range s.syms.bySym["channel"] {
+		if strings.HasPrefix(sym, ":") {
+			channels = append(channels, raw)
+		}
+	}
+	sort.Strings(channels)
+	for _, id := range channels {
+		_, _ = s.send(ctx, "owner", http.MethodDelete, "/streams/"+id, nil)
+	}
+	for _, id := range s.syms.bySym["playground"] {
+		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/playgrounds/"+id, nil)
+	}
+}
+
+// targetClock reads the target's virtual clock when it offers the clock capability.
+func targetClock(t *harness.Target) (*Clock, error) {
+	if !t.Capabilities["clock"] {
+		return nil, nil
+	}
+	req, err := http.NewRequest(http.MethodGet, t.URL+"/_fake/clock", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := t.HTTPClient().Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("reading the target's clock: %w", err)
+	}
+	defer resp.Body.Close()
+	var c Clock
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || c.Now == 0 {
+		return nil, errors.New("reading the target's clock: GET /_fake/clock gave no time")
+	}
+	return &c, nil
+}
+
+// newPrefix is a run's unique name prefix, the same length every time so that the bounds on
+// names behave alike on both sides.
+func newPrefix() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return "x" + hex.EncodeToString(b) + "-"
+}
+
+// requirementsOf gathers the findings' requirement IDs.
+func requirementsOf(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		for _, id := range f.Requirements {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

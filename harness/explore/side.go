@@ -1,0 +1,265 @@
+package explore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chatconform/chatconform/harness"
+)
+
+// actorNames are who a step may act as: one account of every role the harness provisions,
+// and "anonymous", who sends no credentials.
+var actorNames = []string{"owner", "administrator", "moderator", "member", "guest", "bot", "anonymous", "member-wrong-key", "bot-wrong-key"}
+
+// readers are the actors who read back after every step: the accounts.
+var readers = actorNames[:6]
+
+// wrongKey is the API key the *-wrong-key actors send with their account's email.
+const wrongKey = "WrongKey000000000000000000000000" // well-formed: 32 letters and digits
+
+// Reply is one answer as the comparator sees it.
+type Reply struct {
+	Status int `json:"status"`
+	// Body is the decoded JSON (numbers as json.Number), or the text when it is not JSON.
+	Body any `json:"body"`
+}
+
+// success says whether the reply is a success envelope.
+func (r Reply) success() bool {
+	obj, ok := r.Body.(map[string]any)
+	return ok && obj["result"] == "success"
+}
+
+// field returns a top-level field of the body.
+func (r Reply) field(name string) any {
+	obj, _ := r.Body.(map[string]any)
+	return obj[name]
+}
+
+// Side is one of the two servers of a run: the target or the reference. It resolves a step's
+// tokens to its own IDs and names, and maps the IDs it sees back to the run's symbols.
+type Side struct {
+	Name   string
+	URL    string
+	client *http.Client
+	// prefix starts every name the run gives (channels, storage keys); both sides use the
+	// same, so names compare as they are.
+	prefix string
+	actors map[string]harness.User
+	syms   *symbols
+	// queues are the actors' event queues: ID and the last event read.
+	queues map[string]*queue
+	// names maps the actors' emails and full names to a placeholder, for comparison.
+	names *strings.Replacer
+	// clockOffset is how far the side's clock is ahead of this machine's, in seconds.
+	clockOffset float64
+	// Exchanges records the requests of the sequence, for the reproduction.
+	log []Exchange
+}
+
+type queue struct {
+	id   string
+	last string
+}
+
+// Exchange is one request a side sent and what came back, for a finding's reproduction.
+type Exchange struct {
+	Actor  string `json:"actor"`
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Body   string `json:"body,omitempty"`
+	Status int    `json:"status"`
+	Reply  string `json:"reply"`
+}
+
+// newSide describes a connected target as one side of a run.
+func newSide(name string, t *harness.Target, prefix string) *Side {
+	s := &Side{
+		Name: name, URL: t.URL, client: t.HTTPClient(), prefix: prefix,
+		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{},
+		clockOffset: t.ClockOffset().Seconds(),
+	}
+	var pairs []string
+	for _, r := range harness.Roles {
+		u, ok := t.Users[r]
+		if !ok {
+			continue
+		}
+		name := string(r)
+		s.actors[name] = u
+		s.syms.bind("user", name, strconv.Itoa(u.ID))
+		pairs = append(pairs, u.Email, "<email:"+name+">", u.FullName, "<name:"+name+">",
+			fmt.Sprintf("user%d@%s", u.ID, t.Realm.Host), "<dummy:"+name+">")
+	}
+	// Longer first, so that no placeholder replaces a part of another's text.
+	s.names = strings.NewReplacer(longestFirst(pairs)...)
+	return s
+}
+
+// longestFirst orders old/new pairs by the old text's length, longest first.
+func longestFirst(pairs []string) []string {
+	type pair struct{ old, new string }
+	ps := make([]pair, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i] != "" {
+			ps = append(ps, pair{pairs[i], pairs[i+1]})
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].old) > len(ps[j].old) })
+	out := make([]string, 0, 2*len(ps))
+	for _, p := range ps {
+		out = append(out, p.old, p.new)
+	}
+	return out
+}
+
+// normalize is a string as the comparator reads it: the run's prefix and the actors'
+// emails and names replaced by placeholders.
+func (s *Side) normalize(text string) string {
+	return s.names.Replace(strings.ReplaceAll(text, s.prefix, "<P>"))
+}
+
+// resolve replaces a text's tokens by the side's values.
+func (s *Side) resolve(text string) string {
+	return token.ReplaceAllStringFunc(text, func(t string) string {
+		m := token.FindStringSubmatch(t)
+		kind, sep, arg := m[1], m[2], m[3]
+		switch kind {
+		case "name":
+			return s.prefix + arg
+		case "email":
+			if u, ok := s.actors[arg]; ok {
+				return u.Email
+			}
+		case "now":
+			n, _ := strconv.Atoi(arg)
+			if sep == "-" {
+				n = -n
+			}
+			return strconv.FormatInt(time.Now().Unix()+int64(s.clockOffset)+int64(n), 10)
+		default:
+			if raw, ok := s.syms.raw(kind, sep+arg); ok {
+				return raw
+			}
+		}
+		return missingID
+	})
+}
+
+// send sends one request as the actor and decodes the answer. A transport failure is an
+// error: the side cannot be compared.
+func (s *Side) send(ctx context.Context, actor, method, path string, params map[string]string) (Reply, error) {
+	values := url.Values{}
+	for k, v := range params {
+		values.Set(k, s.resolve(v))
+	}
+	target := s.URL + "/api/v1" + s.resolve(path)
+	var body io.Reader
+	encoded := values.Encode()
+	if method == http.MethodGet {
+		if encoded != "" {
+			target += "?" + encoded
+		}
+		encoded = ""
+	} else {
+		body = strings.NewReader(encoded)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, body)
+	if err != nil {
+		return Reply{}, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	req.Header.Set("User-Agent", "chatconform-explore")
+	if u, ok := s.actors[actor]; ok {
+		req.SetBasicAuth(u.Email, u.APIKey)
+	} else if account, wrong := strings.CutSuffix(actor, "-wrong-key"); wrong {
+		req.SetBasicAuth(s.actors[account].Email, wrongKey)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return Reply{}, fmt.Errorf("%s: %s %s: %w", s.Name, method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return Reply{}, fmt.Errorf("%s: %s %s: reading the answer: %w", s.Name, method, path, err)
+	}
+	r := Reply{Status: resp.StatusCode}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&r.Body); err != nil {
+		r.Body = string(raw)
+	}
+	s.log = append(s.log, Exchange{Actor: actor, Method: method, URL: strings.TrimPrefix(target, s.URL), Body: encoded, Status: r.Status, Reply: clip(string(raw), 2000)})
+	return r, nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// symbols maps each side's IDs to the run's names for them, per kind: a name the run gave
+// ("member", "c3") or the order in which the run first saw the ID ("#0", "#1", …).
+type symbols struct {
+	byRaw map[string]map[string]string
+	bySym map[string]map[string]string
+	seen  map[string]int
+}
+
+func newSymbols() *symbols {
+	return &symbols{byRaw: map[string]map[string]string{}, bySym: map[string]map[string]string{}, seen: map[string]int{}}
+}
+
+// bind names an ID.
+func (y *symbols) bind(kind, name, raw string) {
+	if y.byRaw[kind] == nil {
+		y.byRaw[kind], y.bySym[kind] = map[string]string{}, map[string]string{}
+	}
+	sym := ":" + name
+	y.byRaw[kind][raw] = sym
+	y.bySym[kind][sym] = raw
+}
+
+// symbol returns an ID's symbol, giving it the next number when it is new.
+func (y *symbols) symbol(kind, raw string) string {
+	if sym, ok := y.lookup(kind, raw); ok {
+		return sym
+	}
+	if y.byRaw[kind] == nil {
+		y.byRaw[kind], y.bySym[kind] = map[string]string{}, map[string]string{}
+	}
+	sym := "#" + strconv.Itoa(y.seen[kind])
+	y.seen[kind]++
+	y.byRaw[kind][raw] = sym
+	y.bySym[kind][sym] = raw
+	return sym
+}
+
+// lookup returns an ID's symbol without giving a new one.
+func (y *symbols) lookup(kind, raw string) (string, bool) {
+	sym, ok := y.byRaw[kind][raw]
+	if !ok {
+		return "", false
+	}
+	return kind + sym, true
+}
+
+// raw returns the ID of a symbol (":member", "#2").
+func (y *symbols) raw(kind, sym string) (string, bool) {
+	raw, ok := y.bySym[kind][sym]
+	return raw, ok
+}
