@@ -23,6 +23,7 @@ type exploreOptions struct {
 	seed      uint64
 	steps     int
 	budget    time.Duration
+	sequences int
 	replay    string
 	tolerance float64
 	noShrink  bool
@@ -32,7 +33,7 @@ type exploreOptions struct {
 // settings come in the same forms (flags, CHATCONFORM_* variables, the settings file).
 func exploreCommand(code *int) *cobra.Command {
 	return &cobra.Command{
-		Use:                "explore [--seed N] [--steps N] [--budget 1m] [--replay FILE] [--<setting> …]",
+		Use:                "explore [--seed N] [--steps N] [--budget 1m | --sequences N] [--replay FILE] [--<setting> …]",
 		Short:              "Drive random sequences against the target and the reference fake in lockstep and report where they differ",
 		DisableFlagParsing: true,
 		RunE:               func(_ *cobra.Command, args []string) error { *code = runExplore(args, os.Stdout); return nil },
@@ -44,6 +45,7 @@ func defineExploreFlags(fs *flag.FlagSet) *exploreOptions {
 	fs.Uint64Var(&o.seed, "seed", 0, "seed of the first sequence (0: one from the clock, printed); the same seed draws the same sequences")
 	fs.IntVar(&o.steps, "steps", 150, "steps of one sequence at most")
 	fs.DurationVar(&o.budget, "budget", time.Minute, "time the whole exploration may take (shrinking a finding may take a little longer)")
+	fs.IntVar(&o.sequences, "sequences", 0, "run this many sequences instead of until the budget is spent: the same work on any machine (0: by the budget)")
 	fs.StringVar(&o.replay, "replay", "", "a finding's replay file (report directory, explore/X01.json): run its sequence once instead of exploring")
 	fs.Float64Var(&o.tolerance, "tolerance", 3, "seconds two times may differ by when the target's clock cannot be read (no clock capability)")
 	fs.BoolVar(&o.noShrink, "no-shrink", false, "report each difference with its whole sequence, not shrunk to a minimal one")
@@ -73,8 +75,8 @@ func runExplore(args []string, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, "chatconform: invalid settings:", oneLine(err))
 		return exitBadSettings
 	}
-	if opts.steps <= 0 || opts.budget <= 0 || opts.tolerance < 0 {
-		fmt.Fprintln(os.Stderr, "chatconform: invalid settings: --steps and --budget must be positive, --tolerance not negative")
+	if opts.steps <= 0 || opts.budget <= 0 || opts.sequences < 0 || opts.tolerance < 0 {
+		fmt.Fprintln(os.Stderr, "chatconform: invalid settings: --steps and --budget must be positive, --sequences and --tolerance not negative")
 		return exitBadSettings
 	}
 	var script explore.Script
@@ -110,7 +112,7 @@ func runExplore(args []string, out io.Writer) int {
 		opts.seed = uint64(time.Now().UnixNano() % 1_000_000)
 	}
 	e := &explore.Explorer{Target: target, Reference: explore.Fake, Table: table, Options: explore.Options{
-		Seed: opts.seed, Steps: opts.steps, Budget: opts.budget, Tolerance: opts.tolerance, Shrink: !opts.noShrink, Progress: os.Stderr}}
+		Seed: opts.seed, Steps: opts.steps, Budget: opts.budget, Sequences: opts.sequences, Tolerance: opts.tolerance, Shrink: !opts.noShrink, Progress: os.Stderr}}
 	if opts.replay != "" {
 		return replayFinding(ctx, e, script, out)
 	}

@@ -31,9 +31,11 @@ type Clock struct {
 // Options are the settings of an exploration.
 type Options struct {
 	Seed uint64
-	// Steps bounds the steps of one sequence; Budget the whole run's time.
-	Steps  int
-	Budget time.Duration
+	// Steps bounds the steps of one sequence; Budget the whole run's time, unless Sequences
+	// gives how many sequences to run: the same work on any machine, however busy (tests).
+	Steps     int
+	Budget    time.Duration
+	Sequences int
 	// Tolerance is how far two times may be apart, in seconds, when the clocks are not
 	// aligned through the clock capability.
 	Tolerance float64
@@ -87,9 +89,14 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 	start := time.Now()
 	res := Result{Seed: e.Options.Seed}
 	deadline := start.Add(e.Options.Budget)
+	more := func(seq uint64) bool { return time.Now().Before(deadline) }
+	if n := uint64(e.Options.Sequences); n > 0 {
+		deadline = start.Add(100 * 365 * 24 * time.Hour) // counted, not timed
+		more = func(seq uint64) bool { return seq < n }
+	}
 	seen := map[string]bool{}
 	gaps := map[string]bool{}
-	for seq := uint64(0); time.Now().Before(deadline); seq++ {
+	for seq := uint64(0); more(seq); seq++ {
 		seed := e.Options.Seed + seq
 		out, err := e.sequence(ctx, seed, nil, deadline)
 		if ctx.Err() != nil {
