@@ -33,7 +33,7 @@ test: vet lint oldest-go docker-engine node chromium unit race suite suite-binar
 vet:
 	$(GO) vet ./...
 
-# The linters (.ci/lint/golangci.yml): vet, staticcheck, errorlint, misspell and gofmt.
+# The linters (.ci/lint/golangci.yml): vet, staticcheck, errorlint, misspell, unused, errcheck and gofmt.
 # golangci-lint is pinned as a Go tool in a module of its own (.ci/lint/go.mod), so that its
 # two hundred modules stay out of the graph of anyone who imports the fake or the harness.
 # Another lint run on the machine (a second clone's make test) is waited for, not failed on.
