@@ -178,7 +178,7 @@ func valueText(v *httpexpect.AssertionValue) string {
 	if v == nil || v.Value == nil {
 		return ""
 	}
-	var val any = v.Value
+	val := v.Value
 	if list, ok := val.(httpexpect.AssertionList); ok {
 		val = []any(list)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -197,6 +196,3 @@ func (r Rule) idKeysKind() (string, bool) {
 	k, ok := strings.CutPrefix(string(r), IDKeysPrefix)
 	return k, ok
 }
-
-// determined says whether a difference in the field is a finding.
-func (r Rule) determined() bool { return !slices.Contains([]Rule{Free}, r) }

@@ -174,6 +174,3 @@ func (l idList) ids() []int {
 	}
 	return out
 }
-
-// idListOf is the list of the given ids, ascending and without duplicates.
-func idListOf(ids ...int) idList { return idList{}.withAll(ids) }

@@ -48,15 +48,6 @@ type presence struct {
 	reportStatus string
 }
 
-func (p *presence) status(now int64) string {
-	if p.activeTS != 0 && now-p.activeTS <= OfflineThresholdSeconds {
-		return "active"
-	}
-	return "idle"
-}
-
-func (p *presence) online(now int64) bool { return now-p.idleTS <= OfflineThresholdSeconds }
-
 // PresenceQuery is what a client asks for with its presence update.
 type PresenceQuery struct {
 	LastUpdateID     *int // nil when not passed

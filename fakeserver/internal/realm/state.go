@@ -142,10 +142,10 @@ func (s *State) load(f *fixtures.Fixture) {
 			s.subscribe(ch, s.users[id])
 		}
 	}
-	s.OrganizationState.setDefaultGroupSettings()
-	s.AccountState.loadSystemBots()
-	s.AccountState.loadProfileFields(f)
-	s.GroupState.loadGroups(f)
+	s.setDefaultGroupSettings()
+	s.loadSystemBots()
+	s.loadProfileFields(f)
+	s.loadGroups(f)
 }
 
 // SetFeatureLevel makes the realm a server of another feature level until the next load. A
