@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/control"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -29,7 +30,7 @@ func Start(t testing.TB, opts ...Option) *TestServer {
 // SetClock moves the virtual time to t, forward or back, and delivers what fell due on the way
 // (reminders, the expiry of unused uploads), as POST /_fake/clock with now does.
 func (s *Server) SetClock(t time.Time) error {
-	if err := checkClockMove(t.Unix(), true, 0, false, false, s.clock.Unix()); err != nil {
+	if err := control.CheckClockMove(t.Unix(), true, 0, false, false, s.clock.Unix()); err != nil {
 		return err
 	}
 	s.clock.Set(t)
@@ -104,18 +105,42 @@ func (ts *TestServer) Close() {
 // feature_level changes it until the next reset.
 func WithFeatureLevel(level int) Option { return func(s *Server) { s.start.level = level } }
 
+// ClockMode is how the fake's virtual clock moves.
+type ClockMode string
+
+const (
+	// ClockFrozen stands still at the fixture's start time unless the control API moves it:
+	// timestamps are reproducible and time limits are crossed without waiting.
+	ClockFrozen ClockMode = fixtures.ClockFrozen
+	// ClockWall starts at the wall time and runs with it, for clients that compare the
+	// server's timestamps with their own clock. The control API can still move it.
+	ClockWall ClockMode = fixtures.ClockWall
+)
+
 // WithClockMode chooses the clock mode for every load of a fixture, whatever the fixture's
 // own clock setting says.
 func WithClockMode(m ClockMode) Option { return func(s *Server) { s.clockMode = m } }
+
+// Capabilities the control API offers; the suite reads them from /_fake/health and runs the
+// specs that need them (docs/design.md, "Capabilities").
+var Capabilities = []string{"clock", "config", "reset", "fixture", "journal", "vcall-token", "batch"}
+
+// ControlTokenEnv is the environment variable the binary reads its control token from (the
+// suite's setting control-token reads the same one, so one export serves both).
+const ControlTokenEnv = "CHATCONFORM_CONTROL_TOKEN"
+
+// InspectorHeader is the header in which the inspector page (GET /_fake/) sends the
+// per-process secret it was given; the control API answers no other web page.
+const InspectorHeader = "X-Chatconform-Inspector"
 
 // WithControlToken requires every control request to carry "Authorization: Bearer <token>".
 // The control API can read the JWT key's effects, mint API keys through it and reset the
 // realm, so a fake reachable from other machines must have one (cmd/fakeserver turns the
 // control API off on non-loopback addresses without it).
-func WithControlToken(token string) Option { return func(s *Server) { s.controlToken = token } }
+func WithControlToken(token string) Option { return func(s *Server) { s.access.Token = token } }
 
 // WithoutControl turns the control API off: every /_fake/ path answers 404.
-func WithoutControl() Option { return func(s *Server) { s.controlOff = true } }
+func WithoutControl() Option { return func(s *Server) { s.access.Off = true } }
 
 // As returns an Actor for who: a fixture role ("owner", "member", …) or the login email of any
 // active user of the realm, including one an Actor created.

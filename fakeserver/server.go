@@ -22,6 +22,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/api"
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/config"
+	"github.com/chatconform/chatconform/fakeserver/internal/control"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
@@ -32,6 +33,7 @@ import (
 type Server struct {
 	api     *api.Service
 	pipe    *pipeline.Pipeline
+	control *control.Service
 	clock   *clock.Clock
 	state   *realm.State
 	hub     *events.Hub
@@ -53,14 +55,12 @@ type Server struct {
 	config atomic.Pointer[Config]
 	start  startup
 
-	controlToken string // bearer token the control API requires; "" for none
-	controlOff   bool   // the control API answers 404
-	// inspectorSecret is what the inspector page sends the control API (webPage).
-	inspectorSecret string
-
-	clockMode ClockMode // chosen at start for every load; "" lets the fixture decide
-	ticker    wallTicker
+	access    control.Access // who may use the control API
+	clockMode ClockMode      // chosen at start for every load; "" lets the fixture decide
 }
+
+// The control API reaches the Server through control.Server.
+var _ control.Server = (*Server)(nil)
 
 // Config is the server configuration that no public API can change, switched through the
 // control API so that specs can see both sides of a configuration-dependent rule.
@@ -91,7 +91,7 @@ func New(opts ...Option) *Server {
 	if err := checkStartup(opts); err != nil {
 		panic(err.Error())
 	}
-	s := &Server{fixture: defaultFixture(), inspectorSecret: newInspectorSecret()}
+	s := &Server{fixture: defaultFixture()}
 	s.journal = pipeline.NewJournal(1000, func() int64 { return s.clock.Unix() })
 	for _, o := range opts {
 		o(s)
@@ -106,6 +106,8 @@ func New(opts ...Option) *Server {
 	// The realm expires unused uploads on its clock ticks; the lifetime is server configuration.
 	s.state.SetUnusedUploadLifetime(func() int64 { return int64(s.Config().UnusedAttachmentSeconds) })
 	s.api = api.New(s.state, s.hub, s.clock, s.cfg, &s.generation)
+	s.control = control.New(s, control.Parts{State: s.state, Hub: s.hub, Clock: s.clock, Journal: s.journal, Faults: &s.faults, Steps: &s.controlSteps},
+		s.access, Capabilities)
 	s.pipe = pipeline.New(s.state, s.api, s.cfg, &s.generation, s.journal, &s.faults, s.outsideRoutes)
 	s.startClock(s.fixture)
 	return s
@@ -169,15 +171,7 @@ func (s *Server) load(f *fixtures.Fixture) {
 // built in Go), then whether its messages and reactions go through the realm's rules (an emoji
 // name it knows, …). The control API, the binary and Start check every fixture they are
 // given; New and LoadFixture panic on one that does not load.
-func CheckFixture(f *fixtures.Fixture) error {
-	if err := f.Validate(); err != nil {
-		return err
-	}
-	if len(f.Messages) == 0 {
-		return nil
-	}
-	return realm.New(f, clock.New(time.Unix(f.Realm.StartTime, 0)), events.Discard{}).SeedMessages(f)
-}
+func CheckFixture(f *fixtures.Fixture) error { return control.CheckFixture(f) }
 
 func (s *Server) seedMessages(f *fixtures.Fixture) {
 	if err := s.state.SeedMessages(f); err != nil {
@@ -187,6 +181,20 @@ func (s *Server) seedMessages(f *fixtures.Fixture) {
 
 // Clock returns the virtual time.
 func (s *Server) Clock() time.Time { return s.clock.Now() }
+
+// ClockMode reports how the clock moves now.
+func (s *Server) ClockMode() ClockMode { return ClockMode(s.control.ClockMode()) }
+
+// startClock sets the clock for a fixture (re)load: at the fixture's start time, then
+// running from the wall time when the server's mode, or else the fixture's, says so.
+func (s *Server) startClock(f *fixtures.Fixture) {
+	s.clock.Set(time.Unix(f.Realm.StartTime, 0))
+	mode := s.clockMode
+	if mode == "" {
+		mode = ClockMode(f.Realm.Clock)
+	}
+	s.control.SetClockMode(string(mode))
+}
 
 // AdvanceClock moves the virtual time forward.
 func (s *Server) AdvanceClock(d time.Duration) time.Time {
@@ -216,7 +224,7 @@ func (s *Server) SetConfig(c Config) {
 // Close answers every waiting long poll at once, so an http.Server serving the fake can shut
 // down without waiting out the poll timeout (register it with http.Server.RegisterOnShutdown).
 func (s *Server) Close() {
-	s.ticker.stop()
+	s.control.Close()
 	s.hub.Close()
 }
 

@@ -1,15 +1,11 @@
 package fakeserver
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"net/url"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/config"
-	"github.com/chatconform/chatconform/fakeserver/internal/handler"
-	"github.com/chatconform/chatconform/fakeserver/internal/params"
+	"github.com/chatconform/chatconform/fakeserver/internal/control"
 	"github.com/chatconform/chatconform/fixtures"
 )
 
@@ -22,30 +18,15 @@ type startup struct {
 	settings url.Values
 }
 
-// Feature levels the fake can be: the first the API document knows, and a bound far above any
-// the real server has reached.
-const (
-	minFeatureLevel = 1
-	maxFeatureLevel = 10_000
-)
-
 // ParseSettings reads settings to start the fake with: one JSON object with the names and
 // values PATCH /_fake/config takes, feature_level included (the binary's -config flag, the
 // container's WithConfig). Unlike a PATCH, they hold across resets: the Option it returns
 // makes them part of the state the fake was started with. An unknown setting or a value out
 // of range is an error that names it.
 func ParseSettings(data []byte) (Option, error) {
-	form, err := jsonForm(bytes.NewReader(data))
+	form, err := control.ParseSettings(data)
 	if err != nil {
-		return nil, fmt.Errorf("invalid settings: not one JSON object, as PATCH /_fake/config takes")
-	}
-	c := handler.StrictCall(params.FromValues(form))
-	if _, _, err := changeSettings(c, Config{}, minFeatureLevel, &fixtures.Fixture{}); err != nil {
-		var aerr *apierr.Error
-		if errors.As(err, &aerr) { // the message alone: no HTTP status where there is no request
-			return nil, fmt.Errorf("invalid settings: %s", aerr.Msg)
-		}
-		return nil, fmt.Errorf("invalid settings: %w", err)
+		return nil, err
 	}
 	return func(s *Server) { s.start.settings = form }, nil
 }
@@ -60,8 +41,8 @@ func checkStartup(opts []Option) error {
 	for _, o := range opts {
 		o(probe)
 	}
-	if lvl := probe.start.level; lvl != 0 && (lvl < minFeatureLevel || lvl > maxFeatureLevel) {
-		return fmt.Errorf("fakeserver: WithFeatureLevel(%d): a feature level is %d to %d", lvl, minFeatureLevel, maxFeatureLevel)
+	if lvl := probe.start.level; lvl != 0 && (lvl < control.MinFeatureLevel || lvl > control.MaxFeatureLevel) {
+		return fmt.Errorf("fakeserver: WithFeatureLevel(%d): a feature level is %d to %d", lvl, control.MinFeatureLevel, control.MaxFeatureLevel)
 	}
 	if probe.fixtureSet {
 		if probe.fixture == nil {
@@ -81,8 +62,7 @@ func (s *Server) startConfig(f *fixtures.Fixture) (Config, int) {
 		level = s.start.level
 	}
 	if s.start.settings != nil {
-		// ParseSettings has checked them: they cannot fail here.
-		cfg, level, _ = changeSettings(handler.StrictCall(params.FromValues(s.start.settings)), cfg, level, f)
+		cfg, level = control.ApplySettings(s.start.settings, cfg, level, f)
 	}
 	return cfg, level
 }

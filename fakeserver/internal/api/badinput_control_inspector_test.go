@@ -1,6 +1,6 @@
 package api_test
 
-// routeCasesControlInspector adds the bad-input cases of the routes whose handlers are in control_inspector.go.
+// routeCasesControlInspector adds the bad-input cases of the routes whose handlers are in internal/control/inspector.go.
 func routeCasesControlInspector(add func(routeSpec)) {
 	add(routeSpec{method: "GET", pattern: "/_fake/", path: "/_fake/", raw: true})
 

@@ -7,7 +7,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 )
 
-// routeCasesControl adds the bad-input cases of the routes whose handlers are in control.go.
+// routeCasesControl adds the bad-input cases of the routes whose handlers are in internal/control/control.go.
 func routeCasesControl(add func(routeSpec)) {
 	// --- control API ---
 	add(routeSpec{method: "GET", pattern: "/_fake/health", path: "/_fake/health"})

@@ -1,8 +1,10 @@
-package fakeserver
+package control
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -14,14 +16,15 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/clock"
+	"github.com/chatconform/chatconform/fakeserver/internal/config"
+	"github.com/chatconform/chatconform/fakeserver/internal/events"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
+	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 	"github.com/chatconform/chatconform/fixtures"
 )
-
-// Capabilities the control API offers; the suite reads them from /_fake/health and runs the
-// specs that need them (docs/design.md, "Capabilities").
-var Capabilities = []string{"clock", "config", "reset", "fixture", "journal", "vcall-token", "batch"}
 
 // Bounds of the virtual clock: year 9999, and one step well inside time.Duration's range.
 const (
@@ -29,8 +32,8 @@ const (
 	maxAdvanceSeconds = 100 * 365 * 24 * 3600
 )
 
-// controlRoutes is the control API under /_fake/: what no public API can do.
-func (s *Server) controlRoutes(r chi.Router) {
+// Routes is the control API under /_fake/ (pipeline.ControlPrefix): what no public API can do.
+func (s *Service) Routes(r chi.Router) {
 	r.Get("/health", serveControl(s.health))
 	r.Post("/reset", serveControl(s.reset))
 	r.Post("/fixture", serveControl(s.loadFixture))
@@ -53,7 +56,7 @@ func (s *Server) controlRoutes(r chi.Router) {
 
 // setVCallToken gives (has_token=true) or takes a user's video-call integration token, which a
 // real user obtains from the provider outside the chat API.
-func (s *Server) setVCallToken(c *handler.Call) (handler.Fields, error) {
+func (s *Service) setVCallToken(c *handler.Call) (handler.Fields, error) {
 	userID := c.P.RequiredInt("user_id")
 	has := c.P.Bool("has_token", true)
 	if err := c.Done(); err != nil {
@@ -65,20 +68,20 @@ func (s *Server) setVCallToken(c *handler.Call) (handler.Fields, error) {
 	return handler.Fields{}, s.state.SetVCallToken(int(userID), has)
 }
 
-func (s *Server) health(*handler.Call) (handler.Fields, error) {
-	return handler.Fields{"capabilities": Capabilities, "server_permissions": s.state.ServerPermissions()}, nil
+func (s *Service) health(*handler.Call) (handler.Fields, error) {
+	return handler.Fields{"capabilities": s.capabilities, "server_permissions": s.state.ServerPermissions()}, nil
 }
 
-func (s *Server) reset(c *handler.Call) (handler.Fields, error) {
+func (s *Service) reset(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	s.Reset()
+	s.server.Reset()
 	return handler.Fields{}, nil
 }
 
 // loadFixture takes the fixture as the `fixture` parameter (YAML or JSON text).
-func (s *Server) loadFixture(c *handler.Call) (handler.Fields, error) {
+func (s *Service) loadFixture(c *handler.Call) (handler.Fields, error) {
 	text := c.P.RequiredString("fixture")
 	if err := c.Done(); err != nil {
 		return nil, err
@@ -90,34 +93,47 @@ func (s *Server) loadFixture(c *handler.Call) (handler.Fields, error) {
 	if err != nil {
 		return nil, apierr.BadRequest("%v", err)
 	}
-	s.LoadFixture(f)
+	s.server.LoadFixture(f)
 	return handler.Fields{}, nil
 }
 
-func (s *Server) getClock(*handler.Call) (handler.Fields, error) {
+// CheckFixture tells whether a fixture loads: what fixtures validates (again, for a fixture
+// built in Go), then whether its messages and reactions go through the realm's rules (an emoji
+// name it knows, …).
+func CheckFixture(f *fixtures.Fixture) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	if len(f.Messages) == 0 {
+		return nil
+	}
+	return realm.New(f, clock.New(time.Unix(f.Realm.StartTime, 0)), events.Discard{}).SeedMessages(f)
+}
+
+func (s *Service) getClock(*handler.Call) (handler.Fields, error) {
 	return handler.Fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
 }
 
 // moveClock switches the clock's mode (`mode`: frozen, or wall to start at the wall time and
 // run with it), then sets it (`now`, UNIX seconds) or moves it forward (`advance`, seconds).
-func (s *Server) moveClock(c *handler.Call) (handler.Fields, error) {
-	mode := c.P.Enum("mode", "", string(ClockFrozen), string(ClockWall))
+func (s *Service) moveClock(c *handler.Call) (handler.Fields, error) {
+	mode := c.P.Enum("mode", "", fixtures.ClockFrozen, fixtures.ClockWall)
 	now, hasNow := c.P.Int("now")
 	advance, hasAdvance := c.P.Int("advance")
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	s.controlSteps.Lock() // a reset in between would leave half a move
-	defer s.controlSteps.Unlock()
+	s.steps.Lock() // a reset in between would leave half a move
+	defer s.steps.Unlock()
 	current := s.clock.Unix()
-	if ClockMode(mode) == ClockWall { // the move starts from the wall time
+	if mode == fixtures.ClockWall { // the move starts from the wall time
 		current = time.Now().Unix()
 	}
-	if err := checkClockMove(now, hasNow, advance, hasAdvance, mode != "", current); err != nil {
+	if err := CheckClockMove(now, hasNow, advance, hasAdvance, mode != "", current); err != nil {
 		return nil, err
 	}
 	if mode != "" {
-		s.setClockMode(ClockMode(mode))
+		s.SetClockMode(mode)
 	}
 	switch {
 	case hasNow:
@@ -129,9 +145,9 @@ func (s *Server) moveClock(c *handler.Call) (handler.Fields, error) {
 	return handler.Fields{"now": s.clock.Unix(), "mode": s.ClockMode()}, nil
 }
 
-// checkClockMove refuses a clock move before anything changes. A mode switch alone is a move:
-// to wall time, or nowhere.
-func checkClockMove(now int64, hasNow bool, advance int64, hasAdvance, hasMode bool, current int64) error {
+// CheckClockMove refuses a clock move before anything changes (the Server's SetClock asks it
+// too). A mode switch alone is a move: to wall time, or nowhere.
+func CheckClockMove(now int64, hasNow bool, advance int64, hasAdvance, hasMode bool, current int64) error {
 	switch {
 	case hasNow && hasAdvance:
 		return apierr.BadRequest("Send either now or advance, not both")
@@ -147,7 +163,7 @@ func checkClockMove(now int64, hasNow bool, advance int64, hasAdvance, hasMode b
 	return nil
 }
 
-func (s *Server) getConfig(*handler.Call) (handler.Fields, error) {
+func (s *Service) getConfig(*handler.Call) (handler.Fields, error) {
 	return handler.Fields{"config": s.shownConfig()}, nil
 }
 
@@ -155,36 +171,36 @@ func (s *Server) getConfig(*handler.Call) (handler.Fields, error) {
 // anyone reading it could mint a token for any user, only whether one is set. (The outer
 // JWTKey field hides Config's: encoding/json takes the shallower of two fields of one name.)
 type configView struct {
-	Config
+	config.Config
 	JWTKey    *string `json:"jwt_key,omitempty"`
 	JWTKeySet bool    `json:"jwt_key_set"`
 	// FeatureLevel is the level the fake behaves as: the fixture's, until patched.
 	FeatureLevel int `json:"feature_level"`
 }
 
-func (s *Server) shownConfig() configView {
-	c := s.Config()
+func (s *Service) shownConfig() configView {
+	c := s.server.Config()
 	return configView{Config: c, JWTKeySet: c.JWTKey != "", FeatureLevel: s.state.Settings().FeatureLevel}
 }
 
 // patchConfig changes the named configuration settings, all or none.
-func (s *Server) patchConfig(c *handler.Call) (handler.Fields, error) {
+func (s *Service) patchConfig(c *handler.Call) (handler.Fields, error) {
 	// Read, change and write as one step, ordered with resets: two patches at once must both
 	// take effect, and a patch must never write back what a reset in between undid.
-	s.controlSteps.Lock()
-	defer s.controlSteps.Unlock()
-	cfg, level, err := changeSettings(c, s.Config(), s.state.Settings().FeatureLevel, s.Fixture())
+	s.steps.Lock()
+	defer s.steps.Unlock()
+	cfg, level, err := changeSettings(c, s.server.Config(), s.state.Settings().FeatureLevel, s.server.Fixture())
 	if err != nil {
 		return nil, err
 	}
-	s.SetConfig(cfg)
+	s.server.SetConfig(cfg)
 	s.state.SetFeatureLevel(level)
 	return handler.Fields{"config": s.shownConfig()}, nil
 }
 
 // changeSettings returns cfg and level with the settings the call names changed
 // (fixture_jwt_key takes f's key), or the error of the first bad or unknown one.
-func changeSettings(c *handler.Call, cfg Config, level int, f *fixtures.Fixture) (Config, int, error) {
+func changeSettings(c *handler.Call, cfg config.Config, level int, f *fixtures.Fixture) (config.Config, int, error) {
 	cfg.PushConfigured = c.P.Bool("push_configured", cfg.PushConfigured)
 	cfg.EventPollTimeoutSeconds = intSetting(c, "event_poll_timeout_seconds", 1, maxPollTimeoutSeconds, cfg.EventPollTimeoutSeconds)
 	cfg.EventQueueIdleSeconds = intSetting(c, "event_queue_idle_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleSeconds)
@@ -211,9 +227,9 @@ func changeSettings(c *handler.Call, cfg Config, level int, f *fixtures.Fixture)
 	cfg.EventQueueIdleWallSeconds = intSetting(c, "event_queue_idle_wall_seconds", 1, maxAdvanceSeconds, cfg.EventQueueIdleWallSeconds)
 	cfg.RateLimitRequests = intSetting(c, "rate_limit_requests", 0, 1_000_000, cfg.RateLimitRequests)
 	cfg.RateLimitWindowSeconds = intSetting(c, "rate_limit_window_seconds", 1, 24*3600, cfg.RateLimitWindowSeconds)
-	level = intSetting(c, "feature_level", minFeatureLevel, maxFeatureLevel, level)
+	level = intSetting(c, "feature_level", MinFeatureLevel, MaxFeatureLevel, level)
 	if err := c.Done(); err != nil {
-		return Config{}, 0, err
+		return config.Config{}, 0, err
 	}
 	return cfg, level, nil
 }
@@ -235,10 +251,44 @@ func intSetting(c *handler.Call, name string, lo, hi int64, cur int) int {
 	return int(v)
 }
 
+// Feature levels the fake can be: the first the API document knows, and a bound far above any
+// the real server has reached.
+const (
+	MinFeatureLevel = 1
+	MaxFeatureLevel = 10_000
+)
+
+// ParseSettings reads settings to start the fake with, in PATCH /_fake/config's words (one
+// JSON object), and returns them as ApplySettings takes them. An unknown setting or a value
+// out of range is an error that names it.
+func ParseSettings(data []byte) (url.Values, error) {
+	form, err := jsonForm(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("invalid settings: not one JSON object, as PATCH /_fake/config takes")
+	}
+	c := handler.StrictCall(params.FromValues(form))
+	if _, _, err := changeSettings(c, config.Config{}, MinFeatureLevel, &fixtures.Fixture{}); err != nil {
+		var aerr *apierr.Error
+		if errors.As(err, &aerr) { // the message alone: no HTTP status where there is no request
+			return nil, fmt.Errorf("invalid settings: %s", aerr.Msg)
+		}
+		return nil, fmt.Errorf("invalid settings: %w", err)
+	}
+	return form, nil
+}
+
+// ApplySettings returns cfg and level with settings that ParseSettings returned applied over
+// them; fixture_jwt_key takes f's key.
+func ApplySettings(settings url.Values, cfg config.Config, level int, f *fixtures.Fixture) (config.Config, int) {
+	// ParseSettings has checked them: they cannot fail here.
+	cfg, level, _ = changeSettings(handler.StrictCall(params.FromValues(settings)), cfg, level, f)
+	return cfg, level
+}
+
 // getJournal: GET /_fake/journal, filtered by method, path (a pattern), user, status and
 // since (UNIX milliseconds of wall time); count is how many matched.
-func (s *Server) getJournal(c *handler.Call) (handler.Fields, error) {
-	var f JournalFilter
+func (s *Service) getJournal(c *handler.Call) (handler.Fields, error) {
+	var f pipeline.JournalFilter
 	f.Method, _ = c.P.String("method")
 	f.Path, _ = c.P.String("path")
 	f.User, _ = c.P.String("user")
@@ -254,14 +304,14 @@ func (s *Server) getJournal(c *handler.Call) (handler.Fields, error) {
 	if _, err := path.Match(f.Path, ""); err != nil {
 		return nil, apierr.BadRequest("Invalid path pattern: %s", f.Path)
 	}
-	got := s.Journal(f)
+	got := s.journal.Matching(f)
 	if got == nil {
-		got = []JournalEntry{}
+		got = []pipeline.JournalEntry{}
 	}
 	return handler.Fields{"requests": got, "count": len(got)}, nil
 }
 
-func (s *Server) clearJournal(c *handler.Call) (handler.Fields, error) {
+func (s *Service) clearJournal(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
@@ -313,9 +363,9 @@ func jsonForm(body io.Reader) (url.Values, error) {
 	return form, nil
 }
 
-// addFault: POST /_fake/faults puts a fault in force (see Fault) and answers its id.
-func (s *Server) addFault(c *handler.Call) (handler.Fields, error) {
-	var f Fault
+// addFault: POST /_fake/faults puts a fault in force (see pipeline.Fault) and answers its id.
+func (s *Service) addFault(c *handler.Call) (handler.Fields, error) {
+	var f pipeline.Fault
 	f.Method, _ = c.P.String("method")
 	f.Path, _ = c.P.String("path")
 	f.User, _ = c.P.String("user")
@@ -328,21 +378,21 @@ func (s *Server) addFault(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	id, err := s.InjectFault(f)
+	id, err := s.faults.Inject(f)
 	if err != nil {
 		return nil, err
 	}
 	return handler.Fields{"fault": id}, nil
 }
 
-func (s *Server) listFaults(*handler.Call) (handler.Fields, error) {
-	return handler.Fields{"faults": s.Faults()}, nil
+func (s *Service) listFaults(*handler.Call) (handler.Fields, error) {
+	return handler.Fields{"faults": s.faults.List()}, nil
 }
 
-func (s *Server) clearFaults(c *handler.Call) (handler.Fields, error) {
+func (s *Service) clearFaults(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	s.ClearFaults()
+	s.faults.Clear()
 	return handler.Fields{}, nil
 }

@@ -1,4 +1,4 @@
-package fakeserver
+package control
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
@@ -8,7 +8,7 @@ import (
 // acceptInvite: POST /_fake/invites/accept — a new user accepts an invitation, as through the
 // real server's sign-up form: an email invitation by its address, or an invitation link by
 // its link_url (with the address the account gets).
-func (s *Server) acceptInvite(c *handler.Call) (handler.Fields, error) {
+func (s *Service) acceptInvite(c *handler.Call) (handler.Fields, error) {
 	a := realm.Acceptance{Email: c.P.RequiredString("email"), FullName: c.P.RequiredString("full_name")}
 	a.LinkURL, _ = c.P.String("link_url")
 	if err := c.Done(); err != nil {

@@ -1,4 +1,4 @@
-package fakeserver
+package control
 
 import (
 	_ "embed"
@@ -13,6 +13,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -20,18 +21,18 @@ import (
 // holds no data: its script reads each section from GET /_fake/inspect, filtered and a page at
 // a time, so that a realm of hundreds of users and channels stays one screen per section. With
 // a control token, the script sends it as a bearer token, as every control client does; it
-// keeps it in the tab's sessionStorage, never in an address (see control_inspector.html). Every request
+// keeps it in the tab's sessionStorage, never in an address (see inspector.html). Every request
 // of the page also carries the process's inspector secret (InspectorHeader), which the page is
 // given in a meta tag: no other page of the fake's origin can read it (webPage).
 
-//go:embed control_inspector.html
+//go:embed inspector.html
 var inspectorHTML string
 
 // inspectorSecretSlot is where the page takes the secret.
 const inspectorSecretSlot = `<meta name="inspector" content="INSPECTOR_SECRET">`
 
 // inspector serves the page.
-func (s *Server) inspector(w http.ResponseWriter, r *http.Request) {
+func (s *Service) inspector(w http.ResponseWriter, r *http.Request) {
 	if _, err := params.Parse(r); err != nil { // a malformed query, refused as on every route
 		handler.WriteError(w, err)
 		return
@@ -70,12 +71,12 @@ type inspectPage struct {
 
 // inspect: GET /_fake/inspect?section=…&q=…&offset=…&limit=… — one page of a section, the
 // items whose text contains q (any case); the journal also takes method, path, user, status.
-func (s *Server) inspect(c *handler.Call) (handler.Fields, error) {
+func (s *Service) inspect(c *handler.Call) (handler.Fields, error) {
 	section := c.P.RequiredEnum("section", inspectorSections...)
 	q, _ := c.P.String("q")
 	offset := intSetting(c, "offset", 0, 1<<31-1, 0)
 	limit := intSetting(c, "limit", 1, inspectorMaxPageSize, inspectorPageSize)
-	var jf JournalFilter
+	var jf pipeline.JournalFilter
 	jf.Method, _ = c.P.String("method")
 	jf.Path, _ = c.P.String("path")
 	jf.User, _ = c.P.String("user")
@@ -121,7 +122,7 @@ func (s *Server) inspect(c *handler.Call) (handler.Fields, error) {
 		pg = pageOf(queues, q, offset, limit, func(qi inspectorQueue) string { return qi.ID })
 	case "faults":
 		var faults []inspectorFault
-		for _, f := range s.Faults() {
+		for _, f := range s.faults.List() {
 			faults = append(faults, inspectorFault{ID: f.ID, Method: f.Method, Path: f.Path, User: f.User, Status: f.Status, Code: f.Code,
 				Msg: f.Msg, DelayMS: f.Delay.Milliseconds(), Drop: f.Drop, Times: f.Times})
 		}
@@ -132,10 +133,10 @@ func (s *Server) inspect(c *handler.Call) (handler.Fields, error) {
 		if _, err := path.Match(jf.Path, ""); err != nil {
 			return nil, apierr.BadRequest("Invalid path pattern: %s", jf.Path)
 		}
-		entries := s.Journal(jf)
+		entries := s.journal.Matching(jf)
 		slices.Reverse(entries) // newest first
-		pg = pageOf(entries, q, offset, limit, func(e JournalEntry) string { return e.String() + " " + e.Spec })
-		pg.Total = len(s.Journal(JournalFilter{}))
+		pg = pageOf(entries, q, offset, limit, func(e pipeline.JournalEntry) string { return e.String() + " " + e.Spec })
+		pg.Total = len(s.journal.Matching(pipeline.JournalFilter{}))
 	}
 	pg.Section, pg.Offset, pg.Limit = section, offset, limit
 	return handler.Fields{"page": pg}, nil
@@ -172,8 +173,8 @@ type inspectorQueue struct {
 }
 
 // inspectorViewer is the user the inspector reads the realm as: the fixture's owner.
-func (s *Server) inspectorViewer() (int, error) {
-	owner, _ := s.Fixture().UserByRole("owner")
+func (s *Service) inspectorViewer() (int, error) {
+	owner, _ := s.server.Fixture().UserByRole("owner")
 	id, ok := s.state.UserIDByLogin(owner.Email)
 	if !ok {
 		return 0, apierr.BadRequest("The inspector reads the realm as the fixture's owner, %s, who is not active now", owner.Email)
@@ -213,7 +214,7 @@ type inspectorChannel struct {
 	Topics   []realm.Topic `json:"topics"`
 }
 
-func (s *Server) inspectorChannels(viewer int) []inspectorChannel {
+func (s *Service) inspectorChannels(viewer int) []inspectorChannel {
 	var out []inspectorChannel
 	for _, ch := range s.state.Channels(viewer, realm.ChannelQuery{All: true}) {
 		topics, _ := s.state.Topics(viewer, ch.StreamID, true)
@@ -233,7 +234,7 @@ type inspectorMessage struct {
 
 // inspectMessages pages the newest messages the viewer can read, newest first; q searches
 // them as the API's search narrow does.
-func (s *Server) inspectMessages(viewer int, q string, offset, limit int) inspectPage {
+func (s *Service) inspectMessages(viewer int, q string, offset, limit int) inspectPage {
 	query := realm.MessageQuery{Anchor: realm.AnchorNewest, NumBefore: min(offset+limit, inspectorMaxMessages),
 		View: realm.ViewOptions{AllowEmptyTopicName: true}}
 	if q = strings.TrimSpace(q); q != "" {
@@ -267,7 +268,7 @@ func (s *Server) inspectMessages(viewer int, q string, offset, limit int) inspec
 }
 
 // inspectOverview is the page's header: the realm, its level and its clock.
-func (s *Server) inspectOverview() (handler.Fields, error) {
+func (s *Service) inspectOverview() (handler.Fields, error) {
 	settings := s.state.Settings()
 	return handler.Fields{"overview": map[string]any{
 		"realm": settings.Name, "feature_level": settings.FeatureLevel, "version": settings.Version,
@@ -282,7 +283,7 @@ type configSetting struct {
 }
 
 // inspectConfig lists every setting of the configuration as GET /_fake/config shows it.
-func (s *Server) inspectConfig(q string) inspectPage {
+func (s *Service) inspectConfig(q string) inspectPage {
 	raw, _ := json.Marshal(s.shownConfig())
 	var all map[string]any
 	_ = json.Unmarshal(raw, &all)

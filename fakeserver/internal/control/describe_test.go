@@ -1,4 +1,4 @@
-package fakeserver
+package control_test
 
 import (
 	"io"
@@ -10,7 +10,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fakeserver/internal/api"
+	"github.com/chatconform/chatconform/fakeserver/internal/control"
 	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 	"github.com/chatconform/chatconform/fakeserver/openapi/check"
 )
@@ -33,7 +35,7 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New()
+	s := fakeserver.New()
 	defer s.Close()
 	routes := 0
 	err = chi.Walk(pipeline.Routes(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
@@ -57,15 +59,15 @@ func TestEveryRouteIsDescribed(t *testing.T) {
 
 // The fake serves its description as JSON, without credentials.
 func TestServesDescription(t *testing.T) {
-	ts := NewTestServer()
+	ts := fakeserver.NewTestServer()
 	defer ts.Close()
-	resp, err := http.Get(ts.URL + describePath)
+	resp, err := http.Get(ts.URL + control.DescribePath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
-		t.Fatalf("GET %s: %s, %s", describePath, resp.Status, resp.Header.Get("Content-Type"))
+		t.Fatalf("GET %s: %s, %s", control.DescribePath, resp.Status, resp.Header.Get("Content-Type"))
 	}
 	// What a client generator reads: the same description, valid as JSON.
 	body, err := io.ReadAll(resp.Body)

@@ -1,4 +1,4 @@
-package fakeserver
+package control
 
 import (
 	"net/http"
@@ -9,14 +9,14 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/openapi"
 )
 
-// describePath is where the fake serves its OpenAPI description, without credentials, so that
+// DescribePath is where the fake serves its OpenAPI description, without credentials, so that
 // client developers can generate a client from the fake they test against.
-const describePath = "/openapi.json"
+const DescribePath = "/openapi.json"
 
 var descriptionJSON = sync.OnceValues(openapi.JSON)
 
-// serveDescription: GET /openapi.json — the description of every route the fake serves.
-func (s *Server) serveDescription(w http.ResponseWriter, r *http.Request) {
+// ServeDescription: GET /openapi.json — the description of every route the fake serves.
+func ServeDescription(w http.ResponseWriter, r *http.Request) {
 	if _, err := params.Parse(r); err != nil {
 		handler.WriteError(w, err)
 		return

@@ -1,4 +1,4 @@
-package fakeserver
+package control
 
 import (
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
@@ -7,7 +7,7 @@ import (
 
 // confirmEmailChange: POST /_fake/email_changes/confirm — a user follows the confirmation link
 // the real server mails to the new address of an email change started with PATCH /settings.
-func (s *Server) confirmEmailChange(c *handler.Call) (handler.Fields, error) {
+func (s *Service) confirmEmailChange(c *handler.Call) (handler.Fields, error) {
 	userID := c.P.RequiredInt("user_id")
 	if err := c.Done(); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package fakeserver
+package control
 
 import (
 	"crypto/rand"
@@ -12,14 +12,12 @@ import (
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+	"github.com/chatconform/chatconform/fakeserver/internal/pipeline"
 )
 
-// ControlTokenEnv is the environment variable the binary reads its control token from (the
-// suite's setting control-token reads the same one, so one export serves both).
-const ControlTokenEnv = "CHATCONFORM_CONTROL_TOKEN"
-
 // InspectorHeader is the header in which the inspector page (GET /_fake/) sends the
-// per-process secret it was given; the control API answers no other web page.
+// per-process secret it was given; the control API answers no other web page. (Package
+// fakeserver names it too, for its users.)
 const InspectorHeader = "X-Chatconform-Inspector"
 
 // newInspectorSecret is a secret for one process, known only to the pages of the inspector.
@@ -29,20 +27,20 @@ func newInspectorSecret() string {
 	return hex.EncodeToString(b[:])
 }
 
-// guardControl protects the control API: off when so configured; the bearer token when one
+// Guard protects the control API: off when so configured; the bearer token when one
 // is configured, else a Host naming this machine (so that a web page whose domain name was
 // rebound to 127.0.0.1 cannot reach it); no web page but the inspector (webPage); and for
 // state-changing requests, proof that no cross-site web page sent them (crossSite).
-func (s *Server) guardControl(next http.Handler) http.Handler {
+func (s *Service) Guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// No site may show the control API in a frame (clickjacking the inspector's buttons).
 		w.Header().Set("X-Frame-Options", "DENY")
 		switch {
-		case s.controlOff:
+		case s.access.Off:
 			handler.WriteError(w, apierr.NotFound())
-		case s.controlToken != "" && !hasBearer(r, s.controlToken) && !inspectorPage(r):
+		case s.access.Token != "" && !hasBearer(r, s.access.Token) && !inspectorPage(r):
 			handler.WriteError(w, apierr.Unauthorized("The control API needs its token: Authorization: Bearer <token>"))
-		case s.controlToken == "" && !isLocalHost(r.Host):
+		case s.access.Token == "" && !isLocalHost(r.Host):
 			handler.WriteError(w, apierr.New(http.StatusForbidden, "BAD_REQUEST", "The control API answers only requests addressed to this machine (Host %q); configure a control token to reach it by another name", r.Host))
 		default:
 			err := s.webPage(r)
@@ -109,7 +107,7 @@ func crossSite(r *http.Request) error {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
 		return nil
 	}
-	return refuse("send a header a web form cannot (any X- header, such as " + SpecHeader + ", or a bearer token) or Content-Type: application/json")
+	return refuse("send a header a web form cannot (any X- header, such as " + pipeline.SpecHeader + ", or a bearer token) or Content-Type: application/json")
 }
 
 // webPage refuses a request a web page sent, unless the page is the inspector: a script of
@@ -119,12 +117,12 @@ func crossSite(r *http.Request) error {
 // Sec-Fetch-Site other than "none" (which marks what a person typed or bookmarked, such as
 // the inspector's own address). The inspector proves itself with the secret its page was
 // given, in InspectorHeader; the bearer token, which no page of the fake knows, proves as much.
-func (s *Server) webPage(r *http.Request) error {
+func (s *Service) webPage(r *http.Request) error {
 	site := r.Header.Get("Sec-Fetch-Site")
 	if r.Header.Get("Origin") == "" && (site == "" || site == "none") {
 		return nil
 	}
-	if s.controlToken != "" && hasBearer(r, s.controlToken) {
+	if s.access.Token != "" && hasBearer(r, s.access.Token) {
 		return nil
 	}
 	if subtle.ConstantTimeCompare([]byte(r.Header.Get(InspectorHeader)), []byte(s.inspectorSecret)) == 1 {
