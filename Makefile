@@ -16,7 +16,7 @@ SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
 # a quiet run's time (minutes) for a machine several times busier.
 TEST_TIMEOUT ?= 90m
 
-.PHONY: help timings conformance test lint race oldest-go unit suite suite-binary levels mutants mutants-sample docker-engine node chromium image fakeserver vet build bench load wrk
+.PHONY: help timings conformance test static engines lint race oldest-go unit suite suite-binary levels mutants mutants-sample docker-engine node chromium image fakeserver vet build bench load wrk
 
 # Each target with the first sentence of the comment above it.
 help:
@@ -26,8 +26,19 @@ help:
 conformance:
 	$(GO) run -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" ./cmd/chatconform
 
-# Every test (the README's second command; .ci/run runs it on a clean clone).
-test: vet lint oldest-go docker-engine node chromium unit race suite suite-binary levels mutants-sample
+# Every test (the README's second command; .ci/run runs it on a clean clone). The static checks
+# (CPU) and the engines' installs (network and disk, one apt at a time) run side by side, each
+# target's output kept together; the tests then run one target after another.
+test:
+	$(MAKE) --no-print-directory -j2 --output-sync=target static engines
+	$(MAKE) --no-print-directory unit race suite suite-binary levels mutants-sample
+
+# The static checks: go vet, the linters, and vet with the oldest Go the module claims.
+static: vet lint oldest-go
+
+# The engines some unit tests need, installed one after another (apt takes one at a time).
+engines:
+	$(MAKE) --no-print-directory docker-engine node chromium
 
 # go vet over the whole module.
 vet:
