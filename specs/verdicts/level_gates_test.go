@@ -53,16 +53,6 @@ func loadLevelGates() (map[string]gateEntry, error) {
 	return entries, nil
 }
 
-// gateRequirements is the union of the requirements of every fake gate at exactly level,
-// sorted: the specs to run at that boundary and the level below it for the fake's own gates.
-func gateRequirements(level int) ([]string, error) {
-	gates, entries, err := readLevelGates()
-	if err != nil {
-		return nil, err
-	}
-	return requirementsAt(gates, entries, level)
-}
-
 // readLevelGates reads the fake's gates and levelGatesFile's entries.
 func readLevelGates() (map[string]int, map[string]gateEntry, error) {
 	gates, err := fakeGates(filepath.Join("..", "..", "fakeserver"))
@@ -73,7 +63,8 @@ func readLevelGates() (map[string]int, map[string]gateEntry, error) {
 	return gates, entries, err
 }
 
-// requirementsAt is gateRequirements over gates and entries already read.
+// requirementsAt is the union of the requirements of every fake gate at exactly level, sorted:
+// the specs make levels runs at that boundary and the level below it for the fake's own gates.
 func requirementsAt(gates map[string]int, entries map[string]gateEntry, level int) ([]string, error) {
 	var ids []string
 	for name, l := range gates {
@@ -127,9 +118,9 @@ func TestLevelGates(t *testing.T) {
 	}
 }
 
-// TestGateRequirements checks that the union at each gate's level holds that gate's
+// TestRequirementsAt checks that the union at each gate's level holds that gate's
 // requirements, sorted and each once, and is empty at a level with no gate.
-func TestGateRequirements(t *testing.T) {
+func TestRequirementsAt(t *testing.T) {
 	gates, entries, err := readLevelGates()
 	if err != nil {
 		t.Fatal(err)
@@ -148,15 +139,8 @@ func TestGateRequirements(t *testing.T) {
 			}
 		}
 	}
-	// Through the files, at a level two gates share and at one no gate has.
-	shared, err := requirementsAt(gates, entries, gates["LevelStatusOfOthers"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ids, err := gateRequirements(gates["LevelStatusOfOthers"]); err != nil || !slices.Equal(ids, shared) {
-		t.Errorf("gateRequirements(%d) = %v, %v: want %v", gates["LevelStatusOfOthers"], ids, err, shared)
-	}
-	if ids, err := gateRequirements(0); err != nil || len(ids) != 0 {
-		t.Errorf("gateRequirements(0) = %v, %v: want no requirements", ids, err)
+	// At a level no gate has.
+	if ids, err := requirementsAt(gates, entries, 0); err != nil || len(ids) != 0 {
+		t.Errorf("requirements at level 0 = %v, %v: want none", ids, err)
 	}
 }

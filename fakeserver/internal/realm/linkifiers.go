@@ -71,8 +71,9 @@ func compilePattern(pattern string) (*regexp.Regexp, error) {
 }
 
 // programSize estimates the instructions a parsed pattern compiles to: one per literal
-// character, one per class or empty-width test, a repeat's body as often as it repeats, and a
-// few for each group, alternative and loop. It stops counting past maxPatternInsts.
+// character, a counted repeat's body as often as it repeats, and two for every other node (a
+// class, an empty-width test, a group, an alternative, a loop) besides its parts. It stops
+// counting past maxPatternInsts.
 func programSize(re *syntax.Regexp) int {
 	switch re.Op {
 	case syntax.OpLiteral:
