@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	dockercontainer "github.com/moby/moby/api/types/container"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
@@ -50,6 +51,7 @@ type options struct {
 	level       int
 	config      map[string]any
 	token       string
+	user        string
 }
 
 // Option configures Run.
@@ -73,6 +75,11 @@ func WithConfig(settings map[string]any) Option { return func(o *options) { o.co
 // WithControlToken sets the control API's token (a random one otherwise).
 func WithControlToken(token string) Option { return func(o *options) { o.token = token } }
 
+// WithUser runs the container as user ("uid:gid", as docker run --user takes it) instead of
+// the image's own unprivileged user: the fake needs no privilege and no writable file, so it
+// runs as whatever user a CI job or a platform assigns.
+func WithUser(user string) Option { return func(o *options) { o.user = user } }
+
 // Run starts the fake's container with the options' fixture, level and configuration, and
 // waits until it is healthy. Where no Docker engine answers, it returns the engine's error.
 func Run(ctx context.Context, opts ...Option) (*Container, error) {
@@ -94,6 +101,9 @@ func Run(ctx context.Context, opts ...Option) (*Container, error) {
 		ExposedPorts: []string{"9991/tcp"},
 		Env:          map[string]string{fakeserver.ControlTokenEnv: o.token},
 		WaitingFor:   wait.ForHealthCheck().WithStartupTimeout(time.Minute),
+	}
+	if o.user != "" {
+		req.ConfigModifier = func(c *dockercontainer.Config) { c.User = o.user }
 	}
 	if o.image == "" {
 		buildContext, err := buildContext()
