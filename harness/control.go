@@ -40,13 +40,7 @@ func (t *Target) SetFakeConfig(name string, value any) {
 // (config capability, Serial spec); otherwise the spec is not applicable.
 func (t *Target) UsePushService() {
 	ginkgo.GinkgoHelper()
-	if t.Features["push"] {
-		return
-	}
-	if !t.Capabilities["config"] {
-		t.NeedFeature("push")
-	}
-	t.SetFakeConfig("push_configured", true)
+	t.useIntegration("push", "push_configured")
 }
 
 // WithoutPushService makes the spec run against a server without a push notification
@@ -54,13 +48,7 @@ func (t *Target) UsePushService() {
 // feature has one, so the spec is not applicable there; any other target is taken at its word.
 func (t *Target) WithoutPushService() {
 	ginkgo.GinkgoHelper()
-	if t.Capabilities["config"] {
-		t.SetFakeConfig("push_configured", false)
-		return
-	}
-	if t.Features["push"] {
-		ginkgo.Skip(NotApplicablePrefix + " the target claims feature push, so it has a push notification service")
-	}
+	t.withoutIntegration("push", "push_configured", "so it has a push notification service")
 }
 
 // UseVideoCalls makes the spec run against a server whose video-call integration is
@@ -69,13 +57,7 @@ func (t *Target) WithoutPushService() {
 func (t *Target) UseVideoCalls() {
 	ginkgo.GinkgoHelper()
 	t.NeedCapability("vcall-token")
-	if t.Features["vcall"] {
-		return
-	}
-	if !t.Capabilities["config"] {
-		t.NeedFeature("vcall")
-	}
-	t.SetFakeConfig("video_calls_configured", true)
+	t.useIntegration("vcall", "video_calls_configured")
 }
 
 // WithoutVideoCalls makes the spec run against a server whose video-call integration is not
@@ -83,12 +65,34 @@ func (t *Target) UseVideoCalls() {
 // feature is not applicable; any other target is taken at its word.
 func (t *Target) WithoutVideoCalls() {
 	ginkgo.GinkgoHelper()
-	if t.Capabilities["config"] {
-		t.SetFakeConfig("video_calls_configured", false)
+	t.withoutIntegration("vcall", "video_calls_configured", "so its video-call integration is configured")
+}
+
+// useIntegration has the spec run with the integration of an optional feature: a target
+// claiming the feature has it; the fake gets its configuration setting switched on for the
+// spec; on any other target the spec is not applicable.
+func (t *Target) useIntegration(feature, setting string) {
+	ginkgo.GinkgoHelper()
+	if t.Features[feature] {
 		return
 	}
-	if t.Features["vcall"] {
-		ginkgo.Skip(NotApplicablePrefix + " the target claims feature vcall, so its video-call integration is configured")
+	if !t.Capabilities["config"] {
+		t.NeedFeature(feature)
+	}
+	t.SetFakeConfig(setting, true)
+}
+
+// withoutIntegration has the spec run without the integration of an optional feature: the
+// fake gets its setting switched off for the spec; a target claiming the feature is not
+// applicable (claimed says what the claim implies); any other target is taken at its word.
+func (t *Target) withoutIntegration(feature, setting, claimed string) {
+	ginkgo.GinkgoHelper()
+	if t.Capabilities["config"] {
+		t.SetFakeConfig(setting, false)
+		return
+	}
+	if t.Features[feature] {
+		ginkgo.Skip(NotApplicablePrefix + " the target claims feature " + feature + ", " + claimed)
 	}
 }
 

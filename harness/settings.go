@@ -198,15 +198,7 @@ func setOwnerAPIKey(c *Config, v string) error {
 }
 
 func setFeatureLevel(c *Config, v string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil {
-		return errors.New("is not an integer")
-	}
-	if n < 0 {
-		return errors.New("must be 0 (ask the server) or positive")
-	}
-	c.FeatureLevel = n
-	return nil
+	return setCount(&c.FeatureLevel, v, "ask the server")
 }
 
 func setFeatures(c *Config, v string) error {
@@ -221,35 +213,39 @@ func setFeatures(c *Config, v string) error {
 }
 
 func setOwnerPermissions(c *Config, v string) error {
-	list := splitList(v)
-	if len(list) == 1 && list[0] == "none" {
-		list = nil
-	}
-	for _, p := range list {
+	return setDeclaredList(&c.OwnerPermissions, v, func(p string) error {
 		if !slices.Contains(KnownOwnerPermissions, p) {
 			return fmt.Errorf("unknown owner permission %q (known: %s)", p, strings.Join(KnownOwnerPermissions, ", "))
 		}
-	}
-	// Non-nil even when empty: "none" is a declaration, not a request to discover.
-	c.OwnerPermissions = append([]string{}, list...)
-	return nil
+		return nil
+	})
 }
 
 var capabilityName = regexp.MustCompile(`^[a-z0-9_-]+$`)
 
 func setCapabilities(c *Config, v string) error {
-	list := splitList(v)
-	if len(list) == 1 && list[0] == "none" {
-		list = nil
-	}
-	for _, cp := range list {
+	return setDeclaredList(&c.Capabilities, v, func(cp string) error {
 		if !capabilityName.MatchString(cp) {
 			return fmt.Errorf("capability %q is not a name of [a-z0-9_-]", cp)
 		}
+		return nil
+	})
+}
+
+// setDeclaredList stores a comma list whose every item check accepts, "none" for none. The
+// list is non-nil even when empty: "none" is a declaration, which turns discovery off, where
+// nil (unset) asks for discovery.
+func setDeclaredList(list *[]string, v string, check func(item string) error) error {
+	items := splitList(v)
+	if len(items) == 1 && items[0] == "none" {
+		items = nil
 	}
-	// Non-nil even when empty: the user chose "none", which turns
-	// discovery off.
-	c.Capabilities = append([]string{}, list...)
+	for _, item := range items {
+		if err := check(item); err != nil {
+			return err
+		}
+	}
+	*list = append([]string{}, items...)
 	return nil
 }
 
@@ -271,14 +267,19 @@ func setJWTAlgorithm(c *Config, v string) error {
 }
 
 func setWildcardMentionThreshold(c *Config, v string) error {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
+	return setCount(&c.WildcardMentionThreshold, v, "unknown")
+}
+
+// setCount stores a whole number of at least 0, where 0 means what zeroMeans says.
+func setCount(n *int, v, zeroMeans string) error {
+	parsed, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
 		return errors.New("is not an integer")
 	}
-	if n < 0 {
-		return errors.New("must be 0 (unknown) or positive")
+	if parsed < 0 {
+		return fmt.Errorf("must be 0 (%s) or positive", zeroMeans)
 	}
-	c.WildcardMentionThreshold = n
+	*n = parsed
 	return nil
 }
 

@@ -69,10 +69,7 @@ var _ = Describe("Attachments: files that messages reference", func() {
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() {
-		s := ops.MemberChannel("files")
-		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
-	})
+	BeforeEach(func() { t, member, ch, topic = ops.MemberChannel("files") })
 
 	Describe("detached uploads of an edit (operation 1)", func() {
 		DescribeTable("returns a file whose only reference the edit removed",

@@ -24,8 +24,7 @@ var _ = Describe("Operation 1: the edit history records who edited and when (PAT
 		topic  string
 	)
 	BeforeEach(func() {
-		setup := ops.MemberChannel("history")
-		t, member, ch, topic = setup.T, setup.Member, setup.Ch, setup.Topic
+		t, member, ch, topic = ops.MemberChannel("history")
 		t.NeedCapability("clock")
 	})
 

@@ -21,10 +21,7 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() {
-		s := ops.MemberChannel("edits")
-		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
-	})
+	BeforeEach(func() { t, member, ch, topic = ops.MemberChannel("edits") })
 
 	It("replaces the content of the message named by the path, and no other", harness.Req("OP01-13", "STATE-21"), func() {
 		id := t.SendToChannel(t.User(harness.Member), ch, topic, "before the edit")

@@ -22,10 +22,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() {
-		s := ops.MemberChannel("moves")
-		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
-	})
+	BeforeEach(func() { t, member, ch, topic = ops.MemberChannel("moves") })
 
 	// sendThree sends three messages to the topic and returns their IDs, oldest first.
 	sendThree := func() []int {

@@ -95,10 +95,7 @@ var _ = Describe("Operation 6: what flags, mentions, reactions, widgets, linkifi
 		ch     harness.Channel
 		topic  string
 	)
-	BeforeEach(func() {
-		s := ops.MemberChannel("fetched")
-		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
-	})
+	BeforeEach(func() { t, member, ch, topic = ops.MemberChannel("fetched") })
 
 	It("has read in flags exactly once the requester has read the message", harness.Req("MSG-23"), func() {
 		id := t.SendToChannel(t.User(harness.Admin), ch, topic, "news for the member")

@@ -51,17 +51,17 @@ var _ = Describe("ignored_parameters_unsupported on every operation that parses 
 			}
 		},
 		Entry("edit a message (operation 1)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "content", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
-			s := ops.MemberChannel("params")
-			id := t.SendToChannel(s.Member, s.Ch, s.Topic, "before")
-			return ops.EditMessage(s.Member, id, append([]any{"content", harness.UniqueName("after")}, extra...)...)
+			_, member, ch, topic := ops.MemberChannel("params")
+			id := t.SendToChannel(member, ch, topic, "before")
+			return ops.EditMessage(member, id, append([]any{"content", harness.UniqueName("after")}, extra...)...)
 		})),
 		Entry("update a user by email (operation 2)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP02-01", "full_name", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			subject := t.Spare(harness.Member)
 			return ops.UpdateByEmail(t.User(harness.Admin), subject.Email, append([]any{"full_name", "Renamed " + harness.UniqueName("n")}, extra...)...)
 		})),
 		Entry("topic muting (operation 3)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "op", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
-			s := ops.MemberChannel("params")
-			return ops.MuteTopic(s.Member, append([]any{"stream_id", s.Ch.ID, "topic", s.Topic, "op", "add"}, extra...)...)
+			_, member, ch, topic := ops.MemberChannel("params")
+			return ops.MuteTopic(member, append([]any{"stream_id", ch.ID, "topic", topic, "op", "add"}, extra...)...)
 		})),
 		Entry("update your presence (operation 4)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "status", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			return ops.UpdatePresence(t.User(harness.Member), append([]any{"status", "active"}, extra...)...)
@@ -95,8 +95,8 @@ var _ = Describe("ignored_parameters_unsupported on every operation that parses 
 			return ops.JwtFetch(append([]any{"token", t.NeedJWT().TokenFor(user.Email)}, extra...)...)
 		})),
 		Entry("update a subscription setting (operation 10)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "property", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
-			s := ops.MemberChannel("params")
-			return ops.SetSubscription(s.Member, s.Ch.ID, append([]any{"property", "pin_to_top", "value", true}, extra...)...)
+			_, member, ch, _ := ops.MemberChannel("params")
+			return ops.SetSubscription(member, ch.ID, append([]any{"property", "pin_to_top", "value", true}, extra...)...)
 		})),
 		Entry("create a user (operation 11)", harness.Req("CONV-09", "CONV-10", "VER-04"), "", "full_name", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			ops.OwnerNeeds("can_create_users")
@@ -111,17 +111,17 @@ var _ = Describe("ignored_parameters_unsupported on every operation that parses 
 			return ops.TopicsOf(t.User(harness.Member), t.SharedChannel().ID, append([]any{"allow_empty_topic_name", false}, extra...)...)
 		})),
 		Entry("set typing status for message editing (operation 13)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP13-01", "op", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
-			s := ops.MemberChannel("params")
-			id := t.SendToChannel(s.Member, s.Ch, s.Topic, "being edited")
-			return ops.EditTyping(s.Member, id, append([]any{"op", "start"}, extra...)...)
+			_, member, ch, topic := ops.MemberChannel("params")
+			id := t.SendToChannel(member, ch, topic, "being edited")
+			return ops.EditTyping(member, id, append([]any{"op", "start"}, extra...)...)
 		})),
 		Entry("add a code playground (operation 14)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP14-01", "url_template", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			return addPlayground(harness.UniqueName("playground"), "Python", playgroundTemplate, extra...)
 		})),
 		Entry("create a message reminder (operation 15)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP15-01", "message_id", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
-			s := ops.MemberChannel("params")
-			id := t.SendToChannel(s.Member, s.Ch, s.Topic, "remind me")
-			return createReminder(s.Member, id, t.Now().Add(reminderLead), "", extra...)
+			_, member, ch, topic := ops.MemberChannel("params")
+			id := t.SendToChannel(member, ch, topic, "remind me")
+			return createReminder(member, id, t.Now().Add(reminderLead), "", extra...)
 		})),
 		Entry("get user group membership status (operation 16)", harness.Req("CONV-09", "CONV-10", "VER-04"), "OP16-01", "direct_member_only", ignoredParameterCall(func(extra ...any) *httpexpect.Response {
 			member := t.Spare(harness.Member)

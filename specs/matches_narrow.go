@@ -27,8 +27,7 @@ var _ = Describe("Operation 5: check if messages match a narrow (GET /messages/m
 		keyOf  = func(id int) string { return ops.MsgIDText(id) }
 	)
 	BeforeEach(func() {
-		s := ops.MemberChannel("narrow")
-		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
+		t, member, ch, topic = ops.MemberChannel("narrow")
 		mine = t.SendToChannel(t.User(harness.Member), ch, topic, "the quick brown fox")
 		theirs = t.SendToChannel(t.User(harness.Admin), ch, topic, "a lazy dog sleeps")
 		elsewh = t.SendToChannel(t.User(harness.Admin), ch, harness.UniqueName("other"), "the quick grey wolf")

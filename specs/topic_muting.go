@@ -19,8 +19,7 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 		topic  string
 	)
 	BeforeEach(func() {
-		s := ops.MemberChannel("noise")
-		t, member, ch, topic = s.T, s.Member, s.Ch, s.Topic
+		t, member, ch, topic = ops.MemberChannel("noise")
 		t.SendToChannel(t.User(harness.Admin), ch, topic, "chatter")
 	})
 

@@ -70,19 +70,12 @@ func GetAs(u harness.User, path string, id int, query ...any) *httpexpect.Respon
 	return WithQuery(harness.Current().As(u).GET(path, id), query...).Expect()
 }
 
-// MemberSetup is the setup many specs share: the target, its member, a fresh public channel
-// the member is subscribed to, and a fresh topic name.
-type MemberSetup struct {
-	T      *harness.Target
-	Member harness.User
-	Ch     harness.Channel
-	Topic  string
-}
-
-// MemberChannel makes a MemberSetup, the topic name with the given prefix.
-func MemberChannel(topicPrefix string) MemberSetup {
-	t := harness.Current()
-	return MemberSetup{T: t, Member: t.User(harness.Member), Ch: t.NewChannel(harness.Public, t.User(harness.Member)), Topic: harness.UniqueName(topicPrefix)}
+// MemberChannel is the setup many specs share: the target, its member, a fresh public channel
+// the member is subscribed to, and a fresh topic name with the given prefix.
+func MemberChannel(topicPrefix string) (t *harness.Target, member harness.User, ch harness.Channel, topic string) {
+	t = harness.Current()
+	member = t.User(harness.Member)
+	return t, member, t.NewChannel(harness.Public, member), harness.UniqueName(topicPrefix)
 }
 
 // SendForm sends method path as u with form fields given as name, value pairs; id fills the

@@ -1,13 +1,9 @@
 package api
 
 import (
-	"io"
-	"maps"
-	"mime/multipart"
-	"slices"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+	"github.com/chatconform/chatconform/fakeserver/internal/params"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -16,10 +12,7 @@ func (s *Service) uploadFile(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	var files []*multipart.FileHeader
-	for _, name := range slices.Sorted(maps.Keys(c.P.Files())) {
-		files = append(files, c.P.Files()[name]...)
-	}
+	files := c.P.Files()
 	switch {
 	case len(files) == 0:
 		return nil, apierr.BadRequest("You must specify a file to upload")
@@ -30,14 +23,9 @@ func (s *Service) uploadFile(c *handler.Call) (handler.Fields, error) {
 	if fh.Size > realm.MaxUploadBytes {
 		return nil, apierr.BadRequest("File is larger than this server's configured maximum upload size (%d MiB).", realm.MaxUploadBytes>>20)
 	}
-	f, err := fh.Open()
+	content, err := params.FileContent(fh, realm.MaxUploadBytes+1)
 	if err != nil {
-		return nil, apierr.BadRequest("Could not read the uploaded file")
-	}
-	defer f.Close()
-	content, err := io.ReadAll(io.LimitReader(f, realm.MaxUploadBytes+1))
-	if err != nil {
-		return nil, apierr.BadRequest("Could not read the uploaded file")
+		return nil, err
 	}
 	contentType := fh.Header.Get("Content-Type")
 	if contentType == "" {
@@ -65,13 +53,5 @@ func (s *Service) getAttachments(c *handler.Call) (handler.Fields, error) {
 
 // removeAttachment: DELETE /attachments/{attachment_id} (operation 18).
 func (s *Service) removeAttachment(c *handler.Call) (handler.Fields, error) {
-	invalid := apierr.BadRequest("Invalid attachment")
-	id, err := c.PathID("attachment_id", invalid)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().RemoveAttachment(c.User.ID, id)
+	return handler.ChangeByID(c, "attachment_id", apierr.BadRequest("Invalid attachment"), s.realm().RemoveAttachment)
 }

@@ -57,14 +57,7 @@ func (s *Service) getStreamID(c *handler.Call) (handler.Fields, error) {
 // archiveChannel: DELETE /streams/{stream_id} — archives the channel, as the real server's
 // "delete" does: its messages and subscriptions stay, it takes no new messages.
 func (s *Service) archiveChannel(c *handler.Call) (handler.Fields, error) {
-	id, err := c.PathID("stream_id", apierr.InvalidChannel)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().ArchiveChannel(c.User.ID, id)
+	return handler.ChangeByID(c, "stream_id", apierr.InvalidChannel, s.realm().ArchiveChannel)
 }
 
 // updateChannel: PATCH /streams/{stream_id} — a channel's access, description, name and

@@ -1,10 +1,7 @@
 package api
 
 import (
-	"io"
-	"maps"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
@@ -22,19 +19,12 @@ func (s *Service) addCustomEmoji(c *handler.Call) (handler.Fields, error) {
 		return nil, err
 	}
 	var files []realm.EmojiUpload
-	for _, field := range slices.Sorted(maps.Keys(c.P.Files())) {
-		for _, fh := range c.P.Files()[field] {
-			f, err := fh.Open()
-			if err != nil {
-				return nil, apierr.BadRequest("Could not read the uploaded file")
-			}
-			content, err := io.ReadAll(io.LimitReader(f, realm.MaxEmojiFileBytes+1))
-			f.Close()
-			if err != nil {
-				return nil, apierr.BadRequest("Could not read the uploaded file")
-			}
-			files = append(files, realm.EmojiUpload{FileName: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Content: content})
+	for _, fh := range c.P.Files() {
+		content, err := params.FileContent(fh, realm.MaxEmojiFileBytes+1)
+		if err != nil {
+			return nil, err
 		}
+		files = append(files, realm.EmojiUpload{FileName: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Content: content})
 	}
 	return handler.Fields{}, s.realm().AddCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"), files, s.Config().UploadQuotaBytesTotal)
 }

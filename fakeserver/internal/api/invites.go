@@ -105,14 +105,7 @@ var errNoInvitation = apierr.BadRequest("No such invitation")
 
 // resendInvite: POST /invites/{invite_id}/resend.
 func (s *Service) resendInvite(c *handler.Call) (handler.Fields, error) {
-	id, err := c.PathID("invite_id", errNoInvitation)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().ResendInvite(c.User.ID, id)
+	return handler.ChangeByID(c, "invite_id", errNoInvitation, s.realm().ResendInvite)
 }
 
 // revokeInvite: DELETE /invites/{invite_id}, and DELETE /invites/multiuse/{invite_id} when

@@ -29,14 +29,7 @@ func (s *Service) addLinkifier(c *handler.Call) (handler.Fields, error) {
 
 // removeLinkifier: DELETE /realm/filters/{filter_id}.
 func (s *Service) removeLinkifier(c *handler.Call) (handler.Fields, error) {
-	id, err := c.PathID("filter_id", apierr.BadRequest("Linkifier not found."))
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().RemoveLinkifier(id)
+	return handler.ChangeByID(c, "filter_id", apierr.BadRequest("Linkifier not found."), func(_, id int) error { return s.realm().RemoveLinkifier(id) })
 }
 
 // linkifierInput reads the fields of POST /realm/filters and PATCH /realm/filters/{id} that

@@ -28,12 +28,5 @@ func (s *Service) addPlayground(c *handler.Call) (handler.Fields, error) {
 
 // removePlayground: DELETE /realm/playgrounds/{playground_id}.
 func (s *Service) removePlayground(c *handler.Call) (handler.Fields, error) {
-	id, err := c.PathID("playground_id", apierr.BadRequest("Invalid playground"))
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().RemovePlayground(id)
+	return handler.ChangeByID(c, "playground_id", apierr.BadRequest("Invalid playground"), func(_, id int) error { return s.realm().RemovePlayground(id) })
 }

@@ -122,6 +122,20 @@ func ReadByID[T any](c *Call, name string, notFound error, key string, read func
 	return Fields{key: v}, nil
 }
 
+// ChangeByID answers a change to what one path ID names, with no other parameter (a delete,
+// an archive, a resend): the ID (notFound when too large to name anything), then change's
+// error for the requester, an empty success without one.
+func ChangeByID(c *Call, name string, notFound error, change func(requesterID, id int) error) (Fields, error) {
+	id, err := c.PathID(name, notFound)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Done(); err != nil {
+		return nil, err
+	}
+	return Fields{}, change(c.User.ID, id)
+}
+
 // Done returns the parameter error if any, so handlers can end with one check; in a strict
 // call, a parameter the handler did not read is one.
 func (c *Call) Done() error {

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -186,8 +187,31 @@ func (p *Params) Unhonoured(names ...string) {
 	}
 }
 
-// Files returns the uploaded files of a multipart request.
-func (p *Params) Files() map[string][]*multipart.FileHeader { return p.files }
+// Files returns the uploaded files of a multipart request, in the order of their fields'
+// names (a field's files in the order sent): what the real server takes does not depend on
+// the order in which a client wrote the fields.
+func (p *Params) Files() []*multipart.FileHeader {
+	var out []*multipart.FileHeader
+	for _, name := range slices.Sorted(maps.Keys(p.files)) {
+		out = append(out, p.files[name]...)
+	}
+	return out
+}
+
+// FileContent reads an uploaded file, at most limit bytes of it (a caller that refuses a
+// larger file passes one more than it takes).
+func FileContent(fh *multipart.FileHeader, limit int64) ([]byte, error) {
+	f, err := fh.Open()
+	if err != nil {
+		return nil, apierr.BadRequest("Could not read the uploaded file")
+	}
+	defer f.Close()
+	content, err := io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return nil, apierr.BadRequest("Could not read the uploaded file")
+	}
+	return content, nil
+}
 
 // String returns an optional string parameter, taken verbatim.
 func (p *Params) String(name string) (string, bool) {

@@ -177,7 +177,7 @@ func TestParseMultipartFiles(t *testing.T) {
 	ctype, body := multipartBody(t, map[string]string{"a": "1"}, "notes.txt")
 	p := parse(t, newRequest("POST", "", ctype, body))
 	files := p.Files()
-	if len(files["file"]) != 1 || files["file"][0].Filename != "notes.txt" {
+	if len(files) != 1 || files[0].Filename != "notes.txt" {
 		t.Errorf("files %v, want one file notes.txt", files)
 	}
 	if v, _ := p.String("a"); v != "1" {

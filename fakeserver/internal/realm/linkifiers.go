@@ -167,11 +167,9 @@ func (s *OrganizationState) AddLinkifier(in LinkifierInput) (int, error) {
 func (s *OrganizationState) RemoveLinkifier(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := slices.IndexFunc(s.linkifiers, func(l *Linkifier) bool { return l.ID == id })
-	if i < 0 {
+	if !removeFirst(&s.linkifiers, func(l *Linkifier) bool { return l.ID == id }) {
 		return apierr.BadRequest("Linkifier not found.")
 	}
-	s.linkifiers = slices.Delete(s.linkifiers, i, i+1)
 	s.publishRealmList("realm_linkifiers", s.linkifierList())
 	return nil
 }

@@ -70,11 +70,9 @@ func (s *OrganizationState) AddPlayground(name, language, template string) (int,
 func (s *OrganizationState) RemovePlayground(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := slices.IndexFunc(s.playgrounds, func(p *Playground) bool { return p.ID == id })
-	if i < 0 {
+	if !removeFirst(&s.playgrounds, func(p *Playground) bool { return p.ID == id }) {
 		return apierr.BadRequest("Invalid playground")
 	}
-	s.playgrounds = slices.Delete(s.playgrounds, i, i+1)
 	s.publishRealmList("realm_playgrounds", s.playgroundList())
 	return nil
 }

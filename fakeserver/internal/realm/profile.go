@@ -116,11 +116,9 @@ func (s *AccountState) AddProfileField(name, hint string, fieldType int) (int, e
 func (s *AccountState) RemoveProfileField(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := slices.IndexFunc(s.profileFields, func(f *ProfileField) bool { return f.ID == id })
-	if i < 0 {
+	if !removeFirst(&s.profileFields, func(f *ProfileField) bool { return f.ID == id }) {
 		return apierr.BadRequest("Field id %d not found.", id)
 	}
-	s.profileFields = slices.Delete(s.profileFields, i, i+1)
 	for _, values := range s.profileValues {
 		delete(values, id)
 	}

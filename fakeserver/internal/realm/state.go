@@ -8,6 +8,7 @@ package realm
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -173,6 +174,17 @@ func (s *core) Now() int64 { return s.clock.Unix() }
 func nextID(c *int) int {
 	*c++
 	return *c
+}
+
+// removeFirst deletes the first element of *list that match picks, reporting whether there
+// was one.
+func removeFirst[T any](list *[]T, match func(T) bool) bool {
+	i := slices.IndexFunc(*list, match)
+	if i < 0 {
+		return false
+	}
+	*list = slices.Delete(*list, i, i+1)
+	return true
 }
 
 // Tick runs what falls due when virtual time moves (the control API's clock): reminder and
