@@ -12,6 +12,9 @@ GINKGO  := $(GO) tool ginkgo
 # contention). The level runs and .ci/suite-against-binary reuse it.
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
+# Whole runs of the runner at once (the level sweep, the mutants, the unit tests that run it):
+# a run waits on its target about as much as it works, so twice the cores keeps both busy.
+RUNS    ?= $(shell echo $$(( $(PROCS) * 2 )))
 # go test's bound on a test binary: it catches a hang, not a slow machine, so it stays far above
 # a quiet run's time (minutes) for a machine several times busier.
 TEST_TIMEOUT ?= 90m
@@ -81,7 +84,7 @@ build:
 # package of the container test builds both images from scratch (minutes on two cores), beyond
 # go test's default 10-minute bound. The suite at older levels is make levels' work.
 unit:
-	$(WITHOUT_SETTINGS) $(GO) test -timeout $(TEST_TIMEOUT) -skip '^TestSuiteAtOlderLevels$$' $$($(GO) list ./... | grep -v '/specs$$')
+	$(WITHOUT_SETTINGS) $(GO) test -timeout $(TEST_TIMEOUT) -parallel $(RUNS) -skip '^TestSuiteAtOlderLevels$$' $$($(GO) list ./... | grep -v '/specs$$')
 
 # The test runs ignore any chatconform setting exported in the caller's shell: `make test`
 # always checks the fake, whatever target a developer was pointing the suite at.
@@ -99,21 +102,21 @@ suite-binary:
 # the sample levels, and at every other boundary, the catalog's and the fake's, and the level
 # below each, the specs of the requirements that change there (the catalog's levels and
 # specs/verdicts/level_gates.yaml say which). Each requirement it checks passes, or is not
-# applicable where it belongs to a later level. The runner is built once; $(PROCS) levels run at
+# applicable where it belongs to a later level. The runner is built once; $(RUNS) levels run at
 # once, each against a fake of its own.
 levels:
-	$(WITHOUT_SETTINGS) $(GO) test -count=1 -v -run '^TestSuiteAtOlderLevels$$' -parallel $(PROCS) -timeout $(TEST_TIMEOUT) ./specs/verdicts -args -every-boundary
+	$(WITHOUT_SETTINGS) $(GO) test -count=1 -v -run '^TestSuiteAtOlderLevels$$' -parallel $(RUNS) -timeout $(TEST_TIMEOUT) ./specs/verdicts -args -every-boundary
 
 # The suite's strength (docs/mutation.md): the suite against every mutant (the fake with one
 # documented rule broken; each must fail) and every benign variant (another choice the
-# document leaves open; each must pass), $(PROCS) at once; the table goes to reports/mutants.md.
+# document leaves open; each must pass), $(RUNS) at once; the table goes to reports/mutants.md.
 mutants:
-	$(WITHOUT_SETTINGS) $(GO) run ./cmd/mutants -j $(PROCS)
+	$(WITHOUT_SETTINGS) $(GO) run ./cmd/mutants -j $(RUNS)
 
 # The fixed sample of make test, so that the harness cannot rot: about 20 mutants, each against
 # the specs of its requirements, and 5 variants against the whole suite.
 mutants-sample:
-	$(WITHOUT_SETTINGS) $(GO) run ./cmd/mutants -sample -j $(PROCS) -out reports/mutants-sample
+	$(WITHOUT_SETTINGS) $(GO) run ./cmd/mutants -sample -j $(RUNS) -out reports/mutants-sample
 
 # A running Docker engine, for the container test among the unit tests.
 docker-engine:

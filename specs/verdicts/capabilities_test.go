@@ -19,6 +19,7 @@ func TestSuiteWithCapabilitySubsets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runner and runs the whole suite once per subset")
 	}
+	t.Parallel() // whole runs of the runner, which waits on the fake as much as it works
 	bin := runner(t)
 	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
 	for _, subset := range []string{"none", "config,reset,journal", "clock"} {

@@ -23,6 +23,7 @@ func TestDiff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runner and runs the suite four times")
 	}
+	t.Parallel() // whole runs of the runner, which waits on the fake as much as it works
 	bin := runner(t)
 	lower := fixtures.Default()
 	lower.Realm.FeatureLevel = 400
@@ -51,6 +52,7 @@ func TestDiff(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			fake := fakeserver.New(fakeserver.WithFixture(tc.fixture))
 			srv := httptest.NewServer(fake)
 			defer srv.Close()

@@ -99,9 +99,11 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runner and runs the suite three times")
 	}
+	t.Parallel() // whole runs of the runner, which waits on the fake as much as it works
 	bin := runner(t)
 
 	t.Run("one rule broken", func(t *testing.T) {
+		t.Parallel()
 		topics := regexp.MustCompile(`^/api/v1/users/me/[0-9]+/topics$`)
 		srv := alteringProxy(t, func(r *http.Request, reply map[string]any) {
 			if list, ok := reply["topics"].([]any); ok && r.Method == "GET" && topics.MatchString(r.URL.Path) {
@@ -172,6 +174,7 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 	})
 
 	t.Run("a systemic bug", func(t *testing.T) {
+		t.Parallel()
 		srv := alteringProxy(t, func(_ *http.Request, reply map[string]any) {
 			if reply["result"] == "success" {
 				delete(reply, "msg")
@@ -288,6 +291,7 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 	// Every error code renamed (lower case): one cause, one finding, whichever site checked the
 	// code, titled with the field and the values.
 	t.Run("renamed error codes", func(t *testing.T) {
+		t.Parallel()
 		srv := alteringProxy(t, func(_ *http.Request, reply map[string]any) {
 			if code, ok := reply["code"].(string); ok && reply["result"] == "error" {
 				reply["code"] = strings.ToLower(code)
@@ -308,6 +312,7 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 
 	// A wrong max_id in topic listings: one finding that names the field and both values.
 	t.Run("a wrong max_id", func(t *testing.T) {
+		t.Parallel()
 		srv := alteringProxy(t, func(r *http.Request, reply map[string]any) {
 			if list, ok := reply["topics"].([]any); ok && r.Method == "GET" {
 				for _, e := range list {
@@ -324,6 +329,7 @@ func TestFindingsAgainstBrokenServers(t *testing.T) {
 	})
 
 	t.Run("the fake itself", func(t *testing.T) {
+		t.Parallel()
 		fake := fakeserver.New()
 		srv := httptest.NewServer(fake)
 		defer srv.Close()

@@ -7,12 +7,14 @@ package verdicts_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chatconform/chatconform/fakeserver"
@@ -22,15 +24,41 @@ import (
 	"github.com/chatconform/chatconform/harness/report"
 )
 
-// runner builds the chatconform command once per test binary.
+// built is the chatconform command, built once for the whole test binary: the tests that run
+// it would otherwise each link it again.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// TestMain removes the runner built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// runner returns the chatconform command, building it on first use.
 func runner(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "chatconform")
-	build := exec.Command("go", "build", "-o", bin, "github.com/chatconform/chatconform/cmd/chatconform")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the runner: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "chatconform-runner"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "chatconform")
+		out, err := exec.Command("go", "build", "-o", built.bin, "github.com/chatconform/chatconform/cmd/chatconform").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("%w\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatalf("building the runner: %v", built.err)
 	}
-	return bin
+	return built.bin
 }
 
 // run runs the runner against base with the given extra environment and label filter, and
