@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 
@@ -69,8 +70,11 @@ var Entries = mustLoadEntries(entryFiles)
 // loadEntries reads every entries*.yaml of fsys, refusing a field an Entry does not have.
 func loadEntries(fsys fs.FS) ([]Entry, error) {
 	names, err := fs.Glob(fsys, "entries*.yaml")
-	if err != nil || len(names) == 0 {
-		return nil, fmt.Errorf("no entries*.yaml in the catalogue: %v", err)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, errors.New("no entries*.yaml in the catalogue")
 	}
 	var all []Entry
 	for _, name := range names { // fs.Glob sorts: entries.yaml first, then the parts

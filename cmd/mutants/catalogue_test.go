@@ -167,6 +167,9 @@ func TestLoadEntriesRefusesWhatAnEntryCannotHold(t *testing.T) {
 			t.Errorf("%s: loaded", name)
 		}
 	}
+	if _, err := loadEntries(fstest.MapFS{}); err == nil {
+		t.Error("a catalogue without entries*.yaml: loaded")
+	}
 	parts := fstest.MapFS{
 		"entries_b.yaml": {Data: []byte("- {name: third, operator: variant, does: d}\n")},
 		"entries.yaml":   {Data: []byte("- {name: first, operator: variant, does: d}\n")},
