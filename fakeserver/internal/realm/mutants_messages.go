@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 
@@ -177,13 +178,13 @@ type reactionList []ReactionView
 // MarshalJSON writes the reaction objects, or under the mutant their emoji names.
 func (l reactionList) MarshalJSON() ([]byte, error) {
 	if !mutation.On("reactions-as-names") {
-		return json.Marshal([]ReactionView(l))
+		return listJSON([]ReactionView(l))
 	}
 	names := make([]string, len(l))
 	for i, r := range l {
 		names[i] = r.EmojiName
 	}
-	return json.Marshal(names)
+	return listJSON(names)
 }
 
 // flagList is a message's flags; the flags-numeric-codes mutant writes each as its number in
@@ -197,11 +198,23 @@ var flagNumbers = []string{"read", "starred", "collapsed", "mentioned", "stream_
 // MarshalJSON writes the flags' names, or under the mutant their numbers.
 func (l flagList) MarshalJSON() ([]byte, error) {
 	if !mutation.On("flags-numeric-codes") {
-		return json.Marshal([]string(l))
+		return listJSON([]string(l))
 	}
 	codes := make([]int, len(l))
 	for i, f := range l {
 		codes[i] = slices.Index(flagNumbers, f) + 1
 	}
-	return json.Marshal(codes)
+	return listJSON(codes)
+}
+
+// listJSON is v's JSON without HTML escaping, so that the list reads byte for byte as the
+// replies' encoder (which escapes no HTML) would have written it, whichever encoder calls.
+func listJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
