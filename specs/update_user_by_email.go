@@ -133,8 +133,9 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 		})
 	})
 
-	// The document refuses it; the real server's update_user_backend has no such check (a role
-	// is one value, so the guest simply becomes an administrator). Both outcomes pass, never
+	// The document gives BAD_REQUEST as the error example where it is refused; the real
+	// server's update_user_backend has no such check (a role is one value, so the guest simply
+	// becomes an administrator). Both outcomes pass, never
 	// half of one: a refusal is BAD_REQUEST and changes nothing, not even the full_name sent
 	// with it; a success makes the user an administrator and no longer a guest.
 	It("refuses with BAD_REQUEST to make a guest an administrator, or makes the guest wholly an administrator", harness.Req("OP02-14"), func() {

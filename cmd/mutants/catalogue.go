@@ -1,5 +1,15 @@
 package main
 
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"gopkg.in/yaml.v3"
+)
+
 // Operator is a kind of mutation: a way a server can break a rule while keeping the shape of
 // its replies, derived from the kinds of statement the API document makes.
 type Operator string
@@ -34,21 +44,59 @@ const Variant Operator = "variant"
 // (mutation.On(Name)), its operator, the requirements it breaks (none for a variant) and
 // what the fake does differently.
 type Entry struct {
-	Name         string   `json:"name"`
-	Operator     Operator `json:"operator"`
-	Requirements []string `json:"requirements,omitempty"`
-	Does         string   `json:"does"`
+	Name         string   `json:"name" yaml:"name"`
+	Operator     Operator `json:"operator" yaml:"operator"`
+	Requirements []string `json:"requirements,omitempty" yaml:"requirements"`
+	Does         string   `json:"does" yaml:"does"`
 	// Level is the feature level the fake runs at for this entry, for a rule below a level
 	// boundary (an older form); 0 runs it at its newest level.
-	Level int `json:"level,omitempty"`
+	Level int `json:"level,omitempty" yaml:"level"`
 	// Sample puts the entry in the fixed sample that make test runs.
-	Sample bool `json:"sample,omitempty"`
+	Sample bool `json:"sample,omitempty" yaml:"sample"`
 }
 
 // Mutant reports whether the entry breaks a rule (a variant breaks none).
 func (e Entry) Mutant() bool { return e.Operator != Variant }
 
-// sample marks an entry as a member of the fixed sample.
-func sample(e Entry) Entry { e.Sample = true; return e }
+// The catalogue is data, one table a part (entries.yaml, then entries_<part>.yaml for each
+// part in name order), so that its parts grow without touching each other or any code.
+//
+//go:embed entries*.yaml
+var entryFiles embed.FS
 
-func reqs(ids ...string) []string { return ids }
+// Entries are the mutants and benign variants of every part of the catalogue, in order.
+var Entries = mustLoadEntries(entryFiles)
+
+// loadEntries reads every entries*.yaml of fsys, refusing a field an Entry does not have.
+func loadEntries(fsys fs.FS) ([]Entry, error) {
+	names, err := fs.Glob(fsys, "entries*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, errors.New("no entries*.yaml in the catalogue")
+	}
+	var all []Entry
+	for _, name := range names { // fs.Glob sorts: entries.yaml first, then the parts
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		var part []Entry
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&part); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		all = append(all, part...)
+	}
+	return all, nil
+}
+
+func mustLoadEntries(fsys fs.FS) []Entry {
+	entries, err := loadEntries(fsys)
+	if err != nil {
+		panic("cmd/mutants: " + err.Error())
+	}
+	return entries
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/chatconform/chatconform/specs/catalog"
 )
@@ -151,5 +152,31 @@ func TestEveryRequirementAccountedFor(t *testing.T) {
 		if !mutated[id] && !why[id] {
 			t.Errorf("%s: no mutant breaks it and no table in docs/mutation-*.md says why", id)
 		}
+	}
+}
+
+// The catalogue's files refuse what an Entry cannot hold: a misspelt field would otherwise
+// drop a requirement or the sample mark without a word.
+func TestLoadEntriesRefusesWhatAnEntryCannotHold(t *testing.T) {
+	for name, text := range map[string]string{
+		"a misspelt field": "- name: x\n  operator: wrong-value\n  requirement: [MSG-19]\n  does: d\n",
+		"not a list":       "name: x\noperator: wrong-value\n",
+		"a level as text":  "- name: x\n  operator: wrong-value\n  level: newest\n  does: d\n",
+	} {
+		if _, err := loadEntries(fstest.MapFS{"entries.yaml": {Data: []byte(text)}}); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+	}
+	if _, err := loadEntries(fstest.MapFS{}); err == nil {
+		t.Error("a catalogue without entries*.yaml: loaded")
+	}
+	parts := fstest.MapFS{
+		"entries_b.yaml": {Data: []byte("- {name: third, operator: variant, does: d}\n")},
+		"entries.yaml":   {Data: []byte("- {name: first, operator: variant, does: d}\n")},
+		"entries_a.yaml": {Data: []byte("- {name: second, operator: variant, does: d}\n")},
+	}
+	got, err := loadEntries(parts)
+	if err != nil || len(got) != 3 || got[0].Name != "first" || got[1].Name != "second" || got[2].Name != "third" {
+		t.Errorf("parts read as %v, %v: want entries.yaml first, then the parts in name order", got, err)
 	}
 }

@@ -25,7 +25,7 @@ func conformance(failed ...string) *report.Conformance {
 // A mutant is killed only by a failure of a requirement it declares; a variant passes only
 // when nothing failed.
 func TestJudge(t *testing.T) {
-	mutant := Entry{Name: "recipient-id-per-message", Operator: WrongValue, Requirements: reqs("MSG-19")}
+	mutant := Entry{Name: "recipient-id-per-message", Operator: WrongValue, Requirements: []string{"MSG-19"}}
 	variant := Entry{Name: "variant-x", Operator: Variant}
 	cases := []struct {
 		name   string
@@ -55,8 +55,8 @@ func TestJudge(t *testing.T) {
 // column, the survivors with the specs that should have caught them, and the totals.
 func TestMarkdownReport(t *testing.T) {
 	results := []Result{
-		{Entry: Entry{Name: "recipient-id-per-message", Operator: WrongValue, Requirements: reqs("MSG-19"), Does: "d1"}, Outcome: Killed, Failed: []string{"MSG-19"}, Reached: true},
-		{Entry: Entry{Name: "mute-topic-refused-at-limit", Operator: Boundary, Requirements: reqs("OP03-04"), Does: "d2"}, Outcome: Survived, Reached: true, Watchers: []string{"spec of OP03-04"}},
+		{Entry: Entry{Name: "recipient-id-per-message", Operator: WrongValue, Requirements: []string{"MSG-19"}, Does: "d1"}, Outcome: Killed, Failed: []string{"MSG-19"}, Reached: true},
+		{Entry: Entry{Name: "mute-topic-refused-at-limit", Operator: Boundary, Requirements: []string{"OP03-04"}, Does: "d2"}, Outcome: Survived, Reached: true, Watchers: []string{"spec of OP03-04"}},
 		{Entry: Entry{Name: "variant-x", Operator: Variant, Does: "d3"}, Outcome: Passed},
 	}
 	run := Run{Totals: count(results), Results: results}

@@ -11,10 +11,10 @@ import (
 // are judged as usual.
 func TestEntriesAtALevelWhereTheReferenceFailsAreBroken(t *testing.T) {
 	entries := []Entry{
-		{Name: "one-level-late", Operator: Boundary, Requirements: reqs("VER-23"), Level: 300},
-		{Name: "early-form", Operator: WrongValue, Requirements: reqs("VER-27", "VER-23"), Level: 300},
-		{Name: "other-level", Operator: WrongValue, Requirements: reqs("VER-28"), Level: 400},
-		{Name: "newest-level", Operator: WrongValue, Requirements: reqs("MSG-19")},
+		{Name: "one-level-late", Operator: Boundary, Requirements: []string{"VER-23"}, Level: 300},
+		{Name: "early-form", Operator: WrongValue, Requirements: []string{"VER-27", "VER-23"}, Level: 300},
+		{Name: "other-level", Operator: WrongValue, Requirements: []string{"VER-28"}, Level: 400},
+		{Name: "newest-level", Operator: WrongValue, Requirements: []string{"MSG-19"}},
 	}
 	for _, focus := range []bool{true, false} {
 		var mu sync.Mutex

@@ -54,5 +54,8 @@ func (s *Service) updateMessage(c *handler.Call) (handler.Fields, error) {
 	if !s.realm().AtLeast(realm.LevelDetachedUploads) {
 		return handler.Fields{}, nil
 	}
+	if mutation.On("detached-uploads-as-path-ids") {
+		return handler.Fields{"detached_uploads": pathIDs(detached)}, nil
+	}
 	return handler.Fields{"detached_uploads": detached}, nil
 }

@@ -69,6 +69,9 @@ func (s *Service) updatePresence(c *handler.Call) (handler.Fields, error) {
 		slim && !mutation.On("presence-legacy-when-slim") || mutation.On("presence-modern-by-default")
 	res := s.realm().Presences(q)
 	out := handler.Fields{"server_timestamp": float64(s.realm().Now()), "presences": res.Presences}
+	if mutation.On("variant-presence-server-timestamp-fraction") {
+		out["server_timestamp"] = float64(s.realm().Now()) + 0.6287155
+	}
 	if mutation.On("presence-server-timestamp-ms") {
 		out["server_timestamp"] = float64(s.realm().Now() * 1000)
 	}

@@ -23,6 +23,9 @@ func (s *MessageState) DeleteMessage(requesterID, messageID int) error {
 		return apierr.BadRequest("You don't have permission to delete this message")
 	}
 	s.deleteMessages([]*Message{m})
+	if singleDeletionsKeepTopics() {
+		s.keepEmptiedTopics([]*Message{m})
+	}
 	return nil
 }
 

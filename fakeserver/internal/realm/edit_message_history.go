@@ -104,6 +104,9 @@ func (s *MessageState) addEditFields(v *MessageView, m *Message, opts ViewOption
 		}
 		views = append(views, view)
 	}
+	if mutation.On("edit-history-moves-after-content") {
+		contentEditsFirst(views)
+	}
 	if mutation.On("edit-history-oldest-first") {
 		slices.Reverse(views)
 	}

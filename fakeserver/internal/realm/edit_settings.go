@@ -377,6 +377,9 @@ func realmSettingEvent(name string, value any) events.Event {
 	if mutation.On("group-setting-event-other-value") && isGroup {
 		value = -1
 	}
+	if mutation.On("realm-edit-setting-event-update-form") && !isGroup {
+		return events.Event{"type": "realm", "op": "update", "property": name, "value": value}
+	}
 	if isGroup || name == "allow_message_editing" || name == "message_content_edit_limit_seconds" {
 		return events.Event{"type": "realm", "op": "update_dict", "property": "default", "data": map[string]any{name: value}}
 	}

@@ -133,7 +133,7 @@ func validateLinkifier(in LinkifierInput) (*Linkifier, error) {
 		in.ExampleInput = nil
 	}
 	alts := in.AlternativeURLTemplates
-	if alts == nil || mutation.On("linkifier-alternatives-dropped") {
+	if alts == nil && !mutation.On("alternative-url-templates-default") || mutation.On("linkifier-alternatives-dropped") {
 		alts = []string{}
 	}
 	return &Linkifier{

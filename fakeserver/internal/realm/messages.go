@@ -306,8 +306,8 @@ type MessageView struct {
 	DisplayRecipient any              `json:"display_recipient"`
 	RecipientID      int              `json:"recipient_id"`
 	IsMeMessage      bool             `json:"is_me_message"`
-	Flags            []string         `json:"flags"`
-	Reactions        []ReactionView   `json:"reactions"`
+	Flags            flagList         `json:"flags"`
+	Reactions        reactionList     `json:"reactions"`
 	Submessages      []SubmessageView `json:"submessages"`
 	// EditHistory is absent when never edited or moved, or when the realm hides it.
 	EditHistory []EditEntryView `json:"edit_history,omitempty"`
@@ -354,6 +354,9 @@ func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) M
 		v.Timestamp *= 1000
 	}
 	if mutation.On("avatar-null-for-hidden-email") && opts.ClientGravatar {
+		v.AvatarURL = nil
+	}
+	if mutation.On("avatar-null-when-email-visible") && s.accts.canSeeRealEmail(viewer, sender) {
 		v.AvatarURL = nil
 	}
 	if opts.ClientGravatar && s.accts.canSeeRealEmail(viewer, sender) && !avatarAlwaysGiven() {
@@ -412,6 +415,9 @@ func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) M
 		v.TopicLinks = &links
 	} else {
 		v.SubjectLinks = &links
+	}
+	if mutation.On("topic-links-dropped") {
+		v.TopicLinks, v.SubjectLinks = nil, nil
 	}
 	v.Flags = viewFlags(m, viewer.ID)
 	if mutation.On("read-flag-per-message") {

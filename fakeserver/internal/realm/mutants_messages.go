@@ -1,6 +1,8 @@
 package realm
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
@@ -151,4 +153,68 @@ func (s *MessageState) keptTopicsOf(channelID int) []Topic {
 		}
 	}
 	return out
+}
+
+// singleDeletionsKeepTopics: a topic list kept apart from the messages that delete topic
+// updates but single deletions do not, so a topic emptied message by message stays listed.
+func singleDeletionsKeepTopics() bool { return mutation.On("topic-listed-after-messages-deleted") }
+
+// contentEditsFirst orders an edit history's content edits before its moves, each part still
+// newest first: a history kept in two lists and joined.
+func contentEditsFirst(views []EditEntryView) {
+	isMove := func(v EditEntryView) int {
+		if v.PrevContent == nil {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(views, func(a, b EditEntryView) int { return isMove(a) - isMove(b) })
+}
+
+// reactionList is a message's reactions; the reactions-as-names mutant writes them as the
+// emoji names alone.
+type reactionList []ReactionView
+
+// MarshalJSON writes the reaction objects, or under the mutant their emoji names.
+func (l reactionList) MarshalJSON() ([]byte, error) {
+	if !mutation.On("reactions-as-names") {
+		return listJSON([]ReactionView(l))
+	}
+	names := make([]string, len(l))
+	for i, r := range l {
+		names[i] = r.EmojiName
+	}
+	return listJSON(names)
+}
+
+// flagList is a message's flags; the flags-numeric-codes mutant writes each as its number in
+// a table of flags, as a database stores it, in place of its name.
+type flagList []string
+
+// flagNumbers are the flags the document names, numbered from 1 in this order under the mutant.
+var flagNumbers = []string{"read", "starred", "collapsed", "mentioned", "stream_wildcard_mentioned",
+	"topic_wildcard_mentioned", "wildcard_mentioned", "has_alert_word", "historical"}
+
+// MarshalJSON writes the flags' names, or under the mutant their numbers.
+func (l flagList) MarshalJSON() ([]byte, error) {
+	if !mutation.On("flags-numeric-codes") {
+		return listJSON([]string(l))
+	}
+	codes := make([]int, len(l))
+	for i, f := range l {
+		codes[i] = slices.Index(flagNumbers, f) + 1
+	}
+	return listJSON(codes)
+}
+
+// listJSON is v's JSON without HTML escaping, so that the list reads byte for byte as the
+// replies' encoder (which escapes no HTML) would have written it, whichever encoder calls.
+func listJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

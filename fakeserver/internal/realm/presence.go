@@ -170,6 +170,9 @@ func (s *UserDataState) Presences(q PresenceQuery) PresenceResult {
 			if mutation.On("presence-modern-timestamps-ms") {
 				res.Presences[strconv.Itoa(id)] = map[string]any{"active_timestamp": lastActive(p, u) * 1000, "idle_timestamp": p.idleTS * 1000}
 			}
+			if mutation.On("presence-modern-keys-legacy-entries") {
+				res.Presences[strconv.Itoa(id)] = map[string]any{"aggregated": s.legacyClientEntry(p, u, false), p.client: s.legacyClientEntry(p, u, true)}
+			}
 		} else {
 			res.Presences[s.accts.apiEmail(u)] = map[string]any{
 				"aggregated": s.legacyClientEntry(p, u, false),

@@ -51,7 +51,7 @@ func (s *MessageState) Topics(userID, channelID int, allowEmptyName bool) ([]Top
 			}
 		}
 	}
-	if emptiedTopicsKept() {
+	if emptiedTopicsKept() || singleDeletionsKeepTopics() {
 		topics = append(topics, s.keptTopicsOf(ch.ID)...)
 	}
 	if mutation.On("topics-of-every-channel") {
