@@ -32,9 +32,15 @@ conformance:
 # Every test (the README's second command; .ci/run runs it on a clean clone). The static checks
 # (CPU) and the engines' installs (network and disk, one apt at a time) run side by side, each
 # target's output kept together; the tests then run one target after another.
+# Each step's time is printed after it, so that a slow run shows where it went.
 test:
-	$(MAKE) --no-print-directory -j2 --output-sync=target static engines
-	$(MAKE) --no-print-directory unit race suite suite-binary levels mutants-sample
+	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target static engines,static and engines)
+	@for step in unit race suite suite-binary levels mutants-sample; do \
+		$(call timed,$(MAKE) --no-print-directory $$step,$$step) || exit 1; \
+	done
+
+# timed runs a command and prints how long it took: $(call timed,command,name).
+timed = start=$$(date +%s); $(1) && echo "make test: $(2) took $$(( $$(date +%s) - start )) s"
 
 # The static checks: the linters, vet's passes among them. Neither go vet nor oldest-go runs
 # here as well: lint runs vet's passes, stdversion among them, which checks every use of the
