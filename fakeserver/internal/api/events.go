@@ -30,7 +30,7 @@ func (s *Service) getEvents(c *handler.Call) (handler.Fields, error) {
 	queueID, hasQueue := c.P.String("queue_id")
 	lastEventID, hasLast := c.P.Int("last_event_id")
 	dontBlock := c.P.Bool("dont_block", false)
-	eventTypes := stringList(c, "event_types")
+	eventTypes := queueList(c, "event_types")
 	client := s.clientOptions(c)
 	if err := c.Done(); err != nil {
 		return nil, err

@@ -19,20 +19,10 @@ import (
 // and only when, its event type is chosen, as on the real server. The queue is made before
 // the state is read, so a change between the two is at worst seen twice, never lost.
 func (s *Service) register(c *handler.Call) (handler.Fields, error) {
-	fetchTypes := stringList(c, "fetch_event_types")
-	eventTypes := stringList(c, "event_types")
+	fetchTypes := queueList(c, "fetch_event_types")
+	eventTypes := queueList(c, "event_types")
 	client := s.clientOptions(c)
-	if caps, ok := jsonOfKind[map[string]any](c, "client_capabilities", "a dict"); ok {
-		client.Capabilities = map[string]bool{}
-		for _, name := range slices.Sorted(maps.Keys(caps)) {
-			on, isBool := caps[name].(bool)
-			if !isBool {
-				c.P.Fail(apierr.BadRequest("client_capabilities[%q] is not a boolean", name))
-				break
-			}
-			client.Capabilities[name] = on
-		}
-	}
+	client.Capabilities = clientCapabilities(c)
 	includeSubscribers := c.P.Bool("include_subscribers", false)
 	if err := c.Done(); err != nil {
 		return nil, err
@@ -63,6 +53,52 @@ func (s *Service) register(c *handler.Call) (handler.Fields, error) {
 	return st.f, nil
 }
 
+// MaxQueueParamBytes bounds each parameter of a queue's registration that is a list or a
+// dict (event_types, fetch_event_types, narrow, client_capabilities), in bytes of its JSON:
+// a queue keeps what they say for its life, and a user may hold 1,000 queues. The real server
+// bounds only the request's body; a client that names every event type the real server has
+// sends under 2 KB.
+const MaxQueueParamBytes = 4 << 10
+
+// withinQueueBound checks a registration parameter's size before it is decoded.
+func withinQueueBound(c *handler.Call, name string) bool {
+	if c.P.Size(name) > MaxQueueParamBytes {
+		c.P.Has(name) // read: it is not an unsupported parameter
+		c.P.Fail(apierr.BadRequest("%s is too long (limit: %d bytes)", name, MaxQueueParamBytes))
+		return false
+	}
+	return true
+}
+
+// queueList reads an optional list of strings of a queue's registration, within its bound.
+func queueList(c *handler.Call, name string) []string {
+	if !withinQueueBound(c, name) {
+		return nil
+	}
+	return stringList(c, name)
+}
+
+// clientCapabilities reads client_capabilities, a dict of booleans (nil when absent).
+func clientCapabilities(c *handler.Call) map[string]bool {
+	if !withinQueueBound(c, "client_capabilities") {
+		return nil
+	}
+	caps, ok := jsonOfKind[map[string]any](c, "client_capabilities", "a dict")
+	if !ok {
+		return nil
+	}
+	out := make(map[string]bool, len(caps))
+	for _, name := range slices.Sorted(maps.Keys(caps)) {
+		on, isBool := caps[name].(bool)
+		if !isBool {
+			c.P.Fail(apierr.BadRequest("client_capabilities[%q] is not a boolean", name))
+			return nil
+		}
+		out[name] = on
+	}
+	return out
+}
+
 // clientOptions reads the options that shape a queue's events, taken by POST /register and
 // by GET /events when it makes a queue: apply_markdown is false unless asked for, and
 // client_gravatar true from feature level 92 on, as on the real server.
@@ -90,6 +126,9 @@ func (s *Service) checkClientOptions(c *handler.Call, client events.Client) erro
 // eventNarrow reads the narrow of an event queue: a JSON list of [operator, operand] pairs
 // of strings (or, as newer servers also take, {"operator", "operand"} objects).
 func eventNarrow(c *handler.Call) [][2]string {
+	if !withinQueueBound(c, "narrow") {
+		return nil
+	}
 	list, ok := jsonOfKind[[]any](c, "narrow", "a list")
 	if !ok {
 		return nil

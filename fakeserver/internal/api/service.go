@@ -39,7 +39,8 @@ type Service struct {
 // New returns the handlers of one fake: its realm, event hub and clock, its current
 // configuration (shared: never changed), and the lock a reset takes for writing.
 func New(state *realm.State, hub *events.Hub, clk *clock.Clock, cfg func() *config.Config, generation *sync.RWMutex) *Service {
-	return &Service{state: state, hub: hub, clock: clk, config: cfg, generation: generation}
+	return &Service{state: state, hub: hub, clock: clk, config: cfg, generation: generation,
+		logins: httpx.Limiter[string]{MaxKeys: loginKeysKept}}
 }
 
 // Reset forgets what the handlers keep of the realm before a reset: temporary URLs, whose path
@@ -70,23 +71,32 @@ func (s *Service) batching() realm.Batching {
 // rule): at most 5 password attempts for one username in 30 minutes, whether they succeed or
 // not; a success forgets the attempts before it. The fake applies the rule while rate limiting
 // is on.
+// Attempts count per account, not per spelling: the key is the email as authentication
+// reads it (realm.LoginKey), at most 320 bytes, and the limiter keeps at most loginKeysKept
+// keys (about 5 MB), whatever number of usernames is tried.
 const (
 	loginAttemptsLimit  = 5
 	loginAttemptsWindow = 30 * time.Minute
+	loginKeysKept       = 10_000
 )
 
 // loginAttempt counts a password attempt for username while rate limiting is on, and refuses
-// one over the real server's limit; done tells it whether the attempt succeeded.
+// one over the real server's limit, or a username that cannot be an account's; done tells it
+// whether the attempt succeeded.
 func (s *Service) loginAttempt(username string) (done func(ok bool), err error) {
+	key, err := realm.LoginKey(username)
+	if err != nil {
+		return nil, err
+	}
 	if s.cfg().RateLimitRequests <= 0 {
 		return func(bool) {}, nil
 	}
-	if d := s.logins.Take(username, loginAttemptsLimit, loginAttemptsWindow); !d.Allowed {
+	if d := s.logins.Take(key, loginAttemptsLimit, loginAttemptsWindow); !d.Allowed {
 		return nil, handler.RateLimitHit(d.Wait)
 	}
 	return func(ok bool) {
 		if ok {
-			s.logins.Forget(username)
+			s.logins.Forget(key)
 		}
 	}, nil
 }

@@ -8,6 +8,11 @@ import (
 // Limiter keeps, per key (a user, or the username of a login), the wall times of the
 // requests in the current window.
 type Limiter[K comparable] struct {
+	// MaxKeys bounds the keys kept (0: no bound). A new key past it takes the place of
+	// another, chosen at random: the limiter's memory stays bounded however many keys are
+	// tried, and dropping a key a client is trying to exhaust takes about MaxKeys others.
+	MaxKeys int
+
 	mu   sync.Mutex
 	seen map[K][]time.Time
 	// rule is the limit and window the log was kept under; a new rule starts afresh.
@@ -67,7 +72,13 @@ func (l *Limiter[K]) Take(key K, limit int, window time.Duration) Decision {
 		l.seen, l.rule = map[K][]time.Time{}, rule
 	}
 	l.sweep(now, window)
-	log := l.seen[key]
+	log, known := l.seen[key]
+	if !known && l.MaxKeys > 0 && len(l.seen) >= l.MaxKeys {
+		for other := range l.seen { // map order: a random key
+			delete(l.seen, other)
+			break
+		}
+	}
 	for len(log) > 0 && !log[0].Add(window).After(now) {
 		log = log[1:]
 	}

@@ -67,3 +67,28 @@ func TestRateLimiterForgetsIdleKeys(t *testing.T) {
 		t.Errorf("after forget: %+v, want a fresh budget", d)
 	}
 }
+
+// TestRateLimiterBoundsKeys: past MaxKeys, a new key takes the place of another, so that the
+// keys kept never pass the bound; a key kept keeps its count.
+func TestRateLimiterBoundsKeys(t *testing.T) {
+	now := time.Unix(1000, 0)
+	l := &Limiter[string]{MaxKeys: 100, now: func() time.Time { return now }}
+	for range 5 {
+		l.Take("tried", 5, time.Hour)
+	}
+	dropped := false
+	for i := range 10_000 {
+		l.Take(fmt.Sprint("new-", i), 5, time.Hour)
+		if len(l.seen) > l.MaxKeys {
+			t.Fatalf("%d keys kept after %d new ones, want at most %d", len(l.seen), i+1, l.MaxKeys)
+		}
+		if _, ok := l.seen["tried"]; !ok {
+			dropped = true
+		} else if d := l.Take("tried", 5, time.Hour); d.Allowed {
+			t.Fatalf("a key kept lost its count: %+v", d)
+		}
+	}
+	if !dropped {
+		t.Error("10,000 new keys never took the place of the one tried first")
+	}
+}

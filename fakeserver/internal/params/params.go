@@ -158,6 +158,16 @@ func (p *Params) raw(name string) (string, bool) {
 	return vs[len(vs)-1], true
 }
 
+// Size is the length in bytes of a parameter's value (0 when absent), for a bound checked
+// before the value is decoded. It does not mark the parameter read.
+func (p *Params) Size(name string) int {
+	vs := p.values[name]
+	if len(vs) == 0 {
+		return 0
+	}
+	return len(vs[len(vs)-1])
+}
+
 // Names returns the parameter names the request carried, sorted.
 func (p *Params) Names() []string {
 	names := make([]string, 0, len(p.values))

@@ -25,20 +25,45 @@ func (s *UserDataState) alertWordsOf(userID int) []string {
 	return append([]string{}, s.alertWords[userID]...)
 }
 
+// MaxAlertWords bounds the alert words of one user. The real server has no such bound; every
+// message a user receives is searched for each of them, under the realm's lock.
+const MaxAlertWords = 1000
+
+// alertWordKey is the form in which two alert words are the same: the real server compares
+// them lower-cased.
+func alertWordKey(w string) string { return strings.ToLower(w) }
+
 // AddAlertWords adds words (trimmed; blank ones dropped), skipping those the user has already
-// in any case, and answers the whole list. Checked whole before anything changes.
+// in any case, and answers the whole list. Checked whole before anything changes; the words
+// are checked and told apart before the lock is taken, so that what runs under it is linear
+// in the user's words, of which there are at most MaxAlertWords.
 func (s *UserDataState) AddAlertWords(userID int, words []string) ([]string, error) {
+	var fresh []string
+	seen := map[string]bool{}
 	for i, w := range words {
 		if utf8.RuneCountInString(w) > MaxAlertWordLength {
 			return nil, apierr.BadRequest("alert_words[%d] is too long (limit: %d characters)", i, MaxAlertWordLength)
 		}
+		if w = strings.TrimSpace(w); w != "" && !seen[alertWordKey(w)] {
+			seen[alertWordKey(w)] = true
+			fresh = append(fresh, w)
+		}
+	}
+	tooMany := apierr.BadRequest("A user can have at most %d alert words.", MaxAlertWords)
+	if len(fresh) > MaxAlertWords {
+		return nil, tooMany
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	list := s.alertWords[userID]
-	for _, w := range words {
-		w = strings.TrimSpace(w)
-		if w != "" && !slices.ContainsFunc(list, func(have string) bool { return strings.EqualFold(have, w) }) {
+	for _, have := range list {
+		delete(seen, alertWordKey(have))
+	}
+	if len(list)+len(seen) > MaxAlertWords {
+		return nil, tooMany
+	}
+	for _, w := range fresh {
+		if seen[alertWordKey(w)] {
 			list = append(list, w)
 		}
 	}
@@ -50,11 +75,13 @@ func (s *UserDataState) AddAlertWords(userID int, words []string) ([]string, err
 // RemoveAlertWords removes the words, in any case, and answers what is left; words the user
 // does not have are ignored, as on the real server.
 func (s *UserDataState) RemoveAlertWords(userID int, words []string) []string {
+	gone := make(map[string]bool, len(words))
+	for _, w := range words {
+		gone[alertWordKey(strings.TrimSpace(w))] = true
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.alertWords[userID] = slices.DeleteFunc(s.alertWords[userID], func(have string) bool {
-		return slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(have, strings.TrimSpace(w)) })
-	})
+	s.alertWords[userID] = slices.DeleteFunc(s.alertWords[userID], func(have string) bool { return gone[alertWordKey(have)] })
 	s.publishAlertWords(userID)
 	return s.alertWordsOf(userID)
 }

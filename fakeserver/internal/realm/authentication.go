@@ -33,14 +33,29 @@ func (s *AccountState) Authenticate(email, apiKey string) (User, error) {
 	return *u, nil
 }
 
+// maxLoginLength is the longest login email the real server reads (Django's email validator
+// refuses longer ones before anything else).
+const maxLoginLength = 320
+
+// LoginKey is the form of a login email by which accounts are found: trimmed and lower-cased,
+// so that spellings that log in to one account are one key; an email that cannot name an
+// account is refused as the real server refuses it, before any attempt counts.
+func LoginKey(email string) (string, error) {
+	if !strings.Contains(email, "@") || len(email) > maxLoginLength {
+		return "", apierr.BadRequest("Enter a valid email address.")
+	}
+	return strings.ToLower(strings.TrimSpace(email)), nil
+}
+
 // PasswordLogin exchanges an email and password for the user (POST /fetch_api_key).
 func (s *AccountState) PasswordLogin(email, password string) (User, error) {
-	if !strings.Contains(email, "@") {
-		return User{}, apierr.BadRequest("Enter a valid email address.")
+	key, err := LoginKey(email)
+	if err != nil {
+		return User{}, err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	u, ok := s.usersByEmail[strings.ToLower(strings.TrimSpace(email))]
+	u, ok := s.usersByEmail[key]
 	if !ok || u.IsBot || u.Password == "" || u.Password != password {
 		return User{}, apierr.Of(apierr.KindUnauthenticated, "AUTHENTICATION_FAILED", "Your username or password is incorrect")
 	}

@@ -1,15 +1,8 @@
 package realm
 
 import (
-	"bytes"
 	"fmt"
-	"image"
-	"image/gif"
-	_ "image/jpeg" // decoders of the emoji images the fake takes
-	"image/png"
-	"maps"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -29,6 +22,7 @@ type customEmoji struct {
 	fileName    string // <id><extension>, under EmojiPathPrefix
 	contentType string
 	content     []byte
+	still       []byte // an animated emoji's still image (PNG), made at upload
 	animated    bool
 	deactivated bool
 }
@@ -124,13 +118,44 @@ type EmojiUpload struct {
 // in the real server's order of checks; guests and bots were refused before. Only
 // administrators may take the name of a built-in emoji. The images of all custom emoji, kept
 // in memory, are held to the realm's upload quota, so that the fake's memory stays bounded.
+// The image is measured, and an animated one's still image made, outside the lock; the
+// checks that depend on the realm are made again when the emoji is added.
 func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quotaBytes int64) error {
 	name, err := CustomEmojiName(rawName)
 	if err != nil {
 		return err
 	}
+	if err := s.checkEmojiUpload(authorID, name, files, quotaBytes); err != nil {
+		return err
+	}
+	f := files[0]
+	img, err := checkEmojiImage(f.Content)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.checkEmojiUploadLocked(authorID, name, files, quotaBytes); err != nil {
+		return err
+	}
+	id := nextID(&s.nextEmoji)
+	ext := map[string]string{"gif": ".gif", "jpeg": ".jpg", "png": ".png"}[img.format]
+	s.emoji[id] = &customEmoji{
+		id: id, name: name, authorID: authorID, fileName: fmt.Sprint(id, ext), contentType: "image/" + img.format,
+		content: f.Content, still: img.still, animated: img.still != nil,
+	}
+	s.publishRealmEmoji()
+	return nil
+}
+
+func (s *OrganizationState) checkEmojiUpload(authorID int, name string, files []EmojiUpload, quotaBytes int64) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.checkEmojiUploadLocked(authorID, name, files, quotaBytes)
+}
+
+// checkEmojiUploadLocked makes the checks before the image's own, under the caller's lock.
+func (s *OrganizationState) checkEmojiUploadLocked(authorID int, name string, files []EmojiUpload, quotaBytes int64) error {
 	if s.activeEmoji(name) != nil {
 		return apierr.BadRequest("A custom emoji with this name already exists.")
 	}
@@ -147,28 +172,11 @@ func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files [
 	}
 	stored := int64(len(f.Content))
 	for _, e := range s.emoji {
-		stored += int64(len(e.content))
+		stored += int64(len(e.content) + len(e.still))
 	}
 	if stored > quotaBytes {
 		return apierr.BadRequest("Upload would exceed your organization's upload quota.")
 	}
-	_, format, decodeErr := image.DecodeConfig(bytes.NewReader(f.Content))
-	if decodeErr != nil {
-		return apierr.BadRequest("Could not decode image; did you upload an image file?")
-	}
-	animated := false
-	if format == "gif" {
-		if g, err := gif.DecodeAll(bytes.NewReader(f.Content)); err == nil {
-			animated = len(g.Image) > 1
-		}
-	}
-	id := nextID(&s.nextEmoji)
-	ext := map[string]string{"gif": ".gif", "jpeg": ".jpg", "png": ".png"}[format]
-	s.emoji[id] = &customEmoji{
-		id: id, name: name, authorID: authorID, fileName: fmt.Sprint(id, ext), contentType: "image/" + format,
-		content: f.Content, animated: animated,
-	}
-	s.publishRealmEmoji()
 	return nil
 }
 
@@ -194,23 +202,29 @@ func (s *OrganizationState) RemoveCustomEmoji(requesterID int, name string) erro
 }
 
 // EmojiImage is a custom emoji's image by its path under EmojiPathPrefix: the uploaded file,
-// or for an animated emoji's still/<id>.png its first frame as PNG; ok is false for none.
+// or for an animated emoji's still/<id>.png the still image made at upload; ok is false for
+// none.
 func (s *OrganizationState) EmojiImage(name string) (contentType string, content []byte, ok bool) {
+	still := strings.HasPrefix(name, "still/")
+	file := strings.TrimPrefix(name, "still/")
+	dot := strings.IndexByte(file, '.')
+	if dot < 0 {
+		return "", nil, false
+	}
+	id, err := strconv.Atoi(file[:dot])
+	if err != nil {
+		return "", nil, false
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, id := range slices.Sorted(maps.Keys(s.emoji)) {
-		e := s.emoji[id]
-		if e.fileName == name {
-			return e.contentType, e.content, true
-		}
-		if e.animated && name == "still/"+strconv.Itoa(e.id)+".png" {
-			frame, err := gif.Decode(bytes.NewReader(e.content))
-			var still bytes.Buffer
-			if err != nil || png.Encode(&still, frame) != nil {
-				return "", nil, false
-			}
-			return "image/png", still.Bytes(), true
-		}
+	e := s.emoji[id]
+	switch {
+	case e == nil:
+		return "", nil, false
+	case still && e.still != nil && file == strconv.Itoa(id)+".png":
+		return "image/png", e.still, true
+	case !still && e.fileName == file:
+		return e.contentType, e.content, true
 	}
 	return "", nil, false
 }

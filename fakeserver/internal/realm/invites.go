@@ -3,7 +3,6 @@ package realm
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -76,22 +75,67 @@ func invitationError(msg string, errs [][]any, sent bool) error {
 		With("license_limit_reached", false).With("daily_limit_reached", false)
 }
 
-// nameAndAddress is "Name <address>", of which the address is taken.
-var nameAndAddress = regexp.MustCompile(`<(.*)>`)
+// MaxInvitesPerDay is the real server's default bound on the invitations an organization
+// sends in a day (INVITES_DEFAULT_REALM_DAILY_MAX, a realm's max_invites), resent ones
+// included. The real server applies it where anyone may create an organization (as on its
+// cloud); the fake always does, so that the invitations it keeps stay bounded.
+const MaxInvitesPerDay = 100
+
+// inviteSending is a number of invitations sent (or resent) at one time.
+type inviteSending struct {
+	at    int64 // UNIX seconds
+	count int
+}
+
+// checkInviteLimit refuses, as the real server does, count more invitations where they would
+// pass MaxInvitesPerDay within the last day; sentInvites records those that went. The caller
+// holds s.mu.
+func (s *AccountState) checkInviteLimit(count int) error {
+	now := s.Now()
+	for len(s.inviteSendings) > 0 && s.inviteSendings[0].at <= now-24*60*60 {
+		s.inviteSendings = s.inviteSendings[1:]
+	}
+	sent := 0
+	for _, b := range s.inviteSendings {
+		sent += b.count
+	}
+	if sent+count > MaxInvitesPerDay {
+		return apierr.Of(apierr.KindInvalid, "INVITATION_FAILED", "%s",
+			"To protect users, Zulip limits the number of invitations you can send in one day. Because you have reached the limit, no invitations were sent.").
+			With("errors", [][]any{}).With("sent_invitations", false).With("license_limit_reached", false).With("daily_limit_reached", true)
+	}
+	return nil
+}
+
+func (s *AccountState) sentInvites(count int) {
+	s.inviteSendings = append(s.inviteSendings, inviteSending{at: s.Now(), count: count})
+}
 
 // inviteeEmails splits the invitee_emails parameter at commas and newlines, as the real
-// server does, keeping each address once in the order given.
+// server does, keeping each address once in the order given, in time linear in its length.
+// Of "Name <address>", the address is taken: from the first "<" to the last ">", as the real
+// server's greedy pattern reads it.
 func inviteeEmails(raw string) []string {
 	var out []string
-	for _, e := range regexp.MustCompile(`[,\n]`).Split(raw, -1) {
-		if m := nameAndAddress.FindStringSubmatch(e); m != nil {
-			e = m[1]
+	seen := map[string]bool{}
+	for rest := raw; ; {
+		end := strings.IndexAny(rest, ",\n")
+		e := rest
+		if end >= 0 {
+			e = rest[:end]
 		}
-		if e = strings.TrimSpace(e); !slices.Contains(out, e) {
+		if open, shut := strings.IndexByte(e, '<'), strings.LastIndexByte(e, '>'); open >= 0 && shut > open {
+			e = e[open+1 : shut]
+		}
+		if e = strings.TrimSpace(e); !seen[e] {
+			seen[e] = true
 			out = append(out, e)
 		}
+		if end < 0 {
+			return out
+		}
+		rest = rest[end+1:]
 	}
-	return out
 }
 
 // checkInviteRole: only owners invite owners, and administrators and moderators are invited
@@ -145,7 +189,11 @@ func (s *AccountState) newInvite(req *User, r InviteRequest) *invite {
 // Invite sends email invitations (POST /invites). Addresses that do not validate stop the
 // whole batch; addresses that already have an account are skipped, and the real server
 // answers INVITATION_FAILED after inviting the others (sent_invitations says whether any went).
+// A batch that would pass MaxInvitesPerDay is refused whole before its addresses are checked,
+// as on the real server. The addresses are split before the lock is taken; under it, the work
+// is linear in at most MaxInvitesPerDay addresses.
 func (s *AccountState) Invite(requesterID int, r InviteRequest) error {
+	emails := inviteeEmails(r.Emails)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req := s.users[requesterID]
@@ -161,7 +209,9 @@ func (s *AccountState) Invite(requesterID int, r InviteRequest) error {
 	if err := s.inviteGroupsAndText(req, r); err != nil {
 		return err
 	}
-	emails := inviteeEmails(r.Emails)
+	if err := s.checkInviteLimit(len(emails)); err != nil {
+		return err
+	}
 	var invalid, skipped [][]any
 	var invitees []string
 	for _, e := range emails {
@@ -187,6 +237,7 @@ func (s *AccountState) Invite(requesterID int, r InviteRequest) error {
 		inv.id, inv.email = nextID(&s.nextInvite), e
 		s.invites[inv.id] = inv
 	}
+	s.sentInvites(len(invitees))
 	s.publishInvitesChanged(req)
 	if len(skipped) > 0 {
 		return invitationError("Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!", skipped, true)
@@ -273,7 +324,8 @@ func (s *AccountState) controlledInvite(req *User, kind map[int]*invite, id int)
 	return inv, nil
 }
 
-// ResendInvite sends an email invitation again, which renews its sending time.
+// ResendInvite sends an email invitation again, which renews its sending time; it counts
+// toward MaxInvitesPerDay.
 func (s *AccountState) ResendInvite(requesterID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -282,6 +334,10 @@ func (s *AccountState) ResendInvite(requesterID, id int) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkInviteLimit(1); err != nil {
+		return err
+	}
+	s.sentInvites(1)
 	inv.invited = s.Now()
 	s.publishInvitesChanged(s.users[inv.referrerID])
 	return nil

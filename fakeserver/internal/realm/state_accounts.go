@@ -33,6 +33,7 @@ type AccountState struct {
 	invites                  map[int]*invite // email invitations, by ID
 	multiuse                 map[int]*invite // invitation links, by ID
 	nextInvite, nextMultiuse int
+	inviteSendings           []inviteSending // of the last day, oldest first (invites.go)
 }
 
 func (s *AccountState) reset() {
