@@ -103,6 +103,9 @@ func (s *UserDataState) CreateDrafts(userID int, drafts []DraftData) ([]int, err
 		}
 		views = append(views, v)
 	}
+	if err := roomFor(s.accts, s.drafts, draftOwner, userID, len(views), MaxDraftsPerUser, "drafts"); err != nil {
+		return nil, err
+	}
 	ids := []int{}
 	for i := range views {
 		views[i].ID = nextID(&s.nextDraft)

@@ -122,9 +122,10 @@ type EmojiUpload struct {
 
 // AddCustomEmoji adds an emoji (POST /realm/emoji/{emoji_name}) with the one uploaded image,
 // in the real server's order of checks; guests and bots were refused before. Only
-// administrators may take the name of a built-in emoji. The images of all custom emoji, kept
-// in memory, are held to the realm's upload quota, so that the fake's memory stays bounded.
-func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quotaBytes int64) error {
+// administrators may take the name of a built-in emoji. The images of custom emoji, kept in
+// memory, count toward the upload quotas with the files (uploadRoom), so that the fake's
+// memory stays bounded.
+func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quota UploadQuota) error {
 	name, err := CustomEmojiName(rawName)
 	if err != nil {
 		return err
@@ -145,12 +146,8 @@ func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files [
 	if len(f.Content) > MaxEmojiFileBytes {
 		return apierr.BadRequest("Uploaded file is larger than the allowed limit of %d MiB", MaxEmojiFileBytes>>20)
 	}
-	stored := int64(len(f.Content))
-	for _, e := range s.emoji {
-		stored += int64(len(e.content))
-	}
-	if stored > quotaBytes {
-		return apierr.BadRequest("Upload would exceed your organization's upload quota.")
+	if err := s.uploads.uploadRoom(authorID, int64(len(f.Content)), quota); err != nil {
+		return err
 	}
 	_, format, decodeErr := image.DecodeConfig(bytes.NewReader(f.Content))
 	if decodeErr != nil {

@@ -67,6 +67,9 @@ func (s *UserDataState) CreateReminder(userID, messageID int, deliverAt int64, n
 	if utf8.RuneCountInString(note) > MaxReminderNoteLength {
 		return 0, apierr.BadRequest("Maximum reminder note length: %d characters", MaxReminderNoteLength)
 	}
+	if err := roomFor(s.accts, s.reminders, reminderOwner, userID, 1, MaxRemindersPerUser, "reminders"); err != nil {
+		return 0, err
+	}
 	r := &Reminder{
 		ID: nextID(&s.nextReminder), UserID: userID, MessageID: messageID, DeliverAt: deliverAt, Note: note,
 	}

@@ -52,6 +52,9 @@ func (s *UserDataState) CreateSavedSnippet(userID int, title, content string) (i
 	if err != nil {
 		return 0, err
 	}
+	if err := roomFor(s.accts, s.snippets, snippetOwner, userID, 1, MaxSavedSnippetsPerUser, "saved snippets"); err != nil {
+		return 0, err
+	}
 	sn := &userSnippet{userID: userID, SavedSnippet: SavedSnippet{
 		ID: nextID(&s.nextSnippet), Title: title, Content: content, DateCreated: s.Now(),
 	}}

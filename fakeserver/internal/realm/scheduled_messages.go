@@ -125,6 +125,9 @@ func (s *UserDataState) CreateScheduledMessage(userID int, m ScheduledMessage, t
 	if err != nil {
 		return 0, err
 	}
+	if err := roomFor(s.accts, s.scheduled, scheduledOwner, userID, 1, MaxScheduledMessagesPerUser, "scheduled messages"); err != nil {
+		return 0, err
+	}
 	sm := &scheduledMessage{id: nextID(&s.nextScheduled), userID: userID, ScheduledMessage: m}
 	s.scheduled[sm.id] = sm
 	s.publish(events.Event{"type": "scheduled_messages", "op": "add", "scheduled_messages": []ScheduledMessageView{s.scheduledView(sm)}}, userID)
