@@ -47,12 +47,5 @@ func (s *Service) getReminders(c *handler.Call) (handler.Fields, error) {
 
 // deleteReminder: DELETE /reminders/{reminder_id}.
 func (s *Service) deleteReminder(c *handler.Call) (handler.Fields, error) {
-	id, err := c.PathID("reminder_id", apierr.BadRequest("Reminder does not exist"))
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().DeleteReminder(c.User.ID, id)
+	return deleteOwn(c, "reminder_id", apierr.BadRequest("Reminder does not exist"), s.realm().DeleteReminder)
 }

@@ -100,6 +100,26 @@ func (s *UserDataState) kept() []keptItems {
 	}
 }
 
+// own is the user's item of a kind by its ID, or the kind's error when there is none or it is
+// another user's (the real server answers both alike).
+func own[V any](items map[int]*V, owner func(*V) int, userID, id int, missing func() error) (*V, error) {
+	if v := items[id]; v != nil && owner(v) == userID {
+		return v, nil
+	}
+	return nil, missing()
+}
+
+// deleteOwn removes the user's item of a kind by its ID with remove, or answers the kind's
+// error (own). The caller holds the lock.
+func deleteOwn[V any](items map[int]*V, owner func(*V) int, userID, id int, missing func() error, remove func(*V)) error {
+	v, err := own(items, owner, userID, id, missing)
+	if err != nil {
+		return err
+	}
+	remove(v)
+	return nil
+}
+
 // The account of each kind of item.
 func draftOwner(d *userDraft) int             { return d.userID }
 func snippetOwner(sn *userSnippet) int        { return sn.userID }

@@ -95,13 +95,11 @@ func (s *UserDataState) Reminders(userID int) []ReminderView {
 func (s *UserDataState) DeleteReminder(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.reminders[id]
-	if r == nil || r.UserID != userID {
-		return apierr.BadRequest("Reminder does not exist")
-	}
-	s.removeReminder(r)
-	return nil
+	return deleteOwn(s.reminders, reminderOwner, userID, id, errNoReminder, s.removeReminder)
 }
+
+// errNoReminder is the real server's answer for a reminder that is not the user's.
+func errNoReminder() error { return apierr.BadRequest("Reminder does not exist") }
 
 func (s *UserDataState) removeReminder(r *Reminder) {
 	delete(s.reminders, r.ID)
