@@ -326,7 +326,7 @@ func mergeQueryIntoForm(req *http.Request, route *routers.Route) {
 }
 
 // unrouted checks a request to a method and path the description lacks: the reply must be
-// an error in the envelope (405 without a code where the path takes other methods).
+// an error in the envelope (405 without a code, as the real server's, with an Allow header).
 func (c *Checker) unrouted(req *http.Request, status int, header http.Header, body []byte, err error, fail func(string, ...any) []string) []string {
 	if status < 400 {
 		return fail("undocumented route answered with success: add it to fakeserver/openapi/openapi.yaml")
@@ -334,20 +334,22 @@ func (c *Checker) unrouted(req *http.Request, status int, header http.Header, bo
 	schema := "Error"
 	route, params := c.anyRoute(req)
 	switch {
+	case status == http.StatusMethodNotAllowed:
+		// The real server's 405, also where the description's template is narrower than the
+		// route (a path converter takes the rest of the path: /user_uploads/1/a/b/c/d).
+		if header.Get("Allow") == "" {
+			return fail("a 405 must name the allowed methods in its Allow header")
+		}
+		schema = "MethodNotAllowed"
 	case !errors.Is(err, routers.ErrMethodNotAllowed) || route == nil:
-	case status != http.StatusMethodNotAllowed && slices.Contains(route.Operation.Tags, "control") &&
+	case slices.Contains(route.Operation.Tags, "control") &&
 		(status == http.StatusUnauthorized || status == http.StatusForbidden):
 		// the control API's protection answers before the method is looked at
 	case (status == http.StatusNotFound || status == http.StatusUnauthorized) && servedAtSomeLevels(route):
 		// the path exists only at the levels that serve it, and may not at the fake's: an
 		// unknown path, answered 404, or 401 first to a client without credentials
-	case status != http.StatusMethodNotAllowed && pathParamsMatch(route, params):
+	case pathParamsMatch(route, params):
 		return fail("a method the path does not take must be answered 405")
-	case status == http.StatusMethodNotAllowed:
-		if header.Get("Allow") == "" {
-			return fail("a 405 must name the allowed methods in its Allow header")
-		}
-		schema = "MethodNotAllowed"
 	}
 	if req.Method == http.MethodHead {
 		return nil
