@@ -26,7 +26,7 @@ func (s *Service) addCustomEmoji(c *handler.Call) (handler.Fields, error) {
 		}
 		files = append(files, realm.EmojiUpload{FileName: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Content: content})
 	}
-	return handler.Fields{}, s.realm().AddCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"), files, s.Config().UploadQuotaBytesTotal)
+	return handler.Fields{}, s.realm().AddCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"), files, s.Config().UploadQuota())
 }
 
 // removeCustomEmoji: DELETE /realm/emoji/{emoji_name} — deactivates it.

@@ -132,14 +132,7 @@ func (s *Service) editDraft(c *handler.Call) (handler.Fields, error) {
 
 // deleteDraft: DELETE /drafts/{draft_id}.
 func (s *Service) deleteDraft(c *handler.Call) (handler.Fields, error) {
-	id, err := c.PathID("draft_id", errDraftMissing)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().DeleteDraft(c.User.ID, id)
+	return handler.ChangeByID(c, "draft_id", errDraftMissing, s.realm().DeleteDraft)
 }
 
 // errDraftMissing is the answer for a draft ID too large to name one.

@@ -16,7 +16,7 @@ func (s *Service) registerQueue(userID int, eventTypes []string, client events.C
 	if slices.Contains(eventTypes, "user_topic") && s.realm().AtLeast(realm.LevelUserTopicState) {
 		eventTypes = slices.DeleteFunc(slices.Clone(eventTypes), func(t string) bool { return t == "muted_topics" })
 	}
-	return s.hub.Register(events.QueueSpec{UserID: userID, EventTypes: eventTypes, Client: client})
+	return s.hub.Register(events.QueueSpec{UserID: userID, Holder: s.realm().Holder(userID), EventTypes: eventTypes, Client: client})
 }
 
 // getEvents: GET /events — long-polls an event queue registered with POST /register.

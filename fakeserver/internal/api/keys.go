@@ -61,7 +61,7 @@ func (s *Service) updateBot(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	v, err := s.realm().UpdateBot(c.User.ID, id, up)
+	v, err := s.realm().UpdateBot(c.User.ID, id, up, s.Config().HolderBounds())
 	if err != nil {
 		return nil, err
 	}

@@ -45,12 +45,5 @@ func (s *Service) editSavedSnippet(c *handler.Call) (handler.Fields, error) {
 
 // deleteSavedSnippet: DELETE /saved_snippets/{saved_snippet_id}.
 func (s *Service) deleteSavedSnippet(c *handler.Call) (handler.Fields, error) {
-	id, err := c.PathID("saved_snippet_id", errSnippetMissing)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().DeleteSavedSnippet(c.User.ID, id)
+	return handler.ChangeByID(c, "saved_snippet_id", errSnippetMissing, s.realm().DeleteSavedSnippet)
 }

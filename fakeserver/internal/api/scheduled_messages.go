@@ -62,12 +62,5 @@ func (s *Service) editScheduledMessage(c *handler.Call) (handler.Fields, error) 
 
 // deleteScheduledMessage: DELETE /scheduled_messages/{scheduled_message_id}.
 func (s *Service) deleteScheduledMessage(c *handler.Call) (handler.Fields, error) {
-	id, err := c.PathID("scheduled_message_id", errScheduledMissing)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	return handler.Fields{}, s.realm().DeleteScheduledMessage(c.User.ID, id)
+	return handler.ChangeByID(c, "scheduled_message_id", errScheduledMissing, s.realm().DeleteScheduledMessage)
 }

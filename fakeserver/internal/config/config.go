@@ -167,6 +167,11 @@ func (c Config) UploadQuota() realm.UploadQuota {
 	return realm.UploadQuota{PerUser: c.UploadQuotaBytesPerUser, Total: c.UploadQuotaBytesTotal}
 }
 
+// HolderBounds are the configured bounds on what one user and their bots keep.
+func (c Config) HolderBounds() realm.HolderBounds {
+	return realm.HolderBounds{MaxBots: c.MaxBotsPerUser, Uploads: c.UploadQuota(), BotStorage: c.BotStorageQuota()}
+}
+
 // BotStorageQuota is the configured bound on what bots store.
 func (c Config) BotStorageQuota() realm.BotStorageQuota {
 	return realm.BotStorageQuota{PerOwner: c.BotStorageQuotaBytesPerOwner, Total: c.BotStorageQuotaBytesTotal}

@@ -46,14 +46,15 @@ type Options struct {
 	PollTimeout time.Duration
 	// IdleTimeout is the virtual time after which a queue nobody polls is dropped.
 	IdleTimeout time.Duration
-	// MaxQueuesPerUser is how many queues one user may hold; registering one more drops
-	// the user's least recently used queue that no fetch is waiting on.
+	// MaxQueuesPerUser is how many queues one user and their bots (QueueSpec.Holder) may
+	// hold; registering one more drops their least recently used queue that no fetch is
+	// waiting on.
 	MaxQueuesPerUser int
 	// MaxEvents is how many unacknowledged events a queue may hold; a queue that would hold
 	// more is dropped (its client gets BAD_EVENT_QUEUE_ID and registers again).
 	MaxEvents int
-	// MaxEventsPerUser is how many unacknowledged events all of one user's queues may hold;
-	// beyond it the user's fullest queues are dropped until they hold no more.
+	// MaxEventsPerUser is how many unacknowledged events all the queues of one user and their
+	// bots may hold; beyond it their fullest queues are dropped until they hold no more.
 	MaxEventsPerUser int
 	// IdleWallTimeout is the real time after which a queue nobody polls is dropped.
 	IdleWallTimeout time.Duration
@@ -62,6 +63,10 @@ type Options struct {
 // QueueSpec describes the queue a client registers.
 type QueueSpec struct {
 	UserID int
+	// Holder is the account whose bounds the queue counts toward: a bot's owner, so that a
+	// member's many bots do not multiply the per-user bounds; zero means UserID. A queue
+	// keeps the holder it was registered with.
+	Holder int
 	// EventTypes are the event types the queue receives; nil means all. Heartbeats are
 	// delivered whatever the list says, as on the real server.
 	EventTypes []string
@@ -85,6 +90,7 @@ type Hub struct {
 	opts     Options
 	queues   map[string]*queue
 	byUser   map[int][]*queue // in registration order
+	byHolder map[int][]*queue // the same, by the account whose bounds they count toward
 	next     int              // last queue number handed out
 	gcAt     time.Time        // virtual time of the last garbage collection
 	gcWall   time.Time        // real time of the last garbage collection
@@ -96,6 +102,7 @@ type Hub struct {
 type queue struct {
 	id         string
 	userID     int
+	holder     int
 	types      map[string]bool // nil: all types
 	client     Client
 	clientKey  string    // client in a comparable form: queues alike get the same events
@@ -125,7 +132,7 @@ func NewHub(clk *clock.Clock, opts Options) *Hub {
 		gen:    clk.Unix(),
 		opts:   withDefaults(opts),
 		queues: map[string]*queue{},
-		byUser: map[int][]*queue{},
+		byUser: map[int][]*queue{}, byHolder: map[int][]*queue{},
 		gcAt:   clk.Now(),
 		gcWall: time.Now(),
 	}
@@ -201,11 +208,16 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 	defer h.mu.Unlock()
 	now := h.clock.Now()
 	h.collect(now)
-	h.evictFor(spec.UserID)
+	holder := spec.Holder
+	if holder == 0 {
+		holder = spec.UserID
+	}
+	h.evictFor(holder)
 	h.next++
 	q := &queue{
 		id:         fmt.Sprintf("%d-%d:%d", h.gen, h.resets, h.next),
 		userID:     spec.UserID,
+		holder:     holder,
 		client:     spec.Client,
 		clientKey:  fmt.Sprintf("%#v", spec.Client), // strings quoted, maps sorted: alike only if equal
 		pruned:     -1,
@@ -220,6 +232,7 @@ func (h *Hub) Register(spec QueueSpec) (queueID string, lastEventID int) {
 	}
 	h.queues[q.id] = q
 	h.byUser[q.userID] = append(h.byUser[q.userID], q)
+	h.byHolder[holder] = append(h.byHolder[holder], q)
 	return q.id, -1
 }
 
@@ -239,6 +252,7 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 	h.collect(h.clock.Now())
 	var seen map[int]bool // made for the first user with a queue: most publishes find none
 	var full []*queue
+	var holders []int             // of the users whose queues got events
 	var copies map[uintptr]copied // by the identity of the publisher's map
 	for _, uid := range userIDs {
 		if len(h.byUser[uid]) == 0 || seen[uid] {
@@ -252,7 +266,6 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 			copies = map[uintptr]copied{}
 		}
 		var formed map[string][]Event // by client key, made for a user's second queue
-		pending := 0
 		for i, q := range h.byUser[uid] {
 			evs, ok := formed[q.clientKey]
 			if !ok {
@@ -273,11 +286,15 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 			}
 			if len(q.events) > h.opts.MaxEvents {
 				full = append(full, q)
-			} else {
-				pending += len(q.events)
+			}
+			if len(holders) == 0 || holders[len(holders)-1] != q.holder {
+				holders = append(holders, q.holder)
 			}
 		}
-		full = append(full, h.overBudget(uid, pending)...)
+	}
+	slices.Sort(holders)
+	for _, holder := range slices.Compact(holders) {
+		full = append(full, h.overBudget(holder)...)
 	}
 	// A queue over its bound is dropped, as the real server drops a queue it cannot keep:
 	// the client learns it from BAD_EVENT_QUEUE_ID and registers again.
@@ -286,18 +303,19 @@ func (h *Hub) PublishEach(form func(userID int, c Client) []Event, userIDs ...in
 	}
 }
 
-// overBudget returns the user's fullest queues (none over MaxEvents, which go anyway) to drop
-// so that the rest hold at most MaxEventsPerUser events; pending is what they hold now. The
-// caller holds h.mu.
-func (h *Hub) overBudget(userID, pending int) []*queue {
-	if pending <= h.opts.MaxEventsPerUser {
-		return nil
-	}
+// overBudget returns the holder's fullest queues (none over MaxEvents, which go anyway) to
+// drop so that the rest hold at most MaxEventsPerUser events. The caller holds h.mu.
+func (h *Hub) overBudget(holder int) []*queue {
 	var kept []*queue
-	for _, q := range h.byUser[userID] {
+	pending := 0
+	for _, q := range h.byHolder[holder] {
 		if len(q.events) <= h.opts.MaxEvents {
 			kept = append(kept, q)
+			pending += len(q.events)
 		}
+	}
+	if pending <= h.opts.MaxEventsPerUser {
+		return nil
 	}
 	slices.SortStableFunc(kept, func(a, b *queue) int { return len(b.events) - len(a.events) })
 	n := 0
@@ -472,7 +490,7 @@ func (h *Hub) Reset() {
 	for _, q := range h.queues {
 		q.release()
 	}
-	h.queues, h.byUser, h.next = map[string]*queue{}, map[int][]*queue{}, 0
+	h.queues, h.byUser, h.byHolder, h.next = map[string]*queue{}, map[int][]*queue{}, map[int][]*queue{}, 0
 	h.resets++
 	h.gcAt, h.gcNeeded = h.clock.Now(), false
 }
@@ -532,11 +550,17 @@ func (h *Hub) access(userID int, queueID string) (*queue, error) {
 func (h *Hub) drop(q *queue) {
 	q.release()
 	delete(h.queues, q.id)
-	list := slices.DeleteFunc(h.byUser[q.userID], func(other *queue) bool { return other == q })
+	unlist(h.byUser, q.userID, q)
+	unlist(h.byHolder, q.holder, q)
+}
+
+// unlist removes a queue from its list in an index.
+func unlist(index map[int][]*queue, key int, q *queue) {
+	list := slices.DeleteFunc(index[key], func(other *queue) bool { return other == q })
 	if len(list) == 0 {
-		delete(h.byUser, q.userID)
+		delete(index, key)
 	} else {
-		h.byUser[q.userID] = list
+		index[key] = list
 	}
 }
 
@@ -558,10 +582,10 @@ func (h *Hub) collect(now time.Time) {
 	}
 }
 
-// evictFor makes room for one more queue of the user by dropping the least recently used
-// queue without a waiting fetch. The caller holds h.mu.
-func (h *Hub) evictFor(userID int) {
-	list := h.byUser[userID]
+// evictFor makes room for one more queue of the holder's accounts by dropping their least
+// recently used queue without a waiting fetch. The caller holds h.mu.
+func (h *Hub) evictFor(holder int) {
+	list := h.byHolder[holder]
 	if len(list) < h.opts.MaxQueuesPerUser {
 		return
 	}

@@ -64,19 +64,8 @@ func (s *UploadState) UploadFile(ownerID int, name, contentType string, content 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var mine, all int64
-	for _, a := range s.attachments {
-		all += int64(len(a.Content))
-		if a.OwnerID == ownerID {
-			mine += int64(len(a.Content))
-		}
-	}
-	size := int64(len(content))
-	if all+size > quota.Total {
-		return Upload{}, apierr.BadRequest("Upload would exceed your organization's upload quota.")
-	}
-	if mine+size > quota.PerUser {
-		return Upload{}, apierr.BadRequest("Upload would exceed your upload quota of %d bytes.", quota.PerUser)
+	if err := s.uploadRoom(ownerID, int64(len(content)), quota); err != nil {
+		return Upload{}, err
 	}
 	id := nextID(&s.nextAttachment)
 	a := &Attachment{

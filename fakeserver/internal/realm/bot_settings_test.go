@@ -15,7 +15,7 @@ func TestBotConfigSizeBounded(t *testing.T) {
 		t.Fatalf("creating the bot: %v", err)
 	}
 	update := func(config map[string]string) error {
-		_, err := s.UpdateBot(1, bot.ID, BotUpdate{BotSettingsUpdate: BotSettingsUpdate{ServiceInterface: 1, ConfigData: config}})
+		_, err := s.UpdateBot(1, bot.ID, BotUpdate{BotSettingsUpdate: BotSettingsUpdate{ServiceInterface: 1, ConfigData: config}}, HolderBounds{})
 		return err
 	}
 	half := strings.Repeat("v", maxBotConfigSize/2-1) // with a one-character key: half the bound

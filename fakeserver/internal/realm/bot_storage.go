@@ -105,19 +105,31 @@ func (s *AccountState) PutBotStorage(botID int, entries map[string]string, quota
 // counted toward a BotStorageQuota; a bot without an owner is its own group. The caller holds
 // the lock.
 func (s *AccountState) ownerBotStorage(botID int) int {
-	owner := func(id int) int {
-		if u := s.users[id]; u != nil && u.BotOwnerID != 0 {
-			return u.BotOwnerID
-		}
-		return -id
+	if u := s.users[botID]; u != nil && u.BotOwnerID != 0 {
+		return s.ownerStorage(u.BotOwnerID)
 	}
-	mine, n := owner(botID), 0
+	return s.botStorageCost(botID)
+}
+
+// ownerStorage is what the bots of one owner store, as counted toward a BotStorageQuota. The
+// caller holds the lock.
+func (s *AccountState) ownerStorage(ownerID int) int {
+	n := 0
 	for id, b := range s.botStorage {
-		if owner(id) == mine {
+		if u := s.users[id]; u != nil && u.BotOwnerID == ownerID {
 			n += b.cost()
 		}
 	}
 	return n
+}
+
+// botStorageCost is what one bot stores, as counted toward a BotStorageQuota. The caller holds
+// the lock.
+func (s *AccountState) botStorageCost(botID int) int {
+	if b := s.botStorage[botID]; b != nil {
+		return b.cost()
+	}
+	return 0
 }
 
 // totalBotStorage is what every bot of the realm stores, as counted toward a BotStorageQuota.

@@ -86,8 +86,9 @@ type BotView struct {
 }
 
 // UpdateBot applies a bot's owner's or an administrator's change, all or nothing: every
-// field is checked before any is applied.
-func (s *AccountState) UpdateBot(requesterID, botID int, up BotUpdate) (BotView, error) {
+// field is checked before any is applied. A new owner must have room, within bounds, for what
+// the bot keeps (roomForBot).
+func (s *AccountState) UpdateBot(requesterID, botID int, up BotUpdate, bounds HolderBounds) (BotView, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	bot, err := s.managedBot(requesterID, botID)
@@ -124,6 +125,11 @@ func (s *AccountState) UpdateBot(requesterID, botID int, up BotUpdate) (BotView,
 			return BotView{}, apierr.BadRequest("Failed to change owner, user is deactivated")
 		case owner.IsBot:
 			return BotView{}, apierr.BadRequest("Failed to change owner, bots can't own other bots")
+		}
+		if owner.ID != bot.BotOwnerID {
+			if err := s.roomForBot(bot, owner.ID, bounds); err != nil {
+				return BotView{}, err
+			}
 		}
 	}
 	checked, err := s.checkBotSettings(s.users[requesterID], bot, up.BotSettingsUpdate)

@@ -103,6 +103,9 @@ func (s *UserDataState) CreateDrafts(userID int, drafts []DraftData) ([]int, err
 		}
 		views = append(views, v)
 	}
+	if err := roomFor(s.accts, s.drafts, draftOwner, userID, len(views), MaxDraftsPerUser, "drafts"); err != nil {
+		return nil, err
+	}
 	ids := []int{}
 	for i := range views {
 		views[i].ID = nextID(&s.nextDraft)
@@ -117,9 +120,9 @@ func (s *UserDataState) CreateDrafts(userID int, drafts []DraftData) ([]int, err
 func (s *UserDataState) EditDraft(userID, id int, d DraftData) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	kept := s.drafts[id]
-	if kept == nil || kept.userID != userID {
-		return errNoDraft()
+	kept, err := own(s.drafts, draftOwner, userID, id, errNoDraft)
+	if err != nil {
+		return err
 	}
 	v, err := s.draftView(s.accts.users[userID], d)
 	if err != nil {
@@ -135,17 +138,16 @@ func (s *UserDataState) EditDraft(userID, id int, d DraftData) error {
 func (s *UserDataState) DeleteDraft(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	kept := s.drafts[id]
-	if kept == nil || kept.userID != userID {
-		return errNoDraft()
-	}
-	delete(s.drafts, id)
-	s.publish(events.Event{"type": "drafts", "op": "remove", "draft_id": id}, userID)
-	return nil
+	return deleteOwn(s.drafts, draftOwner, userID, id, errNoDraft, s.removeDraft)
+}
+
+func (s *UserDataState) removeDraft(d *userDraft) {
+	delete(s.drafts, d.view.ID)
+	s.publish(events.Event{"type": "drafts", "op": "remove", "draft_id": d.view.ID}, d.userID)
 }
 
 // errNoDraft is the real server's answer for a draft that is not the user's: 404.
-func errNoDraft() *apierr.Error {
+func errNoDraft() error {
 	return apierr.Of(apierr.KindNotFound, "BAD_REQUEST", "Draft does not exist")
 }
 

@@ -116,16 +116,16 @@ type EmojiUpload struct {
 
 // AddCustomEmoji adds an emoji (POST /realm/emoji/{emoji_name}) with the one uploaded image,
 // in the real server's order of checks; guests and bots were refused before. Only
-// administrators may take the name of a built-in emoji. The images of all custom emoji, kept
-// in memory, are held to the realm's upload quota, so that the fake's memory stays bounded.
-// The image is measured, and an animated one's still image made, outside the lock; the
-// checks that depend on the realm are made again when the emoji is added.
-func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quotaBytes int64) error {
+// administrators may take the name of a built-in emoji. The images of custom emoji, kept in
+// memory, count toward the upload quotas with the files (uploadRoom), so that the fake's
+// memory stays bounded. The image is measured, and an animated one's still image made, outside
+// the lock; the checks that depend on the realm are made again when the emoji is added.
+func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files []EmojiUpload, quota UploadQuota) error {
 	name, err := CustomEmojiName(rawName)
 	if err != nil {
 		return err
 	}
-	if err := s.checkEmojiUpload(authorID, name, files, quotaBytes); err != nil {
+	if err := s.checkEmojiUpload(authorID, name, files, quota); err != nil {
 		return err
 	}
 	f := files[0]
@@ -135,7 +135,7 @@ func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files [
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.checkEmojiUploadLocked(authorID, name, files, quotaBytes); err != nil {
+	if err := s.checkEmojiUploadLocked(authorID, name, files, quota); err != nil {
 		return err
 	}
 	id := nextID(&s.nextEmoji)
@@ -148,14 +148,14 @@ func (s *OrganizationState) AddCustomEmoji(authorID int, rawName string, files [
 	return nil
 }
 
-func (s *OrganizationState) checkEmojiUpload(authorID int, name string, files []EmojiUpload, quotaBytes int64) error {
+func (s *OrganizationState) checkEmojiUpload(authorID int, name string, files []EmojiUpload, quota UploadQuota) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.checkEmojiUploadLocked(authorID, name, files, quotaBytes)
+	return s.checkEmojiUploadLocked(authorID, name, files, quota)
 }
 
 // checkEmojiUploadLocked makes the checks before the image's own, under the caller's lock.
-func (s *OrganizationState) checkEmojiUploadLocked(authorID int, name string, files []EmojiUpload, quotaBytes int64) error {
+func (s *OrganizationState) checkEmojiUploadLocked(authorID int, name string, files []EmojiUpload, quota UploadQuota) error {
 	if s.activeEmoji(name) != nil {
 		return apierr.BadRequest("A custom emoji with this name already exists.")
 	}
@@ -170,12 +170,8 @@ func (s *OrganizationState) checkEmojiUploadLocked(authorID int, name string, fi
 	if len(f.Content) > MaxEmojiFileBytes {
 		return apierr.BadRequest("Uploaded file is larger than the allowed limit of %d MiB", MaxEmojiFileBytes>>20)
 	}
-	stored := int64(len(f.Content))
-	for _, e := range s.emoji {
-		stored += int64(len(e.content) + len(e.still))
-	}
-	if stored > quotaBytes {
-		return apierr.BadRequest("Upload would exceed your organization's upload quota.")
+	if err := s.uploads.uploadRoom(authorID, int64(len(f.Content)), quota); err != nil {
+		return err
 	}
 	return nil
 }

@@ -112,6 +112,9 @@ func (s *GroupState) CreateGroup(requesterID int, name, description string, memb
 	if err != nil {
 		return 0, err
 	}
+	if len(s.groups) >= MaxUserGroups {
+		return 0, apierr.BadRequest("An organization can have at most %d user groups.", MaxUserGroups)
+	}
 	g := &UserGroup{
 		ID: nextID(&s.nextGroup), Name: name, Description: description, Members: members,
 		Subgroups: subgroups, CreatorID: req.ID, DateCreated: s.Now(),

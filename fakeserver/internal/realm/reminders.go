@@ -67,6 +67,9 @@ func (s *UserDataState) CreateReminder(userID, messageID int, deliverAt int64, n
 	if utf8.RuneCountInString(note) > MaxReminderNoteLength {
 		return 0, apierr.BadRequest("Maximum reminder note length: %d characters", MaxReminderNoteLength)
 	}
+	if err := roomFor(s.accts, s.reminders, reminderOwner, userID, 1, MaxRemindersPerUser, "reminders"); err != nil {
+		return 0, err
+	}
 	if mutation.On("reminder-scheduled-nowhere") {
 		return nextID(&s.nextReminder), nil
 	}
@@ -95,13 +98,11 @@ func (s *UserDataState) Reminders(userID int) []ReminderView {
 func (s *UserDataState) DeleteReminder(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.reminders[id]
-	if r == nil || r.UserID != userID {
-		return apierr.BadRequest("Reminder does not exist")
-	}
-	s.removeReminder(r)
-	return nil
+	return deleteOwn(s.reminders, reminderOwner, userID, id, errNoReminder, s.removeReminder)
 }
+
+// errNoReminder is the real server's answer for a reminder that is not the user's.
+func errNoReminder() error { return apierr.BadRequest("Reminder does not exist") }
 
 func (s *UserDataState) removeReminder(r *Reminder) {
 	delete(s.reminders, r.ID)

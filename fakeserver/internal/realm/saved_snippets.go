@@ -52,6 +52,9 @@ func (s *UserDataState) CreateSavedSnippet(userID int, title, content string) (i
 	if err != nil {
 		return 0, err
 	}
+	if err := roomFor(s.accts, s.snippets, snippetOwner, userID, 1, MaxSavedSnippetsPerUser, "saved snippets"); err != nil {
+		return 0, err
+	}
 	sn := &userSnippet{userID: userID, SavedSnippet: SavedSnippet{
 		ID: nextID(&s.nextSnippet), Title: title, Content: content, DateCreated: s.Now(),
 	}}
@@ -83,9 +86,9 @@ func (s *UserDataState) EditSavedSnippet(userID, id int, title, content *string)
 	if title == nil && content == nil {
 		return nil
 	}
-	sn := s.snippets[id]
-	if sn == nil || sn.userID != userID {
-		return errNoSnippet()
+	sn, err := own(s.snippets, snippetOwner, userID, id, errNoSnippet)
+	if err != nil {
+		return err
 	}
 	if title != nil {
 		sn.Title = next.Title
@@ -101,13 +104,12 @@ func (s *UserDataState) EditSavedSnippet(userID, id int, title, content *string)
 func (s *UserDataState) DeleteSavedSnippet(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sn := s.snippets[id]
-	if sn == nil || sn.userID != userID {
-		return errNoSnippet()
-	}
-	delete(s.snippets, id)
-	s.publish(events.Event{"type": "saved_snippets", "op": "remove", "saved_snippet_id": id}, userID)
-	return nil
+	return deleteOwn(s.snippets, snippetOwner, userID, id, errNoSnippet, s.removeSnippet)
+}
+
+func (s *UserDataState) removeSnippet(sn *userSnippet) {
+	delete(s.snippets, sn.ID)
+	s.publish(events.Event{"type": "saved_snippets", "op": "remove", "saved_snippet_id": sn.ID}, sn.userID)
 }
 
 // errNoSnippet is the real server's answer for a snippet that is not the user's.

@@ -125,6 +125,9 @@ func (s *UserDataState) CreateScheduledMessage(userID int, m ScheduledMessage, t
 	if err != nil {
 		return 0, err
 	}
+	if err := roomFor(s.accts, s.scheduled, scheduledOwner, userID, 1, MaxScheduledMessagesPerUser, "scheduled messages"); err != nil {
+		return 0, err
+	}
 	sm := &scheduledMessage{id: nextID(&s.nextScheduled), userID: userID, ScheduledMessage: m}
 	s.scheduled[sm.id] = sm
 	s.publish(events.Event{"type": "scheduled_messages", "op": "add", "scheduled_messages": []ScheduledMessageView{s.scheduledView(sm)}}, userID)
@@ -159,9 +162,9 @@ func (s *UserDataState) EditScheduledMessage(userID, id int, c ScheduledChange) 
 			return err
 		}
 	}
-	sm := s.scheduled[id]
-	if sm == nil || sm.userID != userID {
-		return errNoScheduled()
+	sm, err := own(s.scheduled, scheduledOwner, userID, id, errNoScheduled)
+	if err != nil {
+		return err
 	}
 	m := sm.ScheduledMessage
 	if c.Direct != nil {
@@ -181,7 +184,7 @@ func (s *UserDataState) EditScheduledMessage(userID, id int, c ScheduledChange) 
 	if c.DeliverAt != nil {
 		m.DeliverAt = *c.DeliverAt
 	}
-	m, err := s.checkScheduled(s.accts.users[userID], m)
+	m, err = s.checkScheduled(s.accts.users[userID], m)
 	if err != nil {
 		return err
 	}
@@ -194,12 +197,7 @@ func (s *UserDataState) EditScheduledMessage(userID, id int, c ScheduledChange) 
 func (s *UserDataState) DeleteScheduledMessage(userID, id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sm := s.scheduled[id]
-	if sm == nil || sm.userID != userID {
-		return errNoScheduled()
-	}
-	s.removeScheduled(sm)
-	return nil
+	return deleteOwn(s.scheduled, scheduledOwner, userID, id, errNoScheduled, s.removeScheduled)
 }
 
 func (s *UserDataState) removeScheduled(sm *scheduledMessage) {

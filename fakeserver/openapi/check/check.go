@@ -35,6 +35,9 @@ type Checker struct {
 	doc    *openapi3.T
 	router routers.Router
 
+	// slashPrefixes are the paths before a last parameter that holds slashes (x-slashes).
+	slashPrefixes []string
+
 	mu         sync.Mutex
 	exchanges  int
 	events     int
@@ -89,7 +92,42 @@ func New() (*Checker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Checker{doc: doc, router: router}, nil
+	return &Checker{doc: doc, router: router, slashPrefixes: slashPrefixes(doc)}, nil
+}
+
+// slashPrefixes lists the literal paths before a last path parameter marked x-slashes: a
+// value that holds slashes as they are (the real server's path converter), which an OpenAPI
+// template cannot match.
+func slashPrefixes(doc *openapi3.T) []string {
+	var prefixes []string
+	for template, item := range doc.Paths.Map() {
+		i := strings.LastIndex(template, "/{")
+		if i < 0 || !strings.HasSuffix(template, "}") || strings.Contains(template[:i], "{") {
+			continue
+		}
+		p := item.Parameters.GetByInAndName(openapi3.ParameterInPath, template[i+2:len(template)-1])
+		if p != nil && p.Extensions["x-slashes"] == true {
+			prefixes = append(prefixes, template[:i+1])
+		}
+	}
+	return prefixes
+}
+
+// joinSlashes is the request with the slashes of a value that holds them (slashPrefixes)
+// encoded, so that its route is found as for a value sent encoded.
+func (c *Checker) joinSlashes(req *http.Request) *http.Request {
+	path := req.URL.EscapedPath()
+	for _, prefix := range c.slashPrefixes {
+		rest, ok := strings.CutPrefix(path, prefix)
+		if !ok || !strings.Contains(rest, "/") {
+			continue
+		}
+		joined := req.Clone(req.Context())
+		joined.URL.RawPath = prefix + strings.ReplaceAll(rest, "/", "%2F")
+		joined.URL.Path, _ = url.PathUnescape(joined.URL.RawPath)
+		return joined
+	}
+	return req
 }
 
 // Documented tells whether the description has an operation for a method and a concrete path.
@@ -149,6 +187,7 @@ func (c *Checker) record(events int, problems []string) {
 // Exchange validates one exchange: the request (with its body), the reply's status, headers
 // and body. It returns the number of events validated and the violations found.
 func (c *Checker) Exchange(req *http.Request, status int, header http.Header, body []byte) (int, []string) {
+	req = c.joinSlashes(req)
 	name := req.Method + " " + req.URL.Path
 	fail := func(format string, args ...any) []string {
 		return []string{name + fmt.Sprintf(" (%d): ", status) + fmt.Sprintf(format, args...)}
@@ -243,10 +282,12 @@ func mustJSON(v any) []byte {
 
 // dropUnreadBody removes a body the server does not read: the API reads a body only as a form
 // (URL-encoded or multipart), as the real server does, and ignores one of another type (JSON,
-// text) as if there were none; the description says so. An operation that describes the type
+// text) or of none as if there were none; the description says so. An operation that describes the type
 // (the control API's JSON) keeps it.
 func dropUnreadBody(req *http.Request, route *routers.Route) {
 	switch t := mediaType(req.Header); {
+	case t == "" && req.Header.Get("Content-Type") == "" && req.ContentLength != 0:
+		// a body without a type: neither server reads it
 	case t == "" || t == "application/x-www-form-urlencoded" || t == "multipart/form-data":
 		return
 	case route.Operation.RequestBody != nil && route.Operation.RequestBody.Value.Content.Get(t) != nil:
@@ -285,7 +326,7 @@ func mergeQueryIntoForm(req *http.Request, route *routers.Route) {
 }
 
 // unrouted checks a request to a method and path the description lacks: the reply must be
-// an error in the envelope (405 without a code where the path takes other methods).
+// an error in the envelope (405 without a code, as the real server's, with an Allow header).
 func (c *Checker) unrouted(req *http.Request, status int, header http.Header, body []byte, err error, fail func(string, ...any) []string) []string {
 	if status < 400 {
 		return fail("undocumented route answered with success: add it to fakeserver/openapi/openapi.yaml")
@@ -293,20 +334,22 @@ func (c *Checker) unrouted(req *http.Request, status int, header http.Header, bo
 	schema := "Error"
 	route, params := c.anyRoute(req)
 	switch {
+	case status == http.StatusMethodNotAllowed:
+		// The real server's 405, also where the description's template is narrower than the
+		// route (a path converter takes the rest of the path: /user_uploads/1/a/b/c/d).
+		if header.Get("Allow") == "" {
+			return fail("a 405 must name the allowed methods in its Allow header")
+		}
+		schema = "MethodNotAllowed"
 	case !errors.Is(err, routers.ErrMethodNotAllowed) || route == nil:
-	case status != http.StatusMethodNotAllowed && slices.Contains(route.Operation.Tags, "control") &&
+	case slices.Contains(route.Operation.Tags, "control") &&
 		(status == http.StatusUnauthorized || status == http.StatusForbidden):
 		// the control API's protection answers before the method is looked at
 	case (status == http.StatusNotFound || status == http.StatusUnauthorized) && servedAtSomeLevels(route):
 		// the path exists only at the levels that serve it, and may not at the fake's: an
 		// unknown path, answered 404, or 401 first to a client without credentials
-	case status != http.StatusMethodNotAllowed && pathParamsMatch(route, params):
+	case pathParamsMatch(route, params):
 		return fail("a method the path does not take must be answered 405")
-	case status == http.StatusMethodNotAllowed:
-		if header.Get("Allow") == "" {
-			return fail("a 405 must name the allowed methods in its Allow header")
-		}
-		schema = "MethodNotAllowed"
 	}
 	if req.Method == http.MethodHead {
 		return nil

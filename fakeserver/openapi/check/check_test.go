@@ -79,6 +79,12 @@ func TestExchanges(t *testing.T) {
 		{"HEAD of a GET operation, an undeclared status", "HEAD", "/api/v1/messages/1", "", 302, nil, ``, "status"},
 		{"a wrong method on a path whose ID is no integer, 404", "PUT", "/api/v1/messages/abc", "", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, ""},
 		{"a wrong method on a path whose ID is an integer, 404", "PUT", "/api/v1/messages/12", "", 404, nil, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`, "405"},
+		{"a view's fragment with slashes", "PATCH", "/api/v1/navigation_views/narrow/is/starred", "is_pinned=false", 200, nil, `{` + ok + `}`, ""},
+		{"a wrong method on a fragment with slashes, 405", "GET", "/api/v1/navigation_views/narrow/is/starred", "", 405, http.Header{"Allow": {"PATCH, DELETE"}}, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["PATCH","DELETE"]}`, ""},
+		{"a 405 on a path deeper than the description's template", "POST", "/user_uploads/1/ab/c/d", "", 405, http.Header{"Allow": {"GET, HEAD"}}, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET","HEAD"]}`, ""},
+		{"a 405 without Allow on an undescribed path", "POST", "/user_uploads/1/ab/c/d", "", 405, nil, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET","HEAD"]}`, "Allow"},
+		{"a 405 of another shape on an undescribed path", "POST", "/api/v1/no_such_route", "", 405, http.Header{"Allow": {"GET"}}, `{"result":"error","message":"no"}`, "MethodNotAllowed"},
+		{"a fragment with slashes under an undescribed path", "PATCH", "/api/v1/navigation_viewsx/a/b", "", 200, nil, `{` + ok + `}`, "undocumented route"},
 		{"DELETE of a user by email, 405", "DELETE", "/api/v1/users/a@b.c", "", 405, http.Header{"Allow": {"GET, HEAD, PATCH"}}, `{"result":"error","msg":"Method Not Allowed","allowed_methods":["GET","HEAD","PATCH"]}`, ""},
 		{"a wrong method refused by the control API's guard", "PUT", "/_fake/clock", "", 403, nil, `{"result":"error","msg":"Cross-site control request refused","code":"BAD_REQUEST"}`, ""},
 		{"a wrong method refused by authentication", "PUT", "/api/v1/messages/1", "", 401, nil, `{"result":"error","msg":"Not logged in","code":"UNAUTHORIZED"}`, "405"},
@@ -174,7 +180,7 @@ func TestFakeReplies(t *testing.T) {
 	}
 }
 
-// TestUnreadBody: a body the API does not read (JSON, text) is checked as absent: an operation
+// TestUnreadBody: a body the API does not read (JSON, text, no type) is checked as absent: an operation
 // whose parameters are all optional may succeed, one with a required parameter may not.
 func TestUnreadBody(t *testing.T) {
 	for _, tc := range []struct {
@@ -184,10 +190,14 @@ func TestUnreadBody(t *testing.T) {
 		{"text to an operation of optional parameters", "/api/v1/register", "text/plain", `event_types=x`, ""},
 		{"JSON carrying a required parameter", "/api/v1/messages/1/typing", "application/json", `{"op":"start"}`, "required"},
 		{"JSON for the control API, which reads it", "/_fake/clock", "application/json", `{"advance":60}`, ""},
+		{"a form without its type, to an operation of optional parameters", "/api/v1/mobile_push/test_notification", "", `token=abc`, ""},
+		{"a form without its type, carrying a required parameter", "/api/v1/messages/1/typing", "", `op=start`, "required"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := httptest.NewRequest("POST", tc.path, strings.NewReader(tc.body))
-			req.Header.Set("Content-Type", tc.ctype)
+			if tc.ctype != "" {
+				req.Header.Set("Content-Type", tc.ctype)
+			}
 			reply := `{` + ok + `}`
 			if tc.path == "/api/v1/register" {
 				reply = `{` + ok + `,"queue_id":"q","last_event_id":-1,"zulip_feature_level":1,"zulip_version":"x","zulip_merge_base":"x"}`
