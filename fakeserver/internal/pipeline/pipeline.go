@@ -65,15 +65,15 @@ func (p *Pipeline) routes(r chi.Router) {
 	// The API's routes join the table under their prefix rather than in a sub-router mounted
 	// there: a request takes one pass through the router, not two.
 	r.(*routeWalker).prefixed(api.Prefix).Group(func(r chi.Router) {
-		p.api.PublicRoutes(r)
+		r.(*routeWalker).static(api.PublicRoutes)
 
 		r.Group(func(r chi.Router) {
 			r.Use(p.requireAuth, p.rateLimit)
-			p.api.Routes(r)
+			r.(*routeWalker).static(api.Routes)
 		})
 	})
 
-	p.api.FileRoutes(r)
+	r.(*routeWalker).static(api.FileRoutes)
 	p.outside(r)
 }
 
