@@ -70,6 +70,8 @@ func (sc *routeScope) Value(key any) any {
 		return &sc.state
 	case api.ServiceKey{}:
 		return sc.p.api
+	case OutsideKey{}:
+		return sc.p.outsidePart
 	}
 	return sc.Context.Value(key)
 }
