@@ -329,6 +329,9 @@ type ViewOptions struct {
 	ClientGravatar bool
 }
 
+// noTopicLinks are the links of a topic without any, [] in a view.
+var noTopicLinks = []TopicLink{}
+
 func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) MessageView {
 	sender := s.userOrBot(m.SenderID)
 	v := MessageView{
@@ -404,26 +407,30 @@ func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) M
 			v.Subject = firstTopic(m)
 		}
 	}
-	links := s.org.topicLinks(v.Subject)
-	if mutation.On("topic-links-empty") {
-		links = []TopicLink{}
+	// A topic without links shares noTopicLinks rather than making a list per message (a
+	// view's links are never changed).
+	links := &noTopicLinks
+	if found := s.org.topicLinks(v.Subject); len(found) > 0 && !mutation.On("topic-links-empty") {
+		kept := found
+		links = &kept
 	}
 	if s.atLeast(LevelTopicNames) && !mutation.On("subject-links-at-modern-level") {
-		v.TopicLinks = &links
+		v.TopicLinks = links
 	} else {
-		v.SubjectLinks = &links
+		v.SubjectLinks = links
 	}
 	v.Flags = viewFlags(m, viewer.ID)
 	if mutation.On("read-flag-per-message") {
 		v.Flags = readByAnyone(m, v.Flags)
 	}
 	if mutation.On("wildcard-flag-dropped") {
-		v.Flags = slices.DeleteFunc(v.Flags, func(f string) bool { return f == "wildcard_mentioned" })
+		v.Flags = slices.DeleteFunc(slices.Clone(v.Flags), func(f string) bool { return f == "wildcard_mentioned" })
 	}
 	if mutation.On("topic-wildcard-flagged-as-channel") {
 		v.Flags = topicWildcardAsChannel(v.Flags)
 	}
 	if mutation.On("variant-flags-reversed") {
+		v.Flags = slices.Clone(v.Flags)
 		slices.Reverse(v.Flags)
 	}
 	s.addEditFields(&v, m, opts)
