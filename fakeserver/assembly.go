@@ -9,10 +9,10 @@ import (
 
 // outsideRoutes adds what the fake serves outside the API and its files: its description and
 // the control API under /_fake/, behind its guard.
-func (s *Server) outsideRoutes(r chi.Router) {
+func outsideRoutes(r chi.Router) {
 	r.Get(control.DescribePath, control.ServeDescription)
 	r.Route(pipeline.ControlPrefix, func(r chi.Router) {
-		r.Use(s.control.Guard)
-		s.control.Routes(r)
+		r.Use(control.Guard)
+		control.Routes(r)
 	})
 }

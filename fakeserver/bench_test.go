@@ -92,8 +92,12 @@ func sideBySide(b *testing.B, srv http.Handler, next func(i int) exchange) {
 	b.ReportMetric(allocs, "fake-allocs")
 }
 
-// BenchmarkRoutes measures reading, sending and editing a message, the own user and topic
-// listing, each on a realm of 1,000 messages in 50 topics.
+// narrow20 is make load's narrowed fetch: the newest 20 messages of a channel's topic.
+var narrow20 = "/api/v1/messages?anchor=newest&num_before=20&num_after=0&narrow=" +
+	url.QueryEscape(`[["channel","general"],["topic","topic 7"]]`)
+
+// BenchmarkRoutes measures reading, sending and editing a message, the own user, topic
+// listing and a 20-message narrowed fetch, each on a realm of 1,000 messages in 50 topics.
 func BenchmarkRoutes(b *testing.B) {
 	send := url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"bench"}, "content": {strings.Repeat("x", 100)}}
 	cases := []struct {
@@ -107,6 +111,7 @@ func BenchmarkRoutes(b *testing.B) {
 		}},
 		{"own-user", func(int) exchange { return exchange{"GET", "/api/v1/users/me", nil} }},
 		{"topics", func(int) exchange { return exchange{"GET", "/api/v1/users/me/1/topics", nil} }},
+		{"narrow-20", func(int) exchange { return exchange{"GET", narrow20, nil} }},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

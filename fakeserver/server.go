@@ -108,7 +108,7 @@ func New(opts ...Option) *Server {
 	s.api = api.New(s.state, s.hub, s.clock, s.cfg, &s.generation)
 	s.control = control.New(s, control.Parts{State: s.state, Hub: s.hub, Clock: s.clock, Journal: s.journal, Faults: &s.faults, Steps: &s.controlSteps},
 		s.access, Capabilities)
-	s.pipe = pipeline.New(s.state, s.api, s.cfg, &s.generation, s.journal, &s.faults, s.outsideRoutes)
+	s.pipe = pipeline.New(s.state, s.api, s.cfg, &s.generation, s.journal, &s.faults, outsideRoutes, s.control)
 	s.startClock(s.fixture)
 	return s
 }

@@ -17,18 +17,22 @@ func (g levelGate) serves(level int) bool {
 	return level >= g.from && (g.until == 0 || level < g.until)
 }
 
+// routeTable registers the API's routes; gates, when not nil, records the feature levels of
+// the routes served only at some ("METHOD pattern"): see routeGates.
+type routeTable struct{ gates map[string]levelGate }
+
 // gated adds a route the real server has only at some feature levels. Outside them the route
 // is unknown: the request gets the unknown-route answer (authentication already passed), and a
 // wrong method's Allow header leaves the method out (see wrongMethod).
-func (s *Service) gated(r chi.Router, method, pattern string, g levelGate, op handler.Operation) {
-	if s.gates != nil { // registering for routeGates
-		s.gates[method+" "+Prefix+pattern] = g
+func (t routeTable) gated(r chi.Router, method, pattern string, g levelGate, o op) {
+	if t.gates != nil { // registering for routeGates
+		t.gates[method+" "+Prefix+pattern] = g
 	}
-	r.Method(method, pattern, handler.Serve(func(c *handler.Call) (handler.Fields, error) {
+	r.Method(method, pattern, serve(func(s *Service, c *handler.Call) (handler.Fields, error) {
 		if !g.serves(s.realm().Settings().FeatureLevel) {
 			return nil, apierr.NotFound()
 		}
-		return op(c)
+		return o(s, c)
 	}))
 }
 
@@ -47,9 +51,9 @@ func ServedAt(level int, method, pattern string) bool {
 // routeGates are the feature levels of the routes served only at some ("METHOD pattern"),
 // the same for every fake: the route table's, registered once on a router of its own.
 var routeGates = sync.OnceValue(func() map[string]levelGate {
-	s := &Service{gates: map[string]levelGate{}}
+	t := routeTable{gates: map[string]levelGate{}}
 	r := chi.NewRouter()
-	s.PublicRoutes(r)
-	s.Routes(r)
-	return s.gates
+	t.publicRoutes(r)
+	t.routes(r)
+	return t.gates
 })

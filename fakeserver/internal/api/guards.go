@@ -15,53 +15,53 @@ import (
 
 // adminOnly enforces the administrator role before any parameter is read, as the real
 // server's decorator does.
-func adminOnly(op handler.Operation) handler.Operation {
-	return func(c *handler.Call) (handler.Fields, error) {
+func adminOnly(o op) op {
+	return func(s *Service, c *handler.Call) (handler.Fields, error) {
 		if !c.User.IsAdmin() && !(mutation.On("delete-topic-by-moderators") && c.User.IsModerator() && deletesTopic(c)) {
 			if mutation.On("delete-topic-refused-but-applied") && deletesTopic(c) {
-				_, _ = op(c)
+				_, _ = o(s, c)
 			}
 			return nil, apierr.MustBeAdmin
 		}
-		return op(c)
+		return o(s, c)
 	}
 }
 
 // humansOnly refuses bots before any parameter is read.
-func humansOnly(op handler.Operation) handler.Operation {
-	return func(c *handler.Call) (handler.Fields, error) {
+func humansOnly(o op) op {
+	return func(s *Service, c *handler.Call) (handler.Fields, error) {
 		if c.User.IsBot {
 			return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
 		}
-		return op(c)
+		return o(s, c)
 	}
 }
 
 // membersOnly refuses guests and bots before any parameter is read, as the real server's
 // require_member_or_admin decorator does.
-func membersOnly(op handler.Operation) handler.Operation {
-	return func(c *handler.Call) (handler.Fields, error) {
+func membersOnly(o op) op {
+	return func(s *Service, c *handler.Call) (handler.Fields, error) {
 		switch {
 		case c.User.IsGuest():
 			return nil, apierr.BadRequest("Not allowed for guest users")
 		case c.User.IsBot:
 			return nil, apierr.BadRequest("This endpoint does not accept bot requests.")
 		}
-		return op(c)
+		return o(s, c)
 	}
 }
 
 // botsOnly refuses human callers before any parameter is read: bot storage is for bots only
 // (since feature level 494; the API document gives the code).
-func (s *Service) botsOnly(op handler.Operation) handler.Operation {
-	return func(c *handler.Call) (handler.Fields, error) {
+func botsOnly(o op) op {
+	return func(s *Service, c *handler.Call) (handler.Fields, error) {
 		if mutation.On("bot-storage-bots-only-one-level-late") && !s.realm().AtLeast(realm.LevelBotOnlyStorage+1) {
-			return op(c)
+			return o(s, c)
 		}
 		if !c.User.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) && !mutation.On("bot-storage-for-humans") { // any user's own storage before
 			return nil, apierr.New(http.StatusForbidden, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
 		}
-		return op(c)
+		return o(s, c)
 	}
 }
 

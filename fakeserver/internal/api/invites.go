@@ -110,8 +110,8 @@ func (s *Service) resendInvite(c *handler.Call) (handler.Fields, error) {
 
 // revokeInvite: DELETE /invites/{invite_id}, and DELETE /invites/multiuse/{invite_id} when
 // multiuse.
-func (s *Service) revokeInvite(multiuse bool) handler.Operation {
-	return func(c *handler.Call) (handler.Fields, error) {
+func revokeInvite(multiuse bool) op {
+	return func(s *Service, c *handler.Call) (handler.Fields, error) {
 		id, err := c.PathID("invite_id", errNoInvitation)
 		if err != nil {
 			return nil, err

@@ -21,8 +21,8 @@ func (s *Service) regenerateAPIKey(c *handler.Call) (handler.Fields, error) {
 // botAPIKey: GET /bots/{bot_id}/api_key reads a bot's key (key is State.BotAPIKey), and
 // POST /bots/{bot_id}/api_key/regenerate replaces it (State.RegenerateBotAPIKey); for the
 // bot's owner or an administrator.
-func (s *Service) botAPIKey(key func(st *realm.State, requesterID, botID int) (string, error)) handler.Operation {
-	return func(c *handler.Call) (handler.Fields, error) {
+func botAPIKey(key func(st *realm.State, requesterID, botID int) (string, error)) op {
+	return func(s *Service, c *handler.Call) (handler.Fields, error) {
 		id, err := c.PathID("bot_id", errNoSuchBot)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,7 @@
 package api
 
 import (
+	"net/http"
 	"sync"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 
 // Service is what the handlers use, and nothing more: the realm, its event queues, the
 // virtual clock and the server configuration, with the handlers' own state (temporary upload
-// URLs, password attempts, the routes' level gates).
+// URLs, password attempts).
 type Service struct {
 	state  *realm.State
 	hub    *events.Hub
@@ -29,9 +30,6 @@ type Service struct {
 	// the pipeline does not hold apart from a reset itself.
 	generation *sync.RWMutex
 
-	// gates, when not nil, records the feature levels of the routes served only at some
-	// ("METHOD pattern"): see routeGates.
-	gates   map[string]levelGate
 	logins  httpx.Limiter[string] // password attempts per username
 	uploads temporaryUploads
 }
@@ -106,4 +104,31 @@ func (t *temporaryUploads) forget() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.tokens = nil
+}
+
+// The route table is registered once per process and shared by every fake (internal/pipeline/router.go):
+// its handlers hold no Service, but find the serving fake's in the request's context, under
+// ServiceKey, so that a new fake builds no handler of its own.
+
+// ServiceKey is the context key under which a request carries the Service serving it.
+type ServiceKey struct{}
+
+func serviceOf(r *http.Request) *Service { return r.Context().Value(ServiceKey{}).(*Service) }
+
+// op is an operation of the serving Service: a method expression such as (*Service).register.
+type op func(s *Service, c *handler.Call) (handler.Fields, error)
+
+// serve adapts an operation to the handler every fake shares.
+func serve(o op) http.HandlerFunc {
+	return handler.Serve(func(c *handler.Call) (handler.Fields, error) { return o(serviceOf(c.R), c) })
+}
+
+// typed is serve for an operation whose success reply has a fixed shape (handler.ServeTyped).
+func typed[T any](o func(s *Service, c *handler.Call) (T, error)) http.HandlerFunc {
+	return handler.ServeTyped(func(c *handler.Call) (T, error) { return o(serviceOf(c.R), c) })
+}
+
+// serveFile adapts a handler of the serving Service's files (FileRoutes).
+func serveFile(h func(s *Service, w http.ResponseWriter, r *http.Request)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { h(serviceOf(r), w, r) }
 }

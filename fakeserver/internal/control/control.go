@@ -33,25 +33,25 @@ const (
 )
 
 // Routes is the control API under /_fake/ (pipeline.ControlPrefix): what no public API can do.
-func (s *Service) Routes(r chi.Router) {
-	r.Get("/health", serveControl(s.health))
-	r.Post("/reset", serveControl(s.reset))
-	r.Post("/fixture", serveControl(s.loadFixture))
-	r.Get("/clock", serveControl(s.getClock))
-	r.Post("/clock", serveControl(s.moveClock))
-	r.Get("/config", serveControl(s.getConfig))
-	r.Patch("/config", serveControl(s.patchConfig))
-	r.Get("/journal", serveControl(s.getJournal))
-	r.Delete("/journal", serveControl(s.clearJournal))
-	r.Post("/vcall_token", serveControl(s.setVCallToken))
-	r.Post("/invites/accept", serveControl(s.acceptInvite))
-	r.Post("/email_changes/confirm", serveControl(s.confirmEmailChange))
-	r.Get("/", s.inspector)
-	r.Get("/ui", s.inspector)
-	r.Get("/inspect", serveControl(s.inspect))
-	r.Get("/faults", serveControl(s.listFaults))
-	r.Post("/faults", serveControl(s.addFault))
-	r.Delete("/faults", serveControl(s.clearFaults))
+func Routes(r chi.Router) {
+	r.Get("/health", serveControl((*Service).health))
+	r.Post("/reset", serveControl((*Service).reset))
+	r.Post("/fixture", serveControl((*Service).loadFixture))
+	r.Get("/clock", serveControl((*Service).getClock))
+	r.Post("/clock", serveControl((*Service).moveClock))
+	r.Get("/config", serveControl((*Service).getConfig))
+	r.Patch("/config", serveControl((*Service).patchConfig))
+	r.Get("/journal", serveControl((*Service).getJournal))
+	r.Delete("/journal", serveControl((*Service).clearJournal))
+	r.Post("/vcall_token", serveControl((*Service).setVCallToken))
+	r.Post("/invites/accept", serveControl((*Service).acceptInvite))
+	r.Post("/email_changes/confirm", serveControl((*Service).confirmEmailChange))
+	r.Get("/", serveFrom((*Service).inspector))
+	r.Get("/ui", serveFrom((*Service).inspector))
+	r.Get("/inspect", serveControl((*Service).inspect))
+	r.Get("/faults", serveControl((*Service).listFaults))
+	r.Post("/faults", serveControl((*Service).addFault))
+	r.Delete("/faults", serveControl((*Service).clearFaults))
 }
 
 // setVCallToken gives (has_token=true) or takes a user's video-call integration token, which a
@@ -319,10 +319,23 @@ func (s *Service) clearJournal(c *handler.Call) (handler.Fields, error) {
 	return handler.Fields{}, nil
 }
 
+// The control routes are registered once per process and shared by every fake
+// (internal/pipeline/router.go): their handlers find the serving fake's Service in the
+// request's context, where the pipeline keeps it as the part outside the API.
+
+func serviceOf(r *http.Request) *Service {
+	return r.Context().Value(pipeline.OutsideKey{}).(*Service)
+}
+
+// serveFrom adapts a handler of the serving Service.
+func serveFrom(h func(s *Service, w http.ResponseWriter, r *http.Request)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { h(serviceOf(r), w, r) }
+}
+
 // serveControl serves a control route: a JSON object body is taken like a form (each value
 // its form text), and a parameter the route does not read is refused, naming it.
-func serveControl(op handler.Operation) http.HandlerFunc {
-	strictOp := handler.ServeStrict(op)
+func serveControl(op func(s *Service, c *handler.Call) (handler.Fields, error)) http.HandlerFunc {
+	strictOp := handler.ServeStrict(func(c *handler.Call) (handler.Fields, error) { return op(serviceOf(c.R), c) })
 	return func(w http.ResponseWriter, r *http.Request) {
 		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
 			form, err := jsonForm(http.MaxBytesReader(w, r.Body, maxControlBody))

@@ -31,8 +31,9 @@ func newInspectorSecret() string {
 // is configured, else a Host naming this machine (so that a web page whose domain name was
 // rebound to 127.0.0.1 cannot reach it); no web page but the inspector (webPage); and for
 // state-changing requests, proof that no cross-site web page sent them (crossSite).
-func (s *Service) Guard(next http.Handler) http.Handler {
+func Guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := serviceOf(r)
 		// No site may show the control API in a frame (clickjacking the inspector's buttons).
 		w.Header().Set("X-Frame-Options", "DENY")
 		switch {

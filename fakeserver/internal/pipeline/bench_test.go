@@ -108,5 +108,5 @@ func newPipeline() *Pipeline {
 	current := func() *config.Config { return &cfg }
 	var generation sync.RWMutex
 	a := api.New(state, hub, clk, current, &generation)
-	return New(state, a, current, &generation, NewJournal(1000, clk.Unix), &Faults{}, func(chi.Router) {})
+	return New(state, a, current, &generation, NewJournal(1000, clk.Unix), &Faults{}, func(chi.Router) {}, nil)
 }

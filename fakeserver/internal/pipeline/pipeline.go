@@ -21,22 +21,24 @@ import (
 // (routes), around the API's route table, the files its URLs point at, and the routes outside
 // the API the assembly adds (the description and the control API).
 type Pipeline struct {
-	state      *realm.State
-	api        *api.Service
-	config     func() *config.Config
-	generation *sync.RWMutex
-	journal    *Journal
-	faults     *Faults
-	outside    func(chi.Router)
-	limiter    httpx.Limiter[int] // API requests per user
-	table      serverRoutes       // its handlers in the shared route table
+	state       *realm.State
+	api         *api.Service
+	config      func() *config.Config
+	generation  *sync.RWMutex
+	journal     *Journal
+	faults      *Faults
+	outside     func(chi.Router)
+	outsidePart any                // what the outside routes serve from (OutsideKey)
+	limiter     httpx.Limiter[int] // API requests per user
+	table       serverRoutes       // its handlers in the shared route table
 }
 
 // New returns the pipeline of one fake around its API. generation is held for reading by
 // every API request (long polls excepted) and for writing by a reset; outside adds the routes
-// outside the API (the control API under ControlPrefix).
-func New(state *realm.State, a *api.Service, cfg func() *config.Config, generation *sync.RWMutex, journal *Journal, faults *Faults, outside func(chi.Router)) *Pipeline {
-	p := &Pipeline{state: state, api: a, config: cfg, generation: generation, journal: journal, faults: faults, outside: outside}
+// outside the API (the control API under ControlPrefix), the same for every fake: their
+// handlers find this fake's outsidePart in the request's context under OutsideKey.
+func New(state *realm.State, a *api.Service, cfg func() *config.Config, generation *sync.RWMutex, journal *Journal, faults *Faults, outside func(chi.Router), outsidePart any) *Pipeline {
+	p := &Pipeline{state: state, api: a, config: cfg, generation: generation, journal: journal, faults: faults, outside: outside, outsidePart: outsidePart}
 	sharedRoutes.bind(p, p.routes)
 	return p
 }
@@ -65,16 +67,16 @@ func (p *Pipeline) routes(r chi.Router) {
 	// The API's routes join the table under their prefix rather than in a sub-router mounted
 	// there: a request takes one pass through the router, not two.
 	r.(*routeWalker).prefixed(api.Prefix).Group(func(r chi.Router) {
-		p.api.PublicRoutes(r)
+		r.(*routeWalker).static(api.PublicRoutes)
 
 		r.Group(func(r chi.Router) {
 			r.Use(p.requireAuth, p.rateLimit)
-			p.api.Routes(r)
+			r.(*routeWalker).static(api.Routes)
 		})
 	})
 
-	p.api.FileRoutes(r)
-	p.outside(r)
+	r.(*routeWalker).static(api.FileRoutes)
+	r.(*routeWalker).static(p.outside)
 }
 
 // unknownRoute answers 404 in the JSON envelope. Under /api/v1 credentials are checked
@@ -107,6 +109,10 @@ func (p *Pipeline) wrongMethod(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	handler.WriteError(w, apierr.New(http.StatusMethodNotAllowed, "", "Method Not Allowed").With("allowed_methods", allowed))
 }
+
+// OutsideKey is the context key under which a request carries the part of its fake the routes
+// outside the API serve from (pipeline.New's outsidePart).
+type OutsideKey struct{}
 
 // ControlPrefix is where the control API is mounted.
 const ControlPrefix = "/_fake"

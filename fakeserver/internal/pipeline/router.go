@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/api"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/go-chi/chi/v5"
 )
@@ -67,6 +68,10 @@ func (sc *routeScope) Value(key any) any {
 		return sc
 	case handler.StateKey{}:
 		return &sc.state
+	case api.ServiceKey{}:
+		return sc.p.api
+	case OutsideKey{}:
+		return sc.p.outsidePart
 	}
 	return sc.Context.Value(key)
 }
@@ -113,12 +118,25 @@ type routeWalker struct {
 	build chi.Router // nil when only recording
 	// prefix goes before every pattern registered (prefixed).
 	prefix string
+	// shared: the handlers and middlewares registered serve every Server alike (see static),
+	// and go on the table as they are.
+	shared bool
+}
+
+// static registers routes whose handlers and middlewares hold no Server: they find the
+// serving Server's parts in the request's context (the API's Service under api.ServiceKey).
+// They go on the table as they are while it is built, and a new Server records nothing of
+// them: the API's routes, most of the table, cost a new fake nothing.
+func (w *routeWalker) static(routes func(chi.Router)) {
+	if w.build != nil {
+		routes(&routeWalker{p: w.p, t: w.t, build: w.build, prefix: w.prefix, shared: true})
+	}
 }
 
 // prefixed is the walker registering its routes under prefix, in the same router: a group
 // of routes with one path prefix, where chi's Route would mount a sub-router.
 func (w *routeWalker) prefixed(prefix string) *routeWalker {
-	return &routeWalker{p: w.p, t: w.t, build: w.build, prefix: w.prefix + prefix}
+	return &routeWalker{p: w.p, t: w.t, build: w.build, prefix: w.prefix + prefix, shared: w.shared}
 }
 
 // routeKey is where a handler is in the table: a method ("" for any, or what the handler is
@@ -126,6 +144,9 @@ func (w *routeWalker) prefixed(prefix string) *routeWalker {
 type routeKey struct{ method, pattern string }
 
 func (w *routeWalker) handler(key routeKey, h http.Handler) http.Handler {
+	if w.shared {
+		return h
+	}
 	i := len(w.p.table.handlers)
 	w.p.table.handlers = append(w.p.table.handlers, h)
 	if w.build == nil {
@@ -141,6 +162,9 @@ func (w *routeWalker) handler(key routeKey, h http.Handler) http.Handler {
 }
 
 func (w *routeWalker) middlewares(mws []func(http.Handler) http.Handler) []func(http.Handler) http.Handler {
+	if w.shared {
+		return mws
+	}
 	var out []func(http.Handler) http.Handler
 	for _, mw := range mws {
 		j := len(w.p.table.mws)
@@ -160,7 +184,7 @@ func (w *routeWalker) middlewares(mws []func(http.Handler) http.Handler) []func(
 }
 
 func (w *routeWalker) sub(build chi.Router) *routeWalker {
-	return &routeWalker{p: w.p, t: w.t, build: build, prefix: w.prefix}
+	return &routeWalker{p: w.p, t: w.t, build: build, prefix: w.prefix, shared: w.shared}
 }
 
 func (w *routeWalker) Use(mws ...func(http.Handler) http.Handler) {

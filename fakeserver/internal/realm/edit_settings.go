@@ -198,8 +198,14 @@ func defaultEditing() EditingSettings {
 // setDefaultGroupSettings points the group settings at the real server's default system groups.
 func (s *OrganizationState) setDefaultGroupSettings() {
 	s.editing.Others = newOtherGroupSettings()
+	system := map[string]int{} // system group IDs by name, rather than a search per setting
+	for _, g := range s.grps.groups {
+		if g.IsSystem {
+			system[g.Name] = g.ID
+		}
+	}
 	for _, rule := range groupSettingRules {
-		*rule.field(&s.editing) = GroupSetting{GroupID: s.grps.systemGroupID(rule.defaultGroup)}
+		*rule.field(&s.editing) = GroupSetting{GroupID: system[rule.defaultGroup]}
 	}
 }
 

@@ -25,8 +25,26 @@ func flagBit(name string) flagSet {
 
 func (f flagSet) has(name string) bool { return f&flagBit(name) != 0 }
 
-// names lists the flags in the real server's order (never nil: views show [] for none).
+// names lists the flags in the real server's order (never nil: views show [] for none). The
+// list is shared by every view of the same flags and must not be changed (a narrowed fetch
+// makes one per message): copy it first.
 func (f flagSet) names() []string {
+	if int(f) < len(flagNames) {
+		return flagNames[f]
+	}
+	return f.listNames()
+}
+
+// flagNames are the names of every set of flags, listed once.
+var flagNames = func() [][]string {
+	all := make([][]string, 1<<len(flagOrder))
+	for f := range all {
+		all[f] = slices.Clip(flagSet(f).listNames())
+	}
+	return all
+}()
+
+func (f flagSet) listNames() []string {
 	out := make([]string, 0, 2)
 	for i, name := range flagOrder {
 		if f&(1<<i) != 0 {

@@ -69,13 +69,18 @@ func (s *MessageState) Messages(userID int, q MessageQuery) (MessageWindow, erro
 	} else {
 		w.FoundNewest = true
 	}
-	window := slices.Clone(before)
+	window := append(make([]*Message, 0, len(before)+1+len(rest)), before...)
 	if at != nil && q.IncludeAnchor {
 		window = append(window, at)
 	}
 	window = append(window, rest...)
+	if len(window) > 0 {
+		w.Messages = make([]MessageView, 0, len(window))
+	}
+	view := q.View
+	view.boxes = &viewBoxes{}
 	for _, m := range window {
-		v := s.messageView(u, m, q.View)
+		v := s.messageView(u, m, view)
 		if len(f.search) > 0 {
 			// A search shows where it matched, in HTML whatever the content's format.
 			content, subject := highlight(m.Rendered, f.search), highlight(html.EscapeString(m.Topic), f.search)

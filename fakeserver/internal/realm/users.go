@@ -116,7 +116,10 @@ func avatarURL(u *User) string {
 
 func gravatar(u *User) string {
 	sum := md5.Sum([]byte(strings.ToLower(u.Email)))
-	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&version=%d", hex.EncodeToString(sum[:]), u.AvatarVersion)
+	const prefix = "https://secure.gravatar.com/avatar/"
+	b := make([]byte, 0, len(prefix)+2*len(sum)+len("?d=identicon&version=")+4)
+	b = hex.AppendEncode(append(b, prefix...), sum[:])
+	return string(strconv.AppendInt(append(b, "?d=identicon&version="...), int64(u.AvatarVersion), 10))
 }
 
 // Person is the part of the User object every reply about a user carries; GET /users/me
