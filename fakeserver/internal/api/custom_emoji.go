@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
@@ -36,7 +34,7 @@ func (s *Service) addCustomEmoji(c *handler.Call) (handler.Fields, error) {
 			files = append(files, realm.EmojiUpload{FileName: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Content: content})
 		}
 	}
-	return handler.Fields{}, s.realm().AddCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"), files, s.Config().UploadQuotaBytesTotal)
+	return handler.Fields{}, s.realm().AddCustomEmoji(c.User.ID, pathParam(c.R, "emoji_name"), files, s.Config().UploadQuotaBytesTotal)
 }
 
 // removeCustomEmoji: DELETE /realm/emoji/{emoji_name} — deactivates it.
@@ -44,7 +42,7 @@ func (s *Service) removeCustomEmoji(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return handler.Fields{}, s.realm().RemoveCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"))
+	return handler.Fields{}, s.realm().RemoveCustomEmoji(c.User.ID, pathParam(c.R, "emoji_name"))
 }
 
 // serveEmojiImage serves a custom emoji's image at the source_url (or still_url) the API gives,
@@ -55,9 +53,9 @@ func (s *Service) serveEmojiImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.generation.RLock()
-	contentType, content, ok := s.realm().EmojiImage(chi.URLParam(r, "*"))
+	contentType, content, ok := s.realm().EmojiImage(pathParam(r, "*"))
 	s.generation.RUnlock()
-	ok = ok && chi.URLParam(r, "realm_id") == "1" // the fake's one realm
+	ok = ok && pathParam(r, "realm_id") == "1" // the fake's one realm
 	if !ok {
 		handler.WriteError(w, apierr.NotFound())
 		return

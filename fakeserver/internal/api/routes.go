@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/go-chi/chi/v5"
 
@@ -31,6 +32,21 @@ const (
 	// and words such as "me" keep their own routes.
 	UserEmail = "{email:[^/]*(?:@|%40)[^/]*}"
 )
+
+// pathParam is a path parameter as the real server reads it, percent-decoded: it routes the
+// decoded path, so /user_uploads/2/ab%2Fc.txt names the file 2/ab/c.txt. chi routes the path
+// as sent (URL.RawPath) when the client escaped more than Go would (%2F, %40, …) and then
+// gives the parameters escaped; otherwise they are decoded already.
+func pathParam(r *http.Request, name string) string {
+	v := chi.URLParam(r, name)
+	if r.URL.RawPath == "" {
+		return v
+	}
+	if decoded, err := url.PathUnescape(v); err == nil {
+		return decoded
+	}
+	return v
+}
 
 // UserIDOrEmail is a user ID or an email address in a path, anything but "me", whose routes
 // come first on the real server (GET /users/me/presence is a wrong method, not a lookup of "me").

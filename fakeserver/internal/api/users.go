@@ -1,13 +1,11 @@
 package api
 
 import (
-	"net/url"
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
-	"github.com/go-chi/chi/v5"
 )
 
 // getUsers: GET /users.
@@ -61,8 +59,8 @@ func userResponse(c *handler.Call, view func(withProfile bool) (realm.UserView, 
 
 // pathEmail reads the {email} path segment, percent-decoded.
 func pathEmail(c *handler.Call) (string, error) {
-	email, err := url.PathUnescape(chi.URLParam(c.R, "email"))
-	if err != nil || !utf8.ValidString(email) {
+	email := pathParam(c.R, "email")
+	if !utf8.ValidString(email) {
 		return "", apierr.NoSuchUser
 	}
 	return email, nil
