@@ -180,7 +180,11 @@ func (s *Service) Routes(r chi.Router) {
 	r.Post("/invites/"+inviteID+"/resend", handler.Serve(membersOnly(s.resendInvite)))
 	r.Delete("/invites/"+inviteID, handler.Serve(membersOnly(s.revokeInvite(false))))
 	r.Delete("/invites/multiuse/"+inviteID, handler.Serve(membersOnly(s.revokeInvite(true))))
-	r.Patch("/settings", handler.Serve(humansOnly(s.updateSettings)))
+	// /settings/display and /settings/notifications: the real server's deprecated aliases, from
+	// before one endpoint took every setting; each takes them all.
+	for _, p := range []string{"/settings", "/settings/display", "/settings/notifications"} {
+		r.Patch(p, handler.Serve(humansOnly(s.updateSettings)))
+	}
 
 	// A user's presence, status, alert words, muted users and navigation views.
 	r.Post("/users/me/presence", handler.Serve(humansOnly(s.updatePresence))) // 4
