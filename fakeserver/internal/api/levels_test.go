@@ -194,6 +194,27 @@ func TestLevelBoundaries(t *testing.T) {
 			}
 			return present
 		}},
+		{"the realm's topics_policy (mandatory_topics before)", realm.LevelChannelTopicsPolicy, func(t *testing.T, base string) bool {
+			queue := evRegister(t, base, memberAuth, "event_types", `["realm"]`)
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+			_, newer := state["realm_topics_policy"]
+			if state["realm_mandatory_topics"] != false {
+				t.Errorf("realm_mandatory_topics %v, want false (deprecated, kept)", state["realm_mandatory_topics"])
+			}
+			requireSuccess(t, "require topics", msgPatch(t, base, ownerAuth, "/api/v1/realm", "topics_policy", `"disable_empty_topic"`))
+			want := `{"op":"update","property":"mandatory_topics","type":"realm","value":true}`
+			if newer {
+				want = `{"op":"update","property":"topics_policy","type":"realm","value":"disable_empty_topic"}`
+			}
+			evs := eventsOfType(evPoll(t, base, memberAuth, queue, -1, true), "realm")
+			if len(evs) != 1 {
+				t.Fatalf("realm events %v, want one", evs)
+			}
+			if delete(evs[0], "id"); canonical(evs[0]) != want {
+				t.Errorf("realm event %s, want %s", canonical(evs[0]), want)
+			}
+			return newer
+		}},
 		{"an is_muted event beside in_home_view's", realm.LevelMuteEvents, func(t *testing.T, base string) bool {
 			queue := evRegister(t, base, memberAuth, "event_types", `["subscription"]`)
 			requireSuccess(t, "mute", msgPatch(t, base, memberAuth, "/api/v1/users/me/subscriptions/1", "property", "is_muted", "value", "true"))
