@@ -1,9 +1,9 @@
 package api
 
 import (
+	"net/http"
 	"sync"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/go-chi/chi/v5"
 )
@@ -17,20 +17,27 @@ func (g levelGate) serves(level int) bool {
 	return level >= g.from && (g.until == 0 || level < g.until)
 }
 
-// gated adds a route the real server has only at some feature levels. Outside them the route
-// is unknown: the request gets the unknown-route answer (authentication already passed), and a
-// wrong method's Allow header leaves the method out (see wrongMethod).
+// gated adds a route the real server has only at some feature levels. Outside them the request
+// is answered as one the route table has no route for (see AnswerUnserved): 405 where the path
+// takes other methods at the fake's level (DELETE /user_groups/{id} from 294, where PATCH
+// stays), else the unknown-route answer; a wrong method's Allow header leaves the method out.
 func (s *Service) gated(r chi.Router, method, pattern string, g levelGate, op handler.Operation) {
 	if s.gates != nil { // registering for routeGates
 		s.gates[method+" "+Prefix+pattern] = g
 	}
-	r.Method(method, pattern, handler.Serve(func(c *handler.Call) (handler.Fields, error) {
-		if !g.serves(s.realm().Settings().FeatureLevel) {
-			return nil, apierr.NotFound()
+	serve := handler.Serve(op)
+	r.Method(method, pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if g.serves(s.realm().Settings().FeatureLevel) {
+			serve(w, req)
+			return
 		}
-		return op(c)
+		s.unserved(w, req)
 	}))
 }
+
+// AnswerUnserved sets how a request to a route not served at the fake's level is answered:
+// as the pipeline answers a method or path its route table lacks (New's default: 404).
+func (s *Service) AnswerUnserved(h http.HandlerFunc) { s.unserved = h }
 
 // ServedAtLevel tells whether the route of this method and pattern (as chi reports it) is
 // served at the fake's feature level.

@@ -1144,7 +1144,9 @@ func TestGroupDeletionBelow294(t *testing.T) {
 }
 
 // A 405 lists only the methods served at the fake's level: DELETE /user_groups/{id} until 294,
-// and a path whose only routes are of other levels is unknown (404), not a wrong method.
+// and from 294 DELETE itself is a wrong method (405 in the JSON envelope, as the real server
+// answers since it dropped the method), while a path whose only routes are of other levels is
+// unknown (404), not a wrong method.
 func TestWrongMethodByLevel(t *testing.T) {
 	for _, c := range []struct {
 		level      int
@@ -1154,12 +1156,17 @@ func TestWrongMethodByLevel(t *testing.T) {
 	}{
 		{realm.LevelGroupDeletionRemoved - 1, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH, DELETE"},
 		{realm.LevelGroupDeletionRemoved, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH"},
+		{realm.LevelGroupDeletionRemoved, request{method: http.MethodDelete, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH"},
+		{realm.LevelRemoveClientDevice - 1, request{method: http.MethodPost, path: "/api/v1/remove_client_device", auth: ownerAuth}, 404, ""},
 		{realm.LevelReminderList - 1, request{method: http.MethodPatch, path: "/api/v1/reminders/1", auth: ownerAuth}, 404, ""},
 		{realm.LevelReminderList, request{method: http.MethodPatch, path: "/api/v1/reminders/1", auth: ownerAuth}, 405, "DELETE"},
 	} {
 		res := do(t, newServerAt(t, c.level).URL, c.req)
 		if allow := strings.Join(res.header.Values("Allow"), ", "); res.status != c.wantStatus || allow != c.wantAllow {
 			t.Errorf("%s %s at level %d: HTTP %d, Allow %q; want %d, %q", c.req.method, c.req.path, c.level, res.status, allow, c.wantStatus, c.wantAllow)
+		}
+		if res.env["result"] != "error" || res.env["msg"] == nil {
+			t.Errorf("%s %s at level %d: not the JSON error envelope: %s", c.req.method, c.req.path, c.level, res)
 		}
 	}
 }

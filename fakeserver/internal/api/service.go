@@ -5,9 +5,11 @@
 package api
 
 import (
+	"net/http"
 	"sync"
 	"time"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/config"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -34,12 +36,15 @@ type Service struct {
 	gates   map[string]levelGate
 	logins  httpx.Limiter[string] // password attempts per username
 	uploads temporaryUploads
+	// unserved answers a request to a route outside the levels that serve it (gated).
+	unserved http.HandlerFunc
 }
 
 // New returns the handlers of one fake: its realm, event hub and clock, its current
 // configuration (shared: never changed), and the lock a reset takes for writing.
 func New(state *realm.State, hub *events.Hub, clk *clock.Clock, cfg func() *config.Config, generation *sync.RWMutex) *Service {
-	return &Service{state: state, hub: hub, clock: clk, config: cfg, generation: generation}
+	return &Service{state: state, hub: hub, clock: clk, config: cfg, generation: generation,
+		unserved: func(w http.ResponseWriter, _ *http.Request) { handler.WriteError(w, apierr.NotFound()) }}
 }
 
 // Reset forgets what the handlers keep of the realm before a reset: temporary URLs, whose path

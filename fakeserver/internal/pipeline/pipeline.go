@@ -37,6 +37,7 @@ type Pipeline struct {
 // outside the API (the control API under ControlPrefix).
 func New(state *realm.State, a *api.Service, cfg func() *config.Config, generation *sync.RWMutex, journal *Journal, faults *Faults, outside func(chi.Router)) *Pipeline {
 	p := &Pipeline{state: state, api: a, config: cfg, generation: generation, journal: journal, faults: faults, outside: outside}
+	a.AnswerUnserved(p.wrongMethod)
 	sharedRoutes.bind(p, p.routes)
 	return p
 }
