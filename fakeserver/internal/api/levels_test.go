@@ -134,8 +134,12 @@ func TestLevelBoundaries(t *testing.T) {
 	}{
 		{"client_gravatar on by default", realm.LevelClientGravatarDefault, func(t *testing.T, base string) bool {
 			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_user"]`))
+			fetched := requireSuccess(t, "user", get(t, base, memberAuth, "/api/v1/users/1", ""))["user"].(map[string]any)
 			for _, u := range state["realm_users"].([]any) {
 				if user := u.(map[string]any); user["user_id"] == float64(1) {
+					if (user["avatar_url"] == nil) != (fetched["avatar_url"] == nil) {
+						t.Errorf("register's avatar_url %v, GET /users/1's %v: the same default", user["avatar_url"], fetched["avatar_url"])
+					}
 					return user["avatar_url"] == nil // the gravatar a client computes itself
 				}
 			}

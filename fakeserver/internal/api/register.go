@@ -69,7 +69,7 @@ func (s *Service) register(c *handler.Call) (handler.Fields, error) {
 func (s *Service) clientOptions(c *handler.Call) events.Client {
 	return events.Client{
 		ApplyMarkdown:    c.P.Bool("apply_markdown", false),
-		ClientGravatar:   c.P.Bool("client_gravatar", s.realm().AtLeast(realm.LevelClientGravatarDefault)),
+		ClientGravatar:   clientGravatar(c, s.realm()),
 		SlimPresence:     c.P.Bool("slim_presence", false),
 		AllPublicStreams: c.P.Bool("all_public_streams", false),
 		Narrow:           eventNarrow(c),

@@ -405,7 +405,7 @@ func TestErrorMessagesDoNotDependOnMapOrder(t *testing.T) {
 	device := fmt.Sprint(requireSuccess(t, "device", post(t, ts.URL, memberAuth, "/api/v1/register_client_device"))["device_id"])
 	push := integRegistration(device, "7", "t")
 	for i := range push {
-		if push[i] == "bouncer_public_key" || push[i] == "encrypted_push_registration" {
+		if push[i] == "push_key" || push[i] == "token_id" {
 			push[i+1] = "!"
 		}
 	}
