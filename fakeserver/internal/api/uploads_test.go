@@ -101,7 +101,7 @@ func TestRealmIconAndAvatars(t *testing.T) {
 		t.Errorf("realm icon is no 128-pixel PNG: %v", err)
 	}
 
-	me := requireSuccess(t, "me", get(t, ts.URL, memberAuth, "/api/v1/users/1", ""))["user"].(map[string]any)
+	me := requireSuccess(t, "me", get(t, ts.URL, memberAuth, "/api/v1/users/1", "client_gravatar=false"))["user"].(map[string]any)
 	for path, want := range map[string]string{
 		"/avatar/1":                              me["avatar_url"].(string),
 		"/avatar/owner@chat.example.test/medium": me["avatar_url"].(string) + "&s=500",
