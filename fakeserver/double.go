@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,15 +43,26 @@ func (s *Server) SetClock(t time.Time) error {
 // Client returns an HTTP client that authenticates every request as who, a fixture role
 // ("owner", "administrator", "moderator", "member", "guest", "bot") or the login email of any
 // active user (one created through the API or Server.As too), with the API's HTTP Basic
-// credentials. It panics on a name the realm does not have: that is a mistake in the test,
-// not a condition to handle.
+// credentials. For a name the realm does not have, every request of the client fails with
+// an error that says so and names the roles (Server.As's), at the test's first request and
+// where it already checks errors, rather than in a panic.
 func (ts *TestServer) Client(who string) *http.Client {
 	a, err := ts.Server.As(who)
 	if err != nil {
-		panic(fmt.Sprintf("fakeserver: Client(%q): %v", who, err))
+		return &http.Client{Transport: failingTransport{fmt.Errorf("fakeserver: Client(%q): %w", who, err)}}
 	}
 	email, key, _ := ts.Server.state.LoginOf(a.id)
 	return &http.Client{Transport: basicAuthTransport{email: email, key: key}, Timeout: time.Minute}
+}
+
+// failingTransport fails every request with err, sending nothing.
+type failingTransport struct{ err error }
+
+func (f failingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		_ = r.Body.Close() // a RoundTripper closes the body, even on error
+	}
+	return nil, f.err
 }
 
 // basicAuthTransport adds HTTP Basic credentials to requests that carry none.
@@ -150,7 +163,13 @@ func (s *Server) As(who string) (*Actor, error) {
 	}
 	id, ok := s.state.UserIDByLogin(who)
 	if !ok {
-		return nil, fmt.Errorf("fakeserver: no active user %q (a fixture role or a login email)", who)
+		var roles []string
+		for _, u := range s.Fixture().Users {
+			if !slices.Contains(roles, u.Role) {
+				roles = append(roles, u.Role)
+			}
+		}
+		return nil, fmt.Errorf("fakeserver: no active user %q: name a role of the fixture (%s) or a login email", who, strings.Join(roles, ", "))
 	}
 	return &Actor{s: s, id: id}, nil
 }

@@ -28,14 +28,16 @@ func TestStartClientAndSetClock(t *testing.T) {
 			t.Errorf("Client(%q): %d %v, want role %v", who, resp.StatusCode, me, wantRole)
 		}
 	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("Client of an unknown user did not panic")
-			}
-		}()
-		ts.Client("nobody")
-	}()
+	// A name the realm does not have fails the client's requests, naming the roles.
+	for _, who := range []string{"admin", "nobody@chat.example.test"} {
+		resp, err := ts.Client(who).Get(ts.URL + "/api/v1/users/me")
+		if err == nil {
+			resp.Body.Close()
+			t.Errorf("Client(%q): a request succeeded (HTTP %d)", who, resp.StatusCode)
+		} else if msg := err.Error(); !strings.Contains(msg, fmt.Sprintf("Client(%q)", who)) || !strings.Contains(msg, "administrator") {
+			t.Errorf("Client(%q): %v, want an error naming the name and the roles", who, err)
+		}
+	}
 
 	start := ts.Server.Clock()
 	later := start.Add(90 * time.Minute)

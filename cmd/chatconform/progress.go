@@ -18,7 +18,8 @@ import (
 // printing them and shows where the run stands (specs done of the total, failures so far,
 // elapsed): on a terminal as one line rewritten in place, elsewhere as a plain line at every
 // tenth of the run. Everything else the reporter writes (a failure with its exchanges, what a
-// spec records as information, the summary) goes through unchanged, on lines of its own.
+// spec records as information, the summary) goes through on lines of its own, with the
+// directory the runner was built in taken out of its paths.
 type progress struct {
 	out      io.Writer
 	terminal bool
@@ -154,6 +155,8 @@ func (p *progress) Write(b []byte) (int, error) {
 		fmt.Fprint(p.out, "\r\x1b[2K") // the block replaces the line, which comes back after it
 		p.shown = false
 	}
+	// The header's suite path and the failures' locations name the build directory.
+	out = []byte(report.TrimBuildPaths(string(out)))
 	if _, err := p.out.Write(out); err != nil {
 		return 0, err
 	}

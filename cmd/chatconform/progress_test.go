@@ -11,6 +11,8 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/chatconform/chatconform/harness/report"
+	"path/filepath"
+	"runtime"
 )
 
 // TestProgress feeds the progress writer what Ginkgo's default reporter writes for a run of
@@ -119,5 +121,25 @@ func TestProgressBoundsFailures(t *testing.T) {
 	// A one-line failure is one line: no delimiter around it.
 	if strings.Contains(text, "------------------------------\n------------------------------") || regexp.MustCompile(`✗[^\n]*\n-{30}\n✗`).MatchString(text) {
 		t.Errorf("delimiters around one-line failures:\n%s", text)
+	}
+}
+
+// TestProgressTrimsBuildPaths: the reporter's header and failure blocks name files by the path
+// the runner was built from; the console shows repository paths.
+func TestProgressTrimsBuildPaths(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	root := strings.TrimSuffix(filepath.ToSlash(file), "cmd/chatconform/progress_test.go")
+	var out strings.Builder
+	p := newProgress(&out, false)
+	for _, w := range []string{
+		"Running Suite: chatconform conformance - " + root + "specs\n",
+		"\n------------------------------\n• [FAILED] [0.012 seconds]\nOperation 6\n  In [It] at: " + root + "specs/fetch_message.go:42\n",
+	} {
+		if _, err := p.Write([]byte(w)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := out.String(); strings.Contains(got, root) || !strings.Contains(got, "conformance - specs\n") || !strings.Contains(got, "at: specs/fetch_message.go:42") {
+		t.Errorf("console output holds the build directory %s or lacks the repository paths:\n%s", root, got)
 	}
 }

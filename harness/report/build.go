@@ -172,12 +172,12 @@ func failureOf(s types.SpecReport) Failure {
 	f := Failure{
 		Spec:      specName(s),
 		State:     s.State.String(),
-		Message:   harness.RedactText(s.Failure.Message),
-		Output:    harness.RedactText(s.CapturedGinkgoWriterOutput),
+		Message:   TrimBuildPaths(harness.RedactText(s.Failure.Message)),
+		Output:    TrimBuildPaths(harness.RedactText(s.CapturedGinkgoWriterOutput)),
 		Exchanges: harness.ExchangesOf(s.ReportEntries),
 	}
 	if s.Failure.ForwardedPanic != "" {
-		f.Message = strings.TrimSpace(f.Message + "\npanic: " + harness.RedactText(s.Failure.ForwardedPanic))
+		f.Message = strings.TrimSpace(f.Message + "\npanic: " + TrimBuildPaths(harness.RedactText(s.Failure.ForwardedPanic)))
 	}
 	if s.Failure.Location.FileName != "" {
 		f.Location = repoPath(s.Failure.Location.FileName) + ":" + fmt.Sprint(s.Failure.Location.LineNumber)
@@ -190,7 +190,7 @@ func failureOf(s types.SpecReport) Failure {
 	f.Exchanges = withoutNotes(f.Exchanges)
 	for _, e := range s.ReportEntries {
 		if e.Name != harness.ExchangesEntry {
-			f.Notes = append(f.Notes, harness.RedactText(e.Name+": "+e.StringRepresentation()))
+			f.Notes = append(f.Notes, TrimBuildPaths(harness.RedactText(e.Name+": "+e.StringRepresentation())))
 		}
 	}
 	return f
@@ -442,6 +442,18 @@ func repoPath(file string) string {
 		return rest
 	}
 	return file
+}
+
+// TrimBuildPaths takes the directory the runner was built in out of text: Ginkgo names source
+// files by the path they were compiled from in its failure messages, timelines and console
+// header ("In [It] at: /home/ci/chatconform/specs/topics.go:12", "Running Suite: … -
+// /home/ci/chatconform/specs"), and the reports and the console give repository paths
+// ("specs/topics.go:12") instead.
+func TrimBuildPaths(text string) string {
+	if repoRoot == "" {
+		return text
+	}
+	return strings.ReplaceAll(text, repoRoot, "")
 }
 
 // modulePath is the module's import path, which -trimpath builds put before a file's path.

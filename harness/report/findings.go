@@ -63,9 +63,10 @@ type Finding struct {
 // and what differs.
 func findingOf(s types.SpecReport) specFinding {
 	site := assertionSite(s.Failure.Location)
-	shape := messageShape(harness.RedactText(s.Failure.Message))
+	// Without the build directory, the same failure is one finding on every machine.
+	shape := messageShape(TrimBuildPaths(harness.RedactText(s.Failure.Message)))
 	if s.Failure.ForwardedPanic != "" {
-		shape = strings.TrimSpace(shape + "\npanic: " + messageShape(s.Failure.ForwardedPanic))
+		shape = strings.TrimSpace(shape + "\npanic: " + messageShape(TrimBuildPaths(s.Failure.ForwardedPanic)))
 	}
 	f := specFinding{site: site, shape: shape}
 	key := s.State.String() + "\x00" + site + "\x00" + shape

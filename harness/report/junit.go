@@ -103,7 +103,8 @@ func WriteJUnit(r types.Report, path string) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(path, append([]byte(xml.Header), out...))
+	// Ginkgo's messages, timelines and SuitePath property name files by their build path.
+	return writeFile(path, []byte(TrimBuildPaths(xml.Header+string(out))))
 }
 
 // boundCase names a failed case's finding and keeps its detail in bounds: in full (timeline

@@ -156,7 +156,10 @@ func TestAggregate(t *testing.T) {
 func sampleReport() types.Report {
 	failed := spec("fetches", types.SpecStateFailed, `expected "success", body {"api_key": "`+key+`"}`, "OP06-01", "CONV-01")
 	failed.CapturedGinkgoWriterOutput = "--> GET http://x/api/v1/messages/1\n    {\"api_key\":\"" + key + "\"}\n"
-	failed.Failure.Location = types.CodeLocation{FileName: "specs/op06.go", LineNumber: 42}
+	// Ginkgo names files by the path they were built from, in messages and timelines too.
+	failed.Failure.Location = types.CodeLocation{FileName: repoRoot + "specs/op06.go", LineNumber: 42}
+	failed.Failure.Message += "\nIn [It] at: " + repoRoot + "specs/op06.go:42"
+	failed.Failure.ForwardedPanic = "at " + repoRoot + "harness/envelope.go:78"
 	failed.ReportEntries = types.ReportEntries{{Name: "http status", Value: types.WrapEntryValue("GET /api/v1/messages/1: HTTP 200")}}
 	return types.Report{
 		SuiteDescription: "chatconform",
@@ -250,8 +253,13 @@ func TestWrite(t *testing.T) {
 	}
 	// Rows carry their operation's number, the value #op=6 in the address selects; and the page
 	// carries no path of the directory the runner was built in.
-	if !strings.Contains(page, `data-op="6"`) || strings.Contains(page, repoRoot) {
-		t.Errorf("page lacks data-op=\"6\" or holds the build directory %s", repoRoot)
+	if !strings.Contains(page, `data-op="6"`) || !strings.Contains(page, "specs/op06.go:42") {
+		t.Errorf("page lacks data-op=\"6\" or the failure's location")
+	}
+	for name, text := range map[string]string{"page": page, "JSON report": string(raw)} {
+		if strings.Contains(text, repoRoot) {
+			t.Errorf("the %s holds the build directory %s", name, repoRoot)
+		}
 	}
 	if strings.Contains(page, `body {"api_key"`) {
 		t.Error("page does not escape HTML-special text")
@@ -334,11 +342,12 @@ func TestWriteJUnit(t *testing.T) {
 	passed := spec("answers", types.SpecStatePassed, "")
 	passed.ContainerHierarchyTexts = []string{"Operation 6: fetch a message"}
 	passed.CapturedGinkgoWriterOutput = "--> GET passed-exchange"
-	failed := spec("refuses", types.SpecStateFailed, "boom")
+	failed := spec("refuses", types.SpecStateFailed, "boom\nIn [It] at: "+repoRoot+"specs/delete_topic.go:9")
 	failed.ContainerHierarchyTexts = []string{"Operation 8: delete a topic", "inner"}
 	failed.CapturedGinkgoWriterOutput = "--> POST failed-exchange"
+	failed.Failure.Location = types.CodeLocation{FileName: repoRoot + "specs/delete_topic.go", LineNumber: 9}
 	path := filepath.Join(t.TempDir(), "junit.xml")
-	if err := WriteJUnit(types.Report{SuiteDescription: "suite", SpecReports: types.SpecReports{passed, failed}}, path); err != nil {
+	if err := WriteJUnit(types.Report{SuiteDescription: "suite", SuitePath: repoRoot + "specs", SpecReports: types.SpecReports{passed, failed}}, path); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -353,6 +362,9 @@ func TestWriteJUnit(t *testing.T) {
 	}
 	if strings.Contains(out, "passed-exchange") {
 		t.Errorf("junit.xml keeps a passing spec's exchanges:\n%s", out)
+	}
+	if strings.Contains(out, repoRoot) || !strings.Contains(out, "specs/delete_topic.go:9") {
+		t.Errorf("junit.xml holds the build directory %s, or lacks the repository path:\n%s", repoRoot, out)
 	}
 }
 

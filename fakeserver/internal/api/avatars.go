@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
@@ -65,7 +63,7 @@ func (s *Service) serveAvatar(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	key := chi.URLParam(r, "user_id_or_email")
+	key := pathParam(r, "user_id_or_email")
 	var url string
 	var lookupErr error
 	func() {

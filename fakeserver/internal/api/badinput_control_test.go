@@ -83,10 +83,21 @@ func routeCasesControl(add func(routeSpec)) {
 		{"a success status", fault.as("", "status", "200"), badRequest("status must be an HTTP error status, 400 to 599")},
 		{"drop and status", fault.as("", "status", "503", "drop", "true"), badRequest("Send either drop or status, not both")},
 		{"a bad pattern", fault.as("", "status", "503", "path", "/api/["), badRequest("Invalid path pattern: /api/[")},
+		{"a path without its leading slash", fault.as("", "status", "503", "path", "api/v1/messages"),
+			badRequest(`path must start with / (such as /api/v1/messages): a request's path always does, so "api/v1/messages" could never match`)},
 	}
 	add(fault)
 
-	add(routeSpec{method: "GET", pattern: "/_fake/journal", path: "/_fake/journal"})
+	journal := routeSpec{method: "GET", pattern: "/_fake/journal", path: "/_fake/journal",
+		params: []param{{name: "status", kind: kInt}}, valid: []string{"since", "1764403200000"}}
+	sinceFormat := badRequest("since must be a wall-clock time in UNIX milliseconds, a whole number such as 1764403200000 (2025-11-29T08:00:00Z): the journal's entries from that time on")
+	journal.extra = []badCase{
+		{"since as a date", journal.with("since", "2025-11-29"), sinceFormat},
+		{"since in seconds with a fraction", journal.with("since", "1764403200.5"), sinceFormat},
+		{"since negative", journal.with("since", "-1"), sinceFormat},
+		{"since empty", journal.with("since", ""), sinceFormat},
+	}
+	add(journal)
 
 	add(routeSpec{method: "DELETE", pattern: "/_fake/journal", path: "/_fake/journal"})
 

@@ -176,8 +176,9 @@ func (rs routeSpec) as(auth string, kv ...string) request {
 	return req
 }
 
-// valuesFor lists the malformed values of a kind and what each must get.
-func valuesFor(p param) []struct {
+// valuesFor lists the malformed values of a kind and what each must get; the control API's
+// errors name the kind a value should be where the API's say it is not valid JSON.
+func valuesFor(p param, control bool) []struct {
 	label, value string
 	want         want
 } {
@@ -187,6 +188,9 @@ func valuesFor(p param) []struct {
 		want         want
 	}
 	notJSON := badRequest(n + " is not valid JSON")
+	if control {
+		notJSON = badRequest(n + " is not " + map[kind]string{kInt: "an integer", kBool: "a boolean"}[p.kind])
+	}
 	switch p.kind {
 	case kInt:
 		return []vw{
@@ -362,7 +366,7 @@ func cases(rs routeSpec, methods map[string][]string) []badCase {
 		if p.required {
 			add("missing "+p.name, rs.without(p.name), missing(p.name))
 		}
-		for _, v := range valuesFor(p) {
+		for _, v := range valuesFor(p, strings.HasPrefix(rs.pattern, "/_fake/")) {
 			add(p.name+": "+v.label, rs.with(p.name, v.value), v.want)
 		}
 	}

@@ -57,9 +57,6 @@ func routeCasesPushRegistration(add func(routeSpec)) {
 		{"push_key empty", push.with("push_key", ""), invalidKey},
 		{"token_id not Base64", push.with("token_id", "%%%"), badRequest("`token_id` is not Base64 encoded")},
 		{"token_id of 9 bytes", push.with("token_id", base64.StdEncoding.EncodeToString(make([]byte, 9))), badRequest("Invalid `token_id`")},
-		{"bouncer_public_key not Base64", push.with("bouncer_public_key", "bouncer-public-key"), badRequest("`bouncer_public_key` is not Base64 encoded")},
-		{"bouncer_public_key empty", push.with("bouncer_public_key", ""), badRequest("Invalid `bouncer_public_key`")},
-		{"encrypted_push_registration not Base64", push.with("encrypted_push_registration", "***"), badRequest("`encrypted_push_registration` is not Base64 encoded")},
 		{"good key, bad token (all or nothing)", push.with("token_id", "???"), badRequest("`token_id` is not Base64 encoded")},
 	}
 	add(push)

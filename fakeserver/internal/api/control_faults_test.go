@@ -35,3 +35,21 @@ func TestFaultDelayOutlastsWriteTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultDefaultCode: a fault that names no code answers with one that fits its status: a
+// server error is no BAD_REQUEST.
+func TestFaultDefaultCode(t *testing.T) {
+	ts := newServer(t)
+	for status, code := range map[int]string{
+		400: "BAD_REQUEST", 401: "UNAUTHORIZED", 404: "BAD_REQUEST", 429: "RATE_LIMIT_HIT",
+		500: "INTERNAL_SERVER_ERROR", 502: "BAD_GATEWAY", 503: "SERVICE_UNAVAILABLE", 599: "SERVER_ERROR",
+	} {
+		if _, err := ts.Server.InjectFault(fakeserver.Fault{Path: "/api/v1/users/me", Status: status, Times: 1}); err != nil {
+			t.Fatal(err)
+		}
+		res := get(t, ts.URL, memberAuth, "/api/v1/users/me", "")
+		if res.status != status || res.env["code"] != code || res.env["result"] != "error" {
+			t.Errorf("a fault of status %d: HTTP %d %s, want the code %s", status, res.status, res, code)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
@@ -26,7 +24,7 @@ func (s *Service) addCustomEmoji(c *handler.Call) (handler.Fields, error) {
 		}
 		files = append(files, realm.EmojiUpload{FileName: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Content: content})
 	}
-	return handler.Fields{}, s.realm().AddCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"), files, s.Config().UploadQuota())
+	return handler.Fields{}, s.realm().AddCustomEmoji(c.User.ID, pathParam(c.R, "emoji_name"), files, s.Config().UploadQuota())
 }
 
 // removeCustomEmoji: DELETE /realm/emoji/{emoji_name} — deactivates it.
@@ -34,7 +32,7 @@ func (s *Service) removeCustomEmoji(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return handler.Fields{}, s.realm().RemoveCustomEmoji(c.User.ID, chi.URLParam(c.R, "emoji_name"))
+	return handler.Fields{}, s.realm().RemoveCustomEmoji(c.User.ID, pathParam(c.R, "emoji_name"))
 }
 
 // serveEmojiImage serves a custom emoji's image at the source_url (or still_url) the API gives,
@@ -45,9 +43,9 @@ func (s *Service) serveEmojiImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.generation.RLock()
-	contentType, content, ok := s.realm().EmojiImage(chi.URLParam(r, "*"))
+	contentType, content, ok := s.realm().EmojiImage(pathParam(r, "*"))
 	s.generation.RUnlock()
-	ok = ok && chi.URLParam(r, "realm_id") == "1" // the fake's one realm
+	ok = ok && pathParam(r, "realm_id") == "1" // the fake's one realm
 	if !ok {
 		handler.WriteError(w, apierr.NotFound())
 		return

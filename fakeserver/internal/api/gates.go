@@ -1,10 +1,9 @@
 package api
 
 import (
+	"net/http"
 	"sync"
 
-	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
-	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/go-chi/chi/v5"
 )
 
@@ -21,20 +20,28 @@ func (g levelGate) serves(level int) bool {
 // the routes served only at some ("METHOD pattern"): see routeGates.
 type routeTable struct{ gates map[string]levelGate }
 
-// gated adds a route the real server has only at some feature levels. Outside them the route
-// is unknown: the request gets the unknown-route answer (authentication already passed), and a
-// wrong method's Allow header leaves the method out (see wrongMethod).
+// gated adds a route the real server has only at some feature levels. Outside them the request
+// is answered as one the route table has no route for (see AnswerUnserved): 405 where the path
+// takes other methods at the fake's level (DELETE /user_groups/{id} from 294, where PATCH
+// stays), else the unknown-route answer; a wrong method's Allow header leaves the method out.
 func (t routeTable) gated(r chi.Router, method, pattern string, g levelGate, o op) {
 	if t.gates != nil { // registering for routeGates
 		t.gates[method+" "+Prefix+pattern] = g
 	}
-	r.Method(method, pattern, serve(func(s *Service, c *handler.Call) (handler.Fields, error) {
-		if !g.serves(s.realm().Settings().FeatureLevel) {
-			return nil, apierr.NotFound()
+	h := serve(o)
+	r.Method(method, pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		s := serviceOf(req)
+		if g.serves(s.realm().Settings().FeatureLevel) {
+			h(w, req)
+			return
 		}
-		return o(s, c)
+		s.unserved(w, req)
 	}))
 }
+
+// AnswerUnserved sets how a request to a route not served at the fake's level is answered:
+// as the pipeline answers a method or path its route table lacks (New's default: 404).
+func (s *Service) AnswerUnserved(h http.HandlerFunc) { s.unserved = h }
 
 // ServedAtLevel tells whether the route of this method and pattern (as chi reports it) is
 // served at the fake's feature level.

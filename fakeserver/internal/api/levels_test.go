@@ -134,8 +134,12 @@ func TestLevelBoundaries(t *testing.T) {
 	}{
 		{"client_gravatar on by default", realm.LevelClientGravatarDefault, func(t *testing.T, base string) bool {
 			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm_user"]`))
+			fetched := requireSuccess(t, "user", get(t, base, memberAuth, "/api/v1/users/1", ""))["user"].(map[string]any)
 			for _, u := range state["realm_users"].([]any) {
 				if user := u.(map[string]any); user["user_id"] == float64(1) {
+					if (user["avatar_url"] == nil) != (fetched["avatar_url"] == nil) {
+						t.Errorf("register's avatar_url %v, GET /users/1's %v: the same default", user["avatar_url"], fetched["avatar_url"])
+					}
 					return user["avatar_url"] == nil // the gravatar a client computes itself
 				}
 			}
@@ -193,6 +197,27 @@ func TestLevelBoundaries(t *testing.T) {
 				t.Errorf("is_imported_stub %v, want false", stub)
 			}
 			return present
+		}},
+		{"the realm's topics_policy (mandatory_topics before)", realm.LevelChannelTopicsPolicy, func(t *testing.T, base string) bool {
+			queue := evRegister(t, base, memberAuth, "event_types", `["realm"]`)
+			state := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register", "fetch_event_types", `["realm"]`))
+			_, newer := state["realm_topics_policy"]
+			if state["realm_mandatory_topics"] != false {
+				t.Errorf("realm_mandatory_topics %v, want false (deprecated, kept)", state["realm_mandatory_topics"])
+			}
+			requireSuccess(t, "require topics", msgPatch(t, base, ownerAuth, "/api/v1/realm", "topics_policy", `"disable_empty_topic"`))
+			want := `{"op":"update","property":"mandatory_topics","type":"realm","value":true}`
+			if newer {
+				want = `{"op":"update","property":"topics_policy","type":"realm","value":"disable_empty_topic"}`
+			}
+			evs := eventsOfType(evPoll(t, base, memberAuth, queue, -1, true), "realm")
+			if len(evs) != 1 {
+				t.Fatalf("realm events %v, want one", evs)
+			}
+			if delete(evs[0], "id"); canonical(evs[0]) != want {
+				t.Errorf("realm event %s, want %s", canonical(evs[0]), want)
+			}
+			return newer
 		}},
 		{"an is_muted event beside in_home_view's", realm.LevelMuteEvents, func(t *testing.T, base string) bool {
 			queue := evRegister(t, base, memberAuth, "event_types", `["subscription"]`)
@@ -1123,7 +1148,9 @@ func TestGroupDeletionBelow294(t *testing.T) {
 }
 
 // A 405 lists only the methods served at the fake's level: DELETE /user_groups/{id} until 294,
-// and a path whose only routes are of other levels is unknown (404), not a wrong method.
+// and from 294 DELETE itself is a wrong method (405 in the JSON envelope, as the real server
+// answers since it dropped the method), while a path whose only routes are of other levels is
+// unknown (404), not a wrong method.
 func TestWrongMethodByLevel(t *testing.T) {
 	for _, c := range []struct {
 		level      int
@@ -1133,12 +1160,17 @@ func TestWrongMethodByLevel(t *testing.T) {
 	}{
 		{realm.LevelGroupDeletionRemoved - 1, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH, DELETE"},
 		{realm.LevelGroupDeletionRemoved, request{method: http.MethodGet, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH"},
+		{realm.LevelGroupDeletionRemoved, request{method: http.MethodDelete, path: "/api/v1/user_groups/8", auth: ownerAuth}, 405, "PATCH"},
+		{realm.LevelRemoveClientDevice - 1, request{method: http.MethodPost, path: "/api/v1/remove_client_device", auth: ownerAuth}, 404, ""},
 		{realm.LevelReminderList - 1, request{method: http.MethodPatch, path: "/api/v1/reminders/1", auth: ownerAuth}, 404, ""},
 		{realm.LevelReminderList, request{method: http.MethodPatch, path: "/api/v1/reminders/1", auth: ownerAuth}, 405, "DELETE"},
 	} {
 		res := do(t, newServerAt(t, c.level).URL, c.req)
 		if allow := strings.Join(res.header.Values("Allow"), ", "); res.status != c.wantStatus || allow != c.wantAllow {
 			t.Errorf("%s %s at level %d: HTTP %d, Allow %q; want %d, %q", c.req.method, c.req.path, c.level, res.status, allow, c.wantStatus, c.wantAllow)
+		}
+		if res.env["result"] != "error" || res.env["msg"] == nil {
+			t.Errorf("%s %s at level %d: not the JSON error envelope: %s", c.req.method, c.req.path, c.level, res)
 		}
 	}
 }

@@ -178,7 +178,7 @@ func (s *Service) getMessages(c *handler.Call) (handler.Fields, error) {
 	q.Narrow = s.narrowParam(c, false)
 	q.View = realm.ViewOptions{
 		ApplyMarkdown:       c.P.Bool("apply_markdown", true),
-		ClientGravatar:      c.P.Bool("client_gravatar", true),
+		ClientGravatar:      clientGravatar(c, s.realm()),
 		AllowEmptyTopicName: c.P.Bool("allow_empty_topic_name", false),
 	}
 	if err := c.Done(); err != nil {

@@ -1,12 +1,8 @@
 package api
 
 import (
-	"net/url"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
-
-	"github.com/go-chi/chi/v5"
 )
 
 // getNavigationViews: GET /navigation_views — the requester's navigation views.
@@ -51,14 +47,4 @@ func (s *Service) removeNavigationView(c *handler.Call) (handler.Fields, error) 
 
 // viewFragment is the fragment a path names. Fragments hold slashes (narrow/is/starred),
 // which the real server's route takes as they are or encoded (%2F).
-func viewFragment(c *handler.Call) string {
-	raw := chi.URLParam(c.R, "*")
-	if c.R.URL.RawPath == "" { // chi routed the decoded path
-		return raw
-	}
-	decoded, err := url.PathUnescape(raw)
-	if err != nil {
-		return raw
-	}
-	return decoded
-}
+func viewFragment(c *handler.Call) string { return pathParam(c.R, "*") }

@@ -3,8 +3,6 @@ package api
 import (
 	"strconv"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
@@ -103,7 +101,7 @@ func pingOnlyAnswer(protocol bool, passed *int) handler.Fields {
 
 // getUserPresence: GET /users/{user_id_or_email}/presence.
 func (s *Service) getUserPresence(c *handler.Call) (handler.Fields, error) {
-	key := chi.URLParam(c.R, "user_id_or_email")
+	key := pathParam(c.R, "user_id_or_email")
 	if err := c.Done(); err != nil {
 		return nil, err
 	}

@@ -22,6 +22,23 @@ func TestPushRegistrationNeedsTheServiceAfterTheParameters(t *testing.T) {
 	checkBad(t, badCase{want: bad(400, "PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.")}, res)
 }
 
+// TestPushRegistrationLeavesBouncerFieldsToTheBouncer: the real server queues
+// bouncer_public_key and encrypted_push_registration for the bouncer unread, so a registration
+// with the documented example values (not Base64) succeeds, as does one with empty values.
+func TestPushRegistrationLeavesBouncerFieldsToTheBouncer(t *testing.T) {
+	ts := newServer(t)
+	integConfig(t, ts.URL, "push_configured", "true")
+	for _, c := range []struct{ name, key, registration string }{
+		{"the documented examples", "bouncer-public-key", "encrypted-push-registration-data"},
+		{"empty values", "", ""},
+	} {
+		device := fmt.Sprint(requireSuccess(t, "device", post(t, ts.URL, memberAuth, "/api/v1/register_client_device"))["device_id"])
+		requireSuccess(t, c.name, post(t, ts.URL, memberAuth, "/api/v1/mobile_push/register", "device_id", device, "token_kind", "fcm",
+			"push_key", integPushKey, "push_key_id", "7", "token_id", realm.LegacyTokenID(c.name),
+			"bouncer_public_key", c.key, "encrypted_push_registration", c.registration))
+	}
+}
+
 func TestPushRegistrationAndRotation(t *testing.T) {
 	ts := newServer(t)
 	integConfig(t, ts.URL, "push_configured", "true")

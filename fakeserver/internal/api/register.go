@@ -105,7 +105,7 @@ func clientCapabilities(c *handler.Call) map[string]bool {
 func (s *Service) clientOptions(c *handler.Call) events.Client {
 	return events.Client{
 		ApplyMarkdown:    c.P.Bool("apply_markdown", false),
-		ClientGravatar:   c.P.Bool("client_gravatar", s.realm().AtLeast(realm.LevelClientGravatarDefault)),
+		ClientGravatar:   clientGravatar(c, s.realm()),
 		SlimPresence:     c.P.Bool("slim_presence", false),
 		AllPublicStreams: c.P.Bool("all_public_streams", false),
 		Narrow:           eventNarrow(c),
@@ -246,21 +246,6 @@ func (s *Service) coreRegisterState(st *registerState) {
 	s.settingsRegisterState(st)
 }
 
-// legacyDisplaySettings and legacyNotificationSettings are the user settings the real
-// server also gives at the top level to clients without the user_settings_object capability.
-var (
-	legacyDisplaySettings = []string{
-		"default_language", "twenty_four_hour_time", "emojiset", "color_scheme", "web_home_view",
-		"enter_sends", "timezone",
-	}
-	legacyNotificationSettings = []string{
-		"enable_desktop_notifications", "enable_sounds", "enable_offline_push_notifications",
-		"enable_offline_email_notifications", "enable_stream_desktop_notifications",
-		"enable_stream_audible_notifications", "enable_stream_push_notifications",
-		"enable_stream_email_notifications", "wildcard_mentions_notify", "presence_enabled",
-	}
-)
-
 // settingsRegisterState adds user_settings, and the legacy top-level copies; with each, as on
 // the real server, the choices a client offers: the emoji sets with the display settings, the
 // notification sounds with the notification settings.
@@ -280,10 +265,13 @@ func (s *Service) settingsRegisterState(st *registerState) {
 	if st.want("update_global_notifications") {
 		st.f["available_notification_sounds"] = realm.NotificationSounds
 	}
-	for eventType, names := range map[string][]string{"update_display_settings": legacyDisplaySettings, "update_global_notifications": legacyNotificationSettings} {
-		if st.want(eventType) {
-			for _, name := range names {
-				st.f[name] = settings[name]
+	for _, eventType := range []string{"update_display_settings", "update_global_notifications"} {
+		if !st.want(eventType) {
+			continue
+		}
+		for _, name := range realm.LegacySettings(eventType) {
+			if v, ok := settings[name]; ok { // a setting of the fake's level
+				st.f[name] = v
 			}
 		}
 	}

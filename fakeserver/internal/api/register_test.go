@@ -256,6 +256,35 @@ func TestRegisterStateKeys(t *testing.T) {
 	}
 }
 
+// TestRegisterLegacySettings: a client without user_settings_object gets every legacy setting
+// at the top level (the real server's display_settings_legacy with the time zone, and its
+// notification_settings_legacy), each with its user_settings value.
+func TestRegisterLegacySettings(t *testing.T) {
+	ts := newServer(t)
+	legacy := map[string][]string{
+		"update_display_settings": {"color_scheme", "default_language", "web_home_view", "demote_inactive_streams",
+			"emojiset", "enable_drafts_synchronization", "enter_sends", "fluid_layout_width", "high_contrast_mode",
+			"left_side_userlist", "starred_message_counts", "translate_emoticons", "twenty_four_hour_time", "timezone"},
+		"update_global_notifications": {"desktop_icon_count_display", "email_notifications_batching_period_seconds",
+			"enable_desktop_notifications", "enable_digest_emails", "enable_login_emails", "enable_marketing_emails",
+			"enable_offline_email_notifications", "enable_offline_push_notifications", "enable_online_push_notifications",
+			"enable_sounds", "enable_stream_audible_notifications", "enable_stream_desktop_notifications",
+			"enable_stream_email_notifications", "enable_stream_push_notifications", "message_content_in_email_notifications",
+			"notification_sound", "pm_content_in_desktop_notifications", "presence_enabled",
+			"realm_name_in_email_notifications_policy", "wildcard_mentions_notify"},
+	}
+	for eventType, names := range legacy {
+		env := requireSuccess(t, eventType, post(t, ts.URL, memberAuth, "/api/v1/register",
+			"fetch_event_types", fmt.Sprintf(`["user_settings", %q]`, eventType)))
+		settings := env["user_settings"].(map[string]any)
+		for _, name := range names {
+			if got, ok := env[name]; !ok || canonical(got) != canonical(settings[name]) {
+				t.Errorf("%s: top-level %s = %v (present: %v), user_settings has %v", eventType, name, got, ok, settings[name])
+			}
+		}
+	}
+}
+
 // TestRegisterSubscriptionState: subscriptions and never_subscribed carry the full channel
 // object, subscribers only with include_subscribers, and notification settings null only
 // for clients with notification_settings_null.
@@ -376,7 +405,7 @@ func TestErrorMessagesDoNotDependOnMapOrder(t *testing.T) {
 	device := fmt.Sprint(requireSuccess(t, "device", post(t, ts.URL, memberAuth, "/api/v1/register_client_device"))["device_id"])
 	push := integRegistration(device, "7", "t")
 	for i := range push {
-		if push[i] == "bouncer_public_key" || push[i] == "encrypted_push_registration" {
+		if push[i] == "push_key" || push[i] == "token_id" {
 			push[i+1] = "!"
 		}
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/go-chi/chi/v5"
 
@@ -30,6 +31,21 @@ const (
 	// and words such as "me" keep their own routes.
 	UserEmail = "{email:[^/]*(?:@|%40)[^/]*}"
 )
+
+// pathParam is a path parameter as the real server reads it, percent-decoded: it routes the
+// decoded path, so /user_uploads/2/ab%2Fc.txt names the file 2/ab/c.txt. chi routes the path
+// as sent (URL.RawPath) when the client escaped more than Go would (%2F, %40, …) and then
+// gives the parameters escaped; otherwise they are decoded already.
+func pathParam(r *http.Request, name string) string {
+	v := chi.URLParam(r, name)
+	if r.URL.RawPath == "" {
+		return v
+	}
+	if decoded, err := url.PathUnescape(v); err == nil {
+		return decoded
+	}
+	return v
+}
 
 // UserIDOrEmail is a user ID or an email address in a path, anything but "me", whose routes
 // come first on the real server (GET /users/me/presence is a wrong method, not a lookup of "me").
@@ -167,7 +183,11 @@ func (t routeTable) routes(r chi.Router) {
 	r.Post("/invites/"+inviteID+"/resend", serve(membersOnly((*Service).resendInvite)))
 	r.Delete("/invites/"+inviteID, serve(membersOnly(revokeInvite(false))))
 	r.Delete("/invites/multiuse/"+inviteID, serve(membersOnly(revokeInvite(true))))
-	r.Patch("/settings", serve(humansOnly((*Service).updateSettings)))
+	// /settings/display and /settings/notifications: the real server's deprecated aliases, from
+	// before one endpoint took every setting; each takes them all.
+	for _, p := range []string{"/settings", "/settings/display", "/settings/notifications"} {
+		r.Patch(p, serve(humansOnly((*Service).updateSettings)))
+	}
 
 	// A user's presence, status, alert words, muted users and navigation views.
 	r.Post("/users/me/presence", serve(humansOnly((*Service).updatePresence))) // 4

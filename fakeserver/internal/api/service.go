@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/clock"
 	"github.com/chatconform/chatconform/fakeserver/internal/config"
 	"github.com/chatconform/chatconform/fakeserver/internal/events"
@@ -32,13 +33,16 @@ type Service struct {
 
 	logins  httpx.Limiter[string] // password attempts per username
 	uploads temporaryUploads
+	// unserved answers a request to a route outside the levels that serve it (gated).
+	unserved http.HandlerFunc
 }
 
 // New returns the handlers of one fake: its realm, event hub and clock, its current
 // configuration (shared: never changed), and the lock a reset takes for writing.
 func New(state *realm.State, hub *events.Hub, clk *clock.Clock, cfg func() *config.Config, generation *sync.RWMutex) *Service {
 	return &Service{state: state, hub: hub, clock: clk, config: cfg, generation: generation,
-		logins: httpx.Limiter[string]{MaxKeys: loginKeysKept}}
+		logins:   httpx.Limiter[string]{MaxKeys: loginKeysKept},
+		unserved: func(w http.ResponseWriter, _ *http.Request) { handler.WriteError(w, apierr.NotFound()) }}
 }
 
 // Reset forgets what the handlers keep of the realm before a reset: temporary URLs, whose path

@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -10,31 +12,30 @@ import (
 
 // userSettingCases are user settings of each kind and rule PATCH /settings takes: a value
 // the fixture's member does not have (as sent, and as register and the event give it), the
-// legacy event type that also announces it ("" for none), a value the real server refuses
-// with its message, and whether register also gives it at the top level.
+// legacy event type that also announces it ("" for none: register gives it at the top level
+// exactly when it has one), and a value the real server refuses with its message.
 var userSettingCases = []struct {
 	name, value string
 	want        any
 	legacy      string
 	bad, badMsg string
-	topLevel    bool
 }{
-	{"enter_sends", "true", true, "update_display_settings", "maybe", "enter_sends is not valid JSON", true},
-	{"enable_digest_emails", "false", false, "update_global_notifications", "2", "enable_digest_emails is not a boolean", false},
-	{"enable_login_emails", "false", false, "update_global_notifications", "no", "enable_login_emails is not valid JSON", false},
-	{"web_font_size_px", "20", 20.0, "", "big", "web_font_size_px is not valid JSON", false},
-	{"color_scheme", "3", 3.0, "update_display_settings", "4", "Invalid color_scheme", true},
-	{"demote_inactive_streams", "2", 2.0, "update_display_settings", "0", "Invalid demote_inactive_streams", false},
-	{"email_notifications_batching_period_seconds", "600", 600.0, "update_global_notifications", "0", "Invalid email batching period: 0 seconds", false},
-	{"emojiset", "text", "text", "update_display_settings", "apple", "Invalid emojiset", true},
-	{"web_home_view", "recent_topics", "recent_topics", "update_display_settings", "home", "Invalid web_home_view", true},
-	{"notification_sound", "ding", "ding", "update_global_notifications", "gong", "Invalid notification sound 'gong'", false},
-	{"web_animate_image_previews", "always", "always", "", "sometimes", "Invalid web_animate_image_previews", false},
-	{"default_language", "de", "de", "update_display_settings", "xx", "Invalid default_language", true},
-	{"timezone", "Asia/Kolkata", "Asia/Kolkata", "update_display_settings", "Mars/Olympus", "Not a recognized time zone", true},
-	{"presence_enabled", "false", false, "update_global_notifications", "sometimes", "presence_enabled is not valid JSON", true},
-	{"email_address_visibility", "4", 4.0, "", "6", "Invalid email_address_visibility", false},
-	{"allow_private_data_export", "true", true, "", "yes", "allow_private_data_export is not valid JSON", false},
+	{"enter_sends", "true", true, "update_display_settings", "maybe", "enter_sends is not valid JSON"},
+	{"enable_digest_emails", "false", false, "update_global_notifications", "2", "enable_digest_emails is not a boolean"},
+	{"enable_login_emails", "false", false, "update_global_notifications", "no", "enable_login_emails is not valid JSON"},
+	{"web_font_size_px", "20", 20.0, "", "big", "web_font_size_px is not valid JSON"},
+	{"color_scheme", "3", 3.0, "update_display_settings", "4", "Invalid color_scheme"},
+	{"demote_inactive_streams", "2", 2.0, "update_display_settings", "0", "Invalid demote_inactive_streams"},
+	{"email_notifications_batching_period_seconds", "600", 600.0, "update_global_notifications", "0", "Invalid email batching period: 0 seconds"},
+	{"emojiset", "text", "text", "update_display_settings", "apple", "Invalid emojiset"},
+	{"web_home_view", "recent_topics", "recent_topics", "update_display_settings", "home", "Invalid web_home_view"},
+	{"notification_sound", "ding", "ding", "update_global_notifications", "gong", "Invalid notification sound 'gong'"},
+	{"web_animate_image_previews", "always", "always", "", "sometimes", "Invalid web_animate_image_previews"},
+	{"default_language", "de", "de", "update_display_settings", "xx", "Invalid default_language"},
+	{"timezone", "Asia/Kolkata", "Asia/Kolkata", "update_display_settings", "Mars/Olympus", "Not a recognized time zone"},
+	{"presence_enabled", "false", false, "update_global_notifications", "sometimes", "presence_enabled is not valid JSON"},
+	{"email_address_visibility", "4", 4.0, "", "6", "Invalid email_address_visibility"},
+	{"allow_private_data_export", "true", true, "", "yes", "allow_private_data_export is not valid JSON"},
 }
 
 // PATCH /settings, setting by setting: a change is read back in register's user_settings and
@@ -71,7 +72,7 @@ func TestUpdateSettingsEachSetting(t *testing.T) {
 			// Register's top-level copy, for clients without user_settings_object.
 			topLevel := requireSuccess(t, "register", post(t, base, memberAuth, "/api/v1/register",
 				"fetch_event_types", `["update_display_settings","update_global_notifications"]`))
-			if got, shown := topLevel[c.name]; shown != c.topLevel || shown && got != c.want {
+			if got, shown := topLevel[c.name]; shown != (c.legacy != "") || shown && got != c.want {
 				t.Errorf("register's top-level %s: %v (shown %v), want %v", c.name, got, shown, c.want)
 			}
 			changed := map[string]any{"type": "user_settings", "op": "update", "property": c.name, "value": c.want}
@@ -102,6 +103,29 @@ func TestUpdateSettingsEachSetting(t *testing.T) {
 				t.Errorf("events after an unchanged value: %v, want the first change's alone", evs)
 			}
 		})
+	}
+}
+
+// PATCH /settings/display and /settings/notifications, the real server's deprecated aliases of
+// PATCH /settings, take every setting it does (display settings through the notifications
+// alias too) and refuse what it refuses.
+func TestUpdateSettingsAliases(t *testing.T) {
+	base := newCheckedServer(t)
+	for _, c := range []struct{ path, name, value string }{
+		{"/api/v1/settings/display", "enable_sounds", "false"},
+		{"/api/v1/settings/display", "color_scheme", "3"},
+		{"/api/v1/settings/notifications", "emojiset", "text"},
+		{"/api/v1/settings/notifications", "enable_digest_emails", "false"},
+	} {
+		requireSuccess(t, c.path+" "+c.name, patch(t, base, memberAuth, c.path, c.name, c.value))
+		got := registerKey(t, base, memberAuth, "user_settings", "user_settings").(map[string]any)[c.name]
+		if fmt.Sprint(got) != strings.Trim(c.value, `"`) {
+			t.Errorf("%s %s=%s: user_settings has %v", c.path, c.name, c.value, got)
+		}
+	}
+	wantRefusal(t, "a bad value", patch(t, base, memberAuth, "/api/v1/settings/display", "color_scheme", "9"), "Invalid color_scheme")
+	if res := patch(t, base, botAuth, "/api/v1/settings/notifications", "enable_sounds", "true"); res.status != 400 {
+		t.Errorf("a bot through the alias: HTTP %d %s", res.status, res)
 	}
 }
 

@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/params"
@@ -68,8 +66,9 @@ func (t *temporaryUploads) get(token string) (temporaryUpload, bool) {
 	return v, true
 }
 
-// uploadPathID is the path_id a /user_uploads/ request names (everything after the prefix).
-func uploadPathID(r *http.Request) string { return chi.URLParam(r, "*") }
+// uploadPathID is the path_id a /user_uploads/ request names (everything after the prefix),
+// decoded: clients that escape the file name's slashes (%2F) name the same file.
+func uploadPathID(r *http.Request) string { return pathParam(r, "*") }
 
 // fileURL: GET /api/v1/user_uploads/{path_id} — a temporary URL of a file the user may see.
 func (s *Service) fileURL(c *handler.Call) (handler.Fields, error) {
@@ -113,8 +112,8 @@ func (s *Service) serveTemporaryUpload(w http.ResponseWriter, r *http.Request) {
 		handler.WriteError(w, err)
 		return
 	}
-	t, ok := s.uploads.get(chi.URLParam(r, "token"))
-	if !ok || path.Base(t.pathID) != chi.URLParam(r, "name") {
+	t, ok := s.uploads.get(pathParam(r, "token"))
+	if !ok || path.Base(t.pathID) != pathParam(r, "name") {
 		handler.WriteError(w, apierr.New(http.StatusNotFound, "BAD_REQUEST", "File not found."))
 		return
 	}

@@ -65,6 +65,30 @@ func TestUploadedFileDownloads(t *testing.T) {
 	}
 }
 
+// TestUploadPathsEscaped: a client that escapes the slashes of a file's path (go-zulip escapes
+// the file name) names the same file, on the file route and the API's, as on the real server,
+// which routes the decoded path.
+func TestUploadPathsEscaped(t *testing.T) {
+	ts := newServer(t)
+	content := []byte("escaped\n")
+	body, ctype := integMultipart(url.Values{}, "file", "notes.txt", content)
+	up := requireSuccess(t, "upload", do(t, ts.URL, request{method: http.MethodPost, path: "/api/v1/user_uploads", auth: ownerAuth, body: body, contentType: ctype}))
+	fileURL := up["url"].(string) // /user_uploads/{realm_id}/{path…}/notes.txt
+	realmID, rest, _ := strings.Cut(strings.TrimPrefix(fileURL, "/user_uploads/"), "/")
+	for _, escaped := range []string{
+		"/user_uploads/" + realmID + "/" + strings.ReplaceAll(rest, "/", "%2F"),
+		"/user_uploads/" + realmID + "%2F" + strings.ReplaceAll(rest, "/", "%2f"),
+	} {
+		if res := do(t, ts.URL, request{method: http.MethodGet, path: escaped, auth: ownerAuth}); res.status != 200 || !bytes.Equal(res.body, content) {
+			t.Errorf("GET %s: HTTP %d %s", escaped, res.status, res)
+		}
+		env := requireSuccess(t, "temporary URL of "+escaped, get(t, ts.URL, ownerAuth, "/api/v1"+escaped, ""))
+		if temp, _ := env["url"].(string); !strings.HasSuffix(temp, "/notes.txt") {
+			t.Errorf("GET /api/v1%s: temporary URL %q", escaped, temp)
+		}
+	}
+}
+
 func TestRealmIconAndAvatars(t *testing.T) {
 	ts := newServer(t)
 	settings := requireSuccess(t, "server settings", get(t, ts.URL, "", "/api/v1/server_settings", ""))
@@ -77,7 +101,7 @@ func TestRealmIconAndAvatars(t *testing.T) {
 		t.Errorf("realm icon is no 128-pixel PNG: %v", err)
 	}
 
-	me := requireSuccess(t, "me", get(t, ts.URL, memberAuth, "/api/v1/users/1", ""))["user"].(map[string]any)
+	me := requireSuccess(t, "me", get(t, ts.URL, memberAuth, "/api/v1/users/1", "client_gravatar=false"))["user"].(map[string]any)
 	for path, want := range map[string]string{
 		"/avatar/1":                              me["avatar_url"].(string),
 		"/avatar/owner@chat.example.test/medium": me["avatar_url"].(string) + "&s=500",

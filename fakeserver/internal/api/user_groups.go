@@ -24,36 +24,30 @@ func (s *Service) getGroups(c *handler.Call) (handler.Fields, error) {
 
 // getGroupMembers: GET /user_groups/{user_group_id}/members.
 func (s *Service) getGroupMembers(c *handler.Call) (handler.Fields, error) {
-	groupID, err := c.PathID("user_group_id", invalidGroup)
-	if err != nil {
-		return nil, err
-	}
-	directOnly := c.P.Bool("direct_member_only", false)
-	if err := c.Done(); err != nil {
-		return nil, err
-	}
-	members, err := s.realm().GroupMembers(groupID, directOnly)
-	if err != nil {
-		return nil, err
-	}
-	return handler.Fields{"members": members}, nil
+	return groupIDs(c, "direct_member_only", "members", s.realm().GroupMembers)
 }
 
 // getGroupSubgroups: GET /user_groups/{user_group_id}/subgroups.
 func (s *Service) getGroupSubgroups(c *handler.Call) (handler.Fields, error) {
+	return groupIDs(c, "direct_subgroup_only", "subgroups", s.realm().GroupSubgroups)
+}
+
+// groupIDs answers the IDs a group holds under key, all of them or, with the directOnly
+// parameter, its direct ones alone.
+func groupIDs(c *handler.Call, directOnly, key string, list func(groupID int, directOnly bool) ([]int, error)) (handler.Fields, error) {
 	groupID, err := c.PathID("user_group_id", invalidGroup)
 	if err != nil {
 		return nil, err
 	}
-	directOnly := c.P.Bool("direct_subgroup_only", false)
+	direct := c.P.Bool(directOnly, false)
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	subgroups, err := s.realm().GroupSubgroups(groupID, directOnly)
+	ids, err := list(groupID, direct)
 	if err != nil {
 		return nil, err
 	}
-	return handler.Fields{"subgroups": subgroups}, nil
+	return handler.Fields{key: ids}, nil
 }
 
 // createGroup: POST /user_groups/create — a group with direct members and subgroups.

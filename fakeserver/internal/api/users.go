@@ -1,24 +1,36 @@
 package api
 
 import (
-	"net/url"
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
-	"github.com/go-chi/chi/v5"
 )
 
 // getUsers: GET /users.
 func (s *Service) getUsers(c *handler.Call) (handler.Fields, error) {
-	c.P.Bool("client_gravatar", true)
-	c.P.Unhonoured("client_gravatar") // checked, not acted on: every avatar URL is given
-	withProfile := c.P.Bool("include_custom_profile_fields", false)
+	f := s.userFetch(c)
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	return handler.Fields{"members": s.realm().UsersWith(c.User.ID, withProfile)}, nil
+	return handler.Fields{"members": s.realm().UsersWith(c.User.ID, f)}, nil
+}
+
+// userFetch reads the options of the user fetches (GET /users, GET /users/{id} and by email):
+// client_gravatar, true by default from feature level 92 as on the real server, and
+// include_custom_profile_fields.
+func (s *Service) userFetch(c *handler.Call) realm.UserFetch {
+	return realm.UserFetch{
+		ClientGravatar: clientGravatar(c, s.realm()),
+		Profile:        c.P.Bool("include_custom_profile_fields", false),
+	}
+}
+
+// clientGravatar reads client_gravatar where the real server takes it: true by default from
+// feature level 92, false before.
+func clientGravatar(c *handler.Call, r *realm.State) bool {
+	return c.P.Bool("client_gravatar", r.AtLeast(realm.LevelClientGravatarDefault))
 }
 
 // getUser: GET /users/{user_id}.
@@ -27,8 +39,8 @@ func (s *Service) getUser(c *handler.Call) (handler.Fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	return userResponse(c, func(withProfile bool) (realm.UserView, error) {
-		return s.realm().UserViewWith(c.User.ID, id, withProfile)
+	return s.userResponse(c, func(f realm.UserFetch) (realm.UserView, error) {
+		return s.realm().UserViewWith(c.User.ID, id, f)
 	})
 }
 
@@ -38,21 +50,19 @@ func (s *Service) getUserByEmail(c *handler.Call) (handler.Fields, error) {
 	if err != nil {
 		return nil, err
 	}
-	return userResponse(c, func(withProfile bool) (realm.UserView, error) {
-		return s.realm().UserViewByEmail(c.User.ID, email, withProfile)
+	return s.userResponse(c, func(f realm.UserFetch) (realm.UserView, error) {
+		return s.realm().UserViewByEmail(c.User.ID, email, f)
 	})
 }
 
 // userResponse reads the parameters of a single-user fetch and answers with the user that
 // view finds, so the by-ID and by-email routes cannot drift apart.
-func userResponse(c *handler.Call, view func(withProfile bool) (realm.UserView, error)) (handler.Fields, error) {
-	c.P.Bool("client_gravatar", true)
-	c.P.Unhonoured("client_gravatar") // checked, not acted on: every avatar URL is given
-	withProfile := c.P.Bool("include_custom_profile_fields", false)
+func (s *Service) userResponse(c *handler.Call, view func(realm.UserFetch) (realm.UserView, error)) (handler.Fields, error) {
+	f := s.userFetch(c)
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	v, err := view(withProfile)
+	v, err := view(f)
 	if err != nil {
 		return nil, err
 	}
@@ -61,8 +71,8 @@ func userResponse(c *handler.Call, view func(withProfile bool) (realm.UserView, 
 
 // pathEmail reads the {email} path segment, percent-decoded.
 func pathEmail(c *handler.Call) (string, error) {
-	email, err := url.PathUnescape(chi.URLParam(c.R, "email"))
-	if err != nil || !utf8.ValidString(email) {
+	email := pathParam(c.R, "email")
+	if !utf8.ValidString(email) {
 		return "", apierr.NoSuchUser
 	}
 	return email, nil
@@ -70,7 +80,8 @@ func pathEmail(c *handler.Call) (string, error) {
 
 // getOwnUser: GET /users/me — the requester's own user object, its fields at top level.
 func (s *Service) getOwnUser(c *handler.Call) (ownUserReply, error) {
-	v, err := s.realm().UserViewWith(c.User.ID, c.User.ID, true)
+	// The real server gives the own user's avatar URL always (no client_gravatar here).
+	v, err := s.realm().UserViewWith(c.User.ID, c.User.ID, realm.UserFetch{Profile: true})
 	if err != nil {
 		return ownUserReply{}, err
 	}

@@ -322,3 +322,41 @@ func TestDeactivateOwnUser(t *testing.T) {
 		t.Errorf("realm_user events %v", evs)
 	}
 }
+
+// TestUserFetchClientGravatar: GET /users, /users/{id} and /users/{email} take client_gravatar
+// (true by default) as the real server does, giving a null avatar URL that the client computes
+// from the email it sees, and the URL itself when asked with false; GET /users/me takes no
+// such parameter and reports it ignored.
+func TestUserFetchClientGravatar(t *testing.T) {
+	ts := newServer(t)
+	avatarOf := func(env map[string]any) any {
+		if u, ok := env["user"].(map[string]any); ok {
+			return u["avatar_url"]
+		}
+		for _, m := range env["members"].([]any) {
+			if u := m.(map[string]any); u["email"] == "member@chat.example.test" {
+				return u["avatar_url"]
+			}
+		}
+		t.Fatalf("no member in %v", env)
+		return nil
+	}
+	for _, path := range []string{"/api/v1/users", "/api/v1/users/4", "/api/v1/users/member@chat.example.test"} {
+		for _, c := range []struct {
+			query    string
+			wantNull bool
+		}{{"", true}, {"client_gravatar=true", true}, {"client_gravatar=false", false}} {
+			env := requireSuccess(t, path+"?"+c.query, get(t, ts.URL, ownerAuth, path, c.query))
+			if url := avatarOf(env); (url == nil) != c.wantNull {
+				t.Errorf("GET %s?%s: avatar_url %v, want null: %v", path, c.query, url, c.wantNull)
+			}
+			if ignored, ok := env["ignored_parameters_unsupported"]; ok {
+				t.Errorf("GET %s?%s: ignored_parameters_unsupported %v", path, c.query, ignored)
+			}
+		}
+	}
+	own := requireSuccess(t, "own user", get(t, ts.URL, memberAuth, "/api/v1/users/me", "client_gravatar=true"))
+	if own["avatar_url"] == nil || fmt.Sprint(own["ignored_parameters_unsupported"]) != "[client_gravatar]" {
+		t.Errorf("GET /users/me?client_gravatar=true: avatar_url %v, ignored %v", own["avatar_url"], own["ignored_parameters_unsupported"])
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -286,7 +287,7 @@ func ApplySettings(settings url.Values, cfg config.Config, level int, f *fixture
 }
 
 // getJournal: GET /_fake/journal, filtered by method, path (a pattern), user, status and
-// since (UNIX milliseconds of wall time); count is how many matched.
+// since; count is how many matched.
 func (s *Service) getJournal(c *handler.Call) (handler.Fields, error) {
 	var f pipeline.JournalFilter
 	f.Method, _ = c.P.String("method")
@@ -295,8 +296,12 @@ func (s *Service) getJournal(c *handler.Call) (handler.Fields, error) {
 	if status, ok := c.P.Int("status"); ok {
 		f.Status = int(status)
 	}
-	if since, ok := c.P.Int("since"); ok {
-		f.Since = time.UnixMilli(since)
+	if since, ok := c.P.String("since"); ok {
+		ms, err := strconv.ParseInt(since, 10, 64)
+		if err != nil || ms < 0 {
+			c.P.Fail(apierr.BadRequest("%s", sinceFormat))
+		}
+		f.Since = time.UnixMilli(ms)
 	}
 	if err := c.Done(); err != nil {
 		return nil, err
@@ -310,6 +315,9 @@ func (s *Service) getJournal(c *handler.Call) (handler.Fields, error) {
 	}
 	return handler.Fields{"requests": got, "count": len(got)}, nil
 }
+
+// sinceFormat says what the journal's since takes, as docs/control-api.md does.
+const sinceFormat = "since must be a wall-clock time in UNIX milliseconds, a whole number such as 1764403200000 (2025-11-29T08:00:00Z): the journal's entries from that time on"
 
 func (s *Service) clearJournal(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {

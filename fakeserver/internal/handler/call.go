@@ -26,7 +26,7 @@ type Call struct {
 	// params is where P points: the call holds the parameters, allocated with it.
 	params params.Params
 	// strict refuses parameters the handler does not read (the control API: a misspelled
-	// setting must not pass for a change).
+	// setting must not pass for a change), and words bad values plainly (params.PlainValues).
 	strict bool
 }
 
@@ -61,6 +61,9 @@ func serveWith[T any](op func(c *Call) (T, error), strict bool, write func(http.
 		if perr != nil {
 			WriteError(w, perr)
 			return
+		}
+		if strict { // the control API: its values are plain form values to its users
+			c.P.PlainValues()
 		}
 		p := c.P
 		if u := st.User; u != nil {
@@ -150,4 +153,7 @@ func (c *Call) Done() error {
 
 // StrictCall is a call on parameters given whole, outside a request, that refuses any the
 // reader does not take (settings checked before the fake starts).
-func StrictCall(p *params.Params) *Call { return &Call{P: p, strict: true} }
+func StrictCall(p *params.Params) *Call {
+	p.PlainValues()
+	return &Call{P: p, strict: true}
+}

@@ -36,7 +36,16 @@ type Params struct {
 	files  map[string][]*multipart.FileHeader
 	used   map[string]bool
 	err    error
+	// plain words a value that does not parse by the kind it should be ("since is not an
+	// integer"), not as JSON: see PlainValues.
+	plain bool
 }
+
+// PlainValues makes a value that does not parse say what it should be (an integer, a
+// boolean, a list) rather than that it "is not valid JSON", which is the real server's
+// wording: for the control API, whose users send plain form values or a JSON object and
+// never learn that the fake reads each value as JSON text.
+func (p *Params) PlainValues() { p.plain = true }
 
 // Parse collects the parameters of r. It fails only on a body that cannot be read.
 func Parse(r *http.Request) (*Params, error) {
@@ -279,15 +288,20 @@ func decodeJSON(s string) (any, bool) {
 	return v, true
 }
 
-// jsonParam reads name as a JSON value; ok is false when absent or invalid (recorded).
-func (p *Params) jsonParam(name string) (any, bool) {
+// jsonParam reads name as a JSON value; ok is false when absent or invalid (recorded). kind
+// is what the value should be ("an integer"), for the wording of PlainValues.
+func (p *Params) jsonParam(name, kind string) (any, bool) {
 	s, ok := p.raw(name)
 	if !ok {
 		return nil, false
 	}
 	v, valid := decodeJSON(s)
 	if !valid {
-		p.fail(apierr.BadRequest("%s is not valid JSON", name))
+		if p.plain {
+			p.fail(apierr.BadRequest("%s is not %s", name, kind))
+		} else {
+			p.fail(apierr.BadRequest("%s is not valid JSON", name))
+		}
 		return nil, false
 	}
 	return v, true
@@ -311,7 +325,7 @@ func asInt(v any, path string) (int64, error) {
 
 // Int returns an optional JSON-encoded integer parameter.
 func (p *Params) Int(name string) (int64, bool) {
-	v, ok := p.jsonParam(name)
+	v, ok := p.jsonParam(name, "an integer")
 	if !ok {
 		return 0, false
 	}
@@ -337,7 +351,7 @@ func (p *Params) RequiredInt(name string) int64 {
 // IntOrWord returns an optional parameter that is a JSON integer or the JSON string word
 // (such as "unlimited" for a time limit); isWord tells which. Anything else is "not an integer".
 func (p *Params) IntOrWord(name, word string) (n int64, isWord, ok bool) {
-	v, present := p.jsonParam(name)
+	v, present := p.jsonParam(name, fmt.Sprintf("an integer or %q", word))
 	if !present {
 		return 0, false, false
 	}
@@ -354,7 +368,7 @@ func (p *Params) IntOrWord(name, word string) (n int64, isWord, ok bool) {
 
 // Bool returns a JSON-encoded boolean parameter, def when absent.
 func (p *Params) Bool(name string, def bool) bool {
-	v, ok := p.jsonParam(name)
+	v, ok := p.jsonParam(name, "a boolean")
 	if !ok {
 		return def
 	}
@@ -368,7 +382,7 @@ func (p *Params) Bool(name string, def bool) bool {
 
 // IntList returns an optional JSON-encoded list of integers.
 func (p *Params) IntList(name string) ([]int64, bool) {
-	v, ok := p.jsonParam(name)
+	v, ok := p.jsonParam(name, "a list")
 	if !ok {
 		return nil, false
 	}
@@ -402,7 +416,7 @@ func (p *Params) RequiredIntList(name string) []int64 {
 
 // JSON decodes a JSON-encoded parameter into a plain Go value (maps, slices, json.Number,
 // strings, booleans, nil) for handlers that validate structured input themselves.
-func (p *Params) JSON(name string) (any, bool) { return p.jsonParam(name) }
+func (p *Params) JSON(name string) (any, bool) { return p.jsonParam(name, "valid JSON") }
 
 // Fail records a handler's own validation error for a parameter.
 func (p *Params) Fail(e error) { p.fail(e) }

@@ -18,13 +18,14 @@ import (
 // an error or drop the connection (or, with neither, answer as usual, late).
 type Fault struct {
 	ID int `json:"id"`
-	// Method (exact, any case), Path (an exact path or a path.Match pattern) and User (the
-	// HTTP Basic username) select requests; empty matches any.
+	// Method (exact, any case), Path (an exact path or a path.Match pattern, starting with /
+	// as every request's path does) and User (the HTTP Basic username) select requests; empty
+	// matches any.
 	Method string `json:"method,omitempty"`
 	Path   string `json:"path,omitempty"`
 	User   string `json:"user,omitempty"`
 	// Status, Code and Msg are the error answered (the JSON error envelope); Status 0 answers
-	// no error.
+	// no error, and Code "" the code that fits the status (faultCode).
 	Status int    `json:"status,omitempty"`
 	Code   string `json:"code,omitempty"`
 	Msg    string `json:"msg,omitempty"`
@@ -51,6 +52,8 @@ func (f Fault) check() error {
 		return apierr.BadRequest("Send either drop or status, not both")
 	case f.Status == 0 && !f.Drop && f.Delay == 0:
 		return apierr.BadRequest("A fault needs a status, drop or delay_ms")
+	case f.Path != "" && !strings.HasPrefix(f.Path, "/"):
+		return apierr.BadRequest("path must start with / (such as /api/v1/messages): a request's path always does, so %q could never match", f.Path)
 	}
 	if _, err := path.Match(f.Path, ""); err != nil {
 		return apierr.BadRequest("Invalid path pattern: %s", f.Path)
@@ -176,11 +179,37 @@ func (f Fault) answer() http.Handler {
 		}
 		code, msg := f.Code, f.Msg
 		if code == "" {
-			code = "BAD_REQUEST"
+			code = faultCode(f.Status)
 		}
 		if msg == "" {
 			msg = fmt.Sprintf("Fault %d injected by the control API", f.ID)
 		}
 		handler.WriteError(w, apierr.New(f.Status, code, "%s", msg))
 	})
+}
+
+// faultCode is the code of a fault's error that names none: the real server's for the
+// statuses it gives a code of its own (401 UNAUTHORIZED, 429 RATE_LIMIT_HIT), its default
+// BAD_REQUEST for the other client errors, and for a server error the status's name
+// (INTERNAL_SERVER_ERROR, as the fake's own 500 says; SERVICE_UNAVAILABLE for 503), which is
+// no bad request.
+func faultCode(status int) string {
+	switch {
+	case status == http.StatusUnauthorized:
+		return "UNAUTHORIZED"
+	case status == http.StatusTooManyRequests:
+		return "RATE_LIMIT_HIT"
+	case status < 500:
+		return "BAD_REQUEST"
+	}
+	name := strings.ToUpper(http.StatusText(status))
+	if name == "" {
+		return "SERVER_ERROR"
+	}
+	return strings.Map(func(r rune) rune {
+		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
+			return '_'
+		}
+		return r
+	}, name)
 }

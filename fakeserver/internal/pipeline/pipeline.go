@@ -39,6 +39,7 @@ type Pipeline struct {
 // handlers find this fake's outsidePart in the request's context under OutsideKey.
 func New(state *realm.State, a *api.Service, cfg func() *config.Config, generation *sync.RWMutex, journal *Journal, faults *Faults, outside func(chi.Router), outsidePart any) *Pipeline {
 	p := &Pipeline{state: state, api: a, config: cfg, generation: generation, journal: journal, faults: faults, outside: outside, outsidePart: outsidePart}
+	a.AnswerUnserved(p.wrongMethod)
 	sharedRoutes.bind(p, p.routes)
 	return p
 }

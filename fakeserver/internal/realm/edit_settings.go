@@ -330,6 +330,10 @@ func (s *OrganizationState) planEditing(c EditingChange, byOwner bool) (EditingS
 	if c.TopicsPolicy != nil && *c.TopicsPolicy != next.TopicsPolicy {
 		next.TopicsPolicy = *c.TopicsPolicy
 		changed["topics_policy"] = next.TopicsPolicy
+		if !s.atLeast(LevelChannelTopicsPolicy) { // the realm had mandatory_topics alone
+			delete(changed, "topics_policy")
+			changed["mandatory_topics"] = next.TopicsPolicy == "disable_empty_topic"
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Groups)) {
 		rule, known := groupSettingRules[name]
@@ -415,6 +419,9 @@ func (s *OrganizationState) EditingState() map[string]any {
 		"realm_allow_edit_history":                          e.EditHistoryVisibility != "none",
 		"realm_topics_policy":                               e.TopicsPolicy,
 		"realm_mandatory_topics":                            e.TopicsPolicy == "disable_empty_topic",
+	}
+	if !s.atLeast(LevelChannelTopicsPolicy) {
+		delete(st, "realm_topics_policy")
 	}
 	if !s.atLeast(LevelMoveLimits) {
 		delete(st, "realm_move_messages_within_stream_limit_seconds")

@@ -235,7 +235,9 @@ const (
 	LevelResolvedNoticePolicy = 385
 	// LevelChannelFolders: channel folders; channel objects carry folder_id.
 	LevelChannelFolders = 389
-	// LevelChannelTopicsPolicy: channel objects carry topics_policy.
+	// LevelChannelTopicsPolicy: channel objects carry topics_policy, and the realm's
+	// topics_policy replaces mandatory_topics (register's realm_topics_policy, its realm
+	// events); register keeps realm_mandatory_topics, deprecated.
 	LevelChannelTopicsPolicy = 392
 	// LevelSubscriberCount: channel objects carry subscriber_count.
 	LevelSubscriberCount = 394

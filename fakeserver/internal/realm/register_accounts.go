@@ -39,9 +39,7 @@ func (s *AccountState) RegisterUsers(viewerID int, clientGravatar bool) Register
 		if mutation.On("register-users-real-email") {
 			v.Email = u.Email
 		}
-		if clientGravatar && s.canSeeRealEmail(viewer, u) {
-			v.AvatarURL = nil
-		}
+		s.clientGravatar(&v, viewer, u, clientGravatar)
 		if u.IsActive {
 			out.Active = append(out.Active, v)
 		} else {

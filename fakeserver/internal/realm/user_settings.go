@@ -54,6 +54,20 @@ var legacyEventSettings = func() map[string]string {
 	return out
 }()
 
+// LegacySettings are the settings of a legacy event type (update_display_settings or
+// update_global_notifications), sorted: the real server also gives them at the top level of
+// register's state to clients without user_settings_object.
+func LegacySettings(eventType string) []string {
+	var out []string
+	for name, t := range legacyEventSettings {
+		if t == eventType {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // UserSettingRules are the settings PATCH /settings takes at the realm's level.
 func (s *AccountState) UserSettingRules() []UserDefaultSetting {
 	s.mu.RLock()

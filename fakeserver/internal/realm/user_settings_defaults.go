@@ -154,13 +154,20 @@ func (s *OrganizationState) builtinUserSettings() map[string]any {
 }
 
 // RealmUserSettingsDefaults is register's realm_user_settings_defaults: the settings a new
-// user gets.
+// user gets. The real server lists every setting its realm defaults keep, the ones PATCH
+// /realm/user_settings_defaults does not take among them (the language, the login and
+// marketing emails, the export consent), with their values for a new user; only the time
+// zone is not one of them.
 func (s *OrganizationState) RealmUserSettingsDefaults() map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	builtin := s.builtinUserSettings()
+	builtin["allow_private_data_export"] = false // a new user has not consented
 	out := map[string]any{}
-	for _, d := range s.userDefaultSettings() {
+	for _, d := range s.accts.userSettingRules() {
+		if d.Name == "timezone" {
+			continue
+		}
 		out[d.Name] = builtin[d.Name]
 		if v, ok := s.userDefaults[d.Name]; ok {
 			out[d.Name] = v

@@ -192,36 +192,48 @@ func (s *AccountState) userView(viewer, u *User) UserView {
 
 // UserView returns target as viewer sees it.
 func (s *AccountState) UserView(viewerID, targetID int) (UserView, error) {
-	return s.UserViewWith(viewerID, targetID, false)
+	return s.UserViewWith(viewerID, targetID, UserFetch{})
 }
 
-// UserViewWith returns target as viewer sees it, with its custom profile field values
-// when withProfile is true.
-func (s *AccountState) UserViewWith(viewerID, targetID int, withProfile bool) (UserView, error) {
+// UserFetch is what a fetch of user objects asks for (GET /users, GET /users/{id}): each
+// user's custom profile field values, and under client_gravatar a null avatar URL wherever
+// the client computes it itself.
+type UserFetch struct{ Profile, ClientGravatar bool }
+
+// clientGravatar nulls v's avatar URL where a client_gravatar client computes it, as the real
+// server does: every avatar of the fake is a gravatar, computed from the real email, so
+// wherever the viewer sees that email.
+func (s *AccountState) clientGravatar(v *UserView, viewer, u *User, on bool) {
+	if on && s.canSeeRealEmail(viewer, u) {
+		v.AvatarURL = nil
+	}
+}
+
+// UserViewWith returns target as viewer sees it, as f asks. The system bots, found by ID too
+// as on the real server, have no custom profile fields and avatars of their own.
+func (s *AccountState) UserViewWith(viewerID, targetID int, f UserFetch) (UserView, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer, target := s.users[viewerID], s.users[targetID]
 	if target == nil {
-		// The real server finds its system bots by ID too; being bots, they have no
-		// custom profile fields.
 		if b := s.systemBotByID(targetID); b != nil {
 			return s.userView(viewer, b), nil
 		}
 		return UserView{}, apierr.NoSuchUser
 	}
 	v := s.userView(viewer, target)
-	if withProfile {
+	if f.Profile {
 		v.ProfileData = s.profileData(target)
 	}
+	s.clientGravatar(&v, viewer, target, f.ClientGravatar)
 	return v, nil
 }
 
 // Users returns every user as viewer sees them, in ID order.
-func (s *AccountState) Users(viewerID int) []UserView { return s.UsersWith(viewerID, false) }
+func (s *AccountState) Users(viewerID int) []UserView { return s.UsersWith(viewerID, UserFetch{}) }
 
-// UsersWith returns every user as viewer sees them, in ID order, with their custom profile
-// field values when withProfile is true.
-func (s *AccountState) UsersWith(viewerID int, withProfile bool) []UserView {
+// UsersWith returns every user as viewer sees them, in ID order, as f asks.
+func (s *AccountState) UsersWith(viewerID int, f UserFetch) []UserView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	viewer := s.users[viewerID]
@@ -229,9 +241,10 @@ func (s *AccountState) UsersWith(viewerID int, withProfile bool) []UserView {
 	out := make([]UserView, 0, len(ids))
 	for _, id := range ids {
 		v := s.userView(viewer, s.users[id])
-		if withProfile {
+		if f.Profile {
 			v.ProfileData = s.profileData(s.users[id])
 		}
+		s.clientGravatar(&v, viewer, s.users[id], f.ClientGravatar)
 		out = append(out, v)
 	}
 	return out
@@ -323,14 +336,14 @@ func (s *AccountState) UpdateUser(requesterID, targetID int, up UserUpdate) erro
 }
 
 // UserViewByEmail returns the user an email names (GET /users/{email}), as viewer sees it.
-func (s *AccountState) UserViewByEmail(viewerID int, email string, withProfile bool) (UserView, error) {
+func (s *AccountState) UserViewByEmail(viewerID int, email string, f UserFetch) (UserView, error) {
 	s.mu.RLock()
 	target := s.userByEmail(s.users[viewerID], email)
 	s.mu.RUnlock()
 	if target == nil {
 		return UserView{}, apierr.NoSuchUser
 	}
-	return s.UserViewWith(viewerID, target.ID, withProfile)
+	return s.UserViewWith(viewerID, target.ID, f)
 }
 
 // updateUser applies a change with the real server's and the document's rules, all checks
@@ -616,9 +629,7 @@ func (s *AccountState) publishUserAdded(u *User) {
 	s.events.PublishEach(func(id int, c events.Client) []events.Event {
 		viewer := s.users[id]
 		person := s.userView(viewer, u)
-		if c.ClientGravatar && s.canSeeRealEmail(viewer, u) {
-			person.AvatarURL = nil
-		}
+		s.clientGravatar(&person, viewer, u, c.ClientGravatar)
 		return []events.Event{{"type": "realm_user", "op": "add", "person": person}}
 	}, s.activeUserIDs()...)
 }
