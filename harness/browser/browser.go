@@ -32,7 +32,7 @@ func Open(t testing.TB) *Chromium {
 // returns what it printed; a failure fails the test.
 func (c *Chromium) run(url string, flags ...string) string {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := c.patience()
 	defer cancel()
 	args := append([]string{"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 		"--user-data-dir=" + c.t.TempDir()}, flags...)
@@ -46,13 +46,13 @@ func (c *Chromium) run(url string, flags ...string) string {
 // DOM returns the page's DOM once loaded and its scripts have run.
 func (c *Chromium) DOM(url string) string { return c.run(url, "--dump-dom") }
 
-// Visit opens url and gives the page's scripts budget of (virtual) time to finish what they
+// Visit opens url and gives the page's scripts budget of virtual time to finish what they
 // started, for a test that watches what a page sends rather than what it shows. A URL that
 // never becomes a page (a download, on which headless Chromium at times waits for ever) is
-// left after a few times the budget, with every process of that Chromium ended.
+// left when the test's patience ends, with every process of that Chromium ended.
 func (c *Chromium) Visit(url string, budget time.Duration) {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*budget+5*time.Second)
+	ctx, cancel := c.patience()
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.path, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 		"--user-data-dir="+c.t.TempDir(), "--dump-dom", fmt.Sprintf("--virtual-time-budget=%d", budget.Milliseconds()), url)
@@ -61,6 +61,19 @@ func (c *Chromium) Visit(url string, budget time.Duration) {
 	if err := cmd.Run(); err != nil && ctx.Err() == nil {
 		c.t.Fatalf("chromium %s: %v", url, err)
 	}
+}
+
+// patience is how long Chromium may take: ten minutes, or until shortly before the test's own
+// deadline (go test -timeout) if that comes first. Not a bound a busy machine reaches (a
+// Chromium that starts slowly still finishes); it stops only one that hangs.
+func (c *Chromium) patience() (context.Context, context.CancelFunc) {
+	deadline := time.Now().Add(10 * time.Minute)
+	if t, ok := c.t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if d, ok := t.Deadline(); ok && d.Add(-time.Minute).Before(deadline) {
+			deadline = d.Add(-time.Minute)
+		}
+	}
+	return context.WithDeadline(context.Background(), deadline)
 }
 
 // Screenshot saves a PNG of the page, width × height pixels, to path.
