@@ -16,11 +16,7 @@ import (
 // (or for the setting the capability would have read), and nothing fails: not a spec that would wait on the fake's frozen clock (the default
 // fixture's) without the clock capability, nor one that would need a reset or a journal.
 func TestSuiteWithCapabilitySubsets(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the runner and runs the whole suite once per subset")
-	}
-	t.Parallel() // whole runs of the runner, which waits on the fake as much as it works
-	bin := runner(t)
+	bin := wholeRuns(t, "builds the runner and runs the whole suite once per subset")
 	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
 	for _, subset := range []string{"none", "config,reset,journal", "clock"} {
 		t.Run(subset, func(t *testing.T) {

@@ -20,11 +20,7 @@ import (
 // fixture lists no difference; the fixture at feature level 400 lists the verdicts the level
 // changes and the answers it shapes otherwise (attachments' messages for message_ids).
 func TestDiff(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the runner and runs the suite four times")
-	}
-	t.Parallel() // whole runs of the runner, which waits on the fake as much as it works
-	bin := runner(t)
+	bin := wholeRuns(t, "builds the runner and runs the suite four times")
 	lower := fixtures.Default()
 	lower.Realm.FeatureLevel = 400
 	for _, tc := range []struct {

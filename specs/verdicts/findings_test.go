@@ -96,11 +96,7 @@ func failureBlock(t *testing.T, dom, spec string) string {
 //
 // The fake itself: no finding, and a junit.xml without per-request notes.
 func TestFindingsAgainstBrokenServers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the runner and runs the suite three times")
-	}
-	t.Parallel() // whole runs of the runner, which waits on the fake as much as it works
-	bin := runner(t)
+	bin := wholeRuns(t, "builds the runner and runs the suite three times")
 
 	t.Run("one rule broken", func(t *testing.T) {
 		t.Parallel()

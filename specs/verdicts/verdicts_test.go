@@ -61,6 +61,18 @@ func runner(t *testing.T) string {
 	return built.bin
 }
 
+// wholeRuns begins a test that runs the whole suite (why says how often): skipped with -short,
+// run beside the package's other such tests (a run of the runner waits on its target about as
+// much as it works), and given the runner.
+func wholeRuns(t *testing.T, why string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(why)
+	}
+	t.Parallel()
+	return runner(t)
+}
+
 // run runs the runner against base with the given extra environment and label filter, and
 // returns its exit status and report.
 func run(t *testing.T, bin, base string, owner fixtures.User, filter string, env ...string) (int, *report.Conformance) {
