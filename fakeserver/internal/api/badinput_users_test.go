@@ -110,6 +110,12 @@ func routeCasesUsers(add func(routeSpec)) {
 		{"a bot's settings", settings.as(botAuth, "email", "elsewhere@chat.example.test"), badRequest("This endpoint does not accept bot requests.")},
 	}
 	add(settings)
+	// The real server's deprecated aliases take every setting: the same generated cases each.
+	for _, alias := range []string{"/api/v1/settings/display", "/api/v1/settings/notifications"} {
+		aliased := settings
+		aliased.pattern, aliased.path, aliased.extra = alias, alias, nil
+		add(aliased)
+	}
 
 	getByEmail := routeSpec{method: "GET", pattern: "/api/v1/users/{email:[^/]*(?:@|%40)[^/]*}", path: "/api/v1/users/" + memberEmail,
 		role:   fixtures.RoleMember,
