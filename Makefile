@@ -165,7 +165,8 @@ load: wrk
 	$(GO) run ./cmd/fakeload -messages 100000 -duration 2s -rounds 3
 
 # The README's times of make conformance and make test, measured on this tree and written into
-# README.md (.ci/timings); run it on a quiet machine.
+# README.md (.ci/timings); run it on a quiet machine. With an empty build cache, as on a fresh
+# machine; CACHE=warm keeps the machine's own, as a CI runner that keeps one has it.
 timings:
 	bash .ci/timings
 
