@@ -29,6 +29,9 @@ type generator struct {
 	reacted []string
 	// pending is what the last step makes if it succeeds on the reference.
 	pending func()
+	// presence allows presence data (the run's first sequence on a fake): otherwise presence
+	// is only pinged.
+	presence bool
 }
 
 type channelInfo struct {
@@ -68,7 +71,7 @@ var operations = []operation{
 	{"edit_message", 10, (*generator).editMessage},           // operation 1
 	{"edit_message_both", 1, (*generator).editBoth},          // operation 1, rule 1
 	{"topic_muting", 4, (*generator).topicMuting},            // operation 3
-	{"update_presence", 2, (*generator).updatePresence},      // operation 4
+	{"update_presence", 4, (*generator).updatePresence},      // operation 4
 	{"matches_narrow", 3, (*generator).matchesNarrow},        // operation 5
 	{"fetch_message", 4, (*generator).fetchMessage},          // operation 6
 	{"delete_topic", 3, (*generator).deleteTopic},            // operation 8
@@ -188,17 +191,9 @@ func (g *generator) message() (string, messageInfo) {
 // topic is drawn to hit the rules: names used before, the empty topic, white space, the
 // resolve prefix, and lengths at and one past the bound in multi-byte characters.
 func (g *generator) topic() string {
-	switch g.rng.IntN(10) {
-	case 0:
-		return ""
-	case 1:
-		return "   "
-	case 2:
-		return strings.Repeat("ü", g.maxTopic)
-	case 3:
-		return strings.Repeat("ü", g.maxTopic+1)
-	case 4:
-		return "✔ " + pick(g, []string{"alpha", "beta"})
+	long := strings.Repeat("ü", g.maxTopic)
+	if v, ok := g.special(10, "", "   ", long, long+"ü", "✔ "+pick(g, []string{"alpha", "beta"})); ok {
+		return v
 	}
 	return pick(g, []string{"alpha", "beta", "gamma", "alpha", "δέλτα"})
 }
@@ -206,25 +201,20 @@ func (g *generator) topic() string {
 // content is drawn the same way: plain, /me, wildcard mentions, empty, and at and past the
 // length bound.
 func (g *generator) content() string {
-	switch g.rng.IntN(14) {
-	case 0:
-		return ""
-	case 1:
-		return " \n "
-	case 2:
-		return strings.Repeat("é", g.maxMessage)
-	case 3:
-		return strings.Repeat("é", g.maxMessage+1)
-	case 4:
-		return "/me waves"
-	case 5:
-		return "@**all** look"
-	case 6:
-		return "@**topic** look"
-	case 7:
-		return "**bold** and `code`"
+	long := strings.Repeat("é", g.maxMessage)
+	if v, ok := g.special(14, "", " \n ", long, long+"é", "/me waves", "@**all** look", "@**topic** look", "**bold** and `code`"); ok {
+		return v
 	}
 	return fmt.Sprintf("text %d", g.rng.IntN(1000))
+}
+
+// special draws one of odds cases: one of the values for the first len(values) of them, else
+// none (the caller's ordinary value).
+func (g *generator) special(odds int, values ...string) (string, bool) {
+	if i := g.rng.IntN(odds); i < len(values) {
+		return values[i], true
+	}
+	return "", false
 }
 
 func jsonText(v any) string {
@@ -370,9 +360,34 @@ func (g *generator) topicMuting() Step {
 	return Step{Actor: actor, Method: "PATCH", Path: "/users/me/subscriptions/muted_topics", Params: params}
 }
 
+// updatePresence updates the actor's presence: with ping_only (no data back), or asking for
+// the data in the modern format (last_update_id, or slim_presence) or the legacy one.
 func (g *generator) updatePresence() Step {
-	return Step{Actor: g.actor(), Method: "POST", Path: "/users/me/presence",
-		Params: map[string]string{"status": pick(g, []string{"active", "idle", "away"}), "ping_only": "true"}}
+	params := map[string]string{"status": pick(g, []string{"active", "idle", "idle", "away"})}
+	op := "update_presence"
+	switch n := g.rng.IntN(4); {
+	case n == 0 || !g.presence:
+		params["ping_only"] = "true"
+	case n == 1:
+		op = "update_presence_legacy"
+		if g.chance(30) {
+			params["slim_presence"] = "false"
+		}
+	default:
+		op = "update_presence_modern"
+		if g.chance(25) {
+			params["slim_presence"] = "true"
+		} else {
+			params["last_update_id"] = pick(g, []string{"-1", "-1", "0", "1", "1000"})
+		}
+	}
+	if g.chance(30) {
+		params["history_limit_days"] = pick(g, []string{"1", "14", "30"})
+	}
+	if g.chance(30) {
+		params["new_user_input"] = strconv.FormatBool(g.chance(50))
+	}
+	return Step{Op: op, Actor: g.actor(), Method: "POST", Path: "/users/me/presence", Params: params}
 }
 
 func (g *generator) matchesNarrow() Step {

@@ -98,7 +98,7 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 	gaps := map[string]bool{}
 	for seq := uint64(0); more(seq); seq++ {
 		seed := e.Options.Seed + seq
-		out, err := e.sequence(ctx, seed, nil, deadline)
+		out, err := e.sequence(ctx, seed, nil, deadline, seq == 0)
 		if ctx.Err() != nil {
 			break // interrupted: report what was found so far
 		}
@@ -137,7 +137,7 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 
 // Replay runs a recorded sequence once and returns the first difference it shows, if any.
 func (e *Explorer) Replay(ctx context.Context, s Script) (*Finding, []string, error) {
-	out, err := e.sequence(ctx, s.Seed, s.Steps, time.Time{})
+	out, err := e.sequence(ctx, s.Seed, s.Steps, time.Time{}, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,8 +179,9 @@ func (o outcome) describe() string {
 }
 
 // sequence runs one sequence: the steps given, or, when none are, steps drawn from seed
-// until the step bound or the deadline. It stops at the first difference.
-func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, deadline time.Time) (outcome, error) {
+// until the step bound or the deadline. It stops at the first difference. first says the
+// target is as fresh as the reference: the run's first sequence.
+func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, deadline time.Time, first bool) (outcome, error) {
 	out := outcome{gaps: map[string]bool{}}
 	clock, err := targetClock(e.Target)
 	if err != nil {
@@ -210,12 +211,18 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 	}
 	defer a.cleanup(ctx)
 	defer b.cleanup(ctx)
+	// Presence cannot be reset: a target the run has touched before (or a real server, whose
+	// cast reported presence long ago) holds presence the fresh reference lacks. Presence data
+	// and presence events are explored only on a fresh fake: the first sequence, or a replay
+	// of steps that ask for them.
+	presence := clock != nil && (given == nil && first || slices.ContainsFunc(given, askPresence))
 	for _, s := range []*Side{a, b} {
-		if err := s.register(ctx); err != nil {
+		if err := s.register(ctx, presence); err != nil {
 			return out, err
 		}
 	}
 	gen := newGenerator(seed, ref.Realm.MaxTopicLength, ref.Realm.MaxMessageLength)
+	gen.presence = presence
 	for i := 0; ; i++ {
 		var st Step
 		switch {
@@ -412,14 +419,22 @@ func reads(st Step) []Step {
 	return out
 }
 
-// eventTypes are the events each actor's queue asks for.
+// eventTypes are the events each actor's queue asks for; presence events too where the
+// sequence explores presence.
 var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream"}
 
+// askPresence says whether a step asks for presence data.
+func askPresence(st Step) bool { return st.Op == "update_presence_modern" || st.Op == "update_presence_legacy" }
+
 // register opens an event queue for every actor.
-func (s *Side) register(ctx context.Context) error {
+func (s *Side) register(ctx context.Context, presence bool) error {
+	types := eventTypes
+	if presence {
+		types = append(slices.Clone(types), "presence")
+	}
 	for _, actor := range readers {
 		r, err := s.send(ctx, actor, http.MethodPost, "/register", map[string]string{
-			"event_types": jsonText(eventTypes), "apply_markdown": "false", "client_gravatar": "false"})
+			"event_types": jsonText(types), "apply_markdown": "false", "client_gravatar": "false"})
 		if err != nil {
 			return err
 		}
