@@ -424,7 +424,9 @@ func reads(st Step) []Step {
 var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream"}
 
 // askPresence says whether a step asks for presence data.
-func askPresence(st Step) bool { return st.Op == "update_presence_modern" || st.Op == "update_presence_legacy" }
+func askPresence(st Step) bool {
+	return st.Op == "update_presence_modern" || st.Op == "update_presence_legacy"
+}
 
 // register opens an event queue for every actor.
 func (s *Side) register(ctx context.Context, presence bool) error {
