@@ -23,6 +23,11 @@ type generator struct {
 	nextKey              int
 	groups               int
 	nextName             int
+	// linkifiers are the patterns' names of the linkifiers the run added: topics that match
+	// them carry topic links.
+	linkifiers []string
+	// uploads are the files the run uploaded, and who uploaded each.
+	uploads []upload
 	// muted are the topics muted by a step that succeeded; reacted the messages with a
 	// reaction: the next steps come back to them (unmute, mute again, a second reaction).
 	muted   []muting
@@ -42,6 +47,8 @@ type channelInfo struct {
 }
 
 type muting struct{ actor, channel, topic string }
+
+type upload struct{ name, actor string }
 
 type messageInfo struct {
 	channel string // "" for a direct message
@@ -87,6 +94,10 @@ var operations = []operation{
 	{"create_group", 2, (*generator).createGroup},         // supporting operation 16
 	{"group_membership", 3, (*generator).groupMembership}, // operation 16
 	{"remove_reaction", 2, (*generator).removeReaction},
+	{"add_linkifier", 2, (*generator).addLinkifier},         // supporting operation 17
+	{"get_linkifiers", 1, (*generator).getLinkifiers},       // operation 17
+	{"upload_file", 3, (*generator).uploadFile},             // supporting operation 18
+	{"delete_attachment", 2, (*generator).deleteAttachment}, // operation 18
 }
 
 // next draws the next step.
@@ -195,6 +206,9 @@ func (g *generator) topic() string {
 	if v, ok := g.special(10, "", "   ", long, long+"ü", "✔ "+pick(g, []string{"alpha", "beta"})); ok {
 		return v
 	}
+	if len(g.linkifiers) > 0 && g.chance(20) {
+		return "see {name:" + pick(g, g.linkifiers) + "}-" + strconv.Itoa(g.rng.IntN(100))
+	}
 	return pick(g, []string{"alpha", "beta", "gamma", "alpha", "δέλτα"})
 }
 
@@ -283,9 +297,41 @@ func (g *generator) unsubscribe() Step {
 
 func (g *generator) sendMessage() Step {
 	ch, topic, content := g.channel(), g.topic(), g.content()
+	file := ""
+	if len(g.uploads) > 0 && g.chance(30) { // a link to an uploaded file: its attachment is referenced
+		file = pick(g, g.uploads).name
+		content = "the file [" + file + "](/user_uploads/{upload:" + file + "})"
+	}
 	g.pending = func() { g.messages = append(g.messages, messageInfo{ch, topic, content}) }
-	return Step{Actor: g.actorIn(ch), Method: "POST", Path: "/messages", Channel: ch,
+	return Step{Actor: g.actorIn(ch), Method: "POST", Path: "/messages", Channel: ch, Upload: file,
 		Params: map[string]string{"type": "stream", "to": "{channel:" + ch + "}", "topic": topic, "content": content}}
+}
+
+// uploadFile uploads a file: a message may link it later, and its attachment be deleted.
+func (g *generator) uploadFile() Step {
+	g.nextName++
+	name := "f" + strconv.Itoa(g.nextName)
+	actor := pick(g, []string{"owner", "member", "member", "guest", "bot"})
+	if g.chance(5) {
+		actor = g.actor()
+	}
+	g.pending = func() { g.uploads = append(g.uploads, upload{name, actor}) }
+	return Step{Actor: actor, Method: "POST", Path: "/user_uploads", Learn: "upload:" + name, Upload: name,
+		Params: map[string]string{"@file": name + ".txt"}}
+}
+
+// deleteAttachment deletes an uploaded file's attachment, mostly as its uploader, now and
+// then as someone else or one that does not exist.
+func (g *generator) deleteAttachment() Step {
+	if len(g.uploads) == 0 || g.chance(10) {
+		return Step{Actor: g.actor(), Method: "DELETE", Path: "/attachments/{attachment:none}"}
+	}
+	u := pick(g, g.uploads)
+	actor := u.actor
+	if g.chance(25) {
+		actor = g.actor()
+	}
+	return Step{Actor: actor, Method: "DELETE", Path: "/attachments/{attachment:" + u.name + "}", Upload: u.name}
 }
 
 func (g *generator) sendDirect() Step {
@@ -322,7 +368,18 @@ func (g *generator) editMessage() Step {
 	if g.chance(20) {
 		params["send_notification_to_new_thread"] = "false"
 	}
-	return Step{Actor: g.actorIn(info.channel), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params}
+	return Step{Actor: g.actorIn(info.channel), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params,
+		Upload: uploadIn(info.content)}
+}
+
+// uploadIn is the file a message's content links, if any.
+func uploadIn(content string) string {
+	_, rest, ok := strings.Cut(content, "{upload:")
+	name, _, _ := strings.Cut(rest, "}")
+	if !ok {
+		return ""
+	}
+	return name
 }
 
 func (g *generator) editBoth() Step {
@@ -562,4 +619,33 @@ func (g *generator) groupMembership() Step {
 	}
 	who := pick(g, []string{"owner", "moderator", "member", "guest", "bot"})
 	return Step{Actor: g.actor(), Method: "GET", Path: "/user_groups/{group" + group + "}/members/{user:" + who + "}", Params: params}
+}
+
+// addLinkifier adds a linkifier whose pattern starts with the run's prefix (a topic drawn
+// later may match it), now and then with the reverse fields and alternative templates, an
+// invalid pattern or template, or by someone who may not.
+func (g *generator) addLinkifier() Step {
+	g.nextName++
+	name := "l" + strconv.Itoa(g.nextName)
+	params := map[string]string{
+		"pattern":      "{name:" + name + "}-(?P<id>[0-9]+)",
+		"url_template": "https://tracker.example.com/" + name + "/{id}",
+	}
+	switch g.rng.IntN(6) {
+	case 0:
+		params["pattern"] = "{name:" + name + "}-(?P<id>[0-9+"
+	case 1:
+		params["url_template"] = "https://tracker.example.com/{other}"
+	case 2:
+		params["example_input"] = "{name:" + name + "}-12"
+		params["reverse_template"] = "{name:" + name + "}-{id}"
+	case 3:
+		params["alternative_url_templates"] = jsonText([]string{"https://alt.example.com/" + name + "/{id}"})
+	}
+	g.pending = func() { g.linkifiers = append(g.linkifiers, name) }
+	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "member"}), Method: "POST", Path: "/realm/filters", Params: params}
+}
+
+func (g *generator) getLinkifiers() Step {
+	return Step{Actor: g.actor(), Method: "GET", Path: "/realm/linkifiers"}
 }

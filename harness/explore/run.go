@@ -269,8 +269,17 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 	if err != nil {
 		return false, err
 	}
+	if name, ok := strings.CutPrefix(st.Learn, "upload:"); ok {
+		// Before the comparison: the reply holds the file's path, each side's own.
+		if err := c.a.learnUpload(ctx, st.Actor, name, ra); err != nil {
+			return false, err
+		}
+		if err := c.b.learnUpload(ctx, st.Actor, name, rb); err != nil {
+			return false, err
+		}
+	}
 	c.compareReplies(st.Op, st.Actor, ra, rb)
-	if st.Learn != "" && st.Learn != "playgrounds" {
+	if st.Learn != "" && st.Learn != "playgrounds" && !strings.HasPrefix(st.Learn, "upload:") {
 		for _, s := range []*Side{c.a, c.b} {
 			if err := s.learnChannel(ctx, st.Learn); err != nil {
 				return false, err
@@ -402,6 +411,14 @@ func reads(st Step) []Step {
 	if st.Op == "add_playground" {
 		out = append(out, Step{Op: "get_playgrounds", Actor: "owner", Method: "POST", Path: "/register", Params: map[string]string{
 			"event_types": `["realm_playgrounds"]`, "fetch_event_types": `["realm_playgrounds"]`}})
+	}
+	if st.Upload != "" {
+		out = append(out,
+			Step{Op: "get_attachments", Method: "GET", Path: "/attachments"},
+			Step{Op: "get_upload", Method: "GET", Path: "/user_uploads/{upload:" + st.Upload + "}"})
+	}
+	if st.Op == "add_linkifier" {
+		out = append(out, Step{Op: "get_linkifiers", Actor: "member", Method: "GET", Path: "/realm/linkifiers"})
 	}
 	if st.Op == "topic_muting" {
 		out = append(out, Step{Op: "get_user_topics", Actor: st.Actor, Method: "POST", Path: "/register", Params: map[string]string{
@@ -595,6 +612,12 @@ func (s *Side) cleanup(ctx context.Context) {
 	}
 	for _, id := range s.syms.bySym["playground"] {
 		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/playgrounds/"+id, nil)
+	}
+	for id, actor := range s.uploaders {
+		_, _ = s.send(ctx, actor, http.MethodDelete, "/attachments/"+id, nil)
+	}
+	for _, id := range s.syms.bySym["linkifier"] {
+		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/filters/"+id, nil)
 	}
 }
 

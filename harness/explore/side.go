@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"sort"
@@ -58,8 +59,13 @@ type Side struct {
 	syms   *symbols
 	// queues are the actors' event queues: ID and the last event read.
 	queues map[string]*queue
-	// names maps the actors' emails and full names to a placeholder, for comparison.
-	names *strings.Replacer
+	// names maps the actors' emails and full names to a placeholder, for comparison;
+	// uploads the paths of the run's uploaded files ("<upload:f1>").
+	names   *strings.Replacer
+	uploads []string
+	// uploaders are who uploaded each of the run's attachments (by ID), to delete them at
+	// the end.
+	uploaders map[string]string
 	// clockOffset is how far the side's clock is ahead of this machine's, in seconds.
 	clockOffset float64
 	// Exchanges records the requests of the sequence, for the reproduction.
@@ -77,15 +83,17 @@ type Exchange struct {
 	Method string `json:"method"`
 	URL    string `json:"url"`
 	Body   string `json:"body,omitempty"`
-	Status int    `json:"status"`
-	Reply  string `json:"reply"`
+	// Form is a multipart request's fields as curl's -F takes them ("file=@f1.txt").
+	Form   []string `json:"form,omitempty"`
+	Status int      `json:"status"`
+	Reply  string   `json:"reply"`
 }
 
 // newSide describes a connected target as one side of a run.
 func newSide(name string, t *harness.Target, prefix string) *Side {
 	s := &Side{
 		Name: name, URL: t.URL, client: t.HTTPClient(), prefix: prefix,
-		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{},
+		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{}, uploaders: map[string]string{},
 		clockOffset: t.ClockOffset().Seconds(),
 	}
 	var pairs []string
@@ -125,6 +133,9 @@ func longestFirst(pairs []string) []string {
 // normalize is a string as the comparator reads it: the run's prefix and the actors'
 // emails and names replaced by placeholders.
 func (s *Side) normalize(text string) string {
+	if len(s.uploads) > 0 {
+		text = strings.NewReplacer(s.uploads...).Replace(text)
+	}
 	return s.names.Replace(strings.ReplaceAll(text, s.prefix, "<P>"))
 }
 
@@ -159,18 +170,35 @@ func (s *Side) resolve(text string) string {
 // error: the side cannot be compared.
 func (s *Side) send(ctx context.Context, actor, method, path string, params map[string]string) (Reply, error) {
 	values := url.Values{}
+	file := ""
 	for k, v := range params {
+		if k == "@file" {
+			file = s.resolve(v)
+			continue
+		}
 		values.Set(k, s.resolve(v))
 	}
 	target := s.URL + "/api/v1" + s.resolve(path)
 	var body io.Reader
-	encoded := values.Encode()
-	if method == http.MethodGet {
+	encoded, contentType := values.Encode(), "application/x-www-form-urlencoded"
+	var form []string
+	switch {
+	case file != "":
+		data, ct, err := multipartBody(values, file)
+		if err != nil {
+			return Reply{}, err
+		}
+		body, contentType, encoded = bytes.NewReader(data), ct, ""
+		form = []string{"file=@" + file}
+		for k := range values {
+			form = append(form, k+"="+values.Get(k))
+		}
+	case method == http.MethodGet:
 		if encoded != "" {
 			target += "?" + encoded
 		}
 		encoded = ""
-	} else {
+	default:
 		body = strings.NewReader(encoded)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, body)
@@ -178,7 +206,7 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 		return Reply{}, err
 	}
 	if body != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("User-Agent", "chatconform-explore")
 	if u, ok := s.actors[actor]; ok {
@@ -201,8 +229,54 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 	if err := dec.Decode(&r.Body); err != nil {
 		r.Body = string(raw)
 	}
-	s.log = append(s.log, Exchange{Actor: actor, Method: method, URL: strings.TrimPrefix(target, s.URL), Body: encoded, Status: r.Status, Reply: clip(string(raw), 2000)})
+	s.log = append(s.log, Exchange{Actor: actor, Method: method, URL: strings.TrimPrefix(target, s.URL), Body: encoded, Form: form, Status: r.Status, Reply: clip(string(raw), 2000)})
 	return r, nil
+}
+
+// multipartBody is a form with one file, named file, whose content is a line naming it.
+func multipartBody(values url.Values, file string) ([]byte, string, error) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k := range values {
+		if err := w.WriteField(k, values.Get(k)); err != nil {
+			return nil, "", err
+		}
+	}
+	part, err := w.CreateFormFile("file", file)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := fmt.Fprintf(part, "chatconform explore: %s\n", file); err != nil {
+		return nil, "", err
+	}
+	if err := w.Close(); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), w.FormDataContentType(), nil
+}
+
+// learnUpload names the file an upload made: its path, which the comparison then reads as
+// "<upload:NAME>", and its attachment ID, from the uploader's attachments.
+func (s *Side) learnUpload(ctx context.Context, actor, name string, r Reply) error {
+	uri, _ := r.field("uri").(string)
+	path, ok := strings.CutPrefix(uri, "/user_uploads/")
+	if !r.success() || !ok || path == "" {
+		return nil
+	}
+	s.syms.bind("upload", name, path)
+	s.uploads = append(s.uploads, path, "<upload:"+name+">")
+	list, err := s.send(ctx, actor, http.MethodGet, "/attachments", nil)
+	if err != nil {
+		return err
+	}
+	atts, _ := list.field("attachments").([]any)
+	for _, a := range atts {
+		if obj, _ := a.(map[string]any); obj["path_id"] == path {
+			s.syms.bind("attachment", name, rawText(obj["id"]))
+			s.uploaders[rawText(obj["id"])] = actor
+		}
+	}
+	return nil
 }
 
 func clip(s string, n int) string {
