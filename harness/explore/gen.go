@@ -28,6 +28,9 @@ type generator struct {
 	linkifiers []string
 	// uploads are the files the run uploaded, and who uploaded each.
 	uploads []upload
+	// users are the accounts the run created: their role, email and activity change without
+	// touching the cast, which the reads and event queues rely on.
+	users []*person
 	// muted are the topics muted by a step that succeeded; reacted the messages with a
 	// reaction: the next steps come back to them (unmute, mute again, a second reaction).
 	muted   []muting
@@ -49,6 +52,11 @@ type channelInfo struct {
 type muting struct{ actor, channel, topic string }
 
 type upload struct{ name, actor string }
+
+type person struct {
+	name  string // the token suffix: "u3"
+	email string // as a step writes it: "{name:u3}@chat.example.test"
+}
 
 type messageInfo struct {
 	channel string // "" for a direct message
@@ -77,8 +85,8 @@ var operations = []operation{
 	{"send_direct", 3, (*generator).sendDirect},
 	{"edit_message", 10, (*generator).editMessage},           // operation 1
 	{"edit_message_both", 1, (*generator).editBoth},          // operation 1, rule 1
-	{"topic_muting", 4, (*generator).topicMuting},            // operation 3
-	{"update_presence", 4, (*generator).updatePresence},      // operation 4
+	{"topic_muting", 5, (*generator).topicMuting},            // operation 3
+	{"update_presence", 6, (*generator).updatePresence},      // operation 4
 	{"matches_narrow", 3, (*generator).matchesNarrow},        // operation 5
 	{"fetch_message", 4, (*generator).fetchMessage},          // operation 6
 	{"delete_topic", 3, (*generator).deleteTopic},            // operation 8
@@ -98,6 +106,9 @@ var operations = []operation{
 	{"get_linkifiers", 1, (*generator).getLinkifiers},       // operation 17
 	{"upload_file", 3, (*generator).uploadFile},             // supporting operation 18
 	{"delete_attachment", 2, (*generator).deleteAttachment}, // operation 18
+	{"create_user", 3, (*generator).createUser},             // operation 11
+	{"update_user", 5, (*generator).updateUser},             // operation 2
+	{"deactivate_user", 2, (*generator).deactivateUser},     // supporting: user accounts
 }
 
 // next draws the next step.
@@ -153,6 +164,9 @@ func (g *generator) actorIn(ch string) string {
 		if info.subscribers[a] {
 			subs = append(subs, a)
 		}
+	}
+	if len(subs) == 0 { // all of them left
+		return g.actor()
 	}
 	return pick(g, subs)
 }
@@ -274,6 +288,11 @@ func (g *generator) subscribe() Step {
 // newcomer may or may not see.
 func (g *generator) addSubscriber() Step {
 	ch := g.channel()
+	for _, c := range g.channels {
+		if c.private && g.chance(30) { // a newcomer to a private channel: may they see its history?
+			ch = c.name
+		}
+	}
 	who := pick(g, []string{"moderator", "member", "guest", "bot"})
 	// The channel's last message is read back too: may the newcomer see it?
 	last := ""
@@ -328,7 +347,7 @@ func (g *generator) deleteAttachment() Step {
 	}
 	u := pick(g, g.uploads)
 	actor := u.actor
-	if g.chance(25) {
+	if g.chance(40) {
 		actor = g.actor()
 	}
 	return Step{Actor: actor, Method: "DELETE", Path: "/attachments/{attachment:" + u.name + "}", Upload: u.name}
@@ -348,7 +367,11 @@ func (g *generator) sendDirect() Step {
 func (g *generator) editMessage() Step {
 	m, info := g.message()
 	params := map[string]string{}
-	switch g.rng.IntN(4) {
+	kind := g.rng.IntN(4)
+	if uploadIn(info.content) != "" && g.chance(60) {
+		kind = 0 // a new content detaches the file when this was its only link
+	}
+	switch kind {
 	case 0:
 		params["content"] = g.content()
 	case 1:
@@ -361,6 +384,9 @@ func (g *generator) editMessage() Step {
 	}
 	if _, set := params["propagate_mode"]; !set && g.chance(60) {
 		params["propagate_mode"] = pick(g, []string{"change_one", "change_later", "change_all", "change_some"})
+	}
+	if topic, ok := params["topic"]; ok && m != missingMessage && params["stream_id"] == "" {
+		g.pending = func() { g.moved(m, topic, params["propagate_mode"]) }
 	}
 	if g.chance(20) {
 		params["send_notification_to_old_thread"] = "true"
@@ -546,7 +572,7 @@ func (g *generator) botStorageRemove() Step {
 	keys := []string{"{name:missing}"}
 	if len(g.storageKeys) > 0 && g.chance(80) {
 		keys = []string{"{name:" + pick(g, g.storageKeys) + "}"}
-		if g.chance(30) {
+		if g.chance(50) {
 			keys = append(keys, "{name:missing}")
 		}
 	}
@@ -595,7 +621,7 @@ func (g *generator) addPlayground() Step {
 // as a subgroup.
 func (g *generator) createGroup() Step {
 	var members []string
-	for _, a := range []string{"moderator", "member", "guest", "bot"} {
+	for _, a := range append([]string{"moderator", "member", "guest", "bot"}, g.userNames()...) {
 		if g.chance(40) {
 			members = append(members, "{user:"+a+"}")
 		}
@@ -617,7 +643,7 @@ func (g *generator) groupMembership() Step {
 	if g.chance(50) {
 		params["direct_member_only"] = strconv.FormatBool(g.chance(50))
 	}
-	who := pick(g, []string{"owner", "moderator", "member", "guest", "bot"})
+	who := pick(g, append([]string{"owner", "moderator", "member", "guest", "bot"}, g.userNames()...))
 	return Step{Actor: g.actor(), Method: "GET", Path: "/user_groups/{group" + group + "}/members/{user:" + who + "}", Params: params}
 }
 
@@ -631,15 +657,15 @@ func (g *generator) addLinkifier() Step {
 		"pattern":      "{name:" + name + "}-(?P<id>[0-9]+)",
 		"url_template": "https://tracker.example.com/" + name + "/{id}",
 	}
-	switch g.rng.IntN(6) {
-	case 0:
+	switch n := g.rng.IntN(7); {
+	case n == 0:
 		params["pattern"] = "{name:" + name + "}-(?P<id>[0-9+"
-	case 1:
+	case n == 1:
 		params["url_template"] = "https://tracker.example.com/{other}"
-	case 2:
+	case n <= 3:
 		params["example_input"] = "{name:" + name + "}-12"
 		params["reverse_template"] = "{name:" + name + "}-{id}"
-	case 3:
+	case n <= 5:
 		params["alternative_url_templates"] = jsonText([]string{"https://alt.example.com/" + name + "/{id}"})
 	}
 	g.pending = func() { g.linkifiers = append(g.linkifiers, name) }
@@ -648,4 +674,99 @@ func (g *generator) addLinkifier() Step {
 
 func (g *generator) getLinkifiers() Step {
 	return Step{Actor: g.actor(), Method: "GET", Path: "/realm/linkifiers"}
+}
+
+// userNames are the token names of the accounts the run created, each twice: they are
+// drawn as often as the cast.
+func (g *generator) userNames() []string {
+	var out []string
+	for _, u := range g.users {
+		out = append(out, u.name, u.name)
+	}
+	return out
+}
+
+// createUser creates an account (as someone who may, mostly), now and then with the email of
+// one the run already created.
+func (g *generator) createUser() Step {
+	g.nextName++
+	u := &person{name: "u" + strconv.Itoa(g.nextName)}
+	u.email = "{name:" + u.name + "}@chat.example.test"
+	email := u.email
+	if len(g.users) > 0 && g.chance(15) {
+		email = pick(g, g.users).email // already used: refused
+	}
+	g.pending = func() { g.users = append(g.users, u) }
+	return Step{Op: "create_user", Actor: pick(g, []string{"owner", "owner", "administrator", "member"}), Method: "POST", Path: "/users", Learn: "user:" + u.name,
+		User: u.name, Params: map[string]string{"email": email, "password": "Explore-pass-1234", "full_name": "{name:" + u.name + "} Person"}}
+}
+
+// updateUser updates an account by email (operation 2): its name, role, custom profile data
+// or email, mostly one the run created, by administrators and owners mostly; now and then the
+// only owner's role, or an account named by its dummy address.
+func (g *generator) updateUser() Step {
+	if len(g.users) == 0 && g.chance(60) {
+		return g.createUser()
+	}
+	actor := pick(g, []string{"owner", "owner", "administrator", "administrator", "moderator", "member"})
+	if len(g.users) == 0 || g.chance(10) {
+		// The only owner's role: refused whoever asks; the cast is never changed.
+		return Step{Actor: actor, Method: "PATCH", Path: "/users/{email:owner}", User: "owner",
+			Params: map[string]string{"role": pick(g, []string{"200", "400"})}}
+	}
+	u := pick(g, g.users)
+	path := "/users/" + u.email
+	if g.chance(10) {
+		path = "/users/{dummy:" + u.name + "}"
+	}
+	params := map[string]string{}
+	switch g.rng.IntN(8) {
+	case 0, 1:
+		params["full_name"] = pick(g, []string{"{name:" + u.name + "} Renamed", "", "  ", strings.Repeat("ñ", 61)})
+	case 2, 3:
+		params["role"] = pick(g, []string{"100", "200", "300", "400", "600", "600", "250"})
+	case 4:
+		params["role"], params["full_name"] = pick(g, []string{"200", "600"}), "{name:"+u.name+"} Both"
+	case 5, 6:
+		field := pick(g, []string{"Website", "Mentor", "Phone number"})
+		value := map[string]string{"Website": `"https://example.com/me"`, "Mentor": "[{user:member}]", "Phone number": `"555 0100"`}[field]
+		switch g.rng.IntN(4) {
+		case 0:
+			value = "null"
+		case 1:
+			value = map[string]string{"Website": `"not a link"`, "Mentor": "[987654321]", "Phone number": `""`}[field]
+		}
+		params["profile_data"] = `[{"id":{field:` + field + `},"value":` + value + `}]`
+	default:
+		email := "{name:" + u.name + "-new}@chat.example.test"
+		params["new_email"] = email
+		g.pending = func() { u.email = email }
+	}
+	return Step{Actor: actor, Method: "PATCH", Path: path, User: u.name, Params: params}
+}
+
+// deactivateUser deactivates or reactivates an account the run created.
+func (g *generator) deactivateUser() Step {
+	actor := pick(g, []string{"owner", "administrator", "administrator", "member"})
+	if len(g.users) == 0 {
+		return Step{Actor: actor, Method: "DELETE", Path: "/users/{user:nobody}"}
+	}
+	u := pick(g, g.users)
+	if g.chance(40) {
+		return Step{Op: "reactivate_user", Actor: actor, Method: "POST", Path: "/users/{user:" + u.name + "}/reactivate", User: u.name}
+	}
+	return Step{Actor: actor, Method: "DELETE", Path: "/users/{user:" + u.name + "}", User: u.name}
+}
+
+// moved records a topic edit that succeeded: the message, the later ones of its topic or the
+// whole topic now carry the new topic (a later resolve or unresolve starts from it).
+func (g *generator) moved(m, topic, mode string) {
+	n, _ := strconv.Atoi(m[1:])
+	from := g.messages[n]
+	for i := range g.messages {
+		same := g.messages[i].channel == from.channel && g.messages[i].topic == from.topic
+		if i == n || same && (mode == "change_all" || mode == "change_later" && i > n) {
+			g.messages[i].topic = topic
+		}
+	}
 }

@@ -278,8 +278,12 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 			return false, err
 		}
 	}
+	if name, ok := strings.CutPrefix(st.Learn, "user:"); ok {
+		c.a.learnUser(name, ra)
+		c.b.learnUser(name, rb)
+	}
 	c.compareReplies(st.Op, st.Actor, ra, rb)
-	if st.Learn != "" && st.Learn != "playgrounds" && !strings.HasPrefix(st.Learn, "upload:") {
+	if st.Learn != "" && st.Learn != "playgrounds" && !strings.Contains(st.Learn, ":") {
 		for _, s := range []*Side{c.a, c.b} {
 			if err := s.learnChannel(ctx, st.Learn); err != nil {
 				return false, err
@@ -417,6 +421,14 @@ func reads(st Step) []Step {
 			Step{Op: "get_attachments", Method: "GET", Path: "/attachments"},
 			Step{Op: "get_upload", Method: "GET", Path: "/user_uploads/{upload:" + st.Upload + "}"})
 	}
+	if st.User != "" {
+		out = append(out, Step{Op: "get_users", Method: "POST", Path: "/register", Params: map[string]string{
+			"event_types": `["realm_user"]`, "fetch_event_types": `["realm_user"]`, "client_gravatar": "false"}})
+		if st.User != "owner" {
+			out = append(out, Step{Op: "get_user", Method: "GET", Path: "/users/{user:" + st.User + "}",
+				Params: map[string]string{"include_custom_profile_fields": "true"}})
+		}
+	}
 	if st.Op == "add_linkifier" {
 		out = append(out, Step{Op: "get_linkifiers", Actor: "member", Method: "GET", Path: "/realm/linkifiers"})
 	}
@@ -438,7 +450,7 @@ func reads(st Step) []Step {
 
 // eventTypes are the events each actor's queue asks for; presence events too where the
 // sequence explores presence.
-var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream"}
+var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream", "realm_user"}
 
 // askPresence says whether a step asks for presence data.
 func askPresence(st Step) bool {
@@ -450,6 +462,9 @@ func (s *Side) register(ctx context.Context, presence bool) error {
 	types := eventTypes
 	if presence {
 		types = append(slices.Clone(types), "presence")
+	}
+	if err := s.learnFields(ctx); err != nil {
+		return err
 	}
 	for _, actor := range readers {
 		r, err := s.send(ctx, actor, http.MethodPost, "/register", map[string]string{

@@ -61,8 +61,12 @@ type Side struct {
 	queues map[string]*queue
 	// names maps the actors' emails and full names to a placeholder, for comparison;
 	// uploads the paths of the run's uploaded files ("<upload:f1>").
-	names   *strings.Replacer
-	uploads []string
+	names *strings.Replacer
+	// learned are old/new pairs the run learned: the paths of its uploaded files
+	// ("<upload:f1>") and the dummy emails of its accounts ("<dummy:u1>").
+	learned []string
+	// host is the realm's host, of the dummy emails.
+	host string
 	// uploaders are who uploaded each of the run's attachments (by ID), to delete them at
 	// the end.
 	uploaders map[string]string
@@ -94,7 +98,7 @@ func newSide(name string, t *harness.Target, prefix string) *Side {
 	s := &Side{
 		Name: name, URL: t.URL, client: t.HTTPClient(), prefix: prefix,
 		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{}, uploaders: map[string]string{},
-		clockOffset: t.ClockOffset().Seconds(),
+		clockOffset: t.ClockOffset().Seconds(), host: t.Realm.Host,
 	}
 	var pairs []string
 	for _, r := range harness.Roles {
@@ -133,8 +137,8 @@ func longestFirst(pairs []string) []string {
 // normalize is a string as the comparator reads it: the run's prefix and the actors'
 // emails and names replaced by placeholders.
 func (s *Side) normalize(text string) string {
-	if len(s.uploads) > 0 {
-		text = strings.NewReplacer(s.uploads...).Replace(text)
+	if len(s.learned) > 0 {
+		text = strings.NewReplacer(s.learned...).Replace(text)
 	}
 	return s.names.Replace(strings.ReplaceAll(text, s.prefix, "<P>"))
 }
@@ -150,6 +154,10 @@ func (s *Side) resolve(text string) string {
 		case "email":
 			if u, ok := s.actors[arg]; ok {
 				return u.Email
+			}
+		case "dummy":
+			if id, ok := s.syms.raw("user", ":"+arg); ok {
+				return "user" + id + "@" + s.host
 			}
 		case "now":
 			n, _ := strconv.Atoi(arg)
@@ -255,6 +263,29 @@ func multipartBody(values url.Values, file string) ([]byte, string, error) {
 	return buf.Bytes(), w.FormDataContentType(), nil
 }
 
+// learnUser names the account a creation made, and its dummy email.
+func (s *Side) learnUser(name string, r Reply) {
+	if id := rawText(r.field("user_id")); r.success() && id != "" {
+		s.syms.bind("user", name, id)
+		s.learned = append(s.learned, "user"+id+"@"+s.host, "<dummy:"+name+">")
+	}
+}
+
+// learnFields names the realm's custom profile fields by their names.
+func (s *Side) learnFields(ctx context.Context) error {
+	r, err := s.send(ctx, "owner", http.MethodGet, "/realm/profile_fields", nil)
+	if err != nil {
+		return err
+	}
+	fields, _ := r.field("custom_fields").([]any)
+	for _, f := range fields {
+		if obj, _ := f.(map[string]any); obj["name"] != nil {
+			s.syms.bind("field", fmt.Sprint(obj["name"]), rawText(obj["id"]))
+		}
+	}
+	return nil
+}
+
 // learnUpload names the file an upload made: its path, which the comparison then reads as
 // "<upload:NAME>", and its attachment ID, from the uploader's attachments.
 func (s *Side) learnUpload(ctx context.Context, actor, name string, r Reply) error {
@@ -264,7 +295,7 @@ func (s *Side) learnUpload(ctx context.Context, actor, name string, r Reply) err
 		return nil
 	}
 	s.syms.bind("upload", name, path)
-	s.uploads = append(s.uploads, path, "<upload:"+name+">")
+	s.learned = append(s.learned, path, "<upload:"+name+">")
 	list, err := s.send(ctx, actor, http.MethodGet, "/attachments", nil)
 	if err != nil {
 		return err

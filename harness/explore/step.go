@@ -16,6 +16,7 @@ import (
 //	{message:#2}  the ID of the third message the run saw   {user:member}  an actor's user ID
 //	{email:member} an actor's email             {now+3600}  the side's clock, in UNIX seconds
 //	{upload:f1}   the path_id of uploaded file f1  {attachment:f1}  its attachment ID
+//	{dummy:u1}    an account's dummy email (user<ID>@<host>)  {field:Website}  a custom profile field's ID
 //
 // A parameter named "@file" is sent as a multipart file part named "file", its value the
 // file's name.
@@ -38,6 +39,9 @@ type Step struct {
 	// Upload names an uploaded file the step may change: the run reads back every actor's
 	// attachments and whether each may still fetch it.
 	Upload string `json:"upload,omitempty"`
+	// User names an account the step may change: the run reads back every actor's view of
+	// the users and that account.
+	User string `json:"user,omitempty"`
 }
 
 // Script is a sequence of steps as a replay file holds it: what ran, from which seed, and
@@ -81,7 +85,7 @@ func WriteScript(path string, s Script) error {
 }
 
 // token is one reference of a step to a side's own values.
-var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now|upload|attachment)([:+#-])([^{}]*)\}`)
+var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now|upload|attachment|dummy|field)([:+#-])([^{}]*)\}`)
 
 // missingID is the ID a token for something a side lacks becomes: no server has it.
 const missingID = "987654321"
