@@ -83,11 +83,12 @@ var operations = []operation{
 	{"add_subscriber", 3, (*generator).addSubscriber},
 	{"send_message", 14, (*generator).sendMessage},
 	{"send_direct", 3, (*generator).sendDirect},
-	{"edit_message", 10, (*generator).editMessage},           // operation 1
-	{"edit_message_both", 1, (*generator).editBoth},          // operation 1, rule 1
-	{"topic_muting", 5, (*generator).topicMuting},            // operation 3
-	{"update_presence", 6, (*generator).updatePresence},      // operation 4
-	{"matches_narrow", 3, (*generator).matchesNarrow},        // operation 5
+	{"edit_message", 10, (*generator).editMessage},      // operation 1
+	{"edit_message_both", 1, (*generator).editBoth},     // operation 1, rule 1
+	{"topic_muting", 5, (*generator).topicMuting},       // operation 3
+	{"update_presence", 6, (*generator).updatePresence}, // operation 4
+	{"matches_narrow", 3, (*generator).matchesNarrow},   // operation 5
+	{"narrow_messages", 2, (*generator).narrowMessages},
 	{"fetch_message", 4, (*generator).fetchMessage},          // operation 6
 	{"delete_topic", 3, (*generator).deleteTopic},            // operation 8
 	{"subscription_setting", 3, (*generator).subSetting},     // operation 10
@@ -479,13 +480,40 @@ func (g *generator) matchesNarrow() Step {
 		m, _ := g.message()
 		ids = append(ids, "{message"+m+"}")
 	}
+	return Step{Actor: g.actor(), Method: "GET", Path: "/messages/matches_narrow",
+		Params: map[string]string{"msg_ids": "[" + strings.Join(ids, ",") + "]", "narrow": jsonText(g.narrow())}}
+}
+
+// narrowMessages fetches a channel's messages through a narrow of one to four terms.
+func (g *generator) narrowMessages() Step {
+	return Step{Op: "get_messages", Actor: g.actor(), Method: "GET", Path: "/messages", Params: map[string]string{
+		"anchor": "newest", "num_before": "30", "num_after": "0", "narrow": jsonText(g.narrow()), "apply_markdown": "false"}}
+}
+
+// narrow is a narrow of one to four terms: a channel of the run first (what it matches is
+// the run's own), then topics, senders, a search word or resolved topics, each negated now
+// and then.
+func (g *generator) narrow() []map[string]any {
 	_, info := g.message()
 	narrow := []map[string]any{{"operator": "stream", "operand": "{name:" + g.channel() + "}"}}
-	if g.chance(50) {
-		narrow = append(narrow, map[string]any{"operator": "topic", "operand": info.topic, "negated": g.chance(30)})
+	for range g.rng.IntN(4) {
+		term := map[string]any{}
+		switch g.rng.IntN(4) {
+		case 0:
+			term["operator"], term["operand"] = "topic", info.topic
+		case 1:
+			term["operator"], term["operand"] = "sender", "{email:"+pick(g, []string{"owner", "member", "guest", "bot"})+"}"
+		case 2:
+			term["operator"], term["operand"] = "search", pick(g, []string{"text", "look", "waves", "file"})
+		default:
+			term["operator"], term["operand"] = "is", "resolved"
+		}
+		if g.chance(30) {
+			term["negated"] = true
+		}
+		narrow = append(narrow, term)
 	}
-	return Step{Actor: g.actor(), Method: "GET", Path: "/messages/matches_narrow",
-		Params: map[string]string{"msg_ids": "[" + strings.Join(ids, ",") + "]", "narrow": jsonText(narrow)}}
+	return narrow
 }
 
 func (g *generator) fetchMessage() Step {
