@@ -110,6 +110,10 @@ var operations = []operation{
 	{"create_user", 3, (*generator).createUser},             // operation 11
 	{"update_user", 5, (*generator).updateUser},             // operation 2
 	{"deactivate_user", 2, (*generator).deactivateUser},     // supporting: user accounts
+	{"create_vcall", 1, (*generator).createVcall},           // operation 21
+	{"register_push", 2, (*generator).registerPush},         // operation 7
+	{"get_realm", 1, (*generator).getRealm},                 // the limits clients read
+	{"get_server_settings", 1, (*generator).getServerSettings},
 }
 
 // next draws the next step.
@@ -797,4 +801,37 @@ func (g *generator) moved(m, topic, mode string) {
 			g.messages[i].topic = topic
 		}
 	}
+}
+
+func (g *generator) createVcall() Step {
+	return Step{Actor: g.actor(), Method: "POST", Path: "/calls/vcall/create"}
+}
+
+// registerPush registers an E2EE push device: the push key fields, the token fields or both,
+// with keys of the right length and one byte more or less, another cryptosystem, bad Base64,
+// and key IDs at and past the 32-bit bound.
+func (g *generator) registerPush() Step {
+	params := map[string]string{"device_id": pick(g, []string{"1", "987654321"})}
+	if g.chance(70) {
+		params["push_key"] = pick(g, []string{"MQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4f", "MQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4f", "MQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fIA==", "MQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4=", "MgABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4f", "not base64!"})
+		params["push_key_id"] = pick(g, []string{"1", "4294967295", "4294967296", "-1"})
+	}
+	if g.chance(60) {
+		params["token_kind"] = pick(g, []string{"fcm", "apns", "other"})
+		params["token_id"] = pick(g, []string{"AAECAwQFBgc=", "AAECAwQFBg==", "***"})
+		params["bouncer_public_key"] = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+		params["encrypted_push_registration"] = pick(g, []string{"AAECAwQFBgcICQ==", "not base64!"})
+	}
+	return Step{Actor: g.actor(), Method: "POST", Path: "/mobile_push/register", Params: params}
+}
+
+// getRealm reads the registration's realm state: the limits the document tells clients to
+// read there.
+func (g *generator) getRealm() Step {
+	return Step{Actor: g.actor(), Method: "POST", Path: "/register", Params: map[string]string{
+		"event_types": `["realm"]`, "fetch_event_types": `["realm"]`}}
+}
+
+func (g *generator) getServerSettings() Step {
+	return Step{Actor: pick(g, []string{"anonymous", "member"}), Method: "GET", Path: "/server_settings"}
 }

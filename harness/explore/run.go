@@ -429,6 +429,9 @@ func reads(st Step) []Step {
 				Params: map[string]string{"include_custom_profile_fields": "true"}})
 		}
 	}
+	if st.Op == "create_reminder" {
+		out = append(out, Step{Op: "get_reminders", Actor: st.Actor, Method: "GET", Path: "/reminders"})
+	}
 	if st.Op == "add_linkifier" {
 		out = append(out, Step{Op: "get_linkifiers", Actor: "member", Method: "GET", Path: "/realm/linkifiers"})
 	}
