@@ -114,6 +114,7 @@ var operations = []operation{
 	{"register_push", 2, (*generator).registerPush},         // operation 7
 	{"get_realm", 1, (*generator).getRealm},                 // the limits clients read
 	{"get_server_settings", 1, (*generator).getServerSettings},
+	{"set_email_visibility", 2, (*generator).setEmailVisibility}, // AUTH-18, AUTH-19
 }
 
 // next draws the next step.
@@ -834,4 +835,12 @@ func (g *generator) getRealm() Step {
 
 func (g *generator) getServerSettings() Step {
 	return Step{Actor: pick(g, []string{"anonymous", "member"}), Method: "GET", Path: "/server_settings"}
+}
+
+// setEmailVisibility changes the email visibility new accounts get: the accounts the run
+// creates afterwards show their email, or their dummy address, by the viewer's role. The run
+// puts the realm's default back at its end.
+func (g *generator) setEmailVisibility() Step {
+	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "member"}), Method: "PATCH", Path: "/realm/user_settings_defaults",
+		Params: map[string]string{"email_address_visibility": pick(g, []string{"1", "2", "3", "4", "5", "5", "9"})}}
 }

@@ -261,6 +261,13 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 // have changed as every actor and drains every event queue. It returns whether the step
 // succeeded on the reference.
 func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error) {
+	if st.Op == "set_email_visibility" {
+		for _, s := range []*Side{c.a, c.b} {
+			if err := s.rememberVisibility(ctx); err != nil {
+				return false, err
+			}
+		}
+	}
 	ra, err := c.a.sendAll(ctx, st)
 	if err != nil {
 		return false, err
@@ -630,6 +637,9 @@ func (s *Side) cleanup(ctx context.Context) {
 	}
 	for _, id := range s.syms.bySym["playground"] {
 		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/playgrounds/"+id, nil)
+	}
+	if s.visibility != "" {
+		_, _ = s.send(ctx, "owner", http.MethodPatch, "/realm/user_settings_defaults", map[string]string{"email_address_visibility": s.visibility})
 	}
 	for id, actor := range s.uploaders {
 		_, _ = s.send(ctx, actor, http.MethodDelete, "/attachments/"+id, nil)

@@ -67,6 +67,9 @@ type Side struct {
 	learned []string
 	// host is the realm's host, of the dummy emails.
 	host string
+	// visibility is the realm's default email visibility before the run changed it ("" when
+	// it has not), which the cleanup puts back.
+	visibility string
 	// uploaders are who uploaded each of the run's attachments (by ID), to delete them at
 	// the end.
 	uploaders map[string]string
@@ -267,8 +270,27 @@ func multipartBody(values url.Values, file string) ([]byte, string, error) {
 func (s *Side) learnUser(name string, r Reply) {
 	if id := rawText(r.field("user_id")); r.success() && id != "" {
 		s.syms.bind("user", name, id)
-		s.learned = append(s.learned, "user"+id+"@"+s.host, "<dummy:"+name+">")
+		// The host of dummy addresses is the server's own choice (its realm's host name).
+		s.learned = append(s.learned, "user"+id+"@", "<dummy:"+name+">@")
 	}
+}
+
+// rememberVisibility reads the realm's default email visibility before the run first changes it.
+func (s *Side) rememberVisibility(ctx context.Context) error {
+	if s.visibility != "" {
+		return nil
+	}
+	r, err := s.send(ctx, "owner", http.MethodPost, "/register", map[string]string{
+		"event_types": `["realm_user_settings_defaults"]`, "fetch_event_types": `["realm_user_settings_defaults"]`})
+	if err != nil {
+		return err
+	}
+	s.closeQueue(ctx, "owner", r)
+	defaults, _ := r.field("realm_user_settings_defaults").(map[string]any)
+	if v, ok := defaults["email_address_visibility"]; ok {
+		s.visibility = rawText(v)
+	}
+	return nil
 }
 
 // learnFields names the realm's custom profile fields by their names.
