@@ -97,9 +97,9 @@ var operations = []operation{
 	{"create_reminder", 2, (*generator).createReminder},      // operation 15
 	{"mark_all_as_read", 1, (*generator).markAllAsRead},      // operation 19
 	{"bot_storage_put", 2, (*generator).botStoragePut},       // supporting operation 20
-	{"bot_storage_remove", 2, (*generator).botStorageRemove}, // operation 20
+	{"bot_storage_remove", 3, (*generator).botStorageRemove}, // operation 20
 	{"add_reaction", 4, (*generator).addReaction},
-	{"add_playground", 2, (*generator).addPlayground},     // operation 14
+	{"add_playground", 3, (*generator).addPlayground},     // operation 14
 	{"create_group", 2, (*generator).createGroup},         // supporting operation 16
 	{"group_membership", 3, (*generator).groupMembership}, // operation 16
 	{"remove_reaction", 2, (*generator).removeReaction},
