@@ -64,6 +64,10 @@ func (c *comparer) show(s *Side, reply, path string, v any) string {
 	if v == nil {
 		return absent
 	}
+	if row, _ := c.rowOf(reply, path); row.Rule == Time {
+		data, _ := json.Marshal(v) // canon leaves times out: they compare within the tolerance
+		return string(data)
+	}
 	data, _ := json.Marshal(c.canon(s, reply, path, v))
 	return clip(string(data), 400)
 }
@@ -146,10 +150,7 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 			c.differ(reply, path, row, va, vb)
 			return
 		}
-		ka, kb := ownKeys(c.a, row, ma), ownKeys(c.b, row, mb)
-		if row.Rule != Map {
-			ka, kb = c.mapKeys(c.a, kind, ma), c.mapKeys(c.b, kind, mb)
-		}
+		ka, kb := c.keyed(c.a, kind, row, ma), c.keyed(c.b, kind, row, mb)
 		for _, k := range union(ka, kb) {
 			c.walk(reply, join(path, "{}"), ka[k], kb[k])
 		}
@@ -262,11 +263,7 @@ func (c *comparer) canon(s *Side, reply, path string, v any) any {
 	case map[string]any:
 		out := map[string]any{}
 		if kind, ok := row.Rule.idKeysKind(); ok || row.Rule == Map {
-			keyed := ownKeys(s, row, x)
-			if row.Rule != Map {
-				keyed = c.mapKeys(s, kind, x)
-			}
-			for k, child := range keyed {
+			for k, child := range c.keyed(s, kind, row, x) {
 				out[k] = c.canon(s, reply, join(path, "{}"), child)
 			}
 			return out
@@ -306,23 +303,29 @@ func (c *comparer) idSymbol(s *Side, kind string, v any) string {
 	return fmt.Sprintf("%T:%v", v, v)
 }
 
-// ownKeys keeps, for a row scoped by "prefix", the keys the run named: a shared account's
-// other data is not compared.
-func ownKeys(s *Side, row Row, m map[string]any) map[string]any {
-	if row.Scope != "prefix" {
-		return m
+// keyed is an object keyed by data (Map) or by IDs (idkeys) as compared: data keys
+// normalized, ID keys as their symbols, and, under a scope, only the run's own keys: "prefix"
+// keeps the keys the run named (a shared account's other data), "actors" the keys that are
+// the cast's emails, "known" the IDs the run already knows (a real server's other users).
+func (c *comparer) keyed(s *Side, kind string, row Row, m map[string]any) map[string]any {
+	if row.Rule != Map {
+		return c.mapKeys(s, kind, row.Scope == "known", m)
 	}
 	out := map[string]any{}
 	for k, v := range m {
-		if strings.HasPrefix(k, s.prefix) {
-			out[k] = v
+		switch n := s.normalize(k); {
+		case row.Scope == "prefix" && !strings.HasPrefix(k, s.prefix):
+		case row.Scope == "actors" && !strings.HasPrefix(n, "<"):
+		default:
+			out[n] = v
 		}
 	}
 	return out
 }
 
-// mapKeys renames an object's ID keys to their symbols.
-func (c *comparer) mapKeys(s *Side, kind string, m map[string]any) map[string]any {
+// mapKeys renames an object's ID keys to their symbols; knownOnly drops the IDs the run
+// has not seen yet.
+func (c *comparer) mapKeys(s *Side, kind string, knownOnly bool, m map[string]any) map[string]any {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -330,6 +333,9 @@ func (c *comparer) mapKeys(s *Side, kind string, m map[string]any) map[string]an
 	sort.Strings(keys) // first sight in a stable order
 	out := map[string]any{}
 	for _, k := range keys {
+		if _, known := s.syms.lookup(kind, k); knownOnly && !known {
+			continue
+		}
 		out[c.idSymbol(s, kind, json.Number(k))] = m[k]
 	}
 	return out

@@ -86,9 +86,8 @@ func (t *Table) Lookup(reply, path string) (Row, bool) {
 	if r, ok := t.rows[key("*", path)]; ok {
 		return r, true
 	}
-	if r, ok := t.rows[key(reply, "*")]; ok {
-		return r, true
-	}
+	// Inside an object row, the object's own rows; they come before the reply's catch-all,
+	// which covers the fields the reply's rows do not name (a registration's other state).
 	for i := len(path) - 1; i > 0; i-- {
 		if path[i] != '.' && path[i] != '[' && path[i] != '{' {
 			continue
@@ -98,8 +97,11 @@ func (t *Table) Lookup(reply, path string) (Row, bool) {
 			if obj, isObj := strings.CutPrefix(string(r.Rule), ObjectPrefix); isObj {
 				return t.Lookup(obj, rest)
 			}
-			return Row{}, false
+			break
 		}
+	}
+	if r, ok := t.rows[key(reply, "*")]; ok {
+		return r, true
 	}
 	return Row{}, false
 }

@@ -57,6 +57,8 @@ func TestFieldTableLookup(t *testing.T) {
 		{"fetch_message", "message.content", explore.Exact},
 		{"event subscription update", "property", explore.Exact},
 		{"event message", "message", explore.Free},
+		{"get_users", "realm_users[].email", explore.Exact}, // the object's row, not the reply's catch-all
+		{"get_users", "realm_plan_type", explore.Free},
 	} {
 		row, ok := tab.Lookup(c.reply, c.path)
 		if !ok || row.Rule != c.rule {

@@ -23,12 +23,23 @@ type generator struct {
 	nextKey              int
 	groups               int
 	nextName             int
+	// linkifiers are the patterns' names of the linkifiers the run added: topics that match
+	// them carry topic links.
+	linkifiers []string
+	// uploads are the files the run uploaded, and who uploaded each.
+	uploads []upload
+	// users are the accounts the run created: their role, email and activity change without
+	// touching the cast, which the reads and event queues rely on.
+	users []*person
 	// muted are the topics muted by a step that succeeded; reacted the messages with a
 	// reaction: the next steps come back to them (unmute, mute again, a second reaction).
 	muted   []muting
 	reacted []string
 	// pending is what the last step makes if it succeeds on the reference.
 	pending func()
+	// presence allows presence data (the run's first sequence on a fake): otherwise presence
+	// is only pinged.
+	presence bool
 }
 
 type channelInfo struct {
@@ -39,6 +50,14 @@ type channelInfo struct {
 }
 
 type muting struct{ actor, channel, topic string }
+
+type upload struct{ name, actor string }
+
+type person struct {
+	name  string // the token suffix: "u3"
+	email string // as a step writes it: "{name:u3}@chat.example.test"
+	role  string // as the reference holds it
+}
 
 type messageInfo struct {
 	channel string // "" for a direct message
@@ -65,11 +84,12 @@ var operations = []operation{
 	{"add_subscriber", 3, (*generator).addSubscriber},
 	{"send_message", 14, (*generator).sendMessage},
 	{"send_direct", 3, (*generator).sendDirect},
-	{"edit_message", 10, (*generator).editMessage},           // operation 1
-	{"edit_message_both", 1, (*generator).editBoth},          // operation 1, rule 1
-	{"topic_muting", 4, (*generator).topicMuting},            // operation 3
-	{"update_presence", 2, (*generator).updatePresence},      // operation 4
-	{"matches_narrow", 3, (*generator).matchesNarrow},        // operation 5
+	{"edit_message", 10, (*generator).editMessage},      // operation 1
+	{"edit_message_both", 1, (*generator).editBoth},     // operation 1, rule 1
+	{"topic_muting", 5, (*generator).topicMuting},       // operation 3
+	{"update_presence", 6, (*generator).updatePresence}, // operation 4
+	{"matches_narrow", 3, (*generator).matchesNarrow},   // operation 5
+	{"narrow_messages", 2, (*generator).narrowMessages},
 	{"fetch_message", 4, (*generator).fetchMessage},          // operation 6
 	{"delete_topic", 3, (*generator).deleteTopic},            // operation 8
 	{"subscription_setting", 3, (*generator).subSetting},     // operation 10
@@ -78,12 +98,24 @@ var operations = []operation{
 	{"create_reminder", 2, (*generator).createReminder},      // operation 15
 	{"mark_all_as_read", 1, (*generator).markAllAsRead},      // operation 19
 	{"bot_storage_put", 2, (*generator).botStoragePut},       // supporting operation 20
-	{"bot_storage_remove", 2, (*generator).botStorageRemove}, // operation 20
+	{"bot_storage_remove", 3, (*generator).botStorageRemove}, // operation 20
 	{"add_reaction", 4, (*generator).addReaction},
-	{"add_playground", 2, (*generator).addPlayground},     // operation 14
+	{"add_playground", 3, (*generator).addPlayground},     // operation 14
 	{"create_group", 2, (*generator).createGroup},         // supporting operation 16
 	{"group_membership", 3, (*generator).groupMembership}, // operation 16
 	{"remove_reaction", 2, (*generator).removeReaction},
+	{"add_linkifier", 2, (*generator).addLinkifier},         // supporting operation 17
+	{"get_linkifiers", 1, (*generator).getLinkifiers},       // operation 17
+	{"upload_file", 3, (*generator).uploadFile},             // supporting operation 18
+	{"delete_attachment", 2, (*generator).deleteAttachment}, // operation 18
+	{"create_user", 3, (*generator).createUser},             // operation 11
+	{"update_user", 5, (*generator).updateUser},             // operation 2
+	{"deactivate_user", 2, (*generator).deactivateUser},     // supporting: user accounts
+	{"create_vcall", 1, (*generator).createVcall},           // operation 21
+	{"register_push", 2, (*generator).registerPush},         // operation 7
+	{"get_realm", 1, (*generator).getRealm},                 // the limits clients read
+	{"get_server_settings", 1, (*generator).getServerSettings},
+	{"set_email_visibility", 2, (*generator).setEmailVisibility}, // AUTH-18, AUTH-19
 }
 
 // next draws the next step.
@@ -140,6 +172,9 @@ func (g *generator) actorIn(ch string) string {
 			subs = append(subs, a)
 		}
 	}
+	if len(subs) == 0 { // all of them left
+		return g.actor()
+	}
 	return pick(g, subs)
 }
 
@@ -188,17 +223,12 @@ func (g *generator) message() (string, messageInfo) {
 // topic is drawn to hit the rules: names used before, the empty topic, white space, the
 // resolve prefix, and lengths at and one past the bound in multi-byte characters.
 func (g *generator) topic() string {
-	switch g.rng.IntN(10) {
-	case 0:
-		return ""
-	case 1:
-		return "   "
-	case 2:
-		return strings.Repeat("ü", g.maxTopic)
-	case 3:
-		return strings.Repeat("ü", g.maxTopic+1)
-	case 4:
-		return "✔ " + pick(g, []string{"alpha", "beta"})
+	long := strings.Repeat("ü", g.maxTopic)
+	if v, ok := g.special(10, "", "   ", long, long+"ü", "✔ "+pick(g, []string{"alpha", "beta"})); ok {
+		return v
+	}
+	if len(g.linkifiers) > 0 && g.chance(20) {
+		return "see {name:" + pick(g, g.linkifiers) + "}-" + strconv.Itoa(g.rng.IntN(100))
 	}
 	return pick(g, []string{"alpha", "beta", "gamma", "alpha", "δέλτα"})
 }
@@ -206,25 +236,20 @@ func (g *generator) topic() string {
 // content is drawn the same way: plain, /me, wildcard mentions, empty, and at and past the
 // length bound.
 func (g *generator) content() string {
-	switch g.rng.IntN(14) {
-	case 0:
-		return ""
-	case 1:
-		return " \n "
-	case 2:
-		return strings.Repeat("é", g.maxMessage)
-	case 3:
-		return strings.Repeat("é", g.maxMessage+1)
-	case 4:
-		return "/me waves"
-	case 5:
-		return "@**all** look"
-	case 6:
-		return "@**topic** look"
-	case 7:
-		return "**bold** and `code`"
+	long := strings.Repeat("é", g.maxMessage)
+	if v, ok := g.special(14, "", " \n ", long, long+"é", "/me waves", "@**all** look", "@**topic** look", "**bold** and `code`"); ok {
+		return v
 	}
 	return fmt.Sprintf("text %d", g.rng.IntN(1000))
+}
+
+// special draws one of odds cases: one of the values for the first len(values) of them, else
+// none (the caller's ordinary value).
+func (g *generator) special(odds int, values ...string) (string, bool) {
+	if i := g.rng.IntN(odds); i < len(values) {
+		return values[i], true
+	}
+	return "", false
 }
 
 func jsonText(v any) string {
@@ -270,6 +295,11 @@ func (g *generator) subscribe() Step {
 // newcomer may or may not see.
 func (g *generator) addSubscriber() Step {
 	ch := g.channel()
+	for _, c := range g.channels {
+		if c.private && g.chance(30) { // a newcomer to a private channel: may they see its history?
+			ch = c.name
+		}
+	}
 	who := pick(g, []string{"moderator", "member", "guest", "bot"})
 	// The channel's last message is read back too: may the newcomer see it?
 	last := ""
@@ -293,9 +323,41 @@ func (g *generator) unsubscribe() Step {
 
 func (g *generator) sendMessage() Step {
 	ch, topic, content := g.channel(), g.topic(), g.content()
+	file := ""
+	if len(g.uploads) > 0 && g.chance(30) { // a link to an uploaded file: its attachment is referenced
+		file = pick(g, g.uploads).name
+		content = "the file [" + file + "](/user_uploads/{upload:" + file + "})"
+	}
 	g.pending = func() { g.messages = append(g.messages, messageInfo{ch, topic, content}) }
-	return Step{Actor: g.actorIn(ch), Method: "POST", Path: "/messages", Channel: ch,
+	return Step{Actor: g.actorIn(ch), Method: "POST", Path: "/messages", Channel: ch, Upload: file,
 		Params: map[string]string{"type": "stream", "to": "{channel:" + ch + "}", "topic": topic, "content": content}}
+}
+
+// uploadFile uploads a file: a message may link it later, and its attachment be deleted.
+func (g *generator) uploadFile() Step {
+	g.nextName++
+	name := "f" + strconv.Itoa(g.nextName)
+	actor := pick(g, []string{"owner", "member", "member", "guest", "bot"})
+	if g.chance(5) {
+		actor = g.actor()
+	}
+	g.pending = func() { g.uploads = append(g.uploads, upload{name, actor}) }
+	return Step{Actor: actor, Method: "POST", Path: "/user_uploads", Learn: "upload:" + name, Upload: name,
+		Params: map[string]string{"@file": name + ".txt"}}
+}
+
+// deleteAttachment deletes an uploaded file's attachment, mostly as its uploader, now and
+// then as someone else or one that does not exist.
+func (g *generator) deleteAttachment() Step {
+	if len(g.uploads) == 0 || g.chance(10) {
+		return Step{Actor: g.actor(), Method: "DELETE", Path: "/attachments/{attachment:none}"}
+	}
+	u := pick(g, g.uploads)
+	actor := u.actor
+	if g.chance(40) {
+		actor = g.actor()
+	}
+	return Step{Actor: actor, Method: "DELETE", Path: "/attachments/{attachment:" + u.name + "}", Upload: u.name}
 }
 
 func (g *generator) sendDirect() Step {
@@ -312,7 +374,11 @@ func (g *generator) sendDirect() Step {
 func (g *generator) editMessage() Step {
 	m, info := g.message()
 	params := map[string]string{}
-	switch g.rng.IntN(4) {
+	kind := g.rng.IntN(4)
+	if uploadIn(info.content) != "" && g.chance(60) {
+		kind = 0 // a new content detaches the file when this was its only link
+	}
+	switch kind {
 	case 0:
 		params["content"] = g.content()
 	case 1:
@@ -326,13 +392,27 @@ func (g *generator) editMessage() Step {
 	if _, set := params["propagate_mode"]; !set && g.chance(60) {
 		params["propagate_mode"] = pick(g, []string{"change_one", "change_later", "change_all", "change_some"})
 	}
+	if topic, ok := params["topic"]; ok && m != missingMessage && params["stream_id"] == "" {
+		g.pending = func() { g.moved(m, topic, params["propagate_mode"]) }
+	}
 	if g.chance(20) {
 		params["send_notification_to_old_thread"] = "true"
 	}
 	if g.chance(20) {
 		params["send_notification_to_new_thread"] = "false"
 	}
-	return Step{Actor: g.actorIn(info.channel), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params}
+	return Step{Actor: g.actorIn(info.channel), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params,
+		Upload: uploadIn(info.content)}
+}
+
+// uploadIn is the file a message's content links, if any.
+func uploadIn(content string) string {
+	_, rest, ok := strings.Cut(content, "{upload:")
+	name, _, _ := strings.Cut(rest, "}")
+	if !ok {
+		return ""
+	}
+	return name
 }
 
 func (g *generator) editBoth() Step {
@@ -370,9 +450,34 @@ func (g *generator) topicMuting() Step {
 	return Step{Actor: actor, Method: "PATCH", Path: "/users/me/subscriptions/muted_topics", Params: params}
 }
 
+// updatePresence updates the actor's presence: with ping_only (no data back), or asking for
+// the data in the modern format (last_update_id, or slim_presence) or the legacy one.
 func (g *generator) updatePresence() Step {
-	return Step{Actor: g.actor(), Method: "POST", Path: "/users/me/presence",
-		Params: map[string]string{"status": pick(g, []string{"active", "idle", "away"}), "ping_only": "true"}}
+	params := map[string]string{"status": pick(g, []string{"active", "idle", "idle", "away"})}
+	op := "update_presence"
+	switch n := g.rng.IntN(4); {
+	case n == 0 || !g.presence:
+		params["ping_only"] = "true"
+	case n == 1:
+		op = "update_presence_legacy"
+		if g.chance(30) {
+			params["slim_presence"] = "false"
+		}
+	default:
+		op = "update_presence_modern"
+		if g.chance(25) {
+			params["slim_presence"] = "true"
+		} else {
+			params["last_update_id"] = pick(g, []string{"-1", "-1", "0", "1", "1000"})
+		}
+	}
+	if g.chance(30) {
+		params["history_limit_days"] = pick(g, []string{"1", "14", "30"})
+	}
+	if g.chance(30) {
+		params["new_user_input"] = strconv.FormatBool(g.chance(50))
+	}
+	return Step{Op: op, Actor: g.actor(), Method: "POST", Path: "/users/me/presence", Params: params}
 }
 
 func (g *generator) matchesNarrow() Step {
@@ -381,13 +486,40 @@ func (g *generator) matchesNarrow() Step {
 		m, _ := g.message()
 		ids = append(ids, "{message"+m+"}")
 	}
+	return Step{Actor: g.actor(), Method: "GET", Path: "/messages/matches_narrow",
+		Params: map[string]string{"msg_ids": "[" + strings.Join(ids, ",") + "]", "narrow": jsonText(g.narrow())}}
+}
+
+// narrowMessages fetches a channel's messages through a narrow of one to four terms.
+func (g *generator) narrowMessages() Step {
+	return Step{Op: "get_messages", Actor: g.actor(), Method: "GET", Path: "/messages", Params: map[string]string{
+		"anchor": "newest", "num_before": "30", "num_after": "0", "narrow": jsonText(g.narrow()), "apply_markdown": "false"}}
+}
+
+// narrow is a narrow of one to four terms: a channel of the run first (what it matches is
+// the run's own), then topics, senders, a search word or resolved topics, each negated now
+// and then.
+func (g *generator) narrow() []map[string]any {
 	_, info := g.message()
 	narrow := []map[string]any{{"operator": "stream", "operand": "{name:" + g.channel() + "}"}}
-	if g.chance(50) {
-		narrow = append(narrow, map[string]any{"operator": "topic", "operand": info.topic, "negated": g.chance(30)})
+	for range g.rng.IntN(4) {
+		term := map[string]any{}
+		switch g.rng.IntN(4) {
+		case 0:
+			term["operator"], term["operand"] = "topic", info.topic
+		case 1:
+			term["operator"], term["operand"] = "sender", "{email:"+pick(g, []string{"owner", "member", "guest", "bot"})+"}"
+		case 2:
+			term["operator"], term["operand"] = "search", pick(g, []string{"text", "look", "waves", "file"})
+		default:
+			term["operator"], term["operand"] = "is", "resolved"
+		}
+		if g.chance(30) {
+			term["negated"] = true
+		}
+		narrow = append(narrow, term)
 	}
-	return Step{Actor: g.actor(), Method: "GET", Path: "/messages/matches_narrow",
-		Params: map[string]string{"msg_ids": "[" + strings.Join(ids, ",") + "]", "narrow": jsonText(narrow)}}
+	return narrow
 }
 
 func (g *generator) fetchMessage() Step {
@@ -474,7 +606,7 @@ func (g *generator) botStorageRemove() Step {
 	keys := []string{"{name:missing}"}
 	if len(g.storageKeys) > 0 && g.chance(80) {
 		keys = []string{"{name:" + pick(g, g.storageKeys) + "}"}
-		if g.chance(30) {
+		if g.chance(50) {
 			keys = append(keys, "{name:missing}")
 		}
 	}
@@ -523,7 +655,7 @@ func (g *generator) addPlayground() Step {
 // as a subgroup.
 func (g *generator) createGroup() Step {
 	var members []string
-	for _, a := range []string{"moderator", "member", "guest", "bot"} {
+	for _, a := range append([]string{"moderator", "member", "guest", "bot"}, g.userNames()...) {
 		if g.chance(40) {
 			members = append(members, "{user:"+a+"}")
 		}
@@ -545,6 +677,179 @@ func (g *generator) groupMembership() Step {
 	if g.chance(50) {
 		params["direct_member_only"] = strconv.FormatBool(g.chance(50))
 	}
-	who := pick(g, []string{"owner", "moderator", "member", "guest", "bot"})
+	who := pick(g, append([]string{"owner", "moderator", "member", "guest", "bot"}, g.userNames()...))
 	return Step{Actor: g.actor(), Method: "GET", Path: "/user_groups/{group" + group + "}/members/{user:" + who + "}", Params: params}
+}
+
+// addLinkifier adds a linkifier whose pattern starts with the run's prefix (a topic drawn
+// later may match it), now and then with the reverse fields and alternative templates, an
+// invalid pattern or template, or by someone who may not.
+func (g *generator) addLinkifier() Step {
+	g.nextName++
+	name := "l" + strconv.Itoa(g.nextName)
+	params := map[string]string{
+		"pattern":      "{name:" + name + "}-(?P<id>[0-9]+)",
+		"url_template": "https://tracker.example.com/" + name + "/{id}",
+	}
+	switch n := g.rng.IntN(7); {
+	case n == 0:
+		params["pattern"] = "{name:" + name + "}-(?P<id>[0-9+"
+	case n == 1:
+		params["url_template"] = "https://tracker.example.com/{other}"
+	case n <= 3:
+		params["example_input"] = "{name:" + name + "}-12"
+		params["reverse_template"] = "{name:" + name + "}-{id}"
+	case n <= 5:
+		params["alternative_url_templates"] = jsonText([]string{"https://alt.example.com/" + name + "/{id}"})
+	}
+	g.pending = func() { g.linkifiers = append(g.linkifiers, name) }
+	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "member"}), Method: "POST", Path: "/realm/filters", Params: params}
+}
+
+func (g *generator) getLinkifiers() Step {
+	return Step{Actor: g.actor(), Method: "GET", Path: "/realm/linkifiers"}
+}
+
+// userNames are the token names of the accounts the run created, each twice: they are
+// drawn as often as the cast.
+func (g *generator) userNames() []string {
+	var out []string
+	for _, u := range g.users {
+		out = append(out, u.name, u.name)
+	}
+	return out
+}
+
+// createUser creates an account (as someone who may, mostly), now and then with the email of
+// one the run already created.
+func (g *generator) createUser() Step {
+	g.nextName++
+	u := &person{name: "u" + strconv.Itoa(g.nextName), role: "400"}
+	u.email = "{name:" + u.name + "}@chat.example.test"
+	email := u.email
+	if len(g.users) > 0 && g.chance(15) {
+		email = pick(g, g.users).email // already used: refused
+	}
+	g.pending = func() { g.users = append(g.users, u) }
+	return Step{Op: "create_user", Actor: pick(g, []string{"owner", "owner", "administrator", "member"}), Method: "POST", Path: "/users", Learn: "user:" + u.name,
+		User: u.name, Params: map[string]string{"email": email, "password": "Explore-pass-1234", "full_name": "{name:" + u.name + "} Person"}}
+}
+
+// updateUser updates an account by email (operation 2): its name, role, custom profile data
+// or email, mostly one the run created, by administrators and owners mostly; now and then the
+// only owner's role, or an account named by its dummy address.
+func (g *generator) updateUser() Step {
+	if len(g.users) == 0 && g.chance(60) {
+		return g.createUser()
+	}
+	actor := pick(g, []string{"owner", "owner", "administrator", "administrator", "moderator", "member"})
+	if len(g.users) == 0 || g.chance(10) {
+		// The only owner's role: refused whoever asks; the cast is never changed.
+		return Step{Actor: actor, Method: "PATCH", Path: "/users/{email:owner}", User: "owner",
+			Params: map[string]string{"role": pick(g, []string{"200", "400"})}}
+	}
+	u := pick(g, g.users)
+	path := "/users/" + u.email
+	if g.chance(10) {
+		path = "/users/{dummy:" + u.name + "}"
+	}
+	params := map[string]string{}
+	switch g.rng.IntN(8) {
+	case 0, 1:
+		params["full_name"] = pick(g, []string{"{name:" + u.name + "} Renamed", "", "  ", strings.Repeat("ñ", 61)})
+	case 2, 3:
+		params["role"] = pick(g, []string{"100", "200", "300", "400", "600", "600", "250"})
+	case 4:
+		params["role"], params["full_name"] = pick(g, []string{"200", "600"}), "{name:"+u.name+"} Both"
+	case 5, 6:
+		field := pick(g, []string{"Website", "Mentor", "Phone number"})
+		value := map[string]string{"Website": `"https://example.com/me"`, "Mentor": "[{user:member}]", "Phone number": `"555 0100"`}[field]
+		switch g.rng.IntN(4) {
+		case 0:
+			value = "null"
+		case 1:
+			value = map[string]string{"Website": `"not a link"`, "Mentor": "[987654321]", "Phone number": `""`}[field]
+		}
+		params["profile_data"] = `[{"id":{field:` + field + `},"value":` + value + `}]`
+	default:
+		email := "{name:" + u.name + "-new}@chat.example.test"
+		params["new_email"] = email
+		g.pending = func() { u.email = email }
+	}
+	if role, ok := params["role"]; ok {
+		if u.role == "600" && (role == "100" || role == "200") {
+			// Whether a guest may become an administrator is open: the document gives the
+			// refusal as an example, the real server makes the change (OP02-14).
+			params["role"] = "300"
+		}
+		g.pending = func() { u.role = params["role"] }
+	}
+	return Step{Actor: actor, Method: "PATCH", Path: path, User: u.name, Params: params}
+}
+
+// deactivateUser deactivates or reactivates an account the run created.
+func (g *generator) deactivateUser() Step {
+	actor := pick(g, []string{"owner", "administrator", "administrator", "member"})
+	if len(g.users) == 0 {
+		return Step{Actor: actor, Method: "DELETE", Path: "/users/{user:nobody}"}
+	}
+	u := pick(g, g.users)
+	if g.chance(40) {
+		return Step{Op: "reactivate_user", Actor: actor, Method: "POST", Path: "/users/{user:" + u.name + "}/reactivate", User: u.name}
+	}
+	return Step{Actor: actor, Method: "DELETE", Path: "/users/{user:" + u.name + "}", User: u.name}
+}
+
+// moved records a topic edit that succeeded: the message, the later ones of its topic or the
+// whole topic now carry the new topic (a later resolve or unresolve starts from it).
+func (g *generator) moved(m, topic, mode string) {
+	n, _ := strconv.Atoi(m[1:])
+	from := g.messages[n]
+	for i := range g.messages {
+		same := g.messages[i].channel == from.channel && g.messages[i].topic == from.topic
+		if i == n || same && (mode == "change_all" || mode == "change_later" && i > n) {
+			g.messages[i].topic = topic
+		}
+	}
+}
+
+func (g *generator) createVcall() Step {
+	return Step{Actor: g.actor(), Method: "POST", Path: "/calls/vcall/create"}
+}
+
+// registerPush registers an E2EE push device: the push key fields, the token fields or both,
+// with keys of the right length and one byte more or less, another cryptosystem, bad Base64,
+// and key IDs at and past the 32-bit bound.
+func (g *generator) registerPush() Step {
+	params := map[string]string{"device_id": pick(g, []string{"1", "987654321"})}
+	if g.chance(70) {
+		params["push_key"] = pick(g, []string{"MQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4f", "MQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4f", "MQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fIA==", "MQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4=", "MgABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4f", "not base64!"})
+		params["push_key_id"] = pick(g, []string{"1", "4294967295", "4294967296", "-1"})
+	}
+	if g.chance(60) {
+		params["token_kind"] = pick(g, []string{"fcm", "apns", "other"})
+		params["token_id"] = pick(g, []string{"AAECAwQFBgc=", "AAECAwQFBg==", "***"})
+		params["bouncer_public_key"] = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+		params["encrypted_push_registration"] = pick(g, []string{"AAECAwQFBgcICQ==", "not base64!"})
+	}
+	return Step{Actor: g.actor(), Method: "POST", Path: "/mobile_push/register", Params: params}
+}
+
+// getRealm reads the registration's realm state: the limits the document tells clients to
+// read there.
+func (g *generator) getRealm() Step {
+	return Step{Actor: g.actor(), Method: "POST", Path: "/register", Params: map[string]string{
+		"event_types": `["realm"]`, "fetch_event_types": `["realm"]`}}
+}
+
+func (g *generator) getServerSettings() Step {
+	return Step{Actor: pick(g, []string{"anonymous", "member"}), Method: "GET", Path: "/server_settings"}
+}
+
+// setEmailVisibility changes the email visibility new accounts get: the accounts the run
+// creates afterwards show their email, or their dummy address, by the viewer's role. The run
+// puts the realm's default back at its end.
+func (g *generator) setEmailVisibility() Step {
+	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "member"}), Method: "PATCH", Path: "/realm/user_settings_defaults",
+		Params: map[string]string{"email_address_visibility": pick(g, []string{"1", "2", "3", "4", "5", "5", "9"})}}
 }

@@ -98,7 +98,7 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 	gaps := map[string]bool{}
 	for seq := uint64(0); more(seq); seq++ {
 		seed := e.Options.Seed + seq
-		out, err := e.sequence(ctx, seed, nil, deadline)
+		out, err := e.sequence(ctx, seed, nil, deadline, seq == 0)
 		if ctx.Err() != nil {
 			break // interrupted: report what was found so far
 		}
@@ -137,7 +137,7 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 
 // Replay runs a recorded sequence once and returns the first difference it shows, if any.
 func (e *Explorer) Replay(ctx context.Context, s Script) (*Finding, []string, error) {
-	out, err := e.sequence(ctx, s.Seed, s.Steps, time.Time{})
+	out, err := e.sequence(ctx, s.Seed, s.Steps, time.Time{}, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,8 +179,9 @@ func (o outcome) describe() string {
 }
 
 // sequence runs one sequence: the steps given, or, when none are, steps drawn from seed
-// until the step bound or the deadline. It stops at the first difference.
-func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, deadline time.Time) (outcome, error) {
+// until the step bound or the deadline. It stops at the first difference. first says the
+// target is as fresh as the reference: the run's first sequence.
+func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, deadline time.Time, first bool) (outcome, error) {
 	out := outcome{gaps: map[string]bool{}}
 	clock, err := targetClock(e.Target)
 	if err != nil {
@@ -210,12 +211,18 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 	}
 	defer a.cleanup(ctx)
 	defer b.cleanup(ctx)
+	// Presence cannot be reset: a target the run has touched before (or a real server, whose
+	// cast reported presence long ago) holds presence the fresh reference lacks. Presence data
+	// and presence events are explored only on a fresh fake: the first sequence, or a replay
+	// of steps that ask for them.
+	presence := clock != nil && (given == nil && first || slices.ContainsFunc(given, askPresence))
 	for _, s := range []*Side{a, b} {
-		if err := s.register(ctx); err != nil {
+		if err := s.register(ctx, presence); err != nil {
 			return out, err
 		}
 	}
 	gen := newGenerator(seed, ref.Realm.MaxTopicLength, ref.Realm.MaxMessageLength)
+	gen.presence = presence
 	for i := 0; ; i++ {
 		var st Step
 		switch {
@@ -254,6 +261,13 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 // have changed as every actor and drains every event queue. It returns whether the step
 // succeeded on the reference.
 func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error) {
+	if st.Op == "set_email_visibility" {
+		for _, s := range []*Side{c.a, c.b} {
+			if err := s.rememberVisibility(ctx); err != nil {
+				return false, err
+			}
+		}
+	}
 	ra, err := c.a.sendAll(ctx, st)
 	if err != nil {
 		return false, err
@@ -262,8 +276,21 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 	if err != nil {
 		return false, err
 	}
+	if name, ok := strings.CutPrefix(st.Learn, "upload:"); ok {
+		// Before the comparison: the reply holds the file's path, each side's own.
+		if err := c.a.learnUpload(ctx, st.Actor, name, ra); err != nil {
+			return false, err
+		}
+		if err := c.b.learnUpload(ctx, st.Actor, name, rb); err != nil {
+			return false, err
+		}
+	}
+	if name, ok := strings.CutPrefix(st.Learn, "user:"); ok {
+		c.a.learnUser(name, ra)
+		c.b.learnUser(name, rb)
+	}
 	c.compareReplies(st.Op, st.Actor, ra, rb)
-	if st.Learn != "" && st.Learn != "playgrounds" {
+	if st.Learn != "" && st.Learn != "playgrounds" && !strings.Contains(st.Learn, ":") {
 		for _, s := range []*Side{c.a, c.b} {
 			if err := s.learnChannel(ctx, st.Learn); err != nil {
 				return false, err
@@ -396,6 +423,25 @@ func reads(st Step) []Step {
 		out = append(out, Step{Op: "get_playgrounds", Actor: "owner", Method: "POST", Path: "/register", Params: map[string]string{
 			"event_types": `["realm_playgrounds"]`, "fetch_event_types": `["realm_playgrounds"]`}})
 	}
+	if st.Upload != "" {
+		out = append(out,
+			Step{Op: "get_attachments", Method: "GET", Path: "/attachments"},
+			Step{Op: "get_upload", Method: "GET", Path: "/user_uploads/{upload:" + st.Upload + "}"})
+	}
+	if st.User != "" {
+		out = append(out, Step{Op: "get_users", Method: "POST", Path: "/register", Params: map[string]string{
+			"event_types": `["realm_user"]`, "fetch_event_types": `["realm_user"]`, "client_gravatar": "false"}})
+		if st.User != "owner" {
+			out = append(out, Step{Op: "get_user", Method: "GET", Path: "/users/{user:" + st.User + "}",
+				Params: map[string]string{"include_custom_profile_fields": "true"}})
+		}
+	}
+	if st.Op == "create_reminder" {
+		out = append(out, Step{Op: "get_reminders", Actor: st.Actor, Method: "GET", Path: "/reminders"})
+	}
+	if st.Op == "add_linkifier" {
+		out = append(out, Step{Op: "get_linkifiers", Actor: "member", Method: "GET", Path: "/realm/linkifiers"})
+	}
 	if st.Op == "topic_muting" {
 		out = append(out, Step{Op: "get_user_topics", Actor: st.Actor, Method: "POST", Path: "/register", Params: map[string]string{
 			"event_types": `["user_topic"]`, "fetch_event_types": `["user_topic","muted_topics"]`}})
@@ -412,14 +458,27 @@ func reads(st Step) []Step {
 	return out
 }
 
-// eventTypes are the events each actor's queue asks for.
-var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream"}
+// eventTypes are the events each actor's queue asks for; presence events too where the
+// sequence explores presence.
+var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream", "realm_user"}
+
+// askPresence says whether a step asks for presence data.
+func askPresence(st Step) bool {
+	return st.Op == "update_presence_modern" || st.Op == "update_presence_legacy"
+}
 
 // register opens an event queue for every actor.
-func (s *Side) register(ctx context.Context) error {
+func (s *Side) register(ctx context.Context, presence bool) error {
+	types := eventTypes
+	if presence {
+		types = append(slices.Clone(types), "presence")
+	}
+	if err := s.learnFields(ctx); err != nil {
+		return err
+	}
 	for _, actor := range readers {
 		r, err := s.send(ctx, actor, http.MethodPost, "/register", map[string]string{
-			"event_types": jsonText(eventTypes), "apply_markdown": "false", "client_gravatar": "false"})
+			"event_types": jsonText(types), "apply_markdown": "false", "client_gravatar": "false"})
 		if err != nil {
 			return err
 		}
@@ -578,6 +637,15 @@ func (s *Side) cleanup(ctx context.Context) {
 	}
 	for _, id := range s.syms.bySym["playground"] {
 		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/playgrounds/"+id, nil)
+	}
+	if s.visibility != "" {
+		_, _ = s.send(ctx, "owner", http.MethodPatch, "/realm/user_settings_defaults", map[string]string{"email_address_visibility": s.visibility})
+	}
+	for id, actor := range s.uploaders {
+		_, _ = s.send(ctx, actor, http.MethodDelete, "/attachments/"+id, nil)
+	}
+	for _, id := range s.syms.bySym["linkifier"] {
+		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/filters/"+id, nil)
 	}
 }
 

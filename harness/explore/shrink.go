@@ -21,7 +21,7 @@ func (e *Explorer) shrink(ctx context.Context, f Finding) Finding {
 			return false
 		}
 		runs++
-		out, err := e.sequence(ctx, f.Seed, steps, time.Time{})
+		out, err := e.sequence(ctx, f.Seed, steps, time.Time{}, false)
 		if err != nil || out.diff == nil || out.diff.key() != f.Difference.key() {
 			return false
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"sort"
@@ -58,8 +59,20 @@ type Side struct {
 	syms   *symbols
 	// queues are the actors' event queues: ID and the last event read.
 	queues map[string]*queue
-	// names maps the actors' emails and full names to a placeholder, for comparison.
+	// names maps the actors' emails and full names to a placeholder, for comparison;
+	// uploads the paths of the run's uploaded files ("<upload:f1>").
 	names *strings.Replacer
+	// learned are old/new pairs the run learned: the paths of its uploaded files
+	// ("<upload:f1>") and the dummy emails of its accounts ("<dummy:u1>").
+	learned []string
+	// host is the realm's host, of the dummy emails.
+	host string
+	// visibility is the realm's default email visibility before the run changed it ("" when
+	// it has not), which the cleanup puts back.
+	visibility string
+	// uploaders are who uploaded each of the run's attachments (by ID), to delete them at
+	// the end.
+	uploaders map[string]string
 	// clockOffset is how far the side's clock is ahead of this machine's, in seconds.
 	clockOffset float64
 	// Exchanges records the requests of the sequence, for the reproduction.
@@ -77,16 +90,18 @@ type Exchange struct {
 	Method string `json:"method"`
 	URL    string `json:"url"`
 	Body   string `json:"body,omitempty"`
-	Status int    `json:"status"`
-	Reply  string `json:"reply"`
+	// Form is a multipart request's fields as curl's -F takes them ("file=@f1.txt").
+	Form   []string `json:"form,omitempty"`
+	Status int      `json:"status"`
+	Reply  string   `json:"reply"`
 }
 
 // newSide describes a connected target as one side of a run.
 func newSide(name string, t *harness.Target, prefix string) *Side {
 	s := &Side{
 		Name: name, URL: t.URL, client: t.HTTPClient(), prefix: prefix,
-		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{},
-		clockOffset: t.ClockOffset().Seconds(),
+		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{}, uploaders: map[string]string{},
+		clockOffset: t.ClockOffset().Seconds(), host: t.Realm.Host,
 	}
 	var pairs []string
 	for _, r := range harness.Roles {
@@ -125,6 +140,9 @@ func longestFirst(pairs []string) []string {
 // normalize is a string as the comparator reads it: the run's prefix and the actors'
 // emails and names replaced by placeholders.
 func (s *Side) normalize(text string) string {
+	if len(s.learned) > 0 {
+		text = strings.NewReplacer(s.learned...).Replace(text)
+	}
 	return s.names.Replace(strings.ReplaceAll(text, s.prefix, "<P>"))
 }
 
@@ -139,6 +157,10 @@ func (s *Side) resolve(text string) string {
 		case "email":
 			if u, ok := s.actors[arg]; ok {
 				return u.Email
+			}
+		case "dummy":
+			if id, ok := s.syms.raw("user", ":"+arg); ok {
+				return "user" + id + "@" + s.host
 			}
 		case "now":
 			n, _ := strconv.Atoi(arg)
@@ -159,18 +181,35 @@ func (s *Side) resolve(text string) string {
 // error: the side cannot be compared.
 func (s *Side) send(ctx context.Context, actor, method, path string, params map[string]string) (Reply, error) {
 	values := url.Values{}
+	file := ""
 	for k, v := range params {
+		if k == "@file" {
+			file = s.resolve(v)
+			continue
+		}
 		values.Set(k, s.resolve(v))
 	}
 	target := s.URL + "/api/v1" + s.resolve(path)
 	var body io.Reader
-	encoded := values.Encode()
-	if method == http.MethodGet {
+	encoded, contentType := values.Encode(), "application/x-www-form-urlencoded"
+	var form []string
+	switch {
+	case file != "":
+		data, ct, err := multipartBody(values, file)
+		if err != nil {
+			return Reply{}, err
+		}
+		body, contentType, encoded = bytes.NewReader(data), ct, ""
+		form = []string{"file=@" + file}
+		for k := range values {
+			form = append(form, k+"="+values.Get(k))
+		}
+	case method == http.MethodGet:
 		if encoded != "" {
 			target += "?" + encoded
 		}
 		encoded = ""
-	} else {
+	default:
 		body = strings.NewReader(encoded)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, body)
@@ -178,7 +217,7 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 		return Reply{}, err
 	}
 	if body != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("User-Agent", "chatconform-explore")
 	if u, ok := s.actors[actor]; ok {
@@ -201,8 +240,96 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 	if err := dec.Decode(&r.Body); err != nil {
 		r.Body = string(raw)
 	}
-	s.log = append(s.log, Exchange{Actor: actor, Method: method, URL: strings.TrimPrefix(target, s.URL), Body: encoded, Status: r.Status, Reply: clip(string(raw), 2000)})
+	s.log = append(s.log, Exchange{Actor: actor, Method: method, URL: strings.TrimPrefix(target, s.URL), Body: encoded, Form: form, Status: r.Status, Reply: clip(string(raw), 2000)})
 	return r, nil
+}
+
+// multipartBody is a form with one file, named file, whose content is a line naming it.
+func multipartBody(values url.Values, file string) ([]byte, string, error) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for k := range values {
+		if err := w.WriteField(k, values.Get(k)); err != nil {
+			return nil, "", err
+		}
+	}
+	part, err := w.CreateFormFile("file", file)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := fmt.Fprintf(part, "chatconform explore: %s\n", file); err != nil {
+		return nil, "", err
+	}
+	if err := w.Close(); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), w.FormDataContentType(), nil
+}
+
+// learnUser names the account a creation made, and its dummy email.
+func (s *Side) learnUser(name string, r Reply) {
+	if id := rawText(r.field("user_id")); r.success() && id != "" {
+		s.syms.bind("user", name, id)
+		// The host of dummy addresses is the server's own choice (its realm's host name).
+		s.learned = append(s.learned, "user"+id+"@", "<dummy:"+name+">@")
+	}
+}
+
+// rememberVisibility reads the realm's default email visibility before the run first changes it.
+func (s *Side) rememberVisibility(ctx context.Context) error {
+	if s.visibility != "" {
+		return nil
+	}
+	r, err := s.send(ctx, "owner", http.MethodPost, "/register", map[string]string{
+		"event_types": `["realm_user_settings_defaults"]`, "fetch_event_types": `["realm_user_settings_defaults"]`})
+	if err != nil {
+		return err
+	}
+	s.closeQueue(ctx, "owner", r)
+	defaults, _ := r.field("realm_user_settings_defaults").(map[string]any)
+	if v, ok := defaults["email_address_visibility"]; ok {
+		s.visibility = rawText(v)
+	}
+	return nil
+}
+
+// learnFields names the realm's custom profile fields by their names.
+func (s *Side) learnFields(ctx context.Context) error {
+	r, err := s.send(ctx, "owner", http.MethodGet, "/realm/profile_fields", nil)
+	if err != nil {
+		return err
+	}
+	fields, _ := r.field("custom_fields").([]any)
+	for _, f := range fields {
+		if obj, _ := f.(map[string]any); obj["name"] != nil {
+			s.syms.bind("field", fmt.Sprint(obj["name"]), rawText(obj["id"]))
+		}
+	}
+	return nil
+}
+
+// learnUpload names the file an upload made: its path, which the comparison then reads as
+// "<upload:NAME>", and its attachment ID, from the uploader's attachments.
+func (s *Side) learnUpload(ctx context.Context, actor, name string, r Reply) error {
+	uri, _ := r.field("uri").(string)
+	path, ok := strings.CutPrefix(uri, "/user_uploads/")
+	if !r.success() || !ok || path == "" {
+		return nil
+	}
+	s.syms.bind("upload", name, path)
+	s.learned = append(s.learned, path, "<upload:"+name+">")
+	list, err := s.send(ctx, actor, http.MethodGet, "/attachments", nil)
+	if err != nil {
+		return err
+	}
+	atts, _ := list.field("attachments").([]any)
+	for _, a := range atts {
+		if obj, _ := a.(map[string]any); obj["path_id"] == path {
+			s.syms.bind("attachment", name, rawText(obj["id"]))
+			s.uploaders[rawText(obj["id"])] = actor
+		}
+	}
+	return nil
 }
 
 func clip(s string, n int) string {

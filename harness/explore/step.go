@@ -15,6 +15,11 @@ import (
 //	{channel:c3}  the ID of channel c3         {name:c3}   its name (the run's prefix + "c3")
 //	{message:#2}  the ID of the third message the run saw   {user:member}  an actor's user ID
 //	{email:member} an actor's email             {now+3600}  the side's clock, in UNIX seconds
+//	{upload:f1}   the path_id of uploaded file f1  {attachment:f1}  its attachment ID
+//	{dummy:u1}    an account's dummy email (user<ID>@<host>)  {field:Website}  a custom profile field's ID
+//
+// A parameter named "@file" is sent as a multipart file part named "file", its value the
+// file's name.
 //
 // A token for something a side does not have becomes an ID no server has.
 type Step struct {
@@ -28,8 +33,15 @@ type Step struct {
 	// from every actor ("" for nothing).
 	Channel string `json:"channel,omitempty"`
 	Message string `json:"message,omitempty"`
-	// Learn names the channel a successful creation makes, whose ID the run looks up.
+	// Learn names the channel a successful creation makes, whose ID the run looks up, or,
+	// as "upload:f1", the file an upload makes, whose path and attachment ID it looks up.
 	Learn string `json:"learn,omitempty"`
+	// Upload names an uploaded file the step may change: the run reads back every actor's
+	// attachments and whether each may still fetch it.
+	Upload string `json:"upload,omitempty"`
+	// User names an account the step may change: the run reads back every actor's view of
+	// the users and that account.
+	User string `json:"user,omitempty"`
 }
 
 // Script is a sequence of steps as a replay file holds it: what ran, from which seed, and
@@ -73,7 +85,7 @@ func WriteScript(path string, s Script) error {
 }
 
 // token is one reference of a step to a side's own values.
-var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now)([:+#-])([^{}]*)\}`)
+var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now|upload|attachment|dummy|field)([:+#-])([^{}]*)\}`)
 
 // missingID is the ID a token for something a side lacks becomes: no server has it.
 const missingID = "987654321"

@@ -80,6 +80,12 @@ func CurlScript(f Finding, t *harness.Target) string {
 		if ex.Body != "" {
 			args = append(args, "--data", shellQuote(ex.Body))
 		}
+		for _, f := range ex.Form {
+			if name, ok := strings.CutPrefix(f, "file=@"); ok { // the file the run uploaded, made afresh
+				fmt.Fprintf(&b, "printf 'chatconform explore: %%s\\n' %s > %s\n", shellQuote(name), shellQuote(name))
+			}
+			args = append(args, "-F", shellQuote(f))
+		}
 		args = append(args, `"$URL"`+shellQuote(ex.URL))
 		fmt.Fprintf(&b, "%s\necho\n", strings.Join(args, " "))
 	}
