@@ -47,19 +47,40 @@ func (c *Chromium) run(url string, flags ...string) string {
 func (c *Chromium) DOM(url string) string { return c.run(url, "--dump-dom") }
 
 // Visit opens url and gives the page's scripts budget of virtual time to finish what they
-// started, for a test that watches what a page sends rather than what it shows. A URL that
-// never becomes a page (a download, on which headless Chromium at times waits for ever) is
-// left when the test's patience ends, with every process of that Chromium ended.
-func (c *Chromium) Visit(url string, budget time.Duration) {
+// started, for a test that watches what a page sends rather than what it shows. requested is
+// closed by the test once the page's server saw the request for url. A URL that never becomes
+// a page (a download, on which headless Chromium at times waits for ever) is left a few times
+// the budget after that request, with every process of that Chromium ended: the wait starts
+// at the request, so a Chromium slow to start on a busy machine still gets its whole budget.
+func (c *Chromium) Visit(url string, budget time.Duration, requested <-chan struct{}) {
 	c.t.Helper()
 	ctx, cancel := c.patience()
 	defer cancel()
-	cmd := exec.CommandContext(ctx, c.path, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+	cmd := exec.Command(c.path, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 		"--user-data-dir="+c.t.TempDir(), "--dump-dom", fmt.Sprintf("--virtual-time-budget=%d", budget.Milliseconds()), url)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	if err := cmd.Run(); err != nil && ctx.Err() == nil {
+	if err := cmd.Start(); err != nil {
 		c.t.Fatalf("chromium %s: %v", url, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var leave <-chan time.Time // after the request: a few times the budget
+	for {
+		select {
+		case err := <-exited:
+			if err != nil {
+				c.t.Fatalf("chromium %s: %v", url, err)
+			}
+			return
+		case <-requested:
+			requested, leave = nil, time.After(3*budget+5*time.Second)
+			continue
+		case <-leave:
+		case <-ctx.Done():
+		}
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-exited
+		return
 	}
 }
 

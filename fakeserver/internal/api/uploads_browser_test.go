@@ -48,13 +48,18 @@ func TestUploadedSVGCannotDriveTheFake(t *testing.T) {
 	t.Cleanup(fake.Close)
 	var mu sync.Mutex
 	var seen []string // every request the fake received while the browser had the file open
-	recording := false
+	recording, temp, asked := false, "", false
+	requested := make(chan struct{}) // closed when the browser asks for the file
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		if recording {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(strings.NewReader(string(body)))
 			seen = append(seen, r.Method+" "+r.URL.RequestURI()+" "+string(body))
+			if r.URL.RequestURI() == temp && !asked {
+				asked = true
+				close(requested)
+			}
 		}
 		mu.Unlock()
 		fake.ServeHTTP(w, r)
@@ -68,12 +73,12 @@ func TestUploadedSVGCannotDriveTheFake(t *testing.T) {
 	svg := strings.ReplaceAll(svgAttack, "OWNER", owner.Email)
 	body, ctype := integMultipart(url.Values{}, "file", "cat.svg", []byte(svg))
 	up := requireSuccess(t, "guest upload", do(t, hs.URL, request{method: http.MethodPost, path: "/api/v1/user_uploads", auth: guestAuth, body: body, contentType: ctype}))
-	temp := requireSuccess(t, "temporary URL", get(t, hs.URL, guestAuth, "/api/v1"+up["url"].(string), ""))["url"].(string)
+	fileURL := requireSuccess(t, "temporary URL", get(t, hs.URL, guestAuth, "/api/v1"+up["url"].(string), ""))["url"].(string)
 
 	mu.Lock()
-	recording = true
+	recording, temp = true, fileURL
 	mu.Unlock()
-	chromium.Visit(hs.URL+temp, 5*time.Second)
+	chromium.Visit(hs.URL+temp, 5*time.Second, requested)
 	mu.Lock()
 	recording = false
 	got := append([]string(nil), seen...)
