@@ -62,14 +62,15 @@ func (c *Chromium) Visit(url string, budget time.Duration, requested <-chan stru
 	if err := cmd.Start(); err != nil {
 		c.t.Fatalf("chromium %s: %v", url, err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	var waited error
+	exited := make(chan struct{})
+	go func() { waited = cmd.Wait(); close(exited) }()
 	var leave <-chan time.Time // after the request: a few times the budget
 	for {
 		select {
-		case err := <-exited:
-			if err != nil {
-				c.t.Fatalf("chromium %s: %v", url, err)
+		case <-exited:
+			if waited != nil {
+				c.t.Fatalf("chromium %s: %v", url, waited)
 			}
 			return
 		case <-requested:
