@@ -12,8 +12,9 @@ GINKGO  := $(GO) tool ginkgo
 # contention). The level runs and .ci/suite-against-binary reuse it.
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
-# Whole runs of the runner at once (the level sweep, the mutants, the unit tests that run it):
-# a run waits on its target about as much as it works, so twice the cores keeps both busy.
+# Whole runs of the runner at once (the level sweep, the mutants): a run waits on its target
+# about as much as it works, so twice the cores keeps both busy. (Not the unit run's -parallel:
+# Ginkgo refuses a go test -parallel flag in the packages that run its suites.)
 RUNS    ?= $(shell echo $$(( $(PROCS) * 2 )))
 # go test's bound on a test binary: it catches a hang, not a slow machine, so it stays far above
 # a quiet run's time (minutes) for a machine several times busier.
@@ -90,7 +91,7 @@ build:
 # package of the container test builds both images from scratch (minutes on two cores), beyond
 # go test's default 10-minute bound. The suite at older levels is make levels' work.
 unit:
-	$(WITHOUT_SETTINGS) $(GO) test -timeout $(TEST_TIMEOUT) -parallel $(RUNS) -skip '^TestSuiteAtOlderLevels$$' $$($(GO) list ./... | grep -v '/specs$$')
+	$(WITHOUT_SETTINGS) $(GO) test -timeout $(TEST_TIMEOUT) -skip '^TestSuiteAtOlderLevels$$' $$($(GO) list ./... | grep -v '/specs$$')
 
 # The test runs ignore any chatconform setting exported in the caller's shell: `make test`
 # always checks the fake, whatever target a developer was pointing the suite at.
