@@ -31,14 +31,16 @@ conformance:
 	$(GO) run -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" ./cmd/chatconform
 
 # Every test (the README's second command; .ci/run runs it on a clean clone). The static checks
-# (CPU) and the engines' installs (network and disk, one apt at a time) run side by side, each
-# target's output kept together; the tests then run one target after another.
-# Each step's time is printed after it, so that a slow run shows where it went.
+# (CPU) and the engines' installs (network and disk, one apt at a time) run side by side, then
+# the unit tests, which keep both cores busy alone. The later steps go two at a time, each
+# target's output kept together: the race run, the level sweep and the suite's runs each wait
+# on their fakes a good part of the time, which the other fills. Each step's time is printed
+# after it, so that a slow run shows where it went.
 test:
 	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target static engines,static and engines)
-	@for step in unit race suite suite-binary levels mutants-sample; do \
-		$(call timed,$(MAKE) --no-print-directory $$step,$$step) || exit 1; \
-	done
+	@$(call timed,$(MAKE) --no-print-directory unit,unit)
+	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target race levels,race and levels)
+	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target suite suite-binary mutants-sample,suite and mutants)
 
 # timed runs a command and prints how long it took: $(call timed,command,name).
 timed = start=$$(date +%s); $(1) && echo "make test: $(2) took $$(( $$(date +%s) - start )) s"
