@@ -12,8 +12,9 @@ GINKGO  := $(GO) tool ginkgo
 # contention). The level runs and .ci/suite-against-binary reuse it.
 PROCS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -lt 2 ] && n=2; echo $$n)
 SUITE_FLAGS ?= --procs=$(PROCS) --randomize-all --keep-going
-# Whole runs of the runner at once (the level sweep, the mutants): a run waits on its target
-# about as much as it works, so twice the cores keeps both busy. (Not the unit run's -parallel:
+# Whole runs of the runner at once (the level sweep, the mutants), and the unit run's test
+# binaries at once: each waits on another program about as much as it works, so twice the
+# cores keeps both busy. (Not the unit run's -parallel:
 # Ginkgo refuses a go test -parallel flag in the packages that run its suites.)
 RUNS    ?= $(shell echo $$(( $(PROCS) * 2 )))
 # go test's bound on a test binary: it catches a hang, not a slow machine, so it stays far above
@@ -68,15 +69,21 @@ lint:
 	$(GO) tool -modfile=.ci/lint/go.mod golangci-lint run --allow-serial-runners --config .ci/lint/golangci.yml ./...
 
 # The fake and the harness under the race detector: both serve and send concurrently.
-# -short leaves out the tests that start other programs (the container, a consumer module),
+# -short leaves out the tests that start other programs (the container, a consumer module, Chromium),
 # which the unit run covers and which add nothing for the detector.
-# RACE_SKIP are long tables that send one request at a time (the bad-input table, and the
-# longest of the fake's single-threaded tables, 30 s and more each under the detector): the
-# detector finds nothing in them that the unit run does not check, so they run there only.
+# RACE_BULK are long tests that run one thing at a time (the bad-input table, the fake's longest
+# single-threaded tables, and the property tests of the parsers and indexes, each 10 s to a
+# minute under the detector): the detector finds nothing in them that the unit run does not
+# check, so they run there only.
 race:
 	$(WITHOUT_SETTINGS) $(GO) test -race -short -timeout $(TEST_TIMEOUT) -skip '$(RACE_SKIP)' $(RACE_PKGS)
 RACE_PKGS = ./fakeserver/... ./harness/...
-RACE_SKIP = ^(TestBadInput|TestBotStorage|TestPasswordChange|TestRealmSettings|TestEmailChange|TestCreateBotServices)$$
+RACE_BULK = TestBadInput TestBotStorage TestPasswordChange TestRealmSettings TestEmailChange \
+	TestCreateBotServices TestKeptItemsAreBounded TestUpdateSettingsEachSetting TestOversizedBody \
+	TestRouteTableCoversRouter TestRoutesByLevel TestParseErrors TestCompilePattern \
+	TestNarrowedFetchesEqualAScan TestIDListMatchesASortedSlice
+RACE_SKIP = ^($(subst $(space),|,$(strip $(RACE_BULK))))$$
+space := $(subst ,, )
 
 OLDEST_GO := $(shell sed -n 's/^go //p' go.mod)
 # Vet with the oldest Go the module claims (go.mod's go line, the newest its dependencies need):
@@ -89,11 +96,13 @@ oldest-go:
 build:
 	$(GO) build ./...
 
-# Everything but the conformance suite itself; includes the catalog coverage check. The
-# package of the container test builds both images from scratch (minutes on two cores), beyond
-# go test's default 10-minute bound. The suite at older levels is make levels' work.
+# Everything but the conformance suite itself; includes the catalog coverage check. The suite
+# at older levels is make levels' work. $(RUNS) test binaries at once, not go test's one per
+# core: the longest (the container's, Chromium's, the runner's whole runs) wait on another
+# program most of their time, and with one per core they would hold both cores' turns while
+# waiting.
 unit:
-	$(WITHOUT_SETTINGS) $(GO) test -timeout $(TEST_TIMEOUT) -skip '^TestSuiteAtOlderLevels$$' $$($(GO) list ./... | grep -v '/specs$$')
+	$(WITHOUT_SETTINGS) $(GO) test -p $(RUNS) -timeout $(TEST_TIMEOUT) -skip '^TestSuiteAtOlderLevels$$' $$($(GO) list ./... | grep -v '/specs$$')
 
 # The test runs ignore any chatconform setting exported in the caller's shell: `make test`
 # always checks the fake, whatever target a developer was pointing the suite at.

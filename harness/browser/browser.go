@@ -18,9 +18,13 @@ type Chromium struct {
 	path string
 }
 
-// Open finds Chromium or skips the test with the reason.
+// Open finds Chromium or skips the test with the reason. With -short (the race run) it skips:
+// the work is Chromium's, which the race detector does not see.
 func Open(t testing.TB) *Chromium {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Chromium; skipped with -short")
+	}
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("needs Chromium (make test installs Debian's chromium where it can): ", err)
