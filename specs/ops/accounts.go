@@ -24,8 +24,7 @@ func UpdateByEmail(u harness.User, email string, kv ...any) *httpexpect.Response
 // UserAs returns the user object of GET /users/{id} as viewer sees it.
 func UserAs(viewer harness.User, id int, query ...any) *httpexpect.Object {
 	GinkgoHelper()
-	req := WithQuery(harness.Current().As(viewer).GET("/users/{id}", id), query...)
-	return harness.Success(req.Expect()).Value("user").Object()
+	return harness.Success(GetAs(viewer, "/users/{id}", id, query...)).Value("user").Object()
 }
 
 // RoleCodeOf returns the user's role code as an administrator sees it.

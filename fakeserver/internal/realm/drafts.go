@@ -155,12 +155,7 @@ func errNoDraft() error {
 func (s *UserDataState) Drafts(userID int) []DraftView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := []DraftView{}
-	for _, d := range s.drafts {
-		if d.userID == userID {
-			out = append(out, d.view)
-		}
-	}
+	out := ownList(slices.Collect(maps.Values(s.drafts)), draftOwner, userID, func(d *userDraft) DraftView { return d.view })
 	slices.SortFunc(out, func(a, b DraftView) int {
 		if a.Timestamp != b.Timestamp {
 			return int(a.Timestamp - b.Timestamp)

@@ -1,6 +1,11 @@
 package realm
 
-import "github.com/chatconform/chatconform/fakeserver/internal/apierr"
+import (
+	"maps"
+	"slices"
+
+	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+)
 
 // What a user keeps for themselves, how much the fake keeps of it, and whose bounds a bot's
 // things count toward.
@@ -118,6 +123,27 @@ func deleteOwn[V any](items map[int]*V, owner func(*V) int, userID, id int, miss
 	}
 	remove(v)
 	return nil
+}
+
+// ownList is the user's items among all, in the order of all, each as view shows it (an
+// empty list, not nil, when the user has none).
+func ownList[V, T any](all []*V, owner func(*V) int, userID int, view func(*V) T) []T {
+	out := []T{}
+	for _, v := range all {
+		if owner(v) == userID {
+			out = append(out, view(v))
+		}
+	}
+	return out
+}
+
+// inIDOrder is every item of a kind, by ID.
+func inIDOrder[V any](items map[int]*V) []*V {
+	out := make([]*V, 0, len(items))
+	for _, id := range slices.Sorted(maps.Keys(items)) {
+		out = append(out, items[id])
+	}
+	return out
 }
 
 // The account of each kind of item.

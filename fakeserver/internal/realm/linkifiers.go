@@ -165,13 +165,8 @@ func (s *OrganizationState) AddLinkifier(in LinkifierInput) (int, error) {
 
 // RemoveLinkifier deletes a linkifier (DELETE /realm/filters/{id}).
 func (s *OrganizationState) RemoveLinkifier(id int) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !removeFirst(&s.linkifiers, func(l *Linkifier) bool { return l.ID == id }) {
-		return apierr.BadRequest("Linkifier not found.")
-	}
-	s.publishRealmList("realm_linkifiers", s.linkifierList())
-	return nil
+	return removeFromRealmList(s, &s.linkifiers, func(l *Linkifier) bool { return l.ID == id },
+		apierr.BadRequest("Linkifier not found."), "realm_linkifiers", s.linkifierList)
 }
 
 // UpdateLinkifier replaces a linkifier's definition in place, keeping its ID and position

@@ -68,13 +68,8 @@ func (s *OrganizationState) AddPlayground(name, language, template string) (int,
 
 // RemovePlayground deletes a playground (DELETE /realm/playgrounds/{id}).
 func (s *OrganizationState) RemovePlayground(id int) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !removeFirst(&s.playgrounds, func(p *Playground) bool { return p.ID == id }) {
-		return apierr.BadRequest("Invalid playground")
-	}
-	s.publishRealmList("realm_playgrounds", s.playgroundList())
-	return nil
+	return removeFromRealmList(s, &s.playgrounds, func(p *Playground) bool { return p.ID == id },
+		apierr.BadRequest("Invalid playground"), "realm_playgrounds", s.playgroundList)
 }
 
 // Playgrounds returns the realm's playgrounds in creation order.

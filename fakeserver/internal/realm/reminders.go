@@ -2,7 +2,6 @@ package realm
 
 import (
 	"fmt"
-	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -85,11 +84,9 @@ func (s *UserDataState) CreateReminder(userID, messageID int, deliverAt int64, n
 func (s *UserDataState) Reminders(userID int) []ReminderView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := []ReminderView{}
-	for _, id := range slices.Sorted(maps.Keys(s.reminders)) {
-		if r := s.reminders[id]; r.UserID == userID && !mutation.On("reminder-not-listed") {
-			out = append(out, s.reminderView(r))
-		}
+	out := ownList(inIDOrder(s.reminders), reminderOwner, userID, s.reminderView)
+	if len(out) > 0 && mutation.On("reminder-not-listed") {
+		return []ReminderView{}
 	}
 	return out
 }

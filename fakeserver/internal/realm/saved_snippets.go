@@ -1,8 +1,6 @@
 package realm
 
 import (
-	"maps"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -121,11 +119,5 @@ func errNoSnippet() error {
 func (s *UserDataState) SavedSnippets(userID int) []SavedSnippet {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := []SavedSnippet{}
-	for _, id := range slices.Sorted(maps.Keys(s.snippets)) {
-		if sn := s.snippets[id]; sn.userID == userID {
-			out = append(out, sn.SavedSnippet)
-		}
-	}
-	return out
+	return ownList(inIDOrder(s.snippets), snippetOwner, userID, func(sn *userSnippet) SavedSnippet { return sn.SavedSnippet })
 }

@@ -214,13 +214,7 @@ func errNoScheduled() error {
 func (s *UserDataState) ScheduledMessages(userID int) []ScheduledMessageView {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := []ScheduledMessageView{}
-	for _, sm := range s.scheduledInOrder() {
-		if sm.userID == userID {
-			out = append(out, s.scheduledView(sm))
-		}
-	}
-	return out
+	return ownList(s.scheduledInOrder(), scheduledOwner, userID, s.scheduledView)
 }
 
 // scheduledInOrder is every scheduled message, by time and then ID.

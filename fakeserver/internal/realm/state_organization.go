@@ -54,3 +54,15 @@ func (s *OrganizationState) publishRealmList(eventType string, list any) {
 		return []events.Event{ev}
 	}, s.accts.activeUserIDs()...)
 }
+
+// removeFromRealmList deletes the item that match picks from one of the realm-wide lists and
+// sends the list anew in the form list gives, or answers notFound when there is none.
+func removeFromRealmList[V any](s *OrganizationState, items *[]*V, match func(*V) bool, notFound error, eventType string, list func() []any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !removeFirst(items, match) {
+		return notFound
+	}
+	s.publishRealmList(eventType, list())
+	return nil
+}
