@@ -54,6 +54,7 @@ func SuiteReport(res Result, replays map[string]string, end time.Time) types.Rep
 		SuiteSucceeded:   len(res.Findings) == 0,
 		StartTime:        start, EndTime: end, RunTime: end.Sub(start),
 	}
+	r.SuiteConfig.RandomSeed = int64(res.Seed) // junit.xml's RandomSeed: the same seed, the same sequences
 	failed := map[string]bool{}
 	for _, f := range res.Findings {
 		r.SpecReports = append(r.SpecReports, findingSpec(f, replays[f.ID]))
