@@ -78,8 +78,6 @@ func TestFindingsInTheSuitesReports(t *testing.T) {
 			explore.Print(&console, c.res, replays)
 			console.WriteString(report.Summary(conf))
 			formats := map[string]string{"console": console.String()}
-			os.WriteFile("/tmp/exrep/"+c.name+".console", console.Bytes(), 0o644)
-			os.CopyFS("/tmp/exrep/"+c.name, os.DirFS(dir))
 			for _, name := range []string{report.JSONFile, report.HTMLFile, report.JUnitFile} {
 				data, err := os.ReadFile(filepath.Join(dir, explore.FindingsDir, name))
 				if err != nil {
