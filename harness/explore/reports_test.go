@@ -62,29 +62,9 @@ func TestFindingsInTheSuitesReports(t *testing.T) {
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			opts := explore.Options{Seed: c.res.Seed, Steps: 80}
 			// A target as described, not connected: the reports only describe it.
 			target := &harness.Target{URL: "http://chat.example.test", FeatureLevel: 400}
-			replays, err := explore.Write(dir, target, opts, c.res)
-			if err != nil {
-				t.Fatal(err)
-			}
-			conf, err := explore.WriteReports(dir, target, opts, c.res, replays, tab)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var console bytes.Buffer
-			explore.Print(&console, c.res, replays)
-			console.WriteString(report.Summary(conf))
-			formats := map[string]string{"console": console.String()}
-			for _, name := range []string{report.JSONFile, report.HTMLFile, report.JUnitFile} {
-				data, err := os.ReadFile(filepath.Join(dir, explore.FindingsDir, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				formats[name] = string(data)
-			}
+			formats, got := writeReports(t, target, explore.Options{Seed: c.res.Seed, Steps: 80}, c.res, tab)
 			for name, text := range formats {
 				for _, want := range c.everywhere {
 					if !strings.Contains(text, want) {
@@ -92,18 +72,7 @@ func TestFindingsInTheSuitesReports(t *testing.T) {
 					}
 				}
 			}
-
-			data := []byte(formats[report.JSONFile])
-			if err := report.Validate(data); err != nil {
-				t.Fatalf("conformance.json: %v", err)
-			}
-			var got report.Conformance
-			if err := json.Unmarshal(data, &got); err != nil {
-				t.Fatal(err)
-			}
-			if len(got.Profiles) != 1 || got.Profiles[0].Name != report.ExploreProfile || got.Profiles[0].Result != c.result {
-				t.Errorf("profiles %+v, want only %s with result %s", got.Profiles, report.ExploreProfile, c.result)
-			}
+			profileMustBe(t, got, c.result)
 			x := got.Exploration
 			if x == nil || x.Seed != c.res.Seed || x.Sequences != c.res.Sequences || x.Steps != c.res.Steps || x.Findings != len(c.res.Findings) {
 				t.Errorf("exploration %+v, want the run's seed, sequences, steps and findings (%+v)", x, c.res)
@@ -135,4 +104,56 @@ func TestFindingsInTheSuitesReports(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeReports writes a run's replay files and reports as the runner does, and returns the
+// text of each format (the console's too) and conformance.json, which must match its schema.
+func writeReports(t *testing.T, target *harness.Target, opts explore.Options, res explore.Result, tab *explore.Table) (map[string]string, report.Conformance) {
+	t.Helper()
+	dir := t.TempDir()
+	replays, err := explore.Write(dir, target, opts, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf, err := explore.WriteReports(dir, target, opts, res, replays, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var console bytes.Buffer
+	explore.Print(&console, res, replays)
+	console.WriteString(report.Summary(conf))
+	formats := map[string]string{"console": console.String()}
+	for _, name := range []string{report.JSONFile, report.HTMLFile, report.JUnitFile} {
+		data, err := os.ReadFile(filepath.Join(dir, explore.FindingsDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		formats[name] = string(data)
+	}
+	data := []byte(formats[report.JSONFile])
+	if err := report.Validate(data); err != nil {
+		t.Fatalf("conformance.json: %v", err)
+	}
+	var got report.Conformance
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	return formats, got
+}
+
+// profileMustBe checks that the report has the profile explore alone, with the result given.
+func profileMustBe(t *testing.T, c report.Conformance, result string) {
+	t.Helper()
+	if len(c.Profiles) != 1 || c.Profiles[0].Name != report.ExploreProfile || c.Profiles[0].Result != result {
+		t.Errorf("profiles %+v, want only %s with result %s", c.Profiles, report.ExploreProfile, result)
+	}
+}
+
+// statusOf is each requirement's status in a report.
+func statusOf(c report.Conformance) map[string]report.Status {
+	out := map[string]report.Status{}
+	for _, r := range c.Requirements {
+		out[r.ID] = r.Status
+	}
+	return out
 }
