@@ -103,9 +103,11 @@ func findingSpec(f Finding, replay string) types.SpecReport {
 	return s
 }
 
-// exchangesText is what both sides were sent in the finding's last step and what came back.
+// exchangesText is what both sides were sent in the finding's last step and what came back,
+// each reply cut to maxReply bytes: explore.json has them whole.
 func exchangesText(f Finding) string {
 	var b strings.Builder
+	b.WriteString("(replies cut to their first " + fmt.Sprint(maxReply) + " bytes; explore.json has them whole)\n")
 	for _, side := range []struct {
 		name string
 		list []Exchange
@@ -119,11 +121,15 @@ func exchangesText(f Finding) string {
 			if len(ex.Form) > 0 {
 				fmt.Fprintf(&b, " -F %s", strings.Join(ex.Form, " -F "))
 			}
-			fmt.Fprintf(&b, "\n    %d %s\n", ex.Status, ex.Reply)
+			fmt.Fprintf(&b, "\n    %d %s\n", ex.Status, clip(ex.Reply, maxReply))
 		}
 	}
 	return b.String()
 }
+
+// maxReply bounds a reply in a finding's output, so that its last step's exchanges (every
+// actor's reads) stay within the report's bounds.
+const maxReply = 400
 
 // exploration is what the run did, for the report.
 func exploration(opts Options, res Result, table *Table) report.Exploration {
