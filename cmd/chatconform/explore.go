@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,7 @@ import (
 	"github.com/chatconform/chatconform/fixtures"
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/harness/explore"
+	"github.com/chatconform/chatconform/harness/report"
 )
 
 // exploreOptions are explore's own flags, beside the settings.
@@ -127,8 +129,17 @@ func runExplore(args []string, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, "chatconform: writing the report:", oneLine(err))
 		return exitSetupFailed
 	}
+	// The suite's formats too, under a profile of their own, so a CI reading the suite's
+	// reports reads the findings the same way.
+	conf, err := explore.WriteReports(cfg.ReportDir, target, e.Options, res, replays, table)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "chatconform: writing the report:", oneLine(err))
+		return exitSetupFailed
+	}
 	explore.Print(out, res, replays)
-	fmt.Fprintf(out, "report: %s/%s\n", cfg.ReportDir, explore.ReportFile)
+	fmt.Fprintf(out, "\n%s", report.Summary(conf))
+	dir := filepath.Join(cfg.ReportDir, explore.FindingsDir)
+	fmt.Fprintf(out, "report: %s; in the suite's formats: %s (%s, %s, %s)\n", filepath.Join(cfg.ReportDir, explore.ReportFile), dir, report.JSONFile, report.HTMLFile, report.JUnitFile)
 	if len(res.Findings) > 0 {
 		return exitNotConformant
 	}

@@ -6,10 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chatconform/chatconform/harness/explore"
+	"github.com/chatconform/chatconform/harness/report"
 )
 
 // TestExploreExitStatus: explore exits as run does: 2 for invalid settings, 3 for a target it
-// cannot use, 0 when a replayed sequence shows no difference (the fake against itself).
+// cannot use, 0 when a replayed sequence or a short exploration shows no difference (the fake
+// against itself), whose reports are written.
 func TestExploreExitStatus(t *testing.T) {
 	for _, kv := range os.Environ() {
 		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(name, "CHATCONFORM_") {
@@ -37,11 +41,19 @@ func TestExploreExitStatus(t *testing.T) {
 		{"a replay file that is not there", []string{"--replay", filepath.Join(dir, "none.json"), reports}, exitBadSettings},
 		{"an unreachable target", []string{"--url", "http://127.0.0.1:1", "--owner-email", "o@example.com", "--owner-api-key", "k", reports}, exitSetupFailed},
 		{"a replay against the fake itself", []string{"--replay", replay, reports}, exitConformant},
+		{"a short exploration of the fake itself", []string{"--seed", "1", "--sequences", "1", "--steps", "10", reports}, exitConformant},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := runExplore(c.args, io.Discard); got != c.want {
 				t.Fatalf("exit status %d, want %d", got, c.want)
 			}
 		})
+	}
+	// The exploration wrote its own report and the suite's formats beside its replay files.
+	for _, name := range []string{explore.ReportFile, filepath.Join(explore.FindingsDir, report.JSONFile),
+		filepath.Join(explore.FindingsDir, report.HTMLFile), filepath.Join(explore.FindingsDir, report.JUnitFile)} {
+		if _, err := os.Stat(filepath.Join(dir, "reports", name)); err != nil {
+			t.Errorf("the exploration wrote no %s: %v", name, err)
+		}
 	}
 }

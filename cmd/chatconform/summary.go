@@ -49,7 +49,18 @@ func writeMarkdownSummary(w io.Writer, c *report.Conformance) {
 	case n.Passed+n.Partial == 0:
 		verdict = "no requirement applied"
 	}
+	if x := c.Exploration; x != nil {
+		// An exploration tells differences from the reference, not conformance.
+		verdict = "explore, no difference from the reference"
+		if x.Findings > 0 {
+			verdict = fmt.Sprintf("explore, %d difference(s) from the reference", x.Findings)
+		}
+	}
 	fmt.Fprintf(w, "## chatconform: %s\n\n", verdict)
+	if x := c.Exploration; x != nil {
+		fmt.Fprintf(w, "%d sequence(s), %d steps from seed %d; the requirements below are those whose fields it compared, %d more of the field table not reached\n\n",
+			x.Sequences, x.Steps, x.Seed, len(x.Unreached))
+	}
 	target := c.Target.URL
 	if target == "" {
 		target = "(not set up)"

@@ -87,3 +87,27 @@ func TestMarkdownSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkdownSummaryOfAnExploration: an exploration's report is summed up as differences from
+// the reference, with the run's seed, sequences and steps.
+func TestMarkdownSummaryOfAnExploration(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		findings int
+		want     string
+	}{
+		{"no difference", 0, "## chatconform: explore, no difference from the reference\n"},
+		{"a difference", 1, "## chatconform: explore, 1 difference(s) from the reference\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &report.Conformance{Exploration: &report.Exploration{Seed: 7, Sequences: 3, Steps: 90, Findings: tc.findings, Unreached: []string{"AUTH-09"}}}
+			var b strings.Builder
+			writeMarkdownSummary(&b, c)
+			for _, w := range []string{tc.want, "3 sequence(s), 90 steps from seed 7", "1 more of the field table not reached"} {
+				if !strings.Contains(b.String(), w) {
+					t.Errorf("summary lacks %q:\n%s", w, b.String())
+				}
+			}
+		})
+	}
+}

@@ -39,6 +39,9 @@ type comparer struct {
 	diffs     []Difference
 	// gaps are fields the reference sent that no row names: the table is incomplete.
 	gaps map[string]bool
+	// checked are the requirements of the determined fields compared so far (nil: not kept),
+	// which the reports list as passed when none of their fields differed.
+	checked map[string]bool
 	// settle is how long to wait before draining the event queues.
 	settle time.Duration
 }
@@ -116,6 +119,11 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 	}
 	if row.Rule == Free {
 		return
+	}
+	if c.checked != nil && (va != nil || vb != nil) {
+		for _, id := range row.Requirements {
+			c.checked[id] = true
+		}
 	}
 	if va == nil || vb == nil {
 		if va != nil || vb != nil {

@@ -3,6 +3,7 @@ package explore
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,24 @@ func TestSameSeedSameSequence(t *testing.T) {
 	}
 	if first == draw(8) {
 		t.Fatal("seeds 7 and 8 drew the same sequence")
+	}
+}
+
+// TestCompareKeepsWhatItChecked: the requirements of the determined fields present on either
+// side are checked, which the reports pass; a free field's and an absent one's are not.
+func TestCompareKeepsWhatItChecked(t *testing.T) {
+	tab, err := ParseTable([]byte(`
+- {reply: "*", path: result, rule: exact, requirements: [CONV-05]}
+- {reply: op, path: name, rule: exact, requirements: [MSG-04]}
+- {reply: op, path: id, rule: "id:message", requirements: [MSG-01]}
+- {reply: op, path: note, rule: free, line: "note"}
+`), []byte("note"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), gaps: map[string]bool{}, checked: map[string]bool{}}
+	cmp.compareReplies("op", "member", Reply{Body: decode(t, `{"result":"success","note":"a","id":7}`)}, Reply{Body: decode(t, `{"result":"success","note":"b"}`)})
+	if want := map[string]bool{"CONV-05": true, "MSG-01": true}; !maps.Equal(cmp.checked, want) {
+		t.Fatalf("checked %v, want %v", cmp.checked, want)
 	}
 }

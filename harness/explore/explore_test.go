@@ -77,6 +77,12 @@ func TestExploreFindsNothingAgainstTheReference(t *testing.T) {
 			for _, g := range res.Gaps {
 				t.Errorf("field without a row in the field table: %s", g)
 			}
+			// Its reports say so: every requirement it compared passed, under the profile explore.
+			_, conf := writeReports(t, target, e.Options, res, e.Table)
+			profileMustBe(t, conf, "success")
+			if conf.Counts.Passed != len(res.Checked) || len(res.Checked) == 0 {
+				t.Errorf("the reports pass %d requirements, the run compared the fields of %d", conf.Counts.Passed, len(res.Checked))
+			}
 			for _, f := range res.Findings {
 				t.Errorf("difference against the reference itself: %s %s (actor %s): target %s, reference %s; %d steps, last %+v",
 					f.Difference.Reply, f.Difference.Path, f.Difference.Actor, f.Difference.Target, f.Difference.Reference, len(f.Steps), f.Steps[len(f.Steps)-1])

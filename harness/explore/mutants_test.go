@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/harness/explore"
+	"github.com/chatconform/chatconform/harness/report"
 )
 
 // exploreMutants are mutants of the catalogue (cmd/mutants) whose broken rule lies on the
@@ -52,6 +53,17 @@ func TestExploreTellsMutantsFromTheReference(t *testing.T) {
 			}
 			if len(res.Findings) == 0 {
 				t.Fatalf("explore found no difference from the reference in %d steps", res.Steps)
+			}
+			// The reports fail the finding's requirements under the profile explore.
+			_, conf := writeReports(t, target, e.Options, res, tab)
+			profileMustBe(t, conf, "failure")
+			status := statusOf(conf)
+			for _, f := range res.Findings {
+				for _, id := range f.Requirements {
+					if status[id] != report.Failed {
+						t.Errorf("%s, a requirement of finding %s, is %q in the reports", id, f.ID, status[id])
+					}
+				}
 			}
 			for _, f := range res.Findings {
 				t.Logf("%s %s [%s] after %d steps", f.Difference.Reply, f.Difference.Path, strings.Join(f.Requirements, ", "), len(f.Steps))

@@ -70,7 +70,10 @@ type Result struct {
 	Steps     int       `json:"steps"`
 	Findings  []Finding `json:"findings"`
 	// Gaps are fields the reference sent that the field table lacks: the table must grow.
-	Gaps    []string `json:"gaps,omitempty"`
+	Gaps []string `json:"gaps,omitempty"`
+	// Checked are the requirements whose fields the run's sequences compared (a finding's
+	// too), sorted: what the run could have told, as Findings are what it did.
+	Checked []string `json:"checked,omitempty"`
 	Seconds float64  `json:"seconds"`
 }
 
@@ -95,7 +98,7 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 		more = func(seq uint64) bool { return seq < n }
 	}
 	seen := map[string]bool{}
-	gaps := map[string]bool{}
+	gaps, checked := map[string]bool{}, map[string]bool{}
 	for seq := uint64(0); more(seq); seq++ {
 		seed := e.Options.Seed + seq
 		out, err := e.sequence(ctx, seed, nil, deadline, seq == 0)
@@ -109,6 +112,9 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 		res.Steps += len(out.steps)
 		for g := range out.gaps {
 			gaps[g] = true
+		}
+		for id := range out.checked {
+			checked[id] = true
 		}
 		if e.Options.Progress != nil {
 			fmt.Fprintf(e.Options.Progress, "explore: sequence %d (seed %d): %d steps, %s\n", res.Sequences, seed, len(out.steps), out.describe())
@@ -131,6 +137,10 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 		res.Gaps = append(res.Gaps, g)
 	}
 	sort.Strings(res.Gaps)
+	for id := range checked {
+		res.Checked = append(res.Checked, id)
+	}
+	sort.Strings(res.Checked)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -159,6 +169,8 @@ type outcome struct {
 	steps []Step
 	diff  *Difference
 	gaps  map[string]bool
+	// checked are the requirements whose fields the sequence compared.
+	checked map[string]bool
 	// last are both sides' exchanges of the last step.
 	last [2][]Exchange
 	// requests are the target's request of every step.
@@ -182,7 +194,7 @@ func (o outcome) describe() string {
 // until the step bound or the deadline. It stops at the first difference. first says the
 // target is as fresh as the reference: the run's first sequence.
 func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, deadline time.Time, first bool) (outcome, error) {
-	out := outcome{gaps: map[string]bool{}}
+	out := outcome{gaps: map[string]bool{}, checked: map[string]bool{}}
 	clock, err := targetClock(e.Target)
 	if err != nil {
 		return out, err
@@ -203,7 +215,7 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 	if clock != nil {
 		tolerance = 1 // both clocks read the same; a running one may tick between the sides
 	}
-	c := &comparer{table: e.Table, tolerance: tolerance, a: a, b: b, gaps: out.gaps}
+	c := &comparer{table: e.Table, tolerance: tolerance, a: a, b: b, gaps: out.gaps, checked: out.checked}
 	if clock == nil {
 		// A real server delivers events through another process, a moment after the reply:
 		// give it that moment before each drain, so an event never lands in the next step's.

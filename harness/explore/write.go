@@ -103,20 +103,28 @@ func Print(w io.Writer, res Result, replays map[string]string) {
 		fmt.Fprintf(w, "%d differences from the reference\n", len(res.Findings))
 	}
 	for _, f := range res.Findings {
-		d := f.Difference
-		fmt.Fprintf(w, "\n%s  %s %s  [%s]\n", f.ID, d.Reply, d.Path, strings.Join(f.Requirements, ", "))
-		fmt.Fprintf(w, "    as the %s: target %s\n    reference %s\n", d.Actor, d.Target, d.Reference)
-		fmt.Fprintf(w, "    after %d steps:\n", len(f.Steps))
-		for i, st := range f.Steps {
-			fmt.Fprintf(w, "      %d. %s as %s: %s %s %s\n", i+1, st.Op, st.Actor, st.Method, st.Path, paramsText(st.Params))
-		}
-		if p := replays[f.ID]; p != "" {
-			fmt.Fprintf(w, "    replay: chatconform explore --replay %s (curl: %s)\n", p, strings.TrimSuffix(p, ".json")+".sh")
-		}
+		fmt.Fprintf(w, "\n%s", findingText(f, replays[f.ID]))
 	}
 	for _, g := range res.Gaps {
 		fmt.Fprintf(w, "explore: the field table has no row for %s (not compared)\n", g)
 	}
+}
+
+// findingText is a finding for a person: the answer, the field and its requirements, both
+// sides' values, the steps and, when it was written, the replay file and curl script.
+func findingText(f Finding, replay string) string {
+	var b strings.Builder
+	d := f.Difference
+	fmt.Fprintf(&b, "%s  %s %s  [%s]\n", f.ID, d.Reply, d.Path, strings.Join(f.Requirements, ", "))
+	fmt.Fprintf(&b, "    as the %s: target %s\n    reference %s\n", d.Actor, d.Target, d.Reference)
+	fmt.Fprintf(&b, "    after %d steps:\n", len(f.Steps))
+	for i, st := range f.Steps {
+		fmt.Fprintf(&b, "      %d. %s as %s: %s %s %s\n", i+1, st.Op, st.Actor, st.Method, st.Path, paramsText(st.Params))
+	}
+	if replay != "" {
+		fmt.Fprintf(&b, "    replay: chatconform explore --replay %s (curl: %s)\n", replay, strings.TrimSuffix(replay, ".json")+".sh")
+	}
+	return b.String()
 }
 
 func paramsText(p map[string]string) string {

@@ -166,11 +166,16 @@ details{margin:.3em 0}summary{cursor:pointer}
 </style>
 </head>
 <body>
-<h1>chatconform conformance report</h1>
+<h1>chatconform {{if .Exploration}}explore{{else}}conformance{{end}} report</h1>
 {{with .Target.Config.Implementation}}{{if .Name}}<p>Implementation <b>{{.Name}}</b>{{if .Version}} {{.Version}}{{end}}{{if .URL}} · {{.URL}}{{end}}{{if .Contact}} · contact {{.Contact}}{{end}}</p>{{end}}{{end}}
 <p>Target <b>{{.Target.URL}}</b>, feature level {{.Target.FeatureLevel}}{{if .Target.ServerVersion}}, server {{.Target.ServerVersion}}{{end}}, {{with clock .Target.Realm.ClockOffsetSeconds}}clock {{.}}{{else}}clock in step with the runner's{{end}}.
 Features: {{range .Target.Features}}{{.}} {{else}}none{{end}}.
 Capabilities ({{.Target.CapabilitySource}}): {{range .Target.Capabilities}}{{.}} {{else}}none{{end}}.</p>
+{{with .Exploration}}<p class="exploration">Exploration: {{.Sequences}} sequence(s), {{.Steps}} steps (at most {{.StepsPerSequence}} a sequence) from seed {{.Seed}} in {{printf "%.0f" .Seconds}} s:
+{{if .Findings}}<b class="failed">{{.Findings}} difference(s) from the reference</b>, each a failed requirement below with its minimal sequence and its replay{{else}}<b class="passed">no difference from the reference</b>{{end}}.
+Each requirement listed had fields compared{{if not .Unreached}}; every requirement of the field table was reached{{end}}.</p>
+{{with .Unreached}}<details class="small"><summary>{{len .}} requirement(s) of the field table not reached (none of their fields compared)</summary><p class="unreached">{{range .}}{{.}} {{end}}</p></details>{{end}}
+{{with .Gaps}}<p class="small">Fields without a row in the field table (not compared): {{range $i, $g := .}}{{if $i}}; {{end}}{{$g}}{{end}}.</p>{{end}}{{end}}
 <p class="small">{{.APIVersion}} · generated {{.GeneratedAt.Format "2006-01-02 15:04:05 UTC"}} · run time {{.Suite.RunTime}} · harness {{.Suite.HarnessVersion}} · catalog {{.Suite.CatalogVersion}}{{if .Target.Realm.Defaulted}} · defaulted realm values: {{range .Target.Realm.Defaulted}}{{.}} {{end}}{{end}}</p>
 
 <table class="counts">

@@ -41,9 +41,10 @@ func profiles(reqs []Requirement) []Profile {
 				target = &extended[i]
 			}
 		}
-		target.Counts[r.Status]++
-		if target == &core && !slices.Contains(core.Features, r.Feature) {
-			core.Features = append(core.Features, r.Feature)
+		if target == &core {
+			core.add(r)
+		} else {
+			target.Counts[r.Status]++
 		}
 	}
 	out := append([]Profile{core}, extended...)
@@ -51,6 +52,24 @@ func profiles(reqs []Requirement) []Profile {
 		out[i].Result = resultOf(out[i].Counts)
 	}
 	return out
+}
+
+// profileOf is one profile of the requirements given, with their features.
+func profileOf(name string, reqs []Requirement) Profile {
+	p := Profile{Name: name, Counts: map[Status]int{}}
+	for _, r := range reqs {
+		p.add(r)
+	}
+	p.Result = resultOf(p.Counts)
+	return p
+}
+
+// add counts a requirement in the profile and adds its feature to the profile's.
+func (p *Profile) add(r Requirement) {
+	p.Counts[r.Status]++
+	if !slices.Contains(p.Features, r.Feature) {
+		p.Features = append(p.Features, r.Feature)
+	}
 }
 
 func resultOf(c map[Status]int) string {

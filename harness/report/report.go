@@ -53,6 +53,9 @@ type Conformance struct {
 	// OtherFailures are failures no requirement accounts for: suite setup
 	// and teardown nodes, and failed specs that name no known requirement.
 	OtherFailures []Failure `json:"other_failures,omitempty"`
+	// Exploration, in the report of a chatconform explore run, says what the run did; its
+	// requirements are then only those its checks name, under the profile ExploreProfile.
+	Exploration *Exploration `json:"exploration,omitempty"`
 	// Bounded, when set, says what the report left out of its failures to stay small (Bound),
 	// and how to have it all.
 	Bounded *Bounded `json:"bounded,omitempty"`

@@ -463,6 +463,9 @@ func TestSchemaRefusesBrokenReports(t *testing.T) {
 			f["count"], f["specs"] = 0, []any{}
 		},
 		"a finding without an ID": func(m map[string]any) { delete(m["findings"].([]any)[0].(map[string]any), "id") },
+		"an exploration without its seed": func(m map[string]any) {
+			m["exploration"] = map[string]any{"sequences": 2, "steps": 60, "steps_per_sequence": 30, "seconds": 1.5, "findings": 0}
+		},
 		"a failure naming a malformed finding": func(m map[string]any) {
 			m["other_failures"].([]any)[0].(map[string]any)["finding"] = "F-1"
 		},

@@ -16,6 +16,13 @@ func Summary(c *Conformance) string {
 	n := c.Counts
 	var b strings.Builder
 	writeFindings(&b, c.Findings)
+	if x := c.Exploration; x != nil {
+		fmt.Fprintf(&b, "explore: fields of %s compared, %d of the field table not reached", plural(len(c.Requirements), "requirement"), len(x.Unreached))
+		if len(x.Unreached) > 0 {
+			fmt.Fprintf(&b, " (%s)", gist(strings.Join(x.Unreached, ", "), 160))
+		}
+		b.WriteString("\n")
+	}
 	fmt.Fprintf(&b, "chatconform: %d requirements: %d passed, %d partial, %d failed, %d blocked, %d skipped, %d not applicable, %d pending\n",
 		n.Requirements, n.Passed, n.Partial, n.Failed, n.Blocked, n.Skipped, n.NotApplicable, n.Pending)
 	if n.Blocked > 0 {

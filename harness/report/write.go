@@ -12,6 +12,8 @@ import (
 const (
 	JSONFile = "conformance.json"
 	HTMLFile = "conformance.html"
+	// JUnitFile is where a run writes WriteJUnit's report, beside them.
+	JUnitFile = "junit.xml"
 )
 
 // Write writes both reports into dir (created if needed) as JSONFile and
