@@ -1,14 +1,13 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/chatconform/chatconform/harness/doccheck"
+	"github.com/chatconform/chatconform/internal/testctx"
 )
 
 // snippet returns a document's snippet of that name (doccheck.Snippet), failing the test
@@ -31,8 +30,7 @@ func TestReadmeSnippets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fake and runs node and python")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	url, stop := startFake(ctx, t)
 	defer func() { _, _ = stop() }()
 	cases := []struct {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -10,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/internal/testctx"
 )
 
 // TestResetKeepsTheFlags starts the binary with a fixture, -feature-level and -config, changes
@@ -22,8 +21,7 @@ func TestResetKeepsTheFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fake")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	fixture := filepath.Join(t.TempDir(), "realm.yaml")
 	if err := os.WriteFile(fixture, []byte(strings.Replace(string(fixtures.DefaultYAML()), "name: ", "name: Flagged ", 1)), 0o644); err != nil {
 		t.Fatal(err)

@@ -9,9 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/internal/testctx"
 )
 
 // zulipJSDir holds the Node project of the zulip-js test: package.json pins zulip-js,
@@ -31,8 +31,7 @@ func TestZulipJS(t *testing.T) {
 			t.Skipf("needs Node.js and npm to run the official JavaScript client (zulip-js): %s is not installed", tool)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	installZulipJS(ctx, t)
 
 	url, stop := startFake(ctx, t, "-check-openapi")

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chatconform/chatconform/fakeserver/container"
 	"github.com/chatconform/chatconform/fixtures"
+	"github.com/chatconform/chatconform/internal/testctx"
 )
 
 // TestRunWithOptions starts the fake's image with a fixture of its own, a feature level and a
@@ -27,8 +27,7 @@ func TestRunWithOptions(t *testing.T) {
 	if err := os.WriteFile(path, []byte(fixture), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	c, err := container.Run(ctx, container.WithFixture(path), container.WithFeatureLevel(300),
 		container.WithConfig(map[string]any{"push_configured": true}))
 	if err != nil {

@@ -4,7 +4,6 @@
 package footprint
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"net/http"
@@ -23,6 +22,7 @@ import (
 	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
 	"github.com/chatconform/chatconform/harness"
+	"github.com/chatconform/chatconform/internal/testctx"
 )
 
 // The stated bounds (docs/footprint.md).
@@ -151,8 +151,7 @@ func runSuite(t *testing.T, url string, n int) {
 	}
 	readSources(t, root)
 	owner, _ := fixtures.Default().UserByRole(fixtures.RoleOwner)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	ctx := testctx.Context(t)
 	reports := t.TempDir()
 	cmd := exec.CommandContext(ctx, "go", "tool", "ginkgo", "--procs=4", "--randomize-all", "./specs")
 	cmd.Dir = root
