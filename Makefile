@@ -81,7 +81,7 @@ RACE_PKGS = ./fakeserver/... ./harness/...
 RACE_BULK = TestBadInput TestBotStorage TestPasswordChange TestRealmSettings TestEmailChange \
 	TestCreateBotServices TestKeptItemsAreBounded TestUpdateSettingsEachSetting TestOversizedBody \
 	TestRouteTableCoversRouter TestRoutesByLevel TestParseErrors TestCompilePattern \
-	TestNarrowedFetchesEqualAScan TestIDListMatchesASortedSlice
+	TestNarrowedFetchesEqualAScan TestIDListMatchesASortedSlice TestCostPerByte
 RACE_SKIP = ^($(subst $(space),|,$(strip $(RACE_BULK))))$$
 space := $(subst ,, )
 
