@@ -181,13 +181,18 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 				func() int { return users }, func() any { return []int{t.User(harness.Member).ID} }, func(v any) any { return ops.UserIDsValue(v) }),
 		)
 
-		It("removes a field's value when the value is null", harness.Req("OP02-09"), func() {
+		// The user's other field keeps its value: null names one field, not the profile.
+		It("removes a field's value when the value is null, and only that field's", harness.Req("OP02-09"), func() {
 			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(text, "to be removed")))
+			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(link, "https://example.com/kept")))
 			_, ok := ops.ProfileValue(subject.ID, text)
 			Expect(ok).To(BeTrue())
 			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(text, nil)))
 			_, ok = ops.ProfileValue(subject.ID, text)
 			Expect(ok).To(BeFalse(), "the value was removed")
+			kept, ok := ops.ProfileValue(subject.ID, link)
+			Expect(ok).To(BeTrue(), "the other field keeps its value")
+			Expect(kept).To(Equal("https://example.com/kept"))
 		})
 
 		DescribeTable("refuses a value of the wrong type and changes nothing",
