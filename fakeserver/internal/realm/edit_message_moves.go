@@ -102,7 +102,7 @@ func (s *MessageState) messagesToMove(p *editPlan) []*Message {
 	}
 	var out []*Message
 	for _, m := range s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic) {
-		if p.req.PropagateMode == ChangeAll || m.ID > p.target.ID || m == p.target && !mutation.On("change-later-skips-target") {
+		if p.req.PropagateMode == ChangeAll || (m.ID >= p.target.ID) != mutation.On("change-later-moves-earlier") || m == p.target {
 			out = append(out, m)
 		}
 	}
