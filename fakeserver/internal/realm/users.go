@@ -433,7 +433,7 @@ func (s *AccountState) checkRoleChange(req, target *User, role int) error {
 // checkNewEmail: an owner holding can_change_user_emails may give a user a new, unused
 // address. It returns the trimmed address.
 func (s *AccountState) checkNewEmail(req *User, email string) (string, error) {
-	if req.Role != RoleOwner && !(mutation.On("new-email-by-administrator") && req.IsAdmin()) {
+	if req.Role != RoleOwner {
 		return "", apierr.MustBeOwner
 	}
 	if !req.CanChangeUserEmails && !mutation.On("new-email-without-permission") {
