@@ -188,11 +188,14 @@ var _ = Describe("Operation 18: delete an attachment (DELETE /attachments/{attac
 	var t *harness.Target
 	BeforeEach(func() { t = harness.Current() })
 
-	It("deletes the attachment: GET /attachments no longer lists it", harness.Req("OP18-03", "STATE-18"), func() {
+	// Two of the user's files: the one named goes, the other stays.
+	It("deletes the attachment: GET /attachments no longer lists it, and still lists the others", harness.Req("OP18-03", "STATE-18"), func() {
 		member := t.User(harness.Member)
+		kept := t.Upload(member, uploadContent)
 		f := t.Upload(member, uploadContent)
 		harness.Success(t.As(member).DELETE("/attachments/{id}", attachmentID(member, f)).Expect())
 		expectListed(member, f, false)
+		expectListed(member, kept, true)
 	})
 
 	It("deletes an attachment that messages still reference", harness.Req("OP18-01", "STATE-18"), func() {

@@ -2,6 +2,8 @@ package specs
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -51,14 +53,26 @@ var _ = Describe("Conventions: paths, parameter encoding and envelopes", func() 
 	It("takes array and object parameters as JSON-encoded strings", harness.Req("CONV-04"), func() {
 		name := harness.UniqueName("json-param")
 		subscriptions, _ := json.Marshal([]map[string]string{{"name": name}})
-		principals, _ := json.Marshal([]int{t.User(harness.Admin).ID, t.User(harness.Member).ID})
+		// With the whitespace Python's json.dumps writes: any JSON text of the list.
+		principals := fmt.Sprintf("[%d, %d]", t.User(harness.Admin).ID, t.User(harness.Member).ID)
 		harness.Success(t.As(t.User(harness.Admin)).POST("/users/me/subscriptions").
 			WithFormField("subscriptions", string(subscriptions)).
-			WithFormField("principals", string(principals)).Expect())
+			WithFormField("principals", principals).Expect())
 		// The member was subscribed through the JSON list: the new channel is theirs to read.
 		ch := t.ChannelByName(t.User(harness.Member), name)
 		t.ArchiveAtEnd(ch)
 		harness.Success(ops.TopicsOf(harness.Current().User(harness.Member), ch.ID))
+	})
+
+	// A list of integers with whitespace in its JSON text, on operation 5's msg_ids: JSON
+	// allows it, and clients that encode with Python's json.dumps send it.
+	It("takes a JSON-encoded list of integers written with whitespace", harness.Req("CONV-04"), func() {
+		ch := t.NewChannel(harness.Public, t.User(harness.Member))
+		a := t.SendToChannel(t.User(harness.Member), ch, harness.UniqueName("spaced"), "one")
+		b := t.SendToChannel(t.User(harness.Member), ch, harness.UniqueName("spaced"), "two")
+		found := harness.Success(ops.MatchesNarrow(t.User(harness.Member), "msg_ids", fmt.Sprintf("[ %d, %d ]", a, b),
+			"narrow", fmt.Sprintf(`[{"operator": "channel", "operand": %q}]`, ch.Name))).Value("messages").Object()
+		found.Keys().ContainsOnly(strconv.Itoa(a), strconv.Itoa(b))
 	})
 
 	// Three read-only operations, on the process's shared channel (which has the shared

@@ -49,6 +49,14 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 		harness.FailsWith(ops.CreateUser(t.User(harness.Owner), a), "BAD_REQUEST")
 	})
 
+	// A deactivated account still holds its address in the realm.
+	It("answers BAD_REQUEST when the email is a deactivated account's", harness.Req("OP11-05"), func() {
+		ops.OwnerNeeds("can_create_users")
+		a := ops.FreshAccount()
+		a.Email = t.DeactivatedAccount().Email
+		harness.FailsWith(ops.CreateUser(t.User(harness.Owner), a), "BAD_REQUEST")
+	})
+
 	DescribeTable("refuses a request without a required field",
 		func(field string) {
 			ops.OwnerNeeds("can_create_users")

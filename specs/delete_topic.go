@@ -60,6 +60,16 @@ var _ = Describe("Operation 8: delete a topic (POST /streams/{stream_id}/delete_
 		Expect(ops.TopicNamesOf(admin, ch)).To(Equal([]string{survivor}))
 	})
 
+	// A topic is a field on messages: one whose messages all moved to another topic has none
+	// left, and a topic list kept apart from the messages would still show it.
+	It("removes from the topic list a topic whose messages all moved to another topic", harness.Req("RES-18"), func() {
+		first := t.SendToChannel(t.User(harness.Member), ch, topic, "one")
+		t.SendToChannel(t.User(harness.Admin), ch, topic, "two")
+		moved := harness.UniqueName("moved")
+		harness.Success(ops.EditMessage(admin, first, "topic", moved, "propagate_mode", "change_all"))
+		Expect(ops.TopicNamesOf(admin, ch)).To(Equal([]string{moved}))
+	})
+
 	It("answers complete = true when it deleted every message of the topic", harness.Req("OP08-04"), func() {
 		ids := []int{t.SendToChannel(t.User(harness.Member), ch, topic, "one"), t.SendToChannel(t.User(harness.Admin), ch, topic, "two")}
 		ops.UntilComplete("delete topic", len(ids), func() *httpexpect.Response { return ops.DeleteTopic(admin, ch, "topic_name", topic) })

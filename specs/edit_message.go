@@ -149,6 +149,14 @@ var _ = Describe("Operation 1: edit a message's content (PATCH /messages/{messag
 		editBeyondLimit(id, atLimit+"z", atLimit)
 	})
 
+	// Characters, not bytes: each of these is two bytes in UTF-8.
+	It("stores multi-byte content of exactly max_message_length characters whole", harness.Req("OP01-14", "LIMIT-04"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "short")
+		atLimit := strings.Repeat("é", t.Realm.MaxMessageLength)
+		harness.Success(ops.EditMessage(member, id, "content", atLimit))
+		Expect(ops.RawContent(member, id)).To(Equal(atLimit))
+	})
+
 	Describe("prev_content_sha256", func() {
 		It("refuses the edit when it does not match the stored content", harness.Req("OP01-15", "VER-16"), func() {
 			id := t.SendToChannel(t.User(harness.Member), ch, topic, "original")

@@ -27,7 +27,7 @@ var _ = Describe("Operation 1: move messages to another topic or channel (PATCH 
 	// sendThree sends three messages to the topic and returns their IDs, oldest first.
 	sendThree := func() []int {
 		return []int{
-			t.SendToChannel(t.User(harness.Member), ch, topic, "one"),
+			t.SendToChannel(t.User(harness.Admin), ch, topic, "one"), // another sender's: change_all moves it too
 			t.SendToChannel(t.User(harness.Member), ch, topic, "two"),
 			t.SendToChannel(t.User(harness.Member), ch, topic, "three"),
 		}

@@ -24,6 +24,15 @@ var _ = Describe("Operation 6: fetch a single message (GET /messages/{message_id
 		member = t.User(harness.Member)
 	})
 
+	// Characters that HTML escapes: subject is the topic itself, not its HTML (match_subject
+	// of a narrow is the escaped one).
+	It("gives the topic in subject as sent, not HTML-escaped", harness.Req("MSG-04"), func() {
+		ch := t.NewChannel(harness.Public, member)
+		topic := `a<b> & "c" 'd' ` + harness.UniqueName("markup") // UniqueName keeps [a-z0-9-] only
+		id := t.SendToChannel(member, ch, topic, "topic with markup characters")
+		ops.MessageAs(member, id).Value("subject").String().IsEqual(topic)
+	})
+
 	It("omits last_moved_timestamp for a message never moved", harness.Req("MSG-35"), func() {
 		ops.MessageAs(member, ops.FieldsMessage.Get(t)).NotContainsKey("last_moved_timestamp")
 	})

@@ -41,6 +41,14 @@ var _ = Describe("Operation 9: fetch an API key with a JWT (POST /jwt/fetch_api_
 		}),
 	)
 
+	// The operation takes no credentials, so it reads none: a client that sends its HTTP
+	// Basic header with every request, a stale key in it, still gets the token exchanged.
+	It("exchanges the token whatever HTTP Basic credentials come with it", harness.Req("OP09-01", "AUTH-03"), func() {
+		resp := ops.WithForm(t.WithBasicAuth(user.Email, "not-the-api-key-of-anyone").POST("/jwt/fetch_api_key"),
+			"token", signer.TokenFor(user.Email)).Expect()
+		harness.Success(resp).Value("email").String().IsEqualFold(user.Email)
+	})
+
 	DescribeTable("answers without a user object unless include_profile is true",
 		func(extra ...any) {
 			resp := harness.Success(ops.JwtFetch(append([]any{"token", signer.TokenFor(user.Email)}, extra...)...))

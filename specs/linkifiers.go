@@ -113,6 +113,17 @@ var _ = Describe("Linkifier objects", func() {
 		Entry("reverse_template, as set", harness.Req("RES-25"), reverse, func(l *httpexpect.Object) {
 			l.Value("reverse_template").String().IsEqual(prefix + "-{id}")
 		}),
+		// {{ and }} stand for literal braces when the template is used, and are kept as set.
+		Entry("reverse_template with literal braces, as set", harness.Req("RES-25"), func() *httpexpect.Object {
+			prefix = harness.UniqueName("BRACE")
+			id := addLinkifierWith(map[string]any{
+				"pattern": `\{` + prefix + `-(?P<id>[0-9]+)\}`, "url_template": "https://tracker.example.test/issues/{id}",
+				"example_input": "{" + prefix + "-123}", "reverse_template": "{{" + prefix + "-{id}}}",
+			})
+			return linkifierByID(listedLinkifiers(), id)
+		}, func(l *httpexpect.Object) {
+			l.Value("reverse_template").String().IsEqual("{{" + prefix + "-{id}}}")
+		}),
 		Entry("alternative_url_templates, as set", harness.Req("RES-26"), reverse, func(l *httpexpect.Object) {
 			l.Value("alternative_url_templates").Array().IsEqual([]string{alternative})
 		}),

@@ -98,6 +98,14 @@ var _ = Describe("Operation 4: update your presence (POST /users/me/presence)", 
 		}),
 	)
 
+	// Deprecated, still a parameter of the operation: honoured, so never listed as ignored.
+	It("does not list slim_presence among the ignored parameters", harness.Req("VER-07", "CONV-10"), func() {
+		resp := harness.Success(ops.UpdatePresence(u, "status", "active", "slim_presence", true))
+		if resp.Raw()["ignored_parameters_unsupported"] != nil {
+			Expect(resp.Value("ignored_parameters_unsupported").Array().Raw()).NotTo(ContainElement("slim_presence"))
+		}
+	})
+
 	It("with last_update_id -1 returns all presence data in the modern format",
 		harness.Req("OP04-02", "OP04-03", "VER-24"), func() {
 			other := t.Spare(harness.Member)

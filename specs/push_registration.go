@@ -120,6 +120,21 @@ var _ = Describe("Operation 7: register an E2EE push device (POST /mobile_push/r
 				"PUSH_SERVICE_NOT_CONFIGURED")
 		})
 
+	// Rule 4 names no kind of request: a rotation of a device registered while the service
+	// was there is refused as well once it is gone.
+	DescribeTable("answers PUSH_SERVICE_NOT_CONFIGURED to a rotation when the server has no push notification service",
+		func(rotation func() pushFields) {
+			t.UsePushService()
+			user := t.Spare(harness.Member)
+			device := newDevice(user)
+			harness.Success(registerPush(user, device, keyFields(), tokenFields("fcm", harness.UniqueName("token"))))
+			t.WithoutPushService()
+			harness.FailsWith(registerPush(user, device, rotation()), "PUSH_SERVICE_NOT_CONFIGURED")
+		},
+		Entry("of the push key", harness.Req("OP07-11"), func() pushFields { return keyFields() }),
+		Entry("of the token", harness.Req("OP07-11"), func() pushFields { return tokenFields("fcm", harness.UniqueName("token")) }),
+	)
+
 	Describe("with a push notification service", func() {
 		var (
 			user   harness.User

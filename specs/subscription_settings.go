@@ -67,11 +67,16 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 		Entry("wildcard_mentions_notify", harness.Req("OP10-05", "RES-35"), "wildcard_mentions_notify"),
 	)
 
-	It("sets color from a hex color string, as the subscription listing shows", harness.Req("OP10-05", "RES-32"), func() {
-		harness.Success(ops.SetSubscription(member, ch.ID, "property", "color", "value", "#1a2b3c"))
-		color := ops.Subscription(member, ch.ID).Value("color").String().Raw()
-		Expect(strings.ToLower(color)).To(Equal("#1a2b3c"))
-	})
+	// Hex digits in either case are a hex color (OP10-03).
+	DescribeTable("sets color from a hex color string, as the subscription listing shows",
+		func(value string) {
+			harness.Success(ops.SetSubscription(member, ch.ID, "property", "color", "value", value))
+			color := ops.Subscription(member, ch.ID).Value("color").String().Raw()
+			Expect(strings.ToLower(color)).To(Equal(strings.ToLower(value)))
+		},
+		Entry("in lower case", harness.Req("OP10-05", "RES-32", "OP10-03"), "#1a2b3c"),
+		Entry("in upper case", harness.Req("OP10-05", "RES-32", "OP10-03"), "#1A2B3C"),
+	)
 
 	It("mutes a channel that was not muted with is_muted true", harness.Req("STATE-10"), func() {
 		ops.Subscription(member, ch.ID).Value("is_muted").Boolean().IsFalse()
@@ -83,6 +88,8 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 	// the one set).
 	DescribeTable("keeps is_muted and in_home_view inverses of each other",
 		func(property string, value, muted bool) {
+			// From the other state, so that each entry changes something.
+			harness.Success(ops.SetSubscription(member, ch.ID, "property", "is_muted", "value", !muted))
 			harness.Success(ops.SetSubscription(member, ch.ID, "property", property, "value", value))
 			sub := ops.Subscription(member, ch.ID)
 			sub.Value("is_muted").Boolean().IsEqual(muted)

@@ -46,11 +46,16 @@ var _ = Describe("Operation 3: topic muting (PATCH /users/me/subscriptions/muted
 		}
 	})
 
-	It("unmutes the topic with op=remove", harness.Req("OP03-07", "STATE-07"), func() {
-		harness.Success(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
-		harness.Success(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "remove"))
-		Expect(ops.MutedTopics(member, ch)).To(BeEmpty())
-	})
+	// The channel named either way: by stream_id or by its name in stream (OP03-02).
+	DescribeTable("unmutes the topic with op=remove",
+		func(ref string, channel func() any) {
+			harness.Success(ops.MuteTopic(member, "stream_id", ch.ID, "topic", topic, "op", "add"))
+			harness.Success(ops.MuteTopic(member, ref, channel(), "topic", topic, "op", "remove"))
+			Expect(ops.MutedTopics(member, ch)).To(BeEmpty())
+		},
+		Entry("naming the channel by stream_id", harness.Req("OP03-07", "STATE-07"), "stream_id", func() any { return ch.ID }),
+		Entry("naming the channel by stream", harness.Req("OP03-07", "STATE-07", "OP03-02"), "stream", func() any { return ch.Name }),
+	)
 
 	It("accepts the channel name in stream in place of stream_id", harness.Req("OP03-02"), func() {
 		harness.BareSuccess(ops.MuteTopic(member, "stream", ch.Name, "topic", topic, "op", "add"))

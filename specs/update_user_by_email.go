@@ -181,13 +181,18 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 				func() int { return users }, func() any { return []int{t.User(harness.Member).ID} }, func(v any) any { return ops.UserIDsValue(v) }),
 		)
 
-		It("removes a field's value when the value is null", harness.Req("OP02-09"), func() {
+		// The user's other field keeps its value: null names one field, not the profile.
+		It("removes a field's value when the value is null, and only that field's", harness.Req("OP02-09"), func() {
 			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(text, "to be removed")))
+			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(link, "https://example.com/kept")))
 			_, ok := ops.ProfileValue(subject.ID, text)
 			Expect(ok).To(BeTrue())
 			harness.Success(ops.UpdateByEmail(admin(), subject.Email, "profile_data", ops.ProfileData(text, nil)))
 			_, ok = ops.ProfileValue(subject.ID, text)
 			Expect(ok).To(BeFalse(), "the value was removed")
+			kept, ok := ops.ProfileValue(subject.ID, link)
+			Expect(ok).To(BeTrue(), "the other field keeps its value")
+			Expect(kept).To(Equal("https://example.com/kept"))
 		})
 
 		DescribeTable("refuses a value of the wrong type and changes nothing",
@@ -240,9 +245,14 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 // The only-owner rule needs a realm with exactly one owner, which parallel specs that make
 // owners would break: it runs alone.
 var _ = Describe("Operation 2: update a user by email, the only owner", Serial, func() {
-	It("keeps the owner role on the only owner (BAD_REQUEST)", harness.Req("OP02-07"), func() {
+	// A deactivated owner beside it does not count: the rule is about the active owners.
+	It("keeps the owner role on the only owner (BAD_REQUEST), a deactivated owner besides", harness.Req("OP02-07"), func() {
 		t := harness.Current()
 		owner := t.User(harness.Owner)
+		// The deactivated account made an owner for the spec, and a member again after it.
+		deactivated := t.DeactivatedAccount()
+		harness.Success(t.As(owner).PATCH("/users/{id}", deactivated.ID).WithFormField("role", 100).Expect())
+		DeferCleanup(func() { t.As(owner).PATCH("/users/{id}", deactivated.ID).WithFormField("role", 400).Expect() })
 		owners := 0
 		for _, m := range harness.Success(t.As(t.User(harness.Owner)).GET("/users").Expect()).Value("members").Array().Iter() {
 			u := m.Object().Raw()

@@ -8,7 +8,10 @@ import (
 // createUser: POST /users (operation 11); administrators with can_create_users.
 func (s *Service) createUser(c *handler.Call) (handler.Fields, error) {
 	email := c.P.RequiredString("email")
-	password := c.P.RequiredString("password")
+	password := "generated-password"
+	if !mutation.On("create-user-password-optional") || c.P.Has("password") {
+		password = c.P.RequiredString("password")
+	}
 	fullName := c.P.RequiredString("full_name")
 	if err := c.Done(); err != nil {
 		return nil, err

@@ -35,6 +35,9 @@ func (s *Service) updateMessage(c *handler.Call) (handler.Fields, error) {
 			}
 		}
 	}
+	if mutation.On("propagate-mode-default-change-later") && !c.P.Has("propagate_mode") {
+		req.PropagateMode = realm.ChangeLater
+	}
 	if mutation.On("propagate-mode-default-change-all") && !c.P.Has("propagate_mode") {
 		req.PropagateMode = realm.ChangeAll
 	}

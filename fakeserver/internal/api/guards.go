@@ -58,6 +58,9 @@ func botsOnly(o op) op {
 		if mutation.On("bot-storage-bots-only-one-level-late") && !s.realm().AtLeast(realm.LevelBotOnlyStorage+1) {
 			return o(s, c)
 		}
+		if mutation.On("bot-storage-humans-with-keys") && !c.User.IsBot && c.P.Has("keys") {
+			return o(s, c)
+		}
 		if !c.User.IsBot && s.realm().AtLeast(realm.LevelBotOnlyStorage) && !mutation.On("bot-storage-for-humans") { // any user's own storage before
 			return nil, apierr.New(http.StatusForbidden, "PERMISSION_DENIED", "This endpoint is only available to bot users.")
 		}

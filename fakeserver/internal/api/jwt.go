@@ -18,6 +18,11 @@ func (s *Service) jwtFetchAPIKey(c *handler.Call) (handler.Fields, error) {
 	if mutation.On("jwt-profile-by-default") && !c.P.Has("include_profile") {
 		includeProfile = true
 	}
+	if mutation.On("jwt-bad-credentials-refused") && c.R.Header.Get("Authorization") != "" {
+		if _, err := handler.Authenticate(c.R, s.realm()); err != nil {
+			return nil, err
+		}
+	}
 	if mutation.On("jwt-needs-credentials") {
 		if _, err := handler.Authenticate(c.R, s.realm()); err != nil {
 			return nil, err

@@ -18,10 +18,16 @@ func (s *Service) updatePresence(c *handler.Call) (handler.Fields, error) {
 	pingOnly := c.P.Bool("ping_only", false)
 	c.P.Bool("new_user_input", false)
 	slim := c.P.Bool("slim_presence", false)
+	if mutation.On("slim-presence-listed-ignored") {
+		c.P.Unhonoured("slim_presence")
+	}
 	if mutation.On("slim-presence-refused") && c.P.Has("slim_presence") {
 		c.P.Fail(apierr.BadRequest("slim_presence is no longer supported"))
 	}
 	q := realm.PresenceQuery{HistoryLimitDays: defaultHistoryLimitDays}
+	if mutation.On("presence-history-unbounded-by-default") {
+		q.HistoryLimitDays = 36500
+	}
 	if mutation.On("presence-history-default-13-days") {
 		q.HistoryLimitDays = 13
 	}

@@ -37,7 +37,7 @@ func (s *Service) registerPushDevice(c *handler.Call) (handler.Fields, error) {
 		c.P.Fail(apierr.BadRequest("Invalid parameter push_key"))
 	}
 	if id, ok := c.P.Int("push_key_id"); ok {
-		if (id < 0 || id > 1<<32-1) && !(mutation.On("push-key-id-over-32-bits-accepted") && id == 1<<32) {
+		if (id < 0 && !mutation.On("push-key-id-negative-accepted") || id > 1<<32-1 || mutation.On("push-key-id-signed-32-bits") && id > 1<<31-1) && !(mutation.On("push-key-id-over-32-bits-accepted") && id == 1<<32) {
 			c.P.Fail(apierr.BadRequest("Invalid push_key_id: Not a valid unsigned 32-bit integer"))
 		}
 		r.PushKeyID = &id
@@ -48,7 +48,7 @@ func (s *Service) registerPushDevice(c *handler.Call) (handler.Fields, error) {
 	if err := c.Done(); err != nil {
 		return nil, err
 	}
-	if !s.Config().PushConfigured {
+	if !s.Config().PushConfigured && !(mutation.On("push-not-configured-rotation-accepted") && (r.TokenKind == nil) != (r.PushKey == nil)) {
 		return nil, apierr.New(http.StatusBadRequest, "PUSH_SERVICE_NOT_CONFIGURED", pushNotConfigured)
 	}
 	return handler.Fields{}, s.realm().RegisterPushDevice(c.User.ID, r)

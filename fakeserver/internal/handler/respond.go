@@ -37,6 +37,9 @@ func writeSuccess(w http.ResponseWriter, p *params.Params, f Fields) {
 		body["x_variant_note"] = "a field the document does not list"
 	}
 	if p != nil {
+		if mutation.On("ignored-parameters-null-when-none") && len(p.Unsupported()) == 0 {
+			body["ignored_parameters_unsupported"] = nil
+		}
 		if unsupported := p.Unsupported(); len(unsupported) > 0 {
 			body["ignored_parameters_unsupported"] = ignoredListed(unsupported)
 			if mutation.On("ignored-parameters-as-string") {

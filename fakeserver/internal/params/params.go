@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 )
 
 // MaxBodyBytes bounds a request body; larger bodies are refused with a JSON error.
@@ -64,7 +65,7 @@ func ParseRead(p *Params, r *http.Request, body []byte) error {
 }
 
 func (p *Params) parse(r *http.Request, body []byte, read bool) error {
-	if r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodDelete || r.Method == http.MethodPut {
+	if r.Method == http.MethodPost || r.Method == http.MethodPatch || r.Method == http.MethodDelete && !mutation.On("delete-body-ignored") || r.Method == http.MethodPut {
 		if err := p.readBody(r, body, read); err != nil {
 			return err
 		}
@@ -384,6 +385,10 @@ func (p *Params) Bool(name string, def bool) bool {
 func (p *Params) IntList(name string) ([]int64, bool) {
 	v, ok := p.jsonParam(name, "a list")
 	if !ok {
+		return nil, false
+	}
+	if raw, _ := p.raw(name); mutation.On("int-list-with-spaces-refused") && strings.ContainsAny(raw, " \n\t") {
+		p.fail(apierr.BadRequest("%s is not a list", name))
 		return nil, false
 	}
 	list, isList := v.([]any)

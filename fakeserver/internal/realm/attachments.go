@@ -181,6 +181,9 @@ func (s *UploadState) RemoveAttachment(userID, id int) error {
 	if a == nil || a.OwnerID != userID && !mutation.On("attachment-of-other-user-deleted") {
 		return apierr.BadRequest("Invalid attachment")
 	}
+	if mutation.On("attachment-delete-removes-oldest") {
+		a = s.oldestAttachmentOf(userID)
+	}
 	if mutation.On("attachment-delete-not-applied") {
 		return nil
 	}

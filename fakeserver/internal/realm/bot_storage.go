@@ -156,6 +156,9 @@ func (s *AccountState) RemoveBotStorage(botID int, keys []string) error {
 		delete(s.botStorage, botID)
 		return nil
 	}
+	if mutation.On("bot-storage-missing-key-among-stored-ignored") && b.storesAny(keys) {
+		keys = b.storedOf(keys)
+	}
 	for _, k := range keys {
 		if _, ok := b.lookup(k); !ok {
 			if mutation.On("bot-storage-refused-but-removed") {

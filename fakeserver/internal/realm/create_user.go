@@ -28,7 +28,7 @@ func (s *AccountState) CreateUser(requesterID int, email, password, fullName str
 	if mutation.On("create-user-duplicate-email-accepted") {
 		delete(s.usersByEmail, strings.ToLower(email))
 	}
-	if _, taken := s.usersByEmail[strings.ToLower(email)]; taken {
+	if u, taken := s.usersByEmail[strings.ToLower(email)]; taken && !(mutation.On("create-user-email-of-deactivated-accepted") && !u.IsActive) {
 		return 0, apierr.BadRequest("Email '%s' already in use", email)
 	}
 	if len(password) < 6 {

@@ -100,6 +100,12 @@ func (s *MessageState) refreshFirstMessageID(ch *Channel) {
 	if first == ch.FirstMessageID {
 		return
 	}
+	if mutation.On("first-message-id-event-old-value") {
+		old := ch.FirstMessageID
+		ch.FirstMessageID = first
+		s.chans.channelUpdate(ch, "first_message_id", old)
+		return
+	}
 	ch.FirstMessageID = first
 	var value any = first
 	if first == 0 {

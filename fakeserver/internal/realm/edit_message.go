@@ -220,6 +220,9 @@ func (s *MessageState) editedContent(raw string) string {
 	if strings.TrimSpace(content) == "" {
 		content = "(deleted)"
 	}
+	if mutation.On("edit-content-limit-in-bytes") {
+		return truncateBytes(content, s.settings.MaxMessageLength, "\n[message truncated]")
+	}
 	if mutation.On("edit-content-one-over-limit") {
 		return truncate(content, s.settings.MaxMessageLength+1, "\n[message truncated]")
 	}
@@ -317,7 +320,11 @@ func (s *MessageState) checkMovePermissions(p *editPlan) error {
 		p.rendered = renderedContent{html: rendered.HTML, mentions: mentionsOf(rendered)}
 		if !m.IsDirect {
 			sender := s.userOrBot(m.SenderID)
-			if err := s.checkWildcardMentions(sender, p.fromChannel, m.Topic, p.rendered.mentions); err != nil {
+			checked := p.rendered.mentions
+			if mutation.On("edit-topic-wildcard-unchecked") {
+				checked.TopicWildcard = false
+			}
+			if err := s.checkWildcardMentions(sender, p.fromChannel, m.Topic, checked); err != nil {
 				return err
 			}
 		}
@@ -329,7 +336,7 @@ func (s *MessageState) checkMovePermissions(p *editPlan) error {
 		if !s.org.inGroupSetting(u.ID, s.org.editing.CanMoveMessagesBetweenChannelsGroup) && !mutation.On("channel-move-group-ignored") {
 			return apierr.BadRequest("You don't have permission to move this message")
 		}
-		if _, limit := s.org.moveLimits(); limit != nil && !u.IsModerator() && now-m.Timestamp > int64(*limit)+editGraceSeconds {
+		if _, limit := s.org.moveLimits(); limit != nil && (!u.IsModerator() || mutation.On("channel-move-limit-binds-moderators") && !u.IsAdmin()) && now-m.Timestamp > int64(*limit)+editGraceSeconds {
 			return apierr.BadRequest("The time limit for editing this message's channel has passed")
 		}
 	}

@@ -55,6 +55,9 @@ func (s *MessageState) addEditFields(v *MessageView, m *Message, opts ViewOption
 	if mutation.On("last-edit-set-by-move") {
 		v.LastEditTimestamp = max(m.LastEditTime, m.LastMoveTime)
 	}
+	if mutation.On("last-moved-at-send") && v.LastMovedTimestamp == 0 {
+		v.LastMovedTimestamp = m.Timestamp
+	}
 	if mutation.On("last-moved-set-by-content-edit") {
 		v.LastMovedTimestamp = max(m.LastEditTime, m.LastMoveTime)
 	}
@@ -106,6 +109,9 @@ func (s *MessageState) addEditFields(v *MessageView, m *Message, opts ViewOption
 	}
 	if mutation.On("edit-history-moves-after-content") {
 		contentEditsFirst(views)
+	}
+	if mutation.On("edit-history-newest-only") && len(views) > 1 {
+		views = views[:1]
 	}
 	if mutation.On("edit-history-oldest-first") {
 		slices.Reverse(views)

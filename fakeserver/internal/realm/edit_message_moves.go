@@ -94,12 +94,15 @@ func (s *MessageState) messagesToMove(p *editPlan) []*Message {
 	if mutation.On("change-all-spares-earlier") && p.req.PropagateMode == ChangeAll {
 		p.req.PropagateMode = ChangeLater
 	}
+	if mutation.On("change-all-moves-own-messages-only") && p.req.PropagateMode == ChangeAll {
+		return sentBy(s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic), p.editor.ID)
+	}
 	if mutation.On("change-later-moves-whole-topic") && p.req.PropagateMode == ChangeLater {
 		return s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic)
 	}
 	var out []*Message
 	for _, m := range s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic) {
-		if p.req.PropagateMode == ChangeAll || m.ID >= p.target.ID || m == p.target {
+		if p.req.PropagateMode == ChangeAll || (m.ID >= p.target.ID) != mutation.On("change-later-moves-earlier") || m == p.target {
 			out = append(out, m)
 		}
 	}
@@ -194,6 +197,9 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 		}
 		ids = append(ids, mm.ID)
 	})
+	if movedTopicsKept() {
+		s.keepEmptiedTopics(movedFrom(moved, from.ID, oldTopic))
+	}
 	slices.Sort(ids)
 	ev["message_ids"] = ids
 	losing := []int{}

@@ -375,6 +375,9 @@ func (s *OrganizationState) planEditing(c EditingChange, byOwner bool) (EditingS
 func (s *OrganizationState) applyEditing(next EditingSettings, changed map[string]any) {
 	s.editing = next
 	for _, name := range slices.Sorted(maps.Keys(changed)) {
+		if mutation.On("move-limit-change-unannounced") && strings.HasPrefix(name, "move_messages_") {
+			continue
+		}
 		s.publish(realmSettingEvent(name, changed[name]), s.accts.activeUserIDs()...)
 	}
 }

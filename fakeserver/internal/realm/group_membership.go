@@ -24,6 +24,9 @@ func (s *GroupState) IsGroupMember(groupID, userID int, directOnly bool) (bool, 
 	if mutation.On("deactivated-user-reported-member") && !u.IsActive {
 		return true, nil
 	}
+	if mutation.On("direct-member-only-counts-deactivated") && directOnly {
+		return s.memberOf(userID, groupID, true), nil
+	}
 	if mutation.On("direct-member-only-ignored") {
 		directOnly = false
 	}

@@ -130,8 +130,11 @@ func validateLinkifier(in LinkifierInput) (*Linkifier, error) {
 	if in.ExampleInput != nil && !re.MatchString(*in.ExampleInput) {
 		return nil, apierr.BadRequest("Example input does not match the linkifier pattern.")
 	}
-	if in.ReverseTemplate != nil && in.ExampleInput == nil {
+	if in.ReverseTemplate != nil && in.ExampleInput == nil && !mutation.On("linkifier-reverse-without-example-accepted") {
 		return nil, apierr.BadRequest("Reverse template requires an example input.")
+	}
+	if mutation.On("linkifier-reverse-template-braces-collapsed") && in.ReverseTemplate != nil {
+		in.ReverseTemplate = new(strings.NewReplacer("{{", "{", "}}", "}").Replace(*in.ReverseTemplate))
 	}
 	if mutation.On("linkifier-reverse-template-dropped") {
 		in.ReverseTemplate = nil

@@ -1,6 +1,7 @@
 package realm
 
 import (
+	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -409,6 +410,9 @@ func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) M
 	}
 	if m.IsDirect {
 		v.Type, v.StreamID = "private", 0
+		if mutation.On("dm-type-direct") {
+			v.Type = "direct"
+		}
 		if mutation.On("dm-type-stream") {
 			v.Type = "stream"
 		}
@@ -422,6 +426,9 @@ func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) M
 		for _, id := range m.Participants {
 			p := s.accts.users[id]
 			recipients = append(recipients, Recipient{ID: p.ID, Email: s.accts.apiEmail(p), FullName: p.FullName})
+		}
+		if mutation.On("dm-recipient-real-email") {
+			realEmails(recipients, s.accts.users)
 		}
 		v.DisplayRecipient = recipients
 		if mutation.On("dm-recipients-without-sender") {
@@ -437,6 +444,9 @@ func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) M
 		}
 		if mutation.On("empty-topic-shown-empty-by-default") {
 			v.Subject = m.Topic
+		}
+		if mutation.On("subject-html-escaped") {
+			v.Subject = html.EscapeString(v.Subject)
 		}
 		if mutation.On("subject-of-first-topic") {
 			v.Subject = firstTopic(m)

@@ -227,6 +227,9 @@ func (s *AccountState) applyProfileData(u *User, items []ProfileDataItem) {
 			if mutation.On("profile-null-kept") {
 				continue
 			}
+			if mutation.On("profile-null-clears-every-field") {
+				clear(values)
+			}
 			if _, had := values[it.ID]; !had {
 				continue
 			}

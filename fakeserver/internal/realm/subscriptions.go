@@ -30,7 +30,7 @@ func CheckSubscriptionValue(property string, value any) error {
 		return nil
 	}
 	if property == "color" {
-		if s, ok := value.(string); !ok || !hexColor.MatchString(s) {
+		if s, ok := value.(string); !ok || !hexColor.MatchString(s) || mutation.On("color-uppercase-hex-refused") && s != strings.ToLower(s) {
 			return apierr.BadRequest("color is not a valid hex color")
 		}
 		return nil
@@ -96,9 +96,16 @@ func (s *ChannelState) applySubscriptionProperty(channelID int, sub *Subscriptio
 		if mutation.On("channel-unmute-ignored") && !(value.(bool) == (property == "is_muted")) {
 			return
 		}
+		if mutation.On("in-home-view-true-ignored") && property == "in_home_view" && value.(bool) {
+			return
+		}
 		sub.IsMuted = value.(bool) == (property == "is_muted")
 		if mutation.On("in-home-view-not-inverted") {
 			sub.IsMuted = value.(bool)
+		}
+		if mutation.On("in-home-view-one-event") && property == "in_home_view" {
+			update(property, value)
+			return
 		}
 		if mutation.On("mute-one-event") {
 			update(property, value)

@@ -103,6 +103,9 @@ func (s *UserDataState) MuteTopic(userID int, ref ChannelRef, topic string, mute
 	if mutation.On("mute-not-applied") && mute {
 		return nil
 	}
+	if mutation.On("unmute-by-channel-name-ignored") && !mute && ref.Name != "" {
+		return nil
+	}
 	if mutation.On("unmute-ignored") && !mute {
 		return nil
 	}

@@ -51,7 +51,7 @@ func (s *MessageState) Topics(userID, channelID int, allowEmptyName bool) ([]Top
 			}
 		}
 	}
-	if emptiedTopicsKept() || singleDeletionsKeepTopics() {
+	if emptiedTopicsKept() || singleDeletionsKeepTopics() || movedTopicsKept() {
 		topics = append(topics, s.keptTopicsOf(ch.ID)...)
 	}
 	if mutation.On("topics-of-every-channel") {

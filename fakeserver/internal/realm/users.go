@@ -419,7 +419,7 @@ func (s *AccountState) checkRoleChange(req, target *User, role int) error {
 		return nil
 	case (role == RoleOwner || target.Role == RoleOwner) && req.Role != RoleOwner:
 		return apierr.MustBeOwner
-	case target.Role == RoleOwner && s.activeHumanOwners() == 1 && target.IsActive && !target.IsBot:
+	case target.Role == RoleOwner && s.ownersCounted() == 1 && target.IsActive && !target.IsBot:
 		return apierr.BadRequest("The owner permission cannot be removed from the only organization owner.")
 	case target.IsGuest() && role <= RoleAdmin:
 		if mutation.On("guest-admin-refused-but-applied") {
