@@ -223,6 +223,7 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 	}
 	gen := newGenerator(seed, ref.Realm.MaxTopicLength, ref.Realm.MaxMessageLength)
 	gen.presence = presence
+	gen.control = clock != nil && !slices.ContainsFunc(controlCapabilities, func(c string) bool { return !e.Target.Capabilities[c] })
 	for i := 0; ; i++ {
 		var st Step
 		switch {
@@ -261,20 +262,30 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 // have changed as every actor and drains every event queue. It returns whether the step
 // succeeded on the reference.
 func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error) {
-	if st.Op == "set_email_visibility" {
-		for _, s := range []*Side{c.a, c.b} {
-			if err := s.rememberVisibility(ctx); err != nil {
-				return false, err
-			}
+	for _, s := range []*Side{c.a, c.b} {
+		remember := map[string]func(context.Context) error{"set_email_visibility": s.rememberVisibility, "set_edit_limit": s.rememberLimits}[st.Op]
+		if remember == nil {
+			continue
+		}
+		if err := remember(ctx); err != nil {
+			return false, err
 		}
 	}
-	ra, err := c.a.sendAll(ctx, st)
+	send := (*Side).sendAll
+	if st.Control {
+		send = (*Side).sendControl
+	}
+	ra, err := send(c.a, ctx, st)
 	if err != nil {
 		return false, err
 	}
-	rb, err := c.b.sendAll(ctx, st)
+	rb, err := send(c.b, ctx, st)
 	if err != nil {
 		return false, err
+	}
+	if st.Control && ra.success() != rb.success() {
+		// Not a difference of the document's: the two fakes' control APIs disagree.
+		return false, fmt.Errorf("control step %s %s: target %s, reference %s", st.Method, st.Path, outcomeText(ra), outcomeText(rb))
 	}
 	if name, ok := strings.CutPrefix(st.Learn, "upload:"); ok {
 		// Before the comparison: the reply holds the file's path, each side's own.
@@ -289,7 +300,9 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 		c.a.learnUser(name, ra)
 		c.b.learnUser(name, rb)
 	}
-	c.compareReplies(st.Op, st.Actor, ra, rb)
+	if !st.Control {
+		c.compareReplies(st.Op, st.Actor, ra, rb)
+	}
 	if st.Learn != "" && st.Learn != "playgrounds" && !strings.Contains(st.Learn, ":") {
 		for _, s := range []*Side{c.a, c.b} {
 			if err := s.learnChannel(ctx, st.Learn); err != nil {
@@ -439,6 +452,10 @@ func reads(st Step) []Step {
 	if st.Op == "create_reminder" {
 		out = append(out, Step{Op: "get_reminders", Actor: st.Actor, Method: "GET", Path: "/reminders"})
 	}
+	if st.Op == "set_vcall_token" {
+		out = append(out, Step{Op: "get_vcall_token", Actor: st.Actor, Method: "POST", Path: "/register", Params: map[string]string{
+			"event_types": `["has_vcall_token"]`, "fetch_event_types": `["has_vcall_token"]`}})
+	}
 	if st.Op == "add_linkifier" {
 		out = append(out, Step{Op: "get_linkifiers", Actor: "member", Method: "GET", Path: "/realm/linkifiers"})
 	}
@@ -460,7 +477,7 @@ func reads(st Step) []Step {
 
 // eventTypes are the events each actor's queue asks for; presence events too where the
 // sequence explores presence.
-var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream", "realm_user"}
+var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream", "realm_user", "has_vcall_token"}
 
 // askPresence says whether a step asks for presence data.
 func askPresence(st Step) bool {
@@ -644,6 +661,7 @@ func (s *Side) cleanup(ctx context.Context) {
 	for id, actor := range s.uploaders {
 		_, _ = s.send(ctx, actor, http.MethodDelete, "/attachments/"+id, nil)
 	}
+	s.restoreControl(ctx)
 	for _, id := range s.syms.bySym["linkifier"] {
 		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/filters/"+id, nil)
 	}

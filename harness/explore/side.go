@@ -75,6 +75,12 @@ type Side struct {
 	uploaders map[string]string
 	// clockOffset is how far the side's clock is ahead of this machine's, in seconds.
 	clockOffset float64
+	// config, tokens and limits are what the sequence changed and puts back at its end: the
+	// fake's configuration values before it changed them (JSON), the users (by ID) whose
+	// video-call token it set, and the realm's editing limits ("unlimited" for none).
+	config map[string]string
+	tokens map[string]bool
+	limits map[string]string
 	// Exchanges records the requests of the sequence, for the reproduction.
 	log []Exchange
 }
@@ -101,6 +107,7 @@ func newSide(name string, t *harness.Target, prefix string) *Side {
 	s := &Side{
 		Name: name, URL: t.URL, client: t.HTTPClient(), prefix: prefix,
 		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{}, uploaders: map[string]string{},
+		config: map[string]string{}, tokens: map[string]bool{},
 		clockOffset: t.ClockOffset().Seconds(), host: t.Realm.Host,
 	}
 	var pairs []string
