@@ -68,6 +68,8 @@ func (s *Side) control(ctx context.Context, method, path string, values url.Valu
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	// A header no web form can send: the control API refuses cross-site requests without one.
+	req.Header.Set("X-Chatconform-Explore", "control")
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return Reply{}, fmt.Errorf("%s: %s %s: %w", s.Name, method, path, err)

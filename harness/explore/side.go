@@ -57,8 +57,10 @@ type Side struct {
 	prefix string
 	actors map[string]harness.User
 	syms   *symbols
-	// queues are the actors' event queues: ID and the last event read.
-	queues map[string]*queue
+	// queues are the actors' event queues: ID and the last event read; eventTypes what
+	// they ask for.
+	queues     map[string]*queue
+	eventTypes []string
 	// names maps the actors' emails and full names to a placeholder, for comparison;
 	// uploads the paths of the run's uploaded files ("<upload:f1>").
 	names *strings.Replacer
