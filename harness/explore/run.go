@@ -346,8 +346,10 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 	return rb.success(), nil
 }
 
-// maxRepeats bounds the repeats of a batch operation that answers complete=false.
-const maxRepeats = 50
+// maxRepeats bounds the repeats of a batch operation that answers complete=false: a
+// mark-all-as-read in batches of one message, on a target whose earlier sequences left
+// hundreds of messages unread, takes as many requests.
+const maxRepeats = 5000
 
 // sendAll sends a step; a batch operation that answers complete=false is repeated until it
 // completes, as the document tells clients to: the batch size is each server's own.
@@ -499,6 +501,18 @@ func (s *Side) register(ctx context.Context, presence bool) error {
 	}
 	if err := s.learnFields(ctx); err != nil {
 		return err
+	}
+	// Nothing unread, on either side: a target's earlier sequences leave messages unread
+	// that a fresh reference lacks, which would make a mark-all-as-read in bounded batches
+	// take more requests, or time out, on the target alone.
+	for _, actor := range readers {
+		r, err := s.sendAll(ctx, Step{Actor: actor, Method: http.MethodPost, Path: "/mark_all_as_read"})
+		if err != nil {
+			return err
+		}
+		if !r.success() {
+			return fmt.Errorf("%s: marking everything read as the %s: %s", s.Name, actor, outcomeText(r))
+		}
 	}
 	if err := s.openQueues(ctx); err != nil {
 		return err
