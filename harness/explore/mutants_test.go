@@ -24,6 +24,7 @@ var exploreMutants = []string{
 	"propagate-mode-default-change-all",
 	"unmute-ignored",
 	"code-unauthorized-principal-as-bad-request",
+	"vcall-token-event-stale", // the control steps: a token handed out through the fake's control API
 }
 
 // TestExploreTellsMutantsFromTheReference starts the mutants build of the fake with one
