@@ -113,12 +113,10 @@ func (s *Side) rememberLimits(ctx context.Context) error {
 	if s.limits != nil {
 		return nil
 	}
-	r, err := s.send(ctx, "owner", http.MethodPost, "/register", map[string]string{
-		"event_types": `["realm"]`, "fetch_event_types": `["realm"]`})
+	r, err := s.ownerState(ctx, "realm")
 	if err != nil {
 		return err
 	}
-	s.closeQueue(ctx, "owner", r)
 	s.limits = map[string]string{}
 	for _, name := range editLimits {
 		if v, ok := r.Body.(map[string]any)["realm_"+name]; ok {

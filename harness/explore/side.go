@@ -289,17 +289,26 @@ func (s *Side) rememberVisibility(ctx context.Context) error {
 	if s.visibility != "" {
 		return nil
 	}
-	r, err := s.send(ctx, "owner", http.MethodPost, "/register", map[string]string{
-		"event_types": `["realm_user_settings_defaults"]`, "fetch_event_types": `["realm_user_settings_defaults"]`})
+	r, err := s.ownerState(ctx, "realm_user_settings_defaults")
 	if err != nil {
 		return err
 	}
-	s.closeQueue(ctx, "owner", r)
 	defaults, _ := r.field("realm_user_settings_defaults").(map[string]any)
 	if v, ok := defaults["email_address_visibility"]; ok {
 		s.visibility = rawText(v)
 	}
 	return nil
+}
+
+// ownerState reads one part of the registration state as the owner, and deletes the queue
+// the registration opened.
+func (s *Side) ownerState(ctx context.Context, part string) (Reply, error) {
+	r, err := s.send(ctx, "owner", http.MethodPost, "/register", map[string]string{
+		"event_types": jsonText([]string{part}), "fetch_event_types": jsonText([]string{part})})
+	if err == nil {
+		s.closeQueue(ctx, "owner", r)
+	}
+	return r, err
 }
 
 // learnFields names the realm's custom profile fields by their names.

@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"net/http/httptest"
-
-	"github.com/chatconform/chatconform/fakeserver"
 	"github.com/chatconform/chatconform/fixtures"
 	"github.com/chatconform/chatconform/harness"
 	"github.com/chatconform/chatconform/harness/explore"
@@ -30,11 +27,7 @@ func TestExploreAgainstRealServerBehaviour(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("CHATCONFORM_EXPLORE_SEQUENCES")); err == nil && n > 0 {
 		sequences = n
 	}
-	fake := fakeserver.New()
-	srv := httptest.NewServer(&double{next: fake, start: time.Now()})
-	defer srv.Close()
-	defer fake.Close()
-	fx := fake.Fixture()
+	srv, fx := startDouble(t)
 	owner, _ := fx.UserByRole(fixtures.RoleOwner)
 
 	// Every capability but the clock, as in the suite's run: the real server's path.
