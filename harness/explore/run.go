@@ -352,10 +352,12 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 const maxRepeats = 5000
 
 // sendAll sends a step; a batch operation that answers complete=false is repeated until it
-// completes, as the document tells clients to: the batch size is each server's own.
+// completes, as the document tells clients to: the batch size is each server's own. Below the
+// level of complete, the real server answered result partially_completed instead.
 func (s *Side) sendAll(ctx context.Context, st Step) (Reply, error) {
 	r, err := s.send(ctx, st.Actor, st.Method, st.Path, st.Params)
-	for i := 0; err == nil && i < maxRepeats && r.success() && r.field("complete") == false; i++ {
+	stopped := func() bool { return r.success() && r.field("complete") == false || r.field("result") == "partially_completed" }
+	for i := 0; err == nil && i < maxRepeats && stopped(); i++ {
 		r, err = s.send(ctx, st.Actor, st.Method, st.Path, st.Params)
 	}
 	return r, err
