@@ -114,7 +114,7 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 		}
 		return
 	}
-	if row.Rule == Free {
+	if row.Rule == Free || row.Rule == Nullable && vb == nil && jsonType(va) == "string" {
 		return
 	}
 	if va == nil || vb == nil {
@@ -124,7 +124,7 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 		return
 	}
 	switch row.Rule {
-	case Type:
+	case Type, Nullable:
 		if jsonType(va) != jsonType(vb) {
 			c.differ(reply, path, row, va, vb)
 		}
