@@ -27,7 +27,7 @@ const (
 	// Nullable is Type where the document allows null without requiring it: where the
 	// reference sends null the target may send a string too.
 	Nullable Rule = "nullable"
-	Map   Rule = "map"   // an object whose keys are data (bot storage): keys and values equal
+	Map      Rule = "map" // an object whose keys are data (bot storage): keys and values equal
 	// IDPrefix starts the ID rules: "id:message", "id:channel", "id:user", … An ID maps to
 	// the order in which the run first saw it, per kind; "idkeys:message" is an object
 	// whose keys are IDs of that kind.

@@ -356,7 +356,9 @@ const maxRepeats = 5000
 // level of complete, the real server answered result partially_completed instead.
 func (s *Side) sendAll(ctx context.Context, st Step) (Reply, error) {
 	r, err := s.send(ctx, st.Actor, st.Method, st.Path, st.Params)
-	stopped := func() bool { return r.success() && r.field("complete") == false || r.field("result") == "partially_completed" }
+	stopped := func() bool {
+		return r.success() && r.field("complete") == false || r.field("result") == "partially_completed"
+	}
 	for i := 0; err == nil && i < maxRepeats && stopped(); i++ {
 		r, err = s.send(ctx, st.Actor, st.Method, st.Path, st.Params)
 	}
