@@ -36,7 +36,8 @@ func TestCompareReplies(t *testing.T) {
 - {reply: op, path: order, rule: exact, requirements: [MSG-28]}
 - {reply: op, path: at, rule: time, requirements: [MSG-11]}
 - {reply: op, path: name, rule: exact, requirements: [MSG-04]}
-`), []byte("msg flags"))
+- {reply: op, path: avatar, rule: nullable, requirements: [MSG-15], line: "null"}
+`), []byte("msg flags null"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +55,8 @@ func TestCompareReplies(t *testing.T) {
 		{"times within the tolerance", `{"result":"success","msg":"","at":1000}`, `{"result":"success","msg":"","at":1002}`, false},
 		{"times beyond it", `{"result":"success","msg":"","at":1000}`, `{"result":"success","msg":"","at":1010}`, true},
 		{"the run's prefix", `{"result":"success","msg":"","name":"x0-c1"}`, `{"result":"success","msg":"","name":"x0-c1"}`, false},
+		{"a string where null is allowed", `{"result":"success","msg":"","avatar":"https://a"}`, `{"result":"success","msg":"","avatar":null}`, false},
+		{"null where a string is required", `{"result":"success","msg":"","avatar":null}`, `{"result":"success","msg":"","avatar":"https://a"}`, true},
 		{"a field only the target adds", `{"result":"success","msg":"","extra":1}`, `{"result":"success","msg":""}`, false},
 		{"a determined field the target leaves out", `{"result":"success","msg":""}`, `{"result":"success","msg":"","name":"n"}`, true},
 	}

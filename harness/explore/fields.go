@@ -24,7 +24,10 @@ const (
 	Time  Rule = "time"  // UNIX seconds, equal within the clock tolerance
 	Free  Rule = "free"  // not compared: the document leaves it open (Line says where)
 	Type  Rule = "type"  // only the JSON type (null, string, number, …) is compared
-	Map   Rule = "map"   // an object whose keys are data (bot storage): keys and values equal
+	// Nullable is Type where the document allows null without requiring it: where the
+	// reference sends null the target may send a string too.
+	Nullable Rule = "nullable"
+	Map      Rule = "map" // an object whose keys are data (bot storage): keys and values equal
 	// IDPrefix starts the ID rules: "id:message", "id:channel", "id:user", … An ID maps to
 	// the order in which the run first saw it, per kind; "idkeys:message" is an object
 	// whose keys are IDs of that kind.
@@ -150,14 +153,14 @@ func ParseTable(data, doc []byte) (*Table, error) {
 			errs = append(errs, fmt.Errorf("%s: given twice", where))
 		}
 		switch {
-		case r.Rule == Free || r.Rule == Type:
+		case r.Rule == Free || r.Rule == Type || r.Rule == Nullable:
 			switch {
 			case r.Line == "" && r.Why == "":
 				errs = append(errs, fmt.Errorf("%s: a %s field needs the document's line that leaves it open, or why the document does not name it", where, r.Rule))
 			case r.Line != "" && doc != nil && !bytes.Contains(doc, []byte(r.Line)):
 				errs = append(errs, fmt.Errorf("%s: line %q is not in the document", where, r.Line))
 			}
-			if r.Rule == Type && len(r.Requirements) == 0 {
+			if r.Rule != Free && len(r.Requirements) == 0 {
 				errs = append(errs, fmt.Errorf("%s: a type field needs the requirements its type belongs to", where))
 			}
 		case strings.HasPrefix(string(r.Rule), ObjectPrefix):

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -40,6 +41,11 @@ type generator struct {
 	// presence allows presence data (the run's first sequence on a fake): otherwise presence
 	// is only pinged.
 	presence bool
+	// control allows the control steps (a target with the capabilities they use: a fake);
+	// limits are the editing time limits the run set, tokens who holds a video-call token.
+	control bool
+	limits  []int
+	tokens  map[string]bool
 }
 
 type channelInfo struct {
@@ -63,10 +69,11 @@ type messageInfo struct {
 	channel string // "" for a direct message
 	topic   string
 	content string
+	sender  string
 }
 
 func newGenerator(seed uint64, maxTopic, maxMessage int) *generator {
-	return &generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), maxTopic: maxTopic, maxMessage: maxMessage}
+	return &generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), maxTopic: maxTopic, maxMessage: maxMessage, tokens: map[string]bool{}}
 }
 
 // operation is one kind of step and how often it is drawn.
@@ -121,12 +128,16 @@ var operations = []operation{
 // next draws the next step.
 func (g *generator) next() Step {
 	g.pending = nil
+	ops := operations
+	if g.control {
+		ops = append(slices.Clone(operations), controlOperations...)
+	}
 	total := 0
-	for _, op := range operations {
+	for _, op := range ops {
 		total += op.weight
 	}
 	n := g.rng.IntN(total)
-	for _, op := range operations {
+	for _, op := range ops {
 		if n < op.weight {
 			st := op.build(g)
 			if st.Op == "" {
@@ -166,14 +177,26 @@ func (g *generator) actorIn(ch string) string {
 	if info == nil || len(info.subscribers) == 0 || g.chance(25) {
 		return g.actor()
 	}
+	if sub := g.subscriberOf(ch); sub != "" {
+		return sub
+	}
+	return g.actor() // all of them left
+}
+
+// subscriberOf is one of the channel's subscribers, "" when it has none.
+func (g *generator) subscriberOf(ch string) string {
+	info := g.channelNamed(ch)
+	if info == nil {
+		return ""
+	}
 	var subs []string
 	for _, a := range readers { // a fixed order: the same seed, the same pick
 		if info.subscribers[a] {
 			subs = append(subs, a)
 		}
 	}
-	if len(subs) == 0 { // all of them left
-		return g.actor()
+	if len(subs) == 0 {
+		return ""
 	}
 	return pick(g, subs)
 }
@@ -328,8 +351,9 @@ func (g *generator) sendMessage() Step {
 		file = pick(g, g.uploads).name
 		content = "the file [" + file + "](/user_uploads/{upload:" + file + "})"
 	}
-	g.pending = func() { g.messages = append(g.messages, messageInfo{ch, topic, content}) }
-	return Step{Actor: g.actorIn(ch), Method: "POST", Path: "/messages", Channel: ch, Upload: file,
+	actor := g.actorIn(ch)
+	g.pending = func() { g.messages = append(g.messages, messageInfo{ch, topic, content, actor}) }
+	return Step{Actor: actor, Method: "POST", Path: "/messages", Channel: ch, Upload: file,
 		Params: map[string]string{"type": "stream", "to": "{channel:" + ch + "}", "topic": topic, "content": content}}
 }
 
@@ -365,9 +389,9 @@ func (g *generator) sendDirect() Step {
 	if g.chance(40) {
 		to = append(to, "{user:"+pick(g, []string{"moderator", "member"})+"}")
 	}
-	content := g.content()
-	g.pending = func() { g.messages = append(g.messages, messageInfo{content: content}) }
-	return Step{Actor: g.actor(), Method: "POST", Path: "/messages",
+	content, actor := g.content(), g.actor()
+	g.pending = func() { g.messages = append(g.messages, messageInfo{content: content, sender: actor}) }
+	return Step{Actor: actor, Method: "POST", Path: "/messages",
 		Params: map[string]string{"type": "private", "to": "[" + strings.Join(to, ",") + "]", "content": content}}
 }
 
@@ -401,7 +425,11 @@ func (g *generator) editMessage() Step {
 	if g.chance(20) {
 		params["send_notification_to_new_thread"] = "false"
 	}
-	return Step{Actor: g.actorIn(info.channel), Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params,
+	actor := g.actorIn(info.channel)
+	if info.sender != "" && g.chance(40) {
+		actor = info.sender // the one the time limits hold, when not a moderator
+	}
+	return Step{Actor: actor, Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: info.channel, Params: params,
 		Upload: uploadIn(info.content)}
 }
 
@@ -426,10 +454,14 @@ func (g *generator) topicMuting() Step {
 	if _, info := g.message(); info.channel != "" && g.chance(60) && len([]rune(info.topic)) <= g.maxTopic {
 		ch, topic = info.channel, info.topic
 	}
-	if g.chance(20) {
-		topic = strings.Repeat("ü", g.maxTopic+g.rng.IntN(2)) // at the bound and one past
-	}
 	actor := g.actorIn(ch)
+	if g.chance(30) {
+		// At the bound and one past, mostly by a subscriber, who may mute it.
+		topic = strings.Repeat("ü", g.maxTopic+g.rng.IntN(2))
+		if sub := g.subscriberOf(ch); sub != "" && g.chance(80) {
+			actor = sub
+		}
+	}
 	op := pick(g, []string{"add", "remove", "add", "toggle"})
 	if len(g.muted) > 0 && g.chance(50) {
 		m := pick(g, g.muted)
@@ -813,8 +845,15 @@ func (g *generator) moved(m, topic, mode string) {
 	}
 }
 
+// createVcall creates a video call, as a holder of a token mostly, once the run gave any.
 func (g *generator) createVcall() Step {
-	return Step{Actor: g.actor(), Method: "POST", Path: "/calls/vcall/create"}
+	actor := g.actor()
+	for _, a := range readers {
+		if g.tokens[a] && g.chance(40) {
+			actor = a
+		}
+	}
+	return Step{Actor: actor, Method: "POST", Path: "/calls/vcall/create"}
 }
 
 // registerPush registers an E2EE push device: the push key fields, the token fields or both,

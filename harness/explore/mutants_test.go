@@ -25,6 +25,9 @@ var exploreMutants = []string{
 	"propagate-mode-default-change-all",
 	"unmute-ignored",
 	"code-unauthorized-principal-as-bad-request",
+	"vcall-token-event-stale",        // the control steps: a token handed out through the control API
+	"batch-stopped-reports-complete", // the control steps: batches bounded through the control API
+	"mute-topic-refused-at-limit",    // a topic of exactly the bound, muted by a subscriber
 }
 
 // TestExploreTellsMutantsFromTheReference starts the mutants build of the fake with one

@@ -57,8 +57,10 @@ type Side struct {
 	prefix string
 	actors map[string]harness.User
 	syms   *symbols
-	// queues are the actors' event queues: ID and the last event read.
-	queues map[string]*queue
+	// queues are the actors' event queues: ID and the last event read; eventTypes what
+	// they ask for.
+	queues     map[string]*queue
+	eventTypes []string
 	// names maps the actors' emails and full names to a placeholder, for comparison;
 	// uploads the paths of the run's uploaded files ("<upload:f1>").
 	names *strings.Replacer
@@ -75,6 +77,12 @@ type Side struct {
 	uploaders map[string]string
 	// clockOffset is how far the side's clock is ahead of this machine's, in seconds.
 	clockOffset float64
+	// config, tokens and limits are what the sequence changed and puts back at its end: the
+	// fake's configuration values before it changed them (JSON), the users (by ID) whose
+	// video-call token it set, and the realm's editing limits ("unlimited" for none).
+	config map[string]string
+	tokens map[string]bool
+	limits map[string]string
 	// Exchanges records the requests of the sequence, for the reproduction.
 	log []Exchange
 }
@@ -101,6 +109,7 @@ func newSide(name string, t *harness.Target, prefix string) *Side {
 	s := &Side{
 		Name: name, URL: t.URL, client: t.HTTPClient(), prefix: prefix,
 		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{}, uploaders: map[string]string{},
+		config: map[string]string{}, tokens: map[string]bool{},
 		clockOffset: t.ClockOffset().Seconds(), host: t.Realm.Host,
 	}
 	var pairs []string
@@ -280,17 +289,26 @@ func (s *Side) rememberVisibility(ctx context.Context) error {
 	if s.visibility != "" {
 		return nil
 	}
-	r, err := s.send(ctx, "owner", http.MethodPost, "/register", map[string]string{
-		"event_types": `["realm_user_settings_defaults"]`, "fetch_event_types": `["realm_user_settings_defaults"]`})
+	r, err := s.ownerState(ctx, "realm_user_settings_defaults")
 	if err != nil {
 		return err
 	}
-	s.closeQueue(ctx, "owner", r)
 	defaults, _ := r.field("realm_user_settings_defaults").(map[string]any)
 	if v, ok := defaults["email_address_visibility"]; ok {
 		s.visibility = rawText(v)
 	}
 	return nil
+}
+
+// ownerState reads one part of the registration state as the owner, and deletes the queue
+// the registration opened.
+func (s *Side) ownerState(ctx context.Context, part string) (Reply, error) {
+	r, err := s.send(ctx, "owner", http.MethodPost, "/register", map[string]string{
+		"event_types": jsonText([]string{part}), "fetch_event_types": jsonText([]string{part})})
+	if err == nil {
+		s.closeQueue(ctx, "owner", r)
+	}
+	return r, err
 }
 
 // learnFields names the realm's custom profile fields by their names.

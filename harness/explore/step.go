@@ -42,6 +42,10 @@ type Step struct {
 	// User names an account the step may change: the run reads back every actor's view of
 	// the users and that account.
 	User string `json:"user,omitempty"`
+	// Control sends the step to the fake's control API (Path is under /_fake/) on both
+	// sides, as the specs move the clock and configure the fake; its answer is not compared.
+	// Actor is the user a video-call token step reads back as.
+	Control bool `json:"control,omitempty"`
 }
 
 // Script is a sequence of steps as a replay file holds it: what ran, from which seed, and

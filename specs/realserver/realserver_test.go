@@ -207,6 +207,14 @@ func rewriteEvents(v any) any {
 	return out
 }
 
+// startDouble starts the fake behind the double; the test stops both.
+func startDouble(t *testing.T) (*httptest.Server, *fixtures.Fixture) {
+	fake := fakeserver.New()
+	srv := httptest.NewServer(&double{next: fake, start: time.Now()})
+	t.Cleanup(func() { srv.Close(); fake.Close() })
+	return srv, fake.Fixture()
+}
+
 // busy acts as another user of the realm until ctx ends: it creates public channels, sends to
 // them and to the fixture's channel, edits what it sent and reacts to it.
 func busy(ctx context.Context, base string, u fixtures.User, done *sync.WaitGroup, count *int) {
@@ -248,12 +256,7 @@ func TestSuiteAgainstRealServerBehaviour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole suite")
 	}
-	fake := fakeserver.New()
-	srv := httptest.NewServer(&double{next: fake, start: time.Now()})
-	defer srv.Close()
-	defer fake.Close()
-
-	fx := fake.Fixture()
+	srv, fx := startDouble(t)
 	owner, _ := fx.UserByRole(fixtures.RoleOwner)
 	member, _ := fx.UserByRole(fixtures.RoleMember)
 	reports := t.TempDir()

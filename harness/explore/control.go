@@ -1,0 +1,159 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// What a step changes through a fake's control API (/_fake/): the clock, the configuration
+// the document leaves to the server (the video-call integration, batch bounds) and a user's
+// video-call token, which the user gets from the provider outside the chat API. Only a target
+// with every capability the steps use is sent them; the reference gets the same, so what
+// follows compares as anything else does. The answers are not compared: the control API is
+// no part of the document.
+
+// controlCapabilities are what the control steps need of a target.
+var controlCapabilities = []string{"clock", "config", "vcall-token", "batch"}
+
+// sendControl sends a control step: its path is the control API's, its parameters a form
+// (the configuration's values JSON-encoded). The side remembers what to put back at the end
+// of the sequence, and moves its idea of "now" with the clock.
+func (s *Side) sendControl(ctx context.Context, st Step) (Reply, error) {
+	if st.Path == "/_fake/config" {
+		if err := s.rememberConfig(ctx, st.Params); err != nil {
+			return Reply{}, err
+		}
+	}
+	values := url.Values{}
+	for k, v := range st.Params {
+		values.Set(k, s.resolve(v))
+	}
+	r, err := s.control(ctx, st.Method, st.Path, values)
+	if err != nil || !r.success() {
+		return r, err
+	}
+	switch st.Path {
+	case "/_fake/clock":
+		n, _ := strconv.Atoi(values.Get("advance"))
+		s.clockOffset += float64(n)
+	case "/_fake/vcall_token":
+		s.tokens[values.Get("user_id")] = values.Get("has_token") == "true"
+	}
+	return r, nil
+}
+
+// control sends one request to the control API.
+func (s *Side) control(ctx context.Context, method, path string, values url.Values) (Reply, error) {
+	encoded := values.Encode()
+	var body io.Reader
+	target := s.URL + path
+	if method == http.MethodGet {
+		if encoded != "" {
+			target += "?" + encoded
+		}
+	} else {
+		body = strings.NewReader(encoded)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, body)
+	if err != nil {
+		return Reply{}, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	// A header no web form can send: the control API refuses cross-site requests without one.
+	req.Header.Set("X-Chatconform-Explore", "control")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return Reply{}, fmt.Errorf("%s: %s %s: %w", s.Name, method, path, err)
+	}
+	defer resp.Body.Close()
+	r := Reply{Status: resp.StatusCode}
+	dec := json.NewDecoder(io.LimitReader(resp.Body, 1<<20))
+	dec.UseNumber()
+	if err := dec.Decode(&r.Body); err != nil {
+		return r, fmt.Errorf("%s: %s %s: the control API's answer is not JSON: %w", s.Name, method, path, err)
+	}
+	s.log = append(s.log, Exchange{Actor: "control", Method: method, URL: path, Body: encoded, Status: r.Status, Reply: clip(fmt.Sprint(r.Body), 2000)})
+	return r, nil
+}
+
+// rememberConfig reads the configuration's values the step changes, the first time the
+// sequence changes each.
+func (s *Side) rememberConfig(ctx context.Context, params map[string]string) error {
+	r, err := s.control(ctx, http.MethodGet, "/_fake/config", nil)
+	if err != nil {
+		return err
+	}
+	config, _ := r.field("config").(map[string]any)
+	for name := range params {
+		if _, kept := s.config[name]; kept {
+			continue
+		}
+		v, ok := config[name]
+		if !ok {
+			return fmt.Errorf("%s: the fake's configuration has no %s", s.Name, name)
+		}
+		data, _ := json.Marshal(v)
+		s.config[name] = string(data)
+	}
+	return nil
+}
+
+// rememberLimits reads the realm's editing time limits before the sequence first changes
+// them (null is unlimited).
+func (s *Side) rememberLimits(ctx context.Context) error {
+	if s.limits != nil {
+		return nil
+	}
+	r, err := s.ownerState(ctx, "realm")
+	if err != nil {
+		return err
+	}
+	s.limits = map[string]string{}
+	for _, name := range editLimits {
+		if v, ok := r.Body.(map[string]any)["realm_"+name]; ok {
+			s.limits[name] = "unlimited"
+			if v != nil {
+				s.limits[name] = rawText(v)
+			}
+		}
+	}
+	return nil
+}
+
+// restoreControl puts back what the sequence changed through the control API and the
+// realm's editing limits (the clock moves on: no later sequence depends on it).
+func (s *Side) restoreControl(ctx context.Context) {
+	users := make([]string, 0, len(s.tokens))
+	for id, has := range s.tokens {
+		if has {
+			users = append(users, id)
+		}
+	}
+	sort.Strings(users)
+	for _, id := range users {
+		_, _ = s.control(ctx, http.MethodPost, "/_fake/vcall_token", url.Values{"user_id": {id}, "has_token": {"false"}})
+	}
+	if len(s.config) > 0 {
+		values := url.Values{}
+		for k, v := range s.config {
+			values.Set(k, v)
+		}
+		_, _ = s.control(ctx, http.MethodPatch, "/_fake/config", values)
+	}
+	if len(s.limits) > 0 {
+		params := map[string]string{}
+		for k, v := range s.limits {
+			params[k] = v
+		}
+		_, _ = s.send(ctx, "owner", http.MethodPatch, "/realm", params)
+	}
+}

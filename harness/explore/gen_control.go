@@ -1,0 +1,78 @@
+package explore
+
+import (
+	"strconv"
+)
+
+// controlOperations are drawn only against a target with the control capabilities (a fake):
+// they move the clock past the realm's time limits and change those limits, hand out and take
+// back video-call tokens, configure the video-call integration and bound the batches of
+// delete-topic and mark-all-as-read, as the specs do through the control API.
+var controlOperations = []operation{
+	{"advance_clock", 4, (*generator).advanceClock},
+	{"set_edit_limit", 3, (*generator).setEditLimit}, // LIMIT-05, LIMIT-06, LIMIT-07
+	{"set_vcall_token", 2, (*generator).setVcallToken},
+	{"set_vcall_config", 1, (*generator).setVcallConfig},
+	{"set_batches", 2, (*generator).setBatches},
+	{"create_vcall", 2, (*generator).createVcall}, // operation 21, now that tokens exist
+	{"delete_topic", 2, (*generator).deleteTopic}, // operation 8, long enough to stop early
+	{"mark_all_as_read", 1, (*generator).markAllAsRead},
+}
+
+// editLimits are the realm's time limits on editing, moving and deleting messages.
+var editLimits = []string{"message_content_edit_limit_seconds", "move_messages_within_stream_limit_seconds",
+	"move_messages_between_streams_limit_seconds", "message_content_delete_limit_seconds"}
+
+// advanceClock moves both clocks forward: often by a limit the run set, at it and one past,
+// so that the messages sent before are exactly at the bound, or just older.
+func (g *generator) advanceClock() Step {
+	advance := pick(g, []int{1, 30, 601, 3601, 86401, 259201})
+	if len(g.limits) > 0 && g.chance(60) {
+		advance = pick(g, g.limits) + g.rng.IntN(2)
+	}
+	return Step{Actor: "owner", Control: true, Method: "POST", Path: "/_fake/clock",
+		Params: map[string]string{"advance": strconv.Itoa(advance)}}
+}
+
+// setEditLimit changes one of the realm's editing time limits (PATCH /realm), mostly as an
+// administrator, now and then as one who may not or to a value it refuses.
+func (g *generator) setEditLimit() Step {
+	name := pick(g, editLimits)
+	limit := pick(g, []int{60, 600, 3600, 86400})
+	value := strconv.Itoa(limit)
+	switch n := g.rng.IntN(8); n {
+	case 0:
+		value = "unlimited"
+	case 1:
+		value = pick(g, []string{"0", "-60", "soon"})
+	}
+	if value == strconv.Itoa(limit) {
+		g.pending = func() { g.limits = append(g.limits, limit) }
+	}
+	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "moderator", "member"}), Method: "PATCH", Path: "/realm",
+		Params: map[string]string{name: value}}
+}
+
+// setVcallToken gives an actor a token from the video-call provider, or takes it back: the
+// actor reads back has_vcall_token, and its event queue gets the event.
+func (g *generator) setVcallToken() Step {
+	who := pick(g, readers)
+	has := g.chance(65)
+	g.pending = func() { g.tokens[who] = has }
+	return Step{Actor: who, Control: true, Method: "POST", Path: "/_fake/vcall_token",
+		Params: map[string]string{"user_id": "{user:" + who + "}", "has_token": strconv.FormatBool(has)}}
+}
+
+// setVcallConfig configures the video-call integration, or takes it away.
+func (g *generator) setVcallConfig() Step {
+	return Step{Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
+		Params: map[string]string{"video_calls_configured": strconv.FormatBool(g.chance(80))}}
+}
+
+// setBatches bounds the work of one delete-topic or mark-all-as-read request to a few
+// batches of a few messages, as the real server's time budget does: a topic of the run's
+// messages then takes more than one request (complete = false until the last).
+func (g *generator) setBatches() Step {
+	return Step{Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
+		Params: map[string]string{"delete_batch_size": pick(g, []string{"1", "2", "3"}), "max_batches_per_request": pick(g, []string{"1", "2", "0"})}}
+}
