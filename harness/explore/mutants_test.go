@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chatconform/chatconform/harness/explore"
 	"github.com/chatconform/chatconform/harness/report"
@@ -49,7 +48,7 @@ func TestExploreTellsMutantsFromTheReference(t *testing.T) {
 			url := startMutant(t, bin, name)
 			target := connect(t, url, fixtureOwner())
 			e := &explore.Explorer{Target: target, Reference: explore.Fake, Table: tab,
-				Options: explore.Options{Seed: 1, Steps: 150, Budget: 40 * time.Second, Tolerance: 3, MaxFindings: 1}}
+				Options: explore.Options{Seed: 1, Steps: 150, Sequences: 40, Tolerance: 3, MaxFindings: 1}}
 			res, err := e.Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +68,7 @@ func TestExploreTellsMutantsFromTheReference(t *testing.T) {
 				}
 			}
 			for _, f := range res.Findings {
-				t.Logf("%s %s [%s] after %d steps", f.Difference.Reply, f.Difference.Path, strings.Join(f.Requirements, ", "), len(f.Steps))
+				t.Logf("%s %s [%s] after %d steps of the run, %d of its sequence", f.Difference.Reply, f.Difference.Path, strings.Join(f.Requirements, ", "), res.Steps, len(f.Steps))
 			}
 		})
 	}
