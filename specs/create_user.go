@@ -53,7 +53,7 @@ var _ = Describe("Operation 11: create a user (POST /users)", func() {
 	It("answers BAD_REQUEST when the email is a deactivated account's", harness.Req("OP11-05"), func() {
 		ops.OwnerNeeds("can_create_users")
 		a := ops.FreshAccount()
-		a.Email = t.DeactivatedAccount().Email
+		a.Email = deactivatedAccount(t).Email
 		harness.FailsWith(ops.CreateUser(t.User(harness.Owner), a), "BAD_REQUEST")
 	})
 

@@ -250,7 +250,7 @@ var _ = Describe("Operation 2: update a user by email, the only owner", Serial, 
 		t := harness.Current()
 		owner := t.User(harness.Owner)
 		// The deactivated account made an owner for the spec, and a member again after it.
-		deactivated := t.DeactivatedAccount()
+		deactivated := deactivatedAccount(t)
 		harness.Success(t.As(owner).PATCH("/users/{id}", deactivated.ID).WithFormField("role", 100).Expect())
 		DeferCleanup(func() { t.As(owner).PATCH("/users/{id}", deactivated.ID).WithFormField("role", 400).Expect() })
 		owners := 0
