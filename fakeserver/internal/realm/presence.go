@@ -74,7 +74,7 @@ func (s *UserDataState) UpdatePresence(userID int, status, client string) {
 	changed, announce := false, false
 	if p == nil {
 		p = &presence{idleTS: now, reportTS: now, reportStatus: status}
-		if status == "active" {
+		if status == "active" || mutation.On("presence-first-report-active") {
 			p.activeTS = now
 		}
 		s.presence[userID] = p
@@ -108,7 +108,7 @@ func (s *UserDataState) UpdatePresence(userID int, status, client string) {
 		// Clients of slim_presence identify users by id only: the email is left out.
 		ev := events.Event{
 			"type": "presence", "user_id": u.ID, "server_timestamp": float64(now),
-			"presence": map[string]any{client: s.legacyClientEntry(p, u, true)},
+			"presence": map[string]any{client: s.legacyClientEntry(p, u, !mutation.On("presence-event-pushable-missing"))},
 		}
 		withEmail := maps.Clone(ev)
 		withEmail["email"] = s.accts.apiEmail(u)
@@ -158,7 +158,7 @@ func (s *UserDataState) Presences(q PresenceQuery) PresenceResult {
 			continue
 		}
 		if q.LastUpdateID != nil && *q.LastUpdateID > 0 {
-			if p.lastUpdateID <= *q.LastUpdateID || mutation.On("history-limit-with-update-id") && p.idleTS < since {
+			if p.lastUpdateID < *q.LastUpdateID || p.lastUpdateID == *q.LastUpdateID && !mutation.On("presence-update-id-equal-included") || mutation.On("history-limit-with-update-id") && p.idleTS < since {
 				continue
 			}
 		} else if p.idleTS < since {
