@@ -349,7 +349,7 @@ func (s *MessageState) checkMovePermissions(p *editPlan) error {
 	if mutation.On("whole-topic-limit-topic-moves-only") && p.toChannel != nil {
 		return nil
 	}
-	if p.req.PropagateMode == ChangeAll && !u.IsModerator() && p.moved && !p.resolved && !p.unresolved && s.atLeast(LevelWholeTopicTimeLimit) && !(mutation.On("whole-topic-limit-from-173") && !s.atLeast(LevelWholeTopicTimeLimit+1)) {
+	if p.req.PropagateMode == ChangeAll && !u.IsModerator() && p.moved && !p.resolved && !p.unresolved && s.atLeast(LevelWholeTopicTimeLimit) && !mutation.On("change-all-limit-target-only") {
 		return s.checkWholeTopicTimeLimit(p)
 	}
 	return nil

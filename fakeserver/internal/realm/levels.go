@@ -1,10 +1,6 @@
 package realm
 
-import (
-	"strings"
-
-	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
-)
+import "strings"
 
 // The feature levels at which the API document says a server's behaviour changes, and, where
 // the document names none, those of the real server's changelog for what the suite uses. The
@@ -287,9 +283,6 @@ func (s *core) AtLeast(boundary int) bool { return s.Settings().FeatureLevel >= 
 // topicNamed is the topic a client names: trimmed, and from LevelEmptyTopic the empty topic's
 // display name read as the empty topic.
 func (s *core) topicNamed(name string) string {
-	if mutation.On("topic-display-name-before-trim") {
-		return strings.TrimSpace(displayNameUntrimmed(name, s.settings.EmptyTopicDisplayName, s.atLeast(LevelEmptyTopic)))
-	}
 	name = strings.TrimSpace(name)
 	if name == s.settings.EmptyTopicDisplayName && s.atLeast(LevelEmptyTopic) {
 		return ""

@@ -13,9 +13,6 @@ func (s *MessageState) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) 
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.accts.users[userID]
-	if mutation.On("matches-narrow-negation-ignored") {
-		terms = withoutNegation(terms)
-	}
 	f, err := s.compileNarrow(u, terms)
 	if err != nil {
 		return nil, err

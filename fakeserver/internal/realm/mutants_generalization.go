@@ -91,16 +91,6 @@ func (s *AccountState) ownersCounted() int {
 	return n
 }
 
-// withoutNegation is the narrow read with every term's negated flag dropped: a matches_narrow
-// that copies operator and operand and forgets the third field.
-func withoutNegation(terms []NarrowTerm) []NarrowTerm {
-	out := slices.Clone(terms)
-	for i := range out {
-		out[i].Negated = false
-	}
-	return out
-}
-
 // sendersLatest is the sender's newest message of m's conversation as u reads it: the message
 // a content edit changes on a server that edits "the last message" rather than the one named.
 func (s *MessageState) sendersLatest(u *User, m *Message) *Message {
@@ -125,15 +115,6 @@ func oldestContentEdit(m *Message) int64 {
 		}
 	}
 	return m.LastEditTime
-}
-
-// displayNameUntrimmed compares a topic with the empty topic's display name before trimming:
-// a display name sent with spaces around it stays that text.
-func displayNameUntrimmed(name, display string, fromLevel bool) string {
-	if fromLevel && name == display {
-		return ""
-	}
-	return name
 }
 
 // sortByFirstMessage orders topics by when they began, newest first: recency read as the

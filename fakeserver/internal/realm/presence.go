@@ -74,7 +74,7 @@ func (s *UserDataState) UpdatePresence(userID int, status, client string) {
 	changed, announce := false, false
 	if p == nil {
 		p = &presence{idleTS: now, reportTS: now, reportStatus: status}
-		if status == "active" || mutation.On("presence-first-report-active") {
+		if status == "active" {
 			p.activeTS = now
 		}
 		s.presence[userID] = p
@@ -108,7 +108,7 @@ func (s *UserDataState) UpdatePresence(userID int, status, client string) {
 		// Clients of slim_presence identify users by id only: the email is left out.
 		ev := events.Event{
 			"type": "presence", "user_id": u.ID, "server_timestamp": float64(now),
-			"presence": map[string]any{client: s.legacyClientEntry(p, u, !mutation.On("presence-event-pushable-missing"))},
+			"presence": map[string]any{client: s.legacyClientEntry(p, u, true)},
 		}
 		withEmail := maps.Clone(ev)
 		withEmail["email"] = s.accts.apiEmail(u)
