@@ -41,6 +41,7 @@ func (t *Target) createRealmObject(path string, params url.Values, what string) 
 const (
 	ProfileFieldShortText = 1
 	ProfileFieldLongText  = 2
+	ProfileFieldDate      = 4
 	ProfileFieldURL       = 5
 	ProfileFieldUsers     = 6
 )

@@ -52,6 +52,17 @@ var _ = Describe("Operation 1: the edit history records who edited and when (PAT
 		Expect(int64(m.Value("last_edit_timestamp").Number().Raw())).To(BeNumerically(">=", sent+int64(later/time.Second)))
 	})
 
+	// Two edits: the latest one's time, whichever end of the history a server reads.
+	It("gives last_edit_timestamp the time of the latest of two content edits", harness.Req("MSG-34"), func() {
+		id := t.SendToChannel(t.User(harness.Member), ch, topic, "edited twice")
+		harness.Success(ops.EditMessage(member, id, "content", "first edit"))
+		first := int64(ops.MessageAs(member, id).Value("last_edit_timestamp").Number().Raw())
+		t.PassTime(2 * time.Minute)
+		harness.Success(ops.EditMessage(member, id, "content", "second edit"))
+		last := int64(ops.MessageAs(member, id).Value("last_edit_timestamp").Number().Raw())
+		Expect(last).To(BeNumerically(">=", first+120), "last_edit_timestamp is the first edit's, not the latest's")
+	})
+
 	It("gives a move's entry the mover's user_id, not the sender's, and the time of the move", harness.Req("MSG-40"), func() {
 		t.Subscribe(ch, t.User(harness.Moderator))
 		t.LetMembersMove()

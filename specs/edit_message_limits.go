@@ -106,6 +106,15 @@ var _ = Describe("Operation 1: move time limits and wildcard mentions (PATCH /me
 				refuse(harness.UniqueName("refused"))
 			})
 
+			// The rule is the topic's, whichever way it moves: a channel move too.
+			It("answers it to a whole-topic move to another channel as well", harness.Req("ERR-05"), func() {
+				other := t.NewChannel(harness.Public, t.User(harness.Member))
+				harness.FailsWith(ops.EditMessage(member, recent[1], "stream_id", other.ID, "propagate_mode", "change_all"),
+					"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED")
+				channelID, _ := ops.Where(member, recent[1])
+				Expect(channelID).To(Equal(ch.ID))
+			})
+
 			It("says from which message on it may move", harness.Req("ERR-06"), func() {
 				refuse(harness.UniqueName("refused")).Value("first_message_id_allowed_to_move").Number().IsInt().IsEqual(recent[0])
 			})

@@ -284,6 +284,11 @@ var _ = Describe("Operation 6: the Message object of a channel message", func() 
 		}),
 	)
 
+	// Content is then the Markdown itself, but raw_content stays (deprecated, not removed).
+	It("keeps raw_content with apply_markdown=false", harness.Req("VER-11", "MSG-39"), func() {
+		harness.Success(ops.FetchMessage(reader(), id, "apply_markdown", false)).Value("raw_content").String().IsEqual(ops.FieldsSource)
+	})
+
 	DescribeTable("renders",
 		func(query []any, check func(m *httpexpect.Object)) { check(fetched(query...)) },
 		Entry("the content as HTML by default", harness.Req("OP06-01", "MSG-09"), nil, func(m *httpexpect.Object) {

@@ -111,6 +111,9 @@ var _ = Describe("Operation 10: update a subscription setting (PATCH /users/me/s
 		Entry("color given a boolean", harness.Req("OP10-03"), "color", true),
 		Entry("a boolean property given a color", harness.Req("OP10-04"), "pin_to_top", "#1a2b3c"),
 		Entry("a boolean property given a word", harness.Req("OP10-04"), "is_muted", "sometimes"),
+		// Texts that a lax boolean parser takes for one are neither JSON booleans nor colors.
+		Entry("a boolean property given 1", harness.Req("OP10-04"), "pin_to_top", "1"),
+		Entry("a boolean property given t", harness.Req("OP10-04"), "pin_to_top", "t"),
 	)
 
 	DescribeTable("refuses a request without a valid property or value",

@@ -159,11 +159,12 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 	})
 
 	Describe("profile_data", func() {
-		var text, link, users int
+		var text, link, users, date int
 		BeforeEach(func() {
 			text = t.ProfileField(harness.ProfileFieldShortText)
 			link = t.ProfileField(harness.ProfileFieldURL)
 			users = t.ProfileField(harness.ProfileFieldUsers)
+			date = t.ProfileField(harness.ProfileFieldDate)
 		})
 
 		DescribeTable("sets a field from an array of {id, value} objects",
@@ -202,6 +203,7 @@ var _ = Describe("Operation 2: update a user by email (PATCH /users/{email})", f
 				Expect(ok).To(BeFalse())
 			},
 			Entry("a link field given text that is not a URL", harness.Req("OP02-10"), func() int { return link }, "not a link"),
+			Entry("a date field given text that is not a date", harness.Req("OP02-10"), func() int { return date }, "not a date"),
 			Entry("a users field given a string", harness.Req("OP02-11"), func() int { return users }, "someone"),
 			Entry("a users field given the ID of no user", harness.Req("OP02-11"), func() int { return users }, []int{2147483000}),
 			Entry("a text field given user IDs", harness.Req("OP02-10"), func() int { return text }, []int{1}),

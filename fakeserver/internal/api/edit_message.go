@@ -19,7 +19,7 @@ func (s *Service) updateMessage(c *handler.Call) (handler.Fields, error) {
 		modes = append(modes, v)
 	}
 	req := realm.EditRequest{PropagateMode: c.P.Enum("propagate_mode", realm.ChangeOne, modes...)}
-	if topic, given := s.topicParam(c); given {
+	if topic, given := s.topicParam(c); given && !(mutation.On("subject-alias-send-only") && !c.P.Has("topic")) {
 		req.Topic = &topic
 	}
 	req.NotifyOldThread = c.P.Bool("send_notification_to_old_thread", mutation.On("old-thread-notified-by-default"))

@@ -33,11 +33,19 @@ func (s *Service) getMessage(c *handler.Call) (messageReply, error) {
 	if !s.realm().AtLeast(realm.LevelWholeMessage) {
 		return messageReply{RawContent: raw}, nil
 	}
+	if mutation.On("fetch-message-in-list") {
+		return messageReply{Messages: []realm.MessageView{msg}, RawContent: raw}, nil
+	}
+	if mutation.On("raw-content-omitted-when-markdown-given") && !opts.ApplyMarkdown {
+		return messageReply{Message: &msg}, nil
+	}
 	return messageReply{Message: &msg, RawContent: raw}, nil
 }
 
 // messageReply is the reply of GET /messages/{message_id}.
 type messageReply struct {
 	Message    *realm.MessageView `json:"message,omitempty"`
-	RawContent string             `json:"raw_content"`
+	RawContent string             `json:"raw_content,omitempty"`
+	// Messages is set by a mutation point only (fetch-message-in-list).
+	Messages []realm.MessageView `json:"messages,omitempty"`
 }

@@ -21,6 +21,9 @@ func (s *Service) registerClientDevice(c *handler.Call) (handler.Fields, error) 
 // registerPushDevice: POST /mobile_push/register (operation 7). Parameters are read first, so a
 // missing device_id is reported even when no push service is configured, as on the real server.
 func (s *Service) registerPushDevice(c *handler.Call) (handler.Fields, error) {
+	if mutation.On("push-registration-from-407") && !s.realm().AtLeast(realm.LevelPushRegistration+1) {
+		return nil, apierr.NotFound()
+	}
 	if mutation.On("push-registration-not-found") {
 		return nil, apierr.NotFound()
 	}
@@ -61,7 +64,7 @@ func (s *Service) registerPushDevice(c *handler.Call) (handler.Fields, error) {
 func (s *Service) registerPushAccount(c *handler.Call) (handler.Fields, error) {
 	c.P.RequiredEnum("token_kind", "fcm", "apns")
 	account := c.P.RequiredInt("push_account_id")
-	if s.realm().AtLeast(realm.LevelPushKey) {
+	if s.realm().AtLeast(realm.LevelPushKey) && !(mutation.On("push-key-from-level-433") && !s.realm().AtLeast(realm.LevelPushKey+1)) {
 		c.P.RequiredString("push_key")
 	} else {
 		c.P.RequiredString("push_public_key")

@@ -2,9 +2,11 @@ package api
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/chatconform/chatconform/fakeserver/internal/apierr"
 	"github.com/chatconform/chatconform/fakeserver/internal/handler"
+	"github.com/chatconform/chatconform/fakeserver/internal/mutation"
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
@@ -24,6 +26,9 @@ func (s *Service) updateSubscription(c *handler.Call) (handler.Fields, error) {
 	var b bool
 	if json.Unmarshal([]byte(raw), &b) == nil {
 		value = b
+	}
+	if pb, err := strconv.ParseBool(raw); mutation.On("subscription-value-parsebool") && err == nil {
+		value = pb
 	}
 	return handler.Fields{}, s.realm().SetSubscriptionProperty(c.User.ID, id, property, value)
 }

@@ -12,7 +12,10 @@ func (s *Service) muteTopic(c *handler.Call) (handler.Fields, error) {
 	streamID, hasID := c.P.Int("stream_id")
 	name, hasName := c.P.String("stream")
 	topic := c.P.RequiredString("topic")
-	op := c.P.RequiredEnum("op", "add", "remove")
+	op := "add"
+	if !mutation.On("mute-topic-op-defaults-to-add") || c.P.Has("op") {
+		op = c.P.RequiredEnum("op", "add", "remove")
+	}
 	if err := c.Done(); err != nil {
 		return nil, err
 	}

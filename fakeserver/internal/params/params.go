@@ -77,6 +77,9 @@ func (p *Params) parse(r *http.Request, body []byte, read bool) error {
 	if err != nil {
 		return apierr.BadRequest("Malformed query string: %v", err)
 	}
+	if mutation.On("query-plus-not-space") {
+		query = plusKept(r.URL.RawQuery)
+	}
 	if p.values == nil {
 		p.values = query
 		return nil

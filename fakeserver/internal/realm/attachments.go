@@ -184,6 +184,9 @@ func (s *UploadState) RemoveAttachment(userID, id int) error {
 	if mutation.On("attachment-delete-removes-oldest") {
 		a = s.oldestAttachmentOf(userID)
 	}
+	if mutation.On("attachment-referenced-delete-refused") && len(a.MessageIDs) > 0 {
+		return apierr.BadRequest("The attachment is referenced by a message")
+	}
 	if mutation.On("attachment-delete-not-applied") {
 		return nil
 	}

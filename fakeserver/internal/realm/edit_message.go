@@ -89,6 +89,9 @@ func (s *MessageState) planEdit(editorID, messageID int, req EditRequest, pre *p
 	if err != nil {
 		return nil, err
 	}
+	if mutation.On("content-edit-senders-latest") && req.Content != nil {
+		m = s.sendersLatest(u, m)
+	}
 	p := &editPlan{req: req, editor: u, target: m, streamGiven: req.StreamID != nil, pre: pre}
 	if req.PropagateMode == "" {
 		p.req.PropagateMode = ChangeOne
@@ -177,7 +180,7 @@ func (s *MessageState) validateEditPayload(p *editPlan) error {
 	}
 	if p.topic != nil {
 		resolvedEmpty := strings.TrimSpace(ResolvedTopicPrefix)
-		if (*p.topic == resolvedEmpty || *p.topic == ResolvedTopicPrefix+s.settings.EmptyTopicDisplayName) && !mutation.On("empty-topic-resolvable") {
+		if (*p.topic == resolvedEmpty && !mutation.On("empty-topic-bare-mark-resolvable") || *p.topic == ResolvedTopicPrefix+s.settings.EmptyTopicDisplayName) && !mutation.On("empty-topic-resolvable") {
 			return apierr.BadRequest("General chat cannot be marked as resolved")
 		}
 		if err := checkTopicCharacters(*p.topic); err != nil {
@@ -343,7 +346,10 @@ func (s *MessageState) checkMovePermissions(p *editPlan) error {
 	if mutation.On("whole-topic-limit-binds-moderators") && p.req.PropagateMode == ChangeAll && u.IsModerator() && p.moved && !p.resolved && !p.unresolved {
 		return s.checkWholeTopicTimeLimit(p)
 	}
-	if p.req.PropagateMode == ChangeAll && !u.IsModerator() && p.moved && !p.resolved && !p.unresolved && s.atLeast(LevelWholeTopicTimeLimit) {
+	if mutation.On("whole-topic-limit-topic-moves-only") && p.toChannel != nil {
+		return nil
+	}
+	if p.req.PropagateMode == ChangeAll && !u.IsModerator() && p.moved && !p.resolved && !p.unresolved && s.atLeast(LevelWholeTopicTimeLimit) && !mutation.On("change-all-limit-target-only") {
 		return s.checkWholeTopicTimeLimit(p)
 	}
 	return nil

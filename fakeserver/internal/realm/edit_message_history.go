@@ -46,6 +46,9 @@ func (s *MessageState) addEditFields(v *MessageView, m *Message, opts ViewOption
 		// Before level 365 a move counted as an edit, and nothing told them apart.
 		v.LastEditTimestamp, v.LastMovedTimestamp = max(m.LastEditTime, m.LastMoveTime), 0
 	}
+	if mutation.On("last-edit-timestamp-oldest-edit") && v.LastEditTimestamp != 0 {
+		v.LastEditTimestamp = oldestContentEdit(m)
+	}
 	if mutation.On("last-edit-timestamp-milliseconds") {
 		v.LastEditTimestamp *= 1000
 	}

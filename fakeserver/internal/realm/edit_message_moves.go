@@ -100,6 +100,9 @@ func (s *MessageState) messagesToMove(p *editPlan) []*Message {
 	if mutation.On("change-later-moves-whole-topic") && p.req.PropagateMode == ChangeLater {
 		return s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic)
 	}
+	if mutation.On("move-takes-inaccessible") && p.req.PropagateMode == ChangeAll {
+		return s.everyTopicMessage(p.target.ChannelID, p.target.Topic)
+	}
 	var out []*Message
 	for _, m := range s.topicMessages(p.editor, p.target.ChannelID, p.target.Topic) {
 		if p.req.PropagateMode == ChangeAll || (m.ID >= p.target.ID) != mutation.On("change-later-moves-earlier") || m == p.target {
@@ -192,7 +195,7 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 		if mutation.On("resolve-sets-last-moved") && (p.resolved || p.unresolved) {
 			mm.LastMoveTime = now
 		}
-		if p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved) {
+		if p.toChannel != nil || (p.topic != nil && !p.resolved && !p.unresolved && !mutation.On("last-moved-channel-moves-only")) {
 			mm.LastMoveTime = now
 		}
 		ids = append(ids, mm.ID)

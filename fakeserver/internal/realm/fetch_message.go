@@ -16,12 +16,18 @@ func (s *MessageState) GetMessage(userID, messageID int, opts ViewOptions) (Mess
 	if m := s.messages[messageID]; mutation.On("fetch-others-direct-message") && m != nil && m.IsDirect {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
+	if m := s.messages[messageID]; mutation.On("fetch-channel-access-unchecked") && m != nil && !m.IsDirect {
+		return s.messageView(u, m, opts), m.Content, nil
+	}
 	if mutation.On("fetch-missing-message-code") && s.messages[messageID] == nil {
 		return MessageView{}, "", apierr.Of(apierr.KindInvalid, "NOT_FOUND", "Invalid message(s)")
 	}
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
 		return MessageView{}, "", err
+	}
+	if mutation.On("raw-content-as-first-sent") {
+		return s.messageView(u, m, opts), contentAsSent(m), nil
 	}
 	if mutation.On("raw-content-rendered") {
 		return s.messageView(u, m, opts), m.Rendered, nil

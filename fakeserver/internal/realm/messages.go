@@ -402,6 +402,9 @@ func (s *MessageState) messageView(viewer *User, m *Message, opts ViewOptions) M
 	if !opts.ApplyMarkdown {
 		v.Content, v.ContentType = m.Content, "text/x-markdown"
 	}
+	if mutation.On("content-type-markdown-unprefixed") && !opts.ApplyMarkdown {
+		v.ContentType = "text/markdown"
+	}
 	if mutation.On("raw-markdown-content-rendered") {
 		v.Content = m.Rendered
 	}

@@ -90,3 +90,47 @@ func (s *AccountState) ownersCounted() int {
 	}
 	return n
 }
+
+// sendersLatest is the sender's newest message of m's conversation as u reads it: the message
+// a content edit changes on a server that edits "the last message" rather than the one named.
+func (s *MessageState) sendersLatest(u *User, m *Message) *Message {
+	if m.IsDirect {
+		return m
+	}
+	latest := m
+	for _, o := range s.topicMessages(u, m.ChannelID, m.Topic) {
+		if o.SenderID == m.SenderID && o.ID > latest.ID {
+			latest = o
+		}
+	}
+	return latest
+}
+
+// oldestContentEdit is the time of the message's first content edit: last_edit_timestamp read
+// from the wrong end of an oldest-first history.
+func oldestContentEdit(m *Message) int64 {
+	for _, e := range m.EditHistory {
+		if e.PrevContent != nil {
+			return e.Timestamp
+		}
+	}
+	return m.LastEditTime
+}
+
+// sortByFirstMessage orders topics by when they began, newest first: recency read as the
+// topic's first message rather than its last.
+func (s *MessageState) sortByFirstMessage(topics []Topic, channelID int) {
+	first := func(t Topic) int { return s.index.topics[channelID][topicKeyOf(t.Name)].First() }
+	slices.SortStableFunc(topics, func(a, b Topic) int { return first(b) - first(a) })
+}
+
+// contentAsSent is the message's content before its first content edit: a raw_content read
+// from a copy kept at send time.
+func contentAsSent(m *Message) string {
+	for _, e := range m.EditHistory {
+		if e.PrevContent != nil {
+			return *e.PrevContent
+		}
+	}
+	return m.Content
+}

@@ -158,7 +158,7 @@ func (s *UserDataState) Presences(q PresenceQuery) PresenceResult {
 			continue
 		}
 		if q.LastUpdateID != nil && *q.LastUpdateID > 0 {
-			if p.lastUpdateID <= *q.LastUpdateID || mutation.On("history-limit-with-update-id") && p.idleTS < since {
+			if p.lastUpdateID < *q.LastUpdateID || p.lastUpdateID == *q.LastUpdateID && !mutation.On("presence-update-id-equal-included") || mutation.On("history-limit-with-update-id") && p.idleTS < since {
 				continue
 			}
 		} else if p.idleTS < since {

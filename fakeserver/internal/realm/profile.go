@@ -199,7 +199,7 @@ func (s *AccountState) checkFieldValue(f *ProfileField, value any) error {
 	case FieldLongText:
 		limit = maxLongTextLength
 	case FieldDate:
-		if _, err := time.Parse(time.DateOnly, str); err != nil {
+		if _, err := time.Parse(time.DateOnly, str); err != nil && !mutation.On("profile-date-unchecked") {
 			return apierr.BadRequest("%s is not a date", f.Name)
 		}
 	case FieldURL:

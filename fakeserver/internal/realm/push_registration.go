@@ -122,6 +122,9 @@ func (s *UserDataState) RegisterPushDevice(userID int, r PushRegistration) error
 		return apierr.BadRequest("Missing parameters: must provide either all push key fields, all token fields, or both.")
 	case !tokenFields && d.PushKeyID == nil && !mutation.On("push-key-only-initial-accepted"):
 		return apierr.BadRequest("No push registration exists to rotate key for.")
+	case !keyFields && d.PushKeyID == nil && mutation.On("push-token-only-initial-accepted"):
+		d.TokenKind, d.TokenID, d.TokenUpdated = *r.TokenKind, *r.TokenID, s.Now()
+		return nil
 	}
 	var key []byte
 	if keyFields {
@@ -137,7 +140,7 @@ func (s *UserDataState) RegisterPushDevice(userID int, r PushRegistration) error
 		if err := checkTokenFields(r); err != nil {
 			return err
 		}
-		if !keyFields && d.PushKeyID == nil {
+		if (!keyFields || mutation.On("push-initial-token-before-key")) && d.PushKeyID == nil {
 			return apierr.BadRequest("No push registration exists to rotate token for.")
 		}
 	}
@@ -283,6 +286,6 @@ func (s *UserDataState) RemoveLegacyToken(userID int, kind, token string) error 
 // identifies.
 func (s *UserDataState) removeLegacyTokens(userID int, kind, tokenID string) {
 	s.legacyTokens = slices.DeleteFunc(s.legacyTokens, func(t legacyToken) bool {
-		return t.UserID == userID && t.Kind == kind && LegacyTokenID(t.Token) == tokenID
+		return t.UserID == userID && (mutation.On("push-legacy-every-token-removed") || t.Kind == kind && LegacyTokenID(t.Token) == tokenID)
 	})
 }

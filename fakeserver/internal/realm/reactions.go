@@ -269,6 +269,9 @@ type SubmessageView struct {
 }
 
 func submessageViews(m *Message) []SubmessageView {
+	if mutation.On("submessages-null-when-none") && len(m.Submessages) == 0 {
+		return nil
+	}
 	out := make([]SubmessageView, 0, len(m.Submessages))
 	for _, sm := range m.Submessages {
 		out = append(out, SubmessageView{ID: sm.ID, MessageID: m.ID, SenderID: sm.SenderID, MsgType: sm.MsgType, Content: sm.Content})

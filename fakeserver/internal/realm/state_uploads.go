@@ -88,6 +88,12 @@ func (s *UploadState) afterContentEdited(m *Message, oldContent string) []Detach
 			s.publishAttachment("update", a)
 			if len(a.MessageIDs) == 0 && a.OwnerID == m.SenderID {
 				detached = append(detached, s.attachmentView(a))
+				if mutation.On("detached-upload-size-kib") {
+					detached[len(detached)-1].Size = (len(a.Content) + 1023) / 1024
+				}
+				if mutation.On("detached-upload-path-id-as-url") {
+					detached[len(detached)-1].PathID = UploadPathPrefix + a.PathID
+				}
 			}
 		case !a.references(m.ID) && linked[a.ID]:
 			s.claimAttachment(a, m)

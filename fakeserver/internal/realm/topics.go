@@ -58,6 +58,9 @@ func (s *MessageState) Topics(userID, channelID int, allowEmptyName bool) ([]Top
 		topics = append(topics, s.otherChannelsTopics(u, ch.ID)...)
 	}
 	slices.SortFunc(topics, func(a, b Topic) int { return b.MaxID - a.MaxID })
+	if mutation.On("topics-by-first-message") {
+		s.sortByFirstMessage(topics, ch.ID)
+	}
 	if mutation.On("topics-oldest-first") {
 		slices.Reverse(topics)
 	}
