@@ -31,21 +31,22 @@ func (s *Service) getMessage(c *handler.Call) (messageReply, error) {
 		return messageReply{}, err
 	}
 	if !s.realm().AtLeast(realm.LevelWholeMessage) {
-		return messageReply{RawContent: raw}, nil
+		return messageReply{RawContent: &raw}, nil
 	}
 	if mutation.On("fetch-message-in-list") {
-		return messageReply{Messages: []realm.MessageView{msg}, RawContent: raw}, nil
+		return messageReply{Messages: []realm.MessageView{msg}, RawContent: &raw}, nil
 	}
 	if mutation.On("raw-content-omitted-when-markdown-given") && !opts.ApplyMarkdown {
 		return messageReply{Message: &msg}, nil
 	}
-	return messageReply{Message: &msg, RawContent: raw}, nil
+	return messageReply{Message: &msg, RawContent: &raw}, nil
 }
 
 // messageReply is the reply of GET /messages/{message_id}.
 type messageReply struct {
-	Message    *realm.MessageView `json:"message,omitempty"`
-	RawContent string             `json:"raw_content,omitempty"`
+	Message *realm.MessageView `json:"message,omitempty"`
+	// RawContent is always given (even when empty); nil only at a mutation point.
+	RawContent *string `json:"raw_content,omitempty"`
 	// Messages is set by a mutation point only (fetch-message-in-list).
 	Messages []realm.MessageView `json:"messages,omitempty"`
 }
