@@ -32,16 +32,15 @@ conformance:
 	$(GO) run -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" ./cmd/chatconform
 
 # Every test (the README's second command; .ci/run runs it on a clean clone). The static checks
-# (CPU) and the engines' installs (network and disk, one apt at a time) run side by side, then
-# the unit tests, which keep both cores busy alone. The later steps go two at a time, each
-# target's output kept together: the race run, the level sweep and the suite's runs each wait
-# on their fakes a good part of the time, which the other fills. Each step's time is printed
-# after it, so that a slow run shows where it went.
+# (CPU) and the engines' installs (network and disk, one apt at a time) run side by side; then
+# every test target, three at a time, each target's output kept together. Each of them waits on
+# another program part of its time (the unit run on Docker, Chromium and its runners, the level
+# sweep and the suite's runs on their fakes), and in steps of two the last target of a step ran
+# alone while a core waited: three at once keep both cores busy until the end. The longest,
+# the level sweep and the unit run, start first. Each step's time is printed after it.
 test:
 	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target static engines,static and engines)
-	@$(call timed,$(MAKE) --no-print-directory unit,unit)
-	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target race levels,race and levels)
-	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target suite suite-binary mutants-sample,suite and mutants)
+	@$(call timed,$(MAKE) --no-print-directory -j3 --output-sync=target levels unit race suite suite-binary mutants-sample,the tests)
 
 # timed runs a command and prints how long it took: $(call timed,command,name).
 timed = start=$$(date +%s); $(1) && echo "make test: $(2) took $$(( $$(date +%s) - start )) s"
@@ -72,16 +71,18 @@ lint:
 # -short leaves out the tests that start other programs (the container, a consumer module, Chromium),
 # which the unit run covers and which add nothing for the detector.
 # RACE_BULK are long tests that run one thing at a time (the bad-input table, the fake's longest
-# single-threaded tables, and the property tests of the parsers and indexes, each 10 s to a
-# minute under the detector): the detector finds nothing in them that the unit run does not
-# check, so they run there only.
+# single-threaded tables, the property tests of the parsers and indexes, the OpenAPI check's
+# tables and its walk of every described path, and the harness's specs run in Ginkgo one after
+# another; each 10 s to three minutes under the detector): the detector finds nothing in them
+# that the unit run does not check, so they run there only.
 race:
 	$(WITHOUT_SETTINGS) $(GO) test -race -short -timeout $(TEST_TIMEOUT) -skip '$(RACE_SKIP)' $(RACE_PKGS)
 RACE_PKGS = ./fakeserver/... ./harness/...
 RACE_BULK = TestBadInput TestBotStorage TestPasswordChange TestRealmSettings TestEmailChange \
 	TestCreateBotServices TestKeptItemsAreBounded TestUpdateSettingsEachSetting TestOversizedBody \
 	TestRouteTableCoversRouter TestRoutesByLevel TestParseErrors TestCompilePattern \
-	TestNarrowedFetchesEqualAScan TestIDListMatchesASortedSlice TestCostPerByte
+	TestNarrowedFetchesEqualAScan TestIDListMatchesASortedSlice TestCostPerByte \
+	TestExchanges TestEvents TestFakeAnswersAgreeWithDescription TestInGinkgo
 RACE_SKIP = ^($(subst $(space),|,$(strip $(RACE_BULK))))$$
 space := $(subst ,, )
 
