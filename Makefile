@@ -32,15 +32,18 @@ conformance:
 	$(GO) run -ldflags "-X github.com/chatconform/chatconform/harness.Version=$(VERSION)" ./cmd/chatconform
 
 # Every test (the README's second command; .ci/run runs it on a clean clone). The static checks
-# (CPU) and the engines' installs (network and disk, one apt at a time) run side by side; then
-# every test target, three at a time, each target's output kept together. Each of them waits on
-# another program part of its time (the unit run on Docker, Chromium and its runners, the level
-# sweep and the suite's runs on their fakes), and in steps of two the last target of a step ran
-# alone while a core waited: three at once keep both cores busy until the end. The longest,
-# the level sweep and the unit run, start first. Each step's time is printed after it.
+# (CPU) and the engines' installs (network and disk, one apt at a time) run side by side, then
+# the unit tests, which keep both cores busy alone. The later steps go two at a time, each
+# target's output kept together: the race run, the level sweep and the suite's runs each wait
+# on their fakes a good part of the time, which the other fills. Each step's time is printed
+# after it, so that a slow run shows where it went. (All of them at once, three at a time,
+# took longer: the unit run's container and consumer tests, which wait on Docker and Node.js,
+# then got a sixth of a core each and ended minutes after the rest.)
 test:
 	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target static engines,static and engines)
-	@$(call timed,$(MAKE) --no-print-directory -j3 --output-sync=target levels unit race suite suite-binary mutants-sample,the tests)
+	@$(call timed,$(MAKE) --no-print-directory unit,unit)
+	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target race levels,race and levels)
+	@$(call timed,$(MAKE) --no-print-directory -j2 --output-sync=target suite suite-binary mutants-sample,suite and mutants)
 
 # timed runs a command and prints how long it took: $(call timed,command,name).
 timed = start=$$(date +%s); $(1) && echo "make test: $(2) took $$(( $$(date +%s) - start )) s"

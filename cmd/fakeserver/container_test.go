@@ -28,6 +28,9 @@ func TestContainerImagePassesTheSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs a Docker engine and minutes; skipped with -short")
 	}
+	// Beside the package's other long tests, which wait on Node.js and the fake's binary as
+	// this one waits on Docker.
+	t.Parallel()
 	container.SkipWithoutEngine(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {

@@ -30,6 +30,7 @@ func TestReadmeSnippets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fake and runs node and python")
 	}
+	t.Parallel()
 	ctx := testctx.Context(t)
 	url, stop := startFake(ctx, t)
 	defer func() { _, _ = stop() }()

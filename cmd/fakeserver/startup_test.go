@@ -21,6 +21,7 @@ func TestResetKeepsTheFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fake")
 	}
+	t.Parallel()
 	ctx := testctx.Context(t)
 	fixture := filepath.Join(t.TempDir(), "realm.yaml")
 	if err := os.WriteFile(fixture, []byte(strings.Replace(string(fixtures.DefaultYAML()), "name: ", "name: Flagged ", 1)), 0o644); err != nil {
@@ -80,6 +81,7 @@ func TestBadStartFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fake")
 	}
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "fakeserver")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("building the fake: %v\n%s", err, out)

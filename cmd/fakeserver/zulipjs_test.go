@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chatconform/chatconform/fixtures"
@@ -26,6 +27,7 @@ func TestZulipJS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs zulip-js from npm and builds the fake; skipped with -short")
 	}
+	t.Parallel()
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("needs Node.js and npm to run the official JavaScript client (zulip-js): %s is not installed", tool)
@@ -62,10 +64,15 @@ func TestZulipJS(t *testing.T) {
 	}
 }
 
+// installing serializes installZulipJS: two parallel tests call it.
+var installing sync.Mutex
+
 // installZulipJS installs the locked packages with npm ci, unless node_modules (ignored by
 // git) already holds this very lock: make test stays cheap after the first run.
 func installZulipJS(ctx context.Context, t *testing.T) {
 	t.Helper()
+	installing.Lock()
+	defer installing.Unlock()
 	lock, err := os.ReadFile(filepath.Join(zulipJSDir, "package-lock.json"))
 	if err != nil {
 		t.Fatal(err)

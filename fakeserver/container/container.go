@@ -226,14 +226,16 @@ func finalStage(dockerfile []byte) ([]byte, error) {
 // SkipWithoutEngine prepares testcontainers for a local Docker engine and skips the test, with
 // the reason, where none answers. The reaper container (Ryuk) is turned off, as its image comes
 // from a registry a sandboxed machine may not reach: Terminate cleans up instead. Call it before
-// anything else touches testcontainers, which reads its settings once.
+// anything else touches testcontainers, which reads its settings once per process: they are
+// set for the whole process (t.Setenv would put them back too late to matter, and would keep
+// the test from running in parallel).
 func SkipWithoutEngine(t testing.TB) {
 	t.Helper()
-	t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	// Under a sandboxed kernel testcontainers takes itself for a container and dials the bridge
 	// gateway; a local engine publishes ports on the loopback address.
 	if os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" && os.Getenv("DOCKER_HOST") == "" {
-		t.Setenv("TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1")
+		_ = os.Setenv("TESTCONTAINERS_HOST_OVERRIDE", "127.0.0.1")
 	}
 	provider, err := testcontainers.NewDockerProvider()
 	if err == nil {

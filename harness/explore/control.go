@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // What a step changes through a fake's control API (/_fake/): the clock, the configuration
@@ -51,37 +49,19 @@ func (s *Side) sendControl(ctx context.Context, st Step) (Reply, error) {
 
 // control sends one request to the control API.
 func (s *Side) control(ctx context.Context, method, path string, values url.Values) (Reply, error) {
-	encoded := values.Encode()
-	var body io.Reader
-	target := s.URL + path
-	if method == http.MethodGet {
-		if encoded != "" {
-			target += "?" + encoded
-		}
-	} else {
-		body = strings.NewReader(encoded)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, target, body)
+	req, logged, err := formRequest(ctx, method, s.URL+path, values)
 	if err != nil {
 		return Reply{}, err
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
 	// A header no web form can send: the control API refuses cross-site requests without one.
 	req.Header.Set("X-Chatconform-Explore", "control")
-	resp, err := s.client.Do(req)
+	r, err := s.do(req, "control", logged, nil, 1<<20)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%s: %s %s: %w", s.Name, method, path, err)
+		return r, err
 	}
-	defer resp.Body.Close()
-	r := Reply{Status: resp.StatusCode}
-	dec := json.NewDecoder(io.LimitReader(resp.Body, 1<<20))
-	dec.UseNumber()
-	if err := dec.Decode(&r.Body); err != nil {
-		return r, fmt.Errorf("%s: %s %s: the control API's answer is not JSON: %w", s.Name, method, path, err)
+	if _, text := r.Body.(string); text {
+		return r, fmt.Errorf("%s: %s %s: the control API's answer is not JSON: %.200q", s.Name, method, path, r.Body)
 	}
-	s.log = append(s.log, Exchange{Actor: "control", Method: method, URL: path, Body: encoded, Status: r.Status, Reply: clip(fmt.Sprint(r.Body), 2000)})
 	return r, nil
 }
 

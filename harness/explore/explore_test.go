@@ -51,6 +51,7 @@ func TestExploreFindsNothingAgainstTheReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores hundreds of steps one at a time: the unit run's, not the race detector's")
 	}
+	t.Parallel()
 	for _, c := range []struct {
 		seed      uint64
 		level     int

@@ -36,6 +36,7 @@ func TestExploreTellsMutantsFromTheReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fake with its mutation points and explores several mutants")
 	}
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "fakeserver-mutants")
 	build := exec.Command("go", "build", "-tags", "mutants", "-o", bin, "./cmd/fakeserver")
 	build.Dir = "../.."

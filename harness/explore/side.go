@@ -199,34 +199,27 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 		values.Set(k, s.resolve(v))
 	}
 	target := s.URL + "/api/v1" + s.resolve(path)
-	var body io.Reader
-	encoded, contentType := values.Encode(), "application/x-www-form-urlencoded"
+	var req *http.Request
+	var logged string
 	var form []string
-	switch {
-	case file != "":
-		data, ct, err := multipartBody(values, file)
+	if file != "" {
+		data, contentType, err := multipartBody(values, file)
 		if err != nil {
 			return Reply{}, err
 		}
-		body, contentType, encoded = bytes.NewReader(data), ct, ""
+		if req, err = http.NewRequestWithContext(ctx, method, target, bytes.NewReader(data)); err != nil {
+			return Reply{}, err
+		}
+		req.Header.Set("Content-Type", contentType)
 		form = []string{"file=@" + file}
 		for k := range values {
 			form = append(form, k+"="+values.Get(k))
 		}
-	case method == http.MethodGet:
-		if encoded != "" {
-			target += "?" + encoded
+	} else {
+		var err error
+		if req, logged, err = formRequest(ctx, method, target, values); err != nil {
+			return Reply{}, err
 		}
-		encoded = ""
-	default:
-		body = strings.NewReader(encoded)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, target, body)
-	if err != nil {
-		return Reply{}, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("User-Agent", "chatconform-explore")
 	if u, ok := s.actors[actor]; ok {
@@ -234,12 +227,40 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 	} else if account, wrong := strings.CutSuffix(actor, "-wrong-key"); wrong {
 		req.SetBasicAuth(s.actors[account].Email, wrongKey)
 	}
+	return s.do(req, actor, logged, form, 8<<20)
+}
+
+// formRequest is a request carrying values as a GET's query or as another method's form
+// body; logged is the body as the side's log shows it.
+func formRequest(ctx context.Context, method, target string, values url.Values) (req *http.Request, logged string, err error) {
+	encoded := values.Encode()
+	var body io.Reader
+	if method == http.MethodGet {
+		if encoded != "" {
+			target += "?" + encoded
+		}
+	} else {
+		body, logged = strings.NewReader(encoded), encoded
+	}
+	if req, err = http.NewRequestWithContext(ctx, method, target, body); err != nil {
+		return nil, "", err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	return req, logged, nil
+}
+
+// do sends req, reads at most limit bytes of its answer, decodes it (numbers kept as they
+// were written; an answer that is not JSON stays text) and adds the exchange to the log.
+func (s *Side) do(req *http.Request, actor, logged string, form []string, limit int64) (Reply, error) {
+	method, path := req.Method, req.URL.Path
 	resp, err := s.client.Do(req)
 	if err != nil {
 		return Reply{}, fmt.Errorf("%s: %s %s: %w", s.Name, method, path, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, limit))
 	if err != nil {
 		return Reply{}, fmt.Errorf("%s: %s %s: reading the answer: %w", s.Name, method, path, err)
 	}
@@ -249,7 +270,7 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 	if err := dec.Decode(&r.Body); err != nil {
 		r.Body = string(raw)
 	}
-	s.log = append(s.log, Exchange{Actor: actor, Method: method, URL: strings.TrimPrefix(target, s.URL), Body: encoded, Form: form, Status: r.Status, Reply: clip(string(raw), 2000)})
+	s.log = append(s.log, Exchange{Actor: actor, Method: method, URL: strings.TrimPrefix(req.URL.String(), s.URL), Body: logged, Form: form, Status: r.Status, Reply: clip(string(raw), 2000)})
 	return r, nil
 }
 
