@@ -30,30 +30,33 @@ func TestExploreExitStatus(t *testing.T) {
 	if err := os.WriteFile(replay, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	reports := "--report-dir=" + filepath.Join(dir, "reports")
 	for _, c := range []struct {
 		name string
 		args []string
 		want int
 	}{
-		{"no steps", []string{"--steps", "0", reports}, exitBadSettings},
-		{"a URL without credentials", []string{"--url", "http://127.0.0.1:1", reports}, exitBadSettings},
-		{"a replay file that is not there", []string{"--replay", filepath.Join(dir, "none.json"), reports}, exitBadSettings},
-		{"an unreachable target", []string{"--url", "http://127.0.0.1:1", "--owner-email", "o@example.com", "--owner-api-key", "k", reports}, exitSetupFailed},
-		{"a replay against the fake itself", []string{"--replay", replay, reports}, exitConformant},
-		{"a short exploration of the fake itself", []string{"--seed", "1", "--sequences", "1", "--steps", "10", reports}, exitConformant},
+		{"no steps", []string{"--steps", "0"}, exitBadSettings},
+		{"a URL without credentials", []string{"--url", "http://127.0.0.1:1"}, exitBadSettings},
+		{"a replay file that is not there", []string{"--replay", filepath.Join(dir, "none.json")}, exitBadSettings},
+		{"an unreachable target", []string{"--url", "http://127.0.0.1:1", "--owner-email", "o@example.com", "--owner-api-key", "k"}, exitSetupFailed},
+		{"a replay against the fake itself", []string{"--replay", replay}, exitConformant},
+		{"a short exploration of the fake itself", []string{"--seed", "1", "--sequences", "1", "--steps", "10"}, exitConformant},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := runExplore(c.args, io.Discard); got != c.want {
+			reports := t.TempDir()
+			if got := runExplore(append(c.args, "--report-dir="+reports), io.Discard); got != c.want {
 				t.Fatalf("exit status %d, want %d", got, c.want)
 			}
+			if c.want != exitConformant {
+				return
+			}
+			// Its own report and the suite's formats beside the replay files, a replay's too.
+			for _, name := range []string{explore.ReportFile, filepath.Join(explore.FindingsDir, report.JSONFile),
+				filepath.Join(explore.FindingsDir, report.HTMLFile), filepath.Join(explore.FindingsDir, report.JUnitFile)} {
+				if _, err := os.Stat(filepath.Join(reports, name)); err != nil {
+					t.Errorf("no %s: %v", name, err)
+				}
+			}
 		})
-	}
-	// The exploration wrote its own report and the suite's formats beside its replay files.
-	for _, name := range []string{explore.ReportFile, filepath.Join(explore.FindingsDir, report.JSONFile),
-		filepath.Join(explore.FindingsDir, report.HTMLFile), filepath.Join(explore.FindingsDir, report.JUnitFile)} {
-		if _, err := os.Stat(filepath.Join(dir, "reports", name)); err != nil {
-			t.Errorf("the exploration wrote no %s: %v", name, err)
-		}
 	}
 }

@@ -133,35 +133,37 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 			break
 		}
 	}
-	for g := range gaps {
-		res.Gaps = append(res.Gaps, g)
-	}
-	sort.Strings(res.Gaps)
-	for id := range checked {
-		res.Checked = append(res.Checked, id)
-	}
-	sort.Strings(res.Checked)
+	res.Gaps, res.Checked = sortedKeys(gaps), sortedKeys(checked)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
 
-// Replay runs a recorded sequence once and returns the first difference it shows, if any.
-func (e *Explorer) Replay(ctx context.Context, s Script) (*Finding, []string, error) {
+// Replay runs a recorded sequence once: a result of one sequence, with the difference it shows
+// as its one finding, if any.
+func (e *Explorer) Replay(ctx context.Context, s Script) (Result, error) {
+	start := time.Now()
 	out, err := e.sequence(ctx, s.Seed, s.Steps, time.Time{}, false)
 	if err != nil {
-		return nil, nil, err
+		return Result{}, err
 	}
-	var gaps []string
-	for g := range out.gaps {
-		gaps = append(gaps, g)
+	res := Result{Seed: s.Seed, Sequences: 1, Steps: len(out.steps), Gaps: sortedKeys(out.gaps), Checked: sortedKeys(out.checked)}
+	if out.diff != nil {
+		f := out.finding(s.Seed)
+		f.ID = "X01"
+		res.Findings = []Finding{f}
 	}
-	sort.Strings(gaps)
-	if out.diff == nil {
-		return nil, gaps, nil
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// sortedKeys are a set's members in order.
+func sortedKeys(set map[string]bool) []string {
+	var keys []string
+	for k := range set {
+		keys = append(keys, k)
 	}
-	f := out.finding(s.Seed)
-	f.ID = "X01"
-	return &f, gaps, nil
+	sort.Strings(keys)
+	return keys
 }
 
 // outcome is one sequence's run.
