@@ -38,10 +38,24 @@ type ExploreResult struct {
 	Error    string   `json:"error,omitempty"`
 }
 
-// exploreAll runs every entry against explore alone, jobs at once, each for budget, and
+// columnBudget bounds each entry's exploration: by time, or by a number of sequences, which
+// gives every entry the same steps on any machine, however loaded.
+type columnBudget struct {
+	time      time.Duration
+	sequences int
+}
+
+func (b columnBudget) String() string {
+	if b.sequences > 0 {
+		return fmt.Sprintf("%d sequences of at most 150 steps", b.sequences)
+	}
+	return b.time.String()
+}
+
+// exploreAll runs every entry against explore alone, jobs at once, each within budget, and
 // writes mutants-explore.md and mutants-explore.json into out. Its status is 0 when no
 // variant showed a difference (explore is sound on them), 1 otherwise, 2 on a failed build.
-func exploreAll(ctx context.Context, entries []Entry, jobs int, budget time.Duration, out string) int {
+func exploreAll(ctx context.Context, entries []Entry, jobs int, budget columnBudget, out string) int {
 	root, err := moduleRoot()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
@@ -98,8 +112,8 @@ func exploreAll(ctx context.Context, entries []Entry, jobs int, budget time.Dura
 	return 0
 }
 
-// exploreOne starts the entry's fake and explores it from the fixed seed for budget.
-func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e Entry, budget time.Duration) (res ExploreResult) {
+// exploreOne starts the entry's fake and explores it from the fixed seed within budget.
+func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e Entry, budget columnBudget) (res ExploreResult) {
 	start := time.Now()
 	res = ExploreResult{Entry: e}
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
@@ -123,7 +137,7 @@ func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e E
 	}
 	target.Log = io.Discard
 	x := &explore.Explorer{Target: target, Reference: explore.Fake, Table: table,
-		Options: explore.Options{Seed: exploreSeed, Steps: 150, Budget: budget, Tolerance: 3}}
+		Options: explore.Options{Seed: exploreSeed, Steps: 150, Budget: budget.time, Sequences: budget.sequences, Tolerance: 3}}
 	found, err := x.Run(ctx)
 	_, statErr := os.Stat(hits)
 	res.Reached, res.Steps = statErr == nil, found.Steps
@@ -153,7 +167,7 @@ func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e E
 // exploreMarkdown is the explore column's report: the kill rate, and every survivor with
 // whether the run reached its mutation point (not reached: the generator never produces
 // the input; reached: the field is free or not read back).
-func exploreMarkdown(results []ExploreResult, budget time.Duration) string {
+func exploreMarkdown(results []ExploreResult, budget columnBudget) string {
 	var b strings.Builder
 	mutants, killed, attributed, variants, unsound := 0, 0, 0, 0, 0
 	for _, r := range results {

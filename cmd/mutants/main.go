@@ -8,6 +8,7 @@
 //	go run ./cmd/mutants -run 'emoji' # the entries whose name matches
 //	go run ./cmd/mutants -list        # the catalogue
 //	go run ./cmd/mutants -sample -explore 15s   # the entries against chatconform explore alone
+//	go run ./cmd/mutants -explore-sequences 4   # the same, bounded in steps rather than time
 //
 // It builds the fake once with the mutants tag and the suite's test binary once, runs a fake
 // per entry with that entry's mutation point on, several at once, and writes
@@ -41,6 +42,7 @@ func mainStatus(args []string) int {
 	list := flags.Bool("list", false, "print the catalogue and exit")
 	out := flags.String("out", "reports", "directory for mutants.md and mutants.json")
 	exploreOnly := flags.Duration("explore", 0, "instead of the suite, run chatconform explore alone against each entry for this long (fixed seed; e.g. 15s): the explore column, in mutants-explore.md and .json")
+	exploreSequences := flags.Int("explore-sequences", 0, "the explore column bounded by this many sequences of at most 150 steps per entry instead of by time: the same steps on any machine")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -62,8 +64,12 @@ func mainStatus(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if *exploreOnly > 0 {
-		return exploreAll(ctx, entries, *jobs, *exploreOnly, *out)
+	if *exploreOnly < 0 || *exploreSequences < 0 {
+		fmt.Fprintln(os.Stderr, "mutants: -explore and -explore-sequences must not be negative")
+		return 2
+	}
+	if *exploreOnly > 0 || *exploreSequences > 0 {
+		return exploreAll(ctx, entries, *jobs, columnBudget{time: *exploreOnly, sequences: *exploreSequences}, *out)
 	}
 	return execute(ctx, entries, *jobs, *sampleOnly, *out)
 }
