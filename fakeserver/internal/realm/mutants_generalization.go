@@ -109,12 +109,19 @@ func (s *MessageState) sendersLatest(u *User, m *Message) *Message {
 // oldestContentEdit is the time of the message's first content edit: last_edit_timestamp read
 // from the wrong end of an oldest-first history.
 func oldestContentEdit(m *Message) int64 {
-	for _, e := range m.EditHistory {
-		if e.PrevContent != nil {
-			return e.Timestamp
-		}
+	if e, ok := firstContentEdit(m); ok {
+		return e.Timestamp
 	}
 	return m.LastEditTime
+}
+
+// firstContentEdit is the oldest entry of the message's history that changed its content.
+func firstContentEdit(m *Message) (EditEntry, bool) {
+	i := slices.IndexFunc(m.EditHistory, func(e EditEntry) bool { return e.PrevContent != nil })
+	if i < 0 {
+		return EditEntry{}, false
+	}
+	return m.EditHistory[i], true
 }
 
 // sortByFirstMessage orders topics by when they began, newest first: recency read as the
@@ -127,10 +134,8 @@ func (s *MessageState) sortByFirstMessage(topics []Topic, channelID int) {
 // contentAsSent is the message's content before its first content edit: a raw_content read
 // from a copy kept at send time.
 func contentAsSent(m *Message) string {
-	for _, e := range m.EditHistory {
-		if e.PrevContent != nil {
-			return *e.PrevContent
-		}
+	if e, ok := firstContentEdit(m); ok {
+		return *e.PrevContent
 	}
 	return m.Content
 }
