@@ -1,5 +1,6 @@
-// Package action_test runs the GitHub Action's step script (run.sh) the way a workflow does,
-// with GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files of its own, against the fake server binary.
+// Package action_test checks what only GitHub runs: it runs the GitHub Action's step script
+// (run.sh) the way a workflow does, with GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files of its
+// own, against the fake server binary, and reads the repository's workflows.
 package action_test
 
 import (
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,10 +24,6 @@ import (
 // TestStepsInterpolateNoInput: no step's script holds a ${{ … }} expression; inputs reach the
 // script through env: only, so a value is never run as shell code.
 func TestStepsInterpolateNoInput(t *testing.T) {
-	data, err := os.ReadFile("../action.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var action struct {
 		Outputs map[string]struct{ Value string }
 		Runs    struct {
@@ -36,9 +34,7 @@ func TestStepsInterpolateNoInput(t *testing.T) {
 			}
 		}
 	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
+	readYAML(t, "../action.yml", &action)
 	scripts := 0
 	for _, s := range action.Runs.Steps {
 		if s.Run == "" {
@@ -56,6 +52,96 @@ func TestStepsInterpolateNoInput(t *testing.T) {
 		if !strings.Contains(action.Outputs[name].Value, "steps.run.outputs."+name) {
 			t.Errorf("output %s = %q, want the run step's", name, action.Outputs[name].Value)
 		}
+	}
+}
+
+// workflowStep is a step of a workflow's job.
+type workflowStep struct {
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	With map[string]string `yaml:"with"`
+}
+
+// workflow is what the tests read of a GitHub workflow: its triggers and its jobs.
+type workflow struct {
+	// On holds each trigger by its event; a trigger written without settings is nil.
+	On map[string]*struct {
+		Tags []string `yaml:"tags"`
+	} `yaml:"on"`
+	Jobs map[string]struct {
+		Needs    string `yaml:"needs"`
+		Strategy struct {
+			Matrix struct {
+				Include []map[string]string `yaml:"include"`
+			} `yaml:"matrix"`
+		} `yaml:"strategy"`
+		Steps []workflowStep `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// TestCIWorkflow: on every push and pull request, the CI workflow runs .ci/run, what a
+// release is gated on.
+func TestCIWorkflow(t *testing.T) {
+	var ci workflow
+	readYAML(t, "../.github/workflows/ci.yml", &ci)
+	push, onPush := ci.On["push"]
+	if _, onPR := ci.On["pull_request"]; !onPush || (push != nil && len(push.Tags) > 0) || !onPR {
+		t.Errorf("ci.yml must run on every push and pull request: %+v", ci.On)
+	}
+	runs := false
+	for _, job := range ci.Jobs {
+		runs = runs || slices.ContainsFunc(job.Steps, func(s workflowStep) bool { return s.Run == "bash .ci/run" })
+	}
+	if !runs {
+		t.Errorf("no job of ci.yml runs bash .ci/run: %+v", ci.Jobs)
+	}
+}
+
+// TestReleaseWorkflow: the release workflow, which only GitHub runs, is valid YAML that on a
+// version tag builds every image's Dockerfile of the repository, stamps the tag as the
+// version and pushes the result.
+func TestReleaseWorkflow(t *testing.T) {
+	var release workflow
+	readYAML(t, "../.github/workflows/release.yml", &release)
+	if push := release.On["push"]; push == nil || !slices.Equal(push.Tags, []string{"v*"}) {
+		t.Errorf("release.yml must run on tags [v*]: %+v", push)
+	}
+	images, ok := release.Jobs["images"]
+	if !ok || images.Needs != "check" {
+		t.Fatalf("release.yml has no images job after the check job: %+v", release.Jobs)
+	}
+	var built []string
+	for _, include := range images.Strategy.Matrix.Include {
+		built = append(built, include["dockerfile"])
+	}
+	dockerfiles, _ := filepath.Glob("../Dockerfile*")
+	if len(dockerfiles) == 0 {
+		t.Fatal("the repository has no Dockerfile")
+	}
+	for _, path := range dockerfiles {
+		if name := filepath.Base(path); !slices.Contains(built, name) {
+			t.Errorf("release.yml does not build %s (it builds %v)", name, built)
+		}
+	}
+	i := slices.IndexFunc(images.Steps, func(s workflowStep) bool { return strings.HasPrefix(s.Uses, "docker/build-push-action@") })
+	if i < 0 {
+		t.Fatal("release.yml's images job has no docker/build-push-action step")
+	}
+	with := images.Steps[i].With
+	if with["file"] != "${{ matrix.dockerfile }}" || with["build-args"] != "VERSION=${{ github.ref_name }}" || with["push"] != "true" {
+		t.Errorf("release.yml's build step: %v; want the matrix's Dockerfile, VERSION from the tag, pushed", with)
+	}
+}
+
+// readYAML decodes the YAML file at path into v.
+func readYAML(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 }
 
