@@ -102,16 +102,19 @@ func buildImages(ctx context.Context, t *testing.T, root string) (fakeImage, run
 		{"Dockerfile.runner", runnerImage, "chatconform test: "},
 		{"Dockerfile", fakeImage, "fakeserver test\n"},
 	}
+	build := func(args ...string) {
+		cmd := exec.CommandContext(ctx, "docker", append([]string{"build", "--network", "host",
+			"--build-arg", "GO_IMAGE=" + strings.TrimSpace(string(goImage)), "--build-arg", "GOPROXY=" + proxy.URL,
+			"--build-arg", "VERSION=test"}, append(args, ".")...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("docker build %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
 	begun := time.Now()
 	for _, image := range images {
 		start := time.Now()
-		build := exec.CommandContext(ctx, "docker", "build", "--network", "host",
-			"--build-arg", "GO_IMAGE="+strings.TrimSpace(string(goImage)), "--build-arg", "GOPROXY="+proxy.URL,
-			"--build-arg", "VERSION=test", "-f", image.dockerfile, "-t", image.tag, ".")
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("docker build -f %s: %v\n%s", image.dockerfile, err, out)
-		}
+		build("-f", image.dockerfile, "-t", image.tag)
 		t.Cleanup(func() { _ = exec.Command("docker", "rmi", image.tag).Run() })
 		// The version the build argument gave, stamped into the binary.
 		out, err := exec.CommandContext(ctx, "docker", "run", "--rm", image.tag, "-version").CombinedOutput()
@@ -121,6 +124,11 @@ func buildImages(ctx context.Context, t *testing.T, root string) (fakeImage, run
 		size, _ := exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Size}}", image.tag).Output()
 		t.Logf("%s built in %s, %s bytes", image.tag, time.Since(start).Round(time.Second), strings.TrimSpace(string(size)))
 	}
+	// The build stage of this run under a tag (the same stage for both: every layer cached), so
+	// that the prune below never takes it. Untagged, when the sources are an earlier run's, it is
+	// that run's image, created before this one began; the prune took it and every layer under
+	// it, the compiled dependencies' with them, and the next run compiled them again.
+	build("-f", "Dockerfile", "--target", "build", "-t", buildCacheTag)
 	// The build stages' images of earlier runs (each several hundred MB), not the layers this
 	// run's stages still build on.
 	prune := exec.CommandContext(ctx, "docker", "image", "prune", "--force",
@@ -130,6 +138,10 @@ func buildImages(ctx context.Context, t *testing.T, root string) (fakeImage, run
 	}
 	return fakeImage, runnerImage
 }
+
+// buildCacheTag names the build stage the last image test built, and with it the layers of
+// compiled dependencies the next build reuses.
+const buildCacheTag = "chatconform/build-cache:latest"
 
 // proxyAddr is where buildImages serves the module cache to the builds when it can.
 const proxyAddr = "127.0.0.1:39917"
