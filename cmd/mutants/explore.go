@@ -33,9 +33,13 @@ type ExploreResult struct {
 	// Findings are the fields that differed, with their requirements.
 	Findings []string `json:"findings,omitempty"`
 	Reached  bool     `json:"reached"`
-	Steps    int      `json:"steps"`
-	Seconds  float64  `json:"seconds"`
-	Error    string   `json:"error,omitempty"`
+	// Masked are the free fields ("reply path") whose values differed from the reference's,
+	// less those that differ on the unmutated fake as well: on a survivor that reached its
+	// point, what the field table let pass.
+	Masked  []string `json:"masked,omitempty"`
+	Steps   int      `json:"steps"`
+	Seconds float64  `json:"seconds"`
+	Error   string   `json:"error,omitempty"`
 }
 
 // columnBudget bounds each entry's exploration: by time, or by a number of sequences, which
@@ -79,6 +83,14 @@ func exploreAll(ctx context.Context, entries []Entry, jobs int, budget columnBud
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		return 2
 	}
+	// The unmutated fake at each level the entries run at: the free fields that differ there
+	// too (a random queue ID) say nothing of an entry.
+	baseline := map[int][]string{}
+	for _, e := range entries {
+		if _, done := baseline[e.Level]; !done {
+			baseline[e.Level] = exploreOne(ctx, bin, work, table, Entry{Level: e.Level}, budget).Masked
+		}
+	}
 	results := make([]ExploreResult, len(entries))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(jobs, 1))
@@ -90,6 +102,7 @@ func exploreAll(ctx context.Context, entries []Entry, jobs int, budget columnBud
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			r := exploreOne(ctx, bin, work, table, e, budget)
+			r.Masked = slices.DeleteFunc(r.Masked, func(f string) bool { return slices.Contains(baseline[e.Level], f) })
 			results[i] = r
 			mu.Lock()
 			fmt.Printf("%-50s %-9s %5d steps %5.1fs %s\n", e.Name, r.Outcome, r.Steps, r.Seconds, strings.Join(r.Findings, "; "))
@@ -140,7 +153,7 @@ func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e E
 		Options: explore.Options{Seed: exploreSeed, Steps: 150, Budget: budget.time, Sequences: budget.sequences, Tolerance: 3}}
 	found, err := x.Run(ctx)
 	_, statErr := os.Stat(hits)
-	res.Reached, res.Steps = statErr == nil, found.Steps
+	res.Reached, res.Steps, res.Masked = statErr == nil, found.Steps, found.Masked
 	if err != nil {
 		res.Outcome, res.Error = Broken, err.Error()
 		return res
@@ -164,9 +177,8 @@ func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e E
 	return res
 }
 
-// exploreMarkdown is the explore column's report: the kill rate, and every survivor with
-// whether the run reached its mutation point (not reached: the generator never produces
-// the input; reached: the field is free or not read back).
+// exploreMarkdown is the explore column's report: the kill rate, and every entry with what
+// told it or, for a survivor, why nothing did (missed).
 func exploreMarkdown(results []ExploreResult, budget columnBudget) string {
 	var b strings.Builder
 	mutants, killed, attributed, variants, unsound := 0, 0, 0, 0, 0
@@ -192,9 +204,24 @@ func exploreMarkdown(results []ExploreResult, budget columnBudget) string {
 			killed, mutants, 100*float64(killed)/float64(mutants), attributed)
 	}
 	fmt.Fprintf(&b, "- variants with a difference (explore unsound there): %d of %d\n\n", unsound, variants)
-	b.WriteString("| entry | outcome | reached | steps | findings |\n|---|---|---|---|---|\n")
+	b.WriteString("| entry | outcome | reached | steps | findings, or why it survived |\n|---|---|---|---|---|\n")
 	for _, r := range results {
-		fmt.Fprintf(&b, "| %s | %s | %t | %d | %s |\n", r.Name, r.Outcome, r.Reached, r.Steps, cmp.Or(strings.Join(r.Findings, "; "), r.Error))
+		fmt.Fprintf(&b, "| %s | %s | %t | %d | %s |\n", r.Name, r.Outcome, r.Reached, r.Steps, cmp.Or(strings.Join(r.Findings, "; "), r.Error, r.missed()))
 	}
 	return b.String()
+}
+
+// missed says why a surviving mutant survived: the generator never produced the input (the
+// run did not reach the mutation point), the table lets the fields that differed pass (free),
+// or nothing that differed was read back.
+func (r ExploreResult) missed() string {
+	switch {
+	case r.Outcome != Survived:
+		return ""
+	case !r.Reached:
+		return "missed: never reached"
+	case len(r.Masked) > 0:
+		return "missed: differed only on free fields: " + strings.Join(r.Masked, ", ")
+	}
+	return "missed: reached, nothing that differed was read back"
 }

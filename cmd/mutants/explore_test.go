@@ -27,3 +27,22 @@ func TestExploreColumnBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreMissed: a survivor's row says why explore missed it, from what the run saw; a
+// killed mutant's and a variant's say nothing of the kind.
+func TestExploreMissed(t *testing.T) {
+	for _, c := range []struct {
+		r    ExploreResult
+		want string
+	}{
+		{ExploreResult{Outcome: Survived}, "missed: never reached"},
+		{ExploreResult{Outcome: Survived, Reached: true, Masked: []string{"get_messages messages[].client"}}, "missed: differed only on free fields: get_messages messages[].client"},
+		{ExploreResult{Outcome: Survived, Reached: true}, "missed: reached, nothing that differed was read back"},
+		{ExploreResult{Outcome: Killed, Reached: true, Masked: []string{"op note"}}, ""},
+		{ExploreResult{Outcome: Passed, Reached: true}, ""},
+	} {
+		if got := c.r.missed(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.r, got, c.want)
+		}
+	}
+}

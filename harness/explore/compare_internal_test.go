@@ -126,20 +126,25 @@ func TestSameSeedSameSequence(t *testing.T) {
 }
 
 // TestCompareKeepsWhatItChecked: the requirements of the determined fields present on either
-// side are checked, which the reports pass; a free field's and an absent one's are not.
+// side are checked, which the reports pass; a free field's and an absent one's are not. The
+// free fields whose values differed are masked; those that agree are not.
 func TestCompareKeepsWhatItChecked(t *testing.T) {
 	tab, err := ParseTable([]byte(`
 - {reply: "*", path: result, rule: exact, requirements: [CONV-05]}
 - {reply: op, path: name, rule: exact, requirements: [MSG-04]}
 - {reply: op, path: id, rule: "id:message", requirements: [MSG-01]}
 - {reply: op, path: note, rule: free, line: "note"}
+- {reply: op, path: same, rule: free, line: "note"}
 `), []byte("note"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), gaps: map[string]bool{}, checked: map[string]bool{}}
-	cmp.compareReplies("op", "member", Reply{Body: decode(t, `{"result":"success","note":"a","id":7}`)}, Reply{Body: decode(t, `{"result":"success","note":"b"}`)})
+	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), gaps: map[string]bool{}, checked: map[string]bool{}, masked: map[string]bool{}}
+	cmp.compareReplies("op", "member", Reply{Body: decode(t, `{"result":"success","note":"a","same":[1],"id":7}`)}, Reply{Body: decode(t, `{"result":"success","note":"b","same":[1]}`)})
 	if want := map[string]bool{"CONV-05": true, "MSG-01": true}; !maps.Equal(cmp.checked, want) {
 		t.Fatalf("checked %v, want %v", cmp.checked, want)
+	}
+	if want := map[string]bool{"op note": true}; !maps.Equal(cmp.masked, want) {
+		t.Fatalf("masked %v, want %v", cmp.masked, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -74,6 +75,9 @@ type Result struct {
 	// Checked are the requirements whose fields the run's sequences compared (a finding's
 	// too), sorted: what the run could have told, as Findings are what it did.
 	Checked []string `json:"checked,omitempty"`
+	// Masked are the free fields ("reply path") whose values differed between the sides: what
+	// the field table let pass.
+	Masked  []string `json:"masked,omitempty"`
 	Seconds float64  `json:"seconds"`
 }
 
@@ -97,8 +101,8 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 		deadline = start.Add(100 * 365 * 24 * time.Hour) // counted, not timed
 		more = func(seq uint64) bool { return seq < n }
 	}
-	seen := map[string]bool{}
-	gaps, checked := map[string]bool{}, map[string]bool{}
+	found := map[string]bool{}
+	seen := newTally()
 	for seq := uint64(0); more(seq); seq++ {
 		seed := e.Options.Seed + seq
 		out, err := e.sequence(ctx, seed, nil, deadline, seq == 0)
@@ -110,19 +114,14 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 		}
 		res.Sequences++
 		res.Steps += len(out.steps)
-		for g := range out.gaps {
-			gaps[g] = true
-		}
-		for id := range out.checked {
-			checked[id] = true
-		}
+		seen.add(out.tally)
 		if e.Options.Progress != nil {
 			fmt.Fprintf(e.Options.Progress, "explore: sequence %d (seed %d): %d steps, %s\n", res.Sequences, seed, len(out.steps), out.describe())
 		}
-		if out.diff == nil || seen[out.diff.key()] {
+		if out.diff == nil || found[out.diff.key()] {
 			continue
 		}
-		seen[out.diff.key()] = true
+		found[out.diff.key()] = true
 		f := out.finding(seed)
 		if e.Options.Shrink {
 			f = e.shrink(ctx, f)
@@ -133,7 +132,7 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 			break
 		}
 	}
-	res.Gaps, res.Checked = sortedKeys(gaps), sortedKeys(checked)
+	seen.into(&res)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -146,7 +145,8 @@ func (e *Explorer) Replay(ctx context.Context, s Script) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Seed: s.Seed, Sequences: 1, Steps: len(out.steps), Gaps: sortedKeys(out.gaps), Checked: sortedKeys(out.checked)}
+	res := Result{Seed: s.Seed, Sequences: 1, Steps: len(out.steps)}
+	out.into(&res)
 	if out.diff != nil {
 		f := out.finding(s.Seed)
 		f.ID = "X01"
@@ -170,13 +170,32 @@ func sortedKeys(set map[string]bool) []string {
 type outcome struct {
 	steps []Step
 	diff  *Difference
-	gaps  map[string]bool
-	// checked are the requirements whose fields the sequence compared.
-	checked map[string]bool
+	tally
 	// last are both sides' exchanges of the last step.
 	last [2][]Exchange
 	// requests are the target's request of every step.
 	requests []Exchange
+}
+
+// tally is what comparisons saw besides a difference: fields the reference sent that the
+// table lacks (gaps), the requirements of the determined fields compared (checked), and the
+// free fields whose values differed (masked).
+type tally struct{ gaps, checked, masked map[string]bool }
+
+func newTally() tally {
+	return tally{gaps: map[string]bool{}, checked: map[string]bool{}, masked: map[string]bool{}}
+}
+
+// add takes in another sequence's tally.
+func (t tally) add(o tally) {
+	maps.Copy(t.gaps, o.gaps)
+	maps.Copy(t.checked, o.checked)
+	maps.Copy(t.masked, o.masked)
+}
+
+// into writes the tally into a result, each set in order.
+func (t tally) into(res *Result) {
+	res.Gaps, res.Checked, res.Masked = sortedKeys(t.gaps), sortedKeys(t.checked), sortedKeys(t.masked)
 }
 
 // finding makes the outcome's difference a finding.
@@ -196,7 +215,7 @@ func (o outcome) describe() string {
 // until the step bound or the deadline. It stops at the first difference. first says the
 // target is as fresh as the reference: the run's first sequence.
 func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, deadline time.Time, first bool) (outcome, error) {
-	out := outcome{gaps: map[string]bool{}, checked: map[string]bool{}}
+	out := outcome{tally: newTally()}
 	clock, err := targetClock(e.Target)
 	if err != nil {
 		return out, err
@@ -217,7 +236,7 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 	if clock != nil {
 		tolerance = 1 // both clocks read the same; a running one may tick between the sides
 	}
-	c := &comparer{table: e.Table, tolerance: tolerance, a: a, b: b, gaps: out.gaps, checked: out.checked}
+	c := &comparer{table: e.Table, tolerance: tolerance, a: a, b: b, gaps: out.gaps, checked: out.checked, masked: out.masked}
 	if clock == nil {
 		// A real server delivers events through another process, a moment after the reply:
 		// give it that moment before each drain, so an event never lands in the next step's.
