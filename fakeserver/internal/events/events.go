@@ -19,6 +19,12 @@ type Publisher interface {
 	PublishEach(form func(userID int, c Client) []Event, userIDs ...int)
 }
 
+// Idler is a Publisher that can tell that no queue exists: an event published then reaches
+// nobody, and a publisher may skip building it.
+type Idler interface {
+	Idle() bool
+}
+
 // Client is what a client said about itself when it registered its queue (POST /register),
 // as far as it changes the events the queue receives.
 type Client struct {
@@ -52,3 +58,6 @@ func (Discard) Publish(Event, ...int) {}
 
 // PublishEach implements Publisher.
 func (Discard) PublishEach(func(int, Client) []Event, ...int) {}
+
+// Idle implements Idler: nothing ever receives an event.
+func (Discard) Idle() bool { return true }

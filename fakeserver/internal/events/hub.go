@@ -243,6 +243,13 @@ func (h *Hub) Publish(ev Event, userIDs ...int) {
 	h.PublishEach(Only(ev), userIDs...)
 }
 
+// Idle implements Idler: no queue exists, live or expired.
+func (h *Hub) Idle() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.queues) == 0
+}
+
 // PublishEach implements Publisher. form runs once per user and kind of client (queues
 // registered alike share its events), and each event it returns is copied once, however many
 // users and queues get it.

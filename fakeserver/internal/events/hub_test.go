@@ -704,3 +704,21 @@ func TestClientsThatLookAlikeAreApart(t *testing.T) {
 		}
 	}
 }
+
+// TestHubIdle: the hub is idle exactly while it holds no queue.
+func TestHubIdle(t *testing.T) {
+	h, _ := newHub(t, Options{})
+	if !h.Idle() {
+		t.Fatal("a new hub is not idle")
+	}
+	id, _ := h.Register(QueueSpec{UserID: 1})
+	if h.Idle() {
+		t.Fatal("a hub with a queue is idle")
+	}
+	if err := h.Delete(1, id); err != nil {
+		t.Fatal(err)
+	}
+	if !h.Idle() {
+		t.Fatal("a hub whose only queue is deleted is not idle")
+	}
+}

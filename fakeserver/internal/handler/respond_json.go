@@ -81,6 +81,8 @@ func (e *replyEncoder) value(v any) error {
 		return e.typedEnvelope(x)
 	case []realm.Topic:
 		e.topics(x)
+	case []realm.MessageView:
+		return e.messageViews(x)
 	default:
 		return e.reflected(v)
 	}
@@ -172,6 +174,26 @@ func (e *replyEncoder) topics(list []realm.Topic) {
 		e.buf.WriteByte('}')
 	}
 	e.buf.WriteByte(']')
+}
+
+// messageViews writes a list of message views, a fetch's reply, without reflection.
+func (e *replyEncoder) messageViews(list []realm.MessageView) error {
+	if list == nil {
+		e.buf.WriteString("null")
+		return nil
+	}
+	b := append(e.buf.AvailableBuffer(), '[')
+	for i := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = list[i].AppendJSON(b); err != nil {
+			return err
+		}
+	}
+	e.buf.Write(append(b, ']'))
+	return nil
 }
 
 // typedEnvelope is a success reply of fixed shape: the envelope, then body's fields (a struct).

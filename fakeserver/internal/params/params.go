@@ -280,6 +280,13 @@ func (p *Params) RequiredEnum(name string, allowed ...string) string {
 
 // decodeJSON parses one JSON value strictly (numbers kept exact, no trailing data).
 func decodeJSON(s string) (any, bool) {
+	// Most values are integers or booleans, which need no decoder (its buffer alone is 512 B).
+	switch {
+	case s == "true", s == "false":
+		return s == "true", true
+	case isJSONInteger(s):
+		return json.Number(s), true
+	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var v any
@@ -290,6 +297,20 @@ func decodeJSON(s string) (any, bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// isJSONInteger reports whether s is a JSON number without fraction or exponent.
+func isJSONInteger(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || s[0] == '0' && len(s) > 1 {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonParam reads name as a JSON value; ok is false when absent or invalid (recorded). kind

@@ -350,10 +350,19 @@ func TestDecodeJSON(t *testing.T) {
 		{`{"a":1}{}`, false}, {"[1]]", false}, {"'x'", false}, {"05", false}, {"+1", false}, {"0x10", false},
 		{"NaN", false}, {"Infinity", false}, {"True", false}, {`{"a":1,}`, false}, {"[1,]", false},
 		{strings.Repeat("[", 100000), false},
+		{"0", true}, {"-5", true}, {"false", true}, {"123456789012345678901234567890", true},
+		{"-", false}, {"-01", false}, {"1.", false}, {"--1", false},
 	} {
 		v, ok := decodeJSON(tc.in)
 		if ok != tc.valid {
 			t.Errorf("decodeJSON(%q) valid = %v, want %v", cut(tc.in), ok, tc.valid)
+		}
+		// The integers and booleans decoded without a decoder are the decoder's values.
+		dec := json.NewDecoder(strings.NewReader(tc.in))
+		dec.UseNumber()
+		var want any
+		if ok && len(tc.in) < 100 && (dec.Decode(&want) != nil || !reflect.DeepEqual(want, v)) {
+			t.Errorf("decodeJSON(%q) = %#v, the decoder's value is %#v", tc.in, v, want)
 		}
 		if ok {
 			if _, isFloat := v.(float64); isFloat {

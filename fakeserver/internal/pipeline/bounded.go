@@ -20,7 +20,7 @@ func readBodyFirst(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, params.MaxBodyBytes))
+		body, err := readAll(http.MaxBytesReader(w, r.Body, params.MaxBodyBytes), r.ContentLength)
 		if err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
@@ -34,6 +34,29 @@ func readBodyFirst(next http.Handler) http.Handler {
 		st.KeepBody(r, body)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readAll is io.ReadAll into a buffer of the body's declared length, rather than one of 512
+// bytes grown as it fills: one allocation of the body's size. A length over 64 KB is not
+// taken on trust (a client could declare megabytes and send nothing).
+func readAll(r io.Reader, length int64) ([]byte, error) {
+	if length < 0 || length > 64<<10 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, length+1) // room for the read that finds the end
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // more than declared: let append grow it
+		}
+	}
 }
 
 // Timeouts a server serving the fake should set (cmd/fakeserver does): a client gets this long

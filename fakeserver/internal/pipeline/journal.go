@@ -183,6 +183,8 @@ type Journal struct {
 	keep  atomic.Int64
 	bytes int
 	list  []JournalEntry
+	// array is the whole array list is a part of (add).
+	array []JournalEntry
 }
 
 // NewJournal returns a journal of at most limit entries, their virtual time read from clock.
@@ -208,7 +210,26 @@ func (j *Journal) trim() {
 		j.bytes -= j.list[n].size()
 		n++
 	}
+	clear(j.list[:n]) // the array keeps them until add reuses it
 	j.list = j.list[n:]
+}
+
+// add appends e. Trimming leaves room at the front of the list's array: when the list reaches
+// the array's end with that room at least half the array, the entries move down into it, so
+// that a full journal records without allocating (appending grew a new array of every entry
+// every few hundred requests).
+func (j *Journal) add(e JournalEntry) {
+	if len(j.list) == cap(j.list) {
+		if front := cap(j.array) - cap(j.list); front > 0 && 2*front >= cap(j.array) {
+			n := copy(j.array, j.list)
+			clear(j.array[n:])
+			j.list = j.array[:n]
+		} else {
+			j.array = make([]JournalEntry, 2*len(j.list)+16)
+			j.list = j.array[:copy(j.array, j.list)]
+		}
+	}
+	j.list = append(j.list, e)
 }
 
 func (e JournalEntry) size() int {
@@ -282,7 +303,7 @@ func (j *Journal) Record(next http.Handler) http.Handler {
 		e.detach(cut(user, max), cut(redactReply(sw.kept), max), form)
 		j.mu.Lock()
 		defer j.mu.Unlock()
-		j.list = append(j.list, e)
+		j.add(e)
 		j.bytes += e.size()
 		j.trim()
 	})
@@ -304,7 +325,7 @@ func (j *Journal) entries() []JournalEntry {
 func (j *Journal) Clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.list, j.bytes = nil, 0
+	j.list, j.array, j.bytes = nil, nil, 0
 }
 
 // basicUsername appends to buf the username of HTTP Basic credentials in an Authorization

@@ -135,46 +135,28 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 		s.applyMentionFlags(m, p.rendered.mentions)
 		detached = s.uploads.afterContentEdited(m, orig.content)
 	}
-	ev := events.Event{
-		"type": "update_message", "user_id": editor.ID, "edit_timestamp": now, "message_id": m.ID, "rendering_only": false,
-	}
-	if p.contentEdit {
-		ev["orig_content"], ev["orig_rendered_content"] = orig.content, orig.rendered
-		ev["content"], ev["rendered_content"] = m.Content, m.Rendered
-		ev["is_me_message"] = strings.HasPrefix(m.Content, "/me ")
-	}
 	if m.IsDirect {
 		m.EditHistory = append(m.EditHistory, entry)
-		ev["message_ids"] = []int{m.ID}
-		audience := s.messageAudience(m)
-		if mutation.On("direct-edit-event-to-everyone") {
-			audience = s.accts.activeUserIDs()
+		if ev := s.updateEvent(p, now, orig.content, orig.rendered); ev != nil {
+			ev["message_ids"] = []int{m.ID}
+			audience := s.messageAudience(m)
+			if mutation.On("direct-edit-event-to-everyone") {
+				audience = s.accts.activeUserIDs()
+			}
+			s.publishUpdate(ev, m, audience)
 		}
-		s.publishUpdate(ev, m, audience)
 		return detached
 	}
 
 	from, to := p.fromChannel, p.targetChannel()
 	oldTopic, newTopic := m.Topic, p.targetTopic()
 	audience := s.messageAudience(m)
-	ev["stream_id"], ev["stream_name"] = from.ID, from.Name
 	moved := []*Message{m}
 	if p.moved {
-		ev["propagate_mode"] = p.req.PropagateMode
 		moved = s.messagesToMove(p)
 		if !slices.Contains(moved, m) {
 			moved = append(moved, m)
 		}
-	}
-	if p.toChannel != nil {
-		ev["new_stream_id"] = to.ID
-	}
-	if p.topic != nil {
-		links := "topic_links"
-		if !s.atLeast(LevelTopicNames) {
-			links = "subject_links"
-		}
-		ev["orig_subject"], ev["subject"], ev[links] = oldTopic, newTopic, s.org.topicLinks(newTopic)
 	}
 	ids := make([]int, 0, len(moved))
 	s.moveIndexed(moved, func(mm *Message) {
@@ -204,7 +186,6 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 		s.keepEmptiedTopics(movedFrom(moved, from.ID, oldTopic))
 	}
 	slices.Sort(ids)
-	ev["message_ids"] = ids
 	losing := []int{}
 	if p.toChannel != nil {
 		losing = s.moveRows(moved, from, to)
@@ -226,8 +207,25 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 		s.refreshFirstMessageID(from)
 		s.refreshFirstMessageID(to)
 	}
-	slices.Sort(audience)
-	s.publishUpdate(ev, m, audience)
+	if ev := s.updateEvent(p, now, orig.content, orig.rendered); ev != nil {
+		ev["stream_id"], ev["stream_name"] = from.ID, from.Name
+		if p.moved {
+			ev["propagate_mode"] = p.req.PropagateMode
+		}
+		if p.toChannel != nil {
+			ev["new_stream_id"] = to.ID
+		}
+		if p.topic != nil {
+			links := "topic_links"
+			if !s.atLeast(LevelTopicNames) {
+				links = "subject_links"
+			}
+			ev["orig_subject"], ev["subject"], ev[links] = oldTopic, newTopic, s.org.topicLinks(newTopic)
+		}
+		ev["message_ids"] = ids
+		slices.Sort(audience)
+		s.publishUpdate(ev, m, audience)
+	}
 	if !p.moved {
 		return detached
 	}
@@ -237,6 +235,25 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 	}
 	s.sendMoveNotices(p, moved, movedAll, from, oldTopic, to, newTopic)
 	return detached
+}
+
+// updateEvent is the start of an edit's update_message event, the fields of every edit; nil
+// when no queue exists (events.Idler), so that an edit builds no event for nobody. origContent
+// and origRendered are the content before a content edit.
+func (s *MessageState) updateEvent(p *editPlan, now int64, origContent, origRendered string) events.Event {
+	if idle, ok := s.events.(events.Idler); ok && idle.Idle() {
+		return nil
+	}
+	m := p.target
+	ev := events.Event{
+		"type": "update_message", "user_id": p.editor.ID, "edit_timestamp": now, "message_id": m.ID, "rendering_only": false,
+	}
+	if p.contentEdit {
+		ev["orig_content"], ev["orig_rendered_content"] = origContent, origRendered
+		ev["content"], ev["rendered_content"] = m.Content, m.Rendered
+		ev["is_me_message"] = strings.HasPrefix(m.Content, "/me ")
+	}
+	return ev
 }
 
 // publishUpdate sends an update_message event to each user with their flags for the message,

@@ -25,6 +25,9 @@ type eventMessage struct {
 // publishNewMessage sends each recipient, and each client of all_public_streams that can
 // read a public channel, the message in the form their queue asked for, with their flags.
 func (s *MessageState) publishNewMessage(m *Message) {
+	if idle, ok := s.events.(events.Idler); ok && idle.Idle() {
+		return // the audience alone walks every user
+	}
 	audience := m.Rows.userIDs()
 	if ch := s.chans.channels[m.ChannelID]; ch != nil && !ch.InviteOnly {
 		for id, u := range s.accts.users {

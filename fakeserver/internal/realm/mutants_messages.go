@@ -176,15 +176,17 @@ func contentEditsFirst(views []EditEntryView) {
 type reactionList []ReactionView
 
 // MarshalJSON writes the reaction objects, or under the mutant their emoji names.
-func (l reactionList) MarshalJSON() ([]byte, error) {
+func (l reactionList) MarshalJSON() ([]byte, error) { return l.appendJSON(nil) }
+
+func (l reactionList) appendJSON(b []byte) ([]byte, error) {
 	if !mutation.On("reactions-as-names") {
-		return listJSON([]ReactionView(l))
+		return appendJSONList(b, []ReactionView(l))
 	}
 	names := make([]string, len(l))
 	for i, r := range l {
 		names[i] = r.EmojiName
 	}
-	return listJSON(names)
+	return appendMarshaled(b, names)
 }
 
 // flagList is a message's flags; the flags-numeric-codes mutant writes each as its number in
@@ -196,15 +198,27 @@ var flagNumbers = []string{"read", "starred", "collapsed", "mentioned", "stream_
 	"topic_wildcard_mentioned", "wildcard_mentioned", "has_alert_word", "historical"}
 
 // MarshalJSON writes the flags' names, or under the mutant their numbers.
-func (l flagList) MarshalJSON() ([]byte, error) {
-	if !mutation.On("flags-numeric-codes") {
-		return listJSON([]string(l))
+func (l flagList) MarshalJSON() ([]byte, error) { return l.appendJSON(nil) }
+
+func (l flagList) appendJSON(b []byte) ([]byte, error) {
+	if mutation.On("flags-numeric-codes") {
+		codes := make([]int, len(l))
+		for i, f := range l {
+			codes[i] = slices.Index(flagNumbers, f) + 1
+		}
+		return appendMarshaled(b, codes)
 	}
-	codes := make([]int, len(l))
+	if l == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
 	for i, f := range l {
-		codes[i] = slices.Index(flagNumbers, f) + 1
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, f)
 	}
-	return listJSON(codes)
+	return append(b, ']'), nil
 }
 
 // listJSON is v's JSON without HTML escaping, so that the list reads byte for byte as the
