@@ -35,7 +35,9 @@ const MaxBodyBytes = 25 << 20
 type Params struct {
 	values url.Values
 	files  map[string][]*multipart.FileHeader
-	used   map[string]bool
+	// used says, of each parameter sent, whether the handler read it (false: validated but
+	// not acted on); a handful per request, so a list rather than a map.
+	used []usedParam
 	err    error
 	// plain words a value that does not parse by the kind it should be ("since is not an
 	// integer"), not as JSON: see PlainValues.
@@ -145,12 +147,37 @@ func (p *Params) fail(e error) {
 	}
 }
 
-// mark notes whether the handler read name (false: it did not act on it).
+type usedParam struct {
+	name string
+	read bool
+}
+
+// mark notes whether the handler read name (false: it did not act on it). Only what the
+// request sent is kept: Unsupported asks of nothing else.
 func (p *Params) mark(name string, read bool) {
-	if p.used == nil {
-		p.used = make(map[string]bool, len(p.values))
+	if _, sent := p.values[name]; !sent {
+		return
 	}
-	p.used[name] = read
+	for i := range p.used {
+		if p.used[i].name == name {
+			p.used[i].read = read
+			return
+		}
+	}
+	if p.used == nil {
+		p.used = make([]usedParam, 0, len(p.values))
+	}
+	p.used = append(p.used, usedParam{name, read})
+}
+
+// read says whether the handler read name.
+func (p *Params) read(name string) bool {
+	for _, u := range p.used {
+		if u.name == name {
+			return u.read
+		}
+	}
+	return false
 }
 
 // Has reports whether the request carried the parameter (and marks it supported).
@@ -195,7 +222,7 @@ func (p *Params) Names() []string {
 func (p *Params) Unsupported() []string {
 	var out []string
 	for _, n := range p.Names() {
-		if !p.used[n] {
+		if !p.read(n) {
 			out = append(out, n)
 		}
 	}
