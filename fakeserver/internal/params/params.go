@@ -38,7 +38,7 @@ type Params struct {
 	// used says, of each parameter sent, whether the handler read it (false: validated but
 	// not acted on); a handful per request, so a list rather than a map.
 	used []usedParam
-	err    error
+	err  error
 	// plain words a value that does not parse by the kind it should be ("since is not an
 	// integer"), not as JSON: see PlainValues.
 	plain bool
