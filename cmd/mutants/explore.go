@@ -33,9 +33,8 @@ type ExploreResult struct {
 	// Findings are the fields that differed, with their requirements.
 	Findings []string `json:"findings,omitempty"`
 	Reached  bool     `json:"reached"`
-	// Masked are the free fields ("reply path") whose values differed from the reference's,
-	// less those that differ on the unmutated fake as well: on a survivor that reached its
-	// point, what the field table let pass.
+	// Masked are the fields ("reply path") the table lets pass whose values differed from the
+	// reference's, less those that differ on the unmutated fake as well.
 	Masked  []string `json:"masked,omitempty"`
 	Steps   int      `json:"steps"`
 	Seconds float64  `json:"seconds"`
@@ -83,7 +82,7 @@ func exploreAll(ctx context.Context, entries []Entry, jobs int, budget columnBud
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		return 2
 	}
-	// The unmutated fake at each level the entries run at: the free fields that differ there
+	// The unmutated fake at each level the entries run at: the masked fields that differ there
 	// too (a random queue ID) say nothing of an entry.
 	baseline := map[int][]string{}
 	for _, e := range entries {
@@ -212,7 +211,8 @@ func exploreMarkdown(results []ExploreResult, budget columnBudget) string {
 }
 
 // missed says why a surviving mutant survived: the generator never produced the input (the
-// run did not reach the mutation point), the table lets the fields that differed pass (free),
+// run did not reach the mutation point), the table lets the fields that differed pass (free,
+// or compared by type or text only),
 // or nothing that differed was read back.
 func (r ExploreResult) missed() string {
 	switch {
@@ -221,7 +221,7 @@ func (r ExploreResult) missed() string {
 	case !r.Reached:
 		return "missed: never reached"
 	case len(r.Masked) > 0:
-		return "missed: differed only on free fields: " + strings.Join(r.Masked, ", ")
+		return "missed: differed only where the table lets it: " + strings.Join(r.Masked, ", ")
 	}
 	return "missed: reached, nothing that differed was read back"
 }

@@ -36,7 +36,7 @@ func TestExploreMissed(t *testing.T) {
 		want string
 	}{
 		{ExploreResult{Outcome: Survived}, "missed: never reached"},
-		{ExploreResult{Outcome: Survived, Reached: true, Masked: []string{"get_messages messages[].client"}}, "missed: differed only on free fields: get_messages messages[].client"},
+		{ExploreResult{Outcome: Survived, Reached: true, Masked: []string{"get_messages messages[].client"}}, "missed: differed only where the table lets it: get_messages messages[].client"},
 		{ExploreResult{Outcome: Survived, Reached: true}, "missed: reached, nothing that differed was read back"},
 		{ExploreResult{Outcome: Killed, Reached: true, Masked: []string{"op note"}}, ""},
 		{ExploreResult{Outcome: Passed, Reached: true}, ""},

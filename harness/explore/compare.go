@@ -42,8 +42,9 @@ type comparer struct {
 	// checked are the requirements of the determined fields compared so far (nil: not kept),
 	// which the reports list as passed when none of their fields differed.
 	checked map[string]bool
-	// masked are the free fields whose values differed (nil: not kept): what the table let
-	// pass, which tells a survivor of the mutants' explore column from one never read back.
+	// masked are the fields the table lets pass whose values differed (free ones, and those
+	// compared by type or text only; nil: not kept), which tells a survivor of the mutants'
+	// explore column from one never read back.
 	masked map[string]bool
 	// settle is how long to wait before draining the event queues.
 	settle time.Duration
@@ -121,9 +122,7 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 		return
 	}
 	if row.Rule == Free || row.Rule == Nullable && vb == nil && jsonType(va) == "string" {
-		if c.masked != nil && c.rawText(c.a, va) != c.rawText(c.b, vb) {
-			c.masked[reply+" "+path] = true
-		}
+		c.mask(reply, path, va, vb)
 		return
 	}
 	if c.checked != nil && (va != nil || vb != nil) {
@@ -138,9 +137,11 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 		return
 	}
 	switch row.Rule {
-	case Type, Nullable:
-		if jsonType(va) != jsonType(vb) {
+	case Type, Nullable, Text:
+		if jsonType(va) != jsonType(vb) || row.Rule == Text && (va == "") != (vb == "") {
 			c.differ(reply, path, row, va, vb)
+		} else {
+			c.mask(reply, path, va, vb)
 		}
 		return
 	case Time:
@@ -210,6 +211,13 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 	}
 }
 
+// mask notes a field the table lets pass when its values differ.
+func (c *comparer) mask(reply, path string, va, vb any) {
+	if c.masked != nil && c.rawText(c.a, va) != c.rawText(c.b, vb) {
+		c.masked[reply+" "+path] = true
+	}
+}
+
 // rawText is a value as sent, with the run's names normalized; unlike canon it maps no ID, so
 // that reading a free field never numbers an ID the determined fields have not seen yet.
 func (c *comparer) rawText(s *Side, v any) string {
@@ -276,6 +284,9 @@ func (c *comparer) canon(s *Side, reply, path string, v any) any {
 	}
 	if row.Rule == Type {
 		return jsonType(v)
+	}
+	if row.Rule == Text {
+		return fmt.Sprintf("%s, empty: %t", jsonType(v), v == "")
 	}
 	if kind, ok := row.Rule.idKind(); ok {
 		return c.idSymbol(s, kind, v)

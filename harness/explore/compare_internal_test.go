@@ -30,7 +30,7 @@ func TestCompareReplies(t *testing.T) {
 - {reply: "*", path: msg, rule: exact, requirements: [CONV-05]}
 - {reply: error, path: result, rule: exact, requirements: [ERR-01]}
 - {reply: error, path: code, rule: exact, requirements: [ERR-04]}
-- {reply: error, path: msg, rule: free, line: "msg"}
+- {reply: error, path: msg, rule: text, line: "msg", requirements: [ERR-01]}
 - {reply: op, path: id, rule: "id:message", requirements: [MSG-01]}
 - {reply: op, path: flags, rule: set, only: [read], requirements: [MSG-23], line: "flags"}
 - {reply: op, path: order, rule: exact, requirements: [MSG-28]}
@@ -45,7 +45,8 @@ func TestCompareReplies(t *testing.T) {
 		name, target, reference string
 		differs                 bool
 	}{
-		{"error msg is free", `{"result":"error","code":"BAD_REQUEST","msg":"a"}`, `{"result":"error","code":"BAD_REQUEST","msg":"b"}`, false},
+		{"an error msg's words are free", `{"result":"error","code":"BAD_REQUEST","msg":"a"}`, `{"result":"error","code":"BAD_REQUEST","msg":"b"}`, false},
+		{"an empty error msg is not", `{"result":"error","code":"BAD_REQUEST","msg":""}`, `{"result":"error","code":"BAD_REQUEST","msg":"b"}`, true},
 		{"error code is not", `{"result":"error","code":"BAD_REQUEST","msg":"a"}`, `{"result":"error","code":"UNAUTHORIZED_PRINCIPAL","msg":"a"}`, true},
 		{"success against error", `{"result":"success","msg":""}`, `{"result":"error","code":"BAD_REQUEST","msg":""}`, true},
 		{"IDs map by first sight", `{"result":"success","msg":"","id":700}`, `{"result":"success","msg":"","id":3}`, false},

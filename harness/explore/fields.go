@@ -24,6 +24,9 @@ const (
 	Time  Rule = "time"  // UNIX seconds, equal within the clock tolerance
 	Free  Rule = "free"  // not compared: the document leaves it open (Line says where)
 	Type  Rule = "type"  // only the JSON type (null, string, number, …) is compared
+	// Text is Type for a text the server words itself where the document asks for one a
+	// person can read (an error's msg): also whether it is empty is compared.
+	Text Rule = "text"
 	// Nullable is Type where the document allows null without requiring it: where the
 	// reference sends null the target may send a string too.
 	Nullable Rule = "nullable"
@@ -153,7 +156,7 @@ func ParseTable(data, doc []byte) (*Table, error) {
 			errs = append(errs, fmt.Errorf("%s: given twice", where))
 		}
 		switch {
-		case r.Rule == Free || r.Rule == Type || r.Rule == Nullable:
+		case r.Rule == Free || r.Rule == Type || r.Rule == Nullable || r.Rule == Text:
 			switch {
 			case r.Line == "" && r.Why == "":
 				errs = append(errs, fmt.Errorf("%s: a %s field needs the document's line that leaves it open, or why the document does not name it", where, r.Rule))

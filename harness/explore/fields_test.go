@@ -71,12 +71,13 @@ func TestFieldTableLookup(t *testing.T) {
 }
 
 // TestErrorsNeverCompareMsg: an operation's own error rows fall back on those of every
-// error, whose msg is free, before the envelope's rows, whose msg is determined.
+// error, whose msg compares as text (not its words), before the envelope's rows, whose msg
+// is determined.
 func TestErrorsNeverCompareMsg(t *testing.T) {
 	tab := table(t)
 	for _, reply := range []string{"error", "error edit_message_both"} {
-		if row, ok := tab.Lookup(reply, "msg"); !ok || row.Rule != explore.Free {
-			t.Errorf("%s msg: %v, want free", reply, row.Rule)
+		if row, ok := tab.Lookup(reply, "msg"); !ok || row.Rule != explore.Text {
+			t.Errorf("%s msg: %v, want text", reply, row.Rule)
 		}
 	}
 }

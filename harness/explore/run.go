@@ -75,8 +75,8 @@ type Result struct {
 	// Checked are the requirements whose fields the run's sequences compared (a finding's
 	// too), sorted: what the run could have told, as Findings are what it did.
 	Checked []string `json:"checked,omitempty"`
-	// Masked are the free fields ("reply path") whose values differed between the sides: what
-	// the field table let pass.
+	// Masked are the fields ("reply path") the table lets pass (free, or compared by type or
+	// text only) whose values differed between the sides.
 	Masked  []string `json:"masked,omitempty"`
 	Seconds float64  `json:"seconds"`
 }
@@ -179,7 +179,7 @@ type outcome struct {
 
 // tally is what comparisons saw besides a difference: fields the reference sent that the
 // table lacks (gaps), the requirements of the determined fields compared (checked), and the
-// free fields whose values differed (masked).
+// fields the table lets pass whose values differed (masked).
 type tally struct{ gaps, checked, masked map[string]bool }
 
 func newTally() tally {
