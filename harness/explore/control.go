@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -43,6 +44,10 @@ func (s *Side) sendControl(ctx context.Context, st Step) (Reply, error) {
 		s.clockOffset += float64(n)
 	case "/_fake/vcall_token":
 		s.tokens[values.Get("user_id")] = values.Get("has_token") == "true"
+	case "/_fake/config":
+		if key, ok := st.Params["jwt_key"]; ok {
+			s.jwtKey, s.jwtAlgorithm = key, cmp.Or(st.Params["jwt_algorithm"], s.jwtAlgorithm)
+		}
 	}
 	return r, nil
 }
@@ -77,6 +82,10 @@ func (s *Side) rememberConfig(ctx context.Context, params map[string]string) err
 		if _, kept := s.config[name]; kept {
 			continue
 		}
+		if name == "jwt_key" {
+			s.rememberJWTKey(config)
+			continue
+		}
 		v, ok := config[name]
 		if !ok {
 			return fmt.Errorf("%s: the fake's configuration has no %s", s.Name, name)
@@ -85,6 +94,19 @@ func (s *Side) rememberConfig(ctx context.Context, params map[string]string) err
 		s.config[name] = string(data)
 	}
 	return nil
+}
+
+// rememberJWTKey remembers how to put back the JWT key, which the fake never shows, only
+// whether one is set: a set key as the fixture's (as the harness restores it), none as none.
+func (s *Side) rememberJWTKey(config map[string]any) {
+	if _, kept := s.config["fixture_jwt_key"]; kept {
+		return
+	}
+	if config["jwt_key_set"] == true {
+		s.config["fixture_jwt_key"] = "true"
+	} else {
+		s.config["fixture_jwt_key"], s.config["jwt_key"] = "false", "" // a form value, not JSON
+	}
 }
 
 // rememberLimits reads the realm's editing time limits before the sequence first changes

@@ -14,6 +14,7 @@ var controlOperations = []operation{
 	{"set_vcall_token", 2, (*generator).setVcallToken},
 	{"set_vcall_config", 1, (*generator).setVcallConfig},
 	{"set_batches", 2, (*generator).setBatches},
+	{"set_push_config", 1, (*generator).setPushConfig},
 	{"create_vcall", 2, (*generator).createVcall}, // operation 21, now that tokens exist
 	{"delete_topic", 2, (*generator).deleteTopic}, // operation 8, long enough to stop early
 	{"mark_all_as_read", 1, (*generator).markAllAsRead},
@@ -30,8 +31,23 @@ func (g *generator) advanceClock() Step {
 	if len(g.limits) > 0 && g.chance(60) {
 		advance = pick(g, g.limits) + g.rng.IntN(2)
 	}
-	return Step{Actor: "owner", Control: true, Method: "POST", Path: "/_fake/clock",
-		Params: map[string]string{"advance": strconv.Itoa(advance)}}
+	return g.advanceBy(advance)
+}
+
+func (g *generator) advanceBy(seconds int) Step {
+	return Step{Op: "advance_clock", Actor: "owner", Control: true, Method: "POST", Path: "/_fake/clock",
+		Params: map[string]string{"advance": strconv.Itoa(seconds)}}
+}
+
+// setMoveLimits sets the two move time limits, as the owner: one to 600 seconds, the other
+// to an hour, so that a move after 600 seconds is refused of one kind only.
+func (g *generator) setMoveLimits() Step {
+	short, long := editLimits[1], editLimits[2]
+	if g.chance(50) {
+		short, long = long, short
+	}
+	g.pending = func() { g.limits = append(g.limits, 600, 3600) }
+	return Step{Actor: "owner", Method: "PATCH", Path: "/realm", Params: map[string]string{short: "600", long: "3600"}}
 }
 
 // setEditLimit changes one of the realm's editing time limits (PATCH /realm), mostly as an
@@ -75,4 +91,20 @@ func (g *generator) setVcallConfig() Step {
 func (g *generator) setBatches() Step {
 	return Step{Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
 		Params: map[string]string{"delete_batch_size": pick(g, []string{"1", "2", "3"}), "max_batches_per_request": pick(g, []string{"1", "2", "0"})}}
+}
+
+// setPushConfig gives the server a push notification service, mostly, or takes it away:
+// registrations go past PUSH_SERVICE_NOT_CONFIGURED to the rules of operation 7.
+func (g *generator) setPushConfig() Step {
+	return Step{Op: "set_push_config", Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
+		Params: map[string]string{"push_configured": strconv.FormatBool(g.chance(85))}}
+}
+
+// exploreJWTKey is the key a control step gives both fakes: the run signs tokens with it.
+const exploreJWTKey = "chatconform-explore-jwt-key"
+
+// setJWTKey gives the fake a JWT key the run knows, so that its tokens log users in.
+func (g *generator) setJWTKey() Step {
+	return Step{Op: "set_jwt_key", Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
+		Params: map[string]string{"jwt_key": exploreJWTKey}}
 }

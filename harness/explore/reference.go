@@ -33,6 +33,8 @@ func Fake(target *harness.Target, clock *Clock) (*harness.Target, func(), error)
 		FeatureLevel:   target.FeatureLevel,
 		RequestTimeout: target.Config.RequestTimeout,
 		ReportDir:      target.Config.ReportDir,
+		// Its fixture's JWT key: where the target's settings give its own, both sides log in.
+		JWTKey: ts.Server.Fixture().Realm.JWTKey, JWTAlgorithm: ts.Server.Fixture().Realm.JWTAlgorithm,
 	}
 	ref, err := harness.ConnectLogging(cfg, io.Discard)
 	if err != nil {

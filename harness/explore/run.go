@@ -256,6 +256,7 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 	}
 	gen := newGenerator(seed, ref.Realm.MaxTopicLength, ref.Realm.MaxMessageLength)
 	gen.presence = presence
+	gen.jwt = a.jwtKey != "" && b.jwtKey != ""
 	gen.control = clock != nil && !slices.ContainsFunc(controlCapabilities, func(c string) bool { return !e.Target.Capabilities[c] })
 	for i := 0; ; i++ {
 		var st Step
@@ -332,6 +333,14 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 	if name, ok := strings.CutPrefix(st.Learn, "user:"); ok {
 		c.a.learnUser(name, ra)
 		c.b.learnUser(name, rb)
+	}
+	if name, ok := strings.CutPrefix(st.Learn, "device:"); ok {
+		c.a.learnID("device", name, "device_id", ra)
+		c.b.learnID("device", name, "device_id", rb)
+	}
+	if st.Op == "legacy_push" && st.Method == http.MethodPost {
+		c.a.legacyPush = append(c.a.legacyPush, [2]string{st.Actor, st.Params["token"]})
+		c.b.legacyPush = append(c.b.legacyPush, [2]string{st.Actor, st.Params["token"]})
 	}
 	if !st.Control {
 		c.compareReplies(st.Op, st.Actor, ra, rb)
@@ -737,6 +746,26 @@ func (s *Side) cleanup(ctx context.Context) {
 	s.restoreControl(ctx)
 	for _, id := range s.syms.bySym["linkifier"] {
 		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/filters/"+id, nil)
+	}
+	s.demoteAccounts(ctx)
+	for _, reg := range s.legacyPush {
+		_, _ = s.send(ctx, reg[0], http.MethodDelete, "/users/me/android_gcm_reg_id", map[string]string{"token": reg[1]})
+	}
+}
+
+// demoteAccounts makes the accounts the run created members again: an owner among them
+// would let a later sequence change the only owner's role, which the reference, with one
+// owner, refuses, and which would change the cast.
+func (s *Side) demoteAccounts(ctx context.Context) {
+	var ids []string
+	for sym, raw := range s.syms.bySym["user"] {
+		if _, cast := s.actors[strings.TrimPrefix(sym, ":")]; strings.HasPrefix(sym, ":") && !cast {
+			ids = append(ids, raw)
+		}
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		_, _ = s.send(ctx, "owner", http.MethodPatch, "/users/"+id, map[string]string{"role": "400"})
 	}
 }
 

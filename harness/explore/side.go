@@ -2,7 +2,10 @@ package explore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,11 +18,13 @@ import (
 	"time"
 
 	"github.com/chatconform/chatconform/harness"
+	"github.com/golang-jwt/jwt/v5"
 )
 
 // actorNames are who a step may act as: one account of every role the harness provisions,
 // and "anonymous", who sends no credentials.
-var actorNames = []string{"owner", "administrator", "moderator", "member", "guest", "bot", "anonymous", "member-wrong-key", "bot-wrong-key"}
+var actorNames = []string{"owner", "administrator", "moderator", "member", "guest", "bot", "anonymous", "member-wrong-key", "bot-wrong-key",
+	"member-with-guest-key"}
 
 // readers are the actors who read back after every step: the accounts.
 var readers = actorNames[:6]
@@ -83,6 +88,12 @@ type Side struct {
 	config map[string]string
 	tokens map[string]bool
 	limits map[string]string
+	// jwtKey is the key the side verifies JSON Web Tokens with, once the run knows it: the
+	// target's setting, or the key a control step gave the fake ("" for none).
+	jwtKey, jwtAlgorithm string
+	// legacyPush are the legacy push registrations the run added (actor, token), which
+	// the cleanup removes.
+	legacyPush [][2]string
 	// Exchanges records the requests of the sequence, for the reproduction.
 	log []Exchange
 }
@@ -111,6 +122,7 @@ func newSide(name string, t *harness.Target, prefix string) *Side {
 		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{}, uploaders: map[string]string{},
 		config: map[string]string{}, tokens: map[string]bool{},
 		clockOffset: t.ClockOffset().Seconds(), host: t.Realm.Host,
+		jwtKey: t.Config.JWTKey, jwtAlgorithm: cmp.Or(t.Config.JWTAlgorithm, "HS256"),
 	}
 	var pairs []string
 	for _, r := range harness.Roles {
@@ -122,7 +134,7 @@ func newSide(name string, t *harness.Target, prefix string) *Side {
 		s.actors[name] = u
 		s.syms.bind("user", name, strconv.Itoa(u.ID))
 		pairs = append(pairs, u.Email, "<email:"+name+">", u.FullName, "<name:"+name+">",
-			fmt.Sprintf("user%d@%s", u.ID, t.Realm.Host), "<dummy:"+name+">")
+			fmt.Sprintf("user%d@%s", u.ID, t.Realm.Host), "<dummy:"+name+">", u.APIKey, "<api_key:"+name+">")
 	}
 	// Longer first, so that no placeholder replaces a part of another's text.
 	s.names = strings.NewReplacer(longestFirst(pairs)...)
@@ -176,7 +188,12 @@ func (s *Side) resolve(text string) string {
 			if sep == "-" {
 				n = -n
 			}
-			return strconv.FormatInt(time.Now().Unix()+int64(s.clockOffset)+int64(n), 10)
+			return strconv.FormatInt(s.now()+int64(n), 10)
+		case "jwt":
+			return s.jwtFor(arg)
+		case "tokenid":
+			sum := sha256.Sum256([]byte(s.prefix + arg))
+			return base64.StdEncoding.EncodeToString(sum[:8])
 		default:
 			if raw, ok := s.syms.raw(kind, sep+arg); ok {
 				return raw
@@ -184,6 +201,32 @@ func (s *Side) resolve(text string) string {
 		}
 		return missingID
 	})
+}
+
+// now is the side's clock, in UNIX seconds.
+func (s *Side) now() int64 { return time.Now().Unix() + int64(s.clockOffset) }
+
+// jwtFor is a JSON Web Token for the actor's email (anyone's, for one not in the cast),
+// valid for a day, signed with the side's key, or with another for "<actor>/forged".
+func (s *Side) jwtFor(arg string) string {
+	actor, forged := strings.CutSuffix(arg, "/forged")
+	email := "nobody@example.invalid"
+	if u, ok := s.actors[actor]; ok {
+		email = u.Email
+	}
+	key := s.jwtKey
+	if forged {
+		key = "explore-forged-key"
+	}
+	method := jwt.GetSigningMethod(s.jwtAlgorithm)
+	if method == nil {
+		return "not-a-token"
+	}
+	signed, err := jwt.NewWithClaims(method, jwt.MapClaims{"email": email, "exp": s.now() + 86400}).SignedString([]byte(key))
+	if err != nil {
+		return "not-a-token"
+	}
+	return signed
 }
 
 // send sends one request as the actor and decodes the answer. A transport failure is an
@@ -226,6 +269,8 @@ func (s *Side) send(ctx context.Context, actor, method, path string, params map[
 		req.SetBasicAuth(u.Email, u.APIKey)
 	} else if account, wrong := strings.CutSuffix(actor, "-wrong-key"); wrong {
 		req.SetBasicAuth(s.actors[account].Email, wrongKey)
+	} else if account, other, mixed := strings.Cut(strings.TrimSuffix(actor, "-key"), "-with-"); mixed {
+		req.SetBasicAuth(s.actors[account].Email, s.actors[other].APIKey) // another's real key
 	}
 	return s.do(req, actor, logged, form, 8<<20)
 }
@@ -298,11 +343,20 @@ func multipartBody(values url.Values, file string) ([]byte, string, error) {
 
 // learnUser names the account a creation made, and its dummy email.
 func (s *Side) learnUser(name string, r Reply) {
-	if id := rawText(r.field("user_id")); r.success() && id != "" {
-		s.syms.bind("user", name, id)
+	if id := s.learnID("user", name, "user_id", r); id != "" {
 		// The host of dummy addresses is the server's own choice (its realm's host name).
 		s.learned = append(s.learned, "user"+id+"@", "<dummy:"+name+">@")
 	}
+}
+
+// learnID names the ID a successful reply gives in field, and returns it ("" for none).
+func (s *Side) learnID(kind, name, field string, r Reply) string {
+	id := rawText(r.field(field))
+	if !r.success() || id == "" {
+		return ""
+	}
+	s.syms.bind(kind, name, id)
+	return id
 }
 
 // rememberVisibility reads the realm's default email visibility before the run first changes it.

@@ -17,6 +17,10 @@ import (
 //	{email:member} an actor's email             {now+3600}  the side's clock, in UNIX seconds
 //	{upload:f1}   the path_id of uploaded file f1  {attachment:f1}  its attachment ID
 //	{dummy:u1}    an account's dummy email (user<ID>@<host>)  {field:Website}  a custom profile field's ID
+//	{device:d1}   the ID of client device d1
+//	{jwt:member}  a JSON Web Token for the actor's email, signed with the side's JWT key
+//	              ({jwt:member/forged}: with another key)
+//	{tokenid:t1}  the token_id of push token {name:t1}: Base64 of its SHA-256 hash's first 8 bytes
 //
 // A parameter named "@file" is sent as a multipart file part named "file", its value the
 // file's name.
@@ -89,7 +93,7 @@ func WriteScript(path string, s Script) error {
 }
 
 // token is one reference of a step to a side's own values.
-var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now|upload|attachment|dummy|field)([:+#-])([^{}]*)\}`)
+var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now|upload|attachment|dummy|field|device|jwt|tokenid)([:+#-])([^{}]*)\}`)
 
 // missingID is the ID a token for something a side lacks becomes: no server has it.
 const missingID = "987654321"

@@ -1,0 +1,85 @@
+package explore
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Scenarios are operations of several steps: the first is returned, the rest queued in the
+// generator's plan, drawn next. They build the preconditions single steps meet too rarely in
+// a few hundred steps: a topic several senders wrote in before one of them moves part of it.
+
+// sharedTopicMove sends to a fresh topic of a channel as two of its subscribers in turn, now
+// and then lets the move time limit pass between the messages (against a fake), and then
+// moves one of them: by one sender over the other's messages, with every propagate_mode.
+func (g *generator) sharedTopicMove() Step {
+	if len(g.channels) == 0 {
+		return g.createChannel()
+	}
+	ch := pick(g, g.channels).name
+	a, b := g.subscriberOf(ch), g.subscriberOf(ch)
+	if info := g.channelNamed(ch); g.chance(60) {
+		// Mostly one the time limits hold (not a moderator) moves.
+		for _, who := range []string{"guest", "member"} {
+			if info.subscribers[who] {
+				a = who
+			}
+		}
+	}
+	if a == "" || a == b {
+		b = pick(g, []string{"member", "moderator", "guest"})
+	}
+	if a == "" {
+		a = "owner"
+	}
+	g.nextName++
+	topic := "thread " + strconv.Itoa(g.nextName)
+	send := func(actor string) operation {
+		return operation{"send_message", 0, func(g *generator) Step { return g.sendTo(actor, ch, topic, "text "+strconv.Itoa(g.rng.IntN(1000))) }}
+	}
+	g.plan = append(g.plan, send(b))
+	if g.control && g.chance(50) {
+		g.plan = append(g.plan, operation{"set_edit_limit", 0, (*generator).setMoveLimits},
+			operation{"advance_clock", 0, func(g *generator) Step { return g.advanceBy(600 + g.rng.IntN(2)) }})
+	}
+	g.plan = append(g.plan, send(a), operation{"edit_message", 0, func(g *generator) Step { return g.moveIn(ch, topic, a, b) }})
+	return send(a).draw(g)
+}
+
+// moveIn moves a message of the channel's topic, mostly the middle one (messages before and
+// after it, of both senders), as one of the topic's senders or someone else: to another
+// topic, resolved, or to another channel.
+func (g *generator) moveIn(ch, topic string, senders ...string) Step {
+	var in []int
+	for i, m := range g.messages {
+		if m.channel == ch && m.topic == topic && !m.deleted {
+			in = append(in, i)
+		}
+	}
+	m, info := g.message()
+	if len(in) > 0 {
+		i := in[len(in)/2]
+		if g.chance(25) {
+			i = in[0]
+		}
+		m, info = "#"+strconv.Itoa(i), g.messages[i]
+	}
+	params := map[string]string{"propagate_mode": pick(g, []string{"change_later", "change_later", "change_all", "change_all", "change_one"})}
+	switch g.rng.IntN(5) {
+	case 0:
+		params["topic"] = "✔ " + strings.TrimPrefix(info.topic, "✔ ")
+	case 1:
+		params["stream_id"] = "{channel:" + g.channelOtherThan(ch) + "}"
+	default:
+		params["topic"] = g.topicOtherThan(info.topic)
+	}
+	if topic, ok := params["topic"]; ok && m != missingMessage {
+		mode := params["propagate_mode"]
+		g.pending = func() { g.moved(m, topic, mode) }
+	}
+	actor := pick(g, senders)
+	if g.chance(40) {
+		actor = pick(g, []string{"moderator", "administrator", "guest"})
+	}
+	return Step{Actor: actor, Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: ch, Params: params}
+}
