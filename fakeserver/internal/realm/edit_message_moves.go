@@ -241,7 +241,7 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 // when no queue exists (events.Idler), so that an edit builds no event for nobody. origContent
 // and origRendered are the content before a content edit.
 func (s *MessageState) updateEvent(p *editPlan, now int64, origContent, origRendered string) events.Event {
-	if idle, ok := s.events.(events.Idler); ok && idle.Idle() {
+	if s.noQueues() {
 		return nil
 	}
 	m := p.target

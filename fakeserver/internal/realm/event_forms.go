@@ -25,7 +25,7 @@ type eventMessage struct {
 // publishNewMessage sends each recipient, and each client of all_public_streams that can
 // read a public channel, the message in the form their queue asked for, with their flags.
 func (s *MessageState) publishNewMessage(m *Message) {
-	if idle, ok := s.events.(events.Idler); ok && idle.Idle() {
+	if s.noQueues() {
 		return // the audience alone walks every user
 	}
 	audience := m.Rows.userIDs()

@@ -13,6 +13,13 @@ func (s *core) publish(ev events.Event, userIDs ...int) {
 	}
 }
 
+// noQueues tells that no event queue exists (events.Idler): an event built now reaches nobody,
+// so a rule may skip building it and gathering its audience.
+func (s *core) noQueues() bool {
+	idle, ok := s.events.(events.Idler)
+	return ok && idle.Idle()
+}
+
 // LinkifiersFor tells whether a client gets linkifiers at all: from feature level 176 on
 // only with the linkifier_url_template capability (older clients cannot read URL templates).
 func LinkifiersFor(featureLevel int, c events.Client) bool {
