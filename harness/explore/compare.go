@@ -37,15 +37,9 @@ type comparer struct {
 	tolerance float64
 	a, b      *Side // target, reference
 	diffs     []Difference
-	// gaps are fields the reference sent that no row names: the table is incomplete.
-	gaps map[string]bool
-	// checked are the requirements of the determined fields compared so far (nil: not kept),
-	// which the reports list as passed when none of their fields differed.
-	checked map[string]bool
-	// masked are the fields the table lets pass whose values differed (free ones, and those
-	// compared by type or text only; nil: not kept), which tells a survivor of the mutants'
-	// explore column from one never read back.
-	masked map[string]bool
+	// tally keeps what the comparisons saw besides differences (gaps, checked, masked); a nil
+	// checked or masked is not kept.
+	tally
 	// settle is how long to wait before draining the event queues.
 	settle time.Duration
 }

@@ -63,7 +63,7 @@ func TestCompareReplies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cmp := &comparer{table: tab, tolerance: 3, a: testSide("target"), b: testSide("reference"), gaps: map[string]bool{}}
+			cmp := &comparer{table: tab, tolerance: 3, a: testSide("target"), b: testSide("reference"), tally: tally{gaps: map[string]bool{}}}
 			ra, rb := Reply{Body: decode(t, c.target)}, Reply{Body: decode(t, c.reference)}
 			cmp.compareReplies("op", "member", ra, rb)
 			if got := len(cmp.diffs) > 0; got != c.differs {
@@ -80,7 +80,7 @@ func TestCompareRecordsGaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), gaps: map[string]bool{}}
+	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), tally: tally{gaps: map[string]bool{}}}
 	cmp.compareReplies("op", "member", Reply{Body: decode(t, `{"result":"success"}`)}, Reply{Body: decode(t, `{"result":"success","new":1}`)})
 	if len(cmp.diffs) != 0 || !cmp.gaps["op new"] {
 		t.Fatalf("diffs %v, gaps %v", cmp.diffs, cmp.gaps)
@@ -140,7 +140,7 @@ func TestCompareKeepsWhatItChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), gaps: map[string]bool{}, checked: map[string]bool{}, masked: map[string]bool{}}
+	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), tally: newTally()}
 	cmp.compareReplies("op", "member", Reply{Body: decode(t, `{"result":"success","note":"a","same":[1],"id":7}`)}, Reply{Body: decode(t, `{"result":"success","note":"b","same":[1]}`)})
 	if want := map[string]bool{"CONV-05": true, "MSG-01": true}; !maps.Equal(cmp.checked, want) {
 		t.Fatalf("checked %v, want %v", cmp.checked, want)

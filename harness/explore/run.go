@@ -178,8 +178,10 @@ type outcome struct {
 }
 
 // tally is what comparisons saw besides a difference: fields the reference sent that the
-// table lacks (gaps), the requirements of the determined fields compared (checked), and the
-// fields the table lets pass whose values differed (masked).
+// table lacks (gaps: the table is incomplete), the requirements of the determined fields
+// compared (checked, which the reports pass when none of their fields differed), and the
+// fields the table lets pass whose values differed (masked, which tell a survivor of the
+// mutants' explore column from one never read back).
 type tally struct{ gaps, checked, masked map[string]bool }
 
 func newTally() tally {
@@ -236,7 +238,7 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 	if clock != nil {
 		tolerance = 1 // both clocks read the same; a running one may tick between the sides
 	}
-	c := &comparer{table: e.Table, tolerance: tolerance, a: a, b: b, gaps: out.gaps, checked: out.checked, masked: out.masked}
+	c := &comparer{table: e.Table, tolerance: tolerance, a: a, b: b, tally: out.tally}
 	if clock == nil {
 		// A real server delivers events through another process, a moment after the reply:
 		// give it that moment before each drain, so an event never lands in the next step's.
