@@ -81,23 +81,20 @@ func (g *generator) setVcallToken() Step {
 
 // setVcallConfig configures the video-call integration, or takes it away.
 func (g *generator) setVcallConfig() Step {
-	return Step{Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
-		Params: map[string]string{"video_calls_configured": strconv.FormatBool(g.chance(80))}}
+	return configStep("set_vcall_config", map[string]string{"video_calls_configured": strconv.FormatBool(g.chance(80))})
 }
 
 // setBatches bounds the work of one delete-topic or mark-all-as-read request to a few
 // batches of a few messages, as the real server's time budget does: a topic of the run's
 // messages then takes more than one request (complete = false until the last).
 func (g *generator) setBatches() Step {
-	return Step{Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
-		Params: map[string]string{"delete_batch_size": pick(g, []string{"1", "2", "3"}), "max_batches_per_request": pick(g, []string{"1", "2", "0"})}}
+	return configStep("set_batches", map[string]string{"delete_batch_size": pick(g, []string{"1", "2", "3"}), "max_batches_per_request": pick(g, []string{"1", "2", "0"})})
 }
 
 // setPushConfig gives the server a push notification service, mostly, or takes it away:
 // registrations go past PUSH_SERVICE_NOT_CONFIGURED to the rules of operation 7.
 func (g *generator) setPushConfig() Step {
-	return Step{Op: "set_push_config", Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
-		Params: map[string]string{"push_configured": strconv.FormatBool(g.chance(85))}}
+	return configStep("set_push_config", map[string]string{"push_configured": strconv.FormatBool(g.chance(85))})
 }
 
 // exploreJWTKey is the key a control step gives both fakes: the run signs tokens with it.
@@ -105,6 +102,10 @@ const exploreJWTKey = "chatconform-explore-jwt-key"
 
 // setJWTKey gives the fake a JWT key the run knows, so that its tokens log users in.
 func (g *generator) setJWTKey() Step {
-	return Step{Op: "set_jwt_key", Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config",
-		Params: map[string]string{"jwt_key": exploreJWTKey}}
+	return configStep("set_jwt_key", map[string]string{"jwt_key": exploreJWTKey})
+}
+
+// configStep changes the fake's configuration as the owner (PATCH /_fake/config).
+func configStep(op string, params map[string]string) Step {
+	return Step{Op: op, Actor: "owner", Control: true, Method: "PATCH", Path: "/_fake/config", Params: params}
 }
