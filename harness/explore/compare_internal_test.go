@@ -108,7 +108,7 @@ func TestStepTokens(t *testing.T) {
 // same answers, and other steps from another seed.
 func TestSameSeedSameSequence(t *testing.T) {
 	draw := func(seed uint64) string {
-		g := newGenerator(seed, 60, 10000)
+		g := newGenerator(seed, 60, 10000, "general chat")
 		var steps []Step
 		for i := range 300 {
 			steps = append(steps, g.next())

@@ -15,8 +15,17 @@ import (
 // reference's answers, which are deterministic) and picks operations whose preconditions
 // mostly hold, and sometimes ones whose preconditions do not: another actor, a message or
 // channel that does not exist or is not visible, a value one past a bound.
+//
+// Most steps are clean: every precondition the generator knows of holds and every value is
+// valid, so that a few hundred steps build the state deep rules need (a topic muted and then
+// unmuted, a user renamed by an administrator). The others are faulty, and their faults are
+// drawn more often, so that each fault keeps the odds its site gives over a run (fault).
 type generator struct {
 	rng *rand.Rand
+	// faulty says the step being drawn may break a precondition or a bound.
+	faulty bool
+	// drawn counts the rule-hitting values drawn (rotate): each is drawn before any repeats.
+	drawn map[string]int
 	// maxTopic and maxMessage are the reference's bounds (from its registration state).
 	maxTopic, maxMessage int
 	channels             []channelInfo
@@ -24,8 +33,13 @@ type generator struct {
 	nextChannel          int
 	storageKeys          []string
 	nextKey              int
-	groups               int
-	nextName             int
+	// groups are the user groups the run created, in order: their direct members and
+	// subgroups, for membership questions whose answer goes through a subgroup.
+	groups   []group
+	nextName int
+	// emptyName is the reference's realm_empty_topic_display_name: a topic of that name is
+	// the empty topic.
+	emptyName string
 	// linkifiers are the patterns' names of the linkifiers the run added: topics that match
 	// them carry topic links.
 	linkifiers []string
@@ -57,6 +71,8 @@ type generator struct {
 	pushSet bool
 	// jwt says both sides verify tokens with a key the run knows.
 	jwt bool
+	// crowd is the channel of more subscribers than wildcard mentions allow everyone.
+	crowd string
 }
 
 type channelInfo struct {
@@ -68,12 +84,19 @@ type channelInfo struct {
 
 type muting struct{ actor, channel, topic string }
 
+type group struct {
+	members   []string
+	subgroups []int
+}
+
 type upload struct{ name, actor string }
 
 type person struct {
 	name  string // the token suffix: "u3"
 	email string // as a step writes it: "{name:u3}@chat.example.test"
 	role  string // as the reference holds it
+	// deactivated: a step deactivated it (and none reactivated it since).
+	deactivated bool
 }
 
 type messageInfo struct {
@@ -85,8 +108,9 @@ type messageInfo struct {
 	deleted bool
 }
 
-func newGenerator(seed uint64, maxTopic, maxMessage int) *generator {
-	return &generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), maxTopic: maxTopic, maxMessage: maxMessage, tokens: map[string]bool{}}
+func newGenerator(seed uint64, maxTopic, maxMessage int, emptyName string) *generator {
+	return &generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), maxTopic: maxTopic, maxMessage: maxMessage, emptyName: emptyName, tokens: map[string]bool{},
+		drawn: map[string]int{}}
 }
 
 // operation is one kind of step and how often it is drawn.
@@ -143,6 +167,8 @@ var operations = []operation{
 // next draws the next step.
 func (g *generator) next() Step {
 	g.pending = nil
+	// A scenario's steps build what its last needs: they are clean.
+	g.faulty = len(g.plan) == 0 && g.chance(faultyPercent)
 	if len(g.plan) > 0 {
 		op := g.plan[0]
 		g.plan = g.plan[1:]
@@ -188,11 +214,40 @@ func (g *generator) observe(ok bool) {
 
 func (g *generator) chance(percent int) bool { return g.rng.IntN(100) < percent }
 
+// faultyPercent is the share of faulty steps. A fault site fires only in those, 100 /
+// faultyPercent times as often as it says: a site's "fault(5)" breaks 5% of its steps, as a
+// plain chance would, and the other steps stay clean instead of each carrying a few faults.
+const faultyPercent = 25
+
+// fault says whether this step breaks the precondition or bound of a site whose odds are
+// percent.
+func (g *generator) fault(percent int) bool {
+	return g.faulty && g.chance(min(100, percent*100/faultyPercent))
+}
+
+// rotate draws one of the values that hit a rule, the one drawn least often so far (a tie
+// by chance): in a few hundred steps each is drawn, where a plain pick leaves some to luck.
+func (g *generator) rotate(values ...string) string {
+	least := -1
+	var best []string
+	for _, v := range values {
+		switch n := g.drawn[v]; {
+		case least < 0 || n < least:
+			least, best = n, []string{v}
+		case n == least:
+			best = append(best, v)
+		}
+	}
+	v := pick(g, best)
+	g.drawn[v]++
+	return v
+}
+
 func pick[T any](g *generator, list []T) T { return list[g.rng.IntN(len(list))] }
 
 // actor is anyone, mostly the humans who hold the usual rights.
 func (g *generator) actor() string {
-	if g.chance(4) {
+	if g.fault(4) {
 		return pick(g, []string{"anonymous", "member-wrong-key", "bot-wrong-key", "member-with-guest-key"})
 	}
 	return pick(g, []string{"owner", "administrator", "moderator", "member", "member", "member", "guest", "bot"})
@@ -202,7 +257,7 @@ func (g *generator) actor() string {
 // now and then anyone.
 func (g *generator) actorIn(ch string) string {
 	info := g.channelNamed(ch)
-	if info == nil || len(info.subscribers) == 0 || g.chance(25) {
+	if info == nil || len(info.subscribers) == 0 || g.fault(25) {
 		return g.actor()
 	}
 	if sub := g.subscriberOf(ch); sub != "" {
@@ -249,7 +304,7 @@ func (g *generator) subscribed(ch string, on bool, actors ...string) {
 
 // channel is a channel of the run, or now and then one that does not exist.
 func (g *generator) channel() string {
-	if len(g.channels) == 0 || g.chance(5) {
+	if len(g.channels) == 0 || g.fault(5) {
 		return "nowhere"
 	}
 	return pick(g, g.channels).name
@@ -267,7 +322,7 @@ func (g *generator) message() (string, messageInfo) {
 			live = append(live, i)
 		}
 	}
-	if len(live) == 0 || g.chance(5) {
+	if len(live) == 0 || g.fault(5) {
 		return missingMessage, messageInfo{}
 	}
 	i := pick(g, live)
@@ -280,7 +335,7 @@ func (g *generator) message() (string, messageInfo) {
 // readerOf is mostly one who may see the message (its sender, a subscriber of its channel),
 // now and then anyone.
 func (g *generator) readerOf(info messageInfo) string {
-	if info.sender != "" && (info.channel == "" || g.chance(40)) && !g.chance(10) {
+	if info.sender != "" && (info.channel == "" || g.chance(40)) && !g.fault(10) {
 		return info.sender
 	}
 	return g.actorIn(info.channel)
@@ -306,12 +361,16 @@ func (g *generator) channelOtherThan(old string) string {
 	return "nowhere"
 }
 
-// topic is drawn to hit the rules: names used before, the empty topic, white space, the
-// resolve prefix, and lengths at and one past the bound in multi-byte characters.
+// topic is drawn to hit the rules: names used before, the empty topic (also by its display
+// name), white space, the resolve prefix, and lengths at and (a fault) one past the bound in
+// multi-byte characters.
 func (g *generator) topic() string {
 	long := strings.Repeat("ü", g.maxTopic)
-	if v, ok := g.special(10, "", "   ", long, long+"ü", "✔ "+pick(g, []string{"alpha", "beta"})); ok {
-		return v
+	if g.fault(2) {
+		return long + "ü"
+	}
+	if g.chance(10) {
+		return g.rotate("", "   ", g.emptyName, long, "✔ alpha", "✔ beta")
 	}
 	if len(g.linkifiers) > 0 && g.chance(20) {
 		return "see {name:" + pick(g, g.linkifiers) + "}-" + strconv.Itoa(g.rng.IntN(100))
@@ -319,23 +378,17 @@ func (g *generator) topic() string {
 	return pick(g, []string{"alpha", "beta", "gamma", "alpha", "δέλτα"})
 }
 
-// content is drawn the same way: plain, /me, wildcard mentions, empty, and at and past the
-// length bound.
+// content is drawn the same way: plain, /me, wildcard mentions, Markdown, at the length
+// bound, and (a fault) empty, blank or one past the bound.
 func (g *generator) content() string {
 	long := strings.Repeat("é", g.maxMessage)
-	if v, ok := g.special(14, "", " \n ", long, long+"é", "/me waves", "@**all** look", "@**topic** look", "**bold** and `code`"); ok {
-		return v
+	if g.fault(5) {
+		return pick(g, []string{"", " \n ", long + "é"})
+	}
+	if g.chance(25) {
+		return g.rotate(long, "/me waves", "@**all** look", "@**topic** look", "**bold** and `code`")
 	}
 	return fmt.Sprintf("text %d", g.rng.IntN(1000))
-}
-
-// special draws one of odds cases: one of the values for the first len(values) of them, else
-// none (the caller's ordinary value).
-func (g *generator) special(odds int, values ...string) (string, bool) {
-	if i := g.rng.IntN(odds); i < len(values) {
-		return values[i], true
-	}
-	return "", false
 }
 
 func jsonText(v any) string {
@@ -440,7 +493,7 @@ func (g *generator) uploadFile() Step {
 	g.nextName++
 	name := "f" + strconv.Itoa(g.nextName)
 	actor := pick(g, []string{"owner", "member", "member", "guest", "bot"})
-	if g.chance(5) {
+	if g.fault(5) {
 		actor = g.actor()
 	}
 	g.pending = func() { g.uploads = append(g.uploads, upload{name, actor}) }
@@ -451,12 +504,12 @@ func (g *generator) uploadFile() Step {
 // deleteAttachment deletes an uploaded file's attachment, mostly as its uploader, now and
 // then as someone else or one that does not exist.
 func (g *generator) deleteAttachment() Step {
-	if len(g.uploads) == 0 || g.chance(10) {
+	if len(g.uploads) == 0 || g.fault(10) {
 		return Step{Actor: g.actor(), Method: "DELETE", Path: "/attachments/{attachment:none}"}
 	}
 	u := pick(g, g.uploads)
 	actor := u.actor
-	if g.chance(40) {
+	if g.fault(40) {
 		actor = g.actor()
 	}
 	return Step{Actor: actor, Method: "DELETE", Path: "/attachments/{attachment:" + u.name + "}", Upload: u.name}
@@ -476,6 +529,7 @@ func (g *generator) sendDirect() Step {
 func (g *generator) editMessage() Step {
 	m, info := g.message()
 	params := map[string]string{}
+	moveCh := "" // the channel a channel move takes it to
 	kind := g.rng.IntN(4)
 	if uploadIn(info.content) != "" && g.chance(60) {
 		kind = 0 // a new content detaches the file when this was its only link
@@ -489,18 +543,22 @@ func (g *generator) editMessage() Step {
 			g.pending = func() { g.messageAt(m).content = content }
 		}
 	case 1:
-		params["topic"] = g.topicOtherThan(info.topic)
+		params[pick(g, []string{"topic", "topic", "topic", "subject"})] = g.topicOtherThan(info.topic) // subject: its alias
 	case 2:
-		params["stream_id"] = "{channel:" + g.channelOtherThan(info.channel) + "}"
+		moveCh = g.channelOtherThan(info.channel)
+		params["stream_id"] = "{channel:" + moveCh + "}"
 	default: // resolve or unresolve the topic
 		params["topic"] = pick(g, []string{"✔ " + info.topic, strings.TrimPrefix(info.topic, "✔ ")})
 		params["propagate_mode"] = "change_all"
 	}
 	if _, set := params["propagate_mode"]; !set && g.chance(60) {
-		params["propagate_mode"] = pick(g, []string{"change_one", "change_later", "change_all", "change_some"})
+		params["propagate_mode"] = pick(g, []string{"change_one", "change_later", "change_all"})
+		if g.fault(5) {
+			params["propagate_mode"] = "change_some"
+		}
 	}
-	if topic, ok := params["topic"]; ok && m != missingMessage && params["stream_id"] == "" {
-		g.pending = func() { g.moved(m, topic, params["propagate_mode"]) }
+	if to, ok := moveOf(params, moveCh); ok && m != missingMessage && moveCh != "nowhere" {
+		g.pending = func() { g.moved(m, to, params["propagate_mode"]) }
 	}
 	if g.chance(20) {
 		params["send_notification_to_old_thread"] = "true"
@@ -558,29 +616,38 @@ func (g *generator) topicMuting() Step {
 		ch, topic = info.channel, info.topic
 	}
 	actor := g.actorIn(ch)
-	if g.chance(30) {
-		// At the bound and one past, mostly by a subscriber, who may mute it.
-		topic = strings.Repeat("ü", g.maxTopic+g.rng.IntN(2))
-		if sub := g.subscriberOf(ch); sub != "" && g.chance(80) {
-			actor = sub
+	if sub := g.subscriberOf(ch); sub != "" && !g.fault(20) {
+		actor = sub // who may mute it
+	}
+	if g.chance(25) {
+		// At the bound and (a fault) one past.
+		topic = strings.Repeat("ü", g.maxTopic)
+		if g.fault(40) {
+			topic += "ü"
 		}
 	}
-	op := pick(g, []string{"add", "remove", "add", "toggle"})
+	op := pick(g, []string{"add", "add", "remove"})
+	if g.fault(5) {
+		op = "toggle"
+	}
 	if len(g.muted) > 0 && g.chance(50) {
 		m := pick(g, g.muted)
 		actor, ch, topic = m.actor, m.channel, m.topic
-		op = pick(g, []string{"remove", "add"})
+		op = pick(g, []string{"remove", "remove", "add"}) // unmute, or mute again
 	}
 	if op == "add" {
 		g.pending = func() { g.muted = append(g.muted, muting{actor, ch, topic}) }
 	}
 	params := map[string]string{"topic": topic, "op": op}
-	switch g.rng.IntN(6) {
-	case 0:
-		params["stream"] = "{name:" + ch + "}"
-	case 1: // neither
-	case 2: // both: refused
+	if g.fault(5) {
+		delete(params, "op")
+	}
+	switch {
+	case g.fault(6): // neither
+	case g.fault(6): // both: refused
 		params["stream"], params["stream_id"] = "{name:"+ch+"}", "{channel:"+ch+"}"
+	case g.chance(25):
+		params["stream"] = "{name:" + ch + "}"
 	default:
 		params["stream_id"] = "{channel:" + ch + "}"
 	}
@@ -693,7 +760,7 @@ func (g *generator) deleteTopic() Step {
 		}
 	}
 	actor := pick(g, []string{"owner", "administrator", "administrator"}) // who may
-	if g.chance(30) {
+	if g.fault(30) {
 		actor = g.actor()
 	}
 	return Step{Actor: actor, Method: "POST", Path: "/streams/{channel:" + ch + "}/delete_topic", Channel: ch,
@@ -708,12 +775,13 @@ func (g *generator) subSetting() Step {
 		"push_notifications", "email_notifications", "wildcard_mentions_notify", "is_loud"})
 	value := pick(g, []string{"true", "false"})
 	if prop == "color" {
-		value = pick(g, []string{"#a1b2c3", "red", "#ABCDEF"})
-	} else if g.chance(10) {
-		value = "#a1b2c3"
+		value = g.rotate("#a1b2c3", "#ABCDEF", "#0f0f0f")
+	}
+	if g.fault(10) {
+		value = pick(g, map[bool][]string{true: {"red", "a1b2c3"}, false: {"#a1b2c3", "1", "t"}}[prop == "color"])
 	}
 	actor := g.actorIn(ch)
-	if sub := g.subscriberOf(ch); sub != "" && g.chance(80) {
+	if sub := g.subscriberOf(ch); sub != "" && !g.fault(20) {
 		actor = sub
 	}
 	return Step{Actor: actor, Method: "PATCH", Path: "/users/me/subscriptions/{channel:" + ch + "}", Channel: ch,
@@ -737,9 +805,12 @@ func (g *generator) editTyping() Step {
 
 func (g *generator) createReminder() Step {
 	m, info := g.message()
-	params := map[string]string{"message_id": "{message" + m + "}", "scheduled_delivery_timestamp": pick(g, []string{"{now+3600}", "{now+86400}", "{now-3600}"})}
+	params := map[string]string{"message_id": "{message" + m + "}", "scheduled_delivery_timestamp": pick(g, []string{"{now+3600}", "{now+86400}"})}
+	if g.fault(30) {
+		params["scheduled_delivery_timestamp"] = "{now-3600}"
+	}
 	if g.chance(60) {
-		params["note"] = pick(g, []string{"remember", "", strings.Repeat("ñ", 1000)})
+		params["note"] = g.rotate("remember", "", strings.Repeat("ñ", 1000))
 	}
 	return Step{Actor: g.readerOf(info), Method: "POST", Path: "/reminders", Message: m, Params: params}
 }
@@ -753,7 +824,7 @@ func (g *generator) botStoragePut() Step {
 	g.nextKey++
 	g.pending = func() { g.storageKeys = append(g.storageKeys, k) }
 	actor := "bot"
-	if g.chance(20) {
+	if g.fault(20) {
 		actor = g.actor()
 	}
 	return Step{Actor: actor, Method: "PUT", Path: "/bot_storage",
@@ -761,15 +832,23 @@ func (g *generator) botStoragePut() Step {
 }
 
 func (g *generator) botStorageRemove() Step {
+	if len(g.storageKeys) == 0 && !g.fault(50) {
+		return g.botStoragePut() // something to remove
+	}
 	keys := []string{"{name:missing}"}
-	if len(g.storageKeys) > 0 && g.chance(80) {
+	if len(g.storageKeys) > 0 && !g.fault(20) {
 		keys = []string{"{name:" + pick(g, g.storageKeys) + "}"}
-		if g.chance(50) {
+		if g.fault(40) {
 			keys = append(keys, "{name:missing}")
+		} else if len(g.storageKeys) > 1 && g.chance(30) {
+			keys = append(keys, "{name:"+pick(g, g.storageKeys)+"}")
 		}
 	}
+	if g.chance(10) {
+		keys = []string{} // removes nothing
+	}
 	actor := "bot"
-	if g.chance(25) {
+	if g.fault(25) {
 		actor = g.actor()
 	}
 	params := map[string]string{"keys": jsonText(keys)}
@@ -793,7 +872,15 @@ func (g *generator) addReaction() Step {
 		g.pending = func() { g.reacted = append(g.reacted, m) }
 	}
 	return Step{Actor: g.actorIn(info.channel), Method: "POST", Path: "/messages/{message" + m + "}/reactions", Message: m, Channel: info.channel,
-		Params: map[string]string{"emoji_name": pick(g, []string{"smile", "octopus", "+1", "not_an_emoji"})}}
+		Params: map[string]string{"emoji_name": g.emoji()}}
+}
+
+// emoji is an emoji's name, or (a fault) no emoji's.
+func (g *generator) emoji() string {
+	if g.fault(25) {
+		return "not_an_emoji"
+	}
+	return pick(g, []string{"smile", "octopus", "+1"})
 }
 
 func (g *generator) removeReaction() Step {
@@ -809,39 +896,68 @@ func (g *generator) name(kind string) string {
 }
 
 func (g *generator) addPlayground() Step {
-	template := pick(g, []string{"https://play.example.com/?c={code}", "https://play.example.com/?c={code}&x={other}", "https://play.example.com/", "not a template {code"})
-	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "member", "guest"}), Method: "POST", Path: "/realm/playgrounds", Learn: "playgrounds",
-		Params: map[string]string{"name": g.name("p"), "pygments_language": pick(g, []string{"Python", "Rust", ""}), "url_template": template}}
+	template, language := "https://play.example.com/?c={code}", pick(g, []string{"Python", "Rust"})
+	if g.fault(50) {
+		template = pick(g, []string{"https://play.example.com/?c={code}&x={other}", "https://play.example.com/", "not a template {code", "https://play.example.com/?c={lang}"})
+	}
+	if g.fault(10) {
+		language = ""
+	}
+	actor := pick(g, []string{"owner", "administrator", "administrator"})
+	if g.fault(30) {
+		actor = pick(g, []string{"member", "guest"})
+	}
+	return Step{Actor: actor, Method: "POST", Path: "/realm/playgrounds", Learn: "playgrounds",
+		Params: map[string]string{"name": g.name("p"), "pygments_language": language, "url_template": template}}
 }
 
 // createGroup creates a user group of some actors, now and then with the run's last group
 // as a subgroup.
 func (g *generator) createGroup() Step {
+	var gr group
 	var members []string
 	for _, a := range append([]string{"moderator", "member", "guest", "bot"}, g.userNames()...) {
-		if g.chance(40) {
+		if g.chance(40) && !slices.Contains(gr.members, a) {
+			gr.members = append(gr.members, a)
 			members = append(members, "{user:"+a+"}")
 		}
 	}
 	params := map[string]string{"name": g.name("g"), "description": "explore", "members": "[" + strings.Join(members, ",") + "]"}
-	if g.groups > 0 && g.chance(50) {
-		params["subgroups"] = "[{group#" + strconv.Itoa(g.rng.IntN(g.groups)) + "}]"
+	if len(g.groups) > 0 && g.chance(60) {
+		sub := g.rng.IntN(len(g.groups))
+		gr.subgroups = []int{sub}
+		params["subgroups"] = "[{group#" + strconv.Itoa(sub) + "}]"
 	}
-	g.pending = func() { g.groups++ }
-	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/user_groups/create", Params: params}
+	g.pending = func() { g.groups = append(g.groups, gr) }
+	actor := pick(g, []string{"owner", "administrator", "member"})
+	if g.fault(20) {
+		actor = "guest"
+	}
+	return Step{Actor: actor, Method: "POST", Path: "/user_groups/create", Params: params}
 }
 
+// groupMembership asks whether someone is a member of a group: mostly one of its direct
+// members or a member of a subgroup, whose answer direct_member_only decides.
 func (g *generator) groupMembership() Step {
-	group := missingMessage
-	if g.groups > 0 && g.chance(90) {
-		group = "#" + strconv.Itoa(g.rng.IntN(g.groups))
+	sym, gr := missingMessage, group{}
+	if len(g.groups) > 0 && !g.fault(10) {
+		n := g.rng.IntN(len(g.groups))
+		sym, gr = "#"+strconv.Itoa(n), g.groups[n]
 	}
 	params := map[string]string{}
-	if g.chance(50) {
+	if g.chance(60) {
 		params["direct_member_only"] = strconv.FormatBool(g.chance(50))
 	}
 	who := pick(g, append([]string{"owner", "moderator", "member", "guest", "bot"}, g.userNames()...))
-	return Step{Actor: g.actor(), Method: "GET", Path: "/user_groups/{group" + group + "}/members/{user:" + who + "}", Params: params}
+	if len(gr.members) > 0 && g.chance(40) {
+		who = pick(g, gr.members)
+	}
+	for _, sub := range gr.subgroups {
+		if len(g.groups[sub].members) > 0 && g.chance(60) {
+			who = pick(g, g.groups[sub].members)
+		}
+	}
+	return Step{Actor: g.actor(), Method: "GET", Path: "/user_groups/{group" + sym + "}/members/{user:" + who + "}", Params: params}
 }
 
 // addLinkifier adds a linkifier whose pattern starts with the run's prefix (a topic drawn
@@ -854,25 +970,46 @@ func (g *generator) addLinkifier() Step {
 		"pattern":      "{name:" + name + "}-(?P<id>[0-9]+)",
 		"url_template": "https://tracker.example.com/" + name + "/{id}",
 	}
-	switch n := g.rng.IntN(8); {
-	case n == 0:
-		params["pattern"] = "{name:" + name + "}-(?P<id>[0-9+"
-	case n == 1:
-		params["url_template"] = "https://tracker.example.com/{other}"
-	case n <= 3:
+	switch n := g.rng.IntN(6); {
+	case g.fault(40):
+		switch n % 3 {
+		case 0:
+			params["pattern"] = "{name:" + name + "}-(?P<id>[0-9+"
+		case 1:
+			params["url_template"] = "https://tracker.example.com/{other}"
+		default: // a reverse template needs an example
+			params["reverse_template"] = "{name:" + name + "}-{id}"
+		}
+	case n <= 1:
 		params["example_input"] = "{name:" + name + "}-12"
 		params["reverse_template"] = "{name:" + name + "}-{id}"
-	case n <= 5:
+		if g.chance(50) {
+			params["reverse_template"] = "{{" + params["reverse_template"] + "}}" // braces doubled
+		}
+	case n <= 3:
 		params["alternative_url_templates"] = jsonText([]string{"https://alt.example.com/" + name + "/{id}"})
-	case n == 6: // refused: a reverse template needs an example
-		params["reverse_template"] = "{name:" + name + "}-{id}"
 	}
 	g.pending = func() { g.linkifiers = append(g.linkifiers, name) }
-	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "member"}), Method: "POST", Path: "/realm/filters", Params: params}
+	actor := pick(g, []string{"owner", "administrator", "administrator"})
+	if g.fault(25) {
+		actor = "member"
+	}
+	return Step{Actor: actor, Method: "POST", Path: "/realm/filters", Params: params}
 }
 
 func (g *generator) getLinkifiers() Step {
 	return Step{Actor: g.actor(), Method: "GET", Path: "/realm/linkifiers"}
+}
+
+// active are the token names of the accounts the run created that are not deactivated.
+func (g *generator) active() []string {
+	var out []string
+	for _, u := range g.users {
+		if !u.deactivated {
+			out = append(out, u.name)
+		}
+	}
+	return out
 }
 
 // userNames are the token names of the accounts the run created, each twice: they are
@@ -892,12 +1029,20 @@ func (g *generator) createUser() Step {
 	u := &person{name: "u" + strconv.Itoa(g.nextName), role: "400"}
 	u.email = "{name:" + u.name + "}@chat.example.test"
 	email := u.email
-	if len(g.users) > 0 && g.chance(15) {
-		email = pick(g, g.users).email // already used: refused
+	if len(g.users) > 0 && g.fault(15) {
+		email = pick(g, g.users).email // already used, also by a deactivated account: refused
+	}
+	actor := "owner" // who holds can_create_users
+	if g.fault(25) {
+		actor = pick(g, []string{"administrator", "member"})
+	}
+	params := map[string]string{"email": email, "password": "Explore-pass-1234", "full_name": "{name:" + u.name + "} Person"}
+	if g.fault(5) {
+		delete(params, "password")
 	}
 	g.pending = func() { g.users = append(g.users, u) }
-	return Step{Op: "create_user", Actor: pick(g, []string{"owner", "owner", "administrator", "member"}), Method: "POST", Path: "/users", Learn: "user:" + u.name,
-		User: u.name, Params: map[string]string{"email": email, "password": "Explore-pass-1234", "full_name": "{name:" + u.name + "} Person"}}
+	return Step{Op: "create_user", Actor: actor, Method: "POST", Path: "/users", Learn: "user:" + u.name,
+		User: u.name, Params: params}
 }
 
 // updateUser updates an account by email (operation 2): its name, role, custom profile data
@@ -907,7 +1052,10 @@ func (g *generator) updateUser() Step {
 	if len(g.users) == 0 && (g.chance(60) || !g.control) {
 		return g.createUser()
 	}
-	actor := pick(g, []string{"owner", "owner", "administrator", "administrator", "moderator", "member"})
+	actor := pick(g, []string{"owner", "owner", "administrator", "administrator"})
+	if g.fault(30) {
+		actor = pick(g, []string{"moderator", "member"})
+	}
 	if g.control && (len(g.users) == 0 || g.chance(10)) {
 		// The only owner's role: refused whoever asks; the cast is never changed. Only on a
 		// fake, whose one owner is the cast's (the cleanup demotes the run's accounts): a
@@ -923,9 +1071,15 @@ func (g *generator) updateUser() Step {
 	params := map[string]string{}
 	switch g.rng.IntN(9) {
 	case 0, 1:
-		params["full_name"] = pick(g, []string{"{name:" + u.name + "} Renamed", "", "  ", strings.Repeat("ñ", 61)})
+		params["full_name"] = "{name:" + u.name + "} Renamed " + strconv.Itoa(g.rng.IntN(100))
+		if g.fault(40) {
+			params["full_name"] = pick(g, []string{"", "  ", strings.Repeat("ñ", 61)})
+		}
 	case 2, 3:
-		params["role"] = pick(g, []string{"100", "200", "300", "400", "600", "600", "250"})
+		params["role"] = pick(g, []string{"100", "200", "300", "400", "600", "600"})
+		if g.fault(10) {
+			params["role"] = "250"
+		}
 	case 4:
 		params["role"], params["full_name"] = pick(g, []string{"200", "600"}), "{name:"+u.name+"} Both"
 	case 5, 6, 7:
@@ -961,7 +1115,10 @@ func (g *generator) profileData() string {
 	var items []string
 	for range 1 + g.rng.IntN(2) {
 		f := pick(g, profileFields)
-		value := pick(g, []string{f.valid, f.valid, "null", f.invalid})
+		value := pick(g, []string{f.valid, f.valid, "null"})
+		if g.fault(25) {
+			value = f.invalid
+		}
 		items = append(items, `{"id":{field:`+f.name+`},"value":`+value+`}`)
 	}
 	return "[" + strings.Join(items, ",") + "]"
@@ -969,28 +1126,59 @@ func (g *generator) profileData() string {
 
 // deactivateUser deactivates or reactivates an account the run created.
 func (g *generator) deactivateUser() Step {
-	actor := pick(g, []string{"owner", "administrator", "administrator", "member"})
+	actor := pick(g, []string{"owner", "administrator", "administrator"})
+	if g.fault(25) {
+		actor = "member"
+	}
 	if len(g.users) == 0 {
 		return Step{Actor: actor, Method: "DELETE", Path: "/users/{user:nobody}"}
 	}
 	u := pick(g, g.users)
 	if g.chance(40) {
+		g.pending = func() { u.deactivated = false }
 		return Step{Op: "reactivate_user", Actor: actor, Method: "POST", Path: "/users/{user:" + u.name + "}/reactivate", User: u.name}
 	}
+	g.pending = func() { u.deactivated = true }
 	return Step{Actor: actor, Method: "DELETE", Path: "/users/{user:" + u.name + "}", User: u.name}
 }
 
-// moved records a topic edit that succeeded: the message, the later ones of its topic or the
-// whole topic now carry the new topic (a later resolve or unresolve starts from it).
-func (g *generator) moved(m, topic, mode string) {
+// moved records a move that succeeded: the message, the later ones of its topic or the whole
+// topic now carry the new topic, or are in the new channel (a later resolve or unresolve,
+// or a move back, starts from there).
+func (g *generator) moved(m string, to moveTo, mode string) {
 	n, _ := strconv.Atoi(m[1:])
 	from := *g.messageAt(m)
 	for i := range g.messages {
 		same := g.messages[i].channel == from.channel && g.messages[i].topic == from.topic
 		if i == n || same && (mode == "change_all" || mode == "change_later" && i > n) {
-			g.messages[i].topic = topic
+			if to.topic != nil {
+				g.messages[i].topic = *to.topic
+			}
+			if to.channel != "" {
+				g.messages[i].channel = to.channel
+			}
 		}
 	}
+}
+
+// moveTo is where a move takes messages: a topic, a channel, or both.
+type moveTo struct {
+	topic   *string
+	channel string
+}
+
+// moveOf is where an edit's parameters move its message, if anywhere.
+func moveOf(params map[string]string, ch string) (moveTo, bool) {
+	var to moveTo
+	for _, k := range []string{"topic", "subject"} {
+		if t, ok := params[k]; ok {
+			to.topic = &t
+		}
+	}
+	if ch != "" {
+		to.channel = ch
+	}
+	return to, to.topic != nil || to.channel != ""
 }
 
 // createVcall creates a video call, as a holder of a token mostly, once the run gave any.
@@ -1019,7 +1207,10 @@ func (g *generator) getServerSettings() Step {
 // creates afterwards show their email, or their dummy address, by the viewer's role. The run
 // puts the realm's default back at its end.
 func (g *generator) setEmailVisibility() Step {
-	actor := pick(g, []string{"owner", "administrator", "administrator", "member"})
+	actor := pick(g, []string{"owner", "administrator", "administrator"})
+	if g.fault(25) {
+		actor = "member"
+	}
 	if actor != "member" {
 		g.plan = append(g.plan, operation{"create_user", 0, (*generator).createUser}) // an account that gets it
 	}

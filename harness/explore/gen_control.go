@@ -18,6 +18,7 @@ var controlOperations = []operation{
 	{"create_vcall", 2, (*generator).createVcall}, // operation 21, now that tokens exist
 	{"delete_topic", 2, (*generator).deleteTopic}, // operation 8, long enough to stop early
 	{"mark_all_as_read", 1, (*generator).markAllAsRead},
+	{"crowded_channel", 1, (*generator).crowdedChannel}, // wildcard mentions past the threshold
 }
 
 // editLimits are the realm's time limits on editing, moving and deleting messages.
@@ -25,11 +26,17 @@ var editLimits = []string{"message_content_edit_limit_seconds", "move_messages_w
 	"move_messages_between_streams_limit_seconds", "message_content_delete_limit_seconds"}
 
 // advanceClock moves both clocks forward: often by a limit the run set, at it and one past,
-// so that the messages sent before are exactly at the bound, or just older.
+// so that the messages sent before are exactly at the bound, or just older; where the run
+// explores presence, past the days presence data covers.
 func (g *generator) advanceClock() Step {
 	advance := pick(g, []int{1, 30, 601, 3601, 86401, 259201})
-	if len(g.limits) > 0 && g.chance(60) {
+	switch {
+	case len(g.limits) > 0 && g.chance(60):
 		advance = pick(g, g.limits) + g.rng.IntN(2)
+	case g.presence && g.chance(30):
+		// Presence reported before is then between 13 and 14 days old, or older than the 14
+		// days presence data covers by default (history_limit_days).
+		advance = pick(g, []int{13*86400 + 43200, 15 * 86400})
 	}
 	return g.advanceBy(advance)
 }
@@ -56,16 +63,20 @@ func (g *generator) setEditLimit() Step {
 	name := pick(g, editLimits)
 	limit := pick(g, []int{60, 600, 3600, 86400})
 	value := strconv.Itoa(limit)
-	switch n := g.rng.IntN(8); n {
-	case 0:
+	switch {
+	case g.chance(12):
 		value = "unlimited"
-	case 1:
+	case g.fault(12):
 		value = pick(g, []string{"0", "-60", "soon"})
 	}
 	if value == strconv.Itoa(limit) {
 		g.pending = func() { g.limits = append(g.limits, limit) }
 	}
-	return Step{Actor: pick(g, []string{"owner", "administrator", "administrator", "moderator", "member"}), Method: "PATCH", Path: "/realm",
+	actor := pick(g, []string{"owner", "administrator", "administrator"})
+	if g.fault(40) {
+		actor = pick(g, []string{"moderator", "member"})
+	}
+	return Step{Actor: actor, Method: "PATCH", Path: "/realm",
 		Params: map[string]string{name: value}}
 }
 

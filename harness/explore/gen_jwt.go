@@ -13,8 +13,11 @@ func (g *generator) jwtFetch() Step {
 		g.jwt = true // configure the fake's key first
 		return g.setJWTKey()
 	}
-	who := pick(g, []string{"owner", "member", "guest", "bot", "nobody"})
-	if g.chance(20) {
+	who := pick(g, []string{"owner", "member", "guest", "bot"})
+	if g.fault(15) {
+		who = "nobody"
+	}
+	if g.fault(20) {
 		who += "/forged"
 	}
 	params := map[string]string{"token": "{jwt:" + who + "}"}

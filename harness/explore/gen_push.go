@@ -50,28 +50,30 @@ func (g *generator) registerPush() Step {
 	}
 	d := pick(g, g.devices)
 	actor, id := d.owner, "{device:"+d.name+"}"
-	if g.chance(10) {
+	if g.fault(10) {
 		actor, id = g.actor(), pick(g, []string{id, "{device:none}"})
 	}
 	keys, token := true, true
-	if d.registered || g.chance(20) {
+	if d.registered || g.fault(20) {
 		keys = g.chance(50)
 		token = !keys || g.chance(30)
 	}
 	params := map[string]string{"device_id": id}
 	if keys {
 		params["push_key"], params["push_key_id"] = pushKey, strconv.Itoa(1+g.rng.IntN(1000))
-		if g.chance(25) {
+		if g.fault(25) {
 			params["push_key"] = pick(g, badPushKeys)
 		}
-		if g.chance(20) {
-			params["push_key_id"] = pick(g, []string{"4294967295", "4294967296", "-1"})
+		if g.chance(10) {
+			params["push_key_id"] = "4294967295" // the bound
+		} else if g.fault(15) {
+			params["push_key_id"] = pick(g, []string{"4294967296", "-1"})
 		}
 	}
 	if token {
 		params["token_kind"], params["token_id"] = pick(g, []string{"fcm", "fcm", "apns"}), "{tokenid:"+pick(g, pushTokens)+"}"
 		params["bouncer_public_key"], params["encrypted_push_registration"] = bouncerKey, encryptedDevice
-		if g.chance(10) {
+		if g.fault(10) {
 			params[pick(g, []string{"token_kind", "token_id"})] = "***"
 		}
 	}

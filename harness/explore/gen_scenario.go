@@ -65,17 +65,19 @@ func (g *generator) moveIn(ch, topic string, senders ...string) Step {
 		m, info = "#"+strconv.Itoa(i), g.messages[i]
 	}
 	params := map[string]string{"propagate_mode": pick(g, []string{"change_later", "change_later", "change_all", "change_all", "change_one"})}
+	moveCh := ""
 	switch g.rng.IntN(5) {
 	case 0:
 		params["topic"] = "✔ " + strings.TrimPrefix(info.topic, "✔ ")
 	case 1:
-		params["stream_id"] = "{channel:" + g.channelOtherThan(ch) + "}"
+		moveCh = g.channelOtherThan(ch)
+		params["stream_id"] = "{channel:" + moveCh + "}"
 	default:
 		params["topic"] = g.topicOtherThan(info.topic)
 	}
-	if topic, ok := params["topic"]; ok && m != missingMessage {
+	if to, ok := moveOf(params, moveCh); ok && m != missingMessage && moveCh != "nowhere" {
 		mode := params["propagate_mode"]
-		g.pending = func() { g.moved(m, topic, mode) }
+		g.pending = func() { g.moved(m, to, mode) }
 	}
 	actor := pick(g, senders)
 	if g.chance(40) {

@@ -251,15 +251,24 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 	// and presence events are explored only on a fresh fake: the first sequence, or a replay
 	// of steps that ask for them.
 	presence := clock != nil && (given == nil && first || slices.ContainsFunc(given, askPresence))
+	control := clock != nil && !slices.ContainsFunc(controlCapabilities, func(c string) bool { return !e.Target.Capabilities[c] })
+	types := slices.Clone(eventTypes)
+	if presence {
+		types = append(types, "presence")
+	}
+	if control {
+		// A shared server's realm events may come from anyone: a fake's are the run's own.
+		types = append(types, "realm")
+	}
 	for _, s := range []*Side{a, b} {
-		if err := s.register(ctx, presence); err != nil {
+		if err := s.register(ctx, types); err != nil {
 			return out, err
 		}
 	}
-	gen := newGenerator(seed, ref.Realm.MaxTopicLength, ref.Realm.MaxMessageLength)
+	gen := newGenerator(seed, ref.Realm.MaxTopicLength, ref.Realm.MaxMessageLength, ref.Realm.EmptyTopicDisplayName)
 	gen.presence = presence
 	gen.jwt = a.jwtKey != "" && b.jwtKey != ""
-	gen.control = clock != nil && !slices.ContainsFunc(controlCapabilities, func(c string) bool { return !e.Target.Capabilities[c] })
+	gen.control = control
 	for i := 0; ; i++ {
 		var st Step
 		switch {
@@ -339,6 +348,14 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 	if name, ok := strings.CutPrefix(st.Learn, "device:"); ok {
 		c.a.learnID("device", name, "device_id", ra)
 		c.b.learnID("device", name, "device_id", rb)
+	}
+	for _, r := range []struct {
+		s     *Side
+		reply Reply
+	}{{c.a, ra}, {c.b, rb}} {
+		if id := rawText(r.reply.field("reminder_id")); st.Op == "create_reminder" && r.reply.success() && id != "" {
+			r.s.reminders = append(r.s.reminders, [2]string{st.Actor, id})
+		}
 	}
 	if st.Op == "legacy_push" && st.Method == http.MethodPost {
 		c.a.legacyPush = append(c.a.legacyPush, [2]string{st.Actor, st.Params["token"]})
@@ -532,21 +549,20 @@ func reads(st Step) []Step {
 	return out
 }
 
-// eventTypes are the events each actor's queue asks for; presence events too where the
-// sequence explores presence.
-var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream", "realm_user", "has_vcall_token"}
+// eventTypes are the events each actor's queue asks for: whether each reaches only the users
+// it concerns (EVENT-07) and says what changed. A sequence that explores presence asks for
+// presence events too, and one against a fake for realm events.
+var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream", "realm_user", "has_vcall_token",
+	"user_topic", "update_message_flags", "reminders", "typing_edit_message"}
 
 // askPresence says whether a step asks for presence data.
 func askPresence(st Step) bool {
 	return st.Op == "update_presence_modern" || st.Op == "update_presence_legacy"
 }
 
-// register opens an event queue for every actor.
-func (s *Side) register(ctx context.Context, presence bool) error {
-	s.eventTypes = eventTypes
-	if presence {
-		s.eventTypes = append(slices.Clone(eventTypes), "presence")
-	}
+// register opens an event queue of the types for every actor.
+func (s *Side) register(ctx context.Context, types []string) error {
+	s.eventTypes = types
 	if err := s.learnFields(ctx); err != nil {
 		return err
 	}
@@ -750,6 +766,9 @@ func (s *Side) cleanup(ctx context.Context) {
 		_, _ = s.send(ctx, "owner", http.MethodDelete, "/realm/filters/"+id, nil)
 	}
 	s.demoteAccounts(ctx)
+	for _, r := range s.reminders { // one already delivered is gone: refused, harmlessly
+		_, _ = s.send(ctx, r[0], http.MethodDelete, "/reminders/"+r[1], nil)
+	}
 	for _, reg := range s.legacyPush {
 		_, _ = s.send(ctx, reg[0], http.MethodDelete, "/users/me/android_gcm_reg_id", map[string]string{"token": reg[1]})
 	}

@@ -94,6 +94,9 @@ type Side struct {
 	// legacyPush are the legacy push registrations the run added (actor, token), which
 	// the cleanup removes.
 	legacyPush [][2]string
+	// reminders are the reminders the run set (actor, ID): one left to fall due in a later
+	// sequence would send a message the fresh reference never sends.
+	reminders [][2]string
 	// Exchanges records the requests of the sequence, for the reproduction.
 	log []Exchange
 }
