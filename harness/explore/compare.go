@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -42,6 +43,8 @@ type comparer struct {
 	tally
 	// settle is how long to wait before draining the event queues.
 	settle time.Duration
+	// params are the parameters of the request whose reply is compared (since rules).
+	params map[string]string
 }
 
 const absent = "(absent)"
@@ -65,8 +68,8 @@ func (c *comparer) show(s *Side, reply, path string, v any) string {
 	if v == nil {
 		return absent
 	}
-	if row, _ := c.rowOf(reply, path); row.Rule == Time {
-		data, _ := json.Marshal(v) // canon leaves times out: they compare within the tolerance
+	if row, _ := c.rowOf(reply, path); row.Rule.onItsOwn() {
+		data, _ := json.Marshal(v) // canon leaves these out: each compares by its own rule
 		return string(data)
 	}
 	data, _ := json.Marshal(c.canon(s, reply, path, v))
@@ -119,10 +122,12 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 		c.mask(reply, path, va, vb)
 		return
 	}
-	if c.checked != nil && (va != nil || vb != nil) {
-		for _, id := range row.Requirements {
-			c.checked[id] = true
-		}
+	if param, ok := row.Rule.sinceParam(); ok {
+		c.compareSince(reply, path, row, param, va, vb)
+		return
+	}
+	if va != nil || vb != nil {
+		c.check(row)
 	}
 	if va == nil || vb == nil {
 		if va != nil || vb != nil {
@@ -273,7 +278,7 @@ func (c *comparer) sorted(s *Side, reply, elem string, list []any) []any {
 // left out (times differ within the tolerance).
 func (c *comparer) canon(s *Side, reply, path string, v any) any {
 	row, ok := c.rowOf(reply, path)
-	if !ok || row.Rule == Free || row.Rule == Time {
+	if !ok || row.Rule == Free || row.Rule.onItsOwn() {
 		return nil
 	}
 	if row.Rule == Type {
@@ -439,4 +444,40 @@ func union(a, b map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// compareSince compares a since field (an update ID, "since:last_update_id") by where each
+// side's value stands against the request's parameter rather than by value, each server's
+// counter being its own: below the value passed is wrong; equal, which means no updates, is
+// wrong where the reference had updates; and with nothing passed, -1 (no data) is required
+// where the reference answered it. A field absent on either side is not compared here.
+func (c *comparer) compareSince(reply, path string, row Row, param string, va, vb any) {
+	fa, okA := number(va)
+	fb, okB := number(vb)
+	if !okA || !okB {
+		if va != nil && vb != nil && jsonType(va) != jsonType(vb) {
+			c.differ(reply, path, row, va, vb)
+		}
+		return
+	}
+	c.check(row)
+	passed, err := strconv.ParseFloat(c.params[param], 64)
+	wrong := fb == -1 && fa != -1
+	if err == nil {
+		wrong = fa < passed || fa == passed && fb > passed
+	}
+	if wrong {
+		c.differ(reply, path, row, va, vb)
+	} else if fa != fb {
+		c.mask(reply, path, va, vb)
+	}
+}
+
+// check records that the row's requirements were compared.
+func (c *comparer) check(row Row) {
+	if c.checked != nil {
+		for _, id := range row.Requirements {
+			c.checked[id] = true
+		}
+	}
 }

@@ -37,35 +37,45 @@ func TestCompareReplies(t *testing.T) {
 - {reply: op, path: at, rule: time, requirements: [MSG-11]}
 - {reply: op, path: name, rule: exact, requirements: [MSG-04]}
 - {reply: op, path: avatar, rule: nullable, requirements: [MSG-15], line: "null"}
+- {reply: op, path: since, rule: "since:last_update_id", requirements: [OP04-09]}
 `), []byte("msg flags null"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	since5 := map[string]string{"last_update_id": "5"}
 	cases := []struct {
 		name, target, reference string
-		differs                 bool
+		// params are the request's (none: nil)
+		params  map[string]string
+		differs bool
 	}{
-		{"an error msg's words are free", `{"result":"error","code":"BAD_REQUEST","msg":"a"}`, `{"result":"error","code":"BAD_REQUEST","msg":"b"}`, false},
-		{"an empty error msg is not", `{"result":"error","code":"BAD_REQUEST","msg":""}`, `{"result":"error","code":"BAD_REQUEST","msg":"b"}`, true},
-		{"error code is not", `{"result":"error","code":"BAD_REQUEST","msg":"a"}`, `{"result":"error","code":"UNAUTHORIZED_PRINCIPAL","msg":"a"}`, true},
-		{"success against error", `{"result":"success","msg":""}`, `{"result":"error","code":"BAD_REQUEST","msg":""}`, true},
-		{"IDs map by first sight", `{"result":"success","msg":"","id":700}`, `{"result":"success","msg":"","id":3}`, false},
-		{"a set in another order", `{"result":"success","msg":"","flags":["read","starred","x"]}`, `{"result":"success","msg":"","flags":["read"]}`, false},
-		{"a set without an element", `{"result":"success","msg":"","flags":["starred"]}`, `{"result":"success","msg":"","flags":["read"]}`, true},
-		{"an ordered list in another order", `{"result":"success","msg":"","order":[1,2]}`, `{"result":"success","msg":"","order":[2,1]}`, true},
-		{"times within the tolerance", `{"result":"success","msg":"","at":1000}`, `{"result":"success","msg":"","at":1002}`, false},
-		{"times beyond it", `{"result":"success","msg":"","at":1000}`, `{"result":"success","msg":"","at":1010}`, true},
-		{"the run's prefix", `{"result":"success","msg":"","name":"x0-c1"}`, `{"result":"success","msg":"","name":"x0-c1"}`, false},
-		{"a string where null is allowed", `{"result":"success","msg":"","avatar":"https://a"}`, `{"result":"success","msg":"","avatar":null}`, false},
-		{"null where a string is required", `{"result":"success","msg":"","avatar":null}`, `{"result":"success","msg":"","avatar":"https://a"}`, true},
-		{"a field only the target adds", `{"result":"success","msg":"","extra":1}`, `{"result":"success","msg":""}`, false},
-		{"a determined field the target leaves out", `{"result":"success","msg":""}`, `{"result":"success","msg":"","name":"n"}`, true},
+		{"an error msg's words are free", `{"result":"error","code":"BAD_REQUEST","msg":"a"}`, `{"result":"error","code":"BAD_REQUEST","msg":"b"}`, nil, false},
+		{"an empty error msg is not", `{"result":"error","code":"BAD_REQUEST","msg":""}`, `{"result":"error","code":"BAD_REQUEST","msg":"b"}`, nil, true},
+		{"error code is not", `{"result":"error","code":"BAD_REQUEST","msg":"a"}`, `{"result":"error","code":"UNAUTHORIZED_PRINCIPAL","msg":"a"}`, nil, true},
+		{"success against error", `{"result":"success","msg":""}`, `{"result":"error","code":"BAD_REQUEST","msg":""}`, nil, true},
+		{"IDs map by first sight", `{"result":"success","msg":"","id":700}`, `{"result":"success","msg":"","id":3}`, nil, false},
+		{"a set in another order", `{"result":"success","msg":"","flags":["read","starred","x"]}`, `{"result":"success","msg":"","flags":["read"]}`, nil, false},
+		{"a set without an element", `{"result":"success","msg":"","flags":["starred"]}`, `{"result":"success","msg":"","flags":["read"]}`, nil, true},
+		{"an ordered list in another order", `{"result":"success","msg":"","order":[1,2]}`, `{"result":"success","msg":"","order":[2,1]}`, nil, true},
+		{"times within the tolerance", `{"result":"success","msg":"","at":1000}`, `{"result":"success","msg":"","at":1002}`, nil, false},
+		{"times beyond it", `{"result":"success","msg":"","at":1000}`, `{"result":"success","msg":"","at":1010}`, nil, true},
+		{"the run's prefix", `{"result":"success","msg":"","name":"x0-c1"}`, `{"result":"success","msg":"","name":"x0-c1"}`, nil, false},
+		{"a string where null is allowed", `{"result":"success","msg":"","avatar":"https://a"}`, `{"result":"success","msg":"","avatar":null}`, nil, false},
+		{"null where a string is required", `{"result":"success","msg":"","avatar":null}`, `{"result":"success","msg":"","avatar":"https://a"}`, nil, true},
+		{"a field only the target adds", `{"result":"success","msg":"","extra":1}`, `{"result":"success","msg":""}`, nil, false},
+		{"a determined field the target leaves out", `{"result":"success","msg":""}`, `{"result":"success","msg":"","name":"n"}`, nil, true},
+		{"an update ID above the value passed, where the reference's is equal", `{"result":"success","msg":"","since":90}`, `{"result":"success","msg":"","since":5}`, since5, false},
+		{"an update ID equal to the value passed (no updates), as the reference's", `{"result":"success","msg":"","since":5}`, `{"result":"success","msg":"","since":5}`, since5, false},
+		{"an update ID below the value passed", `{"result":"success","msg":"","since":4}`, `{"result":"success","msg":"","since":5}`, since5, true},
+		{"no updates where the reference had some", `{"result":"success","msg":"","since":5}`, `{"result":"success","msg":"","since":7}`, since5, true},
+		{"with none passed, any ID where the reference returned data", `{"result":"success","msg":"","since":70}`, `{"result":"success","msg":"","since":3}`, nil, false},
+		{"with none passed, not -1 where the reference returned none", `{"result":"success","msg":"","since":0}`, `{"result":"success","msg":"","since":-1}`, nil, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cmp := &comparer{table: tab, tolerance: 3, a: testSide("target"), b: testSide("reference"), tally: tally{gaps: map[string]bool{}}}
 			ra, rb := Reply{Body: decode(t, c.target)}, Reply{Body: decode(t, c.reference)}
-			cmp.compareReplies("op", "member", ra, rb)
+			cmp.compareReplies("op", "member", c.params, ra, rb)
 			if got := len(cmp.diffs) > 0; got != c.differs {
 				t.Fatalf("differs = %t, want %t (%+v)", got, c.differs, cmp.diffs)
 			}
@@ -81,7 +91,7 @@ func TestCompareRecordsGaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), tally: tally{gaps: map[string]bool{}}}
-	cmp.compareReplies("op", "member", Reply{Body: decode(t, `{"result":"success"}`)}, Reply{Body: decode(t, `{"result":"success","new":1}`)})
+	cmp.compareReplies("op", "member", nil, Reply{Body: decode(t, `{"result":"success"}`)}, Reply{Body: decode(t, `{"result":"success","new":1}`)})
 	if len(cmp.diffs) != 0 || !cmp.gaps["op new"] {
 		t.Fatalf("diffs %v, gaps %v", cmp.diffs, cmp.gaps)
 	}
@@ -141,7 +151,7 @@ func TestCompareKeepsWhatItChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmp := &comparer{table: tab, a: testSide("target"), b: testSide("reference"), tally: newTally()}
-	cmp.compareReplies("op", "member", Reply{Body: decode(t, `{"result":"success","note":"a","same":[1],"id":7}`)}, Reply{Body: decode(t, `{"result":"success","note":"b","same":[1]}`)})
+	cmp.compareReplies("op", "member", nil, Reply{Body: decode(t, `{"result":"success","note":"a","same":[1],"id":7}`)}, Reply{Body: decode(t, `{"result":"success","note":"b","same":[1]}`)})
 	if want := map[string]bool{"CONV-05": true, "MSG-01": true}; !maps.Equal(cmp.checked, want) {
 		t.Fatalf("checked %v, want %v", cmp.checked, want)
 	}

@@ -36,6 +36,11 @@ const (
 	// whose keys are IDs of that kind.
 	IDPrefix     = "id:"
 	IDKeysPrefix = "idkeys:"
+	// SincePrefix starts "since:last_update_id": an update ID that the document relates to
+	// the request's parameter of that name (at least the value passed, equal meaning no
+	// updates, -1 when none was passed and no data came back), each server's counter being
+	// its own: compared by where it stands against that value (compareSince).
+	SincePrefix = "since:"
 	// ObjectPrefix starts "object:Message": the field is an object whose fields are the
 	// rows of reply "Message", shared by every reply and event that carries one.
 	ObjectPrefix = "object:"
@@ -169,7 +174,7 @@ func ParseTable(data, doc []byte) (*Table, error) {
 		case strings.HasPrefix(string(r.Rule), ObjectPrefix):
 			// Its fields carry the requirements.
 		case r.Rule == Exact || r.Rule == Set || r.Rule == Time || r.Rule == Map ||
-			strings.HasPrefix(string(r.Rule), IDPrefix) || strings.HasPrefix(string(r.Rule), IDKeysPrefix):
+			strings.HasPrefix(string(r.Rule), IDPrefix) || strings.HasPrefix(string(r.Rule), IDKeysPrefix) || strings.HasPrefix(string(r.Rule), SincePrefix):
 			if len(r.Requirements) == 0 {
 				errs = append(errs, fmt.Errorf("%s: a determined field needs its requirements", where))
 			}
@@ -197,6 +202,20 @@ func ParseTable(data, doc []byte) (*Table, error) {
 func (r Rule) idKind() (string, bool) {
 	k, ok := strings.CutPrefix(string(r), IDPrefix)
 	return k, ok
+}
+
+// onItsOwn says whether a rule compares a value by more than its canonical form: a time
+// within the tolerance, an update ID against the request.
+func (r Rule) onItsOwn() bool {
+	_, since := r.sinceParam()
+	return r == Time || since
+}
+
+// sinceParam is the request parameter of a since rule ("last_update_id" for
+// "since:last_update_id") and whether the rule is one.
+func (r Rule) sinceParam() (string, bool) {
+	p, ok := strings.CutPrefix(string(r), SincePrefix)
+	return p, ok
 }
 
 // idKeysKind is idKind for "idkeys:" rules.

@@ -362,7 +362,7 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 		c.b.legacyPush = append(c.b.legacyPush, [2]string{st.Actor, st.Params["token"]})
 	}
 	if !st.Control {
-		c.compareReplies(st.Op, st.Actor, ra, rb)
+		c.compareReplies(st.Op, st.Actor, st.Params, ra, rb)
 	}
 	if st.Learn != "" && st.Learn != "playgrounds" && !strings.Contains(st.Learn, ":") {
 		for _, s := range []*Side{c.a, c.b} {
@@ -385,7 +385,7 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 			if err != nil {
 				return false, err
 			}
-			c.compareReplies(read.Op, actor, ra, rb)
+			c.compareReplies(read.Op, actor, read.Params, ra, rb)
 			for _, r := range []struct {
 				s     *Side
 				reply Reply
@@ -428,7 +428,9 @@ func (s *Side) sendAll(ctx context.Context, st Step) (Reply, error) {
 
 // compareReplies compares two answers: success against error is a difference of result;
 // two errors compare by code and the documented extra fields, never by msg.
-func (c *comparer) compareReplies(op, actor string, ra, rb Reply) {
+func (c *comparer) compareReplies(op, actor string, params map[string]string, ra, rb Reply) {
+	c.params = params
+	defer func() { c.params = nil }()
 	if ra.success() != rb.success() {
 		// Attributed to the operation's rules, and to the Errors table's row of the code the
 		// refusing side answered.
