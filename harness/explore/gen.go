@@ -362,15 +362,15 @@ func (g *generator) channelOtherThan(old string) string {
 }
 
 // topic is drawn to hit the rules: names used before, the empty topic (also by its display
-// name), white space, the resolve prefix, and lengths at and (a fault) one past the bound in
-// multi-byte characters.
+// name), white space, the resolve prefix, characters HTML escapes, and lengths at and (a
+// fault) one past the bound in multi-byte characters.
 func (g *generator) topic() string {
 	long := strings.Repeat("ü", g.maxTopic)
 	if g.fault(2) {
 		return long + "ü"
 	}
 	if g.chance(10) {
-		return g.rotate("", "   ", g.emptyName, long, "✔ alpha", "✔ beta")
+		return g.rotate("", "   ", g.emptyName, long, "✔ alpha", "✔ beta", "R&D <notes>")
 	}
 	if len(g.linkifiers) > 0 && g.chance(20) {
 		return "see {name:" + pick(g, g.linkifiers) + "}-" + strconv.Itoa(g.rng.IntN(100))
@@ -643,9 +643,10 @@ func (g *generator) topicMuting() Step {
 		delete(params, "op")
 	}
 	switch {
-	case g.fault(6): // neither
-	case g.fault(6): // both: refused
-		params["stream"], params["stream_id"] = "{name:"+ch+"}", "{channel:"+ch+"}"
+	case g.fault(30): // neither, or both: refused
+		if g.chance(50) {
+			params["stream"], params["stream_id"] = "{name:"+ch+"}", "{channel:"+ch+"}"
+		}
 	case g.chance(25):
 		params["stream"] = "{name:" + ch + "}"
 	default:
@@ -718,7 +719,7 @@ func (g *generator) narrow() []map[string]any {
 		case 1:
 			term["operator"], term["operand"] = "sender", "{email:"+pick(g, []string{"owner", "member", "guest", "bot"})+"}"
 		case 2:
-			term["operator"], term["operand"] = "search", pick(g, []string{"text", "look", "waves", "file"})
+			term["operator"], term["operand"] = "search", pick(g, []string{"text", "look", "waves", "file", "notes"})
 		default:
 			term["operator"], term["operand"] = "is", "resolved"
 		}
