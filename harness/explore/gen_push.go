@@ -41,12 +41,17 @@ func (g *generator) registerDevice() Step {
 // fields, then rotating one; now and then a bad key or key ID (past 32 bits, negative), a
 // missing group, another's device or one that does not exist.
 func (g *generator) registerPush() Step {
+	again := operation{"register_push", 0, (*generator).registerPush}
 	if g.control && !g.pushSet {
 		g.pushSet = true // a fake has no push service until configured: configure it first
+		g.plan = append(g.plan, again)
 		return g.setPushConfig()
 	}
 	if len(g.devices) == 0 || g.chance(15) {
-		return g.registerDevice()
+		st := g.registerDevice()
+		made := g.pending
+		g.pending = func() { made(); g.plan = append(g.plan, again) } // then register it
+		return st
 	}
 	d := pick(g, g.devices)
 	actor, id := d.owner, "{device:"+d.name+"}"

@@ -532,6 +532,10 @@ func reads(st Step) []Step {
 		out = append(out, Step{Op: "get_vcall_token", Actor: st.Actor, Method: "POST", Path: "/register", Params: map[string]string{
 			"event_types": `["has_vcall_token"]`, "fetch_event_types": `["has_vcall_token"]`}})
 	}
+	if st.Op == "register_push" {
+		out = append(out, Step{Op: "get_devices", Actor: st.Actor, Method: "POST", Path: "/register", Params: map[string]string{
+			"event_types": `["device"]`, "fetch_event_types": `["device"]`}})
+	}
 	if st.Op == "add_linkifier" {
 		out = append(out, Step{Op: "get_linkifiers", Actor: "member", Method: "GET", Path: "/realm/linkifiers"})
 	}
