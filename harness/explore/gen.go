@@ -128,12 +128,13 @@ var operations = []operation{
 	{"add_subscriber", 3, (*generator).addSubscriber},
 	{"send_message", 14, (*generator).sendMessage},
 	{"send_direct", 3, (*generator).sendDirect},
-	{"edit_message", 10, (*generator).editMessage},         // operation 1
-	{"edit_message_both", 1, (*generator).editBoth},        // operation 1, rule 1
-	{"shared_topic_move", 4, (*generator).sharedTopicMove}, // operation 1: moves over others' messages
-	{"topic_muting", 5, (*generator).topicMuting},          // operation 3
-	{"update_presence", 6, (*generator).updatePresence},    // operation 4
-	{"matches_narrow", 3, (*generator).matchesNarrow},      // operation 5
+	{"edit_message", 10, (*generator).editMessage},          // operation 1
+	{"edit_message_both", 1, (*generator).editBoth},         // operation 1, rule 1
+	{"shared_topic_move", 4, (*generator).sharedTopicMove},  // operation 1: moves over others' messages
+	{"protected_history", 2, (*generator).protectedHistory}, // operations 1, 6, 12, 15: history before subscribing
+	{"topic_muting", 5, (*generator).topicMuting},           // operation 3
+	{"update_presence", 6, (*generator).updatePresence},     // operation 4
+	{"matches_narrow", 3, (*generator).matchesNarrow},       // operation 5
 	{"narrow_messages", 2, (*generator).narrowMessages},
 	{"fetch_message", 4, (*generator).fetchMessage},          // operation 6
 	{"delete_topic", 3, (*generator).deleteTopic},            // operation 8

@@ -85,3 +85,62 @@ func (g *generator) moveIn(ch, topic string, senders ...string) Step {
 	}
 	return Step{Actor: actor, Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: ch, Params: params}
 }
+
+// protectedHistory makes a channel whose history is not public to subscribers, sends to it as
+// a subscriber, subscribes a newcomer, and lets the newcomer reach for what came before: the
+// old message fetched, the channel's topics, a reminder of it, a whole-topic move over it;
+// then a message after, which the newcomer may see.
+func (g *generator) protectedHistory() Step {
+	name := "c" + strconv.Itoa(g.nextChannel)
+	g.nextChannel++
+	sender := pick(g, []string{"member", "administrator"})
+	newcomer := pick(g, []string{"guest", "moderator", "member"})
+	if newcomer == sender {
+		newcomer = "guest"
+	}
+	g.nextName++
+	topic := "before " + strconv.Itoa(g.nextName)
+	reach := g.rng.IntN(4)
+	send := func(content string) operation {
+		return operation{"send_message", 0, func(g *generator) Step { return g.sendTo(sender, name, topic, content) }}
+	}
+	oldest := func() string { // the channel's first message, as the newcomer names it
+		for i, m := range g.messages {
+			if m.channel == name && !m.deleted {
+				return "#" + strconv.Itoa(i)
+			}
+		}
+		return missingMessage
+	}
+	g.plan = append(g.plan, send("old text"), send("old text 2"),
+		operation{"add_subscriber", 0, func(g *generator) Step {
+			g.pending = func() { g.subscribed(name, true, newcomer) }
+			return Step{Actor: "owner", Method: "POST", Path: "/users/me/subscriptions", Channel: name,
+				Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + name + "}"}}), "principals": "[{user:" + newcomer + "}]"}}
+		}},
+		operation{"reach_back", 0, func(g *generator) Step {
+			m := oldest()
+			switch reach {
+			case 0:
+				return Step{Op: "fetch_message", Actor: newcomer, Method: "GET", Path: "/messages/{message" + m + "}", Params: map[string]string{"apply_markdown": "false"}}
+			case 1:
+				return Step{Op: "get_topics", Actor: newcomer, Method: "GET", Path: "/users/me/{channel:" + name + "}/topics"}
+			case 2:
+				return Step{Op: "create_reminder", Actor: newcomer, Method: "POST", Path: "/reminders", Message: m,
+					Params: map[string]string{"message_id": "{message" + m + "}", "scheduled_delivery_timestamp": "{now+3600}"}}
+			}
+			return Step{Op: "edit_message", Actor: newcomer, Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: name,
+				Params: map[string]string{"topic": "after " + strconv.Itoa(g.nextName), "propagate_mode": "change_all"}}
+		}},
+		send("new text"))
+	g.pending = func() {
+		g.channels = append(g.channels, channelInfo{name, true, map[string]bool{"owner": true, sender: true}})
+	}
+	return Step{Op: "create_channel", Actor: "owner", Method: "POST", Path: "/users/me/subscriptions", Learn: name, Channel: name,
+		Params: map[string]string{
+			"subscriptions":                 jsonText([]map[string]string{{"name": "{name:" + name + "}"}}),
+			"principals":                    "[{user:owner},{user:" + sender + "}]",
+			"invite_only":                   "true",
+			"history_public_to_subscribers": "false",
+		}}
+}
