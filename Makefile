@@ -132,8 +132,11 @@ levels:
 # The suite's strength (docs/mutation.md): the suite against every mutant (the fake with one
 # documented rule broken; each must fail) and every benign variant (another choice the
 # document leaves open; each must pass), $(RUNS) at once; the table goes to reports/mutants.md.
+# Then the explore column (docs/explore.md): chatconform explore alone against each entry, from
+# a fixed seed, bounded in steps (4 sequences of at most 150), in reports/mutants-explore.md.
 mutants:
 	$(WITHOUT_SETTINGS) $(GO) run ./cmd/mutants -j $(RUNS)
+	$(WITHOUT_SETTINGS) $(GO) run ./cmd/mutants -explore-sequences 4 -j $(RUNS)
 
 # The fixed sample of make test, so that the harness cannot rot: about 20 mutants, each against
 # the specs of its requirements, and 5 variants against the whole suite.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -153,7 +154,15 @@ func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e E
 	found, err := x.Run(ctx)
 	_, statErr := os.Stat(hits)
 	res.Reached, res.Steps, res.Masked = statErr == nil, found.Steps, found.Masked
-	if err != nil {
+	var side *explore.SideError
+	switch {
+	case err != nil && e.Mutant() && errors.As(err, &side) && side.Side == "target":
+		// The mutant refused what the explorer needs before or between steps (the cast's
+		// credentials, an event queue), which the reference grants: chatconform explore stops
+		// with "the target stopped being usable" (exit status 3), as a CI gating on it would.
+		res.Outcome, res.Findings = Killed, []string{"target not usable: " + err.Error()}
+		return res
+	case err != nil:
 		res.Outcome, res.Error = Broken, err.Error()
 		return res
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -65,7 +64,7 @@ func (s *Side) control(ctx context.Context, method, path string, values url.Valu
 		return r, err
 	}
 	if _, text := r.Body.(string); text {
-		return r, fmt.Errorf("%s: %s %s: the control API's answer is not JSON: %.200q", s.Name, method, path, r.Body)
+		return r, s.fail("%s %s: the control API's answer is not JSON: %.200q", method, path, r.Body)
 	}
 	return r, nil
 }
@@ -88,7 +87,7 @@ func (s *Side) rememberConfig(ctx context.Context, params map[string]string) err
 		}
 		v, ok := config[name]
 		if !ok {
-			return fmt.Errorf("%s: the fake's configuration has no %s", s.Name, name)
+			return s.fail("the fake's configuration has no %s", name)
 		}
 		data, _ := json.Marshal(v)
 		s.config[name] = string(data)

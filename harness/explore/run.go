@@ -581,7 +581,7 @@ func (s *Side) register(ctx context.Context, types []string) error {
 			return err
 		}
 		if !r.success() {
-			return fmt.Errorf("%s: marking everything read as the %s: %s", s.Name, actor, outcomeText(r))
+			return s.fail("marking everything read as the %s: %s", actor, outcomeText(r))
 		}
 	}
 	if err := s.openQueues(ctx); err != nil {
@@ -602,7 +602,7 @@ func (s *Side) openQueues(ctx context.Context) error {
 		}
 		id, _ := r.field("queue_id").(string)
 		if !r.success() || id == "" {
-			return fmt.Errorf("%s: registering an event queue as the %s: %s", s.Name, actor, outcomeText(r))
+			return s.fail("registering an event queue as the %s: %s", actor, outcomeText(r))
 		}
 		if old := s.queues[actor]; old != nil {
 			_, _ = s.send(ctx, actor, http.MethodDelete, "/events", map[string]string{"queue_id": old.id})
@@ -627,7 +627,7 @@ func (s *Side) drain(ctx context.Context, actor string) ([]any, error) {
 		return nil, err
 	}
 	if !r.success() {
-		return nil, fmt.Errorf("%s: reading the events of the %s: %s", s.Name, actor, outcomeText(r))
+		return nil, s.fail("reading the events of the %s: %s", actor, outcomeText(r))
 	}
 	list, _ := r.field("events").([]any)
 	var out []any

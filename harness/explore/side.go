@@ -305,12 +305,12 @@ func (s *Side) do(req *http.Request, actor, logged string, form []string, limit 
 	method, path := req.Method, req.URL.Path
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%s: %s %s: %w", s.Name, method, path, err)
+		return Reply{}, s.fail("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, limit))
 	if err != nil {
-		return Reply{}, fmt.Errorf("%s: %s %s: reading the answer: %w", s.Name, method, path, err)
+		return Reply{}, s.fail("%s %s: reading the answer: %w", method, path, err)
 	}
 	r := Reply{Status: resp.StatusCode}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -485,4 +485,20 @@ func (y *symbols) lookup(kind, raw string) (string, bool) {
 func (y *symbols) raw(kind, sym string) (string, bool) {
 	raw, ok := y.bySym[kind][sym]
 	return raw, ok
+}
+
+// SideError is an error of one side of a run: the target ("target") or the reference. One of
+// the target's that the reference does not share (a cast it refuses) is what a broken target
+// shows before any step.
+type SideError struct {
+	Side string
+	Err  error
+}
+
+func (e *SideError) Error() string { return e.Side + ": " + e.Err.Error() }
+func (e *SideError) Unwrap() error { return e.Err }
+
+// fail is an error of this side.
+func (s *Side) fail(format string, args ...any) error {
+	return &SideError{Side: s.Name, Err: fmt.Errorf(format, args...)}
 }
