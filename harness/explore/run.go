@@ -66,9 +66,12 @@ type Finding struct {
 
 // Result is what an exploration found.
 type Result struct {
-	Seed      uint64    `json:"seed"`
-	Sequences int       `json:"sequences"`
-	Steps     int       `json:"steps"`
+	Seed      uint64 `json:"seed"`
+	Sequences int    `json:"sequences"`
+	Steps     int    `json:"steps"`
+	// Succeeded are the steps that succeeded on the reference: the others were refused,
+	// mostly on purpose (a faulty step).
+	Succeeded int       `json:"succeeded_steps"`
 	Findings  []Finding `json:"findings"`
 	// Gaps are fields the reference sent that the field table lacks: the table must grow.
 	Gaps []string `json:"gaps,omitempty"`
@@ -114,6 +117,7 @@ func (e *Explorer) Run(ctx context.Context) (Result, error) {
 		}
 		res.Sequences++
 		res.Steps += len(out.steps)
+		res.Succeeded += out.succeeded
 		seen.add(out.tally)
 		if e.Options.Progress != nil {
 			fmt.Fprintf(e.Options.Progress, "explore: sequence %d (seed %d): %d steps, %s\n", res.Sequences, seed, len(out.steps), out.describe())
@@ -169,7 +173,9 @@ func sortedKeys(set map[string]bool) []string {
 // outcome is one sequence's run.
 type outcome struct {
 	steps []Step
-	diff  *Difference
+	// succeeded counts the steps that succeeded on the reference.
+	succeeded int
+	diff      *Difference
 	tally
 	// last are both sides' exchanges of the last step.
 	last [2][]Exchange
@@ -294,6 +300,9 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 			out.requests = append(out.requests, a.log[na])
 		}
 		gen.observe(ok)
+		if ok {
+			out.succeeded++
+		}
 		if len(c.diffs) > 0 {
 			d := c.diffs[0]
 			out.diff = &d

@@ -96,7 +96,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 
 // Print writes the findings for a person: one paragraph each, with the replay command.
 func Print(w io.Writer, res Result, replays map[string]string) {
-	fmt.Fprintf(w, "explore: %d sequences, %d steps in %.0fs from seed %d: ", res.Sequences, res.Steps, res.Seconds, res.Seed)
+	fmt.Fprintf(w, "explore: %d sequences, %d steps (%d succeeded on the reference) in %.0fs from seed %d: ", res.Sequences, res.Steps, res.Succeeded, res.Seconds, res.Seed)
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(w, "no difference from the reference")
 	} else {
