@@ -392,6 +392,11 @@ func (g *generator) content() string {
 	return fmt.Sprintf("text %d", g.rng.IntN(1000))
 }
 
+// subscriptionOf is the subscriptions parameter naming one channel of the run.
+func subscriptionOf(ch string) string {
+	return jsonText([]map[string]string{{"name": "{name:" + ch + "}"}})
+}
+
 func jsonText(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
@@ -417,7 +422,7 @@ func (g *generator) createChannel() Step {
 	g.pending = func() { g.channels = append(g.channels, channelInfo{name, private, subs}) }
 	return Step{Op: "create_channel", Actor: actor, Method: "POST", Path: "/users/me/subscriptions", Learn: name, Channel: name,
 		Params: map[string]string{
-			"subscriptions":                 jsonText([]map[string]string{{"name": "{name:" + name + "}"}}),
+			"subscriptions":                 subscriptionOf(name),
 			"principals":                    "[" + strings.Join(principals, ",") + "]",
 			"invite_only":                   strconv.FormatBool(private),
 			"history_public_to_subscribers": strconv.FormatBool(!private || g.chance(50)),
@@ -428,7 +433,7 @@ func (g *generator) subscribe() Step {
 	ch, actor := g.channel(), g.actor()
 	g.pending = func() { g.subscribed(ch, true, actor) }
 	return Step{Actor: actor, Method: "POST", Path: "/users/me/subscriptions", Channel: ch,
-		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}})}}
+		Params: map[string]string{"subscriptions": subscriptionOf(ch)}}
 }
 
 // addSubscriber subscribes another actor: the way into a private channel, whose history the
@@ -450,7 +455,7 @@ func (g *generator) addSubscriber() Step {
 	}
 	g.pending = func() { g.subscribed(ch, true, who) }
 	return Step{Actor: pick(g, []string{"owner", "administrator", "member", "guest"}), Method: "POST", Path: "/users/me/subscriptions", Channel: ch, Message: last,
-		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + ch + "}"}}), "principals": "[{user:" + who + "}]"}}
+		Params: map[string]string{"subscriptions": subscriptionOf(ch), "principals": "[{user:" + who + "}]"}}
 }
 
 func (g *generator) unsubscribe() Step {

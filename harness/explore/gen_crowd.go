@@ -48,7 +48,7 @@ func (g *generator) fillCrowd() Step {
 	name := g.crowd
 	g.pending = func() { g.channels = append(g.channels, channelInfo{name, false, subs}) }
 	return Step{Op: "create_channel", Actor: "owner", Method: "POST", Path: "/users/me/subscriptions", Learn: name, Channel: name,
-		Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + name + "}"}}), "principals": "[" + strings.Join(principals, ",") + "]"}}
+		Params: map[string]string{"subscriptions": subscriptionOf(name), "principals": "[" + strings.Join(principals, ",") + "]"}}
 }
 
 // editLatest edits the actor's latest live message of content to content2.

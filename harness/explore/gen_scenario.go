@@ -116,7 +116,7 @@ func (g *generator) protectedHistory() Step {
 		operation{"add_subscriber", 0, func(g *generator) Step {
 			g.pending = func() { g.subscribed(name, true, newcomer) }
 			return Step{Actor: "owner", Method: "POST", Path: "/users/me/subscriptions", Channel: name,
-				Params: map[string]string{"subscriptions": jsonText([]map[string]string{{"name": "{name:" + name + "}"}}), "principals": "[{user:" + newcomer + "}]"}}
+				Params: map[string]string{"subscriptions": subscriptionOf(name), "principals": "[{user:" + newcomer + "}]"}}
 		}},
 		operation{"reach_back", 0, func(g *generator) Step {
 			m := oldest()
@@ -129,8 +129,12 @@ func (g *generator) protectedHistory() Step {
 				return Step{Op: "create_reminder", Actor: newcomer, Method: "POST", Path: "/reminders", Message: m,
 					Params: map[string]string{"message_id": "{message" + m + "}", "scheduled_delivery_timestamp": "{now+3600}"}}
 			}
+			after := "after " + strconv.Itoa(g.nextName)
+			if m != missingMessage {
+				g.pending = func() { g.moved(m, moveTo{topic: &after}, "change_all") }
+			}
 			return Step{Op: "edit_message", Actor: newcomer, Method: "PATCH", Path: "/messages/{message" + m + "}", Message: m, Channel: name,
-				Params: map[string]string{"topic": "after " + strconv.Itoa(g.nextName), "propagate_mode": "change_all"}}
+				Params: map[string]string{"topic": after, "propagate_mode": "change_all"}}
 		}},
 		send("new text"))
 	g.pending = func() {
@@ -138,7 +142,7 @@ func (g *generator) protectedHistory() Step {
 	}
 	return Step{Op: "create_channel", Actor: "owner", Method: "POST", Path: "/users/me/subscriptions", Learn: name, Channel: name,
 		Params: map[string]string{
-			"subscriptions":                 jsonText([]map[string]string{{"name": "{name:" + name + "}"}}),
+			"subscriptions":                 subscriptionOf(name),
 			"principals":                    "[{user:owner},{user:" + sender + "}]",
 			"invite_only":                   "true",
 			"history_public_to_subscribers": "false",
