@@ -108,8 +108,9 @@ func (s *Side) rememberJWTKey(config map[string]any) {
 	}
 }
 
-// rememberLimits reads the realm's editing time limits before the sequence first changes
-// them (null is unlimited).
+// rememberLimits reads the realm's editing time limits and editing group settings before the
+// sequence first changes them (a null limit is unlimited; a group setting is put back as
+// {"new": its value}).
 func (s *Side) rememberLimits(ctx context.Context) error {
 	if s.limits != nil {
 		return nil
@@ -125,6 +126,11 @@ func (s *Side) rememberLimits(ctx context.Context) error {
 			if v != nil {
 				s.limits[name] = rawText(v)
 			}
+		}
+	}
+	for _, name := range groupSettings {
+		if v, ok := r.Body.(map[string]any)["realm_"+name]; ok {
+			s.limits[name] = `{"new":` + jsonText(v) + `}`
 		}
 	}
 	return nil

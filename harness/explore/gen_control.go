@@ -10,7 +10,8 @@ import (
 // delete-topic and mark-all-as-read, as the specs do through the control API.
 var controlOperations = []operation{
 	{"advance_clock", 4, (*generator).advanceClock},
-	{"set_edit_limit", 3, (*generator).setEditLimit}, // LIMIT-05, LIMIT-06, LIMIT-07
+	{"set_edit_limit", 3, (*generator).setEditLimit},       // LIMIT-05, LIMIT-06, LIMIT-07
+	{"set_group_setting", 2, (*generator).setGroupSetting}, // AUTH-15, AUTH-16, AUTH-17, EVENT-04
 	{"set_vcall_token", 2, (*generator).setVcallToken},
 	{"set_vcall_config", 1, (*generator).setVcallConfig},
 	{"set_batches", 2, (*generator).setBatches},
@@ -78,6 +79,27 @@ func (g *generator) setEditLimit() Step {
 	}
 	return Step{Actor: actor, Method: "PATCH", Path: "/realm",
 		Params: map[string]string{name: value}}
+}
+
+// groupSettings are the realm's group settings that govern editing: who may resolve topics,
+// move messages within and between channels, and mention everyone in a crowded channel.
+var groupSettings = []string{"can_resolve_topics_group", "can_move_messages_between_topics_group", "can_move_messages_between_channels_group",
+	"can_mention_many_users_group"}
+
+// setGroupSetting gives one of them to a group of the run, or to one human of the cast (an
+// anonymous group), as the owner mostly: the moves, resolves and mentions after it are
+// governed by its new members. The sequence's end puts the old value back.
+func (g *generator) setGroupSetting() Step {
+	name := pick(g, groupSettings)
+	value := `{"direct_members":[{user:` + pick(g, humans) + `}],"direct_subgroups":[]}`
+	if len(g.groups) > 0 && g.chance(50) {
+		value = "{group#" + strconv.Itoa(g.rng.IntN(len(g.groups))) + "}"
+	}
+	actor := "owner"
+	if g.fault(25) {
+		actor = pick(g, []string{"moderator", "member"})
+	}
+	return Step{Actor: actor, Method: "PATCH", Path: "/realm", Params: map[string]string{name: `{"new":` + value + `}`}}
 }
 
 // setVcallToken gives an actor a token from the video-call provider, or takes it back: the

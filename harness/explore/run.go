@@ -317,7 +317,8 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 // succeeded on the reference.
 func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error) {
 	for _, s := range []*Side{c.a, c.b} {
-		remember := map[string]func(context.Context) error{"set_email_visibility": s.rememberVisibility, "set_edit_limit": s.rememberLimits}[st.Op]
+		remember := map[string]func(context.Context) error{"set_email_visibility": s.rememberVisibility, "set_edit_limit": s.rememberLimits,
+			"set_group_setting": s.rememberLimits}[st.Op]
 		if remember == nil {
 			continue
 		}
