@@ -87,8 +87,9 @@ var groupSettings = []string{"can_resolve_topics_group", "can_move_messages_betw
 	"can_mention_many_users_group"}
 
 // setGroupSetting gives one of them to a group of the run, or to one human of the cast (an
-// anonymous group), as the owner mostly: the moves, resolves and mentions after it are
-// governed by its new members. The sequence's end puts the old value back.
+// anonymous group), as the owner mostly, and then someone moves or resolves: the moves,
+// resolves and mentions after it are governed by its new members. The sequence's end puts the
+// old value back.
 func (g *generator) setGroupSetting() Step {
 	name := pick(g, groupSettings)
 	value := `{"direct_members":[{user:` + pick(g, humans) + `}],"direct_subgroups":[]}`
@@ -99,6 +100,11 @@ func (g *generator) setGroupSetting() Step {
 	if g.fault(25) {
 		actor = pick(g, []string{"moderator", "member"})
 	}
+	// Then someone moves or resolves, who may or may not now.
+	g.plan = append(g.plan, operation{"edit_message", 0, func(g *generator) Step {
+		_, info := g.message()
+		return g.moveIn(info.channel, info.topic, humans...)
+	}})
 	return Step{Actor: actor, Method: "PATCH", Path: "/realm", Params: map[string]string{name: `{"new":` + value + `}`}}
 }
 
