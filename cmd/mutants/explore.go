@@ -85,16 +85,29 @@ func exploreAll(ctx context.Context, entries []Entry, jobs int, budget columnBud
 	}
 	// The unmutated fake at each level the entries run at: the masked fields that differ there
 	// too (a random queue ID) say nothing of an entry.
+	// They run jobs at once, as the entries do after them.
 	baseline := map[int][]string{}
-	for _, e := range entries {
-		if _, done := baseline[e.Level]; !done {
-			baseline[e.Level] = exploreOne(ctx, bin, work, table, Entry{Level: e.Level}, budget).Masked
-		}
-	}
-	results := make([]ExploreResult, len(entries))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(jobs, 1))
 	var mu sync.Mutex
+	for _, e := range entries {
+		if _, done := baseline[e.Level]; done {
+			continue
+		}
+		baseline[e.Level] = nil
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			masked := exploreOne(ctx, bin, work, table, Entry{Level: e.Level}, budget).Masked
+			mu.Lock()
+			baseline[e.Level] = masked
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	results := make([]ExploreResult, len(entries))
 	for i, e := range entries {
 		wg.Add(1)
 		go func() {
@@ -130,7 +143,7 @@ func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e E
 	start := time.Now()
 	res = ExploreResult{Entry: e}
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
-	dir := filepath.Join(work, cmp.Or(e.Name, "reference"))
+	dir := filepath.Join(work, cmp.Or(e.Name, fmt.Sprintf("reference-%d", e.Level)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		res.Outcome, res.Error = Broken, err.Error()
 		return res
