@@ -220,6 +220,17 @@ func (p *Params) Names() []string {
 
 // Unsupported returns, sorted, the names the request carried that the handler never read.
 func (p *Params) Unsupported() []string {
+	// Nearly always the handler read everything: then there is no list of names to sort.
+	unread := false
+	for n := range p.values {
+		if !p.read(n) {
+			unread = true
+			break
+		}
+	}
+	if !unread {
+		return nil
+	}
 	var out []string
 	for _, n := range p.Names() {
 		if !p.read(n) {
