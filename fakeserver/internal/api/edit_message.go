@@ -20,16 +20,16 @@ func (s *Service) updateMessage(c *handler.Call) (handler.Fields, error) {
 	}
 	req := realm.EditRequest{PropagateMode: c.P.Enum("propagate_mode", realm.ChangeOne, modes...)}
 	if topic, given := s.topicParam(c); given && !(mutation.On("subject-alias-send-only") && !c.P.Has("topic")) {
-		req.Topic = &topic
+		req.Topic = ptrTo(topic)
 	}
 	req.NotifyOldThread = c.P.Bool("send_notification_to_old_thread", mutation.On("old-thread-notified-by-default"))
 	req.NotifyNewThread = c.P.Bool("send_notification_to_new_thread", !mutation.On("new-thread-silent-by-default"))
 	if content, given := c.P.String("content"); given {
-		req.Content = &content
+		req.Content = ptrTo(content)
 	}
 	if s.realm().AtLeast(realm.LevelPrevContentSHA256) { // unknown, so unread, before
 		if sum, given := c.P.String("prev_content_sha256"); given {
-			req.PrevContentSHA256 = &sum
+			req.PrevContentSHA256 = ptrTo(sum)
 			if mutation.On("prev-content-sha256-ignored") {
 				req.PrevContentSHA256 = nil
 			}
@@ -42,7 +42,7 @@ func (s *Service) updateMessage(c *handler.Call) (handler.Fields, error) {
 		req.PropagateMode = realm.ChangeAll
 	}
 	if streamID, given := nonNegativeInt(c, "stream_id"); given {
-		req.StreamID = &streamID
+		req.StreamID = ptrTo(streamID)
 	}
 	if err := c.Done(); err != nil {
 		return nil, err
@@ -62,3 +62,8 @@ func (s *Service) updateMessage(c *handler.Call) (handler.Fields, error) {
 	}
 	return handler.Fields{"detached_uploads": detached}, nil
 }
+
+// ptrTo points at a copy of v. Taking a parameter's address where it is given, rather than
+// the address of the variable it was read into, keeps that variable off the heap when the
+// parameter is not given (the variable escapes wherever its address is taken).
+func ptrTo[T any](v T) *T { return &v }

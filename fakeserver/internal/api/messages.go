@@ -18,13 +18,19 @@ type sentReply struct {
 }
 
 // messageTypes are the values of type in POST /messages and POST /typing, the default of
-// the latter first: "direct" only from its level, "private" before.
+// the latter first: "direct" only from its level, "private" before. The lists are shared:
+// callers only read them.
 func (s *Service) messageTypes() []string {
 	if s.realm().AtLeast(realm.LevelDirectType) {
-		return []string{"direct", "private", "stream", "channel"}
+		return messageTypesDirect
 	}
-	return []string{"private", "stream", "channel"}
+	return messageTypesPrivate
 }
+
+var (
+	messageTypesDirect  = []string{"direct", "private", "stream", "channel"}
+	messageTypesPrivate = []string{"private", "stream", "channel"}
+)
 
 // sendMessage: POST /messages, channel and direct.
 func (s *Service) sendMessage(c *handler.Call) (sentReply, error) {

@@ -17,12 +17,14 @@ import (
 	"github.com/chatconform/chatconform/fakeserver/internal/realm"
 )
 
-// Call is one API request as a handler sees it: the authenticated user (zero for public
-// endpoints) and the decoded parameters.
+// Call is one API request as a handler sees it: the authenticated user (the zero user for
+// public endpoints) and the decoded parameters.
 type Call struct {
-	R    *http.Request
-	P    *params.Params
-	User realm.User
+	R *http.Request
+	P *params.Params
+	// User is the authenticated user, as the request's state holds it (never nil: noUser for
+	// none). A handler reads it and never changes it.
+	User *realm.User
 	// params is where P points: the call holds the parameters, allocated with it.
 	params params.Params
 	// strict refuses parameters the handler does not read (the control API: a misspelled
@@ -66,8 +68,9 @@ func serveWith[T any](op func(c *Call) (T, error), strict bool, write func(http.
 			c.P.PlainValues()
 		}
 		p := c.P
+		c.User = &noUser
 		if u := st.User; u != nil {
-			c.User = *u
+			c.User = u
 		}
 		f, err := op(c)
 		if err == nil && strict {
@@ -83,6 +86,9 @@ func serveWith[T any](op func(c *Call) (T, error), strict bool, write func(http.
 		write(w, p, f)
 	}
 }
+
+// noUser is a call's user on a public endpoint: the zero user, shared by every such call.
+var noUser realm.User
 
 // ReportsIgnored tells whether the request is answered with ignored_parameters_unsupported.
 func ReportsIgnored(r *http.Request) bool {
@@ -155,5 +161,5 @@ func (c *Call) Done() error {
 // reader does not take (settings checked before the fake starts).
 func StrictCall(p *params.Params) *Call {
 	p.PlainValues()
-	return &Call{P: p, strict: true}
+	return &Call{P: p, User: &noUser, strict: true}
 }

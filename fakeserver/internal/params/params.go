@@ -220,6 +220,17 @@ func (p *Params) Names() []string {
 
 // Unsupported returns, sorted, the names the request carried that the handler never read.
 func (p *Params) Unsupported() []string {
+	// Nearly always the handler read everything: then there is no list of names to sort.
+	unread := false
+	for n := range p.values {
+		if !p.read(n) {
+			unread = true
+			break
+		}
+	}
+	if !unread {
+		return nil
+	}
 	var out []string
 	for _, n := range p.Names() {
 		if !p.read(n) {
@@ -313,6 +324,10 @@ func decodeJSON(s string) (any, bool) {
 		return s == "true", true
 	case isJSONInteger(s):
 		return json.Number(s), true
+	}
+	// A narrow is nearly always lists of plain strings: read without a decoder too.
+	if v, ok := decodeStringLists(s); ok {
+		return v, true
 	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
@@ -476,3 +491,80 @@ func (p *Params) JSON(name string) (any, bool) { return p.jsonParam(name, "valid
 
 // Fail records a handler's own validation error for a parameter.
 func (p *Params) Fail(e error) { p.fail(e) }
+
+// decodeStringLists decodes s when it is a JSON list whose items are strings without escapes
+// or control characters, or such lists, a few levels deep (`[["channel","general"]]`, as a
+// narrow is usually sent): the value the decoder gives, []any of []any and string. ok is
+// false for anything else, which the decoder then reads; so it never judges a value invalid.
+func decodeStringLists(s string) (any, bool) {
+	r := stringListReader{s: s}
+	r.space()
+	v, ok := r.value(0)
+	if !ok {
+		return nil, false
+	}
+	r.space()
+	return v, r.i == len(s)
+}
+
+type stringListReader struct {
+	s string
+	i int
+}
+
+func (r *stringListReader) space() {
+	for r.i < len(r.s) && (r.s[r.i] == ' ' || r.s[r.i] == '\t' || r.s[r.i] == '\n' || r.s[r.i] == '\r') {
+		r.i++
+	}
+}
+
+func (r *stringListReader) value(depth int) (any, bool) {
+	if r.i >= len(r.s) || depth > 8 {
+		return nil, false
+	}
+	switch r.s[r.i] {
+	case '"':
+		start := r.i + 1
+		for j := start; j < len(r.s); j++ {
+			switch c := r.s[j]; {
+			case c == '"':
+				r.i = j + 1
+				// The decoder replaces invalid UTF-8; such a string is left to it.
+				return r.s[start:j], utf8.ValidString(r.s[start:j])
+			case c == '\\' || c < 0x20:
+				return nil, false
+			}
+		}
+		return nil, false
+	case '[':
+		r.i++
+		r.space()
+		list := make([]any, 0, 2)
+		if r.i < len(r.s) && r.s[r.i] == ']' {
+			r.i++
+			return list, true
+		}
+		for {
+			v, ok := r.value(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			list = append(list, v)
+			r.space()
+			if r.i >= len(r.s) {
+				return nil, false
+			}
+			switch r.s[r.i] {
+			case ',':
+				r.i++
+				r.space()
+			case ']':
+				r.i++
+				return list, true
+			default:
+				return nil, false
+			}
+		}
+	}
+	return nil, false
+}

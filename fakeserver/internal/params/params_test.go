@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -624,5 +625,75 @@ func TestFirstErrorWins(t *testing.T) {
 	p = form(t, "a=1")
 	if err := p.Err(); err != nil {
 		t.Errorf("Err() = %v with no failure", err)
+	}
+}
+
+// decodeStringLists gives, for every value it reads, the decoder's value, and reads only
+// values the decoder takes; the rest it leaves to the decoder. Listed cases, then random
+// strings made of the pieces such values are made of.
+func TestDecodeStringListsMatchesTheDecoder(t *testing.T) {
+	decoder := func(s string) (any, bool) {
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			return nil, false
+		}
+		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+			return nil, false
+		}
+		return v, true
+	}
+	check := func(s string) bool {
+		t.Helper()
+		got, ok := decodeStringLists(s)
+		if !ok {
+			return false
+		}
+		want, valid := decoder(s)
+		if !valid || !reflect.DeepEqual(got, want) {
+			t.Errorf("decodeStringLists(%q) = %#v; the decoder: %#v, valid %v", s, got, want, valid)
+		}
+		if all, _ := decodeJSON(s); !reflect.DeepEqual(all, want) {
+			t.Errorf("decodeJSON(%q) = %#v; the decoder: %#v", s, all, want)
+		}
+		return true
+	}
+	for _, s := range []string{
+		`[["channel","general"],["topic","topic 7"]]`, ` [ [ "a" , "b" ] ]	`, `[]`, `[[]]`, `["x"]`, `[""]`, `"x"`,
+		`[["stream","Dänemark ✔"]]`, "[[\"a\",\"b\"]]\n", `[[[[["deep"]]]]]`,
+	} {
+		if !check(s) {
+			t.Errorf("decodeStringLists(%q) left a plain list to the decoder", s)
+		}
+	}
+	for _, s := range []string{
+		`[["a","b"]`, `[["a","b"]]]`, `[["a","b"],]`, `[,]`, `["a\"b"]`, `["a\u0041"]`, "[\"a\tb\"]", `["a" "b"]`,
+		`[["a",1]]`, `[{"operator":"channel"}]`, `[null]`, `[true]`, "[\"\xff\"]", `[["a","b"]] x`, `[[[[[[[[[[["deep"]]]]]]]]]]]`,
+		`["a"`, `"a`, `[`, ``, ` `,
+	} {
+		if check(s) {
+			continue
+		}
+		got, ok := decodeJSON(s)
+		want, valid := decoder(s)
+		if ok != valid || !reflect.DeepEqual(got, want) {
+			t.Errorf("decodeJSON(%q) = %#v, %v; the decoder: %#v, %v", s, got, ok, want, valid)
+		}
+	}
+	pieces := []string{"[", "]", ",", `"`, "a", " ", "\t", "\\", "é", "\xff", "\x01", "1", "{", "}", ":", "null", `"x"`}
+	rng := rand.New(rand.NewPCG(1, 2))
+	read := 0
+	for range 200000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		if check(b.String()) {
+			read++
+		}
+	}
+	if read < 100 {
+		t.Errorf("only %d random values read: the generator makes too few lists", read)
 	}
 }

@@ -100,8 +100,12 @@ const (
 // hasAlertWord tells whether content holds one of the user's alert words, in any case, with
 // a boundary the real server accepts on each side.
 func (s *UserDataState) hasAlertWord(userID int, content string) bool {
+	words := s.alertWords[userID]
+	if len(words) == 0 {
+		return false
+	}
 	lower := strings.ToLower(content)
-	for _, w := range s.alertWords[userID] {
+	for _, w := range words {
 		w = strings.ToLower(w)
 		for at := 0; ; {
 			i := strings.Index(lower[at:], w)

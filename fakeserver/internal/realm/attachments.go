@@ -238,6 +238,10 @@ var uploadLink = regexp.MustCompile(`/user_uploads/([A-Za-z0-9._~%/-]+)`)
 // linkedAttachments returns the existing attachments that content links, in ID order. A link
 // may run into trailing punctuation ("see /user_uploads/…/a.txt."), which is trimmed off.
 func (s *UploadState) linkedAttachments(content string) []*Attachment {
+	// Most messages link nothing: they then cost no map, no regexp search and no sort.
+	if len(s.byPath) == 0 || !strings.Contains(content, "/user_uploads/") {
+		return nil
+	}
 	found := map[int]*Attachment{}
 	for _, match := range uploadLink.FindAllStringSubmatch(content, -1) {
 		path := match[1]

@@ -150,7 +150,12 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 
 	from, to := p.fromChannel, p.targetChannel()
 	oldTopic, newTopic := m.Topic, p.targetTopic()
-	audience := s.messageAudience(m)
+	// The audience is taken before a move to another channel changes the rows; without one,
+	// it is the same after, and it is taken only for an event that is built.
+	var audience []int
+	if p.toChannel != nil {
+		audience = s.messageAudience(m)
+	}
 	moved := []*Message{m}
 	if p.moved {
 		moved = s.messagesToMove(p)
@@ -223,6 +228,9 @@ func (s *MessageState) applyEdit(p *editPlan) []DetachedUpload {
 			ev["orig_subject"], ev["subject"], ev[links] = oldTopic, newTopic, s.org.topicLinks(newTopic)
 		}
 		ev["message_ids"] = ids
+		if p.toChannel == nil {
+			audience = s.messageAudience(m)
+		}
 		slices.Sort(audience)
 		s.publishUpdate(ev, m, audience)
 	}

@@ -106,13 +106,36 @@ func (s *MessageState) applyMentionFlags(m *Message, mentions mentionSet) {
 	}
 	// Below level 224 there was no topic wildcard and only the one wildcard flag.
 	split := s.atLeast(LevelWildcardFlags)
-	for _, id := range m.Rows.userIDs() {
+	// Each row's five flags are worked out together and the row is written only when they
+	// change it: as setting each flag in turn would leave it, without a search per flag.
+	for i := range m.Rows {
+		id := int(m.Rows[i].userID)
 		stream := mentions.StreamWildcard
 		topic := split && mentions.TopicWildcard && !m.IsDirect && participants[id]
-		s.setFlag(m, id, "mentioned", slices.Contains(mentions.UserIDs, id))
-		s.setFlag(m, id, "stream_wildcard_mentioned", split && stream)
-		s.setFlag(m, id, "topic_wildcard_mentioned", topic)
-		s.setFlag(m, id, "wildcard_mentioned", stream || topic)
-		s.setFlag(m, id, "has_alert_word", id != m.SenderID && s.userData.hasAlertWord(id, m.Content))
+		was := m.Rows[i].flags
+		f := withFlag(was, flagMentioned, slices.Contains(mentions.UserIDs, id))
+		f = withFlag(f, flagStreamWildcardMentioned, split && stream)
+		f = withFlag(f, flagTopicWildcardMentioned, topic)
+		f = withFlag(f, flagWildcardMentioned, stream || topic)
+		f = withFlag(f, flagHasAlertWord, id != m.SenderID && s.userData.hasAlertWord(id, m.Content))
+		if f != was {
+			s.putRow(m, id, f)
+		}
 	}
 }
+
+// withFlag is f with bit set or cleared.
+func withFlag(f, bit flagSet, on bool) flagSet {
+	if on {
+		return f | bit
+	}
+	return f &^ bit
+}
+
+var (
+	flagMentioned               = flagBit("mentioned")
+	flagStreamWildcardMentioned = flagBit("stream_wildcard_mentioned")
+	flagTopicWildcardMentioned  = flagBit("topic_wildcard_mentioned")
+	flagWildcardMentioned       = flagBit("wildcard_mentioned")
+	flagHasAlertWord            = flagBit("has_alert_word")
+)

@@ -153,7 +153,9 @@ func (s *MessageState) narrowed(f *narrowFilter, anchor, numBefore, numAfter int
 		}
 		return nil
 	}
-	var before []*Message
+	// Room for the whole window and the one message more each way, up to a bound (a client
+	// may ask for thousands), rather than growing the list from one.
+	before := make([]*Message, 0, max(0, min(numBefore+numAfter+3, 256)))
 	for id := range ids.Before(anchor) {
 		if len(before) > numBefore {
 			break

@@ -161,7 +161,7 @@ func (s *MessageState) narrowCheck(f *narrowFilter, viewer *User, t NarrowTerm) 
 	switch t.Operator {
 	case "channel":
 		ch := s.chans.channelsByName[strings.ToLower(operand)]
-		if id, err := strconv.Atoi(operand); err == nil {
+		if id, ok := atoi(operand); ok {
 			ch = s.chans.channels[id]
 		}
 		if ch == nil || !ch.canAccess(viewer) {
@@ -411,4 +411,14 @@ func (t NarrowTerm) String() string {
 		neg = "-"
 	}
 	return fmt.Sprintf("%s%s:%v", neg, t.Operator, t.Operand)
+}
+
+// atoi is strconv.Atoi's number and whether it gave one, without the error it allocates for
+// a name, which cannot start as a number does.
+func atoi(s string) (int, bool) {
+	if s == "" || s[0] != '+' && s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }

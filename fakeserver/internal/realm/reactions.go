@@ -232,23 +232,27 @@ func (s *MessageState) publishReaction(m *Message, op string, r Reaction) {
 // messageAudience are the users told of changes to a message: those with a row, and the
 // subscribers of a channel whose history they can read.
 func (s *MessageState) messageAudience(m *Message) []int {
-	set := map[int]bool{}
-	for _, id := range m.Rows.userIDs() {
-		set[id] = true
+	ch := s.chans.channels[m.ChannelID]
+	subscribers := ch != nil && !m.IsDirect && ch.HistoryPublicToSubscribers
+	n := len(m.Rows)
+	if subscribers {
+		n += len(ch.Subscribers)
 	}
-	if ch := s.chans.channels[m.ChannelID]; ch != nil && !m.IsDirect && ch.HistoryPublicToSubscribers {
+	ids := make([]int, 0, n)
+	for _, row := range m.Rows {
+		ids = append(ids, int(row.userID))
+	}
+	if subscribers {
 		for id := range ch.Subscribers {
-			set[id] = true
-		}
-	}
-	ids := make([]int, 0, len(set))
-	for id := range set {
-		if u := s.accts.users[id]; u != nil && u.IsActive {
 			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
-	return ids
+	ids = slices.Compact(ids)
+	return slices.DeleteFunc(ids, func(id int) bool {
+		u := s.accts.users[id]
+		return u == nil || !u.IsActive
+	})
 }
 
 // Submessage is data an experimental integration (a widget) attaches to a message.

@@ -24,6 +24,9 @@ type MessageState struct {
 	// keptTopics are, by channel, topics whose last message was deleted and that stay listed:
 	// only the emptied-topic-still-listed mutant fills and reads it (mutants_messages.go).
 	keptTopics map[int][]Topic
+	// lastClient is the client name of the message stored last, which the next shares when it
+	// has the same (sharedClient).
+	lastClient string
 }
 
 func (s *MessageState) reset() {

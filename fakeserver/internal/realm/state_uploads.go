@@ -76,6 +76,9 @@ func (s *UploadState) afterMessagesDeleted(ms []*Message) {
 // the new content dropped release their attachments, links it added claim theirs. It returns,
 // sorted by ID, the sender's uploads that no message references any more (always non-nil).
 func (s *UploadState) afterContentEdited(m *Message, oldContent string) []DetachedUpload {
+	if len(s.attachments) == 0 {
+		return []DetachedUpload{}
+	}
 	linked := map[int]bool{}
 	for _, a := range s.linkedAttachments(m.Content) {
 		linked[a.ID] = true
