@@ -159,3 +159,30 @@ func TestCompareKeepsWhatItChecked(t *testing.T) {
 		t.Fatalf("masked %v, want %v", cmp.masked, want)
 	}
 }
+
+// TestCoalesceFlagEvents: a batch operation's flag events compare as one, whatever the batch
+// size; other events, and flag events of another op or flag, stay apart.
+func TestCoalesceFlagEvents(t *testing.T) {
+	list := decode(t, `[
+		{"type":"update_message_flags","op":"add","flag":"read","messages":[3,2]},
+		{"type":"update_message_flags","op":"add","flag":"read","messages":[1]},
+		{"type":"update_message_flags","op":"remove","flag":"read","messages":[1]},
+		{"type":"message","id":9},
+		{"type":"update_message_flags","op":"remove","flag":"read","messages":[4]}]`).([]any)
+	got := coalesce(list)
+	want := []string{"update_message_flags add", "update_message_flags remove", "message", "update_message_flags remove"}
+	if len(got) != len(want) {
+		t.Fatalf("%d events, want %d: %v", len(got), len(want), got)
+	}
+	for i, ev := range got {
+		if eventType(ev) != want[i] {
+			t.Errorf("event %d is %s, want %s", i, eventType(ev), want[i])
+		}
+	}
+	if msgs := got[0].(map[string]any)["messages"].([]any); len(msgs) != 3 {
+		t.Errorf("the merged event's messages are %v, want the three of both batches", msgs)
+	}
+	if len(list[0].(map[string]any)["messages"].([]any)) != 2 {
+		t.Error("coalesce changed the event it merged into")
+	}
+}

@@ -68,7 +68,7 @@ func (g *generator) setEditLimit() Step {
 	case g.chance(12):
 		value = "unlimited"
 	case g.fault(12):
-		value = pick(g, []string{"0", "-60", "soon"})
+		value = g.rotate("0", "-60", "soon")
 	}
 	if value == strconv.Itoa(limit) {
 		g.pending = func() { g.limits = append(g.limits, limit) }

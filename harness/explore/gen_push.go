@@ -67,12 +67,12 @@ func (g *generator) registerPush() Step {
 	if keys {
 		params["push_key"], params["push_key_id"] = pushKey, strconv.Itoa(1+g.rng.IntN(1000))
 		if g.fault(25) {
-			params["push_key"] = pick(g, badPushKeys)
+			params["push_key"] = g.rotate(badPushKeys...)
 		}
 		if g.chance(10) {
 			params["push_key_id"] = "4294967295" // the bound
 		} else if g.fault(15) {
-			params["push_key_id"] = pick(g, []string{"4294967296", "-1"})
+			params["push_key_id"] = g.rotate("4294967296", "-1")
 		}
 	}
 	if token {

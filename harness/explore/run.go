@@ -701,6 +701,7 @@ func (c *comparer) compareEvents(ctx context.Context) error {
 			}
 			ea = append(ea, more...)
 		}
+		ea, eb = coalesce(ea), coalesce(eb)
 		if len(ea) != len(eb) {
 			row, _ := c.rowOf("events", "events")
 			c.diffs = append(c.diffs, Difference{Reply: "events", Path: "events", Actor: actor, Requirements: row.Requirements,
@@ -719,6 +720,29 @@ func (c *comparer) compareEvents(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// coalesce merges each run of update_message_flags events of one op and flag into one, their
+// messages together: a batch operation (mark all as read) announces each batch, and the batch
+// size is each server's own.
+func coalesce(list []any) []any {
+	var out []any
+	for _, ev := range list {
+		obj, _ := ev.(map[string]any)
+		if n := len(out); n > 0 && obj["type"] == "update_message_flags" {
+			prev, _ := out[n-1].(map[string]any)
+			if prev["type"] == obj["type"] && prev["op"] == obj["op"] && prev["flag"] == obj["flag"] {
+				merged := maps.Clone(prev)
+				before, _ := prev["messages"].([]any)
+				batch, _ := obj["messages"].([]any)
+				merged["messages"] = append(slices.Clone(before), batch...)
+				out[n-1] = merged
+				continue
+			}
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 // eventType is an event's type, with its op or property where it has one: a subscription
