@@ -264,16 +264,26 @@ func checkCostPerByte(t *testing.T, ts *fakeserver.TestServer, resets *int, c co
 	sizes := []string{valid, c.grow(valid, c.large/costSizeRatio), c.grow(valid, c.large)}
 	var cost [3]uint64
 	var status [3]int
-	for i, v := range sizes {
-		vals := c.rs.validValues()
-		vals.Set(c.name, v)
-		req := badCase{req: c.rs.build(vals)}.withOwnerQueue(*resets).req
-		cost[i], status[i] = serveAllocated(ts.Server, req)
-		if status[i] < 300 && req.method != http.MethodGet {
-			freshState(t, ts.URL)
-			*resets++
+	measure := func() {
+		for i, v := range sizes {
+			vals := c.rs.validValues()
+			vals.Set(c.name, v)
+			req := badCase{req: c.rs.build(vals)}.withOwnerQueue(*resets).req
+			n, code := serveAllocated(ts.Server, req)
+			if cost[i] == 0 || n < cost[i] {
+				cost[i] = n
+			}
+			status[i] = code
+			if code < 300 && req.method != http.MethodGet {
+				freshState(t, ts.URL)
+				*resets++
+			}
 		}
 	}
+	// What another goroutine of the process allocates meanwhile counts too (the counter is the
+	// process's): a ratio over the bound is measured twice more, and each size keeps its
+	// least cost, which such noise only ever raises.
+	measure()
 	// A byte's cost is what the bytes added since the smaller value cost; where they cost
 	// nothing or less (the smaller value took a costlier path: accepted, the larger refused),
 	// it is the larger request's cost a byte, which bounds it from above. A byte is read at
@@ -286,6 +296,13 @@ func checkCostPerByte(t *testing.T, ts *fakeserver.TestServer, resets *int, c co
 		return max(float64(cost[i]-cost[i-1])/float64(len(sizes[i])-len(sizes[i-1])), 1)
 	}
 	small, large := perByte(1), perByte(2)
+	for range 2 {
+		if large <= costFactor*small {
+			break
+		}
+		measure()
+		small, large = perByte(1), perByte(2)
+	}
 	t.Logf("%s %s %s: %d B: HTTP %d, %d B | %d B: HTTP %d, %.1f B/B | %d B: HTTP %d, %.1f B/B",
 		c.rs.method, c.rs.pattern, c.name, len(sizes[0]), status[0], cost[0],
 		len(sizes[1]), status[1], small, len(sizes[2]), status[2], large)
