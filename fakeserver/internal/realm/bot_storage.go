@@ -168,7 +168,7 @@ func (s *AccountState) RemoveBotStorage(botID int, keys []string) error {
 		}
 	}
 	b.remove(keys)
-	if len(b.entries) == 0 {
+	if b != nil && len(b.entries) == 0 { // b is nil where nothing is stored and keys=[] names nothing
 		delete(s.botStorage, botID)
 	}
 	return nil
