@@ -118,7 +118,7 @@ func exploreAll(ctx context.Context, entries []Entry, jobs int, budget columnBud
 			r.Masked = slices.DeleteFunc(r.Masked, func(f string) bool { return slices.Contains(baseline[e.Level], f) })
 			results[i] = r
 			mu.Lock()
-			fmt.Printf("%-50s %-9s %5d steps %5.1fs %s\n", e.Name, r.Outcome, r.Steps, r.Seconds, strings.Join(r.Findings, "; "))
+			fmt.Printf("%-50s %-9s %-11s %5d steps %5.1fs %s\n", e.Name, r.Outcome, map[bool]string{true: "reached", false: "not reached"}[r.Reached], r.Steps, r.Seconds, strings.Join(r.Findings, "; "))
 			mu.Unlock()
 		}()
 	}
