@@ -173,6 +173,7 @@ var operations = []operation{
 	{"get_realm", 1, (*generator).getRealm},                 // the limits clients read
 	{"get_server_settings", 1, (*generator).getServerSettings},
 	{"set_email_visibility", 2, (*generator).setEmailVisibility}, // AUTH-18, AUTH-19
+	{"own_email_visibility", 2, (*generator).ownEmailVisibility}, // AUTH-18, AUTH-19: senders' emails
 }
 
 // next draws the next step.
@@ -413,12 +414,17 @@ func (g *generator) topic() string {
 
 // content is drawn the same way: plain, /me, wildcard mentions, Markdown, at the length
 // bound, and (a fault) empty, blank or one past the bound.
-func (g *generator) content() string {
+func (g *generator) content() string { return g.contentAt(5, 25) }
+
+// contentAt is a message's content, past a bound or empty at the odds fault, at a bound or a
+// rule's trigger at the odds hit. An edit's content takes higher odds: content edits are
+// few in a sequence, and their bounds are rules of their own (LIMIT-02).
+func (g *generator) contentAt(fault, hit int) string {
 	long := strings.Repeat("é", g.maxMessage)
-	if g.fault(5) {
+	if g.fault(fault) {
 		return g.rotate("", " \n ", long+"é")
 	}
-	if g.chance(25) {
+	if g.chance(hit) {
 		return g.rotate(long, "/me waves", "@**all** look", "@**topic** look", "**bold** and `code`")
 	}
 	return fmt.Sprintf("text %d", g.rng.IntN(1000))
@@ -553,14 +559,16 @@ func (g *generator) deleteAttachment() Step {
 	return Step{Actor: actor, Method: "DELETE", Path: "/attachments/{attachment:" + u.name + "}", Upload: u.name}
 }
 
-func (g *generator) sendDirect() Step {
+func (g *generator) sendDirect() Step { return g.sendDirectAs(g.actor()) }
+
+func (g *generator) sendDirectAs(actor string) Step {
 	to := []string{"{user:" + pick(g, []string{"owner", "administrator", "member", "guest", "bot"}) + "}"}
 	if g.chance(40) {
 		to = append(to, "{user:"+pick(g, []string{"moderator", "member"})+"}")
 	}
-	content, actor := g.content(), g.actor()
+	content := g.content()
 	g.pending = func() { g.messages = append(g.messages, messageInfo{content: content, sender: actor}) }
-	return Step{Actor: actor, Method: "POST", Path: "/messages",
+	return Step{Op: "send_direct", Actor: actor, Method: "POST", Path: "/messages",
 		Params: map[string]string{"type": "private", "to": "[" + strings.Join(to, ",") + "]", "content": content}}
 }
 
@@ -574,7 +582,7 @@ func (g *generator) editMessage() Step {
 	}
 	switch kind {
 	case 0:
-		content := g.content()
+		content := g.contentAt(15, 50)
 		params["content"] = content
 		g.guardContent(params, info.content)
 		if m != missingMessage {
@@ -1245,6 +1253,26 @@ func (g *generator) getServerSettings() Step {
 // setEmailVisibility changes the email visibility new accounts get: the accounts the run
 // creates afterwards show their email, or their dummy address, by the viewer's role. The run
 // puts the realm's default back at its end.
+// ownEmailVisibility has a human of the cast choose who may see its real email (PATCH
+// /settings, from level 163), and then send to a channel, or a direct message: the messages'
+// sender_email, avatar_url and display_recipient, and its presence, then read back as each
+// viewer may see them. The sequence's end puts the old value back.
+func (g *generator) ownEmailVisibility() Step {
+	actor := pick(g, humans)
+	value := g.rotate("1", "2", "3", "4", "5")
+	if g.fault(10) {
+		value = g.rotate("0", "6", "everyone")
+	}
+	g.plan = append(g.plan, operation{"send_message", 0, func(g *generator) Step {
+		if g.chance(30) {
+			return g.sendDirectAs(actor)
+		}
+		ch := g.channel()
+		return g.sendTo(actor, ch, "topic "+strconv.Itoa(g.rng.IntN(5)), "visible "+strconv.Itoa(g.rng.IntN(1000)))
+	}})
+	return Step{Actor: actor, Method: "PATCH", Path: "/settings", Params: map[string]string{"email_address_visibility": value}}
+}
+
 func (g *generator) setEmailVisibility() Step {
 	actor := pick(g, []string{"owner", "administrator", "administrator"})
 	if g.fault(25) {

@@ -318,7 +318,7 @@ func (e *Explorer) sequence(ctx context.Context, seed uint64, given []Step, dead
 func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error) {
 	for _, s := range []*Side{c.a, c.b} {
 		remember := map[string]func(context.Context) error{"set_email_visibility": s.rememberVisibility, "set_edit_limit": s.rememberLimits,
-			"set_group_setting": s.rememberLimits}[st.Op]
+			"set_group_setting": s.rememberLimits, "own_email_visibility": func(ctx context.Context) error { return s.rememberOwnVisibility(ctx, st.Actor) }}[st.Op]
 		if remember == nil {
 			continue
 		}
@@ -797,6 +797,9 @@ func (s *Side) cleanup(ctx context.Context) {
 	}
 	if s.visibility != "" {
 		_, _ = s.send(ctx, "owner", http.MethodPatch, "/realm/user_settings_defaults", map[string]string{"email_address_visibility": s.visibility})
+	}
+	for actor, v := range s.ownVisibility {
+		_, _ = s.send(ctx, actor, http.MethodPatch, "/settings", map[string]string{"email_address_visibility": v})
 	}
 	for id, actor := range s.uploaders {
 		_, _ = s.send(ctx, actor, http.MethodDelete, "/attachments/"+id, nil)

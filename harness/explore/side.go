@@ -77,6 +77,9 @@ type Side struct {
 	// visibility is the realm's default email visibility before the run changed it ("" when
 	// it has not), which the cleanup puts back.
 	visibility string
+	// ownVisibility are the email visibilities of the cast members who changed theirs (by
+	// actor), as they were before, which the cleanup puts back.
+	ownVisibility map[string]string
 	// uploaders are who uploaded each of the run's attachments (by ID), to delete them at
 	// the end.
 	uploaders map[string]string
@@ -378,13 +381,37 @@ func (s *Side) rememberVisibility(ctx context.Context) error {
 	return nil
 }
 
-// ownerState reads one part of the registration state as the owner, and deletes the queue
-// the registration opened.
+// rememberOwnVisibility reads an actor's own email visibility before the run first changes it.
+func (s *Side) rememberOwnVisibility(ctx context.Context, actor string) error {
+	if _, kept := s.ownVisibility[actor]; kept {
+		return nil
+	}
+	r, err := s.state(ctx, actor, "user_settings")
+	if err != nil {
+		return err
+	}
+	settings, _ := r.field("user_settings").(map[string]any)
+	if v, ok := settings["email_address_visibility"]; ok {
+		if s.ownVisibility == nil {
+			s.ownVisibility = map[string]string{}
+		}
+		s.ownVisibility[actor] = rawText(v)
+	}
+	return nil
+}
+
+// ownerState reads one part of the registration state as the owner.
 func (s *Side) ownerState(ctx context.Context, part string) (Reply, error) {
-	r, err := s.send(ctx, "owner", http.MethodPost, "/register", map[string]string{
+	return s.state(ctx, "owner", part)
+}
+
+// state reads one part of the registration state as an actor, and deletes the queue the
+// registration opened.
+func (s *Side) state(ctx context.Context, actor, part string) (Reply, error) {
+	r, err := s.send(ctx, actor, http.MethodPost, "/register", map[string]string{
 		"event_types": jsonText([]string{part}), "fetch_event_types": jsonText([]string{part})})
 	if err == nil {
-		s.closeQueue(ctx, "owner", r)
+		s.closeQueue(ctx, actor, r)
 	}
 	return r, err
 }
