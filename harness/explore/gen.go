@@ -151,6 +151,7 @@ var operations = []operation{
 	{"subscription_setting", 3, (*generator).subSetting},     // operation 10
 	{"get_topics", 3, (*generator).getTopics},                // operation 12
 	{"edit_typing", 2, (*generator).editTyping},              // operation 13
+	{"typing", 2, (*generator).typing},                       // supporting: whose queues typing reaches
 	{"create_reminder", 3, (*generator).createReminder},      // operation 15
 	{"mark_all_as_read", 1, (*generator).markAllAsRead},      // operation 19
 	{"bot_storage_put", 2, (*generator).botStoragePut},       // supporting operation 20
@@ -842,6 +843,26 @@ func (g *generator) getTopics() Step {
 	}
 	ch := g.channel()
 	return Step{Actor: g.actorIn(ch), Method: "GET", Path: "/users/me/{channel:" + ch + "}/topics", Params: params}
+}
+
+// typing says an actor is typing to a direct conversation or a channel's topic: the typing
+// events reach the conversation's members or the channel's subscribers, no one else.
+func (g *generator) typing() Step {
+	params := map[string]string{"op": pick(g, []string{"start", "stop"})}
+	if g.fault(10) {
+		params["op"] = "pause"
+	}
+	if g.chance(50) {
+		ch := g.channel()
+		params["type"], params["stream_id"], params["topic"] = "stream", "{channel:"+ch+"}", g.topic()
+		return Step{Actor: g.actorIn(ch), Method: "POST", Path: "/typing", Channel: ch, Params: params}
+	}
+	to := []string{"{user:" + pick(g, readers) + "}"}
+	if g.chance(40) {
+		to = append(to, "{user:"+pick(g, readers)+"}")
+	}
+	params["type"], params["to"] = "private", "["+strings.Join(slices.Compact(to), ",")+"]"
+	return Step{Actor: g.actor(), Method: "POST", Path: "/typing", Params: params}
 }
 
 func (g *generator) editTyping() Step {

@@ -569,7 +569,7 @@ func reads(st Step) []Step {
 // it concerns (EVENT-07) and says what changed. A sequence that explores presence asks for
 // presence events too, and one against a fake for realm events.
 var eventTypes = []string{"message", "update_message", "delete_message", "reaction", "subscription", "stream", "realm_user", "has_vcall_token",
-	"user_topic", "update_message_flags", "reminders", "typing_edit_message"}
+	"user_topic", "update_message_flags", "reminders", "typing_edit_message", "typing"}
 
 // askPresence says whether a step asks for presence data.
 func askPresence(st Step) bool {
