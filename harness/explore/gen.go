@@ -583,7 +583,7 @@ func (g *generator) editMessage() Step {
 	}
 	switch kind {
 	case 0:
-		content := g.contentAt(15, 50)
+		content := g.contentAt(30, 50)
 		params["content"] = content
 		g.guardContent(params, info.content)
 		if m != missingMessage {
@@ -657,7 +657,10 @@ func (g *generator) editBoth() Step {
 		Params: map[string]string{"content": g.content(), "stream_id": "{channel:" + g.channel() + "}"}}
 }
 
-func (g *generator) topicMuting() Step {
+func (g *generator) topicMuting() Step { return g.mutingStep(50) }
+
+// mutingStep mutes or unmutes a topic; at the odds again, one the run muted before.
+func (g *generator) mutingStep(again int) Step {
 	ch, topic := g.channel(), g.topic()
 	if _, info := g.message(); info.channel != "" && g.chance(60) && len([]rune(info.topic)) <= g.maxTopic {
 		ch, topic = info.channel, info.topic
@@ -677,13 +680,19 @@ func (g *generator) topicMuting() Step {
 	if g.fault(5) {
 		op = "toggle"
 	}
-	if len(g.muted) > 0 && g.chance(50) {
+	revisit := len(g.muted) > 0 && g.chance(again)
+	if revisit {
 		m := pick(g, g.muted)
 		actor, ch, topic = m.actor, m.channel, m.topic
 		op = pick(g, []string{"remove", "remove", "add"}) // unmute, or mute again
 	}
 	if op == "add" {
 		g.pending = func() { g.muted = append(g.muted, muting{actor, ch, topic}) }
+		if !revisit && g.chance(50) {
+			// Then come back to it at once: the pair's second half (unmute, mute again) is
+			// rare otherwise in a few hundred steps.
+			g.plan = append(g.plan, operation{"topic_muting", 0, func(g *generator) Step { return g.mutingStep(100) }})
+		}
 	}
 	params := map[string]string{"topic": topic, "op": op}
 	if g.fault(5) {
@@ -867,7 +876,11 @@ func (g *generator) typing() Step {
 
 func (g *generator) editTyping() Step {
 	m, info := g.message()
-	return Step{Actor: g.readerOf(info), Method: "POST", Path: "/messages/{message" + m + "}/typing",
+	actor := info.sender // who may edit the content may say it is editing it
+	if actor == "" || g.fault(20) {
+		actor = g.readerOf(info)
+	}
+	return Step{Actor: actor, Method: "POST", Path: "/messages/{message" + m + "}/typing",
 		Params: map[string]string{"op": pick(g, []string{"start", "stop", "pause"})}}
 }
 

@@ -606,7 +606,9 @@ func (s *Side) register(ctx context.Context, types []string) error {
 func (s *Side) openQueues(ctx context.Context) error {
 	for _, actor := range readers {
 		r, err := s.send(ctx, actor, http.MethodPost, "/register", map[string]string{
-			"event_types": jsonText(s.eventTypes), "apply_markdown": "false", "client_gravatar": "false"})
+			"event_types": jsonText(s.eventTypes), "apply_markdown": "false", "client_gravatar": "false",
+			// Typing in channels reaches only the clients that say they handle it.
+			"client_capabilities": `{"stream_typing_notifications":true}`})
 		if err != nil {
 			return err
 		}
