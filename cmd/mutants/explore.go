@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,6 +139,17 @@ func exploreAll(ctx context.Context, entries []Entry, jobs int, budget columnBud
 	return 0
 }
 
+// exploreRequestTimeout bounds one request of the column's runs. Two fakes and an explorer
+// per job share the machine's cores: at a load average of 10, requests of 10 s timed out
+// (and were counted as the mutant's doing). A mutant that hangs still ends its entry.
+const exploreRequestTimeout = time.Minute
+
+// timedOut says a side gave no answer in time: the machine's load or a hang, never a kill.
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
 // exploreOne starts the entry's fake and explores it from the fixed seed within budget.
 func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e Entry, budget columnBudget) (res ExploreResult) {
 	start := time.Now()
@@ -156,7 +168,7 @@ func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e E
 	}
 	defer stop()
 	target, err := harness.ConnectLogging(harness.Config{URL: url, Owner: harness.Credentials{Email: ownerEmail, APIKey: ownerAPIKey},
-		RequestTimeout: 10 * time.Second, ReportDir: dir}, io.Discard)
+		RequestTimeout: exploreRequestTimeout, ReportDir: dir}, io.Discard)
 	if err != nil {
 		res.Outcome, res.Error = Broken, err.Error()
 		return res
@@ -169,7 +181,7 @@ func exploreOne(ctx context.Context, bin, work string, table *explore.Table, e E
 	res.Reached, res.Steps, res.Masked = statErr == nil, found.Steps, found.Masked
 	var side *explore.SideError
 	switch {
-	case err != nil && e.Mutant() && errors.As(err, &side) && side.Side == "target":
+	case err != nil && e.Mutant() && errors.As(err, &side) && side.Side == "target" && !timedOut(err):
 		// The mutant refused what the explorer needs before or between steps (the cast's
 		// credentials, an event queue), which the reference grants: chatconform explore stops
 		// with "the target stopped being usable" (exit status 3), as a CI gating on it would.

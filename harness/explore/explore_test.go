@@ -17,7 +17,7 @@ import (
 // connect starts a fake as a target, as the runner does without a URL, and connects to it.
 func connect(t *testing.T, url string, owner harness.Credentials) *harness.Target {
 	t.Helper()
-	target, err := harness.ConnectLogging(harness.Config{URL: url, Owner: owner, RequestTimeout: 10 * time.Second, ReportDir: t.TempDir()}, io.Discard)
+	target, err := harness.ConnectLogging(harness.Config{URL: url, Owner: owner, RequestTimeout: time.Minute, ReportDir: t.TempDir()}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

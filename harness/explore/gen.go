@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -144,6 +145,7 @@ var operations = []operation{
 	{"protected_history", 2, (*generator).protectedHistory}, // operations 1, 6, 12, 15: history before subscribing
 	{"topic_muting", 5, (*generator).topicMuting},           // operation 3
 	{"update_presence", 6, (*generator).updatePresence},     // operation 4
+	{"presence_scenario", 3, (*generator).presenceScenario}, // operation 4: what changed since
 	{"matches_narrow", 3, (*generator).matchesNarrow},       // operation 5
 	{"narrow_messages", 2, (*generator).narrowMessages},
 	{"fetch_message", 4, (*generator).fetchMessage},          // operation 6
@@ -729,7 +731,7 @@ func (g *generator) updatePresence() Step {
 		if g.chance(25) {
 			params["slim_presence"] = "true"
 		} else {
-			params["last_update_id"] = pick(g, []string{"-1", "-1", "0", "1", "1000"})
+			params["last_update_id"] = pick(g, []string{"-1", "-1", "0", "1", "1", "1000"})
 		}
 	}
 	if g.chance(30) {
@@ -738,7 +740,56 @@ func (g *generator) updatePresence() Step {
 	if g.chance(30) {
 		params["new_user_input"] = strconv.FormatBool(g.chance(50))
 	}
-	return Step{Op: op, Actor: g.actor(), Method: "POST", Path: "/users/me/presence", Params: params}
+	actor := pick(g, humans) // bots have no presence
+	if g.fault(10) {
+		actor = g.actor()
+	}
+	if params["last_update_id"] == "1" {
+		params["last_update_id"] = "{update:" + actor + "}" // what the actor last received
+	}
+	return Step{Op: op, Actor: actor, Method: "POST", Path: "/users/me/presence", Params: params}
+}
+
+// presenceScenario, in a sequence that explores presence: a human asks for everything, a
+// second one reports, the first asks for what changed since its last answer, twice (the
+// second time nothing did), and, where the clock can move, asks again about two weeks later,
+// with and without history_limit_days.
+func (g *generator) presenceScenario() Step {
+	if !g.presence {
+		return g.updatePresence()
+	}
+	a, b := pick(g, humans), pick(g, humans)
+	ask := func(last string, extra map[string]string) operation {
+		return operation{"update_presence_modern", 0, func(g *generator) Step {
+			params := map[string]string{"status": "active"}
+			if last != "" {
+				params["last_update_id"] = last
+			}
+			maps.Copy(params, extra)
+			return Step{Op: "update_presence_modern", Actor: a, Method: "POST", Path: "/users/me/presence", Params: params}
+		}}
+	}
+	since := "{update:" + a + "}"
+	g.plan = append(g.plan,
+		operation{"update_presence", 0, func(g *generator) Step {
+			return Step{Op: "update_presence", Actor: b, Method: "POST", Path: "/users/me/presence",
+				Params: map[string]string{"status": pick(g, []string{"active", "idle"}), "ping_only": "true"}}
+		}},
+		ask(since, nil), ask(since, nil))
+	if g.control {
+		g.plan = append(g.plan, operation{"advance_clock", 0, func(g *generator) Step {
+			return g.advanceBy(pick(g, []int{13*86400 + 43200, 15 * 86400}))
+		}})
+		extra := map[string]string{}
+		if days := g.rotate("", "13", "14", "15"); days != "" {
+			extra["history_limit_days"] = days
+		}
+		g.plan = append(g.plan, ask("-1", extra), ask(since, extra))
+	}
+	if g.rotate("last_update_id=-1", "slim_presence") == "slim_presence" {
+		return ask("", map[string]string{"slim_presence": "true"}).build(g) // modern, without an update ID
+	}
+	return ask("-1", nil).build(g)
 }
 
 func (g *generator) matchesNarrow() Step {

@@ -366,6 +366,10 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 		if id := rawText(r.reply.field("reminder_id")); st.Op == "create_reminder" && r.reply.success() && id != "" {
 			r.s.reminders = append(r.s.reminders, [2]string{st.Actor, id})
 		}
+		// A ping's answer only echoes what was passed, and may leave it out (the real server).
+		if id := rawText(r.reply.field("presence_last_update_id")); r.reply.success() && id != "" && st.Params["ping_only"] != "true" {
+			r.s.updateIDs[st.Actor] = id
+		}
 	}
 	if st.Op == "legacy_push" && st.Method == http.MethodPost {
 		c.a.legacyPush = append(c.a.legacyPush, [2]string{st.Actor, st.Params["token"]})

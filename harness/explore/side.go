@@ -77,6 +77,8 @@ type Side struct {
 	// visibility is the realm's default email visibility before the run changed it ("" when
 	// it has not), which the cleanup puts back.
 	visibility string
+	// updateIDs are the presence_last_update_id each actor last received ("{update:actor}").
+	updateIDs map[string]string
 	// ownVisibility are the email visibilities of the cast members who changed theirs (by
 	// actor), as they were before, which the cleanup puts back.
 	ownVisibility map[string]string
@@ -126,7 +128,7 @@ func newSide(name string, t *harness.Target, prefix string) *Side {
 	s := &Side{
 		Name: name, URL: t.URL, client: t.HTTPClient(), prefix: prefix,
 		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{}, uploaders: map[string]string{},
-		config: map[string]string{}, tokens: map[string]bool{},
+		config: map[string]string{}, tokens: map[string]bool{}, updateIDs: map[string]string{},
 		clockOffset: t.ClockOffset().Seconds(), host: t.Realm.Host,
 		jwtKey: t.Config.JWTKey, jwtAlgorithm: cmp.Or(t.Config.JWTAlgorithm, "HS256"),
 	}
@@ -197,6 +199,13 @@ func (s *Side) resolve(text string) string {
 			return strconv.FormatInt(s.now()+int64(n), 10)
 		case "jwt":
 			return s.jwtFor(arg)
+		case "update":
+			// The presence_last_update_id the actor last received on this side: each
+			// server's own count.
+			if v, ok := s.updateIDs[arg]; ok {
+				return v
+			}
+			return "-1"
 		case "tokenid":
 			sum := sha256.Sum256([]byte(s.prefix + arg))
 			return base64.StdEncoding.EncodeToString(sum[:8])

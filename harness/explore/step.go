@@ -93,7 +93,7 @@ func WriteScript(path string, s Script) error {
 }
 
 // token is one reference of a step to a side's own values.
-var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now|upload|attachment|dummy|field|device|jwt|tokenid)([:+#-])([^{}]*)\}`)
+var token = regexp.MustCompile(`\{(channel|name|message|user|group|email|now|upload|attachment|dummy|field|device|jwt|tokenid|update)([:+#-])([^{}]*)\}`)
 
 // missingID is the ID a token for something a side lacks becomes: no server has it.
 const missingID = "987654321"
