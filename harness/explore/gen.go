@@ -34,7 +34,8 @@ type generator struct {
 	faultyPercent int
 	// drawn counts the rule-hitting values drawn (rotate): each is drawn before any repeats.
 	drawn map[string]int
-	// opsDrawn counts the operations drawn from the table, draws all of them (pickOperation).
+	// opsDrawn counts the draws of each operation from the table, draws the draws of all
+	// (pickOperation).
 	opsDrawn map[string]int
 	draws    int
 	// maxTopic and maxMessage are the reference's bounds (from its registration state).
@@ -200,8 +201,8 @@ func (g *generator) next() Step {
 }
 
 // pickOperation draws an operation by weight among those drawn less often than their share
-// of the draws so far. A plain weighted draw leaves an operation of weight 1 in 130 out of a
-// sequence of 150 steps one time in three, and with it every rule only it reaches (the
+// of the draws so far. A plain weighted draw leaves an operation of weight 1 (of about 140 to
+// 160 in all) out of a sequence of 150 steps one time in three, and with it every rule only it reaches (the
 // feature level's type was caught at one seed and missed at the next); drawn this way, each
 // operation comes about as often as its weight says, in an order that is still random. There
 // is always one behind its share: the counts add up to the draws before this one.
@@ -781,7 +782,8 @@ func (g *generator) presenceScenario() Step {
 			return g.advanceBy(pick(g, []int{13*86400 + 43200, 15 * 86400}))
 		}})
 		extra := map[string]string{}
-		if days := g.rotate("", "13", "14", "15"); days != "" {
+		// Rotated values share one count: "days:" is none, unlike content's empty one.
+		if days := strings.TrimPrefix(g.rotate("days:", "days:13", "days:14", "days:15"), "days:"); days != "" {
 			extra["history_limit_days"] = days
 		}
 		g.plan = append(g.plan, ask("-1", extra), ask(since, extra))
