@@ -335,8 +335,21 @@ var _ = Describe("event listener", func() {
 	It("ignores heartbeats and acknowledges them", func() {
 		fake.queues.heartbeatAfter = 30 * time.Millisecond
 		l := tgt.Listen(tgt.User(Member), "subscription")
-		time.AfterFunc(300*time.Millisecond, func() { fake.emit(sub("add", "", nil), member) })
-		got := l.ExpectEvents(3*time.Second, Event(map[string]any{"op": "add"}))
+		// The event comes once two heartbeats went out, however long the polls take (a fixed
+		// 300 ms saw one heartbeat on a loaded machine).
+		go func() {
+			for {
+				fake.mu.Lock()
+				n := fake.queues.heartbeats
+				fake.mu.Unlock()
+				if n >= 2 {
+					fake.emit(sub("add", "", nil), member)
+					return
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}()
+		got := l.ExpectEvents(time.Minute, Event(map[string]any{"op": "add"}))
 		Expect(rec.take()).To(BeEmpty())
 		Expect(got).To(HaveLen(1))
 		fake.mu.Lock()
