@@ -367,7 +367,7 @@ func (g *generator) message() (string, messageInfo) {
 	if g.chance(40) {
 		i = live[len(live)-1] // the latest again: a second reaction, edit or mute of one thing
 	}
-	return "#" + strconv.Itoa(i), g.messages[i]
+	return messageRef(i), g.messages[i]
 }
 
 // readerOf is mostly one who may see the message (its sender, a subscriber of its channel),
@@ -492,7 +492,7 @@ func (g *generator) addSubscriber() Step {
 	last := ""
 	for i, m := range g.messages {
 		if m.channel == ch {
-			last = "#" + strconv.Itoa(i)
+			last = messageRef(i)
 		}
 	}
 	g.pending = func() { g.subscribed(ch, true, who) }
@@ -532,7 +532,7 @@ func (g *generator) sendTo(actor, ch, topic, content string) Step {
 	if g.chance(8) {
 		topicParam = "subject" // its alias
 	}
-	return Step{Op: "send_message", Actor: actor, Method: "POST", Path: "/messages", Channel: ch,
+	return Step{Op: "send_message", Actor: actor, Method: "POST", Path: "/messages", Channel: ch, Learn: "message" + messageRef(len(g.messages)),
 		Params: map[string]string{"type": "stream", "to": "{channel:" + ch + "}", topicParam: topic, "content": content}}
 }
 
@@ -572,7 +572,7 @@ func (g *generator) sendDirectAs(actor string) Step {
 	}
 	content := g.content()
 	g.pending = func() { g.messages = append(g.messages, messageInfo{content: content, sender: actor}) }
-	return Step{Op: "send_direct", Actor: actor, Method: "POST", Path: "/messages",
+	return Step{Op: "send_direct", Actor: actor, Method: "POST", Path: "/messages", Learn: "message" + messageRef(len(g.messages)),
 		Params: map[string]string{"type": "private", "to": "[" + strings.Join(to, ",") + "]", "content": content}}
 }
 
@@ -640,9 +640,15 @@ func (g *generator) guardContent(params map[string]string, previous string) {
 
 // messageAt is the run's record of a message by its symbol ("#3").
 func (g *generator) messageAt(m string) *messageInfo {
-	n, _ := strconv.Atoi(m[1:])
+	n, _ := strconv.Atoi(strings.TrimPrefix(m, ":m"))
 	return &g.messages[n]
 }
+
+// messageRef names the run's i-th message ("{message:m3}"), which each side binds to the ID
+// its send answered (Learn). A number by order of appearance ("#3") would drift from the
+// generator's count as soon as another message showed first: a reminder's delivery, a
+// message of an earlier sequence; the step then acted on another message than it meant.
+func messageRef(i int) string { return ":m" + strconv.Itoa(i) }
 
 // uploadIn is the file a message's content links, if any.
 func uploadIn(content string) string {

@@ -56,7 +56,7 @@ func (g *generator) editLatest(actor, content, content2 string) Step {
 	m, info := missingMessage, messageInfo{}
 	for i, msg := range g.messages {
 		if msg.sender == actor && msg.content == content && !msg.deleted {
-			m, info = "#"+strconv.Itoa(i), msg
+			m, info = messageRef(i), msg
 		}
 	}
 	if m != missingMessage {

@@ -62,7 +62,7 @@ func (g *generator) moveIn(ch, topic string, senders ...string) Step {
 		if g.chance(25) {
 			i = in[0]
 		}
-		m, info = "#"+strconv.Itoa(i), g.messages[i]
+		m, info = messageRef(i), g.messages[i]
 	}
 	params := map[string]string{"propagate_mode": pick(g, []string{"change_later", "change_later", "change_all", "change_all", "change_one"})}
 	moveCh := ""
@@ -107,7 +107,7 @@ func (g *generator) protectedHistory() Step {
 	oldest := func() string { // the channel's first message, as the newcomer names it
 		for i, m := range g.messages {
 			if m.channel == name && !m.deleted {
-				return "#" + strconv.Itoa(i)
+				return messageRef(i)
 			}
 		}
 		return missingMessage

@@ -359,6 +359,10 @@ func (e *Explorer) step(ctx context.Context, c *comparer, st Step) (bool, error)
 		c.a.learnID("device", name, "device_id", ra)
 		c.b.learnID("device", name, "device_id", rb)
 	}
+	if name, ok := strings.CutPrefix(st.Learn, "message:"); ok {
+		c.a.learnID("message", name, "id", ra)
+		c.b.learnID("message", name, "id", rb)
+	}
 	for _, r := range []struct {
 		s     *Side
 		reply Reply
