@@ -128,7 +128,7 @@ func newSide(name string, t *harness.Target, prefix string) *Side {
 	s := &Side{
 		Name: name, URL: t.URL, client: t.HTTPClient(), prefix: prefix,
 		actors: map[string]harness.User{}, syms: newSymbols(), queues: map[string]*queue{}, uploaders: map[string]string{},
-		config: map[string]string{}, tokens: map[string]bool{}, updateIDs: map[string]string{},
+		config: map[string]string{}, tokens: map[string]bool{}, updateIDs: map[string]string{}, ownVisibility: map[string]string{},
 		clockOffset: t.ClockOffset().Seconds(), host: t.Realm.Host,
 		jwtKey: t.Config.JWTKey, jwtAlgorithm: cmp.Or(t.Config.JWTAlgorithm, "HS256"),
 	}
@@ -401,9 +401,6 @@ func (s *Side) rememberOwnVisibility(ctx context.Context, actor string) error {
 	}
 	settings, _ := r.field("user_settings").(map[string]any)
 	if v, ok := settings["email_address_visibility"]; ok {
-		if s.ownVisibility == nil {
-			s.ownVisibility = map[string]string{}
-		}
 		s.ownVisibility[actor] = rawText(v)
 	}
 	return nil
