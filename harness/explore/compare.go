@@ -179,8 +179,16 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 		}
 		for _, k := range union(a, b) {
 			child := join(path, k)
-			if _, known := c.rowOf(reply, child); !known && b[k] == nil {
+			childRow, known := c.rowOf(reply, child)
+			if !known && b[k] == nil {
 				continue // a field the target adds
+			}
+			if known && childRow.Rule == Type && present(a, k) != present(b, k) && a[k] == nil && b[k] == nil {
+				// Under type, null is a type of its own: a field "present as an array" is
+				// not null where the other side leaves it out (walk sees both as nil).
+				c.check(childRow)
+				c.differ(reply, child, childRow, a[k], b[k])
+				continue
 			}
 			c.walk(reply, child, a[k], b[k])
 		}
@@ -208,6 +216,11 @@ func (c *comparer) walk(reply, path string, va, vb any) {
 			c.differ(reply, path, row, va, vb)
 		}
 	}
+}
+
+func present(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // mask notes a field the table lets pass when its values differ.

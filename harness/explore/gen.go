@@ -197,7 +197,25 @@ func (g *generator) next() Step {
 	if g.control || g.jwt {
 		ops = append(slices.Clone(ops), jwtOperations...)
 	}
-	return g.pickOperation(ops).draw(g)
+	return g.stray(g.pickOperation(ops).draw(g))
+}
+
+// strayPercent is the share of drawn steps that carry a parameter no operation takes: the
+// server answers as without it and names it in ignored_parameters_unsupported (CONV-10,
+// VER-04), on every method.
+const strayPercent = 5
+
+// stray adds that parameter to some steps; not to the fake's control API, and not to an
+// upload, whose form is the file.
+func (g *generator) stray(st Step) Step {
+	if st.Control || st.Params["@file"] != "" || !g.chance(strayPercent) {
+		return st
+	}
+	if st.Params == nil {
+		st.Params = map[string]string{}
+	}
+	st.Params["stray_option"] = "true"
+	return st
 }
 
 // pickOperation draws an operation by weight among those drawn less often than their share
