@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 )
 
@@ -11,7 +13,7 @@ import (
 var controlOperations = []operation{
 	{"advance_clock", 4, (*generator).advanceClock},
 	{"set_edit_limit", 3, (*generator).setEditLimit},       // LIMIT-05, LIMIT-06, LIMIT-07
-	{"set_group_setting", 2, (*generator).setGroupSetting}, // AUTH-15, AUTH-16, AUTH-17, EVENT-04
+	{"set_group_setting", 4, (*generator).setGroupSetting}, // AUTH-15, AUTH-16, AUTH-17, EVENT-04
 	{"set_vcall_token", 2, (*generator).setVcallToken},
 	{"set_vcall_config", 1, (*generator).setVcallConfig},
 	{"set_batches", 2, (*generator).setBatches},
@@ -87,25 +89,59 @@ var groupSettings = []string{"can_resolve_topics_group", "can_move_messages_betw
 	"can_mention_many_users_group"}
 
 // setGroupSetting gives one of them to a group of the run, or to one human of the cast (an
-// anonymous group), as the owner mostly, and then someone moves or resolves: the moves,
-// resolves and mentions after it are governed by its new members. The sequence's end puts the
-// old value back.
+// anonymous group), as the owner mostly, and then someone acts under it: a move of the kind
+// it governs (a mention of everyone in the crowded channel, for mentions), in a channel the
+// mover is subscribed to, by the one it names or by another. The sequence's end puts the old
+// value back.
 func (g *generator) setGroupSetting() Step {
 	name := pick(g, groupSettings)
-	value := `{"direct_members":[{user:` + pick(g, humans) + `}],"direct_subgroups":[]}`
+	named := pick(g, humans)
+	value := `{"direct_members":[{user:` + named + `}],"direct_subgroups":[]}`
 	if len(g.groups) > 0 && g.chance(50) {
-		value = "{group#" + strconv.Itoa(g.rng.IntN(len(g.groups))) + "}"
+		i := g.rng.IntN(len(g.groups))
+		value = "{group#" + strconv.Itoa(i) + "}"
+		named = "" // one of its members the run can act as
+		for _, m := range g.groups[i].members {
+			if slices.Contains(humans, m) && (named == "" || g.chance(50)) {
+				named = m
+			}
+		}
 	}
 	actor := "owner"
 	if g.fault(25) {
 		actor = pick(g, []string{"moderator", "member"})
 	}
-	// Then someone moves or resolves, who may or may not now.
-	g.plan = append(g.plan, operation{"edit_message", 0, func(g *generator) Step {
-		_, info := g.message()
-		return g.moveIn(info.channel, info.topic, humans...)
-	}})
+	if name == "can_mention_many_users_group" && g.crowd != "" {
+		g.plan = append(g.plan, operation{"send_message", 0, func(g *generator) Step {
+			return g.sendTo(pick(g, []string{cmp.Or(named, "member"), "member", "moderator"}), g.crowd, "crowd 0", "@**all** now")
+		}})
+	} else {
+		kind := map[string]int{"can_resolve_topics_group": moveResolve, "can_move_messages_between_topics_group": moveTopic,
+			"can_move_messages_between_channels_group": moveChannel}[name]
+		g.plan = append(g.plan, operation{"edit_message", 0, func(g *generator) Step { return g.moveUnder(kind, named) }})
+	}
 	return Step{Actor: actor, Method: "PATCH", Path: "/realm", Params: map[string]string{name: `{"new":` + value + `}`}}
+}
+
+// moveUnder moves a message of a channel, mostly as one of its subscribers: half the time the
+// one a group setting just named, else another.
+func (g *generator) moveUnder(kind int, named string) Step {
+	mover := pick(g, humans)
+	if named != "" && g.chance(50) {
+		mover = named
+	}
+	var mine []int
+	for i, m := range g.messages {
+		if info := g.channelNamed(m.channel); info != nil && info.subscribers[mover] && !m.deleted {
+			mine = append(mine, i)
+		}
+	}
+	if len(mine) == 0 {
+		_, info := g.message()
+		return g.moveIn(info.channel, info.topic, kind, mover)
+	}
+	m := g.messages[pick(g, mine)]
+	return g.moveIn(m.channel, m.topic, kind, mover)
 }
 
 // setVcallToken gives an actor a token from the video-call provider, or takes it back: the

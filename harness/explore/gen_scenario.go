@@ -42,14 +42,22 @@ func (g *generator) sharedTopicMove() Step {
 		g.plan = append(g.plan, operation{"set_edit_limit", 0, (*generator).setMoveLimits},
 			operation{"advance_clock", 0, func(g *generator) Step { return g.advanceBy(600 + g.rng.IntN(2)) }})
 	}
-	g.plan = append(g.plan, send(a), operation{"edit_message", 0, func(g *generator) Step { return g.moveIn(ch, topic, a, b) }})
+	g.plan = append(g.plan, send(a), operation{"edit_message", 0, func(g *generator) Step { return g.moveIn(ch, topic, moveAny, a, b) }})
 	return send(a).draw(g)
 }
+
+// The kinds of move moveIn makes: any of them (a topic move most often), or one.
+const (
+	moveAny = iota
+	moveResolve
+	moveChannel
+	moveTopic
+)
 
 // moveIn moves a message of the channel's topic, mostly the middle one (messages before and
 // after it, of both senders), as one of the topic's senders or someone else: to another
 // topic, resolved, or to another channel.
-func (g *generator) moveIn(ch, topic string, senders ...string) Step {
+func (g *generator) moveIn(ch, topic string, kind int, senders ...string) Step {
 	var in []int
 	for i, m := range g.messages {
 		if m.channel == ch && m.topic == topic && !m.deleted {
@@ -66,10 +74,13 @@ func (g *generator) moveIn(ch, topic string, senders ...string) Step {
 	}
 	params := map[string]string{"propagate_mode": pick(g, []string{"change_later", "change_later", "change_all", "change_all", "change_one"})}
 	moveCh := ""
-	switch g.rng.IntN(5) {
-	case 0:
+	if kind == moveAny {
+		kind = min(moveResolve+g.rng.IntN(5), moveTopic)
+	}
+	switch kind {
+	case moveResolve:
 		params["topic"] = "✔ " + strings.TrimPrefix(info.topic, "✔ ")
-	case 1:
+	case moveChannel:
 		moveCh = g.channelOtherThan(ch)
 		params["stream_id"] = "{channel:" + moveCh + "}"
 	default:
