@@ -158,7 +158,7 @@ var operations = []operation{
 	{"create_reminder", 3, (*generator).createReminder},      // operation 15
 	{"mark_all_as_read", 1, (*generator).markAllAsRead},      // operation 19
 	{"bot_storage_put", 2, (*generator).botStoragePut},       // supporting operation 20
-	{"bot_storage_remove", 3, (*generator).botStorageRemove}, // operation 20
+	{"bot_storage_remove", 4, (*generator).botStorageRemove}, // operation 20
 	{"add_reaction", 4, (*generator).addReaction},
 	{"add_playground", 3, (*generator).addPlayground},     // operation 14
 	{"create_group", 2, (*generator).createGroup},         // supporting operation 16
@@ -711,7 +711,7 @@ func (g *generator) mutingStep(again int) Step {
 	if revisit {
 		m := pick(g, g.muted)
 		actor, ch, topic = m.actor, m.channel, m.topic
-		op = pick(g, []string{"remove", "remove", "add"}) // unmute, or mute again
+		op = strings.TrimPrefix(g.rotate("again:remove", "again:add"), "again:") // unmute, or mute again
 	}
 	if op == "add" {
 		g.pending = func() { g.muted = append(g.muted, muting{actor, ch, topic}) }
@@ -989,30 +989,56 @@ func (g *generator) botStoragePut() Step {
 		Params: map[string]string{"storage": jsonText(map[string]string{"{name:" + k + "}": "v"})}}
 }
 
+// botStorageRemove removes stored keys in each of the forms the rules tell apart, in turn:
+// one key or two, a stored key beside a missing one (refused, and nothing removed), the empty
+// list (nothing removed), a key as a human (refused from the level storage is for bots only), keys omitted (everything removed: only against a fake, never a
+// shared server, where it would remove other runs' data too), and a missing key alone.
 func (g *generator) botStorageRemove() Step {
 	if len(g.storageKeys) == 0 && !g.fault(50) {
-		return g.botStoragePut() // something to remove
+		// Something to remove first.
+		g.plan = append(g.plan, operation{"bot_storage_remove", 0, (*generator).botStorageRemove})
+		return g.botStoragePut()
 	}
-	keys := []string{"{name:missing}"}
-	if len(g.storageKeys) > 0 && !g.fault(20) {
-		keys = []string{"{name:" + pick(g, g.storageKeys) + "}"}
-		if g.fault(40) {
-			keys = append(keys, "{name:missing}")
-		} else if len(g.storageKeys) > 1 && g.chance(30) {
-			keys = append(keys, "{name:"+pick(g, g.storageKeys)+"}")
+	forms := []string{"keys:stored", "keys:with-missing", "keys:empty", "keys:missing", "keys:by-human"}
+	if g.control {
+		forms = append(forms, "keys:omitted")
+	}
+	form := "keys:missing"
+	if len(g.storageKeys) > 0 {
+		form = g.rotate(forms...)
+	}
+	var removed []string
+	stored := func() string {
+		k := pick(g, g.storageKeys)
+		removed = append(removed, k)
+		return "{name:" + k + "}"
+	}
+	keys := []string{}
+	switch form {
+	case "keys:stored":
+		keys = []string{stored()}
+		if g.chance(50) {
+			keys = append(keys, stored())
 		}
+	case "keys:omitted", "keys:by-human":
+		keys = []string{stored()}
+	case "keys:with-missing":
+		keys = []string{stored(), "{name:missing}"}
+	case "keys:missing":
+		keys = []string{"{name:missing}"}
 	}
-	if g.chance(10) {
-		keys = []string{} // removes nothing
+	g.pending = func() {
+		g.storageKeys = slices.DeleteFunc(g.storageKeys, func(k string) bool { return slices.Contains(removed, k) })
 	}
 	actor := "bot"
 	if g.fault(25) {
 		actor = g.actor()
 	}
+	if form == "keys:by-human" { // a bot's storage, asked for by a human
+		actor = pick(g, humans)
+	}
 	params := map[string]string{"keys": jsonText(keys)}
-	// Omitting keys removes all the bot's data: only against a fake, never a shared server,
-	// where it would remove other runs' data too.
-	if g.control && g.chance(10) {
+	if form == "keys:omitted" {
 		delete(params, "keys")
 		g.pending = func() { g.storageKeys = nil }
 	}

@@ -37,12 +37,16 @@ func (g *generator) sharedTopicMove() Step {
 	send := func(actor string) operation {
 		return operation{"send_message", 0, func(g *generator) Step { return g.sendTo(actor, ch, topic, "text "+strconv.Itoa(g.rng.IntN(1000))) }}
 	}
+	second := send(a)
+	if g.chance(25) { // a topic wildcard, which reaches the topic's other sender
+		second = operation{"send_message", 0, func(g *generator) Step { return g.sendTo(a, ch, topic, "@**topic** look") }}
+	}
 	g.plan = append(g.plan, send(b))
 	if g.control && g.chance(50) {
 		g.plan = append(g.plan, operation{"set_edit_limit", 0, (*generator).setMoveLimits},
 			operation{"advance_clock", 0, func(g *generator) Step { return g.advanceBy(600 + g.rng.IntN(2)) }})
 	}
-	g.plan = append(g.plan, send(a), operation{"edit_message", 0, func(g *generator) Step { return g.moveIn(ch, topic, moveAny, a, b) }})
+	g.plan = append(g.plan, second, operation{"edit_message", 0, func(g *generator) Step { return g.moveIn(ch, topic, moveAny, a, b) }})
 	return send(a).draw(g)
 }
 
@@ -78,8 +82,11 @@ func (g *generator) moveIn(ch, topic string, kind int, senders ...string) Step {
 		kind = min(moveResolve+g.rng.IntN(5), moveTopic)
 	}
 	switch kind {
-	case moveResolve:
-		params["topic"] = "✔ " + strings.TrimPrefix(info.topic, "✔ ")
+	case moveResolve: // or unresolve a resolved topic
+		params["topic"] = "✔ " + info.topic
+		if unresolved, ok := strings.CutPrefix(info.topic, "✔ "); ok {
+			params["topic"] = unresolved
+		}
 	case moveChannel:
 		moveCh = g.channelOtherThan(ch)
 		params["stream_id"] = "{channel:" + moveCh + "}"
