@@ -86,25 +86,12 @@ func join(path, child string) string {
 	return path + "." + child
 }
 
-// rowOf is the row of a field; the whole body is compared as an exact object, and the
-// elements of an array (or ID-keyed object) without a row of their own as the array is.
+// rowOf is the row of a field; the whole body is compared as an exact object.
 func (c *comparer) rowOf(reply, path string) (Row, bool) {
 	if path == "" {
 		return Row{Rule: Exact}, true
 	}
-	if row, ok := c.table.Lookup(reply, path); ok {
-		return row, true
-	}
-	parent, isElem := strings.CutSuffix(path, "[]")
-	if !isElem {
-		parent, isElem = strings.CutSuffix(path, "{}")
-	}
-	if isElem {
-		if row, ok := c.table.Lookup(reply, parent); ok && row.Rule != Free {
-			return Row{Rule: Exact, Requirements: row.Requirements}, true
-		}
-	}
-	return Row{}, false
+	return c.table.Lookup(reply, path)
 }
 
 // walk compares one field present on both sides or on one.

@@ -80,7 +80,8 @@ type Table struct {
 func key(reply, path string) string { return reply + "\x00" + path }
 
 // Lookup returns the row of a field: the reply's own, else the one for every reply, else,
-// inside an object row ("object:Message"), the object's own row for the rest of the path.
+// inside an object row ("object:Message"), the object's own row for the rest of the path,
+// else an element's array's, else the reply's catch-all.
 func (t *Table) Lookup(reply, path string) (Row, bool) {
 	if r, ok := t.rows[key(reply, path)]; ok {
 		return r, true
@@ -109,6 +110,17 @@ func (t *Table) Lookup(reply, path string) (Row, bool) {
 				return t.Lookup(obj, rest)
 			}
 			break
+		}
+	}
+	// The elements of an array (or ID-keyed object) without a row of their own are compared
+	// as the array is; they come before the catch-all too.
+	parent, isElem := strings.CutSuffix(path, "[]")
+	if !isElem {
+		parent, isElem = strings.CutSuffix(path, "{}")
+	}
+	if isElem {
+		if r, ok := t.Lookup(reply, parent); ok && r.Rule != Free {
+			return Row{Rule: Exact, Requirements: r.Requirements}, true
 		}
 	}
 	if r, ok := t.rows[key(reply, "*")]; ok {

@@ -81,6 +81,8 @@ type generator struct {
 	// says a step configured the fake's push service.
 	devices []*device
 	pushSet bool
+	// pushForm is the form the next push registration takes, which a plan set ("" for any).
+	pushForm string
 	// jwt says both sides verify tokens with a key the run knows.
 	jwt bool
 	// crowd is the channel of more subscribers than wildcard mentions allow everyone.
@@ -172,7 +174,7 @@ var operations = []operation{
 	{"update_user", 5, (*generator).updateUser},             // operation 2
 	{"deactivate_user", 2, (*generator).deactivateUser},     // supporting: user accounts
 	{"create_vcall", 1, (*generator).createVcall},           // operation 21
-	{"register_push", 4, (*generator).registerPush},         // operation 7
+	{"register_push", 6, (*generator).registerPush},         // operation 7
 	{"legacy_push", 2, (*generator).legacyPush},             // supporting: operation 7, rule 3
 	{"get_realm", 1, (*generator).getRealm},                 // the limits clients read
 	{"get_server_settings", 1, (*generator).getServerSettings},

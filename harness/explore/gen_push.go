@@ -1,6 +1,11 @@
 package explore
 
-import "strconv"
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Push registration (operation 7) follows a device's life: a client device registered first
 // (POST /register_client_device), its initial registration with both groups of fields, then
@@ -37,9 +42,15 @@ func (g *generator) registerDevice() Step {
 	return Step{Op: "register_device", Actor: d.owner, Method: "POST", Path: "/register_client_device", Learn: "device:" + d.name}
 }
 
-// registerPush registers a device of the run, mostly as its owner: first with both groups of
-// fields, then rotating one; now and then a bad key or key ID (past 32 bits, negative), a
-// missing group, another's device or one that does not exist.
+// pushFaults are the registrations the rules refuse or tell apart, drawn in turn in faulty
+// steps: a key ID past 32 bits and negative, a bad key, an initial registration with one
+// group of fields, another's device or none, a garbled token, one while the server has no
+// push service (on a fake), and legacy registrations of both tokens before one is registered.
+var pushFaults = []string{"push:key-id-over", "push:key-id-negative", "push:bad-key", "push:key-only-initial",
+	"push:token-only-initial", "push:other-device", "push:garbled-token", "push:unconfigured", "push:legacy-pair"}
+
+// registerPush registers a device of the run as its owner: first with both groups of fields,
+// then rotating the key, the token or both; in faulty steps one of pushFaults.
 func (g *generator) registerPush() Step {
 	again := operation{"register_push", 0, (*generator).registerPush}
 	if g.control && !g.pushSet {
@@ -47,43 +58,89 @@ func (g *generator) registerPush() Step {
 		g.plan = append(g.plan, again)
 		return g.setPushConfig()
 	}
-	if len(g.devices) == 0 || g.chance(15) {
-		st := g.registerDevice()
+	form := g.pushForm
+	g.pushForm = ""
+	if form == "" && g.fault(35) {
+		form = g.rotate(pushFaults...)
+	}
+	if len(g.devices) == 0 || g.chance(15) || form == "push:key-only-initial" || form == "push:token-only-initial" {
+		st := g.registerDevice() // then register it
 		made := g.pending
-		g.pending = func() { made(); g.plan = append(g.plan, again) } // then register it
+		g.pending = func() { made(); g.pushForm = cmp.Or(form, "push:fresh"); g.plan = append(g.plan, again) }
 		return st
 	}
 	d := pick(g, g.devices)
-	actor, id := d.owner, "{device:"+d.name+"}"
-	if g.fault(10) {
-		actor, id = g.actor(), pick(g, []string{id, "{device:none}"})
+	if form == "push:fresh" || strings.HasSuffix(form, "-initial") {
+		d = g.devices[len(g.devices)-1] // the device just registered
+	}
+	switch form {
+	case "push:unconfigured":
+		if !g.control {
+			break
+		}
+		g.pushForm = "push:any"
+		g.plan = append(g.plan, again, operation{"set_push_config", 0, func(*generator) Step {
+			return configStep("set_push_config", map[string]string{"push_configured": "true"})
+		}})
+		return configStep("set_push_config", map[string]string{"push_configured": "false"})
+	case "push:legacy-pair":
+		legacy := func(method, token string) operation {
+			return operation{"legacy_push", 0, func(*generator) Step { return legacyStep(d.owner, method, token) }}
+		}
+		g.pushForm = "push:with-token"
+		g.plan = append(g.plan, legacy("POST", pushTokens[1]), again, operation{"legacy_push", 0, func(g *generator) Step {
+			return legacyStep(d.owner, "DELETE", pick(g, pushTokens)) // the token registered, or the other
+		}})
+		return legacyStep(d.owner, "POST", pushTokens[0])
 	}
 	keys, token := true, true
-	if d.registered || g.fault(20) {
+	switch {
+	case form == "push:key-only-initial":
+		token = false
+	case form == "push:token-only-initial":
+		keys = false
+	case d.registered && form == "push:with-token":
 		keys = g.chance(50)
-		token = !keys || g.chance(30)
+	case d.registered && slices.Contains([]string{"push:key-id-over", "push:key-id-negative", "push:bad-key"}, form):
+		token = g.chance(50) // a key's fault needs the key fields
+	case d.registered:
+		rotation := g.rotate("push:key", "push:token", "push:both")
+		keys, token = rotation != "push:token", rotation != "push:key"
 	}
+	actor, id := d.owner, "{device:"+d.name+"}"
 	params := map[string]string{"device_id": id}
 	if keys {
 		params["push_key"], params["push_key_id"] = pushKey, strconv.Itoa(1+g.rng.IntN(1000))
-		if g.fault(25) {
-			params["push_key"] = g.rotate(badPushKeys...)
-		}
 		if g.chance(10) {
 			params["push_key_id"] = "4294967295" // the bound
-		} else if g.fault(15) {
-			params["push_key_id"] = g.rotate("4294967296", "-1")
 		}
 	}
 	if token {
 		params["token_kind"], params["token_id"] = pick(g, []string{"fcm", "fcm", "apns"}), "{tokenid:"+pick(g, pushTokens)+"}"
 		params["bouncer_public_key"], params["encrypted_push_registration"] = bouncerKey, encryptedDevice
-		if g.fault(10) {
-			params[pick(g, []string{"token_kind", "token_id"})] = "***"
-		}
+	}
+	switch form {
+	case "push:key-id-over":
+		params["push_key_id"] = "4294967296"
+	case "push:key-id-negative":
+		params["push_key_id"] = "-1"
+	case "push:bad-key":
+		params["push_key"] = g.rotate(badPushKeys...)
+	case "push:other-device":
+		actor, params["device_id"] = g.actor(), pick(g, []string{id, "{device:none}"})
+	case "push:garbled-token":
+		params[pick(g, []string{"token_kind", "token_id"})] = "***"
 	}
 	if keys && actor == d.owner {
 		g.pending = func() { d.registered = true }
+	}
+	if form == "" {
+		// A second registration at once: a rotation, or (half the time, also in a clean
+		// sequence: the faults are a third of the rules) one of the faults.
+		if g.chance(50) {
+			g.pushForm = g.rotate(pushFaults...)
+		}
+		g.plan = append(g.plan, again)
 	}
 	return Step{Actor: actor, Method: "POST", Path: "/mobile_push/register", Params: params}
 }
@@ -95,6 +152,9 @@ func (g *generator) legacyPush() Step {
 	if len(g.devices) > 0 && g.chance(70) {
 		actor = pick(g, g.devices).owner
 	}
-	method := pick(g, []string{"POST", "POST", "DELETE"})
-	return Step{Actor: actor, Method: method, Path: "/users/me/android_gcm_reg_id", Params: map[string]string{"token": "{name:" + pick(g, pushTokens) + "}"}}
+	return legacyStep(actor, pick(g, []string{"POST", "POST", "DELETE"}), pick(g, pushTokens))
+}
+
+func legacyStep(actor, method, token string) Step {
+	return Step{Op: "legacy_push", Actor: actor, Method: method, Path: "/users/me/android_gcm_reg_id", Params: map[string]string{"token": "{name:" + token + "}"}}
 }
