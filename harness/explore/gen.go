@@ -81,6 +81,8 @@ type generator struct {
 	// says a step configured the fake's push service.
 	devices []*device
 	pushSet bool
+	// vcallSet says a step configured the fake's video-call integration.
+	vcallSet bool
 	// pushForm is the form the next push registration takes, which a plan set ("" for any).
 	pushForm string
 	// jwt says both sides verify tokens with a key the run knows.
@@ -820,14 +822,17 @@ func (g *generator) presenceScenario() Step {
 	return ask("-1", nil).build(g)
 }
 
+// matchesNarrow asks, mostly as one who may read it, whether a message and others match a
+// narrow drawn from it (its channel, topic, a word of it).
 func (g *generator) matchesNarrow() Step {
-	var ids []string
-	for range 1 + g.rng.IntN(3) {
-		m, _ := g.message()
-		ids = append(ids, "{message"+m+"}")
+	m, info := g.message()
+	ids := []string{"{message" + m + "}"}
+	for range g.rng.IntN(3) {
+		other, _ := g.message()
+		ids = append(ids, "{message"+other+"}")
 	}
-	return Step{Actor: g.actor(), Method: "GET", Path: "/messages/matches_narrow",
-		Params: map[string]string{"msg_ids": "[" + strings.Join(ids, ",") + "]", "narrow": jsonText(g.narrow())}}
+	return Step{Actor: g.readerOf(info), Method: "GET", Path: "/messages/matches_narrow",
+		Params: map[string]string{"msg_ids": "[" + strings.Join(ids, ",") + "]", "narrow": jsonText(g.narrowOf(info))}}
 }
 
 // narrowMessages fetches a channel's messages through a narrow of one to four terms.
@@ -841,6 +846,12 @@ func (g *generator) narrowMessages() Step {
 // and then.
 func (g *generator) narrow() []map[string]any {
 	_, info := g.message()
+	return g.narrowOf(info)
+}
+
+// narrowOf is a narrow of one to four terms, mostly of the message's own channel, whose topic
+// and search terms may match it.
+func (g *generator) narrowOf(info messageInfo) []map[string]any {
 	ch := g.channel()
 	if info.channel != "" && g.chance(70) {
 		ch = info.channel // the message's own: the topic and search terms may match
@@ -854,7 +865,11 @@ func (g *generator) narrow() []map[string]any {
 		case 1:
 			term["operator"], term["operand"] = "sender", "{email:"+pick(g, []string{"owner", "member", "guest", "bot"})+"}"
 		case 2:
-			term["operator"], term["operand"] = "search", pick(g, []string{"text", "look", "waves", "file", "notes"})
+			words := []string{"text", "look", "waves", "file", "notes"}
+			if fields := strings.Fields(info.topic + " " + info.content); len(fields) > 0 && g.chance(50) {
+				words = fields // a word of the message's own
+			}
+			term["operator"], term["operand"] = "search", pick(g, words)
 		default:
 			term["operator"], term["operand"] = "is", "resolved"
 		}
@@ -907,8 +922,11 @@ func (g *generator) deleteTopic() Step {
 // the other's inverse) most often.
 func (g *generator) subSetting() Step {
 	ch := g.channel()
-	prop := pick(g, []string{"color", "is_muted", "is_muted", "in_home_view", "in_home_view", "pin_to_top", "desktop_notifications", "audible_notifications",
-		"push_notifications", "email_notifications", "wildcard_mentions_notify", "is_loud"})
+	// The properties with rules of their own in turn, the notification settings as one.
+	prop := g.rotate("color", "is_muted", "in_home_view", "pin_to_top", "notifications")
+	if prop == "notifications" {
+		prop = pick(g, []string{"desktop_notifications", "audible_notifications", "push_notifications", "email_notifications", "wildcard_mentions_notify", "is_loud"})
+	}
 	value := pick(g, []string{"true", "false"})
 	if prop == "color" {
 		value = g.rotate("#a1b2c3", "#ABCDEF", "#0f0f0f")
@@ -1369,6 +1387,16 @@ func moveOf(params map[string]string, ch string) (moveTo, bool) {
 
 // createVcall creates a video call, as a holder of a token mostly, once the run gave any.
 func (g *generator) createVcall() Step {
+	if g.control && !g.vcallSet {
+		// A fake has no video-call integration until configured: a call without it, then
+		// configure it and call again.
+		g.vcallSet = true
+		again := operation{"create_vcall", 0, (*generator).createVcall}
+		g.plan = append(g.plan, again, operation{"set_vcall_config", 0, func(*generator) Step {
+			return configStep("set_vcall_config", map[string]string{"video_calls_configured": "true"})
+		}}, again)
+		return configStep("set_vcall_config", map[string]string{"video_calls_configured": "false"})
+	}
 	actor := g.actor()
 	for _, a := range readers {
 		if g.tokens[a] && g.chance(40) {
