@@ -918,11 +918,10 @@ func (g *generator) deleteTopic() Step {
 		Params: map[string]string{"topic_name": topic}}
 }
 
-// subSetting changes a subscription property, mostly as a subscriber, the muting ones (each
-// the other's inverse) most often.
+// subSetting changes a subscription property, mostly as a subscriber: the colour, the two
+// muting ones (each the other's inverse), pinning and a notification setting, in turn.
 func (g *generator) subSetting() Step {
 	ch := g.channel()
-	// The properties with rules of their own in turn, the notification settings as one.
 	prop := g.rotate("color", "is_muted", "in_home_view", "pin_to_top", "notifications")
 	if prop == "notifications" {
 		prop = pick(g, []string{"desktop_notifications", "audible_notifications", "push_notifications", "email_notifications", "wildcard_mentions_notify", "is_loud"})
@@ -1011,8 +1010,9 @@ func (g *generator) botStoragePut() Step {
 
 // botStorageRemove removes stored keys in each of the forms the rules tell apart, in turn:
 // one key or two, a stored key beside a missing one (refused, and nothing removed), the empty
-// list (nothing removed), a key as a human (refused from the level storage is for bots only), keys omitted (everything removed: only against a fake, never a
-// shared server, where it would remove other runs' data too), and a missing key alone.
+// list (nothing removed), a key as a human (refused from the level where storage is for bots
+// only), keys omitted (everything removed: only against a fake, never a shared server, where
+// it would remove other runs' data too), and a missing key alone.
 func (g *generator) botStorageRemove() Step {
 	if len(g.storageKeys) == 0 && !g.fault(50) {
 		// Something to remove first.
