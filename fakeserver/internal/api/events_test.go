@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chatconform/chatconform/fakeserver"
 )
 
 // register registers an event queue as the role's user and returns its id.
@@ -63,6 +65,21 @@ type evResult struct {
 	status int
 	env    map[string]any
 	err    error
+}
+
+// evAwaitWaiting returns once a long poll waits on the queue: what a sleep would guess.
+func evAwaitWaiting(t *testing.T, ts *fakeserver.TestServer, queueID string) {
+	t.Helper()
+	for deadline := time.Now().Add(patience(t)); ; time.Sleep(2 * time.Millisecond) {
+		for _, q := range ts.Server.Queues() {
+			if q.ID == queueID && q.Waiting {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no long poll waits on queue %s", queueID)
+		}
+	}
 }
 
 func evAsyncGet(ctx context.Context, base, auth, path, query string) <-chan evResult {
@@ -165,7 +182,7 @@ func TestEventLongPollWakesOnChange(t *testing.T) {
 	q := evRegister(t, ts.URL, memberAuth)
 	began := time.Now()
 	ch := evAsyncGet(context.Background(), ts.URL, memberAuth, "/api/v1/events", evQuery(q, -1, false))
-	time.Sleep(100 * time.Millisecond) // let the poll block (if it is early, it answers at once anyway)
+	evAwaitWaiting(t, ts, q)
 	evSendDirect(t, ts.URL, ownerAuth, member.ID, "wake up")
 	r := evAwait(t, ch, patience(t))
 	if r.status != http.StatusOK || r.env["result"] != "success" || r.env["queue_id"] != nil {
@@ -213,7 +230,7 @@ func TestEventPollEndsWithTheClient(t *testing.T) {
 	q := evRegister(t, ts.URL, memberAuth)
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := evAsyncGet(ctx, ts.URL, memberAuth, "/api/v1/events", evQuery(q, -1, false))
-	time.Sleep(100 * time.Millisecond)
+	evAwaitWaiting(t, ts, q)
 	cancel()
 	<-ch
 	// The journal records a request when its handler returns: the poll must end before its

@@ -52,7 +52,7 @@ func TestResetEndsQueues(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	poll := evAsyncGet(ctx, ts.URL, memberAuth, "/api/v1/events", evQuery(before, -1, false))
-	time.Sleep(100 * time.Millisecond) // the poll is waiting
+	evAwaitWaiting(t, ts, before)
 	requireSuccess(t, "reset", do(t, ts.URL, request{method: http.MethodPost, path: "/_fake/reset"}))
 	r := evAwait(t, poll, patience(t))
 	if r.status != http.StatusBadRequest || r.env["code"] != "BAD_EVENT_QUEUE_ID" || r.env["queue_id"] != before {
