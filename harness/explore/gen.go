@@ -1274,10 +1274,11 @@ func (g *generator) updateUser() Step {
 	if g.fault(30) {
 		actor = pick(g, []string{"moderator", "member"})
 	}
-	if g.control && (len(g.users) == 0 || g.chance(10)) {
+	otherOwner := slices.ContainsFunc(g.users, func(u *person) bool { return u.role == "100" && !u.deactivated })
+	if g.control && !otherOwner && (len(g.users) == 0 || g.chance(10)) {
 		// The only owner's role: refused whoever asks; the cast is never changed. Only on a
-		// fake, whose one owner is the cast's (the cleanup demotes the run's accounts): a
-		// server with another owner would make the change.
+		// fake, whose one owner is the cast's (the cleanup demotes the run's accounts), while
+		// no account of the run is an owner: a realm with another owner makes the change.
 		return Step{Actor: actor, Method: "PATCH", Path: "/users/{email:owner}", User: "owner",
 			Params: map[string]string{"role": pick(g, []string{"200", "400"})}}
 	}
@@ -1287,22 +1288,24 @@ func (g *generator) updateUser() Step {
 		path = "/users/{dummy:" + u.name + "}"
 	}
 	params := map[string]string{}
-	switch g.rng.IntN(9) {
-	case 0, 1:
+	// The kinds of change in turn: each has rules of its own, and an account is updated only
+	// a few times in a sequence.
+	switch g.rotate("update:name", "update:role", "update:role-and-name", "update:profile", "update:email") {
+	case "update:name":
 		params["full_name"] = "{name:" + u.name + "} Renamed " + strconv.Itoa(g.rng.IntN(100))
 		if g.fault(40) {
 			params["full_name"] = g.rotate("", "  ", strings.Repeat("ñ", 61))
 		}
-	case 2, 3:
+	case "update:role":
 		params["role"] = pick(g, []string{"100", "200", "300", "400", "600", "600"})
 		if g.fault(10) {
 			params["role"] = "250"
 		}
-	case 4:
-		params["role"], params["full_name"] = pick(g, []string{"200", "600"}), "{name:"+u.name+"} Both"
-	case 5, 6, 7:
+	case "update:role-and-name": // owner by an administrator: refused, and the name with it
+		params["role"], params["full_name"] = pick(g, []string{"100", "200", "600"}), "{name:"+u.name+"} Both"
+	case "update:profile":
 		params["profile_data"] = g.profileData()
-	default:
+	default: // update:email
 		email := "{name:" + u.name + "-new}@chat.example.test"
 		params["new_email"] = email
 		g.pending = func() { u.email = email }
@@ -1318,9 +1321,11 @@ func (g *generator) updateUser() Step {
 	return Step{Actor: actor, Method: "PATCH", Path: path, User: u.name, Params: params}
 }
 
+type profileField struct{ name, valid, invalid string }
+
 // profileFields are the custom profile fields of the fake's fixture, each with a valid value
 // and one its type refuses.
-var profileFields = []struct{ name, valid, invalid string }{
+var profileFields = []profileField{
 	{"Website", `"https://example.com/me"`, `"not a link"`},
 	{"Mentor", "[{user:member}]", "[987654321]"},
 	{"Phone number", `"555 0100"`, `""`},
@@ -1334,7 +1339,9 @@ func (g *generator) profileData() string {
 	for range 1 + g.rng.IntN(2) {
 		f := pick(g, profileFields)
 		value := pick(g, []string{f.valid, f.valid, "null"})
-		if g.fault(25) {
+		if g.fault(25) { // each field's invalid value in turn
+			name := strings.TrimPrefix(g.rotate("invalid:Website", "invalid:Mentor", "invalid:Phone number", "invalid:Birthday"), "invalid:")
+			f = profileFields[slices.IndexFunc(profileFields, func(p profileField) bool { return p.name == name })]
 			value = f.invalid
 		}
 		items = append(items, `{"id":{field:`+f.name+`},"value":`+value+`}`)
