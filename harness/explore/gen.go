@@ -172,6 +172,7 @@ var operations = []operation{
 	{"get_linkifiers", 1, (*generator).getLinkifiers},       // operation 17
 	{"upload_file", 3, (*generator).uploadFile},             // supporting operation 18
 	{"delete_attachment", 2, (*generator).deleteAttachment}, // operation 18
+	{"shared_file", 2, (*generator).sharedFile},             // operation 18 and attachments: a file two users link
 	{"create_user", 3, (*generator).createUser},             // operation 11
 	{"update_user", 5, (*generator).updateUser},             // operation 2
 	{"deactivate_user", 2, (*generator).deactivateUser},     // supporting: user accounts

@@ -166,3 +166,52 @@ func (g *generator) protectedHistory() Step {
 			"history_public_to_subscribers": "false",
 		}}
 }
+
+// sharedFile has a file linked by two subscribers of a channel: its uploader first, so that
+// the second link is one the other may make, then the second. Then the second link is edited
+// away (the file still referenced), and the uploader either edits its own link away (the
+// last: the edit detaches the file) or not, and deletes the attachment, referenced or not.
+func (g *generator) sharedFile() Step {
+	if len(g.channels) == 0 {
+		return g.createChannel()
+	}
+	ch := pick(g, g.channels).name
+	a, b := g.subscriberOf(ch), g.subscriberOf(ch)
+	if a == "" || a == "bot" {
+		a = "owner"
+	}
+	if b == "" || b == a {
+		b = "administrator"
+		if a == b {
+			b = "member"
+		}
+	}
+	g.nextName++
+	file := "f" + strconv.Itoa(g.nextName)
+	link := "the file [" + file + "](/user_uploads/{upload:" + file + "})"
+	topic := "file " + strconv.Itoa(g.nextName)
+	send := func(actor string) operation {
+		return operation{"send_message", 0, func(g *generator) Step {
+			st := g.sendTo(actor, ch, topic, link+" from "+actor)
+			st.Upload = file
+			return st
+		}}
+	}
+	unlink := func(actor string) operation {
+		return operation{"edit_message", 0, func(g *generator) Step {
+			st := g.editLatest(actor, link+" from "+actor, "no file now")
+			st.Upload = file
+			return st
+		}}
+	}
+	g.plan = append(g.plan, send(a), send(b), unlink(b))
+	if g.chance(50) {
+		g.plan = append(g.plan, unlink(a))
+	}
+	g.plan = append(g.plan, operation{"delete_attachment", 0, func(*generator) Step {
+		return Step{Actor: a, Method: "DELETE", Path: "/attachments/{attachment:" + file + "}", Upload: file}
+	}})
+	g.pending = func() { g.uploads = append(g.uploads, upload{file, a}) }
+	return Step{Op: "upload_file", Actor: a, Method: "POST", Path: "/user_uploads", Learn: "upload:" + file, Upload: file,
+		Params: map[string]string{"@file": file + ".txt"}}
+}
