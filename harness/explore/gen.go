@@ -458,6 +458,16 @@ func (g *generator) contentAt(fault, hit int) string {
 }
 
 // subscriptionOf is the subscriptions parameter naming one channel of the run.
+// intList writes a JSON list of IDs (tokens), now and then with a space after each comma, as
+// JSON allows and clients write.
+func (g *generator) intList(ids []string) string {
+	sep := ","
+	if g.chance(30) {
+		sep = ", "
+	}
+	return "[" + strings.Join(ids, sep) + "]"
+}
+
 func subscriptionOf(ch string) string {
 	return jsonText([]map[string]string{{"name": "{name:" + ch + "}"}})
 }
@@ -596,7 +606,7 @@ func (g *generator) sendDirectAs(actor string) Step {
 	content := g.content()
 	g.pending = func() { g.messages = append(g.messages, messageInfo{content: content, sender: actor}) }
 	return Step{Op: "send_direct", Actor: actor, Method: "POST", Path: "/messages", Learn: "message" + messageRef(len(g.messages)),
-		Params: map[string]string{"type": "private", "to": "[" + strings.Join(to, ",") + "]", "content": content}}
+		Params: map[string]string{"type": "private", "to": g.intList(to), "content": content}}
 }
 
 func (g *generator) editMessage() Step {
@@ -847,7 +857,7 @@ func (g *generator) matchesNarrow() Step {
 		ids = append(ids, "{message"+other+"}")
 	}
 	return Step{Actor: g.readerOf(info), Method: "GET", Path: "/messages/matches_narrow",
-		Params: map[string]string{"msg_ids": "[" + strings.Join(ids, ",") + "]", "narrow": jsonText(g.narrowOf(info))}}
+		Params: map[string]string{"msg_ids": g.intList(ids), "narrow": jsonText(g.narrowOf(info))}}
 }
 
 // narrowMessages fetches a channel's messages through a narrow of one to four terms.
@@ -1141,7 +1151,7 @@ func (g *generator) createGroup() Step {
 			members = append(members, "{user:"+a+"}")
 		}
 	}
-	params := map[string]string{"name": g.name("g"), "description": "explore", "members": "[" + strings.Join(members, ",") + "]"}
+	params := map[string]string{"name": g.name("g"), "description": "explore", "members": g.intList(members)}
 	if len(g.groups) > 0 && g.chance(60) {
 		sub := g.rng.IntN(len(g.groups))
 		gr.subgroups = []int{sub}
