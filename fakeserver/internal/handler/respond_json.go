@@ -83,6 +83,10 @@ func (e *replyEncoder) value(v any) error {
 		e.topics(x)
 	case []realm.MessageView:
 		return e.messageViews(x)
+	case realm.RecycledViews:
+		// Written once, then given back for reuse: a reply is encoded once.
+		defer x.Release()
+		return e.messageViews(x.Views())
 	default:
 		return e.reflected(v)
 	}
