@@ -56,7 +56,7 @@ func (s *MessageState) RecycledMessages(userID int, q MessageQuery) (w MessageWi
 	if cap(w.Messages) > cap(*buf) {
 		*buf = w.Messages[:0]
 	}
-	return w, RecycledViews{list: buf, n: len(w.Messages)}, nil
+	return w, RecycledViews{list: buf, views: w.Messages}, nil
 }
 
 // viewLists are the lists of views of RecycledMessages, empty and cleared.
@@ -68,24 +68,19 @@ const maxRecycledViews = 256
 // RecycledViews are the views of a window of RecycledMessages, in a list that Release gives back
 // for reuse.
 type RecycledViews struct {
-	list *[]MessageView
-	n    int
+	list  *[]MessageView
+	views []MessageView // the window's Messages: in *list, or of its own (an empty window's, or one too long)
 }
 
 // Views are the views, as the window's Messages holds them (valid until Release).
-func (v RecycledViews) Views() []MessageView {
-	if v.list == nil {
-		return []MessageView{}
-	}
-	return (*v.list)[:v.n]
-}
+func (v RecycledViews) Views() []MessageView { return v.views }
 
 // Release clears the list and gives it back for reuse; the views must not be read after.
 func (v RecycledViews) Release() {
 	if v.list == nil {
 		return
 	}
-	clear((*v.list)[:v.n])
+	clear((*v.list)[:min(len(v.views), cap(*v.list))])
 	if cap(*v.list) <= maxRecycledViews {
 		*v.list = (*v.list)[:0]
 		viewLists.Put(v.list)
