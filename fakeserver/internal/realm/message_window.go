@@ -193,7 +193,7 @@ func (s *MessageState) narrowSource(f *narrowFilter) idList {
 // read, found among the viewer's unread messages (LargerThanMaxMessageID for none).
 func (s *MessageState) firstUnread(f *narrowFilter) int {
 	for id := range s.index.unread[f.viewer.ID].All() {
-		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
+		if m := s.messages.get(id); f.candidate(m) && f.matches(m) {
 			return id
 		}
 	}
@@ -206,7 +206,7 @@ func (s *MessageState) firstUnread(f *narrowFilter) int {
 func (s *MessageState) narrowed(f *narrowFilter, anchor, numBefore, numAfter int) []*Message {
 	ids := s.narrowSource(f)
 	keep := func(id int) *Message {
-		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
+		if m := s.messages.get(id); f.candidate(m) && f.matches(m) {
 			return m
 		}
 		return nil

@@ -177,7 +177,7 @@ func (s *MessageState) store(senderID int, d Draft, content string, rendered mar
 	m.ID = nextID(&s.nextMessage)
 	// A message from a muted user arrives read, as on the real server.
 	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID || s.userData.hasMuted(id, senderID) })
-	s.storeMessage(m)
+	m = s.storeMessage(m)
 	s.applyMentionFlags(m, mentions)
 	s.uploads.afterMessageStored(m)
 	s.attachWidget(m)
@@ -196,7 +196,7 @@ func (s *MessageState) store(senderID int, d Draft, content string, rendered mar
 // collector to mark per stored message. (Under the lock.)
 func (s *MessageState) sharedTopic(channelID int, topic string) string {
 	if ids := s.index.topics[channelID][topicKeyOf(topic)]; ids.Len() > 0 {
-		if last := s.messages[ids.Last()]; last != nil && last.Topic == topic {
+		if last := s.messages.get(ids.Last()); last != nil && last.Topic == topic {
 			return last.Topic
 		}
 	}
@@ -289,7 +289,7 @@ func (s *MessageState) canRead(u *User, m *Message) bool {
 
 // accessibleMessage finds a message u may read, or the one error for missing and invisible alike.
 func (s *MessageState) accessibleMessage(u *User, id int) (*Message, error) {
-	m := s.messages[id]
+	m := s.messages.get(id)
 	if m == nil || !s.canRead(u, m) {
 		return nil, apierr.InvalidMessage
 	}
