@@ -141,6 +141,39 @@ func (e *replyEncoder) object(m map[string]any) error {
 	return nil
 }
 
+// overlaid writes the object of m's fields with o's laid over them (o's replace m's of the
+// same name), its keys in order, as object writes the map holding both.
+func (e *replyEncoder) overlaid(m map[string]any, o *overlay) error {
+	var room [12]string
+	keys := room[:0]
+	for k := range m {
+		if _, over := o.get(k); !over {
+			keys = append(keys, k)
+		}
+	}
+	for _, f := range o.fields[:o.n] {
+		keys = append(keys, f.name)
+	}
+	slices.Sort(keys)
+	e.buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		e.string(k)
+		e.buf.WriteByte(':')
+		v, over := o.get(k)
+		if !over {
+			v = m[k]
+		}
+		if err := e.value(v); err != nil {
+			return err
+		}
+	}
+	e.buf.WriteByte('}')
+	return nil
+}
+
 // array writes a slice (null for a nil slice).
 func array[T any](e *replyEncoder, list []T) error {
 	if list == nil {
