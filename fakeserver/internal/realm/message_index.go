@@ -47,8 +47,8 @@ func topicKeyOf(topic string) string { return strings.ToLower(topic) }
 
 // storeMessage adds a new message, with its rows, to the realm and to the index, and returns
 // the stored message: the realm keeps a copy of m (messageStore), which the caller goes on with.
-func (s *MessageState) storeMessage(m *Message) *Message {
-	m = s.messages.put(m)
+func (s *MessageState) storeMessage(draft *Message) *Message {
+	m := s.messages.put(draft)
 	s.index.all = s.index.all.with(m.ID)
 	addTo(s.index.senders, m.SenderID, m.ID)
 	s.indexChannel(m)
