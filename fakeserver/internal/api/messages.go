@@ -17,6 +17,11 @@ type sentReply struct {
 	ID int `json:"id"`
 }
 
+// AppendJSONObject appends the reply as encoding/json writes it (TestSentReplyJSON).
+func (r sentReply) AppendJSONObject(b []byte) []byte {
+	return append(strconv.AppendInt(append(b, `{"id":`...), int64(r.ID), 10), '}')
+}
+
 // messageTypes are the values of type in POST /messages and POST /typing, the default of
 // the latter first: "direct" only from its level, "private" before. The lists are shared:
 // callers only read them.
