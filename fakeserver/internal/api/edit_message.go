@@ -60,8 +60,16 @@ func (s *Service) updateMessage(c *handler.Call) (handler.Fields, error) {
 	if mutation.On("detached-uploads-as-path-ids") {
 		return handler.Fields{"detached_uploads": pathIDs(detached)}, nil
 	}
+	if detached != nil && len(detached) == 0 {
+		return noDetachedUploads, nil
+	}
 	return handler.Fields{"detached_uploads": detached}, nil
 }
+
+// noDetachedUploads is the reply of an edit that detached no upload, the usual one: one map
+// shared by every such reply (the success writer reads a handler's fields and never changes
+// them), rather than a map made per edit.
+var noDetachedUploads = handler.Fields{"detached_uploads": []realm.DetachedUpload{}}
 
 // ptrTo points at a copy of v. Taking a parameter's address where it is given, rather than
 // the address of the variable it was read into, keeps that variable off the heap when the

@@ -17,6 +17,11 @@ type sentReply struct {
 	ID int `json:"id"`
 }
 
+// AppendJSONObject appends the reply as encoding/json writes it (TestSentReplyJSON).
+func (r sentReply) AppendJSONObject(b []byte) []byte {
+	return append(strconv.AppendInt(append(b, `{"id":`...), int64(r.ID), 10), '}')
+}
+
 // messageTypes are the values of type in POST /messages and POST /typing, the default of
 // the latter first: "direct" only from its level, "private" before. The lists are shared:
 // callers only read them.
@@ -205,12 +210,13 @@ func (s *Service) getMessages(c *handler.Call) (handler.Fields, error) {
 	if q.NumBefore+q.NumAfter > maxMessagesPerFetch {
 		return nil, apierr.BadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
 	}
-	w, err := s.realm().Messages(c.User.ID, q)
+	w, views, err := s.realm().RecycledMessages(c.User.ID, q)
 	if err != nil {
 		return nil, err
 	}
+	// The views' list goes back for reuse once the reply is written (handler's encoder).
 	return handler.Fields{
-		"messages": w.Messages, "anchor": w.Anchor, "found_anchor": w.FoundAnchor, "found_oldest": w.FoundOldest,
+		"messages": views, "anchor": w.Anchor, "found_anchor": w.FoundAnchor, "found_oldest": w.FoundOldest,
 		"found_newest": w.FoundNewest, "history_limited": w.HistoryLimited,
 	}, nil
 }

@@ -1,7 +1,6 @@
 package handler
 
 import (
-	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,35 +18,71 @@ type Fields map[string]any
 const ResultField = "result"
 
 // writeSuccess is the one success writer: the envelope, the operation's fields and, when the
-// request carried parameters the endpoint does not take, ignored_parameters_unsupported.
+// request carried parameters the endpoint does not take, ignored_parameters_unsupported. The
+// envelope's fields are laid over the operation's as they are encoded (overlay), in the one
+// object they make, rather than copied with them into a map of its own.
 func writeSuccess(w http.ResponseWriter, p *params.Params, f Fields) {
-	body := make(map[string]any, len(f)+3)
-	maps.Copy(body, f)
-	if _, set := body[ResultField]; !set {
-		body[ResultField] = "success"
+	var env overlay
+	if _, set := f[ResultField]; !set {
+		env.set(ResultField, "success")
 	}
 	if mutation.On("ignored-parameters-never-listed") {
 		p = nil
 	}
-	body["msg"] = ""
+	env.set("msg", "")
 	if mutation.On("success-msg-ok") {
-		body["msg"] = "OK"
+		env.set("msg", "OK")
 	}
 	if mutation.On("variant-extra-reply-field") {
-		body["x_variant_note"] = "a field the document does not list"
+		env.set("x_variant_note", "a field the document does not list")
 	}
 	if p != nil {
 		if mutation.On("ignored-parameters-null-when-none") && len(p.Unsupported()) == 0 {
-			body["ignored_parameters_unsupported"] = nil
+			env.set("ignored_parameters_unsupported", nil)
 		}
 		if unsupported := p.Unsupported(); len(unsupported) > 0 {
-			body["ignored_parameters_unsupported"] = ignoredListed(unsupported)
+			env.set("ignored_parameters_unsupported", ignoredListed(unsupported))
 			if mutation.On("ignored-parameters-as-string") {
-				body["ignored_parameters_unsupported"] = strings.Join(unsupported, ",")
+				env.set("ignored_parameters_unsupported", strings.Join(unsupported, ","))
 			}
 		}
 	}
-	writeJSON(w, http.StatusOK, body)
+	data, enc, err := encodeWith(func(e *replyEncoder) error { return e.overlaid(f, &env) })
+	sendEncoded(w, http.StatusOK, data, enc, err)
+}
+
+// overlay is the fields a success envelope lays over an operation's: each replaces the
+// operation's field of its name.
+type overlay struct {
+	fields [4]overlayField
+	n      int
+}
+
+type overlayField struct {
+	name  string
+	value any
+}
+
+// set gives the field its value, replacing the one it had.
+func (o *overlay) set(name string, value any) {
+	for i := range o.fields[:o.n] {
+		if o.fields[i].name == name {
+			o.fields[i].value = value
+			return
+		}
+	}
+	o.fields[o.n] = overlayField{name, value}
+	o.n++
+}
+
+// get is the field's value, and whether the overlay has it.
+func (o *overlay) get(name string) (any, bool) {
+	for _, f := range o.fields[:o.n] {
+		if f.name == name {
+			return f.value, true
+		}
+	}
+	return nil, false
 }
 
 // writeTyped is writeSuccess for a reply of fixed shape: body is a struct whose JSON fields

@@ -83,6 +83,10 @@ func (e *replyEncoder) value(v any) error {
 		e.topics(x)
 	case []realm.MessageView:
 		return e.messageViews(x)
+	case realm.RecycledViews:
+		// Written once, then given back for reuse: a reply is encoded once.
+		defer x.Release()
+		return e.messageViews(x.Views())
 	default:
 		return e.reflected(v)
 	}
@@ -130,6 +134,39 @@ func (e *replyEncoder) object(m map[string]any) error {
 		e.string(k)
 		e.buf.WriteByte(':')
 		if err := e.value(m[k]); err != nil {
+			return err
+		}
+	}
+	e.buf.WriteByte('}')
+	return nil
+}
+
+// overlaid writes the object of m's fields with o's laid over them (o's replace m's of the
+// same name), its keys in order, as object writes the map holding both.
+func (e *replyEncoder) overlaid(m map[string]any, o *overlay) error {
+	var room [12]string
+	keys := room[:0]
+	for k := range m {
+		if _, over := o.get(k); !over {
+			keys = append(keys, k)
+		}
+	}
+	for _, f := range o.fields[:o.n] {
+		keys = append(keys, f.name)
+	}
+	slices.Sort(keys)
+	e.buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			e.buf.WriteByte(',')
+		}
+		e.string(k)
+		e.buf.WriteByte(':')
+		v, over := o.get(k)
+		if !over {
+			v = m[k]
+		}
+		if err := e.value(v); err != nil {
 			return err
 		}
 	}
@@ -196,6 +233,12 @@ func (e *replyEncoder) messageViews(list []realm.MessageView) error {
 	return nil
 }
 
+// ObjectAppender is a typed reply body that appends itself as the JSON object encoding/json
+// writes of it, without reflection (the hottest replies: a send's).
+type ObjectAppender interface {
+	AppendJSONObject(b []byte) []byte
+}
+
 // typedEnvelope is a success reply of fixed shape: the envelope, then body's fields (a struct).
 type typedEnvelope struct {
 	ignored []string
@@ -211,7 +254,9 @@ func (e *replyEncoder) typedEnvelope(env typedEnvelope) error {
 		}
 	}
 	start := e.buf.Len()
-	if err := e.reflected(env.body); err != nil {
+	if a, ok := env.body.(ObjectAppender); ok {
+		e.buf.Write(a.AppendJSONObject(e.buf.AvailableBuffer()))
+	} else if err := e.reflected(env.body); err != nil {
 		return err
 	}
 	// The body's object joins the envelope's: its "{" becomes a comma, or goes with its "}".

@@ -18,7 +18,6 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,7 +32,7 @@ const MaxBodyBytes = 25 << 20
 
 // Params holds one request's parameters and what the handler has read of them.
 type Params struct {
-	values url.Values
+	values pairList
 	files  map[string][]*multipart.FileHeader
 	// used says, of each parameter sent, whether the handler read it (false: validated but
 	// not acted on); a handful per request, so a list rather than a map.
@@ -75,20 +74,21 @@ func (p *Params) parse(r *http.Request, body []byte, read bool) error {
 	if r.URL.RawQuery == "" {
 		return nil
 	}
-	query, err := url.ParseQuery(r.URL.RawQuery)
+	query, err := parseForm(r.URL.RawQuery)
 	if err != nil {
 		return apierr.BadRequest("Malformed query string: %v", err)
 	}
 	if mutation.On("query-plus-not-space") {
-		query = plusKept(r.URL.RawQuery)
+		query = formOf(plusKept(r.URL.RawQuery))
 	}
 	if p.values == nil {
 		p.values = query
 		return nil
 	}
-	for name, vs := range query {
-		if _, inBody := p.values[name]; !inBody {
-			p.values[name] = vs
+	fromBody := p.values
+	for _, q := range query {
+		if !fromBody.has(q.name) {
+			p.values = append(p.values, q)
 		}
 	}
 	return nil
@@ -120,7 +120,7 @@ func (p *Params) readBody(r *http.Request, body []byte, read bool) error {
 	}
 	switch mediaType {
 	case "application/x-www-form-urlencoded":
-		form, err := url.ParseQuery(string(body))
+		form, err := parseForm(string(body))
 		if err != nil {
 			return apierr.BadRequest("Malformed form body: %v", err)
 		}
@@ -130,7 +130,7 @@ func (p *Params) readBody(r *http.Request, body []byte, read bool) error {
 		if err != nil {
 			return apierr.BadRequest("Malformed multipart body: %v", err)
 		}
-		p.values = url.Values(form.Value)
+		p.values = formOf(form.Value)
 		p.files = form.File
 	}
 	// Other bodies are ignored, as the real server ignores them; the parameters they were
@@ -155,7 +155,7 @@ type usedParam struct {
 // mark notes whether the handler read name (false: it did not act on it). Only what the
 // request sent is kept: Unsupported asks of nothing else.
 func (p *Params) mark(name string, read bool) {
-	if _, sent := p.values[name]; !sent {
+	if !p.values.has(name) {
 		return
 	}
 	for i := range p.used {
@@ -183,35 +183,27 @@ func (p *Params) read(name string) bool {
 // Has reports whether the request carried the parameter (and marks it supported).
 func (p *Params) Has(name string) bool {
 	p.mark(name, true)
-	_, ok := p.values[name]
-	return ok
+	return p.values.has(name)
 }
 
 // raw returns the value of name and marks it as read. A name sent more than once is read
 // as its last value, as Django's QueryDict on the real server reads it.
 func (p *Params) raw(name string) (string, bool) {
 	p.mark(name, true)
-	vs, ok := p.values[name]
-	if !ok || len(vs) == 0 {
-		return "", false
-	}
-	return vs[len(vs)-1], true
+	return p.values.last(name)
 }
 
 // Size is the length in bytes of a parameter's value (0 when absent), for a bound checked
 // before the value is decoded. It does not mark the parameter read.
 func (p *Params) Size(name string) int {
-	vs := p.values[name]
-	if len(vs) == 0 {
-		return 0
-	}
-	return len(vs[len(vs)-1])
+	v, _ := p.values.last(name)
+	return len(v)
 }
 
 // Names returns the parameter names the request carried, sorted.
 func (p *Params) Names() []string {
 	names := make([]string, 0, len(p.values))
-	for n := range p.values {
+	for n := range p.values.names {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -222,7 +214,7 @@ func (p *Params) Names() []string {
 func (p *Params) Unsupported() []string {
 	// Nearly always the handler read everything: then there is no list of names to sort.
 	unread := false
-	for n := range p.values {
+	for n := range p.values.names {
 		if !p.read(n) {
 			unread = true
 			break
@@ -308,7 +300,7 @@ func (p *Params) Enum(name, def string, allowed ...string) string {
 
 // RequiredEnum is Enum for a required parameter.
 func (p *Params) RequiredEnum(name string, allowed ...string) string {
-	if _, ok := p.values[name]; !ok {
+	if !p.values.has(name) {
 		p.mark(name, true)
 		p.fail(apierr.Missing(name))
 		return ""
@@ -406,7 +398,7 @@ func (p *Params) Int(name string) (int64, bool) {
 
 // RequiredInt returns a required JSON-encoded integer parameter.
 func (p *Params) RequiredInt(name string) int64 {
-	if _, ok := p.values[name]; !ok {
+	if !p.values.has(name) {
 		p.mark(name, true)
 		p.fail(apierr.Missing(name))
 		return 0
@@ -476,7 +468,7 @@ func (p *Params) IntList(name string) ([]int64, bool) {
 
 // RequiredIntList is IntList for a required parameter.
 func (p *Params) RequiredIntList(name string) []int64 {
-	if _, ok := p.values[name]; !ok {
+	if !p.values.has(name) {
 		p.mark(name, true)
 		p.fail(apierr.Missing(name))
 		return nil

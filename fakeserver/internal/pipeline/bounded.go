@@ -20,7 +20,14 @@ func readBodyFirst(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := readAll(http.MaxBytesReader(w, r.Body, params.MaxBodyBytes), r.ContentLength)
+		// A body of a declared length within the bound cannot pass it (net/http reads no more
+		// than the length): only another is read through a bounding reader, one object less per
+		// request with a body.
+		bounded := r.Body
+		if r.ContentLength < 0 || r.ContentLength > params.MaxBodyBytes {
+			bounded = http.MaxBytesReader(w, r.Body, params.MaxBodyBytes)
+		}
+		body, err := readAll(bounded, r.ContentLength)
 		if err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {

@@ -125,7 +125,7 @@ func (s *UploadState) attachmentView(a *Attachment) DetachedUpload {
 	if (!s.atLeast(LevelAttachmentMessageIDs) && !mutation.On("attachment-message-ids-early")) || mutation.On("attachment-messages-at-modern-level") {
 		v.messages = []attachedMessage{}
 		for _, id := range a.MessageIDs {
-			if m := s.msgs.messages[id]; m != nil {
+			if m := s.msgs.messages.get(id); m != nil {
 				v.messages = append(v.messages, attachedMessage{ID: id, DateSent: m.Timestamp * unit})
 			}
 		}
@@ -283,7 +283,7 @@ func (s *UploadState) mayShare(u *User, a *Attachment) bool {
 		return true
 	}
 	for _, id := range a.MessageIDs {
-		if m := s.msgs.messages[id]; m != nil && s.msgs.canRead(u, m) {
+		if m := s.msgs.messages.get(id); m != nil && s.msgs.canRead(u, m) {
 			return true
 		}
 	}

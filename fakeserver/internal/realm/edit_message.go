@@ -48,7 +48,7 @@ type editPlan struct {
 	contentEdit bool
 	moved       bool
 	streamGiven bool // stream_id was sent, even if it names the current channel
-	pre         *preRendered
+	pre         preRendered
 }
 
 type renderedContent struct {
@@ -60,45 +60,47 @@ type renderedContent struct {
 // the real server's checks in its order. It returns the uploads the edit detached (never nil).
 func (s *MessageState) UpdateMessage(editorID, messageID int, req EditRequest) ([]DetachedUpload, error) {
 	// New content is rendered under the read lock, before the write lock, as Send renders.
-	var pre *preRendered
+	var pre preRendered
 	if req.Content != nil {
 		s.mu.RLock()
 		content := s.editedContent(*req.Content)
-		pre = &preRendered{content: content, result: s.render(content)}
+		pre = preRendered{content: content, result: s.render(content), done: true}
 		s.mu.RUnlock()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, err := s.planEdit(editorID, messageID, req, pre)
-	if err != nil {
+	// The plan is filled in place (planEdit), where a plan returned would be one more object per edit.
+	var p editPlan
+	if err := s.planEdit(&p, editorID, messageID, req, pre); err != nil {
 		return nil, err
 	}
-	return s.applyEdit(p), nil
+	return s.applyEdit(&p), nil
 }
 
-// preRendered is content rendered before the write lock was taken.
+// preRendered is content rendered before the write lock was taken (done false: none was).
 type preRendered struct {
 	content string
 	result  markdown.Result
+	done    bool
 }
 
-// planEdit runs every check of an edit and returns what to change.
-func (s *MessageState) planEdit(editorID, messageID int, req EditRequest, pre *preRendered) (*editPlan, error) {
+// planEdit runs every check of an edit and fills p with what to change.
+func (s *MessageState) planEdit(p *editPlan, editorID, messageID int, req EditRequest, pre preRendered) error {
 	u := s.accts.users[editorID]
 	m, err := s.accessibleMessage(u, messageID)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if mutation.On("content-edit-senders-latest") && req.Content != nil {
 		m = s.sendersLatest(u, m)
 	}
-	p := &editPlan{req: req, editor: u, target: m, streamGiven: req.StreamID != nil, pre: pre}
+	*p = editPlan{req: req, editor: u, target: m, streamGiven: req.StreamID != nil, pre: pre}
 	if req.PropagateMode == "" {
 		p.req.PropagateMode = ChangeOne
 	}
 	if req.Content != nil {
 		if err := s.checkCanEditContent(u, m, editGraceSeconds); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	// A topic or channel equal to the current one changes nothing, as on the real server.
@@ -108,7 +110,7 @@ func (s *MessageState) planEdit(editorID, messageID int, req EditRequest, pre *p
 			topic = *req.Topic
 		}
 		if topic == "" && (!s.atLeast(LevelEmptyTopic) || mutation.On("empty-topic-refused-in-edits")) {
-			return nil, errEmptyTopic()
+			return errEmptyTopic()
 		}
 		if topic != m.Topic {
 			p.topic = &topic
@@ -126,18 +128,18 @@ func (s *MessageState) planEdit(editorID, messageID int, req EditRequest, pre *p
 		p.toChannel = ch
 	}
 	if err := s.validateEditPayload(p); err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.buildEdit(p); err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.checkMovePermissions(p); err != nil {
 		if mutation.On("refused-move-applied") && !p.contentEdit {
 			s.applyEdit(p)
 		}
-		return nil, err
+		return err
 	}
-	return p, nil
+	return nil
 }
 
 // checkCanEditContent: editing must be on, the editor the sender, and the message younger
@@ -315,7 +317,7 @@ func (s *MessageState) checkMovePermissions(p *editPlan) error {
 	}
 	if p.contentEdit {
 		var rendered markdown.Result
-		if p.pre != nil && p.pre.content == *p.content {
+		if p.pre.done && p.pre.content == *p.content {
 			rendered = p.pre.result
 		} else {
 			rendered = s.render(*p.content)

@@ -21,7 +21,7 @@ const resolveUndoSeconds = 60
 func (s *MessageState) topicMessages(u *User, channelID int, topic string) []*Message {
 	var out []*Message
 	for _, id := range s.topicMessageIDs(channelID, topic) {
-		if m := s.messages[id]; s.canRead(u, m) {
+		if m := s.messages.get(id); s.canRead(u, m) {
 			out = append(out, m)
 		}
 	}

@@ -204,8 +204,7 @@ func (s *OrganizationState) exportData(exportType int) []byte {
 		}
 		doc.Channels = append(doc.Channels, ec)
 	}
-	for _, id := range slices.Sorted(maps.Keys(s.msgs.messages)) {
-		m := s.msgs.messages[id]
+	for _, m := range s.msgs.messages.all() {
 		ch := s.chans.channels[m.ChannelID]
 		public := !m.IsDirect && ch != nil && !ch.InviteOnly
 		if !public && (exportType == ExportPublic || !s.consentingReceiver(m)) {

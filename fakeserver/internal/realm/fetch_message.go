@@ -10,16 +10,16 @@ func (s *MessageState) GetMessage(userID, messageID int, opts ViewOptions) (Mess
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.accts.users[userID]
-	if m := s.messages[messageID]; mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.chans.channels[m.ChannelID].canAccess(u) {
+	if m := s.messages.get(messageID); mutation.On("fetch-protected-history-shown") && m != nil && !m.IsDirect && s.chans.channels[m.ChannelID].canAccess(u) {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
-	if m := s.messages[messageID]; mutation.On("fetch-others-direct-message") && m != nil && m.IsDirect {
+	if m := s.messages.get(messageID); mutation.On("fetch-others-direct-message") && m != nil && m.IsDirect {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
-	if m := s.messages[messageID]; mutation.On("fetch-channel-access-unchecked") && m != nil && !m.IsDirect {
+	if m := s.messages.get(messageID); mutation.On("fetch-channel-access-unchecked") && m != nil && !m.IsDirect {
 		return s.messageView(u, m, opts), m.Content, nil
 	}
-	if mutation.On("fetch-missing-message-code") && s.messages[messageID] == nil {
+	if mutation.On("fetch-missing-message-code") && s.messages.get(messageID) == nil {
 		return MessageView{}, "", apierr.Of(apierr.KindInvalid, "NOT_FOUND", "Invalid message(s)")
 	}
 	m, err := s.accessibleMessage(u, messageID)

@@ -23,7 +23,7 @@ func (s *State) Footprint() Footprint {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	f := Footprint{
-		Messages: len(s.messages), Subscriptions: map[int]int{}, ProfileFields: len(s.profileFields),
+		Messages: s.messages.len(), Subscriptions: map[int]int{}, ProfileFields: len(s.profileFields),
 		Linkifiers: len(s.linkifiers), Playgrounds: len(s.playgrounds),
 	}
 	for _, g := range s.groups {

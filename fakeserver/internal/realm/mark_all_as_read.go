@@ -14,7 +14,7 @@ func (s *MessageState) MarkAllAsRead(userID int, b Batching) (complete bool) {
 	defer s.mu.Unlock()
 	var unread []*Message
 	for _, id := range s.unreadIDs(userID) {
-		unread = append(unread, s.messages[id])
+		unread = append(unread, s.messages.get(id))
 	}
 	if mutation.On("mark-all-read-skips-direct") {
 		unread = slices.DeleteFunc(unread, func(m *Message) bool { return m.IsDirect })

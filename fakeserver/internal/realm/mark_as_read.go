@@ -12,7 +12,7 @@ import (
 func (s *MessageState) markRead(userID int, match func(*Message) bool) []int {
 	ids := []int{}
 	for _, id := range s.unreadIDs(userID) {
-		if m := s.messages[id]; match(m) {
+		if m := s.messages.get(id); match(m) {
 			s.setFlag(m, userID, "read", true)
 			ids = append(ids, m.ID)
 		}
@@ -51,7 +51,7 @@ func (s *MessageState) MarkTopicAsRead(userID, channelID int, topic string) erro
 	inTopic := func(m *Message) bool {
 		return !m.IsDirect && m.ChannelID == ch.ID && strings.EqualFold(m.Topic, name)
 	}
-	readable := func(id int) bool { return s.canRead(u, s.messages[id]) }
+	readable := func(id int) bool { return s.canRead(u, s.messages.get(id)) }
 	if !slices.ContainsFunc(s.topicMessageIDs(ch.ID, name), readable) {
 		return apierr.BadRequest("No such topic '%s'", topic)
 	}

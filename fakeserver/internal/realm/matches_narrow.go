@@ -19,7 +19,7 @@ func (s *MessageState) MatchesNarrow(userID int, ids []int, terms []NarrowTerm) 
 	}
 	out := map[string]NarrowMatch{}
 	for _, id := range ids {
-		m := s.messages[id]
+		m := s.messages.get(id)
 		if m == nil || !s.canRead(u, m) {
 			continue
 		}

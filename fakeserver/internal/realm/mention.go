@@ -64,7 +64,7 @@ func (s *MessageState) render(content string) markdown.Result {
 func (s *MessageState) topicParticipants(channelID int, topic string) map[int]bool {
 	ids := map[int]bool{}
 	for _, id := range s.topicMessageIDs(channelID, topic) {
-		m := s.messages[id]
+		m := s.messages.get(id)
 		ids[m.SenderID] = true
 		for _, r := range m.Reactions {
 			ids[r.UserID] = true

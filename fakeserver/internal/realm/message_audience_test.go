@@ -1,7 +1,6 @@
 package realm
 
 import (
-	"maps"
 	"slices"
 	"testing"
 )
@@ -36,8 +35,7 @@ func TestMessageAudienceMatchesTheSet(t *testing.T) {
 	changeRealm(t, s)
 	check := func(step string) {
 		t.Helper()
-		for _, id := range slices.Sorted(maps.Keys(s.messages)) {
-			m := s.messages[id]
+		for id, m := range s.messages.all() {
 			if got, want := s.messageAudience(m), audienceByMap(s.MessageState, m); !slices.Equal(got, want) {
 				t.Errorf("%s: message %d: audience %v, the set's %v", step, id, got, want)
 			}

@@ -45,9 +45,10 @@ func removeAllFrom[K comparable](m map[K]idList, key K, ids []int) {
 // topicKeyOf is the index key of a topic name.
 func topicKeyOf(topic string) string { return strings.ToLower(topic) }
 
-// storeMessage adds a new message, with its rows, to the realm and to the index.
-func (s *MessageState) storeMessage(m *Message) {
-	s.messages[m.ID] = m
+// storeMessage adds a new message, with its rows, to the realm and to the index, and returns
+// the stored message: the realm keeps a copy of m (messageStore), which the caller goes on with.
+func (s *MessageState) storeMessage(draft *Message) *Message {
+	m := s.messages.put(draft)
 	s.index.all = s.index.all.with(m.ID)
 	addTo(s.index.senders, m.SenderID, m.ID)
 	s.indexChannel(m)
@@ -57,6 +58,7 @@ func (s *MessageState) storeMessage(m *Message) {
 		}
 		s.index.newest[int(row.userID)] = max(s.index.newest[int(row.userID)], m.ID)
 	}
+	return m
 }
 
 // dropMessages removes messages from the realm and from the index: each list of the index is
@@ -104,7 +106,7 @@ func (s *MessageState) dropMessages(ms []*Message) {
 	}
 	s.index.all = s.index.all.withoutAll(all)
 	for _, m := range ms {
-		delete(s.messages, m.ID)
+		s.messages.del(m.ID)
 	}
 	for _, m := range ms {
 		for _, row := range m.Rows {
@@ -121,7 +123,7 @@ func (s *MessageState) forgetRow(userID, id int) {
 	}
 	delete(s.index.newest, userID)
 	for older := range s.index.all.Before(id) {
-		if s.messages[older].Rows.has(userID) {
+		if s.messages.get(older).Rows.has(userID) {
 			s.index.newest[userID] = older
 			return
 		}

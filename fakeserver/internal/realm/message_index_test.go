@@ -47,8 +47,7 @@ func newIndexedRealm(t *testing.T) *State {
 // rebuiltIndex is the index as a scan of every stored message gives it.
 func rebuiltIndex(s *State) messageIndex {
 	x := newMessageIndex()
-	for _, id := range slices.Sorted(maps.Keys(s.messages)) {
-		m := s.messages[id]
+	for id, m := range s.messages.all() {
 		x.all = x.all.with(id)
 		addTo(x.senders, m.SenderID, id)
 		if m.IsDirect {
@@ -102,7 +101,7 @@ func checkIndex(t *testing.T, s *State, step string) {
 			t.Errorf("%s: topics of channel %d: kept %v, scan %v", step, ch, got.topics[ch], want.topics[ch])
 		}
 	}
-	for id, m := range s.messages {
+	for id, m := range s.messages.all() {
 		if !slices.IsSortedFunc(m.Rows, func(a, b messageRow) int { return int(a.userID) - int(b.userID) }) ||
 			len(slices.CompactFunc(slices.Clone(m.Rows), func(a, b messageRow) bool { return a.userID == b.userID })) != len(m.Rows) {
 			t.Errorf("%s: message %d: rows not sorted and unique: %v", step, id, m.Rows)
@@ -221,15 +220,15 @@ func TestMessageIndexFollowsEveryChange(t *testing.T) {
 // in order, cut around the anchor.
 func scanWindow(s *State, f *narrowFilter, q MessageQuery) (ids []int, anchor int, foundAnchor, foundOldest, foundNewest bool) {
 	var all []int
-	for _, id := range slices.Sorted(maps.Keys(s.messages)) {
-		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
+	for id := range s.messages.all() {
+		if m := s.messages.get(id); f.candidate(m) && f.matches(m) {
 			all = append(all, id)
 		}
 	}
 	anchor = idOfAnchor(q.Anchor)
 	if anchor == AnchorFirstUnread {
 		anchor = LargerThanMaxMessageID
-		if i := slices.IndexFunc(all, func(id int) bool { return !flagsOf(s.messages[id], f.viewer.ID).has("read") }); i >= 0 {
+		if i := slices.IndexFunc(all, func(id int) bool { return !flagsOf(s.messages.get(id), f.viewer.ID).has("read") }); i >= 0 {
 			anchor = all[i]
 		}
 	}

@@ -19,13 +19,13 @@ func TestReportMessageRefusesUnknownType(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sending the message to report: %v", err)
 	}
-	before := len(s.messages)
+	before := s.messages.len()
 	err = s.ReportMessage(1, messageID, "nonsense", "why")
 	if e := apierr.From(err); err == nil || e.Status != 400 {
 		t.Fatalf("ReportMessage with an unknown type: %v, want a 400 refusal", err)
 	}
-	if len(s.messages) != before {
-		t.Errorf("a refused report posted %d messages", len(s.messages)-before)
+	if s.messages.len() != before {
+		t.Errorf("a refused report posted %d messages", s.messages.len()-before)
 	}
 	if err := s.ReportMessage(1, messageID, "spam", ""); err != nil {
 		t.Errorf("ReportMessage with a known type: %v", err)

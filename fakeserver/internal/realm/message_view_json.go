@@ -9,7 +9,7 @@ import (
 // encoder), without reflection: a narrowed fetch's reply is mostly its views, and encoding/json
 // walked each view's fields by reflection and called its flags' and reactions' MarshalJSON,
 // then scanned their output again. The parts a usual message lacks (reactions, submessages,
-// edit history, the recipients of a direct message) still go through encoding/json.
+// the recipients of a direct message) still go through encoding/json.
 // TestMessageViewAppendJSON holds it to encoding/json's bytes.
 func (v *MessageView) AppendJSON(b []byte) ([]byte, error) {
 	var err error
@@ -55,9 +55,7 @@ func (v *MessageView) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	if len(v.EditHistory) > 0 {
-		if b, err = appendJSONList(append(b, `,"edit_history":`...), v.EditHistory); err != nil {
-			return nil, err
-		}
+		b = appendEditHistory(append(b, `,"edit_history":`...), v.EditHistory)
 	}
 	if v.LastEditTimestamp != 0 {
 		b = strconv.AppendInt(append(b, `,"last_edit_timestamp":`...), v.LastEditTimestamp, 10)
@@ -72,6 +70,48 @@ func (v *MessageView) AppendJSON(b []byte) ([]byte, error) {
 		b = appendJSONString(append(b, `,"match_subject":`...), *v.MatchSubject)
 	}
 	return append(b, '}'), nil
+}
+
+// appendEditHistory appends a non-empty edit history as encoding/json writes it: an edited
+// message's history is in every fetch of it, and went through encoding/json.
+func appendEditHistory(b []byte, list []EditEntryView) []byte {
+	b = append(b, '[')
+	for i := range list {
+		e := &list[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"user_id":`...)
+		if e.UserID == nil {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, int64(*e.UserID), 10)
+		}
+		b = strconv.AppendInt(append(b, `,"timestamp":`...), e.Timestamp, 10)
+		if e.PrevContent != nil {
+			b = appendJSONString(append(b, `,"prev_content":`...), *e.PrevContent)
+		}
+		if e.PrevRenderedContent != nil {
+			b = appendJSONString(append(b, `,"prev_rendered_content":`...), *e.PrevRenderedContent)
+		}
+		if e.PrevStream != 0 {
+			b = strconv.AppendInt(append(b, `,"prev_stream":`...), int64(e.PrevStream), 10)
+		}
+		if e.Stream != 0 {
+			b = strconv.AppendInt(append(b, `,"stream":`...), int64(e.Stream), 10)
+		}
+		if e.PrevTopic != nil {
+			b = appendJSONString(append(b, `,"prev_topic":`...), *e.PrevTopic)
+		}
+		if e.Topic != nil {
+			b = appendJSONString(append(b, `,"topic":`...), *e.Topic)
+		}
+		if e.PrevSubject != nil {
+			b = appendJSONString(append(b, `,"prev_subject":`...), *e.PrevSubject)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // appendTopicLinks appends a view's topic links (null for a nil list).

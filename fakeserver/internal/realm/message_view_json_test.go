@@ -25,9 +25,10 @@ func TestMessageViewAppendJSON(t *testing.T) {
 		SenderEmail: "a@b.test", SenderFullName: odd, SenderRealmStr: "zulip", AvatarURL: "https://x/a.png?s=1&t=<2>",
 		Client: odd, DisplayRecipient: []Recipient{{ID: 1, Email: "e", FullName: odd}}, RecipientID: 4,
 		IsMeMessage: true, Flags: flagList{"read", "mentioned", odd},
-		Reactions:         reactionList{{EmojiName: "smile", EmojiCode: "1f604", ReactionType: UnicodeEmoji, UserID: 3, User: map[string]any{"id": 3}}},
-		Submessages:       []SubmessageView{{ID: 1, MessageID: 12, SenderID: 9, MsgType: "widget", Content: `{"a":1}`}},
-		EditHistory:       []EditEntryView{{UserID: &one, Timestamp: 5, PrevContent: &text, Topic: &text}},
+		Reactions:   reactionList{{EmojiName: "smile", EmojiCode: "1f604", ReactionType: UnicodeEmoji, UserID: 3, User: map[string]any{"id": 3}}},
+		Submessages: []SubmessageView{{ID: 1, MessageID: 12, SenderID: 9, MsgType: "widget", Content: `{"a":1}`}},
+		EditHistory: []EditEntryView{{UserID: &one, Timestamp: 5, PrevContent: &text, Topic: &text},
+			{Timestamp: 6, PrevContent: &odd, PrevRenderedContent: &odd, PrevStream: 2, Stream: 3, PrevTopic: &odd, Topic: &text, PrevSubject: &odd}},
 		LastEditTimestamp: 7, LastMovedTimestamp: 8, MatchContent: &text, MatchSubject: &text,
 	}
 	// A field added to MessageView must be set here, and written by AppendJSON.

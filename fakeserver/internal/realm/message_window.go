@@ -1,8 +1,10 @@
 package realm
 
 import (
+	"encoding/json"
 	"html"
 	"slices"
+	"sync"
 )
 
 // LargerThanMaxMessageID is the anchor the real server uses, and echoes, for newest (and for
@@ -38,6 +40,58 @@ type MessageWindow struct {
 
 // Messages returns a window of the messages of a narrow around an anchor (GET /messages).
 func (s *MessageState) Messages(userID int, q MessageQuery) (MessageWindow, error) {
+	return s.window(userID, q, nil)
+}
+
+// RecycledMessages is Messages for a reply: the window's views are in a list taken from, and
+// given back to, a pool of such lists once written (RecycledViews.Release), so that a fetch
+// does not allocate its views (21 of about 370 bytes each for a fetch of 20, the largest
+// allocation of a narrowed fetch). w.Messages is that list: read it only until the release.
+func (s *MessageState) RecycledMessages(userID int, q MessageQuery) (w MessageWindow, views RecycledViews, err error) {
+	buf := viewLists.Get().(*[]MessageView)
+	if w, err = s.window(userID, q, buf); err != nil {
+		viewLists.Put(buf)
+		return MessageWindow{}, RecycledViews{}, err
+	}
+	if cap(w.Messages) > cap(*buf) {
+		*buf = w.Messages[:0]
+	}
+	return w, RecycledViews{list: buf, views: w.Messages}, nil
+}
+
+// viewLists are the lists of views of RecycledMessages, empty and cleared.
+var viewLists = sync.Pool{New: func() any { return new([]MessageView) }}
+
+// maxRecycledViews bounds the lists kept for reuse: a fetch of thousands keeps its list no longer.
+const maxRecycledViews = 256
+
+// RecycledViews are the views of a window of RecycledMessages, in a list that Release gives back
+// for reuse.
+type RecycledViews struct {
+	list  *[]MessageView
+	views []MessageView // the window's Messages: in *list, or of its own (an empty window's, or one too long)
+}
+
+// Views are the views, as the window's Messages holds them (valid until Release).
+func (v RecycledViews) Views() []MessageView { return v.views }
+
+// Release clears the list and gives it back for reuse; the views must not be read after.
+func (v RecycledViews) Release() {
+	if v.list == nil {
+		return
+	}
+	clear((*v.list)[:min(len(v.views), cap(*v.list))])
+	if cap(*v.list) <= maxRecycledViews {
+		*v.list = (*v.list)[:0]
+		viewLists.Put(v.list)
+	}
+}
+
+// MarshalJSON writes the views as encoding/json writes a list of them.
+func (v RecycledViews) MarshalJSON() ([]byte, error) { return json.Marshal(v.Views()) }
+
+// window is Messages; buf, when not nil, is a list to build the views in.
+func (s *MessageState) window(userID int, q MessageQuery, buf *[]MessageView) (MessageWindow, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	u := s.accts.users[userID]
@@ -74,7 +128,11 @@ func (s *MessageState) Messages(userID int, q MessageQuery) (MessageWindow, erro
 		window = append(window, at)
 	}
 	window = append(window, rest...)
-	if len(window) > 0 {
+	switch {
+	case len(window) == 0:
+	case buf != nil && cap(*buf) >= len(window):
+		w.Messages = (*buf)[:0]
+	default:
 		w.Messages = make([]MessageView, 0, len(window))
 	}
 	view := q.View
@@ -135,7 +193,7 @@ func (s *MessageState) narrowSource(f *narrowFilter) idList {
 // read, found among the viewer's unread messages (LargerThanMaxMessageID for none).
 func (s *MessageState) firstUnread(f *narrowFilter) int {
 	for id := range s.index.unread[f.viewer.ID].All() {
-		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
+		if m := s.messages.get(id); f.candidate(m) && f.matches(m) {
 			return id
 		}
 	}
@@ -148,7 +206,7 @@ func (s *MessageState) firstUnread(f *narrowFilter) int {
 func (s *MessageState) narrowed(f *narrowFilter, anchor, numBefore, numAfter int) []*Message {
 	ids := s.narrowSource(f)
 	keep := func(id int) *Message {
-		if m := s.messages[id]; f.candidate(m) && f.matches(m) {
+		if m := s.messages.get(id); f.candidate(m) && f.matches(m) {
 			return m
 		}
 		return nil

@@ -137,12 +137,13 @@ func (s *MessageState) Send(senderID int, d Draft) (int, error) {
 func (s *MessageState) store(senderID int, d Draft, content string, rendered markdown.Result) (int, error) {
 	var err error
 	sender := s.accts.users[senderID]
-	m := &Message{
+	// The message is built in draft and stored as a copy (storeMessage): m is the stored one.
+	draft := Message{
 		IsDirect: d.Direct, Content: sharedContent(content, rendered.HTML), Rendered: rendered.HTML, SenderID: senderID,
 		Timestamp: d.Timestamp, Client: s.sharedClient(d.Client),
 	}
-	if m.Timestamp == 0 {
-		m.Timestamp = s.Now()
+	if draft.Timestamp == 0 {
+		draft.Timestamp = s.Now()
 	}
 	mentions := mentionsOf(rendered)
 	var receivers []int
@@ -151,8 +152,8 @@ func (s *MessageState) store(senderID int, d Draft, content string, rendered mar
 		if err != nil {
 			return 0, err
 		}
-		m.Participants = receivers
-		m.RecipientID = s.recipientID("direct:" + joinInts(receivers))
+		draft.Participants = receivers
+		draft.RecipientID = s.recipientID("direct:" + joinInts(receivers))
 	} else {
 		ch, err := s.sendableChannel(sender, d)
 		if err != nil {
@@ -165,7 +166,7 @@ func (s *MessageState) store(senderID int, d Draft, content string, rendered mar
 		if err != nil {
 			return 0, err
 		}
-		m.ChannelID, m.Topic, m.RecipientID = ch.ID, s.sharedTopic(ch.ID, topic), ch.RecipientID
+		draft.ChannelID, draft.Topic, draft.RecipientID = ch.ID, s.sharedTopic(ch.ID, topic), ch.RecipientID
 		if err := s.checkWildcardMentions(sender, ch, topic, mentions); err != nil {
 			return 0, err
 		}
@@ -174,10 +175,10 @@ func (s *MessageState) store(senderID int, d Draft, content string, rendered mar
 			receivers = append(receivers, id)
 		}
 	}
-	m.ID = nextID(&s.nextMessage)
+	draft.ID = nextID(&s.nextMessage)
 	// A message from a muted user arrives read, as on the real server.
-	m.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID || s.userData.hasMuted(id, senderID) })
-	s.storeMessage(m)
+	draft.Rows = newRows(append(receivers, senderID), func(id int) bool { return id == senderID || s.userData.hasMuted(id, senderID) })
+	m := s.storeMessage(&draft)
 	s.applyMentionFlags(m, mentions)
 	s.uploads.afterMessageStored(m)
 	s.attachWidget(m)
@@ -196,7 +197,7 @@ func (s *MessageState) store(senderID int, d Draft, content string, rendered mar
 // collector to mark per stored message. (Under the lock.)
 func (s *MessageState) sharedTopic(channelID int, topic string) string {
 	if ids := s.index.topics[channelID][topicKeyOf(topic)]; ids.Len() > 0 {
-		if last := s.messages[ids.Last()]; last != nil && last.Topic == topic {
+		if last := s.messages.get(ids.Last()); last != nil && last.Topic == topic {
 			return last.Topic
 		}
 	}
@@ -289,7 +290,7 @@ func (s *MessageState) canRead(u *User, m *Message) bool {
 
 // accessibleMessage finds a message u may read, or the one error for missing and invisible alike.
 func (s *MessageState) accessibleMessage(u *User, id int) (*Message, error) {
-	m := s.messages[id]
+	m := s.messages.get(id)
 	if m == nil || !s.canRead(u, m) {
 		return nil, apierr.InvalidMessage
 	}

@@ -43,7 +43,7 @@ func (s *MessageState) firstIDsAsMax(topics []Topic, channelID int) {
 func (s *UploadState) ownMessageIDs(a *Attachment) []int {
 	ids := []int{}
 	for _, id := range a.MessageIDs {
-		if m := s.msgs.messages[id]; m != nil && m.SenderID == a.OwnerID {
+		if m := s.msgs.messages.get(id); m != nil && m.SenderID == a.OwnerID {
 			ids = append(ids, id)
 		}
 	}

@@ -83,7 +83,7 @@ func firstChannel(m *Message) int {
 func (s *MessageState) everyTopicMessage(channelID int, topic string) []*Message {
 	var out []*Message
 	for _, id := range s.topicMessageIDs(channelID, topic) {
-		out = append(out, s.messages[id])
+		out = append(out, s.messages.get(id))
 	}
 	return out
 }
@@ -97,7 +97,7 @@ func (s *MessageState) otherChannelsTopics(u *User, channelID int) []Topic {
 		}
 		for _, ids := range s.index.topics[id] {
 			if ids.Len() > 0 {
-				m := s.messages[ids.Last()]
+				m := s.messages.get(ids.Last())
 				out = append(out, Topic{Name: m.Topic, MaxID: m.ID})
 			}
 		}

@@ -33,7 +33,7 @@ func (s *MessageState) UnreadMessages(userID int) map[string]any {
 	var mentions []int
 	ids := s.index.unread[userID]
 	for id := range ids.All() {
-		m := s.messages[id]
+		m := s.messages.get(id)
 		switch {
 		case !m.IsDirect:
 			k := topicKey{m.ChannelID, m.Topic}

@@ -56,7 +56,7 @@ func (s *UserDataState) CreateReminder(userID, messageID int, deliverAt int64, n
 		return 0, apierr.BadRequest("Scheduled delivery time must be in the future.")
 	}
 	u := s.accts.users[userID]
-	if m := s.msgs.messages[messageID]; mutation.On("reminder-unreadable-message-accepted") && m != nil {
+	if m := s.msgs.messages.get(messageID); mutation.On("reminder-unreadable-message-accepted") && m != nil {
 		u = s.msgs.userOrBot(m.SenderID)
 	}
 	if _, err := s.msgs.accessibleMessage(u, messageID); err != nil {
@@ -120,7 +120,7 @@ func (s *UserDataState) publishReminders(ev events.Event, userID int) {
 
 func (s *UserDataState) reminderView(r *Reminder) ReminderView {
 	content := ""
-	if m := s.msgs.messages[r.MessageID]; m != nil {
+	if m := s.msgs.messages.get(r.MessageID); m != nil {
 		content = s.reminderContent(m, r.Note)
 	}
 	v := ReminderView{
@@ -156,7 +156,7 @@ func (s *UserDataState) deliverDueReminders() {
 	})
 	for _, r := range due {
 		u := s.accts.users[r.UserID]
-		m := s.msgs.messages[r.MessageID]
+		m := s.msgs.messages.get(r.MessageID)
 		if u == nil || !u.IsActive || m == nil || !s.msgs.canRead(u, m) {
 			r.Failed = true
 			continue

@@ -19,7 +19,7 @@ func TestStoredMessagesShareTopicAndClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := s.messages[id]
+		m := s.messages.get(id)
 		if m.Topic != topic || m.Client != client {
 			t.Fatalf("stored topic %q client %q, sent %q %q", m.Topic, m.Client, topic, client)
 		}

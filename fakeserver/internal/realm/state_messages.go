@@ -15,7 +15,7 @@ import (
 // read_receipts.go, mutants_messages.go, register_messages.go and this file.
 type MessageState struct {
 	*core
-	messages                   map[int]*Message
+	messages                   messageStore   // by id (message_store.go)
 	index                      messageIndex   // message ids by topic, channel, sender and unread (message_index.go)
 	recipients                 map[string]int // recipient key -> recipient id
 	nextMessage, nextRecipient int
@@ -30,7 +30,7 @@ type MessageState struct {
 }
 
 func (s *MessageState) reset() {
-	*s = MessageState{core: s.core, messages: map[int]*Message{}, recipients: map[string]int{}, index: newMessageIndex()}
+	*s = MessageState{core: s.core, recipients: map[string]int{}, index: newMessageIndex()}
 }
 
 // The real server's addresses of its notification bot and its Welcome Bot.
@@ -69,7 +69,7 @@ func (s *MessageState) sendNotification(ch *Channel, topic, content string, read
 		ID: nextID(&s.nextMessage),
 	}
 	m.Rows = newRows(slices.Collect(maps.Keys(ch.Subscribers)), func(id int) bool { return slices.Contains(readFor, id) })
-	s.storeMessage(m)
+	m = s.storeMessage(m)
 	s.applyMentionFlags(m, mentionsOf(rendered))
 	s.uploads.afterMessageStored(m)
 	s.publishNewMessage(m)
@@ -107,7 +107,7 @@ func (s *MessageState) sendAsSystemBot(bot, u *User, content string) *Message {
 		SenderID: bot.ID, Timestamp: s.Now(), Client: "Internal", Participants: []int{u.ID},
 		RecipientID: s.recipientID("direct:" + joinInts(pair)), Rows: newRows([]int{u.ID}, func(int) bool { return false }),
 	}
-	s.storeMessage(m)
+	m = s.storeMessage(m)
 	s.publishNewMessage(m)
 	return m
 }

@@ -40,12 +40,12 @@ func (s *MessageState) Topics(userID, channelID int, allowEmptyName bool) ([]Top
 	for _, ids := range s.index.topics[ch.ID] {
 		// The newest message of the topic the user may read: usually the newest of all, read
 		// without walking the list.
-		if m := s.messages[ids.Last()]; m != nil && readable(u, m) {
+		if m := s.messages.get(ids.Last()); m != nil && readable(u, m) {
 			add(m)
 			continue
 		}
 		for id := range ids.Backward() {
-			if m := s.messages[id]; readable(u, m) {
+			if m := s.messages.get(id); readable(u, m) {
 				add(m)
 				break
 			}

@@ -30,7 +30,7 @@ func (s *UploadState) DownloadFile(userID int, pathID string) (UploadedFile, err
 		return UploadedFile{}, errFileNotFound
 	}
 	if a.OwnerID != userID && !slices.ContainsFunc(a.MessageIDs, func(id int) bool {
-		m := s.msgs.messages[id]
+		m := s.msgs.messages.get(id)
 		return m != nil && s.msgs.canRead(u, m)
 	}) {
 		return UploadedFile{}, errFileForbidden
