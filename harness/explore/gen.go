@@ -1125,8 +1125,17 @@ func (g *generator) name(kind string) string {
 }
 
 func (g *generator) addPlayground() Step {
+	bad := g.fault(50)
+	if !bad { // then one its rules refuse, at once: a run draws playgrounds a few times only
+		g.plan = append(g.plan, operation{"add_playground", 0, func(g *generator) Step { return g.playground(true) }})
+	}
+	return g.playground(bad)
+}
+
+// playground adds a code playground, with a URL template its rules refuse when bad.
+func (g *generator) playground(bad bool) Step {
 	template, language := "https://play.example.com/?c={code}", pick(g, []string{"Python", "Rust"})
-	if g.fault(50) {
+	if bad {
 		template = g.rotate("https://play.example.com/?c={code}&x={other}", "https://play.example.com/", "not a template {code", "https://play.example.com/?c={lang}")
 	}
 	if g.fault(10) {
@@ -1190,32 +1199,41 @@ func (g *generator) groupMembership() Step {
 }
 
 // addLinkifier adds a linkifier whose pattern starts with the run's prefix (a topic drawn
-// later may match it), now and then with the reverse fields and alternative templates, an
-// invalid pattern or template, or by someone who may not.
+// later may match it): in a clean step one of the valid forms in turn and then, at once, one
+// of the refused ones in turn; in a faulty step mostly a refused one, or by someone who may not.
 func (g *generator) addLinkifier() Step {
+	if !g.faulty { // then one its rules refuse, at once: a run draws linkifiers a few times only
+		g.plan = append(g.plan, operation{"add_linkifier", 0, func(g *generator) Step {
+			return g.linkifier(g.rotate("lk:bad-pattern", "lk:bad-template", "lk:reverse-without-example"))
+		}})
+		return g.linkifier(g.rotate("lk:plain", "lk:reverse", "lk:reverse-braces", "lk:alternatives"))
+	}
+	return g.linkifier(g.rotate("lk:bad-pattern", "lk:bad-template", "lk:reverse-without-example", "lk:plain"))
+}
+
+// linkifier adds a linkifier of one form: plain, with the reverse fields (its braces doubled
+// or not), with alternative URL templates, or one its rules refuse.
+func (g *generator) linkifier(form string) Step {
 	g.nextName++
 	name := "l" + strconv.Itoa(g.nextName)
 	params := map[string]string{
 		"pattern":      "{name:" + name + "}-(?P<id>[0-9]+)",
 		"url_template": "https://tracker.example.com/" + name + "/{id}",
 	}
-	switch n := g.rng.IntN(6); {
-	case g.fault(40):
-		switch n % 3 {
-		case 0:
-			params["pattern"] = "{name:" + name + "}-(?P<id>[0-9+"
-		case 1:
-			params["url_template"] = "https://tracker.example.com/{other}"
-		default: // a reverse template needs an example
-			params["reverse_template"] = "{name:" + name + "}-{id}"
-		}
-	case n <= 1:
+	switch form {
+	case "lk:bad-pattern":
+		params["pattern"] = "{name:" + name + "}-(?P<id>[0-9+"
+	case "lk:bad-template":
+		params["url_template"] = "https://tracker.example.com/{other}"
+	case "lk:reverse-without-example": // a reverse template needs an example
+		params["reverse_template"] = "{name:" + name + "}-{id}"
+	case "lk:reverse", "lk:reverse-braces":
 		params["example_input"] = "{name:" + name + "}-12"
 		params["reverse_template"] = "{name:" + name + "}-{id}"
-		if g.chance(50) {
+		if form == "lk:reverse-braces" {
 			params["reverse_template"] = "{{" + params["reverse_template"] + "}}" // braces doubled
 		}
-	case n <= 3:
+	case "lk:alternatives":
 		params["alternative_url_templates"] = jsonText([]string{"https://alt.example.com/" + name + "/{id}"})
 	}
 	g.pending = func() { g.linkifiers = append(g.linkifiers, name) }
@@ -1223,7 +1241,7 @@ func (g *generator) addLinkifier() Step {
 	if g.fault(25) {
 		actor = "member"
 	}
-	return Step{Actor: actor, Method: "POST", Path: "/realm/filters", Params: params}
+	return Step{Op: "add_linkifier", Actor: actor, Method: "POST", Path: "/realm/filters", Params: params}
 }
 
 func (g *generator) getLinkifiers() Step {
