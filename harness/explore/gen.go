@@ -939,8 +939,20 @@ func (g *generator) deleteTopic() Step {
 	if g.fault(30) {
 		actor = g.actor()
 	}
-	return Step{Actor: actor, Method: "POST", Path: "/streams/{channel:" + ch + "}/delete_topic", Channel: ch,
+	st := Step{Actor: actor, Method: "POST", Path: "/streams/{channel:" + ch + "}/delete_topic", Channel: ch,
 		Params: map[string]string{"topic_name": topic}}
+	if g.faulty {
+		return st
+	}
+	// In a clean step one who may not tries first (refused, and nothing deleted), then one
+	// who may.
+	pending := g.pending
+	g.pending = nil
+	g.plan = append(g.plan, operation{"delete_topic", 0, func(g *generator) Step { g.pending = pending; return st }})
+	refused := st
+	refused.Params = maps.Clone(st.Params)
+	refused.Actor = strings.TrimPrefix(g.rotate("delete:moderator", "delete:member"), "delete:")
+	return refused
 }
 
 // subSetting changes a subscription property, mostly as a subscriber: the colour, the two
@@ -961,6 +973,10 @@ func (g *generator) subSetting() Step {
 	actor := g.actorIn(ch)
 	if sub := g.subscriberOf(ch); sub != "" && !g.fault(20) {
 		actor = sub
+	}
+	if !g.faulty && g.chance(50) {
+		// The next property at once, and so on by halves: a run draws these a few times only.
+		g.plan = append(g.plan, operation{"subscription_setting", 0, (*generator).subSetting})
 	}
 	return Step{Actor: actor, Method: "PATCH", Path: "/users/me/subscriptions/{channel:" + ch + "}", Channel: ch,
 		Params: map[string]string{"property": prop, "value": value}}
