@@ -126,6 +126,11 @@ func (e *replyEncoder) object(m map[string]any) error {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	return e.members(keys, func(k string) any { return m[k] })
+}
+
+// members writes an object of keys, in the order given, each with the value get gives it.
+func (e *replyEncoder) members(keys []string, get func(string) any) error {
 	e.buf.WriteByte('{')
 	for i, k := range keys {
 		if i > 0 {
@@ -133,7 +138,7 @@ func (e *replyEncoder) object(m map[string]any) error {
 		}
 		e.string(k)
 		e.buf.WriteByte(':')
-		if err := e.value(m[k]); err != nil {
+		if err := e.value(get(k)); err != nil {
 			return err
 		}
 	}
@@ -155,23 +160,12 @@ func (e *replyEncoder) overlaid(m map[string]any, o *overlay) error {
 		keys = append(keys, f.name)
 	}
 	slices.Sort(keys)
-	e.buf.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			e.buf.WriteByte(',')
+	return e.members(keys, func(k string) any {
+		if v, over := o.get(k); over {
+			return v
 		}
-		e.string(k)
-		e.buf.WriteByte(':')
-		v, over := o.get(k)
-		if !over {
-			v = m[k]
-		}
-		if err := e.value(v); err != nil {
-			return err
-		}
-	}
-	e.buf.WriteByte('}')
-	return nil
+		return m[k]
+	})
 }
 
 // array writes a slice (null for a nil slice).
